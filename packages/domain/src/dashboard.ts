@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { MACHINE_STATES } from './machine-state';
+
+export const machineStateSchema = z.enum(MACHINE_STATES);
+export const autostartBehaviorSchema = z.enum(['disabled', 'mes', 'key']);
+export const liveConnectionSchema = z.enum(['CONNECTING', 'CONNECTED', 'DISCONNECTED', 'NOT CONFIGURED']);
+
+/**
+ * live-operations §3 "Machine (dashboard tile)": one element of GET /api/dashboard.
+ * Times are epoch ms (null when unknown). `status` is the METRICS.md §1 machine state.
+ */
+export const dashboardMachineSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: machineStateSchema,
+  statusSince: z.number().nullable(),
+  jobScheduleGroupId: z.string().nullable(),
+  jobId: z.string().nullable(),
+  pausedJobName: z.string().nullable(),
+  autostartBehavior: autostartBehaviorSchema,
+  /** Minutes a scheduled machine may be down before its tile turns from warning to danger. */
+  downtimefailuredelay: z.number(),
+  progress: z.number().nullable(),
+  expectedParts: z.number().nullable(),
+  actualParts: z.number().nullable(),
+  setupSince: z.number().nullable(),
+  jobRunSetupTime: z.number().nullable(),
+  /** No heartbeat for 5 minutes, or the adapter link is down. */
+  stale: z.boolean(),
+  lastHeartbeat: z.number().nullable(),
+  faultSince: z.number().nullable(),
+  faultMessage: z.string().nullable(),
+  /** Finer status text from the machine (the MTConnect Execution value, or UNAVAILABLE). */
+  extendedStatus: z.string().nullable(),
+  extendedStatusSince: z.number().nullable(),
+  setupEnd: z.number().nullable(),
+  downtime_reason: z.string().nullable(),
+  // Not in the spec's list but needed by every client of it:
+  scheduled: z.boolean(),
+  groupIds: z.array(z.string()),
+  program: z.string().nullable(),
+  partCount: z.number().nullable(),
+  connection: liveConnectionSchema,
+});
+export type DashboardMachine = z.infer<typeof dashboardMachineSchema>;
+
+export const dashboardResponseSchema = z.object({
+  machines: z.array(dashboardMachineSchema),
+  groups: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Server time when the response was built, so clients can compute time-in-state without clock skew. */
+  now: z.number(),
+});
+export type DashboardResponse = z.infer<typeof dashboardResponseSchema>;
+
+export const DASHBOARD_TYPES = ['utilization', 'downtime', 'oee', 'partsgoal'] as const;
+export type DashboardType = (typeof DASHBOARD_TYPES)[number];
+
+export const loginRequestSchema = z.object({
+  email: z.string().trim().min(1, 'Missing required field: Email').email('Enter a valid e-mail address'),
+  password: z.string().min(1, 'Missing required field: Password'),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const ROLES = ['admin', 'manager', 'operator', 'kiosk'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const meSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  role: z.enum(ROLES),
+  isRoot: z.boolean(),
+  isAdmin: z.boolean(),
+  isOperator: z.boolean(),
+  permissions: z.array(z.string()),
+  company: z.object({
+    id: z.string(),
+    name: z.string(),
+    timezone: z.string(),
+    locale: z.string(),
+    product_tier: z.enum(['serviceProvider', 'utilization', 'full']),
+  }),
+});
+export type Me = z.infer<typeof meSchema>;
