@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm test`: everything, in the order that fails fastest: set-up of what the tests need, formatting, lint,
+// type check, the app builds (end-to-end tests use them), then every vitest suite (unit, API on SQLite and
+// PostgreSQL, ingest with real sockets, end-to-end in Chromium). Ends with one "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { ensureChromium, ensurePostgres } from './ensure-services.mjs';
+
+const step = (name, cmd, args, env = process.env) => {
+  console.log(`\n=== ${name}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
+  console.log(
+    `=== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  return r.status === 0;
+};
+
+const chromium = ensureChromium();
+const pgUrl = await ensurePostgres(process.env.TAKT_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test');
+const env = { ...process.env, TAKT_TEST_PG_URL: pgUrl, TAKT_CHROMIUM: chromium };
+
+const checks = [
+  ['format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
+  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['build', 'npm', ['run', 'build', '--silent']],
+];
+let failedChecks = 0;
+for (const [name, cmd, args] of checks) if (!step(name, cmd, args, env)) failedChecks++;
+
+mkdirSync('.tmp', { recursive: true });
+const report = '.tmp/vitest-report.json';
+const ok = step(
+  'vitest',
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+  env,
+);
+
+let passed = 0;
+let failed = 0;
+try {
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  passed = r.numPassedTests;
+  failed = r.numFailedTests + (r.numTotalTestSuites > 0 ? 0 : 1);
+  if (!ok && failed === 0) failed = 1; // a suite that failed to load counts as a failure
+} catch {
+  failed = 1;
+}
+failed += failedChecks;
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(ok && failedChecks === 0 && failed === 0 ? 0 : 1);

@@ -1,0 +1,58 @@
+import { Hono } from 'hono';
+import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { requireCaller } from './auth/middleware';
+import type { AppEnv, Deps } from './http/context';
+import { ApiError } from './http/errors';
+import { serveApps } from './http/static';
+import { authRoutes, meRoutes } from './routes/auth';
+import { dashboardRoutes } from './routes/dashboard';
+import { API_VERSION } from './version';
+
+/**
+ * The HTTP application: request id, version header, error mapping and not-found once, then one sub-app per
+ * resource. Everything under /api needs a caller.
+ */
+export function createApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', requestId());
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+    c.header('MM-API-Version', API_VERSION);
+  });
+  // Cookies are SameSite=Strict; this also refuses cross-origin form posts (CSRF) outright.
+  app.use('*', csrf());
+
+  app.route('/', authRoutes);
+
+  const api = new Hono<AppEnv>();
+  api.use('*', requireCaller);
+  api.route('/me', meRoutes);
+  api.route('/dashboard', dashboardRoutes);
+  app.route('/api', api);
+  app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: 'No such API route.' } }, 404));
+
+  if (deps.staticRoot) app.use('*', serveApps(deps.staticRoot));
+
+  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: 'Not found.' } }, 404));
+  app.onError((err, c) => {
+    c.header('MM-API-Version', API_VERSION);
+    if (err instanceof ApiError) {
+      return c.json(
+        { error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } },
+        err.status,
+      );
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const code = status === 403 ? 'FORBIDDEN' : 'HTTP_ERROR';
+      return c.json({ error: { code, message: err.message || 'The request was refused.' } }, status);
+    }
+    console.error(`[api] ${c.req.method} ${c.req.path} (${c.var.requestId ?? '-'}):`, err);
+    return c.json({ error: { code: 'INTERNAL', message: 'An error occurred with your request.' } }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,3 @@
+export * from './connect';
+export * from './scope';
+export type * from './schema';

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+// ARCHITECTURE.md "Conventions": configuration by environment, validated once at start. Nothing else reads
+// process.env; the parsed Env is passed to whoever needs it.
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().min(1).default('./data/takt.db'),
+  TAKT_DEMO: z
+    .enum(['0', '1', 'true', 'false', ''])
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  /** First TCP port of the simulated plant's SHDR adapters (one port per machine). */
+  TAKT_DEMO_PORT_BASE: z.coerce.number().int().min(1024).max(65000).default(7878),
+  /** Time scale of the simulated plant: 1 is real time, 10 makes everything ten times faster. */
+  TAKT_DEMO_SPEED: z.coerce.number().positive().max(1000).default(1),
+  TAKT_DEMO_SEED: z.coerce.number().int().default(20261122),
+  TAKT_ADMIN_EMAIL: z
+    .string()
+    .email()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  TAKT_ADMIN_PASSWORD: z.string().optional(),
+  /** Run the ingest workers in this process (the embedded default). */
+  TAKT_INGEST: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('1')
+    .transform((v) => v === '1' || v === 'true'),
+  /** Where the built apps are; defaults to the workspace dist folders. */
+  TAKT_STATIC_ROOT: z.string().optional(),
+  /** Secure cookies (set when served over HTTPS). */
+  TAKT_SECURE_COOKIES: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration in the environment:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  if (env.TAKT_ADMIN_EMAIL && !env.TAKT_ADMIN_PASSWORD) {
+    throw new Error(
+      'Invalid configuration in the environment:\n  TAKT_ADMIN_PASSWORD: required with TAKT_ADMIN_EMAIL',
+    );
+  }
+  return env;
+}

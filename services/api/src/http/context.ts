@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { CompanyScope } from '../db/scope';
+import type { DialectName } from '../db/connect';
+import type { User } from '../repositories/users';
+import type { Company } from '../repositories/companies';
+
+/** What every request handler may use; built once per process and passed in (no singletons). */
+export interface Deps {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** The clock, injectable so tests control time. */
+  now: () => number;
+  demoMode: boolean;
+  secureCookies: boolean;
+  /** Folder holding apps/floor-pwa/dist and apps/office/dist; null disables static serving. */
+  staticRoot: string | null;
+}
+
+export interface Caller {
+  kind: 'user';
+  user: User;
+  company: Company;
+  sessionToken: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: Deps;
+    requestId: string;
+    caller: Caller;
+    scope: CompanyScope;
+  };
+}

@@ -1,0 +1,94 @@
+// The embedded product in one process: HTTP API and both built apps on one port, ingest workers, and
+// (with TAKT_DEMO=1) the simulated demo plant. Configuration comes from the environment (env.ts).
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { demoAdapterFields, startDemoPlant, startIngest } from '@takt/ingest';
+import type { DemoPlant, IngestService } from '@takt/ingest';
+import { createApp } from './app';
+import { migrateToLatest, openDb } from './db/connect';
+import { parseEnv } from './env';
+import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
+
+async function main(): Promise<void> {
+  let env;
+  try {
+    env = parseEnv(process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  const now = () => Date.now();
+  const database = openDb(env.DATABASE_URL);
+  const applied = await migrateToLatest(database.db);
+  console.log(`[takt] database: ${database.dialect} (${applied.length} migration(s) applied)`);
+
+  let plant: DemoPlant | undefined;
+  if (env.TAKT_DEMO) {
+    const machines = await ensureDemoCompany(database.db, {
+      portBase: env.TAKT_DEMO_PORT_BASE,
+      seed: env.TAKT_DEMO_SEED,
+      adapterFields: demoAdapterFields(),
+      now: now(),
+    });
+    plant = await startDemoPlant({
+      machines: machines.map((m) => ({ name: m.name, port: m.port, seed: m.seed })),
+      speed: env.TAKT_DEMO_SPEED,
+      host: '127.0.0.1',
+    });
+    console.log(
+      `[takt] demo plant: ${machines.length} simulated machines on SHDR ports ${env.TAKT_DEMO_PORT_BASE}-${env.TAKT_DEMO_PORT_BASE + machines.length - 1}` +
+        (env.TAKT_DEMO_SPEED !== 1 ? ` at ${env.TAKT_DEMO_SPEED}x speed` : ''),
+    );
+  }
+  if (env.TAKT_ADMIN_EMAIL && env.TAKT_ADMIN_PASSWORD) {
+    const result = await ensureAdmin(database.db, {
+      email: env.TAKT_ADMIN_EMAIL,
+      password: env.TAKT_ADMIN_PASSWORD,
+      now: now(),
+    });
+    console.log(`[takt] admin ${env.TAKT_ADMIN_EMAIL}: ${result}`);
+  }
+
+  let ingest: IngestService | undefined;
+  if (env.TAKT_INGEST) ingest = await startIngest({ db: database.db, now, log: (m) => console.log(m) });
+
+  const staticRoot = env.TAKT_STATIC_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
+  const app = createApp({
+    db: database.db,
+    dialect: database.dialect,
+    now,
+    demoMode: env.TAKT_DEMO,
+    secureCookies: env.TAKT_SECURE_COOKIES,
+    staticRoot,
+  });
+  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+    const url = `http://localhost:${info.port}`;
+    console.log(`[takt] listening on ${url}`);
+    if (env.TAKT_DEMO) {
+      console.log(`[takt] live plant:   ${url}/dashboards/live/utilization`);
+      console.log(`[takt] office app:   ${url}/app`);
+      console.log('[takt] demo logins:');
+      for (const l of DEMO_LOGINS)
+        console.log(`         ${l.role.padEnd(9)} ${l.email}  password: ${l.password}`);
+    }
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[takt] ${signal}: shutting down`);
+    server.close();
+    await ingest?.stop();
+    await plant?.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error('[takt] failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,178 @@
+import type { Kysely } from 'kysely';
+import { hashPassword } from './auth/passwords';
+import type { Database } from './db/schema';
+import { companyScope } from './db/scope';
+import type { AdapterFieldInput } from './repositories/adapters';
+import { createAdapter, createShdrSource } from './repositories/adapters';
+import { createCompany, findDemoCompany, firstCompany } from './repositories/companies';
+import { createGroup, createMachine } from './repositories/machines';
+import { createUser, findUserForLogin } from './repositories/users';
+
+export const DEMO_COMPANY_NAME = 'Demo Machine Shop';
+
+/** The demo logins, printed at start. Demo data only: a real plant starts with TAKT_ADMIN_EMAIL instead. */
+export const DEMO_LOGINS = [
+  { role: 'admin', email: 'admin@takt.example', password: 'TaktAdmin1', displayName: 'Ada Admin' },
+  { role: 'manager', email: 'manager@takt.example', password: 'TaktManager1', displayName: 'Max Manager' },
+  {
+    role: 'operator',
+    email: 'operator@takt.example',
+    password: 'TaktOperator1',
+    displayName: 'Otto Operator',
+  },
+] as const;
+
+/** A simulated plant of 12 machines in 2 groups. */
+export const DEMO_PLANT = [
+  {
+    group: 'Milling',
+    machines: [
+      'Haas VF-2 #1',
+      'Haas VF-2 #2',
+      'Haas VF-4',
+      'DMG Mori NHX 4000',
+      'Mazak VCN-530C',
+      'Okuma Genos M560',
+    ],
+  },
+  {
+    group: 'Turning',
+    machines: [
+      'Okuma LB3000',
+      'Okuma Genos L250',
+      'Mazak QT-250',
+      'Doosan Puma 2600',
+      'Haas ST-20',
+      'Citizen L20',
+    ],
+  },
+] as const;
+
+export interface DemoMachine {
+  machineId: string;
+  name: string;
+  port: number;
+  seed: number;
+}
+
+/**
+ * Seed the demo company once (users, groups, machines, an adapter with the simulator's fields, one SHDR
+ * source per machine on 127.0.0.1), and on every start point the sources at this run's ports.
+ * Returns the machines the simulator must play.
+ */
+export async function ensureDemoCompany(
+  db: Kysely<Database>,
+  opts: { portBase: number; seed: number; adapterFields: AdapterFieldInput[]; now: number },
+): Promise<DemoMachine[]> {
+  let company = await findDemoCompany(db);
+  if (!company) {
+    company = await db.transaction().execute(async (trx) => {
+      const c = await createCompany(
+        trx,
+        {
+          name: DEMO_COMPANY_NAME,
+          timezone: 'America/Chicago',
+          locale: 'en-US',
+          productTier: 'full',
+          isDemo: true,
+        },
+        opts.now,
+      );
+      const scope = companyScope(trx, c.id);
+      for (const login of DEMO_LOGINS) {
+        if (await findUserForLogin(trx, login.email)) continue;
+        await createUser(
+          scope,
+          {
+            email: login.email,
+            displayName: login.displayName,
+            role: login.role,
+            passwordHash: await hashPassword(login.password),
+          },
+          opts.now,
+        );
+      }
+      const adapterId = await createAdapter(
+        scope,
+        {
+          name: 'Takt demo simulator',
+          notes: 'SHDR adapter of the simulated demo plant',
+          fields: opts.adapterFields,
+        },
+        opts.now,
+      );
+      let order = 0;
+      for (const [gi, g] of DEMO_PLANT.entries()) {
+        const groupId = await createGroup(scope, { name: g.group, sortOrder: gi }, opts.now);
+        for (const name of g.machines) {
+          const machineId = await createMachine(
+            scope,
+            { name, sortOrder: order, adapterId, groupIds: [groupId], downtimeFailureDelay: 5 },
+            opts.now,
+          );
+          await createShdrSource(
+            scope,
+            { machineId, host: '127.0.0.1', port: opts.portBase + order },
+            opts.now,
+          );
+          order += 1;
+        }
+      }
+      return c;
+    });
+  }
+
+  const scope = companyScope(db, company.id);
+  const rows = await scope
+    .selectFrom('machines')
+    .innerJoin('machine_sources', 'machine_sources.machine_id', 'machines.id')
+    .select([
+      'machines.id as machineId',
+      'machines.name',
+      'machines.sort_order',
+      'machine_sources.id as sourceId',
+      'machine_sources.port',
+    ])
+    .where('machines.decommissioned_at', 'is', null)
+    .orderBy('machines.sort_order')
+    .execute();
+  const plant: DemoMachine[] = [];
+  for (const [i, r] of rows.entries()) {
+    const port = opts.portBase + i;
+    if (r.port !== port) {
+      await scope
+        .updateTable('machine_sources')
+        .set({ port, host: '127.0.0.1' })
+        .where('id', '=', r.sourceId)
+        .execute();
+    }
+    plant.push({ machineId: r.machineId, name: r.name, port, seed: opts.seed + i });
+  }
+  return plant;
+}
+
+/**
+ * ARCHITECTURE.md "Conventions": when TAKT_ADMIN_EMAIL names no user yet, create that admin in the first
+ * company (the demo company when the demo is on), creating a company when there is none.
+ */
+export async function ensureAdmin(
+  db: Kysely<Database>,
+  opts: { email: string; password: string; now: number },
+): Promise<'created' | 'exists'> {
+  if (await findUserForLogin(db, opts.email)) return 'exists';
+  const company =
+    (await findDemoCompany(db)) ??
+    (await firstCompany(db)) ??
+    (await createCompany(db, { name: 'My Company' }, opts.now));
+  await createUser(
+    companyScope(db, company.id),
+    {
+      email: opts.email,
+      displayName: opts.email.split('@')[0] ?? 'Admin',
+      role: 'admin',
+      passwordHash: await hashPassword(opts.password),
+    },
+    opts.now,
+  );
+  return 'created';
+}

@@ -1,0 +1,67 @@
+import type { Executor } from '../db/scope';
+import type { CompaniesTable } from '../db/schema';
+
+export interface Company {
+  id: string;
+  name: string;
+  timezone: string;
+  locale: string;
+  productTier: CompaniesTable['product_tier'];
+  isDemo: boolean;
+}
+
+export const toCompany = (r: CompaniesTable): Company => ({
+  id: r.id,
+  name: r.name,
+  timezone: r.timezone,
+  locale: r.locale,
+  productTier: r.product_tier,
+  isDemo: r.is_demo === 1,
+});
+
+// Companies are the tenancy root itself: these functions take the bare database. Only authentication,
+// start-up provisioning and internal (root) routes call them.
+
+export async function getCompany(db: Executor, id: string): Promise<Company | undefined> {
+  const row = await db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toCompany(row);
+}
+
+export async function findDemoCompany(db: Executor): Promise<Company | undefined> {
+  const row = await db
+    .selectFrom('companies')
+    .selectAll()
+    .where('is_demo', '=', 1)
+    .orderBy('created_at')
+    .executeTakeFirst();
+  return row && toCompany(row);
+}
+
+export async function firstCompany(db: Executor): Promise<Company | undefined> {
+  const row = await db.selectFrom('companies').selectAll().orderBy('created_at').executeTakeFirst();
+  return row && toCompany(row);
+}
+
+export async function createCompany(
+  db: Executor,
+  input: {
+    name: string;
+    timezone?: string;
+    locale?: string;
+    productTier?: Company['productTier'];
+    isDemo?: boolean;
+  },
+  now: number,
+): Promise<Company> {
+  const row: CompaniesTable = {
+    id: crypto.randomUUID(),
+    name: input.name,
+    timezone: input.timezone ?? 'UTC',
+    locale: input.locale ?? 'en-US',
+    product_tier: input.productTier ?? 'full',
+    is_demo: input.isDemo ? 1 : 0,
+    created_at: now,
+  };
+  await db.insertInto('companies').values(row).execute();
+  return toCompany(row);
+}
