@@ -1,0 +1,144 @@
+import type net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { companyScope } from '@takt/api/db';
+import { createAdapter, createShdrSource } from '../../api/src/repositories/adapters';
+import { aCompany, aMachine } from '../../api/src/testing/builders';
+import { DIALECTS, freshDb } from '../../api/src/testing/db';
+import type { TestDb } from '../../api/src/testing/db';
+import { demoAdapterFields } from './demo-adapter';
+import { startIngest } from './service';
+import type { IngestService } from './service';
+import type { FakeAdapter } from './test-support';
+import { fakeAdapter, waitFor } from './test-support';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe.each(DIALECTS)('ingest into %s', (dialect) => {
+  let t: TestDb;
+  let adapter: FakeAdapter;
+  let ingest: IngestService | undefined;
+  let socket: net.Socket | undefined;
+  let machineId: string;
+  let companyId: string;
+  // The ingest clock is ours, so machine timestamps and receive times are exact.
+  const t0 = 1_790_000_000_000;
+  let clock = t0;
+  const now = () => clock;
+
+  beforeEach(async () => {
+    t = await freshDb(dialect);
+    clock = t0 - 1000;
+    adapter = await fakeAdapter((s) => {
+      socket = s;
+    });
+    const company = await aCompany(t.db);
+    companyId = company.id;
+    const scope = companyScope(t.db, company.id);
+    const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
+    machineId = await aMachine(t.db, company, { name: 'Mill' });
+    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
+    await createShdrSource(scope, { machineId, host: '127.0.0.1', port: adapter.port }, 0);
+  });
+
+  afterEach(async () => {
+    await ingest?.stop();
+    ingest = undefined;
+    socket = undefined;
+    await adapter.close();
+    await t.cleanup();
+  });
+
+  const live = () => t.db.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
+  const send = (line: string) => {
+    // Lines arrive just after their machine time.
+    const ts = Date.parse(line.split('|')[0]!);
+    if (Number.isFinite(ts)) clock = Math.max(clock, ts + 5);
+    socket!.write(`${line}\n`);
+  };
+
+  it('stores observations and derives ACTIVE, FAULT, INACTIVE and UNAVAILABLE with their times', async () => {
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|avail|AVAILABLE|execution|READY|program|O100|part_count|7|Sspeed|0`);
+    send(`${iso(t0 + 1000)}|execution|ACTIVE|Sspeed|1200`);
+    await ingest.flush();
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
+    expect(await live()).toMatchObject({
+      company_id: companyId,
+      state_since: t0 + 1000,
+      connection: 'CONNECTED',
+      program: 'O100',
+      part_count: 7,
+      spindle_speed: 1200,
+      execution: 'ACTIVE',
+    });
+
+    send(`${iso(t0 + 5000)}|execution|STOPPED`);
+    send(`${iso(t0 + 5000)}|system|FAULT|E101|2|HIGH|Spindle overload`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('FAULT');
+    expect(await live()).toMatchObject({ fault_since: t0 + 5000, fault_message: 'Spindle overload' });
+
+    send(`${iso(t0 + 9000)}|system|NORMAL||||`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('INACTIVE');
+    expect((await live())?.fault_since).toBeNull();
+
+    socket!.destroy(); // the adapter goes away
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('UNAVAILABLE');
+    await ingest.flush();
+
+    const intervals = await t.db
+      .selectFrom('state_intervals')
+      .select(['state', 'start_at', 'end_at', 'company_id'])
+      .where('machine_id', '=', machineId)
+      .orderBy('start_at')
+      .execute();
+    // Intervals tile time: each ends where the next starts, and only the last is open.
+    expect(intervals.map((i) => i.state)).toEqual(['UNAVAILABLE', 'INACTIVE', 'ACTIVE', 'FAULT', 'INACTIVE', 'UNAVAILABLE']);
+    for (let i = 0; i + 1 < intervals.length; i++) expect(intervals[i]!.end_at).toBe(intervals[i + 1]!.start_at);
+    expect(intervals.at(-1)!.end_at).toBeNull();
+    expect(intervals.every((i) => i.company_id === companyId)).toBe(true);
+    expect(intervals[2]!.start_at).toBe(t0 + 1000);
+
+    const obs = await t.db.selectFrom('observations').select(['key', 'value', 'ts']).where('machine_id', '=', machineId).orderBy('ts').execute();
+    expect(obs.filter((o) => o.key === 'execution').map((o) => o.value)).toEqual(['READY', 'ACTIVE', 'STOPPED']);
+    expect(obs.find((o) => o.key === 'system' && o.ts === t0 + 5000)?.value).toBe('FAULT|E101|Spindle overload');
+  });
+
+  it('keeps the good pairs of a bad line and counts what it rejected', async () => {
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|execution|ACTIVE|part_count`); // a key without its value
+    send('2017'); // a broken line, as in the NIST log
+    send(`${iso(t0 + 10)}|program|O7`);
+    await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O7');
+    await ingest.flush();
+    await expect
+      .poll(async () => t.db.selectFrom('machine_sources').select(['stat_lines', 'stat_rejected']).where('machine_id', '=', machineId).executeTakeFirst(), {
+        timeout: 5000,
+      })
+      .toMatchObject({ stat_lines: 3 });
+    const src = await t.db.selectFrom('machine_sources').select(['stat_rejected', 'last_line_at']).where('machine_id', '=', machineId).executeTakeFirstOrThrow();
+    expect(src.stat_rejected).toBeGreaterThanOrEqual(2);
+    expect(src.last_line_at).not.toBeNull();
+    expect((await live())?.state).toBe('ACTIVE');
+  });
+
+  it('resumes the open state after a restart without a gap or a duplicate interval', async () => {
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|avail|AVAILABLE|execution|ACTIVE`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
+    await ingest.stop();
+    socket = undefined;
+
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the second link');
+    send(`${iso(t0 + 20_000)}|avail|AVAILABLE|execution|ACTIVE`);
+    await expect.poll(async () => (await live())?.execution_since, { timeout: 5000 }).toBe(t0 + 20_000);
+    await ingest.flush();
+    const states = await t.db.selectFrom('state_intervals').select(['state', 'end_at']).where('machine_id', '=', machineId).orderBy('start_at').execute();
+    // The time the worker was away reads as UNAVAILABLE; only the last interval is open.
+    expect(states.map((s) => s.state)).toEqual(['UNAVAILABLE', 'ACTIVE', 'UNAVAILABLE', 'ACTIVE']);
+    expect(states.filter((s) => s.end_at === null)).toHaveLength(1);
+  });
+});
