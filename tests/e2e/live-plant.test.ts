@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_LOGINS, DEMO_PLANT } from '@takt/api';
+import { launchChromium, startProduct, watchAdapter } from './harness';
+import type { RunningProduct } from './harness';
+
+// Issue 2 point 8: a fresh product on SQLite with the simulated plant, seen through Chromium.
+const MACHINES: string[] = DEMO_PLANT.flatMap((g) => [...g.machines]);
+const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
+
+describe('the live plant in Chromium', () => {
+  let product: RunningProduct;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    // Four times real speed: cycles of 7.5 s to 90 s, so changes come often but last long enough to see.
+    [product, browser] = await Promise.all([startProduct({ TAKT_DEMO_SPEED: '4' }), launchChromium()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  it('asks for a login, then shows one tile per machine', async () => {
+    await page.goto(`${product.url}/dashboards/live/utilization`);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const tiles = page.locator('article[data-status]');
+    await expect.poll(() => tiles.count(), { timeout: 15_000 }).toBe(12);
+    for (const name of MACHINES) await expect.poll(() => page.locator(`article[aria-label="${name}"]`).count()).toBe(1);
+  }, 60_000);
+
+  it('follows each simulated adapter: a tile changes within 10 s of its machine', async () => {
+    // What every adapter says, as a second SHDR client hears it, with the wall time of each change.
+    type Change = { machine: string; at: number; active: boolean };
+    const changes: Change[] = [];
+    const activeNow = new Map<string, boolean>();
+    const unwatch = MACHINES.map((machine, i) =>
+      watchAdapter(product.demoPortBase + i, (line) => {
+        const m = /\|execution\|([A-Z_]+)/.exec(line);
+        if (!m) return;
+        const active = m[1] === 'ACTIVE';
+        if (activeNow.get(machine) !== active) {
+          if (activeNow.has(machine)) changes.push({ machine, at: Date.now(), active });
+          activeNow.set(machine, active);
+        }
+      }),
+    );
+    // What the page shows, sampled four times a second.
+    const seen: Array<{ at: number; status: Record<string, string> }> = [];
+    const until = Date.now() + 40_000;
+    while (Date.now() < until) {
+      const status = await page.$$eval('article[data-status]', (els) =>
+        Object.fromEntries(els.map((e) => [e.getAttribute('aria-label') ?? '', e.getAttribute('data-status') ?? ''])),
+      );
+      seen.push({ at: Date.now(), status });
+      await page.waitForTimeout(250);
+    }
+    unwatch.forEach((stop) => stop());
+
+    // A change that lasted at least 10 s must show on its tile within 10 s (5 s polling + ingest + render).
+    const lasting = changes.filter((c) => {
+      const next = changes.find((n) => n.machine === c.machine && n.at > c.at);
+      return (next ? next.at : until) - c.at >= 10_000 && c.at + 10_000 <= until;
+    });
+    expect(lasting.length, `adapter changes seen: ${JSON.stringify(changes)}`).toBeGreaterThanOrEqual(2);
+    for (const c of lasting) {
+      const shown = seen.find((s) => s.at >= c.at && s.at <= c.at + 10_000 && (s.status[c.machine] === 'success') === c.active);
+      expect(shown, `${c.machine} went ${c.active ? 'ACTIVE' : 'out of cycle'} at ${c.at}`).toBeDefined();
+    }
+  }, 90_000);
+
+  it('opens the workcenter card of a machine with its name, status and time in state', async () => {
+    const res = await page.request.get(`${product.url}/api/dashboard`);
+    expect(res.status()).toBe(200);
+    const body = (await res.json()) as { machines: Array<{ id: string; name: string }> };
+    const machine = body.machines[0]!;
+    await page.goto(`${product.url}/${machine.id}`);
+    const card = page.getByRole('main', { name: `Workcenter ${machine.name}` });
+    await expect.poll(() => card.getByRole('heading', { name: machine.name }).count(), { timeout: 10_000 }).toBe(1);
+    const status = card.getByRole('status').first();
+    await expect.poll(async () => (await status.textContent())?.trim() ?? '', { timeout: 10_000 }).toMatch(/Active|Idle|Fault|Disconnected|Not Reported|Never Reported|Setup/);
+  }, 30_000);
+
+  it('lists the machines in the office app', async () => {
+    await page.goto(`${product.url}/app/machines`);
+    await expect.poll(() => page.getByRole('row').count(), { timeout: 10_000 }).toBe(13); // header + 12
+  }, 30_000);
+
+  it('answers 401 to the API without a session', async () => {
+    const res = await fetch(`${product.url}/api/dashboard`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('mm-api-version')).toBeTruthy();
+  });
+});
