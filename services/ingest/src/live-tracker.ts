@@ -98,7 +98,13 @@ export class LiveTracker {
       // A lost link forgets what the machine said: on reconnect the adapter sends a fresh snapshot.
       this.faults.clear();
       this.signals = { ...this.signals, execution: null, availability: null, faultActive: false };
-      this.row = { ...this.row, fault_since: null, fault_message: null, execution: null, execution_since: at };
+      this.row = {
+        ...this.row,
+        fault_since: null,
+        fault_message: null,
+        execution: null,
+        execution_since: at,
+      };
     }
     this.dirty = true;
     return this.evaluate(at, at);

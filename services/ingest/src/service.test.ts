@@ -48,7 +48,8 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     await t.cleanup();
   });
 
-  const live = () => t.db.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
+  const live = () =>
+    t.db.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
   const send = (line: string) => {
     // Lines arrive just after their machine time.
     const ts = Date.parse(line.split('|')[0]!);
@@ -93,15 +94,34 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
       .orderBy('start_at')
       .execute();
     // Intervals tile time: each ends where the next starts, and only the last is open.
-    expect(intervals.map((i) => i.state)).toEqual(['UNAVAILABLE', 'INACTIVE', 'ACTIVE', 'FAULT', 'INACTIVE', 'UNAVAILABLE']);
-    for (let i = 0; i + 1 < intervals.length; i++) expect(intervals[i]!.end_at).toBe(intervals[i + 1]!.start_at);
+    expect(intervals.map((i) => i.state)).toEqual([
+      'UNAVAILABLE',
+      'INACTIVE',
+      'ACTIVE',
+      'FAULT',
+      'INACTIVE',
+      'UNAVAILABLE',
+    ]);
+    for (let i = 0; i + 1 < intervals.length; i++)
+      expect(intervals[i]!.end_at).toBe(intervals[i + 1]!.start_at);
     expect(intervals.at(-1)!.end_at).toBeNull();
     expect(intervals.every((i) => i.company_id === companyId)).toBe(true);
     expect(intervals[2]!.start_at).toBe(t0 + 1000);
 
-    const obs = await t.db.selectFrom('observations').select(['key', 'value', 'ts']).where('machine_id', '=', machineId).orderBy('ts').execute();
-    expect(obs.filter((o) => o.key === 'execution').map((o) => o.value)).toEqual(['READY', 'ACTIVE', 'STOPPED']);
-    expect(obs.find((o) => o.key === 'system' && o.ts === t0 + 5000)?.value).toBe('FAULT|E101|Spindle overload');
+    const obs = await t.db
+      .selectFrom('observations')
+      .select(['key', 'value', 'ts'])
+      .where('machine_id', '=', machineId)
+      .orderBy('ts')
+      .execute();
+    expect(obs.filter((o) => o.key === 'execution').map((o) => o.value)).toEqual([
+      'READY',
+      'ACTIVE',
+      'STOPPED',
+    ]);
+    expect(obs.find((o) => o.key === 'system' && o.ts === t0 + 5000)?.value).toBe(
+      'FAULT|E101|Spindle overload',
+    );
   });
 
   it('keeps the good pairs of a bad line and counts what it rejected', async () => {
@@ -113,11 +133,23 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O7');
     await ingest.flush();
     await expect
-      .poll(async () => t.db.selectFrom('machine_sources').select(['stat_lines', 'stat_rejected']).where('machine_id', '=', machineId).executeTakeFirst(), {
-        timeout: 5000,
-      })
+      .poll(
+        async () =>
+          t.db
+            .selectFrom('machine_sources')
+            .select(['stat_lines', 'stat_rejected'])
+            .where('machine_id', '=', machineId)
+            .executeTakeFirst(),
+        {
+          timeout: 5000,
+        },
+      )
       .toMatchObject({ stat_lines: 3 });
-    const src = await t.db.selectFrom('machine_sources').select(['stat_rejected', 'last_line_at']).where('machine_id', '=', machineId).executeTakeFirstOrThrow();
+    const src = await t.db
+      .selectFrom('machine_sources')
+      .select(['stat_rejected', 'last_line_at'])
+      .where('machine_id', '=', machineId)
+      .executeTakeFirstOrThrow();
     expect(src.stat_rejected).toBeGreaterThanOrEqual(2);
     expect(src.last_line_at).not.toBeNull();
     expect((await live())?.state).toBe('ACTIVE');
@@ -136,7 +168,12 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     send(`${iso(t0 + 20_000)}|avail|AVAILABLE|execution|ACTIVE`);
     await expect.poll(async () => (await live())?.execution_since, { timeout: 5000 }).toBe(t0 + 20_000);
     await ingest.flush();
-    const states = await t.db.selectFrom('state_intervals').select(['state', 'end_at']).where('machine_id', '=', machineId).orderBy('start_at').execute();
+    const states = await t.db
+      .selectFrom('state_intervals')
+      .select(['state', 'end_at'])
+      .where('machine_id', '=', machineId)
+      .orderBy('start_at')
+      .execute();
     // The time the worker was away reads as UNAVAILABLE; only the last interval is open.
     expect(states.map((s) => s.state)).toEqual(['UNAVAILABLE', 'ACTIVE', 'UNAVAILABLE', 'ACTIVE']);
     expect(states.filter((s) => s.end_at === null)).toHaveLength(1);

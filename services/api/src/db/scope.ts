@@ -38,14 +38,16 @@ const companyIs = (table: string, companyId: string) =>
 
 // The casts pin Kysely's builder to the one table T; without them a generic T distributes into a union of
 // builders that TypeScript cannot call.
+// Kysely's "nothing selected yet" is the empty object type.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+type NoSelection = {};
+
 function scopedSelect<T extends CompanyTable>(
   db: Executor,
   companyId: string,
   table: T,
-): SelectQueryBuilder<Database, T, {}> {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  const qb = db.selectFrom(table) as unknown as SelectQueryBuilder<Database, T, {}>;
+): SelectQueryBuilder<Database, T, NoSelection> {
+  const qb = db.selectFrom(table) as unknown as SelectQueryBuilder<Database, T, NoSelection>;
   return qb.where(companyIs(table, companyId));
 }
 function scopedUpdate<T extends CompanyTable>(

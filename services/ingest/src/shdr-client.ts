@@ -1,0 +1,216 @@
+// Client side of an MTConnect SHDR adapter link, behaving like the reference agent: it dials the
+// adapter, sends `* PING`, and when the adapter answers `* PONG <ms>` it pings every <ms> and drops
+// the link after 2×<ms> of silence. An adapter without PONG gets a 5-minute data timeout
+// (METRICS.md §1: no heartbeat for 5 minutes → UNAVAILABLE). Lost links are redialled with backoff.
+import net from 'node:net';
+import type { KeyKinds, ShdrLine } from './shdr';
+import { parseShdrLine, pongInterval, splitShdrStream } from './shdr';
+
+export type ShdrStatus = 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED';
+
+export interface ShdrCounters {
+  /** every line received (data and commands) */
+  lines: number;
+  observations: number;
+  /** bad tokens or pairs (see ShdrData.rejected) */
+  rejected: number;
+  /** lines that had at least one rejected token */
+  rejectedLines: number;
+  /** epoch ms of the last line received, null before the first */
+  lastLineAt: number | null;
+}
+
+export interface BackoffOptions {
+  initialMs: number;
+  maxMs: number;
+}
+
+export interface ShdrClientOptions {
+  host: string;
+  port: number;
+  /** what each key is, from the device description; without it conditions are detected by shape */
+  keyKinds?: KeyKinds;
+  onLine?: (line: ShdrLine) => void;
+  onStatus?: (status: ShdrStatus, at: number) => void;
+  /** socket errors and exceptions thrown by callbacks; the client carries on either way */
+  onError?: (error: Error) => void;
+  /** redial delay: starts at initialMs, doubles per failed attempt up to maxMs (default 500 ms → 30 s) */
+  backoff?: BackoffOptions;
+  /** silence allowed from an adapter that never answered PING (default 5 minutes) */
+  dataTimeoutMs?: number;
+  /** clock, for tests and for the receive time of lines without a timestamp */
+  now?: () => number;
+}
+
+const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 30_000 };
+const DEFAULT_DATA_TIMEOUT_MS = 5 * 60_000;
+// A PONG below this would make us ping in a tight loop; such adapters are held to this floor.
+const MIN_HEARTBEAT_MS = 10;
+
+/** Exponential backoff: each failed attempt doubles the wait, up to the cap. */
+export function nextBackoffMs(previousMs: number, backoff: BackoffOptions): number {
+  return Math.min(Math.max(previousMs, 1) * 2, backoff.maxMs);
+}
+
+export class ShdrClient {
+  private readonly options: ShdrClientOptions;
+  private readonly now: () => number;
+  private readonly backoff: BackoffOptions;
+  private socket: net.Socket | null = null;
+  private socketClosed: Promise<void> = Promise.resolve();
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private pingTimer: NodeJS.Timeout | null = null;
+  private silenceTimer: NodeJS.Timeout | null = null;
+  private nextDelayMs: number;
+  private running = false;
+  private currentStatus: ShdrStatus = 'DISCONNECTED';
+  private heartbeat: number | null = null;
+  private readonly stats: ShdrCounters = {
+    lines: 0,
+    observations: 0,
+    rejected: 0,
+    rejectedLines: 0,
+    lastLineAt: null,
+  };
+
+  constructor(options: ShdrClientOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.nextDelayMs = this.backoff.initialMs;
+  }
+
+  get status(): ShdrStatus {
+    return this.currentStatus;
+  }
+
+  /** The adapter's PONG interval on the current link, null when it has not answered PING. */
+  get heartbeatMs(): number | null {
+    return this.heartbeat;
+  }
+
+  get counters(): Readonly<ShdrCounters> {
+    return { ...this.stats };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.connect();
+  }
+
+  /** Closes the link and cancels every timer; resolves once the socket is fully closed. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.clearTimers();
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.socket?.destroy();
+    await this.socketClosed;
+    this.setStatus('DISCONNECTED');
+  }
+
+  private connect(): void {
+    this.reconnectTimer = null;
+    this.heartbeat = null;
+    this.setStatus('CONNECTING');
+    const socket = net.connect({ host: this.options.host, port: this.options.port });
+    const splitter = splitShdrStream();
+    this.socket = socket;
+    this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
+    socket.setNoDelay(true);
+    socket.on('connect', () => this.onConnected(socket));
+    socket.on('data', (chunk: Buffer) => {
+      for (const line of splitter.push(chunk)) {
+        // A callback may have stopped the client or dropped the link mid-chunk: ignore the rest.
+        if (!this.running || this.socket !== socket) return;
+        this.onRawLine(line);
+      }
+    });
+    socket.on('error', (error) => this.report(error));
+    socket.on('close', () => this.onClosed(socket));
+  }
+
+  private onConnected(socket: net.Socket): void {
+    this.setStatus('CONNECTED');
+    socket.write('* PING\n');
+    // Until a PONG tells us the adapter's interval, only the long data timeout applies.
+    this.armSilenceTimer(this.options.dataTimeoutMs ?? DEFAULT_DATA_TIMEOUT_MS);
+  }
+
+  private onRawLine(raw: string): void {
+    const at = this.now();
+    const line = parseShdrLine(raw, at, this.options.keyKinds);
+    this.count(line, at);
+    // Any line proves the link and the adapter alive: back to the short redial delay.
+    this.nextDelayMs = this.backoff.initialMs;
+    const interval = pongInterval(line);
+    if (interval !== null) this.onPong(Math.max(interval, MIN_HEARTBEAT_MS));
+    this.armSilenceTimer(
+      this.heartbeat === null ? (this.options.dataTimeoutMs ?? DEFAULT_DATA_TIMEOUT_MS) : 2 * this.heartbeat,
+    );
+    try {
+      this.options.onLine?.(line);
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  private count(line: ShdrLine, at: number): void {
+    this.stats.lines++;
+    this.stats.lastLineAt = at;
+    if (line.type !== 'data') return;
+    this.stats.observations += line.observations.length;
+    this.stats.rejected += line.rejected;
+    if (line.rejected > 0) this.stats.rejectedLines++;
+  }
+
+  private onPong(intervalMs: number): void {
+    if (this.heartbeat === intervalMs && this.pingTimer) return;
+    this.heartbeat = intervalMs;
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.socket?.write('* PING\n'), intervalMs);
+  }
+
+  private armSilenceTimer(ms: number): void {
+    if (this.silenceTimer) clearTimeout(this.silenceTimer);
+    const socket = this.socket;
+    this.silenceTimer = setTimeout(() => {
+      this.report(new Error(`no data from ${this.options.host}:${this.options.port} for ${ms} ms`));
+      socket?.destroy();
+    }, ms);
+  }
+
+  private onClosed(socket: net.Socket): void {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    this.clearTimers();
+    this.heartbeat = null;
+    this.setStatus('DISCONNECTED');
+    if (!this.running) return;
+    const delay = this.nextDelayMs;
+    this.nextDelayMs = nextBackoffMs(delay, this.backoff);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private clearTimers(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.silenceTimer) clearTimeout(this.silenceTimer);
+    this.pingTimer = null;
+    this.silenceTimer = null;
+  }
+
+  private setStatus(status: ShdrStatus): void {
+    if (status === this.currentStatus) return;
+    this.currentStatus = status;
+    try {
+      this.options.onStatus?.(status, this.now());
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  private report(error: unknown): void {
+    this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+  }
+}
