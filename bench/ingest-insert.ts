@@ -20,23 +20,48 @@ async function freshFile() {
   const path = join(dir, 'bench.db');
   const db = openDb(path);
   await migrateToLatest(db.db);
-  await db.db.insertInto('companies').values({ id: COMPANY, name: 'Bench', timezone: 'UTC', locale: 'en-US', product_tier: 'full', is_demo: 0, created_at: 0 }).execute();
+  await db.db
+    .insertInto('companies')
+    .values({
+      id: COMPANY,
+      name: 'Bench',
+      timezone: 'UTC',
+      locale: 'en-US',
+      product_tier: 'full',
+      is_demo: 0,
+      created_at: 0,
+    })
+    .execute();
   await db.db
     .insertInto('machines')
-    .values({ id: MACHINE, company_id: COMPANY, name: 'Hurco04', workcenter_type: 'machine', sort_order: 0, downtime_failure_delay: 5, autostart_behavior: 'disabled', adapter_id: null, decommissioned_at: null, created_at: 0 })
+    .values({
+      id: MACHINE,
+      company_id: COMPANY,
+      name: 'Hurco04',
+      workcenter_type: 'machine',
+      sort_order: 0,
+      downtime_failure_delay: 5,
+      autostart_behavior: 'disabled',
+      adapter_id: null,
+      decommissioned_at: null,
+      created_at: 0,
+    })
     .execute();
   return { dir, path, db };
 }
 
 async function main() {
-  const lines = readFileSync(FILE, 'utf8').split(/\r?\n/).filter((l) => l.length > 0);
+  const lines = readFileSync(FILE, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0);
   const receivedAt = Date.UTC(2017, 1, 1, 21);
   // The rows both contenders store: every observation of the real Hurco log.
   const rows: ObservationRow[] = [];
   for (const line of lines) {
     const parsed = parseShdrLine(line, receivedAt);
     if (parsed.type !== 'data') continue;
-    for (const o of parsed.observations) rows.push({ company_id: COMPANY, machine_id: MACHINE, ts: o.ts, key: o.key, value: o.value });
+    for (const o of parsed.observations)
+      rows.push({ company_id: COMPANY, machine_id: MACHINE, ts: o.ts, key: o.key, value: o.value });
   }
 
   // Baseline: a prepared INSERT in one transaction per batch, straight on better-sqlite3.
@@ -45,7 +70,9 @@ async function main() {
   const sqlite = new SQLite(raw.path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  const insert = sqlite.prepare('INSERT INTO observations (company_id, machine_id, ts, key, value) VALUES (?, ?, ?, ?, ?)');
+  const insert = sqlite.prepare(
+    'INSERT INTO observations (company_id, machine_id, ts, key, value) VALUES (?, ?, ?, ?, ?)',
+  );
   const insertMany = sqlite.transaction((batch: ObservationRow[]) => {
     for (const r of batch) insert.run(r.company_id, r.machine_id, r.ts, r.key, r.value);
   });
@@ -70,7 +97,12 @@ async function main() {
   let changes: StateChange[] = [];
   let stored = 0;
   const flush = async () => {
-    await writeBatch(ours.db.db, { observations: buffer, stateChanges: changes, live: [tracker.live], stats: [] });
+    await writeBatch(ours.db.db, {
+      observations: buffer,
+      stateChanges: changes,
+      live: [tracker.live],
+      stats: [],
+    });
     stored += buffer.length;
     buffer = [];
     changes = [];
@@ -79,7 +111,8 @@ async function main() {
   for (const line of lines) {
     const parsed = parseShdrLine(line, receivedAt);
     if (parsed.type !== 'data') continue;
-    for (const o of parsed.observations) buffer.push({ company_id: COMPANY, machine_id: MACHINE, ts: o.ts, key: o.key, value: o.value });
+    for (const o of parsed.observations)
+      buffer.push({ company_id: COMPANY, machine_id: MACHINE, ts: o.ts, key: o.key, value: o.value });
     const change = tracker.apply(parsed.observations, receivedAt);
     if (change) changes.push({ companyId: COMPANY, machineId: MACHINE, ...change });
     if (buffer.length >= BATCH) await flush();
@@ -90,9 +123,15 @@ async function main() {
   rmSync(ours.dir, { recursive: true, force: true });
 
   const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
-  console.log(`ingest-insert: ${rows.length} observations from ${lines.length} SHDR lines (NIST Hurco04), batches of ${BATCH}`);
-  console.log(`  raw better-sqlite3 batched insert : ${rate(rows.length, rawMs).toLocaleString('en-US')} observations/s`);
-  console.log(`  takt ingest path (parse+derive+write): ${rate(stored, oursMs).toLocaleString('en-US')} observations/s`);
+  console.log(
+    `ingest-insert: ${rows.length} observations from ${lines.length} SHDR lines (NIST Hurco04), batches of ${BATCH}`,
+  );
+  console.log(
+    `  raw better-sqlite3 batched insert : ${rate(rows.length, rawMs).toLocaleString('en-US')} observations/s`,
+  );
+  console.log(
+    `  takt ingest path (parse+derive+write): ${rate(stored, oursMs).toLocaleString('en-US')} observations/s`,
+  );
   console.log(`  ratio takt / raw: ${(rate(stored, oursMs) / rate(rows.length, rawMs)).toFixed(2)}`);
 }
 

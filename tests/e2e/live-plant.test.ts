@@ -31,7 +31,8 @@ describe('the live plant in Chromium', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     const tiles = page.locator('article[data-status]');
     await expect.poll(() => tiles.count(), { timeout: 15_000 }).toBe(12);
-    for (const name of MACHINES) await expect.poll(() => page.locator(`article[aria-label="${name}"]`).count()).toBe(1);
+    for (const name of MACHINES)
+      await expect.poll(() => page.locator(`article[aria-label="${name}"]`).count()).toBe(1);
   }, 60_000);
 
   it('follows each simulated adapter: a tile changes within 10 s of its machine', async () => {
@@ -55,7 +56,9 @@ describe('the live plant in Chromium', () => {
     const until = Date.now() + 40_000;
     while (Date.now() < until) {
       const status = await page.$$eval('article[data-status]', (els) =>
-        Object.fromEntries(els.map((e) => [e.getAttribute('aria-label') ?? '', e.getAttribute('data-status') ?? ''])),
+        Object.fromEntries(
+          els.map((e) => [e.getAttribute('aria-label') ?? '', e.getAttribute('data-status') ?? '']),
+        ),
       );
       seen.push({ at: Date.now(), status });
       await page.waitForTimeout(250);
@@ -69,7 +72,9 @@ describe('the live plant in Chromium', () => {
     });
     expect(lasting.length, `adapter changes seen: ${JSON.stringify(changes)}`).toBeGreaterThanOrEqual(2);
     for (const c of lasting) {
-      const shown = seen.find((s) => s.at >= c.at && s.at <= c.at + 10_000 && (s.status[c.machine] === 'success') === c.active);
+      const shown = seen.find(
+        (s) => s.at >= c.at && s.at <= c.at + 10_000 && (s.status[c.machine] === 'success') === c.active,
+      );
       expect(shown, `${c.machine} went ${c.active ? 'ACTIVE' : 'out of cycle'} at ${c.at}`).toBeDefined();
     }
   }, 90_000);
@@ -81,9 +86,13 @@ describe('the live plant in Chromium', () => {
     const machine = body.machines[0]!;
     await page.goto(`${product.url}/${machine.id}`);
     const card = page.getByRole('main', { name: `Workcenter ${machine.name}` });
-    await expect.poll(() => card.getByRole('heading', { name: machine.name }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => card.getByRole('heading', { name: machine.name }).count(), { timeout: 10_000 })
+      .toBe(1);
     const status = card.getByRole('status').first();
-    await expect.poll(async () => (await status.textContent())?.trim() ?? '', { timeout: 10_000 }).toMatch(/Active|Idle|Fault|Disconnected|Not Reported|Never Reported|Setup/);
+    await expect
+      .poll(async () => (await status.textContent())?.trim() ?? '', { timeout: 10_000 })
+      .toMatch(/Active|Idle|Fault|Disconnected|Not Reported|Never Reported|Setup/);
   }, 30_000);
 
   it('lists the machines in the office app', async () => {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { dashboardPath, isTvMode, resolveFloorRoute, workcenterPath } from './routes';
+
+describe('resolveFloorRoute', () => {
+  it.each([
+    ['/', { name: 'home' }],
+    ['/dashboards/live/utilization', { name: 'dashboard', type: 'utilization' }],
+    ['/dashboards/live/downtime/', { name: 'dashboard', type: 'downtime' }],
+    ['/dashboards/live/cycles', { name: 'notFound' }],
+    ['/m-42', { name: 'workcenter', machineId: 'm-42', dashboardType: null }],
+    ['/m-42/opdash', { name: 'workcenter', machineId: 'm-42', dashboardType: 'opdash' }],
+    ['/machine-1', { name: 'workcenter', machineId: 'machine-1', dashboardType: null }],
+    ['/switch-machines', { name: 'notFound' }],
+    ['/tablet/register', { name: 'notFound' }],
+    ['/a/b/c', { name: 'notFound' }],
+  ])('%s', (path, expected) => {
+    expect(resolveFloorRoute(path)).toEqual(expected);
+  });
+});
+
+describe('paths', () => {
+  it('builds dashboard and workcenter paths', () => {
+    expect(dashboardPath('oee')).toBe('/dashboards/live/oee');
+    expect(dashboardPath('downtime', 'g 1')).toBe('/dashboards/live/downtime?group=g%201');
+    expect(workcenterPath('a/b')).toBe('/a%2Fb');
+  });
+
+  it('reads TV mode', () => {
+    expect(isTvMode(new URLSearchParams('tv=1'))).toBe(true);
+    expect(isTvMode(new URLSearchParams('tv=0'))).toBe(false);
+  });
+});

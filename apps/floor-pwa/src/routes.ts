@@ -1,0 +1,50 @@
+import { DASHBOARD_TYPES } from '@takt/domain';
+import type { DashboardType } from '@takt/domain';
+import { matchPath } from '@takt/ui';
+
+// live-operations §2 routes served by the floor app. First path segments that are routes of their own (now or
+// in later issues) or belong to the API/office are never read as a machine id.
+const RESERVED_FIRST_SEGMENTS = new Set([
+  'dashboards',
+  'switch-machines',
+  'tablet',
+  'authorize',
+  'api',
+  'login',
+  'logout',
+  'timesync',
+  'app',
+  'machine',
+  'machines',
+  'dashboard',
+  'reports',
+  'index.html',
+]);
+
+export type FloorRoute =
+  | { name: 'home' }
+  | { name: 'dashboard'; type: DashboardType }
+  | { name: 'workcenter'; machineId: string; dashboardType: string | null }
+  | { name: 'notFound' };
+
+export const isDashboardType = (s: string | null | undefined): s is DashboardType =>
+  (DASHBOARD_TYPES as readonly string[]).includes(s ?? '');
+
+export function resolveFloorRoute(pathname: string): FloorRoute {
+  if (matchPath('/', pathname)) return { name: 'home' };
+  const live = matchPath('/dashboards/live/:type', pathname);
+  if (live) return isDashboardType(live.type) ? { name: 'dashboard', type: live.type } : { name: 'notFound' };
+  const wc = matchPath('/:machineId', pathname) ?? matchPath('/:machineId/:dashboardType', pathname);
+  if (wc?.machineId && !RESERVED_FIRST_SEGMENTS.has(wc.machineId)) {
+    return { name: 'workcenter', machineId: wc.machineId, dashboardType: wc.dashboardType ?? null };
+  }
+  return { name: 'notFound' };
+}
+
+export const dashboardPath = (type: DashboardType, group?: string | null) =>
+  `/dashboards/live/${type}${group ? `?group=${encodeURIComponent(group)}` : ''}`;
+
+export const workcenterPath = (machineId: string) => `/${encodeURIComponent(machineId)}`;
+
+/** `?tv=1` turns on TV mode: dark, large type, no controls (UI.md "Floor"). */
+export const isTvMode = (query: URLSearchParams) => query.get('tv') === '1';

@@ -1,0 +1,60 @@
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+// Serving contract (services/api): one port serves both apps. Office routes (/app, /machine, /machines,
+// /dashboard/, /reports) get apps/office/dist/index.html; every other non-API path gets this app's
+// index.html. Both apps build to base '/', so each keeps its assets in its own folder.
+const API_TARGET = 'http://127.0.0.1:8080';
+const API_PREFIXES = ['/api', '/login', '/logout', '/timesync'];
+const proxy = Object.fromEntries(API_PREFIXES.map((p) => [p, { target: API_TARGET }]));
+
+/** Navigations the service worker must leave to the network: the API and the office app's routes. */
+const NAVIGATE_FALLBACK_DENYLIST = [
+  /^\/api(\/|$)/,
+  /^\/login(\/|$)/,
+  /^\/logout(\/|$)/,
+  /^\/timesync(\/|$)/,
+  /^\/app(\/|$)/,
+  /^\/machine(\/|$)/,
+  /^\/machines(\/|$)/,
+  /^\/dashboard(\/|$)/,
+  /^\/reports(\/|$)/,
+  /^\/office-assets\//,
+];
+
+export default defineConfig({
+  base: '/',
+  oxc: { jsx: { runtime: 'automatic' } },
+  build: { outDir: 'dist', assetsDir: 'floor-assets', emptyOutDir: true },
+  server: { port: 5173, proxy },
+  preview: { port: 4173, proxy },
+  plugins: [
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: false, // registered in src/pwa.ts
+      manifest: {
+        id: '/',
+        name: 'Takt Floor',
+        short_name: 'Takt',
+        description: 'Live machine status, workcenter view and dashboards for the shop floor.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        theme_color: '#0e1217',
+        background_color: '#0e1217',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: NAVIGATE_FALLBACK_DENYLIST,
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+});

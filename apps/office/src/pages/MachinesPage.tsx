@@ -1,0 +1,159 @@
+import {
+  ApiError,
+  downloadText,
+  Elapsed,
+  formatCount,
+  formatTimeOfDay,
+  GroupSelect,
+  machinesInGroup,
+  navigate,
+  Progress,
+  StatusBadge,
+  t,
+  useDashboard,
+  useLocation,
+  withSearchParam,
+} from '@takt/ui';
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '../api';
+import { COLUMN_LABEL, COLUMNS, machineRows, machinesCsv, nextSort, sortRows } from '../machines-table';
+import type { ColumnKey, MachineRow, Sort } from '../machines-table';
+import { localeZone, useSession } from '../session';
+
+const NUMERIC: ReadonlySet<ColumnKey> = new Set(['timeInState', 'partCount', 'lastHeartbeat']);
+
+function SortIcon({ direction }: { direction: Sort['direction'] | null }) {
+  return (
+    <svg
+      className="sort-icon"
+      viewBox="0 0 12 16"
+      width="10"
+      height="14"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M6 1l4.5 5.5h-9z" opacity={direction === 'ascending' ? 1 : 0.3} fill="currentColor" />
+      <path d="M6 15l4.5-5.5h-9z" opacity={direction === 'descending' ? 1 : 0.3} fill="currentColor" />
+    </svg>
+  );
+}
+
+/** /app and /app/machines: every machine with its live status, polled every 5 s. */
+export function MachinesPage() {
+  const { me } = useSession();
+  const lz = localeZone(me);
+  const { pathname, search, query } = useLocation();
+  const group = query.get('group');
+  const poll = useDashboard(api, group);
+  const data = poll.data;
+  const [sort, setSort] = useState<Sort>({ key: 'name', direction: 'ascending' });
+
+  useEffect(() => {
+    document.title = `${t('office.machines')} · ${t('app.officeName')}`;
+  }, []);
+
+  const rows: MachineRow[] = useMemo(
+    () =>
+      data ? sortRows(machineRows(machinesInGroup(data.machines, group), data.groups, data.now), sort) : [],
+    [data, group, sort],
+  );
+
+  const downloadCsv = () => {
+    if (!data) return;
+    const now = Date.now() + data.offsetMs;
+    const groupName = data.groups.find((g) => g.id === group)?.name;
+    const name = `machines${groupName ? `-${groupName.replace(/[^\w-]+/g, '_')}` : ''}.csv`;
+    downloadText(name, machinesCsv(rows, now, lz.timeZone));
+  };
+
+  const failed = poll.error != null && (!data || poll.consecutiveFailures > 10);
+
+  return (
+    <main className="page" aria-labelledby="machines-heading" aria-busy={poll.loading || undefined}>
+      <div className="page__head">
+        <h1 id="machines-heading">{t('office.machines')}</h1>
+        <div className="page__tools">
+          <GroupSelect
+            groups={data?.groups ?? []}
+            value={group}
+            onChange={(g) => navigate(pathname + withSearchParam(search, 'group', g), { replace: true })}
+          />
+          <button type="button" className="button" onClick={downloadCsv} disabled={!data}>
+            {t('office.downloadCsv')}
+          </button>
+        </div>
+      </div>
+
+      {failed && (
+        <p className="notice notice--error" role="alert">
+          {poll.error instanceof ApiError && !poll.error.isNetworkError
+            ? poll.error.message
+            : t('common.loadFailed')}
+        </p>
+      )}
+      {!failed && poll.error != null && (
+        <p className="notice" role="status">
+          {t('common.staleData', { time: formatTimeOfDay(poll.lastSuccessAt, lz) })}
+        </p>
+      )}
+      {poll.loading && !data && <Progress />}
+
+      {data && (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">{t('office.machinesCaption')}</caption>
+            <thead>
+              <tr>
+                {COLUMNS.map((c) => {
+                  const active = sort.key === c;
+                  return (
+                    <th
+                      key={c}
+                      scope="col"
+                      aria-sort={active ? sort.direction : 'none'}
+                      className={NUMERIC.has(c) ? 'num-col' : undefined}
+                    >
+                      <button
+                        type="button"
+                        className="th-button"
+                        onClick={() => setSort((s) => nextSort(s, c))}
+                      >
+                        {COLUMN_LABEL[c]}
+                        <SortIcon direction={active ? sort.direction : null} />
+                      </button>
+                    </th>
+                  );
+                })}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 && (
+                <tr>
+                  <td colSpan={COLUMNS.length} className="table__empty">
+                    {t('dashboard.empty')}
+                  </td>
+                </tr>
+              )}
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">{r.name}</th>
+                  <td>{r.groups || t('common.none')}</td>
+                  <td>
+                    <StatusBadge status={r.status}>{r.statusText}</StatusBadge>
+                  </td>
+                  <td className="num-col">
+                    <Elapsed since={r.statusSince} offsetMs={data.offsetMs} />
+                  </td>
+                  <td className="mono">{r.program ?? t('common.none')}</td>
+                  <td className="num-col">{formatCount(r.partCount, lz.locale)}</td>
+                  <td className="num-col">{formatTimeOfDay(r.lastHeartbeat, lz)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="table__count">{t('office.rowCount', { count: rows.length })}</p>
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,107 @@
+import { loginRequestSchema } from '@takt/domain';
+import type { LoginRequest } from '@takt/domain';
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { t } from './i18n';
+
+export interface LoginFormProps {
+  /** Product name in the heading ("Takt Floor"). */
+  appName: string;
+  /** Sends the credentials; rejects with an Error whose message is shown to the user. */
+  onSubmit: (request: LoginRequest) => Promise<void>;
+}
+
+type FieldErrors = Partial<Record<keyof LoginRequest, string>>;
+
+function validate(values: { email: string; password: string }): { data?: LoginRequest; errors: FieldErrors } {
+  const parsed = loginRequestSchema.safeParse(values);
+  if (parsed.success) return { data: parsed.data, errors: {} };
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as keyof LoginRequest | undefined;
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return { errors };
+}
+
+/** E-mail and password sign-in. Field rules come from the domain's loginRequestSchema. */
+export function LoginForm({ appName, onSubmit }: LoginFormProps) {
+  const id = useId();
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [touched, setTouched] = useState<Partial<Record<keyof LoginRequest, boolean>>>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const { errors } = validate(values);
+  const shown = (f: keyof LoginRequest) => (touched[f] ? errors[f] : undefined);
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (submitting) return;
+    setTouched({ email: true, password: true });
+    const result = validate(values);
+    if (!result.data) return;
+    setSubmitting(true);
+    setServerError(null);
+    try {
+      await onSubmit(result.data);
+    } catch (err) {
+      setServerError(err instanceof Error && err.message ? err.message : t('login.failed'));
+      setSubmitting(false);
+    }
+  };
+
+  const field = (name: keyof LoginRequest, label: string, type: string, autoComplete: string) => {
+    const error = shown(name);
+    return (
+      <div className="field">
+        <label htmlFor={`${id}-${name}`}>{label}</label>
+        <input
+          id={`${id}-${name}`}
+          name={name}
+          type={type}
+          autoComplete={autoComplete}
+          value={values[name]}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-${name}-error` : undefined}
+          onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+          onBlur={() => setTouched((tt) => ({ ...tt, [name]: true }))}
+          required
+        />
+        {error && (
+          <p className="field__error" id={`${id}-${name}-error`}>
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <main className="login">
+      <form
+        className="login__card"
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        aria-labelledby={`${id}-heading`}
+      >
+        <h1 id={`${id}-heading`}>{t('login.heading', { app: appName })}</h1>
+        {field('email', t('login.email'), 'email', 'username')}
+        {field('password', t('login.password'), 'password', 'current-password')}
+        {serverError && (
+          <p className="login__error" role="alert">
+            {serverError}
+          </p>
+        )}
+        <button
+          type="submit"
+          className="button button--primary button--block"
+          disabled={submitting}
+          aria-busy={submitting || undefined}
+        >
+          {t('login.submit')}
+        </button>
+      </form>
+    </main>
+  );
+}
