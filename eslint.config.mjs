@@ -30,8 +30,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'os', 'net', 'http', 'https', 'child_process', 'crypto'], message: 'packages/domain is pure: no Node APIs.' },
-            { group: ['react', 'react-dom', 'dexie', 'kysely', 'hono', '@takt/*'], message: 'packages/domain depends on nothing of ours and no IO library.' },
+            {
+              group: ['node:*', 'fs', 'path', 'os', 'net', 'http', 'https', 'child_process', 'crypto'],
+              message: 'packages/domain is pure: no Node APIs.',
+            },
+            {
+              group: ['react', 'react-dom', 'dexie', 'kysely', 'hono', '@takt/*'],
+              message: 'packages/domain depends on nothing of ours and no IO library.',
+            },
           ],
         },
       ],
@@ -52,7 +58,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'no clock reads in domain: new Date() without an argument reads the clock' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'no clock reads in domain: new Date() without an argument reads the clock',
+        },
       ],
     },
   },
