@@ -11,6 +11,19 @@ export interface CompaniesTable {
   product_tier: 'serviceProvider' | 'utilization' | 'full';
   is_demo: number;
   created_at: number;
+  enable_setup_stages: Generated<number>;
+  hide_remove_rejected_parts_checkbox: Generated<number>;
+  activities_enabled: Generated<number>;
+  cycleinputoption: Generated<'timepercycle' | 'timeperpart' | 'partsperhour'>;
+  enable_tablet_machine_switching: Generated<number>;
+  downtime_list_filter_duration_ms: Generated<number>;
+  time_context_offset_ms: Generated<number>;
+  future_time_context_offset_ms: number | null;
+  future_time_context_effective: string | null;
+  warningpercent: Generated<number>;
+  failurepercent: Generated<number>;
+  utilization_warningpercent: Generated<number>;
+  utilization_failurepercent: Generated<number>;
 }
 
 export interface UsersTable {
@@ -137,6 +150,191 @@ export interface MachineLiveTable {
   updated_at: number;
 }
 
+export interface ShiftsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface ShiftVersionsTable {
+  id: string;
+  company_id: string;
+  shift_id: string;
+  startoffsetminutes: number;
+  endoffsetminutes: number;
+  /** 0=Monday..6=Sunday, comma separated */
+  byweekday: string;
+  effectivedate: string;
+  terminationdate: string | null;
+  created_at: number;
+}
+
+export interface JobsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  erp_job_id: string | null;
+  expected_cycle_time: number;
+  ideal_cycle_time: number;
+  part_count_multiplier: number;
+  actual_parts: number;
+  setuptime: number | null;
+  quantity: number | null;
+  hidden: number;
+  created_at: number;
+}
+
+export type PartBehavior = 'one' | 'manyparts' | 'manycycles';
+export type StartInSetup = 'none' | 'planned' | 'unplanned';
+
+export interface JobMachinesTable {
+  id: string;
+  company_id: string;
+  job_id: string;
+  machine_id: string;
+  name: string;
+  expected_cycle_time: number;
+  ideal_cycle_time: number;
+  part_count_multiplier: number;
+  actual_parts: number;
+  reported_parts: number | null;
+  required_cycles: number | null;
+  setuptime: number | null;
+  part_behavior: PartBehavior;
+  start_in_setup: StartInSetup;
+  schedule_ends: number | null;
+  created_at: number;
+}
+
+export interface SetupStagesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  stage_order: number;
+  setup_percentage: number;
+  archived_at: number | null;
+}
+
+export interface JobRunsTable {
+  id: string;
+  company_id: string;
+  machine_id: string;
+  job_id: string;
+  job_machine_id: string | null;
+  start_at: number;
+  end_at: number | null;
+  setup_mode: StartInSetup;
+  setup_end: number | null;
+  expected_cycle_time: number;
+  ideal_cycle_time: number;
+  part_count_multiplier: number;
+  actual_parts: number;
+  reported_parts: number | null;
+  required_cycles: number | null;
+  part_behavior: PartBehavior;
+  expected_setup_ms: number | null;
+  setup_note: string | null;
+  created_at: number;
+}
+
+export interface LaborActivitiesTable {
+  id: string;
+  company_id: string;
+  job_run_id: string;
+  start_at: number;
+  end_at: number | null;
+  setup_stage_id: string | null;
+  setup: number;
+}
+
+export type PlannedBehavior = 'operator' | 'planned' | 'unplanned' | 'plannedWithLimit';
+
+export interface AnnotationTypesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  planned_behavior: PlannedBehavior;
+  planned_limit_ms: number | null;
+  color: string;
+  hidden: number;
+  created_at: number;
+}
+
+export interface AnnotationsTable {
+  id: string;
+  company_id: string;
+  machine_id: string;
+  annotation_type_id: string | null;
+  start_at: number;
+  end_at: number | null;
+  message: string | null;
+  planned: number | null;
+  setup: number;
+  active_setup: number;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PartAdjustmentTypesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  color: string;
+  scrap: number;
+  reject_behavior: 'operator' | 'scrap' | 'nonconform';
+  hidden: number;
+  created_at: number;
+}
+
+export interface PartAdjustmentsTable {
+  id: string;
+  company_id: string;
+  machine_id: string;
+  adjustment_time: number;
+  type_id: string | null;
+  scrapcount: number;
+  count: number;
+  message: string | null;
+  reject_behavior: 'scrap' | 'nonconform' | null;
+  deduct_from_good_parts: number;
+  job_run_id: string | null;
+  kind: 'setup' | 'correction' | 'reject' | 'manual';
+  created_by: string | null;
+  created_at: number;
+}
+
+export interface OperatorsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  erp_id: string | null;
+  archived_at: number | null;
+  created_at: number;
+}
+
+export interface OperatorRunsTable {
+  id: string;
+  company_id: string;
+  machine_id: string;
+  operator_id: string;
+  start_at: number;
+  end_at: number | null;
+}
+
+export interface SyncCommandsTable {
+  id: string;
+  company_id: string;
+  machine_id: string | null;
+  type: string;
+  occurred_at: number;
+  received_at: number;
+  status: 'applied' | 'rejected';
+  result: string | null;
+  caller: string | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -150,6 +348,20 @@ export interface Database {
   observations: ObservationsTable;
   state_intervals: StateIntervalsTable;
   machine_live: MachineLiveTable;
+  shifts: ShiftsTable;
+  shift_versions: ShiftVersionsTable;
+  jobs: JobsTable;
+  job_machines: JobMachinesTable;
+  setup_stages: SetupStagesTable;
+  job_runs: JobRunsTable;
+  labor_activities: LaborActivitiesTable;
+  annotation_types: AnnotationTypesTable;
+  annotations: AnnotationsTable;
+  part_adjustment_types: PartAdjustmentTypesTable;
+  part_adjustments: PartAdjustmentsTable;
+  operators: OperatorsTable;
+  operator_runs: OperatorRunsTable;
+  sync_commands: SyncCommandsTable;
 }
 
 /** Tables whose rows belong to one company: every one of them (the scope helper relies on it). */

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/scope';
+import type { Selectable } from 'kysely';
 import type { CompaniesTable } from '../db/schema';
 
 export interface Company {
@@ -10,7 +11,7 @@ export interface Company {
   isDemo: boolean;
 }
 
-export const toCompany = (r: CompaniesTable): Company => ({
+export const toCompany = (r: Selectable<CompaniesTable>): Company => ({
   id: r.id,
   name: r.name,
   timezone: r.timezone,
@@ -53,15 +54,17 @@ export async function createCompany(
   },
   now: number,
 ): Promise<Company> {
-  const row: CompaniesTable = {
+  const row = {
     id: crypto.randomUUID(),
     name: input.name,
     timezone: input.timezone ?? 'UTC',
     locale: input.locale ?? 'en-US',
-    product_tier: input.productTier ?? 'full',
+    product_tier: input.productTier ?? ('full' as const),
     is_demo: input.isDemo ? 1 : 0,
     created_at: now,
   };
   await db.insertInto('companies').values(row).execute();
-  return toCompany(row);
+  const stored = await getCompany(db, row.id);
+  if (!stored) throw new Error('company vanished after insert');
+  return stored;
 }

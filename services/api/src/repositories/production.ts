@@ -1,0 +1,51 @@
+import { sql } from 'kysely';
+import type { CompanyScope } from '../db/scope';
+
+/**
+ * Parts the machine counted in [from, to): the sum of the positive steps of its PART_COUNT data item(s).
+ * A reset of the counter (a step down) counts nothing; the next increments count again.
+ */
+export async function machinePartsBetween(
+  scope: CompanyScope,
+  machineId: string,
+  from: number,
+  to: number,
+): Promise<number> {
+  const keys = await scope
+    .selectFrom('machines')
+    .innerJoin('adapter_fields', 'adapter_fields.adapter_id', 'machines.adapter_id')
+    .select('adapter_fields.name')
+    .where('machines.id', '=', machineId)
+    .where(sql<boolean>`upper(adapter_fields.data_item_type) = 'PART_COUNT'`)
+    .execute();
+  if (keys.length === 0) return 0;
+  const names = keys.map((k) => k.name);
+  // The last value before the range is the baseline of the first step inside it.
+  const before = await scope
+    .selectFrom('observations')
+    .select(['value', 'ts'])
+    .where('machine_id', '=', machineId)
+    .where('key', 'in', names)
+    .where('ts', '<', from)
+    .orderBy('ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const rows = await scope
+    .selectFrom('observations')
+    .select(['value', 'ts'])
+    .where('machine_id', '=', machineId)
+    .where('key', 'in', names)
+    .where('ts', '>=', from)
+    .where('ts', '<', to)
+    .orderBy('ts')
+    .execute();
+  let last = before?.value != null ? Number(before.value) : null;
+  let parts = 0;
+  for (const r of rows) {
+    const v = r.value == null ? null : Number(r.value);
+    if (v == null || !Number.isFinite(v)) continue;
+    if (last != null && v > last) parts += v - last;
+    last = v;
+  }
+  return parts;
+}

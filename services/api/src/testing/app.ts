@@ -1,0 +1,71 @@
+import { createApp } from '../app';
+import type { DialectName } from '../db/connect';
+import type { Deps } from '../http/context';
+import type { Company } from '../repositories/companies';
+import type { User } from '../repositories/users';
+import { aCompany, aUser } from './builders';
+import { freshDb } from './db';
+import type { TestDb } from './db';
+
+/**
+ * An API on a fresh database with a controllable clock, for route tests:
+ *   const h = await apiHarness('sqlite'); const { cookie } = await h.loginAs(user); await h.get('/api/x', cookie)
+ */
+export interface ApiHarness {
+  t: TestDb;
+  app: ReturnType<typeof createApp>;
+  clock: { now: number };
+  /** A new company with an admin already logged in. */
+  tenant(over?: { role?: User['role'] }): Promise<{ company: Company; user: User; cookie: string }>;
+  login(email: string, password: string): Promise<string>;
+  get(path: string, cookie: string): Promise<Response>;
+  send(
+    method: 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+    path: string,
+    cookie: string,
+    body?: unknown,
+  ): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function apiHarness(dialect: DialectName, start = 1_763_800_000_000): Promise<ApiHarness> {
+  const t = await freshDb(dialect);
+  const clock = { now: start };
+  const deps: Deps = {
+    db: t.db,
+    dialect,
+    now: () => clock.now,
+    demoMode: false,
+    secureCookies: false,
+    staticRoot: null,
+  };
+  const app = createApp(deps);
+  const login = async (email: string, password: string) => {
+    const res = await app.request('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+    return res.headers.get('set-cookie')?.split(';')[0] ?? '';
+  };
+  return {
+    t,
+    app,
+    clock,
+    login,
+    async tenant(over = {}) {
+      const company = await aCompany(t.db);
+      const user = await aUser(t.db, company, { role: over.role ?? 'admin' });
+      return { company, user, cookie: await login(user.email, user.password) };
+    },
+    get: async (path, cookie) => app.request(path, { headers: { cookie } }),
+    send: async (method, path, cookie, body) =>
+      app.request(path, {
+        method,
+        headers: { cookie, origin: 'http://localhost', 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    close: () => t.cleanup(),
+  };
+}
