@@ -6,6 +6,7 @@ import { aCompany, aGroup, aMachine, aUser } from './testing/builders';
 import { DIALECTS, freshDb } from './testing/db';
 import type { TestDb } from './testing/db';
 import { API_VERSION } from './version';
+import { inProcessBus } from './live/bus';
 
 describe.each(DIALECTS)('HTTP API on %s', (dialect) => {
   let t: TestDb;
@@ -22,6 +23,7 @@ describe.each(DIALECTS)('HTTP API on %s', (dialect) => {
       demoMode: false,
       secureCookies: false,
       staticRoot: null,
+      bus: inProcessBus(),
     };
     app = createApp(deps);
   });

@@ -1,3 +1,4 @@
+import { createNodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
@@ -6,6 +7,7 @@ import { requireCaller } from './auth/middleware';
 import type { AppEnv, Deps } from './http/context';
 import { ApiError } from './http/errors';
 import { serveApps } from './http/static';
+import { liveChannelRoutes } from './live/channel';
 import { authRoutes, meRoutes } from './routes/auth';
 import { dashboardRoutes } from './routes/dashboard';
 import { API_VERSION } from './version';
@@ -15,7 +17,13 @@ import { API_VERSION } from './version';
  * resource. Everything under /api needs a caller.
  */
 export function createApp(deps: Deps): Hono<AppEnv> {
+  return buildApp(deps).app;
+}
+
+/** The app plus the hook that lets a Node HTTP server accept the live channel's WebSocket upgrades. */
+export function buildApp(deps: Deps) {
   const app = new Hono<AppEnv>();
+  const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
 
   app.use('*', requestId());
   app.use('*', async (c, next) => {
@@ -33,6 +41,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   api.route('/me', meRoutes);
   api.route('/dashboard', dashboardRoutes);
   app.route('/api', api);
+  // The live channel authenticates itself, so a bad caller gets the channel error NOT_AUTHENTICATED.
+  app.route('/live', liveChannelRoutes(upgradeWebSocket, deps.bus));
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: 'No such API route.' } }, 404));
 
   if (deps.staticRoot) app.use('*', serveApps(deps.staticRoot));
@@ -54,5 +64,5 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     console.error(`[api] ${c.req.method} ${c.req.path} (${c.var.requestId ?? '-'}):`, err);
     return c.json({ error: { code: 'INTERNAL', message: 'An error occurred with your request.' } }, 500);
   });
-  return app;
+  return { app, injectWebSocket };
 }

@@ -4,10 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { demoAdapterFields, startDemoPlant, startIngest } from '@takt/ingest';
 import type { DemoPlant, IngestService } from '@takt/ingest';
-import { createApp } from './app';
+import { buildApp } from './app';
 import { migrateToLatest, openDb } from './db/connect';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
+import { inProcessBus, postgresBus } from './live/bus';
 
 async function main(): Promise<void> {
   let env;
@@ -49,17 +50,35 @@ async function main(): Promise<void> {
     console.log(`[takt] admin ${env.TAKT_ADMIN_EMAIL}: ${result}`);
   }
 
+  // One process: an in-process bus. PostgreSQL: LISTEN/NOTIFY, so every API process hears every change.
+  const bus =
+    database.dialect === 'postgres'
+      ? await postgresBus(env.DATABASE_URL, (m) => console.log(m))
+      : inProcessBus();
+
   let ingest: IngestService | undefined;
-  if (env.TAKT_INGEST) ingest = await startIngest({ db: database.db, now, log: (m) => console.log(m) });
+  if (env.TAKT_INGEST) {
+    ingest = await startIngest({
+      db: database.db,
+      now,
+      log: (m) => console.log(m),
+      onWritten: (machines) => {
+        bus
+          .publish(machines.map((m) => ({ ...m, topic: 'live' as const })))
+          .catch((err: Error) => console.log(`[live] publish failed: ${err.message}`));
+      },
+    });
+  }
 
   const staticRoot = env.TAKT_STATIC_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
-  const app = createApp({
+  const { app, injectWebSocket } = buildApp({
     db: database.db,
     dialect: database.dialect,
     now,
     demoMode: env.TAKT_DEMO,
     secureCookies: env.TAKT_SECURE_COOKIES,
     staticRoot,
+    bus,
   });
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
@@ -81,6 +100,7 @@ async function main(): Promise<void> {
     server.close();
     await ingest?.stop();
     await plant?.stop();
+    await bus.close();
     await database.close();
     process.exit(0);
   };

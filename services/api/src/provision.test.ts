@@ -4,6 +4,7 @@ import { parseEnv } from './env';
 import { DEMO_LOGINS, DEMO_PLANT, ensureAdmin, ensureDemoCompany } from './provision';
 import { DIALECTS, freshDb } from './testing/db';
 import type { TestDb } from './testing/db';
+import { inProcessBus } from './live/bus';
 
 const FIELDS = [
   { name: 'execution', dataItemType: 'EXECUTION', componentName: 'path', componentType: 'Path' },
@@ -26,6 +27,7 @@ describe.each(DIALECTS)('start-up provisioning on %s', (dialect) => {
       demoMode: true,
       secureCookies: false,
       staticRoot: null,
+      bus: inProcessBus(),
     });
     const res = await app.request('/login', {
       method: 'POST',

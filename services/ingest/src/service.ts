@@ -16,6 +16,8 @@ export interface IngestOptions {
   /** How often silent machines are re-evaluated for the 5-minute heartbeat rule (default 5 s). */
   tickIntervalMs?: number;
   log?: (message: string) => void;
+  /** Called after each stored batch with the machines it touched (the API fans this out to live sockets). */
+  onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
   /** Redial backoff for adapter links. */
   backoff?: { initialMs: number; maxMs: number };
 }
@@ -153,6 +155,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     try {
       await writeBatch(db, batch);
       for (const s of stats) s.link.flushed = s.c;
+      if (options.onWritten) {
+        const touched = new Map<string, { companyId: string; machineId: string }>();
+        for (const o of batch.observations)
+          touched.set(o.machine_id, { companyId: o.company_id, machineId: o.machine_id });
+        for (const l of batch.live)
+          touched.set(l.machine_id, { companyId: l.company_id, machineId: l.machine_id });
+        options.onWritten([...touched.values()]);
+      }
     } catch (err) {
       // Keep the batch for the next attempt: nothing acknowledged by the adapter link is dropped on a
       // transient database error.

@@ -4,6 +4,7 @@ import type { CompanyScope } from '../db/scope';
 import type { DialectName } from '../db/connect';
 import type { User } from '../repositories/users';
 import type { Company } from '../repositories/companies';
+import type { LiveBus } from '../live/bus';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
@@ -15,6 +16,8 @@ export interface Deps {
   secureCookies: boolean;
   /** Folder holding apps/floor-pwa/dist and apps/office/dist; null disables static serving. */
   staticRoot: string | null;
+  /** Change events to every API process's live channel subscribers. */
+  bus: LiveBus;
 }
 
 export interface Caller {

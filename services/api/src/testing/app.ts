@@ -6,6 +6,7 @@ import type { User } from '../repositories/users';
 import { aCompany, aUser } from './builders';
 import { freshDb } from './db';
 import type { TestDb } from './db';
+import { inProcessBus } from '../live/bus';
 
 /**
  * An API on a fresh database with a controllable clock, for route tests:
@@ -38,6 +39,7 @@ export async function apiHarness(dialect: DialectName, start = 1_763_800_000_000
     demoMode: false,
     secureCookies: false,
     staticRoot: null,
+    bus: inProcessBus(),
   };
   const app = createApp(deps);
   const login = async (email: string, password: string) => {

@@ -1,0 +1,185 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { buildApp } from '../app';
+import type { DialectName } from '../db/connect';
+import { aCompany, aMachine, aUser } from '../testing/builders';
+import { DIALECTS, freshDb } from '../testing/db';
+import type { TestDb } from '../testing/db';
+import type { LiveBus } from './bus';
+import { inProcessBus, postgresBus } from './bus';
+
+interface Node {
+  url: string;
+  server: ServerType;
+  bus: LiveBus;
+}
+
+async function startNode(t: TestDb, dialect: DialectName, bus: LiveBus): Promise<Node> {
+  const { app, injectWebSocket } = buildApp({
+    db: t.db,
+    dialect,
+    now: () => Date.now(),
+    demoMode: false,
+    secureCookies: false,
+    staticRoot: null,
+    bus,
+  });
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  injectWebSocket(server);
+  const { port } = server.address() as AddressInfo;
+  return { url: `127.0.0.1:${port}`, server, bus };
+}
+
+async function login(node: Node, email: string, password: string): Promise<string> {
+  const res = await fetch(`http://${node.url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/** A channel client that collects messages. */
+async function connect(node: Node, cookie?: string) {
+  const ws = new WebSocket(`ws://${node.url}/live`, cookie ? { headers: { cookie } } : {});
+  const messages: Array<Record<string, unknown>> = [];
+  ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const next = async (pred: (m: Record<string, unknown>) => boolean, what: string) => {
+    await expect.poll(() => messages.find(pred), { timeout: 5000, message: what }).toBeDefined();
+    return messages.find(pred)!;
+  };
+  return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
+}
+
+describe.each(DIALECTS)('live channel on %s', (dialect) => {
+  let t: TestDb;
+  const nodes: Node[] = [];
+  const sockets: WebSocket[] = [];
+
+  beforeEach(async () => {
+    t = await freshDb(dialect);
+  });
+  afterEach(async () => {
+    sockets.splice(0).forEach((s) => s.terminate());
+    for (const n of nodes.splice(0)) {
+      await new Promise((r) => n.server.close(r));
+      await n.bus.close();
+    }
+    await t.cleanup();
+  });
+
+  it('answers a caller without a session with NOT_AUTHENTICATED', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const c = await connect(node);
+    sockets.push(c.ws);
+    const err = await c.next((m) => m.event === 'error', 'an error');
+    expect(err.code).toBe('NOT_AUTHENTICATED');
+  });
+
+  it("joins a machine's live channel, gets updates, and never another company's machine", async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const other = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const mine = await aMachine(t.db, company, { name: 'Mill' });
+    const theirs = await aMachine(t.db, other, { name: 'Secret' });
+    const c = await connect(node, await login(node, user.email, user.password));
+    sockets.push(c.ws);
+
+    c.send({ event: 'join', machine_id: theirs, name: 'live' });
+    const denied = await c.next((m) => m.event === 'error', 'a refusal');
+    expect(denied).toMatchObject({ code: 'NOT_FOUND', machine_id: theirs });
+
+    c.send({ event: 'join', machine_id: mine, name: 'live' });
+    const joined = await c.next((m) => m.event === 'join', 'the join');
+    expect(joined.payload).toMatchObject({ id: mine, name: 'Mill', status: 'UNAVAILABLE' });
+
+    const at = Date.now();
+    await t.db
+      .insertInto('machine_live')
+      .values({
+        machine_id: mine,
+        company_id: company.id,
+        state: 'ACTIVE',
+        state_since: at,
+        connection: 'CONNECTED',
+        connection_since: at,
+        last_heartbeat: at,
+        execution: 'ACTIVE',
+        execution_since: at,
+        availability: 'AVAILABLE',
+        controller_mode: null,
+        program: 'O42',
+        part_count: 3,
+        spindle_speed: null,
+        fault_since: null,
+        fault_message: null,
+        in_setup: 0,
+        updated_at: at,
+      })
+      .execute();
+    // Another company's event for the same id is not delivered; ours is.
+    await node.bus.publish([{ companyId: other.id, machineId: mine, topic: 'live' }]);
+    await node.bus.publish([{ companyId: company.id, machineId: mine, topic: 'live' }]);
+    const update = await c.next((m) => m.event === 'channel_update', 'an update');
+    expect(update.payload).toMatchObject({ id: mine, status: 'ACTIVE', program: 'O42' });
+    expect(c.messages.filter((m) => m.event === 'channel_update')).toHaveLength(1);
+
+    c.send({ event: 'leave', machine_id: mine, name: 'live' });
+    await c.next((m) => m.event === 'leave', 'the leave');
+  });
+
+  it('refuses malformed messages with a clear error and stays open', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const c = await connect(node, await login(node, user.email, user.password));
+    sockets.push(c.ws);
+    c.ws.send('not json');
+    c.send({ event: 'join', name: 'nonsense' });
+    await expect
+      .poll(() => c.messages.filter((m) => m.code === 'BAD_REQUEST').length, { timeout: 5000 })
+      .toBe(2);
+    expect(c.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('live channel across API processes on one PostgreSQL', () => {
+  it('delivers a change published by one process to a subscriber of another', async () => {
+    const t = await freshDb('postgres');
+    const [busA, busB] = await Promise.all([postgresBus(t.url), postgresBus(t.url)]);
+    const a = await startNode(t, 'postgres', busA);
+    const b = await startNode(t, 'postgres', busB);
+    try {
+      const company = await aCompany(t.db);
+      const user = await aUser(t.db, company);
+      const machine = await aMachine(t.db, company, { name: 'Lathe' });
+      const c = await connect(b, await login(a, user.email, user.password));
+      c.send({ event: 'join', machine_id: machine, name: 'live' });
+      await c.next((m) => m.event === 'join', 'the join on B');
+      await busA.publish([{ companyId: company.id, machineId: machine, topic: 'live' }]);
+      const update = await c.next((m) => m.event === 'channel_update', 'the update from A');
+      expect(update).toMatchObject({ machine_id: machine, name: 'live', topic: 'live' });
+      c.ws.terminate();
+    } finally {
+      for (const n of [a, b]) {
+        await new Promise((r) => n.server.close(r));
+        await n.bus.close();
+      }
+      await t.cleanup();
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import type { CompanyScope } from '../db/scope';
+import { listGroups, getMachine } from '../repositories/machines';
+import { toDashboardMachine } from '../routes/dashboard';
+
+/** The `live` channel's payload: the machine's dashboard tile. */
+export async function liveMachinePayload(scope: CompanyScope, machineId: string, now: number) {
+  const [machine, live, groups] = await Promise.all([
+    getMachine(scope, machineId),
+    scope.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst(),
+    listGroups(scope),
+  ]);
+  if (!machine) return null;
+  return toDashboardMachine(
+    machine,
+    live,
+    groups.filter((g) => g.machineIds.includes(machineId)).map((g) => g.id),
+    now,
+  );
+}
+
+/** The `diagnostics` stream: raw observations newer than the cursor (at most 500 per update). */
+export async function diagnosticsSince(scope: CompanyScope, machineId: string, cursor: number, now: number) {
+  const rows = await scope
+    .selectFrom('observations')
+    .select(['ts', 'key', 'value'])
+    .where('machine_id', '=', machineId)
+    .where('ts', '>', cursor)
+    .where('ts', '<=', now + 60_000)
+    .orderBy('ts')
+    .limit(500)
+    .execute();
+  return { observations: rows, cursor: rows.length ? rows[rows.length - 1]!.ts : cursor };
+}
+
+/** The `temp_timeline` payload: state intervals overlapping [start, end], clipped to it. */
+export async function timelineBetween(scope: CompanyScope, machineId: string, start: number, end: number) {
+  const rows = await scope
+    .selectFrom('state_intervals')
+    .select(['state', 'start_at', 'end_at'])
+    .where('machine_id', '=', machineId)
+    .where('start_at', '<', end)
+    .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', start)]))
+    .orderBy('start_at')
+    .execute();
+  return {
+    start,
+    end,
+    cycleEvents: rows.map((r) => {
+      const s = Math.max(r.start_at, start);
+      const e = Math.min(r.end_at ?? end, end);
+      return { value: r.state, start: s, end: e, duration: e - s };
+    }),
+  };
+}
