@@ -127,6 +127,7 @@ export interface StateIntervalsTable {
   start_at: number;
   end_at: number | null;
   state: string;
+  reason: string | null;
 }
 
 export interface MachineLiveTable {
@@ -335,6 +336,55 @@ export interface SyncCommandsTable {
   caller: string | null;
 }
 
+export interface CyclesTable {
+  company_id: string;
+  machine_id: string;
+  start_at: number;
+  end_at: number;
+  duration: number;
+  count: number;
+  source: string;
+  setup: number;
+}
+
+export interface ProgramIntervalsTable {
+  company_id: string;
+  machine_id: string;
+  sub: number;
+  start_at: number;
+  end_at: number | null;
+  name: string;
+}
+
+export interface FaultsTable {
+  company_id: string;
+  machine_id: string;
+  item: string;
+  start_at: number;
+  end_at: number | null;
+  value: string;
+  nativecode: string | null;
+  type: string | null;
+}
+
+export interface FlagSpansTable {
+  company_id: string;
+  machine_id: string;
+  kind: 'spindle' | 'incut';
+  start_at: number;
+  end_at: number | null;
+}
+
+export interface RollupsTable {
+  company_id: string;
+  machine_id: string;
+  start_at: number;
+  end_at: number;
+  shift_id: string | null;
+  measures: string;
+  computed_at: number;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -362,6 +412,11 @@ export interface Database {
   operators: OperatorsTable;
   operator_runs: OperatorRunsTable;
   sync_commands: SyncCommandsTable;
+  cycles: CyclesTable;
+  program_intervals: ProgramIntervalsTable;
+  faults: FaultsTable;
+  flag_spans: FlagSpansTable;
+  rollups: RollupsTable;
 }
 
 /** Tables whose rows belong to one company: every one of them (the scope helper relies on it). */

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './2026-11-22-0001-initial';
 import * as m0002 from './2026-11-22-0002-live-operations';
+import * as m0003 from './2026-11-22-0003-derived';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
   '2026-11-22-0001-initial': m0001,
   '2026-11-22-0002-live-operations': m0002,
+  '2026-11-22-0003-derived': m0003,
 };
