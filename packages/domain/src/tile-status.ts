@@ -4,7 +4,15 @@ import type { DashboardType } from './dashboard';
 import type { MachineState } from './machine-state';
 
 // live-operations §4 "Tile status".
-export const TILE_STATUSES = ['success', 'inactive', 'unavailable', 'warning', 'danger', 'setup', 'fault'] as const;
+export const TILE_STATUSES = [
+  'success',
+  'inactive',
+  'unavailable',
+  'warning',
+  'danger',
+  'setup',
+  'fault',
+] as const;
 export type TileStatus = (typeof TILE_STATUSES)[number];
 
 export interface TileInput {

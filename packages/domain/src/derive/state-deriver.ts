@@ -1,0 +1,725 @@
+import type { DurationMs, EpochMs } from '../brand';
+import type { MachineState } from '../machine-state';
+import { HEARTBEAT_TIMEOUT_MS, stateFromSignals } from '../machine-state';
+import type { ConditionValue, DeriverConfig, Observation, ObservationKey } from './observations';
+import type {
+  CurrentSignals,
+  DerivationResult,
+  FaultRecord,
+  MachineCycle,
+  ProgramInterval,
+  Span,
+  StateInterval,
+  StateReason,
+} from './outputs';
+
+// Issue 3 point 1 / METRICS.md §1: observations → state intervals, cycles, programs, faults, flags.
+//
+// The derivation is a left fold over observations sorted by (ts, seq, key, value). The fold state is small
+// plain data; every CHECKPOINT_EVERY observations a copy of it is kept together with the number of output
+// records emitted so far. Appending folds forward only. A late observation is inserted in order and the fold
+// restarts from the last checkpoint at or before it: the outputs emitted after that checkpoint are dropped
+// and re-emitted; history before it is never reprocessed.
+
+const CHECKPOINT_EVERY = 256;
+
+/** Order of keys at equal ts and seq: link state first, then signals, then derived events. */
+const KEY_RANK: Record<ObservationKey, number> = {
+  connection: 0,
+  heartbeat: 1,
+  availability: 2,
+  controller_mode: 3,
+  setup: 4,
+  condition: 5,
+  execution: 6,
+  program: 7,
+  subprogram: 8,
+  spindle_speed: 9,
+  path_feedrate: 10,
+  part_count: 11,
+  cycle: 12,
+};
+
+function valueKey(o: Observation): string {
+  if (o.key === 'condition') {
+    const c = o.value;
+    return `${c.item}\u0000${c.level}\u0000${c.nativeCode ?? ''}\u0000${c.message ?? ''}\u0000${c.type ?? ''}`;
+  }
+  return o.value === null ? '' : String(o.value);
+}
+
+/** Total order of observations; 0 means the two are the same observation (a redelivery). */
+export function compareObservations(a: Observation, b: Observation): number {
+  return (
+    a.ts - b.ts ||
+    (a.seq ?? 0) - (b.seq ?? 0) ||
+    KEY_RANK[a.key] - KEY_RANK[b.key] ||
+    (valueKey(a) < valueKey(b) ? -1 : valueKey(a) > valueKey(b) ? 1 : 0)
+  );
+}
+
+interface OpenFault {
+  id: string; // item + code
+  item: string;
+  start: number;
+  value: string;
+  nativecode: string | null;
+  type: string | null;
+}
+
+/** The fold state. Plain data: copied for checkpoints by `cloneFold`. */
+interface Fold {
+  /** Time up to which the state is derived. */
+  t: number;
+  started: boolean;
+  connected: boolean;
+  timedOut: boolean;
+  lastHeartbeat: number | null;
+  execution: string | null;
+  availability: string | null;
+  controllerMode: string | null;
+  inSetup: boolean;
+  faults: OpenFault[];
+  /** Part-count baseline; null when unknown (then the next value is a baseline, not an increment). */
+  partCount: number | null;
+  spindleSpeed: number | null;
+  feedrate: number | null;
+  program: string | null;
+  programStart: number;
+  subprogram: string | null;
+  subprogramStart: number;
+  spindleStart: number | null;
+  inCutStart: number | null;
+  state: MachineState;
+  reason: StateReason;
+  stateStart: number;
+  /** First moment execution was ACTIVE since the last cycle end (decision 0100), or null. */
+  activeSince: number | null;
+  lastCycleEnd: number | null;
+}
+
+interface Outputs {
+  intervals: StateInterval[];
+  cycles: MachineCycle[];
+  programs: ProgramInterval[];
+  subprograms: ProgramInterval[];
+  faults: FaultRecord[];
+  spindle: Span[];
+  inCut: Span[];
+}
+
+type OutputLengths = { [K in keyof Outputs]: number };
+
+interface Checkpoint {
+  /** Number of log entries folded before this checkpoint. */
+  index: number;
+  fold: Fold;
+  lengths: OutputLengths;
+}
+
+function initialFold(): Fold {
+  return {
+    t: -Infinity,
+    started: false,
+    connected: false,
+    timedOut: false,
+    lastHeartbeat: null,
+    execution: null,
+    availability: null,
+    controllerMode: null,
+    inSetup: false,
+    faults: [],
+    partCount: null,
+    spindleSpeed: null,
+    feedrate: null,
+    program: null,
+    programStart: 0,
+    subprogram: null,
+    subprogramStart: 0,
+    spindleStart: null,
+    inCutStart: null,
+    state: 'UNAVAILABLE',
+    reason: 'UNAVAILABLE',
+    stateStart: 0,
+    activeSince: null,
+    lastCycleEnd: null,
+  };
+}
+
+const cloneFold = (f: Fold): Fold => ({ ...f, faults: f.faults.map((x) => ({ ...x })) });
+
+function emptyOutputs(): Outputs {
+  return { intervals: [], cycles: [], programs: [], subprograms: [], faults: [], spindle: [], inCut: [] };
+}
+
+function lengthsOf(o: Outputs): OutputLengths {
+  return {
+    intervals: o.intervals.length,
+    cycles: o.cycles.length,
+    programs: o.programs.length,
+    subprograms: o.subprograms.length,
+    faults: o.faults.length,
+    spindle: o.spindle.length,
+    inCut: o.inCut.length,
+  };
+}
+
+function truncateOutputs(o: Outputs, l: OutputLengths): void {
+  o.intervals.length = l.intervals;
+  o.cycles.length = l.cycles;
+  o.programs.length = l.programs;
+  o.subprograms.length = l.subprograms;
+  o.faults.length = l.faults;
+  o.spindle.length = l.spindle;
+  o.inCut.length = l.inCut;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The fold step
+
+/** METRICS.md §1 state and its reason from the current signals (stateFromSignals is the one rule). */
+function classify(f: Fold): { state: MachineState; reason: StateReason } {
+  const state = stateFromSignals(
+    {
+      connected: f.connected && !f.timedOut,
+      availability: f.availability,
+      execution: f.execution,
+      faultActive: f.faults.length > 0,
+      inSetup: f.inSetup,
+      lastHeartbeat: null,
+    },
+    0 as EpochMs,
+  );
+  switch (state) {
+    case 'ACTIVE':
+    case 'SETUP':
+      return { state, reason: null };
+    case 'FAULT': {
+      const first = f.faults[0];
+      return { state, reason: first ? first.value : null };
+    }
+    case 'INACTIVE':
+      return { state, reason: f.execution };
+    case 'UNAVAILABLE':
+      if (!f.connected) return { state, reason: 'DISCONNECTED' };
+      if (f.timedOut) return { state, reason: 'HEARTBEAT_TIMEOUT' };
+      return { state, reason: 'UNAVAILABLE' };
+  }
+}
+
+/**
+ * Commits the state as of time t (the state after every observation at t): closes the current run when the
+ * state or reason changed. Called only when time advances past t, so several observations at one instant
+ * never produce zero-length intervals, and emitted records are never edited afterwards (the checkpoint
+ * rollback relies on that).
+ */
+function commit(f: Fold, t: number, out: Outputs): void {
+  const next = classify(f);
+  if (next.state !== f.state || next.reason !== f.reason) {
+    if (t > f.stateStart) {
+      out.intervals.push({
+        start: f.stateStart as EpochMs,
+        end: t as EpochMs,
+        state: f.state,
+        reason: f.reason,
+      });
+    }
+    f.state = next.state;
+    f.reason = next.reason;
+    f.stateStart = t;
+  }
+  updateFlags(f, t, out);
+}
+
+function spindleOn(f: Fold): boolean {
+  // Decision 0100: spindle rotating = speed > 0 while the machine reports data (any state but UNAVAILABLE).
+  return f.state !== 'UNAVAILABLE' && f.spindleSpeed !== null && f.spindleSpeed > 0;
+}
+function inCutOn(f: Fold): boolean {
+  // METRICS.md §1: in-cut = path feedrate > 0 while ACTIVE.
+  return f.state === 'ACTIVE' && f.feedrate !== null && f.feedrate > 0;
+}
+
+function updateFlags(f: Fold, t: number, out: Outputs): void {
+  const s = spindleOn(f);
+  if (s && f.spindleStart === null) f.spindleStart = t;
+  else if (!s && f.spindleStart !== null) {
+    if (t > f.spindleStart) out.spindle.push({ start: f.spindleStart as EpochMs, end: t as EpochMs });
+    f.spindleStart = null;
+  }
+  const c = inCutOn(f);
+  if (c && f.inCutStart === null) f.inCutStart = t;
+  else if (!c && f.inCutStart !== null) {
+    if (t > f.inCutStart) out.inCut.push({ start: f.inCutStart as EpochMs, end: t as EpochMs });
+    f.inCutStart = null;
+  }
+}
+
+function setProgram(
+  f: Fold,
+  which: 'program' | 'subprogram',
+  name: string | null,
+  t: number,
+  out: Outputs,
+): void {
+  const cleaned = name?.trim() ? name.trim() : null;
+  const startKey = which === 'program' ? 'programStart' : 'subprogramStart';
+  const current = f[which];
+  if (cleaned === current) return;
+  if (current !== null && t > f[startKey]) {
+    const list = which === 'program' ? out.programs : out.subprograms;
+    list.push({ start: f[startKey] as EpochMs, end: t as EpochMs, name: current });
+  }
+  f[which] = cleaned;
+  f[startKey] = t;
+}
+
+function closeFault(f: Fold, i: number, t: number, out: Outputs): void {
+  const x = f.faults[i];
+  if (!x) return;
+  f.faults.splice(i, 1);
+  if (t > x.start) {
+    out.faults.push({
+      start: x.start as EpochMs,
+      end: t as EpochMs,
+      duration: (t - x.start) as DurationMs,
+      value: x.value,
+      nativecode: x.nativecode,
+      type: x.type,
+      item: x.item,
+    });
+  }
+}
+
+function closeFaultsWhere(f: Fold, t: number, out: Outputs, pred: (x: OpenFault) => boolean): void {
+  for (let i = f.faults.length - 1; i >= 0; i--) {
+    const x = f.faults[i];
+    if (x && pred(x)) closeFault(f, i, t, out);
+  }
+}
+
+/** MTConnect condition semantics (cppagent): see /work/shared/data/mtconnect/README.md. */
+function applyCondition(f: Fold, c: ConditionValue, t: number, out: Outputs): void {
+  const code = c.nativeCode?.trim() ? c.nativeCode.trim() : null;
+  const id = `${c.item}\u0000${code ?? ''}`;
+  switch (c.level) {
+    case 'FAULT':
+      if (!f.faults.some((x) => x.id === id)) {
+        f.faults.push({
+          id,
+          item: c.item,
+          start: t,
+          value: c.message?.trim() || code || 'Fault',
+          nativecode: code,
+          type: c.type,
+        });
+      }
+      return;
+    case 'WARNING':
+      // A FAULT downgraded to WARNING is no longer a fault.
+      closeFaultsWhere(f, t, out, (x) => x.id === id);
+      return;
+    case 'NORMAL':
+      // NORMAL with a code clears that code; without one it clears every activation of the item.
+      closeFaultsWhere(f, t, out, (x) => x.item === c.item && (code === null || x.nativecode === code));
+      return;
+    case 'UNAVAILABLE':
+      closeFaultsWhere(f, t, out, (x) => x.item === c.item);
+      return;
+  }
+}
+
+function endCycle(f: Fold, t: number, count: number, source: MachineCycle['source'], out: Outputs): void {
+  // Decision 0100: a cycle starts when execution first went ACTIVE after the previous cycle end; a count
+  // with no ACTIVE since then starts at the previous cycle end, or has zero length when there is none.
+  const start = f.activeSince ?? f.lastCycleEnd ?? t;
+  out.cycles.push({
+    start: start as EpochMs,
+    end: t as EpochMs,
+    duration: (t - start) as DurationMs,
+    count,
+    source,
+    setup: f.inSetup,
+  });
+  f.lastCycleEnd = t;
+  f.activeSince = f.execution === 'ACTIVE' ? t : null;
+}
+
+/**
+ * Moves the fold's clock to t: commits the state reached at the previous instant, and when the link was
+ * silent for longer than the timeout, makes the machine UNAVAILABLE from lastHeartbeat + timeout
+ * (decision 0100; same rule as stateFromSignals).
+ */
+function advance(f: Fold, t: number, timeoutMs: number, out: Outputs): void {
+  if (t <= f.t) return;
+  commit(f, f.t, out);
+  if (!f.timedOut && f.lastHeartbeat !== null && t - f.lastHeartbeat > timeoutMs) {
+    const due = f.lastHeartbeat + timeoutMs;
+    f.timedOut = true;
+    commit(f, due, out);
+    f.t = due;
+  }
+  f.t = t;
+}
+
+/** Explicit disconnect: the agent marks every data item UNAVAILABLE (decision 0100). */
+function resetDataSignals(f: Fold, t: number, out: Outputs): void {
+  f.execution = null;
+  f.availability = null;
+  f.controllerMode = null;
+  f.partCount = null;
+  f.spindleSpeed = null;
+  f.feedrate = null;
+  closeFaultsWhere(f, t, out, () => true);
+  setProgram(f, 'program', null, t, out);
+  setProgram(f, 'subprogram', null, t, out);
+}
+
+function step(f: Fold, o: Observation, config: Required<DeriverConfig>, out: Outputs): void {
+  const t = o.ts as number;
+  if (!f.started) {
+    f.started = true;
+    f.stateStart = t;
+    f.t = t;
+  }
+  advance(f, t, config.heartbeatTimeoutMs, out);
+
+  if (o.key !== 'setup') {
+    // Any adapter data is a heartbeat; data also proves the link is up.
+    f.lastHeartbeat = t;
+    f.timedOut = false;
+    if (o.key !== 'connection') f.connected = true;
+  }
+
+  switch (o.key) {
+    case 'connection':
+      if (o.value === 'DISCONNECTED') {
+        f.connected = false;
+        resetDataSignals(f, t, out);
+      } else f.connected = true;
+      break;
+    case 'heartbeat':
+      break;
+    case 'availability':
+      f.availability = o.value?.toUpperCase() ?? null;
+      break;
+    case 'controller_mode':
+      f.controllerMode = o.value;
+      break;
+    case 'setup':
+      f.inSetup = o.value === 'START';
+      break;
+    case 'condition':
+      applyCondition(f, o.value, t, out);
+      break;
+    case 'execution': {
+      const prev = f.execution;
+      const next = o.value?.toUpperCase() ?? null;
+      f.execution = next === 'UNAVAILABLE' ? null : next;
+      if (f.execution === 'ACTIVE' && f.activeSince === null) f.activeSince = t;
+      // Issue 3 point 1: without a usable part count a cycle ends when execution leaves ACTIVE for
+      // PROGRAM_COMPLETED.
+      if (config.cycleSource === 'execution' && prev === 'ACTIVE' && f.execution === 'PROGRAM_COMPLETED') {
+        endCycle(f, t, 1, 'execution', out);
+      }
+      break;
+    }
+    case 'cycle':
+      if (config.cycleSource === 'execution') {
+        endCycle(f, t, 1, 'cycle_signal', out);
+      }
+      break;
+    case 'part_count': {
+      const v = o.value;
+      const prev = f.partCount;
+      f.partCount = v;
+      // Issue 3 point 1: a cycle ends at each increment. Unknown → value is a baseline; a decrease is a
+      // counter reset and becomes the new baseline (decision 0100).
+      if (config.cycleSource === 'part_count' && v !== null && prev !== null && v > prev) {
+        endCycle(f, t, v - prev, 'part_count', out);
+      }
+      break;
+    }
+    case 'program':
+      setProgram(f, 'program', o.value, t, out);
+      break;
+    case 'subprogram':
+      setProgram(f, 'subprogram', o.value, t, out);
+      break;
+    case 'spindle_speed':
+      f.spindleSpeed = o.value;
+      break;
+    case 'path_feedrate':
+      f.feedrate = o.value;
+      break;
+  }
+}
+
+/** Cuts every open record at `now` (without changing the fold) and returns sorted copies of all outputs. */
+function materialize(
+  src: Fold,
+  closed: Outputs,
+  now: number,
+  config: Required<DeriverConfig>,
+): DerivationResult {
+  const f = cloneFold(src);
+  const tail = emptyOutputs();
+  const end = Math.max(now, f.t);
+  if (f.started) {
+    advance(f, end, config.heartbeatTimeoutMs, tail);
+    commit(f, end, tail);
+  }
+  const intervals = [...closed.intervals, ...tail.intervals].map((x) => ({ ...x }));
+  if (f.started && end > f.stateStart) {
+    intervals.push({
+      start: f.stateStart as EpochMs,
+      end: end as EpochMs,
+      state: f.state,
+      reason: f.reason,
+      open: true,
+    });
+  }
+  const programs = [...closed.programs, ...tail.programs];
+  if (f.program !== null && end > f.programStart)
+    programs.push({ start: f.programStart as EpochMs, end: end as EpochMs, name: f.program, open: true });
+  const subprograms = [...closed.subprograms, ...tail.subprograms];
+  if (f.subprogram !== null && end > f.subprogramStart)
+    subprograms.push({
+      start: f.subprogramStart as EpochMs,
+      end: end as EpochMs,
+      name: f.subprogram,
+      open: true,
+    });
+  const faults = [...closed.faults, ...tail.faults];
+  for (const x of f.faults) {
+    if (end > x.start)
+      faults.push({
+        start: x.start as EpochMs,
+        end: end as EpochMs,
+        duration: (end - x.start) as DurationMs,
+        value: x.value,
+        nativecode: x.nativecode,
+        type: x.type,
+        item: x.item,
+        open: true,
+      });
+  }
+  const spindle = [...closed.spindle, ...tail.spindle];
+  if (f.spindleStart !== null && end > f.spindleStart)
+    spindle.push({ start: f.spindleStart as EpochMs, end: end as EpochMs });
+  const inCut = [...closed.inCut, ...tail.inCut];
+  if (f.inCutStart !== null && end > f.inCutStart)
+    inCut.push({ start: f.inCutStart as EpochMs, end: end as EpochMs });
+
+  const byStart = <T extends { start: number }>(a: T, b: T) => a.start - b.start;
+  faults.sort(
+    (a, b) =>
+      a.start - b.start ||
+      a.end - b.end ||
+      (a.item + (a.nativecode ?? '') < b.item + (b.nativecode ?? '') ? -1 : 1),
+  );
+  const firstFault = f.faults[0];
+  const current: CurrentSignals = {
+    state: f.state,
+    reason: f.reason,
+    since: f.started ? (f.stateStart as EpochMs) : null,
+    execution: f.execution,
+    availability: f.availability,
+    controllerMode: f.controllerMode,
+    partCount: f.partCount,
+    program: f.program,
+    subprogram: f.subprogram,
+    inSetup: f.inSetup,
+    connected: f.connected && !f.timedOut,
+    lastHeartbeat: f.lastHeartbeat as EpochMs | null,
+    faultSince: firstFault ? (firstFault.start as EpochMs) : null,
+    faultMessage: firstFault ? firstFault.value : null,
+  };
+  return {
+    intervals,
+    cycles: closed.cycles.map((c) => ({ ...c })),
+    programs: programs.sort(byStart),
+    subprograms: subprograms.sort(byStart),
+    faults,
+    spindle: mergeAdjacent(spindle.sort(byStart)),
+    inCut: mergeAdjacent(inCut.sort(byStart)),
+    current,
+  };
+}
+
+function mergeAdjacent(spans: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && last.end >= s.start) last.end = Math.max(last.end, s.end) as EpochMs;
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The incremental deriver
+
+export interface PushResult {
+  /**
+   * Earliest time whose outputs may have changed: every output record with `end >= changedFrom` (and every
+   * open record) must be replaced by the ones in `result(now)`; records ending before it are unchanged.
+   * null when nothing changed (only redeliveries, or nothing pushed).
+   */
+  changedFrom: EpochMs | null;
+  /** Observations that were exact repeats of ones already folded (at-least-once delivery) and were ignored. */
+  duplicates: number;
+  /** Observations older than what this deriver still holds (see forgetBefore); not applied. */
+  tooLate: Observation[];
+}
+
+/**
+ * Incremental state derivation for one machine (issue 3 point 1). Mutable by design: ingest keeps one per
+ * machine, pushes observations as they arrive (in order or not), persists the changed outputs, and calls
+ * `forgetBefore` once history is stored.
+ */
+export class StateDeriver {
+  private readonly config: Required<DeriverConfig>;
+  private log: Observation[] = [];
+  private fold: Fold = initialFold();
+  private out: Outputs = emptyOutputs();
+  private checkpoints: Checkpoint[] = [{ index: 0, fold: initialFold(), lengths: lengthsOf(emptyOutputs()) }];
+  /** Observations at or before this time were forgotten; input that old is refused. */
+  private horizon = -Infinity;
+  /** Number of log entries folded into `fold`. */
+  private foldedCount = 0;
+
+  constructor(config: DeriverConfig) {
+    this.config = { heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS, ...config };
+  }
+
+  /** Number of observations currently held. */
+  get size(): number {
+    return this.log.length;
+  }
+
+  /** Time of the latest observation folded, or null. */
+  get lastTs(): EpochMs | null {
+    const last = this.log[this.log.length - 1];
+    return last ? last.ts : null;
+  }
+
+  /** Mutates: inserts the observations in order and refolds from the last checkpoint before the earliest. */
+  push(observations: readonly Observation[]): PushResult {
+    const tooLate: Observation[] = [];
+    let duplicates = 0;
+    let firstChanged = Infinity; // smallest log index changed
+    const sorted = [...observations].sort(compareObservations);
+    for (const o of sorted) {
+      if (o.ts <= this.horizon) {
+        tooLate.push(o);
+        continue;
+      }
+      const at = this.insertionPoint(o);
+      if (at < 0) {
+        duplicates++;
+        continue;
+      }
+      this.log.splice(at, 0, o);
+      firstChanged = Math.min(firstChanged, at);
+    }
+    if (firstChanged === Infinity) return { changedFrom: null, duplicates, tooLate };
+
+    // Pure append folds forward from where we are; a late insert restarts at the checkpoint before it.
+    const from =
+      firstChanged >= this.foldedCount
+        ? this.foldedCount
+        : this.restoreCheckpointAtOrBefore(firstChanged).index;
+    // Records emitted from here on end at or after the fold's clock (or the first observation when new).
+    const changedFrom = this.fold.started ? this.fold.t : (this.log[from] as Observation).ts;
+    this.foldFrom(from);
+    return { changedFrom: changedFrom as EpochMs, duplicates, tooLate };
+  }
+
+  /** All outputs, with open records cut at `now` (now earlier than the last observation is ignored). */
+  result(now: EpochMs): DerivationResult {
+    return materialize(this.fold, this.out, now, this.config);
+  }
+
+  /**
+   * Mutates: drops observations and closed outputs that end before the last checkpoint at or before `t`,
+   * once ingest has stored them. Late input older than that point is then refused (PushResult.tooLate) and
+   * needs a rebuild from stored observations with deriveMachineHistory.
+   */
+  forgetBefore(t: EpochMs): void {
+    // The last checkpoint whose preceding observations are all before t.
+    let keep: Checkpoint | undefined;
+    for (const c of this.checkpoints) {
+      if (c.index > 0 && c.index <= this.foldedCount && (this.log[c.index - 1] as Observation).ts < t)
+        keep = c;
+    }
+    if (!keep) return;
+    const cut = keep.index;
+    const drop = keep.lengths;
+    this.horizon = Math.max(this.horizon, (this.log[cut - 1] as Observation).ts);
+    this.log = this.log.slice(cut);
+    this.foldedCount -= cut;
+    const keys = Object.keys(drop) as (keyof Outputs)[];
+    this.checkpoints = this.checkpoints.filter((c) => c.index >= cut);
+    for (const c of this.checkpoints) {
+      c.index -= cut;
+      for (const k of keys) c.lengths[k] -= drop[k];
+    }
+    // Outputs emitted before the kept checkpoint are final (ingest has stored them).
+    for (const k of keys) (this.out[k] as unknown[]).splice(0, drop[k]);
+  }
+
+  /** Index to insert o at, or -1 when an identical observation is already held. */
+  private insertionPoint(o: Observation): number {
+    let lo = 0;
+    let hi = this.log.length;
+    // Fast path for in-order arrival.
+    const last = this.log[hi - 1];
+    if (!last || compareObservations(last, o) < 0) return hi;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareObservations(this.log[mid] as Observation, o);
+      if (c === 0) return -1;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private restoreCheckpointAtOrBefore(index: number): Checkpoint {
+    let i = this.checkpoints.length - 1;
+    while (i > 0 && (this.checkpoints[i] as Checkpoint).index > index) i--;
+    const cp = this.checkpoints[i] as Checkpoint;
+    this.checkpoints.length = i + 1;
+    this.fold = cloneFold(cp.fold);
+    truncateOutputs(this.out, cp.lengths);
+    this.foldedCount = cp.index;
+    return cp;
+  }
+
+  private foldFrom(index: number): void {
+    for (let i = index; i < this.log.length; i++) {
+      step(this.fold, this.log[i] as Observation, this.config, this.out);
+      this.foldedCount = i + 1;
+      const lastCp = this.checkpoints[this.checkpoints.length - 1] as Checkpoint;
+      if (this.foldedCount - lastCp.index >= CHECKPOINT_EVERY) {
+        this.checkpoints.push({
+          index: this.foldedCount,
+          fold: cloneFold(this.fold),
+          lengths: lengthsOf(this.out),
+        });
+      }
+    }
+  }
+}
+
+/** One-shot derivation of a whole history (pure): the reference the incremental deriver must equal. */
+export function deriveMachineHistory(
+  observations: readonly Observation[],
+  config: DeriverConfig,
+  now: EpochMs,
+): DerivationResult {
+  const d = new StateDeriver(config);
+  d.push(observations);
+  return d.result(now);
+}

@@ -1,0 +1,4 @@
+export * from './common';
+export * from './live-entities';
+export * from './report-entities';
+export * from './requests';
