@@ -1,0 +1,121 @@
+import { SYNC_MAX_FUTURE_MS } from '@takt/domain';
+import type { SyncBatch, SyncCommand, SyncCommandType, SyncError, SyncOutcome } from '@takt/domain';
+import type { CompanyScope } from '../db/scope';
+import type { Caller } from '../http/context';
+import { ApiError } from '../http/errors';
+import type { LiveBus, LiveEvent } from '../live/bus';
+import type { ServiceCtx } from './context';
+
+/** Applies one command's payload; throws ApiError (with the spec's text) to reject it. */
+export type SyncHandler = (ctx: ServiceCtx, command: SyncCommand) => Promise<unknown>;
+export type SyncHandlers = Partial<Record<SyncCommandType, SyncHandler>>;
+
+const TOPIC: Record<SyncCommandType, LiveEvent['topic']> = {
+  start_job: 'jobs',
+  stop_job: 'jobs',
+  setup_stage: 'jobs',
+  start_production: 'jobs',
+  categorize_downtime: 'annotations',
+  split_downtime: 'annotations',
+  reject_part: 'parts',
+  part_correction: 'parts',
+  manual_add_part: 'parts',
+  manual_undo: 'parts',
+  operator_login: 'operators',
+  operator_logout: 'operators',
+};
+
+const toSyncError = (e: ApiError): SyncError => ({
+  code: e.code,
+  message: e.message,
+  ...(e.issues ? { issues: e.issues } : {}),
+});
+
+async function previousAnswer(scope: CompanyScope, id: string): Promise<SyncOutcome | null> {
+  const row = await scope
+    .selectFrom('sync_commands')
+    .select(['status', 'result'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const stored = row.result == null ? undefined : (JSON.parse(row.result) as unknown);
+  return row.status === 'applied'
+    ? { id, status: 'duplicate', first: 'applied', result: stored }
+    : { id, status: 'duplicate', first: 'rejected', error: stored as SyncError };
+}
+
+/**
+ * Apply a batch in order, each command in its own transaction, keyed by its id: a repeat answers the first
+ * result and changes nothing (at-least-once delivery from the tablet, exactly-once effect). Facts are
+ * recorded at the command's occurredAt. A rejected command is remembered too, so a redelivery gets the same
+ * answer; a server failure is not remembered, so the outbox may retry it.
+ */
+export async function applySyncBatch(
+  input: { scope: CompanyScope; caller: Caller; now: number; bus: LiveBus; handlers: SyncHandlers },
+  batch: SyncBatch,
+): Promise<SyncOutcome[]> {
+  const { scope, caller, now, bus, handlers } = input;
+  const outcomes: SyncOutcome[] = [];
+  for (const command of batch.commands) {
+    const seen = await previousAnswer(scope, command.id);
+    if (seen) {
+      outcomes.push(seen);
+      continue;
+    }
+    const row = {
+      id: command.id,
+      machine_id: command.machineId,
+      type: command.type,
+      occurred_at: command.occurredAt,
+      received_at: now,
+      caller: caller.user.id,
+    };
+    try {
+      if (command.occurredAt > now + SYNC_MAX_FUTURE_MS) {
+        throw new ApiError(
+          400,
+          'OCCURRED_IN_FUTURE',
+          'The action is dated in the future; check the tablet clock.',
+        );
+      }
+      const handler = handlers[command.type];
+      if (!handler)
+        throw new ApiError(400, 'UNSUPPORTED_COMMAND', `The server cannot apply "${command.type}" yet.`);
+      const result = await scope.transaction(async (tx) => {
+        // The log row first: a concurrent redelivery of the same id waits here, then fails and rolls back.
+        await tx.insertInto('sync_commands', { ...row, status: 'applied', result: null }).execute();
+        const value = await handler({ scope: tx, at: command.occurredAt, now, caller }, command);
+        await tx
+          .updateTable('sync_commands')
+          .set({ result: value === undefined ? null : JSON.stringify(value) })
+          .where('id', '=', command.id)
+          .execute();
+        return value;
+      });
+      outcomes.push({ id: command.id, status: 'applied', result: result ?? null });
+      await bus
+        .publish([{ companyId: scope.companyId, machineId: command.machineId, topic: TOPIC[command.type] }])
+        .catch(() => {});
+    } catch (err) {
+      const again = await previousAnswer(scope, command.id).catch(() => null);
+      if (again) {
+        outcomes.push(again); // lost a race with a redelivery of the same command
+      } else if (err instanceof ApiError && err.status < 500) {
+        const error = toSyncError(err);
+        await scope
+          .insertInto('sync_commands', { ...row, status: 'rejected', result: JSON.stringify(error) })
+          .execute()
+          .catch(() => {});
+        outcomes.push({ id: command.id, status: 'rejected', error });
+      } else {
+        console.error(`[sync] ${command.type} ${command.id} failed:`, err);
+        outcomes.push({
+          id: command.id,
+          status: 'error',
+          error: { code: 'INTERNAL', message: 'An error occurred with your request.' },
+        });
+      }
+    }
+  }
+  return outcomes;
+}
