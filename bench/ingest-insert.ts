@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { migrateToLatest, openDb } from '@takt/api/db';
-import { LiveTracker, parseShdrLine } from '@takt/ingest';
-import type { ObservationRow, StateChange } from '../services/ingest/src/store';
-import { writeBatch } from '../services/ingest/src/store';
+import { MachinePipeline, parseShdrLine, writeBatch } from '@takt/ingest';
+import type { ObservationRow } from '@takt/ingest';
 
 const FILE = new URL('../../shared/data/mtconnect/nist_2-1-2017-Hurco04-Clean.shdr.txt', import.meta.url);
 const BATCH = 2000;
@@ -84,28 +83,31 @@ async function main() {
 
   // Ours: parse each line, derive live state, write batches through the ingest store.
   const ours = await freshFile();
-  const fields = new Map([
-    ['Program_Status', 'EXECUTION'],
-    ['Part_Count', 'PART_COUNT'],
-    ['avail', 'AVAILABILITY'],
-    ['Program_Name_Running', 'PROGRAM'],
-    ['Spindle_Speed', 'ROTARY_VELOCITY'],
-  ]);
-  const tracker = new LiveTracker(COMPANY, MACHINE, fields, undefined, receivedAt);
-  tracker.setConnection('CONNECTED', receivedAt);
+  const fields = new Map(
+    [
+      ['Program_Status', 'EXECUTION'],
+      ['Part_Count', 'PART_COUNT'],
+      ['avail', 'AVAILABILITY'],
+      ['Program_Name_Running', 'PROGRAM'],
+      ['Spindle_Speed', 'ROTARY_VELOCITY'],
+      ['Feed_Rate', 'PATH_FEEDRATE'],
+    ].map(([k, type]) => [k!, { type: type!, subType: null }]),
+  );
+  const pipeline = new MachinePipeline(COMPANY, MACHINE, fields, 'part_count', receivedAt);
+  pipeline.setConnection('CONNECTED', receivedAt);
   let buffer: ObservationRow[] = [];
-  let changes: StateChange[] = [];
   let stored = 0;
   const flush = async () => {
+    const taken = pipeline.take(receivedAt);
     await writeBatch(ours.db.db, {
       observations: buffer,
-      stateChanges: changes,
-      live: [tracker.live],
+      derived: taken ? [{ companyId: COMPANY, machineId: MACHINE, ...taken }] : [],
+      live: [pipeline.liveRow(receivedAt)],
       stats: [],
     });
+    pipeline.stored(receivedAt);
     stored += buffer.length;
     buffer = [];
-    changes = [];
   };
   started = performance.now();
   for (const line of lines) {
@@ -113,8 +115,7 @@ async function main() {
     if (parsed.type !== 'data') continue;
     for (const o of parsed.observations)
       buffer.push({ company_id: COMPANY, machine_id: MACHINE, ts: o.ts, key: o.key, value: o.value });
-    const change = tracker.apply(parsed.observations, receivedAt);
-    if (change) changes.push({ companyId: COMPANY, machineId: MACHINE, ...change });
+    pipeline.pushRaw(parsed.observations, receivedAt);
     if (buffer.length >= BATCH) await flush();
   }
   await flush();

@@ -83,8 +83,10 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('INACTIVE');
     expect((await live())?.fault_since).toBeNull();
 
+    clock = t0 + 12_000;
     socket!.destroy(); // the adapter goes away
     await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('UNAVAILABLE');
+    clock = t0 + 15_000;
     await ingest.flush();
 
     const intervals = await t.db
@@ -120,7 +122,7 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
       'STOPPED',
     ]);
     expect(obs.find((o) => o.key === 'system' && o.ts === t0 + 5000)?.value).toBe(
-      'FAULT|E101|Spindle overload',
+      'FAULT|E101|2|HIGH|Spindle overload',
     );
   });
 

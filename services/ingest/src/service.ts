@@ -1,19 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { Database, MachineLiveTable } from '@takt/api/db';
-import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
-import { LiveTracker } from './live-tracker';
-import type { StateChangeEvent } from './live-tracker';
+import type { Database } from '@takt/api/db';
+import { MachinePipeline } from './pipeline';
+import type { FieldMeaning } from './pipeline';
+import { parseShdrLine } from './shdr';
+import type { Observation as RawObservation } from './shdr';
 import { ShdrClient } from './shdr-client';
 import type { ShdrCounters } from './shdr-client';
-import type { IngestBatch, ObservationRow, SourceRow, StateChange } from './store';
-import { loadFieldMaps, loadLiveRows, loadShdrSources, writeBatch } from './store';
+import type { DerivedWrite, IngestBatch, ObservationRow, SourceRow } from './store';
+import { loadFieldMaps, loadSetupEvents, loadShdrSources, writeBatch } from './store';
 
 export interface IngestOptions {
   db: Kysely<Database>;
   now?: () => number;
-  /** How often buffered observations and live rows are written (default 250 ms). */
+  /** How often buffered observations, derived records and live rows are written (default 250 ms). */
   flushIntervalMs?: number;
-  /** How often silent machines are re-evaluated for the 5-minute heartbeat rule (default 5 s). */
+  /** How often job runs are read for setup, and silent machines re-evaluated (default 5 s). */
   tickIntervalMs?: number;
   log?: (message: string) => void;
   /** Called after each stored batch with the machines it touched (the API fans this out to live sockets). */
@@ -35,14 +36,47 @@ export interface IngestService {
 interface Link {
   source: SourceRow;
   client: ShdrClient;
-  tracker: LiveTracker;
+  pipeline: MachinePipeline;
+  fields: Map<string, FieldMeaning>;
   flushed: ShdrCounters;
+  /** The live row changed since the last write. */
+  liveDirty: boolean;
+}
+
+/** Connection changes are stored with the observations under this key, so history can be re-derived. */
+export const CONNECTION_KEY = '@connection';
+
+/** Stored form of a condition: the SHDR condition fields, so a rebuild can read it back. */
+export function conditionText(c: {
+  level: string;
+  nativeCode: string;
+  nativeSeverity: string;
+  qualifier: string;
+  message: string;
+}): string {
+  return [c.level, c.nativeCode, c.nativeSeverity, c.qualifier, c.message].join('|');
+}
+
+/** Read stored observations back into the raw form (for re-deriving history after very late data). */
+export function storedToRaw(row: {
+  ts: number;
+  key: string;
+  value: string | null;
+}): RawObservation | 'connected' | 'disconnected' | null {
+  if (row.key === CONNECTION_KEY) return row.value === 'CONNECTED' ? 'connected' : 'disconnected';
+  const cond = row.value && /^(NORMAL|WARNING|FAULT|UNAVAILABLE)\|/i.exec(row.value);
+  if (cond && row.value) {
+    const parsed = parseShdrLine(`|${row.key}|${row.value}`, row.ts, () => 'condition');
+    if (parsed.type === 'data' && parsed.observations[0]) return { ...parsed.observations[0], ts: row.ts };
+  }
+  return { ts: row.ts, key: row.key, value: row.value, kind: 'value' };
 }
 
 /**
- * The ingest worker: one SHDR link per configured source, observations and derived state changes written
- * in batched transactions. What a worker keeps in memory is only what it needs to derive states for the
- * machines it serves; everything others need is in the database.
+ * The ingest worker: one SHDR link per configured source; observations are stored as received and run
+ * through the domain engine (packages/domain StateDeriver), whose state intervals, cycles, programs,
+ * faults and live signals are written in batched transactions. A worker holds in memory only what it needs
+ * to derive its own machines; everything other processes need is in the database.
  */
 export async function startIngest(options: IngestOptions): Promise<IngestService> {
   const { db } = options;
@@ -50,38 +84,41 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   const log = options.log ?? (() => {});
   const links = new Map<string, Link>();
   let observations: ObservationRow[] = [];
-  let stateChanges: StateChange[] = [];
   let flushing: Promise<void> = Promise.resolve();
   let stopped = false;
 
-  const recordChange = (link: Link, change: StateChangeEvent | null) => {
-    if (change)
-      stateChanges.push({ companyId: link.source.companyId, machineId: link.source.machineId, ...change });
-  };
-
-  function open(
-    source: SourceRow,
-    fieldTypes: Map<string, string>,
-    previous: MachineLiveTable | undefined,
-  ): Link {
-    const tracker = new LiveTracker(source.companyId, source.machineId, fieldTypes, previous, now());
+  function open(source: SourceRow, fields: Map<string, FieldMeaning>): Link {
     const link: Link = {
       source,
-      tracker,
+      fields,
+      pipeline: new MachinePipeline(source.companyId, source.machineId, fields, source.cycleSource, now()),
       flushed: { lines: 0, observations: 0, rejected: 0, rejectedLines: 0, lastLineAt: null },
+      liveDirty: true,
       client: new ShdrClient({
         host: source.host,
         port: source.port,
         now,
         ...(options.backoff ? { backoff: options.backoff } : {}),
         onStatus: (status, at) => {
-          recordChange(link, link.tracker.setConnection(status, at));
-          if (status === 'CONNECTED') link.tracker.heartbeat(at);
+          link.pipeline.setConnection(status, at);
+          link.liveDirty = true;
+          if (status !== 'CONNECTING') {
+            observations.push({
+              company_id: source.companyId,
+              machine_id: source.machineId,
+              ts: at,
+              key: CONNECTION_KEY,
+              value: status,
+            });
+          }
         },
         onLine: (line) => {
           const at = now();
-          link.tracker.heartbeat(at);
-          if (line.type !== 'data') return;
+          link.liveDirty = true;
+          if (line.type !== 'data') {
+            link.pipeline.heartbeat(at);
+            return;
+          }
           for (const o of line.observations) {
             if (o.kind === 'asset') continue;
             const value = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
@@ -93,7 +130,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
               value,
             });
           }
-          recordChange(link, link.tracker.apply(line.observations, at));
+          link.pipeline.pushRaw(line.observations, at);
         },
         onError: (err) =>
           log(`[ingest] ${source.machineName} (${source.host}:${source.port}): ${err.message}`),
@@ -113,48 +150,105 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       }
     }
     const fresh = sources.filter((s) => !links.has(s.sourceId));
-    const machineIds = fresh.map((s) => s.machineId);
-    const [fieldMaps, liveRows] = await Promise.all([
-      loadFieldMaps(db, machineIds),
-      loadLiveRows(db, machineIds),
-    ]);
+    const fieldMaps = await loadFieldMaps(
+      db,
+      fresh.map((s) => s.machineId),
+    );
     for (const s of fresh) {
-      const link = open(s, fieldMaps.get(s.machineId) ?? new Map(), liveRows.get(s.machineId));
+      const link = open(s, fieldMaps.get(s.machineId) ?? new Map());
       links.set(s.sourceId, link);
       link.client.start();
     }
+    await syncSetup();
+  }
+
+  /** The setup flow lives in job runs (written by the API); feed its START/END events to each machine. */
+  async function syncSetup(): Promise<void> {
+    const byMachine = new Map([...links.values()].map((l) => [l.source.machineId, l]));
+    const events = await loadSetupEvents(db, [...byMachine.keys()], now() - 24 * 3_600_000);
+    for (const [machineId, list] of events) {
+      const link = byMachine.get(machineId);
+      if (link) link.pipeline.setSetup(list); // repeats are ignored by the engine
+      if (link && link.pipeline.dirty) link.liveDirty = true;
+    }
+  }
+
+  /** Late data older than the engine's memory: re-derive from what is stored, from an hour before it. */
+  async function rebuild(link: Link): Promise<void> {
+    const from = link.pipeline.rebuildFrom!;
+    const warmup = from - 3_600_000;
+    const rows = await db
+      .selectFrom('observations')
+      .select(['ts', 'key', 'value'])
+      .where('machine_id', '=', link.source.machineId)
+      .where('ts', '>=', warmup)
+      .orderBy('ts')
+      .execute();
+    const fresh = new MachinePipeline(
+      link.source.companyId,
+      link.source.machineId,
+      link.fields,
+      link.source.cycleSource,
+      now(),
+    );
+    for (const r of rows) {
+      const raw = storedToRaw(r);
+      if (raw === 'connected' || raw === 'disconnected')
+        fresh.setConnection(raw === 'connected' ? 'CONNECTED' : 'DISCONNECTED', r.ts);
+      else if (raw) fresh.pushRaw([raw], r.ts);
+    }
+    fresh.setConnection(link.client.status, now());
+    fresh.continueStoredHistory();
+    fresh.retake(from);
+    link.pipeline = fresh;
+    log(
+      `[ingest] ${link.source.machineName}: re-derived history from ${new Date(from).toISOString()} after late data`,
+    );
   }
 
   async function writeOut(): Promise<void> {
-    const live = [...links.values()].filter((l) => l.tracker.dirty);
+    const t = now();
+    for (const l of links.values()) if (l.pipeline.rebuildFrom != null) await rebuild(l);
+    const derived: Array<{ link: Link; write: DerivedWrite }> = [];
+    for (const l of links.values()) {
+      const taken = l.pipeline.take(t);
+      if (taken)
+        derived.push({
+          link: l,
+          write: { companyId: l.source.companyId, machineId: l.source.machineId, ...taken },
+        });
+    }
+    const live = [...links.values()].filter((l) => l.liveDirty);
     const stats = [...links.values()]
       .map((l) => {
         const c = l.client.counters;
-        const delta = {
-          sourceId: l.source.sourceId,
-          lines: c.lines - l.flushed.lines,
-          observations: c.observations - l.flushed.observations,
-          rejected: c.rejected - l.flushed.rejected,
-          lastLineAt: c.lastLineAt,
+        return {
+          link: l,
+          c,
+          delta: {
+            sourceId: l.source.sourceId,
+            lines: c.lines - l.flushed.lines,
+            observations: c.observations - l.flushed.observations,
+            rejected: c.rejected - l.flushed.rejected,
+            lastLineAt: c.lastLineAt,
+          },
         };
-        return { link: l, c, delta };
       })
       .filter((s) => s.delta.lines > 0);
-    if (observations.length === 0 && stateChanges.length === 0 && live.length === 0 && stats.length === 0)
-      return;
+    if (observations.length === 0 && derived.length === 0 && live.length === 0 && stats.length === 0) return;
     const batch: IngestBatch = {
       observations,
-      stateChanges,
-      live: live.map((l) => l.tracker.live),
+      derived: derived.map((d) => d.write),
+      live: live.map((l) => l.pipeline.liveRow(t)),
       stats: stats.map((s) => s.delta),
     };
     // Swap buffers before the write, so lines arriving meanwhile go to the next batch.
     observations = [];
-    stateChanges = [];
-    for (const l of live) l.tracker.dirty = false;
+    for (const l of live) l.liveDirty = false;
     try {
       await writeBatch(db, batch);
       for (const s of stats) s.link.flushed = s.c;
+      for (const d of derived) d.link.pipeline.stored(t);
       if (options.onWritten) {
         const touched = new Map<string, { companyId: string; machineId: string }>();
         for (const o of batch.observations)
@@ -164,11 +258,11 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         options.onWritten([...touched.values()]);
       }
     } catch (err) {
-      // Keep the batch for the next attempt: nothing acknowledged by the adapter link is dropped on a
-      // transient database error.
+      // Keep everything for the next attempt: nothing received from an adapter is dropped on a transient
+      // database error.
       observations = batch.observations.concat(observations);
-      stateChanges = batch.stateChanges.concat(stateChanges);
-      for (const l of live) l.tracker.dirty = true;
+      for (const d of derived) d.link.pipeline.retake(d.write.from);
+      for (const l of live) l.liveDirty = true;
       log(`[ingest] write failed, will retry: ${(err as Error).message}`);
     }
   }
@@ -176,12 +270,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   const flush = () => (flushing = flushing.then(writeOut));
 
   const tick = () => {
-    const t = now();
-    for (const link of links.values()) {
-      const hb = link.tracker.live.last_heartbeat;
-      if (hb != null && t - hb > HEARTBEAT_TIMEOUT_MS)
-        recordChange(link, link.tracker.evaluate(hb + HEARTBEAT_TIMEOUT_MS, t));
-    }
+    // Silent machines: the engine applies the 5-minute heartbeat rule when the live row is rebuilt.
+    for (const l of links.values()) l.liveDirty = true;
+    syncSetup().catch((err: Error) => log(`[ingest] reading job runs failed: ${err.message}`));
   };
 
   await refresh();
@@ -202,8 +293,4 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       await flush();
     },
   };
-}
-
-function conditionText(c: { level: string; nativeCode: string; message: string }): string {
-  return [c.level, c.nativeCode, c.message].filter((p) => p !== '').join('|');
 }

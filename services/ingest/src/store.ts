@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, MachineLiveTable } from '@takt/api/db';
+import type { DerivationResult } from '@takt/domain';
+import type { FieldMeaning } from './pipeline';
 
 // Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
 
@@ -10,6 +12,7 @@ export interface SourceRow {
   machineName: string;
   host: string;
   port: number;
+  cycleSource: 'part_count' | 'execution';
 }
 
 /** Enabled SHDR sources of machines in service, across all companies. */
@@ -24,6 +27,7 @@ export async function loadShdrSources(db: Kysely<Database>): Promise<SourceRow[]
       'm.name as machineName',
       's.host',
       's.port',
+      'm.cycle_source as cycleSource',
     ])
     .where('s.kind', '=', 'shdr')
     .where('s.enabled', '=', 1)
@@ -32,38 +36,51 @@ export async function loadShdrSources(db: Kysely<Database>): Promise<SourceRow[]
   return rows;
 }
 
-/** Adapter field mapping of each machine: SHDR key → MTConnect data item type (upper case). */
+/** Adapter field mapping of each machine: SHDR key → MTConnect data item type and subtype. */
 export async function loadFieldMaps(
   db: Kysely<Database>,
   machineIds: string[],
-): Promise<Map<string, Map<string, string>>> {
-  const maps = new Map<string, Map<string, string>>();
+): Promise<Map<string, Map<string, FieldMeaning>>> {
+  const maps = new Map<string, Map<string, FieldMeaning>>();
   if (machineIds.length === 0) return maps;
   const rows = await db
     .selectFrom('machines as m')
     .innerJoin('adapter_fields as f', 'f.adapter_id', 'm.adapter_id')
-    .select(['m.id as machineId', 'f.name', 'f.data_item_type as type'])
+    .select(['m.id as machineId', 'f.name', 'f.data_item_type as type', 'f.data_item_subtype as subType'])
     .where('m.id', 'in', machineIds)
     .execute();
   for (const r of rows) {
     let map = maps.get(r.machineId);
     if (!map) maps.set(r.machineId, (map = new Map()));
-    map.set(r.name, r.type.toUpperCase());
+    map.set(r.name, { type: r.type.toUpperCase(), subType: r.subType });
   }
   return maps;
 }
 
-export async function loadLiveRows(
+/** Setup events of the machines' job runs: START at a run's start in setup, END when production began. */
+export async function loadSetupEvents(
   db: Kysely<Database>,
   machineIds: string[],
-): Promise<Map<string, MachineLiveTable>> {
-  if (machineIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('machine_live')
-    .selectAll()
+  since: number,
+): Promise<Map<string, Array<{ at: number; value: 'START' | 'END' }>>> {
+  const out = new Map<string, Array<{ at: number; value: 'START' | 'END' }>>();
+  if (machineIds.length === 0) return out;
+  const runs = await db
+    .selectFrom('job_runs')
+    .select(['machine_id', 'start_at', 'end_at', 'setup_end'])
     .where('machine_id', 'in', machineIds)
+    .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', since)]))
     .execute();
-  return new Map(rows.map((r) => [r.machine_id, r]));
+  for (const r of runs) {
+    // A run started in production has setup_end = start_at: no setup period.
+    if (r.setup_end != null && r.setup_end <= r.start_at) continue;
+    const list = out.get(r.machine_id) ?? [];
+    list.push({ at: r.start_at, value: 'START' });
+    const end = r.setup_end ?? r.end_at;
+    if (end != null) list.push({ at: end, value: 'END' });
+    out.set(r.machine_id, list);
+  }
+  return out;
 }
 
 export interface ObservationRow {
@@ -72,13 +89,6 @@ export interface ObservationRow {
   ts: number;
   key: string;
   value: string | null;
-}
-
-export interface StateChange {
-  companyId: string;
-  machineId: string;
-  at: number;
-  state: string;
 }
 
 export interface SourceStats {
@@ -91,7 +101,7 @@ export interface SourceStats {
 
 export interface IngestBatch {
   observations: ObservationRow[];
-  stateChanges: StateChange[];
+  derived: DerivedWrite[];
   live: MachineLiveTable[];
   stats: SourceStats[];
 }
@@ -99,8 +109,8 @@ export interface IngestBatch {
 const OBSERVATION_CHUNK = 1000; // 5 parameters a row stays far below both dialects' bind limits
 
 /**
- * Write one batch in one transaction: observations, state interval changes (close the open interval, open
- * the next), the live rows and the per-source counters. Either all of it is stored or none.
+ * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
+ * per-source counters. Either all of it is stored or none.
  */
 export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -110,28 +120,7 @@ export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Prom
         .values(batch.observations.slice(i, i + OBSERVATION_CHUNK))
         .execute();
     }
-    for (const ch of batch.stateChanges) {
-      await trx
-        .updateTable('state_intervals')
-        .set({ end_at: ch.at })
-        .where('machine_id', '=', ch.machineId)
-        .where('end_at', 'is', null)
-        .execute();
-      await trx
-        .insertInto('state_intervals')
-        .values({
-          company_id: ch.companyId,
-          machine_id: ch.machineId,
-          start_at: ch.at,
-          end_at: null,
-          state: ch.state,
-        })
-        // The same start twice (a restart inside one millisecond) keeps the later state.
-        .onConflict((oc) =>
-          oc.columns(['machine_id', 'start_at']).doUpdateSet({ state: ch.state, end_at: null }),
-        )
-        .execute();
-    }
+    for (const d of batch.derived) await writeDerived(trx, d);
     for (const row of batch.live) {
       const { machine_id: _id, ...rest } = row;
       await trx
@@ -153,4 +142,152 @@ export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Prom
         .execute();
     }
   });
+}
+
+export interface DerivedWrite {
+  companyId: string;
+  machineId: string;
+  /** Every stored record ending at or after this time (and every open one) is replaced. */
+  from: number;
+  result: DerivationResult;
+  /** A new worker's first write: open records end here, and records starting at or after it are replaced. */
+  takeOverAt?: number;
+}
+
+const DERIVED_TABLES = ['state_intervals', 'program_intervals', 'faults', 'flag_spans'] as const;
+
+const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
+
+/**
+ * Replace a machine's derived records from `from` on with the engine's latest result (issue 4 point 7):
+ * state intervals, cycles, programs and sub-programs, faults, spindle and in-cut spans.
+ */
+export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Promise<void> {
+  const { companyId: company_id, machineId: machine_id, from, result } = w;
+  const keep = <T extends { end: number; open?: boolean }>(rows: readonly T[]) =>
+    rows.filter((r) => r.open || r.end >= from);
+  if (w.takeOverAt != null) {
+    const at = w.takeOverAt;
+    for (const table of DERIVED_TABLES) {
+      await trx.deleteFrom(table).where('machine_id', '=', machine_id).where('start_at', '>=', at).execute();
+      await trx
+        .updateTable(table)
+        .set({ end_at: at })
+        .where('machine_id', '=', machine_id)
+        .where('end_at', 'is', null)
+        .execute();
+    }
+    await trx.deleteFrom('cycles').where('machine_id', '=', machine_id).where('end_at', '>=', at).execute();
+  }
+  // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
+  const replacing = w.takeOverAt == null;
+
+  if (replacing)
+    await trx
+      .deleteFrom('state_intervals')
+      .where('machine_id', '=', machine_id)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
+      .execute();
+  const intervals = keep(result.intervals).map((i) => ({
+    company_id,
+    machine_id,
+    start_at: i.start,
+    end_at: openEnd(i),
+    state: i.state,
+    reason: i.reason,
+  }));
+  for (let k = 0; k < intervals.length; k += 500)
+    await trx
+      .insertInto('state_intervals')
+      .values(intervals.slice(k, k + 500))
+      .execute();
+
+  if (replacing)
+    await trx.deleteFrom('cycles').where('machine_id', '=', machine_id).where('end_at', '>=', from).execute();
+  const cycles = result.cycles
+    .filter((c) => c.end >= from)
+    .map((c) => ({
+      company_id,
+      machine_id,
+      start_at: c.start,
+      end_at: c.end,
+      duration: c.duration,
+      count: c.count,
+      source: c.source,
+      setup: c.setup ? 1 : 0,
+    }));
+  for (let k = 0; k < cycles.length; k += 500)
+    await trx
+      .insertInto('cycles')
+      .values(cycles.slice(k, k + 500))
+      .execute();
+
+  if (replacing)
+    await trx
+      .deleteFrom('program_intervals')
+      .where('machine_id', '=', machine_id)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
+      .execute();
+  const programs = [
+    ...keep(result.programs).map((p) => ({ p, sub: 0 })),
+    ...keep(result.subprograms).map((p) => ({ p, sub: 1 })),
+  ].map(({ p, sub }) => ({
+    company_id,
+    machine_id,
+    sub,
+    start_at: p.start,
+    end_at: openEnd(p),
+    name: p.name,
+  }));
+  for (let k = 0; k < programs.length; k += 500)
+    await trx
+      .insertInto('program_intervals')
+      .values(programs.slice(k, k + 500))
+      .execute();
+
+  if (replacing)
+    await trx
+      .deleteFrom('faults')
+      .where('machine_id', '=', machine_id)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
+      .execute();
+  const faults = keep(result.faults).map((f) => ({
+    company_id,
+    machine_id,
+    item: f.item,
+    start_at: f.start,
+    end_at: openEnd(f),
+    value: f.value,
+    nativecode: f.nativecode,
+    type: f.type,
+  }));
+  for (let k = 0; k < faults.length; k += 500)
+    await trx
+      .insertInto('faults')
+      .values(faults.slice(k, k + 500))
+      .execute();
+
+  if (replacing)
+    await trx
+      .deleteFrom('flag_spans')
+      .where('machine_id', '=', machine_id)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
+      .execute();
+  // Spans have no open flag: one reaching `now` may still grow, so store it open.
+  const now = result.current.lastHeartbeat ?? 0;
+  const spans = [
+    ...result.spindle.filter((s) => s.end >= from).map((s) => ({ s, kind: 'spindle' as const })),
+    ...result.inCut.filter((s) => s.end >= from).map((s) => ({ s, kind: 'incut' as const })),
+  ].map(({ s, kind }) => ({
+    company_id,
+    machine_id,
+    kind,
+    start_at: s.start,
+    end_at: s.end >= now && now > 0 ? null : s.end,
+  }));
+  for (let k = 0; k < spans.length; k += 500)
+    await trx
+      .insertInto('flag_spans')
+      .values(spans.slice(k, k + 500))
+      .execute();
 }

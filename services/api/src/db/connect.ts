@@ -47,9 +47,16 @@ export function openDb(url: string, options: { poolSize?: number } = {}): Db {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-/** Apply every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * Apply every pending migration; throws with the failing migration's name. On PostgreSQL, `schema` names
+ * where Kysely keeps its migration tables (it otherwise finds them in any schema of the database).
+ */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -75,6 +75,7 @@ export interface MachinesTable {
   adapter_id: string | null;
   decommissioned_at: number | null;
   created_at: number;
+  cycle_source: Generated<'part_count' | 'execution'>;
 }
 
 export interface AdaptersTable {

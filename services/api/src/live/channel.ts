@@ -51,6 +51,12 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
       const error = (ws: WSContext, code: string, message: string, extra: object = {}) =>
         send(ws, { event: 'error', code, message, ...extra });
       const keyOf = (machineId: string, name: string) => `${machineId}\u0000${name}`;
+      // The session is looked up once, as the upgrade is accepted.
+      const authenticated: Promise<CompanyScope | null> = (async () => {
+        const session = token ? await findLiveSession(db, token, now()) : undefined;
+        const user = session ? await getUser(companyScope(db, session.companyId), session.userId) : undefined;
+        return session && user && !user.locked ? companyScope(db, session.companyId) : null;
+      })().catch(() => null);
 
       const payloadFor = async (s: Subscription) => {
         const { machine_id: machineId, name, config } = s.join;
@@ -90,19 +96,17 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
 
       return {
         async onOpen(_evt, ws) {
-          const session = token ? await findLiveSession(db, token, now()) : undefined;
-          const user = session
-            ? await getUser(companyScope(db, session.companyId), session.userId)
-            : undefined;
-          if (!session || !user || user.locked) {
+          scope = await authenticated;
+          if (!scope) {
             error(ws, 'NOT_AUTHENTICATED', 'You are not logged in.');
             ws.close(4001, 'NOT_AUTHENTICATED');
             return;
           }
-          scope = companyScope(db, session.companyId);
           unsubscribe = bus.subscribe(onEvent(ws));
         },
         async onMessage(evt, ws) {
+          // Messages can arrive before onOpen finished looking up the session.
+          scope = await authenticated;
           if (!scope) return error(ws, 'NOT_AUTHENTICATED', 'You are not logged in.');
           let parsed: z.infer<typeof messageSchema>;
           try {

@@ -1,4 +1,5 @@
 import type { CompanyScope } from '../db/scope';
+import type { Selectable } from 'kysely';
 import type { MachinesTable } from '../db/schema';
 
 export interface Machine {
@@ -11,9 +12,10 @@ export interface Machine {
   autostartBehavior: MachinesTable['autostart_behavior'];
   adapterId: string | null;
   decommissionedAt: number | null;
+  cycleSource: 'part_count' | 'execution';
 }
 
-export const toMachine = (r: MachinesTable): Machine => ({
+export const toMachine = (r: Selectable<MachinesTable>): Machine => ({
   id: r.id,
   companyId: r.company_id,
   name: r.name,
@@ -23,6 +25,7 @@ export const toMachine = (r: MachinesTable): Machine => ({
   autostartBehavior: r.autostart_behavior,
   adapterId: r.adapter_id,
   decommissionedAt: r.decommissioned_at,
+  cycleSource: r.cycle_source,
 });
 
 export interface MachineGroup {

@@ -44,7 +44,7 @@ export async function freshDb(dialect: DialectName): Promise<TestDb> {
   const sep = TEST_PG_URL.includes('?') ? '&' : '?';
   const url = `${TEST_PG_URL}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const db = openDb(url, { poolSize: 4 });
-  await migrateToLatest(db.db);
+  await migrateToLatest(db.db, schema);
   return {
     ...db,
     url,

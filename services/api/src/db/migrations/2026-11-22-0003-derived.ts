@@ -6,6 +6,11 @@ import type { Kysely } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('state_intervals').addColumn('reason', 'text').execute();
+  // How cycles end: at part-count increments, or (no usable counter) when execution completes a program.
+  await db.schema
+    .alterTable('machines')
+    .addColumn('cycle_source', 'text', (c) => c.notNull().defaultTo('part_count'))
+    .execute();
 
   await db.schema
     .createTable('cycles')
@@ -84,4 +89,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const t of ['rollups', 'flag_spans', 'faults', 'program_intervals', 'cycles'])
     await db.schema.dropTable(t).execute();
   await db.schema.alterTable('state_intervals').dropColumn('reason').execute();
+  await db.schema.alterTable('machines').dropColumn('cycle_source').execute();
 }

@@ -1,0 +1,226 @@
+import { StateDeriver, epochMs } from '@takt/domain';
+import type { CycleSource, DerivationResult, EpochMs, Observation as DomainObservation } from '@takt/domain';
+import type { MachineLiveTable } from '@takt/api/db';
+import type { Observation as RawObservation } from './shdr';
+
+/** An adapter field as the derivation needs it: the MTConnect data item type and subtype of a key. */
+export interface FieldMeaning {
+  type: string;
+  subType: string | null;
+}
+
+/** A heartbeat is pushed for a line that carries nothing the deriver uses, at most this often. */
+const HEARTBEAT_EVERY_MS = 10_000;
+/** Derived history kept in memory for late, out-of-order data; older late data is rebuilt from storage. */
+export const DERIVER_MEMORY_MS = 3_600_000;
+
+const num = (v: string | null): number | null => {
+  if (v == null) return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+
+/**
+ * Resolve one raw observation (an SHDR, MQTT or agent key) to the domain engine's input through the
+ * adapter's field mapping. Keys the mapping does not know are stored but not derived from.
+ */
+export function toDomainObservation(
+  o: RawObservation,
+  field: FieldMeaning | undefined,
+  ts: number,
+): DomainObservation | null {
+  const at = epochMs(ts);
+  if (o.kind === 'condition' && o.condition) {
+    return {
+      ts: at,
+      key: 'condition',
+      value: {
+        item: o.key,
+        level: o.condition.level,
+        nativeCode: o.condition.nativeCode || null,
+        message: o.condition.message || null,
+        type: field?.type ?? null,
+      },
+    };
+  }
+  if (!field || o.kind !== 'value') return null;
+  switch (field.type.toUpperCase()) {
+    case 'EXECUTION':
+      return { ts: at, key: 'execution', value: o.value?.toUpperCase() ?? null };
+    case 'AVAILABILITY':
+      return { ts: at, key: 'availability', value: o.value?.toUpperCase() ?? null };
+    case 'CONTROLLER_MODE':
+      return { ts: at, key: 'controller_mode', value: o.value };
+    case 'PART_COUNT':
+      return { ts: at, key: 'part_count', value: num(o.value) };
+    case 'PROGRAM':
+      // MTConnect PROGRAM subType ACTIVE is the program running now (a sub-program when nested).
+      return {
+        ts: at,
+        key: field.subType?.toUpperCase() === 'ACTIVE' ? 'subprogram' : 'program',
+        value: o.value,
+      };
+    case 'SUB_PROGRAM':
+      return { ts: at, key: 'subprogram', value: o.value };
+    case 'ROTARY_VELOCITY':
+    case 'SPINDLE_SPEED':
+      return { ts: at, key: 'spindle_speed', value: num(o.value) };
+    case 'PATH_FEEDRATE':
+      return { ts: at, key: 'path_feedrate', value: num(o.value) };
+    default:
+      return null;
+  }
+}
+
+export interface PipelineOutputs {
+  /** Earliest time whose stored records must be replaced (every record ending at or after it, and open ones). */
+  from: number;
+  result: DerivationResult;
+  /**
+   * Set on a new pipeline's first write: records still open from before (a previous worker's run) end at
+   * this time, and everything stored from it on is this pipeline's to replace.
+   */
+  takeOverAt?: number;
+}
+
+/**
+ * One machine's derivation inside an ingest worker: raw observations in, the domain engine's state
+ * intervals, cycles, programs, faults and live signals out. Mutable; the worker owns IO and the clock.
+ */
+export class MachinePipeline {
+  private deriver: StateDeriver;
+  private changedFrom: number | null = null;
+  private lastHeartbeatPush = -Infinity;
+  private connection: MachineLiveTable['connection'] = 'CONNECTING';
+  private connectionSince: number;
+  private execution: { value: string | null; since: number | null } = { value: null, since: null };
+  private spindle: number | null = null;
+  /** Observations too old for the in-memory history: the worker rebuilds from storage. */
+  rebuildFrom: number | null = null;
+  /** Until its first successful write, a pipeline takes over the machine's stored history from its first observation. */
+  private takeOverAt: number | null = null;
+  private tookOver = false;
+
+  constructor(
+    readonly companyId: string,
+    readonly machineId: string,
+    private readonly fields: ReadonlyMap<string, FieldMeaning>,
+    readonly cycleSource: CycleSource,
+    now: number,
+  ) {
+    this.deriver = new StateDeriver({ cycleSource });
+    this.connectionSince = now;
+  }
+
+  get dirty(): boolean {
+    return this.changedFrom != null;
+  }
+
+  /** Feed domain observations (also used to replay stored history into a fresh pipeline). */
+  pushDomain(observations: DomainObservation[]): void {
+    if (observations.length === 0) return;
+    if (!this.tookOver) {
+      const first = Math.min(...observations.map((o) => o.ts));
+      this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
+    }
+    const r = this.deriver.push(observations);
+    if (r.changedFrom != null) this.changedFrom = Math.min(this.changedFrom ?? Infinity, r.changedFrom);
+    if (r.tooLate.length > 0) {
+      const earliest = Math.min(...r.tooLate.map((o) => o.ts));
+      this.rebuildFrom = Math.min(this.rebuildFrom ?? Infinity, earliest);
+    }
+  }
+
+  /** Raw observations of one line received at `receivedAt`. Machine time, but never ahead of ours. */
+  pushRaw(observations: readonly RawObservation[], receivedAt: number): void {
+    const out: DomainObservation[] = [];
+    for (const o of observations) {
+      const ts = Math.min(o.ts, receivedAt);
+      const d = toDomainObservation(o, this.fields.get(o.key), ts);
+      if (!d) continue;
+      if (d.key === 'execution' && d.value !== this.execution.value)
+        this.execution = { value: d.value, since: ts };
+      if (d.key === 'spindle_speed') this.spindle = d.value;
+      out.push(d);
+    }
+    if (out.length === 0) this.heartbeat(receivedAt);
+    else {
+      this.lastHeartbeatPush = receivedAt;
+      this.pushDomain(out);
+    }
+  }
+
+  heartbeat(at: number): void {
+    if (at - this.lastHeartbeatPush < HEARTBEAT_EVERY_MS) return;
+    this.lastHeartbeatPush = at;
+    this.pushDomain([{ ts: epochMs(at), key: 'heartbeat', value: null }]);
+  }
+
+  setConnection(status: 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED', at: number): void {
+    if (status === this.connection) return;
+    this.connection = status;
+    this.connectionSince = at;
+    if (status === 'CONNECTING') return;
+    if (status === 'DISCONNECTED') this.execution = { value: null, since: at };
+    this.pushDomain([{ ts: epochMs(at), key: 'connection', value: status }]);
+  }
+
+  /** The operator's setup flow (a job run in setup) overrides the machine state: START at its start, END when production starts. */
+  setSetup(events: Array<{ at: number; value: 'START' | 'END' }>): void {
+    this.pushDomain(events.map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })));
+  }
+
+  /** The machine_live row for the dashboard, from the engine's current signals. */
+  liveRow(now: number): MachineLiveTable {
+    const c = this.deriver.result(epochMs(now)).current;
+    return {
+      machine_id: this.machineId,
+      company_id: this.companyId,
+      state: c.state,
+      state_since: c.since,
+      connection: this.connection,
+      connection_since: this.connectionSince,
+      last_heartbeat: c.lastHeartbeat,
+      execution: c.execution,
+      execution_since: this.execution.since,
+      availability: c.availability,
+      controller_mode: c.controllerMode,
+      program: c.program,
+      part_count: c.partCount,
+      spindle_speed: this.spindle,
+      fault_since: c.faultSince,
+      fault_message: c.faultMessage,
+      in_setup: c.inSetup ? 1 : 0,
+      updated_at: now,
+    };
+  }
+
+  /** What changed since the last take (null when nothing did); the caller stores it, then calls `stored`. */
+  take(now: number): PipelineOutputs | null {
+    if (this.changedFrom == null) return null;
+    const from = this.changedFrom;
+    this.changedFrom = null;
+    // Open records are stored without an end, so materialize a millisecond ahead: a state that began this
+    // very millisecond must not be cut to nothing and lost.
+    const result = this.deriver.result(epochMs(now + 1));
+    return !this.tookOver && this.takeOverAt != null
+      ? { from: Math.min(from, this.takeOverAt), result, takeOverAt: this.takeOverAt }
+      : { from, result };
+  }
+
+  /** A rebuilt pipeline continues the stored history instead of taking it over. */
+  continueStoredHistory(): void {
+    this.tookOver = true;
+  }
+
+  /** After a successful write: drop history older than the memory window. */
+  stored(now: number): void {
+    this.tookOver = true;
+    this.deriver.forgetBefore(epochMs(now - DERIVER_MEMORY_MS) as EpochMs);
+  }
+
+  /** A write failed: the changes must be taken again. */
+  retake(from: number): void {
+    this.changedFrom = Math.min(this.changedFrom ?? Infinity, from);
+  }
+}
