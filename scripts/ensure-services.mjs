@@ -38,6 +38,14 @@ export function ensureChromium() {
   return '/usr/bin/chromium';
 }
 
+/** The MQTT tests use Debian's mosquitto: the running broker on 1883, or one they start themselves. */
+export function ensureMosquitto() {
+  if (existsSync('/usr/sbin/mosquitto')) return '/usr/sbin/mosquitto';
+  say('Debian mosquitto is missing: installing it');
+  aptInstall(['mosquitto']);
+  return '/usr/sbin/mosquitto';
+}
+
 async function answers(url) {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {

@@ -4,7 +4,7 @@
 // PostgreSQL, ingest with real sockets, end-to-end in Chromium). Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { ensureChromium, ensurePostgres } from './ensure-services.mjs';
+import { ensureChromium, ensureMosquitto, ensurePostgres } from './ensure-services.mjs';
 
 const step = (name, cmd, args, env = process.env) => {
   console.log(`\n=== ${name}`);
@@ -17,6 +17,7 @@ const step = (name, cmd, args, env = process.env) => {
 };
 
 const chromium = ensureChromium();
+ensureMosquitto();
 const pgUrl = await ensurePostgres(process.env.TAKT_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test');
 const env = { ...process.env, TAKT_TEST_PG_URL: pgUrl, TAKT_CHROMIUM: chromium };
 
