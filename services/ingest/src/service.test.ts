@@ -1,6 +1,7 @@
 import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/api/db';
+import { loadRollups } from '@takt/api/rollups';
 import { createAdapter, createShdrSource } from '../../api/src/repositories/adapters';
 import { aCompany, aMachine } from '../../api/src/testing/builders';
 import { DIALECTS, freshDb } from '../../api/src/testing/db';

@@ -8,6 +8,7 @@ import { ShdrClient } from './shdr-client';
 import type { ShdrCounters } from './shdr-client';
 import type { DerivedWrite, IngestBatch, ObservationRow, SourceRow } from './store';
 import { loadFieldMaps, loadSetupEvents, loadShdrSources, writeBatch } from './store';
+import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/api/rollups';
 
 export interface IngestOptions {
   db: Kysely<Database>;
@@ -21,11 +22,15 @@ export interface IngestOptions {
   onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
   /** Redial backoff for adapter links. */
   backoff?: { initialMs: number; maxMs: number };
+  /** How often stale rollups are recomputed (default 10 s); 0 turns the rollup worker off. */
+  rollupIntervalMs?: number;
 }
 
 export interface IngestService {
   /** Re-read the configured sources: connect new ones, drop removed ones. */
   refresh(): Promise<void>;
+  /** Recompute stale rollups now (tests). */
+  rollUp(): Promise<void>;
   /** Write everything buffered now (tests and shutdown). */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -237,6 +242,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       .filter((s) => s.delta.lines > 0);
     if (observations.length === 0 && derived.length === 0 && live.length === 0 && stats.length === 0) return;
     const batch: IngestBatch = {
+      now: t,
       observations,
       derived: derived.map((d) => d.write),
       live: live.map((l) => l.pipeline.liveRow(t)),
@@ -269,6 +275,38 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
 
   const flush = () => (flushing = flushing.then(writeOut));
 
+  /**
+   * The rollup worker: recompute the report buckets of machines marked dirty (by ingest or by the API
+   * after annotations, rejects and job changes). Any worker may take any mark; a recompute is idempotent.
+   */
+  let rolling = false;
+  async function rollUp(): Promise<void> {
+    if (rolling) return;
+    rolling = true;
+    try {
+      const marks = await takeDirty(db, 50);
+      const calendars = new Map<string, Awaited<ReturnType<typeof loadCalendar>>>();
+      for (const mark of marks) {
+        let calendar = calendars.get(mark.company_id);
+        if (!calendar) calendars.set(mark.company_id, (calendar = await loadCalendar(db, mark.company_id)));
+        const t = now();
+        await recomputeRollups(db, {
+          companyId: mark.company_id,
+          machineId: mark.machine_id,
+          from: mark.from_at,
+          to: t,
+          now: t,
+          calendar,
+        });
+        await clearDirty(db, mark.machine_id, mark.marked_at);
+      }
+    } catch (err) {
+      log(`[ingest] rollup recompute failed, will retry: ${(err as Error).message}`);
+    } finally {
+      rolling = false;
+    }
+  }
+
   const tick = () => {
     // Silent machines: the engine applies the 5-minute heartbeat rule when the live row is rebuilt.
     for (const l of links.values()) l.liveDirty = true;
@@ -278,17 +316,21 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   await refresh();
   const flushTimer = setInterval(() => void flush(), options.flushIntervalMs ?? 250);
   const tickTimer = setInterval(tick, options.tickIntervalMs ?? 5000);
+  const rollupEvery = options.rollupIntervalMs ?? 10_000;
+  const rollupTimer = rollupEvery > 0 ? setInterval(() => void rollUp(), rollupEvery) : null;
   log(`[ingest] listening to ${links.size} SHDR adapter(s)`);
 
   return {
     refresh,
     flush,
+    rollUp,
     counters: () => new Map([...links].map(([id, l]) => [id, l.client.counters])),
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(flushTimer);
       clearInterval(tickTimer);
+      if (rollupTimer) clearInterval(rollupTimer);
       await Promise.all([...links.values()].map((l) => l.client.stop()));
       await flush();
     },

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, MachineLiveTable } from '@takt/api/db';
 import type { DerivationResult } from '@takt/domain';
+import { markRollupsDirty } from '@takt/api/rollups';
 import type { FieldMeaning } from './pipeline';
 
 // Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
@@ -100,6 +101,8 @@ export interface SourceStats {
 }
 
 export interface IngestBatch {
+  /** The worker's clock when the batch was built (marks dirty rollups). */
+  now?: number;
   observations: ObservationRow[];
   derived: DerivedWrite[];
   live: MachineLiveTable[];
@@ -120,7 +123,16 @@ export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Prom
         .values(batch.observations.slice(i, i + OBSERVATION_CHUNK))
         .execute();
     }
-    for (const d of batch.derived) await writeDerived(trx, d);
+    for (const d of batch.derived) {
+      await writeDerived(trx, d);
+      // The rollup worker recomputes reports' buckets from here (late data included).
+      await markRollupsDirty(trx, {
+        companyId: d.companyId,
+        machineId: d.machineId,
+        from: d.from,
+        now: batch.now ?? d.from,
+      });
+    }
     for (const row of batch.live) {
       const { machine_id: _id, ...rest } = row;
       await trx

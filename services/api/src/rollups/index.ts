@@ -1,0 +1,2 @@
+export { loadCalendar, recomputeRollups, markRollupsDirty, takeDirty, clearDirty } from './recompute';
+export { loadRollups } from './read';

@@ -1,0 +1,276 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import {
+  applyStandards,
+  buildRollups,
+  companyDayRange,
+  epochMs,
+  rollupBuckets,
+  shopDateOf,
+} from '@takt/domain';
+import type {
+  CompanyCalendar,
+  DowntimeAnnotation,
+  EpochMs,
+  MachineCycle,
+  PartAdjustmentFact,
+  RunStandards,
+  ShiftDefinition,
+  Span,
+  StateInterval,
+} from '@takt/domain';
+import type { Database } from '../db/schema';
+
+// Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
+// A recompute replaces whole company days: buckets never straddle a day, an hour or a shift boundary.
+
+/** The company's calendar: time zone, start-of-day contexts and shifts with every version. */
+export async function loadCalendar(db: Kysely<Database>, companyId: string): Promise<CompanyCalendar> {
+  const company = await db
+    .selectFrom('companies')
+    .select([
+      'timezone',
+      'time_context_offset_ms',
+      'future_time_context_offset_ms',
+      'future_time_context_effective',
+    ])
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  const [shifts, versions] = await Promise.all([
+    db.selectFrom('shifts').select(['id', 'name']).where('company_id', '=', companyId).execute(),
+    db
+      .selectFrom('shift_versions')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .orderBy('effectivedate')
+      .execute(),
+  ]);
+  const definitions: ShiftDefinition[] = shifts.map((s) => ({
+    id: s.id,
+    name: s.name,
+    versions: versions
+      .filter((v) => v.shift_id === s.id)
+      .map((v) => ({
+        startoffsetminutes: v.startoffsetminutes,
+        endoffsetminutes: v.endoffsetminutes,
+        byweekday: v.byweekday.split(',').filter(Boolean).map(Number),
+        effectivedate: v.effectivedate,
+        terminationdate: v.terminationdate,
+      })),
+  }));
+  return {
+    timezone: company.timezone,
+    currentTimeContext: { offset_millis: company.time_context_offset_ms },
+    futureTimeContext:
+      company.future_time_context_offset_ms != null && company.future_time_context_effective
+        ? {
+            offset_millis: company.future_time_context_offset_ms,
+            effectivedate: company.future_time_context_effective,
+          }
+        : null,
+    shifts: definitions,
+  };
+}
+
+/**
+ * Recompute a machine's rollups for every company day touching [from, to), from what is stored: state
+ * intervals, spindle/in-cut spans, cycles with their job run's standards, part adjustments, annotations
+ * (their stored planned value) and job runs. Buckets are built up to `now`; later ones don't exist yet.
+ */
+export async function recomputeRollups(
+  db: Kysely<Database>,
+  input: {
+    companyId: string;
+    machineId: string;
+    from: number;
+    to: number;
+    now: number;
+    calendar?: CompanyCalendar;
+  },
+): Promise<number> {
+  const { companyId, machineId, now } = input;
+  const calendar = input.calendar ?? (await loadCalendar(db, companyId));
+  const first = companyDayRange(calendar, shopDateOf(calendar, epochMs(input.from)));
+  const last = companyDayRange(calendar, shopDateOf(calendar, epochMs(Math.max(input.from, input.to - 1))));
+  const range = { start: first.start, end: Math.min(last.end, now) };
+  if (range.end <= range.start) return 0;
+
+  const clipEnd = (end: number | null) => (end == null ? range.end : Math.min(end, range.end));
+  const [intervals, spans, cycles, adjustments, annotations, runs] = await Promise.all([
+    db
+      .selectFrom('state_intervals')
+      .select(['start_at', 'end_at', 'state', 'reason'])
+      .where('machine_id', '=', machineId)
+      .where('start_at', '<', range.end)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+      .orderBy('start_at')
+      .execute(),
+    db
+      .selectFrom('flag_spans')
+      .select(['kind', 'start_at', 'end_at'])
+      .where('machine_id', '=', machineId)
+      .where('start_at', '<', range.end)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+      .orderBy('start_at')
+      .execute(),
+    db
+      .selectFrom('cycles')
+      .selectAll()
+      .where('machine_id', '=', machineId)
+      .where('end_at', '>=', range.start)
+      .where('end_at', '<', range.end)
+      .orderBy('end_at')
+      .execute(),
+    db
+      .selectFrom('part_adjustments')
+      .select(['adjustment_time', 'count', 'scrapcount', 'reject_behavior', 'type_id'])
+      .where('machine_id', '=', machineId)
+      .where('adjustment_time', '>=', range.start)
+      .where('adjustment_time', '<', range.end)
+      .execute(),
+    db
+      .selectFrom('annotations')
+      .select(['start_at', 'end_at', 'annotation_type_id', 'planned', 'setup'])
+      .where('machine_id', '=', machineId)
+      .where('start_at', '<', range.end)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+      .execute(),
+    db
+      .selectFrom('job_runs')
+      .selectAll()
+      .where('machine_id', '=', machineId)
+      .where('start_at', '<', range.end)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+      .execute(),
+  ]);
+
+  const stateIntervals: StateInterval[] = intervals
+    .map((r) => ({
+      start: epochMs(Math.max(r.start_at, range.start)),
+      end: epochMs(clipEnd(r.end_at)),
+      state: r.state as StateInterval['state'],
+      reason: r.reason,
+    }))
+    .filter((i) => i.end > i.start);
+  const toSpan = (r: { start_at: number; end_at: number | null }): Span => ({
+    start: epochMs(Math.max(r.start_at, range.start)),
+    end: epochMs(clipEnd(r.end_at)),
+  });
+  const runStandards: RunStandards[] = runs.map((r) => ({
+    id: r.id,
+    jobId: r.job_id,
+    start: epochMs(r.start_at),
+    end: r.end_at == null ? null : epochMs(r.end_at),
+    productionStart: r.setup_end == null ? null : epochMs(r.setup_end),
+    expectedCycleTime: r.expected_cycle_time,
+    idealCycleTime: r.ideal_cycle_time,
+    startInSetup: r.setup_mode,
+    partBehavior: r.part_behavior,
+    actualParts: r.actual_parts,
+    reportedParts: r.reported_parts,
+    requiredCycles: r.required_cycles,
+  }));
+  const machineCycles: MachineCycle[] = cycles.map((c) => ({
+    start: epochMs(c.start_at),
+    end: epochMs(c.end_at),
+    duration: c.duration as MachineCycle['duration'],
+    count: c.count,
+    source: c.source as MachineCycle['source'],
+    setup: c.setup === 1,
+  }));
+  const facts: PartAdjustmentFact[] = adjustments.map((a) => ({
+    adjustmenttime: epochMs(a.adjustment_time),
+    count: a.count,
+    scrapcount: a.reject_behavior ? a.scrapcount : 0,
+    rejectBehavior: a.reject_behavior,
+    categoryId: a.type_id,
+  }));
+  const downtime: DowntimeAnnotation[] = annotations
+    .filter((a) => a.setup === 0)
+    .map((a) => ({
+      start: epochMs(Math.max(a.start_at, range.start)),
+      end: epochMs(clipEnd(a.end_at)),
+      reasonId: a.annotation_type_id,
+      countsAsPlanned: a.planned === 1,
+    }))
+    .filter((a) => a.end > a.start);
+
+  const buckets = rollupBuckets(calendar, { start: range.start as EpochMs, end: range.end as EpochMs });
+  const rows = buildRollups(
+    {
+      machineId,
+      intervals: stateIntervals,
+      spindle: spans.filter((s) => s.kind === 'spindle').map(toSpan),
+      inCut: spans.filter((s) => s.kind === 'incut').map(toSpan),
+      cycles: applyStandards(machineCycles, runStandards),
+      adjustments: facts,
+      annotations: downtime,
+      runs: runStandards,
+    },
+    buckets,
+  );
+
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('rollups')
+      .where('machine_id', '=', machineId)
+      .where('start_at', '>=', first.start)
+      .where('start_at', '<', last.end)
+      .execute();
+    const values = rows.map((r) => {
+      const { machineId: _m, start, end, shiftId, ...measures } = r;
+      return {
+        company_id: companyId,
+        machine_id: machineId,
+        start_at: start,
+        end_at: end,
+        shift_id: shiftId,
+        measures: JSON.stringify(measures),
+        computed_at: now,
+      };
+    });
+    for (let i = 0; i < values.length; i += 200)
+      await trx
+        .insertInto('rollups')
+        .values(values.slice(i, i + 200))
+        .execute();
+  });
+  return rows.length;
+}
+
+/** Take the dirty marks (at most `limit`), oldest first. */
+export async function takeDirty(db: Kysely<Database>, limit: number) {
+  return db.selectFrom('rollup_dirty').selectAll().orderBy('marked_at').limit(limit).execute();
+}
+
+/** Clear a mark unless it was renewed after it was taken (then it is done next round). */
+export async function clearDirty(db: Kysely<Database>, machineId: string, markedAt: number): Promise<void> {
+  await db
+    .deleteFrom('rollup_dirty')
+    .where('machine_id', '=', machineId)
+    .where('marked_at', '<=', markedAt)
+    .execute();
+}
+
+/** Mark a machine's rollups stale from `from` on (keeps the earliest mark until the worker clears it). */
+export async function markRollupsDirty(
+  db: Kysely<Database>,
+  input: { companyId: string; machineId: string; from: number; now: number },
+): Promise<void> {
+  await db
+    .insertInto('rollup_dirty')
+    .values({
+      machine_id: input.machineId,
+      company_id: input.companyId,
+      from_at: input.from,
+      marked_at: input.now,
+    })
+    // Keep the earliest mark; `excluded` is the row that was refused (same syntax on both dialects).
+    .onConflict((oc) =>
+      oc.column('machine_id').doUpdateSet({
+        from_at: sql<number>`CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END`,
+        marked_at: sql<number>`excluded.marked_at`,
+      }),
+    )
+    .execute();
+}
