@@ -111,6 +111,18 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     expect(intervals.every((i) => i.company_id === companyId)).toBe(true);
     expect(intervals[2]!.start_at).toBe(t0 + 1000);
 
+    // The rollup worker turns what was stored into report buckets.
+    await ingest.rollUp();
+    const rollups = await loadRollups(companyScope(t.db, companyId), {
+      machineIds: [machineId],
+      start: t0 - 3_600_000,
+      end: t0 + 3_600_000,
+    });
+    expect(rollups.length).toBeGreaterThan(0);
+    expect(rollups.reduce((sum, r) => sum + r.stateMs.ACTIVE, 0)).toBe(4000);
+    expect(rollups.reduce((sum, r) => sum + r.stateMs.FAULT, 0)).toBe(4000);
+    expect(await t.db.selectFrom('rollup_dirty').selectAll().execute()).toEqual([]);
+
     const obs = await t.db
       .selectFrom('observations')
       .select(['key', 'value', 'ts'])
