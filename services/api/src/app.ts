@@ -9,7 +9,22 @@ import { ApiError } from './http/errors';
 import { serveApps } from './http/static';
 import { liveChannelRoutes } from './live/channel';
 import { authRoutes, meRoutes } from './routes/auth';
+import { adaptersRoutes } from './routes/adapters';
+import { diagnosticsRoutes } from './routes/diagnostics';
+import { gatewayPushRoutes, gatewaysRoutes } from './routes/gateways';
+import { annotationTypeRoutes } from './routes/annotation-types';
+import { annotationRoutes } from './routes/annotations';
 import { dashboardRoutes } from './routes/dashboard';
+import { downtimeRoutes } from './routes/downtime';
+import { partAdjustmentTypeRoutes } from './routes/part-adjustment-types';
+import { partAdjustmentRoutes } from './routes/part-adjustments';
+import { dispatchRoutes } from './routes/dispatch';
+import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
+import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
+import { setupRoutes } from './routes/setup';
+import { shiftsRoutes } from './routes/shifts';
+import { syncRoutes } from './routes/sync';
+import { syncHandlers } from './services/sync-handlers';
 import { API_VERSION } from './version';
 
 /**
@@ -36,10 +51,30 @@ export function buildApp(deps: Deps) {
 
   app.route('/', authRoutes);
 
+  // Gateways authenticate by gateway token, not by cookie: registered before the cookie-guarded /api, this
+  // handler answers first and requireCaller never runs for it.
+  app.route('/api/gateway-push', gatewayPushRoutes);
+
   const api = new Hono<AppEnv>();
   api.use('*', requireCaller);
   api.route('/me', meRoutes);
   api.route('/dashboard', dashboardRoutes);
+  api.route('/jobs', jobsRoutes);
+  api.route('/jobmachines', jobMachinesRoutes);
+  api.route('/dispatch', dispatchRoutes);
+  api.route('/setup', setupRoutes);
+  api.route('/operators', operatorsRoutes);
+  api.route('/operatorruns', operatorRunsRoutes);
+  api.route('/shifts', shiftsRoutes);
+  api.route('/downtime', downtimeRoutes);
+  api.route('/annotations', annotationRoutes);
+  api.route('/annotationtypes', annotationTypeRoutes);
+  api.route('/partadjustment', partAdjustmentRoutes);
+  api.route('/partadjustmenttypes', partAdjustmentTypeRoutes);
+  api.route('/gateways', gatewaysRoutes);
+  api.route('/adapters', adaptersRoutes);
+  api.route('/machines', diagnosticsRoutes);
+  api.route('/sync', syncRoutes(syncHandlers));
   app.route('/api', api);
   // The live channel authenticates itself, so a bad caller gets the channel error NOT_AUTHENTICATED.
   app.route('/live', liveChannelRoutes(upgradeWebSocket, deps.bus));

@@ -91,6 +91,7 @@ async function main(): Promise<void> {
         console.log(`         ${l.role.padEnd(9)} ${l.email}  password: ${l.password}`);
     }
   });
+  injectWebSocket(server);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -7,6 +7,8 @@ import { createAdapter, createShdrSource } from './repositories/adapters';
 import { createCompany, findDemoCompany, firstCompany } from './repositories/companies';
 import { createGroup, createMachine } from './repositories/machines';
 import { createUser, findUserForLogin } from './repositories/users';
+import { seedDemoJobs } from './provision-live-jobs';
+import { seedDemoReasons } from './provision-live-reasons';
 
 export const DEMO_COMPANY_NAME = 'Demo Machine Shop';
 
@@ -123,6 +125,12 @@ export async function ensureDemoCompany(
   }
 
   const scope = companyScope(db, company.id);
+  // Jobs, stages, operators, shifts, downtime and reject reasons: every flow can be tried at once.
+  // Both seeds do nothing when the company already has their data.
+  await scope.transaction(async (tx) => {
+    await seedDemoJobs(tx, opts.now);
+    await seedDemoReasons(tx, opts.now);
+  });
   const rows = await scope
     .selectFrom('machines')
     .innerJoin('machine_sources', 'machine_sources.machine_id', 'machines.id')

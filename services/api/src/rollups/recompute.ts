@@ -14,6 +14,7 @@ import type {
   EpochMs,
   MachineCycle,
   PartAdjustmentFact,
+  RollupSource,
   RunStandards,
   ShiftDefinition,
   Span,
@@ -73,28 +74,15 @@ export async function loadCalendar(db: Kysely<Database>, companyId: string): Pro
 }
 
 /**
- * Recompute a machine's rollups for every company day touching [from, to), from what is stored: state
- * intervals, spindle/in-cut spans, cycles with their job run's standards, part adjustments, annotations
- * (their stored planned value) and job runs. Buckets are built up to `now`; later ones don't exist yet.
+ * Everything a machine's rollups are built from, for [range.start, range.end): stored state intervals,
+ * spindle/in-cut spans, cycles with their job run's standards, part adjustments, annotations (their stored
+ * planned value) and job runs, clipped to the range. Open records end at range.end.
  */
-export async function recomputeRollups(
+export async function loadRollupSource(
   db: Kysely<Database>,
-  input: {
-    companyId: string;
-    machineId: string;
-    from: number;
-    to: number;
-    now: number;
-    calendar?: CompanyCalendar;
-  },
-): Promise<number> {
-  const { companyId, machineId, now } = input;
-  const calendar = input.calendar ?? (await loadCalendar(db, companyId));
-  const first = companyDayRange(calendar, shopDateOf(calendar, epochMs(input.from)));
-  const last = companyDayRange(calendar, shopDateOf(calendar, epochMs(Math.max(input.from, input.to - 1))));
-  const range = { start: first.start, end: Math.min(last.end, now) };
-  if (range.end <= range.start) return 0;
-
+  machineId: string,
+  range: { start: number; end: number },
+): Promise<RollupSource> {
   const clipEnd = (end: number | null) => (end == null ? range.end : Math.min(end, range.end));
   const [intervals, spans, cycles, adjustments, annotations, runs] = await Promise.all([
     db
@@ -195,20 +183,44 @@ export async function recomputeRollups(
     }))
     .filter((a) => a.end > a.start);
 
+  return {
+    machineId,
+    intervals: stateIntervals,
+    spindle: spans.filter((s) => s.kind === 'spindle').map(toSpan),
+    inCut: spans.filter((s) => s.kind === 'incut').map(toSpan),
+    cycles: applyStandards(machineCycles, runStandards),
+    adjustments: facts,
+    annotations: downtime,
+    runs: runStandards,
+  };
+}
+
+/**
+ * Recompute a machine's rollups for every company day touching [from, to), from what is stored: state
+ * intervals, spindle/in-cut spans, cycles with their job run's standards, part adjustments, annotations
+ * (their stored planned value) and job runs. Buckets are built up to `now`; later ones don't exist yet.
+ */
+export async function recomputeRollups(
+  db: Kysely<Database>,
+  input: {
+    companyId: string;
+    machineId: string;
+    from: number;
+    to: number;
+    now: number;
+    calendar?: CompanyCalendar;
+  },
+): Promise<number> {
+  const { companyId, machineId, now } = input;
+  const calendar = input.calendar ?? (await loadCalendar(db, companyId));
+  const first = companyDayRange(calendar, shopDateOf(calendar, epochMs(input.from)));
+  const last = companyDayRange(calendar, shopDateOf(calendar, epochMs(Math.max(input.from, input.to - 1))));
+  const range = { start: first.start, end: Math.min(last.end, now) };
+  if (range.end <= range.start) return 0;
+
+  const source = await loadRollupSource(db, machineId, range);
   const buckets = rollupBuckets(calendar, { start: range.start as EpochMs, end: range.end as EpochMs });
-  const rows = buildRollups(
-    {
-      machineId,
-      intervals: stateIntervals,
-      spindle: spans.filter((s) => s.kind === 'spindle').map(toSpan),
-      inCut: spans.filter((s) => s.kind === 'incut').map(toSpan),
-      cycles: applyStandards(machineCycles, runStandards),
-      adjustments: facts,
-      annotations: downtime,
-      runs: runStandards,
-    },
-    buckets,
-  );
+  const rows = buildRollups(source, buckets);
 
   await db.transaction().execute(async (trx) => {
     await trx

@@ -1,0 +1,109 @@
+import type { Selectable } from 'kysely';
+import type { CompanyClock, ShiftVersion } from '@takt/domain';
+import type { ShiftVersionsTable, ShiftsTable } from '../db/schema';
+import type { CompanyScope } from '../db/scope';
+
+// Shifts and their versions (reports-admin §3 Shift). SQL only; one mapping function per table.
+
+export interface ShiftRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface ShiftVersionRecord extends ShiftVersion {
+  id: string;
+  shiftId: string;
+  byweekday: number[];
+  terminationdate: string | null;
+}
+
+export const toShift = (r: Selectable<ShiftsTable>): ShiftRecord => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
+});
+
+export const toShiftVersion = (r: Selectable<ShiftVersionsTable>): ShiftVersionRecord => ({
+  id: r.id,
+  shiftId: r.shift_id,
+  startoffsetminutes: r.startoffsetminutes,
+  endoffsetminutes: r.endoffsetminutes,
+  // Stored as '0,1,2' (0 = Monday … 6 = Sunday).
+  byweekday: r.byweekday === '' ? [] : r.byweekday.split(',').map(Number),
+  effectivedate: r.effectivedate,
+  terminationdate: r.terminationdate,
+});
+
+export async function listShiftsWithVersions(
+  scope: CompanyScope,
+): Promise<Array<ShiftRecord & { versions: ShiftVersionRecord[] }>> {
+  const [shifts, versions] = await Promise.all([
+    scope.selectFrom('shifts').selectAll().orderBy('name').orderBy('id').execute(),
+    scope.selectFrom('shift_versions').selectAll().orderBy('effectivedate').execute(),
+  ]);
+  const all = versions.map(toShiftVersion);
+  return shifts.map((s) => ({ ...toShift(s), versions: all.filter((v) => v.shiftId === s.id) }));
+}
+
+export async function insertShift(
+  scope: CompanyScope,
+  input: { name: string; createdAt: number },
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await scope.insertInto('shifts', { id, name: input.name, created_at: input.createdAt }).execute();
+  return id;
+}
+
+export async function insertShiftVersion(
+  scope: CompanyScope,
+  input: {
+    shiftId: string;
+    startoffsetminutes: number;
+    endoffsetminutes: number;
+    byweekday: readonly number[];
+    effectivedate: string;
+    terminationdate?: string | null;
+    createdAt: number;
+  },
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await scope
+    .insertInto('shift_versions', {
+      id,
+      shift_id: input.shiftId,
+      startoffsetminutes: input.startoffsetminutes,
+      endoffsetminutes: input.endoffsetminutes,
+      byweekday: [...input.byweekday].sort((a, b) => a - b).join(','),
+      effectivedate: input.effectivedate,
+      terminationdate: input.terminationdate ?? null,
+      created_at: input.createdAt,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * The company's calendar basics for the shift calendar. Companies are the tenancy root, so this reads the
+ * scope's own company row by id (never another).
+ */
+export async function companyClock(scope: CompanyScope): Promise<CompanyClock> {
+  const r = await scope.db
+    .selectFrom('companies')
+    .select([
+      'timezone',
+      'time_context_offset_ms',
+      'future_time_context_offset_ms',
+      'future_time_context_effective',
+    ])
+    .where('id', '=', scope.companyId)
+    .executeTakeFirstOrThrow();
+  return {
+    timezone: r.timezone,
+    currentTimeContext: { offset_millis: r.time_context_offset_ms },
+    futureTimeContext:
+      r.future_time_context_offset_ms != null && r.future_time_context_effective != null
+        ? { offset_millis: r.future_time_context_offset_ms, effectivedate: r.future_time_context_effective }
+        : null,
+  };
+}

@@ -1,0 +1,113 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  epochMsSchema,
+  idSchema,
+  noteSchema,
+  partAdjustmentQuerySchema,
+  rejectBehaviorSchema,
+  rejectListQuerySchema,
+  rejectsByCategoryQuerySchema,
+} from '@takt/domain';
+import type { AppEnv } from '../http/context';
+import { requirePermission } from '../http/permissions';
+import { jsonBody, queryParams } from '../http/validate';
+import { headed, invalid } from '../services/downtime';
+import {
+  ADJUSTMENT_FAILED,
+  addManualParts,
+  createPartAdjustment,
+  deletePartAdjustment,
+  listPartAdjustments,
+  REJECT_FAILED,
+  rejectList,
+  rejectsByCategory,
+  rejectsByCategoryCsv,
+  undoManualParts,
+  updatePartAdjustment,
+} from '../services/rejects';
+import { requestCtx } from './downtime';
+
+/**
+ * A reject or part correction as the scrap form sends it. Unlike the domain's create schema, `count` may be
+ * left out (the server derives it from the scrap count and "remove from good parts", live-operations §5)
+ * and the count rules are the server's own, so a failure lists them under "Parts could not be rejected.".
+ */
+export const partAdjustmentBodySchema = z.object({
+  machine_id: idSchema,
+  adjustmenttime: epochMsSchema.optional(),
+  category_id: idSchema.nullish(),
+  scrapcount: z.number({ error: 'Count must be a number' }).optional(),
+  count: z.number({ error: 'count must be a number' }).int().optional(),
+  message: noteSchema.nullish(),
+  scrap: z.boolean(),
+  deductFromGoodParts: z.boolean().optional(),
+  reject_behavior: rejectBehaviorSchema.nullish(),
+});
+export const partAdjustmentPatchSchema = partAdjustmentBodySchema
+  .partial()
+  .extend({ id: idSchema.optional() });
+export const manualPartsSchema = z.object({ machineId: idSchema, count: z.number().int().min(1).default(1) });
+export const manualUndoSchema = z.object({ machineId: idSchema });
+/** The reject list: limit 25 and offset = 25 × (page − 1), or a page number (live-operations §7). */
+export const rejectListSchema = rejectListQuerySchema.extend({
+  page: z.coerce.number().int().min(1).optional(),
+});
+
+const full = requirePermission('FullProduct');
+
+/** The failure heading follows what was being saved: a reject or a correction (live-operations §8). */
+async function adjustmentBody<S extends z.ZodType>(c: Parameters<typeof jsonBody>[0], schema: S) {
+  const raw: unknown = await c.req.json().catch(() => null);
+  const isCorrection =
+    typeof raw === 'object' && raw !== null && (raw as { scrap?: unknown }).scrap === false;
+  return headed(isCorrection ? ADJUSTMENT_FAILED : REJECT_FAILED, () => jsonBody(c, schema));
+}
+
+/** /api/partadjustment: rejects, part corrections and parts added by hand. */
+export const partAdjustmentRoutes = new Hono<AppEnv>()
+  .get('/', async (c) => {
+    const q = queryParams(c, partAdjustmentQuerySchema);
+    return c.json(await listPartAdjustments(requestCtx(c, c.var.scope), q));
+  })
+  .get('/allRejectsByCategory', async (c) => {
+    const q = queryParams(c, rejectsByCategoryQuerySchema);
+    const result = await rejectsByCategory(requestCtx(c, c.var.scope), q);
+    if (q.format === 'csv') {
+      c.header('content-type', 'text/csv; charset=utf-8');
+      c.header('content-disposition', 'attachment; filename="rejects-by-category.csv"');
+      return c.body(rejectsByCategoryCsv(result.rejects, q.groupByMachine === true));
+    }
+    return c.json(result);
+  })
+  .get('/rejects', async (c) => {
+    const { page, ...q } = queryParams(c, rejectListSchema);
+    const offset = page !== undefined ? (page - 1) * q.limit : q.offset;
+    return c.json(await rejectList(requestCtx(c, c.var.scope), { ...q, offset }));
+  })
+  .post('/', full, async (c) => {
+    const input = await adjustmentBody(c, partAdjustmentBodySchema);
+    return c.json(await c.var.scope.transaction((s) => createPartAdjustment(requestCtx(c, s), input)), 201);
+  })
+  .post('/manual', full, async (c) => {
+    const input = await headed(ADJUSTMENT_FAILED, () => jsonBody(c, manualPartsSchema));
+    return c.json(await c.var.scope.transaction((s) => addManualParts(requestCtx(c, s), input)), 201);
+  })
+  .post('/manual/undo', full, async (c) => {
+    const input = await headed(ADJUSTMENT_FAILED, () => jsonBody(c, manualUndoSchema));
+    return c.json(await c.var.scope.transaction((s) => undoManualParts(requestCtx(c, s), input)));
+  })
+  .put('/:id', full, async (c) => {
+    const id = c.req.param('id');
+    const { id: bodyId, ...patch } = await adjustmentBody(c, partAdjustmentPatchSchema);
+    if (bodyId !== undefined && bodyId !== id) {
+      throw invalid(ADJUSTMENT_FAILED, [
+        { field: 'id', code: 'mismatch', message: 'The id in the body does not match the path.' },
+      ]);
+    }
+    return c.json(await c.var.scope.transaction((s) => updatePartAdjustment(requestCtx(c, s), id, patch)));
+  })
+  .delete('/:id', full, async (c) => {
+    const id = c.req.param('id');
+    return c.json(await c.var.scope.transaction((s) => deletePartAdjustment(requestCtx(c, s), id)));
+  });

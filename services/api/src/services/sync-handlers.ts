@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import type { SyncCommand } from '@takt/domain';
+import { ApiError, validationError } from '../http/errors';
+import { annotationSaveSchema } from '../routes/annotations';
+import { manualPartsSchema, manualUndoSchema, partAdjustmentBodySchema } from '../routes/part-adjustments';
+import { saveAnnotation, splitDowntime, updateAnnotation } from './downtime';
+import { liveSyncHandlers } from './live-sync';
+import { addManualParts, createPartAdjustment, undoManualParts } from './rejects';
+import type { SyncHandlers } from './sync';
+
+// Every operator action the floor app can queue offline, mapped to the service behind its HTTP call
+// (ARCHITECTURE.md "Offline sync contract"). Each payload is that call's body, validated by its schema.
+
+function payloadOf<S extends z.ZodType>(command: SyncCommand, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(command.payload);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+function sameMachine(command: SyncCommand, machineId: string): void {
+  if (machineId !== command.machineId) {
+    throw new ApiError(400, 'MACHINE_MISMATCH', 'The action names a different machine than the command.');
+  }
+}
+
+/** Shown when a categorization made offline lost to a later one from another tablet. */
+export const CATEGORIZED_ELSEWHERE =
+  'This downtime was categorized on another tablet after this change; that reason was kept.';
+
+/** The command type says whether it is a reject or a correction, so the payload needs no `scrap` flag. */
+const adjustmentPayload = partAdjustmentBodySchema.omit({ scrap: true });
+
+export const syncHandlers: SyncHandlers = {
+  ...liveSyncHandlers,
+  /**
+   * Two tablets categorizing the same period offline both send an annotation with the same start. The
+   * conflict rule (decision 0008): the categorization that happened later (occurredAt) wins, whichever
+   * arrives first; at the same millisecond the one already stored stays. The loser is answered
+   * CATEGORIZED_ELSEWHERE, so its tablet shows which reason was kept instead of dropping the change silently.
+   */
+  categorize_downtime: async (ctx, command) => {
+    const body = payloadOf(command, annotationSaveSchema);
+    sameMachine(command, body.machineId);
+    try {
+      return await saveAnnotation(ctx, body);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'DUPLICATE_ANNOTATION_START') throw err;
+      const existing = await ctx.scope
+        .selectFrom('annotations')
+        .select(['id', 'updated_at'])
+        .where('machine_id', '=', body.machineId)
+        .where('start_at', '=', body.start)
+        .executeTakeFirst();
+      if (!existing) throw err;
+      // updated_at is the occurredAt of the write that set the stored reason.
+      if (ctx.at <= existing.updated_at)
+        throw new ApiError(409, 'CATEGORIZED_ELSEWHERE', CATEGORIZED_ELSEWHERE);
+      const { id: _id, ...patch } = body;
+      return updateAnnotation(ctx, existing.id, patch);
+    }
+  },
+  split_downtime: async (ctx, command) => splitDowntime(ctx, { machineId: command.machineId }),
+  reject_part: async (ctx, command) => {
+    const body = payloadOf(command, adjustmentPayload);
+    sameMachine(command, body.machine_id);
+    return createPartAdjustment(ctx, { ...body, scrap: true });
+  },
+  part_correction: async (ctx, command) => {
+    const body = payloadOf(command, adjustmentPayload);
+    sameMachine(command, body.machine_id);
+    return createPartAdjustment(ctx, { ...body, scrap: false });
+  },
+  manual_add_part: async (ctx, command) => {
+    const body = payloadOf(command, manualPartsSchema);
+    sameMachine(command, body.machineId);
+    return addManualParts(ctx, body);
+  },
+  manual_undo: async (ctx, command) => {
+    const body = payloadOf(command, manualUndoSchema);
+    sameMachine(command, body.machineId);
+    return undoManualParts(ctx, body);
+  },
+};

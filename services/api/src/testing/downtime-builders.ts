@@ -1,0 +1,165 @@
+import type { Kysely } from 'kysely';
+import type { AnnotationType, PartAdjustmentType } from '@takt/domain';
+import type { Database } from '../db/schema';
+import { companyScope } from '../db/scope';
+import { getAnnotationType, insertAnnotationType } from '../repositories/annotation-types';
+import { insertAnnotation } from '../repositories/annotations';
+import { createMachine } from '../repositories/machines';
+import { getPartAdjustmentType, insertPartAdjustmentType } from '../repositories/part-adjustment-types';
+import type { Company } from '../repositories/companies';
+
+// Builders for downtime, annotation and reject tests (STYLE.md: builders with defaults, new ids each call).
+
+export const MIN = 60_000;
+export const HOUR = 3_600_000;
+
+export type StateName = 'ACTIVE' | 'SETUP' | 'INACTIVE' | 'FAULT' | 'UNAVAILABLE';
+
+/** Machine states as ingest writes them: [start, end) each, the last one may be open (end null). */
+export async function someStates(
+  db: Kysely<Database>,
+  company: Company,
+  machineId: string,
+  rows: ReadonlyArray<readonly [start: number, end: number | null, state: StateName]>,
+): Promise<void> {
+  await companyScope(db, company.id)
+    .insertInto(
+      'state_intervals',
+      rows.map(([start, end, state]) => ({ machine_id: machineId, start_at: start, end_at: end, state })),
+    )
+    .execute();
+}
+
+export async function aDowntimeReason(
+  db: Kysely<Database>,
+  company: Company,
+  over: Partial<Pick<AnnotationType, 'name' | 'plannedBehavior' | 'plannedLimitMs' | 'color'>> & {
+    hidden?: boolean;
+  } = {},
+): Promise<AnnotationType> {
+  const scope = companyScope(db, company.id);
+  const id = await insertAnnotationType(
+    scope,
+    {
+      name: over.name ?? `Reason ${crypto.randomUUID().slice(0, 6)}`,
+      plannedBehavior: over.plannedBehavior ?? 'unplanned',
+      plannedLimitMs: over.plannedLimitMs ?? (over.plannedBehavior === 'plannedWithLimit' ? 5 * MIN : null),
+      color: over.color ?? '#123456',
+    },
+    1_700_000_000_000,
+  );
+  if (over.hidden)
+    await scope.updateTable('annotation_types').set({ hidden: 1 }).where('id', '=', id).execute();
+  return (await getAnnotationType(scope, id))!;
+}
+
+export async function anAnnotation(
+  db: Kysely<Database>,
+  company: Company,
+  a: {
+    machineId: string;
+    start: number;
+    end?: number | null;
+    typeId?: string | null;
+    setup?: boolean;
+    planned?: boolean | null;
+    message?: string | null;
+  },
+): Promise<string> {
+  return insertAnnotation(
+    companyScope(db, company.id),
+    {
+      machineId: a.machineId,
+      typeId: a.typeId ?? null,
+      start: a.start,
+      end: a.end ?? null,
+      message: a.message ?? null,
+      planned: a.planned ?? null,
+      setup: a.setup ?? false,
+    },
+    null,
+    1_700_000_000_000,
+  );
+}
+
+export async function aRejectReason(
+  db: Kysely<Database>,
+  company: Company,
+  over: Partial<Pick<PartAdjustmentType, 'name' | 'color' | 'scrap' | 'reject_behavior'>> & {
+    hidden?: boolean;
+  } = {},
+): Promise<PartAdjustmentType> {
+  const scope = companyScope(db, company.id);
+  const id = await insertPartAdjustmentType(
+    scope,
+    {
+      name: over.name ?? `Reject ${crypto.randomUUID().slice(0, 6)}`,
+      color: over.color ?? '#654321',
+      scrap: over.scrap ?? true,
+      reject_behavior: over.reject_behavior ?? 'scrap',
+    },
+    1_700_000_000_000,
+  );
+  if (over.hidden) {
+    await scope.updateTable('part_adjustment_types').set({ hidden: 1 }).where('id', '=', id).execute();
+  }
+  return (await getPartAdjustmentType(scope, id))!;
+}
+
+export async function aManualWorkcenter(
+  db: Kysely<Database>,
+  company: Company,
+  name = 'Bench 1',
+): Promise<string> {
+  return createMachine(companyScope(db, company.id), { name, workcenterType: 'manual' }, 1_700_000_000_000);
+}
+
+/** A job and a run of it on the machine over [start, end). Returns the job name. */
+export async function aJobRun(
+  db: Kysely<Database>,
+  company: Company,
+  machineId: string,
+  run: { start: number; end?: number | null; jobName?: string },
+): Promise<string> {
+  const scope = companyScope(db, company.id);
+  const jobId = crypto.randomUUID();
+  const name = run.jobName ?? `Job ${jobId.slice(0, 6)}`;
+  await scope
+    .insertInto('jobs', {
+      id: jobId,
+      name,
+      erp_job_id: null,
+      expected_cycle_time: 60_000,
+      ideal_cycle_time: 60_000,
+      part_count_multiplier: 1,
+      actual_parts: 1,
+      setuptime: null,
+      quantity: null,
+      hidden: 0,
+      created_at: run.start,
+    })
+    .execute();
+  await scope
+    .insertInto('job_runs', {
+      id: crypto.randomUUID(),
+      machine_id: machineId,
+      job_id: jobId,
+      job_machine_id: null,
+      start_at: run.start,
+      end_at: run.end ?? null,
+      setup_mode: 'none',
+      setup_end: run.start,
+      expected_cycle_time: 60_000,
+      ideal_cycle_time: 60_000,
+      part_count_multiplier: 1,
+      actual_parts: 1,
+      reported_parts: null,
+      required_cycles: null,
+      part_behavior: 'one',
+      expected_setup_ms: null,
+      setup_note: null,
+      created_at: run.start,
+    })
+    .execute();
+  return name;
+}
