@@ -24,6 +24,7 @@ import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
 import { setupRoutes } from './routes/setup';
 import { shiftsRoutes } from './routes/shifts';
 import { syncRoutes } from './routes/sync';
+import { workcenterRoutes } from './routes/workcenter';
 import { syncHandlers } from './services/sync-handlers';
 import { API_VERSION } from './version';
 
@@ -75,6 +76,7 @@ export function buildApp(deps: Deps) {
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', diagnosticsRoutes);
   api.route('/sync', syncRoutes(syncHandlers));
+  api.route('/workcenter', workcenterRoutes);
   app.route('/api', api);
   // The live channel authenticates itself, so a bad caller gets the channel error NOT_AUTHENTICATED.
   app.route('/live', liveChannelRoutes(upgradeWebSocket, deps.bus));

@@ -1,2 +1,2 @@
-export { loadCalendar, recomputeRollups, markRollupsDirty, takeDirty, clearDirty } from './recompute';
+export { loadCalendar, loadRollupSource, recomputeRollups, markRollupsDirty, takeDirty, clearDirty } from './recompute';
 export { loadRollups } from './read';
