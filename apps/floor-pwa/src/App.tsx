@@ -1,6 +1,9 @@
-import { AuthGate, t, ToastProvider, useLocation, usePeriodicReload } from '@takt/ui';
+import type { Me } from '@takt/domain';
+import { AuthGate, t, ToastProvider, useLocation, useNewVersionReload, usePeriodicReload } from '@takt/ui';
 import { useEffect } from 'react';
 import { api } from './api';
+import { floorDb, KV, kvGet, kvPut } from './offline/db';
+import { SyncProvider } from './offline/SyncProvider';
 import { HomePage } from './pages/HomePage';
 import { LiveDashboardPage } from './pages/LiveDashboardPage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -23,6 +26,16 @@ function Screen() {
   }
 }
 
+// Offline-first start (issue 6 point 3): the user of the last online visit opens the app with the network gone.
+const offlineMe = () => kvGet<Me>(floorDb(), KV.me).then((m) => m ?? null);
+const rememberMe = (me: Me) => void kvPut(floorDb(), KV.me, me);
+
+/** live-operations §1, §4: a changed MM-API-Version counts "Reloading in ..." for 30 s, then reloads. */
+function VersionWatch() {
+  useNewVersionReload(api);
+  return null;
+}
+
 export function App() {
   usePeriodicReload();
   const { query } = useLocation();
@@ -37,10 +50,13 @@ export function App() {
 
   return (
     <ToastProvider>
-      <AuthGate api={api} appName={t('app.floorName')}>
+      <VersionWatch />
+      <AuthGate api={api} appName={t('app.floorName')} offlineMe={offlineMe} onSignedIn={rememberMe}>
         {(session) => (
           <SessionContext.Provider value={session}>
-            <Screen />
+            <SyncProvider api={api}>
+              <Screen />
+            </SyncProvider>
           </SessionContext.Provider>
         )}
       </AuthGate>

@@ -1,6 +1,6 @@
 import { meSchema } from '@takt/domain';
 import type { LoginRequest, Me } from '@takt/domain';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { ApiError } from './api';
 import type { ApiClient } from './api';
@@ -30,20 +30,46 @@ export function AuthGate({
   api,
   appName,
   children,
+  offlineMe,
+  onSignedIn,
 }: {
   api: ApiClient;
   appName: string;
   children: (session: Session) => ReactNode;
+  /**
+   * Offline-first apps: the user of the last online visit, used when /api/me cannot be reached at all (a
+   * network error, never a 401), so a tablet opens its workcenter with the network gone.
+   */
+  offlineMe?: () => Promise<Me | null>;
+  /** Called with every confirmed user, so the app can keep it for offlineMe. */
+  onSignedIn?: (me: Me) => void;
 }) {
   const [state, setState] = useState<GateState>({ kind: 'checking' });
   const [attempt, setAttempt] = useState(0);
+  // Read at check time: a new function identity from the parent must not ask /api/me again.
+  const hooks = useRef({ offlineMe, onSignedIn });
+  useEffect(() => {
+    hooks.current = { offlineMe, onSignedIn };
+  });
 
   useEffect(() => {
     const controller = new AbortController();
     api
       .request('/api/me', { on401: 'throw', signal: controller.signal, parse: (d) => meSchema.parse(d) })
-      .then((me) => setState({ kind: 'signed-in', me }))
-      .catch((err: unknown) => {
+      .then((me) => {
+        hooks.current.onSignedIn?.(me);
+        setState({ kind: 'signed-in', me });
+      })
+      .catch(async (err: unknown) => {
+        if (controller.signal.aborted) return;
+        const offlineMe = hooks.current.offlineMe;
+        if (err instanceof ApiError && err.isNetworkError && offlineMe) {
+          const cached = await offlineMe().catch(() => null);
+          if (cached && !controller.signal.aborted) {
+            setState({ kind: 'signed-in', me: cached });
+            return;
+          }
+        }
         if (controller.signal.aborted) return;
         if (err instanceof ApiError && err.status === 401) setState({ kind: 'anonymous' });
         else
@@ -67,6 +93,7 @@ export function AuthGate({
           on401: 'throw',
           parse: loginResponse,
         });
+        hooks.current.onSignedIn?.(me);
         setState({ kind: 'signed-in', me });
       } catch (err) {
         if (err instanceof ApiError && err.isNetworkError) throw new Error(t('login.networkError'));

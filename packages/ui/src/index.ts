@@ -18,3 +18,5 @@ export * from './usePolling';
 export * from './dashboard-data';
 export * from './Elapsed';
 export * from './GroupSelect';
+export * from './Modal';
+export * from './version';

@@ -1,13 +1,26 @@
-import { Link, navigate, t, useLocation, withSearchParam } from '@takt/ui';
+import { Link, navigate, t, useLocation, useToasts, withSearchParam } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { dashboardPath } from '../routes';
 
 /**
- * The workcenter menu (live-operations §2): Dashboard, TV Mode toggle, go-home to "/".
+ * The workcenter menu (live-operations §2): Dashboard, TV Mode toggle, Remote Identifier, go-home to "/".
  * A disclosure (button + list), so keyboard and screen readers need no custom menu semantics.
- * Remote Identifier and tablet mode (which hides Dashboard and TV Mode) come with tablets (issue 6).
+ * Tablet mode hides Dashboard and TV Mode.
  */
-export function WorkcenterMenu() {
+
+/** Set by tablet registration (issue 6 point 2): the id an admin uses to find this device. */
+export const REMOTE_IDENTIFIER_KEY = 'takt.remoteIdentifier';
+
+function remoteIdentifier(): string | null {
+  try {
+    return localStorage.getItem(REMOTE_IDENTIFIER_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function WorkcenterMenu({ tablet = false }: { tablet?: boolean }) {
+  const toasts = useToasts();
   const { pathname, search, query } = useLocation();
   const [open, setOpen] = useState(false);
   const id = useId();
@@ -55,18 +68,37 @@ export function WorkcenterMenu() {
         {t('workcenter.menu')}
       </button>
       <ul className="menu__list" id={`${id}-menu`} hidden={!open}>
+        {!tablet && (
+          <li>
+            <Link to={dashboardPath('utilization')} className="menu__item" onClick={() => setOpen(false)}>
+              {t('workcenter.menuDashboard')}
+            </Link>
+          </li>
+        )}
+        {!tablet && (
+          <li>
+            <button type="button" className="menu__item" aria-pressed={tv} onClick={toggleTv}>
+              {t('workcenter.menuTvMode')}
+              {/* aria-pressed already tells assistive tech; the words are for the eye. */}
+              <span className="menu__state" aria-hidden="true">
+                {tv ? t('common.on') : t('common.off')}
+              </span>
+            </button>
+          </li>
+        )}
         <li>
-          <Link to={dashboardPath('utilization')} className="menu__item" onClick={() => setOpen(false)}>
-            {t('workcenter.menuDashboard')}
-          </Link>
-        </li>
-        <li>
-          <button type="button" className="menu__item" aria-pressed={tv} onClick={toggleTv}>
-            {t('workcenter.menuTvMode')}
-            {/* aria-pressed already tells assistive tech; the words are for the eye. */}
-            <span className="menu__state" aria-hidden="true">
-              {tv ? t('common.on') : t('common.off')}
-            </span>
+          <button
+            type="button"
+            className="menu__item"
+            onClick={() => {
+              setOpen(false);
+              toasts.show({
+                id: 'remote-identifier',
+                message: `${t('workcenter.remoteIdentifier')}: ${remoteIdentifier() ?? t('workcenter.remoteIdentifierNone')}`,
+              });
+            }}
+          >
+            {t('workcenter.remoteIdentifier')}
           </button>
         </li>
         <li>

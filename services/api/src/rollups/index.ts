@@ -1,2 +1,9 @@
-export { loadCalendar, loadRollupSource, recomputeRollups, markRollupsDirty, takeDirty, clearDirty } from './recompute';
+export {
+  loadCalendar,
+  loadRollupSource,
+  recomputeRollups,
+  markRollupsDirty,
+  takeDirty,
+  clearDirty,
+} from './recompute';
 export { loadRollups } from './read';
