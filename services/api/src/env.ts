@@ -33,6 +33,9 @@ const envSchema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
+  /** MQTT broker for machines with MQTT sources, e.g. mqtt://127.0.0.1:1883 (docs/decisions/0200-mqtt-topics.md). */
+  TAKT_MQTT_URL: z.string().optional(),
+  TAKT_MQTT_PREFIX: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -62,6 +62,8 @@ async function main(): Promise<void> {
       db: database.db,
       now,
       log: (m) => console.log(m),
+      ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
+      ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
       onWritten: (machines) => {
         bus
           .publish(machines.map((m) => ({ ...m, topic: 'live' as const })))

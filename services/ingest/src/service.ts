@@ -7,7 +7,9 @@ import type { Observation as RawObservation } from './shdr';
 import { ShdrClient } from './shdr-client';
 import type { ShdrCounters } from './shdr-client';
 import type { DerivedWrite, IngestBatch, ObservationRow, SourceRow } from './store';
-import { loadFieldMaps, loadSetupEvents, loadShdrSources, writeBatch } from './store';
+import { loadFieldMaps, loadSetupEvents, loadSources, takeInbox, writeBatch } from './store';
+import { AgentClient } from './agent-client';
+import { MqttSubscriber } from './mqtt';
 import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/api/rollups';
 
 export interface IngestOptions {
@@ -24,6 +26,11 @@ export interface IngestOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** How often stale rollups are recomputed (default 10 s); 0 turns the rollup worker off. */
   rollupIntervalMs?: number;
+  /** MQTT broker for machines with MQTT sources (topic scheme: docs/decisions/0200-mqtt-topics.md). */
+  mqttUrl?: string;
+  mqttPrefix?: string;
+  /** How often pushed gateway lines are taken from the inbox (default 500 ms). */
+  inboxIntervalMs?: number;
 }
 
 export interface IngestService {
@@ -38,15 +45,32 @@ export interface IngestService {
   counters(): Map<string, ShdrCounters>;
 }
 
+/** A source's transport: an SHDR socket, an agent poller, or nothing of its own (MQTT, gateway inbox). */
+interface Transport {
+  status: 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED';
+  counters: ShdrCounters;
+  stop(): Promise<void>;
+}
+
 interface Link {
   source: SourceRow;
-  client: ShdrClient;
+  transport: Transport;
   pipeline: MachinePipeline;
   fields: Map<string, FieldMeaning>;
   flushed: ShdrCounters;
   /** The live row changed since the last write. */
   liveDirty: boolean;
+  /** Agent: the position reached by buffered observations, saved with them. */
+  agentPosition?: { instanceId: string; nextSequence: number };
 }
+
+const noCounters = (): ShdrCounters => ({
+  lines: 0,
+  observations: 0,
+  rejected: 0,
+  rejectedLines: 0,
+  lastLineAt: null,
+});
 
 /** Connection changes are stored with the observations under this key, so history can be re-derived. */
 export const CONNECTION_KEY = '@connection';
@@ -92,65 +116,147 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   let flushing: Promise<void> = Promise.resolve();
   let stopped = false;
 
+  /** Observations as received: stored unless the push already stored them, and derived. */
+  function received(link: Link, raw: readonly RawObservation[], at: number, store: boolean): void {
+    const { source } = link;
+    link.liveDirty = true;
+    const values = raw.filter((o) => o.kind !== 'asset');
+    if (store) {
+      for (const o of values) {
+        const value = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
+        observations.push({
+          company_id: source.companyId,
+          machine_id: source.machineId,
+          ts: o.ts,
+          key: o.key,
+          value,
+        });
+      }
+    }
+    if (values.length > 0) link.pipeline.pushRaw(values, at);
+    else link.pipeline.heartbeat(at);
+  }
+
+  function connection(link: Link, status: Transport['status'], at: number): void {
+    link.pipeline.setConnection(status, at);
+    link.liveDirty = true;
+    if (status !== 'CONNECTING') {
+      observations.push({
+        company_id: link.source.companyId,
+        machine_id: link.source.machineId,
+        ts: at,
+        key: CONNECTION_KEY,
+        value: status,
+      });
+    }
+  }
+
+  /** A transport for sources fed from outside the worker (MQTT messages, gateway pushes). */
+  function passive(): Transport {
+    return { status: 'CONNECTING', counters: noCounters(), stop: async () => {} };
+  }
+
+  function shdrTransport(link: Link): Transport {
+    const { source } = link;
+    const client = new ShdrClient({
+      host: source.host,
+      port: source.port,
+      now,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      onStatus: (status, at) => connection(link, status, at),
+      onLine: (line) => {
+        const at = now();
+        if (line.type !== 'data') {
+          link.liveDirty = true;
+          link.pipeline.heartbeat(at);
+        } else received(link, line.observations, at, true);
+      },
+      onError: (err) => log(`[ingest] ${source.machineName} (${source.host}:${source.port}): ${err.message}`),
+    });
+    client.start();
+    return {
+      get status() {
+        return client.status;
+      },
+      get counters() {
+        return client.counters;
+      },
+      stop: () => client.stop(),
+    };
+  }
+
+  function agentTransport(link: Link): Transport {
+    const { source } = link;
+    let status: Transport['status'] = 'CONNECTING';
+    const counters = noCounters();
+    const client = new AgentClient({
+      baseUrl: source.baseUrl ?? '',
+      intervalMs: source.pollIntervalMs ?? 1000,
+      now,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      loadSequence: () =>
+        source.agentInstanceId != null && source.agentNextSequence != null
+          ? { instanceId: source.agentInstanceId, nextSequence: source.agentNextSequence }
+          : null,
+      // Saved with the batch's observations in one transaction (writeOut), so a crash repeats, never skips.
+      saveSequence: (position) => {
+        link.agentPosition = position;
+      },
+      onObservations: (obs) => {
+        const at = now();
+        counters.lines += 1;
+        counters.observations += obs.length;
+        counters.lastLineAt = at;
+        received(link, obs, at, true);
+      },
+      onStatus: (s, at) => {
+        const next = s === 'CONNECTED' || s === 'DISCONNECTED' ? s : 'CONNECTING';
+        if (next !== status) connection(link, next, at);
+        status = next;
+      },
+      onError: (err) => log(`[ingest] agent ${source.baseUrl} (${source.machineName}): ${err.message}`),
+    });
+    client.start();
+    return {
+      get status() {
+        return status;
+      },
+      counters,
+      stop: () => client.stop(),
+    };
+  }
+
   function open(source: SourceRow, fields: Map<string, FieldMeaning>): Link {
-    const link: Link = {
+    const link = {
       source,
       fields,
       pipeline: new MachinePipeline(source.companyId, source.machineId, fields, source.cycleSource, now()),
-      flushed: { lines: 0, observations: 0, rejected: 0, rejectedLines: 0, lastLineAt: null },
+      flushed: noCounters(),
       liveDirty: true,
-      client: new ShdrClient({
-        host: source.host,
-        port: source.port,
-        now,
-        ...(options.backoff ? { backoff: options.backoff } : {}),
-        onStatus: (status, at) => {
-          link.pipeline.setConnection(status, at);
-          link.liveDirty = true;
-          if (status !== 'CONNECTING') {
-            observations.push({
-              company_id: source.companyId,
-              machine_id: source.machineId,
-              ts: at,
-              key: CONNECTION_KEY,
-              value: status,
-            });
-          }
-        },
-        onLine: (line) => {
-          const at = now();
-          link.liveDirty = true;
-          if (line.type !== 'data') {
-            link.pipeline.heartbeat(at);
-            return;
-          }
-          for (const o of line.observations) {
-            if (o.kind === 'asset') continue;
-            const value = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
-            observations.push({
-              company_id: source.companyId,
-              machine_id: source.machineId,
-              ts: o.ts,
-              key: o.key,
-              value,
-            });
-          }
-          link.pipeline.pushRaw(line.observations, at);
-        },
-        onError: (err) =>
-          log(`[ingest] ${source.machineName} (${source.host}:${source.port}): ${err.message}`),
-      }),
-    };
+    } as Link;
+    link.transport =
+      source.kind === 'shdr'
+        ? shdrTransport(link)
+        : source.kind === 'agent'
+          ? agentTransport(link)
+          : passive();
     return link;
   }
 
+  const sameTarget = (a: SourceRow, b: SourceRow) =>
+    a.kind === b.kind &&
+    a.host === b.host &&
+    a.port === b.port &&
+    a.baseUrl === b.baseUrl &&
+    a.machineRef === b.machineRef;
+
   async function refresh(): Promise<void> {
-    const sources = await loadShdrSources(db);
+    const sources = await loadSources(db);
     const wanted = new Map(sources.map((s) => [s.sourceId, s]));
     for (const [id, link] of links) {
       const s = wanted.get(id);
-      if (!s || s.host !== link.source.host || s.port !== link.source.port) {
-        await link.client.stop();
+      if (!s || !sameTarget(s, link.source)) {
+        await link.transport.stop();
         links.delete(id);
       }
     }
@@ -159,12 +265,73 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       db,
       fresh.map((s) => s.machineId),
     );
-    for (const s of fresh) {
-      const link = open(s, fieldMaps.get(s.machineId) ?? new Map());
-      links.set(s.sourceId, link);
-      link.client.start();
-    }
+    for (const s of fresh) links.set(s.sourceId, open(s, fieldMaps.get(s.machineId) ?? new Map()));
     await syncSetup();
+  }
+
+  /** MQTT: one subscriber for the worker; messages go to the machine their topic names. */
+  let mqtt: MqttSubscriber | null = null;
+  const mqttLink = (companyRef: string, machineRef: string) =>
+    [...links.values()].find(
+      (l) =>
+        l.source.kind === 'mqtt' && l.source.machineRef === machineRef && l.source.companyRef === companyRef,
+    );
+  if (options.mqttUrl) {
+    mqtt = new MqttSubscriber({
+      url: options.mqttUrl,
+      ...(options.mqttPrefix ? { prefix: options.mqttPrefix } : {}),
+      now,
+      onObservations: (machineRef, obs, rejected, meta) => {
+        const link = mqttLink(meta.companyRef, machineRef);
+        if (!link) return;
+        const c = link.transport.counters;
+        c.lines += 1;
+        c.observations += obs.length;
+        c.rejected += rejected;
+        c.lastLineAt = meta.receivedAt;
+        if (link.transport.status !== 'CONNECTED') {
+          link.transport.status = 'CONNECTED';
+          connection(link, 'CONNECTED', meta.receivedAt);
+        }
+        received(link, obs, meta.receivedAt, true);
+      },
+      onMachineStatus: (machineRef, online, meta) => {
+        const link = mqttLink(meta.companyRef, machineRef);
+        if (!link) return;
+        link.transport.status = online ? 'CONNECTED' : 'DISCONNECTED';
+        connection(link, link.transport.status, meta.receivedAt);
+      },
+      onError: (err) => log(`[ingest] mqtt: ${err.message}`),
+    });
+  }
+
+  /** Gateway pushes wait in the inbox (already stored by the API); derive them in arrival order. */
+  let inboxDone: string[] = [];
+  async function drainInbox(): Promise<void> {
+    const byMachine = new Map(
+      [...links.values()].filter((l) => l.source.kind === 'gateway').map((l) => [l.source.machineId, l]),
+    );
+    if (byMachine.size === 0) return;
+    const rows = await takeInbox(db, [...byMachine.keys()], 5000);
+    for (const r of rows) {
+      if (inboxDone.includes(r.id)) continue;
+      const link = byMachine.get(r.machine_id);
+      if (!link) continue;
+      if (link.transport.status !== 'CONNECTED') {
+        link.transport.status = 'CONNECTED';
+        connection(link, 'CONNECTED', r.received_at);
+      }
+      const parsed = parseShdrLine(r.line, r.received_at);
+      const c = link.transport.counters;
+      c.lines += 1;
+      c.lastLineAt = r.received_at;
+      if (parsed.type === 'data') {
+        c.observations += parsed.observations.length;
+        c.rejected += parsed.rejected;
+        received(link, parsed.observations, r.received_at, false);
+      } else link.pipeline.heartbeat(r.received_at);
+      inboxDone.push(r.id);
+    }
   }
 
   /** The setup flow lives in job runs (written by the API); feed its START/END events to each machine. */
@@ -202,7 +369,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         fresh.setConnection(raw === 'connected' ? 'CONNECTED' : 'DISCONNECTED', r.ts);
       else if (raw) fresh.pushRaw([raw], r.ts);
     }
-    fresh.setConnection(link.client.status, now());
+    fresh.setConnection(link.transport.status, now());
     fresh.continueStoredHistory();
     fresh.retake(from);
     link.pipeline = fresh;
@@ -224,9 +391,11 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         });
     }
     const live = [...links.values()].filter((l) => l.liveDirty);
+    // A gateway push counts its own lines when it stores them.
     const stats = [...links.values()]
+      .filter((l) => l.source.kind !== 'gateway')
       .map((l) => {
-        const c = l.client.counters;
+        const c = l.transport.counters;
         return {
           link: l,
           c,
@@ -240,9 +409,21 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         };
       })
       .filter((s) => s.delta.lines > 0);
-    if (observations.length === 0 && derived.length === 0 && live.length === 0 && stats.length === 0) return;
+    const positions = [...links.values()].filter((l) => l.agentPosition);
+    const done = inboxDone;
+    if (
+      observations.length === 0 &&
+      derived.length === 0 &&
+      live.length === 0 &&
+      stats.length === 0 &&
+      done.length === 0 &&
+      positions.length === 0
+    )
+      return;
     const batch: IngestBatch = {
       now: t,
+      inboxDone: done,
+      agentPositions: positions.map((l) => ({ sourceId: l.source.sourceId, ...l.agentPosition! })),
       observations,
       derived: derived.map((d) => d.write),
       live: live.map((l) => l.pipeline.liveRow(t)),
@@ -250,6 +431,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     };
     // Swap buffers before the write, so lines arriving meanwhile go to the next batch.
     observations = [];
+    inboxDone = [];
+    for (const l of positions) delete l.agentPosition;
     for (const l of live) l.liveDirty = false;
     try {
       await writeBatch(db, batch);
@@ -267,6 +450,12 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       // Keep everything for the next attempt: nothing received from an adapter is dropped on a transient
       // database error.
       observations = batch.observations.concat(observations);
+      inboxDone = done.concat(inboxDone);
+      for (const p of batch.agentPositions ?? []) {
+        const l = links.get(p.sourceId);
+        if (l && !l.agentPosition)
+          l.agentPosition = { instanceId: p.instanceId, nextSequence: p.nextSequence };
+      }
       for (const d of derived) d.link.pipeline.retake(d.write.from);
       for (const l of live) l.liveDirty = true;
       log(`[ingest] write failed, will retry: ${(err as Error).message}`);
@@ -314,24 +503,32 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   };
 
   await refresh();
+  if (mqtt) await mqtt.start();
+  const inboxTimer = setInterval(() => {
+    flushing = flushing
+      .then(drainInbox)
+      .catch((err: Error) => log(`[ingest] reading the gateway inbox failed: ${err.message}`));
+  }, options.inboxIntervalMs ?? 500);
   const flushTimer = setInterval(() => void flush(), options.flushIntervalMs ?? 250);
   const tickTimer = setInterval(tick, options.tickIntervalMs ?? 5000);
   const rollupEvery = options.rollupIntervalMs ?? 10_000;
   const rollupTimer = rollupEvery > 0 ? setInterval(() => void rollUp(), rollupEvery) : null;
-  log(`[ingest] listening to ${links.size} SHDR adapter(s)`);
+  log(`[ingest] deriving ${links.size} machine source(s)`);
 
   return {
     refresh,
     flush,
     rollUp,
-    counters: () => new Map([...links].map(([id, l]) => [id, l.client.counters])),
+    counters: () => new Map([...links].map(([id, l]) => [id, l.transport.counters])),
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(flushTimer);
       clearInterval(tickTimer);
       if (rollupTimer) clearInterval(rollupTimer);
-      await Promise.all([...links.values()].map((l) => l.client.stop()));
+      clearInterval(inboxTimer);
+      await mqtt?.stop();
+      await Promise.all([...links.values()].map((l) => l.transport.stop()));
       await flush();
     },
   };

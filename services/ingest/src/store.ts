@@ -8,33 +8,62 @@ import type { FieldMeaning } from './pipeline';
 
 export interface SourceRow {
   sourceId: string;
+  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent';
   companyId: string;
   machineId: string;
   machineName: string;
   host: string;
   port: number;
   cycleSource: 'part_count' | 'execution';
+  /** gateway and MQTT: the name the edge uses for the machine */
+  machineRef: string | null;
+  /** MQTT: the company's reference in topics */
+  companyRef: string | null;
+  baseUrl: string | null;
+  pollIntervalMs: number | null;
+  agentInstanceId: string | null;
+  agentNextSequence: number | null;
 }
 
-/** Enabled SHDR sources of machines in service, across all companies. */
-export async function loadShdrSources(db: Kysely<Database>): Promise<SourceRow[]> {
-  const rows = await db
+/** Enabled sources of machines in service, across all companies. */
+export async function loadSources(db: Kysely<Database>): Promise<SourceRow[]> {
+  return db
     .selectFrom('machine_sources as s')
     .innerJoin('machines as m', 'm.id', 's.machine_id')
+    .innerJoin('companies as c', 'c.id', 's.company_id')
     .select([
       's.id as sourceId',
+      's.kind',
       's.company_id as companyId',
       's.machine_id as machineId',
       'm.name as machineName',
       's.host',
       's.port',
       'm.cycle_source as cycleSource',
+      's.machine_ref as machineRef',
+      'c.mqtt_ref as companyRef',
+      's.base_url as baseUrl',
+      's.poll_interval_ms as pollIntervalMs',
+      's.agent_instance_id as agentInstanceId',
+      's.agent_next_sequence as agentNextSequence',
     ])
-    .where('s.kind', '=', 'shdr')
     .where('s.enabled', '=', 1)
     .where('m.decommissioned_at', 'is', null)
     .execute();
-  return rows;
+}
+
+/** Pushed gateway lines waiting for derivation (stored by the push; the worker only derives them). */
+export async function takeInbox(db: Kysely<Database>, machineIds: readonly string[], limit: number) {
+  if (machineIds.length === 0) return [];
+  return db
+    .selectFrom('ingest_inbox')
+    .selectAll()
+    .where('machine_id', 'in', machineIds)
+    .orderBy('received_at')
+    .orderBy('seq')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** Adapter field mapping of each machine: SHDR key → MTConnect data item type and subtype. */
@@ -104,6 +133,10 @@ export interface IngestBatch {
   /** The worker's clock when the batch was built (marks dirty rollups). */
   now?: number;
   observations: ObservationRow[];
+  /** Inbox lines derived in this batch: removed in the same transaction, so a crash repeats, never loses. */
+  inboxDone?: string[];
+  /** Agent positions reached by this batch's observations, saved with them. */
+  agentPositions?: Array<{ sourceId: string; instanceId: string; nextSequence: number }>;
   derived: DerivedWrite[];
   live: MachineLiveTable[];
   stats: SourceStats[];
@@ -121,6 +154,20 @@ export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Prom
       await trx
         .insertInto('observations')
         .values(batch.observations.slice(i, i + OBSERVATION_CHUNK))
+        .execute();
+    }
+    const done = batch.inboxDone ?? [];
+    for (let i = 0; i < done.length; i += 500) {
+      await trx
+        .deleteFrom('ingest_inbox')
+        .where('id', 'in', done.slice(i, i + 500))
+        .execute();
+    }
+    for (const p of batch.agentPositions ?? []) {
+      await trx
+        .updateTable('machine_sources')
+        .set({ agent_instance_id: p.instanceId, agent_next_sequence: p.nextSequence })
+        .where('id', '=', p.sourceId)
         .execute();
     }
     for (const d of batch.derived) {

@@ -1,0 +1,186 @@
+import mqtt from 'mqtt';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { companyScope } from '@takt/api/db';
+import { createAdapter } from '../../api/src/repositories/adapters';
+import { aCompany, aMachine } from '../../api/src/testing/builders';
+import { DIALECTS, freshDb } from '../../api/src/testing/db';
+import type { TestDb } from '../../api/src/testing/db';
+import type { TestBroker } from './broker-test-support';
+import { ensureMosquitto } from './broker-test-support';
+import { demoAdapterFields } from './demo-adapter';
+import { startIngest } from './service';
+import type { IngestService } from './service';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect) => {
+  let t: TestDb;
+  let broker: TestBroker;
+  let ingest: IngestService | undefined;
+
+  beforeAll(async () => {
+    broker = await ensureMosquitto();
+  });
+  beforeEach(async () => {
+    t = await freshDb(dialect);
+  });
+  afterEach(async () => {
+    await ingest?.stop();
+    ingest = undefined;
+    await t.cleanup();
+  });
+
+  async function machineWithSource(kind: 'mqtt' | 'gateway', ref: string) {
+    const company = await aCompany(t.db);
+    const scope = companyScope(t.db, company.id);
+    const companyRef = `c${crypto.randomUUID().slice(0, 8)}`;
+    await t.db.updateTable('companies').set({ mqtt_ref: companyRef }).where('id', '=', company.id).execute();
+    const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
+    const machineId = await aMachine(t.db, company, { name: ref });
+    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
+    let gatewayId: string | null = null;
+    if (kind === 'gateway') {
+      gatewayId = crypto.randomUUID();
+      await t.db
+        .insertInto('gateways')
+        .values({
+          id: gatewayId,
+          company_id: company.id,
+          name: 'edge',
+          asset_serial: null,
+          edge_ref: null,
+          token_hash: crypto.randomUUID(),
+          state: 'active',
+          activation_status: 'activated',
+          ingest_multiplier: 1,
+          pusher_config: '{}',
+          supervisor_config: '{}',
+          last_sequence: null,
+          last_response: null,
+          buffered_records: null,
+          last_shdr: null,
+          supervisor_last_join: null,
+          created_at: 0,
+        } as never)
+        .execute();
+    }
+    await scope
+      .insertInto('machine_sources', {
+        id: crypto.randomUUID(),
+        machine_id: machineId,
+        kind,
+        host: '',
+        port: 0,
+        enabled: 1,
+        stat_lines: 0,
+        stat_observations: 0,
+        stat_rejected: 0,
+        last_line_at: null,
+        created_at: 0,
+        gateway_id: gatewayId,
+        machine_ref: ref,
+        base_url: null,
+        agent_device: null,
+        poll_interval_ms: null,
+        agent_instance_id: null,
+        agent_next_sequence: null,
+      })
+      .execute();
+    return { company, companyRef, machineId };
+  }
+
+  const live = (machineId: string) =>
+    t.db.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
+
+  it('derives a machine from SHDR lines published on its MQTT topic, stores them, and counts rejects', async () => {
+    const { companyRef, machineId } = await machineWithSource('mqtt', 'press-7');
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, mqttUrl: broker.url, rollupIntervalMs: 0 });
+    const client = await mqtt.connectAsync(broker.url);
+    try {
+      const t0 = Date.now() - 5000;
+      await client.publishAsync(
+        `takt/${companyRef}/press-7/shdr`,
+        `${iso(t0)}|avail|AVAILABLE|execution|ACTIVE|program|O77\nnot a line at all\n`,
+        { qos: 1 },
+      );
+      await expect.poll(async () => (await live(machineId))?.state, { timeout: 10_000 }).toBe('ACTIVE');
+      expect(await live(machineId)).toMatchObject({ program: 'O77', connection: 'CONNECTED' });
+      await ingest.flush();
+      const stored = await t.db
+        .selectFrom('observations')
+        .select('key')
+        .where('machine_id', '=', machineId)
+        .execute();
+      expect(stored.map((o) => o.key)).toEqual(expect.arrayContaining(['avail', 'execution', 'program']));
+      await expect
+        .poll(
+          async () =>
+            (
+              await t.db
+                .selectFrom('machine_sources')
+                .select('stat_rejected')
+                .where('machine_id', '=', machineId)
+                .executeTakeFirstOrThrow()
+            ).stat_rejected,
+          {
+            timeout: 5000,
+          },
+        )
+        .toBeGreaterThan(0);
+    } finally {
+      await client.endAsync();
+    }
+  }, 30_000);
+
+  it('derives pushed gateway lines from the inbox once, without storing their observations twice', async () => {
+    const { company, machineId } = await machineWithSource('gateway', 'lathe-3');
+    const t0 = Date.now() - 60_000;
+    const lines = [
+      `${iso(t0)}|avail|AVAILABLE|execution|READY`,
+      `${iso(t0 + 1000)}|execution|ACTIVE|part_count|5`,
+    ];
+    // What the push route stores: the observations, and the lines for the worker.
+    await t.db
+      .insertInto('observations')
+      .values([
+        { company_id: company.id, machine_id: machineId, ts: t0, key: 'execution', value: 'READY' },
+        { company_id: company.id, machine_id: machineId, ts: t0 + 1000, key: 'execution', value: 'ACTIVE' },
+      ])
+      .execute();
+    await t.db
+      .insertInto('ingest_inbox')
+      .values(
+        lines.map((line, i) => ({
+          id: crypto.randomUUID(),
+          company_id: company.id,
+          machine_id: machineId,
+          received_at: t0 + i * 1000 + 10,
+          seq: i + 1,
+          line,
+        })),
+      )
+      .execute();
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, inboxIntervalMs: 20, rollupIntervalMs: 0 });
+    await expect.poll(async () => (await live(machineId))?.state, { timeout: 10_000 }).toBe('ACTIVE');
+    await expect
+      .poll(async () => (await t.db.selectFrom('ingest_inbox').selectAll().execute()).length, {
+        timeout: 5000,
+      })
+      .toBe(0);
+    await ingest.flush();
+    const intervals = await t.db
+      .selectFrom('state_intervals')
+      .select(['state', 'start_at'])
+      .where('machine_id', '=', machineId)
+      .orderBy('start_at')
+      .execute();
+    expect(intervals.at(-1)).toMatchObject({ state: 'ACTIVE', start_at: t0 + 1000 });
+    const execs = await t.db
+      .selectFrom('observations')
+      .select('value')
+      .where('machine_id', '=', machineId)
+      .where('key', '=', 'execution')
+      .execute();
+    expect(execs).toHaveLength(2);
+  }, 30_000);
+});
