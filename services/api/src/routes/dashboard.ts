@@ -8,6 +8,8 @@ import { queryParams } from '../http/validate';
 import type { Machine } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
 import { liveByMachine } from '../repositories/live';
+import type { ServiceCtx } from '../services/context';
+import { workcenterLive } from '../services/workcenter';
 
 const dashboardQuery = z.object({ group: z.string().min(1).optional() });
 
@@ -61,24 +63,67 @@ export function toDashboardMachine(
   };
 }
 
+/** The job running on a scheduled machine, as its tile shows it (live-operations §3, §4). */
+async function scheduledTile(
+  ctx: ServiceCtx,
+  tile: DashboardMachine,
+  run: OpenRun,
+): Promise<DashboardMachine> {
+  const card = await workcenterLive(ctx, tile.id);
+  return {
+    ...tile,
+    scheduled: true,
+    jobScheduleGroupId: run.id,
+    jobId: run.job_id,
+    setupSince: run.setup_end == null ? run.start_at : null,
+    setupEnd: run.setup_end,
+    jobRunSetupTime: run.expected_setup_ms,
+    // SETUP overrides the machine state while the job is in setup (METRICS.md §1).
+    status: run.setup_end == null ? 'SETUP' : tile.status,
+    progress: card.partPercent,
+    expectedParts: card.expectedPartsNow,
+    actualParts: card.jobGoodParts,
+  };
+}
+
+type OpenRun = {
+  id: string;
+  machine_id: string;
+  job_id: string;
+  start_at: number;
+  setup_end: number | null;
+  expected_setup_ms: number | null;
+};
+
 /** GET /api/dashboard: the caller's machines as live tiles (polled every 5 s by the apps). */
 export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const { group } = queryParams(c, dashboardQuery);
   const scope = c.var.scope;
-  const [machines, groups, live] = await Promise.all([
+  const [machines, groups, live, runs] = await Promise.all([
     listMachines(scope, { groupId: group }),
     listGroups(scope),
     liveByMachine(scope),
+    scope
+      .selectFrom('job_runs')
+      .select(['id', 'machine_id', 'job_id', 'start_at', 'setup_end', 'expected_setup_ms'])
+      .where('end_at', 'is', null)
+      .execute(),
   ]);
   const now = c.var.deps.now();
+  const runByMachine = new Map(runs.map((r) => [r.machine_id, r]));
+  const ctx: ServiceCtx = { scope, at: now, now, caller: c.var.caller };
   const body: DashboardResponse = {
-    machines: machines.map((m) =>
-      toDashboardMachine(
-        m,
-        live.get(m.id),
-        groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
-        now,
-      ),
+    machines: await Promise.all(
+      machines.map((m) => {
+        const tile = toDashboardMachine(
+          m,
+          live.get(m.id),
+          groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
+          now,
+        );
+        const run = runByMachine.get(m.id);
+        return run ? scheduledTile(ctx, tile, run) : tile;
+      }),
     ),
     groups: groups.map((g) => ({ id: g.id, name: g.name })),
     now,
