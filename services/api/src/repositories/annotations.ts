@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Annotation } from '@takt/domain';
 import type { AnnotationsTable } from '../db/schema';
 import type { CompanyScope } from '../db/scope';
+import { historyChanged, historyOfRowChanged } from '../rollups/touch';
 
 // Annotations (live-operations §3): a machine's downtime categorized, split or marked as setup.
 // SQL only; the one row→domain mapping is toAnnotation.
@@ -129,6 +130,7 @@ export async function insertAnnotation(
       updated_at: now,
     })
     .execute();
+  await historyChanged(scope, f.machineId, f.start);
   return id;
 }
 
@@ -138,6 +140,7 @@ export async function updateAnnotationRow(
   f: Partial<Omit<AnnotationFields, 'machineId'>>,
   now: number,
 ): Promise<void> {
+  await historyOfRowChanged(scope, 'annotations', id, f.start);
   await scope
     .updateTable('annotations')
     .set({
@@ -154,6 +157,7 @@ export async function updateAnnotationRow(
 }
 
 export async function deleteAnnotationRow(scope: CompanyScope, id: string): Promise<void> {
+  await historyOfRowChanged(scope, 'annotations', id);
   await scope.deleteFrom('annotations').where('id', '=', id).execute();
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { PartAdjustment } from '@takt/domain';
 import type { PartAdjustmentsTable } from '../db/schema';
 import type { CompanyScope } from '../db/scope';
+import { historyChanged, historyOfRowChanged } from '../rollups/touch';
 
 // Part adjustments (live-operations §3 "Part adjustment"): rejects, corrections, setup removals and parts
 // added by hand. SQL only; the one row→domain mapping is toPartAdjustment.
@@ -225,6 +226,7 @@ export async function insertPartAdjustment(
       created_at: now,
     })
     .execute();
+  await historyChanged(scope, f.machineId, f.adjustmentTime);
   return id;
 }
 
@@ -233,6 +235,7 @@ export async function updatePartAdjustmentRow(
   id: string,
   f: Omit<PartAdjustmentFields, 'machineId'>,
 ): Promise<void> {
+  await historyOfRowChanged(scope, 'part_adjustments', id, f.adjustmentTime);
   await scope
     .updateTable('part_adjustments')
     .set({
@@ -251,6 +254,7 @@ export async function updatePartAdjustmentRow(
 }
 
 export async function deletePartAdjustmentRow(scope: CompanyScope, id: string): Promise<void> {
+  await historyOfRowChanged(scope, 'part_adjustments', id);
   await scope.deleteFrom('part_adjustments').where('id', '=', id).execute();
 }
 

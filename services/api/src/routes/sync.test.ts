@@ -88,6 +88,13 @@ describe.each(DIALECTS)('offline sync on %s', (dialect) => {
     expect(await scope.selectFrom('annotations').select('annotation_type_id').execute()).toEqual([
       { annotation_type_id: downtime.id },
     ]);
+    // The rollup worker is told to recompute from the earliest changed fact.
+    const dirty = await h.t.db
+      .selectFrom('rollup_dirty')
+      .selectAll()
+      .where('machine_id', '=', machine)
+      .executeTakeFirst();
+    expect(dirty?.from_at).toBe(now - 50 * MIN);
 
     const again = await post(cookie, batch);
     expect(again.body.results.map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
