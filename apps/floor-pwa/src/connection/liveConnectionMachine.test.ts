@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback, SimulatedClock } from 'xstate';
+import { liveConnectionMachine, offlineToastView } from './liveConnectionMachine';
+import { handleServerMessage, parseServerMessage } from './liveSocket';
+
+function run() {
+  const clock = new SimulatedClock();
+  const opened = vi.fn();
+  const machine = liveConnectionMachine.provide({
+    actors: {
+      socket: fromCallback(() => {
+        opened();
+        return () => {};
+      }),
+    },
+  });
+  const actor = createActor(machine, { clock, input: { now: () => clock.now() } }).start();
+  const toast = () => offlineToastView(actor.getSnapshot());
+  return { actor, clock, opened, toast };
+}
+
+describe('live connection and the offline toast', () => {
+  it('stays quiet while connected and on the first quiet retry', () => {
+    const t = run();
+    t.actor.send({ type: 'OPENED' });
+    expect(t.toast()).toBeNull();
+    t.actor.send({ type: 'CLOSED' }); // dropped: retried at once
+    expect(t.opened).toHaveBeenCalledTimes(2);
+    expect(t.toast()).toBeNull();
+  });
+
+  it('shows the toast when a reconnect fails, counting down 4 s then 8 s', () => {
+    const t = run();
+    t.actor.send({ type: 'OPENED' });
+    t.actor.send({ type: 'CLOSED' });
+    t.actor.send({ type: 'CLOSED' });
+    expect(t.toast()).toEqual({ label: 'Failed to reconnect', canReconnect: true, retryAt: 4000 });
+    t.clock.increment(4000);
+    expect(t.toast()?.label).toBe('Reconnecting...');
+    t.actor.send({ type: 'CLOSED' });
+    expect(t.toast()?.retryAt).toBe(4000 + 8000);
+  });
+
+  it('debounces reconnect clicks by 1000 ms', () => {
+    const t = run();
+    t.actor.send({ type: 'CLOSED' });
+    const before = t.opened.mock.calls.length;
+    t.actor.send({ type: 'RECONNECT' });
+    t.clock.increment(600);
+    t.actor.send({ type: 'RECONNECT' });
+    t.clock.increment(600);
+    t.actor.send({ type: 'RECONNECT' });
+    t.clock.increment(999);
+    expect(t.opened).toHaveBeenCalledTimes(before);
+    expect(t.toast()?.label).toBe('Reconnecting...');
+    t.clock.increment(1);
+    expect(t.opened).toHaveBeenCalledTimes(before + 1);
+  });
+
+  it('says "Reconnected!" and closes 2 s later', () => {
+    const t = run();
+    t.actor.send({ type: 'CLOSED' });
+    t.clock.increment(4000);
+    t.actor.send({ type: 'OPENED' });
+    expect(t.toast()?.label).toBe('Reconnected!');
+    t.clock.increment(1999);
+    expect(t.toast()).not.toBeNull();
+    t.clock.increment(1);
+    expect(t.toast()).toBeNull();
+  });
+});
+
+describe('live channel messages', () => {
+  const handlers = () => ({ onTile: vi.fn(), onReinit: vi.fn(), reload: vi.fn() });
+  it('routes tiles, reinit and NOT_AUTHENTICATED', () => {
+    const h = handlers();
+    const msg = (o: unknown) => parseServerMessage(JSON.stringify(o))!;
+    handleServerMessage(
+      msg({ event: 'channel_update', machine_id: 'm1', name: 'live', topic: 't', payload: { id: 'm1' } }),
+      h,
+    );
+    handleServerMessage(msg({ event: 'reinit' }), h);
+    handleServerMessage(msg({ event: 'error', code: 'NOT_FOUND', message: 'x' }), h);
+    expect(h.onTile).toHaveBeenCalledWith('m1', { id: 'm1' });
+    expect(h.onReinit).toHaveBeenCalledTimes(1);
+    expect(h.reload).not.toHaveBeenCalled();
+    handleServerMessage(msg({ event: 'error', code: 'NOT_AUTHENTICATED', message: 'x' }), h);
+    expect(h.reload).toHaveBeenCalledTimes(1);
+    expect(parseServerMessage('not json')).toBeNull();
+  });
+});

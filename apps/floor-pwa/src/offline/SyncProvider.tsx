@@ -1,0 +1,63 @@
+import type { SyncStatus } from '@takt/domain';
+import type { ApiClient } from '@takt/ui';
+import { useSelector } from '@xstate/react';
+import { createContext, useContext, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import type { RejectedEntry } from './commands';
+import { floorDb } from './db';
+import { FloorSync } from './floorSync';
+import { useLiveQuery } from './liveQuery';
+import { syncStatusOf } from './syncMachine';
+
+const SyncContext = createContext<FloorSync | null>(null);
+
+export function SyncProvider({ api, children }: { api: ApiClient; children: ReactNode }) {
+  const [sync] = useState(() => new FloorSync(api, floorDb()));
+  useEffect(() => {
+    void sync.start().then(() => {
+      if (!navigator.onLine) sync.actor.send({ type: 'OFFLINE' });
+    });
+    const online = () => sync.actor.send({ type: 'ONLINE' });
+    const offline = () => sync.actor.send({ type: 'OFFLINE' });
+    window.addEventListener('online', online);
+    window.addEventListener('offline', offline);
+    return () => {
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
+      sync.stop();
+    };
+  }, [sync]);
+  return <SyncContext.Provider value={sync}>{children}</SyncContext.Provider>;
+}
+
+export function useFloorSync(): FloorSync {
+  const s = useContext(SyncContext);
+  if (!s) throw new Error('useFloorSync needs a <SyncProvider> above it');
+  return s;
+}
+
+export interface SyncView {
+  status: SyncStatus;
+  retryAt: number | null;
+  pending: number;
+}
+
+export function useSyncView(): SyncView {
+  const sync = useFloorSync();
+  const value = useSelector(sync.actor, (s) => String(s.value));
+  const retryAt = useSelector(sync.actor, (s) => s.context.retryAt);
+  const pending = useLiveQuery(() => sync.db.outbox.count(), 'outbox', 0);
+  return { status: syncStatusOf(value), retryAt, pending };
+}
+
+export function useRejected(machineId: string | null): RejectedEntry[] {
+  const sync = useFloorSync();
+  return useLiveQuery(
+    () =>
+      machineId
+        ? sync.db.rejected.where('machineId').equals(machineId).sortBy('rejectedAt')
+        : sync.db.rejected.orderBy('rejectedAt').toArray(),
+    `rejected:${machineId ?? ''}`,
+    [],
+  );
+}

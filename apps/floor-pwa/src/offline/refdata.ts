@@ -1,0 +1,119 @@
+import { ApiError, fetchDashboard } from '@takt/ui';
+import type { ApiClient } from '@takt/ui';
+import { ENDPOINTS } from '../data/endpoints';
+import type { FloorDb } from './db';
+import { KV } from './db';
+import { dropConfirmedOverlays } from './outbox';
+
+// Reference data and live card data pulled into Dexie while online, so the workcenter view opens and works
+// with the network gone after one online visit (ARCHITECTURE.md "Offline sync contract").
+
+/** Jobs cached per machine for the offline Start Job search. */
+export const CACHED_JOBS = 100;
+const DAY_MS = 86_400_000;
+
+type Fetched = { key: string; value: unknown };
+
+/** A 404 from an endpoint the API does not have yet: nothing to store, not a failure. */
+const missing = (e: unknown) => e instanceof ApiError && (e.status === 404 || e.status === 405);
+
+export async function pullDashboard(api: ApiClient, db: FloorDb, signal?: AbortSignal): Promise<void> {
+  const data = await fetchDashboard(api, null, signal);
+  await storeDashboard(db, data.machines, data.groups, data.now);
+}
+
+export async function storeDashboard(
+  db: FloorDb,
+  machines: readonly Record<string, unknown>[],
+  groups: readonly { id: string; name: string }[],
+  now: number,
+): Promise<void> {
+  await db.transaction('rw', db.tiles, db.kv, async () => {
+    await db.tiles.bulkPut(machines.map((m) => ({ id: String(m.id), tile: { ...m }, at: now })));
+    await db.kv.bulkPut([
+      { key: KV.groups, value: groups, savedAt: Date.now() },
+      { key: KV.dashboardAt, value: now, savedAt: Date.now() },
+    ]);
+  });
+}
+
+/**
+ * Pulls everything the workcenter of one machine needs. Each call stands alone: what answers is stored, what
+ * the API does not have yet (404) is skipped. Throws the first error when nothing at all could be fetched
+ * (offline), or a 401 (the sync machine reloads the page).
+ */
+export async function pullMachine(
+  api: ApiClient,
+  db: FloorDb,
+  machineId: string,
+  serverNow: number,
+): Promise<void> {
+  const startedAt = Date.now();
+  const get = <T>(key: string, path: string, query?: Record<string, string | number | boolean>) =>
+    api
+      .request<T>(path, { on401: 'throw', ...(query ? { query } : {}) })
+      .then((value): Fetched => ({ key, value }));
+
+  const requests: Promise<Fetched | null>[] = [
+    fetchDashboard(api, null).then((d) => {
+      void storeDashboard(db, d.machines, d.groups, d.now);
+      return null;
+    }),
+    get(KV.annotationTypes(machineId), ENDPOINTS.annotationTypes, { machineId }),
+    get(KV.rejectReasons, ENDPOINTS.partAdjustmentTypes, { scrapOnly: true }),
+    get(KV.operators, ENDPOINTS.operators),
+    get(KV.setupStages, ENDPOINTS.setupStages),
+    get(KV.currentShift, ENDPOINTS.currentShift),
+    get(KV.downtime(machineId), ENDPOINTS.downtime, { machineId }),
+    get(KV.operatorRun(machineId), ENDPOINTS.operatorRuns, {
+      machineId,
+      startAt: serverNow - 7 * DAY_MS,
+      endAt: serverNow + 60_000,
+    }).then((f) => ({ key: f.key, value: openRun(f.value) })),
+    get(KV.currentRun(machineId), ENDPOINTS.currentRun, { machineId }),
+    get(KV.companyFlags, ENDPOINTS.companyFlags),
+    get<{ rows: Record<string, unknown>[]; count: number }>('jobs', ENDPOINTS.jobs, {
+      machineId,
+      filter: '',
+      limit: CACHED_JOBS,
+      offset: 0,
+    }),
+  ];
+  const settled = await Promise.allSettled(requests);
+  const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  const unauthorized = errors.find((e) => e instanceof ApiError && e.status === 401);
+  if (unauthorized) throw unauthorized;
+  const real = errors.filter((e) => !missing(e));
+  if (real.length === settled.length) throw real[0];
+
+  const fetched = settled.flatMap((s) => (s.status === 'fulfilled' && s.value ? [s.value] : []));
+  // One transaction: the pulled data and the drop of the overlays it now contains land together.
+  await db.transaction('rw', [db.kv, db.jobs, db.overlays], async () => {
+    for (const f of fetched) {
+      if (f.key === 'jobs') {
+        const page = f.value as { rows: Record<string, unknown>[]; count: number };
+        await cacheJobs(db, machineId, page.rows);
+        await db.kv.put({ key: KV.jobsCount(machineId), value: page.count, savedAt: startedAt });
+      } else {
+        await db.kv.put({ key: f.key, value: f.value, savedAt: startedAt });
+      }
+    }
+    await db.kv.put({ key: KV.pulledAt(machineId), value: startedAt, savedAt: startedAt });
+    await dropConfirmedOverlays(db, machineId);
+  });
+}
+
+function openRun(runs: unknown): unknown {
+  if (!Array.isArray(runs)) return null;
+  return runs.find((r: { endAt?: unknown }) => r && r.endAt == null) ?? null;
+}
+
+export async function cacheJobs(db: FloorDb, machineId: string, rows: readonly Record<string, unknown>[]) {
+  await db.jobs.bulkPut(
+    rows.map((job) => {
+      const id = String(job.id);
+      const name = String(job.displayName ?? job.job_name ?? job.name ?? id);
+      return { key: `${machineId}|${id}`, machineId, id, name, search: name.toLowerCase(), job };
+    }),
+  );
+}

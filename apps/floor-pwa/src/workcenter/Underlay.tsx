@@ -1,0 +1,126 @@
+import { formatPartTime } from '@takt/domain';
+import { t, useServerNow } from '@takt/ui';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId } from 'react';
+import type { DowntimeEntry } from '../offline/optimistic';
+import { useFloorSync } from '../offline/SyncProvider';
+import { queue } from './actions';
+import type { DowntimeReason } from './forms';
+import { categorizePayload } from './forms';
+import { UNDERLAY_AUTO_EXPAND_MS, underlayMachine } from './machines/underlayMachine';
+import { PendingMark } from './PendingMark';
+
+export interface UnderlayProps {
+  machineId: string;
+  live: DowntimeEntry | null;
+  reasons: DowntimeReason[];
+  pending: boolean;
+  onAddReason: (start: number) => void;
+}
+
+/**
+ * The downtime underlay (live-operations §2): under the card while the machine is down. Tapping a reason of the
+ * grid categorizes the live downtime at once; Add Downtime Reason opens the full form; Split Downtime starts a
+ * new period from now. Timing lives in underlayMachine.
+ */
+export function Underlay({ machineId, live, reasons, pending, onAddReason }: UnderlayProps) {
+  const sync = useFloorSync();
+  const id = useId();
+  const actor = useActorRef(underlayMachine, { input: {} });
+  const state = useSelector(actor, (s) => s.value as string);
+  useServerNow(0); // the progress bar ticks every 1 s
+  const liveStart = live?.start ?? null;
+
+  useEffect(() => {
+    if (liveStart == null) actor.send({ type: 'UP' });
+    else actor.send({ type: 'DOWN', elapsedMs: Math.max(0, sync.now() - liveStart) });
+  }, [liveStart, actor, sync]);
+  const categorized = !!live?.reason;
+  useEffect(() => {
+    if (categorized) actor.send({ type: 'SAVED' });
+  }, [categorized, actor]);
+
+  if (!live || state === 'hidden' || state === 'waiting') return null;
+  const elapsed = Math.max(0, sync.now() - live.start);
+  const progress = Math.min(1, elapsed / UNDERLAY_AUTO_EXPAND_MS);
+  const expanded = state === 'expanded';
+
+  const choose = (r: DowntimeReason) =>
+    void queue(
+      sync,
+      machineId,
+      'categorize_downtime',
+      categorizePayload(machineId, live.start, { reasonId: r.id, planned: false, description: '' }, r),
+      {
+        reasonName: r.name,
+        reasonColor: r.color,
+      },
+    );
+
+  return (
+    <section className="underlay" aria-labelledby={`${id}-title`} data-state={state}>
+      <div className="underlay__head">
+        <h2 id={`${id}-title`} className="underlay__title num">
+          {live.reason ? live.reason : t('downtime.live', { time: formatPartTime(elapsed) })}
+          <PendingMark show={pending} />
+        </h2>
+        <div
+          className="underlay__progress"
+          role="progressbar"
+          aria-label={t('downtime.underlay')}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(progress * 100)}
+        >
+          <span style={{ width: `${progress * 100}%` }} />
+        </div>
+      </div>
+      {!live.reason && (
+        <div className="underlay__actions">
+          <button
+            type="button"
+            className="button button--primary touch"
+            onClick={() => onAddReason(live.start)}
+          >
+            {t('downtime.addReason')}
+          </button>
+          <button
+            type="button"
+            className="button touch"
+            onClick={() => void queue(sync, machineId, 'split_downtime', { machineId })}
+          >
+            {t('downtime.split')}
+          </button>
+          <button
+            type="button"
+            className="button button--ghost touch"
+            aria-expanded={expanded}
+            aria-controls={`${id}-grid`}
+            onClick={() => actor.send({ type: expanded ? 'COLLAPSE' : 'EXPAND' })}
+          >
+            {t('downtime.reason')}
+          </button>
+        </div>
+      )}
+      {expanded && !live.reason && (
+        <div id={`${id}-grid`} className="reason-grid" role="group" aria-label={t('downtime.reason')}>
+          {reasons.length === 0 ? (
+            <p className="notice">{t('downtime.noReasons')}</p>
+          ) : (
+            reasons.map((r) => (
+              <button
+                key={r.id}
+                type="button"
+                className="reason-grid__item touch"
+                style={{ borderLeftColor: r.color }}
+                onClick={() => choose(r)}
+              >
+                {r.name}
+              </button>
+            ))
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

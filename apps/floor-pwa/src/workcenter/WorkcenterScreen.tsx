@@ -1,0 +1,335 @@
+import { formatPartTime, tileView } from '@takt/domain';
+import type { EpochMs } from '@takt/domain';
+import {
+  Elapsed,
+  formatCount,
+  formatTimeOfDay,
+  Link,
+  Progress,
+  StatusIcon,
+  t,
+  useDashboard,
+  useLocation,
+  useServerNow,
+  withSearchParam,
+} from '@takt/ui';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { api } from '../api';
+import { FeedNotice } from '../components/FeedNotice';
+import { MachineSwitcher } from '../components/MachineSwitcher';
+import { WorkcenterMenu } from '../components/WorkcenterMenu';
+import { LiveConnection, RejectedCommands, SyncIndicator } from '../connection/ConnectionUi';
+import { storeDashboard } from '../offline/refdata';
+import { useFloorSync, useSyncView } from '../offline/SyncProvider';
+import { isDashboardType, isTvMode } from '../routes';
+import { localeZone, useSession } from '../session';
+import { queue } from './actions';
+import { liveDowntime, totalDowntimeMs } from './downtimeList';
+import { downtimeReasonsOf } from './forms';
+import { PendingMark } from './PendingMark';
+import { Underlay } from './Underlay';
+import { useWorkcenter } from './useWorkcenter';
+import { hasFullProduct, multiplierOf, workcenterTypeOf } from './view';
+
+// Overlays load on first use: the workcenter route's initial JavaScript stays small (issue 6 point 7).
+const StartJobOverlay = lazy(() => import('./overlays/StartJobOverlay'));
+const StopJobOverlay = lazy(() => import('./overlays/StopJobOverlay'));
+const SetupOverlay = lazy(() => import('./overlays/SetupOverlay'));
+const RejectOverlay = lazy(() => import('./overlays/RejectOverlay'));
+const OperatorOverlay = lazy(() => import('./overlays/OperatorOverlay'));
+const DowntimeOverlay = lazy(() => import('./overlays/DowntimeOverlay'));
+
+type Open =
+  | { kind: 'none' }
+  | { kind: 'startJob' | 'stopJob' | 'setup' | 'reject' | 'operator' | 'downtime' }
+  | { kind: 'reason'; start: number };
+
+export interface WorkcenterScreenProps {
+  machineId: string;
+  dashboardType: string | null;
+}
+
+/** The workcenter view (live-operations §2): the card, the underlay, the toolbar and its overlays. */
+export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenProps) {
+  const { me } = useSession();
+  const sync = useFloorSync();
+  const { status } = useSyncView();
+  const { pathname, search, query } = useLocation();
+  const tv = isTvMode(query);
+  const tablet = query.get('tablet') === '1';
+  const poll = useDashboard(api, null);
+  const data = useWorkcenter(machineId);
+  const [open, setOpen] = useState<Open>({ kind: 'none' });
+  const close = useCallback(() => setOpen({ kind: 'none' }), []);
+  useServerNow(0);
+
+  // Every answer of the 5 s poll goes to the store; the screen reads the store, so it works offline.
+  useEffect(() => {
+    if (poll.data) void storeDashboard(sync.db, poll.data.machines, poll.data.groups, poll.data.now);
+  }, [poll.data, sync]);
+  useEffect(() => {
+    sync.watch(machineId);
+  }, [sync, machineId]);
+
+  const tile = data.tile;
+  useEffect(() => {
+    document.title = `${tile?.name ?? t('workcenter.menu')} · ${t('app.floorName')}`;
+  }, [tile?.name]);
+
+  const reasons = useMemo(() => downtimeReasonsOf(data.annotationTypes), [data.annotationTypes]);
+  const lz = localeZone(me);
+  const now = sync.now();
+
+  if (!tile) {
+    const missing = poll.data && !poll.data.machines.some((m) => m.id === machineId);
+    if (missing) {
+      return (
+        <main className="center-screen" aria-labelledby="wc-missing">
+          <h1 id="wc-missing">{t('workcenter.notFound')}</h1>
+          <p>{t('workcenter.notFoundBody', { id: machineId })}</p>
+          <Link to="/" className="button button--primary touch">
+            {t('common.backHome')}
+          </Link>
+        </main>
+      );
+    }
+    return (
+      <main className="center-screen" aria-busy="true">
+        <FeedNotice poll={poll} />
+        {data.loaded && poll.error != null ? (
+          <p className="notice">{t('card.offlineNoData')}</p>
+        ) : (
+          <Progress />
+        )}
+      </main>
+    );
+  }
+
+  const view = data.view;
+  const full = hasFullProduct(me);
+  const actions = full && !tv;
+  const job = view.job;
+  const tileStatus = tileView(
+    tile,
+    isDashboardType(dashboardType) ? dashboardType : 'utilization',
+    (data.tileAt ?? now) as EpochMs,
+  );
+  // live-operations §4: setup comes first in the class precedence, also while the start is still queued.
+  const status4 = job?.setup ? { ...tileStatus, status: 'setup' as const } : tileStatus;
+  const manual = workcenterTypeOf(tile) === 'manual';
+  const multiplier = multiplierOf(tile, data.run);
+  const live = liveDowntime(view.downtime);
+  const setupElapsed = job?.setup && job.setupSince != null ? Math.max(0, now - job.setupSince) : null;
+  const partCount = tile.partCount == null ? null : tile.partCount + view.partsAdded;
+  const offsetMs = poll.data?.offsetMs ?? 0;
+
+  const overlayProps = { machineId, machineName: tile.name, data, onClose: close };
+
+  return (
+    <div className="wc" data-tv={tv || undefined}>
+      {tv && (
+        <Link to={pathname + withSearchParam(search, 'tv', null)} replace className="skip-link">
+          {t('workcenter.exitTv')}
+        </Link>
+      )}
+      {/* Refused actions first: nothing is dropped silently (issue 6 point 4). */}
+      {!tv && <RejectedCommands machineId={machineId} />}
+      <main
+        className="wc__card"
+        aria-label={t('workcenter.label', { name: tile.name })}
+        data-status={status4.status}
+      >
+        <header className="wc__head status-band">
+          <h1 className="wc__name">{tile.name}</h1>
+          <p className="wc__status" role="status">
+            <StatusIcon status={status4.status} className="wc__status-icon" />
+            <span>{job?.setup ? t('card.inSetup') : status4.description}</span>
+          </p>
+        </header>
+        <div className="wc__body">
+          <div className="wc__elapsed">
+            <span className="wc__label">{t('field.timeInState')}</span>
+            <span className="wc__elapsed-value">
+              <Elapsed since={tile.statusSince} offsetMs={offsetMs} />
+            </span>
+          </div>
+          <dl className="wc__facts">
+            {full && (
+              <div>
+                <dt>{t('card.job')}</dt>
+                <dd>
+                  {job ? (job.jobName ?? job.jobId) : t('card.noJob')}
+                  <PendingMark show={view.pending.has('job')} />
+                </dd>
+              </div>
+            )}
+            {job?.setup && (
+              <div>
+                <dt>{t('card.inSetup')}</dt>
+                <dd className="num">
+                  {setupElapsed != null ? formatPartTime(setupElapsed) : '-'}
+                  {job.expectedSetupMs
+                    ? ` ${t('setup.of', { expected: formatPartTime(job.expectedSetupMs) })}`
+                    : ''}
+                </dd>
+              </div>
+            )}
+            {full && view.operator && (
+              <div>
+                <dt>{t('card.operator')}</dt>
+                <dd>
+                  {view.operator.name}
+                  <PendingMark show={view.pending.has('operator')} />
+                </dd>
+              </div>
+            )}
+            <div>
+              <dt>{t('field.program')}</dt>
+              <dd>{tile.program ?? t('common.none')}</dd>
+            </div>
+            <div>
+              <dt>{t('field.partCount')}</dt>
+              <dd className="num">
+                {formatCount(partCount, lz.locale)}
+                <PendingMark show={view.pending.has('parts')} />
+              </dd>
+            </div>
+            {view.rejectedParts > 0 && (
+              <div>
+                <dt>{t('card.rejected')}</dt>
+                <dd className="num">
+                  {formatCount(view.rejectedParts, lz.locale)}
+                  <PendingMark show={view.pending.has('reject')} />
+                </dd>
+              </div>
+            )}
+            <div>
+              <dt>{t('field.lastHeartbeat')}</dt>
+              <dd className="num">{formatTimeOfDay(tile.lastHeartbeat, lz)}</dd>
+            </div>
+          </dl>
+          {tv ? (
+            <p className="wc__downtime wc__downtime--tv">
+              <span>{t('card.downtime')}</span>
+              <span className="num">{formatPartTime(totalDowntimeMs(view.downtime, now))}</span>
+            </p>
+          ) : (
+            <button
+              type="button"
+              className="wc__downtime button touch"
+              onClick={() => setOpen({ kind: 'downtime' })}
+            >
+              <span>{t('card.downtime')}</span>
+              <span className="num">{formatPartTime(totalDowntimeMs(view.downtime, now))}</span>
+            </button>
+          )}
+        </div>
+        {status === 'offline' && data.tileAt != null && (
+          <p className="notice wc__stale">{t('card.stale', { time: formatTimeOfDay(data.tileAt, lz) })}</p>
+        )}
+      </main>
+      {/* Offline is a normal state (UI.md): the card's saved-data line says it, not a red alert. */}
+      {status !== 'offline' && <FeedNotice poll={poll} />}
+      <LiveConnection key={machineId} machineId={machineId} />
+      {!tv && full && (
+        <Underlay
+          machineId={machineId}
+          live={live}
+          reasons={reasons}
+          pending={live != null && view.pending.has(`downtime:${live.start}`)}
+          onAddReason={(start) => setOpen({ kind: 'reason', start })}
+        />
+      )}
+      {!tv && (
+        <section className="wc__toolbar" aria-label={t('workcenter.toolbar')}>
+          <div className="wc__toolbar-group">
+            <WorkcenterMenu tablet={tablet} />
+            {data.flags.enableTabletMachineSwitching && query.get('switcher') !== 'false' && (
+              <MachineSwitcher machines={data.machines} groups={data.groups} currentId={machineId} />
+            )}
+            <SyncIndicator />
+          </div>
+          {actions && (
+            <div className="wc__toolbar-group wc__toolbar-group--actions">
+              {manual && (
+                <>
+                  <button
+                    type="button"
+                    className="button touch"
+                    onClick={() =>
+                      void queue(sync, machineId, 'manual_undo', { machineId }, { count: multiplier })
+                    }
+                  >
+                    {t('toolbar.undo')}
+                  </button>
+                  {multiplier > 1 && (
+                    <button
+                      type="button"
+                      className="button touch"
+                      onClick={() => void queue(sync, machineId, 'manual_add_part', { machineId, count: 1 })}
+                    >
+                      {t('toolbar.addOnePart')}
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="button button--primary touch"
+                    onClick={() =>
+                      void queue(sync, machineId, 'manual_add_part', { machineId, count: multiplier })
+                    }
+                  >
+                    {t('toolbar.addPart')}
+                  </button>
+                </>
+              )}
+              <button type="button" className="button touch" onClick={() => setOpen({ kind: 'operator' })}>
+                {view.operator ? (
+                  <>
+                    <span className="visually-hidden">{t('toolbar.operatorPrefix')}</span>
+                    {view.operator.name}
+                  </>
+                ) : (
+                  t('toolbar.operatorLogin')
+                )}
+              </button>
+              <button type="button" className="button touch" onClick={() => setOpen({ kind: 'reject' })}>
+                {t('toolbar.rejectPart')}
+              </button>
+              {job?.setup && (
+                <button type="button" className="button touch" onClick={() => setOpen({ kind: 'setup' })}>
+                  {t('toolbar.setup')}
+                </button>
+              )}
+              {job ? (
+                <button
+                  type="button"
+                  className="button button--danger touch"
+                  onClick={() => setOpen({ kind: 'stopJob' })}
+                >
+                  {t('toolbar.stopJob')}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="button button--primary touch"
+                  onClick={() => setOpen({ kind: 'startJob' })}
+                >
+                  {t('toolbar.startJob')}
+                </button>
+              )}
+            </div>
+          )}
+        </section>
+      )}
+      <Suspense fallback={null}>
+        {open.kind === 'startJob' && <StartJobOverlay {...overlayProps} />}
+        {open.kind === 'stopJob' && <StopJobOverlay {...overlayProps} />}
+        {open.kind === 'setup' && <SetupOverlay {...overlayProps} />}
+        {open.kind === 'reject' && <RejectOverlay {...overlayProps} />}
+        {open.kind === 'operator' && <OperatorOverlay {...overlayProps} />}
+        {open.kind === 'downtime' && <DowntimeOverlay {...overlayProps} />}
+        {open.kind === 'reason' && <DowntimeOverlay {...overlayProps} focusStart={open.start} />}
+      </Suspense>
+    </div>
+  );
+}

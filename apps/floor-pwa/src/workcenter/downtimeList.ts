@@ -1,0 +1,77 @@
+import { downtimeListItems } from '@takt/domain';
+import type { DowntimeEntry } from '../offline/optimistic';
+
+// live-operations §2, §4, §5: the "Categorize Downtime" list, split into Current Shift and Previous Shift, with
+// the domain's list rules (setup excluded, short and categorized periods hidden unless shown).
+
+export interface ListFilters {
+  onlyLong: boolean;
+  onlyUncategorized: boolean;
+  showCategorized: boolean;
+  showShort: boolean;
+}
+
+export const DEFAULT_FILTERS: ListFilters = {
+  onlyLong: false,
+  onlyUncategorized: false,
+  showCategorized: true,
+  showShort: false,
+};
+
+export interface ListRow {
+  entry: DowntimeEntry;
+  durationMs: number;
+  categorized: boolean;
+  selectable: boolean;
+}
+
+/**
+ * The company's filter duration; until the API serves company flags, the longest period the server marked
+ * short is the same threshold for every period it sent.
+ */
+export function filterDurationOf(
+  entries: readonly DowntimeEntry[],
+  flagMs: number | null,
+  now: number,
+): number {
+  if (flagMs != null) return flagMs;
+  let max = 0;
+  for (const e of entries) if (e.short) max = Math.max(max, (e.end ?? now) - e.start);
+  return max;
+}
+
+export function downtimeSections(
+  entries: readonly DowntimeEntry[],
+  now: number,
+  shiftStart: number | null,
+  filters: ListFilters,
+  filterDurationMs: number,
+): { current: ListRow[]; previous: ListRow[] } {
+  const rows = downtimeListItems(entries, now, {
+    filterDurationMs,
+    showShort: filters.showShort,
+    showCategorized: filters.showCategorized,
+    onlyUncategorized: filters.onlyUncategorized,
+    onlyLong: filters.onlyLong,
+  }).map((i) => ({
+    entry: i.period,
+    durationMs: i.durationMs,
+    categorized: i.categorized,
+    selectable: i.selectable,
+  }));
+  // Newest first: the operator looks for what just happened.
+  rows.sort((a, b) => b.entry.start - a.entry.start);
+  if (shiftStart == null) return { current: rows, previous: [] };
+  return {
+    current: rows.filter((r) => (r.entry.end ?? now) > shiftStart),
+    previous: rows.filter((r) => (r.entry.end ?? now) <= shiftStart),
+  };
+}
+
+/** The downtime going on now (end null), if any, not counting setup. */
+export const liveDowntime = (entries: readonly DowntimeEntry[]): DowntimeEntry | null =>
+  entries.find((e) => e.end === null && !e.setup) ?? null;
+
+/** Total downtime in the list's window (the card's total-downtime button). */
+export const totalDowntimeMs = (entries: readonly DowntimeEntry[], now: number): number =>
+  entries.reduce((s, e) => (e.setup ? s : s + Math.max(0, (e.end ?? now) - e.start)), 0);

@@ -1,0 +1,284 @@
+import {
+  NOTE_MAX_LENGTH,
+  rejectAdjustmentCount,
+  rejectBehaviorFor,
+  rejectTypeEditable,
+  removeFromGoodPartsShown,
+  setupRemoval,
+  validRejectCount,
+} from '@takt/domain';
+import type { ReasonRejectBehavior, RejectBehavior } from '@takt/domain';
+import { t } from '@takt/ui';
+import type { JobState } from '../offline/optimistic';
+import { runIdOrRef } from '../offline/optimistic';
+
+// The workcenter forms' rules and the command payloads they produce. Each payload is exactly the JSON body of
+// the matching HTTP call (ARCHITECTURE.md "Offline sync contract"; data/endpoints.ts COMMAND_HTTP_EQUIVALENT).
+
+// ---- Start Job (live-operations §2, §4)
+
+export const JOB_PAGE_SIZE = 15;
+export const JOB_SEARCH_DEBOUNCE_MS = 500;
+
+export interface JobRow {
+  id: string;
+  name: string;
+  /** Seconds; null: the job has no setup time, so it can only start in production. */
+  setuptime: number | null;
+  expectedSetupMs: number | null;
+}
+
+/** A job row from GET /api/jobs (or the cache), with the setup time of this machine's job machine if any. */
+export function jobRowOf(job: Record<string, unknown>, machineId: string): JobRow {
+  const jms = Array.isArray(job.job_machines) ? (job.job_machines as Record<string, unknown>[]) : [];
+  const jm = jms.find((x) => x.machine_id === machineId);
+  const raw = jm && 'setuptime' in jm ? jm.setuptime : job.setuptime;
+  const setuptime = typeof raw === 'number' ? raw : null;
+  return {
+    id: String(job.id),
+    name: String(job.displayName ?? job.job_name ?? job.name ?? job.id),
+    setuptime,
+    expectedSetupMs: setuptime == null ? null : setuptime * 1000,
+  };
+}
+
+/** live-operations §2 empty states, verbatim. `ranged`: the list is limited to a schedule range. */
+export function emptyJobsText(filter: string, ranged = false): string {
+  const searching = filter.trim() !== '';
+  if (ranged) return searching ? t('startJob.emptyRangeSearch') : t('startJob.emptyRange');
+  return searching ? t('startJob.emptySearch') : t('startJob.empty');
+}
+
+export interface Stage {
+  id: string;
+  name: string;
+  stageOrder: number;
+  archivedAt: number | null;
+}
+
+export interface StartOptions {
+  /** Start in setup is offered only when the job has a setup time. */
+  setup: boolean;
+  /** One button per stage when stages are enabled; empty: a single "Start Job in Setup". */
+  stages: Stage[];
+  /** Stages are enabled but none exist: "No setup stages configured." */
+  noStages: boolean;
+}
+
+export function startOptions(
+  job: JobRow,
+  stages: readonly Stage[],
+  stagesEnabled: boolean | null,
+): StartOptions {
+  const active = stages.filter((s) => s.archivedAt == null).sort((a, b) => a.stageOrder - b.stageOrder);
+  const enabled = stagesEnabled ?? active.length > 0;
+  return {
+    setup: job.setuptime != null,
+    stages: enabled ? active : [],
+    noStages: enabled && active.length === 0,
+  };
+}
+
+export const startJobPayload = (
+  machineId: string,
+  jobId: string,
+  setup: boolean,
+  setupStageId: string | null,
+) => ({
+  id: machineId,
+  jobId,
+  setup,
+  setupStageId: setup ? setupStageId : null,
+});
+
+export const stopJobPayload = (machineId: string, job: JobState) => ({
+  id: machineId,
+  jobId: job.jobId,
+  laborActivitySetId: runIdOrRef(job),
+});
+
+// ---- Setup (live-operations §2, §4, §5)
+
+export const stageTransitionPayload = (job: JobState, setupStageId: string) => ({
+  laborActivitySetId: runIdOrRef(job),
+  setupStageId,
+});
+
+export interface StartProductionDraft {
+  keptParts: string;
+  notes: string;
+}
+
+export function startProductionErrors(d: StartProductionDraft, setupParts: number | null): string[] {
+  const errors: string[] = [];
+  const n = Number(d.keptParts);
+  if (d.keptParts.trim() === '' || !Number.isInteger(n) || n < 0)
+    errors.push('Parts to keep must be 0 or more.');
+  else if (setupParts != null && n > setupParts) errors.push(`Parts to keep must be at most ${setupParts}.`);
+  if (d.notes.length > NOTE_MAX_LENGTH) errors.push(`Notes: at most ${NOTE_MAX_LENGTH} characters.`);
+  return errors;
+}
+
+/** Kept parts clamped to 0..setup parts when known (the server clamps again with what it counted). */
+export function startProductionPayload(
+  machineId: string,
+  job: JobState,
+  d: StartProductionDraft,
+  setupParts: number | null,
+) {
+  const n = Math.max(0, Math.floor(Number(d.keptParts) || 0));
+  const keptParts = setupParts == null ? n : setupRemoval(setupParts, n).kept;
+  return { jsgId: runIdOrRef(job), machineId, message: d.notes.trim(), keptParts };
+}
+
+// ---- Reject Part (live-operations §2, §5)
+
+export interface RejectReason {
+  id: string;
+  name: string;
+  color: string | null;
+  scrap: boolean;
+  reject_behavior: ReasonRejectBehavior;
+}
+
+export function rejectReasonsOf(raw: unknown): RejectReason[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as Record<string, unknown>[])
+    .filter((r) => r && r.scrap === true && r.hidden !== true) // only reasons flagged as scrap (§5)
+    .map((r) => ({
+      id: String(r.id),
+      name: String(r.name),
+      color: typeof r.color === 'string' ? r.color : null,
+      scrap: true,
+      reject_behavior: (['operator', 'scrap', 'nonconform'].includes(String(r.reject_behavior))
+        ? r.reject_behavior
+        : 'scrap') as ReasonRejectBehavior,
+    }));
+}
+
+export interface RejectDraft {
+  count: string;
+  reasonId: string | null;
+  behavior: RejectBehavior | null;
+  message: string;
+  removeFromGoodParts: boolean;
+}
+
+export const NEW_REJECT: RejectDraft = {
+  count: '1',
+  reasonId: null,
+  behavior: null,
+  message: '',
+  removeFromGoodParts: true,
+};
+
+export interface RejectFormView {
+  /** The scrap / non-conforming radios (reason behaviour operator only). */
+  typeEditable: boolean;
+  showRemoveFromGood: boolean;
+  errors: { count?: string; reason?: string; message?: string };
+  valid: boolean;
+}
+
+export function rejectFormView(
+  d: RejectDraft,
+  reasons: readonly RejectReason[],
+  o: { hideRemoveFlag: boolean; manual: boolean },
+): RejectFormView {
+  const reason = reasons.find((r) => r.id === d.reasonId) ?? null;
+  const errors: RejectFormView['errors'] = {};
+  const count = Number(d.count);
+  if (d.count.trim() === '' || !validRejectCount(count) || !Number.isInteger(count))
+    errors.count = t('reject.countInvalid');
+  if (!reason) errors.reason = t('reject.needReason');
+  if (d.message.length > NOTE_MAX_LENGTH) errors.message = `At most ${NOTE_MAX_LENGTH} characters`;
+  return {
+    typeEditable: rejectTypeEditable(reason?.reject_behavior ?? null, !!reason),
+    showRemoveFromGood: removeFromGoodPartsShown({
+      hideFlag: o.hideRemoveFlag,
+      allowed: true,
+      manual: o.manual,
+    }),
+    errors,
+    valid: Object.keys(errors).length === 0,
+  };
+}
+
+/** The reject as POST /api/partadjustment takes it: count 0 when removed from good parts (§5). */
+export function rejectPayload(
+  machineId: string,
+  d: RejectDraft,
+  reason: RejectReason,
+  at: number,
+  o: { manual: boolean; showRemoveFromGood: boolean },
+) {
+  const scrapcount = Math.floor(Number(d.count));
+  const removeFromGoodParts = o.showRemoveFromGood ? d.removeFromGoodParts : true;
+  const behavior = rejectBehaviorFor(reason.reject_behavior, d.behavior);
+  return {
+    machine_id: machineId,
+    adjustmenttime: at,
+    category_id: reason.id,
+    scrapcount,
+    count: rejectAdjustmentCount({ scrapcount, removeFromGoodParts, manual: o.manual }),
+    message: d.message.trim() || null,
+    scrap: true,
+    deductFromGoodParts: o.manual ? true : removeFromGoodParts,
+    reject_behavior: behavior,
+  };
+}
+
+// ---- Downtime (live-operations §2, §4, §5)
+
+export interface DowntimeReason {
+  id: string;
+  name: string;
+  color: string;
+  plannedBehavior: string;
+}
+
+export function downtimeReasonsOf(raw: unknown): DowntimeReason[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as Record<string, unknown>[])
+    .filter((r) => r && r.hidden !== true)
+    .map((r) => ({
+      id: String(r.id),
+      name: String(r.name),
+      color: typeof r.color === 'string' ? r.color : '#828282',
+      plannedBehavior: String(r.plannedBehavior ?? 'unplanned'),
+    }));
+}
+
+export interface CategorizeDraft {
+  reasonId: string | null;
+  planned: boolean;
+  description: string;
+}
+
+/** The planned checkbox shows only when the reason's plannedBehavior is operator (§2). */
+export const plannedEditable = (r: DowntimeReason | null | undefined) => r?.plannedBehavior === 'operator';
+
+/** One annotation per period (POST /api/annotations body); end null: not explicitly set (§5). */
+export function categorizePayload(
+  machineId: string,
+  start: number,
+  d: CategorizeDraft,
+  reason: DowntimeReason,
+) {
+  return {
+    machineId,
+    start,
+    end: null,
+    category_id: reason.id,
+    message: d.description.trim() || null,
+    ...(plannedEditable(reason) ? { planned: d.planned } : {}),
+  };
+}
+
+export function categorizeErrors(d: CategorizeDraft, periods: number): string[] {
+  const e: string[] = [];
+  if (!d.reasonId) e.push(t('downtime.needReason'));
+  if (periods < 1) e.push(t('downtime.needPeriod'));
+  if (d.description.length > NOTE_MAX_LENGTH) e.push(`Description: at most ${NOTE_MAX_LENGTH} characters.`);
+  return e;
+}

@@ -1,0 +1,214 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import type { JobRow } from '../forms';
+import { downtimeMachine } from './downtimeMachine';
+import { rejectMachine } from './rejectMachine';
+import { setupMachine } from './setupMachine';
+import type { JobPage } from './startJobMachine';
+import { startJobMachine } from './startJobMachine';
+import {
+  UNDERLAY_AUTO_CLOSE_MS,
+  UNDERLAY_AUTO_EXPAND_MS,
+  UNDERLAY_DELAY_MS,
+  underlayMachine,
+} from './underlayMachine';
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+const row = (i: number): JobRow => ({
+  id: `j${i}`,
+  name: `Job ${i}`,
+  setuptime: 60,
+  expectedSetupMs: 60_000,
+});
+
+describe('Start Job overlay flow', () => {
+  function run() {
+    const clock = new SimulatedClock();
+    const loads: { filter: string; offset: number; limit: number }[] = [];
+    const starts: unknown[] = [];
+    const machine = startJobMachine.provide({
+      actors: {
+        loadPage: fromPromise(async ({ input }) => {
+          loads.push(input);
+          const all = Array.from({ length: 20 }, (_, i) => row(i)).filter((r) =>
+            r.name.toLowerCase().includes(input.filter.toLowerCase()),
+          );
+          return {
+            rows: all.slice(input.offset, input.offset + input.limit),
+            count: all.length,
+            cached: false,
+          };
+        }),
+        start: fromPromise(async ({ input }) => {
+          starts.push(input);
+        }),
+      },
+    });
+    const actor = createActor(machine, { clock }).start();
+    return { actor, clock, loads, starts };
+  }
+
+  it('debounces the search by 500 ms and pages by 15', async () => {
+    const t = run();
+    await flush();
+    expect(t.loads).toEqual([{ filter: '', offset: 0, limit: 15 }]);
+    t.actor.send({ type: 'LOAD_MORE' });
+    await flush();
+    expect(t.actor.getSnapshot().context.rows).toHaveLength(20);
+    t.actor.send({ type: 'TYPE', filter: 'job 1' });
+    t.clock.increment(300);
+    t.actor.send({ type: 'TYPE', filter: 'job 1' });
+    t.clock.increment(499);
+    expect(t.loads).toHaveLength(2);
+    t.clock.increment(1);
+    await flush();
+    expect(t.loads.at(-1)).toEqual({ filter: 'job 1', offset: 0, limit: 15 });
+    expect(t.actor.getSnapshot().context.rows.map((r) => r.id)).toContain('j10');
+  });
+
+  it('starts the selected job, and only a selected one', async () => {
+    const t = run();
+    await flush();
+    t.actor.send({ type: 'START', setup: true, stageId: null });
+    expect(t.actor.getSnapshot().value).toBe('ready');
+    t.actor.send({ type: 'SELECT', id: 'j3' });
+    t.actor.send({ type: 'START', setup: true, stageId: 's1' });
+    await flush();
+    expect(t.starts).toEqual([{ job: row(3), setup: true, stageId: 's1' }]);
+    expect(t.actor.getSnapshot().status).toBe('done');
+  });
+
+  it('shows "Job could not be started" and Ok cancels', async () => {
+    const machine = startJobMachine.provide({
+      actors: {
+        loadPage: fromPromise(async (): Promise<JobPage> => ({ rows: [row(1)], count: 1, cached: false })),
+        start: fromPromise(async (): Promise<void> => {
+          throw new Error('disk full');
+        }),
+      },
+    });
+    const actor = createActor(machine).start();
+    await flush();
+    actor.send({ type: 'SELECT', id: 'j1' });
+    actor.send({ type: 'START', setup: false, stageId: null });
+    await flush();
+    expect(actor.getSnapshot().context.error).toBe('Job could not be started');
+    actor.send({ type: 'OK' });
+    expect(actor.getSnapshot().value).toBe('cancelled');
+  });
+});
+
+describe('Reject Part flow', () => {
+  it('saves only a valid form', async () => {
+    const save = vi.fn(async () => {});
+    const actor = createActor(rejectMachine.provide({ actors: { save: fromPromise(save) } }), {
+      input: {
+        reasons: [
+          { id: 'a', name: 'A', color: null, scrap: true, reject_behavior: 'operator' },
+          { id: 'b', name: 'B', color: null, scrap: true, reject_behavior: 'scrap' },
+        ],
+        hideRemoveFlag: false,
+        manual: false,
+      },
+    }).start();
+    actor.send({ type: 'SAVE' }); // no reason yet
+    expect(actor.getSnapshot().value).toBe('editing');
+    actor.send({ type: 'EDIT', patch: { reasonId: 'a', behavior: 'nonconform' } });
+    actor.send({ type: 'EDIT', patch: { count: '0' } });
+    actor.send({ type: 'SAVE' });
+    expect(save).not.toHaveBeenCalled();
+    actor.send({ type: 'EDIT', patch: { count: '2' } });
+    actor.send({ type: 'SAVE' });
+    await flush();
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+});
+
+describe('Setup flow', () => {
+  it('defaults kept parts to the setup parts and resumes from a persisted snapshot', async () => {
+    const actor = createActor(setupMachine).start();
+    actor.send({ type: 'SETUP_PARTS', count: 4 });
+    actor.send({ type: 'EDIT', patch: { notes: 'first article ok' } });
+    expect(actor.getSnapshot().context.draft).toEqual({ keptParts: '4', notes: 'first article ok' });
+    const saved = JSON.parse(JSON.stringify(actor.getPersistedSnapshot()));
+    actor.stop();
+    const start = vi.fn(async () => {});
+    const again = createActor(setupMachine.provide({ actors: { startProduction: fromPromise(start) } }), {
+      snapshot: saved,
+    }).start();
+    expect(again.getSnapshot().context.draft.notes).toBe('first article ok');
+    again.send({ type: 'EDIT', patch: { keptParts: '5' } });
+    again.send({ type: 'START_PRODUCTION' }); // 5 > 4 made in setup
+    expect(start).not.toHaveBeenCalled();
+    again.send({ type: 'EDIT', patch: { keptParts: '3' } });
+    again.send({ type: 'START_PRODUCTION' });
+    await flush();
+    expect(start).toHaveBeenCalledWith(
+      expect.objectContaining({
+        input: { draft: { keptParts: '3', notes: 'first article ok' }, setupParts: 4 },
+      }),
+    );
+  });
+});
+
+describe('Categorize Downtime flow', () => {
+  it('categorizes several uncategorized periods with one reason', async () => {
+    const saves: unknown[] = [];
+    const actor = createActor(
+      downtimeMachine.provide({ actors: { save: fromPromise(async ({ input }) => void saves.push(input)) } }),
+    ).start();
+    actor.send({ type: 'CATEGORIZE_MULTIPLE' }); // nothing selected
+    expect(actor.getSnapshot().value).toBe('list');
+    actor.send({ type: 'TOGGLE_MULTI' });
+    actor.send({ type: 'TOGGLE_SELECT', start: 1 });
+    actor.send({ type: 'TOGGLE_SELECT', start: 2 });
+    actor.send({ type: 'TOGGLE_SELECT', start: 1 });
+    actor.send({ type: 'TOGGLE_SELECT', start: 3 });
+    actor.send({ type: 'CATEGORIZE_MULTIPLE' });
+    actor.send({ type: 'SAVE' }); // no reason
+    expect(actor.getSnapshot().value).toBe('categorizing');
+    actor.send({ type: 'EDIT', patch: { reasonId: 'r' } });
+    actor.send({ type: 'SAVE' });
+    await flush();
+    expect(saves).toEqual([{ targets: [2, 3], draft: { reasonId: 'r', planned: false, description: '' } }]);
+    expect(actor.getSnapshot().context).toMatchObject({ selected: [], multi: false });
+  });
+});
+
+describe('downtime underlay timing', () => {
+  function run() {
+    const clock = new SimulatedClock();
+    const actor = createActor(underlayMachine, { clock, input: { now: () => clock.now() } }).start();
+    return { actor, clock, state: () => actor.getSnapshot().value };
+  }
+  it('appears after the delay and expands by itself', () => {
+    const t = run();
+    t.actor.send({ type: 'DOWN', elapsedMs: 0 });
+    t.clock.increment(UNDERLAY_DELAY_MS - 1);
+    expect(t.state()).toBe('waiting');
+    t.clock.increment(1);
+    expect(t.state()).toBe('collapsed');
+    t.clock.increment(UNDERLAY_AUTO_EXPAND_MS - UNDERLAY_DELAY_MS);
+    expect(t.state()).toBe('expanded');
+  });
+  it('counts a downtime that was already going on', () => {
+    const t = run();
+    t.actor.send({ type: 'DOWN', elapsedMs: UNDERLAY_DELAY_MS + 1000 });
+    t.clock.increment(0);
+    expect(t.state()).toBe('collapsed');
+  });
+  it('disappears when the downtime ends quickly, and closes 5 s after saving', () => {
+    const t = run();
+    t.actor.send({ type: 'DOWN', elapsedMs: 0 });
+    t.actor.send({ type: 'UP' });
+    expect(t.state()).toBe('hidden');
+    t.actor.send({ type: 'DOWN', elapsedMs: UNDERLAY_DELAY_MS });
+    t.clock.increment(0);
+    t.actor.send({ type: 'SAVED' });
+    t.clock.increment(UNDERLAY_AUTO_CLOSE_MS - 1);
+    expect(t.state()).toBe('closing');
+    t.clock.increment(1);
+    expect(t.state()).toBe('hidden');
+  });
+});

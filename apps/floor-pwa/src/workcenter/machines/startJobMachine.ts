@@ -1,0 +1,134 @@
+import { ApiError, t } from '@takt/ui';
+import { assign, fromPromise, setup } from 'xstate';
+import type { JobRow } from '../forms';
+import { JOB_PAGE_SIZE, JOB_SEARCH_DEBOUNCE_MS } from '../forms';
+
+// The Start Job overlay (live-operations §2): search with a 500 ms debounce, pages of 15 as the list scrolls,
+// choose a job, then start it in setup (optionally on a stage) or in production. Starting queues a command;
+// a refusal to queue shows "Job could not be started" and Ok cancels the overlay (§8).
+
+export interface JobPage {
+  rows: JobRow[];
+  count: number;
+  /** Served from this device's cache (offline). */
+  cached: boolean;
+}
+
+export interface StartJobContext {
+  filter: string;
+  rows: JobRow[];
+  count: number;
+  cached: boolean;
+  selectedId: string | null;
+  error: string | null;
+}
+
+export type StartJobEvent =
+  | { type: 'TYPE'; filter: string }
+  | { type: 'LOAD_MORE' }
+  | { type: 'SELECT'; id: string }
+  | { type: 'START'; setup: boolean; stageId: string | null }
+  | { type: 'OK' };
+
+const errorText = (e: unknown) =>
+  e instanceof ApiError && e.issues && Array.isArray(e.issues)
+    ? (e.issues as { message?: string }[])
+        .map((i) => i.message)
+        .filter(Boolean)
+        .join(' ') || t('startJob.failed')
+    : t('startJob.failed');
+
+export const startJobMachine = setup({
+  types: { context: {} as StartJobContext, events: {} as StartJobEvent },
+  actors: {
+    loadPage: fromPromise<JobPage, { filter: string; offset: number; limit: number }>(async () => ({
+      rows: [],
+      count: 0,
+      cached: false,
+    })),
+    start: fromPromise<void, { job: JobRow; setup: boolean; stageId: string | null }>(async () => {}),
+  },
+  delays: { debounce: JOB_SEARCH_DEBOUNCE_MS },
+  guards: {
+    hasMore: ({ context }) => context.rows.length < context.count,
+    selected: ({ context }) => context.selectedId !== null,
+  },
+}).createMachine({
+  id: 'startJob',
+  context: { filter: '', rows: [], count: 0, cached: false, selectedId: null, error: null },
+  initial: 'loading',
+  on: {
+    TYPE: { target: '.debouncing', actions: assign({ filter: ({ event }) => event.filter }) },
+  },
+  states: {
+    debouncing: {
+      after: { debounce: 'loading' },
+    },
+    loading: {
+      invoke: {
+        src: 'loadPage',
+        input: ({ context }) => ({ filter: context.filter, offset: 0, limit: JOB_PAGE_SIZE }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context, event }) => ({
+            rows: event.output.rows,
+            count: event.output.count,
+            cached: event.output.cached,
+            selectedId: event.output.rows.some((r) => r.id === context.selectedId)
+              ? context.selectedId
+              : null,
+          })),
+        },
+        onError: { target: 'ready', actions: assign({ rows: [], count: 0 }) },
+      },
+    },
+    ready: {
+      on: {
+        LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
+        SELECT: { actions: assign({ selectedId: ({ event }) => event.id }) },
+        START: { guard: 'selected', target: 'starting' },
+      },
+    },
+    loadingMore: {
+      invoke: {
+        src: 'loadPage',
+        input: ({ context }) => ({
+          filter: context.filter,
+          offset: context.rows.length,
+          limit: JOB_PAGE_SIZE,
+        }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context, event }) => {
+            const seen = new Set(context.rows.map((r) => r.id));
+            return {
+              rows: [...context.rows, ...event.output.rows.filter((r) => !seen.has(r.id))],
+              count: event.output.count,
+            };
+          }),
+        },
+        onError: 'ready',
+      },
+      on: { SELECT: { actions: assign({ selectedId: ({ event }) => event.id }) } },
+    },
+    starting: {
+      on: { TYPE: {} },
+      invoke: {
+        src: 'start',
+        input: ({ context, event }) => {
+          const e = event as Extract<StartJobEvent, { type: 'START' }>;
+          return {
+            job: context.rows.find((r) => r.id === context.selectedId)!,
+            setup: e.setup,
+            stageId: e.stageId,
+          };
+        },
+        onDone: 'done',
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorText(event.error) }) },
+      },
+    },
+    failed: { on: { OK: 'cancelled', TYPE: {} } },
+    done: { type: 'final' },
+    cancelled: { type: 'final' },
+  },
+});

@@ -1,0 +1,291 @@
+import { formatPartTime, NOTE_MAX_LENGTH } from '@takt/domain';
+import { formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
+import { useMachine } from '@xstate/react';
+import { useEffect, useId, useMemo, useRef } from 'react';
+import { fromPromise } from 'xstate';
+import { useFloorSync } from '../../offline/SyncProvider';
+import { localeZone, useSession } from '../../session';
+import { queue } from '../actions';
+import type { ListRow } from '../downtimeList';
+import { downtimeSections, filterDurationOf } from '../downtimeList';
+import { categorizeErrors, categorizePayload, downtimeReasonsOf, plannedEditable } from '../forms';
+import { downtimeMachine } from '../machines/downtimeMachine';
+import { PendingMark } from '../PendingMark';
+import type { OverlayProps } from './types';
+
+/** "Categorize Downtime" (live-operations §2, §4, §5); `focusStart` opens the reason form for one period. */
+export default function DowntimeOverlay({
+  machineId,
+  data,
+  onClose,
+  focusStart,
+}: OverlayProps & { focusStart?: number | null }) {
+  const sync = useFloorSync();
+  const { me } = useSession();
+  const lz = localeZone(me);
+  const id = useId();
+  const reasons = useMemo(() => downtimeReasonsOf(data.annotationTypes), [data.annotationTypes]);
+  const machine = useMemo(
+    () =>
+      downtimeMachine.provide({
+        actors: {
+          save: fromPromise(async ({ input }) => {
+            const reason = reasons.find((r) => r.id === input.draft.reasonId);
+            if (!reason) throw new Error('no reason');
+            // One command per period: each is its own fact, applied (or refused) on its own.
+            for (const start of input.targets) {
+              await queue(
+                sync,
+                machineId,
+                'categorize_downtime',
+                categorizePayload(machineId, start, input.draft, reason),
+                {
+                  reasonName: reason.name,
+                  reasonColor: reason.color,
+                },
+              );
+            }
+          }),
+        },
+      }),
+    [sync, machineId, reasons],
+  );
+  const [state, send] = useMachine(machine);
+  const { filters, multi, selected, targets, draft, error } = state.context;
+  useServerNow(0); // tick: the live period's duration grows
+  const now = sync.now();
+
+  useEffect(() => {
+    if (focusStart != null) send({ type: 'OPEN', start: focusStart });
+  }, [focusStart, send]);
+
+  // Opened for one period (the underlay): close once its reason is queued.
+  const submitted = useRef(false);
+  useEffect(() => {
+    if (focusStart != null && submitted.current && state.matches('list')) onClose();
+  }, [focusStart, state, onClose]);
+
+  const entries = data.view.downtime;
+  const threshold = filterDurationOf(entries, data.flags.downtimeListFilterMs, now);
+  const sections = downtimeSections(entries, now, data.currentShift?.start ?? null, filters, threshold);
+  const pending = data.view.pending;
+
+  const row = (r: ListRow) => {
+    const e = r.entry;
+    const label = t('downtime.period', {
+      start: formatTimeOfDay(e.start, lz),
+      duration: formatPartTime(r.durationMs),
+    });
+    const reason = e.reason ?? t('downtime.uncategorized');
+    const mark = <PendingMark show={pending.has(`downtime:${e.start}`)} />;
+    if (multi) {
+      return (
+        <li key={e.start}>
+          <label className={`downtime-row touch${r.selectable ? '' : ' downtime-row--locked'}`}>
+            <input
+              type="checkbox"
+              disabled={!r.selectable}
+              checked={selected.includes(e.start)}
+              onChange={() => send({ type: 'TOGGLE_SELECT', start: e.start })}
+            />
+            <span className="downtime-row__time num">{label}</span>
+            <span className="downtime-row__reason" style={e.color ? { borderLeftColor: e.color } : undefined}>
+              {reason}
+              {mark}
+            </span>
+          </label>
+        </li>
+      );
+    }
+    return (
+      <li key={e.start}>
+        <button
+          type="button"
+          className="downtime-row touch"
+          onClick={() =>
+            send({
+              type: 'OPEN',
+              start: e.start,
+              draft: {
+                reasonId: e.annotationTypeId,
+                description: e.message ?? '',
+                planned: e.planned === true,
+              },
+            })
+          }
+        >
+          <span className="downtime-row__time num">
+            {label}
+            {e.end === null && <span className="downtime-row__live"> · {t('downtime.ongoing')}</span>}
+          </span>
+          <span className="downtime-row__reason" style={e.color ? { borderLeftColor: e.color } : undefined}>
+            {reason}
+            {mark}
+          </span>
+        </button>
+      </li>
+    );
+  };
+
+  const section = (title: string, rows: ListRow[]) => (
+    <section className="downtime-section" aria-label={title}>
+      <h3>{title}</h3>
+      {rows.length === 0 ? (
+        <p className="notice">{t('downtime.empty')}</p>
+      ) : (
+        <ul className="downtime-list">{rows.map(row)}</ul>
+      )}
+    </section>
+  );
+
+  if (state.matches('categorizing') || state.matches('saving')) {
+    const reason = reasons.find((r) => r.id === draft.reasonId) ?? null;
+    const problems = categorizeErrors(draft, targets.length);
+    const busy = state.matches('saving');
+    const title =
+      targets.length > 1 ? `${t('downtime.addReason')} · ${t('downtime.multiple')}` : t('downtime.addReason');
+    return (
+      <Modal
+        title={title}
+        onClose={() => (focusStart != null ? onClose() : send({ type: 'CANCEL' }))}
+        busy={busy}
+        className="modal--tall"
+        footer={
+          <div className="modal__buttons">
+            <button
+              type="button"
+              className="button touch"
+              disabled={busy}
+              onClick={() => (focusStart != null ? onClose() : send({ type: 'CANCEL' }))}
+            >
+              {t('overlay.cancel')}
+            </button>
+            <button
+              type="submit"
+              form={`${id}-reason`}
+              className="button button--primary touch"
+              disabled={busy || problems.length > 0}
+            >
+              {t('overlay.save')}
+            </button>
+          </div>
+        }
+      >
+        <form
+          id={`${id}-reason`}
+          className="form-grid"
+          aria-label={title}
+          onSubmit={(e) => {
+            e.preventDefault();
+            submitted.current = true;
+            send({ type: 'SAVE' });
+          }}
+        >
+          {error && (
+            <p className="notice notice--error" role="alert">
+              {error}
+            </p>
+          )}
+          {targets.length > 1 && (
+            <p className="modal__hint">{t('downtime.selected', { n: targets.length })}</p>
+          )}
+          <fieldset className="choice-grid">
+            <legend className="field__label">{t('downtime.reason')}</legend>
+            {reasons.length === 0 ? (
+              <p className="notice">{t('downtime.noReasons')}</p>
+            ) : (
+              reasons.map((r) => (
+                <label key={r.id} className="choice touch" style={{ borderLeftColor: r.color }}>
+                  <input
+                    type="radio"
+                    name={`${id}-r`}
+                    value={r.id}
+                    checked={draft.reasonId === r.id}
+                    onChange={() => send({ type: 'EDIT', patch: { reasonId: r.id } })}
+                  />
+                  <span>{r.name}</span>
+                </label>
+              ))
+            )}
+          </fieldset>
+          {plannedEditable(reason) && (
+            <label className="check touch">
+              <input
+                type="checkbox"
+                checked={draft.planned}
+                onChange={(e) => send({ type: 'EDIT', patch: { planned: e.target.checked } })}
+              />
+              <span>{t('downtime.planned')}</span>
+            </label>
+          )}
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-desc`}>
+              {t('downtime.description')}
+            </label>
+            <textarea
+              id={`${id}-desc`}
+              className="touch-input"
+              rows={2}
+              maxLength={NOTE_MAX_LENGTH}
+              value={draft.description}
+              onChange={(e) => send({ type: 'EDIT', patch: { description: e.target.value } })}
+            />
+          </div>
+        </form>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal
+      title={t('downtime.title')}
+      onClose={onClose}
+      className="modal--tall"
+      footer={
+        multi ? (
+          <div className="modal__buttons">
+            <span className="modal__hint">{t('downtime.selected', { n: selected.length })}</span>
+            <button
+              type="button"
+              className="button button--primary touch"
+              disabled={selected.length === 0}
+              onClick={() => send({ type: 'CATEGORIZE_MULTIPLE' })}
+            >
+              {t('downtime.categorizeMultiple')}
+            </button>
+          </div>
+        ) : undefined
+      }
+    >
+      <div className="downtime-tools">
+        <button
+          type="button"
+          className="button touch"
+          aria-pressed={multi}
+          onClick={() => send({ type: 'TOGGLE_MULTI' })}
+        >
+          {t('downtime.selectMultiple')}
+        </button>
+        {(
+          [
+            ['onlyLong', t('downtime.onlyLong')],
+            ['onlyUncategorized', t('downtime.onlyUncategorized')],
+            ['showCategorized', t('downtime.showCategorized')],
+            ['showShort', t('downtime.showShort')],
+          ] as const
+        ).map(([key, label]) => (
+          <label key={key} className="check touch">
+            <input
+              type="checkbox"
+              checked={filters[key]}
+              onChange={(e) => send({ type: 'FILTER', patch: { [key]: e.target.checked } })}
+            />
+            <span>{label}</span>
+          </label>
+        ))}
+      </div>
+      {section(t('downtime.currentShift'), sections.current)}
+      {section(t('downtime.previousShift'), sections.previous)}
+    </Modal>
+  );
+}

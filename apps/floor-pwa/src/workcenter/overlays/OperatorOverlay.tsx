@@ -1,0 +1,112 @@
+import { Modal, t } from '@takt/ui';
+import { useId, useMemo, useState } from 'react';
+import { useFloorSync } from '../../offline/SyncProvider';
+import { queue } from '../actions';
+import type { OverlayProps } from './types';
+
+interface OperatorRef {
+  id: string;
+  name: string;
+}
+
+function operatorsOf(raw: unknown): OperatorRef[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as Record<string, unknown>[])
+    .filter((o) => o && o.archivedAt == null)
+    .map((o) => ({ id: String(o.id), name: String(o.name) }));
+}
+
+/** Operator login (live-operations §2, §4): log in now, at the start of the shift (pinned), or log out. */
+export default function OperatorOverlay({ machineId, data, onClose }: OverlayProps) {
+  const sync = useFloorSync();
+  const id = useId();
+  const operators = useMemo(() => operatorsOf(data.operators), [data.operators]);
+  const current = data.view.operator;
+  const [chosen, setChosen] = useState<string | null>(current?.operatorId ?? null);
+  const [busy, setBusy] = useState(false);
+  const operator = operators.find((o) => o.id === chosen) ?? null;
+
+  const act = async (run: () => Promise<unknown>) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await run();
+    } finally {
+      onClose();
+    }
+  };
+  const login = (pinToPreviousEvent: boolean) =>
+    act(() =>
+      queue(
+        sync,
+        machineId,
+        'operator_login',
+        { machineId, operatorId: operator!.id, pinToPreviousEvent },
+        { operatorName: operator!.name },
+      ),
+    );
+
+  return (
+    <Modal
+      title={t('operator.title')}
+      onClose={onClose}
+      busy={busy}
+      className="modal--tall"
+      footer={
+        <div className="modal__buttons modal__buttons--wrap">
+          {current && (
+            <button
+              type="button"
+              className="button button--danger touch"
+              disabled={busy}
+              onClick={() =>
+                void act(() =>
+                  queue(sync, machineId, 'operator_logout', { machineId }, { operatorName: current.name }),
+                )
+              }
+            >
+              {t('operator.logout')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button touch"
+            disabled={busy || !operator}
+            onClick={() => void login(true)}
+          >
+            {t('operator.loginShiftStart')}
+          </button>
+          <button
+            type="button"
+            className="button button--primary touch"
+            disabled={busy || !operator}
+            onClick={() => void login(false)}
+          >
+            {t('operator.loginNow')}
+          </button>
+        </div>
+      }
+    >
+      {current && <p className="modal__hint">{t('operator.current', { name: current.name })}</p>}
+      {operators.length === 0 ? (
+        <p className="notice">{t('operator.none')}</p>
+      ) : (
+        <fieldset className="choice-grid">
+          <legend className="field__label">{t('operator.choose')}</legend>
+          {operators.map((o) => (
+            <label key={o.id} className="choice touch">
+              <input
+                type="radio"
+                name={`${id}-op`}
+                value={o.id}
+                checked={chosen === o.id}
+                onChange={() => setChosen(o.id)}
+              />
+              <span>{o.name}</span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+    </Modal>
+  );
+}

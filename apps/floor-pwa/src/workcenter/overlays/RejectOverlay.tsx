@@ -1,0 +1,203 @@
+import { NOTE_MAX_LENGTH } from '@takt/domain';
+import { Modal, t } from '@takt/ui';
+import { useMachine } from '@xstate/react';
+import { useEffect, useId, useMemo } from 'react';
+import { fromPromise } from 'xstate';
+import { useFloorSync } from '../../offline/SyncProvider';
+import { rejectFormView, rejectPayload, rejectReasonsOf } from '../forms';
+import { rejectMachine } from '../machines/rejectMachine';
+import { workcenterTypeOf } from '../view';
+import type { OverlayProps } from './types';
+
+/** Reject Part (live-operations §2, §5). */
+export default function RejectOverlay({ machineId, data, onClose }: OverlayProps) {
+  const sync = useFloorSync();
+  const id = useId();
+  const reasons = useMemo(() => rejectReasonsOf(data.rejectReasons), [data.rejectReasons]);
+  const manual = workcenterTypeOf(data.tile) === 'manual';
+  const hideRemoveFlag = data.flags.hideRemoveRejectedPartsCheckbox;
+  const machine = useMemo(
+    () =>
+      rejectMachine.provide({
+        actors: {
+          save: fromPromise(async ({ input }) => {
+            const reason = reasons.find((r) => r.id === input.draft.reasonId);
+            if (!reason) throw new Error('no reason');
+            const view = rejectFormView(input.draft, reasons, { hideRemoveFlag, manual });
+            const at = sync.now();
+            await sync.enqueue({
+              type: 'reject_part',
+              machineId,
+              occurredAt: at,
+              payload: rejectPayload(machineId, input.draft, reason, at, {
+                manual,
+                showRemoveFromGood: view.showRemoveFromGood,
+              }),
+              display: {
+                reasonName: reason.name,
+                reasonColor: reason.color,
+                count: Number(input.draft.count),
+              },
+            });
+          }),
+        },
+      }),
+    [sync, machineId, reasons, hideRemoveFlag, manual],
+  );
+  const [state, send] = useMachine(machine, { input: { reasons, hideRemoveFlag, manual } });
+  const { draft, error } = state.context;
+  const view = rejectFormView(draft, reasons, { hideRemoveFlag, manual });
+  const busy = state.matches('saving');
+  const selectedReason = reasons.find((r) => r.id === draft.reasonId) ?? null;
+
+  useEffect(() => {
+    if (state.status === 'done') onClose();
+  }, [state.status, onClose]);
+
+  return (
+    <Modal
+      title={t('reject.title')}
+      onClose={onClose}
+      busy={busy}
+      className="modal--tall"
+      footer={
+        <div className="modal__buttons">
+          <button type="button" className="button touch" onClick={onClose} disabled={busy}>
+            {t('overlay.cancel')}
+          </button>
+          <button
+            type="submit"
+            form={`${id}-form`}
+            className="button button--primary touch"
+            disabled={busy || !view.valid || reasons.length === 0}
+          >
+            {t('overlay.save')}
+          </button>
+        </div>
+      }
+    >
+      <form
+        id={`${id}-form`}
+        className="form-grid"
+        aria-label={t('reject.title')}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          send({ type: 'SAVE' });
+        }}
+      >
+        {error && (
+          <p className="notice notice--error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-count`}>
+            {t('reject.count')}
+          </label>
+          <div className="stepper">
+            <button
+              type="button"
+              className="button touch"
+              aria-label="−1"
+              onClick={() =>
+                send({ type: 'EDIT', patch: { count: String(Math.max(1, (Number(draft.count) || 1) - 1)) } })
+              }
+            >
+              −
+            </button>
+            <input
+              id={`${id}-count`}
+              className="touch-input num"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              required
+              value={draft.count}
+              aria-invalid={!!view.errors.count || undefined}
+              aria-describedby={view.errors.count ? `${id}-count-error` : undefined}
+              onChange={(e) => send({ type: 'EDIT', patch: { count: e.target.value } })}
+            />
+            <button
+              type="button"
+              className="button touch"
+              aria-label="+1"
+              onClick={() => send({ type: 'EDIT', patch: { count: String((Number(draft.count) || 0) + 1) } })}
+            >
+              +
+            </button>
+          </div>
+          {view.errors.count && (
+            <span id={`${id}-count-error`} className="field__error">
+              {view.errors.count}
+            </span>
+          )}
+        </div>
+        <fieldset className="choice-grid">
+          <legend className="field__label">{t('reject.reason')}</legend>
+          {reasons.length === 0 ? (
+            <p className="notice">{t('reject.noReasons')}</p>
+          ) : (
+            reasons.map((r) => (
+              <label
+                key={r.id}
+                className="choice touch"
+                style={r.color ? { borderLeftColor: r.color } : undefined}
+              >
+                <input
+                  type="radio"
+                  name={`${id}-reason`}
+                  value={r.id}
+                  checked={draft.reasonId === r.id}
+                  onChange={() => send({ type: 'EDIT', patch: { reasonId: r.id } })}
+                />
+                <span>{r.name}</span>
+              </label>
+            ))
+          )}
+        </fieldset>
+        {selectedReason && view.typeEditable && (
+          <fieldset className="choice-row">
+            <legend className="field__label">{t('reject.type')}</legend>
+            {(['scrap', 'nonconform'] as const).map((b) => (
+              <label key={b} className="choice touch">
+                <input
+                  type="radio"
+                  name={`${id}-type`}
+                  value={b}
+                  checked={(draft.behavior ?? 'scrap') === b}
+                  onChange={() => send({ type: 'EDIT', patch: { behavior: b } })}
+                />
+                <span>{b === 'scrap' ? t('reject.scrap') : t('reject.nonconform')}</span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-message`}>
+            {t('reject.message')}
+          </label>
+          <textarea
+            id={`${id}-message`}
+            className="touch-input"
+            rows={2}
+            maxLength={NOTE_MAX_LENGTH}
+            value={draft.message}
+            onChange={(e) => send({ type: 'EDIT', patch: { message: e.target.value } })}
+          />
+        </div>
+        {view.showRemoveFromGood && (
+          <label className="check touch">
+            <input
+              type="checkbox"
+              checked={draft.removeFromGoodParts}
+              onChange={(e) => send({ type: 'EDIT', patch: { removeFromGoodParts: e.target.checked } })}
+            />
+            <span>{t('reject.removeFromGood')}</span>
+          </label>
+        )}
+      </form>
+    </Modal>
+  );
+}

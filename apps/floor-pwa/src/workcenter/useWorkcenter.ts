@@ -1,0 +1,109 @@
+import type { LiveMachine } from '@takt/ui';
+import { useMemo } from 'react';
+import { KV } from '../offline/db';
+import { useLiveQuery } from '../offline/liveQuery';
+import type { Overlay, WorkcenterView } from '../offline/optimistic';
+import { foldOverlays } from '../offline/optimistic';
+import { useFloorSync } from '../offline/SyncProvider';
+import type { CompanyFlags } from './view';
+import { baseView, companyFlagsOf } from './view';
+
+export interface WorkcenterData {
+  loaded: boolean;
+  tile: LiveMachine | null;
+  /** Server time of the tile. */
+  tileAt: number | null;
+  machines: LiveMachine[];
+  groups: { id: string; name: string }[];
+  view: WorkcenterView;
+  run: Record<string, unknown> | null;
+  annotationTypes: unknown;
+  rejectReasons: unknown;
+  operators: unknown;
+  setupStages: unknown;
+  currentShift: { start: number; end: number; name: string } | null;
+  flags: CompanyFlags;
+  pulledAt: number | null;
+}
+
+interface Raw {
+  tile: LiveMachine | null;
+  tileAt: number | null;
+  machines: LiveMachine[];
+  kv: Record<string, unknown>;
+  overlays: Overlay[];
+}
+
+const EMPTY: Raw = { tile: null, tileAt: null, machines: [], kv: {}, overlays: [] };
+
+/** Everything the workcenter shows, from Dexie: the pulled data with the queued actions folded over it. */
+export function useWorkcenter(machineId: string): WorkcenterData & { loaded: boolean } {
+  const { db } = useFloorSync();
+  const keys = useMemo(
+    () => [
+      KV.groups,
+      KV.currentRun(machineId),
+      KV.operatorRun(machineId),
+      KV.downtime(machineId),
+      KV.annotationTypes(machineId),
+      KV.rejectReasons,
+      KV.operators,
+      KV.setupStages,
+      KV.currentShift,
+      KV.companyFlags,
+      KV.pulledAt(machineId),
+    ],
+    [machineId],
+  );
+  const raw = useLiveQuery<Raw | null>(
+    async () => {
+      const [tiles, kvRows, overlays] = await Promise.all([
+        db.tiles.toArray(),
+        db.kv.bulkGet(keys),
+        db.overlays.where('machineId').equals(machineId).toArray(),
+      ]);
+      const kv: Record<string, unknown> = {};
+      kvRows.forEach((r, i) => {
+        if (r) kv[keys[i]!] = r.value;
+      });
+      const row = tiles.find((x) => x.id === machineId) ?? null;
+      return {
+        tile: (row?.tile as LiveMachine | undefined) ?? null,
+        tileAt: row?.at ?? null,
+        machines: tiles.map((x) => x.tile as LiveMachine),
+        kv,
+        overlays,
+      };
+    },
+    `wc:${machineId}`,
+    null,
+  );
+
+  return useMemo(() => {
+    const r = raw ?? EMPTY;
+    const kv = r.kv;
+    const run = (kv[KV.currentRun(machineId)] as Record<string, unknown> | null | undefined) ?? null;
+    const base = baseView({
+      tile: r.tile,
+      run,
+      operatorRun: kv[KV.operatorRun(machineId)] as Record<string, unknown> | null,
+      downtime: kv[KV.downtime(machineId)],
+    });
+    return {
+      loaded: raw !== null,
+      tile: r.tile,
+      tileAt: r.tileAt,
+      machines: r.machines,
+      groups: (kv[KV.groups] as { id: string; name: string }[] | undefined) ?? [],
+      view: foldOverlays(base, r.overlays),
+      run,
+      annotationTypes: kv[KV.annotationTypes(machineId)],
+      rejectReasons: kv[KV.rejectReasons],
+      operators: kv[KV.operators],
+      setupStages: kv[KV.setupStages],
+      currentShift: (kv[KV.currentShift] as WorkcenterData['currentShift'] | undefined) ?? null,
+      flags: companyFlagsOf(kv[KV.companyFlags]),
+      pulledAt: (kv[KV.pulledAt(machineId)] as number | undefined) ?? null,
+    };
+  }, [raw, machineId]);
+}
