@@ -281,7 +281,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       url: options.mqttUrl,
       ...(options.mqttPrefix ? { prefix: options.mqttPrefix } : {}),
       now,
-      onObservations: (machineRef, obs, rejected, meta) => {
+      // QoS 1: the broker's message is acknowledged when this resolves, so resolve only once what it
+      // carried is committed (a worker killed before that gets the message again).
+      onObservations: async (machineRef, obs, rejected, meta) => {
         const link = mqttLink(meta.companyRef, machineRef);
         if (!link) return;
         const c = link.transport.counters;
@@ -294,6 +296,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
           connection(link, 'CONNECTED', meta.receivedAt);
         }
         received(link, obs, meta.receivedAt, true);
+        await flush();
       },
       onMachineStatus: (machineRef, online, meta) => {
         const link = mqttLink(meta.companyRef, machineRef);
