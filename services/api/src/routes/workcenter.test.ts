@@ -94,8 +94,16 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
     expect(body.lastFew).toEqual([80_000, 80_000, 80_000, 80_000, 80_000]);
 
     // The dashboard tile shows the same job against the same goal.
-    const tiles = (await (await h.get('/api/dashboard', cookie)).json()) as { machines: Array<Record<string, unknown>> };
-    expect(tiles.machines[0]).toMatchObject({ id: machine, scheduled: true, expectedParts: 60, actualParts: 29, setupSince: null });
+    const tiles = (await (await h.get('/api/dashboard', cookie)).json()) as {
+      machines: Array<Record<string, unknown>>;
+    };
+    expect(tiles.machines[0]).toMatchObject({
+      id: machine,
+      scheduled: true,
+      expectedParts: 60,
+      actualParts: 29,
+      setupSince: null,
+    });
     expect(tiles.machines[0]!.progress).toBeCloseTo((29 / 60) * 100, 6);
     expect(tiles.machines[0]!.jobScheduleGroupId).toEqual(expect.any(String));
   });
