@@ -1,0 +1,62 @@
+// Every API path the floor app's offline core and workcenter screens call, in one place so the lead can align
+// them with services/api/src/routes/*.ts. Paths marked ASSUMED had no route when this was written; each
+// caller treats a 404 from an ASSUMED path as "not available yet" and falls back (see refdata.ts).
+
+export const ENDPOINTS = {
+  /** GET `{ now }`: the server clock (live-operations §7 "Time sync"). */
+  timesync: '/timesync',
+  /** POST `{ commands }` → `{ results }` (ARCHITECTURE.md "Offline sync contract"). */
+  sync: '/api/sync',
+  me: '/api/me',
+  /** GET (?group) → DashboardResponse. */
+  dashboard: '/api/dashboard',
+  /** GET ?machineId&filter&limit&offset → `{ rows, count }`. */
+  jobs: '/api/jobs',
+  /** GET ?machineId → JobMachine[]. */
+  jobMachines: '/api/jobmachines',
+  /** GET ?machineId → AnnotationType[] (downtime reasons). */
+  annotationTypes: '/api/annotationtypes',
+  /** GET ?scrapOnly=true → PartAdjustmentType[] (reject reasons). */
+  partAdjustmentTypes: '/api/partadjustmenttypes',
+  /** GET → Operator[]. */
+  operators: '/api/operators',
+  /** GET ?machineId&startAt&endAt → OperatorRun[] (the open one has endAt null). */
+  operatorRuns: '/api/operatorruns',
+  /** GET → SetupStage[] in order. */
+  setupStages: '/api/setup/stages',
+  /** GET ?jsgId&machineId → `{ netCount }`. */
+  setupParts: '/api/setup/parts',
+  /** GET → `{ id, name, start, end, shopDate } | null`. */
+  currentShift: '/api/shifts/current',
+  /** GET ?machineId[&start] → `{ items, start, end }` (24 h back by default). */
+  downtime: '/api/downtime',
+  /** WebSocket (same origin, cookie auth). */
+  live: '/live',
+  /**
+   * ASSUMED: GET ?machineId → the machine's running job run (JobRunView of services/api jobs.ts) or null.
+   * Until it exists the card takes the run from the dashboard tile (jobId, jobScheduleGroupId) or from the
+   * answers to this tablet's own start_job / setup commands.
+   */
+  currentRun: '/api/dispatch/current',
+  /**
+   * ASSUMED: GET → company flags (companyFlagsSchema in @takt/domain: enable_setup_stages,
+   * hide_remove_rejected_parts_checkbox, downtime_list_filter_duration, …). Defaults apply until it exists.
+   */
+  companyFlags: '/api/company/flags',
+} as const;
+
+/** The sync command types and the HTTP call each payload is the body of (for the lead's cross-check). */
+export const COMMAND_HTTP_EQUIVALENT = {
+  start_job: 'POST /api/dispatch/start',
+  stop_job: 'POST /api/dispatch/stop',
+  setup_stage: 'POST /api/setup/transition',
+  start_production: 'POST /api/setup/end',
+  categorize_downtime: 'POST /api/annotations',
+  split_downtime: 'POST /api/downtime/split',
+  reject_part: 'POST /api/partadjustment',
+  part_correction: 'POST /api/partadjustment',
+  manual_add_part: 'POST /api/partadjustment/manual',
+  manual_undo: 'POST /api/partadjustment/manual/undo',
+  operator_login: 'POST /api/operatorruns/start',
+  operator_logout: 'POST /api/operatorruns/stop',
+} as const;
