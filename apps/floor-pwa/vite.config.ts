@@ -5,8 +5,13 @@ import { VitePWA } from 'vite-plugin-pwa';
 // /dashboard/, /reports) get apps/office/dist/index.html; every other non-API path gets this app's
 // index.html. Both apps build to base '/', so each keeps its assets in its own folder.
 const API_TARGET = 'http://127.0.0.1:8080';
-const API_PREFIXES = ['/api', '/login', '/logout', '/timesync'];
-const proxy = Object.fromEntries(API_PREFIXES.map((p) => [p, { target: API_TARGET }]));
+const API_PREFIXES = ['/api', '/login', '/logout', '/timesync', '/tablet/activate'];
+const proxy = {
+  ...Object.fromEntries(API_PREFIXES.map((p) => [p, { target: API_TARGET }])),
+  // WebSockets: the live channel and the tablet registration.
+  '/live': { target: API_TARGET, ws: true },
+  '/tablet-auth': { target: API_TARGET, ws: true },
+};
 
 /** Navigations the service worker must leave to the network: the API and the office app's routes. */
 const NAVIGATE_FALLBACK_DENYLIST = [

@@ -1,6 +1,6 @@
 import type { Me } from '@takt/domain';
 import { AuthGate, t, ToastProvider, useLocation, useNewVersionReload, usePeriodicReload } from '@takt/ui';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { api } from './api';
 import { floorDb, KV, kvGet, kvPut } from './offline/db';
 import { SyncProvider } from './offline/SyncProvider';
@@ -11,6 +11,11 @@ import { WorkcenterPage } from './pages/WorkcenterPage';
 import { isTvMode, resolveFloorRoute } from './routes';
 import { SessionContext } from './session';
 
+// Registration runs before the tablet has any caller, so it sits outside the sign-in gate (own chunk).
+const TabletRegisterPage = lazy(() =>
+  import('./tablet/TabletRegisterPage').then((m) => ({ default: m.TabletRegisterPage })),
+);
+
 function Screen() {
   const { pathname } = useLocation();
   const route = resolveFloorRoute(pathname);
@@ -19,8 +24,12 @@ function Screen() {
       return <HomePage />;
     case 'dashboard':
       return <LiveDashboardPage type={route.type} />;
+    case 'machineDashboard':
+      return <LiveDashboardPage type={route.type} machineId={route.machineId} />;
     case 'workcenter':
       return <WorkcenterPage machineId={route.machineId} dashboardType={route.dashboardType} />;
+    case 'tabletRegister':
+      return <TabletRegisterPage />;
     case 'notFound':
       return <NotFoundPage />;
   }
@@ -38,7 +47,7 @@ function VersionWatch() {
 
 export function App() {
   usePeriodicReload();
-  const { query } = useLocation();
+  const { query, pathname } = useLocation();
   const tv = isTvMode(query);
 
   // TV mode (UI.md "Floor"): dark background and large type, applied to the whole document.
@@ -51,15 +60,21 @@ export function App() {
   return (
     <ToastProvider>
       <VersionWatch />
-      <AuthGate api={api} appName={t('app.floorName')} offlineMe={offlineMe} onSignedIn={rememberMe}>
-        {(session) => (
-          <SessionContext.Provider value={session}>
-            <SyncProvider api={api}>
-              <Screen />
-            </SyncProvider>
-          </SessionContext.Provider>
-        )}
-      </AuthGate>
+      {resolveFloorRoute(pathname).name === 'tabletRegister' ? (
+        <Suspense fallback={null}>
+          <TabletRegisterPage />
+        </Suspense>
+      ) : (
+        <AuthGate api={api} appName={t('app.floorName')} offlineMe={offlineMe} onSignedIn={rememberMe}>
+          {(session) => (
+            <SessionContext.Provider value={session}>
+              <SyncProvider api={api}>
+                <Screen />
+              </SyncProvider>
+            </SessionContext.Provider>
+          )}
+        </AuthGate>
+      )}
     </ToastProvider>
   );
 }

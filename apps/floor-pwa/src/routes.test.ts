@@ -7,11 +7,13 @@ describe('resolveFloorRoute', () => {
     ['/dashboards/live/utilization', { name: 'dashboard', type: 'utilization' }],
     ['/dashboards/live/downtime/', { name: 'dashboard', type: 'downtime' }],
     ['/dashboards/live/cycles', { name: 'notFound' }],
+    ['/dashboards/machine/m-7/oee', { name: 'machineDashboard', machineId: 'm-7', type: 'oee' }],
+    ['/dashboards/machine/m-7/cycles', { name: 'notFound' }],
     ['/m-42', { name: 'workcenter', machineId: 'm-42', dashboardType: null }],
     ['/m-42/opdash', { name: 'workcenter', machineId: 'm-42', dashboardType: 'opdash' }],
     ['/machine-1', { name: 'workcenter', machineId: 'machine-1', dashboardType: null }],
     ['/switch-machines', { name: 'notFound' }],
-    ['/tablet/register', { name: 'notFound' }],
+    ['/tablet/register', { name: 'tabletRegister' }],
     ['/a/b/c', { name: 'notFound' }],
   ])('%s', (path, expected) => {
     expect(resolveFloorRoute(path)).toEqual(expected);

@@ -23,7 +23,9 @@ const RESERVED_FIRST_SEGMENTS = new Set([
 
 export type FloorRoute =
   | { name: 'home' }
+  | { name: 'tabletRegister' }
   | { name: 'dashboard'; type: DashboardType }
+  | { name: 'machineDashboard'; machineId: string; type: DashboardType }
   | { name: 'workcenter'; machineId: string; dashboardType: string | null }
   | { name: 'notFound' };
 
@@ -32,8 +34,16 @@ export const isDashboardType = (s: string | null | undefined): s is DashboardTyp
 
 export function resolveFloorRoute(pathname: string): FloorRoute {
   if (matchPath('/', pathname)) return { name: 'home' };
+  if (matchPath('/tablet/register', pathname)) return { name: 'tabletRegister' };
   const live = matchPath('/dashboards/live/:type', pathname);
   if (live) return isDashboardType(live.type) ? { name: 'dashboard', type: live.type } : { name: 'notFound' };
+  // /dashboards/machine/{id}/{dashboardView}?tablet=1 (issue 7): one machine's live dashboard.
+  const one = matchPath('/dashboards/machine/:machineId/:view', pathname);
+  if (one?.machineId) {
+    return isDashboardType(one.view)
+      ? { name: 'machineDashboard', machineId: one.machineId, type: one.view }
+      : { name: 'notFound' };
+  }
   const wc = matchPath('/:machineId', pathname) ?? matchPath('/:machineId/:dashboardType', pathname);
   if (wc?.machineId && !RESERVED_FIRST_SEGMENTS.has(wc.machineId)) {
     return { name: 'workcenter', machineId: wc.machineId, dashboardType: wc.dashboardType ?? null };

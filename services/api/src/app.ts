@@ -7,7 +7,9 @@ import { requireCaller } from './auth/middleware';
 import type { AppEnv, Deps } from './http/context';
 import { ApiError } from './http/errors';
 import { serveApps } from './http/static';
+import { bindSyncHandlers } from './auth/tablet-binding';
 import { liveChannelRoutes } from './live/channel';
+import { tabletAuthRoutes } from './live/tablet-auth';
 import { authRoutes, meRoutes } from './routes/auth';
 import { adaptersRoutes } from './routes/adapters';
 import { diagnosticsRoutes } from './routes/diagnostics';
@@ -24,6 +26,7 @@ import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
 import { setupRoutes } from './routes/setup';
 import { shiftsRoutes } from './routes/shifts';
 import { syncRoutes } from './routes/sync';
+import { tabletDeviceRoutes, tabletsRoutes } from './routes/tablets';
 import { workcenterRoutes } from './routes/workcenter';
 import { syncHandlers } from './services/sync-handlers';
 import { API_VERSION } from './version';
@@ -55,6 +58,8 @@ export function buildApp(deps: Deps) {
   // Gateways authenticate by gateway token, not by cookie: registered before the cookie-guarded /api, this
   // handler answers first and requireCaller never runs for it.
   app.route('/api/gateway-push', gatewayPushRoutes);
+  // A registered tablet activates with its device token (no session yet).
+  app.route('/tablet', tabletDeviceRoutes);
 
   const api = new Hono<AppEnv>();
   api.use('*', requireCaller);
@@ -75,11 +80,14 @@ export function buildApp(deps: Deps) {
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', diagnosticsRoutes);
-  api.route('/sync', syncRoutes(syncHandlers));
+  api.route('/sync', syncRoutes(bindSyncHandlers(syncHandlers)));
+  api.route('/tablets', tabletsRoutes);
   api.route('/workcenter', workcenterRoutes);
   app.route('/api', api);
   // The live channel authenticates itself, so a bad caller gets the channel error NOT_AUTHENTICATED.
   app.route('/live', liveChannelRoutes(upgradeWebSocket, deps.bus));
+  // Tablet registration (live-operations §7): open to unregistered tablets by design.
+  app.route('/tablet-auth', tabletAuthRoutes(upgradeWebSocket, deps.bus));
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: 'No such API route.' } }, 404));
 
   if (deps.staticRoot) app.use('*', serveApps(deps.staticRoot));

@@ -15,6 +15,9 @@ const envSchema = z.object({
   /** Time scale of the simulated plant: 1 is real time, 10 makes everything ten times faster. */
   TAKT_DEMO_SPEED: z.coerce.number().positive().max(1000).default(1),
   TAKT_DEMO_SEED: z.coerce.number().int().default(20261122),
+  /** Machines of the simulated plant when it is first made (12 named ones, then "Demo Machine NN"); for
+   * load tests such as the 50-machine dashboard end-to-end test (issue 7). */
+  TAKT_DEMO_MACHINES: z.coerce.number().int().min(12).max(500).default(12),
   TAKT_ADMIN_EMAIL: z
     .string()
     .email()

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     const machines = await ensureDemoCompany(database.db, {
       portBase: env.TAKT_DEMO_PORT_BASE,
       seed: env.TAKT_DEMO_SEED,
+      machines: env.TAKT_DEMO_MACHINES,
       adapterFields: demoAdapterFields(),
       now: now(),
     });

@@ -50,6 +50,15 @@ export const DEMO_PLANT = [
   },
 ] as const;
 
+/** Names of the machines beyond DEMO_PLANT's 12 when the plant has `total`, dealt to its groups in turn. */
+export function demoMachineNames(total: number): string[] {
+  const named = DEMO_PLANT.reduce((n, g) => n + g.machines.length, 0);
+  return Array.from(
+    { length: Math.max(0, total - named) },
+    (_, i) => `Demo Machine ${String(named + i + 1).padStart(2, '0')}`,
+  );
+}
+
 export interface DemoMachine {
   machineId: string;
   name: string;
@@ -64,7 +73,14 @@ export interface DemoMachine {
  */
 export async function ensureDemoCompany(
   db: Kysely<Database>,
-  opts: { portBase: number; seed: number; adapterFields: AdapterFieldInput[]; now: number },
+  opts: {
+    portBase: number;
+    seed: number;
+    adapterFields: AdapterFieldInput[];
+    now: number;
+    /** Plant size when first made; beyond DEMO_PLANT's 12 come demoMachineNames (issue 7). */
+    machines?: number;
+  },
 ): Promise<DemoMachine[]> {
   let company = await findDemoCompany(db);
   if (!company) {
@@ -104,9 +120,10 @@ export async function ensureDemoCompany(
         opts.now,
       );
       let order = 0;
+      const extra = demoMachineNames(opts.machines ?? 12);
       for (const [gi, g] of DEMO_PLANT.entries()) {
         const groupId = await createGroup(scope, { name: g.group, sortOrder: gi }, opts.now);
-        for (const name of g.machines) {
+        for (const name of [...g.machines, ...extra.filter((_, i) => i % DEMO_PLANT.length === gi)]) {
           const machineId = await createMachine(
             scope,
             { name, sortOrder: order, adapterId, groupIds: [groupId], downtimeFailureDelay: 5 },

@@ -1,65 +1,132 @@
-import { tileView } from '@takt/domain';
-import type { DashboardType, EpochMs } from '@takt/domain';
-import { Elapsed, formatCount, formatPercent, ringPercent, RingChart, StatusIcon, t } from '@takt/ui';
-import type { LiveMachine } from '@takt/ui';
+import type { DashboardType } from '@takt/domain';
+import { Elapsed, RingChart, StatusIcon, t } from '@takt/ui';
 import { memo } from 'react';
+import { actionLabel, tileActions } from '../dashboards/JobActions';
+import type { TileActionKind } from '../dashboards/JobActions';
+import { dt } from '../dashboards/messages';
+import { sameTile, tilePercent } from '../dashboards/tileModel';
+import type { TileMachine, TileModel } from '../dashboards/tileModel';
+import { PendingMark } from '../workcenter/PendingMark';
 
 export interface MachineTileProps {
-  machine: LiveMachine;
+  machine: TileMachine;
+  model: TileModel;
   type: DashboardType;
-  /** Server time of the data, for the tile class (warning turns danger after downtimefailuredelay). */
-  now: number;
+  /** Server clock minus client clock, for the time in state. */
   offsetMs: number;
-  locale?: string;
+  /** Show progress and parts ahead/behind (FullProduct). */
+  showParts: boolean;
+  /** Job actions (not in TV mode, FullProduct); called with the tile's machine. */
+  onAction?: ((kind: TileActionKind, machine: TileMachine) => void) | undefined;
+  /** A queued action of this machine waits for the server. */
+  pending?: boolean;
+  /** The single-machine dashboard: one large tile. */
+  large?: boolean;
 }
 
 /**
- * One machine on a live dashboard (live-operations §2, §4). The article's accessible name is the machine name
- * and data-status its tile class; end-to-end tests and TV styling read both.
+ * One machine on a live dashboard (live-operations §2, §3, §4). The article's accessible name is the machine
+ * name and data-status its tile class (what the machine is doing); data-figure is the dashboard's status of
+ * its figure (utilization or goal). Every value sits in a box of fixed size with tabular figures, so a
+ * changing number never moves the grid (UI.md "Floor").
  */
-export const MachineTile = memo(function MachineTile({
+function MachineTileView({
   machine: m,
+  model,
   type,
-  now,
   offsetMs,
-  locale,
+  showParts,
+  onAction,
+  pending,
+  large,
 }: MachineTileProps) {
-  const view = tileView(m, type, now as EpochMs);
-  const ring = ringPercent(m, type);
+  const ring = model.ring;
+  const kinds = onAction ? tileActions(m) : [];
   return (
-    <article className="tile" aria-label={m.name} data-status={view.status}>
-      <h2 className="tile__name">{m.name}</h2>
+    <article
+      className={`tile${large ? ' tile--large' : ''}`}
+      aria-label={m.name}
+      data-status={model.status}
+      data-figure={model.figureStatus ?? undefined}
+    >
+      <h2 className="tile__name">
+        {m.name}
+        {pending ? <PendingMark show /> : null}
+      </h2>
       <p className="tile__status">
-        <StatusIcon status={view.status} className="tile__icon" />
-        <span className="tile__description">{view.description}</span>
+        <StatusIcon status={model.status} className="tile__icon" />
+        <span className="tile__description">{model.description}</span>
       </p>
-      {ring != null && (
+      {ring && (
         <div className="tile__ring">
           <RingChart
-            percent={ring}
-            label={`${t(`dashboard.${type}`)} ${formatPercent(ring)}`}
-            status={view.status}
+            percent={ring.percent}
+            label={`${dt(`dash.ring.${type === 'downtime' ? 'utilization' : type}`)} ${ring.main}${ring.sub ? ` ${ring.sub}` : ''}`}
+            status={ring.status}
           >
-            <span className="num">{formatPercent(ring)}</span>
+            <span className={`num tile__ring-main${ring.main.length > 7 ? ' tile__ring-main--words' : ''}`}>
+              {ring.main}
+            </span>
+            {ring.sub != null && <span className="num tile__ring-sub">{ring.sub}</span>}
           </RingChart>
         </div>
       )}
       <dl className="tile__facts">
         <div className="tile__fact tile__fact--elapsed">
           <dt>{t('field.timeInState')}</dt>
-          <dd>
+          <dd className="num">
             <Elapsed since={m.statusSince} offsetMs={offsetMs} />
           </dd>
         </div>
-        <div className="tile__fact">
-          <dt>{t('field.program')}</dt>
-          <dd className="tile__program">{m.program ?? t('common.none')}</dd>
-        </div>
-        <div className="tile__fact">
-          <dt>{t('field.partCount')}</dt>
-          <dd className="num">{formatCount(m.partCount, locale)}</dd>
-        </div>
+        {type !== 'downtime' && showParts && (
+          <>
+            <div className="tile__fact">
+              <dt>{dt('dash.progress')}</dt>
+              <dd className="num" data-testid="progress">
+                {model.scheduled ? tilePercent(model.progress) : dt('dash.noJob')}
+              </dd>
+            </div>
+            <div className="tile__fact">
+              <dt>{dt('dash.parts')}</dt>
+              <dd className="num" data-testid="ahead-behind">
+                {model.inSetup ? t('setup.title') : (model.aheadBehindText ?? t('common.none'))}
+              </dd>
+            </div>
+          </>
+        )}
       </dl>
+      {kinds.length > 0 && (
+        <div className="tile__actions" role="group" aria-label={dt('dash.tileActions', { machine: m.name })}>
+          {kinds.map((k) => (
+            <button
+              key={k}
+              type="button"
+              className="button touch tile__action"
+              onClick={() => onAction?.(k, m)}
+            >
+              {actionLabel(k)}
+            </button>
+          ))}
+        </div>
+      )}
     </article>
   );
-});
+}
+
+/** Re-rendered only when what it shows changes: 200 tiles polled every 5 s stay cheap. */
+export const MachineTile = memo(
+  MachineTileView,
+  (a, b) =>
+    sameTile(a.model, b.model) &&
+    a.machine.name === b.machine.name &&
+    a.machine.statusSince === b.machine.statusSince &&
+    a.machine.scheduled === b.machine.scheduled &&
+    a.machine.jobScheduleGroupId === b.machine.jobScheduleGroupId &&
+    a.machine.setupSince === b.machine.setupSince &&
+    a.type === b.type &&
+    a.offsetMs === b.offsetMs &&
+    a.showParts === b.showParts &&
+    a.onAction === b.onAction &&
+    a.pending === b.pending &&
+    a.large === b.large,
+);

@@ -1,49 +1,107 @@
 import { DASHBOARD_TYPES } from '@takt/domain';
 import type { DashboardType } from '@takt/domain';
 import {
+  formatTimeOfDay,
   GroupSelect,
   Link,
   machinesInGroup,
   navigate,
   Progress,
   t,
-  useDashboard,
   useLocation,
   withSearchParam,
 } from '@takt/ui';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api';
-import { FeedNotice } from '../components/FeedNotice';
 import { MachineTile } from '../components/MachineTile';
+import { useDebouncedCallback, JOB_ACTION_DEBOUNCE_MS } from '../dashboards/debounce';
+import { FAILED_AFTER, useDashboardFeeds } from '../dashboards/feeds';
+import { TileActionModal } from '../dashboards/JobActions';
+import type { TileAction, TileActionKind } from '../dashboards/JobActions';
+import { dt } from '../dashboards/messages';
+import { tileModel } from '../dashboards/tileModel';
+import type { TileMachine } from '../dashboards/tileModel';
+import '../dashboards/dashboards.css';
+import { useLiveQuery } from '../offline/liveQuery';
+import { useFloorSync } from '../offline/SyncProvider';
 import { isTvMode } from '../routes';
-import { useSession } from '../session';
+import { localeZone, useSession } from '../session';
 
-/** Keeps the other query parameters (tv, group) when switching dashboard type. */
-const typeHref = (type: DashboardType, search: string) => `/dashboards/live/${type}${search}`;
+/** live-operations §6: the OEE and Parts Goal dashboards need the FullProduct permission. */
+export const needsFullProduct = (type: DashboardType) => type === 'oee' || type === 'partsgoal';
 
-/** /dashboards/live/:type — one tile per machine, polled every 5 s (live-operations §2). */
-export function LiveDashboardPage({ type }: { type: DashboardType }) {
+/**
+ * /dashboards/live/:type (one tile per machine, optional ?group) and /dashboards/machine/:id/:type (one machine,
+ * ?tablet=1, ?switcher=false when the tablet is bound to it). Machines and statuses every 5 s, utilization
+ * and parts every 15 s (live-operations §2); offline the last data stays, marked stale.
+ */
+export function LiveDashboardPage({ type, machineId }: { type: DashboardType; machineId?: string }) {
   const { me } = useSession();
+  const sync = useFloorSync();
   const { pathname, search, query } = useLocation();
-  const group = query.get('group');
+  const group = machineId ? null : query.get('group');
   const tv = isTvMode(query);
-  const poll = useDashboard(api, group);
-  const data = poll.data;
+  const switcher = query.get('switcher') !== 'false';
+  const fullProduct = me.permissions.includes('FullProduct');
+  const allowed = fullProduct || !needsFullProduct(type);
+  const feeds = useDashboardFeeds(api, group, {
+    utilization: allowed && (type === 'utilization' || type === 'oee'),
+    parts: allowed && fullProduct && type !== 'downtime',
+  });
+  const { data, freshness } = feeds;
   const title = t(`dashboard.${type}`);
 
   useEffect(() => {
     document.title = `${title} · ${t('app.floorName')}`;
   }, [title]);
 
+  // A queued job action shows a pending mark on its tile; when the outbox empties the tiles are fetched again.
+  const pendingIds = useLiveQuery(
+    () =>
+      sync.db.outbox.toArray().then((es) =>
+        es
+          .map((e) => e.machineId)
+          .sort()
+          .join('\n'),
+      ),
+    'dash-outbox',
+    '',
+  );
+  const pending = useMemo(() => new Set(pendingIds ? pendingIds.split('\n') : []), [pendingIds]);
+  const refresh = feeds.machines.refresh;
+  const hadPending = useRef(false);
+  useEffect(() => {
+    if (hadPending.current && pending.size === 0) refresh();
+    hadPending.current = pending.size > 0;
+  }, [pending, refresh]);
+
+  const [action, setAction] = useState<TileAction | null>(null);
+  // live-operations §9: dashboard job-action debounce 200 ms.
+  const openAction = useDebouncedCallback(
+    (kind: TileActionKind, machine: TileMachine) => setAction({ kind, machine }),
+    JOB_ACTION_DEBOUNCE_MS,
+  );
+  const closeAction = useCallback(() => setAction(null), []);
+  const actionsOn = allowed && fullProduct && !tv;
+
   // The API filters by ?group= too; filtering here as well keeps the screen right while the next answer loads.
-  const machines = data ? machinesInGroup(data.machines, group) : [];
+  const machines = useMemo(() => {
+    const all = data ? machinesInGroup(data.machines, group) : [];
+    return machineId ? all.filter((m) => m.id === machineId) : all;
+  }, [data, group, machineId]);
   const groupName = data?.groups.find((g) => g.id === group)?.name;
+  const single = machineId ? machines[0] : undefined;
+
+  const typeHref = (tp: DashboardType) =>
+    machineId
+      ? `/dashboards/machine/${encodeURIComponent(machineId)}/${tp}${search}`
+      : `/dashboards/live/${tp}${search}`;
 
   return (
-    <div className={`dash dash--${type}`}>
+    <div className={`dash dash--${type}${machineId ? ' dash--machine' : ''}`} data-freshness={freshness}>
       <header className="dash__bar">
         <h1 className="dash__title">
-          {title}
+          {single ? `${single.name} · ${title}` : title}
           {tv && groupName ? <span className="dash__group"> · {groupName}</span> : null}
         </h1>
         {!tv && (
@@ -53,7 +111,7 @@ export function LiveDashboardPage({ type }: { type: DashboardType }) {
                 {DASHBOARD_TYPES.map((tp) => (
                   <li key={tp}>
                     <Link
-                      to={typeHref(tp, search)}
+                      to={typeHref(tp)}
                       className="pill touch"
                       aria-current={tp === type ? 'page' : undefined}
                     >
@@ -63,37 +121,109 @@ export function LiveDashboardPage({ type }: { type: DashboardType }) {
                 ))}
               </ul>
             </nav>
-            <GroupSelect
-              className="touch-select"
-              groups={data?.groups ?? []}
-              value={group}
-              onChange={(g) => navigate(pathname + withSearchParam(search, 'group', g), { replace: true })}
-            />
-            <Link to="/" className="button touch dash__home">
-              {t('workcenter.menuHome')}
-            </Link>
+            {!machineId && (
+              <GroupSelect
+                className="touch-select"
+                groups={data?.groups ?? []}
+                value={group}
+                onChange={(g) => navigate(pathname + withSearchParam(search, 'group', g), { replace: true })}
+              />
+            )}
+            {machineId && switcher && (
+              <Link to={`/dashboards/live/${type}`} className="button touch">
+                {dt('dash.allMachines')}
+              </Link>
+            )}
+            {(!machineId || switcher) && (
+              <Link to="/" className="button touch dash__home">
+                {t('workcenter.menuHome')}
+              </Link>
+            )}
           </>
         )}
       </header>
-      <main className="dash__main" aria-label={title} aria-busy={poll.loading || undefined}>
-        <FeedNotice poll={poll} />
-        {poll.loading && !data && <Progress />}
-        {data && machines.length === 0 && <p className="notice">{t('dashboard.empty')}</p>}
-        {data && (
-          <section className="tiles" aria-label={t('home.heading')}>
-            {machines.map((m) => (
-              <MachineTile
-                key={m.id}
-                machine={m}
-                type={type}
-                now={data.now}
-                offsetMs={data.offsetMs}
-                locale={me.company.locale}
-              />
-            ))}
+      <main className="dash__main" aria-label={title} aria-busy={freshness === 'loading' || undefined}>
+        {!allowed ? (
+          <section className="dash-unavailable" role="alert">
+            <h2>{dt('dash.notAvailable', { type: title })}</h2>
+            <p>{dt('dash.notAvailableHint')}</p>
           </section>
+        ) : (
+          <>
+            <FreshnessNotice
+              freshness={freshness}
+              at={feeds.dataAt}
+              failures={feeds.machines.consecutiveFailures}
+              zone={localeZone(me)}
+            />
+            {freshness === 'loading' && !data && <Progress />}
+            {data && machines.length === 0 && (
+              <p className="notice">{machineId ? dt('dash.machineNotFound') : t('dashboard.empty')}</p>
+            )}
+            {data && (
+              <section
+                className={`tiles${freshness === 'stale' || freshness === 'failed' ? ' tiles--stale' : ''}`}
+                aria-label={t('home.heading')}
+              >
+                {machines.map((m) => {
+                  const machine = m as unknown as TileMachine;
+                  return (
+                    <MachineTile
+                      key={m.id}
+                      machine={machine}
+                      model={tileModel({
+                        machine,
+                        type,
+                        now: data.now,
+                        utilization: feeds.utilization.get(m.id),
+                        parts: feeds.parts.get(m.id),
+                        fullProduct,
+                      })}
+                      type={type}
+                      offsetMs={data.offsetMs}
+                      showParts={fullProduct}
+                      onAction={actionsOn ? openAction : undefined}
+                      pending={pending.has(m.id)}
+                      large={machineId != null}
+                    />
+                  );
+                })}
+              </section>
+            )}
+          </>
         )}
       </main>
+      {action && <TileActionModal sync={sync} action={action} onClose={closeAction} />}
     </div>
   );
+}
+
+/** Stale data stays on screen, marked with its time; after more than 10 failures the load is marked failed. */
+function FreshnessNotice({
+  freshness,
+  at,
+  failures,
+  zone,
+}: {
+  freshness: ReturnType<typeof useDashboardFeeds>['freshness'];
+  at: number | null;
+  failures: number;
+  zone: ReturnType<typeof localeZone>;
+}) {
+  if (freshness === 'failed') {
+    return (
+      <p className="notice notice--error" role="alert" data-testid="feed-failed">
+        {failures > FAILED_AFTER ? dt('dash.failed', { count: failures }) : t('common.loadFailed')}
+        {at != null ? ` ${dt('dash.stale', { time: formatTimeOfDay(at, zone) })}` : ''}
+      </p>
+    );
+  }
+  if (freshness === 'stale') {
+    return (
+      <p className="notice" role="status" data-testid="feed-stale">
+        {dt('dash.stale', { time: formatTimeOfDay(at, zone) })}
+      </p>
+    );
+  }
+  return null;
 }

@@ -1,31 +1,83 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { companyScope } from '../db/scope';
-import type { AppEnv } from '../http/context';
+import type { CompanyScope } from '../db/scope';
+import type { AppEnv, Caller } from '../http/context';
 import { notAuthenticated } from '../http/errors';
 import { getCompany } from '../repositories/companies';
 import { findLiveSession } from '../repositories/sessions';
+import { findTabletByToken, touchTablet } from '../repositories/tablets';
 import { getUser } from '../repositories/users';
+import { enforceTabletBinding } from './tablet-binding';
+import { bearerToken } from './tokens';
 
 export const SESSION_COOKIE = 'takt_session';
+/** The registered tablet's device token (set by POST /tablet/activate), so plain fetches authenticate. */
+export const TABLET_COOKIE = 'takt_tablet';
 
-/**
- * Resolve the caller from the session cookie and fix the company scope for the rest of the request.
- * Every /api route sits behind this: without a valid caller the answer is 401 (the apps then reload).
- */
-export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** last_seen_at is written at most this often per tablet (not on every request). */
+const SEEN_EVERY_MS = 60_000;
+
+async function userCaller(c: Context<AppEnv>, token: string) {
   const { db, now } = c.var.deps;
-  const token = getCookie(c, SESSION_COOKIE);
-  if (!token) throw notAuthenticated();
   const session = await findLiveSession(db, token, now());
-  if (!session) throw notAuthenticated();
+  if (!session) return null;
   const scope = companyScope(db, session.companyId);
   const [user, company] = await Promise.all([
     getUser(scope, session.userId),
     getCompany(db, session.companyId),
   ]);
-  if (!user || !company || user.locked) throw notAuthenticated();
-  c.set('caller', { kind: 'user', user, company, sessionToken: token });
-  c.set('scope', scope);
+  if (!user || !company || user.locked) return null;
+  return { caller: { kind: 'user', user, company, sessionToken: token } satisfies Caller, scope };
+}
+
+/**
+ * A tablet's device token → a tablet caller with a synthetic operator user (decision 0500). Only an active
+ * tablet of a company authenticates; a revoked (or not yet activated) one gets 401.
+ */
+export async function tabletCallerFor(
+  c: Context<AppEnv>,
+  token: string,
+): Promise<{ caller: Caller; scope: CompanyScope } | null> {
+  const { db, now } = c.var.deps;
+  const tablet = await findTabletByToken(db, token);
+  if (!tablet || tablet.state !== 'active' || !tablet.companyId) return null;
+  const company = await getCompany(db, tablet.companyId);
+  if (!company) return null;
+  if (tablet.lastSeenAt == null || now() - tablet.lastSeenAt > SEEN_EVERY_MS)
+    await touchTablet(db, tablet.id, now());
+  const user = {
+    id: `tablet:${tablet.id}`,
+    companyId: company.id,
+    email: '',
+    displayName: tablet.remote_identifier ?? tablet.serial_number,
+    role: 'operator' as const,
+    isRoot: false,
+    locked: false,
+  };
+  return {
+    caller: { kind: 'tablet', user, company, tablet, boundMachineId: tablet.machine_id },
+    scope: companyScope(db, company.id),
+  };
+}
+
+/**
+ * Resolve the caller and fix the company scope for the rest of the request. Every /api route sits behind
+ * this: without a valid caller the answer is 401 (the apps then reload). Callers, first match wins: an
+ * `Authorization: Bearer` tablet token, the session cookie, the tablet cookie. A tablet bound to a machine
+ * is then held to it (auth/tablet-binding.ts).
+ */
+export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const bearer = bearerToken(c.req.header('authorization'));
+  const session = getCookie(c, SESSION_COOKIE);
+  const tabletCookie = getCookie(c, TABLET_COOKIE);
+  const found = bearer
+    ? await tabletCallerFor(c, bearer)
+    : ((session ? await userCaller(c, session) : null) ??
+      (tabletCookie ? await tabletCallerFor(c, tabletCookie) : null));
+  if (!found) throw notAuthenticated();
+  c.set('caller', found.caller);
+  c.set('scope', found.scope);
+  await enforceTabletBinding(c);
   await next();
 };

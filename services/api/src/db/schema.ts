@@ -444,6 +444,24 @@ export interface IngestInboxTable {
   line: string;
 }
 
+/** A registered (or registering) tablet (0006); company_id is NULL until an admin associates it. */
+export interface TabletsTable {
+  id: string;
+  company_id: string | null;
+  serial_number: string;
+  remote_identifier: string | null;
+  machine_id: string | null;
+  dashboard_view: Generated<string>;
+  /** sha256 of the device token; the token itself only ever reaches the tablet. */
+  token_hash: string | null;
+  state: Generated<'pending' | 'associated' | 'active' | 'revoked'>;
+  code: string | null;
+  code_expires_at: number | null;
+  associated_by: string | null;
+  last_seen_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -479,6 +497,7 @@ export interface Database {
   gateways: GatewaysTable;
   ingest_inbox: IngestInboxTable;
   rollup_dirty: RollupDirtyTable;
+  tablets: TabletsTable;
 }
 
 /** Tables whose rows belong to one company: every one of them (the scope helper relies on it). */

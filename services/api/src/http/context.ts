@@ -5,6 +5,7 @@ import type { DialectName } from '../db/connect';
 import type { User } from '../repositories/users';
 import type { Company } from '../repositories/companies';
 import type { LiveBus } from '../live/bus';
+import type { Tablet } from '../repositories/tablets';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
@@ -20,12 +21,27 @@ export interface Deps {
   bus: LiveBus;
 }
 
-export interface Caller {
+export interface UserCaller {
   kind: 'user';
   user: User;
   company: Company;
   sessionToken: string;
 }
+
+/**
+ * A registered tablet (device token). `user` is a synthetic operator of the tablet's company (id
+ * `tablet:<tablet id>`), so routes and services that read `caller.user` work unchanged (decision 0500).
+ * `boundMachineId` set: the tablet may act on that machine only (auth/tablet-binding.ts).
+ */
+export interface TabletCaller {
+  kind: 'tablet';
+  user: User;
+  company: Company;
+  tablet: Tablet;
+  boundMachineId: string | null;
+}
+
+export type Caller = UserCaller | TabletCaller;
 
 export interface AppEnv {
   Variables: {

@@ -5,8 +5,18 @@ import pg from 'pg';
 export interface LiveEvent {
   companyId: string;
   machineId: string;
-  /** What changed: the live row (states, values), annotations, jobs, … */
-  topic: 'live' | 'annotations' | 'jobs' | 'parts' | 'operators';
+  /**
+   * What changed: the live row (states, values), annotations, jobs, … . `tablet` is a message for one tablet's
+   * registration socket (live/tablet-auth.ts); then `machineId` carries the tablet id and `tablet` the message.
+   */
+  topic: 'live' | 'annotations' | 'jobs' | 'parts' | 'operators' | 'tablet';
+  tablet?: TabletMessage;
+}
+
+/** To a tablet's socket (associated, refresh, restart) or back from it (ack of `nonce`). */
+export interface TabletMessage {
+  event: 'associated' | 'refresh' | 'restart' | 'ack';
+  nonce?: string;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { SESSION_COOKIE } from '../auth/middleware';
+import { SESSION_COOKIE, TABLET_COOKIE, tabletCallerFor } from '../auth/middleware';
 import { companyScope } from '../db/scope';
 import type { CompanyScope } from '../db/scope';
 import type { AppEnv } from '../http/context';
@@ -51,11 +51,18 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
       const error = (ws: WSContext, code: string, message: string, extra: object = {}) =>
         send(ws, { event: 'error', code, message, ...extra });
       const keyOf = (machineId: string, name: string) => `${machineId}\u0000${name}`;
-      // The session is looked up once, as the upgrade is accepted.
+      // The caller is looked up once, as the upgrade is accepted: a user session, or a registered tablet.
+      let boundMachineId: string | null = null;
+      const tabletToken = getCookie(c, TABLET_COOKIE);
       const authenticated: Promise<CompanyScope | null> = (async () => {
         const session = token ? await findLiveSession(db, token, now()) : undefined;
         const user = session ? await getUser(companyScope(db, session.companyId), session.userId) : undefined;
-        return session && user && !user.locked ? companyScope(db, session.companyId) : null;
+        if (session && user && !user.locked) return companyScope(db, session.companyId);
+        if (!tabletToken) return null;
+        const tablet = await tabletCallerFor(c, tabletToken);
+        if (!tablet || tablet.caller.kind !== 'tablet') return null;
+        boundMachineId = tablet.caller.boundMachineId;
+        return tablet.scope;
       })().catch(() => null);
 
       const payloadFor = async (s: Subscription) => {
@@ -123,6 +130,13 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
             if (s?.timer) clearTimeout(s.timer);
             subs.delete(key);
             return send(ws, { event: 'leave', machine_id: parsed.machine_id, name: parsed.name });
+          }
+          // A tablet bound to one machine follows only that machine.
+          if (boundMachineId && parsed.machine_id !== boundMachineId) {
+            return error(ws, 'FORBIDDEN', 'This tablet is bound to another machine.', {
+              machine_id: parsed.machine_id,
+              name: parsed.name,
+            });
           }
           // Tenancy: a machine of another company is simply not found.
           const machine = await scope

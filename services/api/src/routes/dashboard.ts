@@ -8,8 +8,10 @@ import { queryParams } from '../http/validate';
 import type { Machine } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
 import { liveByMachine } from '../repositories/live';
-import type { ServiceCtx } from '../services/context';
-import { workcenterLive } from '../services/workcenter';
+import type { CompanyScope } from '../db/scope';
+import { requirePermission } from '../http/permissions';
+import { dashboardFigures } from '../services/dashboard-live';
+import type { PartsEntry, UtilizationEntry } from '../services/dashboard-live';
 
 const dashboardQuery = z.object({ group: z.string().min(1).optional() });
 
@@ -64,12 +66,11 @@ export function toDashboardMachine(
 }
 
 /** The job running on a scheduled machine, as its tile shows it (live-operations §3, §4). */
-async function scheduledTile(
-  ctx: ServiceCtx,
+function scheduledTile(
   tile: DashboardMachine,
   run: OpenRun,
-): Promise<DashboardMachine> {
-  const card = await workcenterLive(ctx, tile.id);
+  parts: PartsEntry | undefined,
+): DashboardMachine {
   return {
     ...tile,
     scheduled: true,
@@ -80,9 +81,9 @@ async function scheduledTile(
     jobRunSetupTime: run.expected_setup_ms,
     // SETUP overrides the machine state while the job is in setup (METRICS.md §1).
     status: run.setup_end == null ? 'SETUP' : tile.status,
-    progress: card.partPercent,
-    expectedParts: card.expectedPartsNow,
-    actualParts: card.jobGoodParts,
+    progress: parts?.percent ?? null,
+    expectedParts: parts?.expectedParts ?? null,
+    actualParts: parts?.actualParts ?? null,
   };
 }
 
@@ -95,26 +96,36 @@ type OpenRun = {
   expected_setup_ms: number | null;
 };
 
-/** GET /api/dashboard: the caller's machines as live tiles (polled every 5 s by the apps). */
-export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
-  const { group } = queryParams(c, dashboardQuery);
-  const scope = c.var.scope;
-  const [machines, groups, live, runs] = await Promise.all([
-    listMachines(scope, { groupId: group }),
-    listGroups(scope),
-    liveByMachine(scope),
-    scope
-      .selectFrom('job_runs')
-      .select(['id', 'machine_id', 'job_id', 'start_at', 'setup_end', 'expected_setup_ms'])
-      .where('end_at', 'is', null)
-      .execute(),
-  ]);
-  const now = c.var.deps.now();
-  const runByMachine = new Map(runs.map((r) => [r.machine_id, r]));
-  const ctx: ServiceCtx = { scope, at: now, now, caller: c.var.caller };
-  const body: DashboardResponse = {
-    machines: await Promise.all(
-      machines.map((m) => {
+/** The caller's machines, optionally of one group (an unknown group gives none). */
+const machineIdsOf = async (scope: CompanyScope, group: string | undefined) =>
+  (await listMachines(scope, { groupId: group })).map((m) => m.id);
+
+/**
+ * GET /api/dashboard: the caller's machines as live tiles (polled every 5 s by the apps).
+ * GET /api/dashboard/utilization and /api/dashboard/parts (live-operations §7, polled every 15 s): arrays, one
+ * entry per machine, in the machines' order. Each takes the optional `group` query.
+ */
+export const dashboardRoutes = new Hono<AppEnv>()
+  .get('/', async (c) => {
+    const { group } = queryParams(c, dashboardQuery);
+    const scope = c.var.scope;
+    const [machines, groups, live, runs] = await Promise.all([
+      listMachines(scope, { groupId: group }),
+      listGroups(scope),
+      liveByMachine(scope),
+      scope
+        .selectFrom('job_runs')
+        .select(['id', 'machine_id', 'job_id', 'start_at', 'setup_end', 'expected_setup_ms'])
+        .where('end_at', 'is', null)
+        .execute(),
+    ]);
+    const now = c.var.deps.now();
+    const runByMachine = new Map(runs.map((r) => [r.machine_id, r]));
+    // Only scheduled machines have a goal: their figures come in one batch (services/dashboard-live.ts).
+    const scheduled = machines.filter((m) => runByMachine.has(m.id)).map((m) => m.id);
+    const figures = await dashboardFigures(scope, scheduled, now);
+    const body: DashboardResponse = {
+      machines: machines.map((m) => {
         const tile = toDashboardMachine(
           m,
           live.get(m.id),
@@ -122,11 +133,25 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
           now,
         );
         const run = runByMachine.get(m.id);
-        return run ? scheduledTile(ctx, tile, run) : tile;
+        return run ? scheduledTile(tile, run, figures.get(m.id)?.parts) : tile;
       }),
-    ),
-    groups: groups.map((g) => ({ id: g.id, name: g.name })),
-    now,
-  };
-  return c.json(body);
-});
+      groups: groups.map((g) => ({ id: g.id, name: g.name })),
+      now,
+    };
+    return c.json(body);
+  })
+  .get('/utilization', async (c) => {
+    const { group } = queryParams(c, dashboardQuery);
+    const ids = await machineIdsOf(c.var.scope, group);
+    const figures = await dashboardFigures(c.var.scope, ids, c.var.deps.now());
+    const body: UtilizationEntry[] = ids.map((id) => figures.get(id)!.utilization);
+    return c.json(body);
+  })
+  // live-operations §6: parts goal is FullProduct.
+  .get('/parts', requirePermission('FullProduct'), async (c) => {
+    const { group } = queryParams(c, dashboardQuery);
+    const ids = await machineIdsOf(c.var.scope, group);
+    const figures = await dashboardFigures(c.var.scope, ids, c.var.deps.now());
+    const body: PartsEntry[] = ids.map((id) => figures.get(id)!.parts);
+    return c.json(body);
+  });

@@ -66,6 +66,33 @@ describe('Start Job overlay flow', () => {
     expect(t.actor.getSnapshot().context.rows.map((r) => r.id)).toContain('j10');
   });
 
+  it('keeps a tap on a row made while the search is still waiting', async () => {
+    const t = run();
+    await flush();
+    t.actor.send({ type: 'TYPE', filter: 'job 1' });
+    t.actor.send({ type: 'SELECT', id: 'j1' });
+    t.clock.increment(500);
+    await flush();
+    expect(t.actor.getSnapshot().context.selectedId).toBe('j1');
+    t.actor.send({ type: 'TYPE', filter: 'job 2' });
+    t.actor.send({ type: 'SELECT', id: 'j1' });
+    t.clock.increment(500);
+    await flush();
+    // no longer in the list: not selected
+    expect(t.actor.getSnapshot().context.selectedId).toBeNull();
+  });
+
+  it('starts the chosen job when Start is tapped while the search is still waiting', async () => {
+    const t = run();
+    await flush();
+    t.actor.send({ type: 'SELECT', id: 'j3' });
+    t.actor.send({ type: 'TYPE', filter: 'job' });
+    t.actor.send({ type: 'START', setup: false, stageId: null });
+    await flush();
+    expect(t.starts).toEqual([{ job: row(3), setup: false, stageId: null }]);
+    expect(t.actor.getSnapshot().status).toBe('done');
+  });
+
   it('starts the selected job, and only a selected one', async () => {
     const t = run();
     await flush();

@@ -61,10 +61,20 @@ export const startJobMachine = setup({
     TYPE: { target: '.debouncing', actions: assign({ filter: ({ event }) => event.filter }) },
   },
   states: {
+    // Taps on a row still on screen, and on a start button, count while the search waits or loads
+    // (operators never lose a tap); the new page keeps the choice when the job is still in it.
     debouncing: {
       after: { debounce: 'loading' },
+      on: {
+        SELECT: { actions: assign({ selectedId: ({ event }) => event.id }) },
+        START: { guard: 'selected', target: 'starting' },
+      },
     },
     loading: {
+      on: {
+        SELECT: { actions: assign({ selectedId: ({ event }) => event.id }) },
+        START: { guard: 'selected', target: 'starting' },
+      },
       invoke: {
         src: 'loadPage',
         input: ({ context }) => ({ filter: context.filter, offset: 0, limit: JOB_PAGE_SIZE }),
@@ -109,7 +119,10 @@ export const startJobMachine = setup({
         },
         onError: 'ready',
       },
-      on: { SELECT: { actions: assign({ selectedId: ({ event }) => event.id }) } },
+      on: {
+        SELECT: { actions: assign({ selectedId: ({ event }) => event.id }) },
+        START: { guard: 'selected', target: 'starting' },
+      },
     },
     starting: {
       on: { TYPE: {} },

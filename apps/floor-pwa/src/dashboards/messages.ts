@@ -1,0 +1,36 @@
+import { interpolate } from '@takt/ui';
+import type { MessageParams } from '@takt/ui';
+
+// The live dashboards' own texts (issue 7). Kept here, English only, until the lead folds them into the one
+// catalogue of packages/ui (i18n/en.ts); same {placeholder} rules.
+const en = {
+  'dash.ring.utilization': 'Utilization',
+  'dash.ring.oee': 'OEE',
+  'dash.ring.partsgoal': 'Parts Goal',
+  'dash.progress': 'Progress',
+  'dash.parts': 'Parts',
+  'dash.noJob': 'No job',
+  'dash.noJobStandards': 'No job standards',
+  'dash.notAvailable': 'The {type} dashboard is not available for your product.',
+  'dash.notAvailableHint': 'It needs the full product. Utilization and Downtime dashboards are available.',
+  'dash.machineNotFound': 'This machine is not on the dashboard.',
+  'dash.allMachines': 'All machines',
+  'dash.stale': 'Offline. Showing data from {time}.',
+  'dash.failed': 'The machine list could not be loaded after {count} tries. Retrying…',
+  'dash.tileActions': 'Job actions for {machine}',
+  'dash.startJob': 'Start Job',
+  'dash.cancelJob': 'Cancel Job',
+  'dash.startProduction': 'Start Production',
+  'dash.jobPicker.title': 'Start Job on {machine}',
+  'dash.jobPicker.search': 'Search operations',
+  'dash.jobPicker.searching': 'Searching…',
+  'dash.jobCancel.title': 'Cancel Job',
+  'dash.jobCancel.body': 'Stop {job} on {machine} and unschedule the machine?',
+  'dash.jobSetup.title': 'Start Production on {machine}',
+  'dash.jobSetup.body': 'Enter the parts kept after setup, then start production.',
+  'dash.pending': 'Waiting for the server to confirm',
+} as const;
+
+export type DashMessageKey = keyof typeof en;
+
+export const dt = (key: DashMessageKey, params?: MessageParams): string => interpolate(en[key], params);
