@@ -28,6 +28,7 @@ import { shiftsRoutes } from './routes/shifts';
 import { syncRoutes } from './routes/sync';
 import { tabletDeviceRoutes, tabletsRoutes } from './routes/tablets';
 import { workcenterRoutes } from './routes/workcenter';
+import { userTokenRoutes } from './routes/user-token';
 import { syncHandlers } from './services/sync-handlers';
 import { API_VERSION } from './version';
 
@@ -83,6 +84,7 @@ export function buildApp(deps: Deps) {
   api.route('/sync', syncRoutes(bindSyncHandlers(syncHandlers)));
   api.route('/tablets', tabletsRoutes);
   api.route('/workcenter', workcenterRoutes);
+  api.route('/user-token', userTokenRoutes);
   app.route('/api', api);
   // The live channel authenticates itself, so a bad caller gets the channel error NOT_AUTHENTICATED.
   app.route('/live', liveChannelRoutes(upgradeWebSocket, deps.bus));

@@ -30,6 +30,8 @@ export const ENDPOINTS = {
   currentShift: '/api/shifts/current',
   /** GET ?machineId[&start] → `{ items, start, end }` (24 h back by default). */
   downtime: '/api/downtime',
+  /** GET → WorkcenterLive + `{ machineId, jobRunId, inSetup }` (live-operations §3), the card's live data. */
+  workcenter: (machineId: string) => `/api/workcenter/${encodeURIComponent(machineId)}`,
   /** WebSocket (same origin, cookie auth). */
   live: '/live',
   /**

@@ -29,6 +29,8 @@ import { downtimeReasonsOf } from './forms';
 import { PendingMark } from './PendingMark';
 import { Underlay } from './Underlay';
 import { useWorkcenter } from './useWorkcenter';
+import { LiveCard } from './card/LiveCard';
+import { useCardLive } from './card/useCardLive';
 import { hasFullProduct, multiplierOf, workcenterTypeOf } from './view';
 
 // Overlays load on first use: the workcenter route's initial JavaScript stays small (issue 6 point 7).
@@ -59,6 +61,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   const tablet = query.get('tablet') === '1';
   const poll = useDashboard(api, null);
   const data = useWorkcenter(machineId);
+  const cardLive = useCardLive(machineId);
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = useCallback(() => setOpen({ kind: 'none' }), []);
   useServerNow(0);
@@ -158,7 +161,10 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
               <div>
                 <dt>{t('card.job')}</dt>
                 <dd>
-                  {job ? (job.jobName ?? job.jobId) : t('card.noJob')}
+                  {job
+                    ? (job.jobName ?? cardLive.stored?.live.jobName ?? job.jobId)
+                    : // The tile can lag behind the card's live data; a queued job change wins over both.
+                      (!view.pending.has('job') && cardLive.stored?.live.jobName) || t('card.noJob')}
                   <PendingMark show={view.pending.has('job')} />
                 </dd>
               </div>
@@ -223,6 +229,11 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
               <span className="num">{formatPartTime(totalDowntimeMs(view.downtime, now))}</span>
             </button>
           )}
+          <LiveCard
+            state={cardLive}
+            full={full}
+            savedAtText={cardLive.stored ? formatTimeOfDay(cardLive.stored.at, lz) : null}
+          />
         </div>
         {status === 'offline' && data.tileAt != null && (
           <p className="notice wc__stale">{t('card.stale', { time: formatTimeOfDay(data.tileAt, lz) })}</p>

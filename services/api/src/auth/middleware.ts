@@ -71,10 +71,13 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bearer = bearerToken(c.req.header('authorization'));
   const session = getCookie(c, SESSION_COOKIE);
   const tabletCookie = getCookie(c, TABLET_COOKIE);
+  // live-operations §7: CSV links carry a short-lived user token as `?token=` (GET only).
+  const linkToken = c.req.method === 'GET' ? c.req.query('token') : undefined;
   const found = bearer
     ? await tabletCallerFor(c, bearer)
     : ((session ? await userCaller(c, session) : null) ??
-      (tabletCookie ? await tabletCallerFor(c, tabletCookie) : null));
+      (tabletCookie ? await tabletCallerFor(c, tabletCookie) : null) ??
+      (linkToken ? await userCaller(c, linkToken) : null));
   if (!found) throw notAuthenticated();
   c.set('caller', found.caller);
   c.set('scope', found.scope);

@@ -15,7 +15,7 @@ export interface SessionRecord {
 /** Create a session and return the token for the cookie; only its hash is stored. */
 export async function createSession(
   db: Executor,
-  input: { companyId: string; userId: string },
+  input: { companyId: string; userId: string; ttlMs?: number },
   now: number,
 ): Promise<{ token: string; session: SessionRecord }> {
   const token = randomBytes(32).toString('base64url');
@@ -23,7 +23,7 @@ export async function createSession(
     id: hashToken(token),
     companyId: input.companyId,
     userId: input.userId,
-    expiresAt: now + SESSION_TTL_MS,
+    expiresAt: now + (input.ttlMs ?? SESSION_TTL_MS),
   };
   await db
     .insertInto('sessions')
