@@ -69,7 +69,7 @@ async function ours(db: Kysely<Database>, lines: string[]): Promise<number> {
     await writeBatch(db, {
       observations: buffer,
       derived: taken ? [{ companyId: COMPANY, machineId: MACHINE, ...taken }] : [],
-      live: [pipeline.liveRow(RECEIVED_AT)],
+      live: [pipeline.liveRow(RECEIVED_AT, taken?.result)],
       stats: [],
     });
     pipeline.stored(RECEIVED_AT);

@@ -171,8 +171,9 @@ export class MachinePipeline {
   }
 
   /** The machine_live row for the dashboard, from the engine's current signals. */
-  liveRow(now: number): MachineLiveTable {
-    const c = this.deriver.result(epochMs(now)).current;
+  liveRow(now: number, derived?: DerivationResult): MachineLiveTable {
+    // A result just taken for the same flush already holds the current signals: no second materialization.
+    const c = (derived ?? this.deriver.result(epochMs(now))).current;
     return {
       machine_id: this.machineId,
       company_id: this.companyId,

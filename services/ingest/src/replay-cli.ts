@@ -228,7 +228,7 @@ export async function runReplay(
     await writeBatch(db, {
       observations: buffer,
       derived: taken ? [{ companyId, machineId, ...taken }] : [],
-      live: [pipeline.liveRow(t)],
+      live: [pipeline.liveRow(t, taken?.result)],
       stats: [],
     });
     pipeline.stored(t);

@@ -429,7 +429,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       agentPositions: positions.map((l) => ({ sourceId: l.source.sourceId, ...l.agentPosition! })),
       observations,
       derived: derived.map((d) => d.write),
-      live: live.map((l) => l.pipeline.liveRow(t)),
+      live: live.map((l) => l.pipeline.liveRow(t, derived.find((d) => d.link === l)?.write.result)),
       stats: stats.map((s) => s.delta),
     };
     // Swap buffers before the write, so lines arriving meanwhile go to the next batch.
