@@ -52,15 +52,37 @@ export async function freePorts(count: number): Promise<number> {
 export interface RunningProduct {
   url: string;
   demoPortBase: number;
+  /** The folder of the SQLite file (removed by stop()). */
+  dir: string;
+  /** The SQLite file the product writes. */
+  dbFile: string;
+  port: number;
   output: () => string;
+  /** SIGTERM (SIGKILL after 5 s), then remove the database folder. */
   stop(): Promise<void>;
+  /** SIGKILL, as a power cut would, keeping the database for a restart on the same files and ports. */
+  kill(): Promise<void>;
 }
 
-/** Start `services/api/src/main.ts` with the demo plant on a fresh SQLite file; resolves once it listens. */
-export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
-  const dir = mkdtempSync(join(tmpdir(), 'takt-e2e-'));
-  const port = await freePorts(1);
-  const demoPortBase = await freePorts(12);
+/** Where a restarted product finds its database and listens again. */
+export interface ProductPlace {
+  dir: string;
+  port: number;
+  demoPortBase: number;
+}
+
+/**
+ * Start `services/api/src/main.ts` with the demo plant on a fresh SQLite file (or, with `reuse`, on the
+ * files and ports of a product that was killed); resolves once it listens.
+ */
+export async function startProduct(
+  env: Record<string, string> = {},
+  options: { reuse?: ProductPlace } = {},
+): Promise<RunningProduct> {
+  const dir = options.reuse?.dir ?? mkdtempSync(join(tmpdir(), 'takt-e2e-'));
+  const port = options.reuse?.port ?? (await freePorts(1));
+  const demoPortBase = options.reuse?.demoPortBase ?? (await freePorts(12));
+  const dbFile = join(dir, 'takt.db');
   let out = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
     cwd: ROOT,
@@ -68,7 +90,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: join(dir, 'takt.db'),
+      DATABASE_URL: dbFile,
       TAKT_DEMO: '1',
       TAKT_DEMO_PORT_BASE: String(demoPortBase),
       ...env,
@@ -82,21 +104,37 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
   for (;;) {
     if (child.exitCode != null) throw new Error(`the product exited with ${child.exitCode}:\n${out}`);
     if (out.includes('[takt] listening on')) break;
-    if (Date.now() > deadline) throw new Error(`the product did not start within 60 s:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the product did not start within 60 s:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const exited = () =>
+    child.exitCode != null || child.signalCode != null
+      ? Promise.resolve()
+      : new Promise<void>((r) => child.once('exit', () => r()));
   return {
     url,
     demoPortBase,
+    dir,
+    dbFile,
+    port,
     output: () => out,
     async stop() {
-      if (child.exitCode == null) {
-        const exited = new Promise((r) => child.once('exit', r));
+      if (child.exitCode == null && child.signalCode == null) {
+        const done = exited();
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode == null) child.kill('SIGKILL');
+        await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode == null && child.signalCode == null) child.kill('SIGKILL');
+        await done;
       }
       rmSync(dir, { recursive: true, force: true });
+    },
+    async kill() {
+      const done = exited();
+      child.kill('SIGKILL');
+      await done;
     },
   };
 }

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Route } from 'playwright-core';
+import type { SyncCommand, SyncOutcome } from '@takt/domain';
+import { DEMO_LOGINS } from '@takt/api';
+import { describeTablets, SOON, Tablet } from './floor-app';
+import { launchChromium, startProduct } from './harness';
+import type { RunningProduct } from './harness';
+import { factCounts, loggedCount, query, syncCommands } from './server-db';
+
+// Issue 6 point 6 (c): the server dies (SIGKILL) in the middle of a sync and comes back on the same database:
+// every queued action is recorded exactly once (ARCHITECTURE.md: keyed by id, a repeat returns the first result).
+const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
+const ENV = { TAKT_DEMO_SPEED: '10' };
+
+describe('a server killed in the middle of a sync', () => {
+  let product: RunningProduct;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [product, browser] = await Promise.all([startProduct(ENV), launchChromium()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  /** SIGKILL, then the product again on the same files and ports. */
+  async function crashAndRestart(): Promise<void> {
+    await product.kill();
+    product = await startProduct(ENV, { reuse: product });
+  }
+
+  it('loses nothing and doubles nothing', async ({ onTestFailed }) => {
+    const tablet = await Tablet.open(browser, product.url);
+    onTestFailed(async () => console.log(await describeTablets([tablet]), product.output().slice(-2000)));
+    await tablet.logIn(admin);
+    const machine = await tablet.machine('Haas VF-2 #2');
+    await tablet.waitForDowntime(machine);
+    const wc = await tablet.workcenter(machine);
+
+    // Offline, queue work that syncs in two batches: the stage change waits for the job run the start
+    // creates, so it and what follows go in a second batch once the first is answered.
+    await tablet.setOffline(true);
+    await expect.poll(() => wc.syncText(), SOON).toMatch(/^Offline · 0 pending/);
+    await wc.startJob('Bracket 7075-A', { stage: 'Teardown' });
+    for (const count of [1, 2, 3]) await wc.rejectPart({ count, reason: 'Surface finish' });
+    await wc.categorizeDowntime({ reason: 'Tool change' });
+    await wc.logInOperator('James Carter');
+    await wc.changeStage('Program prove-out');
+    for (const count of [4, 5]) await wc.rejectPart({ count, reason: 'Surface finish' });
+    const queued = await tablet.outbox();
+    expect(queued).toHaveLength(9);
+
+    // Sync 1: the server applies the whole batch and dies before its answer leaves, so the tablet must send
+    // it again. Sync 3 (the second batch): the server dies as soon as it has committed a first command of it.
+    const batches: string[][] = [];
+    const atKill: number[] = [];
+    await tablet.page.route('**/api/sync', async (route: Route) => {
+      const ids = (route.request().postDataJSON() as { commands: SyncCommand[] }).commands.map((c) => c.id);
+      batches.push(ids);
+      if (batches.length === 1) {
+        await route.fetch();
+        atKill.push(loggedCount(product, ids));
+        await crashAndRestart();
+        await route.abort('connectionreset');
+      } else if (batches.length === 3) {
+        let answered = false;
+        const fetching = route.fetch().then(
+          () => (answered = true),
+          () => (answered = true),
+        );
+        while (!answered && loggedCount(product, ids) === 0) await new Promise((r) => setTimeout(r, 2));
+        await crashAndRestart();
+        atKill.push(loggedCount(product, ids));
+        await fetching;
+        await route.abort('connectionreset');
+      } else {
+        await route.continue();
+      }
+    });
+    await tablet.setOffline(false);
+    await wc.waitAllSaved(45_000);
+
+    // The first batch was applied in full before the crash; the resend was answered "duplicate" for each.
+    const [first, second, third] = batches;
+    expect(first).toEqual(queued.slice(0, 6).map((c) => c.id));
+    expect(atKill[0]).toBe(6);
+    expect(second).toEqual(first);
+    const answers = new Map<string, SyncOutcome[]>();
+    for (const a of tablet.answers) answers.set(a.id, [...(answers.get(a.id) ?? []), a]);
+    for (const id of first!) expect(answers.get(id)?.map((a) => a.status)).toEqual(['duplicate']);
+    expect(third).toEqual(queued.slice(6).map((c) => c.id));
+    console.log(`second batch: ${atKill[1]} of 3 commands committed when the server was killed`);
+
+    // Exactly the nine commands, once each, applied at the operator's times; and the facts once each.
+    const log = syncCommands(product, machine.id);
+    expect(log.map((c) => [c.id, c.type, c.status, c.occurred_at])).toEqual(
+      queued.map((c) => [c.id, c.type, 'applied', c.occurredAt]),
+    );
+    expect(new Set(log.map((c) => c.id)).size).toBe(9);
+    expect(factCounts(product, machine.id)).toEqual({
+      jobRuns: 1,
+      laborActivities: 2,
+      annotations: 1,
+      partAdjustments: 5,
+      operatorRuns: 1,
+      syncCommands: 9,
+    });
+    const rejects = queued.filter((c) => c.type === 'reject_part');
+    expect(
+      query(
+        product,
+        "SELECT scrapcount, adjustment_time FROM part_adjustments WHERE machine_id = ? AND kind = 'reject' ORDER BY adjustment_time",
+        machine.id,
+      ),
+    ).toEqual(rejects.map((c, i) => ({ scrapcount: i + 1, adjustment_time: c.occurredAt })));
+    expect(await wc.refused.count()).toBe(0);
+    expect(await wc.pendingMarks.count()).toBe(0);
+    await tablet.close();
+  }, 120_000);
+});
