@@ -24,7 +24,7 @@ const RESERVED_FIRST_SEGMENTS = new Set([
 export type FloorRoute =
   | { name: 'home' }
   | { name: 'tabletRegister' }
-  | { name: 'dashboard'; type: DashboardType }
+  | { name: 'dashboard'; type: DashboardType | 'cycles' }
   | { name: 'machineDashboard'; machineId: string; type: DashboardType }
   | { name: 'workcenter'; machineId: string; dashboardType: string | null }
   | { name: 'notFound' };
@@ -36,7 +36,11 @@ export function resolveFloorRoute(pathname: string): FloorRoute {
   if (matchPath('/', pathname)) return { name: 'home' };
   if (matchPath('/tablet/register', pathname)) return { name: 'tabletRegister' };
   const live = matchPath('/dashboards/live/:type', pathname);
-  if (live) return isDashboardType(live.type) ? { name: 'dashboard', type: live.type } : { name: 'notFound' };
+  if (live) {
+    // The Cycles dashboard is a type of its own, limited to one company (decision 0600).
+    if (live.type === 'cycles') return { name: 'dashboard', type: 'cycles' };
+    return isDashboardType(live.type) ? { name: 'dashboard', type: live.type } : { name: 'notFound' };
+  }
   // /dashboards/machine/{id}/{dashboardView}?tablet=1 (issue 7): one machine's live dashboard.
   const one = matchPath('/dashboards/machine/:machineId/:view', pathname);
   if (one?.machineId) {

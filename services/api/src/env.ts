@@ -39,6 +39,12 @@ const envSchema = z.object({
   /** MQTT broker for machines with MQTT sources, e.g. mqtt://127.0.0.1:1883 (docs/decisions/0200-mqtt-topics.md). */
   TAKT_MQTT_URL: z.string().optional(),
   TAKT_MQTT_PREFIX: z.string().optional(),
+  /** The one company whose users get the Cycles live dashboard (live-operations §6; decision 0600). Unset: none. */
+  TAKT_CYCLES_DASHBOARD_COMPANY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

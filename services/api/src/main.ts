@@ -82,6 +82,7 @@ async function main(): Promise<void> {
     secureCookies: env.TAKT_SECURE_COOKIES,
     staticRoot,
     bus,
+    cyclesDashboardCompany: env.TAKT_CYCLES_DASHBOARD_COMPANY ?? null,
   });
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;

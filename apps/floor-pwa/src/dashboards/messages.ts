@@ -29,6 +29,21 @@ const en = {
   'dash.jobSetup.title': 'Start Production on {machine}',
   'dash.jobSetup.body': 'Enter the parts kept after setup, then start production.',
   'dash.pending': 'Waiting for the server to confirm',
+  'dash.status': 'Data and gateway status',
+  'dash.unmapped.one': '1 machine sends unmapped data',
+  'dash.unmapped.many': '{count} machines send unmapped data',
+  'dash.gateways.normal': 'Gateways Normal',
+  'dash.gateway.one': 'Gateway {label}',
+  'dash.gateway.many': '{count} Gateways {label}',
+  'dash.cycles': 'Cycles',
+  'dash.cycles.last': 'Last cycle',
+  'dash.cycles.expected': 'Expected',
+  'dash.cycles.under': '{delta} faster than expected',
+  'dash.cycles.over': '{delta} slower than expected',
+  'dash.cycles.noCycle': 'No cycle in the last 24 hours',
+  'dash.cycles.notAvailable': 'The Cycles dashboard is not available for your company.',
+  'dash.cycles.notAvailableHint':
+    'It is enabled for one company only. Utilization and Downtime dashboards are available.',
 } as const;
 
 export type DashMessageKey = keyof typeof en;

@@ -14,11 +14,13 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api';
 import { MachineTile } from '../components/MachineTile';
+import { CyclesDashboard } from '../dashboards/CyclesDashboard';
 import { useDebouncedCallback, JOB_ACTION_DEBOUNCE_MS } from '../dashboards/debounce';
 import { FAILED_AFTER, useDashboardFeeds } from '../dashboards/feeds';
 import { TileActionModal } from '../dashboards/JobActions';
 import type { TileAction, TileActionKind } from '../dashboards/JobActions';
 import { dt } from '../dashboards/messages';
+import { useStatusFeeds } from '../dashboards/status';
 import { tileModel } from '../dashboards/tileModel';
 import type { TileMachine } from '../dashboards/tileModel';
 import '../dashboards/dashboards.css';
@@ -27,15 +29,22 @@ import { useFloorSync } from '../offline/SyncProvider';
 import { isTvMode } from '../routes';
 import { localeZone, useSession } from '../session';
 
+/** A live dashboard's type: the domain's four, and Cycles, limited to one company (decision 0600). */
+export type LiveDashboardType = DashboardType | 'cycles';
+
 /** live-operations §6: the OEE and Parts Goal dashboards need the FullProduct permission. */
-export const needsFullProduct = (type: DashboardType) => type === 'oee' || type === 'partsgoal';
+export const needsFullProduct = (type: LiveDashboardType) => type === 'oee' || type === 'partsgoal';
+
+const titleOf = (type: LiveDashboardType) => (type === 'cycles' ? dt('dash.cycles') : t(`dashboard.${type}`));
 
 /**
  * /dashboards/live/:type (one tile per machine, optional ?group) and /dashboards/machine/:id/:type (one machine,
  * ?tablet=1, ?switcher=false when the tablet is bound to it). Machines and statuses every 5 s, utilization
- * and parts every 15 s (live-operations §2); offline the last data stays, marked stale.
+ * and parts every 15 s, unmapped status every 10 s, gateway status every 15 s (live-operations §2); offline
+ * the last data stays, marked stale. /dashboards/live/cycles shows the Cycles dashboard to the one configured
+ * company and "not available" to any other.
  */
-export function LiveDashboardPage({ type, machineId }: { type: DashboardType; machineId?: string }) {
+export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType; machineId?: string }) {
   const { me } = useSession();
   const sync = useFloorSync();
   const { pathname, search, query } = useLocation();
@@ -44,12 +53,14 @@ export function LiveDashboardPage({ type, machineId }: { type: DashboardType; ma
   const switcher = query.get('switcher') !== 'false';
   const fullProduct = me.permissions.includes('FullProduct');
   const allowed = fullProduct || !needsFullProduct(type);
+  const tileType = type === 'cycles' ? null : type;
   const feeds = useDashboardFeeds(api, group, {
     utilization: allowed && (type === 'utilization' || type === 'oee'),
-    parts: allowed && fullProduct && type !== 'downtime',
+    parts: allowed && fullProduct && type !== 'downtime' && type !== 'cycles',
   });
   const { data, freshness } = feeds;
-  const title = t(`dashboard.${type}`);
+  const status = useStatusFeeds(api);
+  const title = titleOf(type);
 
   useEffect(() => {
     document.title = `${title} · ${t('app.floorName')}`;
@@ -91,8 +102,15 @@ export function LiveDashboardPage({ type, machineId }: { type: DashboardType; ma
   }, [data, group, machineId]);
   const groupName = data?.groups.find((g) => g.id === group)?.name;
   const single = machineId ? machines[0] : undefined;
+  const machineNames = useMemo(() => new Map(machines.map((m) => [m.id, m.name])), [machines]);
+  const indicators = status.indicatorsFor(machineNames);
+  // Cycles is offered on the all-machines dashboards of the one company that has it.
+  const types: LiveDashboardType[] =
+    !machineId && (status.cyclesDashboard || type === 'cycles')
+      ? [...DASHBOARD_TYPES, 'cycles']
+      : [...DASHBOARD_TYPES];
 
-  const typeHref = (tp: DashboardType) =>
+  const typeHref = (tp: LiveDashboardType) =>
     machineId
       ? `/dashboards/machine/${encodeURIComponent(machineId)}/${tp}${search}`
       : `/dashboards/live/${tp}${search}`;
@@ -108,14 +126,14 @@ export function LiveDashboardPage({ type, machineId }: { type: DashboardType; ma
           <>
             <nav className="dash__types" aria-label={t('dashboard.types')}>
               <ul>
-                {DASHBOARD_TYPES.map((tp) => (
+                {types.map((tp) => (
                   <li key={tp}>
                     <Link
                       to={typeHref(tp)}
                       className="pill touch"
                       aria-current={tp === type ? 'page' : undefined}
                     >
-                      {t(`dashboard.${tp}`)}
+                      {titleOf(tp)}
                     </Link>
                   </li>
                 ))}
@@ -141,6 +159,18 @@ export function LiveDashboardPage({ type, machineId }: { type: DashboardType; ma
             )}
           </>
         )}
+        <ul
+          className="dash__status"
+          aria-label={dt('dash.status')}
+          aria-live="polite"
+          data-testid="dash-status"
+        >
+          {indicators.map((i) => (
+            <li key={i.id} className={`dash__indicator tone--${i.tone}`} title={i.detail}>
+              {i.text}
+            </li>
+          ))}
+        </ul>
       </header>
       <main className="dash__main" aria-label={title} aria-busy={freshness === 'loading' || undefined}>
         {!allowed ? (
@@ -160,7 +190,10 @@ export function LiveDashboardPage({ type, machineId }: { type: DashboardType; ma
             {data && machines.length === 0 && (
               <p className="notice">{machineId ? dt('dash.machineNotFound') : t('dashboard.empty')}</p>
             )}
-            {data && (
+            {data && tileType === null && (
+              <CyclesDashboard api={api} data={data} machines={machines} group={group} />
+            )}
+            {data && tileType !== null && (
               <section
                 className={`tiles${freshness === 'stale' || freshness === 'failed' ? ' tiles--stale' : ''}`}
                 aria-label={t('home.heading')}
@@ -173,13 +206,13 @@ export function LiveDashboardPage({ type, machineId }: { type: DashboardType; ma
                       machine={machine}
                       model={tileModel({
                         machine,
-                        type,
+                        type: tileType,
                         now: data.now,
                         utilization: feeds.utilization.get(m.id),
                         parts: feeds.parts.get(m.id),
                         fullProduct,
                       })}
-                      type={type}
+                      type={tileType}
                       offsetMs={data.offsetMs}
                       showParts={fullProduct}
                       onAction={actionsOn ? openAction : undefined}

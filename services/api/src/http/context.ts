@@ -19,6 +19,8 @@ export interface Deps {
   staticRoot: string | null;
   /** Change events to every API process's live channel subscribers. */
   bus: LiveBus;
+  /** The one company with the Cycles dashboard (TAKT_CYCLES_DASHBOARD_COMPANY; decision 0600). */
+  cyclesDashboardCompany?: string | null;
 }
 
 export interface UserCaller {

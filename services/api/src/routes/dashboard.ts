@@ -1,9 +1,15 @@
 import { Hono } from 'hono';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
 import type { DashboardMachine, DashboardResponse, MachineState } from '@takt/domain';
+import { CONNECTION_KEY, EDGE_HEALTH_LABEL, EDGE_HEALTH_TONE, edgeHealth } from '@takt/ingest';
+import type { EdgeHealth } from '@takt/ingest';
 import type { MachineLiveTable } from '../db/schema';
-import type { AppEnv } from '../http/context';
+import type { AppEnv, Deps } from '../http/context';
+import { ApiError } from '../http/errors';
+import { gatewayMachines, listCompanyGateways } from '../repositories/gateways';
+import type { GatewayMachine } from '../repositories/gateways';
 import { queryParams } from '../http/validate';
 import type { Machine } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
@@ -100,10 +106,189 @@ type OpenRun = {
 const machineIdsOf = async (scope: CompanyScope, group: string | undefined) =>
   (await listMachines(scope, { groupId: group })).map((m) => m.id);
 
+// ---------------------------------------------------------------------------------------------
+// Unmapped and gateway status (live-operations §2 polling: unmapped 10 s, gateway 15 s)
+
+/** Keys seen this recently count for the dashboard's unmapped indicator. */
+export const UNMAPPED_WINDOW_MS = 3_600_000;
+
+export interface UnmappedEntry {
+  machineId: string;
+  /** Keys the machine sent in the last hour that its adapter does not map, sorted. */
+  keys: string[];
+}
+
+export interface GatewayStatusEntry {
+  id: string;
+  name: string;
+  health: { status: EdgeHealth; label: string; tone: 'success' | 'warning' | 'danger' };
+}
+
+export interface DashboardStatus {
+  /** Only machines that do send unmapped keys. */
+  unmapped: UnmappedEntry[];
+  gateways: GatewayStatusEntry[];
+  /** The Cycles dashboard is on for the caller's company (decision 0600). */
+  cyclesDashboard: boolean;
+}
+
+/**
+ * The unmapped keys of many machines in two queries: the same rule as GET /api/machines/:id/diagnostics
+ * (seen keys the adapter's fields do not name; the connection log key is not a field), over the last hour.
+ * The observation scan is bounded by time and machine, on the (machine_id, ts) index.
+ */
+export async function unmappedKeys(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  since: number,
+): Promise<UnmappedEntry[]> {
+  if (machineIds.length === 0) return [];
+  const [fields, seen] = await Promise.all([
+    scope
+      .selectFrom('machines')
+      .innerJoin('adapter_fields as f', 'f.adapter_id', 'machines.adapter_id')
+      .select(['machines.id as machine_id', 'f.name'])
+      .where('machines.id', 'in', machineIds)
+      .where('f.company_id', '=', scope.companyId)
+      .execute(),
+    scope
+      .selectFrom('observations')
+      .select(['observations.machine_id', 'observations.key'])
+      .where('observations.machine_id', 'in', machineIds)
+      .where('observations.ts', '>=', since)
+      .where('observations.key', '!=', CONNECTION_KEY)
+      .groupBy(['observations.machine_id', 'observations.key'])
+      .execute(),
+  ]);
+  const mapped = new Set(fields.map((f) => `${f.machine_id}\n${f.name}`));
+  const byMachine = new Map<string, string[]>();
+  for (const o of seen) {
+    if (mapped.has(`${o.machine_id}\n${o.key}`)) continue;
+    const keys = byMachine.get(o.machine_id) ?? [];
+    keys.push(o.key);
+    byMachine.set(o.machine_id, keys);
+  }
+  return machineIds
+    .filter((id) => byMachine.has(id))
+    .map((id) => ({ machineId: id, keys: byMachine.get(id)!.sort() }));
+}
+
+/** A machine behind a gateway, as GET /api/gateways/status counts it for edge health (reports-admin §4). */
+function machineLink(m: GatewayMachine, now: number): 'CONNECTED' | 'DISCONNECTED' | 'UNKNOWN' {
+  if (m.connection === null) return 'UNKNOWN';
+  const fresh = m.lastHeartbeat !== null && now - m.lastHeartbeat <= HEARTBEAT_TIMEOUT_MS;
+  return m.connection === 'CONNECTED' && fresh ? 'CONNECTED' : 'DISCONNECTED';
+}
+
+/** The company's gateways with their edge health only: no token, serial or configuration. */
+export async function gatewayStatus(scope: CompanyScope, now: number): Promise<GatewayStatusEntry[]> {
+  const gateways = await listCompanyGateways(scope);
+  const machines = await gatewayMachines(
+    scope.db,
+    gateways.map((g) => g.id),
+  );
+  return gateways.map((g) => {
+    const links = machines.filter((m) => m.gatewayId === g.id).map((m) => machineLink(m, now));
+    const status = edgeHealth({ lastResponse: g.lastResponse, machines: links }, now);
+    return {
+      id: g.id,
+      name: g.name,
+      health: { status, label: EDGE_HEALTH_LABEL[status], tone: EDGE_HEALTH_TONE[status] },
+    };
+  });
+}
+
+const statusQuery = z.object({
+  /** One part only, so each can be polled at its own rate; both by default. */
+  include: z.enum(['unmapped', 'gateways']).optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The Cycles dashboard, limited to one company (live-operations §6, reports-admin §6; decision 0600)
+
+/** Without TAKT_CYCLES_DASHBOARD_COMPANY (Deps.cyclesDashboardCompany) no company has the Cycles dashboard. */
+export const cyclesDashboardOn = (deps: Deps, companyId: string): boolean => {
+  const configured = deps.cyclesDashboardCompany;
+  return configured != null && configured !== '' && configured === companyId;
+};
+
+/** Cycles older than this do not count as "the last cycle" of a tile. */
+export const LAST_CYCLE_WINDOW_MS = 24 * 3_600_000;
+
+/** One element of GET /api/dashboard/cycles, in the machines' order. */
+export interface CycleEntry {
+  machineId: string;
+  /** Duration of the machine's last production (non-setup) cycle in the last 24 h, ms. */
+  lastCycleMs: number | null;
+  lastCycleAt: number | null;
+  /** The open job run's expected cycle time (ms), as the workcenter card shows it; null when unscheduled. */
+  expectedCycleMs: number | null;
+  /** lastCycleMs − expectedCycleMs: negative is faster than expected. */
+  deltaMs: number | null;
+}
+
+export async function lastCycles(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  now: number,
+): Promise<Map<string, CycleEntry>> {
+  if (machineIds.length === 0) return new Map();
+  const ranked = scope
+    .selectFrom('cycles')
+    .select([
+      'cycles.machine_id',
+      'cycles.end_at',
+      'cycles.duration',
+      sql<number>`row_number() over (partition by ${sql.ref('cycles.machine_id')} order by ${sql.ref('cycles.end_at')} desc)`.as(
+        'rn',
+      ),
+    ])
+    .where('cycles.machine_id', 'in', machineIds)
+    .where('cycles.end_at', '>=', now - LAST_CYCLE_WINDOW_MS)
+    .where('cycles.end_at', '<=', now)
+    .where('cycles.setup', '=', 0)
+    .as('c');
+  const [cycles, runs] = await Promise.all([
+    scope.db
+      .selectFrom(ranked)
+      .select(['c.machine_id', 'c.end_at', 'c.duration'])
+      .where('c.rn', '=', 1)
+      .execute(),
+    scope
+      .selectFrom('job_runs')
+      .select(['machine_id', 'expected_cycle_time'])
+      .where('machine_id', 'in', machineIds)
+      .where('end_at', 'is', null)
+      .execute(),
+  ]);
+  const cycleOf = new Map(cycles.map((c) => [c.machine_id, c]));
+  const expectedOf = new Map(runs.map((r) => [r.machine_id, Number(r.expected_cycle_time)]));
+  return new Map(
+    machineIds.map((id) => {
+      const c = cycleOf.get(id);
+      const last = c ? Number(c.duration) : null;
+      const expected = expectedOf.get(id) ?? null;
+      const entry: CycleEntry = {
+        machineId: id,
+        lastCycleMs: last,
+        lastCycleAt: c ? Number(c.end_at) : null,
+        expectedCycleMs: expected,
+        deltaMs: last != null && expected != null && expected > 0 ? last - expected : null,
+      };
+      return [id, entry];
+    }),
+  );
+}
+
+const cyclesUnavailable = () =>
+  new ApiError(403, 'DASHBOARD_NOT_AVAILABLE', 'The Cycles dashboard is not available for your company.');
+
 /**
  * GET /api/dashboard: the caller's machines as live tiles (polled every 5 s by the apps).
  * GET /api/dashboard/utilization and /api/dashboard/parts (live-operations §7, polled every 15 s): arrays, one
  * entry per machine, in the machines' order. Each takes the optional `group` query.
+ * GET /api/dashboard/status: unmapped keys (polled every 10 s) and gateway health (every 15 s), company wide.
+ * GET /api/dashboard/cycles: last cycle against expected per machine, for the one configured company only.
  */
 export const dashboardRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
@@ -153,5 +338,30 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const ids = await machineIdsOf(c.var.scope, group);
     const figures = await dashboardFigures(c.var.scope, ids, c.var.deps.now());
     const body: PartsEntry[] = ids.map((id) => figures.get(id)!.parts);
+    return c.json(body);
+  })
+  .get('/status', async (c) => {
+    const { include } = queryParams(c, statusQuery);
+    const scope = c.var.scope;
+    const now = c.var.deps.now();
+    const [unmapped, gateways] = await Promise.all([
+      include === 'gateways'
+        ? []
+        : machineIdsOf(scope, undefined).then((ids) => unmappedKeys(scope, ids, now - UNMAPPED_WINDOW_MS)),
+      include === 'unmapped' ? [] : gatewayStatus(scope, now),
+    ]);
+    const body: DashboardStatus = {
+      unmapped,
+      gateways,
+      cyclesDashboard: cyclesDashboardOn(c.var.deps, scope.companyId),
+    };
+    return c.json(body);
+  })
+  .get('/cycles', async (c) => {
+    if (!cyclesDashboardOn(c.var.deps, c.var.scope.companyId)) throw cyclesUnavailable();
+    const { group } = queryParams(c, dashboardQuery);
+    const ids = await machineIdsOf(c.var.scope, group);
+    const cycles = await lastCycles(c.var.scope, ids, c.var.deps.now());
+    const body: CycleEntry[] = ids.map((id) => cycles.get(id)!);
     return c.json(body);
   });
