@@ -1,5 +1,5 @@
 import { fromCallback } from 'xstate';
-import { ENDPOINTS } from '../data/endpoints';
+import { ENDPOINTS } from '../endpoints/endpoints';
 import type { LiveConnectionEvent } from './liveConnectionMachine';
 
 // The live channel over WebSocket (same origin, cookie auth): join 'live' for the open machine; its updates

@@ -1,7 +1,7 @@
 import { setupRemoval } from '@takt/domain';
 import { ApiError, Modal, t } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
-import { ENDPOINTS } from '../data/endpoints';
+import { ENDPOINTS } from '../endpoints/endpoints';
 import { cacheJobs } from '../offline/refdata';
 import type { FloorSync } from '../offline/floorSync';
 import { queue } from '../workcenter/actions';

@@ -2,7 +2,7 @@ import type { SyncOutcome } from '@takt/domain';
 import type { ApiClient } from '@takt/ui';
 import { createActor, fromPromise } from 'xstate';
 import type { Actor } from 'xstate';
-import { ENDPOINTS } from '../data/endpoints';
+import { ENDPOINTS } from '../endpoints/endpoints';
 import type { FloorDb } from './db';
 import { KV, kvGet, kvPut } from './db';
 import type { NewCommand } from './outbox';

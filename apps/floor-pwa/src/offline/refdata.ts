@@ -1,6 +1,6 @@
 import { ApiError, fetchDashboard } from '@takt/ui';
 import type { ApiClient } from '@takt/ui';
-import { ENDPOINTS } from '../data/endpoints';
+import { ENDPOINTS } from '../endpoints/endpoints';
 import type { FloorDb } from './db';
 import { KV } from './db';
 import { dropConfirmedOverlays } from './outbox';

@@ -13,7 +13,7 @@ import type { JobState } from '../offline/optimistic';
 import { runIdOrRef } from '../offline/optimistic';
 
 // The workcenter forms' rules and the command payloads they produce. Each payload is exactly the JSON body of
-// the matching HTTP call (ARCHITECTURE.md "Offline sync contract"; data/endpoints.ts COMMAND_HTTP_EQUIVALENT).
+// the matching HTTP call (ARCHITECTURE.md "Offline sync contract"; endpoints/endpoints.ts COMMAND_HTTP_EQUIVALENT).
 
 // ---- Start Job (live-operations §2, §4)
 

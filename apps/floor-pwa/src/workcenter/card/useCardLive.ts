@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ENDPOINTS } from '../../data/endpoints';
+import { ENDPOINTS } from '../../endpoints/endpoints';
 import { useLiveQuery } from '../../offline/liveQuery';
 import { useFloorSync, useSyncView } from '../../offline/SyncProvider';
 import type { StoredCardLive } from './liveData';

@@ -4,7 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import type { Snapshot } from 'xstate';
-import { ENDPOINTS } from '../../data/endpoints';
+import { ENDPOINTS } from '../../endpoints/endpoints';
 import { KV, kvGet, kvPut } from '../../offline/db';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../actions';

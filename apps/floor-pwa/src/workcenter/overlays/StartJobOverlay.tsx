@@ -2,7 +2,7 @@ import { ApiError, Modal, t } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
-import { ENDPOINTS } from '../../data/endpoints';
+import { ENDPOINTS } from '../../endpoints/endpoints';
 import { cacheJobs } from '../../offline/refdata';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../actions';
