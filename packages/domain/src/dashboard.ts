@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { GoalStatus } from './live/status';
 import { MACHINE_STATES } from './machine-state';
 
 export const machineStateSchema = z.enum(MACHINE_STATES);
@@ -82,3 +83,41 @@ export const meSchema = z.object({
   }),
 });
 export type Me = z.infer<typeof meSchema>;
+
+// GET /api/dashboard/utilization and /api/dashboard/parts: one element per machine.
+
+/** Utilization over the current shift (else the company day) of one machine. Percents are 0..100. */
+export interface UtilizationEntry {
+  machineId: string;
+  /** The window the figures cover: the current shift, else the company day, up to now. */
+  start: number;
+  end: number;
+  utilization: number | null;
+  /** live-operations §4 utilization status with the company's utilization percents; unavailable without data. */
+  status: 'success' | 'warning' | 'danger' | 'unavailable';
+  oee: number | null;
+  availability: number | null;
+  performance: number | null;
+  quality: number | null;
+}
+
+/** Parts of the job running on one machine against its goal (METRICS.md §4). */
+export interface PartsEntry {
+  machineId: string;
+  scheduled: boolean;
+  jobId: string | null;
+  jobScheduleGroupId: string | null;
+  inSetup: boolean;
+  setupSince: number | null;
+  /** Whole parts expected by now; null without a cycle-time standard or while in setup. */
+  expectedParts: number | null;
+  /** Good parts since production began. */
+  actualParts: number | null;
+  /** Percent of goal (actual / expected × 100); null while nothing is expected. */
+  percent: number | null;
+  /** Parts ahead (> 0) or behind (< 0) of the expected parts now; null without an expectation. */
+  aheadBehind: number | null;
+  productionRuntimeMs: number;
+  /** live-operations §4 goal status with the company's warning and failure percents. */
+  status: GoalStatus;
+}

@@ -1,4 +1,4 @@
-import type { GoalStatus } from '@takt/domain';
+import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 import { fetchDashboard, usePolling } from '@takt/ui';
 import type { ApiClient, DashboardData, Polling } from '@takt/ui';
 import { useEffect, useMemo } from 'react';
@@ -11,36 +11,6 @@ export const MACHINES_POLL_MS = 5000;
 export const FIGURES_POLL_MS = 15_000;
 /** live-operations §8: a machine list load is marked failed after more than 10 consecutive failures. */
 export const FAILED_AFTER = 10;
-
-/** One element of GET /api/dashboard/utilization (services/api services/dashboard-live.ts). Percents 0..100. */
-export interface UtilizationEntry {
-  machineId: string;
-  /** The window: the current shift, else the company day, up to now. */
-  start: number;
-  end: number;
-  utilization: number | null;
-  status: 'success' | 'warning' | 'danger' | 'unavailable';
-  oee: number | null;
-  availability: number | null;
-  performance: number | null;
-  quality: number | null;
-}
-
-/** One element of GET /api/dashboard/parts. */
-export interface PartsEntry {
-  machineId: string;
-  scheduled: boolean;
-  jobId: string | null;
-  jobScheduleGroupId: string | null;
-  inSetup: boolean;
-  setupSince: number | null;
-  expectedParts: number | null;
-  actualParts: number | null;
-  percent: number | null;
-  aheadBehind: number | null;
-  productionRuntimeMs: number;
-  status: GoalStatus;
-}
 
 const isNumOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
 

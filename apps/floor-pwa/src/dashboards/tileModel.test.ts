@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PartsEntry, UtilizationEntry } from './feeds';
+import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 import { tileActions } from './JobActions';
 import { sameTile, tileModel, tilePercent } from './tileModel';
 import type { TileMachine } from './tileModel';

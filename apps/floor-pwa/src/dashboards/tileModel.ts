@@ -1,6 +1,6 @@
 import { performanceRingText, ringDegrees, tileView } from '@takt/domain';
 import type { DashboardType, EpochMs, GoalStatus, TileInput, TileStatus } from '@takt/domain';
-import type { PartsEntry, UtilizationEntry } from './feeds';
+import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 
 // What one live-dashboard tile shows (live-operations §2, §3, §4), from the three feeds: the machine (5 s),
 // its utilization and OEE (15 s) and its parts against goal (15 s). Pure: the tile only renders this.

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { companyScope } from '../db/scope';
 import type { Company } from '../repositories/companies';
-import type { PartsEntry, UtilizationEntry } from '../services/dashboard-live';
+import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';

@@ -17,7 +17,7 @@ import { liveByMachine } from '../repositories/live';
 import type { CompanyScope } from '../db/scope';
 import { requirePermission } from '../http/permissions';
 import { dashboardFigures } from '../services/dashboard-live';
-import type { PartsEntry, UtilizationEntry } from '../services/dashboard-live';
+import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 
 const dashboardQuery = z.object({ group: z.string().min(1).optional() });
 

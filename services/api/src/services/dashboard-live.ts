@@ -13,7 +13,7 @@ import {
   sumRollups,
   utilizationStatus,
 } from '@takt/domain';
-import type { CompanyCalendar, GoalStatus, RollupSource } from '@takt/domain';
+import type { CompanyCalendar, PartsEntry, RollupSource, UtilizationEntry } from '@takt/domain';
 import type { CompanyScope } from '../db/scope';
 import { companyLimits, openRunsOn } from '../repositories/dashboard-live';
 import type { JobRunRecord } from '../repositories/job-runs';
@@ -25,41 +25,7 @@ import { currentWindow } from './workcenter';
 // dashboard at once: one calendar, one query for the open job runs and six for the stored facts of all
 // machines, instead of about ten queries per machine. Every number comes from packages/domain.
 
-/** Utilization over the current shift (else the company day) of one machine. Percents are 0..100. */
-export interface UtilizationEntry {
-  machineId: string;
-  /** The window the figures cover: the current shift, else the company day, up to now. */
-  start: number;
-  end: number;
-  utilization: number | null;
-  /** live-operations §4 utilization status with the company's utilization percents; unavailable without data. */
-  status: 'success' | 'warning' | 'danger' | 'unavailable';
-  oee: number | null;
-  availability: number | null;
-  performance: number | null;
-  quality: number | null;
-}
-
-/** Parts of the job running on one machine against its goal (METRICS.md §4). */
-export interface PartsEntry {
-  machineId: string;
-  scheduled: boolean;
-  jobId: string | null;
-  jobScheduleGroupId: string | null;
-  inSetup: boolean;
-  setupSince: number | null;
-  /** Whole parts expected by now; null without a cycle-time standard or while in setup. */
-  expectedParts: number | null;
-  /** Good parts since production began. */
-  actualParts: number | null;
-  /** Percent of goal (actual / expected × 100); null while nothing is expected. */
-  percent: number | null;
-  /** Parts ahead (> 0) or behind (< 0) of the expected parts now; null without an expectation. */
-  aheadBehind: number | null;
-  productionRuntimeMs: number;
-  /** live-operations §4 goal status with the company's warning and failure percents. */
-  status: GoalStatus;
-}
+// The answer shapes are shared with the floor app (packages/domain dashboard.ts).
 
 /** What one machine's card figures are computed from; pure, so the batch and its test share it. */
 export interface MachineFigures {
