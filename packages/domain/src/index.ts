@@ -27,6 +27,9 @@ export * from './metrics/production';
 // Rollups (issue 3 point 5)
 export * from './rollup/rollup';
 
+// Report cells (issue 5: report calls)
+export * from './reports/report-cells';
+
 // Live-operations rules (issue 3 points 6–7)
 export * from './live/status';
 export * from './live/rules';

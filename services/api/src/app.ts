@@ -20,11 +20,15 @@ import { dashboardRoutes } from './routes/dashboard';
 import { downtimeRoutes } from './routes/downtime';
 import { partAdjustmentTypeRoutes } from './routes/part-adjustment-types';
 import { partAdjustmentRoutes } from './routes/part-adjustments';
+import { reportsRoutes } from './routes/reports';
 import { dispatchRoutes } from './routes/dispatch';
 import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
 import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
 import { setupRoutes } from './routes/setup';
 import { shiftsRoutes } from './routes/shifts';
+import { emailNotificationRoutes } from './routes/email-notifications';
+import { eventExportRoutes } from './routes/event-export';
+import { timeContextRoutes } from './routes/time-context';
 import { syncRoutes } from './routes/sync';
 import { tabletDeviceRoutes, tabletsRoutes } from './routes/tablets';
 import { workcenterRoutes } from './routes/workcenter';
@@ -78,6 +82,7 @@ export function buildApp(deps: Deps) {
   api.route('/annotationtypes', annotationTypeRoutes);
   api.route('/partadjustment', partAdjustmentRoutes);
   api.route('/partadjustmenttypes', partAdjustmentTypeRoutes);
+  api.route('/reports', reportsRoutes);
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', diagnosticsRoutes);
@@ -85,6 +90,10 @@ export function buildApp(deps: Deps) {
   api.route('/tablets', tabletsRoutes);
   api.route('/workcenter', workcenterRoutes);
   api.route('/user-token', userTokenRoutes);
+  api.route('/emailnotifications', emailNotificationRoutes);
+  api.route('/timecontext', timeContextRoutes);
+  // POST /api/reports/event/queue, GET /api/reports/export/download/:id (beside the report routes).
+  api.route('/reports', eventExportRoutes);
   app.route('/api', api);
   // The live channel authenticates itself, so a bad caller gets the channel error NOT_AUTHENTICATED.
   app.route('/live', liveChannelRoutes(upgradeWebSocket, deps.bus));

@@ -45,6 +45,16 @@ const envSchema = z.object({
     .trim()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** SMTP server for outgoing mail, e.g. smtp://user:pass@mail.example:587; unset keeps mail in the mail_outbox
+   * table only (decision 0701). */
+  TAKT_SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://'),
+  /** The From address of outgoing mail. */
+  TAKT_MAIL_FROM: z.string().trim().min(1).default('Takt <takt@localhost>'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

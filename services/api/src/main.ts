@@ -9,6 +9,8 @@ import { migrateToLatest, openDb } from './db/connect';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
 import { inProcessBus, postgresBus } from './live/bus';
+import { mailTransportFor } from './mail/transport';
+import { startEventExportWorker } from './services/event-export';
 
 async function main(): Promise<void> {
   let env;
@@ -73,6 +75,14 @@ async function main(): Promise<void> {
     });
   }
 
+  // Outgoing mail by SMTP when configured, else kept in the mail_outbox table (decision 0701); queued event
+  // exports are built by this process's worker, claimed one by one so several processes can share the queue.
+  const mail = mailTransportFor(env);
+  console.log(
+    `[takt] mail: ${mail.kind === 'smtp' ? 'SMTP' : 'kept in the mail_outbox table (TAKT_SMTP_URL unset)'}`,
+  );
+  const exportWorker = startEventExportWorker({ db: database.db, now, mail, log: (m) => console.log(m) });
+
   const staticRoot = env.TAKT_STATIC_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
   const { app, injectWebSocket } = buildApp({
     db: database.db,
@@ -83,6 +93,7 @@ async function main(): Promise<void> {
     staticRoot,
     bus,
     cyclesDashboardCompany: env.TAKT_CYCLES_DASHBOARD_COMPANY ?? null,
+    mail,
   });
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
@@ -103,6 +114,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`[takt] ${signal}: shutting down`);
     server.close();
+    await exportWorker.stop();
     await ingest?.stop();
     await plant?.stop();
     await bus.close();

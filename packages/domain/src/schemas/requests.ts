@@ -54,7 +54,11 @@ export const setupStagesSaveRequestSchema = z
     setupStages: z.array(
       z.object({
         id: idSchema.optional(),
-        name: z.string().min(1),
+        name: z
+          .string({ error: 'Missing required field: Name' })
+          .trim()
+          .min(1, 'Missing required field: Name')
+          .max(250, 'At most 250 characters'),
         stageOrder: z.number().int().min(0),
         setupPercentage: z.number().min(0).max(100),
       }),

@@ -14,28 +14,87 @@ export const boundMachineOf = (caller: Caller): string | null =>
   caller.kind === 'tablet' ? caller.boundMachineId : null;
 
 const MACHINE_KEYS = new Set(['machineId', 'machine_id', 'machine', 'machineIds', 'machine_ids']);
+/**
+ * Keys that name a record of one machine rather than the machine: a part adjustment or annotation `id`, a
+ * job run as `jsgId` / `laborActivitySetId` (decision 0300), a job machine, an operator run.
+ */
+const RECORD_KEYS = new Set([
+  'id',
+  'jsgId',
+  'laborActivitySetId',
+  'jobScheduleGroupId',
+  'jobschedulegroup_id',
+  'annotationId',
+  'jobMachineId',
+  'job_machine_id',
+  'operatorRunId',
+]);
+/** Tables whose every row belongs to one machine (machine_id). */
+const MACHINE_RECORD_TABLES = [
+  'part_adjustments',
+  'annotations',
+  'job_runs',
+  'job_machines',
+  'operator_runs',
+] as const;
 const MAX_CANDIDATES = 100;
 
-/** Ids a body names as machines: machine keys at any depth (≤ 4), plus the top-level `id` (dispatch). */
-function bodyCandidates(body: unknown, out: Set<string>, depth = 0): void {
-  if (depth > 4 || out.size > MAX_CANDIDATES || body == null || typeof body !== 'object') return;
+interface Candidates {
+  /** Ids named as machines. */
+  machines: Set<string>;
+  /** Ids of records whose machine decides (path segments count as both). */
+  records: Set<string>;
+}
+
+const addAll = (out: Set<string>, value: unknown) => {
+  for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string') out.add(v);
+};
+
+/** Ids a body names: machine keys at any depth (≤ 4), plus the top-level `id` (dispatch); record keys too. */
+function bodyCandidates(body: unknown, out: Candidates, depth = 0): void {
+  if (
+    depth > 4 ||
+    out.machines.size + out.records.size > MAX_CANDIDATES ||
+    body == null ||
+    typeof body !== 'object'
+  )
+    return;
   if (Array.isArray(body)) {
     for (const item of body) bodyCandidates(item, out, depth + 1);
     return;
   }
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    if (MACHINE_KEYS.has(key) || (depth === 0 && key === 'id')) {
-      for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string') out.add(v);
-    } else if (typeof value === 'object') {
-      bodyCandidates(value, out, depth + 1);
-    }
+    if (MACHINE_KEYS.has(key) || (depth === 0 && key === 'id')) addAll(out.machines, value);
+    if (RECORD_KEYS.has(key)) addAll(out.records, value);
+    else if (!MACHINE_KEYS.has(key) && typeof value === 'object') bodyCandidates(value, out, depth + 1);
   }
+}
+
+const usable = (ids: Set<string>, bound: string) =>
+  [...ids].filter((s) => s !== bound && s.length > 0 && s.length <= 200).slice(0, MAX_CANDIDATES);
+
+/** Whether any of the ids is a record of a machine other than `bound` (one query per record table). */
+async function namesOtherMachinesRecord(c: Context<AppEnv>, ids: string[], bound: string): Promise<boolean> {
+  if (!ids.length) return false;
+  const hits = await Promise.all(
+    MACHINE_RECORD_TABLES.map((table) =>
+      c.var.scope
+        .selectFrom(table)
+        .select('machine_id')
+        .where('id', 'in', ids)
+        .where('machine_id', '!=', bound)
+        .limit(1)
+        .executeTakeFirst(),
+    ),
+  );
+  return hits.some((h) => h !== undefined);
 }
 
 /**
  * 403 when a bound tablet's request names another machine of its company: any path segment, the query
  * parameters machineId / machine_id / id, or a JSON body's machine fields (and `id`, which is the machine
- * for dispatch). Only ids that really are machines count, so other resources' ids never trip it. The sync
+ * for dispatch); or names a record of another machine (RECORD_KEYS, path segments). Only ids that really
+ * are machines or such records count, so other resources' ids never trip it. The sync
  * endpoint is judged per command instead (bindSyncHandlers), so one stray command does not block a batch.
  */
 export async function enforceTabletBinding(c: Context<AppEnv>): Promise<void> {
@@ -43,27 +102,35 @@ export async function enforceTabletBinding(c: Context<AppEnv>): Promise<void> {
   if (bound == null) return;
   const path = c.req.path;
   if (/^\/api\/sync\/?$/.test(path)) return;
-  const candidates = new Set<string>();
-  for (const seg of path.split('/').slice(2)) if (seg) candidates.add(decodeURIComponent(seg));
-  for (const key of ['machineId', 'machine_id', 'id', 'machine']) {
-    for (const v of c.req.queries(key) ?? []) candidates.add(v);
+  const found: Candidates = { machines: new Set(), records: new Set() };
+  for (const seg of path.split('/').slice(2)) {
+    if (!seg) continue;
+    const id = decodeURIComponent(seg);
+    found.machines.add(id);
+    found.records.add(id);
   }
+  for (const key of ['machineId', 'machine_id', 'id', 'machine'])
+    addAll(found.machines, c.req.queries(key) ?? []);
+  for (const key of RECORD_KEYS) addAll(found.records, c.req.queries(key) ?? []);
   const type = c.req.header('content-type') ?? '';
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && type.includes('json')) {
     // Hono caches the parsed body, so the route's own jsonBody reads the same value; a malformed body is
     // left for the route to refuse.
-    bodyCandidates(await c.req.json().catch(() => null), candidates);
+    bodyCandidates(await c.req.json().catch(() => null), found);
   }
-  candidates.delete(bound);
-  const ids = [...candidates].filter((s) => s.length > 0 && s.length <= 200).slice(0, MAX_CANDIDATES);
-  if (!ids.length) return;
-  const other = await c.var.scope
-    .selectFrom('machines')
-    .select('id')
-    .where('id', 'in', ids)
-    .limit(1)
-    .executeTakeFirst();
-  if (other) throw boundElsewhere();
+  const machineIds = usable(found.machines, bound);
+  if (machineIds.length) {
+    const other = await c.var.scope
+      .selectFrom('machines')
+      .select('id')
+      .where('id', 'in', machineIds)
+      .limit(1)
+      .executeTakeFirst();
+    if (other) throw boundElsewhere();
+  }
+  // A call that names only a record (PUT /api/partadjustment/:id, an annotation id, a job run as jsgId or
+  // laborActivitySetId) is held to the record's machine.
+  if (await namesOtherMachinesRecord(c, usable(found.records, bound), bound)) throw boundElsewhere();
 }
 
 /** Sync commands of a bound tablet for another machine are rejected (403 TABLET_BOUND), each on its own. */

@@ -462,6 +462,51 @@ export interface TabletsTable {
   created_at: number;
 }
 
+/** A user's e-mail preferences (0007); no row means the defaults (decision 0701). */
+export interface EmailPreferencesTable {
+  user_id: string;
+  company_id: string;
+  receive_downtime: number;
+  receive_utilization: number;
+  receive_benchmarking: number;
+  updated_at: number;
+}
+
+/** Every message the API sent, by SMTP or kept here when no SMTP server is configured (0007, decision 0701). */
+export interface MailOutboxTable {
+  id: string;
+  company_id: string;
+  user_id: string | null;
+  to_address: string;
+  subject: string;
+  body: string;
+  transport: 'outbox' | 'smtp';
+  status: 'stored' | 'sent' | 'failed';
+  error: string | null;
+  created_at: number;
+}
+
+/** A queued event export (0007, decision 0702); `csv` holds the file once done. */
+export interface EventExportsTable {
+  id: string;
+  company_id: string;
+  user_id: string;
+  machine_id: string;
+  start_at: number;
+  end_at: number;
+  /** JSON array of observation keys; empty means every key. */
+  filter_keys: string;
+  /** Origin the download link in the e-mail points at (the one the request came to). */
+  link_base: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  claimed_at: number | null;
+  row_count: number | null;
+  csv: string | null;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -498,6 +543,9 @@ export interface Database {
   ingest_inbox: IngestInboxTable;
   rollup_dirty: RollupDirtyTable;
   tablets: TabletsTable;
+  email_preferences: EmailPreferencesTable;
+  mail_outbox: MailOutboxTable;
+  event_exports: EventExportsTable;
 }
 
 /** Tables whose rows belong to one company: every one of them (the scope helper relies on it). */

@@ -6,6 +6,7 @@ import type { User } from '../repositories/users';
 import type { Company } from '../repositories/companies';
 import type { LiveBus } from '../live/bus';
 import type { Tablet } from '../repositories/tablets';
+import type { MailTransport } from '../mail/transport';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
@@ -21,6 +22,8 @@ export interface Deps {
   bus: LiveBus;
   /** The one company with the Cycles dashboard (TAKT_CYCLES_DASHBOARD_COMPANY; decision 0600). */
   cyclesDashboardCompany?: string | null;
+  /** How mail leaves (TAKT_SMTP_URL; decision 0701); absent: kept in the mail_outbox table only. */
+  mail?: MailTransport;
 }
 
 export interface UserCaller {

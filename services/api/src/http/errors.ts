@@ -26,3 +26,8 @@ export function validationError(error: ZodError): ApiError {
   }));
   return new ApiError(400, 'VALIDATION_ERROR', issues.map((i) => i.message).join('; '), issues);
 }
+
+/** A 400 with the list of problems, each with field, code and message (reports-admin §5 ValidationError). */
+export function invalidInput(issues: Array<{ field: string; code: string; message: string }>): ApiError {
+  return new ApiError(400, 'VALIDATION_ERROR', issues.map((i) => i.message).join('; '), issues);
+}

@@ -1,65 +1,13 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp } from '../app';
-import type { DialectName } from '../db/connect';
 import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS, freshDb } from '../testing/db';
 import type { TestDb } from '../testing/db';
-import type { LiveBus } from './bus';
+import type { Node } from '../testing/ws';
+import { login, openSocket, startNode, stopAll } from '../testing/ws';
 import { inProcessBus, postgresBus } from './bus';
 
-interface Node {
-  url: string;
-  server: ServerType;
-  bus: LiveBus;
-}
-
-async function startNode(t: TestDb, dialect: DialectName, bus: LiveBus): Promise<Node> {
-  const { app, injectWebSocket } = buildApp({
-    db: t.db,
-    dialect,
-    now: () => Date.now(),
-    demoMode: false,
-    secureCookies: false,
-    staticRoot: null,
-    bus,
-  });
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  injectWebSocket(server);
-  const { port } = server.address() as AddressInfo;
-  return { url: `127.0.0.1:${port}`, server, bus };
-}
-
-async function login(node: Node, email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${node.url}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-
-/** A channel client that collects messages. */
-async function connect(node: Node, cookie?: string) {
-  const ws = new WebSocket(`ws://${node.url}/live`, cookie ? { headers: { cookie } } : {});
-  const messages: Array<Record<string, unknown>> = [];
-  ws.on('message', (data) => messages.push(JSON.parse(String(data))));
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  const next = async (pred: (m: Record<string, unknown>) => boolean, what: string) => {
-    await expect.poll(() => messages.find(pred), { timeout: 5000, message: what }).toBeDefined();
-    return messages.find(pred)!;
-  };
-  return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
-}
+const connect = (node: Node, cookie?: string) => openSocket(node, '/live', cookie);
 
 describe.each(DIALECTS)('live channel on %s', (dialect) => {
   let t: TestDb;
@@ -70,11 +18,7 @@ describe.each(DIALECTS)('live channel on %s', (dialect) => {
     t = await freshDb(dialect);
   });
   afterEach(async () => {
-    sockets.splice(0).forEach((s) => s.terminate());
-    for (const n of nodes.splice(0)) {
-      await new Promise((r) => n.server.close(r));
-      await n.bus.close();
-    }
+    await stopAll(sockets, nodes);
     await t.cleanup();
   });
 

@@ -54,3 +54,31 @@ export async function insertSetupStage(
     .execute();
   return id;
 }
+
+export async function updateSetupStage(
+  scope: CompanyScope,
+  id: string,
+  input: { name: string; stageOrder: number; setupPercentage: number; archivedAt: number | null },
+): Promise<void> {
+  await scope
+    .updateTable('setup_stages')
+    .set({
+      name: input.name,
+      stage_order: input.stageOrder,
+      setup_percentage: input.setupPercentage,
+      archived_at: input.archivedAt,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Archive the company's active stages that are not in `keep`. */
+export async function archiveSetupStagesExcept(
+  scope: CompanyScope,
+  keep: readonly string[],
+  at: number,
+): Promise<void> {
+  let q = scope.updateTable('setup_stages').set({ archived_at: at }).where('archived_at', 'is', null);
+  if (keep.length > 0) q = q.where('id', 'not in', [...keep]);
+  await q.execute();
+}

@@ -107,3 +107,44 @@ export async function companyClock(scope: CompanyScope): Promise<CompanyClock> {
         : null,
   };
 }
+
+export async function getShiftWithVersions(
+  scope: CompanyScope,
+  id: string,
+): Promise<(ShiftRecord & { versions: ShiftVersionRecord[] }) | undefined> {
+  const shift = await scope.selectFrom('shifts').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!shift) return undefined;
+  const versions = await scope
+    .selectFrom('shift_versions')
+    .selectAll()
+    .where('shift_id', '=', id)
+    .orderBy('effectivedate')
+    .execute();
+  return { ...toShift(shift), versions: versions.map(toShiftVersion) };
+}
+
+export async function renameShift(scope: CompanyScope, id: string, name: string): Promise<void> {
+  await scope.updateTable('shifts').set({ name }).where('id', '=', id).execute();
+}
+
+export async function setShiftVersionTermination(
+  scope: CompanyScope,
+  versionId: string,
+  terminationdate: string | null,
+): Promise<void> {
+  await scope.updateTable('shift_versions').set({ terminationdate }).where('id', '=', versionId).execute();
+}
+
+export async function deleteShiftVersions(scope: CompanyScope, versionIds: readonly string[]): Promise<void> {
+  if (versionIds.length === 0) return;
+  await scope
+    .deleteFrom('shift_versions')
+    .where('id', 'in', [...versionIds])
+    .execute();
+}
+
+/** A shift and its versions (only ever one that has not started yet: see services/shifts.ts). */
+export async function deleteShift(scope: CompanyScope, id: string): Promise<void> {
+  await scope.deleteFrom('shift_versions').where('shift_id', '=', id).execute();
+  await scope.deleteFrom('shifts').where('id', '=', id).execute();
+}

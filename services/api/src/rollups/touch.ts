@@ -25,3 +25,24 @@ export async function historyOfRowChanged(
     .executeTakeFirst()) as { machine_id: string; at: number } | undefined;
   if (row) await historyChanged(scope, row.machine_id, Math.min(row.at, newFrom ?? row.at));
 }
+
+/**
+ * The company calendar changed from instant `from` on (a shift version, a termination, a start-of-day
+ * change): every machine's rollups from there are stale, because buckets follow shift and day boundaries.
+ * A change that starts after `now` touches no stored rollup (they are built up to now only): nothing to do.
+ */
+export async function calendarChanged(scope: CompanyScope, from: number, now: number): Promise<void> {
+  if (from >= now) return;
+  const machines = await scope.selectFrom('machines').select('id').execute();
+  for (const m of machines) await historyChanged(scope, m.id, from);
+}
+
+/** Every stored rollup of the company is stale (the calendar changed for all past days). */
+export async function allRollupsChanged(scope: CompanyScope): Promise<void> {
+  const firsts = await scope
+    .selectFrom('rollups')
+    .select(['machine_id', (eb) => eb.fn.min<number>('start_at').as('first')])
+    .groupBy('machine_id')
+    .execute();
+  for (const r of firsts) await historyChanged(scope, r.machine_id, Number(r.first));
+}

@@ -10,6 +10,7 @@ import {
   rejectsByCategoryQuerySchema,
 } from '@takt/domain';
 import type { AppEnv } from '../http/context';
+import { csvResponse } from '../http/csv';
 import { requirePermission } from '../http/permissions';
 import { jsonBody, queryParams } from '../http/validate';
 import { headed, invalid } from '../services/downtime';
@@ -74,9 +75,11 @@ export const partAdjustmentRoutes = new Hono<AppEnv>()
     const q = queryParams(c, rejectsByCategoryQuerySchema);
     const result = await rejectsByCategory(requestCtx(c, c.var.scope), q);
     if (q.format === 'csv') {
-      c.header('content-type', 'text/csv; charset=utf-8');
-      c.header('content-disposition', 'attachment; filename="rejects-by-category.csv"');
-      return c.body(rejectsByCategoryCsv(result.rejects, q.groupByMachine === true));
+      return csvResponse(
+        c,
+        'rejects-by-category.csv',
+        rejectsByCategoryCsv(result.rejects, q.groupByMachine === true),
+      );
     }
     return c.json(result);
   })

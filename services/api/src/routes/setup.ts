@@ -4,18 +4,22 @@ import {
   endSetupRequestSchema,
   queryBool,
   setupPartsQuerySchema,
+  setupStagesSaveRequestSchema,
   stageTransitionRequestSchema,
 } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { ApiError } from '../http/errors';
-import { requirePermission } from '../http/permissions';
+import { requireAdmin, requirePermission } from '../http/permissions';
 import { jsonBody, queryParams } from '../http/validate';
 import { endSetup, listStages, SETUP_TEXTS, setupParts, transitionStage } from '../services/setup';
+import { saveSetupStages } from '../services/setup-stages';
 import { inTransaction } from './live-ctx';
 
 /**
  * Setup (live-operations §7 Setup; part of Start/Stop Job, FullProduct).
  * GET  /api/setup/stages[?includeArchived]         → setup stages in order
+ * PUT  /api/setup/stages `{ setupStages: [{ id?, name, stageOrder, setupPercentage }] }` (admins) → the
+ *   active stages after the save; percentages total exactly 100 (reports-admin §5)
  * GET  /api/setup/parts?jsgId&machineId            → `{ netCount }`
  * POST /api/setup/transition `{ laborActivitySetId, setupStageId }` → the labor activity set
  * POST /api/setup/end `{ jsgId, machineId, keptParts?, message? }` → `{ setupParts, keptParts,
@@ -29,6 +33,10 @@ export const setupRoutes = new Hono<AppEnv>()
       listStages(ctx, { includeArchived: includeArchived ?? false }),
     );
     return c.json(stages);
+  })
+  .put('/stages', requireAdmin, async (c) => {
+    const body = await jsonBody(c, setupStagesSaveRequestSchema);
+    return c.json(await inTransaction(c, (ctx) => saveSetupStages(ctx, body.setupStages)));
   })
   .get('/parts', async (c) => {
     const q = queryParams(c, setupPartsQuerySchema);

@@ -101,7 +101,7 @@ describe.each(DIALECTS)('shifts on %s', (dialect) => {
     expect(await current(cookie)).toBeNull();
   });
 
-  it('creates a shift with its first version (admins), effective today unless said otherwise', async () => {
+  it('creates a shift with its first version (admins), effective tomorrow unless said otherwise', async () => {
     const { company, cookie } = await h.tenant();
     const res = await h.send('POST', '/api/shifts', cookie, {
       name: 'Swing',
@@ -113,8 +113,9 @@ describe.each(DIALECTS)('shifts on %s', (dialect) => {
     expect(shiftSchema.parse(await res.json())).toMatchObject({
       name: 'Swing',
       terminated: false,
-      effectivedate: '2025-11-22',
-      current: { startoffsetminutes: 840, endoffsetminutes: 1320, byweekday: [0, 4] },
+      effectivedate: '2025-11-23',
+      current: null,
+      latest: { startoffsetminutes: 840, endoffsetminutes: 1320, byweekday: [0, 4] },
     });
     const operator = await loginAs(h, company, 'operator');
     expect(
@@ -130,7 +131,7 @@ describe.each(DIALECTS)('shifts on %s', (dialect) => {
     expect(z.array(shiftSchema).parse(await (await h.get('/api/shifts', operator)).json())).toHaveLength(1);
   });
 
-  it('answers 400 with the problems: no weekday, an empty shift, a bad or past effective date', async () => {
+  it('answers 400 with the problems: no weekday, an empty shift, a bad, past or too late effective date', async () => {
     const { cookie } = await h.tenant();
     const res = await h.send('POST', '/api/shifts', cookie, {
       name: '',
@@ -152,12 +153,14 @@ describe.each(DIALECTS)('shifts on %s', (dialect) => {
     expect(
       (await h.send('POST', '/api/shifts', cookie, { ...base, effectivedate: '2025-02-30' })).status,
     ).toBe(400);
-    const past = await h.send('POST', '/api/shifts', cookie, { ...base, effectivedate: '2025-11-21' });
-    expect(past.status).toBe(400);
-    expect((await errorOf(past)).message).toBe('The effective date must be from today to one month ahead.');
-    expect(
-      (await h.send('POST', '/api/shifts', cookie, { ...base, effectivedate: '2025-12-24' })).status,
-    ).toBe(400);
+    // reports-admin §4, §5: from tomorrow to one month ahead.
+    for (const effectivedate of ['2025-11-21', '2025-11-22', '2025-12-24']) {
+      const refused = await h.send('POST', '/api/shifts', cookie, { ...base, effectivedate });
+      expect(refused.status).toBe(400);
+      expect((await errorOf(refused)).message).toBe(
+        'The effective date must be from tomorrow to one month ahead.',
+      );
+    }
     expect(
       (await h.send('POST', '/api/shifts', cookie, { ...base, effectivedate: '2025-12-23' })).status,
     ).toBe(201);

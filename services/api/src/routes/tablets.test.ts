@@ -1,65 +1,22 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { SyncOutcome } from '@takt/domain';
-import { buildApp } from '../app';
 import { BOUND_ELSEWHERE } from '../auth/tablet-binding';
-import type { DialectName } from '../db/connect';
-import type { LiveBus } from '../live/bus';
 import { inProcessBus, postgresBus } from '../live/bus';
-import {
-  activateTablet,
-  associateTablet,
-  CODE_TTL_MS,
-  issueTabletToken,
-  requestCode,
-} from '../repositories/tablets';
+import { CODE_TTL_MS, requestCode } from '../repositories/tablets';
 import { apiHarness } from '../testing/app';
+import { aTablet as aTabletIn } from '../testing/tablet-builders';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aMachine, aUser } from '../testing/builders';
 import type { Company } from '../repositories/companies';
 import { DIALECTS, freshDb } from '../testing/db';
 import type { TestDb } from '../testing/db';
+import type { Node } from '../testing/ws';
+import { login, openSocket, startNode, stopAll } from '../testing/ws';
 import { aRejectReason } from '../testing/downtime-builders';
 
 // live-operations §2 tablet registration and management, §7 Tablets and the tablet-auth socket; issue 5
 // point 11: a tablet bound to one machine cannot act on another.
-
-interface Node {
-  url: string;
-  server: ServerType;
-  bus: LiveBus;
-}
-
-async function startNode(t: TestDb, dialect: DialectName, bus: LiveBus): Promise<Node> {
-  const { app, injectWebSocket } = buildApp({
-    db: t.db,
-    dialect,
-    now: () => Date.now(),
-    demoMode: false,
-    secureCookies: false,
-    staticRoot: null,
-    bus,
-  });
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  injectWebSocket(server);
-  const { port } = server.address() as AddressInfo;
-  return { url: `127.0.0.1:${port}`, server, bus };
-}
-
-async function login(node: Node, email: string, password: string): Promise<string> {
-  const res = await fetch(`http://${node.url}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
 
 const call = (node: Node, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
   fetch(`http://${node.url}${path}`, {
@@ -68,20 +25,7 @@ const call = (node: Node, method: string, path: string, headers: Record<string, 
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
-async function socket(node: Node, cookie?: string) {
-  const ws = new WebSocket(`ws://${node.url}/tablet-auth`, cookie ? { headers: { cookie } } : {});
-  const messages: Array<Record<string, unknown>> = [];
-  ws.on('message', (data) => messages.push(JSON.parse(String(data))));
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  const next = async (pred: (m: Record<string, unknown>) => boolean, what: string) => {
-    await expect.poll(() => messages.find(pred), { timeout: 5000, message: what }).toBeDefined();
-    return messages.find(pred)!;
-  };
-  return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
-}
+const socket = (node: Node, cookie?: string) => openSocket(node, '/tablet-auth', cookie);
 
 describe.each(DIALECTS)('tablet registration over the tablet-auth socket on %s', (dialect) => {
   let t: TestDb;
@@ -92,11 +36,7 @@ describe.each(DIALECTS)('tablet registration over the tablet-auth socket on %s',
     t = await freshDb(dialect);
   });
   afterEach(async () => {
-    sockets.splice(0).forEach((s) => s.terminate());
-    for (const n of nodes.splice(0)) {
-      await new Promise((r) => n.server.close(r));
-      await n.bus.close();
-    }
+    await stopAll(sockets, nodes);
     await t.cleanup();
   });
 
@@ -251,18 +191,8 @@ describe.each(DIALECTS)('tablet routes on %s', (dialect) => {
   const errorOf = async (res: Response) => (await res.json()).error as { code: string; message: string };
 
   /** A tablet registered and activated without the socket (the socket flow is tested above). */
-  async function aTablet(company: Company, machineId: string | null, serial = 'SN-1') {
-    const { tablet } = await requestCode(h.t.db, serial, h.clock.now);
-    await associateTablet(h.t.db, tablet.id, {
-      companyId: company.id,
-      machineId,
-      remoteIdentifier: null,
-      userId: 'u',
-    });
-    const token = (await issueTabletToken(h.t.db, tablet.id))!;
-    await activateTablet(h.t.db, token, h.clock.now);
-    return { id: tablet.id, token, cookie: `takt_tablet=${token}` };
-  }
+  const aTablet = (company: Company, machineId: string | null, serial = 'SN-1') =>
+    aTabletIn(h.t.db, company, machineId, h.clock.now, serial);
 
   it('refuses an expired code and an unknown one', async () => {
     const admin = await h.tenant();

@@ -252,6 +252,19 @@ export async function listDowntime(
       { field: 'start', code: 'range', message: 'The downtime range is at most 31 days.' },
     ]);
   }
+  return { items: await downtimeItems(ctx, machine, { ...q, start, end }), start, end };
+}
+
+/**
+ * A machine's downtime items over [start, end) as GET /api/downtime lists them (the range already checked by
+ * the caller; the company downtime report checks its own on the wall clock).
+ */
+export async function downtimeItems(
+  ctx: ServiceCtx,
+  machine: Machine,
+  q: Omit<DowntimeQuery, 'machineId' | 'start' | 'end'> & { start: number; end: number },
+): Promise<DowntimeItem[]> {
+  const { start, end } = q;
   const filterDurationMs = await downtimeListFilterMs(ctx.scope);
 
   const pieces = await downtimePieces(ctx, machine.id, start, end);
@@ -302,7 +315,7 @@ export async function listDowntime(
     onlyUncategorized: q.onlyUncategorized,
     onlyLong: q.onlyLong,
   }).map((li) => ({ ...li.period, selectable: li.selectable, short: li.durationMs <= filterDurationMs }));
-  if (q.instances !== false) return { items: listed, start, end };
+  if (q.instances !== false) return listed;
 
   // instances=false: one row per reason (uncategorized together), with the count and total duration.
   const byReason = new Map<string, DowntimeItem>();
@@ -318,7 +331,7 @@ export async function listDowntime(
     acc.start = Math.min(acc.start, it.start);
     acc.end = acc.end === null || it.end === null ? null : Math.max(acc.end, it.end);
   }
-  return { items: [...byReason.values()], start, end };
+  return [...byReason.values()];
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import {
 } from '@takt/domain';
 import type { PartAdjustment, PartAdjustmentType, RejectBehavior } from '@takt/domain';
 import { ApiError, notFound } from '../http/errors';
+import { toCsv } from '../http/csv';
 import type { Machine } from '../repositories/machines';
 import type { PartAdjustmentFields, StoredPartAdjustment } from '../repositories/part-adjustments';
 import {
@@ -398,23 +399,17 @@ export async function rejectsByCategory(
   };
 }
 
-const csvCell = (v: string | number) => {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** The same rows as CSV with a header row. */
 export function rejectsByCategoryCsv(rows: readonly RejectsByCategoryRow[], byMachine: boolean): string {
   const header = byMachine ? ['Reason', 'Machine', 'Scrap Count'] : ['Reason', 'Scrap Count'];
-  const lines = rows.map((r) =>
-    (byMachine
-      ? [r.partadjustmentType.name, r.machine?.name ?? '', r.scrapCount]
-      : [r.partadjustmentType.name, r.scrapCount]
-    )
-      .map(csvCell)
-      .join(','),
+  return toCsv(
+    header,
+    rows.map((r) =>
+      byMachine
+        ? [r.partadjustmentType.name, r.machine?.name ?? '', r.scrapCount]
+        : [r.partadjustmentType.name, r.scrapCount],
+    ),
   );
-  return [header.join(','), ...lines].join('\r\n') + '\r\n';
 }
 
 /** GET /api/partadjustment/rejects: the paged reject list (newest first), with the total count. */

@@ -29,7 +29,11 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function apiHarness(dialect: DialectName, start = 1_763_800_000_000): Promise<ApiHarness> {
+export async function apiHarness(
+  dialect: DialectName,
+  start = 1_763_800_000_000,
+  over: Partial<Pick<Deps, 'mail'>> = {},
+): Promise<ApiHarness> {
   const t = await freshDb(dialect);
   const clock = { now: start };
   const deps: Deps = {
@@ -40,6 +44,7 @@ export async function apiHarness(dialect: DialectName, start = 1_763_800_000_000
     secureCookies: false,
     staticRoot: null,
     bus: inProcessBus(),
+    ...over,
   };
   const app = createApp(deps);
   const login = async (email: string, password: string) => {

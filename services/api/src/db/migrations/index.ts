@@ -5,6 +5,7 @@ import * as m0003 from './2026-11-22-0003-derived';
 import * as m0004 from './2026-11-22-0004-edge';
 import * as m0005 from './2026-11-22-0005-rollup-dirty';
 import * as m0006 from './2026-11-22-0006-tablets';
+import * as m0007 from './2026-11-22-0007-mail-exports';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-0004-edge': m0004,
   '2026-11-22-0005-rollup-dirty': m0005,
   '2026-11-22-0006-tablets': m0006,
+  '2026-11-22-0007-mail-exports': m0007,
 };

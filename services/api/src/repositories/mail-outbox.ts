@@ -1,0 +1,59 @@
+import type { Selectable } from 'kysely';
+import type { MailOutboxTable } from '../db/schema';
+import type { CompanyScope } from '../db/scope';
+
+// The mail outbox (decision 0701): every message the API sent or tried to send. SQL only.
+
+export interface OutboxMail {
+  id: string;
+  userId: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  transport: MailOutboxTable['transport'];
+  status: MailOutboxTable['status'];
+  error: string | null;
+  createdAt: number;
+}
+
+export const toOutboxMail = (r: Selectable<MailOutboxTable>): OutboxMail => ({
+  id: r.id,
+  userId: r.user_id,
+  to: r.to_address,
+  subject: r.subject,
+  text: r.body,
+  transport: r.transport,
+  status: r.status,
+  error: r.error,
+  createdAt: r.created_at,
+});
+
+export async function insertOutboxMail(scope: CompanyScope, input: Omit<OutboxMail, 'id'>): Promise<string> {
+  const id = crypto.randomUUID();
+  await scope
+    .insertInto('mail_outbox', {
+      id,
+      user_id: input.userId,
+      to_address: input.to,
+      subject: input.subject,
+      body: input.text,
+      transport: input.transport,
+      status: input.status,
+      error: input.error,
+      created_at: input.createdAt,
+    })
+    .execute();
+  return id;
+}
+
+/** The company's mail, newest first. */
+export async function listOutboxMail(scope: CompanyScope, limit = 100): Promise<OutboxMail[]> {
+  const rows = await scope
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(toOutboxMail);
+}

@@ -1,0 +1,223 @@
+import { sql } from 'kysely';
+import type { CompanyScope } from '../db/scope';
+import { notFound } from '../http/errors';
+import type { JobRunRecord } from './job-runs';
+import { toJobRun } from './job-runs';
+import type { Machine } from './machines';
+import { getMachine, listMachines } from './machines';
+
+// Queries of the report calls (services/reports.ts). Every one goes through the caller's CompanyScope.
+
+/** Rows of [start_at, end_at) (end_at null: still open) overlapping the range; `table` qualifies the columns. */
+function overlaps(range: { start: number; end: number }, table?: string) {
+  const col = (name: string) => sql.ref(table ? `${table}.${name}` : name);
+  return sql<boolean>`(${col('start_at')} < ${range.end} and (${col('end_at')} is null or ${col('end_at')} > ${range.start}))`;
+}
+
+/**
+ * The machines a report covers: one machine (machineId), a group's machines (group), or all machines in
+ * service. An id of another company (or none at all) is 404, so nothing tells whether it exists elsewhere.
+ */
+export async function reportMachines(
+  scope: CompanyScope,
+  q: { machineId?: string | undefined; group?: string | undefined },
+): Promise<Machine[]> {
+  if (q.group) {
+    const group = await scope
+      .selectFrom('machine_groups')
+      .select('id')
+      .where('id', '=', q.group)
+      .executeTakeFirst();
+    if (!group) throw notFound('Machine group');
+  }
+  if (q.machineId) {
+    const machine = await getMachine(scope, q.machineId);
+    if (!machine) throw notFound('Machine');
+    if (q.group) {
+      const member = await scope
+        .selectFrom('machine_group_members')
+        .select('machine_id')
+        .where('group_id', '=', q.group)
+        .where('machine_id', '=', q.machineId)
+        .executeTakeFirst();
+      if (!member) return [];
+    }
+    return [machine];
+  }
+  return listMachines(scope, q.group ? { groupId: q.group } : {});
+}
+
+/**
+ * What the stored rollups of the machines look like now: per machine, the latest computation of its rows in
+ * the range (absent: none stored) and its pending dirty mark.
+ */
+export async function rollupState(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+): Promise<{ computedAt: Map<string, number>; dirty: Map<string, number> }> {
+  if (machineIds.length === 0) return { computedAt: new Map(), dirty: new Map() };
+  const ids = [...machineIds];
+  const [computed, marks] = await Promise.all([
+    scope
+      .selectFrom('rollups')
+      .select((eb) => ['machine_id', eb.fn.max('computed_at').as('at')])
+      .where('machine_id', 'in', ids)
+      .where('start_at', '<', range.end)
+      .where('end_at', '>', range.start)
+      .groupBy('machine_id')
+      .execute(),
+    scope
+      .selectFrom('rollup_dirty')
+      .select(['machine_id', 'from_at'])
+      .where('machine_id', 'in', ids)
+      .execute(),
+  ]);
+  return {
+    computedAt: new Map(computed.map((r) => [r.machine_id, Number(r.at)])),
+    dirty: new Map(marks.map((m) => [m.machine_id, Number(m.from_at)])),
+  };
+}
+
+/** Job runs of the machines overlapping [start, end), by start, with their job's name. */
+export async function runsOverlapping(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+): Promise<Array<JobRunRecord & { jobName: string }>> {
+  if (machineIds.length === 0) return [];
+  const rows = await scope
+    .selectFrom('job_runs')
+    .innerJoin('jobs', (j) =>
+      j.onRef('jobs.id', '=', 'job_runs.job_id').onRef('jobs.company_id', '=', 'job_runs.company_id'),
+    )
+    .selectAll('job_runs')
+    .select('jobs.name as job_name')
+    .where('job_runs.machine_id', 'in', [...machineIds])
+    .where(overlaps(range, 'job_runs'))
+    .orderBy('job_runs.start_at')
+    .execute();
+  return rows.map((r) => ({ ...toJobRun(r), jobName: r.job_name }));
+}
+
+/** Labor activities of the runs overlapping [start, end), with their setup stage's name. */
+export async function activitiesOf(
+  scope: CompanyScope,
+  runIds: readonly string[],
+  range: { start: number; end: number },
+) {
+  if (runIds.length === 0) return [];
+  return scope
+    .selectFrom('labor_activities')
+    .leftJoin('setup_stages', (j) =>
+      j
+        .onRef('setup_stages.id', '=', 'labor_activities.setup_stage_id')
+        .onRef('setup_stages.company_id', '=', 'labor_activities.company_id'),
+    )
+    .select([
+      'labor_activities.id',
+      'labor_activities.job_run_id',
+      'labor_activities.start_at',
+      'labor_activities.end_at',
+      'labor_activities.setup',
+      'setup_stages.name as stage_name',
+    ])
+    .where('labor_activities.job_run_id', 'in', [...runIds])
+    .where(overlaps(range, 'labor_activities'))
+    .orderBy('labor_activities.start_at')
+    .execute();
+}
+
+/** Programs (sub 0) or sub-programs (sub 1) of a machine overlapping [start, end), by start. */
+export async function programsOverlapping(
+  scope: CompanyScope,
+  machineId: string,
+  range: { start: number; end: number },
+  sub: 0 | 1,
+) {
+  return scope
+    .selectFrom('program_intervals')
+    .select(['name', 'start_at', 'end_at'])
+    .where('machine_id', '=', machineId)
+    .where('sub', '=', sub)
+    .where(overlaps(range))
+    .orderBy('start_at')
+    .execute();
+}
+
+/** Whether the machine has any sub-program in [start, end). */
+export async function hasSubprogramIn(
+  scope: CompanyScope,
+  machineId: string,
+  range: { start: number; end: number },
+): Promise<boolean> {
+  const row = await scope
+    .selectFrom('program_intervals')
+    .select('start_at')
+    .where('machine_id', '=', machineId)
+    .where('sub', '=', 1)
+    .where(overlaps(range))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Faults of a machine overlapping [start, end), by start. */
+export async function faultsOverlapping(
+  scope: CompanyScope,
+  machineId: string,
+  range: { start: number; end: number },
+) {
+  return scope
+    .selectFrom('faults')
+    .select(['start_at', 'end_at', 'value', 'nativecode', 'type'])
+    .where('machine_id', '=', machineId)
+    .where(overlaps(range))
+    .orderBy('start_at')
+    .execute();
+}
+
+/** Part corrections (the timeline's resets) of a machine in [start, end), with who made them. */
+export async function correctionsIn(
+  scope: CompanyScope,
+  machineId: string,
+  range: { start: number; end: number },
+) {
+  return scope
+    .selectFrom('part_adjustments')
+    .leftJoin('users', (j) =>
+      j
+        .onRef('users.id', '=', 'part_adjustments.created_by')
+        .onRef('users.company_id', '=', 'part_adjustments.company_id'),
+    )
+    .select([
+      'part_adjustments.adjustment_time',
+      'part_adjustments.message',
+      'part_adjustments.count',
+      'part_adjustments.created_by',
+      'users.display_name',
+    ])
+    .where('part_adjustments.machine_id', '=', machineId)
+    .where('part_adjustments.kind', '=', 'correction')
+    .where('part_adjustments.adjustment_time', '>=', range.start)
+    .where('part_adjustments.adjustment_time', '<', range.end)
+    .orderBy('part_adjustments.adjustment_time')
+    .execute();
+}
+
+/** Names of the jobs with these ids. */
+export async function jobNames(scope: CompanyScope, jobIds: readonly string[]): Promise<Map<string, string>> {
+  if (jobIds.length === 0) return new Map();
+  const rows = await scope
+    .selectFrom('jobs')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(jobIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Ids of the company's hidden downtime reasons. */
+export async function hiddenReasonIds(scope: CompanyScope): Promise<Set<string>> {
+  const rows = await scope.selectFrom('annotation_types').select('id').where('hidden', '=', 1).execute();
+  return new Set(rows.map((r) => r.id));
+}
