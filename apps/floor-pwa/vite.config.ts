@@ -30,7 +30,21 @@ const NAVIGATE_FALLBACK_DENYLIST = [
 export default defineConfig({
   base: '/',
   oxc: { jsx: { runtime: 'automatic' } },
-  build: { outDir: 'dist', assetsDir: 'floor-assets', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    assetsDir: 'floor-assets',
+    emptyOutDir: true,
+    rolldownOptions: {
+      // @takt/domain builds its zod schemas at module top level next to the constants and pure functions
+      // the app uses (DASHBOARD_TYPES beside dashboardResponseSchema). Building a schema has no effect
+      // beyond the value, so an unused one is dropped instead of pulling zod into the first chunk
+      // (issue 6 point 7: initial JS of the workcenter route ≤ 150 KB gzip).
+      treeshake: {
+        manualPureFunctions: ['z'],
+        moduleSideEffects: (id: string) => !/[\\/]packages[\\/]domain[\\/]src[\\/]/.test(id),
+      },
+    },
+  },
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
   plugins: [

@@ -1,8 +1,10 @@
 // Page objects for the floor app (STYLE.md "End-to-end with page objects and role-based locators"), and the
 // ways a test looks into a tablet: its IndexedDB outbox and the /api/sync traffic it sends.
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { SyncCommand, SyncOutcome } from '@takt/domain';
+import { launchChromium, startProduct } from './harness';
+import type { RunningProduct } from './harness';
 
 export interface Credentials {
   email: string;
@@ -12,6 +14,25 @@ export interface Credentials {
 export interface MachineRef {
   id: string;
   name: string;
+}
+
+/**
+ * The product (with the demo plant) and Chromium for the tests of one file: started before them, stopped
+ * after. Read `product` and `browser` inside the tests.
+ */
+export function productAndBrowser(env: Record<string, string> = {}): {
+  readonly product: RunningProduct;
+  readonly browser: Browser;
+} {
+  const running = {} as { product: RunningProduct; browser: Browser };
+  beforeAll(async () => {
+    [running.product, running.browser] = await Promise.all([startProduct(env), launchChromium()]);
+  });
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.product?.stop();
+  });
+  return running;
 }
 
 /** How long a test waits for what the screen or the server should show soon (polled, never slept). */
@@ -47,6 +68,11 @@ export class Tablet {
     // A 10-inch tablet in landscape.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
+    return new Tablet(context, page, baseUrl);
+  }
+
+  /** A tablet whose context and page the test made itself (a registered device, for one). */
+  static attach(context: BrowserContext, page: Page, baseUrl: string): Tablet {
     return new Tablet(context, page, baseUrl);
   }
 

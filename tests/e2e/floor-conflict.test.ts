@@ -98,8 +98,14 @@ describe('two tablets categorize the same downtime offline', () => {
     await expect.poll(() => wc1.refused.getByText(CATEGORIZED_ELSEWHERE).count(), SOON).toBe(1);
     await expect.poll(async () => (await wc1.downtimeRows()).at(-1)?.text, SOON).toContain('No operator');
     expect(await wc2.refused.count()).toBe(0);
-    // Dismissed, it goes; nothing else was changed by it.
-    await wc1.refused.getByRole('button', { name: 'Dismiss' }).click();
+    // The workcenter errors modal lists it with the §8 heading and the server's text; dismissed, it goes and
+    // nothing else was changed by it.
+    await wc1.refused.getByRole('button', { name: 'Show errors' }).click();
+    const errors = wc1.dialog('Workcenter errors');
+    await expect.poll(() => errors.getByText('Downtime reason could not be saved.').count(), SOON).toBe(1);
+    await expect.poll(() => errors.getByText(CATEGORIZED_ELSEWHERE).count(), SOON).toBe(1);
+    await errors.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => errors.count(), SOON).toBe(0);
     await expect.poll(() => wc1.refused.count(), SOON).toBe(0);
     expectLaterKept(product, machine.id, later);
   }, 90_000);

@@ -62,6 +62,13 @@ describe('the workcenter offline', () => {
       queued.map((c) => [c.id, c.occurredAt]),
     );
 
+    // A cold start of "/" with the network still gone: the service worker serves the shell and the app opens
+    // the last machine with its queued actions.
+    await tablet.page.goto(`${product.url}/`);
+    await expect.poll(() => new URL(tablet.page.url()).pathname, SOON).toBe(`/${machine.id}`);
+    await expect.poll(() => wc.card.getByText('Pin P-6 (2 per cycle)').count(), SOON).toBe(1);
+    await expect.poll(() => wc.syncText(), SOON).toMatch(/^Offline · 3 pending/);
+
     const reconnectedAt = Date.now();
     await tablet.setOffline(false);
     await wc.waitAllSaved();

@@ -1,4 +1,5 @@
 import type { DashboardMachine } from '@takt/domain';
+import { machine as dashboardMachine } from '@takt/ui/testing';
 import { describe, expect, it } from 'vitest';
 import { machineRows, machinesCsv, nextSort, sortRows } from './machines-table';
 
@@ -6,36 +7,18 @@ const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 
 /** A machine with defaults; override what the test is about. */
 function machine(over: Partial<DashboardMachine> = {}): DashboardMachine {
-  return {
+  return dashboardMachine({
     id: over.name ?? 'm',
     name: 'M',
-    status: 'ACTIVE',
     statusSince: NOW - 60_000,
-    jobScheduleGroupId: null,
-    jobId: null,
-    pausedJobName: null,
-    autostartBehavior: 'disabled',
-    downtimefailuredelay: 5,
-    progress: null,
-    expectedParts: null,
-    actualParts: null,
-    setupSince: null,
-    jobRunSetupTime: null,
-    stale: false,
     lastHeartbeat: NOW - 1000,
-    faultSince: null,
-    faultMessage: null,
     extendedStatus: null,
     extendedStatusSince: null,
-    setupEnd: null,
-    downtime_reason: null,
-    scheduled: false,
-    groupIds: [],
     program: null,
     partCount: null,
-    connection: 'CONNECTED',
+    groupIds: [],
     ...over,
-  };
+  });
 }
 
 const groups = [

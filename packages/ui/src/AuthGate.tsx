@@ -1,4 +1,3 @@
-import { meSchema } from '@takt/domain';
 import type { LoginRequest, Me } from '@takt/domain';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -7,6 +6,7 @@ import type { ApiClient } from './api';
 import { t } from './i18n';
 import { LoginForm } from './LoginForm';
 import { Progress } from './Progress';
+import { parseMe } from './shape';
 
 export interface Session {
   me: Me;
@@ -20,7 +20,7 @@ type GateState =
   | { kind: 'failed'; message: string }
   | { kind: 'signed-in'; me: Me };
 
-const loginResponse = (data: unknown): Me => meSchema.parse((data as { user?: unknown })?.user);
+const loginResponse = (data: unknown): Me => parseMe((data as { user?: unknown } | null)?.user);
 
 /**
  * Asks GET /api/me once; shows the login form on 401, the app once signed in. Later 401s anywhere reload the
@@ -55,7 +55,7 @@ export function AuthGate({
   useEffect(() => {
     const controller = new AbortController();
     api
-      .request('/api/me', { on401: 'throw', signal: controller.signal, parse: (d) => meSchema.parse(d) })
+      .request('/api/me', { on401: 'throw', signal: controller.signal, parse: parseMe })
       .then((me) => {
         hooks.current.onSignedIn?.(me);
         setState({ kind: 'signed-in', me });

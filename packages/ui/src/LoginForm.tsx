@@ -1,8 +1,8 @@
-import { loginRequestSchema } from '@takt/domain';
 import type { LoginRequest } from '@takt/domain';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { t } from './i18n';
+import { checkLogin } from './shape';
 
 export interface LoginFormProps {
   /** Product name in the heading ("Takt Floor"). */
@@ -11,20 +11,9 @@ export interface LoginFormProps {
   onSubmit: (request: LoginRequest) => Promise<void>;
 }
 
-type FieldErrors = Partial<Record<keyof LoginRequest, string>>;
+const validate = checkLogin;
 
-function validate(values: { email: string; password: string }): { data?: LoginRequest; errors: FieldErrors } {
-  const parsed = loginRequestSchema.safeParse(values);
-  if (parsed.success) return { data: parsed.data, errors: {} };
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as keyof LoginRequest | undefined;
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
-  return { errors };
-}
-
-/** E-mail and password sign-in. Field rules come from the domain's loginRequestSchema. */
+/** E-mail and password sign-in. Field rules and texts are the domain's loginRequestSchema's (shape.ts). */
 export function LoginForm({ appName, onSubmit }: LoginFormProps) {
   const id = useId();
   const [values, setValues] = useState({ email: '', password: '' });

@@ -1,37 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from './api';
 import { fetchDashboard, machinesInGroup, ringPercent } from './dashboard-data';
-
-const machine = (over: Record<string, unknown> = {}) => ({
-  id: 'm1',
-  name: 'Mazak 1',
-  status: 'ACTIVE',
-  statusSince: 1_000,
-  jobScheduleGroupId: null,
-  jobId: null,
-  pausedJobName: null,
-  autostartBehavior: 'disabled',
-  downtimefailuredelay: 5,
-  progress: null,
-  expectedParts: null,
-  actualParts: null,
-  setupSince: null,
-  jobRunSetupTime: null,
-  stale: false,
-  lastHeartbeat: 9_000,
-  faultSince: null,
-  faultMessage: null,
-  extendedStatus: 'ACTIVE',
-  extendedStatusSince: 1_000,
-  setupEnd: null,
-  downtime_reason: null,
-  scheduled: false,
-  groupIds: ['g1'],
-  program: 'O1000',
-  partCount: 12,
-  connection: 'CONNECTED',
-  ...over,
-});
+import { machine } from './test-builders';
 
 describe('ringPercent', () => {
   it.each([

@@ -1,19 +1,12 @@
-import { dashboardMachineSchema, dashboardResponseSchema } from '@takt/domain';
 import type { DashboardMachine, DashboardResponse, DashboardType } from '@takt/domain';
 import type { ApiClient } from './api';
 import { serverOffset } from './clock';
+import { parseDashboardResponse } from './shape';
 import { usePolling } from './usePolling';
 import type { Polling } from './usePolling';
 
 /** live-operations §2 "Polling": machines every 5 s. */
 export const MACHINES_POLL_MS = 5000;
-
-// Loose machine objects: fields the API adds later (utilization, oee, partPercent — live-operations §3
-// "Work center live data") pass through validation instead of being stripped, so rings appear as soon as
-// the API sends them, without inventing numbers before.
-const looseDashboardSchema = dashboardResponseSchema.extend({
-  machines: dashboardMachineSchema.loose().array(),
-});
 
 export type LiveMachine = DashboardMachine & Record<string, unknown>;
 
@@ -30,10 +23,13 @@ export async function fetchDashboard(
 ): Promise<DashboardData> {
   const res = await api.request('/api/dashboard', {
     query: { group },
-    parse: (d) => looseDashboardSchema.parse(d),
+    // Loose machine objects: fields the API adds later (utilization, oee, partPercent — live-operations §3
+    // "Work center live data") pass through the check instead of being stripped, so rings appear as soon
+    // as the API sends them, without inventing numbers before.
+    parse: parseDashboardResponse,
     ...(signal ? { signal } : {}),
   });
-  return { ...res, machines: res.machines as LiveMachine[], offsetMs: serverOffset(res.now, Date.now()) };
+  return { ...res, machines: res.machines, offsetMs: serverOffset(res.now, Date.now()) };
 }
 
 /** GET /api/dashboard every 5 s, optionally for one machine group. */

@@ -20,3 +20,5 @@ export * from './Elapsed';
 export * from './GroupSelect';
 export * from './Modal';
 export * from './version';
+export * from './shape';
+export * from './FormActions';

@@ -1,9 +1,10 @@
 import { setupRemoval } from '@takt/domain';
-import { ApiError, Modal, t } from '@takt/ui';
+import { ApiError, FormActions, Modal, t } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ENDPOINTS } from '../endpoints/endpoints';
 import { cacheJobs } from '../offline/refdata';
 import type { FloorSync } from '../offline/floorSync';
+import { useSession } from '../session';
 import { queue } from '../workcenter/actions';
 import type { JobRow } from '../workcenter/forms';
 import {
@@ -82,34 +83,81 @@ function useSubmit<A = void>(run: (arg: A) => Promise<void>, onDone: () => void)
   return { busy, error, submit };
 }
 
+/** The most jobs of one machine a non-admin's picker loads to filter locally (the API's page limit). */
+const LOCAL_JOBS_MAX = 100;
+
+const isOnMachine = (job: Record<string, unknown>, machineId: string) =>
+  Array.isArray(job.job_machines) &&
+  (job.job_machines as Record<string, unknown>[]).some((jm) => jm.machine_id === machineId);
+
+/** JobMachine save (live-operations §4, §7): only logged when it fails (§8); start_job associates too. */
+async function associate(sync: FloorSync, jobId: string, machineId: string): Promise<void> {
+  try {
+    await sync.api.request(ENDPOINTS.jobMachines, {
+      method: 'POST',
+      body: { job_id: jobId, job_machine: { machine_id: machineId } },
+    });
+  } catch (e) {
+    console.warn('[floor] the job could not be associated with the machine', e);
+  }
+}
+
 interface ModalProps {
   sync: FloorSync;
   machine: TileMachine;
   onClose: () => void;
 }
 
-/** Job picker: search (250 ms debounce, 10 rows), choose, start in production or in setup. */
-export function JobPickerModal({ sync, machine, onClose }: ModalProps) {
+export interface JobPickerProps extends Omit<ModalProps, 'machine'> {
+  machine: Pick<TileMachine, 'id' | 'name'>;
+  /**
+   * The admins' job dispatch modal (live-operations §2 Start Job, §6 isAdmin): the server searches every
+   * operation of the company, not only the machine's; a job not yet on the machine is associated with it
+   * first (§4 Job dispatch), and a failure to do so is only logged (§8): the start associates it too.
+   */
+  allOperations?: boolean;
+  title?: string;
+}
+
+/** Job picker: search on the server (250 ms debounce, 10 rows), choose, start in production or in setup. */
+export function JobPickerModal({ sync, machine, onClose, allOperations = false, title }: JobPickerProps) {
   const id = useId();
   const [filter, setFilter] = useState('');
   const query = useDebouncedValue(filter, JOB_SEARCH_DEBOUNCE_MS);
   const [rows, setRows] = useState<JobRow[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [selected, setSelected] = useState<JobRow | null>(null);
+  // Jobs of the answer already associated with this machine (all-operations search only).
+  const associated = useRef(new Set<string>());
+  // live-operations §5: admins search on the server (limit 10); others filter the machine's jobs here,
+  // loaded once when the modal opens.
+  const { me } = useSession();
+  const serverSearch = allOperations || me.isAdmin;
+  const machineJobs = useRef<Record<string, unknown>[] | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     const load = async (): Promise<JobRow[]> => {
       try {
-        const page = await sync.api.request<{ rows: Record<string, unknown>[]; count: number }>(
-          ENDPOINTS.jobs,
-          {
-            query: { machineId: machine.id, filter: query, limit: JOB_SEARCH_LIMIT, offset: 0 },
+        const search = (filter: string, limit: number) =>
+          sync.api.request<{ rows: Record<string, unknown>[]; count: number }>(ENDPOINTS.jobs, {
+            query: { machineId: allOperations ? null : machine.id, filter, limit, offset: 0 },
             signal: controller.signal,
-          },
-        );
-        void cacheJobs(sync.db, machine.id, page.rows);
-        return page.rows.map((j) => jobRowOf(j, machine.id));
+          });
+        let found: Record<string, unknown>[];
+        if (serverSearch) {
+          found = (await search(query, JOB_SEARCH_LIMIT)).rows;
+        } else {
+          machineJobs.current ??= (await search('', LOCAL_JOBS_MAX)).rows;
+          const q = query.trim().toLowerCase();
+          found = machineJobs.current
+            .filter((j) => jobRowOf(j, machine.id).name.toLowerCase().includes(q))
+            .slice(0, JOB_SEARCH_LIMIT);
+        }
+        const mine = allOperations ? found.filter((j) => isOnMachine(j, machine.id)) : found;
+        associated.current = new Set(mine.map((j) => String(j.id)));
+        void cacheJobs(sync.db, machine.id, mine);
+        return found.map((j) => jobRowOf(j, machine.id));
       } catch (e) {
         if (!(e instanceof ApiError && e.isNetworkError)) throw e;
         // Offline: the operations saved on this device, filtered here (case-insensitive, §5).
@@ -119,6 +167,7 @@ export function JobPickerModal({ sync, machine, onClose }: ModalProps) {
           .equals(machine.id)
           .filter((j) => j.search.includes(q))
           .sortBy('search');
+        associated.current = new Set(all.map((j) => j.id));
         return all.slice(0, JOB_SEARCH_LIMIT).map((j) => jobRowOf(j.job, machine.id));
       }
     };
@@ -133,10 +182,11 @@ export function JobPickerModal({ sync, machine, onClose }: ModalProps) {
           setLoadError(e instanceof Error ? e.message : t('common.requestError'));
       });
     return () => controller.abort();
-  }, [sync, machine.id, query]);
+  }, [sync, machine.id, query, allOperations, serverSearch]);
 
   const { busy, error, submit } = useSubmit(async (setup: boolean) => {
     if (!selected) return;
+    if (allOperations && !associated.current.has(selected.id)) await associate(sync, selected.id, machine.id);
     await queue(sync, machine.id, 'start_job', startJobPayload(machine.id, selected.id, setup, null), {
       jobName: selected.name,
       expectedSetupMs: setup ? selected.expectedSetupMs : null,
@@ -145,33 +195,26 @@ export function JobPickerModal({ sync, machine, onClose }: ModalProps) {
 
   return (
     <Modal
-      title={dt('dash.jobPicker.title', { machine: machine.name })}
+      title={title ?? dt('dash.jobPicker.title', { machine: machine.name })}
       onClose={onClose}
       busy={busy}
       className="dash-modal"
       footer={
-        <div className="modal__buttons">
-          <button type="button" className="button touch" onClick={onClose} disabled={busy}>
-            {t('overlay.cancel')}
-          </button>
+        <FormActions
+          onCancel={onClose}
+          busy={busy}
+          submit={{ label: t('startJob.inProduction'), disabled: !selected, onClick: () => submit(false) }}
+        >
           {selected?.setuptime != null && (
             <button type="button" className="button touch" disabled={busy} onClick={() => submit(true)}>
               {t('startJob.inSetup')}
             </button>
           )}
-          <button
-            type="button"
-            className="button button--primary touch"
-            disabled={busy || !selected}
-            onClick={() => submit(false)}
-          >
-            {t('startJob.inProduction')}
-          </button>
-        </div>
+        </FormActions>
       }
     >
       <label htmlFor={`${id}-q`} className="field__label">
-        {dt('dash.jobPicker.search')}
+        {allOperations ? t('dispatch.search') : dt('dash.jobPicker.search')}
       </label>
       <input
         id={`${id}-q`}
@@ -181,6 +224,7 @@ export function JobPickerModal({ sync, machine, onClose }: ModalProps) {
         autoComplete="off"
         onChange={(e) => setFilter(e.target.value)}
       />
+      {allOperations && <p className="field__hint">{t('dispatch.hint')}</p>}
       {loadError && <p role="alert">{loadError}</p>}
       {error && <p role="alert">{error}</p>}
       {rows == null ? (
@@ -222,19 +266,11 @@ export function JobCancelModal({ sync, machine, onClose }: ModalProps) {
       busy={busy}
       className="dash-modal"
       footer={
-        <div className="modal__buttons">
-          <button type="button" className="button touch" onClick={onClose} disabled={busy}>
-            {t('overlay.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button--danger touch"
-            disabled={busy || !job}
-            onClick={() => submit()}
-          >
-            {dt('dash.cancelJob')}
-          </button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          busy={busy}
+          submit={{ label: dt('dash.cancelJob'), tone: 'danger', disabled: !job, onClick: () => submit() }}
+        />
       }
     >
       <p className="modal__question">{t('overlay.confirm')}</p>
@@ -289,19 +325,15 @@ export function StartProductionModal({ sync, machine, onClose }: ModalProps) {
       busy={busy}
       className="dash-modal"
       footer={
-        <div className="modal__buttons">
-          <button type="button" className="button touch" onClick={onClose} disabled={busy}>
-            {t('overlay.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button--primary touch"
-            disabled={busy || !job || errors.length > 0}
-            onClick={() => submit()}
-          >
-            {t('setup.startProduction')}
-          </button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          busy={busy}
+          submit={{
+            label: t('setup.startProduction'),
+            disabled: !job || errors.length > 0,
+            onClick: () => submit(),
+          }}
+        />
       }
     >
       <p>{dt('dash.jobSetup.body')}</p>

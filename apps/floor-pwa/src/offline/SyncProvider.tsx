@@ -1,13 +1,12 @@
 import type { SyncStatus } from '@takt/domain';
 import type { ApiClient } from '@takt/ui';
-import { useSelector } from '@xstate/react';
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 import type { RejectedEntry } from './commands';
 import { floorDb } from './db';
 import { FloorSync } from './floorSync';
 import { useLiveQuery } from './liveQuery';
-import { syncStatusOf } from './syncMachine';
+import { syncStatusOf } from './syncStatus';
 
 const SyncContext = createContext<FloorSync | null>(null);
 
@@ -15,10 +14,10 @@ export function SyncProvider({ api, children }: { api: ApiClient; children: Reac
   const [sync] = useState(() => new FloorSync(api, floorDb()));
   useEffect(() => {
     void sync.start().then(() => {
-      if (!navigator.onLine) sync.actor.send({ type: 'OFFLINE' });
+      if (!navigator.onLine) sync.send({ type: 'OFFLINE' });
     });
-    const online = () => sync.actor.send({ type: 'ONLINE' });
-    const offline = () => sync.actor.send({ type: 'OFFLINE' });
+    const online = () => sync.send({ type: 'ONLINE' });
+    const offline = () => sync.send({ type: 'OFFLINE' });
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);
     return () => {
@@ -44,8 +43,7 @@ export interface SyncView {
 
 export function useSyncView(): SyncView {
   const sync = useFloorSync();
-  const value = useSelector(sync.actor, (s) => String(s.value));
-  const retryAt = useSelector(sync.actor, (s) => s.context.retryAt);
+  const { value, retryAt } = useSyncExternalStore(sync.subscribe, sync.getSnapshot);
   const pending = useLiveQuery(() => sync.db.outbox.count(), 'outbox', 0);
   return { status: syncStatusOf(value), retryAt, pending };
 }

@@ -1,4 +1,3 @@
-import type { SyncStatus } from '@takt/domain';
 import { ApiError } from '@takt/ui';
 import { assign, fromPromise, setup } from 'xstate';
 import { backoffDelay } from './backoff';
@@ -169,18 +168,4 @@ export const syncMachine = setup({
   },
 });
 
-/** The closed union the UI renders (STYLE.md "Sync status is a closed union"). */
-export function syncStatusOf(state: string): SyncStatus {
-  switch (state) {
-    case 'pushing':
-      return 'pushing';
-    case 'pulling':
-      return 'pulling';
-    case 'inSync':
-      return 'in-sync';
-    case 'offline':
-      return 'offline';
-    default:
-      return 'error';
-  }
-}
+export { syncStatusOf } from './syncStatus';

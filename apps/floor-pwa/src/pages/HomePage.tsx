@@ -1,9 +1,11 @@
 import { DASHBOARD_TYPES, tileView } from '@takt/domain';
 import type { EpochMs } from '@takt/domain';
-import { Link, Progress, StatusBadge, t, useDashboard } from '@takt/ui';
+import { ApiError, Link, navigate, Progress, StatusBadge, t, useDashboard } from '@takt/ui';
 import { useEffect } from 'react';
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
+import { KV, kvGet } from '../offline/db';
+import { useFloorSync } from '../offline/SyncProvider';
 import { dashboardPath, workcenterPath } from '../routes';
 import { useSession } from '../session';
 
@@ -12,6 +14,22 @@ export function HomePage() {
   const { me, logout } = useSession();
   const poll = useDashboard(api, null);
   const data = poll.data;
+  const sync = useFloorSync();
+  const offline =
+    !data && (!navigator.onLine || (poll.error instanceof ApiError && poll.error.isNetworkError));
+
+  // Issue 6 point 3: a cold start with no network (the service worker served this shell) opens the last
+  // machine, whose data and outbox are on the tablet; with none stored the list waits for the network.
+  useEffect(() => {
+    if (!offline) return;
+    let cancelled = false;
+    void kvGet<string>(sync.db, KV.lastMachine).then((id) => {
+      if (id && !cancelled) navigate(workcenterPath(id), { replace: true });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [offline, sync]);
 
   useEffect(() => {
     document.title = t('app.floorName');

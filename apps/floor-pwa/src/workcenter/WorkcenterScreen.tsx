@@ -18,7 +18,7 @@ import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
 import { MachineSwitcher } from '../components/MachineSwitcher';
 import { WorkcenterMenu } from '../components/WorkcenterMenu';
-import { LiveConnection, RejectedCommands, SyncIndicator } from '../connection/ConnectionUi';
+import { SyncIndicator } from '../connection/ConnectionUi';
 import { storeDashboard } from '../offline/refdata';
 import { useFloorSync, useSyncView } from '../offline/SyncProvider';
 import { isDashboardType, isTvMode } from '../routes';
@@ -27,8 +27,8 @@ import { queue } from './actions';
 import { liveDowntime, totalDowntimeMs } from './downtimeList';
 import { downtimeReasonsOf } from './forms';
 import { PendingMark } from './PendingMark';
-import { Underlay } from './Underlay';
 import { useWorkcenter } from './useWorkcenter';
+import { WorkcenterErrors } from './WorkcenterErrors';
 import { LiveCard } from './card/LiveCard';
 import { useCardLive } from './card/useCardLive';
 import { hasFullProduct, multiplierOf, workcenterTypeOf } from './view';
@@ -40,6 +40,12 @@ const SetupOverlay = lazy(() => import('./overlays/SetupOverlay'));
 const RejectOverlay = lazy(() => import('./overlays/RejectOverlay'));
 const OperatorOverlay = lazy(() => import('./overlays/OperatorOverlay'));
 const DowntimeOverlay = lazy(() => import('./overlays/DowntimeOverlay'));
+// The downtime underlay shows after a configured delay anyway (live-operations §2): its machine can follow.
+const Underlay = lazy(() => import('./Underlay').then((m) => ({ default: m.Underlay })));
+// The live channel renders nothing but the offline toast: it connects right after the first paint.
+const LiveConnection = lazy(() =>
+  import('../connection/LiveConnection').then((m) => ({ default: m.LiveConnection })),
+);
 
 type Open =
   | { kind: 'none' }
@@ -60,7 +66,11 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   const tv = isTvMode(query);
   const tablet = query.get('tablet') === '1';
   const poll = useDashboard(api, null);
-  const data = useWorkcenter(machineId);
+  const fetched = useMemo(() => {
+    const tile = poll.data?.machines.find((m) => m.id === machineId);
+    return tile && poll.data ? { tile, at: poll.data.now } : null;
+  }, [poll.data, machineId]);
+  const data = useWorkcenter(machineId, fetched);
   const cardLive = useCardLive(machineId);
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = useCallback(() => setOpen({ kind: 'none' }), []);
@@ -136,7 +146,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
         </Link>
       )}
       {/* Refused actions first: nothing is dropped silently (issue 6 point 4). */}
-      {!tv && <RejectedCommands machineId={machineId} />}
+      {!tv && <WorkcenterErrors machineId={machineId} />}
       <main
         className="wc__card"
         aria-label={t('workcenter.label', { name: tile.name })}
@@ -241,15 +251,19 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
       </main>
       {/* Offline is a normal state (UI.md): the card's saved-data line says it, not a red alert. */}
       {status !== 'offline' && <FeedNotice poll={poll} />}
-      <LiveConnection key={machineId} machineId={machineId} />
+      <Suspense fallback={null}>
+        <LiveConnection key={machineId} machineId={machineId} />
+      </Suspense>
       {!tv && full && (
-        <Underlay
-          machineId={machineId}
-          live={live}
-          reasons={reasons}
-          pending={live != null && view.pending.has(`downtime:${live.start}`)}
-          onAddReason={(start) => setOpen({ kind: 'reason', start })}
-        />
+        <Suspense fallback={null}>
+          <Underlay
+            machineId={machineId}
+            live={live}
+            reasons={reasons}
+            pending={live != null && view.pending.has(`downtime:${live.start}`)}
+            onAddReason={(start) => setOpen({ kind: 'reason', start })}
+          />
+        </Suspense>
       )}
       {!tv && (
         <section className="wc__toolbar" aria-label={t('workcenter.toolbar')}>

@@ -36,8 +36,15 @@ interface Raw {
 
 const EMPTY: Raw = { tile: null, tileAt: null, machines: [], kv: {}, overlays: [] };
 
-/** Everything the workcenter shows, from Dexie: the pulled data with the queued actions folded over it. */
-export function useWorkcenter(machineId: string): WorkcenterData & { loaded: boolean } {
+/**
+ * Everything the workcenter shows, from Dexie: the pulled data with the queued actions folded over it.
+ * `fetched`: the tile of a dashboard answer this page just got, used until the store has the machine, so a
+ * first visit paints the card without waiting for the write to IndexedDB and the read back (issue 6 point 7).
+ */
+export function useWorkcenter(
+  machineId: string,
+  fetched: { tile: LiveMachine; at: number } | null = null,
+): WorkcenterData & { loaded: boolean } {
   const { db } = useFloorSync();
   const keys = useMemo(
     () => [
@@ -80,7 +87,8 @@ export function useWorkcenter(machineId: string): WorkcenterData & { loaded: boo
   );
 
   return useMemo(() => {
-    const r = raw ?? EMPTY;
+    const stored = raw ?? EMPTY;
+    const r = stored.tile || !fetched ? stored : { ...stored, tile: fetched.tile, tileAt: fetched.at };
     const kv = r.kv;
     const run = (kv[KV.currentRun(machineId)] as Record<string, unknown> | null | undefined) ?? null;
     const base = baseView({
@@ -105,5 +113,5 @@ export function useWorkcenter(machineId: string): WorkcenterData & { loaded: boo
       flags: companyFlagsOf(kv[KV.companyFlags]),
       pulledAt: (kv[KV.pulledAt(machineId)] as number | undefined) ?? null,
     };
-  }, [raw, machineId]);
+  }, [raw, machineId, fetched]);
 }

@@ -79,6 +79,10 @@ export const en = {
   'workcenter.remoteIdentifier': 'Remote Identifier',
   'workcenter.remoteIdentifierNone': 'This device has no remote identifier.',
   'workcenter.errors': 'Workcenter errors',
+  'dispatch.open': 'Dispatch Job',
+  'dispatch.title': 'Job Dispatch',
+  'dispatch.search': 'Search all operations',
+  'dispatch.hint': 'Every operation of the company; the job is added to this machine when you start it.',
 
   // live-operations §2 workcenter card
   'card.job': 'Job',
@@ -227,6 +231,9 @@ export const en = {
   'rejected.dismiss': 'Dismiss',
   'rejected.retry': 'Try Again',
   'rejected.at': 'at {time}',
+  'rejected.more': '+{n} more',
+  'rejected.show': 'Show errors',
+  'rejected.none': 'No errors.',
   'command.start_job': 'Start Job',
   'command.stop_job': 'Stop Job',
   'command.setup_stage': 'Change Stage',

@@ -150,6 +150,31 @@ describe('Reject Part flow', () => {
     expect(save).toHaveBeenCalledTimes(1);
     expect(actor.getSnapshot().status).toBe('done');
   });
+
+  it('saves with reasons that arrived after it opened (the first pull was still running)', async () => {
+    const save = vi.fn(async () => {});
+    const actor = createActor(rejectMachine.provide({ actors: { save: fromPromise(save) } }), {
+      input: { reasons: [], hideRemoveFlag: false, manual: false },
+    }).start();
+    actor.send({
+      type: 'REASONS',
+      reasons: [{ id: 'b', name: 'B', color: null, scrap: true, reject_behavior: 'scrap' }],
+    });
+    expect(actor.getSnapshot().context.draft.reasonId).toBe('b'); // the only reason is chosen
+    actor.send({ type: 'REASONS', reasons: [] }); // gone again: the choice goes with it
+    expect(actor.getSnapshot().context.draft.reasonId).toBeNull();
+    actor.send({
+      type: 'REASONS',
+      reasons: [
+        { id: 'a', name: 'A', color: null, scrap: true, reject_behavior: 'scrap' },
+        { id: 'b', name: 'B', color: null, scrap: true, reject_behavior: 'scrap' },
+      ],
+    });
+    actor.send({ type: 'EDIT', patch: { reasonId: 'a' } });
+    actor.send({ type: 'SAVE' });
+    await flush();
+    expect(save).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('Setup flow', () => {

@@ -14,7 +14,11 @@ export interface RejectContext {
   error: string | null;
 }
 
-export type RejectEvent = { type: 'EDIT'; patch: Partial<RejectDraft> } | { type: 'SAVE' };
+export type RejectEvent =
+  | { type: 'EDIT'; patch: Partial<RejectDraft> }
+  | { type: 'SAVE' }
+  // The reasons arrived or changed while the overlay was open (a first pull still running when it opened).
+  | { type: 'REASONS'; reasons: RejectReason[] };
 
 export const rejectMachine = setup({
   types: {
@@ -55,6 +59,16 @@ export const rejectMachine = setup({
           }),
         },
         SAVE: { guard: 'valid', target: 'saving' },
+        REASONS: {
+          actions: assign(({ context, event }) => {
+            const only = event.reasons.length === 1 ? event.reasons[0]!.id : null;
+            const kept = event.reasons.some((r) => r.id === context.draft.reasonId);
+            return {
+              reasons: event.reasons,
+              draft: kept ? context.draft : { ...context.draft, reasonId: only, behavior: null },
+            };
+          }),
+        },
       },
     },
     saving: {

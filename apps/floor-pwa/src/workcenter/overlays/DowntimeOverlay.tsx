@@ -1,5 +1,5 @@
 import { formatPartTime, NOTE_MAX_LENGTH } from '@takt/domain';
-import { formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
+import { FormActions, formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
@@ -151,24 +151,11 @@ export default function DowntimeOverlay({
         busy={busy}
         className="modal--tall"
         footer={
-          <div className="modal__buttons">
-            <button
-              type="button"
-              className="button touch"
-              disabled={busy}
-              onClick={() => (focusStart != null ? onClose() : send({ type: 'CANCEL' }))}
-            >
-              {t('overlay.cancel')}
-            </button>
-            <button
-              type="submit"
-              form={`${id}-reason`}
-              className="button button--primary touch"
-              disabled={busy || problems.length > 0}
-            >
-              {t('overlay.save')}
-            </button>
-          </div>
+          <FormActions
+            onCancel={() => (focusStart != null ? onClose() : send({ type: 'CANCEL' }))}
+            busy={busy}
+            submit={{ label: t('overlay.save'), form: `${id}-reason`, disabled: problems.length > 0 }}
+          />
         }
       >
         <form

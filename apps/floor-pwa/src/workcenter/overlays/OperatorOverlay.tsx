@@ -1,4 +1,4 @@
-import { Modal, t } from '@takt/ui';
+import { FormActions, Modal, t } from '@takt/ui';
 import { useId, useMemo, useState } from 'react';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../actions';
@@ -53,7 +53,11 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
       busy={busy}
       className="modal--tall"
       footer={
-        <div className="modal__buttons modal__buttons--wrap">
+        <FormActions
+          wrap
+          busy={busy}
+          submit={{ label: t('operator.loginNow'), disabled: !operator, onClick: () => void login(false) }}
+        >
           {current && (
             <button
               type="button"
@@ -76,15 +80,7 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
           >
             {t('operator.loginShiftStart')}
           </button>
-          <button
-            type="button"
-            className="button button--primary touch"
-            disabled={busy || !operator}
-            onClick={() => void login(false)}
-          >
-            {t('operator.loginNow')}
-          </button>
-        </div>
+        </FormActions>
       }
     >
       {current && <p className="modal__hint">{t('operator.current', { name: current.name })}</p>}

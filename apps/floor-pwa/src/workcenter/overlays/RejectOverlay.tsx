@@ -1,5 +1,5 @@
 import { NOTE_MAX_LENGTH } from '@takt/domain';
-import { Modal, t } from '@takt/ui';
+import { FormActions, Modal, t } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
@@ -53,6 +53,10 @@ export default function RejectOverlay({ machineId, data, onClose }: OverlayProps
   useEffect(() => {
     if (state.status === 'done') onClose();
   }, [state.status, onClose]);
+  // The machine validates against the reasons it holds: keep them in step with the store.
+  useEffect(() => {
+    send({ type: 'REASONS', reasons });
+  }, [send, reasons]);
 
   return (
     <Modal
@@ -61,19 +65,15 @@ export default function RejectOverlay({ machineId, data, onClose }: OverlayProps
       busy={busy}
       className="modal--tall"
       footer={
-        <div className="modal__buttons">
-          <button type="button" className="button touch" onClick={onClose} disabled={busy}>
-            {t('overlay.cancel')}
-          </button>
-          <button
-            type="submit"
-            form={`${id}-form`}
-            className="button button--primary touch"
-            disabled={busy || !view.valid || reasons.length === 0}
-          >
-            {t('overlay.save')}
-          </button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          busy={busy}
+          submit={{
+            label: t('overlay.save'),
+            form: `${id}-form`,
+            disabled: !view.valid || reasons.length === 0,
+          }}
+        />
       }
     >
       <form

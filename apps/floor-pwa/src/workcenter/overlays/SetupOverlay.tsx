@@ -1,5 +1,5 @@
 import { formatPartTime, NOTE_MAX_LENGTH } from '@takt/domain';
-import { ApiError, Modal, t, useServerNow } from '@takt/ui';
+import { ApiError, FormActions, Modal, t, useServerNow } from '@takt/ui';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
@@ -121,19 +121,15 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
       busy={busy}
       className="modal--tall"
       footer={
-        <div className="modal__buttons">
-          <button type="button" className="button touch" onClick={onClose} disabled={busy}>
-            {t('overlay.cancel')}
-          </button>
-          <button
-            type="submit"
-            form={`${id}-form`}
-            className="button button--primary touch"
-            disabled={busy || errors.length > 0 || !job}
-          >
-            {t('setup.startProduction')}
-          </button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          busy={busy}
+          submit={{
+            label: t('setup.startProduction'),
+            form: `${id}-form`,
+            disabled: errors.length > 0 || !job,
+          }}
+        />
       }
     >
       <div

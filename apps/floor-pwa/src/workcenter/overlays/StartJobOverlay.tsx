@@ -1,16 +1,22 @@
 import { ApiError, Modal, t } from '@takt/ui';
 import { useMachine } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import { cacheJobs } from '../../offline/refdata';
 import { useFloorSync } from '../../offline/SyncProvider';
+import { useSession } from '../../session';
 import { queue } from '../actions';
 import type { JobRow, Stage } from '../forms';
 import { emptyJobsText, jobRowOf, startJobPayload, startOptions } from '../forms';
 import type { JobPage } from '../machines/startJobMachine';
 import { startJobMachine } from '../machines/startJobMachine';
 import type { OverlayProps } from './types';
+
+// The admins' job dispatch modal (live-operations §2, §6): the dashboards' job picker over all operations.
+const JobPickerModal = lazy(() =>
+  import('../../dashboards/JobActions').then((m) => ({ default: m.JobPickerModal })),
+);
 
 export function stagesOf(raw: unknown): Stage[] {
   if (!Array.isArray(raw)) return [];
@@ -23,8 +29,10 @@ export function stagesOf(raw: unknown): Stage[] {
 }
 
 /** Start Job (live-operations §2): search, choose, start in setup (per stage) or in production. */
-export default function StartJobOverlay({ machineId, data, onClose }: OverlayProps) {
+export default function StartJobOverlay({ machineId, machineName, data, onClose }: OverlayProps) {
   const sync = useFloorSync();
+  const { me } = useSession();
+  const [dispatch, setDispatch] = useState(false);
   const id = useId();
   const stages = useMemo(() => stagesOf(data.setupStages), [data.setupStages]);
   const machine = useMemo(
@@ -98,6 +106,20 @@ export default function StartJobOverlay({ machineId, data, onClose }: OverlayPro
     io.observe(el);
     return () => io.disconnect();
   }, [send, rows.length]);
+
+  if (dispatch) {
+    return (
+      <Suspense fallback={null}>
+        <JobPickerModal
+          sync={sync}
+          machine={{ id: machineId, name: machineName }}
+          allOperations
+          title={t('dispatch.title')}
+          onClose={onClose}
+        />
+      </Suspense>
+    );
+  }
 
   if (state.matches('failed')) {
     return (
@@ -184,6 +206,11 @@ export default function StartJobOverlay({ machineId, data, onClose }: OverlayPro
         </>
       }
     >
+      {me.isAdmin && (
+        <button type="button" className="button touch" onClick={() => setDispatch(true)}>
+          {t('dispatch.open')}
+        </button>
+      )}
       <div className="field">
         <label className="field__label" htmlFor={`${id}-search`}>
           {t('startJob.search')}

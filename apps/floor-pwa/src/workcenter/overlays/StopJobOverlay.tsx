@@ -1,4 +1,4 @@
-import { Modal, t } from '@takt/ui';
+import { FormActions, Modal, t } from '@takt/ui';
 import { useState } from 'react';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../actions';
@@ -25,19 +25,11 @@ export default function StopJobOverlay({ machineId, machineName, data, onClose }
       onClose={onClose}
       busy={busy}
       footer={
-        <div className="modal__buttons">
-          <button type="button" className="button touch" onClick={onClose} disabled={busy}>
-            {t('overlay.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button button--danger touch"
-            onClick={() => void stop()}
-            disabled={busy || !job}
-          >
-            {t('stopJob.title')}
-          </button>
-        </div>
+        <FormActions
+          onCancel={onClose}
+          busy={busy}
+          submit={{ label: t('stopJob.title'), tone: 'danger', disabled: !job, onClick: () => void stop() }}
+        />
       }
     >
       <p className="modal__question">{t('overlay.confirm')}</p>
