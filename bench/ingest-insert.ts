@@ -62,7 +62,7 @@ async function ours(db: Kysely<Database>, lines: string[]): Promise<number> {
     ].map(([k, type]) => [k!, { type: type!, subType: null }]),
   );
   const pipeline = new MachinePipeline(COMPANY, MACHINE, fields, 'part_count', RECEIVED_AT);
-  pipeline.setConnection('CONNECTED', RECEIVED_AT);
+  let connected = false;
   let buffer: ObservationRow[] = [];
   const flush = async () => {
     const taken = pipeline.take(RECEIVED_AT);
@@ -79,6 +79,12 @@ async function ours(db: Kysely<Database>, lines: string[]): Promise<number> {
   for (const line of lines) {
     const parsed = parseShdrLine(line, RECEIVED_AT);
     if (parsed.type !== 'data') continue;
+    if (!connected) {
+      // As the replay command does: the link opened with the log's first line. (Connecting at RECEIVED_AT,
+      // after the whole log, made every observation late data that refolds from a checkpoint.)
+      pipeline.setConnection('CONNECTED', parsed.ts);
+      connected = true;
+    }
     for (const o of parsed.observations)
       buffer.push({ company_id: COMPANY, machine_id: MACHINE, ts: o.ts, key: o.key, value: o.value });
     pipeline.pushRaw(parsed.observations, RECEIVED_AT);

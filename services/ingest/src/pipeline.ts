@@ -100,6 +100,8 @@ export class MachinePipeline {
   /** Until its first successful write, a pipeline takes over the machine's stored history from its first observation. */
   private takeOverAt: number | null = null;
   private tookOver = false;
+  /** Set by the takeover write: the previous run's open records were closed at this time. */
+  private tookOverAt: number | null = null;
 
   constructor(
     readonly companyId: string,
@@ -204,9 +206,12 @@ export class MachinePipeline {
     // Open records are stored without an end, so materialize a millisecond ahead: a state that began this
     // very millisecond must not be cut to nothing and lost.
     const result = this.deriver.result(epochMs(now + 1));
-    return !this.tookOver && this.takeOverAt != null
-      ? { from: Math.min(from, this.takeOverAt), result, takeOverAt: this.takeOverAt }
-      : { from, result };
+    if (!this.tookOver && this.takeOverAt != null)
+      return { from: Math.min(from, this.takeOverAt), result, takeOverAt: this.takeOverAt };
+    // Records ending exactly at the takeover are the previous run's (the takeover closed them there); this
+    // pipeline's own all end after its first observation. Replacing from the takeover time itself would
+    // delete them (decision 0201: found by the crash test).
+    return { from: this.tookOverAt == null ? from : Math.max(from, this.tookOverAt + 1), result };
   }
 
   /** A rebuilt pipeline continues the stored history instead of taking it over. */
@@ -216,6 +221,7 @@ export class MachinePipeline {
 
   /** After a successful write: drop history older than the memory window. */
   stored(now: number): void {
+    if (!this.tookOver) this.tookOverAt = this.takeOverAt;
     this.tookOver = true;
     this.deriver.forgetBefore(epochMs(now - DERIVER_MEMORY_MS) as EpochMs);
   }

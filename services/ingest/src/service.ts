@@ -101,6 +101,19 @@ export function storedToRaw(row: {
   return { ts: row.ts, key: row.key, value: row.value, kind: 'value' };
 }
 
+/** Mutates the pipeline: feeds it stored observations (in time order), connection changes included. */
+export function feedStored(
+  pipeline: MachinePipeline,
+  rows: ReadonlyArray<{ ts: number; key: string; value: string | null }>,
+): void {
+  for (const r of rows) {
+    const raw = storedToRaw(r);
+    if (raw === 'connected' || raw === 'disconnected')
+      pipeline.setConnection(raw === 'connected' ? 'CONNECTED' : 'DISCONNECTED', r.ts);
+    else if (raw) pipeline.pushRaw([raw], r.ts);
+  }
+}
+
 /**
  * The ingest worker: one SHDR link per configured source; observations are stored as received and run
  * through the domain engine (packages/domain StateDeriver), whose state intervals, cycles, programs,
@@ -366,12 +379,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       link.source.cycleSource,
       now(),
     );
-    for (const r of rows) {
-      const raw = storedToRaw(r);
-      if (raw === 'connected' || raw === 'disconnected')
-        fresh.setConnection(raw === 'connected' ? 'CONNECTED' : 'DISCONNECTED', r.ts);
-      else if (raw) fresh.pushRaw([raw], r.ts);
-    }
+    feedStored(fresh, rows);
     fresh.setConnection(link.transport.status, now());
     fresh.continueStoredHistory();
     fresh.retake(from);

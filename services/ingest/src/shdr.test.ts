@@ -43,8 +43,29 @@ describe('parseTimestamp', () => {
     expect(parseTimestamp(text)).toBe(ms);
   });
 
-  it.each(['', '2017', 'now', '2024-13-05T06:07:08Z', '2024-03-05'])('%j is not a timestamp', (text) => {
+  it.each([
+    '',
+    '2017',
+    'now',
+    '2024-13-05T06:07:08Z',
+    '2024-03-05',
+    '2024-03-05T06:07:08.Z',
+    '2024-03-05T06:07:x8Z',
+  ])('%j is not a timestamp', (text) => {
     expect(parseTimestamp(text)).toBeNull();
+  });
+
+  it('reads the usual `…Z` form exactly as the general parser does (a leading blank forces that one)', () => {
+    const digits = (n: number, width: number) => String(n).padStart(width, '0');
+    let seed = 7;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let k = 0; k < 2000; k++) {
+      const fraction = rand(3) === 0 ? '' : `.${digits(rand(10_000_000), 1 + rand(9))}`;
+      const text =
+        `${digits(1970 + rand(80), 4)}-${digits(rand(14), 2)}-${digits(rand(33), 2)}T` +
+        `${digits(rand(26), 2)}:${digits(rand(61), 2)}:${digits(rand(62), 2)}${fraction}Z`;
+      expect(parseTimestamp(text), text).toBe(parseTimestamp(` ${text}`));
+    }
   });
 });
 

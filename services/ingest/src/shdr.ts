@@ -188,9 +188,9 @@ export function parseShdrLine(line: string, receivedAt: number, kinds?: KeyKinds
   }
   const ts = parseTimestamp(trimmed.slice(0, bar)) ?? receivedAt;
   const rest = trimmed.slice(bar + 1);
-  const asset = parseAssetCommand(rest, ts);
+  const asset = rest.includes('@') ? parseAssetCommand(rest, ts) : null;
   if (asset) return asset;
-  return parsePairs(tokenize(rest), ts, lookupKind(kinds));
+  return parsePairs(tokenize(rest), ts, kinds);
 }
 
 function parseCommand(line: string): ShdrCommand {
@@ -219,6 +219,8 @@ const TIMESTAMP =
  * A `@duration` suffix (sample durations) is ignored.
  */
 export function parseTimestamp(text: string): number | null {
+  const fast = parseUtcTimestamp(text);
+  if (fast !== null) return fast;
   const m = TIMESTAMP.exec(text.trim().replace(/@[\d.]*$/, ''));
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac = '', zone = 'Z'] = m;
@@ -235,6 +237,43 @@ export function parseTimestamp(text: string): number | null {
     return null;
   }
   return utc - zoneOffsetMs(zone);
+}
+
+const digitAt = (text: string, i: number): number => {
+  const d = text.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : NaN;
+};
+const twoDigits = (text: string, i: number): number => digitAt(text, i) * 10 + digitAt(text, i + 1);
+
+/**
+ * The form nearly every adapter sends, `YYYY-MM-DDTHH:MM:SS[.fraction]Z` with nothing around it, read
+ * without a regex or substrings (it runs once per line). Anything else returns null for the general parser.
+ */
+function parseUtcTimestamp(text: string): number | null {
+  const n = text.length;
+  if (n < 20 || text.charCodeAt(n - 1) !== 90 /* Z */) return null;
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':')
+    return null;
+  const y = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  const mo = twoDigits(text, 5);
+  const d = twoDigits(text, 8);
+  const h = twoDigits(text, 11);
+  const mi = twoDigits(text, 14);
+  const sec = twoDigits(text, 17);
+  let ms = 0;
+  if (n > 20) {
+    // `.` and 1+ fraction digits; the first three are milliseconds, the rest is finer than we keep.
+    if ((text[19] !== '.' && text[19] !== ',') || n - 1 === 20) return null;
+    for (let i = 20; i < n - 1; i++) {
+      const digit = digitAt(text, i);
+      if (Number.isNaN(digit)) return null;
+      if (i < 23) ms += digit * (i === 20 ? 100 : i === 21 ? 10 : 1);
+    }
+  }
+  // The general parser's range checks; NaN (a non-digit) fails them as well.
+  if (!(mo <= 12 && d <= 31 && h <= 24 && mi <= 59 && sec <= 60 && y >= 0)) return null;
+  const utc = Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+  return Number.isFinite(utc) ? utc : null;
 }
 
 function zoneOffsetMs(zone: string): number {
@@ -314,18 +353,17 @@ function afterGroup(text: string, from: number, token: string): { token: string;
   return text[i] === '|' ? { token, next: i + 1 } : null;
 }
 
-function lookupKind(kinds: KeyKinds | undefined): (key: string) => KeyKind | undefined {
-  if (!kinds) return () => undefined;
-  if (typeof kinds === 'function') return kinds;
-  return (key) => kinds.get(key);
+function kindOf(kinds: KeyKinds | undefined, key: string): KeyKind | undefined {
+  if (!kinds) return undefined;
+  return typeof kinds === 'function' ? kinds(key) : kinds.get(key);
 }
 
 function valueOrNull(text: string): string | null {
-  return text.toUpperCase() === 'UNAVAILABLE' ? null : text;
+  return text.length === 11 && text.toUpperCase() === 'UNAVAILABLE' ? null : text;
 }
 
 /** Walks `key|value…` tokens; each step consumes one item's tokens and never more than exist. */
-function parsePairs(tokens: string[], ts: number, kindOf: (key: string) => KeyKind | undefined): ShdrData {
+function parsePairs(tokens: string[], ts: number, kinds: KeyKinds | undefined): ShdrData {
   const observations: Observation[] = [];
   let rejected = 0;
   let i = 0;
@@ -338,36 +376,42 @@ function parsePairs(tokens: string[], ts: number, kindOf: (key: string) => KeyKi
       i += 2;
       continue;
     }
-    const step = parseItem(tokens, i, ts, kindOf(key));
-    if (step.observation) observations.push(step.observation);
+    // Without a device description the shape decides whether the item is a condition.
+    const kind = kindOf(kinds, key) ?? (looksLikeCondition(tokens, i) ? 'condition' : undefined);
+    const observation = parseItem(tokens, i, ts, kind);
+    if (observation) observations.push(observation);
     else rejected++;
-    i += step.consumed;
+    i += itemLength(tokens, i, kind);
   }
   if (observations.length === 0 && rejected === 0) rejected = 1; // `ts|` alone: nothing usable
   return { type: 'data', ts, observations, rejected };
 }
 
-interface ItemStep {
-  observation: Observation | null;
-  consumed: number;
-}
-
-function parseItem(tokens: string[], i: number, ts: number, kind: KeyKind | undefined): ItemStep {
+/** The item at tokens[i]: its observation, or null when its tokens are bad (see itemLength). */
+function parseItem(tokens: string[], i: number, ts: number, kind: KeyKind | undefined): Observation | null {
   const key = tokens[i] ?? '';
-  const at = (offset: number): string => tokens[i + offset] ?? '';
-  const remaining = tokens.length - i - 1;
-  if (kind === 'condition' || (kind === undefined && looksLikeCondition(tokens, i))) {
-    return { observation: conditionObservation(key, ts, at), consumed: 6 };
+  if (kind === 'condition') {
+    return conditionObservation(key, ts, tokens, i);
   }
-  if (remaining < 1) return { observation: null, consumed: 1 };
+  if (tokens.length - i - 1 < 1) return null;
   if (kind === 'message') {
     return {
-      observation: { ts, key, value: valueOrNull(at(2)), kind: 'message', nativeCode: at(1) },
-      consumed: 3,
+      ts,
+      key,
+      value: valueOrNull(tokens[i + 2] ?? ''),
+      kind: 'message',
+      nativeCode: tokens[i + 1] ?? '',
     };
   }
-  if (kind === 'time_series') return { observation: timeSeriesObservation(key, ts, at), consumed: 4 };
-  return { observation: { ts, key, value: valueOrNull(at(1)), kind: 'value' }, consumed: 2 };
+  if (kind === 'time_series') return timeSeriesObservation(key, ts, tokens, i);
+  return { ts, key, value: valueOrNull(tokens[i + 1] ?? ''), kind: 'value' };
+}
+
+/** How many tokens the item at tokens[i] consumes, good or bad; never less than one. */
+function itemLength(tokens: string[], i: number, kind: KeyKind | undefined): number {
+  if (kind === 'condition') return 6;
+  if (tokens.length - i - 1 < 1) return 1;
+  return kind === 'message' ? 3 : kind === 'time_series' ? 4 : 2;
 }
 
 /**
@@ -388,7 +432,8 @@ function looksLikeCondition(tokens: string[], i: number): boolean {
   return level !== 'UNAVAILABLE' || tokens[i + 2] === '';
 }
 
-function conditionObservation(key: string, ts: number, at: (offset: number) => string): Observation | null {
+function conditionObservation(key: string, ts: number, tokens: string[], i: number): Observation | null {
+  const at = (offset: number): string => tokens[i + offset] ?? '';
   const level = at(1).toUpperCase();
   if (!CONDITION_LEVELS.has(level)) return null;
   const condition: ConditionValue = {
@@ -402,7 +447,8 @@ function conditionObservation(key: string, ts: number, at: (offset: number) => s
 }
 
 /** `key|count|rate|v1 v2 …`; the rate may be empty (the item's default) */
-function timeSeriesObservation(key: string, ts: number, at: (offset: number) => string): Observation | null {
+function timeSeriesObservation(key: string, ts: number, tokens: string[], i: number): Observation | null {
+  const at = (offset: number): string => tokens[i + offset] ?? '';
   if (at(1).toUpperCase() === 'UNAVAILABLE') return { ts, key, value: null, kind: 'value' };
   const count = Number(at(1));
   const rate = at(2) === '' ? null : Number(at(2));

@@ -10,6 +10,7 @@ import { ensureMosquitto } from './broker-test-support';
 import { demoAdapterFields } from './demo-adapter';
 import { startIngest } from './service';
 import type { IngestService } from './service';
+import { aSourceRow } from './test-support';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -65,26 +66,10 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
         .execute();
     }
     await scope
-      .insertInto('machine_sources', {
-        id: crypto.randomUUID(),
-        machine_id: machineId,
-        kind,
-        host: '',
-        port: 0,
-        enabled: 1,
-        stat_lines: 0,
-        stat_observations: 0,
-        stat_rejected: 0,
-        last_line_at: null,
-        created_at: 0,
-        gateway_id: gatewayId,
-        machine_ref: ref,
-        base_url: null,
-        agent_device: null,
-        poll_interval_ms: null,
-        agent_instance_id: null,
-        agent_next_sequence: null,
-      })
+      .insertInto(
+        'machine_sources',
+        aSourceRow({ machine_id: machineId, kind, gateway_id: gatewayId, machine_ref: ref }),
+      )
       .execute();
     return { company, companyRef, machineId };
   }

@@ -45,17 +45,18 @@ function valueKey(o: Observation): string {
     const c = o.value;
     return `${c.item}\u0000${c.level}\u0000${c.nativeCode ?? ''}\u0000${c.message ?? ''}\u0000${c.type ?? ''}`;
   }
-  return o.value === null ? '' : String(o.value);
+  const v = o.value;
+  return v === null ? '' : typeof v === 'string' ? v : String(v);
 }
 
 /** Total order of observations; 0 means the two are the same observation (a redelivery). */
 export function compareObservations(a: Observation, b: Observation): number {
-  return (
-    a.ts - b.ts ||
-    (a.seq ?? 0) - (b.seq ?? 0) ||
-    KEY_RANK[a.key] - KEY_RANK[b.key] ||
-    (valueKey(a) < valueKey(b) ? -1 : valueKey(a) > valueKey(b) ? 1 : 0)
-  );
+  const d = a.ts - b.ts || (a.seq ?? 0) - (b.seq ?? 0) || KEY_RANK[a.key] - KEY_RANK[b.key];
+  if (d !== 0) return d;
+  // Hot path of every push: the value keys are built only on a tie, and once per side.
+  const va = valueKey(a);
+  const vb = valueKey(b);
+  return va < vb ? -1 : va > vb ? 1 : 0;
 }
 
 interface OpenFault {
@@ -177,9 +178,9 @@ function truncateOutputs(o: Outputs, l: OutputLengths): void {
 // ---------------------------------------------------------------------------------------------------------
 // The fold step
 
-/** METRICS.md §1 state and its reason from the current signals (stateFromSignals is the one rule). */
-function classify(f: Fold): { state: MachineState; reason: StateReason } {
-  const state = stateFromSignals(
+/** METRICS.md §1 state from the current signals (stateFromSignals is the one rule). */
+function classifyState(f: Fold): MachineState {
+  return stateFromSignals(
     {
       connected: f.connected && !f.timedOut,
       availability: f.availability,
@@ -190,20 +191,24 @@ function classify(f: Fold): { state: MachineState; reason: StateReason } {
     },
     0 as EpochMs,
   );
+}
+
+/** The reason carried with a state (see StateInterval.reason). */
+function reasonOf(f: Fold, state: MachineState): StateReason {
   switch (state) {
     case 'ACTIVE':
     case 'SETUP':
-      return { state, reason: null };
+      return null;
     case 'FAULT': {
       const first = f.faults[0];
-      return { state, reason: first ? first.value : null };
+      return first ? first.value : null;
     }
     case 'INACTIVE':
-      return { state, reason: f.execution };
+      return f.execution;
     case 'UNAVAILABLE':
-      if (!f.connected) return { state, reason: 'DISCONNECTED' };
-      if (f.timedOut) return { state, reason: 'HEARTBEAT_TIMEOUT' };
-      return { state, reason: 'UNAVAILABLE' };
+      if (!f.connected) return 'DISCONNECTED';
+      if (f.timedOut) return 'HEARTBEAT_TIMEOUT';
+      return 'UNAVAILABLE';
   }
 }
 
@@ -214,8 +219,10 @@ function classify(f: Fold): { state: MachineState; reason: StateReason } {
  * rollback relies on that).
  */
 function commit(f: Fold, t: number, out: Outputs): void {
-  const next = classify(f);
-  if (next.state !== f.state || next.reason !== f.reason) {
+  // Called at every advance of the clock: no allocation unless the state changes.
+  const state = classifyState(f);
+  const reason = reasonOf(f, state);
+  if (state !== f.state || reason !== f.reason) {
     if (t > f.stateStart) {
       out.intervals.push({
         start: f.stateStart as EpochMs,
@@ -224,8 +231,8 @@ function commit(f: Fold, t: number, out: Outputs): void {
         reason: f.reason,
       });
     }
-    f.state = next.state;
-    f.reason = next.reason;
+    f.state = state;
+    f.reason = reason;
     f.stateStart = t;
   }
   updateFlags(f, t, out);
@@ -609,7 +616,11 @@ export class StateDeriver {
     const tooLate: Observation[] = [];
     let duplicates = 0;
     let firstChanged = Infinity; // smallest log index changed
-    const sorted = [...observations].sort(compareObservations);
+    // One line's observations usually arrive in order already: copy and sort only when they do not.
+    let inOrder = true;
+    for (let i = 1; i < observations.length && inOrder; i++)
+      inOrder = compareObservations(observations[i - 1] as Observation, observations[i] as Observation) <= 0;
+    const sorted = inOrder ? observations : [...observations].sort(compareObservations);
     for (const o of sorted) {
       if (o.ts <= this.horizon) {
         tooLate.push(o);
@@ -620,7 +631,8 @@ export class StateDeriver {
         duplicates++;
         continue;
       }
-      this.log.splice(at, 0, o);
+      if (at === this.log.length) this.log.push(o);
+      else this.log.splice(at, 0, o);
       firstChanged = Math.min(firstChanged, at);
     }
     if (firstChanged === Infinity) return { changedFrom: null, duplicates, tooLate };
