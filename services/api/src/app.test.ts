@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dashboardResponseSchema, meSchema } from '@takt/domain';
 import { createApp } from './app';
+import { SESSION_COOKIE } from './auth/middleware';
 import type { Deps } from './http/context';
 import { aCompany, aGroup, aMachine, aUser } from './testing/builders';
 import { DIALECTS, freshDb } from './testing/db';
@@ -13,19 +14,20 @@ describe.each(DIALECTS)('HTTP API on %s', (dialect) => {
   let clock = 1_763_800_000_000;
   let app: ReturnType<typeof createApp>;
 
+  const depsOn = (db: Deps['db']): Deps => ({
+    db,
+    dialect,
+    now: () => clock,
+    demoMode: false,
+    secureCookies: false,
+    staticRoot: null,
+    bus: inProcessBus(),
+  });
+
   beforeEach(async () => {
     t = await freshDb(dialect);
     clock = 1_763_800_000_000;
-    const deps: Deps = {
-      db: t.db,
-      dialect,
-      now: () => clock,
-      demoMode: false,
-      secureCookies: false,
-      staticRoot: null,
-      bus: inProcessBus(),
-    };
-    app = createApp(deps);
+    app = createApp(depsOn(t.db));
   });
   afterEach(async () => {
     await t.cleanup();
@@ -47,6 +49,25 @@ describe.each(DIALECTS)('HTTP API on %s', (dialect) => {
       expect(res.status, path).toBe(401);
       expect(res.headers.get('MM-API-Version')).toBe(API_VERSION);
       expect((await res.json()).error.code).toBe('NOT_AUTHENTICATED');
+    }
+  });
+
+  it('answers a server failure 500 with the §8 text and the version header', async () => {
+    const gone = await freshDb(dialect);
+    const broken = createApp(depsOn(gone.db));
+    await gone.cleanup();
+    // The failure is logged on purpose; keep the test output clean.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const res = await broken.request('/api/me', { headers: { cookie: `${SESSION_COOKIE}=abc` } });
+      expect(res.status).toBe(500);
+      expect(res.headers.get('MM-API-Version')).toBe(API_VERSION);
+      expect((await res.json()).error).toEqual({
+        code: 'INTERNAL',
+        message: 'An error occurred with your request.',
+      });
+    } finally {
+      quiet.mockRestore();
     }
   });
 

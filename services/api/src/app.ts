@@ -6,6 +6,7 @@ import { requestId } from 'hono/request-id';
 import { requireCaller } from './auth/middleware';
 import type { AppEnv, Deps } from './http/context';
 import { ApiError } from './http/errors';
+import { permitSyncHandlers } from './http/permissions';
 import { serveApps } from './http/static';
 import { bindSyncHandlers } from './auth/tablet-binding';
 import { liveChannelRoutes } from './live/channel';
@@ -86,7 +87,7 @@ export function buildApp(deps: Deps) {
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', diagnosticsRoutes);
-  api.route('/sync', syncRoutes(bindSyncHandlers(syncHandlers)));
+  api.route('/sync', syncRoutes(bindSyncHandlers(permitSyncHandlers(syncHandlers))));
   api.route('/tablets', tabletsRoutes);
   api.route('/workcenter', workcenterRoutes);
   api.route('/user-token', userTokenRoutes);

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { dayStringSchema, parseDay } from '@takt/domain';
 import { ApiError, validationError } from './errors';
 
@@ -46,3 +46,24 @@ export const dayString = dayStringSchema.refine((s) => {
     return false;
   }
 }, 'Not a valid date');
+
+/**
+ * The largest value of an `integer` column on PostgreSQL (int4). SQLite would store more, so the API refuses
+ * it on both dialects instead of answering 500 on one of them.
+ */
+export const INT_COLUMN_MAX = 2_147_483_647;
+
+/** A whole number that fits an `integer` column. */
+export const intField = (label: string) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(-INT_COLUMN_MAX, `${label} must be at least -${INT_COLUMN_MAX}`)
+    .max(INT_COLUMN_MAX, `${label} must be at most ${INT_COLUMN_MAX}`);
+
+/** Milliseconds in a `bigint` column: whole and not negative (live-operations §9: cycle time in ms). */
+export const durationMsField = (label: string) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number of milliseconds`)
+    .min(0, `${label} must not be negative`);

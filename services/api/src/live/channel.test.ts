@@ -5,6 +5,7 @@ import { DIALECTS, freshDb } from '../testing/db';
 import type { TestDb } from '../testing/db';
 import type { Node } from '../testing/ws';
 import { login, openSocket, startNode, stopAll } from '../testing/ws';
+import { aTablet } from '../testing/tablet-builders';
 import { inProcessBus, postgresBus } from './bus';
 
 const connect = (node: Node, cookie?: string) => openSocket(node, '/live', cookie);
@@ -83,6 +84,48 @@ describe.each(DIALECTS)('live channel on %s', (dialect) => {
 
     c.send({ event: 'leave', machine_id: mine, name: 'live' });
     await c.next((m) => m.event === 'leave', 'the leave');
+  });
+
+  it('joins temp_timeline (config start, end, key) and diagnostics (stream raw), and updates both', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const machine = await aMachine(t.db, company);
+    const c = await connect(node, await login(node, user.email, user.password));
+    sockets.push(c.ws);
+    const end = Date.now();
+    const config = { start: end - 3_600_000, end, key: 'timeline-1' };
+    c.send({ event: 'join', machine_id: machine, name: 'temp_timeline', config });
+    const timeline = await c.next((m) => m.event === 'join' && m.name === 'temp_timeline', 'the timeline');
+    expect(timeline.payload).toMatchObject({ key: 'timeline-1' });
+    c.send({ event: 'join', machine_id: machine, name: 'diagnostics', config: { stream: 'raw' } });
+    const raw = await c.next((m) => m.event === 'join' && m.name === 'diagnostics', 'the diagnostics');
+    expect(raw.payload).toMatchObject({ observations: expect.any(Array) });
+
+    await node.bus.publish([{ companyId: company.id, machineId: machine, topic: 'live' }]);
+    for (const name of ['temp_timeline', 'diagnostics']) {
+      await c.next((m) => m.event === 'channel_update' && m.name === name, `an update of ${name}`);
+    }
+  });
+
+  it('holds a bound tablet to its own machine', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const own = await aMachine(t.db, company);
+    const other = await aMachine(t.db, company);
+    const tablet = await aTablet(t.db, company, own, Date.now());
+    const c = await connect(node, tablet.cookie);
+    sockets.push(c.ws);
+    c.send({ event: 'join', machine_id: other, name: 'live' });
+    expect(await c.next((m) => m.event === 'error', 'a refusal')).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'This tablet is bound to another machine.',
+      machine_id: other,
+    });
+    c.send({ event: 'join', machine_id: own, name: 'live' });
+    expect(await c.next((m) => m.event === 'join', 'the join')).toMatchObject({ machine_id: own });
   });
 
   it('refuses malformed messages with a clear error and stays open', async () => {

@@ -15,12 +15,23 @@ import type { LiveBus, LiveEvent } from './bus';
 // end, key), `diagnostics` (stream raw) or `live` (the machine's tile); events join, leave, reinit,
 // channel_update. A caller without a valid session gets the error NOT_AUTHENTICATED (the app reloads).
 
-const joinSchema = z.object({
-  event: z.literal('join'),
-  machine_id: z.string().min(1),
-  name: z.enum(['temp_timeline', 'diagnostics', 'live']),
-  config: z.object({ start: z.number().int(), end: z.number().int(), key: z.string().optional() }).optional(),
-});
+const joining = { event: z.literal('join'), machine_id: z.string().min(1) };
+const joinSchema = z.discriminatedUnion('name', [
+  z.object({
+    ...joining,
+    name: z.literal('temp_timeline'),
+    config: z
+      .object({ start: z.number().int(), end: z.number().int(), key: z.string().optional() })
+      .optional(),
+  }),
+  // live-operations §7: diagnostics streams the raw fields (config `{ stream: 'raw' }`, the only stream).
+  z.object({
+    ...joining,
+    name: z.literal('diagnostics'),
+    config: z.object({ stream: z.literal('raw') }).optional(),
+  }),
+  z.object({ ...joining, name: z.literal('live') }),
+]);
 const leaveSchema = z.object({ event: z.literal('leave'), machine_id: z.string().min(1), name: z.string() });
 const messageSchema = z.union([joinSchema, leaveSchema]);
 type Join = z.infer<typeof joinSchema>;
@@ -66,17 +77,20 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
       })().catch(() => null);
 
       const payloadFor = async (s: Subscription) => {
-        const { machine_id: machineId, name, config } = s.join;
+        const join = s.join;
         if (!scope) return null;
-        if (name === 'live') return liveMachinePayload(scope, machineId, now());
-        if (name === 'diagnostics') {
-          const { observations, cursor } = await diagnosticsSince(scope, machineId, s.cursor, now());
+        if (join.name === 'live') return liveMachinePayload(scope, join.machine_id, now());
+        if (join.name === 'diagnostics') {
+          const { observations, cursor } = await diagnosticsSince(scope, join.machine_id, s.cursor, now());
           s.cursor = cursor;
           return { observations };
         }
-        const end = config?.end ?? now();
-        const start = config?.start ?? end - 3_600_000;
-        return { key: config?.key ?? null, ...(await timelineBetween(scope, machineId, start, end)) };
+        const end = join.config?.end ?? now();
+        const start = join.config?.start ?? end - 3_600_000;
+        return {
+          key: join.config?.key ?? null,
+          ...(await timelineBetween(scope, join.machine_id, start, end)),
+        };
       };
 
       const onEvent = (ws: WSContext) => (e: LiveEvent) => {

@@ -92,15 +92,14 @@ export async function updateOperator(
   id: string,
   set: { name?: string; erpId?: string | null; archivedAt?: number | null },
 ): Promise<void> {
-  await scope
-    .updateTable('operators')
-    .set({
-      ...(set.name !== undefined ? { name: set.name } : {}),
-      ...(set.erpId !== undefined ? { erp_id: set.erpId } : {}),
-      ...(set.archivedAt !== undefined ? { archived_at: set.archivedAt } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
+  const changes = {
+    ...(set.name !== undefined ? { name: set.name } : {}),
+    ...(set.erpId !== undefined ? { erp_id: set.erpId } : {}),
+    ...(set.archivedAt !== undefined ? { archived_at: set.archivedAt } : {}),
+  };
+  // An empty patch changes nothing; `UPDATE … SET` with no columns is a syntax error on both dialects.
+  if (Object.keys(changes).length === 0) return;
+  await scope.updateTable('operators').set(changes).where('id', '=', id).execute();
 }
 
 export async function deleteOperator(scope: CompanyScope, id: string): Promise<void> {

@@ -70,15 +70,14 @@ export async function updatePartAdjustmentTypeRow(
   id: string,
   fields: Partial<PartAdjustmentTypeFields> & { hidden?: boolean },
 ): Promise<void> {
-  await scope
-    .updateTable('part_adjustment_types')
-    .set({
-      ...(fields.name !== undefined ? { name: fields.name } : {}),
-      ...(fields.color !== undefined ? { color: fields.color } : {}),
-      ...(fields.scrap !== undefined ? { scrap: fields.scrap ? 1 : 0 } : {}),
-      ...(fields.reject_behavior !== undefined ? { reject_behavior: fields.reject_behavior } : {}),
-      ...(fields.hidden !== undefined ? { hidden: fields.hidden ? 1 : 0 } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
+  const changes = {
+    ...(fields.name !== undefined ? { name: fields.name } : {}),
+    ...(fields.color !== undefined ? { color: fields.color } : {}),
+    ...(fields.scrap !== undefined ? { scrap: fields.scrap ? 1 : 0 } : {}),
+    ...(fields.reject_behavior !== undefined ? { reject_behavior: fields.reject_behavior } : {}),
+    ...(fields.hidden !== undefined ? { hidden: fields.hidden ? 1 : 0 } : {}),
+  };
+  // An empty patch changes nothing; `UPDATE … SET` with no columns is a syntax error on both dialects.
+  if (Object.keys(changes).length === 0) return;
+  await scope.updateTable('part_adjustment_types').set(changes).where('id', '=', id).execute();
 }

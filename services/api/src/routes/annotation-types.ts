@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { colorSchema, durationMsSchema, idSchema, plannedBehaviorSchema, queryBool } from '@takt/domain';
+import { colorSchema, idSchema, plannedBehaviorSchema, queryBool } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { requireAdmin, requirePermission } from '../http/permissions';
-import { jsonBody, queryParams } from '../http/validate';
+import { durationMsField, jsonBody, queryParams } from '../http/validate';
 import {
   createAnnotationType,
   headed,
@@ -22,7 +22,7 @@ export const annotationTypesQuerySchema = z.object({
 export const annotationTypeBodySchema = z.object({
   name: z.string({ error: 'Missing required field: Name' }),
   plannedBehavior: plannedBehaviorSchema,
-  plannedLimitMs: durationMsSchema.nullish(),
+  plannedLimitMs: durationMsField('Planned limit').nullish(),
   color: colorSchema.optional(),
 });
 export const annotationTypePatchSchema = annotationTypeBodySchema.partial();

@@ -30,17 +30,32 @@ describe.each(DIALECTS)('jobs and job machines on %s', (dialect) => {
   describe('GET /api/jobs', () => {
     it('pages 15 jobs by default, by name, with the total count; offset pages on; limit 10 for completions', async () => {
       const { company, cookie } = await h.tenant();
-      for (let i = 1; i <= 32; i++)
-        await aJob(h.t.db, company, { name: `Part ${String(i).padStart(2, '0')}` });
-      const first = await jobs(cookie);
+      const machine = await aMachine(h.t.db, company);
+      for (let i = 1; i <= 32; i++) {
+        const job = await aJob(h.t.db, company, { name: `Part ${String(i).padStart(2, '0')}` });
+        await aJobMachine(h.t.db, company, job, machine);
+      }
+      const first = await jobs(cookie, `?machineId=${machine}`);
       expect(first.count).toBe(32);
       expect(first.rows).toHaveLength(15);
       expect(first.rows[0]?.job_name).toBe('Part 01');
-      const third = await jobs(cookie, '?offset=30');
+      const third = await jobs(cookie, `?machineId=${machine}&offset=30`);
       expect(third.rows.map((r) => r.displayName)).toEqual(['Part 31', 'Part 32']);
       const completions = await jobs(cookie, '?limit=10&includeHidden=true');
       expect(completions.rows).toHaveLength(10);
       expect(completions.count).toBe(32);
+    });
+
+    it("answers the admins' company-wide search 10 jobs at a time unless a limit is asked for", async () => {
+      const { company, cookie } = await h.tenant();
+      for (let i = 1; i <= 12; i++)
+        await aJob(h.t.db, company, { name: `Part ${String(i).padStart(2, '0')}` });
+      const search = await jobs(cookie, '?filter=part');
+      expect(search.rows.map((r) => r.job_name)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `Part ${String(i + 1).padStart(2, '0')}`),
+      );
+      expect(search.count).toBe(12);
+      expect((await jobs(cookie, '?filter=part&limit=15')).rows).toHaveLength(12);
     });
 
     it('searches names case-insensitively, taking % and _ literally', async () => {

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
-  durationMsSchema,
   epochMsSchema,
   idSchema,
   jobsQuerySchema,
@@ -11,8 +10,15 @@ import {
 import type { AppEnv } from '../http/context';
 import { forbidden } from '../http/errors';
 import { requireAdmin, requirePermission } from '../http/permissions';
-import { jsonBody, queryParams } from '../http/validate';
-import { createJob, listJobMachines, queryJobs, saveJobMachine } from '../services/jobs';
+import { durationMsField, intField, jsonBody, queryParams } from '../http/validate';
+import {
+  createJob,
+  JOB_PAGE_SIZE,
+  JOB_SEARCH_LIMIT,
+  listJobMachines,
+  queryJobs,
+  saveJobMachine,
+} from '../services/jobs';
 import { inTransaction } from './live-ctx';
 
 const isAdmin = (c: { var: AppEnv['Variables'] }) =>
@@ -24,37 +30,45 @@ const name = z
   .min(1, 'Missing required field: Name')
   .max(250, 'At most 250 characters');
 
+/** live-operations §5 Part behavior: required, number, min 1 (and within an integer column). */
+const countField = (label: string) => intField(label).min(1, `${label} must be at least 1`);
+const setupSeconds = intField('Setup time').min(0, 'Setup time must not be negative');
+
+/** The domain's jobs query with `limit` left unset when absent, so its default can follow the caller. */
+const jobsSearchSchema = jobsQuerySchema.extend({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+
 // Own schema: the domain has no job-create body.
 const jobCreateSchema = z.object({
   name,
   /** The ERP job id. */
   job_id: z.string().trim().max(250).nullable().optional(),
-  expectedCycleTime: durationMsSchema.optional(),
+  expectedCycleTime: durationMsField('Expected cycle time').optional(),
   /** 0 = no standard. */
-  idealCycleTime: durationMsSchema.optional(),
-  actualParts: z
-    .number({ error: 'Actual parts must be a number' })
-    .int()
-    .min(1, 'Actual parts must be at least 1')
-    .optional(),
+  idealCycleTime: durationMsField('Ideal cycle time').optional(),
+  actualParts: countField('Actual parts').optional(),
   /** Seconds; null = no setup. */
-  setuptime: z.number().int().nonnegative().nullable().optional(),
-  quantity: z.number().int().min(1).nullable().optional(),
+  setuptime: setupSeconds.nullable().optional(),
+  quantity: countField('Quantity').nullable().optional(),
   hidden: z.boolean().optional(),
 });
 
 /**
- * GET /api/jobs: jobs by case-insensitive name, `{ rows, count }`, page size 15 unless `limit` says
- * otherwise (completions ask for 10 with includeHidden). Searching every job of the company (no machineId)
- * is the admins' server-side search (live-operations §5, §6); others list one machine's jobs.
+ * GET /api/jobs: jobs by case-insensitive name, `{ rows, count }`. A machine's jobs page by 15 unless
+ * `limit` says otherwise. Searching every job of the company (no machineId) is the admins' server-side
+ * search (live-operations §5, §6), 10 at a time by default (completions ask for 10 with includeHidden).
  * POST /api/jobs: create a job (admins).
  */
 export const jobsRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/', async (c) => {
-    const q = queryParams(c, jobsQuerySchema);
+    const { limit, ...q } = queryParams(c, jobsSearchSchema);
     if (!q.machineId && !isAdmin(c)) throw forbidden();
-    const page = await inTransaction(c, (ctx) => queryJobs(ctx, q));
+    // live-operations §5, §9: a machine's jobs page by 15; the admins' company-wide search answers 10.
+    const page = await inTransaction(c, (ctx) =>
+      queryJobs(ctx, { ...q, limit: limit ?? (q.machineId ? JOB_PAGE_SIZE : JOB_SEARCH_LIMIT) }),
+    );
     return c.json(page);
   })
   .post('/', requireAdmin, async (c) => {
@@ -74,12 +88,6 @@ export const jobsRoutes = new Hono<AppEnv>()
     return c.json(job, 201);
   });
 
-const countField = (label: string) =>
-  z
-    .number({ error: `${label} must be a number` })
-    .int(`${label} must be a whole number`)
-    .min(1, `${label} must be at least 1`);
-
 // Own schema: the domain's jobMachineSaveRequestSchema fills every absent field with its default, which
 // would reset a job machine's standards on a partial save. Here absent means "leave as it is".
 const jobMachineSaveSchema = z.object({
@@ -87,13 +95,13 @@ const jobMachineSaveSchema = z.object({
   job_machine: z.object({
     machine_id: idSchema,
     name: z.string().max(250).optional(),
-    expectedCycleTime: durationMsSchema.optional(),
-    idealCycleTime: durationMsSchema.optional(),
+    expectedCycleTime: durationMsField('Expected cycle time').optional(),
+    idealCycleTime: durationMsField('Ideal cycle time').optional(),
     partCountMultiplier: z.number().positive().optional(),
     actualParts: countField('Actual parts').optional(),
     reportedParts: countField('Reported parts').nullable().optional(),
     requiredCycles: countField('Required cycles').nullable().optional(),
-    setuptime: z.number().int().nonnegative().nullable().optional(),
+    setuptime: setupSeconds.nullable().optional(),
     partBehavior: partBehaviorSchema.optional(),
     startInSetup: startInSetupSchema.optional(),
     schedule: z.object({ ends: z.union([z.literal('never'), epochMsSchema]) }).optional(),

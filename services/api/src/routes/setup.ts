@@ -10,7 +10,7 @@ import {
 import type { AppEnv } from '../http/context';
 import { ApiError } from '../http/errors';
 import { requireAdmin, requirePermission } from '../http/permissions';
-import { jsonBody, queryParams } from '../http/validate';
+import { INT_COLUMN_MAX, jsonBody, queryParams } from '../http/validate';
 import { endSetup, listStages, SETUP_TEXTS, setupParts, transitionStage } from '../services/setup';
 import { saveSetupStages } from '../services/setup-stages';
 import { inTransaction } from './live-ctx';
@@ -25,6 +25,12 @@ import { inTransaction } from './live-ctx';
  * POST /api/setup/end `{ jsgId, machineId, keptParts?, message? }` → `{ setupParts, keptParts,
  *   removedParts, adjustmentId, jobRun }`
  */
+/** The domain's save body, with stage orders that fit the integer column on both dialects. */
+const setupStagesBodySchema = setupStagesSaveRequestSchema.refine(
+  (v) => v.setupStages.every((s) => s.stageOrder <= INT_COLUMN_MAX),
+  { message: `Stage order must be at most ${INT_COLUMN_MAX}`, path: ['setupStages'] },
+);
+
 export const setupRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/stages', async (c) => {
@@ -35,7 +41,7 @@ export const setupRoutes = new Hono<AppEnv>()
     return c.json(stages);
   })
   .put('/stages', requireAdmin, async (c) => {
-    const body = await jsonBody(c, setupStagesSaveRequestSchema);
+    const body = await jsonBody(c, setupStagesBodySchema);
     return c.json(await inTransaction(c, (ctx) => saveSetupStages(ctx, body.setupStages)));
   })
   .get('/parts', async (c) => {

@@ -151,6 +151,12 @@ describe.each(DIALECTS)('tablet registration over the tablet-auth socket on %s',
     const restart = await call(node, 'POST', `/api/tablets/${tabletId}/restart`, { cookie: adminCookie });
     expect(restart.status).toBe(409);
     expect((await restart.json()).error.message).toBe('Unable to restart application on tablet Lathe tablet');
+    const unreached = await call(node, 'POST', `/api/tablets/${tabletId}/refresh`, { cookie: adminCookie });
+    expect(unreached.status).toBe(409);
+    expect((await unreached.json()).error).toMatchObject({
+      code: 'TABLET_UNREACHABLE',
+      message: 'Unable to refresh tablet Lathe tablet',
+    });
     const none = await call(node, 'POST', '/api/tablets/refresh-all', { cookie: adminCookie });
     expect(await none.json()).toEqual({
       pushed: [],
@@ -231,6 +237,10 @@ describe.each(DIALECTS)('tablet routes on %s', (dialect) => {
     expect((await h.send('POST', '/api/tablets/associate', theirs.cookie, { code })).status).toBe(404);
 
     expect(await (await h.get('/api/tablets', theirs.cookie)).json()).toEqual([]);
+    expect((await h.get(`/api/tablets/${tablet.id}`, theirs.cookie)).status).toBe(404);
+    const one = await h.get(`/api/tablets/${tablet.id}`, mine.cookie);
+    expect(one.status).toBe(200);
+    expect(await one.json()).toMatchObject({ id: tablet.id, machine_id: myMachine, serial_number: 'SN-2' });
     expect(
       (await h.send('PUT', `/api/tablets/${tablet.id}`, theirs.cookie, { remote_identifier: 'x' })).status,
     ).toBe(404);

@@ -26,6 +26,7 @@ import type { CompanyScope } from '../db/scope';
 //
 // Admin (role admin or root, company scoped; another company's tablet is 404):
 //   GET    /api/tablets                        → Tablet[]
+//   GET    /api/tablets/:id                    → the tablet (getTablet)
 //   POST   /api/tablets/associate              { code, machineId?, remote_identifier? } → the tablet
 //   PUT    /api/tablets/:id                    { remote_identifier?, machine_id?, dashboardView? } → the tablet
 //   DELETE /api/tablets/:id                    → 204
@@ -77,6 +78,7 @@ async function tabletOr404(scope: CompanyScope, id: string): Promise<Tablet> {
 export const tabletsRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
   .get('/', async (c) => c.json(await listTablets(c.var.scope)))
+  .get('/:id', async (c) => c.json(await tabletOr404(c.var.scope, c.req.param('id'))))
   .post('/associate', async (c) => {
     const { db, now, bus } = c.var.deps;
     const body = await jsonBody(c, associateSchema);

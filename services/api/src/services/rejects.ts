@@ -9,6 +9,7 @@ import {
 import type { PartAdjustment, PartAdjustmentType, RejectBehavior } from '@takt/domain';
 import { ApiError, notFound } from '../http/errors';
 import { toCsv } from '../http/csv';
+import { INT_COLUMN_MAX } from '../http/validate';
 import type { Machine } from '../repositories/machines';
 import type { PartAdjustmentFields, StoredPartAdjustment } from '../repositories/part-adjustments';
 import {
@@ -111,6 +112,12 @@ async function adjustmentFields(
     const count = input.count ?? 0;
     if (!Number.isInteger(count) || count === 0) {
       issues.push({ field: 'count', code: 'invalid', message: 'Count must be a whole number other than 0.' });
+    } else if (Math.abs(count) > INT_COLUMN_MAX) {
+      issues.push({
+        field: 'count',
+        code: 'too_big',
+        message: `Count must be between -${INT_COLUMN_MAX} and ${INT_COLUMN_MAX}`,
+      });
     }
     if (issues.length) throw invalid(heading, issues);
     return {
@@ -134,6 +141,8 @@ async function adjustmentFields(
     issues.push({ field: 'scrapcount', code: 'invalid', message: 'Count must be a whole number' });
   } else if (scrapcount < 1) {
     issues.push({ field: 'scrapcount', code: 'too_small', message: 'Count must be at least 1' });
+  } else if (scrapcount > INT_COLUMN_MAX) {
+    issues.push({ field: 'scrapcount', code: 'too_big', message: `Count must be at most ${INT_COLUMN_MAX}` });
   }
   if (!input.category_id) {
     issues.push({ field: 'category_id', code: 'required', message: 'Select a reject reason.' });
