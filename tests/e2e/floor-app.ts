@@ -305,6 +305,23 @@ export class WorkcenterPage {
     await expect.poll(() => d.count(), SOON).toBe(0);
   }
 
+  /** Opens the workcenter menu (a disclosure) and returns its list. */
+  async openMenu(): Promise<Locator> {
+    const button = this.button('Menu');
+    await button.click();
+    await expect.poll(() => button.getAttribute('aria-expanded'), SOON).toBe('true');
+    return this.toolbar.getByRole('list');
+  }
+
+  /** Stop Job: "Are you sure?", then confirm. */
+  async stopJob(): Promise<void> {
+    await this.button('Stop Job').click();
+    const d = this.dialog('Stop Job');
+    await expect.poll(() => d.getByText('Are you sure?', { exact: true }).count(), SOON).toBe(1);
+    await d.getByRole('button', { name: 'Stop Job' }).click();
+    await expect.poll(() => d.count(), SOON).toBe(0);
+  }
+
   async logInOperator(name: string): Promise<void> {
     await this.button(/^Operator/).click();
     const d = this.dialog('Operator Login');
@@ -354,6 +371,37 @@ export class WorkcenterPage {
     await list.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => list.count(), SOON).toBe(0);
   }
+}
+
+/**
+ * Records every text the page's toasts show, with the time, from now on (a MutationObserver in the page), so a
+ * test can check a toast's sequence after the fact: read it with `toastLog(page)`.
+ */
+export async function recordToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __toasts?: Array<{ at: number; text: string }> };
+    if (w.__toasts) return;
+    const log: Array<{ at: number; text: string }> = [];
+    w.__toasts = log;
+    const region = document.querySelector('section.toasts');
+    if (!region) throw new Error('no toast region');
+    let last = '';
+    const note = () => {
+      const text = Array.from(region.children)
+        .map((c) => (c as HTMLElement).innerText.replace(/\s+/g, ' ').trim())
+        .join(' | ');
+      if (text !== last) log.push({ at: Date.now(), text });
+      last = text;
+    };
+    note();
+    new MutationObserver(note).observe(region, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+export function toastLog(page: Page): Promise<Array<{ at: number; text: string }>> {
+  return page.evaluate(
+    () => (window as unknown as { __toasts?: Array<{ at: number; text: string }> }).__toasts ?? [],
+  );
 }
 
 /** What each tablet showed when a test failed: its accessibility tree and sync status, for the report. */

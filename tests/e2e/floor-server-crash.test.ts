@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Route } from 'playwright-core';
 import type { SyncCommand, SyncOutcome } from '@takt/domain';
 import { DEMO_LOGINS } from '@takt/api';
-import { describeTablets, SOON, Tablet } from './floor-app';
+import { describeTablets, recordToasts, SOON, Tablet, toastLog } from './floor-app';
 import { launchChromium, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 import { factCounts, loggedCount, query, syncCommands } from './server-db';
@@ -38,6 +38,8 @@ describe('a server killed in the middle of a sync', () => {
     const machine = await tablet.machine('Haas VF-2 #2');
     await tablet.waitForDowntime(machine);
     const wc = await tablet.workcenter(machine);
+    // The live channel goes down with the server: the offline toast's texts are checked at the end.
+    await recordToasts(tablet.page);
 
     // Offline, queue work that syncs in two batches: the stage change waits for the job run the start
     // creates, so it and what follows go in a second batch once the first is answered.
@@ -117,6 +119,27 @@ describe('a server killed in the middle of a sync', () => {
     ).toEqual(rejects.map((c, i) => ({ scrapcount: i + 1, adjustment_time: c.occurredAt })));
     expect(await wc.refused.count()).toBe(0);
     expect(await wc.pendingMarks.count()).toBe(0);
+
+    // live-operations §4, §8: with the server gone the live channel's reconnect failed, so the offline toast
+    // showed its text and "Failed to reconnect"; once the channel was back it read "Reconnected!" and closed 2 s
+    // later.
+    const offlineText = 'Network offline. Please check your Internet connection.';
+    await expect
+      .poll(async () => (await toastLog(tablet.page)).at(-1)?.text.includes(offlineText), {
+        timeout: 45_000,
+        interval: 200,
+      })
+      .toBe(false);
+    const toasts = await toastLog(tablet.page);
+    const shown = toasts.filter((x) => x.text.includes(offlineText));
+    expect(shown.some((x) => x.text.includes('Failed to reconnect'))).toBe(true);
+    const back = toasts.findLastIndex((x) => x.text.includes(offlineText) && x.text.includes('Reconnected!'));
+    expect(back).toBeGreaterThan(-1);
+    const closedAt = toasts.slice(back + 1).find((x) => !x.text.includes(offlineText))?.at;
+    expect(closedAt).toBeDefined();
+    const heldMs = closedAt! - toasts[back]!.at;
+    expect(heldMs).toBeGreaterThanOrEqual(1_800);
+    expect(heldMs).toBeLessThan(3_500);
     await tablet.close();
   }, 120_000);
 });

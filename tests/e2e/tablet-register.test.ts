@@ -155,6 +155,26 @@ describe('tablet registration', () => {
       ['reject_part', 'applied'],
     ]);
 
+    // Tablet mode (live-operations §2, §6): the menu hides Dashboard and TV Mode and keeps Remote Identifier
+    // and home; the tablet is bound to one machine, so no machine switcher.
+    const menu = await wc.openMenu();
+    expect(await menu.getByRole('link', { name: 'Dashboard' }).count()).toBe(0);
+    expect(await menu.getByRole('button', { name: 'TV Mode' }).count()).toBe(0);
+    expect(await menu.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
+    expect(await wc.button('Switch machine').count()).toBe(0);
+    await menu.getByRole('button', { name: 'Remote Identifier' }).click();
+    // The activation answer names the tablet by id (the server does not send its remote identifier there).
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('region', { name: 'Notifications' })
+            .getByText(/^Remote Identifier: /)
+            .textContent(),
+        SOON,
+      )
+      .toMatch(new RegExp(`^Remote Identifier: (Cell 4 tablet|${sent!.tablet_id})$`));
+
     // 6. Only that machine: another machine's data and commands are refused, with the server's text.
     const read = await context.request.get(`${product.url}/api/workcenter/${other.id}`);
     expect(read.status()).toBe(403);

@@ -14,6 +14,12 @@ const HomePage = lazy(() => import('./pages/HomePage').then((m) => ({ default: m
 const LiveDashboardPage = lazy(() =>
   import('./pages/LiveDashboardPage').then((m) => ({ default: m.LiveDashboardPage })),
 );
+const SwitchMachinesPage = lazy(() =>
+  import('./pages/SwitchMachinesPage').then((m) => ({ default: m.SwitchMachinesPage })),
+);
+const AuthorizeOperatorPage = lazy(() =>
+  import('./pages/AuthorizeOperatorPage').then((m) => ({ default: m.AuthorizeOperatorPage })),
+);
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 
 // Registration runs before the tablet has any caller, so it sits outside the sign-in gate (own chunk).
@@ -35,6 +41,10 @@ function Screen() {
       return <WorkcenterPage machineId={route.machineId} dashboardType={route.dashboardType} />;
     case 'tabletRegister':
       return <TabletRegisterPage />;
+    case 'switchMachines':
+      return <SwitchMachinesPage />;
+    case 'authorizeOperator':
+      return <AuthorizeOperatorPage />;
     case 'notFound':
       return <NotFoundPage />;
   }

@@ -13,7 +13,10 @@ describe('resolveFloorRoute', () => {
     ['/m-42', { name: 'workcenter', machineId: 'm-42', dashboardType: null }],
     ['/m-42/opdash', { name: 'workcenter', machineId: 'm-42', dashboardType: 'opdash' }],
     ['/machine-1', { name: 'workcenter', machineId: 'machine-1', dashboardType: null }],
-    ['/switch-machines', { name: 'notFound' }],
+    ['/switch-machines', { name: 'switchMachines' }],
+    ['/authorize/operator', { name: 'authorizeOperator' }],
+    ['/authorize/other', { name: 'notFound' }],
+    ['/tablet', { name: 'notFound' }],
     ['/tablet/register', { name: 'tabletRegister' }],
     ['/a/b/c', { name: 'notFound' }],
   ])('%s', (path, expected) => {

@@ -24,6 +24,8 @@ const RESERVED_FIRST_SEGMENTS = new Set([
 export type FloorRoute =
   | { name: 'home' }
   | { name: 'tabletRegister' }
+  | { name: 'switchMachines' }
+  | { name: 'authorizeOperator' }
   | { name: 'dashboard'; type: DashboardType | 'cycles' }
   | { name: 'machineDashboard'; machineId: string; type: DashboardType }
   | { name: 'workcenter'; machineId: string; dashboardType: string | null }
@@ -35,6 +37,9 @@ export const isDashboardType = (s: string | null | undefined): s is DashboardTyp
 export function resolveFloorRoute(pathname: string): FloorRoute {
   if (matchPath('/', pathname)) return { name: 'home' };
   if (matchPath('/tablet/register', pathname)) return { name: 'tabletRegister' };
+  // ?machineId= names the machine they act for (else the last one opened on this device).
+  if (matchPath('/switch-machines', pathname)) return { name: 'switchMachines' };
+  if (matchPath('/authorize/operator', pathname)) return { name: 'authorizeOperator' };
   const live = matchPath('/dashboards/live/:type', pathname);
   if (live) {
     // The Cycles dashboard is a type of its own, limited to one company (decision 0600).

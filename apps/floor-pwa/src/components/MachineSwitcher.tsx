@@ -1,25 +1,57 @@
-import { GroupSelect, Link, machinesInGroup, replaceSegment, t, useLocation } from '@takt/ui';
+import { GroupSelect, Link, machinesInGroup, t, useLocation } from '@takt/ui';
 import type { LiveMachine } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
+import { localStore, readStoredGroup, storeGroup, switchMachineHref } from './machineSwitch';
 
-/** live-operations §2: the chosen machine group is kept in local storage under a workcenter machineGroup key. */
-export const MACHINE_GROUP_STORAGE_KEY = 'workcenter.machineGroup';
-
-function readStoredGroup(): string | null {
-  try {
-    return localStorage.getItem(MACHINE_GROUP_STORAGE_KEY) || null;
-  } catch {
-    return null; // storage blocked (private mode, kiosk policy): the filter just isn't remembered
-  }
+export interface MachineSwitchListProps {
+  machines: readonly LiveMachine[];
+  groups: readonly { id: string; name: string }[];
+  /** The machine on screen (null on /switch-machines without one). */
+  currentId: string | null;
+  onPick?: () => void;
 }
 
-function storeGroup(group: string | null): void {
-  try {
-    if (group) localStorage.setItem(MACHINE_GROUP_STORAGE_KEY, group);
-    else localStorage.removeItem(MACHINE_GROUP_STORAGE_KEY);
-  } catch {
-    // see readStoredGroup
-  }
+/**
+ * The machine switch (live-operations §2): filter by machine group or All Machines (kept in local storage);
+ * each machine links to the current URL with its id swapped in. Used by the toolbar's dialog and by the
+ * /switch-machines page.
+ */
+export function MachineSwitchList({ machines, groups, currentId, onPick }: MachineSwitchListProps) {
+  const { pathname, search } = useLocation();
+  const [group, setGroup] = useState<string | null>(() => readStoredGroup(localStore()));
+  const knownGroup = group && groups.some((g) => g.id === group) ? group : null;
+  const shown = machinesInGroup(machines, knownGroup);
+  return (
+    <>
+      <GroupSelect
+        className="touch-select"
+        groups={groups}
+        value={knownGroup}
+        onChange={(g) => {
+          setGroup(g);
+          storeGroup(localStore(), g);
+        }}
+      />
+      {shown.length === 0 ? (
+        <p className="notice">{t('workcenter.noMachinesInGroup')}</p>
+      ) : (
+        <ul className="switcher__list">
+          {shown.map((m) => (
+            <li key={m.id}>
+              <Link
+                to={switchMachineHref(pathname, search, currentId, m.id)}
+                className="switcher__item"
+                aria-current={m.id === currentId ? 'page' : undefined}
+                onClick={onPick}
+              >
+                {m.name}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
 }
 
 export interface MachineSwitcherProps {
@@ -28,21 +60,10 @@ export interface MachineSwitcherProps {
   currentId: string;
 }
 
-/**
- * The machine switch overlay: filter by group or All Machines; choosing a machine replaces the machine id in
- * the current URL's path (the rest of the path and the query stay, so TV and dashboard type survive).
- */
+/** The toolbar's machine switch button and its dialog. */
 export function MachineSwitcher({ machines, groups, currentId }: MachineSwitcherProps) {
-  const { pathname, search } = useLocation();
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const [group, setGroup] = useState<string | null>(readStoredGroup);
-  const knownGroup = group && groups.some((g) => g.id === group) ? group : null;
-  const shown = machinesInGroup(machines, knownGroup);
-
-  // The id is the first path segment of the workcenter routes (/:machineId and /:machineId/:dashboardType).
-  const hrefFor = (machineId: string) => replaceSegment(pathname, 0, machineId) + search;
-
   const close = () => dialog.current?.close();
 
   useEffect(() => {
@@ -79,33 +100,7 @@ export function MachineSwitcher({ machines, groups, currentId }: MachineSwitcher
             {t('common.close')}
           </button>
         </div>
-        <GroupSelect
-          className="touch-select"
-          groups={groups}
-          value={knownGroup}
-          onChange={(g) => {
-            setGroup(g);
-            storeGroup(g);
-          }}
-        />
-        {shown.length === 0 ? (
-          <p className="notice">{t('workcenter.noMachinesInGroup')}</p>
-        ) : (
-          <ul className="switcher__list">
-            {shown.map((m) => (
-              <li key={m.id}>
-                <Link
-                  to={hrefFor(m.id)}
-                  className="switcher__item"
-                  aria-current={m.id === currentId ? 'page' : undefined}
-                  onClick={close}
-                >
-                  {m.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
+        <MachineSwitchList machines={machines} groups={groups} currentId={currentId} onPick={close} />
       </dialog>
     </>
   );

@@ -1,23 +1,14 @@
 import { Link, navigate, t, useLocation, useToasts, withSearchParam } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { dashboardPath } from '../routes';
+import { readTabletDevice, remoteIdentifierOf } from '../tablet/device';
+import { localStore } from './machineSwitch';
 
 /**
  * The workcenter menu (live-operations §2): Dashboard, TV Mode toggle, Remote Identifier, go-home to "/".
  * A disclosure (button + list), so keyboard and screen readers need no custom menu semantics.
  * Tablet mode hides Dashboard and TV Mode.
  */
-
-/** Set by tablet registration (issue 6 point 2): the id an admin uses to find this device. */
-export const REMOTE_IDENTIFIER_KEY = 'takt.remoteIdentifier';
-
-function remoteIdentifier(): string | null {
-  try {
-    return localStorage.getItem(REMOTE_IDENTIFIER_KEY);
-  } catch {
-    return null;
-  }
-}
 
 export function WorkcenterMenu({ tablet = false }: { tablet?: boolean }) {
   const toasts = useToasts();
@@ -92,9 +83,10 @@ export function WorkcenterMenu({ tablet = false }: { tablet?: boolean }) {
             className="menu__item"
             onClick={() => {
               setOpen(false);
+              const name = remoteIdentifierOf(readTabletDevice(localStore()));
               toasts.show({
                 id: 'remote-identifier',
-                message: `${t('workcenter.remoteIdentifier')}: ${remoteIdentifier() ?? t('workcenter.remoteIdentifierNone')}`,
+                message: `${t('workcenter.remoteIdentifier')}: ${name ?? t('workcenter.remoteIdentifierNone')}`,
               });
             }}
           >

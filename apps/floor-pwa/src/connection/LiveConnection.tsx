@@ -3,7 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { secondsUntil } from '../offline/backoff';
 import { useFloorSync } from '../offline/SyncProvider';
-import { liveConnectionMachine, offlineToastView } from './liveConnectionMachine';
+import { liveConnectionMachine, offlineToastView, reconnectLabelText } from './liveConnectionMachine';
 import { liveSocketActor } from './liveSocket';
 
 // Its own module: the workcenter loads it right after the first paint (issue 6 point 7).
@@ -61,7 +61,7 @@ export function LiveConnection({ machineId }: { machineId: string }) {
         </>
       ),
       action: {
-        label: view.label,
+        label: reconnectLabelText(view.label),
         disabled: !view.canReconnect,
         onClick: () => actor.send({ type: 'RECONNECT' }),
       },

@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
-import { liveConnectionMachine, offlineToastView } from './liveConnectionMachine';
+import {
+  liveConnectionMachine,
+  offlineToastView,
+  RECONNECT_DEBOUNCE_MS,
+  RECONNECTED_CLOSE_MS,
+  reconnectLabelText,
+} from './liveConnectionMachine';
 import { handleServerMessage, parseServerMessage } from './liveSocket';
 
 function run() {
@@ -67,6 +73,18 @@ describe('live connection and the offline toast', () => {
     expect(t.toast()).not.toBeNull();
     t.clock.increment(1);
     expect(t.toast()).toBeNull();
+  });
+});
+
+describe('offline toast words and timings (live-operations §4, §9)', () => {
+  it.each(['Reconnecting...', 'Reconnected!', 'Failed to reconnect'] as const)(
+    'the button reads "%s" through the catalogue',
+    (label) => expect(reconnectLabelText(label)).toBe(label),
+  );
+
+  it('debounces 1000 ms and closes 2 s after reconnecting', () => {
+    expect(RECONNECT_DEBOUNCE_MS).toBe(1000);
+    expect(RECONNECTED_CLOSE_MS).toBe(2000);
   });
 });
 

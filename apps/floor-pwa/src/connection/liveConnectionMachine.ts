@@ -1,3 +1,4 @@
+import { t } from '@takt/ui';
 import { assign, fromCallback, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { backoffDelay } from '../offline/backoff';
@@ -94,6 +95,18 @@ export const liveConnectionMachine = setup({
 });
 
 export type ReconnectLabel = 'Reconnecting...' | 'Reconnected!' | 'Failed to reconnect';
+
+/** The button's words, through the message catalogue (UI.md "Both"); the English texts are the spec's. */
+export function reconnectLabelText(label: ReconnectLabel): string {
+  switch (label) {
+    case 'Reconnecting...':
+      return t('offline.reconnecting');
+    case 'Reconnected!':
+      return t('offline.reconnected');
+    case 'Failed to reconnect':
+      return t('offline.failed');
+  }
+}
 
 /** What the offline toast shows for a machine state, or null when it is closed. */
 export function offlineToastView(

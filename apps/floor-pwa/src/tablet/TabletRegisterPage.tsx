@@ -15,6 +15,7 @@ import {
   TICK_MS,
 } from './registration';
 import type { Step } from './registration';
+import { writeTabletDevice } from './device';
 
 interface CodeState {
   code: string;
@@ -71,7 +72,9 @@ export function TabletRegisterPage() {
           registered.current = true;
           setStep('registered');
           activate(m.token)
-            .then((to) => {
+            .then(({ redirectTo: to, device }) => {
+              // Tablet mode from now on: the workcenter reads this (device.ts).
+              if (device) writeTabletDevice(safeStorage(), device);
               setStep('activated');
               setRedirectTo(to);
             })

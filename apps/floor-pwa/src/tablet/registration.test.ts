@@ -43,9 +43,15 @@ describe('tablet registration helpers', () => {
 
   it('activates with the device token as a bearer', async () => {
     const fetchImpl = vi.fn(
-      async () => new Response(JSON.stringify({ redirectTo: '/m-1' }), { status: 200 }),
+      async () =>
+        new Response(JSON.stringify({ redirectTo: '/m-1', tablet: { id: 't-9', machine_id: 'm-1' } }), {
+          status: 200,
+        }),
     );
-    expect(await activate('ttb_x', fetchImpl as unknown as typeof fetch)).toBe('/m-1');
+    expect(await activate('ttb_x', fetchImpl as unknown as typeof fetch)).toEqual({
+      redirectTo: '/m-1',
+      device: { tabletId: 't-9', machineId: 'm-1', remoteIdentifier: null },
+    });
     expect(fetchImpl).toHaveBeenCalledWith(
       '/tablet/activate',
       expect.objectContaining({

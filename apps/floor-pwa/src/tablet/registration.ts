@@ -1,5 +1,7 @@
 // Tablet registration (live-operations §2): the pure parts of the /tablet/register page, kept apart from
 // React so they are easy to test.
+import type { TabletDevice } from './device';
+import { tabletDeviceOf } from './device';
 
 /** The spec's timings: the code ring ticks every 100 ms; the page leaves 3 s after activation. */
 export const TICK_MS = 100;
@@ -61,8 +63,14 @@ export function formatRemaining(ms: number): string {
 export const tabletAuthUrl = (loc: Pick<Location, 'protocol' | 'host'>) =>
   `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/tablet-auth`;
 
-/** POST /tablet/activate with the device token; the server answers where to go and sets the tablet cookie. */
-export async function activate(token: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+/**
+ * POST /tablet/activate with the device token; the server answers where to go and which tablet this is, and
+ * sets the tablet cookie.
+ */
+export async function activate(
+  token: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ redirectTo: string; device: TabletDevice | null }> {
   const res = await fetchImpl('/tablet/activate', {
     method: 'POST',
     credentials: 'same-origin',
@@ -70,6 +78,6 @@ export async function activate(token: string, fetchImpl: typeof fetch = fetch): 
     body: '{}',
   });
   if (!res.ok) throw new Error(`Activation failed (${res.status}).`);
-  const body = (await res.json()) as { redirectTo?: string };
-  return body.redirectTo ?? '/';
+  const body = (await res.json()) as { redirectTo?: string; tablet?: unknown };
+  return { redirectTo: body.redirectTo ?? '/', device: tabletDeviceOf(body.tablet) };
 }

@@ -16,6 +16,7 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
+import { localStore } from '../components/machineSwitch';
 import { MachineSwitcher } from '../components/MachineSwitcher';
 import { WorkcenterMenu } from '../components/WorkcenterMenu';
 import { SyncIndicator } from '../connection/ConnectionUi';
@@ -23,6 +24,7 @@ import { storeDashboard } from '../offline/refdata';
 import { useFloorSync, useSyncView } from '../offline/SyncProvider';
 import { isDashboardType, isTvMode } from '../routes';
 import { localeZone, useSession } from '../session';
+import { readTabletDevice, tabletModeOf } from '../tablet/device';
 import { queue } from './actions';
 import { liveDowntime, totalDowntimeMs } from './downtimeList';
 import { downtimeReasonsOf } from './forms';
@@ -64,7 +66,10 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   const { status } = useSyncView();
   const { pathname, search, query } = useLocation();
   const tv = isTvMode(query);
-  const tablet = query.get('tablet') === '1';
+  // Tablet mode: ?tablet=1 or a tablet registered on this device (hides Dashboard, TV Mode, and the switcher
+  // when bound to one machine).
+  const device = useMemo(() => readTabletDevice(localStore()), []);
+  const mode = tabletModeOf(query, device);
   const poll = useDashboard(api, null);
   const fetched = useMemo(() => {
     const tile = poll.data?.machines.find((m) => m.id === machineId);
@@ -129,14 +134,15 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   );
   // live-operations §4: setup comes first in the class precedence, also while the start is still queued.
   const status4 = job?.setup ? { ...tileStatus, status: 'setup' as const } : tileStatus;
-  const manual = workcenterTypeOf(tile) === 'manual';
-  const multiplier = multiplierOf(tile, data.run);
+  const liveAnswer = cardLive.stored?.live as Record<string, unknown> | undefined;
+  const manual = workcenterTypeOf(tile, liveAnswer) === 'manual';
+  const multiplier = multiplierOf(tile, data.run, liveAnswer);
   const live = liveDowntime(view.downtime);
   const setupElapsed = job?.setup && job.setupSince != null ? Math.max(0, now - job.setupSince) : null;
   const partCount = tile.partCount == null ? null : tile.partCount + view.partsAdded;
   const offsetMs = poll.data?.offsetMs ?? 0;
 
-  const overlayProps = { machineId, machineName: tile.name, data, onClose: close };
+  const overlayProps = { machineId, machineName: tile.name, data, onClose: close, manual };
 
   return (
     <div className="wc" data-tv={tv || undefined}>
@@ -268,8 +274,8 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
       {!tv && (
         <section className="wc__toolbar" aria-label={t('workcenter.toolbar')}>
           <div className="wc__toolbar-group">
-            <WorkcenterMenu tablet={tablet} />
-            {data.flags.enableTabletMachineSwitching && query.get('switcher') !== 'false' && (
+            <WorkcenterMenu tablet={mode.tablet} />
+            {data.flags.enableTabletMachineSwitching && mode.switcher && (
               <MachineSwitcher machines={data.machines} groups={data.groups} currentId={machineId} />
             )}
             <SyncIndicator />
@@ -352,7 +358,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
         {open.kind === 'setup' && <SetupOverlay {...overlayProps} />}
         {open.kind === 'reject' && <RejectOverlay {...overlayProps} />}
         {open.kind === 'operator' && <OperatorOverlay {...overlayProps} />}
-        {open.kind === 'downtime' && <DowntimeOverlay {...overlayProps} />}
+        {open.kind === 'downtime' && <DowntimeOverlay {...overlayProps} canCategorize={full} />}
         {open.kind === 'reason' && <DowntimeOverlay {...overlayProps} focusStart={open.start} />}
       </Suspense>
     </div>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DowntimeEntry } from '../offline/optimistic';
 import { DEFAULT_FILTERS, downtimeSections, filterDurationOf, totalDowntimeMs } from './downtimeList';
-import { jobOf, operatorOf } from './view';
+import { jobOf, multiplierOf, operatorOf, workcenterTypeOf } from './view';
 
 describe('jobOf', () => {
   const run = {
@@ -95,5 +95,27 @@ describe('Categorize Downtime list', () => {
 
   it('totals downtime without setup', () => {
     expect(totalDowntimeMs(entries, now)).toBe(10_000 + 1000 + 10_000 + 5000);
+  });
+});
+
+describe('manual work centers (live-operations §2: Add Part by the multiplier, Add 1 Part, Undo)', () => {
+  it.each([
+    [[{ workcenterType: 'manual' }], 'manual'],
+    [[{}, { workcenterType: 'manual' }], 'manual'],
+    [[{ workcenter_type: 'other' }, { workcenterType: 'manual' }], 'other'],
+    [[null, undefined], 'machine'],
+    [[{ workcenterType: 'bogus' }], 'machine'],
+  ] as const)('%j → %s', (sources, expected) => {
+    expect(workcenterTypeOf(...sources)).toBe(expected);
+  });
+
+  it.each([
+    [{ multiplier: 3 }, null, null, 3],
+    [{}, { partcount_multiplier: 2 }, { multiplier: 5 }, 2],
+    [{}, null, { multiplier: 4 }, 4],
+    [{}, null, { multiplier: 0 }, 1],
+    [null, null, null, 1],
+  ])('multiplier of tile %j, run %j, live %j → %i', (tile, run, live, expected) => {
+    expect(multiplierOf(tile, run, live)).toBe(expected);
   });
 });

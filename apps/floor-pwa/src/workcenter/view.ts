@@ -123,14 +123,23 @@ export function baseView(input: {
 export const hasFullProduct = (me: Pick<Me, 'permissions'>): boolean =>
   me.permissions.includes('FullProduct');
 
-/** Manual work centers (workcenter type manual) add parts by hand; the tile may carry the type. */
-export function workcenterTypeOf(tile: Loose): 'machine' | 'manual' | 'other' {
-  const v = str(tile?.workcenterType) ?? str(tile?.workcenter_type);
-  return v === 'manual' || v === 'other' ? v : 'machine';
+/**
+ * Manual work centers (workcenter type manual) add parts by hand. The first source that names a type wins: the
+ * tile, then the card's live data (GET /api/workcenter/:id); a machine when none does.
+ */
+export function workcenterTypeOf(...sources: Loose[]): 'machine' | 'manual' | 'other' {
+  for (const src of sources) {
+    const v = str(src?.workcenterType) ?? str(src?.workcenter_type);
+    if (v === 'manual' || v === 'other' || v === 'machine') return v;
+  }
+  return 'machine';
 }
 
-/** The job's part multiplier (live-operations §9 default 1). */
-export function multiplierOf(tile: Loose, run: Loose): number {
-  const m = num(tile?.multiplier) ?? num(run?.partcount_multiplier);
+/**
+ * The job's part multiplier (live-operations §9 default 1): the tile's, the run's, else the card's live data
+ * (whose multiplier is the running job's).
+ */
+export function multiplierOf(tile: Loose, run: Loose, live: Loose = null): number {
+  const m = num(tile?.multiplier) ?? num(run?.partcount_multiplier) ?? num(live?.multiplier);
   return m != null && m > 0 ? m : 1;
 }

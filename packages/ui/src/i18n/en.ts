@@ -73,6 +73,7 @@ export const en = {
   'workcenter.switchMachine': 'Switch machine',
   'workcenter.switcherHeading': 'Switch machine',
   'workcenter.noMachinesInGroup': 'No machines in this group.',
+  'workcenter.switchingOff': 'Switching machines is turned off on this device.',
   'workcenter.exitTv': 'Exit TV mode',
 
   'workcenter.exitTvAria': 'Exit TV mode',
@@ -210,6 +211,8 @@ export const en = {
   'operator.logout': 'Log Out',
   'operator.none': 'No Operators configured.',
   'operator.current': 'Logged in: {name}',
+  'operator.noMachine': 'No machine is open on this device yet: open a machine first.',
+  'operator.notAllowed': 'Operator login is part of the full product.',
 
   // Offline, sync and version (live-operations §4, §8)
   'offline.toast': 'Network offline. Please check your Internet connection.',

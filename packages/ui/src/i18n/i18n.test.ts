@@ -24,3 +24,43 @@ describe('t', () => {
     expect(de('login.email')).toBe('Email');
   });
 });
+
+// The spec's texts the floor and office show, verbatim (live-operations §2, §4, §8).
+describe('spec texts in the catalogue', () => {
+  it.each([
+    ['offline.toast', 'Network offline. Please check your Internet connection.'],
+    ['offline.reconnecting', 'Reconnecting...'],
+    ['offline.reconnected', 'Reconnected!'],
+    ['offline.failed', 'Failed to reconnect'],
+    ['overlay.confirm', 'Are you sure?'],
+    ['startJob.noStages', 'No setup stages configured.'],
+    ['startJob.emptySearch', 'No Operations that match your search.'],
+    ['startJob.emptyRange', 'No Operations in this range.'],
+    ['startJob.emptyRangeSearch', 'No Operations in this range that match your search.'],
+    ['startJob.empty', 'No operations found.'],
+    ['startJob.inSetup', 'Start Job in Setup'],
+    ['startJob.inProduction', 'Start in Production'],
+    ['startJob.failed', 'Job could not be started'],
+    ['downtime.title', 'Categorize Downtime'],
+    ['downtime.empty', 'No downtime during this period.'],
+    ['downtime.noReasons', 'No downtime reasons configured.'],
+    ['downtime.reasonFailed', 'Downtime reason could not be saved.'],
+    ['downtime.saveFailed', 'Annotation could not be saved'],
+    ['reject.noReasons', 'No reject reasons configured.'],
+    ['reject.failed', 'Parts could not be rejected.'],
+    ['operator.none', 'No Operators configured.'],
+    ['setup.somethingWrong', 'Something went wrong'],
+    ['setup.adjustFailed', 'We ran into an issue, please try again.'],
+    ['setup.removalFailed', "There was an error, please re-submit the number of parts you'd like to keep."],
+    ['common.requestError', 'An error occurred with your request.'],
+  ] as const)('%s', (key, text) => {
+    expect(t(key)).toBe(text);
+  });
+
+  it('fills in the kept parts of the setup failure', () => {
+    expect(t('setup.endFailed', { n: 3 })).toBe(
+      'We fixed the part count and kept 3 parts, but there was an error going into production. Please try again.',
+    );
+    expect(t('version.reloadingIn', { s: 30 })).toBe('Reloading in 30...');
+  });
+});

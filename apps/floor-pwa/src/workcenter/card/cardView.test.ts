@@ -142,6 +142,8 @@ describe('live data parsing', () => {
     expect(parsed.machineId).toBe('m1');
     expect(parsed.jobRunId).toBe('r1');
     expect(parsed.inSetup).toBe(true);
+    expect(parsed.workcenterType).toBeNull();
+    expect(parseCardLive({ ...base, workcenterType: 'manual' }, 'x').workcenterType).toBe('manual');
   });
   it('rejects a malformed answer', () => {
     expect(() => parseCardLive({ actualParts: 'a' }, 'm1')).toThrow();

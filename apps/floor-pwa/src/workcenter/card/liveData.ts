@@ -6,7 +6,13 @@ import type { Check } from '@takt/ui';
 // GET /api/workcenter/:machineId (live-operations §3 "Work center live data"): percents 0–100, durations ms.
 
 /** The card's live data: the §3 fields plus the run it belongs to. */
-export type CardLive = WorkcenterLive & { machineId: string; jobRunId: string | null; inSetup: boolean };
+export type CardLive = WorkcenterLive & {
+  machineId: string;
+  jobRunId: string | null;
+  inSetup: boolean;
+  /** Workcenter type when the answer names it (manual work centers show Add Part and Undo). */
+  workcenterType?: string | null;
+};
 
 /** What the card keeps in Dexie (kv table) so it shows offline: the answer and the server time it was made. */
 export interface StoredCardLive {
@@ -75,6 +81,12 @@ export function parseCardLive(data: unknown, machineId: string): CardLive {
     machineId: typeof raw.machineId === 'string' ? raw.machineId : machineId,
     jobRunId: typeof raw.jobRunId === 'string' ? raw.jobRunId : null,
     inSetup: typeof raw.inSetup === 'boolean' ? raw.inSetup : base.setupSince != null,
+    workcenterType:
+      typeof raw.workcenterType === 'string'
+        ? raw.workcenterType
+        : typeof raw.workcenter_type === 'string'
+          ? raw.workcenter_type
+          : null,
   };
 }
 

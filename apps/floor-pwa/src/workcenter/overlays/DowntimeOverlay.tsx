@@ -13,13 +13,17 @@ import { downtimeMachine } from '../machines/downtimeMachine';
 import { PendingMark } from '../PendingMark';
 import type { OverlayProps } from './types';
 
-/** "Categorize Downtime" (live-operations §2, §4, §5); `focusStart` opens the reason form for one period. */
+/**
+ * "Categorize Downtime" (live-operations §2, §4, §5); `focusStart` opens the reason form for one period.
+ * Without `canCategorize` (no FullProduct, §6: the categorize form is full-product) the list is read-only.
+ */
 export default function DowntimeOverlay({
   machineId,
   data,
   onClose,
   focusStart,
-}: OverlayProps & { focusStart?: number | null }) {
+  canCategorize = true,
+}: OverlayProps & { focusStart?: number | null; canCategorize?: boolean }) {
   const sync = useFloorSync();
   const { me } = useSession();
   const lz = localeZone(me);
@@ -56,8 +60,8 @@ export default function DowntimeOverlay({
   const now = sync.now();
 
   useEffect(() => {
-    if (focusStart != null) send({ type: 'OPEN', start: focusStart });
-  }, [focusStart, send]);
+    if (focusStart != null && canCategorize) send({ type: 'OPEN', start: focusStart });
+  }, [focusStart, canCategorize, send]);
 
   // Opened for one period (the underlay): close once its reason is queued.
   const submitted = useRef(false);
@@ -78,6 +82,28 @@ export default function DowntimeOverlay({
     });
     const reason = e.reason ?? t('downtime.uncategorized');
     const mark = <PendingMark show={pending.has(`downtime:${e.start}`)} />;
+    const reasonCell = (
+      <span className="downtime-row__reason" style={e.color ? { borderLeftColor: e.color } : undefined}>
+        {reason}
+        {mark}
+      </span>
+    );
+    const cells = (
+      <>
+        <span className="downtime-row__time num">
+          {label}
+          {e.end === null && <span className="downtime-row__live"> · {t('downtime.ongoing')}</span>}
+        </span>
+        {reasonCell}
+      </>
+    );
+    if (!canCategorize) {
+      return (
+        <li key={e.start} className="downtime-row downtime-row--locked">
+          {cells}
+        </li>
+      );
+    }
     if (multi) {
       return (
         <li key={e.start}>
@@ -89,10 +115,7 @@ export default function DowntimeOverlay({
               onChange={() => send({ type: 'TOGGLE_SELECT', start: e.start })}
             />
             <span className="downtime-row__time num">{label}</span>
-            <span className="downtime-row__reason" style={e.color ? { borderLeftColor: e.color } : undefined}>
-              {reason}
-              {mark}
-            </span>
+            {reasonCell}
           </label>
         </li>
       );
@@ -114,14 +137,7 @@ export default function DowntimeOverlay({
             })
           }
         >
-          <span className="downtime-row__time num">
-            {label}
-            {e.end === null && <span className="downtime-row__live"> · {t('downtime.ongoing')}</span>}
-          </span>
-          <span className="downtime-row__reason" style={e.color ? { borderLeftColor: e.color } : undefined}>
-            {reason}
-            {mark}
-          </span>
+          {cells}
         </button>
       </li>
     );
@@ -229,7 +245,7 @@ export default function DowntimeOverlay({
       onClose={onClose}
       className="modal--tall"
       footer={
-        multi ? (
+        multi && canCategorize ? (
           <div className="modal__buttons">
             <span className="modal__hint">{t('downtime.selected', { n: selected.length })}</span>
             <button
@@ -245,14 +261,16 @@ export default function DowntimeOverlay({
       }
     >
       <div className="downtime-tools">
-        <button
-          type="button"
-          className="button touch"
-          aria-pressed={multi}
-          onClick={() => send({ type: 'TOGGLE_MULTI' })}
-        >
-          {t('downtime.selectMultiple')}
-        </button>
+        {canCategorize && (
+          <button
+            type="button"
+            className="button touch"
+            aria-pressed={multi}
+            onClick={() => send({ type: 'TOGGLE_MULTI' })}
+          >
+            {t('downtime.selectMultiple')}
+          </button>
+        )}
         {(
           [
             ['onlyLong', t('downtime.onlyLong')],

@@ -10,11 +10,12 @@ import { workcenterTypeOf } from '../view';
 import type { OverlayProps } from './types';
 
 /** Reject Part (live-operations §2, §5). */
-export default function RejectOverlay({ machineId, data, onClose }: OverlayProps) {
+export default function RejectOverlay({ machineId, data, onClose, manual: isManual }: OverlayProps) {
   const sync = useFloorSync();
   const id = useId();
   const reasons = useMemo(() => rejectReasonsOf(data.rejectReasons), [data.rejectReasons]);
-  const manual = workcenterTypeOf(data.tile) === 'manual';
+  // §5: manual work centers skip "remove from good parts".
+  const manual = isManual ?? workcenterTypeOf(data.tile) === 'manual';
   const hideRemoveFlag = data.flags.hideRemoveRejectedPartsCheckbox;
   const machine = useMemo(
     () =>

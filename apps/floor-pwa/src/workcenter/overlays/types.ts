@@ -5,4 +5,6 @@ export interface OverlayProps {
   machineName: string;
   data: WorkcenterData;
   onClose: () => void;
+  /** A manual work center (from the tile or the card's live data). */
+  manual?: boolean;
 }
