@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DEMO_LOGINS } from '@takt/api';
+import { DEMO_LOGINS, DEMO_MANUAL_STATIONS } from '@takt/api';
 import { freePorts, launchChromium, startProduct, watchAdapter } from './harness';
 import type { RunningProduct } from './harness';
 
 // Issue 7 point 6: the live dashboards with a plant of 50 simulated machines, seen through Chromium.
 const MACHINE_COUNT = 50;
+/** Tiles: the simulated machines and the demo's manual stations (no adapter). */
+const TILE_COUNT = MACHINE_COUNT + DEMO_MANUAL_STATIONS.flatMap((g) => g.stations).length;
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 const POLL = { timeout: 20_000, interval: 200 } as const;
 
@@ -50,7 +52,7 @@ describe('live dashboards with 50 machines in Chromium', () => {
   let dash: LiveDashboard;
   let portBase: number;
   /** The machines in the plant's order: machine i plays on SHDR port portBase + i. */
-  let machines: Array<{ id: string; name: string; scheduled: boolean }>;
+  let machines: Array<{ id: string; name: string; scheduled: boolean; workcenterType?: string }>;
 
   beforeAll(async () => {
     portBase = await freePorts(MACHINE_COUNT);
@@ -76,27 +78,29 @@ describe('live dashboards with 50 machines in Chromium', () => {
     await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => dash.tiles().count(), POLL).toBe(MACHINE_COUNT);
+    await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     const res = await page.request.get(`${product.url}/api/dashboard`);
-    machines = ((await res.json()) as { machines: typeof machines }).machines;
+    const workCenters = ((await res.json()) as { machines: typeof machines }).machines;
+    expect(workCenters).toHaveLength(TILE_COUNT);
+    machines = workCenters.filter((m) => m.workcenterType === 'machine');
     expect(machines).toHaveLength(MACHINE_COUNT);
     for (const m of machines.slice(0, 3)) await expect.poll(() => dash.tile(m.name).count()).toBe(1);
 
     // Rings for utilization arrive with the 15 s poll: each tile gets its figure (a percent or '-').
     await expect
       .poll(() => page.getByRole('img', { name: /^Utilization (\d+\.\d%|-)/ }).count(), POLL)
-      .toBe(MACHINE_COUNT);
+      .toBe(TILE_COUNT);
 
     for (const type of ['downtime', 'oee', 'partsgoal']) {
       await page
         .getByRole('link', { name: { downtime: 'Downtime', oee: 'OEE', partsgoal: 'Parts Goal' }[type]! })
         .click();
       await expect.poll(() => page.url()).toContain(`/dashboards/live/${type}`);
-      await expect.poll(() => dash.tiles().count(), POLL).toBe(MACHINE_COUNT);
+      await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     }
     // Downtime tiles are half width: at 1920 px about twice as many per row as on the others (less the gaps).
     await dash.open('downtime');
-    await expect.poll(() => dash.tiles().count(), POLL).toBe(MACHINE_COUNT);
+    await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     const perRow = async () => {
       const tops = await dash
         .tiles()
@@ -105,7 +109,7 @@ describe('live dashboards with 50 machines in Chromium', () => {
     };
     const half = await perRow();
     await dash.open('utilization');
-    await expect.poll(() => dash.tiles().count(), POLL).toBe(MACHINE_COUNT);
+    await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     const full = await perRow();
     expect(half).toBeGreaterThanOrEqual(Math.floor(1.8 * full));
     expect(full).toBeGreaterThanOrEqual(3);
@@ -151,7 +155,7 @@ describe('live dashboards with 50 machines in Chromium', () => {
     const target = machines.find((m) => !m.scheduled)!;
     expect(target).toBeDefined();
     await dash.open('partsgoal');
-    await expect.poll(() => dash.tiles().count(), POLL).toBe(MACHINE_COUNT);
+    await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     await dash.tileAction(target.name, 'Start Job').click();
 
     const modal = page.getByRole('dialog', { name: `Start Job on ${target.name}` });
@@ -191,11 +195,11 @@ describe('live dashboards with 50 machines in Chromium', () => {
 
   it('keeps the last tiles, marked stale, when the server cannot be reached', async () => {
     await dash.open('downtime');
-    await expect.poll(() => dash.tiles().count(), POLL).toBe(MACHINE_COUNT);
+    await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     await page.route('**/api/dashboard**', (route) => route.abort('internetdisconnected'));
     try {
       await expect.poll(() => page.getByTestId('feed-stale').count(), { timeout: 15_000 }).toBe(1);
-      expect(await dash.tiles().count()).toBe(MACHINE_COUNT);
+      expect(await dash.tiles().count()).toBe(TILE_COUNT);
     } finally {
       await page.unroute('**/api/dashboard**');
     }

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_LOGINS, DEMO_PLANT } from '@takt/api';
+import { DEMO_LOGINS, DEMO_MANUAL_STATIONS, DEMO_PLANT } from '@takt/api';
 import { launchChromium, startProduct, watchAdapter } from './harness';
 import type { RunningProduct } from './harness';
 
 // Issue 2 point 8: a fresh product on SQLite with the simulated plant, seen through Chromium.
 const MACHINES: string[] = DEMO_PLANT.flatMap((g) => [...g.machines]);
+/** Every work center of the demo: the simulated machines and the manual stations (no adapter). */
+const WORK_CENTERS: string[] = [...MACHINES, ...DEMO_MANUAL_STATIONS.flatMap((g) => [...g.stations])];
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 
 describe('the live plant in Chromium', () => {
@@ -30,8 +32,8 @@ describe('the live plant in Chromium', () => {
     await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     const tiles = page.locator('article[data-status]');
-    await expect.poll(() => tiles.count(), { timeout: 15_000 }).toBe(12);
-    for (const name of MACHINES)
+    await expect.poll(() => tiles.count(), { timeout: 15_000 }).toBe(WORK_CENTERS.length);
+    for (const name of WORK_CENTERS)
       await expect.poll(() => page.locator(`article[aria-label="${name}"]`).count()).toBe(1);
   }, 60_000);
 
@@ -97,7 +99,7 @@ describe('the live plant in Chromium', () => {
 
   it('lists the machines in the office app', async () => {
     await page.goto(`${product.url}/app/machines`);
-    await expect.poll(() => page.getByRole('row').count(), { timeout: 10_000 }).toBe(13); // header + 12
+    await expect.poll(() => page.getByRole('row').count(), { timeout: 10_000 }).toBe(1 + WORK_CENTERS.length); // header + one row each
   }, 30_000);
 
   it('answers 401 to the API without a session', async () => {

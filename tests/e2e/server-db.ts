@@ -60,3 +60,16 @@ export function loggedCount(product: Pick<RunningProduct, 'dbFile'>, ids: readon
       ?.n ?? 0,
   );
 }
+
+/**
+ * Changes what the server stored, as an admin screen without an API would (company flags have no write route):
+ * one statement on a fresh connection beside the running product (WAL; waits up to 5 s for its writer).
+ */
+export function execute(product: Pick<RunningProduct, 'dbFile'>, sql: string, ...params: unknown[]): number {
+  const db = new Database(product.dbFile, { fileMustExist: true, timeout: 5_000 });
+  try {
+    return db.prepare(sql).run(...params).changes;
+  } finally {
+    db.close();
+  }
+}

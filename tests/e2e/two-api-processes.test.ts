@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEMO_LOGINS } from '@takt/api';
+import { DEMO_LOGINS, DEMO_MANUAL_STATIONS, DEMO_PLANT } from '@takt/api';
 import { freshDb } from '../../services/api/src/testing/db';
 import type { TestDb } from '../../services/api/src/testing/db';
 import { startProduct } from './harness';
@@ -38,7 +38,9 @@ describe('the live channel across two API processes on one PostgreSQL', () => {
     const machines = (await (await fetch(`${b.url}/api/dashboard`, { headers: { cookie } })).json()) as {
       machines: Array<{ id: string }>;
     };
-    expect(machines.machines.length).toBe(12);
+    const workCenters =
+      DEMO_PLANT.flatMap((g) => g.machines).length + DEMO_MANUAL_STATIONS.flatMap((g) => g.stations).length;
+    expect(machines.machines.length).toBe(workCenters);
 
     const ws = new WebSocket(`${b.url.replace('http', 'ws')}/live`, { headers: { cookie } });
     const updates: Array<{ event: string; machine_id?: string }> = [];

@@ -3,6 +3,13 @@ import type { GoalStatus } from './live/status';
 import { MACHINE_STATES } from './machine-state';
 
 export const machineStateSchema = z.enum(MACHINE_STATES);
+/**
+ * live-operations §1: work centers are machines or manual stations (workcenter type machine, manual, other).
+ * Declared here, not with the other entities in schemas/live-entities.ts, so the floor app's first chunk,
+ * which needs the tile, does not pull every entity schema in with it (issue 6 point 7).
+ */
+export const workcenterTypeSchema = z.enum(['machine', 'manual', 'other']);
+export type WorkcenterType = z.infer<typeof workcenterTypeSchema>;
 export const autostartBehaviorSchema = z.enum(['disabled', 'mes', 'key']);
 export const liveConnectionSchema = z.enum(['CONNECTING', 'CONNECTED', 'DISCONNECTED', 'NOT CONFIGURED']);
 
@@ -42,6 +49,13 @@ export const dashboardMachineSchema = z.object({
   program: z.string().nullable(),
   partCount: z.number().nullable(),
   connection: liveConnectionSchema,
+  /**
+   * Manual work centers show Add Part and Undo instead of machine data (live-operations §2). The API sends it
+   * on every machine; optional here only so clients built before it existed still type-check. Written
+   * z.optional(x), not x.optional(): a method call on a schema is not known to be pure, so the bundler would
+   * keep zod in the floor app's first chunk (issue 6 point 7).
+   */
+  workcenterType: z.optional(workcenterTypeSchema),
 });
 export type DashboardMachine = z.infer<typeof dashboardMachineSchema>;
 
@@ -120,4 +134,23 @@ export interface PartsEntry {
   productionRuntimeMs: number;
   /** live-operations §4 goal status with the company's warning and failure percents. */
   status: GoalStatus;
+}
+
+// GET /api/dashboard/status (live-operations §2 polling: unmapped status every 10 s, gateway status every 15 s).
+
+/** A machine that sent keys its adapter does not map. */
+export interface UnmappedEntry {
+  machineId: string;
+  /** Keys the machine sent in the last hour that its adapter does not map, sorted. */
+  keys: string[];
+}
+
+/**
+ * A gateway with its edge health only (reports-admin §4): no token, serial or configuration. `S` is the health
+ * value (NeverReported, NotReporting, MixedStatus, Normal, Unknown where ingest's `EdgeHealth` is known).
+ */
+export interface GatewayStatusEntry<S extends string = string> {
+  id: string;
+  name: string;
+  health: { status: S; label: string; tone: 'success' | 'warning' | 'danger' };
 }

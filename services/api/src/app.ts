@@ -10,6 +10,7 @@ import { permitSyncHandlers } from './http/permissions';
 import { serveApps } from './http/static';
 import { bindSyncHandlers } from './auth/tablet-binding';
 import { liveChannelRoutes } from './live/channel';
+import { publishesWrites } from './live/publish-writes';
 import { tabletAuthRoutes } from './live/tablet-auth';
 import { authRoutes, meRoutes } from './routes/auth';
 import { adaptersRoutes } from './routes/adapters';
@@ -17,6 +18,7 @@ import { diagnosticsRoutes } from './routes/diagnostics';
 import { gatewayPushRoutes, gatewaysRoutes } from './routes/gateways';
 import { annotationTypeRoutes } from './routes/annotation-types';
 import { annotationRoutes } from './routes/annotations';
+import { companyRoutes } from './routes/company';
 import { dashboardRoutes } from './routes/dashboard';
 import { downtimeRoutes } from './routes/downtime';
 import { partAdjustmentTypeRoutes } from './routes/part-adjustment-types';
@@ -69,6 +71,17 @@ export function buildApp(deps: Deps) {
 
   const api = new Hono<AppEnv>();
   api.use('*', requireCaller);
+  // Writes that change what a machine's live channel shows are announced on the bus once they committed.
+  for (const [path, topic] of [
+    ['/dispatch/*', 'jobs'],
+    ['/setup/*', 'jobs'],
+    ['/jobmachines/*', 'jobs'],
+    ['/operatorruns/*', 'operators'],
+    ['/downtime/*', 'annotations'],
+    ['/annotations/*', 'annotations'],
+    ['/partadjustment/*', 'parts'],
+  ] as const)
+    api.use(path, publishesWrites(topic));
   api.route('/me', meRoutes);
   api.route('/dashboard', dashboardRoutes);
   api.route('/jobs', jobsRoutes);
@@ -93,6 +106,7 @@ export function buildApp(deps: Deps) {
   api.route('/user-token', userTokenRoutes);
   api.route('/emailnotifications', emailNotificationRoutes);
   api.route('/timecontext', timeContextRoutes);
+  api.route('/company', companyRoutes);
   // POST /api/reports/event/queue, GET /api/reports/export/download/:id (beside the report routes).
   api.route('/reports', eventExportRoutes);
   app.route('/api', api);

@@ -39,6 +39,11 @@ const envSchema = z.object({
   /** MQTT broker for machines with MQTT sources, e.g. mqtt://127.0.0.1:1883 (docs/decisions/0200-mqtt-topics.md). */
   TAKT_MQTT_URL: z.string().optional(),
   TAKT_MQTT_PREFIX: z.string().optional(),
+  /**
+   * The ingest worker's MQTT client id: a fixed id keeps a persistent session, so QoS 1 messages not yet
+   * stored when the worker died come again (decision 0200). Give each ingest worker its own.
+   */
+  TAKT_MQTT_CLIENT_ID: z.string().min(1).max(128).default('takt-ingest'),
   /** The one company whose users get the Cycles live dashboard (live-operations §6; decision 0600). Unset: none. */
   TAKT_CYCLES_DASHBOARD_COMPANY: z
     .string()

@@ -67,6 +67,7 @@ async function main(): Promise<void> {
       log: (m) => console.log(m),
       ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
       ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
+      mqttClientId: env.TAKT_MQTT_CLIENT_ID,
       onWritten: (machines) => {
         bus
           .publish(machines.map((m) => ({ ...m, topic: 'live' as const })))

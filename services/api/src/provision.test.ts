@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { parseEnv } from './env';
-import { DEMO_LOGINS, DEMO_PLANT, ensureAdmin, ensureDemoCompany } from './provision';
+import { DEMO_LOGINS, DEMO_MANUAL_STATIONS, DEMO_PLANT, ensureAdmin, ensureDemoCompany } from './provision';
 import { DIALECTS, freshDb } from './testing/db';
 import type { TestDb } from './testing/db';
 import { inProcessBus } from './live/bus';
@@ -37,13 +37,26 @@ describe.each(DIALECTS)('start-up provisioning on %s', (dialect) => {
     return res.status;
   };
 
-  it('seeds the demo company once: 12 machines in 2 groups with an SHDR source each, and three logins', async () => {
+  it('seeds the demo company once: 12 machines in 2 groups with an SHDR source each, a manual work center, and three logins', async () => {
     const first = await ensureDemoCompany(t.db, { portBase: 7000, seed: 1, adapterFields: FIELDS, now: 1 });
     expect(first).toHaveLength(12);
     expect(first.map((m) => m.port)).toEqual(Array.from({ length: 12 }, (_, i) => 7000 + i));
     expect(first.map((m) => m.name)).toEqual(DEMO_PLANT.flatMap((g) => [...g.machines]));
     const groups = await t.db.selectFrom('machine_groups').select('name').orderBy('sort_order').execute();
-    expect(groups.map((g) => g.name)).toEqual(['Milling', 'Turning']);
+    expect(groups.map((g) => g.name)).toEqual(['Milling', 'Turning', 'Assembly']);
+    // A manual work center beside the simulated machines: no adapter, no source, so nothing simulates it.
+    const manual = await t.db
+      .selectFrom('machines')
+      .select(['name', 'adapter_id'])
+      .where('workcenter_type', '=', 'manual')
+      .execute();
+    expect(manual).toEqual(
+      DEMO_MANUAL_STATIONS.flatMap((g) => g.stations.map((name) => ({ name, adapter_id: null }))),
+    );
+    expect(first.map((m) => m.name)).not.toContain(manual[0]!.name);
+    // Setup stages are on, so the floor offers one start button per stage.
+    const demo = await t.db.selectFrom('companies').select('enable_setup_stages').executeTakeFirstOrThrow();
+    expect(demo.enable_setup_stages).toBe(1);
     for (const l of DEMO_LOGINS) expect(await loginStatus(l.email, l.password), l.email).toBe(200);
 
     // A restart on other ports re-points the sources and seeds nothing twice.

@@ -4,7 +4,12 @@ import type { Database } from './db/schema';
 import { companyScope } from './db/scope';
 import type { AdapterFieldInput } from './repositories/adapters';
 import { createAdapter, createShdrSource } from './repositories/adapters';
-import { createCompany, findDemoCompany, firstCompany } from './repositories/companies';
+import {
+  createCompany,
+  findDemoCompany,
+  firstCompany,
+  setSetupStagesEnabled,
+} from './repositories/companies';
 import { createGroup, createMachine } from './repositories/machines';
 import { createUser, findUserForLogin } from './repositories/users';
 import { seedDemoJobs } from './provision-live-jobs';
@@ -23,6 +28,12 @@ export const DEMO_LOGINS = [
     displayName: 'Otto Operator',
   },
 ] as const;
+
+/**
+ * Manual work centers of the demo (live-operations §1: work centers are machines or manual stations). They
+ * have no adapter and no simulated source: operators count parts with Add Part and Undo on the floor app.
+ */
+export const DEMO_MANUAL_STATIONS = [{ group: 'Assembly', stations: ['Assembly Bench 1'] }] as const;
 
 /** A simulated plant of 12 machines in 2 groups. */
 export const DEMO_PLANT = [
@@ -137,6 +148,29 @@ export async function ensureDemoCompany(
           order += 1;
         }
       }
+      for (const [i, g] of DEMO_MANUAL_STATIONS.entries()) {
+        const groupId = await createGroup(
+          scope,
+          { name: g.group, sortOrder: DEMO_PLANT.length + i },
+          opts.now,
+        );
+        for (const name of g.stations) {
+          await createMachine(
+            scope,
+            {
+              name,
+              workcenterType: 'manual',
+              sortOrder: order,
+              groupIds: [groupId],
+              downtimeFailureDelay: 5,
+            },
+            opts.now,
+          );
+          order += 1;
+        }
+      }
+      // The floor shows one button per setup stage (live-operations §2 Start Job overlay) when stages are on.
+      await setSetupStagesEnabled(trx, c.id, true);
       return c;
     });
   }

@@ -6,7 +6,6 @@ import { colorSchema, durationMsSchema, epochMsSchema, idSchema, noteSchema } fr
 
 // live-operations §3 entities (the dashboard tile is dashboardMachineSchema in dashboard.ts).
 
-export const workcenterTypeSchema = z.enum(['machine', 'manual', 'other']);
 export const cycleInputOptionSchema = z.enum(['timepercycle', 'timeperpart', 'partsperhour']);
 export const productTierSchema = z.enum(['serviceProvider', 'utilization', 'full']);
 export const rejectBehaviorSchema = z.enum(['scrap', 'nonconform']);
@@ -248,6 +247,8 @@ export const companyFlagsSchema = z.object({
   currentTimeContext: z.object({ offset_millis: z.number().int() }),
   product_tier: productTierSchema,
 });
+/** GET /api/company/flags: the caller's company settings the floor app follows. */
+export type CompanyFlags = z.infer<typeof companyFlagsSchema>;
 
 export const machineGroupRefSchema = z.object({
   id: idSchema,

@@ -18,7 +18,8 @@ export const TABLET_COOKIE = 'takt_tablet';
 /** last_seen_at is written at most this often per tablet (not on every request). */
 const SEEN_EVERY_MS = 60_000;
 
-async function userCaller(c: Context<AppEnv>, token: string) {
+/** A session token → a user caller of the session's company (null: no live session, or a locked user). */
+export async function userCaller(c: Context<AppEnv>, token: string) {
   const { db, now } = c.var.deps;
   const session = await findLiveSession(db, token, now());
   if (!session) return null;

@@ -5,7 +5,15 @@ import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
-import { aJobRun, anAnnotation, aRejectReason, HOUR, MIN, someStates } from '../testing/downtime-builders';
+import {
+  aJobRun,
+  anAnnotation,
+  aRejectReason,
+  aTenantWithMachine,
+  HOUR,
+  MIN,
+  someStates,
+} from '../testing/downtime-builders';
 import { aSetupStage, errorOf } from '../testing/live-builders';
 import { aTablet } from '../testing/tablet-builders';
 import { BOUND_ELSEWHERE } from './tablet-binding';
@@ -27,8 +35,8 @@ describe.each(DIALECTS)('tablet binding by record id on %s', (dialect) => {
 
   /** Machines A (the tablet's) and B with a reject, a categorized downtime and an open job run each. */
   async function plant() {
-    const me = await h.tenant();
-    const a = await aMachine(h.t.db, me.company, { name: 'A' });
+    const me = await aTenantWithMachine(h, { machine: { name: 'A' } });
+    const a = me.machineId;
     const b = await aMachine(h.t.db, me.company, { name: 'B' });
     const reason = await aRejectReason(h.t.db, me.company, { reject_behavior: 'scrap' });
     const tablet = await aTablet(h.t.db, me.company, a, T);

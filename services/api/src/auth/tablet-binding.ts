@@ -91,19 +91,14 @@ async function namesOtherMachinesRecord(c: Context<AppEnv>, ids: string[], bound
 }
 
 /**
- * 403 when a bound tablet's request names another machine of its company: any path segment, the query
- * parameters machineId / machine_id / id, or a JSON body's machine fields (and `id`, which is the machine
- * for dispatch); or names a record of another machine (RECORD_KEYS, path segments). Only ids that really
- * are machines or such records count, so other resources' ids never trip it. The sync
- * endpoint is judged per command instead (bindSyncHandlers), so one stray command does not block a batch.
+ * Every id a request names: any path segment below /api/<resource>, the query parameters machineId /
+ * machine_id / id / machine and RECORD_KEYS, and a JSON body's machine fields (and `id`, which is the
+ * machine for dispatch) and record keys. Hono caches the parsed body, so the route's own jsonBody reads the
+ * same value; a malformed body is left for the route to refuse.
  */
-export async function enforceTabletBinding(c: Context<AppEnv>): Promise<void> {
-  const bound = boundMachineOf(c.var.caller);
-  if (bound == null) return;
-  const path = c.req.path;
-  if (/^\/api\/sync\/?$/.test(path)) return;
+async function namedIds(c: Context<AppEnv>): Promise<Candidates> {
   const found: Candidates = { machines: new Set(), records: new Set() };
-  for (const seg of path.split('/').slice(2)) {
+  for (const seg of c.req.path.split('/').slice(2)) {
     if (!seg) continue;
     const id = decodeURIComponent(seg);
     found.machines.add(id);
@@ -114,10 +109,22 @@ export async function enforceTabletBinding(c: Context<AppEnv>): Promise<void> {
   for (const key of RECORD_KEYS) addAll(found.records, c.req.queries(key) ?? []);
   const type = c.req.header('content-type') ?? '';
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && type.includes('json')) {
-    // Hono caches the parsed body, so the route's own jsonBody reads the same value; a malformed body is
-    // left for the route to refuse.
     bodyCandidates(await c.req.json().catch(() => null), found);
   }
+  return found;
+}
+
+/**
+ * 403 when a bound tablet's request names another machine of its company (namedIds), or names a record of
+ * another machine (RECORD_KEYS, path segments). Only ids that really are machines or such records count, so
+ * other resources' ids never trip it. The sync endpoint is judged per command instead (bindSyncHandlers), so
+ * one stray command does not block a batch.
+ */
+export async function enforceTabletBinding(c: Context<AppEnv>): Promise<void> {
+  const bound = boundMachineOf(c.var.caller);
+  if (bound == null) return;
+  if (/^\/api\/sync\/?$/.test(c.req.path)) return;
+  const found = await namedIds(c);
   const machineIds = usable(found.machines, bound);
   if (machineIds.length) {
     const other = await c.var.scope
@@ -131,6 +138,29 @@ export async function enforceTabletBinding(c: Context<AppEnv>): Promise<void> {
   // A call that names only a record (PUT /api/partadjustment/:id, an annotation id, a job run as jsgId or
   // laborActivitySetId) is held to the record's machine.
   if (await namesOtherMachinesRecord(c, usable(found.records, bound), bound)) throw boundElsewhere();
+}
+
+/**
+ * The machines of the caller's company a request acts on: those it names, and those whose records it names
+ * (the same reading of the request as the binding check). Read before the request runs, so a deleted
+ * record still counts.
+ */
+export async function machinesActedOn(c: Context<AppEnv>): Promise<string[]> {
+  const found = await namedIds(c);
+  const machineIds = usable(found.machines, '');
+  const recordIds = usable(found.records, '');
+  const scope = c.var.scope;
+  const [machines, ...records] = await Promise.all([
+    machineIds.length
+      ? scope.selectFrom('machines').select('id').where('id', 'in', machineIds).execute()
+      : Promise.resolve([]),
+    ...MACHINE_RECORD_TABLES.map((table) =>
+      recordIds.length
+        ? scope.selectFrom(table).select('machine_id').where('id', 'in', recordIds).execute()
+        : Promise.resolve([]),
+    ),
+  ]);
+  return [...new Set([...machines.map((m) => m.id), ...records.flat().map((r) => r.machine_id)])];
 }
 
 /** Sync commands of a bound tablet for another machine are rejected (403 TABLET_BOUND), each on its own. */

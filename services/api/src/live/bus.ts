@@ -8,8 +8,10 @@ export interface LiveEvent {
   /**
    * What changed: the live row (states, values), annotations, jobs, … . `tablet` is a message for one tablet's
    * registration socket (live/tablet-auth.ts); then `machineId` carries the tablet id and `tablet` the message.
+   * `reinit`: what the machine's channels showed is no longer a base to update (history was rewritten, e.g. the
+   * start of day moved): each subscriber is told `reinit` and reloads its state (live/channel.ts).
    */
-  topic: 'live' | 'annotations' | 'jobs' | 'parts' | 'operators' | 'tablet';
+  topic: 'live' | 'annotations' | 'jobs' | 'parts' | 'operators' | 'tablet' | 'reinit';
   tablet?: TabletMessage;
 }
 

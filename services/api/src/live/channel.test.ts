@@ -6,6 +6,7 @@ import type { TestDb } from '../testing/db';
 import type { Node } from '../testing/ws';
 import { login, openSocket, startNode, stopAll } from '../testing/ws';
 import { aTablet } from '../testing/tablet-builders';
+import { aJobRun } from '../testing/downtime-builders';
 import { inProcessBus, postgresBus } from './bus';
 
 const connect = (node: Node, cookie?: string) => openSocket(node, '/live', cookie);
@@ -109,6 +110,40 @@ describe.each(DIALECTS)('live channel on %s', (dialect) => {
     }
   });
 
+  it('sends the same tile as GET /api/dashboard: the running job stays on it; the goal only with FullProduct', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    for (const tier of ['full', 'serviceProvider'] as const) {
+      const company = await aCompany(t.db, { productTier: tier });
+      const user = await aUser(t.db, company);
+      const machine = await aMachine(t.db, company, { name: `Lathe ${tier}` });
+      await aJobRun(t.db, company, machine, { start: Date.now() - 30 * 60_000, jobName: 'Flange' });
+      const cookie = await login(node, user.email, user.password);
+      const c = await connect(node, cookie);
+      sockets.push(c.ws);
+      c.send({ event: 'join', machine_id: machine, name: 'live' });
+      const joined = await c.next((m) => m.event === 'join', 'the join');
+      const tiles = (await (
+        await fetch(`http://${node.url}/api/dashboard`, { headers: { cookie } })
+      ).json()) as { machines: Array<Record<string, unknown>> };
+      const polled = tiles.machines.find((m) => m.id === machine)!;
+      const tile = joined.payload as Record<string, unknown>;
+      expect(tile).toMatchObject({
+        id: machine,
+        scheduled: true,
+        jobScheduleGroupId: polled.jobScheduleGroupId,
+        jobId: polled.jobId,
+        workcenterType: 'machine',
+      });
+      expect(tile.jobScheduleGroupId).toEqual(expect.any(String));
+      // The goal: a number with FullProduct (30 minutes at 60 s a part), blank without (live-operations §6).
+      if (tier === 'full') expect(tile.expectedParts).toEqual(expect.any(Number));
+      else expect(tile).toMatchObject({ expectedParts: null, progress: null, pausedJobName: null });
+      expect(tile.expectedParts).toEqual(polled.expectedParts);
+      expect(tile.progress).toEqual(polled.progress);
+    }
+  });
+
   it('holds a bound tablet to its own machine', async () => {
     const node = await startNode(t, dialect, inProcessBus());
     nodes.push(node);
@@ -126,6 +161,97 @@ describe.each(DIALECTS)('live channel on %s', (dialect) => {
     });
     c.send({ event: 'join', machine_id: own, name: 'live' });
     expect(await c.next((m) => m.event === 'join', 'the join')).toMatchObject({ machine_id: own });
+  });
+
+  it('reinit: the server tells subscribers to reload; a client asks for the whole state again', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const other = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const machine = await aMachine(t.db, company, { name: 'Mill' });
+    const quiet = await aMachine(t.db, company, { name: 'Quiet' });
+    const c = await connect(node, await login(node, user.email, user.password));
+    sockets.push(c.ws);
+
+    // Asking before joining is refused; the socket stays usable.
+    c.send({ event: 'reinit', machine_id: machine, name: 'live' });
+    expect(await c.next((m) => m.event === 'error', 'a refusal')).toMatchObject({
+      code: 'NOT_JOINED',
+      machine_id: machine,
+      name: 'live',
+    });
+
+    c.send({ event: 'join', machine_id: machine, name: 'live' });
+    await c.next((m) => m.event === 'join' && m.name === 'live', 'the live join');
+    c.send({ event: 'join', machine_id: machine, name: 'diagnostics', config: { stream: 'raw' } });
+    await c.next((m) => m.event === 'join' && m.name === 'diagnostics', 'the diagnostics join');
+    c.send({ event: 'join', machine_id: quiet, name: 'live' });
+    await c.next((m) => m.event === 'join' && m.machine_id === quiet, 'the join of the quiet machine');
+
+    // Server → client: a reinit event reaches every channel of that machine at once, without a payload,
+    // and nothing of another company or another machine.
+    await node.bus.publish([{ companyId: other.id, machineId: machine, topic: 'reinit' }]);
+    await node.bus.publish([{ companyId: company.id, machineId: machine, topic: 'reinit' }]);
+    await expect.poll(() => c.messages.filter((m) => m.event === 'reinit').length).toBe(2);
+    const told = c.messages.filter((m) => m.event === 'reinit');
+    expect(told.map((m) => m.name).sort()).toEqual(['diagnostics', 'live']);
+    for (const m of told) expect(m).toEqual({ event: 'reinit', machine_id: machine, name: m.name });
+    // A reinit replaces the update: no channel_update follows it.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(c.messages.filter((m) => m.event === 'channel_update')).toEqual([]);
+
+    // Client → server: the whole state again, as at join. Diagnostics resends its last 10 minutes.
+    const at = Date.now();
+    await t.db
+      .insertInto('observations')
+      .values({ company_id: company.id, machine_id: machine, ts: at - 60_000, key: 'Xact', value: '12.5' })
+      .execute();
+    c.send({ event: 'reinit', machine_id: machine, name: 'diagnostics' });
+    const raw = await c.next((m) => m.event === 'reinit' && 'payload' in m, 'the diagnostics state');
+    expect(raw).toMatchObject({
+      machine_id: machine,
+      name: 'diagnostics',
+      payload: { observations: [expect.objectContaining({ key: 'Xact', value: '12.5' })] },
+    });
+    c.send({ event: 'reinit', machine_id: machine, name: 'diagnostics' });
+    await expect
+      .poll(() =>
+        c.messages.filter((m) => m.event === 'reinit' && m.name === 'diagnostics' && 'payload' in m),
+      )
+      .toHaveLength(2);
+    const again = c.messages.filter(
+      (m) => m.event === 'reinit' && m.name === 'diagnostics' && 'payload' in m,
+    );
+    expect(again[1]).toEqual(again[0]);
+    c.send({ event: 'reinit', machine_id: machine, name: 'live' });
+    const tile = await c.next((m) => m.event === 'reinit' && m.name === 'live' && 'payload' in m, 'the tile');
+    expect(tile.payload).toMatchObject({ id: machine, name: 'Mill', workcenterType: 'machine' });
+  });
+
+  it('tells every subscriber of the company to reinit when the start of day changes', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const admin = await aUser(t.db, company, { role: 'admin' });
+    const machine = await aMachine(t.db, company);
+    const cookie = await login(node, admin.email, admin.password);
+    const c = await connect(node, cookie);
+    sockets.push(c.ws);
+    c.send({ event: 'join', machine_id: machine, name: 'temp_timeline' });
+    await c.next((m) => m.event === 'join', 'the join');
+    const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const res = await fetch(`http://${node.url}/api/timecontext`, {
+      method: 'PUT',
+      headers: { cookie, origin: `http://${node.url}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ offset_millis: 3_600_000, effectivedate: tomorrow }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await c.next((m) => m.event === 'reinit', 'the reinit')).toEqual({
+      event: 'reinit',
+      machine_id: machine,
+      name: 'temp_timeline',
+    });
   });
 
   it('refuses malformed messages with a clear error and stays open', async () => {

@@ -2,18 +2,24 @@ import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { SESSION_COOKIE, TABLET_COOKIE, tabletCallerFor } from '../auth/middleware';
-import { companyScope } from '../db/scope';
+import { SESSION_COOKIE, TABLET_COOKIE, tabletCallerFor, userCaller } from '../auth/middleware';
 import type { CompanyScope } from '../db/scope';
 import type { AppEnv } from '../http/context';
-import { findLiveSession } from '../repositories/sessions';
-import { getUser } from '../repositories/users';
+import { callerPermissions } from '../http/permissions';
 import { liveMachinePayload, diagnosticsSince, timelineBetween } from './payloads';
 import type { LiveBus, LiveEvent } from './bus';
 
 // live-operations §7: a WebSocket channel scoped by machine_id. Clients join `temp_timeline` (config start,
 // end, key), `diagnostics` (stream raw) or `live` (the machine's tile); events join, leave, reinit,
 // channel_update. A caller without a valid session gets the error NOT_AUTHENTICATED (the app reloads).
+//
+// reinit, both ways (decision 0705):
+// - server → client `{ event: 'reinit', machine_id, name }` (no payload): the channel's state can no longer be
+//   updated in place (a `reinit` bus event: history was rewritten; or an update could not be built). The client
+//   reloads what it shows (the floor app pulls) and may ask the channel for its state with a reinit of its own.
+// - client → server `{ event: 'reinit', machine_id, name }` on a joined channel: the server answers
+//   `{ event: 'reinit', machine_id, name, payload }` with the whole state, as at join (diagnostics: the last
+//   10 minutes again). A channel not joined is refused with NOT_JOINED.
 
 const joining = { event: z.literal('join'), machine_id: z.string().min(1) };
 const joinSchema = z.discriminatedUnion('name', [
@@ -33,7 +39,12 @@ const joinSchema = z.discriminatedUnion('name', [
   z.object({ ...joining, name: z.literal('live') }),
 ]);
 const leaveSchema = z.object({ event: z.literal('leave'), machine_id: z.string().min(1), name: z.string() });
-const messageSchema = z.union([joinSchema, leaveSchema]);
+const reinitSchema = z.object({
+  event: z.literal('reinit'),
+  machine_id: z.string().min(1),
+  name: z.string(),
+});
+const messageSchema = z.union([joinSchema, leaveSchema, reinitSchema]);
 type Join = z.infer<typeof joinSchema>;
 
 interface Subscription {
@@ -45,14 +56,18 @@ interface Subscription {
 
 /** Coalesce bursts of changes (an adapter sends many lines a second) into one update per subscription. */
 const UPDATE_DEBOUNCE_MS = 200;
+/** diagnostics: how far back a join (or a reinit) starts the raw stream. */
+const DIAGNOSTICS_BACKLOG_MS = 10 * 60_000;
 
 export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveBus) {
   return new Hono<AppEnv>().get(
     '/',
     upgradeWebSocket((c) => {
-      const { db, now } = c.var.deps;
+      const { now, demoMode } = c.var.deps;
       const token = getCookie(c, SESSION_COOKIE);
       let scope: CompanyScope | null = null;
+      /** live-operations §6: the tile's FullProduct fields go only to callers with FullProduct. */
+      let fullProduct = false;
       const subs = new Map<string, Subscription>();
       let unsubscribe: (() => void) | null = null;
 
@@ -66,20 +81,18 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
       let boundMachineId: string | null = null;
       const tabletToken = getCookie(c, TABLET_COOKIE);
       const authenticated: Promise<CompanyScope | null> = (async () => {
-        const session = token ? await findLiveSession(db, token, now()) : undefined;
-        const user = session ? await getUser(companyScope(db, session.companyId), session.userId) : undefined;
-        if (session && user && !user.locked) return companyScope(db, session.companyId);
-        if (!tabletToken) return null;
-        const tablet = await tabletCallerFor(c, tabletToken);
-        if (!tablet || tablet.caller.kind !== 'tablet') return null;
-        boundMachineId = tablet.caller.boundMachineId;
-        return tablet.scope;
+        const user = token ? await userCaller(c, token) : null;
+        const found = user ?? (tabletToken ? await tabletCallerFor(c, tabletToken) : null);
+        if (!found) return null;
+        if (found.caller.kind === 'tablet') boundMachineId = found.caller.boundMachineId;
+        fullProduct = callerPermissions(found.caller, demoMode).includes('FullProduct');
+        return found.scope;
       })().catch(() => null);
 
       const payloadFor = async (s: Subscription) => {
         const join = s.join;
         if (!scope) return null;
-        if (join.name === 'live') return liveMachinePayload(scope, join.machine_id, now());
+        if (join.name === 'live') return liveMachinePayload(scope, join.machine_id, now(), fullProduct);
         if (join.name === 'diagnostics') {
           const { observations, cursor } = await diagnosticsSince(scope, join.machine_id, s.cursor, now());
           s.cursor = cursor;
@@ -96,7 +109,15 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
       const onEvent = (ws: WSContext) => (e: LiveEvent) => {
         if (!scope || e.companyId !== scope.companyId) return;
         for (const s of subs.values()) {
-          if (s.join.machine_id !== e.machineId || s.timer) continue;
+          if (s.join.machine_id !== e.machineId) continue;
+          if (e.topic === 'reinit') {
+            // A pending update would build on the state the subscriber is told to drop.
+            if (s.timer) clearTimeout(s.timer);
+            s.timer = null;
+            send(ws, { event: 'reinit', machine_id: s.join.machine_id, name: s.join.name });
+            continue;
+          }
+          if (s.timer) continue;
           s.timer = setTimeout(() => {
             s.timer = null;
             payloadFor(s)
@@ -139,6 +160,22 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
             return error(ws, 'BAD_REQUEST', 'Messages must be JSON.');
           }
           const key = keyOf(parsed.machine_id, parsed.name);
+          if (parsed.event === 'reinit') {
+            const s = subs.get(key);
+            if (!s) {
+              return error(ws, 'NOT_JOINED', 'Join the channel before asking for its state.', {
+                machine_id: parsed.machine_id,
+                name: parsed.name,
+              });
+            }
+            if (s.join.name === 'diagnostics') s.cursor = now() - DIAGNOSTICS_BACKLOG_MS;
+            return send(ws, {
+              event: 'reinit',
+              machine_id: parsed.machine_id,
+              name: parsed.name,
+              payload: await payloadFor(s),
+            });
+          }
           if (parsed.event === 'leave') {
             const s = subs.get(key);
             if (s?.timer) clearTimeout(s.timer);
@@ -163,7 +200,7 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
               machine_id: parsed.machine_id,
               name: parsed.name,
             });
-          const sub: Subscription = { join: parsed, cursor: now() - 10 * 60_000, timer: null };
+          const sub: Subscription = { join: parsed, cursor: now() - DIAGNOSTICS_BACKLOG_MS, timer: null };
           subs.set(key, sub);
           send(ws, {
             event: 'join',

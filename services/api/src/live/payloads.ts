@@ -1,21 +1,16 @@
 import type { CompanyScope } from '../db/scope';
-import { listGroups, getMachine } from '../repositories/machines';
-import { toDashboardMachine } from '../routes/dashboard';
+import { getMachine } from '../repositories/machines';
+import { dashboardTiles } from '../routes/dashboard';
 
-/** The `live` channel's payload: the machine's dashboard tile. */
-export async function liveMachinePayload(scope: CompanyScope, machineId: string, now: number) {
-  const [machine, live, groups] = await Promise.all([
-    getMachine(scope, machineId),
-    scope.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst(),
-    listGroups(scope),
-  ]);
+/**
+ * The `live` channel's payload: the machine's dashboard tile, the same as GET /api/dashboard gives it (the
+ * floor app stores it in place of the polled tile, so a running job must not vanish from it), with the
+ * FullProduct fields blanked when the caller's company lacks FullProduct.
+ */
+export async function liveMachinePayload(scope: CompanyScope, machineId: string, now: number, full: boolean) {
+  const machine = await getMachine(scope, machineId);
   if (!machine) return null;
-  return toDashboardMachine(
-    machine,
-    live,
-    groups.filter((g) => g.machineIds.includes(machineId)).map((g) => g.id),
-    now,
-  );
+  return (await dashboardTiles(scope, [machine], now, full))[0]!;
 }
 
 /** The `diagnostics` stream: raw observations newer than the cursor (at most 500 per update). */

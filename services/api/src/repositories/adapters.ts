@@ -1,4 +1,5 @@
 import type { CompanyScope } from '../db/scope';
+import { machineSourceRow } from './machine-sources';
 
 export interface AdapterFieldInput {
   name: string;
@@ -49,21 +50,13 @@ export async function createShdrSource(
   input: { machineId: string; host: string; port: number },
   now: number,
 ): Promise<string> {
-  const id = crypto.randomUUID();
-  await scope
-    .insertInto('machine_sources', {
-      id,
-      machine_id: input.machineId,
-      kind: 'shdr',
-      host: input.host,
-      port: input.port,
-      enabled: 1,
-      stat_lines: 0,
-      stat_observations: 0,
-      stat_rejected: 0,
-      last_line_at: null,
-      created_at: now,
-    })
-    .execute();
-  return id;
+  const row = machineSourceRow({
+    machine_id: input.machineId,
+    kind: 'shdr',
+    host: input.host,
+    port: input.port,
+    created_at: now,
+  });
+  await scope.insertInto('machine_sources', row).execute();
+  return row.id;
 }

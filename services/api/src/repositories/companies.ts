@@ -1,4 +1,4 @@
-import type { Executor } from '../db/scope';
+import type { CompanyScope, Executor } from '../db/scope';
 import type { Selectable } from 'kysely';
 import type { CompaniesTable } from '../db/schema';
 
@@ -67,4 +67,50 @@ export async function createCompany(
   const stored = await getCompany(db, row.id);
   if (!stored) throw new Error('company vanished after insert');
   return stored;
+}
+
+/** The settings the floor app reads (live-operations §3 "Company flags used here"), as stored. */
+export interface CompanySettings {
+  enableSetupStages: boolean;
+  hideRemoveRejectedPartsCheckbox: boolean;
+  activitiesEnabled: boolean;
+  cycleInputOption: Selectable<CompaniesTable>['cycleinputoption'];
+  enableTabletMachineSwitching: boolean;
+  downtimeListFilterDurationMs: number;
+  productTier: CompaniesTable['product_tier'];
+}
+
+/** The caller's own company row (scoped: the company is the scope's). */
+export async function companySettings(scope: CompanyScope): Promise<CompanySettings> {
+  const r = await scope.db
+    .selectFrom('companies')
+    .select([
+      'enable_setup_stages',
+      'hide_remove_rejected_parts_checkbox',
+      'activities_enabled',
+      'cycleinputoption',
+      'enable_tablet_machine_switching',
+      'downtime_list_filter_duration_ms',
+      'product_tier',
+    ])
+    .where('id', '=', scope.companyId)
+    .executeTakeFirstOrThrow();
+  return {
+    enableSetupStages: r.enable_setup_stages === 1,
+    hideRemoveRejectedPartsCheckbox: r.hide_remove_rejected_parts_checkbox === 1,
+    activitiesEnabled: r.activities_enabled === 1,
+    cycleInputOption: r.cycleinputoption,
+    enableTabletMachineSwitching: r.enable_tablet_machine_switching === 1,
+    downtimeListFilterDurationMs: Number(r.downtime_list_filter_duration_ms),
+    productTier: r.product_tier,
+  };
+}
+
+/** Turn setup stages on or off for a company (the demo seed turns them on). */
+export async function setSetupStagesEnabled(db: Executor, companyId: string, on: boolean): Promise<void> {
+  await db
+    .updateTable('companies')
+    .set({ enable_setup_stages: on ? 1 : 0 })
+    .where('id', '=', companyId)
+    .execute();
 }

@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { DialectName } from '../db/connect';
 import type { GatewaysTable, IngestInboxTable, ObservationsTable } from '../db/schema';
 import type { CompanyScope, Executor } from '../db/scope';
+import { machineSourceRow } from './machine-sources';
 
 // Gateways (reports-admin §3 Agent/gateway) and the storage side of the gateway push (issue 4 point 5).
 // Gateways are administered by root users across companies (internal routes) and authenticate with their
@@ -206,25 +207,15 @@ export async function bindGatewayMachine(
   input: { gatewayId: string; machineId: string; machineRef: string },
   now: number,
 ): Promise<string> {
-  const id = crypto.randomUUID();
-  await scope
-    .insertInto('machine_sources', {
-      id,
-      machine_id: input.machineId,
-      kind: 'gateway',
-      host: '',
-      port: 0,
-      enabled: 1,
-      stat_lines: 0,
-      stat_observations: 0,
-      stat_rejected: 0,
-      last_line_at: null,
-      created_at: now,
-      gateway_id: input.gatewayId,
-      machine_ref: input.machineRef,
-    })
-    .execute();
-  return id;
+  const row = machineSourceRow({
+    machine_id: input.machineId,
+    kind: 'gateway',
+    created_at: now,
+    gateway_id: input.gatewayId,
+    machine_ref: input.machineRef,
+  });
+  await scope.insertInto('machine_sources', row).execute();
+  return row.id;
 }
 
 export async function gatewaySourceByRef(

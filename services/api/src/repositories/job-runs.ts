@@ -99,6 +99,21 @@ export async function openRunOnMachine(
   return row && toJobRun(row);
 }
 
+/** The open job runs (one per scheduled machine) of the given machines, as dashboard tiles show them. */
+export async function openRunsOf(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+): Promise<JobRunRecord[]> {
+  if (machineIds.length === 0) return [];
+  const rows = await scope
+    .selectFrom('job_runs')
+    .selectAll()
+    .where('machine_id', 'in', machineIds)
+    .where('end_at', 'is', null)
+    .execute();
+  return rows.map(toJobRun);
+}
+
 export async function getJobRun(scope: CompanyScope, id: string): Promise<JobRunRecord | undefined> {
   const row = await scope.selectFrom('job_runs').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toJobRun(row);

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { annotationSchema } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { aCompany, aMachine, aUser } from '../testing/builders';
+import { aMachine } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
-import { aDowntimeReason, anAnnotation, HOUR, MIN, someStates } from '../testing/downtime-builders';
+import { aDowntimeReason, anAnnotation, aTenantWithMachine, HOUR, MIN } from '../testing/downtime-builders';
 
 interface Changed {
   id: string;
@@ -26,18 +26,16 @@ describe.each(DIALECTS)('annotation routes on %s', (dialect) => {
   });
 
   /** Two closed downtime periods (1 h each) and a live one of 30 minutes. */
-  async function plant() {
-    const me = await h.tenant();
-    const machineId = await aMachine(h.t.db, me.company);
-    await someStates(h.t.db, me.company, machineId, [
-      [T - 5 * HOUR, T - 4 * HOUR, 'INACTIVE'],
-      [T - 4 * HOUR, T - 3 * HOUR, 'ACTIVE'],
-      [T - 3 * HOUR, T - 2 * HOUR, 'FAULT'],
-      [T - 2 * HOUR, T - 30 * MIN, 'ACTIVE'],
-      [T - 30 * MIN, null, 'INACTIVE'],
-    ]);
-    return { ...me, machineId };
-  }
+  const plant = () =>
+    aTenantWithMachine(h, {
+      states: [
+        [T - 5 * HOUR, T - 4 * HOUR, 'INACTIVE'],
+        [T - 4 * HOUR, T - 3 * HOUR, 'ACTIVE'],
+        [T - 3 * HOUR, T - 2 * HOUR, 'FAULT'],
+        [T - 2 * HOUR, T - 30 * MIN, 'ACTIVE'],
+        [T - 30 * MIN, null, 'INACTIVE'],
+      ],
+    });
   const downtime = async (machineId: string, cookie: string) => {
     const res = await h.get(`/api/downtime?machineId=${machineId}`, cookie);
     return (await res.json()).items as Array<{
@@ -415,6 +413,39 @@ describe.each(DIALECTS)('annotation routes on %s', (dialect) => {
     expect(((await res.json()) as Changed[]).map((x) => x.id)).toEqual([a]);
   });
 
+  it('refuses a timeline list range that is empty, reversed or longer than one day (400)', async () => {
+    const { cookie, machineId } = await plant();
+    const list = (start: number, end: number) =>
+      h.get(`/api/annotations?machineId=${machineId}&start=${start}&end=${end}`, cookie);
+    for (const [start, end] of [
+      [T, T],
+      [T, T - HOUR],
+    ]) {
+      const res = await list(start!, end!);
+      expect(res.status, `${start} → ${end}`).toBe(400);
+      const error = await errorOf(res);
+      expect(error.code).toBe('VALIDATION_ERROR');
+      expect(error.issues).toEqual([
+        expect.objectContaining({ field: 'end', message: 'Start Date must be before End Date' }),
+      ]);
+    }
+    // live-operations §5/§9: the timeline list covers at most one day.
+    expect((await list(T - 24 * HOUR, T)).status).toBe(200);
+    const long = await list(T - 24 * HOUR - 1, T);
+    expect(long.status).toBe(400);
+    const error = await errorOf(long);
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Select up to 1 day' });
+    expect(error.issues).toEqual([
+      expect.objectContaining({ field: 'end', code: 'RANGE_TOO_LONG', message: 'Select up to 1 day' }),
+    ]);
+    // One day on the company's wall clock: the 25-hour day the clocks go back in Chicago is one day.
+    const nov2 = Date.UTC(2025, 10, 2, 5);
+    const nov3 = Date.UTC(2025, 10, 3, 6);
+    expect(nov3 - nov2).toBe(25 * HOUR);
+    expect((await list(nov2, nov3)).status).toBe(200);
+    expect((await list(nov2, nov3 + 1)).status).toBe(400);
+  });
+
   it("never shows or changes another company's annotations, machines or reasons (404)", async () => {
     const { company, machineId } = await plant();
     const theirReason = await aDowntimeReason(h.t.db, company);
@@ -455,10 +486,7 @@ describe.each(DIALECTS)('annotation routes on %s', (dialect) => {
   });
 
   it('needs FullProduct to edit annotations', async () => {
-    const util = await aCompany(h.t.db, { productTier: 'utilization' });
-    const user = await aUser(h.t.db, util);
-    const cookie = await h.login(user.email, user.password);
-    const machineId = await aMachine(h.t.db, util);
+    const { company: util, cookie, machineId } = await aTenantWithMachine(h, { tier: 'utilization' });
     const reason = await aDowntimeReason(h.t.db, util);
     const res = await save(cookie, { machineId, start: T, category_id: reason.id });
     expect(res.status).toBe(403);

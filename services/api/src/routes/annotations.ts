@@ -40,18 +40,30 @@ export const annotationRangeSchema = z.object({
   start: epochMsSchema.optional(),
   end: epochMsSchema.optional(),
 });
-export const annotationQuerySchema = z.object({
-  machineId: idSchema,
-  start: queryEpochMs,
-  end: queryEpochMs,
-});
+/**
+ * The timeline's annotation list (the Annotation grid under the operation timeline): start before end, like
+ * every range of live-operations §5; at most one day ("timeline list 1 day", decision 0705) is checked on the
+ * company's wall clock in the service.
+ */
+export const annotationQuerySchema = z
+  .object({
+    machineId: idSchema,
+    start: queryEpochMs,
+    end: queryEpochMs,
+  })
+  .refine((q) => q.start < q.end, { message: 'Start Date must be before End Date', path: ['end'] });
 
 const body = <S extends z.ZodType>(c: Parameters<typeof jsonBody>[0], schema: S) =>
   headed(ANNOTATION_SAVE_FAILED, () => jsonBody(c, schema));
 
 const full = requirePermission('FullProduct');
 
-/** /api/annotations: the annotation query; categorize, split, merge and reset downtime (FullProduct, live-operations §6). */
+/**
+ * /api/annotations: the annotation query; categorize, split, merge and reset downtime (FullProduct, live-operations §6).
+ * GET /api/annotations?machineId&start&end → Annotation[] overlapping the range; 400 when start is not before
+ *   end ("Start Date must be before End Date") or the range is over one day on the company's wall clock
+ *   ("Select up to 1 day"); 404 for another company's machine.
+ */
 export const annotationRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     const q = queryParams(c, annotationQuerySchema);

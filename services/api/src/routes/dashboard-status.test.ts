@@ -12,6 +12,7 @@ import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
 import { aJobRun, HOUR, MIN } from '../testing/downtime-builders';
 import type { CycleEntry, DashboardStatus } from './dashboard';
+import { machineSourceRow } from '../repositories/machine-sources';
 
 describe.each(DIALECTS)('live dashboard status and cycles on %s', (dialect) => {
   let h: ApiHarness;
@@ -78,21 +79,16 @@ describe.each(DIALECTS)('live dashboard status and cycles on %s', (dialect) => {
     const machineId = await aMachine(h.t.db, company);
     const scope = companyScope(h.t.db, company.id);
     await scope
-      .insertInto('machine_sources', {
-        id: crypto.randomUUID(),
-        machine_id: machineId,
-        kind: 'gateway',
-        host: '',
-        port: 0,
-        enabled: 1,
-        stat_lines: 0,
-        stat_observations: 0,
-        stat_rejected: 0,
-        last_line_at: null,
-        created_at: 1,
-        gateway_id: gatewayId,
-        machine_ref: machineId,
-      })
+      .insertInto(
+        'machine_sources',
+        machineSourceRow({
+          machine_id: machineId,
+          kind: 'gateway',
+          created_at: 1,
+          gateway_id: gatewayId,
+          machine_ref: machineId,
+        }),
+      )
       .execute();
     await scope
       .insertInto('machine_live', {

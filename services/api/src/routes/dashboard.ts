@@ -1,8 +1,15 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
-import type { DashboardMachine, DashboardResponse, MachineState } from '@takt/domain';
+import type {
+  DashboardMachine,
+  DashboardResponse,
+  GatewayStatusEntry,
+  MachineState,
+  UnmappedEntry,
+} from '@takt/domain';
 import { CONNECTION_KEY, EDGE_HEALTH_LABEL, EDGE_HEALTH_TONE, edgeHealth } from '@takt/ingest';
 import type { EdgeHealth } from '@takt/ingest';
 import type { MachineLiveTable } from '../db/schema';
@@ -14,8 +21,11 @@ import { queryParams } from '../http/validate';
 import type { Machine } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
 import { liveByMachine } from '../repositories/live';
+import { openRunsOf } from '../repositories/job-runs';
+import type { JobRunRecord } from '../repositories/job-runs';
 import type { CompanyScope } from '../db/scope';
-import { requirePermission } from '../http/permissions';
+import { callerPermissions, requirePermission } from '../http/permissions';
+import { tileWithoutFullProduct, utilizationWithoutFullProduct } from '../services/full-product';
 import { dashboardFigures } from '../services/dashboard-live';
 import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 
@@ -68,39 +78,72 @@ export function toDashboardMachine(
     program: live?.program ?? null,
     partCount: live?.part_count ?? null,
     connection: connection as DashboardMachine['connection'],
+    workcenterType: m.workcenterType,
   };
 }
 
 /** The job running on a scheduled machine, as its tile shows it (live-operations §3, §4). */
 function scheduledTile(
   tile: DashboardMachine,
-  run: OpenRun,
+  run: JobRunRecord,
   parts: PartsEntry | undefined,
 ): DashboardMachine {
   return {
     ...tile,
     scheduled: true,
     jobScheduleGroupId: run.id,
-    jobId: run.job_id,
-    setupSince: run.setup_end == null ? run.start_at : null,
-    setupEnd: run.setup_end,
-    jobRunSetupTime: run.expected_setup_ms,
+    jobId: run.jobId,
+    setupSince: run.setupEnd == null ? run.startAt : null,
+    setupEnd: run.setupEnd,
+    jobRunSetupTime: run.expectedSetupMs,
     // SETUP overrides the machine state while the job is in setup (METRICS.md §1).
-    status: run.setup_end == null ? 'SETUP' : tile.status,
+    status: run.setupEnd == null ? 'SETUP' : tile.status,
     progress: parts?.percent ?? null,
     expectedParts: parts?.expectedParts ?? null,
     actualParts: parts?.actualParts ?? null,
   };
 }
 
-type OpenRun = {
-  id: string;
-  machine_id: string;
-  job_id: string;
-  start_at: number;
-  setup_end: number | null;
-  expected_setup_ms: number | null;
-};
+/**
+ * The tiles of `machines`, in their order, as GET /api/dashboard and the live channel's `live` payload show
+ * them: the live row, the groups, and for a scheduled machine its job run against its goal. Without
+ * FullProduct (`full` false) the fields live-operations §6 gates are blanked (services/full-product.ts).
+ */
+export async function dashboardTiles(
+  scope: CompanyScope,
+  machines: readonly Machine[],
+  now: number,
+  full: boolean,
+): Promise<DashboardMachine[]> {
+  const ids = machines.map((m) => m.id);
+  const [groups, live, runs] = await Promise.all([
+    listGroups(scope),
+    liveByMachine(scope, ids),
+    openRunsOf(scope, ids),
+  ]);
+  const runByMachine = new Map(runs.map((r) => [r.machineId, r]));
+  // Only scheduled machines have a goal: their figures come in one batch (services/dashboard-live.ts).
+  const figures = await dashboardFigures(
+    scope,
+    ids.filter((id) => runByMachine.has(id)),
+    now,
+  );
+  return machines.map((m) => {
+    const tile = toDashboardMachine(
+      m,
+      live.get(m.id),
+      groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
+      now,
+    );
+    const run = runByMachine.get(m.id);
+    const shown = run ? scheduledTile(tile, run, figures.get(m.id)?.parts) : tile;
+    return full ? shown : tileWithoutFullProduct(shown);
+  });
+}
+
+/** live-operations §6: fields gated by FullProduct are blanked for a caller without it. */
+const hasFullProduct = (c: Context<AppEnv>) =>
+  callerPermissions(c.var.caller, c.var.deps.demoMode).includes('FullProduct');
 
 /** The caller's machines, optionally of one group (an unknown group gives none). */
 const machineIdsOf = async (scope: CompanyScope, group: string | undefined) =>
@@ -112,22 +155,10 @@ const machineIdsOf = async (scope: CompanyScope, group: string | undefined) =>
 /** Keys seen this recently count for the dashboard's unmapped indicator. */
 export const UNMAPPED_WINDOW_MS = 3_600_000;
 
-export interface UnmappedEntry {
-  machineId: string;
-  /** Keys the machine sent in the last hour that its adapter does not map, sorted. */
-  keys: string[];
-}
-
-export interface GatewayStatusEntry {
-  id: string;
-  name: string;
-  health: { status: EdgeHealth; label: string; tone: 'success' | 'warning' | 'danger' };
-}
-
 export interface DashboardStatus {
   /** Only machines that do send unmapped keys. */
   unmapped: UnmappedEntry[];
-  gateways: GatewayStatusEntry[];
+  gateways: GatewayStatusEntry<EdgeHealth>[];
   /** The Cycles dashboard is on for the caller's company (decision 0600). */
   cyclesDashboard: boolean;
 }
@@ -181,7 +212,10 @@ function machineLink(m: GatewayMachine, now: number): 'CONNECTED' | 'DISCONNECTE
 }
 
 /** The company's gateways with their edge health only: no token, serial or configuration. */
-export async function gatewayStatus(scope: CompanyScope, now: number): Promise<GatewayStatusEntry[]> {
+export async function gatewayStatus(
+  scope: CompanyScope,
+  now: number,
+): Promise<GatewayStatusEntry<EdgeHealth>[]> {
   const gateways = await listCompanyGateways(scope);
   const machines = await gatewayMachines(
     scope.db,
@@ -294,32 +328,13 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     const { group } = queryParams(c, dashboardQuery);
     const scope = c.var.scope;
-    const [machines, groups, live, runs] = await Promise.all([
+    const now = c.var.deps.now();
+    const [machines, groups] = await Promise.all([
       listMachines(scope, { groupId: group }),
       listGroups(scope),
-      liveByMachine(scope),
-      scope
-        .selectFrom('job_runs')
-        .select(['id', 'machine_id', 'job_id', 'start_at', 'setup_end', 'expected_setup_ms'])
-        .where('end_at', 'is', null)
-        .execute(),
     ]);
-    const now = c.var.deps.now();
-    const runByMachine = new Map(runs.map((r) => [r.machine_id, r]));
-    // Only scheduled machines have a goal: their figures come in one batch (services/dashboard-live.ts).
-    const scheduled = machines.filter((m) => runByMachine.has(m.id)).map((m) => m.id);
-    const figures = await dashboardFigures(scope, scheduled, now);
     const body: DashboardResponse = {
-      machines: machines.map((m) => {
-        const tile = toDashboardMachine(
-          m,
-          live.get(m.id),
-          groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
-          now,
-        );
-        const run = runByMachine.get(m.id);
-        return run ? scheduledTile(tile, run, figures.get(m.id)?.parts) : tile;
-      }),
+      machines: await dashboardTiles(scope, machines, now, hasFullProduct(c)),
       groups: groups.map((g) => ({ id: g.id, name: g.name })),
       now,
     };
@@ -329,7 +344,11 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const { group } = queryParams(c, dashboardQuery);
     const ids = await machineIdsOf(c.var.scope, group);
     const figures = await dashboardFigures(c.var.scope, ids, c.var.deps.now());
-    const body: UtilizationEntry[] = ids.map((id) => figures.get(id)!.utilization);
+    const full = hasFullProduct(c);
+    const body: UtilizationEntry[] = ids.map((id) => {
+      const entry = figures.get(id)!.utilization;
+      return full ? entry : utilizationWithoutFullProduct(entry);
+    });
     return c.json(body);
   })
   // live-operations §6: parts goal is FullProduct.

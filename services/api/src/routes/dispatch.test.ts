@@ -6,6 +6,7 @@ import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
 import { aJob, aJobMachine, aSetupStage, errorOf, issueFields, loginAs } from '../testing/live-builders';
+import { aTablet } from '../testing/tablet-builders';
 
 const jobRunSchema = z.object({
   id: z.string(),
@@ -253,5 +254,78 @@ describe.each(DIALECTS)('job dispatch on %s', (dialect) => {
     expect((await stop(mine.cookie, { id: theirMachine, jobId: theirJob })).status).toBe(404);
     expect((await runs(theirs.company.id)).map((r) => r.end_at)).toEqual([null]);
     expect(await runs(mine.company.id)).toEqual([]);
+  });
+
+  describe('GET /api/dispatch/current', () => {
+    const current = (cookie: string, machineId?: string) =>
+      h.get(`/api/dispatch/current${machineId === undefined ? '' : `?machineId=${machineId}`}`, cookie);
+
+    it('answers the open job run as start answered it, null when none, and null again after stop', async () => {
+      const { company, cookie } = await h.tenant();
+      const machine = await aMachine(h.t.db, company);
+      const job = await aJob(h.t.db, company, { name: 'Bracket', setuptime: 300 });
+      const stage = await aSetupStage(h.t.db, company, { name: 'Fixture' });
+      let res = await current(cookie, machine);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toBeNull();
+
+      const started = await start(cookie, { id: machine, jobId: job, setup: true, setupStageId: stage });
+      expect(started.status).toBe(201);
+      const run = await started.json();
+      res = await current(cookie, machine);
+      expect(res.status).toBe(200);
+      const raw: unknown = await res.json();
+      expect(raw).toEqual(run);
+      const body = jobRunSchema.parse(raw);
+      expect(body).toMatchObject({ jobName: 'Bracket', machine_id: machine, enddate: null, setupend: null });
+      expect(body.laborActivitySet.laborActivities).toEqual([
+        expect.objectContaining({ setupStageId: stage, endAt: null, setup: true }),
+      ]);
+      // An operator and a tablet bound to this machine read it too.
+      expect((await current(await loginAs(h, company, 'operator'), machine)).status).toBe(200);
+      const tablet = await aTablet(h.t.db, company, machine, h.clock.now);
+      expect(jobRunSchema.parse(await (await current(tablet.cookie, machine)).json()).id).toBe(run.id);
+
+      h.clock.now += 60_000;
+      expect((await stop(cookie, { id: machine, jobId: job })).status).toBe(200);
+      expect(await (await current(cookie, machine)).json()).toBeNull();
+    });
+
+    it('answers 400 without machineId, 404 for another company, 403 to a tablet bound elsewhere', async () => {
+      const mine = await h.tenant();
+      const theirs = await h.tenant();
+      const myMachine = await aMachine(h.t.db, mine.company);
+      const otherMachine = await aMachine(h.t.db, mine.company);
+      const theirMachine = await aMachine(h.t.db, theirs.company);
+      const theirJob = await aJob(h.t.db, theirs.company);
+      expect((await start(theirs.cookie, { id: theirMachine, jobId: theirJob, setup: false })).status).toBe(
+        201,
+      );
+
+      const missing = await current(mine.cookie);
+      expect(missing.status).toBe(400);
+      expect(issueFields(await errorOf(missing))).toEqual(['machineId']);
+      expect((await current(mine.cookie, '')).status).toBe(400);
+
+      const foreign = await current(mine.cookie, theirMachine);
+      expect(foreign.status).toBe(404);
+      expect((await errorOf(foreign)).message).toBe('Machine not found.');
+
+      const tablet = await aTablet(h.t.db, mine.company, myMachine, h.clock.now);
+      const bound = await current(tablet.cookie, otherMachine);
+      expect(bound.status).toBe(403);
+      expect(await errorOf(bound)).toMatchObject({
+        code: 'TABLET_BOUND',
+        message: 'This tablet is bound to another machine.',
+      });
+      expect((await current(tablet.cookie, myMachine)).status).toBe(200);
+    });
+
+    it('needs FullProduct, like the rest of dispatch', async () => {
+      const small = await aCompany(h.t.db, { productTier: 'serviceProvider' });
+      const cookie = await loginAs(h, small, 'admin');
+      const machine = await aMachine(h.t.db, small);
+      expect((await current(cookie, machine)).status).toBe(403);
+    });
   });
 });

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
-import { jobStartRequestSchema, jobStopRequestSchema } from '@takt/domain';
+import { z } from 'zod';
+import { idSchema, jobStartRequestSchema, jobStopRequestSchema } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { requirePermission } from '../http/permissions';
-import { jsonBody } from '../http/validate';
-import { startJob, stopJob } from '../services/jobs';
+import { jsonBody, queryParams } from '../http/validate';
+import { currentJobRun, startJob, stopJob } from '../services/jobs';
 import { inTransaction } from './live-ctx';
 
 /**
@@ -11,9 +12,16 @@ import { inTransaction } from './live-ctx';
  * POST /api/dispatch/start `{ id (machine), jobId, setup, setupStageId? }` → 201 the job run with its
  *   labor activity set; 400/409 "Job could not be started" with the reasons in `issues`.
  * POST /api/dispatch/stop `{ id (machine), jobId, laborActivitySetId? }` → 200 the ended job run.
+ * GET  /api/dispatch/current?machineId= → 200 the machine's open job run (the same view as start answers) or
+ *   `null`; 400 without machineId; 404 for a machine of another company; 403 TABLET_BOUND for a tablet bound
+ *   to another machine.
  */
 export const dispatchRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
+  .get('/current', async (c) => {
+    const { machineId } = queryParams(c, z.object({ machineId: idSchema }));
+    return c.json(await inTransaction(c, (ctx) => currentJobRun(ctx, machineId)));
+  })
   .post('/start', async (c) => {
     const body = await jsonBody(c, jobStartRequestSchema);
     const run = await inTransaction(c, (ctx) => startJob(ctx, body));

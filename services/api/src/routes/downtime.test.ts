@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
-import { aDowntimeReason, anAnnotation, HOUR, MIN, someStates } from '../testing/downtime-builders';
+import { aDowntimeReason, anAnnotation, aTenantWithMachine, HOUR, MIN } from '../testing/downtime-builders';
 
 interface Item {
   start: number;
@@ -33,21 +32,20 @@ describe.each(DIALECTS)('downtime routes on %s', (dialect) => {
   });
 
   /** A machine with two closed downtime periods, a setup, and a live downtime of 30 minutes. */
-  async function plant() {
-    const me = await h.tenant();
-    const machineId = await aMachine(h.t.db, me.company, { name: 'Mill 1' });
-    await someStates(h.t.db, me.company, machineId, [
-      [T - 10 * HOUR, T - 5 * HOUR, 'ACTIVE'],
-      [T - 5 * HOUR, T - 4 * HOUR, 'INACTIVE'],
-      [T - 4 * HOUR, T - 3 * HOUR, 'FAULT'],
-      [T - 3 * HOUR, T - 2 * HOUR, 'ACTIVE'],
-      [T - 2 * HOUR, T - 90 * MIN, 'SETUP'],
-      [T - 90 * MIN, T - 60 * MIN, 'INACTIVE'],
-      [T - 60 * MIN, T - 30 * MIN, 'ACTIVE'],
-      [T - 30 * MIN, null, 'UNAVAILABLE'],
-    ]);
-    return { ...me, machineId };
-  }
+  const plant = () =>
+    aTenantWithMachine(h, {
+      machine: { name: 'Mill 1' },
+      states: [
+        [T - 10 * HOUR, T - 5 * HOUR, 'ACTIVE'],
+        [T - 5 * HOUR, T - 4 * HOUR, 'INACTIVE'],
+        [T - 4 * HOUR, T - 3 * HOUR, 'FAULT'],
+        [T - 3 * HOUR, T - 2 * HOUR, 'ACTIVE'],
+        [T - 2 * HOUR, T - 90 * MIN, 'SETUP'],
+        [T - 90 * MIN, T - 60 * MIN, 'INACTIVE'],
+        [T - 60 * MIN, T - 30 * MIN, 'ACTIVE'],
+        [T - 30 * MIN, null, 'UNAVAILABLE'],
+      ],
+    });
   const items = async (path: string, cookie: string): Promise<Item[]> => {
     const res = await h.get(path, cookie);
     expect(res.status, await res.clone().text()).toBe(200);
@@ -119,14 +117,15 @@ describe.each(DIALECTS)('downtime routes on %s', (dialect) => {
   });
 
   it('marks and filters short periods by the company filter duration (2 minutes by default)', async () => {
-    const me = await h.tenant();
-    const machineId = await aMachine(h.t.db, me.company);
-    await someStates(h.t.db, me.company, machineId, [
-      [T - HOUR, T - HOUR + 2 * MIN, 'INACTIVE'],
-      [T - HOUR + 2 * MIN, T - 30 * MIN, 'ACTIVE'],
-      [T - 30 * MIN, T - 30 * MIN + 2 * MIN + 1, 'INACTIVE'],
-      [T - 30 * MIN + 2 * MIN + 1, null, 'ACTIVE'],
-    ]);
+    const me = await aTenantWithMachine(h, {
+      states: [
+        [T - HOUR, T - HOUR + 2 * MIN, 'INACTIVE'],
+        [T - HOUR + 2 * MIN, T - 30 * MIN, 'ACTIVE'],
+        [T - 30 * MIN, T - 30 * MIN + 2 * MIN + 1, 'INACTIVE'],
+        [T - 30 * MIN + 2 * MIN + 1, null, 'ACTIVE'],
+      ],
+    });
+    const { machineId } = me;
     const all = await items(`/api/downtime?machineId=${machineId}`, me.cookie);
     expect(all.map((i) => i.short)).toEqual([true, false]);
     const long = await items(`/api/downtime?machineId=${machineId}&showShort=false`, me.cookie);
@@ -209,9 +208,8 @@ describe.each(DIALECTS)('downtime routes on %s', (dialect) => {
   });
 
   it('refuses to split when the machine is not down, and needs FullProduct', async () => {
-    const me = await h.tenant();
-    const machineId = await aMachine(h.t.db, me.company);
-    await someStates(h.t.db, me.company, machineId, [[T - HOUR, null, 'ACTIVE']]);
+    const me = await aTenantWithMachine(h, { states: [[T - HOUR, null, 'ACTIVE']] });
+    const { machineId } = me;
     const res = await h.send('POST', '/api/downtime/split', me.cookie, { machineId });
     expect(res.status).toBe(409);
     expect((await res.json()).error).toMatchObject({
@@ -221,11 +219,10 @@ describe.each(DIALECTS)('downtime routes on %s', (dialect) => {
     const bad = await h.send('POST', '/api/downtime/split', me.cookie, {});
     expect(bad.status).toBe(400);
 
-    const util = await aCompany(h.t.db, { productTier: 'utilization' });
-    const user = await aUser(h.t.db, util);
-    const cookie = await h.login(user.email, user.password);
-    const m2 = await aMachine(h.t.db, util);
-    await someStates(h.t.db, util, m2, [[T - HOUR, null, 'INACTIVE']]);
+    const { cookie, machineId: m2 } = await aTenantWithMachine(h, {
+      tier: 'utilization',
+      states: [[T - HOUR, null, 'INACTIVE']],
+    });
     expect((await h.send('POST', '/api/downtime/split', cookie, { machineId: m2 })).status).toBe(403);
     // Reading downtime needs no FullProduct.
     expect((await h.get(`/api/downtime?machineId=${m2}`, cookie)).status).toBe(200);

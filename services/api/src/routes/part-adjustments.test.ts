@@ -2,9 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { partAdjustmentSchema } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
+import { aGroup, aMachine } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
-import { aJobRun, aManualWorkcenter, aRejectReason, HOUR, MIN } from '../testing/downtime-builders';
+import {
+  aJobRun,
+  aManualWorkcenter,
+  aRejectReason,
+  aTenantWithMachine,
+  HOUR,
+  MIN,
+} from '../testing/downtime-builders';
 
 // 2025-11-22 02:26:40 in America/Chicago (the builders' company zone): today ends 2025-11-23 00:00 CST.
 const END_OF_TODAY = Date.UTC(2025, 10, 23, 6, 0, 0);
@@ -21,8 +28,7 @@ describe.each(DIALECTS)('part adjustment routes on %s', (dialect) => {
   });
 
   async function shop() {
-    const me = await h.tenant();
-    const machineId = await aMachine(h.t.db, me.company, { name: 'Lathe 1' });
+    const me = await aTenantWithMachine(h, { machine: { name: 'Lathe 1' } });
     const scrap = await aRejectReason(h.t.db, me.company, {
       name: 'Oversize',
       reject_behavior: 'scrap',
@@ -37,7 +43,7 @@ describe.each(DIALECTS)('part adjustment routes on %s', (dialect) => {
       reject_behavior: 'operator',
     });
     const notScrap = await aRejectReason(h.t.db, me.company, { name: 'Recount', scrap: false });
-    return { ...me, machineId, scrap, nonconform, operator, notScrap };
+    return { ...me, scrap, nonconform, operator, notScrap };
   }
   const reject = (cookie: string, body: Record<string, unknown>) =>
     h.send('POST', '/api/partadjustment', cookie, { scrap: true, adjustmenttime: T, ...body });
@@ -422,10 +428,7 @@ describe.each(DIALECTS)('part adjustment routes on %s', (dialect) => {
   });
 
   it('needs FullProduct to reject parts', async () => {
-    const util = await aCompany(h.t.db, { productTier: 'utilization' });
-    const user = await aUser(h.t.db, util);
-    const cookie = await h.login(user.email, user.password);
-    const machineId = await aMachine(h.t.db, util);
+    const { company: util, cookie, machineId } = await aTenantWithMachine(h, { tier: 'utilization' });
     const reason = await aRejectReason(h.t.db, util);
     expect(
       (await reject(cookie, { machine_id: machineId, category_id: reason.id, scrapcount: 1 })).status,

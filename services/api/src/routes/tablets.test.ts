@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
+import { tabletSchema } from '@takt/domain';
 import type { SyncOutcome } from '@takt/domain';
 import { BOUND_ELSEWHERE } from '../auth/tablet-binding';
 import { inProcessBus, postgresBus } from '../live/bus';
@@ -103,7 +104,16 @@ describe.each(DIALECTS)('tablet registration over the tablet-auth socket on %s',
     // 4. The tablet activates with the token and gets its cookie.
     const act = await call(tabletNode, 'POST', '/tablet/activate', { authorization: `Bearer ${token}` });
     expect(act.status).toBe(200);
-    expect(await act.json()).toMatchObject({ redirectTo: `/${machine}`, tablet: { machine_id: machine } });
+    // The answer is the tablet as live-operations §3 has it, remote identifier included (tabletSchema).
+    const activated = (await act.json()) as { redirectTo: string; tablet: unknown };
+    expect(activated.redirectTo).toBe(`/${machine}`);
+    expect(tabletSchema.strict().parse(activated.tablet)).toEqual({
+      id: row.id,
+      serial_number: 'SN-0042',
+      remote_identifier: 'Lathe tablet',
+      machine_id: machine,
+      dashboardView: 'opdash',
+    });
     const setCookie = act.headers.get('set-cookie')!;
     expect(setCookie).toMatch(/^takt_tablet=/);
     expect(setCookie).toMatch(/HttpOnly/i);

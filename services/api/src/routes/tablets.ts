@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { idSchema } from '@takt/domain';
+import type { tabletSchema } from '@takt/domain';
 import { TABLET_COOKIE } from '../auth/middleware';
 import { bearerToken } from '../auth/tokens';
 import type { AppEnv } from '../http/context';
@@ -34,7 +35,8 @@ import type { CompanyScope } from '../db/scope';
 //   POST   /api/tablets/:id/refresh | /restart → { pushed, notPushed }; 409 with §8's text when not reached
 //   POST   /api/tablets/refresh-all            → { pushed, notPushed, message }
 // Device (no session; the device token):
-//   POST   /tablet/activate  Authorization: Bearer <token> → { tablet, redirectTo } + httpOnly takt_tablet cookie
+//   POST   /tablet/activate  Authorization: Bearer <token> → { tablet: { id, serial_number, remote_identifier,
+//          machine_id, dashboardView }, redirectTo } + httpOnly takt_tablet cookie
 
 // The view the tablet opens (live-operations §3 Tablet.dashboardView, default opdash).
 const dashboardViewSchema = z.string().trim().min(1).max(40);
@@ -152,8 +154,16 @@ export const tabletDeviceRoutes = new Hono<AppEnv>().post('/activate', async (c)
     path: '/',
     maxAge: TABLET_COOKIE_MAX_AGE_S,
   });
-  return c.json({
-    tablet: { id: tablet.id, machine_id: tablet.machine_id, dashboardView: tablet.dashboardView },
+  // live-operations §3 Tablet (tabletSchema): the menu's Remote Identifier shows remote_identifier.
+  const body: { tablet: z.infer<typeof tabletSchema>; redirectTo: string } = {
+    tablet: {
+      id: tablet.id,
+      serial_number: tablet.serial_number,
+      remote_identifier: tablet.remote_identifier,
+      machine_id: tablet.machine_id,
+      dashboardView: tablet.dashboardView,
+    },
     redirectTo: tablet.machine_id ? `/${encodeURIComponent(tablet.machine_id)}` : '/',
-  });
+  };
+  return c.json(body);
 });

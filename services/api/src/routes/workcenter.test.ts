@@ -3,9 +3,11 @@ import { workcenterLiveSchema } from '@takt/domain';
 import { companyScope } from '../db/scope';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { aMachine } from '../testing/builders';
+import type { Company } from '../repositories/companies';
+import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
 import { aJobRun, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
+import { aShift } from '../testing/live-builders';
 
 describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
   let h: ApiHarness;
@@ -16,12 +18,14 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
     await h.close();
   });
 
-  it('reports the running job against its goal, with cycle times, utilization and the operator', async () => {
-    const { company, cookie } = await h.tenant();
+  /**
+   * A lathe running job "Flange" for an hour: 40 minutes in cycle, 20 idle; a 60 s standard expects 60 parts by
+   * now; the machine made 30 (80 s cycles), one rejected; operator Olga logged in.
+   */
+  async function runningLathe(company: Company) {
     const machine = await aMachine(h.t.db, company, { name: 'Lathe' });
     const now = h.clock.now;
     const start = now - 60 * MIN;
-    // 40 minutes in cycle, 20 idle; a 60 s standard expects 60 parts by now; the machine made 30, one rejected.
     await someStates(h.t.db, company, machine, [
       [start, start + 40 * MIN, 'ACTIVE'],
       [start + 40 * MIN, null, 'INACTIVE'],
@@ -72,6 +76,12 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
         end_at: null,
       })
       .execute();
+    return { machine, jobName, start };
+  }
+
+  it('reports the running job against its goal, with cycle times, utilization and the operator', async () => {
+    const { company, cookie } = await h.tenant();
+    const { machine, jobName, start } = await runningLathe(company);
 
     const res = await h.get(`/api/workcenter/${machine}`, cookie);
     expect(res.status).toBe(200);
@@ -122,5 +132,120 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
       stale: true,
     });
     expect((await h.get(`/api/workcenter/${theirs}`, cookie)).status).toBe(404);
+  });
+
+  it('blanks the FullProduct fields of the card, the tile and the utilization entry for a service provider', async () => {
+    const company = await aCompany(h.t.db, { productTier: 'serviceProvider' });
+    const user = await aUser(h.t.db, company);
+    const cookie = await h.login(user.email, user.password);
+    // A shift around now (the harness clock is 02:26 in Chicago), so the shift's OEE has a value to blank.
+    await aShift(h.t.db, company, { startoffsetminutes: 0, endoffsetminutes: 720 });
+    const { machine } = await runningLathe(company);
+
+    const res = await h.get(`/api/workcenter/${machine}`, cookie);
+    expect(res.status).toBe(200);
+    const raw = (await res.json()) as Record<string, unknown>;
+    const body = workcenterLiveSchema.parse(raw);
+    // live-operations §6: job name, parts goal and parts bar, cycle and OEE section, the operator: blank.
+    expect(body).toMatchObject({
+      jobName: null,
+      quantity: null,
+      expectedPartsNow: null,
+      partPercent: null,
+      partsBar: null,
+      cardStatus: null,
+      cycletime: null,
+      currentCycle: null,
+      lastCycle: null,
+      lastFew: [],
+      averageCycle: null,
+      oee: null,
+      availability: null,
+      performance: null,
+      quality: null,
+      operatorRun: null,
+    });
+    // Nothing of them is left anywhere in the answer.
+    expect(JSON.stringify(raw)).not.toContain('Olga');
+    expect(JSON.stringify(raw)).not.toContain('Flange');
+    // The machine's own facts stay: utilization, downtime, counted parts, the run it belongs to.
+    expect(body).toMatchObject({ scheduled: true, actualParts: 30, scrapParts: 1, jobGoodParts: 29 });
+    expect(body.utilization).toEqual(expect.any(Number));
+    expect(body.totalDowntime).toBeGreaterThan(0);
+    expect(raw).toMatchObject({
+      machineId: machine,
+      jobRunId: expect.any(String),
+      workcenterType: 'machine',
+    });
+
+    // The tile: no job name, no goal, no percent of goal.
+    const tiles = (await (await h.get('/api/dashboard', cookie)).json()) as {
+      machines: Array<Record<string, unknown>>;
+    };
+    expect(tiles.machines[0]).toMatchObject({
+      id: machine,
+      scheduled: true,
+      pausedJobName: null,
+      progress: null,
+      expectedParts: null,
+      actualParts: 29,
+      setupSince: null,
+    });
+    // The utilization dashboard keeps utilization and drops the OEE figures (the OEE dashboard is FullProduct).
+    const util = (await (await h.get('/api/dashboard/utilization', cookie)).json()) as Array<
+      Record<string, unknown>
+    >;
+    expect(util[0]).toMatchObject({
+      machineId: machine,
+      oee: null,
+      availability: null,
+      performance: null,
+      quality: null,
+      start: expect.any(Number),
+    });
+    expect(util[0]!.utilization).toBe(body.utilization);
+    // The parts dashboard is the Parts Goal: refused outright.
+    expect((await h.get('/api/dashboard/parts', cookie)).status).toBe(403);
+  });
+
+  it('keeps the OEE figures and the goal for a FullProduct company', async () => {
+    const { company, cookie } = await h.tenant();
+    await aShift(h.t.db, company, { startoffsetminutes: 0, endoffsetminutes: 720 });
+    const { machine } = await runningLathe(company);
+    const util = (await (await h.get('/api/dashboard/utilization', cookie)).json()) as Array<
+      Record<string, unknown>
+    >;
+    expect(util[0]).toMatchObject({ machineId: machine });
+    const card = workcenterLiveSchema.parse(await (await h.get(`/api/workcenter/${machine}`, cookie)).json());
+    expect(card.oee).toEqual(expect.any(Number));
+    expect(util[0]!.oee).toEqual(expect.any(Number));
+    expect(util[0]!.quality).toEqual(expect.any(Number));
+  });
+
+  it('names the workcenter type of every machine, on the card and on every tile', async () => {
+    const { company, cookie } = await h.tenant();
+    const lathe = await aMachine(h.t.db, company, { name: 'Lathe', sortOrder: 0 });
+    const bench = await aMachine(h.t.db, company, {
+      name: 'Bench',
+      sortOrder: 1,
+      workcenterType: 'manual',
+    });
+    const cell = await aMachine(h.t.db, company, { name: 'Cell', sortOrder: 2, workcenterType: 'other' });
+    const tiles = (await (await h.get('/api/dashboard', cookie)).json()) as {
+      machines: Array<Record<string, unknown>>;
+    };
+    expect(tiles.machines.map((m) => [m.id, m.workcenterType])).toEqual([
+      [lathe, 'machine'],
+      [bench, 'manual'],
+      [cell, 'other'],
+    ]);
+    for (const [id, type] of [
+      [lathe, 'machine'],
+      [bench, 'manual'],
+      [cell, 'other'],
+    ] as const) {
+      const card = (await (await h.get(`/api/workcenter/${id}`, cookie)).json()) as Record<string, unknown>;
+      expect(card.workcenterType).toBe(type);
+    }
   });
 });

@@ -1,8 +1,10 @@
 import {
   canMergeInto,
+  checkRange,
   DAY_MS,
   DEFAULT_PLANNED_LIMIT_MS,
   downtimeListItems,
+  epochMs,
   HOUR_MS,
   multiSelection,
   plannedValue,
@@ -32,6 +34,7 @@ import {
 } from '../repositories/annotation-types';
 import type { Machine } from '../repositories/machines';
 import { getMachine } from '../repositories/machines';
+import { companyClock } from '../repositories/shifts';
 import type { StateInterval } from '../repositories/state-intervals';
 import {
   firstActiveStartAtOrAfter,
@@ -635,6 +638,18 @@ export async function listMachineAnnotations(
   q: { machineId: string; start: number; end: number },
 ): Promise<Annotation[]> {
   await machineOr404(ctx, q.machineId);
+  // live-operations §5/§9 "timeline list 1 day" (decision 0705), on the company's wall clock as the report
+  // ranges are (a day with a clock change is still one day).
+  const check = checkRange(
+    await companyClock(ctx.scope),
+    { start: epochMs(q.start), end: epochMs(q.end) },
+    'timelineList',
+  );
+  if (!check.ok) {
+    const message =
+      check.error === 'START_NOT_BEFORE_END' ? 'Start Date must be before End Date' : check.message;
+    throw invalid(message, [{ field: 'end', code: check.error, message }]);
+  }
   return listAnnotations(ctx.scope, q.machineId, q.start, q.end);
 }
 

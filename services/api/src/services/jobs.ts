@@ -356,6 +356,16 @@ export async function jobRunView(scope: CompanyScope, run: JobRunRecord): Promis
   };
 }
 
+/**
+ * GET /api/dispatch/current: the job run open on the machine (its labor activity set included), or null when
+ * the machine is not scheduled. Another company's machine is 404.
+ */
+export async function currentJobRun(ctx: ServiceCtx, machineId: string): Promise<JobRunView | null> {
+  if (!(await getMachine(ctx.scope, machineId))) throw notFound('Machine');
+  const run = await openRunOnMachine(ctx.scope, machineId);
+  return run ? jobRunView(ctx.scope, run) : null;
+}
+
 async function reloadRun(scope: CompanyScope, id: string): Promise<JobRunView> {
   const run = await getJobRun(scope, id);
   if (!run) throw new Error('job run vanished');

@@ -15,7 +15,7 @@ import {
   shopDateOf,
   sumRollups,
 } from '@takt/domain';
-import type { CompanyCalendar, EpochMs, RollupSource, WorkcenterLive } from '@takt/domain';
+import type { CompanyCalendar, EpochMs, RollupSource, WorkcenterLive, WorkcenterType } from '@takt/domain';
 import { notFound } from '../http/errors';
 import { openRunOnMachine } from '../repositories/job-runs';
 import { getMachine } from '../repositories/machines';
@@ -42,15 +42,20 @@ function sumOver(calendar: CompanyCalendar, source: RollupSource, start: number,
 
 const pct = (x: number | null) => (x == null ? null : x * 100);
 
+/** GET /api/workcenter/:machineId: the §3 fields, the run they belong to and the machine's workcenter type. */
+export type WorkcenterAnswer = WorkcenterLive & {
+  machineId: string;
+  jobRunId: string | null;
+  inSetup: boolean;
+  workcenterType: WorkcenterType;
+};
+
 /**
  * live-operations §3 "Work center live data" for the workcenter card, computed by the domain engine from
  * what is stored: utilization, downtime and OEE over the current shift; parts, goal and setup of the job
  * running on the machine; cycle times; the logged-in operator.
  */
-export async function workcenterLive(
-  ctx: ServiceCtx,
-  machineId: string,
-): Promise<WorkcenterLive & { machineId: string; jobRunId: string | null; inSetup: boolean }> {
+export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promise<WorkcenterAnswer> {
   const { scope, now } = ctx;
   const machine = await getMachine(scope, machineId);
   if (!machine) throw notFound('Machine');
@@ -112,6 +117,7 @@ export async function workcenterLive(
 
   return {
     machineId,
+    workcenterType: machine.workcenterType,
     jobRunId: run?.id ?? null,
     inSetup,
     actualParts: total,

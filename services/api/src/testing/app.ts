@@ -16,6 +16,8 @@ export interface ApiHarness {
   t: TestDb;
   app: ReturnType<typeof createApp>;
   clock: { now: number };
+  /** The live bus the app publishes on (in-process). */
+  bus: Deps['bus'];
   /** A new company with an admin already logged in. */
   tenant(over?: { role?: User['role'] }): Promise<{ company: Company; user: User; cookie: string }>;
   login(email: string, password: string): Promise<string>;
@@ -60,6 +62,7 @@ export async function apiHarness(
     t,
     app,
     clock,
+    bus: deps.bus,
     login,
     async tenant(over = {}) {
       const company = await aCompany(t.db);

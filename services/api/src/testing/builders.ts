@@ -48,12 +48,18 @@ export async function aUser(
 export async function aMachine(
   db: Kysely<Database>,
   company: Company,
-  over: Partial<{ name: string; groupIds: string[]; sortOrder: number }> = {},
+  over: Partial<{
+    name: string;
+    groupIds: string[];
+    sortOrder: number;
+    workcenterType: 'machine' | 'manual' | 'other';
+  }> = {},
 ): Promise<string> {
   return createMachine(
     companyScope(db, company.id),
     {
       name: over.name ?? `Machine ${crypto.randomUUID().slice(0, 6)}`,
+      workcenterType: over.workcenterType ?? 'machine',
       groupIds: over.groupIds ?? [],
       sortOrder: over.sortOrder ?? 0,
     },

@@ -7,6 +7,9 @@ import { insertAnnotation } from '../repositories/annotations';
 import { createMachine } from '../repositories/machines';
 import { getPartAdjustmentType, insertPartAdjustmentType } from '../repositories/part-adjustment-types';
 import type { Company } from '../repositories/companies';
+import type { User } from '../repositories/users';
+import type { ApiHarness } from './app';
+import { aCompany, aMachine, aUser } from './builders';
 
 // Builders for downtime, annotation and reject tests (STYLE.md: builders with defaults, new ids each call).
 
@@ -14,13 +17,15 @@ export const MIN = 60_000;
 export const HOUR = 3_600_000;
 
 export type StateName = 'ACTIVE' | 'SETUP' | 'INACTIVE' | 'FAULT' | 'UNAVAILABLE';
+/** [start, end) of each state; the last one may be open (end null). */
+export type StateRows = ReadonlyArray<readonly [start: number, end: number | null, state: StateName]>;
 
 /** Machine states as ingest writes them: [start, end) each, the last one may be open (end null). */
 export async function someStates(
   db: Kysely<Database>,
   company: Company,
   machineId: string,
-  rows: ReadonlyArray<readonly [start: number, end: number | null, state: StateName]>,
+  rows: StateRows,
 ): Promise<void> {
   await companyScope(db, company.id)
     .insertInto(
@@ -162,4 +167,25 @@ export async function aJobRun(
     })
     .execute();
   return name;
+}
+
+/**
+ * The usual start of a route test: a logged-in user (admin unless `role`) of a new company (full tier unless
+ * `tier`) with one machine, and the machine's states when `states` are given.
+ */
+export async function aTenantWithMachine(
+  h: ApiHarness,
+  over: {
+    tier?: Company['productTier'];
+    role?: User['role'];
+    machine?: Parameters<typeof aMachine>[2];
+    states?: StateRows;
+  } = {},
+): Promise<{ company: Company; user: User; cookie: string; machineId: string }> {
+  const company = await aCompany(h.t.db, { productTier: over.tier ?? 'full' });
+  const user = await aUser(h.t.db, company, { role: over.role ?? 'admin' });
+  const cookie = await h.login(user.email, user.password);
+  const machineId = await aMachine(h.t.db, company, over.machine);
+  if (over.states) await someStates(h.t.db, company, machineId, over.states);
+  return { company, user, cookie, machineId };
 }

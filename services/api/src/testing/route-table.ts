@@ -454,6 +454,18 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/workcenter/:id', reach: 'machine', id: (s) => s.machineId },
   {
     method: 'GET',
+    path: '/api/dispatch/current',
+    full: true,
+    reach: 'machine',
+    body: (s) => ({ machineId: s.machineId }),
+  },
+  { method: 'GET', path: '/api/company/flags', reach: 'own' },
+  { method: 'GET', path: '/api/dashboard', reach: 'own', body: () => ({ group: crypto.randomUUID() }) },
+  { method: 'GET', path: '/api/dashboard/utilization', reach: 'own' },
+  { method: 'GET', path: '/api/dashboard/parts', full: true, reach: 'own' },
+  { method: 'GET', path: '/api/dashboard/status', reach: 'own', body: () => ({ include: 'gateways' }) },
+  {
+    method: 'GET',
     path: '/api/reports/downtime',
     reach: 'machine',
     body: (s) => ({ ...range(s), machineId: s.machineId }),
