@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/api/db';
 import { createAdapter } from '../../api/src/repositories/adapters';
+import { machineSourceRow } from '../../api/src/repositories/machine-sources';
 import { aCompany, aMachine } from '../../api/src/testing/builders';
 import { DIALECTS, freshDb } from '../../api/src/testing/db';
 import type { TestDb } from '../../api/src/testing/db';
@@ -12,7 +13,6 @@ import { FakeAgent } from './agent-test-support';
 import { parseDevicesXml } from './devices';
 import { startIngest } from './service';
 import type { IngestService } from './service';
-import { aSourceRow } from './test-support';
 
 const nist = readFileSync(
   new URL('../../../../shared/data/mtconnect/nist_smstestbed_Devices.xml', import.meta.url),
@@ -42,7 +42,7 @@ describe.each(DIALECTS)('ingest from an MTConnect agent into %s', (dialect) => {
     const adapterId = await createAdapter(scope, { name: 'Hurco', fields }, 0);
     machineId = await aMachine(t.db, company, { name: DEVICE });
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
-    const row = aSourceRow({
+    const row = machineSourceRow({
       machine_id: machineId,
       kind: 'agent',
       base_url: agent.url,

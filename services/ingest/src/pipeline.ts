@@ -95,13 +95,20 @@ export class MachinePipeline {
   private connectionSince: number;
   private execution: { value: string | null; since: number | null } = { value: null, since: null };
   private spindle: number | null = null;
-  /** Observations too old for the in-memory history: the worker rebuilds from storage. */
-  rebuildFrom: number | null = null;
+  /** Set when observations were too old for the in-memory history: the worker rebuilds from storage. */
+  private tooLateFrom: number | null = null;
+  /**
+   * Observations not yet handed to the engine: they go in one push when something reads the derivation
+   * (one sort check and one fold per batch instead of per line; the engine's result is the same).
+   */
+  private queued: DomainObservation[] = [];
   /** Until its first successful write, a pipeline takes over the machine's stored history from its first observation. */
   private takeOverAt: number | null = null;
   private tookOver = false;
   /** Set by the takeover write: the previous run's open records were closed at this time. */
   private tookOverAt: number | null = null;
+  private readonly setupSeen = new Set<string>();
+  private readonly setupEvents: Array<{ at: number; value: 'START' | 'END' }> = [];
 
   constructor(
     readonly companyId: string,
@@ -115,27 +122,44 @@ export class MachinePipeline {
   }
 
   get dirty(): boolean {
+    this.drain();
     return this.changedFrom != null;
   }
 
+  /** Earliest observation that was too old for the in-memory history (the worker rebuilds from storage), or null. */
+  get rebuildFrom(): number | null {
+    this.drain();
+    return this.tooLateFrom;
+  }
+
   /** Feed domain observations (also used to replay stored history into a fresh pipeline). */
-  pushDomain(observations: DomainObservation[]): void {
-    if (observations.length === 0) return;
+  pushDomain(observations: readonly DomainObservation[]): void {
+    for (const o of observations) this.queued.push(o);
+  }
+
+  /** Mutates: hands the queued observations to the engine. */
+  private drain(): void {
+    if (this.queued.length === 0) return;
+    const observations = this.queued;
+    this.queued = [];
     if (!this.tookOver) {
-      const first = Math.min(...observations.map((o) => o.ts));
+      let first = Infinity;
+      for (const o of observations) if (o.ts < first) first = o.ts;
       this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
     }
     const r = this.deriver.push(observations);
     if (r.changedFrom != null) this.changedFrom = Math.min(this.changedFrom ?? Infinity, r.changedFrom);
     if (r.tooLate.length > 0) {
-      const earliest = Math.min(...r.tooLate.map((o) => o.ts));
-      this.rebuildFrom = Math.min(this.rebuildFrom ?? Infinity, earliest);
+      let earliest = Infinity;
+      for (const o of r.tooLate) if (o.ts < earliest) earliest = o.ts;
+      this.tooLateFrom = Math.min(this.tooLateFrom ?? Infinity, earliest);
     }
   }
 
   /** Raw observations of one line received at `receivedAt`. Machine time, but never ahead of ours. */
   pushRaw(observations: readonly RawObservation[], receivedAt: number): void {
-    const out: DomainObservation[] = [];
+    // Straight into the queue (once per line: no array of its own).
+    let derived = 0;
     for (const o of observations) {
       const ts = Math.min(o.ts, receivedAt);
       const d = toDomainObservation(o, this.fields.get(o.key), ts);
@@ -143,13 +167,11 @@ export class MachinePipeline {
       if (d.key === 'execution' && d.value !== this.execution.value)
         this.execution = { value: d.value, since: ts };
       if (d.key === 'spindle_speed') this.spindle = d.value;
-      out.push(d);
+      this.queued.push(d);
+      derived++;
     }
-    if (out.length === 0) this.heartbeat(receivedAt);
-    else {
-      this.lastHeartbeatPush = receivedAt;
-      this.pushDomain(out);
-    }
+    if (derived === 0) this.heartbeat(receivedAt);
+    else this.lastHeartbeatPush = receivedAt;
   }
 
   heartbeat(at: number): void {
@@ -168,13 +190,41 @@ export class MachinePipeline {
   }
 
   /** The operator's setup flow (a job run in setup) overrides the machine state: START at its start, END when production starts. */
-  setSetup(events: Array<{ at: number; value: 'START' | 'END' }>): void {
-    this.pushDomain(events.map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })));
+  setSetup(events: ReadonlyArray<{ at: number; value: 'START' | 'END' }>): void {
+    // The worker hands over every recent event at each tick. Only new ones go to the engine: a repeat
+    // older than its in-memory history would come back as too late and force a rebuild at every tick.
+    const fresh = events.filter((e) => !this.setupSeen.has(`${e.at}|${e.value}`));
+    for (const e of fresh) {
+      this.setupSeen.add(`${e.at}|${e.value}`);
+      this.setupEvents.push({ at: e.at, value: e.value });
+    }
+    this.pushDomain(fresh.map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })));
+  }
+
+  /** Setup events this pipeline was given (a rebuilt pipeline starts from them too). */
+  knownSetupEvents(): ReadonlyArray<{ at: number; value: 'START' | 'END' }> {
+    return this.setupEvents;
+  }
+
+  /**
+   * A rebuilt pipeline re-derived from the start of a run, but only records ending at or after `from`
+   * (the late data) can differ from what is stored: replace from there, not from the run's start.
+   */
+  replaceFrom(from: number): void {
+    this.drain();
+    this.changedFrom = from;
+  }
+
+  /** Earliest time of changes not yet taken, or null. */
+  get pendingFrom(): number | null {
+    this.drain();
+    return this.changedFrom;
   }
 
   /** The machine_live row for the dashboard, from the engine's current signals. */
   liveRow(now: number, derived?: DerivationResult): MachineLiveTable {
     // A result just taken for the same flush already holds the current signals: no second materialization.
+    if (!derived) this.drain();
     const c = (derived ?? this.deriver.result(epochMs(now))).current;
     return {
       machine_id: this.machineId,
@@ -200,6 +250,7 @@ export class MachinePipeline {
 
   /** What changed since the last take (null when nothing did); the caller stores it, then calls `stored`. */
   take(now: number): PipelineOutputs | null {
+    this.drain();
     if (this.changedFrom == null) return null;
     const from = this.changedFrom;
     this.changedFrom = null;
@@ -221,6 +272,8 @@ export class MachinePipeline {
 
   /** After a successful write: drop history older than the memory window. */
   stored(now: number): void {
+    // What arrived during the write counts as before it (a new run's takeover time included).
+    this.drain();
     if (!this.tookOver) this.tookOverAt = this.takeOverAt;
     this.tookOver = true;
     this.deriver.forgetBefore(epochMs(now - DERIVER_MEMORY_MS) as EpochMs);

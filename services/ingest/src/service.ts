@@ -7,7 +7,16 @@ import type { Observation as RawObservation } from './shdr';
 import { ShdrClient } from './shdr-client';
 import type { ShdrCounters } from './shdr-client';
 import type { DerivedWrite, IngestBatch, ObservationRow, SourceRow } from './store';
-import { loadFieldMaps, loadSetupEvents, loadSources, takeInbox, writeBatch } from './store';
+import {
+  CONNECTION_KEY,
+  loadFieldMaps,
+  loadObservationsSince,
+  loadSetupEvents,
+  loadSources,
+  rebuildStart,
+  takeInbox,
+  writeBatch,
+} from './store';
 import { AgentClient } from './agent-client';
 import { MqttSubscriber } from './mqtt';
 import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/api/rollups';
@@ -29,6 +38,11 @@ export interface IngestOptions {
   /** MQTT broker for machines with MQTT sources (topic scheme: docs/decisions/0200-mqtt-topics.md). */
   mqttUrl?: string;
   mqttPrefix?: string;
+  /**
+   * A fixed MQTT client id gives the worker a persistent session: QoS 1 messages it had not acknowledged
+   * (not yet stored) when it died are delivered again when it comes back (decision 0200).
+   */
+  mqttClientId?: string;
   /** How often pushed gateway lines are taken from the inbox (default 500 ms). */
   inboxIntervalMs?: number;
 }
@@ -64,6 +78,9 @@ interface Link {
   agentPosition?: { instanceId: string; nextSequence: number };
 }
 
+/** A rebuild for late data reads at most this far back from it to find the state it starts from. */
+const REBUILD_MAX_MS = 7 * 24 * 3_600_000;
+
 const noCounters = (): ShdrCounters => ({
   lines: 0,
   observations: 0,
@@ -72,8 +89,7 @@ const noCounters = (): ShdrCounters => ({
   lastLineAt: null,
 });
 
-/** Connection changes are stored with the observations under this key, so history can be re-derived. */
-export const CONNECTION_KEY = '@connection';
+export { CONNECTION_KEY } from './store';
 
 /** Stored form of a condition: the SHDR condition fields, so a rebuild can read it back. */
 export function conditionText(c: {
@@ -127,6 +143,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   const links = new Map<string, Link>();
   let observations: ObservationRow[] = [];
   let flushing: Promise<void> = Promise.resolve();
+  /** Batches taken from the buffers, and the last of them that committed (batches commit in order). */
+  let takenBatches = 0;
+  let committedBatches = 0;
   let stopped = false;
 
   /** Observations as received: stored unless the push already stored them, and derived. */
@@ -293,6 +312,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     mqtt = new MqttSubscriber({
       url: options.mqttUrl,
       ...(options.mqttPrefix ? { prefix: options.mqttPrefix } : {}),
+      ...(options.mqttClientId ? { clientId: options.mqttClientId } : {}),
       now,
       // QoS 1: the broker's message is acknowledged when this resolves, so resolve only once what it
       // carried is committed (a worker killed before that gets the message again).
@@ -309,7 +329,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
           connection(link, 'CONNECTED', meta.receivedAt);
         }
         received(link, obs, meta.receivedAt, true);
-        await flush();
+        await committed(takenBatches);
       },
       onMachineStatus: (machineRef, online, meta) => {
         const link = mqttLink(meta.companyRef, machineRef);
@@ -361,37 +381,64 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     }
   }
 
-  /** Late data older than the engine's memory: re-derive from what is stored, from an hour before it. */
+  /**
+   * Late data older than the engine's memory: re-derive the machine from the start of the run holding it
+   * (its latest connection change before the late data, at most REBUILD_MAX_MS back), from what is stored
+   * plus what this batch is about to store (an adapter's late lines are still in the buffer; a gateway's
+   * were stored by the push), then replace what was stored from the late data's time on.
+   */
   async function rebuild(link: Link): Promise<void> {
-    const from = link.pipeline.rebuildFrom!;
-    const warmup = from - 3_600_000;
-    const rows = await db
-      .selectFrom('observations')
-      .select(['ts', 'key', 'value'])
-      .where('machine_id', '=', link.source.machineId)
-      .where('ts', '>=', warmup)
-      .orderBy('ts')
-      .execute();
+    const old = link.pipeline;
+    const { machineId } = link.source;
+    const lateFrom = () => Math.min(old.rebuildFrom!, old.pendingFrom ?? Infinity);
+    let from = lateFrom();
+    let runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
+    let stored = await loadObservationsSince(db, machineId, runStart);
+    // Lines keep arriving (into the old pipeline) while we read: more late data may have come meanwhile.
+    while (lateFrom() < from) {
+      from = lateFrom();
+      runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
+      stored = await loadObservationsSince(db, machineId, runStart);
+    }
+    // From here on nothing awaits, so every observation is in `stored`, in the buffer, or arrives later
+    // into the new pipeline.
+    const pending = observations.filter((o) => o.machine_id === machineId);
+    let start = runStart;
+    for (const o of pending) if (o.key === CONNECTION_KEY && o.ts <= from && o.ts > start) start = o.ts;
+    const rows = [...stored, ...pending].filter((o) => o.ts >= start);
+    // Stable: equal times keep their stored, then arrival, order.
+    rows.sort((a, b) => a.ts - b.ts);
     const fresh = new MachinePipeline(
       link.source.companyId,
-      link.source.machineId,
+      machineId,
       link.fields,
       link.source.cycleSource,
       now(),
     );
     feedStored(fresh, rows);
+    fresh.setSetup(old.knownSetupEvents());
     fresh.setConnection(link.transport.status, now());
     fresh.continueStoredHistory();
-    fresh.retake(from);
+    fresh.replaceFrom(from);
     link.pipeline = fresh;
     log(
-      `[ingest] ${link.source.machineName}: re-derived history from ${new Date(from).toISOString()} after late data`,
+      `[ingest] ${link.source.machineName}: re-derived history from ${new Date(start).toISOString()} after late data at ${new Date(from).toISOString()}`,
     );
   }
 
   async function writeOut(): Promise<void> {
     const t = now();
-    for (const l of links.values()) if (l.pipeline.rebuildFrom != null) await rebuild(l);
+    for (const l of links.values()) {
+      if (l.pipeline.rebuildFrom == null) continue;
+      try {
+        await rebuild(l);
+      } catch (err) {
+        // The database is unreachable: write nothing now (the batch would fail as well) and rebuild at the
+        // next flush. A timer's flush must never reject: that would be an unhandled rejection.
+        log(`[ingest] re-deriving ${l.source.machineName} failed, will retry: ${(err as Error).message}`);
+        return;
+      }
+    }
     const derived: Array<{ link: Link; write: DerivedWrite }> = [];
     for (const l of links.values()) {
       const taken = l.pipeline.take(t);
@@ -441,12 +488,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       stats: stats.map((s) => s.delta),
     };
     // Swap buffers before the write, so lines arriving meanwhile go to the next batch.
+    const batchNo = ++takenBatches;
     observations = [];
     inboxDone = [];
     for (const l of positions) delete l.agentPosition;
     for (const l of live) l.liveDirty = false;
     try {
       await writeBatch(db, batch);
+      committedBatches = batchNo;
       for (const s of stats) s.link.flushed = s.c;
       for (const d of derived) d.link.pipeline.stored(t);
       if (options.onWritten) {
@@ -474,6 +523,22 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   }
 
   const flush = () => (flushing = flushing.then(writeOut));
+
+  /**
+   * Resolves once a batch taken after batch `after` committed: whatever was received before this call is
+   * stored. A failed write keeps its data for the next one, so wait and flush again; rejects when the
+   * worker stops first (the MQTT message then stays unacknowledged, and the broker delivers it again).
+   */
+  async function committed(after: number): Promise<void> {
+    for (let delay = 50; ; delay = Math.min(delay * 2, 2000)) {
+      await flush();
+      if (committedBatches > after) return;
+      if (stopped) throw new Error('ingest stopped before the data was stored');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      // A stopped worker writes nothing more (its last flush was stop's).
+      if (stopped) throw new Error('ingest stopped before the data was stored');
+    }
+  }
 
   /**
    * The rollup worker: recompute the report buckets of machines marked dirty (by ingest or by the API

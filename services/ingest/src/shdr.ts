@@ -186,11 +186,17 @@ export function parseShdrLine(line: string, receivedAt: number, kinds?: KeyKinds
     // A lone token (the Hurco log's broken `2017` lines) holds no pair: the whole line is rejected.
     return { type: 'data', ts: receivedAt, observations: [], rejected: trimmed === '' ? 0 : 1 };
   }
-  const ts = parseTimestamp(trimmed.slice(0, bar)) ?? receivedAt;
-  const rest = trimmed.slice(bar + 1);
-  const asset = rest.includes('@') ? parseAssetCommand(rest, ts) : null;
-  if (asset) return asset;
-  return parsePairs(tokenize(rest), ts, kinds);
+  // The usual `…Z` form is read in place; anything else goes through the general parser.
+  const ts = parseUtcTimestamp(trimmed, 0, bar) ?? parseTimestamp(trimmed.slice(0, bar)) ?? receivedAt;
+  // Asset commands (`@ASSET@|…`) are the first token after the timestamp.
+  let first = bar + 1;
+  while (trimmed.charCodeAt(first) === 32 || trimmed.charCodeAt(first) === 9) first++;
+  if (trimmed.charCodeAt(first) === 64 /* @ */) {
+    const rest = trimmed.slice(bar + 1);
+    const asset = parseAssetCommand(rest, ts);
+    if (asset) return asset;
+  }
+  return parsePairs(tokenize(trimmed, bar + 1), ts, kinds);
 }
 
 function parseCommand(line: string): ShdrCommand {
@@ -239,41 +245,75 @@ export function parseTimestamp(text: string): number | null {
   return utc - zoneOffsetMs(zone);
 }
 
-const digitAt = (text: string, i: number): number => {
-  const d = text.charCodeAt(i) - 48;
-  return d >= 0 && d <= 9 ? d : NaN;
-};
-const twoDigits = (text: string, i: number): number => digitAt(text, i) * 10 + digitAt(text, i + 1);
+/** The number in text[from, to) when every character there is a digit, else -1. */
+function digits(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil). Linear in the day,
+ * and month 0 is December of the year before, so out-of-range fields roll over exactly as in Date.UTC.
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
 
 /**
  * The form nearly every adapter sends, `YYYY-MM-DDTHH:MM:SS[.fraction]Z` with nothing around it, read
- * without a regex or substrings (it runs once per line). Anything else returns null for the general parser.
+ * without a regex, substrings or Date (it runs once per line). Anything else returns null for the general
+ * parser.
  */
-function parseUtcTimestamp(text: string): number | null {
-  const n = text.length;
-  if (n < 20 || text.charCodeAt(n - 1) !== 90 /* Z */) return null;
-  if (text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':')
+function parseUtcTimestamp(text: string, from = 0, to = text.length): number | null {
+  const n = to - from;
+  const at = (i: number) => text.charCodeAt(from + i);
+  if (n < 20 || at(n - 1) !== 90 /* Z */) return null;
+  if (at(4) !== 45 /* - */ || at(7) !== 45 || at(10) !== 84 /* T */ || at(13) !== 58 /* : */ || at(16) !== 58)
     return null;
-  const y = twoDigits(text, 0) * 100 + twoDigits(text, 2);
-  const mo = twoDigits(text, 5);
-  const d = twoDigits(text, 8);
-  const h = twoDigits(text, 11);
-  const mi = twoDigits(text, 14);
-  const sec = twoDigits(text, 17);
+  const y = digits(text, from, from + 4);
+  const mo = digits(text, from + 5, from + 7);
+  const d = digits(text, from + 8, from + 10);
+  const h = digits(text, from + 11, from + 13);
+  const mi = digits(text, from + 14, from + 16);
+  const sec = digits(text, from + 17, from + 19);
   let ms = 0;
   if (n > 20) {
     // `.` and 1+ fraction digits; the first three are milliseconds, the rest is finer than we keep.
-    if ((text[19] !== '.' && text[19] !== ',') || n - 1 === 20) return null;
-    for (let i = 20; i < n - 1; i++) {
-      const digit = digitAt(text, i);
-      if (Number.isNaN(digit)) return null;
-      if (i < 23) ms += digit * (i === 20 ? 100 : i === 21 ? 10 : 1);
-    }
+    const sep = at(19);
+    if ((sep !== 46 /* . */ && sep !== 44) /* , */ || n - 1 === 20) return null;
+    if (digits(text, from + 20, to - 1) < 0) return null;
+    for (let i = 20; i < 23; i++) ms = ms * 10 + (i < n - 1 ? at(i) - 48 : 0);
   }
-  // The general parser's range checks; NaN (a non-digit) fails them as well.
-  if (!(mo <= 12 && d <= 31 && h <= 24 && mi <= 59 && sec <= 60 && y >= 0)) return null;
-  const utc = Date.UTC(y, mo - 1, d, h, mi, sec, ms);
-  return Number.isFinite(utc) ? utc : null;
+  // The general parser's range checks; -1 (a non-digit) fails them as well.
+  if (!(
+    mo >= 0 &&
+    mo <= 12 &&
+    d >= 0 &&
+    d <= 31 &&
+    h >= 0 &&
+    h <= 24 &&
+    mi >= 0 &&
+    mi <= 59 &&
+    sec >= 0 &&
+    sec <= 60
+  ))
+    return null;
+  if (y < 100) {
+    // Date.UTC reads years 0–99 as 1900–1999; keep that (the general parser does the same).
+    if (y < 0) return null;
+    const utc = Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+    return Number.isFinite(utc) ? utc : null;
+  }
+  return ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms;
 }
 
 function zoneOffsetMs(zone: string): number {
@@ -290,9 +330,9 @@ function zoneOffsetMs(zone: string): number {
  * and `\"`; a token that starts with `{` (data set / table) runs to its matching `}` even across `|`.
  * If a quote or brace never closes, the token falls back to a plain split so nothing is swallowed.
  */
-export function tokenize(text: string): string[] {
+export function tokenize(text: string, from = 0): string[] {
   const tokens: string[] = [];
-  let i = 0;
+  let i = from;
   while (i <= text.length) {
     while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
     const grouped = text[i] === '"' ? readQuoted(text, i) : text[i] === '{' ? readBraced(text, i) : null;

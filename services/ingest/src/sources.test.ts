@@ -2,6 +2,7 @@ import mqtt from 'mqtt';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/api/db';
 import { createAdapter } from '../../api/src/repositories/adapters';
+import { machineSourceRow } from '../../api/src/repositories/machine-sources';
 import { aCompany, aMachine } from '../../api/src/testing/builders';
 import { DIALECTS, freshDb } from '../../api/src/testing/db';
 import type { TestDb } from '../../api/src/testing/db';
@@ -10,7 +11,6 @@ import { ensureMosquitto } from './broker-test-support';
 import { demoAdapterFields } from './demo-adapter';
 import { startIngest } from './service';
 import type { IngestService } from './service';
-import { aSourceRow } from './test-support';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -68,7 +68,7 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
     await scope
       .insertInto(
         'machine_sources',
-        aSourceRow({ machine_id: machineId, kind, gateway_id: gatewayId, machine_ref: ref }),
+        machineSourceRow({ machine_id: machineId, kind, gateway_id: gatewayId, machine_ref: ref }),
       )
       .execute();
     return { company, companyRef, machineId };
@@ -112,6 +112,61 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
           },
         )
         .toBeGreaterThan(0);
+    } finally {
+      await client.endAsync();
+    }
+  }, 30_000);
+
+  it('acknowledges an MQTT message only once it is stored: a worker stopped while the database fails gets it again', async () => {
+    const { companyRef, machineId } = await machineWithSource('mqtt', 'press-8');
+    let failing = false;
+    // The database goes away: every statement fails while `failing` is set.
+    const flaky = t.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        if (failing) throw new Error('database down');
+        return args.result;
+      },
+    });
+    const mqttClientId = `takt-test-${crypto.randomUUID().slice(0, 8)}`;
+    const options = {
+      flushIntervalMs: 20,
+      mqttUrl: broker.url,
+      mqttClientId,
+      rollupIntervalMs: 0,
+      log: () => {},
+    };
+    ingest = await startIngest({ db: flaky, ...options });
+    const client = await mqtt.connectAsync(broker.url);
+    try {
+      failing = true;
+      await client.publishAsync(
+        `takt/${companyRef}/press-8/shdr`,
+        `${iso(Date.now() - 1000)}|execution|ACTIVE`,
+        {
+          qos: 1,
+        },
+      );
+      await expect
+        .poll(() => [...ingest!.counters().values()].reduce((n, c) => n + c.lines, 0), { timeout: 10_000 })
+        .toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a few failed writes
+      await ingest.stop(); // the worker goes away before it could store the message
+      ingest = undefined;
+      failing = false;
+      const stored = () =>
+        t.db
+          .selectFrom('observations')
+          .select('value')
+          .where('machine_id', '=', machineId)
+          .where('key', '=', 'execution')
+          .execute();
+      expect(await stored()).toEqual([]);
+
+      // Same client id, persistent session: the broker delivers the unacknowledged message again.
+      ingest = await startIngest({ db: t.db, ...options });
+      await expect.poll(async () => (await live(machineId))?.state, { timeout: 10_000 }).toBe('ACTIVE');
+      expect(await stored()).toEqual([{ value: 'ACTIVE' }]);
     } finally {
       await client.endAsync();
     }

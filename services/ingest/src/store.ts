@@ -114,6 +114,43 @@ export async function loadSetupEvents(
   return out;
 }
 
+/** Connection changes are stored with the observations under this key, so history can be re-derived. */
+export const CONNECTION_KEY = '@connection';
+
+/**
+ * Where re-deriving a machine's history for late data at `at` starts: its latest connection change at or
+ * before `at` (the engine's signals start afresh at a run's start), but never earlier than `floor`.
+ */
+export async function rebuildStart(
+  db: Kysely<Database>,
+  machineId: string,
+  at: number,
+  floor: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom('observations')
+    .select('ts')
+    .where('machine_id', '=', machineId)
+    .where('ts', '<=', at)
+    .where('ts', '>=', floor)
+    .where('key', '=', CONNECTION_KEY)
+    .orderBy('ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.ts ?? floor;
+}
+
+/** A machine's stored observations from `from` on, in time order (re-deriving history after late data). */
+export async function loadObservationsSince(db: Kysely<Database>, machineId: string, from: number) {
+  return db
+    .selectFrom('observations')
+    .select(['ts', 'key', 'value'])
+    .where('machine_id', '=', machineId)
+    .where('ts', '>=', from)
+    .orderBy('ts')
+    .execute();
+}
+
 export interface ObservationRow {
   company_id: string;
   machine_id: string;
@@ -143,31 +180,70 @@ export interface IngestBatch {
   stats: SourceStats[];
 }
 
-const OBSERVATION_CHUNK = 1000; // 5 parameters a row stays far below both dialects' bind limits
+// ---------------------------------------------------------------------------------------------------------
+// The hot writes of ingest (issue 4 point 11a). Every batch runs the same few statement texts, so they are
+// written here once per shape (and the SQLite handle keeps them prepared, see openDb's statement cache)
+// instead of going through the query builder, which rebuilds and walks each query's tree every time.
 
-/** `INSERT INTO observations … VALUES (…), (…)` for `rows` rows, `$n` (PostgreSQL) or `?` (SQLite) placeholders. */
-function observationInsertSql(numbered: boolean, rows: number): string {
-  const tuples: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    const p = numbered ? [1, 2, 3, 4, 5].map((c) => `$${r * 5 + c}`) : ['?', '?', '?', '?', '?'];
-    tuples.push(`(${p.join(', ')})`);
+/** Most parameters in one statement: far below both dialects' bind limits. */
+const MAX_PARAMS = 5000;
+
+/** Whether the dialect numbers its placeholders ($1: PostgreSQL) or not (?: SQLite), per dialect adapter. */
+const numberedByAdapter = new WeakMap<object, boolean>();
+function numberedPlaceholders(trx: Kysely<Database>): boolean {
+  const adapter = trx.getExecutor().adapter;
+  let numbered = numberedByAdapter.get(adapter);
+  if (numbered === undefined) {
+    numbered = trx.selectFrom('observations').select('ts').where('ts', '=', 0).compile().sql.includes('$1');
+    numberedByAdapter.set(adapter, numbered);
   }
-  return `insert into "observations" ("company_id", "machine_id", "ts", "key", "value") values ${tuples.join(', ')}`;
+  return numbered;
 }
 
-/** SQLite statement texts by row count: a few sizes only, so each is prepared once (openDb's cache). */
-const sqliteInsertTexts = new Map<number, string>();
+const statementTexts = new Map<string, string>();
+
+/** `INSERT INTO table (columns) VALUES (…), (…)` for `rows` rows; made once per shape. */
+function insertText(numbered: boolean, table: string, columns: readonly string[], rows: number): string {
+  const key = `${numbered ? '$' : '?'} ${table} ${rows}`;
+  let text = statementTexts.get(key);
+  if (text !== undefined) return text;
+  const tuples: string[] = [];
+  const width = columns.length;
+  for (let r = 0; r < rows; r++) {
+    const p: string[] = [];
+    for (let c = 1; c <= width; c++) p.push(numbered ? `$${r * width + c}` : '?');
+    tuples.push(`(${p.join(', ')})`);
+  }
+  text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
+  statementTexts.set(key, text);
+  return text;
+}
+
+/** A statement text with `?` placeholders, numbered for PostgreSQL; made once per text. */
+function sqlText(numbered: boolean, text: string): string {
+  if (!numbered) return text;
+  const key = `$ ${text}`;
+  let out = statementTexts.get(key);
+  if (out === undefined) {
+    let n = 0;
+    out = text.replace(/\?/g, () => `$${++n}`);
+    statementTexts.set(key, out);
+  }
+  return out;
+}
 
 /**
- * Row counts of the INSERTs for n rows. PostgreSQL: chunks of OBSERVATION_CHUNK (it parses every statement
- * anyway). SQLite: full chunks, then the rest in powers of two, so any batch uses the same dozen statements.
+ * Row counts of the INSERTs for n rows of `width` columns. PostgreSQL: full chunks, then the rest in one
+ * (it parses every statement anyway). SQLite: full chunks, then the rest in powers of two, so any batch
+ * uses the same dozen statements, each prepared once.
  */
-function insertSizes(n: number, numbered: boolean): number[] {
+function insertSizes(n: number, width: number, numbered: boolean): number[] {
+  const chunk = Math.floor(MAX_PARAMS / width);
   const sizes: number[] = [];
   let left = n;
-  for (; left >= OBSERVATION_CHUNK; left -= OBSERVATION_CHUNK) sizes.push(OBSERVATION_CHUNK);
+  for (; left >= chunk; left -= chunk) sizes.push(chunk);
   if (numbered) return left > 0 ? [...sizes, left] : sizes;
-  for (let p = 512; p >= 1; p >>= 1) {
+  for (let p = 1 << Math.floor(Math.log2(chunk)); p >= 1; p >>= 1) {
     if (left < p) continue;
     sizes.push(p);
     left -= p;
@@ -175,34 +251,62 @@ function insertSizes(n: number, numbered: boolean): number[] {
   return sizes;
 }
 
-/**
- * The hot write of ingest (issue 4 point 11a). The rows go straight into the parameter list of a statement
- * text made once per size, instead of through the query builder (which walks every row's object each time).
- */
-async function insertObservations(trx: Kysely<Database>, rows: readonly ObservationRow[]): Promise<void> {
+/** Multi-row INSERTs of `rows`; `put` writes one row's values into the parameter list at `at`. */
+async function insertRows<T>(
+  trx: Kysely<Database>,
+  numbered: boolean,
+  table: string,
+  columns: readonly string[],
+  rows: readonly T[],
+  put: (params: unknown[], at: number, row: T) => void,
+): Promise<void> {
   if (rows.length === 0) return;
-  const numbered = trx
-    .selectFrom('observations')
-    .select('ts')
-    .where('ts', '=', 0)
-    .compile()
-    .sql.includes('$1');
-  let at = 0;
-  for (const n of insertSizes(rows.length, numbered)) {
-    let text = numbered ? observationInsertSql(true, n) : sqliteInsertTexts.get(n);
-    if (text === undefined) sqliteInsertTexts.set(n, (text = observationInsertSql(false, n)));
-    const params: unknown[] = new Array(n * 5);
-    for (let k = 0; k < n; k++, at++) {
-      const r = rows[at] as ObservationRow;
-      params[k * 5] = r.company_id;
-      params[k * 5 + 1] = r.machine_id;
-      params[k * 5 + 2] = r.ts;
-      params[k * 5 + 3] = r.key;
-      params[k * 5 + 4] = r.value;
-    }
-    await trx.executeQuery(CompiledQuery.raw(text, params));
+  const width = columns.length;
+  let i = 0;
+  for (const n of insertSizes(rows.length, width, numbered)) {
+    const params: unknown[] = new Array(n * width);
+    for (let k = 0; k < n; k++, i++) put(params, k * width, rows[i] as T);
+    await trx.executeQuery(CompiledQuery.raw(insertText(numbered, table, columns, n), params));
   }
 }
+
+const run = (trx: Kysely<Database>, numbered: boolean, text: string, params: unknown[]) =>
+  trx.executeQuery(CompiledQuery.raw(sqlText(numbered, text), params));
+
+const OBSERVATION_COLUMNS = ['company_id', 'machine_id', 'ts', 'key', 'value'] as const;
+const putObservation = (p: unknown[], at: number, r: ObservationRow) => {
+  p[at] = r.company_id;
+  p[at + 1] = r.machine_id;
+  p[at + 2] = r.ts;
+  p[at + 3] = r.key;
+  p[at + 4] = r.value;
+};
+
+const LIVE_COLUMNS = [
+  'machine_id',
+  'company_id',
+  'state',
+  'state_since',
+  'connection',
+  'connection_since',
+  'last_heartbeat',
+  'execution',
+  'execution_since',
+  'availability',
+  'controller_mode',
+  'program',
+  'part_count',
+  'spindle_speed',
+  'fault_since',
+  'fault_message',
+  'in_setup',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof MachineLiveTable>;
+const LIVE_UPSERT =
+  `insert into "machine_live" (${LIVE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${LIVE_COLUMNS.map(() => '?').join(', ')}) ` +
+  `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(', ')}`;
 
 /**
  * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
@@ -210,7 +314,8 @@ async function insertObservations(trx: Kysely<Database>, rows: readonly Observat
  */
 export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await insertObservations(trx, batch.observations);
+    const numbered = numberedPlaceholders(trx);
+    await insertRows(trx, numbered, 'observations', OBSERVATION_COLUMNS, batch.observations, putObservation);
     const done = batch.inboxDone ?? [];
     for (let i = 0; i < done.length; i += 500) {
       await trx
@@ -219,11 +324,12 @@ export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Prom
         .execute();
     }
     for (const p of batch.agentPositions ?? []) {
-      await trx
-        .updateTable('machine_sources')
-        .set({ agent_instance_id: p.instanceId, agent_next_sequence: p.nextSequence })
-        .where('id', '=', p.sourceId)
-        .execute();
+      await run(
+        trx,
+        numbered,
+        'update "machine_sources" set "agent_instance_id" = ?, "agent_next_sequence" = ? where "id" = ?',
+        [p.instanceId, p.nextSequence, p.sourceId],
+      );
     }
     for (const d of batch.derived) {
       await writeDerived(trx, d);
@@ -235,25 +341,21 @@ export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Prom
         now: batch.now ?? d.from,
       });
     }
-    for (const row of batch.live) {
-      const { machine_id: _id, ...rest } = row;
-      await trx
-        .insertInto('machine_live')
-        .values(row)
-        .onConflict((oc) => oc.column('machine_id').doUpdateSet(rest))
-        .execute();
-    }
+    for (const row of batch.live)
+      await run(
+        trx,
+        numbered,
+        LIVE_UPSERT,
+        LIVE_COLUMNS.map((c) => row[c]),
+      );
     for (const s of batch.stats) {
-      await trx
-        .updateTable('machine_sources')
-        .set((eb) => ({
-          stat_lines: eb('stat_lines', '+', s.lines),
-          stat_observations: eb('stat_observations', '+', s.observations),
-          stat_rejected: eb('stat_rejected', '+', s.rejected),
-          last_line_at: s.lastLineAt,
-        }))
-        .where('id', '=', s.sourceId)
-        .execute();
+      await run(
+        trx,
+        numbered,
+        'update "machine_sources" set "stat_lines" = "stat_lines" + ?, "stat_observations" = "stat_observations" + ?, ' +
+          '"stat_rejected" = "stat_rejected" + ?, "last_line_at" = ? where "id" = ?',
+        [s.lines, s.observations, s.rejected, s.lastLineAt, s.sourceId],
+      );
     }
   });
 }
@@ -274,13 +376,16 @@ const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 
 /**
  * Replace a machine's derived records from `from` on with the engine's latest result (issue 4 point 7):
- * state intervals, cycles, programs and sub-programs, faults, spindle and in-cut spans.
+ * state intervals, cycles, programs and sub-programs, faults, spindle and in-cut spans. One DELETE and at
+ * most one multi-row INSERT per table (a handful of rows each in steady state).
  */
 export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Promise<void> {
   const { companyId: company_id, machineId: machine_id, from, result } = w;
+  const numbered = numberedPlaceholders(trx);
   const keep = <T extends { end: number; open?: boolean }>(rows: readonly T[]) =>
     rows.filter((r) => r.open || r.end >= from);
   if (w.takeOverAt != null) {
+    // A new run's first write (rare): the query builder is fine here.
     const at = w.takeOverAt;
     for (const table of DERIVED_TABLES) {
       await trx.deleteFrom(table).where('machine_id', '=', machine_id).where('start_at', '>=', at).execute();
@@ -292,116 +397,109 @@ export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Prom
         .execute();
     }
     await trx.deleteFrom('cycles').where('machine_id', '=', machine_id).where('end_at', '>=', at).execute();
-  }
-  // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
-  const replacing = w.takeOverAt == null;
-
-  if (replacing)
-    await trx
-      .deleteFrom('state_intervals')
-      .where('machine_id', '=', machine_id)
-      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
-      .execute();
-  const intervals = keep(result.intervals).map((i) => ({
-    company_id,
-    machine_id,
-    start_at: i.start,
-    end_at: openEnd(i),
-    state: i.state,
-    reason: i.reason,
-  }));
-  for (let k = 0; k < intervals.length; k += 500)
-    await trx
-      .insertInto('state_intervals')
-      .values(intervals.slice(k, k + 500))
-      .execute();
-
-  if (replacing)
-    await trx.deleteFrom('cycles').where('machine_id', '=', machine_id).where('end_at', '>=', from).execute();
-  const cycles = result.cycles
-    .filter((c) => c.end >= from)
-    .map((c) => ({
-      company_id,
+  } else {
+    // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
+    for (const table of DERIVED_TABLES)
+      await run(
+        trx,
+        numbered,
+        `delete from "${table}" where "machine_id" = ? and ("end_at" is null or "end_at" >= ?)`,
+        [machine_id, from],
+      );
+    await run(trx, numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
       machine_id,
-      start_at: c.start,
-      end_at: c.end,
-      duration: c.duration,
-      count: c.count,
-      source: c.source,
-      setup: c.setup ? 1 : 0,
-    }));
-  for (let k = 0; k < cycles.length; k += 500)
-    await trx
-      .insertInto('cycles')
-      .values(cycles.slice(k, k + 500))
-      .execute();
+      from,
+    ]);
+  }
 
-  if (replacing)
-    await trx
-      .deleteFrom('program_intervals')
-      .where('machine_id', '=', machine_id)
-      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
-      .execute();
-  const programs = [
-    ...keep(result.programs).map((p) => ({ p, sub: 0 })),
-    ...keep(result.subprograms).map((p) => ({ p, sub: 1 })),
-  ].map(({ p, sub }) => ({
-    company_id,
-    machine_id,
-    sub,
-    start_at: p.start,
-    end_at: openEnd(p),
-    name: p.name,
-  }));
-  for (let k = 0; k < programs.length; k += 500)
-    await trx
-      .insertInto('program_intervals')
-      .values(programs.slice(k, k + 500))
-      .execute();
+  await insertRows(
+    trx,
+    numbered,
+    'state_intervals',
+    ['company_id', 'machine_id', 'start_at', 'end_at', 'state', 'reason'],
+    keep(result.intervals),
+    (p, at, i) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = i.start;
+      p[at + 3] = openEnd(i);
+      p[at + 4] = i.state;
+      p[at + 5] = i.reason;
+    },
+  );
 
-  if (replacing)
-    await trx
-      .deleteFrom('faults')
-      .where('machine_id', '=', machine_id)
-      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
-      .execute();
-  const faults = keep(result.faults).map((f) => ({
-    company_id,
-    machine_id,
-    item: f.item,
-    start_at: f.start,
-    end_at: openEnd(f),
-    value: f.value,
-    nativecode: f.nativecode,
-    type: f.type,
-  }));
-  for (let k = 0; k < faults.length; k += 500)
-    await trx
-      .insertInto('faults')
-      .values(faults.slice(k, k + 500))
-      .execute();
+  await insertRows(
+    trx,
+    numbered,
+    'cycles',
+    ['company_id', 'machine_id', 'start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
+    result.cycles.filter((c) => c.end >= from),
+    (p, at, c) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = c.start;
+      p[at + 3] = c.end;
+      p[at + 4] = c.duration;
+      p[at + 5] = c.count;
+      p[at + 6] = c.source;
+      p[at + 7] = c.setup ? 1 : 0;
+    },
+  );
 
-  if (replacing)
-    await trx
-      .deleteFrom('flag_spans')
-      .where('machine_id', '=', machine_id)
-      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', from)]))
-      .execute();
+  await insertRows(
+    trx,
+    numbered,
+    'program_intervals',
+    ['company_id', 'machine_id', 'sub', 'start_at', 'end_at', 'name'],
+    [
+      ...keep(result.programs).map((p) => ({ p, sub: 0 })),
+      ...keep(result.subprograms).map((p) => ({ p, sub: 1 })),
+    ],
+    (params, at, { p, sub }) => {
+      params[at] = company_id;
+      params[at + 1] = machine_id;
+      params[at + 2] = sub;
+      params[at + 3] = p.start;
+      params[at + 4] = openEnd(p);
+      params[at + 5] = p.name;
+    },
+  );
+
+  await insertRows(
+    trx,
+    numbered,
+    'faults',
+    ['company_id', 'machine_id', 'item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
+    keep(result.faults),
+    (p, at, f) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = f.item;
+      p[at + 3] = f.start;
+      p[at + 4] = openEnd(f);
+      p[at + 5] = f.value;
+      p[at + 6] = f.nativecode;
+      p[at + 7] = f.type;
+    },
+  );
+
   // Spans have no open flag: one reaching `now` may still grow, so store it open.
   const now = result.current.lastHeartbeat ?? 0;
-  const spans = [
-    ...result.spindle.filter((s) => s.end >= from).map((s) => ({ s, kind: 'spindle' as const })),
-    ...result.inCut.filter((s) => s.end >= from).map((s) => ({ s, kind: 'incut' as const })),
-  ].map(({ s, kind }) => ({
-    company_id,
-    machine_id,
-    kind,
-    start_at: s.start,
-    end_at: s.end >= now && now > 0 ? null : s.end,
-  }));
-  for (let k = 0; k < spans.length; k += 500)
-    await trx
-      .insertInto('flag_spans')
-      .values(spans.slice(k, k + 500))
-      .execute();
+  await insertRows(
+    trx,
+    numbered,
+    'flag_spans',
+    ['company_id', 'machine_id', 'kind', 'start_at', 'end_at'],
+    [
+      ...result.spindle.filter((s) => s.end >= from).map((s) => ({ s, kind: 'spindle' as const })),
+      ...result.inCut.filter((s) => s.end >= from).map((s) => ({ s, kind: 'incut' as const })),
+    ],
+    (p, at, { s, kind }) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = kind;
+      p[at + 3] = s.start;
+      p[at + 4] = s.end >= now && now > 0 ? null : s.end;
+    },
+  );
 }

@@ -1,6 +1,5 @@
 // Helpers for the ingest tests: real TCP servers on 127.0.0.1 and polling waits. Not used at runtime.
 import net from 'node:net';
-import type { MachineSourcesTable } from '@takt/api/db';
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(
@@ -75,30 +74,5 @@ export async function fakeAdapter(
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
-  };
-}
-
-/** A machine_sources row (without company_id, which the scope sets) with every column at its default. */
-export function aSourceRow(
-  over: Pick<MachineSourcesTable, 'machine_id' | 'kind'> & Partial<Omit<MachineSourcesTable, 'company_id'>>,
-): Omit<MachineSourcesTable, 'company_id'> {
-  return {
-    id: crypto.randomUUID(),
-    host: '',
-    port: 0,
-    enabled: 1,
-    stat_lines: 0,
-    stat_observations: 0,
-    stat_rejected: 0,
-    last_line_at: null,
-    created_at: 0,
-    gateway_id: null,
-    machine_ref: null,
-    base_url: null,
-    agent_device: null,
-    poll_interval_ms: null,
-    agent_instance_id: null,
-    agent_next_sequence: null,
-    ...over,
   };
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { DERIVER_MEMORY_MS, MachinePipeline } from './pipeline';
+import type { FieldMeaning } from './pipeline';
+import type { Observation } from './shdr';
+
+const FIELDS: ReadonlyMap<string, FieldMeaning> = new Map([
+  ['execution', { type: 'EXECUTION', subType: null }],
+  ['part_count', { type: 'PART_COUNT', subType: null }],
+]);
+const T0 = Date.UTC(2026, 10, 20, 6);
+const MIN = 60_000;
+const value = (ts: number, key: string, v: string): Observation => ({ ts, key, value: v, kind: 'value' });
+
+/** A pipeline fed one line a minute for `minutes`, stored (so older history is forgotten) at the end. */
+function streamed(minutes: number, setup: Array<{ at: number; value: 'START' | 'END' }>) {
+  const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', T0);
+  p.setConnection('CONNECTED', T0);
+  p.setSetup(setup);
+  for (let k = 0; k < minutes; k++)
+    p.pushRaw(
+      [value(T0 + k * MIN, 'execution', 'ACTIVE'), value(T0 + k * MIN, 'part_count', String(k))],
+      T0 + k * MIN,
+    );
+  const now = T0 + minutes * MIN;
+  p.take(now);
+  p.stored(now);
+  return { p, now };
+}
+
+describe('MachinePipeline setup events', () => {
+  it('ignores the worker handing over the same setup events again, however old (no rebuild at every tick)', () => {
+    const setup = [{ at: T0 + 5 * MIN, value: 'START' as const }];
+    const { p, now } = streamed(300, setup);
+    expect(now - setup[0]!.at).toBeGreaterThan(DERIVER_MEMORY_MS);
+    p.setSetup(setup);
+    expect(p.rebuildFrom).toBeNull();
+    expect(p.dirty).toBe(false);
+    expect(p.liveRow(now).state).toBe('SETUP');
+  });
+
+  it('passes the setup events it knows on, so a rebuilt pipeline keeps the SETUP state', () => {
+    const setup = [
+      { at: T0 + 5 * MIN, value: 'START' as const },
+      { at: T0 + 20 * MIN, value: 'END' as const },
+      { at: T0 + 200 * MIN, value: 'START' as const },
+    ];
+    const { p } = streamed(300, setup);
+    const rebuilt = new MachinePipeline('c', 'm', FIELDS, 'part_count', T0);
+    rebuilt.setSetup(p.knownSetupEvents());
+    expect(rebuilt.knownSetupEvents()).toEqual(setup);
+    // A new event next to known ones: only it is new.
+    p.setSetup([...setup, { at: T0 + 299 * MIN, value: 'END' }]);
+    expect(p.knownSetupEvents()).toHaveLength(4);
+    expect(p.rebuildFrom).toBeNull();
+  });
+
+  it('marks a rebuild for observations older than its in-memory history', () => {
+    const { p } = streamed(300, []);
+    p.pushRaw([value(T0 + 10 * MIN + 30_000, 'execution', 'READY')], T0 + 301 * MIN);
+    expect(p.rebuildFrom).toBe(T0 + 10 * MIN + 30_000);
+  });
+});
