@@ -12,21 +12,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startProduct } from '../tests/e2e/harness';
+import { launchChromium, startProduct } from '../tests/e2e/harness';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'apps/floor-pwa/dist');
 const ADMIN = { email: 'admin@takt.example', password: 'TaktAdmin1' };
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const BUDGET = { initialJsKb: 150, ttiMs: 1500, tapMs: 100 };
 const CPU_THROTTLE = 4;
 const RUNS = { load: 5, tap: 3 };
@@ -253,11 +244,8 @@ async function main() {
   );
 
   const product = await startProduct();
-  const browser = await chromium.launch({
-    executablePath: process.env.TAKT_CHROMIUM ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  // The same Chromium, flags and TAKT_CHROMIUM override as the end-to-end tests.
+  const browser = await launchChromium();
   try {
     // Log in once; the cold loads reuse only the session cookie.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

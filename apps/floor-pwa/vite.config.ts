@@ -73,6 +73,9 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: NAVIGATE_FALLBACK_DENYLIST,
         cleanupOutdatedCaches: true,
+        // The first visit's page is controlled as soon as the worker is active, so a screen loaded later on
+        // that visit (an overlay) comes from the precache when the network drops (issue 6 point 3).
+        clientsClaim: true,
       },
     }),
   ],

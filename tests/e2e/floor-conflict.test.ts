@@ -42,6 +42,8 @@ describe('two tablets categorize the same downtime offline', () => {
       await t1.waitForDowntime(machine);
       for (const t of tablets) pages.push(await t.workcenter(machine));
       const [wc1, wc2] = pages as [WorkcenterPage, WorkcenterPage];
+      // After one online visit (ARCHITECTURE.md "Offline sync contract"): the app shell is cached.
+      for (const wc of pages) await wc.waitForServiceWorker();
 
       for (const t of tablets) await t.setOffline(true);
       await wc1.categorizeDowntime({ reason: 'Waiting for material', description: 'tablet 1' });

@@ -84,6 +84,51 @@ describe('the admins’ job dispatch modal', () => {
     ).toEqual([{ job_id: job.id, end_at: null }]);
   }, 120_000);
 
+  it('shows a job another device started, with its setup stage, from the machine’s open run', async ({
+    onTestFailed,
+  }) => {
+    const { product, browser } = running;
+    const tablet = await Tablet.open(browser, product.url);
+    onTestFailed(async () => console.log(await describeTablets([tablet]), product.output().slice(-3000)));
+    await tablet.logIn(admin);
+    const machine = await tablet.machine('Mazak VCN-530C');
+    const jobs = await tablet.api<{ rows: Array<{ id: string; displayName: string }> }>(
+      `/api/jobs?machineId=${machine.id}&filter=Bracket`,
+    );
+    const job = jobs.rows.find((j) => j.displayName === 'Bracket 7075-A')!;
+    const stages = await tablet.api<Array<{ id: string; name: string }>>('/api/setup/stages');
+    const stage = stages.find((s) => s.name === 'Load tools and fixtures')!;
+    // Started elsewhere (the office, another tablet): this device has no answer of its own to go by.
+    const started = await tablet.context.request.post(`${product.url}/api/dispatch/start`, {
+      data: { id: machine.id, jobId: job.id, setup: true, setupStageId: stage.id },
+    });
+    expect(started.status()).toBe(201);
+    const run = (await started.json()) as { id: string };
+    expect(await tablet.api(`/api/dispatch/current?machineId=${machine.id}`)).toMatchObject({ id: run.id });
+
+    const wc = await tablet.workcenter(machine);
+    await expect.poll(() => wc.card.getByText('Bracket 7075-A').count(), SOON).toBe(1);
+    // The stage is only in the run (the dashboard tile has none): the Setup overlay marks it current.
+    const current = async () => {
+      await wc.button('Setup').click();
+      const d = wc.dialog('Setup');
+      const pressed = d.getByRole('group', { name: 'Change Stage' }).locator('button[aria-pressed="true"]');
+      await expect.poll(() => pressed.count(), SOON).toBe(1);
+      const name = await pressed.textContent();
+      await d.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => d.count(), SOON).toBe(0);
+      return name;
+    };
+    expect(await current()).toBe('Load tools and fixtures');
+    // Cached on the device: the same offline after a reload.
+    await wc.waitForServiceWorker();
+    await tablet.setOffline(true);
+    await wc.reload();
+    expect(await current()).toBe('Load tools and fixtures');
+    await tablet.setOffline(false);
+    await tablet.close();
+  }, 120_000);
+
   it('is not offered to a user who is not an admin', async ({ onTestFailed }) => {
     const { product, browser } = running;
     const tablet = await Tablet.open(browser, product.url);

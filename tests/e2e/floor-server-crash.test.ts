@@ -40,6 +40,8 @@ describe('a server killed in the middle of a sync', () => {
     const wc = await tablet.workcenter(machine);
     // The live channel goes down with the server: the offline toast's texts are checked at the end.
     await recordToasts(tablet.page);
+    // After one online visit (ARCHITECTURE.md "Offline sync contract"): the app shell is cached.
+    await wc.waitForServiceWorker();
 
     // Offline, queue work that syncs in two batches: the stage change waits for the job run the start
     // creates, so it and what follows go in a second batch once the first is answered.

@@ -156,14 +156,13 @@ describe('tablet registration', () => {
     ]);
 
     // Tablet mode (live-operations §2, §6): the menu hides Dashboard and TV Mode and keeps Remote Identifier
-    // and home; the tablet is bound to one machine, so no machine switcher.
+    // and home.
     const menu = await wc.openMenu();
     expect(await menu.getByRole('link', { name: 'Dashboard' }).count()).toBe(0);
     expect(await menu.getByRole('button', { name: 'TV Mode' }).count()).toBe(0);
     expect(await menu.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/');
-    expect(await wc.button('Switch machine').count()).toBe(0);
     await menu.getByRole('button', { name: 'Remote Identifier' }).click();
-    // The activation answer names the tablet by id (the server does not send its remote identifier there).
+    // The name the admin gave the tablet (remote_identifier of the activation answer and the tablet record).
     await expect
       .poll(
         () =>
@@ -173,7 +172,20 @@ describe('tablet registration', () => {
             .textContent(),
         SOON,
       )
-      .toMatch(new RegExp(`^Remote Identifier: (Cell 4 tablet|${sent!.tablet_id})$`));
+      .toBe('Remote Identifier: Cell 4 tablet');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('takt.tablet') ?? 'null'))).toEqual({
+      tabletId: sent!.tablet_id,
+      machineId: bound.id,
+      remoteIdentifier: 'Cell 4 tablet',
+    });
+
+    // A tablet bound to one machine has no machine switcher (live-operations §2), even with the company's
+    // enable_tablet_machine_switching on (as in the demo): the server holds it to its machine (step 6).
+    const flags = await context.request.get(`${product.url}/api/company/flags`);
+    expect(await flags.json()).toMatchObject({ enable_tablet_machine_switching: true });
+    await wc.waitUntilShown();
+    expect(await wc.button('Start Job').count()).toBe(1);
+    expect(await wc.button('Switch machine').count()).toBe(0);
 
     // 6. Only that machine: another machine's data and commands are refused, with the server's text.
     const read = await context.request.get(`${product.url}/api/workcenter/${other.id}`);

@@ -2,6 +2,7 @@ import type { Me } from '@takt/domain';
 import { AuthGate, t, ToastProvider, useLocation, useNewVersionReload, usePeriodicReload } from '@takt/ui';
 import { lazy, Suspense, useEffect } from 'react';
 import { api } from './api';
+import { LoadBoundary } from './components/LoadBoundary';
 import { floorDb, KV, kvGet, kvPut } from './offline/db';
 import { SyncProvider } from './offline/SyncProvider';
 import { WorkcenterPage } from './pages/WorkcenterPage';
@@ -84,9 +85,11 @@ export function App() {
           {(session) => (
             <SessionContext.Provider value={session}>
               <SyncProvider api={api}>
-                <Suspense fallback={null}>
-                  <Screen />
-                </Suspense>
+                <LoadBoundary resetKey={pathname}>
+                  <Suspense fallback={null}>
+                    <Screen />
+                  </Suspense>
+                </LoadBoundary>
               </SyncProvider>
             </SessionContext.Provider>
           )}

@@ -1,4 +1,17 @@
 import { createApiClient } from '@takt/ui';
+import type { PrimedRequest } from '@takt/ui';
 
-/** The floor app's one API client (same origin; the dev server proxies the API paths). */
-export const api = createApiClient();
+declare global {
+  interface Window {
+    /** The GETs index.html started before this script ran. */
+    __taktPrimed?: Record<string, PrimedRequest>;
+  }
+}
+
+/**
+ * The floor app's one API client (same origin; the dev server proxies the API paths). It takes the answers
+ * to the calls index.html started early.
+ */
+export const api = createApiClient(
+  typeof window !== 'undefined' && window.__taktPrimed ? { primed: window.__taktPrimed } : {},
+);

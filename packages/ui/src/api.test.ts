@@ -98,3 +98,44 @@ describe('createApiClient', () => {
     expect(listener).toHaveBeenCalledWith('1.1.0', '1.0.0');
   });
 });
+
+describe('primed requests (started by the page before the app ran)', () => {
+  const primedClient = (primed: Record<string, { at: number; res: Promise<Response> }>) => {
+    const fetch = vi.fn(async () => reply(200, { from: 'network' }));
+    return { api: createApiClient({ fetch, reload: vi.fn(), primed }), fetch };
+  };
+
+  it('answers the first GET of the same URL from the primed request, later ones from the network', async () => {
+    const { api, fetch } = primedClient({
+      '/api/me': { at: Date.now(), res: Promise.resolve(reply(200, { from: 'primed' })) },
+    });
+    await expect(api.request('/api/me')).resolves.toEqual({ from: 'primed' });
+    expect(fetch).not.toHaveBeenCalled();
+    await expect(api.request('/api/me')).resolves.toEqual({ from: 'network' });
+    expect(fetch).toHaveBeenCalledOnce();
+  });
+
+  it('asks again for a primed 401 (sent before the login on this page); reports a primed network failure', async () => {
+    const { api, fetch } = primedClient({
+      '/api/dashboard': {
+        at: Date.now(),
+        res: Promise.resolve(reply(401, { error: { code: 'X', message: 'no' } })),
+      },
+      '/api/me': { at: Date.now(), res: Promise.reject(new TypeError('Failed to fetch')) },
+    });
+    await expect(api.request('/api/dashboard')).resolves.toEqual({ from: 'network' });
+    expect(fetch).toHaveBeenCalledOnce();
+    await expect(api.request('/api/me')).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+  });
+
+  it('asks the network for a stale primed answer, another URL, or another method', async () => {
+    const { api, fetch } = primedClient({
+      '/api/me': { at: Date.now() - 60_000, res: Promise.resolve(reply(200, { from: 'primed' })) },
+      '/api/x': { at: Date.now(), res: Promise.resolve(reply(200, { from: 'primed' })) },
+    });
+    await expect(api.request('/api/me')).resolves.toEqual({ from: 'network' });
+    await expect(api.request('/api/x', { query: { a: 1 } })).resolves.toEqual({ from: 'network' });
+    await expect(api.request('/api/x', { method: 'POST', body: {} })).resolves.toEqual({ from: 'network' });
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+});

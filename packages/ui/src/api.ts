@@ -48,11 +48,26 @@ export interface ApiClient {
   readonly version: string | null;
 }
 
+/** A GET the page started before the app's JavaScript ran (see apps/floor-pwa/index.html). */
+export interface PrimedRequest {
+  /** Date.now() when it was sent. */
+  at: number;
+  res: Promise<Response>;
+}
+
 export interface ApiClientOptions {
   fetch?: typeof fetch;
   reload?: () => void;
   baseUrl?: string;
+  /**
+   * GETs already on the wire, by URL: the first request for one of them within PRIMED_TTL_MS takes its
+   * answer instead of asking again, so a cold start does not wait for the bundle before its first calls.
+   */
+  primed?: Record<string, PrimedRequest>;
 }
+
+/** A primed answer older than this is not used: the app asks again. */
+export const PRIMED_TTL_MS = 10_000;
 
 export function buildUrl(path: string, query?: RequestOptions<unknown>['query'], baseUrl = ''): string {
   const params = new URLSearchParams();
@@ -84,6 +99,16 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const listeners = new Set<VersionListener>();
   let firstVersion: string | null = null;
   let lastNotified: string | null = null;
+  const primed = new Map(Object.entries(options.primed ?? {}));
+
+  /** The primed answer for a GET of `url`, once: later requests go to the network. */
+  function takePrimed(url: string, method: string, signal?: AbortSignal): Promise<Response> | null {
+    const hit = method === 'GET' ? primed.get(url) : undefined;
+    if (!hit) return null;
+    primed.delete(url);
+    if (Date.now() - hit.at > PRIMED_TTL_MS || signal?.aborted) return null;
+    return hit.res;
+  }
 
   function noteVersion(res: Response) {
     const v = res.headers.get(API_VERSION_HEADER);
@@ -103,15 +128,21 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     const { method = 'GET', body, query, signal, on401 = 'reload', parse } = opts;
     const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'fetch' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const url = buildUrl(path, query, options.baseUrl);
     let res: Response;
     try {
-      res = await doFetch(buildUrl(path, query, options.baseUrl), {
-        method,
-        headers,
-        credentials: 'same-origin',
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        ...(signal ? { signal } : {}),
-      });
+      const fresh = () =>
+        doFetch(url, {
+          method,
+          headers,
+          credentials: 'same-origin',
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          ...(signal ? { signal } : {}),
+        });
+      const primedRes = takePrimed(url, method, signal);
+      // A primed 401 was asked before the user logged in on this page: ask again with today's session,
+      // rather than reload the page the user just logged in on.
+      res = primedRes ? await primedRes.then((r) => (r.status === 401 ? fresh() : r)) : await fresh();
     } catch (e) {
       if (signal?.aborted) throw e;
       throw new ApiError(0, 'NETWORK_ERROR', e instanceof Error ? e.message : 'Network error');

@@ -1,6 +1,7 @@
 import { Link, navigate, t, useLocation, useToasts, withSearchParam } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { dashboardPath } from '../routes';
+import { useSession } from '../session';
 import { readTabletDevice, remoteIdentifierOf } from '../tablet/device';
 import { localStore } from './machineSwitch';
 
@@ -12,6 +13,7 @@ import { localStore } from './machineSwitch';
 
 export function WorkcenterMenu({ tablet = false }: { tablet?: boolean }) {
   const toasts = useToasts();
+  const { me } = useSession();
   const { pathname, search, query } = useLocation();
   const [open, setOpen] = useState(false);
   const id = useId();
@@ -83,7 +85,7 @@ export function WorkcenterMenu({ tablet = false }: { tablet?: boolean }) {
             className="menu__item"
             onClick={() => {
               setOpen(false);
-              const name = remoteIdentifierOf(readTabletDevice(localStore()));
+              const name = remoteIdentifierOf(readTabletDevice(localStore()), me);
               toasts.show({
                 id: 'remote-identifier',
                 message: `${t('workcenter.remoteIdentifier')}: ${name ?? t('workcenter.remoteIdentifierNone')}`,

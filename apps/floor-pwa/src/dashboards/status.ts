@@ -1,5 +1,6 @@
 import { ApiError, usePolling } from '@takt/ui';
 import type { ApiClient } from '@takt/ui';
+import type { GatewayStatusEntry, UnmappedEntry } from '@takt/domain';
 import { dt } from './messages';
 
 // live-operations §2 "Polling": unmapped status every 10 s, gateway status every 15 s. Both come from
@@ -13,16 +14,8 @@ export const CYCLES_POLL_MS = 15_000;
 
 export type Tone = 'success' | 'warning' | 'danger';
 
-export interface UnmappedEntry {
-  machineId: string;
-  keys: string[];
-}
-
-export interface GatewayStatusEntry {
-  id: string;
-  name: string;
-  health: { status: string; label: string; tone: Tone };
-}
+// The entries' types are the API's own (packages/domain dashboard.ts).
+export type { GatewayStatusEntry, UnmappedEntry };
 
 export interface DashboardStatus {
   unmapped: UnmappedEntry[];

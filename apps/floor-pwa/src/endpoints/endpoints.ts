@@ -1,6 +1,5 @@
 // Every API path the floor app's offline core and workcenter screens call, in one place so the lead can align
-// them with services/api/src/routes/*.ts. Paths marked ASSUMED had no route when this was written; each
-// caller treats a 404 from an ASSUMED path as "not available yet" and falls back (see refdata.ts).
+// them with services/api/src/routes/*.ts.
 
 export const ENDPOINTS = {
   /** GET `{ now }`: the server clock (live-operations §7 "Time sync"). */
@@ -28,6 +27,8 @@ export const ENDPOINTS = {
   setupParts: '/api/setup/parts',
   /** GET → `{ id, name, start, end, shopDate } | null`. */
   currentShift: '/api/shifts/current',
+  /** GET → shifts with their current and latest versions (the shift calendar, for the list offline). */
+  shifts: '/api/shifts',
   /** GET ?machineId[&start] → `{ items, start, end }` (24 h back by default). */
   downtime: '/api/downtime',
   /** GET → WorkcenterLive + `{ machineId, jobRunId, inSetup }` (live-operations §3), the card's live data. */
@@ -35,14 +36,14 @@ export const ENDPOINTS = {
   /** WebSocket (same origin, cookie auth). */
   live: '/live',
   /**
-   * ASSUMED: GET ?machineId → the machine's running job run (JobRunView of services/api jobs.ts) or null.
-   * Until it exists the card takes the run from the dashboard tile (jobId, jobScheduleGroupId) or from the
-   * answers to this tablet's own start_job / setup commands.
+   * GET ?machineId → the machine's open job run (JobRunView of services/api jobs.ts) or null: the card's run,
+   * with this tablet's own queued start/stop/setup commands folded over it.
    */
   currentRun: '/api/dispatch/current',
   /**
-   * ASSUMED: GET → company flags (companyFlagsSchema in @takt/domain: enable_setup_stages,
-   * hide_remove_rejected_parts_checkbox, downtime_list_filter_duration, …). Defaults apply until it exists.
+   * GET → the company flags (exactly companyFlagsSchema in @takt/domain: enable_setup_stages,
+   * hide_remove_rejected_parts_checkbox, areActivitiesEnabled, cycleinputoption, enable_tablet_machine_switching,
+   * downtime_list_filter_duration, currentTimeContext.offset_millis, product_tier).
    */
   companyFlags: '/api/company/flags',
 } as const;

@@ -13,14 +13,23 @@ const SyncContext = createContext<FloorSync | null>(null);
 export function SyncProvider({ api, children }: { api: ApiClient; children: ReactNode }) {
   const [sync] = useState(() => new FloorSync(api, floorDb()));
   useEffect(() => {
-    void sync.start().then(() => {
-      if (!navigator.onLine) sync.send({ type: 'OFFLINE' });
-    });
+    // The sync loop (XState, its clock sync and its pull of reference data) starts when the tablet is first
+    // idle, not while the first screen renders (issue 6 point 7). Nothing waits on it: taps go to the Dexie
+    // outbox at once, and events sent before the loop runs are kept for it (FloorSync.send).
+    const begin = () =>
+      void sync.start().then(() => {
+        if (!navigator.onLine) sync.send({ type: 'OFFLINE' });
+      });
+    const idle =
+      typeof requestIdleCallback === 'function' ? requestIdleCallback(begin, { timeout: 2000 }) : null;
+    const timer = idle == null ? setTimeout(begin, 0) : null;
     const online = () => sync.send({ type: 'ONLINE' });
     const offline = () => sync.send({ type: 'OFFLINE' });
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);
     return () => {
+      if (idle != null) cancelIdleCallback(idle);
+      if (timer != null) clearTimeout(timer);
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
       sync.stop();

@@ -66,6 +66,7 @@ export const KV = {
   operators: 'operators',
   setupStages: 'setupStages',
   currentShift: 'currentShift',
+  shifts: 'shifts',
   companyFlags: 'companyFlags',
   downtime: (machineId: string) => `downtime:${machineId}`,
   operatorRun: (machineId: string) => `operatorRun:${machineId}`,

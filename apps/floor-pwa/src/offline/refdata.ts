@@ -11,11 +11,9 @@ import { dropConfirmedOverlays } from './outbox';
 /** Jobs cached per machine for the offline Start Job search. */
 export const CACHED_JOBS = 100;
 const DAY_MS = 86_400_000;
+const SHIFTS_MAX_AGE_MS = 3_600_000;
 
 type Fetched = { key: string; value: unknown };
-
-/** A 404 from an endpoint the API does not have yet: nothing to store, not a failure. */
-const missing = (e: unknown) => e instanceof ApiError && (e.status === 404 || e.status === 405);
 
 export async function pullDashboard(api: ApiClient, db: FloorDb, signal?: AbortSignal): Promise<void> {
   const data = await fetchDashboard(api, null, signal);
@@ -39,8 +37,8 @@ export async function storeDashboard(
 
 /**
  * Pulls everything the workcenter of one machine needs. Each call stands alone: what answers is stored, what
- * the API does not have yet (404) is skipped. Throws the first error when nothing at all could be fetched
- * (offline), or a 401 (the sync machine reloads the page).
+ * fails keeps its last stored value (so the screen works on what it had). Throws the first error when nothing
+ * at all could be fetched (offline), or a 401 (the sync machine reloads the page).
  */
 export async function pullMachine(
   api: ApiClient,
@@ -83,8 +81,7 @@ export async function pullMachine(
   const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
   const unauthorized = errors.find((e) => e instanceof ApiError && e.status === 401);
   if (unauthorized) throw unauthorized;
-  const real = errors.filter((e) => !missing(e));
-  if (real.length === settled.length) throw real[0];
+  if (errors.length === settled.length) throw errors[0];
 
   const fetched = settled.flatMap((s) => (s.status === 'fulfilled' && s.value ? [s.value] : []));
   // One transaction: the pulled data and the drop of the overlays it now contains land together.
@@ -95,12 +92,32 @@ export async function pullMachine(
         await cacheJobs(db, machineId, page.rows);
         await db.kv.put({ key: KV.jobsCount(machineId), value: page.count, savedAt: startedAt });
       } else {
+        // A value written after this pull started (the answer to this tablet's own start or stop) is newer
+        // than what the server answered before it: keep it.
+        const stored = await db.kv.get(f.key);
+        if (stored && stored.savedAt > startedAt) continue;
         await db.kv.put({ key: f.key, value: f.value, savedAt: startedAt });
       }
     }
     await db.kv.put({ key: KV.pulledAt(machineId), value: startedAt, savedAt: startedAt });
     await dropConfirmedOverlays(db, machineId);
   });
+  await pullShifts(api, db, startedAt);
+}
+
+/**
+ * The shift definitions let the downtime list find the current shift after a shift change while offline. They
+ * change seldom: fetched at most once an hour, after the machine's data, so they never hold up the first paint.
+ */
+async function pullShifts(api: ApiClient, db: FloorDb, startedAt: number): Promise<void> {
+  const stored = await db.kv.get(KV.shifts);
+  if (stored && startedAt - stored.savedAt < SHIFTS_MAX_AGE_MS) return;
+  try {
+    const shifts = await api.request<unknown>(ENDPOINTS.shifts, { on401: 'throw' });
+    await db.kv.put({ key: KV.shifts, value: shifts, savedAt: startedAt });
+  } catch {
+    // Kept as it was: the server's current shift (pulled above) still marks the sections while online.
+  }
 }
 
 function openRun(runs: unknown): unknown {

@@ -42,7 +42,7 @@ export function AuthorizeOperatorPage() {
       </main>
     );
   }
-  if (!machineId || !hasFullProduct(me)) {
+  if (!machineId || !hasFullProduct(me, data.flags)) {
     return (
       <main className="center-screen" aria-labelledby="authorize-heading">
         <h1 id="authorize-heading">{t('operator.title')}</h1>

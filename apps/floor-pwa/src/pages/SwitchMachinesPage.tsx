@@ -9,6 +9,7 @@ import { useFloorSync } from '../offline/SyncProvider';
 import { workcenterPath } from '../routes';
 import { readTabletDevice, tabletModeOf } from '../tablet/device';
 import { useWorkcenter } from '../workcenter/useWorkcenter';
+import { switcherAllowed } from '../workcenter/view';
 import { useTargetMachine } from './useTargetMachine';
 
 /**
@@ -34,7 +35,7 @@ export function SwitchMachinesPage() {
 
   const machines = data.machines.length > 0 ? data.machines : (poll.data?.machines ?? []);
   const groups = data.groups.length > 0 ? data.groups : (poll.data?.groups ?? []);
-  const allowed = data.flags.enableTabletMachineSwitching && mode.switcher;
+  const allowed = switcherAllowed(mode, data.flags);
   const back = target.machineId
     ? workcenterPath(target.machineId) + withSearchParam(search, 'machineId', null)
     : '/';

@@ -41,17 +41,25 @@ describe('the registered tablet on this device', () => {
     expect(remoteIdentifierOf({ tabletId: 't-1', machineId: null, remoteIdentifier: null })).toBe('t-1');
     expect(remoteIdentifierOf(null)).toBeNull();
   });
+  it('prefers the name the tablet record has now when the session is this tablet', () => {
+    const device = { tabletId: 't-1', machineId: null, remoteIdentifier: 'Cell 4' };
+    expect(remoteIdentifierOf(device, { id: 'tablet:t-1', displayName: 'Cell 4 (left)' })).toBe(
+      'Cell 4 (left)',
+    );
+    // An admin signed in on the tablet is not the tablet.
+    expect(remoteIdentifierOf(device, { id: 'u-1', displayName: 'Ana Admin' })).toBe('Cell 4');
+  });
 });
 
 describe('tablet mode (live-operations §2, §6: hides Dashboard and TV Mode; switcher=false when bound)', () => {
   const bound = { tabletId: 't', machineId: 'm-1', remoteIdentifier: null };
   const free = { tabletId: 't', machineId: null, remoteIdentifier: null };
   it.each([
-    ['', null, { tablet: false, switcher: true }],
-    ['tablet=1', null, { tablet: true, switcher: true }],
-    ['tablet=1&switcher=false', null, { tablet: true, switcher: false }],
-    ['', free, { tablet: true, switcher: true }],
-    ['', bound, { tablet: true, switcher: false }],
+    ['', null, { tablet: false, switcher: true, bound: false }],
+    ['tablet=1', null, { tablet: true, switcher: true, bound: false }],
+    ['tablet=1&switcher=false', null, { tablet: true, switcher: false, bound: false }],
+    ['', free, { tablet: true, switcher: true, bound: false }],
+    ['', bound, { tablet: true, switcher: true, bound: true }],
   ] as const)('?%s with %j', (q, device, expected) => {
     expect(tabletModeOf(new URLSearchParams(q), device)).toEqual(expected);
   });

@@ -48,18 +48,32 @@ export function writeTabletDevice(storage: Pick<Storage, 'setItem'> | null, devi
 export interface TabletMode {
   /** Tablet mode: the menu hides Dashboard and TV Mode (live-operations §2, §6). */
   tablet: boolean;
-  /** The machine switcher is offered (switcher=false, or a tablet bound to one machine, hides it). */
+  /** The URL does not turn the machine switcher off (switcher=false). */
   switcher: boolean;
+  /** A registered tablet bound to one machine (the company's enable_tablet_machine_switching decides). */
+  bound: boolean;
 }
 
 /** Tablet mode from the URL (?tablet=1, ?switcher=false) and the registration kept on this device. */
 export function tabletModeOf(query: URLSearchParams, device: TabletDevice | null): TabletMode {
   return {
     tablet: query.get('tablet') === '1' || device != null,
-    switcher: query.get('switcher') !== 'false' && device?.machineId == null,
+    switcher: query.get('switcher') !== 'false',
+    bound: device?.machineId != null,
   };
 }
 
-/** What the menu's Remote Identifier shows: the admin's name for the device, else its tablet id. */
-export const remoteIdentifierOf = (device: TabletDevice | null): string | null =>
-  device ? (device.remoteIdentifier ?? device.tabletId) : null;
+/**
+ * What the menu's Remote Identifier shows: the admin's name for the device. The tablet record is the source:
+ * when the session is this tablet's own (decision 0500: user id `tablet:<id>`, display name = remote identifier,
+ * else serial number) its current name, so a rename after activation shows; else the remote_identifier of the
+ * activation answer; else the tablet id.
+ */
+export function remoteIdentifierOf(
+  device: TabletDevice | null,
+  me: { id: string; displayName: string } | null = null,
+): string | null {
+  if (!device) return null;
+  if (me && me.id === `tablet:${device.tabletId}` && me.displayName) return me.displayName;
+  return device.remoteIdentifier ?? device.tabletId;
+}

@@ -17,6 +17,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
 import { localStore } from '../components/machineSwitch';
+import { LoadBoundary } from '../components/LoadBoundary';
 import { MachineSwitcher } from '../components/MachineSwitcher';
 import { WorkcenterMenu } from '../components/WorkcenterMenu';
 import { SyncIndicator } from '../connection/ConnectionUi';
@@ -33,21 +34,46 @@ import { useWorkcenter } from './useWorkcenter';
 import { WorkcenterErrors } from './WorkcenterErrors';
 import { LiveCard } from './card/LiveCard';
 import { useCardLive } from './card/useCardLive';
-import { hasFullProduct, multiplierOf, workcenterTypeOf } from './view';
+import { hasFullProduct, multiplierOf, switcherAllowed, workcenterTypeOf } from './view';
 
 // Overlays load on first use: the workcenter route's initial JavaScript stays small (issue 6 point 7).
-const StartJobOverlay = lazy(() => import('./overlays/StartJobOverlay'));
-const StopJobOverlay = lazy(() => import('./overlays/StopJobOverlay'));
-const SetupOverlay = lazy(() => import('./overlays/SetupOverlay'));
-const RejectOverlay = lazy(() => import('./overlays/RejectOverlay'));
-const OperatorOverlay = lazy(() => import('./overlays/OperatorOverlay'));
-const DowntimeOverlay = lazy(() => import('./overlays/DowntimeOverlay'));
+const loadStartJob = () => import('./overlays/StartJobOverlay');
+const loadStopJob = () => import('./overlays/StopJobOverlay');
+const loadSetup = () => import('./overlays/SetupOverlay');
+const loadReject = () => import('./overlays/RejectOverlay');
+const loadOperator = () => import('./overlays/OperatorOverlay');
+const loadDowntime = () => import('./overlays/DowntimeOverlay');
+const loadUnderlay = () => import('./Underlay');
+const loadLiveConnection = () => import('../connection/LiveConnection');
+const StartJobOverlay = lazy(loadStartJob);
+const StopJobOverlay = lazy(loadStopJob);
+const SetupOverlay = lazy(loadSetup);
+const RejectOverlay = lazy(loadReject);
+const OperatorOverlay = lazy(loadOperator);
+const DowntimeOverlay = lazy(loadDowntime);
 // The downtime underlay shows after a configured delay anyway (live-operations §2): its machine can follow.
-const Underlay = lazy(() => import('./Underlay').then((m) => ({ default: m.Underlay })));
+const Underlay = lazy(() => loadUnderlay().then((m) => ({ default: m.Underlay })));
 // The live channel renders nothing but the offline toast: it connects right after the first paint.
-const LiveConnection = lazy(() =>
-  import('../connection/LiveConnection').then((m) => ({ default: m.LiveConnection })),
-);
+const LiveConnection = lazy(() => loadLiveConnection().then((m) => ({ default: m.LiveConnection })));
+
+/**
+ * Once the card is up and the tablet idle, fetch every overlay, so a tap works when the network drops before
+ * the service worker finished caching them (a module once loaded stays in the page's module map). Not before
+ * the card is interactive: the first paint keeps the network and the CPU (issue 6 point 7).
+ */
+function preloadOverlays(): () => void {
+  const all = [loadStartJob, loadStopJob, loadSetup, loadReject, loadOperator, loadDowntime];
+  const run = () => all.forEach((load) => void load().catch(() => {}));
+  let idle: number | null = null;
+  const timer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(run, { timeout: 5000 });
+    else run();
+  }, 3000);
+  return () => {
+    clearTimeout(timer);
+    if (idle != null) cancelIdleCallback(idle);
+  };
+}
 
 type Open =
   | { kind: 'none' }
@@ -88,6 +114,8 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   useEffect(() => {
     sync.watch(machineId);
   }, [sync, machineId]);
+  const shown = data.tile != null;
+  useEffect(() => (shown ? preloadOverlays() : undefined), [shown]);
 
   const tile = data.tile;
   useEffect(() => {
@@ -124,7 +152,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   }
 
   const view = data.view;
-  const full = hasFullProduct(me);
+  const full = hasFullProduct(me, data.flags);
   const actions = full && !tv;
   const job = view.job;
   const tileStatus = tileView(
@@ -257,25 +285,29 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
       </main>
       {/* Offline is a normal state (UI.md): the card's saved-data line says it, not a red alert. */}
       {status !== 'offline' && <FeedNotice poll={poll} />}
-      <Suspense fallback={null}>
-        <LiveConnection key={machineId} machineId={machineId} />
-      </Suspense>
-      {!tv && full && (
+      <LoadBoundary quiet>
         <Suspense fallback={null}>
-          <Underlay
-            machineId={machineId}
-            live={live}
-            reasons={reasons}
-            pending={live != null && view.pending.has(`downtime:${live.start}`)}
-            onAddReason={(start) => setOpen({ kind: 'reason', start })}
-          />
+          <LiveConnection key={machineId} machineId={machineId} />
         </Suspense>
+      </LoadBoundary>
+      {!tv && full && (
+        <LoadBoundary quiet>
+          <Suspense fallback={null}>
+            <Underlay
+              machineId={machineId}
+              live={live}
+              reasons={reasons}
+              pending={live != null && view.pending.has(`downtime:${live.start}`)}
+              onAddReason={(start) => setOpen({ kind: 'reason', start })}
+            />
+          </Suspense>
+        </LoadBoundary>
       )}
       {!tv && (
         <section className="wc__toolbar" aria-label={t('workcenter.toolbar')}>
           <div className="wc__toolbar-group">
             <WorkcenterMenu tablet={mode.tablet} />
-            {data.flags.enableTabletMachineSwitching && mode.switcher && (
+            {switcherAllowed(mode, data.flags) && (
               <MachineSwitcher machines={data.machines} groups={data.groups} currentId={machineId} />
             )}
             <SyncIndicator />
@@ -352,15 +384,17 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
           )}
         </section>
       )}
-      <Suspense fallback={null}>
-        {open.kind === 'startJob' && <StartJobOverlay {...overlayProps} />}
-        {open.kind === 'stopJob' && <StopJobOverlay {...overlayProps} />}
-        {open.kind === 'setup' && <SetupOverlay {...overlayProps} />}
-        {open.kind === 'reject' && <RejectOverlay {...overlayProps} />}
-        {open.kind === 'operator' && <OperatorOverlay {...overlayProps} />}
-        {open.kind === 'downtime' && <DowntimeOverlay {...overlayProps} canCategorize={full} />}
-        {open.kind === 'reason' && <DowntimeOverlay {...overlayProps} focusStart={open.start} />}
-      </Suspense>
+      <LoadBoundary onDismiss={close}>
+        <Suspense fallback={null}>
+          {open.kind === 'startJob' && <StartJobOverlay {...overlayProps} />}
+          {open.kind === 'stopJob' && <StopJobOverlay {...overlayProps} />}
+          {open.kind === 'setup' && <SetupOverlay {...overlayProps} />}
+          {open.kind === 'reject' && <RejectOverlay {...overlayProps} />}
+          {open.kind === 'operator' && <OperatorOverlay {...overlayProps} />}
+          {open.kind === 'downtime' && <DowntimeOverlay {...overlayProps} canCategorize={full} />}
+          {open.kind === 'reason' && <DowntimeOverlay {...overlayProps} focusStart={open.start} />}
+        </Suspense>
+      </LoadBoundary>
     </div>
   );
 }

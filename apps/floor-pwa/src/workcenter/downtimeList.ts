@@ -26,8 +26,8 @@ export interface ListRow {
 }
 
 /**
- * The company's filter duration; until the API serves company flags, the longest period the server marked
- * short is the same threshold for every period it sent.
+ * The company's filter duration (downtime_list_filter_duration, §5: at or below it a period is short). Before
+ * the flags were first pulled on this device, the longest period the server marked short stands in for it.
  */
 export function filterDurationOf(
   entries: readonly DowntimeEntry[],

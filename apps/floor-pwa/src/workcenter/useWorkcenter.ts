@@ -22,6 +22,8 @@ export interface WorkcenterData {
   operators: unknown;
   setupStages: unknown;
   currentShift: { start: number; end: number; name: string } | null;
+  /** The shift calendar (GET /api/shifts) as cached, for the current shift after a change offline. */
+  shifts: unknown;
   flags: CompanyFlags;
   pulledAt: number | null;
 }
@@ -31,10 +33,12 @@ interface Raw {
   tileAt: number | null;
   machines: LiveMachine[];
   kv: Record<string, unknown>;
+  /** When each kv value was stored (client time). */
+  savedAt: Record<string, number>;
   overlays: Overlay[];
 }
 
-const EMPTY: Raw = { tile: null, tileAt: null, machines: [], kv: {}, overlays: [] };
+const EMPTY: Raw = { tile: null, tileAt: null, machines: [], kv: {}, savedAt: {}, overlays: [] };
 
 /**
  * Everything the workcenter shows, from Dexie: the pulled data with the queued actions folded over it.
@@ -45,7 +49,8 @@ export function useWorkcenter(
   machineId: string,
   fetched: { tile: LiveMachine; at: number } | null = null,
 ): WorkcenterData & { loaded: boolean } {
-  const { db } = useFloorSync();
+  const sync = useFloorSync();
+  const db = sync.db;
   const keys = useMemo(
     () => [
       KV.groups,
@@ -57,6 +62,7 @@ export function useWorkcenter(
       KV.operators,
       KV.setupStages,
       KV.currentShift,
+      KV.shifts,
       KV.companyFlags,
       KV.pulledAt(machineId),
     ],
@@ -70,8 +76,11 @@ export function useWorkcenter(
         db.overlays.where('machineId').equals(machineId).toArray(),
       ]);
       const kv: Record<string, unknown> = {};
+      const savedAt: Record<string, number> = {};
       kvRows.forEach((r, i) => {
-        if (r) kv[keys[i]!] = r.value;
+        if (!r) return;
+        kv[keys[i]!] = r.value;
+        savedAt[keys[i]!] = r.savedAt;
       });
       const row = tiles.find((x) => x.id === machineId) ?? null;
       return {
@@ -79,6 +88,7 @@ export function useWorkcenter(
         tileAt: row?.at ?? null,
         machines: tiles.map((x) => x.tile as LiveMachine),
         kv,
+        savedAt,
         overlays,
       };
     },
@@ -90,10 +100,16 @@ export function useWorkcenter(
     const stored = raw ?? EMPTY;
     const r = stored.tile || !fetched ? stored : { ...stored, tile: fetched.tile, tileAt: fetched.at };
     const kv = r.kv;
-    const run = (kv[KV.currentRun(machineId)] as Record<string, unknown> | null | undefined) ?? null;
+    const runKey = KV.currentRun(machineId);
+    const run = (kv[runKey] as Record<string, unknown> | null | undefined) ?? null;
+    // The run was stored in client time, the tile carries server time: compare both as server time.
+    const runSavedAt = r.savedAt[runKey];
+    const runAt = runSavedAt == null ? null : runSavedAt + (sync.now() - Date.now());
     const base = baseView({
       tile: r.tile,
       run,
+      runAt,
+      tileAt: r.tileAt,
       operatorRun: kv[KV.operatorRun(machineId)] as Record<string, unknown> | null,
       downtime: kv[KV.downtime(machineId)],
     });
@@ -110,8 +126,9 @@ export function useWorkcenter(
       operators: kv[KV.operators],
       setupStages: kv[KV.setupStages],
       currentShift: (kv[KV.currentShift] as WorkcenterData['currentShift'] | undefined) ?? null,
+      shifts: kv[KV.shifts],
       flags: companyFlagsOf(kv[KV.companyFlags]),
       pulledAt: (kv[KV.pulledAt(machineId)] as number | undefined) ?? null,
     };
-  }, [raw, machineId, fetched]);
+  }, [raw, machineId, fetched, sync]);
 }

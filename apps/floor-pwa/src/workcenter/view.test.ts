@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { DowntimeEntry } from '../offline/optimistic';
 import { DEFAULT_FILTERS, downtimeSections, filterDurationOf, totalDowntimeMs } from './downtimeList';
-import { jobOf, multiplierOf, operatorOf, workcenterTypeOf } from './view';
+import {
+  companyFlagsOf,
+  hasFullProduct,
+  jobOf,
+  multiplierOf,
+  operatorOf,
+  switcherAllowed,
+  workcenterTypeOf,
+} from './view';
 
 describe('jobOf', () => {
   const run = {
@@ -36,6 +44,18 @@ describe('jobOf', () => {
   });
   it('drops an ended run', () => {
     expect(jobOf({}, { ...run, enddate: 9 })).toBeNull();
+  });
+  // GET /api/dispatch/current pulled at runAt; the tile polled at tileAt (server times).
+  it('takes the pulled run over a tile that names no run, unless the tile is two polls newer', () => {
+    expect(jobOf({}, run, { runAt: 100, tileAt: 90 })).toMatchObject({ runId: 'run-1', stageId: 's2' });
+    expect(jobOf({}, run, { runAt: 100, tileAt: 5_100 })).toMatchObject({ runId: 'run-1' });
+    expect(jobOf({}, run, { runAt: 100, tileAt: 20_100 })).toBeNull();
+  });
+  it('believes a clearly newer tile that names another run (started elsewhere), an older one not', () => {
+    const tile = { jobId: 'j2', jobScheduleGroupId: 'run-2' };
+    expect(jobOf(tile, run, { runAt: 100, tileAt: 20_100 })?.runId).toBe('run-2');
+    expect(jobOf(tile, run, { runAt: 100, tileAt: 50 })?.runId).toBe('run-1');
+    expect(jobOf(tile, null, { runAt: 100, tileAt: 50 })).toBeNull();
   });
   it('reads the open operator run', () => {
     expect(operatorOf({ operatorId: 'o', operator: { name: 'Ana' }, startAt: 5, endAt: null })).toEqual({
@@ -102,7 +122,7 @@ describe('manual work centers (live-operations §2: Add Part by the multiplier, 
   it.each([
     [[{ workcenterType: 'manual' }], 'manual'],
     [[{}, { workcenterType: 'manual' }], 'manual'],
-    [[{ workcenter_type: 'other' }, { workcenterType: 'manual' }], 'other'],
+    [[{ workcenterType: 'other' }, { workcenterType: 'manual' }], 'other'],
     [[null, undefined], 'machine'],
     [[{ workcenterType: 'bogus' }], 'machine'],
   ] as const)('%j → %s', (sources, expected) => {
@@ -118,4 +138,65 @@ describe('manual work centers (live-operations §2: Add Part by the multiplier, 
   ])('multiplier of tile %j, run %j, live %j → %i', (tile, run, live, expected) => {
     expect(multiplierOf(tile, run, live)).toBe(expected);
   });
+});
+
+describe('company flags (live-operations §3, GET /api/company/flags)', () => {
+  const answer = {
+    enable_setup_stages: true,
+    hide_remove_rejected_parts_checkbox: true,
+    areActivitiesEnabled: false,
+    cycleinputoption: 'partsperhour',
+    enable_tablet_machine_switching: false,
+    downtime_list_filter_duration: 120_000,
+    currentTimeContext: { offset_millis: 21_600_000 },
+    product_tier: 'serviceProvider',
+  };
+  it('reads every flag of the answer', () => {
+    expect(companyFlagsOf(answer)).toEqual({
+      loaded: true,
+      enableSetupStages: true,
+      hideRemoveRejectedPartsCheckbox: true,
+      areActivitiesEnabled: false,
+      cycleInputOption: 'partsperhour',
+      enableTabletMachineSwitching: false,
+      downtimeListFilterMs: 120_000,
+      timeContextOffsetMs: 21_600_000,
+      productTier: 'serviceProvider',
+    });
+  });
+  it('has defaults only before the first load', () => {
+    expect(companyFlagsOf(undefined)).toMatchObject({
+      loaded: false,
+      enableSetupStages: null,
+      hideRemoveRejectedPartsCheckbox: false,
+      cycleInputOption: 'timepercycle',
+      enableTabletMachineSwitching: null,
+      downtimeListFilterMs: null,
+      timeContextOffsetMs: 0,
+      productTier: null,
+    });
+  });
+  it.each([
+    [['FullProduct'], null, true],
+    [['FullProduct'], 'full', true],
+    [['FullProduct'], 'serviceProvider', false],
+    [[], 'full', false],
+  ] as const)('FullProduct with permissions %j and tier %s → %s', (permissions, productTier, expected) => {
+    expect(hasFullProduct({ permissions: [...permissions] }, { productTier })).toBe(expected);
+  });
+  it.each([
+    [{ tablet: false, switcher: true, bound: false }, false, true],
+    [{ tablet: false, switcher: false, bound: false }, true, false],
+    [{ tablet: true, switcher: true, bound: false }, true, true],
+    [{ tablet: true, switcher: true, bound: false }, false, false],
+    [{ tablet: true, switcher: true, bound: true }, true, false],
+    [{ tablet: true, switcher: true, bound: true }, false, false],
+    [{ tablet: true, switcher: true, bound: true }, null, false],
+    [{ tablet: true, switcher: true, bound: false }, null, true],
+  ] as const)(
+    'machine switcher in %j with enable_tablet_machine_switching %s → %s',
+    (mode, flag, expected) => {
+      expect(switcherAllowed(mode, { enableTabletMachineSwitching: flag })).toBe(expected);
+    },
+  );
 });

@@ -11,20 +11,49 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const obj = (v: unknown): Record<string, unknown> | null =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
+export type CycleInputOption = 'timepercycle' | 'timeperpart' | 'partsperhour';
+export type ProductTier = 'serviceProvider' | 'utilization' | 'full';
+
+/**
+ * The company flags of live-operations §3 (GET /api/company/flags, companyFlagsSchema in @takt/domain), read
+ * from the copy cached in Dexie. `loaded` is false before the first successful pull on this device: then the
+ * defaults below apply (read loosely, no zod, to keep the workcenter route's first chunk small).
+ */
 export interface CompanyFlags {
+  loaded: boolean;
+  /** null before the first load: stage buttons show when the company has stages. */
   enableSetupStages: boolean | null;
   hideRemoveRejectedPartsCheckbox: boolean;
+  areActivitiesEnabled: boolean;
+  cycleInputOption: CycleInputOption;
+  /** null before the first load: a bound tablet stays on its machine, other devices may switch. */
+  enableTabletMachineSwitching: boolean | null;
+  /** null before the first load: the periods the server marked short are hidden. */
   downtimeListFilterMs: number | null;
-  enableTabletMachineSwitching: boolean;
+  /** Start of the company day after local midnight (currentTimeContext.offset_millis). */
+  timeContextOffsetMs: number;
+  /** null before the first load: the session's permissions alone decide FullProduct. */
+  productTier: ProductTier | null;
 }
 
+const CYCLE_INPUT: readonly CycleInputOption[] = ['timepercycle', 'timeperpart', 'partsperhour'];
+const TIERS: readonly ProductTier[] = ['serviceProvider', 'utilization', 'full'];
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const oneOf = <T extends string>(v: unknown, all: readonly T[]): T | null =>
+  all.includes(v as T) ? (v as T) : null;
+
 export function companyFlagsOf(raw: unknown): CompanyFlags {
-  const f = obj(raw) ?? {};
+  const f = obj(raw);
   return {
-    enableSetupStages: typeof f.enable_setup_stages === 'boolean' ? f.enable_setup_stages : null,
-    hideRemoveRejectedPartsCheckbox: f.hide_remove_rejected_parts_checkbox === true,
-    downtimeListFilterMs: num(f.downtime_list_filter_duration),
-    enableTabletMachineSwitching: f.enable_tablet_machine_switching !== false,
+    loaded: f !== null,
+    enableSetupStages: bool(f?.enable_setup_stages),
+    hideRemoveRejectedPartsCheckbox: f?.hide_remove_rejected_parts_checkbox === true,
+    areActivitiesEnabled: f?.areActivitiesEnabled === true,
+    cycleInputOption: oneOf(f?.cycleinputoption, CYCLE_INPUT) ?? 'timepercycle',
+    enableTabletMachineSwitching: bool(f?.enable_tablet_machine_switching),
+    downtimeListFilterMs: num(f?.downtime_list_filter_duration),
+    timeContextOffsetMs: num(obj(f?.currentTimeContext)?.offset_millis) ?? 0,
+    productTier: oneOf(f?.product_tier, TIERS),
   };
 }
 
@@ -35,43 +64,68 @@ function openStage(las: Loose): string | null {
   return str(open?.setupStageId);
 }
 
-/**
- * The running job: the tile's job fields when the server fills them, else the run this device last heard of
- * (the answer to its own start, or GET currentRun once the API has it).
- */
-export function jobOf(tile: Loose, run: Loose): JobState | null {
-  const running = run && run.enddate == null ? run : null;
-  const las = obj(running?.laborActivitySet);
-  const tileRunId = str(tile?.jobScheduleGroupId);
-  const tileJobId = str(tile?.jobId);
-  if (tileJobId && tileRunId) {
-    const same = running && str(running.id) === tileRunId;
-    const setupSince = num(tile?.setupSince);
-    return {
-      jobId: tileJobId,
-      jobName: str(tile?.jobName) ?? (same ? str(running.jobName) : null),
-      runId: tileRunId,
-      runRef: null,
-      setup: setupSince != null && num(tile?.setupEnd) == null,
-      setupSince,
-      stageId: same ? openStage(las) : null,
-      expectedSetupMs: num(tile?.jobRunSetupTime) ?? (same ? num(las?.expectedSetupDuration) : null),
-      startedAt: same ? num(running.startdate) : null,
-    };
-  }
-  if (!running) return null;
-  const setup = running.setupend == null && running.setuptime != null;
+/** Two dashboard polls (live-operations §2: machines every 5 s). */
+export const TILE_OVERRIDES_RUN_AFTER_MS = 10_000;
+
+/** The job of a run (JobRunView of GET /api/dispatch/current or of this tablet's own start), or null. */
+function jobOfRun(run: Record<string, unknown>): JobState {
+  const las = obj(run.laborActivitySet);
+  const setup = run.setupend == null && run.setuptime != null;
   return {
-    jobId: str(running.job_id) ?? str(running.jobId) ?? '',
-    jobName: str(running.jobName),
-    runId: str(running.id),
+    jobId: str(run.job_id) ?? str(run.jobId) ?? '',
+    jobName: str(run.jobName),
+    runId: str(run.id),
     runRef: null,
     setup,
-    setupSince: setup ? num(running.startdate) : null,
+    setupSince: setup ? num(run.startdate) : null,
     stageId: setup ? openStage(las) : null,
-    expectedSetupMs: num(las?.expectedSetupDuration) ?? (num(running.setuptime) ?? 0) * 1000,
-    startedAt: num(running.startdate),
+    expectedSetupMs: num(las?.expectedSetupDuration) ?? (num(run.setuptime) ?? 0) * 1000,
+    startedAt: num(run.startdate),
   };
+}
+
+/** The dashboard tile's job fields, with the run's details when both name the same run. */
+function jobOfTile(tile: Loose, running: Record<string, unknown> | null): JobState | null {
+  const tileRunId = str(tile?.jobScheduleGroupId);
+  const tileJobId = str(tile?.jobId);
+  if (!tileJobId || !tileRunId) return null;
+  const same = running != null && str(running.id) === tileRunId;
+  const las = same ? obj(running.laborActivitySet) : null;
+  const setupSince = num(tile?.setupSince);
+  return {
+    jobId: tileJobId,
+    jobName: str(tile?.jobName) ?? (same ? str(running.jobName) : null),
+    runId: tileRunId,
+    runRef: null,
+    setup: setupSince != null && num(tile?.setupEnd) == null,
+    setupSince,
+    stageId: same ? openStage(las) : null,
+    expectedSetupMs: num(tile?.jobRunSetupTime) ?? (same ? num(las?.expectedSetupDuration) : null),
+    startedAt: same ? num(running.startdate) : null,
+  };
+}
+
+/**
+ * The running job. The machine's open run as GET /api/dispatch/current last answered (or this tablet's own
+ * start/stop answer, whichever came later) is the source: it carries the stage and the setup times. The
+ * dashboard tile, polled every 5 s, only wins when it names another run and is clearly newer (a job started or
+ * stopped elsewhere since the last pull, which comes every minute): two polls newer, so a tile answered in the
+ * same pull, or computed a moment behind the run, never hides it. It stands in before the first pull.
+ * `runAt` and `tileAt` are server times; `runAt` null means the run was never pulled on this device.
+ */
+export function jobOf(
+  tile: Loose,
+  run: Loose,
+  times: { runAt: number | null; tileAt: number | null } = { runAt: null, tileAt: null },
+): JobState | null {
+  const running = run && run.enddate == null ? run : null;
+  const fromTile = jobOfTile(tile, running);
+  if (times.runAt == null) return fromTile ?? (running ? jobOfRun(running) : null);
+  const tileRunId = str(tile?.jobScheduleGroupId);
+  const agree = (running ? str(running.id) : null) === (tileRunId && str(tile?.jobId) ? tileRunId : null);
+  const tileNewer = times.tileAt != null && times.tileAt > times.runAt + TILE_OVERRIDES_RUN_AFTER_MS;
+  if (!agree && tileNewer) return fromTile;
+  return running ? jobOfRun(running) : null;
 }
 
 export function operatorOf(run: Loose): OperatorState | null {
@@ -106,11 +160,13 @@ export function downtimeOf(raw: unknown): DowntimeEntry[] {
 export function baseView(input: {
   tile: Loose;
   run: Loose;
+  runAt?: number | null;
+  tileAt?: number | null;
   operatorRun: Loose;
   downtime: unknown;
 }): WorkcenterView {
   return {
-    job: jobOf(input.tile, input.run),
+    job: jobOf(input.tile, input.run, { runAt: input.runAt ?? null, tileAt: input.tileAt ?? null }),
     operator: operatorOf(input.operatorRun),
     downtime: downtimeOf(input.downtime),
     rejectedParts: 0,
@@ -119,17 +175,41 @@ export function baseView(input: {
   };
 }
 
-/** live-operations §6: FullProduct gates Start/Stop Job, Reject Part, the operator picker, manual add/undo. */
-export const hasFullProduct = (me: Pick<Me, 'permissions'>): boolean =>
-  me.permissions.includes('FullProduct');
+/**
+ * live-operations §6: FullProduct gates job name, parts goal, cycle and OEE, Start/Stop Job, Reject Part, the
+ * operator picker, manual add/undo. The session's permissions decide; the company's product_tier, pulled with
+ * the flags, withdraws it at once when the company left the full tier since the session was cached (the
+ * server refuses those commands anyway, decision 0501).
+ */
+export const hasFullProduct = (
+  me: Pick<Me, 'permissions'>,
+  flags: Pick<CompanyFlags, 'productTier'> | null = null,
+): boolean =>
+  me.permissions.includes('FullProduct') && (flags?.productTier == null || flags.productTier === 'full');
 
 /**
- * Manual work centers (workcenter type manual) add parts by hand. The first source that names a type wins: the
- * tile, then the card's live data (GET /api/workcenter/:id); a machine when none does.
+ * live-operations §2: the machine switcher is hidden when switching is disabled. Off a tablet it follows the
+ * URL (switcher=false). A tablet bound to one machine never switches (§2 "switcher=false when the tablet is
+ * bound to one machine"; the server refuses it every other machine, decision 0500); on an unbound tablet
+ * enable_tablet_machine_switching decides (decision 0706).
+ */
+export function switcherAllowed(
+  mode: { tablet: boolean; switcher: boolean; bound: boolean },
+  flags: Pick<CompanyFlags, 'enableTabletMachineSwitching'>,
+): boolean {
+  if (!mode.switcher) return false;
+  if (!mode.tablet) return true;
+  if (mode.bound) return false;
+  return flags.enableTabletMachineSwitching ?? true;
+}
+
+/**
+ * Manual work centers (workcenter type manual) add parts by hand. The server's workcenterType decides: the
+ * dashboard tile's, else the card's live data (GET /api/workcenter/:id); a machine when neither was loaded.
  */
 export function workcenterTypeOf(...sources: Loose[]): 'machine' | 'manual' | 'other' {
   for (const src of sources) {
-    const v = str(src?.workcenterType) ?? str(src?.workcenter_type);
+    const v = str(src?.workcenterType);
     if (v === 'manual' || v === 'other' || v === 'machine') return v;
   }
   return 'machine';

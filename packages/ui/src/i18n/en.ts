@@ -22,6 +22,7 @@ export const en = {
   'common.close': 'Close',
   'common.dismiss': 'Dismiss',
   'common.retry': 'Try again',
+  'common.partNotLoaded': 'This part of the app could not be loaded. Check the connection and try again.',
   'common.skipToContent': 'Skip to content',
   'common.notifications': 'Notifications',
   'common.requestError': 'An error occurred with your request.',

@@ -81,12 +81,7 @@ export function parseCardLive(data: unknown, machineId: string): CardLive {
     machineId: typeof raw.machineId === 'string' ? raw.machineId : machineId,
     jobRunId: typeof raw.jobRunId === 'string' ? raw.jobRunId : null,
     inSetup: typeof raw.inSetup === 'boolean' ? raw.inSetup : base.setupSince != null,
-    workcenterType:
-      typeof raw.workcenterType === 'string'
-        ? raw.workcenterType
-        : typeof raw.workcenter_type === 'string'
-          ? raw.workcenter_type
-          : null,
+    workcenterType: typeof raw.workcenterType === 'string' ? raw.workcenterType : null,
   };
 }
 

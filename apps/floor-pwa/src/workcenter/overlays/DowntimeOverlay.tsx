@@ -5,6 +5,7 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { localeZone, useSession } from '../../session';
+import { currentShiftStart } from '../shift';
 import { queue } from '../actions';
 import type { ListRow } from '../downtimeList';
 import { downtimeSections, filterDurationOf } from '../downtimeList';
@@ -71,7 +72,11 @@ export default function DowntimeOverlay({
 
   const entries = data.view.downtime;
   const threshold = filterDurationOf(entries, data.flags.downtimeListFilterMs, now);
-  const sections = downtimeSections(entries, now, data.currentShift?.start ?? null, filters, threshold);
+  const shiftStart = currentShiftStart(now, data.currentShift, data.shifts, {
+    timezone: lz.timeZone,
+    currentTimeContext: { offset_millis: data.flags.timeContextOffsetMs },
+  });
+  const sections = downtimeSections(entries, now, shiftStart, filters, threshold);
   const pending = data.view.pending;
 
   const row = (r: ListRow) => {
