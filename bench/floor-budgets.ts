@@ -8,6 +8,8 @@
 //   3. tap on Save in the Reject Part dialog → the pending result shown (budget 100 ms), online and offline,
 //      as ratios against a baseline tap measured in the same page.
 // It builds nothing: run `npm run build` first.   npx tsx bench/floor-budgets.ts
+// `--profile`: instead, explains one throttled cold load: CPU self time by script and by function (CDP
+// Profiler) and the resources fetched before interactive, for finding what is on the critical path.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,11 +95,46 @@ const INTERACTIVE_PROBE = `(() => {
   check();
 })();`;
 
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time (ms) by script and by function of a CDP CPU profile, the largest first. */
+function printProfile(profile: CpuProfile, interactiveAt: number) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const byScript = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)!.callFrame;
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const script = f.url ? new URL(f.url).pathname : f.functionName || '(anonymous)';
+    add(byScript, script, ms);
+    add(
+      byFunction,
+      `${f.functionName || '(anonymous)'} ${script}:${f.lineNumber + 1}:${f.columnNumber + 1}`,
+      ms,
+    );
+  });
+  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log(`   interactive at ${ms(interactiveAt)} ms; CPU self time by script:`);
+  for (const [k, v] of top(byScript, 15)) console.log(`   ${ms(v).padStart(6)} ms  ${k}`);
+  console.log('   by function:');
+  for (const [k, v] of top(byFunction, 30)) console.log(`   ${ms(v).padStart(6)} ms  ${k}`);
+}
+
 async function coldLoad(
   browser: Browser,
   url: string,
   cookies: Awaited<ReturnType<BrowserContext['cookies']>>,
   blank: boolean,
+  profile = false,
 ): Promise<{ ms: number; jsGzip: number }> {
   // A fresh context: empty HTTP cache, no service worker, no IndexedDB; only the session cookie.
   const context = await browser.newContext({
@@ -117,6 +154,11 @@ async function coldLoad(
       }),
     );
   }
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await page.goto(url, { waitUntil: 'commit' });
   const handle = await page
     .waitForFunction(() => (window as unknown as { __interactiveAt?: number }).__interactiveAt, undefined, {
@@ -128,6 +170,25 @@ async function coldLoad(
       throw e;
     });
   const at = (await handle.jsonValue()) as number;
+  if (profile) {
+    const { profile: p } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    printProfile(p, at);
+    const timeline = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map(
+          (e) =>
+            [
+              new URL(e.name).pathname,
+              Math.round(e.startTime),
+              Math.round((e as PerformanceResourceTiming).responseEnd),
+            ] as const,
+        ),
+    );
+    console.log('   resources (path, start ms, response end ms):');
+    for (const [path, start, end] of timeline)
+      console.log(`   ${String(start).padStart(6)} ${String(end).padStart(6)}  ${path}`);
+  }
   // The scripts the page had fetched by then, gzipped from the built files they were served from.
   const scripts = await page.evaluate(
     (t) =>
@@ -264,6 +325,14 @@ async function main() {
 
     // Warm the server (first queries, file reads) so the figures are the browser's, not the first request's.
     await coldLoad(browser, wcUrl, cookies, false);
+    if (process.argv.includes('--profile')) {
+      console.log(
+        `\n2. One cold load of /${machine.id} (${machine.name}), CPU ${CPU_THROTTLE}× throttled, profiled`,
+      );
+      await coldLoad(browser, wcUrl, cookies, false, true);
+      await context.close();
+      return;
+    }
 
     const app: number[] = [];
     const blank: number[] = [];
