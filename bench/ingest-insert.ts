@@ -5,7 +5,8 @@
 // Several rounds, each on fresh databases, raw then ours back to back (the machine's load changes slowly, so
 // a round's two figures are comparable even on a busy machine). Round 1 runs both paths cold (the JIT has
 // not compiled our parser and engine yet; the raw path is native code); an ingest worker runs for days, so
-// the headline is the median over the warm rounds. Both are printed. On SQLite all of the work is in this
+// the headline is the median over the warm rounds. Both are printed. Pinned to one core (`taskset -c 0`), the
+// optimizing compiler shares that core and our path reaches its steady rate only in round 3 or 4, hence 7 rounds. On SQLite all of the work is in this
 // process, so its CPU time is printed too: on a machine shared with other jobs it is the steadier figure.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,7 +103,7 @@ async function ours(db: Kysely<Database>, lines: string[]): Promise<number> {
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
 const fmt = (n: number) => n.toLocaleString('en-US');
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 interface Round {
   rawMs: number;

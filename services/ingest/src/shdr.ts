@@ -274,10 +274,17 @@ function daysFromCivil(year: number, month: number, day: number): number {
  * parser.
  */
 function parseUtcTimestamp(text: string, from = 0, to = text.length): number | null {
+  // Character codes read in place (no closure: this runs once per line, and under tsx every closure made
+  // here is also named at run time, which cost as much as the parse itself).
   const n = to - from;
-  const at = (i: number) => text.charCodeAt(from + i);
-  if (n < 20 || at(n - 1) !== 90 /* Z */) return null;
-  if (at(4) !== 45 /* - */ || at(7) !== 45 || at(10) !== 84 /* T */ || at(13) !== 58 /* : */ || at(16) !== 58)
+  if (n < 20 || text.charCodeAt(to - 1) !== 90 /* Z */) return null;
+  if (
+    text.charCodeAt(from + 4) !== 45 /* - */ ||
+    text.charCodeAt(from + 7) !== 45 ||
+    text.charCodeAt(from + 10) !== 84 /* T */ ||
+    text.charCodeAt(from + 13) !== 58 /* : */ ||
+    text.charCodeAt(from + 16) !== 58
+  )
     return null;
   const y = digits(text, from, from + 4);
   const mo = digits(text, from + 5, from + 7);
@@ -288,10 +295,10 @@ function parseUtcTimestamp(text: string, from = 0, to = text.length): number | n
   let ms = 0;
   if (n > 20) {
     // `.` and 1+ fraction digits; the first three are milliseconds, the rest is finer than we keep.
-    const sep = at(19);
+    const sep = text.charCodeAt(from + 19);
     if ((sep !== 46 /* . */ && sep !== 44) /* , */ || n - 1 === 20) return null;
     if (digits(text, from + 20, to - 1) < 0) return null;
-    for (let i = 20; i < 23; i++) ms = ms * 10 + (i < n - 1 ? at(i) - 48 : 0);
+    for (let i = 20; i < 23; i++) ms = ms * 10 + (i < n - 1 ? text.charCodeAt(from + i) - 48 : 0);
   }
   // The general parser's range checks; -1 (a non-digit) fails them as well.
   if (!(
