@@ -42,6 +42,21 @@ export async function findAnnotationAt(
   return row && toAnnotation(row);
 }
 
+/** The id and last write time (updated_at: the occurredAt of the write that set it) of the annotation at `start`. */
+export async function annotationWrittenAt(
+  scope: CompanyScope,
+  machineId: string,
+  start: number,
+): Promise<{ id: string; updatedAt: number } | undefined> {
+  const row = await scope
+    .selectFrom('annotations')
+    .select(['id', 'updated_at'])
+    .where('machine_id', '=', machineId)
+    .where('start_at', '=', start)
+    .executeTakeFirst();
+  return row && { id: row.id, updatedAt: Number(row.updated_at) };
+}
+
 /** The machine's annotations that may touch [from, to): starting before `to`, ending after `from` or open. */
 export async function listAnnotations(
   scope: CompanyScope,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { CompanyScope } from '../db/scope';
 import type { JobRunRecord } from './job-runs';
 import { toJobRun } from './job-runs';
@@ -39,4 +40,71 @@ export async function companyLimits(scope: CompanyScope): Promise<{
     utilizationWarningPercent: c.utilization_warningpercent,
     utilizationFailurePercent: c.utilization_failurepercent,
   };
+}
+
+/** The adapter field names of each of the machines (what their adapters map). */
+export async function adapterFieldsOf(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+): Promise<Array<{ machine_id: string; name: string }>> {
+  if (machineIds.length === 0) return [];
+  return scope
+    .selectFrom('machines')
+    .innerJoin('adapter_fields as f', 'f.adapter_id', 'machines.adapter_id')
+    .select(['machines.id as machine_id', 'f.name'])
+    .where('machines.id', 'in', [...machineIds])
+    .where('f.company_id', '=', scope.companyId)
+    .execute();
+}
+
+/**
+ * The distinct keys each of the machines reported since `since`, but `exceptKey`. The scan is bounded by time
+ * and machine, on the (machine_id, ts) index.
+ */
+export async function keysSeenSince(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  since: number,
+  exceptKey: string,
+): Promise<Array<{ machine_id: string; key: string }>> {
+  if (machineIds.length === 0) return [];
+  return scope
+    .selectFrom('observations')
+    .select(['observations.machine_id', 'observations.key'])
+    .where('observations.machine_id', 'in', [...machineIds])
+    .where('observations.ts', '>=', since)
+    .where('observations.key', '!=', exceptKey)
+    .groupBy(['observations.machine_id', 'observations.key'])
+    .execute();
+}
+
+/** The last production (non-setup) cycle of each of the machines that ended in [from, to]. */
+export async function lastProductionCycles(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  from: number,
+  to: number,
+): Promise<Map<string, { endAt: number; duration: number }>> {
+  if (machineIds.length === 0) return new Map();
+  const ranked = scope
+    .selectFrom('cycles')
+    .select([
+      'cycles.machine_id',
+      'cycles.end_at',
+      'cycles.duration',
+      sql<number>`row_number() over (partition by ${sql.ref('cycles.machine_id')} order by ${sql.ref('cycles.end_at')} desc)`.as(
+        'rn',
+      ),
+    ])
+    .where('cycles.machine_id', 'in', [...machineIds])
+    .where('cycles.end_at', '>=', from)
+    .where('cycles.end_at', '<=', to)
+    .where('cycles.setup', '=', 0)
+    .as('c');
+  const rows = await scope.db
+    .selectFrom(ranked)
+    .select(['c.machine_id', 'c.end_at', 'c.duration'])
+    .where('c.rn', '=', 1)
+    .execute();
+  return new Map(rows.map((c) => [c.machine_id, { endAt: Number(c.end_at), duration: Number(c.duration) }]));
 }

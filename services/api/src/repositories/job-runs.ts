@@ -114,6 +114,16 @@ export async function openRunsOf(
   return rows.map(toJobRun);
 }
 
+/** The latest end of the machine's finished runs: a new run may not start before it. */
+export async function lastRunEnd(scope: CompanyScope, machineId: string): Promise<number | null> {
+  const r = await scope
+    .selectFrom('job_runs')
+    .select((eb) => eb.fn.max<number | string | null>('end_at').as('last'))
+    .where('machine_id', '=', machineId)
+    .executeTakeFirst();
+  return r?.last == null ? null : Number(r.last);
+}
+
 export async function getJobRun(scope: CompanyScope, id: string): Promise<JobRunRecord | undefined> {
   const row = await scope.selectFrom('job_runs').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toJobRun(row);

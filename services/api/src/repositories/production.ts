@@ -49,3 +49,15 @@ export async function machinePartsBetween(
   }
   return parts;
 }
+
+/** The sub-program the machine is running now (its open sub-program interval), or null. */
+export async function openSubprogram(scope: CompanyScope, machineId: string): Promise<string | null> {
+  const row = await scope
+    .selectFrom('program_intervals')
+    .select('name')
+    .where('machine_id', '=', machineId)
+    .where('sub', '=', 1)
+    .where('end_at', 'is', null)
+    .executeTakeFirst();
+  return row?.name ?? null;
+}

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
 import type {
@@ -21,6 +20,12 @@ import { queryParams } from '../http/validate';
 import type { Machine } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
 import { liveByMachine } from '../repositories/live';
+import {
+  adapterFieldsOf,
+  keysSeenSince,
+  lastProductionCycles,
+  openRunsOn,
+} from '../repositories/dashboard-live';
 import { openRunsOf } from '../repositories/job-runs';
 import type { JobRunRecord } from '../repositories/job-runs';
 import type { CompanyScope } from '../db/scope';
@@ -175,21 +180,8 @@ export async function unmappedKeys(
 ): Promise<UnmappedEntry[]> {
   if (machineIds.length === 0) return [];
   const [fields, seen] = await Promise.all([
-    scope
-      .selectFrom('machines')
-      .innerJoin('adapter_fields as f', 'f.adapter_id', 'machines.adapter_id')
-      .select(['machines.id as machine_id', 'f.name'])
-      .where('machines.id', 'in', machineIds)
-      .where('f.company_id', '=', scope.companyId)
-      .execute(),
-    scope
-      .selectFrom('observations')
-      .select(['observations.machine_id', 'observations.key'])
-      .where('observations.machine_id', 'in', machineIds)
-      .where('observations.ts', '>=', since)
-      .where('observations.key', '!=', CONNECTION_KEY)
-      .groupBy(['observations.machine_id', 'observations.key'])
-      .execute(),
+    adapterFieldsOf(scope, machineIds),
+    keysSeenSince(scope, machineIds, since, CONNECTION_KEY),
   ]);
   const mapped = new Set(fields.map((f) => `${f.machine_id}\n${f.name}`));
   const byMachine = new Map<string, string[]>();
@@ -267,45 +259,19 @@ export async function lastCycles(
   now: number,
 ): Promise<Map<string, CycleEntry>> {
   if (machineIds.length === 0) return new Map();
-  const ranked = scope
-    .selectFrom('cycles')
-    .select([
-      'cycles.machine_id',
-      'cycles.end_at',
-      'cycles.duration',
-      sql<number>`row_number() over (partition by ${sql.ref('cycles.machine_id')} order by ${sql.ref('cycles.end_at')} desc)`.as(
-        'rn',
-      ),
-    ])
-    .where('cycles.machine_id', 'in', machineIds)
-    .where('cycles.end_at', '>=', now - LAST_CYCLE_WINDOW_MS)
-    .where('cycles.end_at', '<=', now)
-    .where('cycles.setup', '=', 0)
-    .as('c');
-  const [cycles, runs] = await Promise.all([
-    scope.db
-      .selectFrom(ranked)
-      .select(['c.machine_id', 'c.end_at', 'c.duration'])
-      .where('c.rn', '=', 1)
-      .execute(),
-    scope
-      .selectFrom('job_runs')
-      .select(['machine_id', 'expected_cycle_time'])
-      .where('machine_id', 'in', machineIds)
-      .where('end_at', 'is', null)
-      .execute(),
+  const [cycleOf, runs] = await Promise.all([
+    lastProductionCycles(scope, machineIds, now - LAST_CYCLE_WINDOW_MS, now),
+    openRunsOn(scope, machineIds),
   ]);
-  const cycleOf = new Map(cycles.map((c) => [c.machine_id, c]));
-  const expectedOf = new Map(runs.map((r) => [r.machine_id, Number(r.expected_cycle_time)]));
   return new Map(
     machineIds.map((id) => {
       const c = cycleOf.get(id);
-      const last = c ? Number(c.duration) : null;
-      const expected = expectedOf.get(id) ?? null;
+      const last = c ? c.duration : null;
+      const expected = runs.get(id)?.expectedCycleTime ?? null;
       const entry: CycleEntry = {
         machineId: id,
         lastCycleMs: last,
-        lastCycleAt: c ? Number(c.end_at) : null,
+        lastCycleAt: c ? c.endAt : null,
         expectedCycleMs: expected,
         deltaMs: last != null && expected != null && expected > 0 ? last - expected : null,
       };

@@ -20,6 +20,7 @@ import {
   revokeTablet,
   updateTablet,
 } from '../repositories/tablets';
+import { getMachine } from '../repositories/machines';
 import type { Tablet } from '../repositories/tablets';
 import type { CompanyScope } from '../db/scope';
 
@@ -67,8 +68,7 @@ export const TABLET_TEXTS = {
 const label = (t: Tablet) => t.remote_identifier || t.serial_number || t.id;
 
 async function machineExists(scope: CompanyScope, id: string): Promise<void> {
-  const m = await scope.selectFrom('machines').select('id').where('id', '=', id).executeTakeFirst();
-  if (!m) throw notFound('Machine');
+  if (!(await getMachine(scope, id))) throw notFound('Machine');
 }
 
 async function tabletOr404(scope: CompanyScope, id: string): Promise<Tablet> {

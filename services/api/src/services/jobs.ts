@@ -10,6 +10,7 @@ import {
   insertJobRun,
   insertLaborActivity,
   laborActivitiesOfRun,
+  lastRunEnd,
   lockMachine,
   openRunOnMachine,
   updateJobRun,
@@ -370,16 +371,6 @@ async function reloadRun(scope: CompanyScope, id: string): Promise<JobRunView> {
   const run = await getJobRun(scope, id);
   if (!run) throw new Error('job run vanished');
   return jobRunView(scope, run);
-}
-
-/** The latest end of the machine's finished runs: a new run may not start before it. */
-async function lastRunEnd(scope: CompanyScope, machineId: string): Promise<number | null> {
-  const r = await scope
-    .selectFrom('job_runs')
-    .select((eb) => eb.fn.max<number | string | null>('end_at').as('last'))
-    .where('machine_id', '=', machineId)
-    .executeTakeFirst();
-  return r?.last == null ? null : Number(r.last);
 }
 
 export interface JobStartInput {

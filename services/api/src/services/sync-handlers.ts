@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { SyncCommand } from '@takt/domain';
 import { ApiError, validationError } from '../http/errors';
+import { annotationWrittenAt } from '../repositories/annotations';
 import { annotationSaveSchema } from '../routes/annotations';
 import { manualPartsSchema, manualUndoSchema, partAdjustmentBodySchema } from '../routes/part-adjustments';
 import { saveAnnotation, splitDowntime, updateAnnotation } from './downtime';
@@ -45,15 +46,10 @@ export const syncHandlers: SyncHandlers = {
       return await saveAnnotation(ctx, body);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'DUPLICATE_ANNOTATION_START') throw err;
-      const existing = await ctx.scope
-        .selectFrom('annotations')
-        .select(['id', 'updated_at'])
-        .where('machine_id', '=', body.machineId)
-        .where('start_at', '=', body.start)
-        .executeTakeFirst();
+      const existing = await annotationWrittenAt(ctx.scope, body.machineId, body.start);
       if (!existing) throw err;
-      // updated_at is the occurredAt of the write that set the stored reason.
-      if (ctx.at <= existing.updated_at)
+      // updatedAt is the occurredAt of the write that set the stored reason.
+      if (ctx.at <= existing.updatedAt)
         throw new ApiError(409, 'CATEGORIZED_ELSEWHERE', CATEGORIZED_ELSEWHERE);
       const { id: _id, ...patch } = body;
       return updateAnnotation(ctx, existing.id, patch);

@@ -17,7 +17,12 @@ import {
 } from '@takt/domain';
 import type { CompanyCalendar, EpochMs, RollupSource, WorkcenterLive, WorkcenterType } from '@takt/domain';
 import { notFound } from '../http/errors';
+import { companyLimits } from '../repositories/dashboard-live';
 import { openRunOnMachine } from '../repositories/job-runs';
+import { getJob } from '../repositories/jobs';
+import { liveByMachine } from '../repositories/live';
+import { openOperatorRun } from '../repositories/operators';
+import { openSubprogram } from '../repositories/production';
 import { getMachine } from '../repositories/machines';
 import { loadCalendar, loadRollupSource } from '../rollups/recompute';
 import type { ServiceCtx } from './context';
@@ -59,31 +64,15 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
   const { scope, now } = ctx;
   const machine = await getMachine(scope, machineId);
   if (!machine) throw notFound('Machine');
-  const [calendar, company, run, live, operatorRun] = await Promise.all([
+  const [calendar, limits, run, live, operatorRun, subprogram] = await Promise.all([
     loadCalendar(scope.db, scope.companyId),
-    scope.db
-      .selectFrom('companies')
-      .select(['warningpercent', 'failurepercent'])
-      .where('id', '=', scope.companyId)
-      .executeTakeFirstOrThrow(),
+    companyLimits(scope),
     openRunOnMachine(scope, machineId),
-    scope.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst(),
-    scope
-      .selectFrom('operator_runs')
-      .innerJoin('operators', 'operators.id', 'operator_runs.operator_id')
-      .select(['operators.name', 'operator_runs.start_at'])
-      .where('operator_runs.machine_id', '=', machineId)
-      .where('operator_runs.end_at', 'is', null)
-      .orderBy('operator_runs.start_at', 'desc')
-      .executeTakeFirst(),
+    liveByMachine(scope, [machineId]).then((rows) => rows.get(machineId)),
+    openOperatorRun(scope, machineId),
+    openSubprogram(scope, machineId),
   ]);
-  const job = run
-    ? await scope
-        .selectFrom('jobs')
-        .select(['name', 'quantity'])
-        .where('id', '=', run.jobId)
-        .executeTakeFirst()
-    : undefined;
+  const job = run ? await getJob(scope, run.jobId) : undefined;
 
   const window = currentWindow(calendar, now);
   const from = Math.min(window.start, run?.startAt ?? window.start);
@@ -146,22 +135,13 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
     scheduled: run != null,
     jobName: job?.name ?? null,
     program: live?.program ?? null,
-    subprogram:
-      (
-        await scope
-          .selectFrom('program_intervals')
-          .select('name')
-          .where('machine_id', '=', machineId)
-          .where('sub', '=', 1)
-          .where('end_at', 'is', null)
-          .executeTakeFirst()
-      )?.name ?? null,
+    subprogram,
     setupSince: (inSetup ? run!.startAt : null) as WorkcenterLive['setupSince'],
     currentLaborActivitySet: run
       ? { expectedSetupDuration: run.expectedSetupMs as WorkcenterLive['cycletime'] }
       : null,
     operatorRun: operatorRun
-      ? { operator: { name: operatorRun.name }, startAt: operatorRun.start_at as EpochMs }
+      ? { operator: { name: operatorRun.operator.name }, startAt: operatorRun.startAt as EpochMs }
       : null,
     multiplier,
     cardStatus: run
@@ -170,8 +150,8 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
           hasJobStandards: run.expectedCycleTime > 0,
           percentOfGoal: percent,
           productionRuntimeMs: runtime,
-          warningPercent: company.warningpercent,
-          failurePercent: company.failurepercent,
+          warningPercent: limits.warningPercent,
+          failurePercent: limits.failurePercent,
         })
       : 'unavailable',
     stale: !live || live.connection !== 'CONNECTED' || heartbeatLost,
