@@ -7,7 +7,7 @@
 // The decision is a pure function; the store interface below does the one transaction around it.
 import { z } from 'zod';
 import type { KeyKinds, Observation, ShdrLine } from './shdr';
-import { parseShdrLine } from './shdr';
+import { parseShdrLine, withoutNul } from './shdr';
 
 export const MAX_PUSH_RECORDS = 10_000;
 export const MAX_PUSH_LINE_LENGTH = 1 << 16;
@@ -15,7 +15,8 @@ export const MAX_PUSH_LINE_LENGTH = 1 << 16;
 const record = z.object({
   seq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   machineRef: z.string().trim().min(1).max(128),
-  line: z.string().max(MAX_PUSH_LINE_LENGTH),
+  // Read like a line off an adapter's socket: a NUL becomes U+FFFD (see withoutNul).
+  line: z.string().max(MAX_PUSH_LINE_LENGTH).transform(withoutNul),
 });
 
 export const pushBatchSchema = z.object({

@@ -239,6 +239,82 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
     await expectFromScratch(company.id, machineId, late);
   }, 60_000);
 
+  it('re-derives once for a gateway backlog larger than one inbox take', async () => {
+    const { company, scope, machineId } = await aMachineWithAdapter();
+    await scope
+      .insertInto(
+        'machine_sources',
+        machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
+      )
+      .execute();
+    let seq = 0;
+    const push = async (lines: string[], receivedAt: number) => {
+      await t.db.transaction().execute(async (trx) => {
+        const observations = lines.flatMap((line) => {
+          const parsed = parseShdrLine(line, receivedAt);
+          return parsed.type === 'data'
+            ? parsed.observations.map((o) => ({
+                company_id: company.id,
+                machine_id: machineId,
+                ts: o.ts,
+                key: o.key,
+                value: o.value,
+              }))
+            : [];
+        });
+        for (let i = 0; i < observations.length; i += 500)
+          await trx
+            .insertInto('observations')
+            .values(observations.slice(i, i + 500))
+            .execute();
+        const inbox = lines.map((line) => ({
+          id: crypto.randomUUID(),
+          company_id: company.id,
+          machine_id: machineId,
+          received_at: receivedAt,
+          seq: ++seq,
+          line,
+        }));
+        for (let i = 0; i < inbox.length; i += 500)
+          await trx
+            .insertInto('ingest_inbox')
+            .values(inbox.slice(i, i + 500))
+            .execute();
+      });
+    };
+    const T = Date.UTC(2026, 10, 20, 12);
+    const lines = [`${iso(T - 30 * HOUR)}|avail|AVAILABLE|execution|ACTIVE|program|O100|part_count|0`];
+    for (let k = 1; k < 60; k++) lines.push(`${iso(T - 30 * HOUR + k * 30 * MIN)}|part_count|${k}`);
+    clock = T;
+    await push(lines, T - MIN);
+    const logged: string[] = [];
+    ingest = await startIngest({
+      db: t.db,
+      now,
+      flushIntervalMs: 20,
+      inboxIntervalMs: 20,
+      inboxTake: 100,
+      rollupIntervalMs: 0,
+      tickIntervalMs: 3_600_000,
+      log: (line) => logged.push(line),
+    });
+    const inboxLeft = async () => (await t.db.selectFrom('ingest_inbox').select('id').execute()).length;
+    await expect.poll(inboxLeft, { timeout: 10_000 }).toBe(0);
+    await ingest.flush();
+
+    // A day-old backlog of 350 lines (4 takes of 100) between the lines already derived.
+    const late = T - 24 * HOUR;
+    const backlog: string[] = [];
+    for (let k = 0; k < 350; k++)
+      backlog.push(`${iso(late + k * MIN)}|execution|${k % 50 < 10 ? 'READY' : 'ACTIVE'}|Sspeed|${k}`);
+    clock = T + MIN;
+    await push(backlog, T + MIN - 10);
+    await expect.poll(inboxLeft, { timeout: 20_000 }).toBe(0);
+    await ingest.flush();
+    expect(logged.filter((l) => l.includes('re-derived history'))).toHaveLength(1);
+    await expectFromScratch(company.id, machineId, late);
+  }, 60_000);
+
   it.each([
     ['', false],
     [', also when the database fails meanwhile', true],

@@ -14,6 +14,7 @@ import {
   loadSetupEvents,
   loadSources,
   rebuildStart,
+  inboxIdsOf,
   takeInbox,
   writeBatch,
 } from './store';
@@ -45,6 +46,8 @@ export interface IngestOptions {
   mqttClientId?: string;
   /** How often pushed gateway lines are taken from the inbox (default 500 ms). */
   inboxIntervalMs?: number;
+  /** How many pushed lines one take derives (default 5000). */
+  inboxTake?: number;
 }
 
 export interface IngestService {
@@ -76,7 +79,16 @@ interface Link {
   liveDirty: boolean;
   /** Agent: the position reached by buffered observations, saved with them. */
   agentPosition?: { instanceId: string; nextSequence: number };
+  /**
+   * Gateway: inbox lines whose observations the last rebuild read from the store. They are taken from the
+   * inbox without going through the pipeline again (they are in its history already: fed again, they would be
+   * late data once more, and a backlog larger than one take would rebuild once per take).
+   */
+  inboxCovered?: Set<string>;
 }
+
+/** Inbox lines derived per drain. */
+const INBOX_TAKE = 5000;
 
 /** A rebuild for late data reads at most this far back from it to find the state it starts from. */
 const REBUILD_MAX_MS = 7 * 24 * 3_600_000;
@@ -348,9 +360,11 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       [...links.values()].filter((l) => l.source.kind === 'gateway').map((l) => [l.source.machineId, l]),
     );
     if (byMachine.size === 0) return;
-    const rows = await takeInbox(db, [...byMachine.keys()], 5000);
+    const rows = await takeInbox(db, [...byMachine.keys()], options.inboxTake ?? INBOX_TAKE);
+    // Lines taken but not yet deleted (their batch is not written yet) come back in the next take.
+    const pending = new Set(inboxDone);
     for (const r of rows) {
-      if (inboxDone.includes(r.id)) continue;
+      if (pending.has(r.id)) continue;
       const link = byMachine.get(r.machine_id);
       if (!link) continue;
       if (link.transport.status !== 'CONNECTED') {
@@ -364,8 +378,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       if (parsed.type === 'data') {
         c.observations += parsed.observations.length;
         c.rejected += parsed.rejected;
-        received(link, parsed.observations, r.received_at, false);
-      } else link.pipeline.heartbeat(r.received_at);
+      }
+      if (link.inboxCovered?.delete(r.id)) {
+        // Already in the rebuilt history: only the sign of life counts.
+        link.liveDirty = true;
+        link.pipeline.heartbeat(r.received_at);
+        if (link.inboxCovered.size === 0) delete link.inboxCovered;
+      } else if (parsed.type === 'data') received(link, parsed.observations, r.received_at, false);
+      else link.pipeline.heartbeat(r.received_at);
       inboxDone.push(r.id);
     }
   }
@@ -391,12 +411,17 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     const old = link.pipeline;
     const { machineId } = link.source;
     const lateFrom = () => Math.min(old.rebuildFrom!, old.pendingFrom ?? Infinity);
+    const gateway = link.source.kind === 'gateway';
     let from = lateFrom();
+    // A push stores a line's observations and its inbox row in one transaction: the inbox rows seen before
+    // the observations are read are all in what is read.
+    let covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
     let runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
     let stored = await loadObservationsSince(db, machineId, runStart);
     // Lines keep arriving (into the old pipeline) while we read: more late data may have come meanwhile.
     while (lateFrom() < from) {
       from = lateFrom();
+      covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
       runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
       stored = await loadObservationsSince(db, machineId, runStart);
     }
@@ -421,6 +446,12 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     fresh.continueStoredHistory();
     fresh.replaceFrom(from);
     link.pipeline = fresh;
+    if (covered) {
+      // Lines of this take were fed already and are being written with this batch.
+      for (const id of inboxDone) covered.delete(id);
+      if (covered.size > 0) link.inboxCovered = covered;
+      else delete link.inboxCovered;
+    }
     log(
       `[ingest] ${link.source.machineName}: re-derived history from ${new Date(start).toISOString()} after late data at ${new Date(from).toISOString()}`,
     );

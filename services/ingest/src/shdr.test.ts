@@ -221,6 +221,15 @@ describe('parseShdrLine: bad input', () => {
   });
 });
 
+it('reads a NUL character as U+FFFD and keeps the pairs around it', () => {
+  const line = parse(`${T0}|program|O1\u0000|a|1`);
+  expect(line.observations.map((o) => [o.key, o.value])).toEqual([
+    ['program', 'O1\uFFFD'],
+    ['a', '1'],
+  ]);
+  expect(line.rejected).toBe(0);
+});
+
 describe('parseShdrLine: commands and assets', () => {
   it.each([
     ['* PONG 10000', 'PONG', '10000'],

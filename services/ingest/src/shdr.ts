@@ -176,9 +176,17 @@ export function splitShdrStream(options: { maxLineLength?: number } = {}): ShdrL
 // ---------------------------------------------------------------------------------------------
 // Line → command or observations
 
+/**
+ * U+0000 has no meaning in SHDR and PostgreSQL cannot store it in text: it becomes U+FFFD, as a byte that is
+ * not UTF-8 does when the stream is decoded. (Stored as is, one NUL failed every write of the worker's batch.)
+ */
+export function withoutNul(text: string): string {
+  return text.indexOf('\0') < 0 ? text : text.replaceAll('\0', '\uFFFD');
+}
+
 /** Parses one SHDR line. Never throws. `receivedAt` stands in for an empty or unparseable timestamp. */
 export function parseShdrLine(line: string, receivedAt: number, kinds?: KeyKinds): ShdrLine {
-  const trimmed = line.trim();
+  const trimmed = withoutNul(line).trim();
   if (trimmed.startsWith('*')) return parseCommand(trimmed);
 
   const bar = trimmed.indexOf('|');

@@ -67,6 +67,12 @@ export async function takeInbox(db: Kysely<Database>, machineIds: readonly strin
     .execute();
 }
 
+/** The ids of every line waiting in the inbox for the machine (their observations are stored already). */
+export async function inboxIdsOf(db: Kysely<Database>, machineId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('ingest_inbox').select('id').where('machine_id', '=', machineId).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Adapter field mapping of each machine: SHDR key → MTConnect data item type and subtype. */
 export async function loadFieldMaps(
   db: Kysely<Database>,

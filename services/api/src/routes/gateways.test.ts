@@ -516,15 +516,49 @@ describe.each(DIALECTS)('gateways on %s', (dialect) => {
     expect(rows).toEqual([]);
   });
 
+  it('stores a line with a NUL character as its adapter would be read: NUL as U+FFFD, nothing refused', async () => {
+    const { company, cookie } = await rootTenant();
+    const { gateway, token, machineId } = await gatewayWithMachine(cookie, company);
+    const res = await push(token, {
+      gatewayId: gateway.id,
+      records: [
+        {
+          seq: 1,
+          machineRef: 'mill-1',
+          line: '2025-11-22T08:00:01.000Z|program|O1\u0000\u0000|part_count|7',
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ack: 1, stored: 1 });
+    const stored = await h.t.db
+      .selectFrom('observations')
+      .select(['key', 'value'])
+      .where('machine_id', '=', machineId)
+      .orderBy('key')
+      .execute();
+    expect(stored).toEqual([
+      { key: 'part_count', value: '7' },
+      { key: 'program', value: 'O1\uFFFD\uFFFD' },
+    ]);
+    const [inbox] = await h.t.db
+      .selectFrom('ingest_inbox')
+      .select('line')
+      .where('machine_id', '=', machineId)
+      .execute();
+    expect(inbox?.line).toBe('2025-11-22T08:00:01.000Z|program|O1\uFFFD\uFFFD|part_count|7');
+  });
+
   it('never answers 500 to random push bodies', async () => {
     const { company, cookie } = await rootTenant();
     const { gateway, token } = await gatewayWithMachine(cookie, company);
     const record = fc.record(
       {
         seq: fc.oneof(fc.nat(1000), fc.integer(), fc.double(), fc.string(), fc.constant(null)),
-        machineRef: fc.oneof(fc.constantFrom('mill-1', 'ghost', ''), fc.string()),
+        machineRef: fc.oneof(fc.constantFrom('mill-1', 'ghost', ''), fc.string({ unit: 'binary' })),
         line: fc.oneof(
-          fc.string(),
+          // Any code point, NUL included (PostgreSQL cannot store U+0000 in text).
+          fc.string({ unit: 'binary' }),
           fc.constantFrom(
             '|||',
             '2025-01-01T00:00:00Z|x|1|y',
