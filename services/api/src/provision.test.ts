@@ -54,6 +54,13 @@ describe.each(DIALECTS)('start-up provisioning on %s', (dialect) => {
       DEMO_MANUAL_STATIONS.flatMap((g) => g.stations.map((name) => ({ name, adapter_id: null }))),
     );
     expect(first.map((m) => m.name)).not.toContain(manual[0]!.name);
+    // The simulator's adapter is of a known adapter type (reports-admin §3), so the adapter admin can save it.
+    const typed = await t.db
+      .selectFrom('adapters as a')
+      .innerJoin('adapter_types as ty', 'ty.name', 'a.class')
+      .select(['a.name', 'ty.name as type'])
+      .execute();
+    expect(typed).toEqual([{ name: 'Takt demo simulator', type: 'MTConnect' }]);
     // Setup stages are on, so the floor offers one start button per stage.
     const demo = await t.db.selectFrom('companies').select('enable_setup_stages').executeTakeFirstOrThrow();
     expect(demo.enable_setup_stages).toBe(1);

@@ -126,6 +126,8 @@ export async function ensureDemoCompany(
         {
           name: 'Takt demo simulator',
           notes: 'SHDR adapter of the simulated demo plant',
+          // The simulator speaks SHDR: the MTConnect adapter type seeded by migration 0010.
+          className: 'MTConnect',
           fields: opts.adapterFields,
         },
         opts.now,

@@ -229,7 +229,17 @@ export const gatewaySchema = z.object({
   nonRootMachineCount: z.number().int().nonnegative(),
   rootMachineCount: z.number().int().nonnegative(),
   resinUUID: z.string().nullable(),
-  activation: z.unknown().nullable(),
+  /** The current push token's activation; null once deregistered (docs/decisions/0401). */
+  activation: z
+    .object({
+      id: idSchema,
+      status: z.string(),
+      /** The token masked (`tgw_...` + last 6 characters), never the token. */
+      token: z.string().nullable(),
+      issuedAt: epochMsSchema.nullable(),
+      activatedAt: epochMsSchema.nullable(),
+    })
+    .nullable(),
   /** reports-admin §5: 0.1 to 100, step 0.1. */
   ingestMultiplier: z.number().min(0.1).max(100),
   state: z.string(),
@@ -246,7 +256,8 @@ export const gatewaySchema = z.object({
   }),
   supervisor: z.object({ mode: z.enum(['Active', 'Dry Run', 'Standby']), version: z.string().nullable() }),
   lastResponse: epochMsSchema.nullable(),
-  bufferedRecords: z.number().int().nonnegative(),
+  /** null until the gateway's first push reports it. */
+  bufferedRecords: z.number().int().nonnegative().nullable(),
   lastShdr: epochMsSchema.nullable(),
 });
 

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { AdapterFieldsTable, AdaptersTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { AdapterFieldsTable, AdaptersTable, AdapterTypesTable } from '../db/schema';
+import type { CompanyScope, Executor } from '../db/scope';
 
 // Adapters with their fields (reports-admin §3 Adapter), for the internal adapter admin and the adapter
 // import (reports-admin §2). Company-scoped like every other row.
@@ -66,6 +66,40 @@ const toAdapter = (r: Selectable<AdaptersTable>, fields: AdapterField[]): Adapte
   fields,
   createdAt: r.created_at,
 });
+
+/** reports-admin §3 Adapter type. */
+export interface AdapterType {
+  id: string;
+  name: string;
+  displayName: string;
+  defaultConfig: unknown;
+  supervised: boolean;
+}
+
+const toAdapterType = (r: Selectable<AdapterTypesTable>): AdapterType => ({
+  id: r.id,
+  name: r.name,
+  displayName: r.display_name,
+  defaultConfig: parseConfig(r.default_config),
+  supervised: r.supervised === 1,
+});
+
+/** Every adapter type (global reference data, the same for all companies), by display name. */
+export async function listAdapterTypes(db: Executor): Promise<AdapterType[]> {
+  const rows = await db
+    .selectFrom('adapter_types')
+    .selectAll()
+    .orderBy('display_name')
+    .orderBy('id')
+    .execute();
+  return rows.map(toAdapterType);
+}
+
+/** The adapter type an adapter's `class` names, if any. */
+export async function adapterTypeNamed(db: Executor, name: string): Promise<AdapterType | undefined> {
+  const row = await db.selectFrom('adapter_types').selectAll().where('name', '=', name).executeTakeFirst();
+  return row && toAdapterType(row);
+}
 
 /** The company's adapters with their fields, by name. */
 export async function listAdapters(scope: CompanyScope): Promise<Adapter[]> {

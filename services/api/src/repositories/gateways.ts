@@ -54,6 +54,13 @@ export interface Gateway {
   lastShdr: number | null;
   supervisorLastJoin: number | null;
   createdAt: number;
+  /** The current activation (docs/decisions/0401-adapter-types-and-gateway-activation.md); null: no token. */
+  activationId: string | null;
+  /** The issued token masked (`tgw_...` + last 6 characters); the token itself is never stored. */
+  activationTokenHint: string | null;
+  activationIssuedAt: number | null;
+  /** The edge's first accepted push with the current token. */
+  activatedAt: number | null;
 }
 
 function parseJsonObject(text: string): Record<string, unknown> {
@@ -104,6 +111,10 @@ export const toGateway = (r: Selectable<GatewaysTable>): Gateway => ({
   lastShdr: r.last_shdr,
   supervisorLastJoin: r.supervisor_last_join,
   createdAt: r.created_at,
+  activationId: r.activation_id,
+  activationTokenHint: r.activation_token_hint,
+  activationIssuedAt: r.activation_issued_at,
+  activatedAt: r.activated_at,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -172,12 +183,23 @@ export async function insertGateway(db: Executor, row: Insertable<GatewaysTable>
   await db.insertInto('gateways').values(row).execute();
 }
 
+/**
+ * Mutates the gateway's row. A patch that activates the edge (activation_status → activated, which only the
+ * push sets, and only on the first accepted push of a token) also stamps activated_at with that push's
+ * last_response, unless it sets activated_at itself: reports-admin §3 activationTimestamp, kept with the
+ * status it belongs to so no caller can set one without the other.
+ */
 export async function updateGateway(
   db: Executor,
   id: string,
   patch: Updateable<GatewaysTable>,
 ): Promise<boolean> {
-  const r = await db.updateTable('gateways').set(patch).where('id', '=', id).executeTakeFirst();
+  const activates =
+    patch.activation_status === 'activated' &&
+    patch.activated_at === undefined &&
+    typeof patch.last_response === 'number';
+  const set = activates ? { ...patch, activated_at: patch.last_response } : patch;
+  const r = await db.updateTable('gateways').set(set).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 

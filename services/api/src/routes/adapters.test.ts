@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adapterTypeSchema } from '@takt/domain';
 import { companyScope } from '../db/scope';
 import { createMachine } from '../repositories/machines';
 import type { ApiHarness } from '../testing/app';
@@ -208,6 +209,82 @@ describe.each(DIALECTS)('adapters on %s', (dialect) => {
     ] as const) {
       expect((await h.send(method, path, admin.cookie, { name: 'x' })).status).toBe(403);
     }
+  });
+
+  it('lists the adapter types to company admins (reports-admin §3 Adapter type)', async () => {
+    const admin = await h.tenant();
+    const res = await h.get('/api/adapters/types', admin.cookie);
+    expect(res.status).toBe(200);
+    const types = (await res.json()) as Array<Record<string, unknown>>;
+    expect(types).toEqual([
+      {
+        id: 'mtconnect',
+        name: 'MTConnect',
+        displayName: 'MTConnect adapter (SHDR)',
+        defaultConfig: { port: 7878 },
+        supervised: false,
+      },
+      {
+        id: 'mtconnect-agent',
+        name: 'MTConnectAgent',
+        displayName: 'MTConnect agent (HTTP)',
+        defaultConfig: { pollIntervalMs: 1000 },
+        supervised: false,
+      },
+    ]);
+    for (const t of types) expect(adapterTypeSchema.safeParse(t).error).toBeUndefined();
+    // Global reference data: another company sees the same list.
+    const other = await h.tenant();
+    expect(await (await h.get('/api/adapters/types', other.cookie)).json()).toEqual(types);
+  });
+
+  it('guards the adapter types like the adapters: 401 without a session, 403 for non-admins', async () => {
+    const admin = await h.tenant();
+    expect((await h.get('/api/adapters/types', '')).status).toBe(401);
+    for (const role of ['operator', 'manager'] as const) {
+      const user = await aUser(h.t.db, admin.company, { role });
+      const cookie = await h.login(user.email, user.password);
+      const res = await h.get('/api/adapters/types', cookie);
+      expect(res.status).toBe(403);
+      expect(await errorOf(res)).toMatchObject({ code: 'FORBIDDEN' });
+    }
+  });
+
+  it('saves an adapter only with a class that names a known adapter type', async () => {
+    const { cookie } = await rootTenant();
+    const unknown = await h.send('POST', '/api/adapters', cookie, {
+      name: 'Fanuc',
+      class: 'Focas',
+      fields: [field('exec')],
+    });
+    expect(unknown.status).toBe(400);
+    const problem = await errorOf(unknown);
+    expect(problem).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'Unknown adapter type: Focas. Known types: MTConnect, MTConnectAgent.',
+      issues: [{ field: 'class', code: 'unknown_adapter_type' }],
+    });
+    expect(await (await h.get('/api/adapters', cookie)).json()).toEqual([]);
+    // Names are exact: the type is MTConnect, not mtconnect.
+    expect(
+      (await h.send('POST', '/api/adapters', cookie, { name: 'x', class: 'mtconnect', fields: [] })).status,
+    ).toBe(400);
+
+    const made = await create(cookie, { name: 'Agent', class: 'MTConnectAgent', fields: [field('exec')] });
+    expect(made.class).toBe('MTConnectAgent');
+    const bad = await h.send('PUT', `/api/adapters/${made.id}`, cookie, { class: 'Focas', name: 'Renamed' });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).issues).toMatchObject([{ field: 'class' }]);
+    // Nothing of a refused save is kept.
+    expect(await (await h.get(`/api/adapters/${made.id}`, cookie)).json()).toMatchObject({
+      name: 'Agent',
+      class: 'MTConnectAgent',
+    });
+    const good = await h.send('PUT', `/api/adapters/${made.id}`, cookie, { class: 'MTConnect' });
+    expect(good.status).toBe(200);
+    expect(await good.json()).toMatchObject({ class: 'MTConnect' });
+    // A save that leaves the class alone does not check it again.
+    expect((await h.send('PUT', `/api/adapters/${made.id}`, cookie, { notes: 'n' })).status).toBe(200);
   });
 
   it('does not show or change another company’s adapter (404)', async () => {

@@ -7,12 +7,15 @@ import type { AppEnv } from '../http/context';
 import { ApiError, forbidden, notFound } from '../http/errors';
 import { requireAdmin } from '../http/permissions';
 import { jsonBody } from '../http/validate';
+import type { Executor } from '../db/scope';
 import type { Adapter, AdapterInput } from '../repositories/adapters-admin';
 import {
+  adapterTypeNamed,
   deleteAdapter,
   getAdapter,
   insertAdapter,
   listAdapters,
+  listAdapterTypes,
   machinesUsingAdapter,
   updateAdapter,
 } from '../repositories/adapters-admin';
@@ -20,6 +23,7 @@ import {
 // reports-admin §2 internal adapter admin (list, create, edit, delete, import or clone) and adapter import;
 // §3 Adapter; §5 "Adapter name, field name, componentName, componentType required", notes at most 250.
 // Company admins may read their company's adapters (the machine form picks one); changes are internal.
+// §3 Adapter type and §7 "adapter types": GET /api/adapters/types, the global list an adapter's class names.
 
 const required = (label: string) =>
   z
@@ -87,6 +91,16 @@ const requireRoot: MiddlewareHandler<AppEnv> = async (c, next) => {
 const oneProblem = (field: string, message: string) =>
   new ApiError(400, 'VALIDATION_ERROR', message, [{ field, code: 'invalid', message }]);
 
+/** An adapter's class must name a known adapter type (reports-admin §3 Adapter type). */
+async function mustBeAdapterType(db: Executor, className: string): Promise<void> {
+  if (await adapterTypeNamed(db, className)) return;
+  const known = (await listAdapterTypes(db)).map((t) => t.name).sort();
+  const message = `Unknown adapter type: ${className}. Known types: ${known.join(', ')}.`;
+  throw new ApiError(400, 'VALIDATION_ERROR', message, [
+    { field: 'class', code: 'unknown_adapter_type', message },
+  ]);
+}
+
 function toInput(body: z.infer<typeof adapterBody>): AdapterInput {
   return {
     name: body.name,
@@ -111,6 +125,8 @@ function pickFrom(devices: readonly Device[], sample: string, wanted: string | u
 
 export const adaptersRoutes = new Hono<AppEnv>()
   .get('/', requireAdmin, async (c) => c.json(await listAdapters(c.var.scope)))
+  // Before /:id, which would take "types" for an id.
+  .get('/types', requireAdmin, async (c) => c.json(await listAdapterTypes(c.var.scope.db)))
   /**
    * The adapter import: a pasted Devices.xml and an SHDR sample against the company's adapters.
    * exact → Select; partial → Select or Clone & Modify (missing, extra); none → Create (proposed fields).
@@ -157,6 +173,7 @@ export const adaptersRoutes = new Hono<AppEnv>()
     const input = toInput(await jsonBody(c, adapterBody));
     const { now } = c.var.deps;
     const adapter = await c.var.scope.transaction(async (s) => {
+      await mustBeAdapterType(s.db, input.className);
       if (input.familyId && !(await getAdapter(s, input.familyId))) throw notFound('Adapter family');
       return getAdapter(s, await insertAdapter(s, input, now()));
     });
@@ -166,6 +183,7 @@ export const adaptersRoutes = new Hono<AppEnv>()
     const id = c.req.param('id');
     const body = await jsonBody(c, adapterPatch);
     const adapter = await c.var.scope.transaction(async (s) => {
+      if (body.class !== undefined) await mustBeAdapterType(s.db, body.class);
       const ok = await updateAdapter(s, id, {
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.notes !== undefined ? { notes: body.notes } : {}),

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gatewaySchema } from '@takt/domain';
 import { companyScope } from '../db/scope';
 import { deleteInbox, takeInbox } from '../repositories/gateways';
 import type { ApiHarness } from '../testing/app';
@@ -32,6 +33,16 @@ interface GatewayBody {
   bufferedRecords: number | null;
   lastShdr: number | null;
   activationStatus: string;
+  activation: {
+    id: string;
+    status: string;
+    token: string | null;
+    issuedAt: number | null;
+    activatedAt: number | null;
+  } | null;
+  activationId: string | null;
+  activationToken: string | null;
+  activationTimestamp: number | null;
   actions: string[];
   health: { status: string; label: string; tone: string };
   bufferTone: string | null;
@@ -133,6 +144,97 @@ describe.each(DIALECTS)('gateways on %s', (dialect) => {
 
     const list = (await (await h.get('/api/gateways', cookie)).json()) as GatewayBody[];
     expect(list.map((g) => g.id)).toEqual([gateway.id]);
+  });
+
+  it('shows the activation (reports-admin §3): pending with the token masked, activated by the first push', async () => {
+    const { company, cookie } = await rootTenant();
+    const created = h.clock.now;
+    const { gateway, token, machineId } = await gatewayWithMachine(cookie, company);
+    const hint = `tgw_...${token.slice(-6)}`;
+    expect(gateway).toMatchObject({
+      activationStatus: 'pending',
+      activationId: expect.any(String) as string,
+      activationToken: hint,
+      activationTimestamp: null,
+      activation: { status: 'pending', token: hint, issuedAt: created, activatedAt: null },
+    });
+    expect(gateway.activation?.id).toBe(gateway.activationId);
+    // Neither the list, the record nor the company admins' status ever carries the push token.
+    const listed = async () => (await (await h.get('/api/gateways', cookie)).json()) as GatewayBody[];
+    const admin = await aUser(h.t.db, company, { role: 'admin' });
+    const adminCookie = await h.login(admin.email, admin.password);
+    for (const body of [
+      await listed(),
+      await (await h.get(`/api/gateways/${gateway.id}`, cookie)).json(),
+      await (await h.get('/api/gateways/status', adminCookie)).json(),
+    ])
+      expect(JSON.stringify(body)).not.toContain(token.slice(4, -6));
+    // The hint does not push.
+    expect((await push(hint, { gatewayId: gateway.id, records: records(1, 1) })).status).toBe(401);
+    expect((await listed())[0]).toMatchObject({ activationStatus: 'pending', activationTimestamp: null });
+
+    // A supervisor join is not an activation; the first accepted push is, and later pushes keep its time.
+    h.clock.now += 60_000;
+    const join = await h.app.request('/api/gateway-push/join', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(join.status).toBe(200);
+    expect((await listed())[0]?.activationTimestamp).toBeNull();
+    h.clock.now += 60_000;
+    const activatedAt = h.clock.now;
+    await push(token, { gatewayId: gateway.id, records: records(1, 2) });
+    h.clock.now += 60_000;
+    await push(token, { gatewayId: gateway.id, records: records(3, 4) });
+    const [active] = await listed();
+    expect(active).toMatchObject({
+      activationStatus: 'activated',
+      activationId: gateway.activationId,
+      activationToken: hint,
+      activationTimestamp: activatedAt,
+      activation: { id: gateway.activationId, status: 'activated', issuedAt: created, activatedAt },
+      lastResponse: h.clock.now,
+    });
+    // The domain's §3 Agent/gateway schema reads the record, pending (above) and activated alike.
+    expect(gatewaySchema.safeParse(gateway).error).toBeUndefined();
+    expect(gatewaySchema.safeParse(active).error).toBeUndefined();
+    // The "Unactivated Edges" filter leaves it out now.
+    expect(await (await h.get('/api/gateways?unactivated=true', cookie)).json()).toEqual([]);
+
+    // Reset issues a new token: a new activation, pending again until the new token's first push.
+    h.clock.now += 60_000;
+    const resetAt = h.clock.now;
+    const reset = (await (await h.send('POST', `/api/gateways/${gateway.id}/reset`, cookie)).json()) as {
+      token: string;
+      gateway: GatewayBody;
+    };
+    const freshHint = `tgw_...${reset.token.slice(-6)}`;
+    expect(reset.gateway).toMatchObject({
+      activationStatus: 'pending',
+      activationToken: freshHint,
+      activationTimestamp: null,
+      activation: { status: 'pending', token: freshHint, issuedAt: resetAt, activatedAt: null },
+    });
+    expect(reset.gateway.activationId).not.toBe(gateway.activationId);
+    expect((await listed()).map((g) => g.id)).toEqual([gateway.id]);
+    h.clock.now += 1_000;
+    await push(reset.token, { gatewayId: gateway.id, records: records(1, 1) });
+    expect((await listed())[0]).toMatchObject({
+      activationStatus: 'activated',
+      activationTimestamp: resetAt + 1_000,
+    });
+
+    // Deregister ends the activation: no token, nothing to show.
+    const dereg = await h.send('POST', `/api/gateways/${gateway.id}/deregister`, cookie);
+    expect(await dereg.json()).toMatchObject({
+      activationStatus: 'deregistered',
+      activation: null,
+      activationId: null,
+      activationToken: null,
+      activationTimestamp: null,
+    });
+    expect(await count('ingest_inbox', machineId)).toBe(5);
   });
 
   it('refuses internal routes to non-root users (403) and callers without a session (401)', async () => {

@@ -80,6 +80,22 @@ function healthOf(g: Gateway, machines: readonly GatewayMachine[], now: number) 
 const actionsOf = (g: Gateway) =>
   g.state === 'active' ? (['reset', 'disable', 'deregister'] as const) : (['enable'] as const);
 
+/**
+ * reports-admin §3 activation: the push token issued at create or reset, identified by `id` and by `token`,
+ * the token masked (never the token: only its hash is stored); `activatedAt` is the edge's first accepted
+ * push with it. Null when no token is issued (deregistered). docs/decisions/0401.
+ */
+const activationOf = (g: Gateway) =>
+  g.activationId === null
+    ? null
+    : {
+        id: g.activationId,
+        status: g.activationStatus,
+        token: g.activationTokenHint,
+        issuedAt: g.activationIssuedAt,
+        activatedAt: g.activatedAt,
+      };
+
 /** A gateway as the internal list and modal show it (reports-admin §2, §3 Agent/gateway). */
 function gatewayView(
   g: Gateway,
@@ -96,9 +112,13 @@ function gatewayView(
     nonRootMachineCount: machines.filter((m) => !m.rootMachine).length,
     rootMachineCount: machines.filter((m) => m.rootMachine).length,
     resinUUID: null,
+    activation: activationOf(g),
     ingestMultiplier: g.ingestMultiplier,
     state: g.state,
     activationStatus: g.activationStatus,
+    activationId: g.activationId,
+    activationToken: g.activationTokenHint,
+    activationTimestamp: g.activatedAt,
     pusher: g.pusher,
     supervisor: g.supervisor,
     lastSequence: g.lastSequence,
@@ -230,6 +250,28 @@ const requireRoot: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/** The push token masked for screens: enough to tell which token an edge holds, useless to push with. */
+const tokenHint = (token: string) => `${token.slice(0, 4)}...${token.slice(-6)}`;
+
+/**
+ * A new push token (for the answer, once) and the columns of the activation it starts (no write here),
+ * pending until the edge's first accepted push (create and reset).
+ */
+function issueActivation(now: number) {
+  const token = newGatewayToken();
+  return {
+    token,
+    columns: {
+      token_hash: hashToken(token),
+      activation_status: 'pending' as const,
+      activation_id: crypto.randomUUID(),
+      activation_token_hint: tokenHint(token),
+      activation_issued_at: now,
+      activated_at: null,
+    },
+  };
+}
+
 async function viewOf(c: Context<AppEnv>, id: string): Promise<GatewayView> {
   const { db, now } = c.var.deps;
   const g = await getGateway(db, id);
@@ -303,7 +345,8 @@ export const gatewaysRoutes = new Hono<AppEnv>()
     const { db, now } = c.var.deps;
     if (input.companyId && !(await companyExists(db, input.companyId))) throw unknownCompany();
     const id = crypto.randomUUID();
-    const token = newGatewayToken();
+    const at = now();
+    const { token, columns } = issueActivation(at);
     const pusher: PusherConfig = { ...DEFAULT_PUSHER, ...input.pusher };
     const supervisor: SupervisorConfig = { ...DEFAULT_SUPERVISOR, ...input.supervisor };
     await insertGateway(db, {
@@ -312,13 +355,12 @@ export const gatewaysRoutes = new Hono<AppEnv>()
       name: input.name,
       asset_serial: input.assetSerial ?? null,
       edge_ref: input.edgeRef ?? null,
-      token_hash: hashToken(token),
       state: 'active',
-      activation_status: 'pending',
       ingest_multiplier: input.ingestMultiplier ?? 1,
       pusher_config: JSON.stringify(pusher),
       supervisor_config: JSON.stringify(supervisor),
-      created_at: now(),
+      created_at: at,
+      ...columns,
     });
     return c.json({ gateway: await viewOf(c, id), token }, 201);
   })
@@ -366,17 +408,17 @@ export const gatewaysRoutes = new Hono<AppEnv>()
     await updateGateway(c.var.deps.db, id, { state: 'inactive' });
     return c.json(await viewOf(c, id));
   })
-  // Reset: the edge was re-imaged or replaced. It gets a new token (shown once) and its sequence starts
-  // over, so a gateway counting from 0 again is not taken for a redelivery. Stored data stays.
+  // Reset: the edge was re-imaged or replaced. It gets a new token (shown once), so a new activation that is
+  // pending until its first push, and its sequence starts over, so a gateway counting from 0 again is not
+  // taken for a redelivery. Stored data stays.
   .post('/:id/reset', requireRoot, async (c) => {
     const id = c.req.param('id');
     const g = await mustGet(c, id);
     if (g.state !== 'active') throw stateConflict('Only an active gateway can be reset.');
     if (!g.companyId) throw needsCompany();
-    const token = newGatewayToken();
+    const { token, columns } = issueActivation(c.var.deps.now());
     await updateGateway(c.var.deps.db, id, {
-      token_hash: hashToken(token),
-      activation_status: 'pending',
+      ...columns,
       last_sequence: null,
       last_response: null,
       buffered_records: null,
@@ -385,7 +427,8 @@ export const gatewaysRoutes = new Hono<AppEnv>()
     });
     return c.json({ gateway: await viewOf(c, id), token });
   })
-  // Deregister: the edge leaves its company. Its token stops working, its machines stop taking its data.
+  // Deregister: the edge leaves its company. Its token stops working (so its activation ends), its machines
+  // stop taking its data.
   .post('/:id/deregister', requireRoot, async (c) => {
     const id = c.req.param('id');
     const g = await mustGet(c, id);
@@ -398,6 +441,10 @@ export const gatewaysRoutes = new Hono<AppEnv>()
         token_hash: null,
         state: 'inactive',
         activation_status: 'deregistered',
+        activation_id: null,
+        activation_token_hint: null,
+        activation_issued_at: null,
+        activated_at: null,
         last_sequence: null,
         buffered_records: null,
       });
