@@ -1,6 +1,7 @@
 import { setupRemoval } from '@takt/domain';
 import { ApiError, FormActions, Modal, t } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useSubmit } from '../components/submit';
 import { ENDPOINTS } from '../endpoints/endpoints';
 import { cacheJobs } from '../offline/refdata';
 import type { FloorSync } from '../offline/floorSync';
@@ -16,12 +17,7 @@ import {
   stopJobPayload,
 } from '../workcenter/forms';
 import { jobOf } from '../workcenter/view';
-import {
-  JOB_ACTION_DEBOUNCE_MS,
-  JOB_SEARCH_DEBOUNCE_MS,
-  JOB_SEARCH_LIMIT,
-  useDebouncedValue,
-} from './debounce';
+import { JOB_SEARCH_DEBOUNCE_MS, JOB_SEARCH_LIMIT, useDebouncedValue } from './debounce';
 import { dt } from './messages';
 import type { TileMachine } from './tileModel';
 
@@ -44,44 +40,6 @@ export function tileActions(m: Pick<TileMachine, 'scheduled' | 'status' | 'setup
 
 export const actionLabel = (k: TileActionKind) =>
   k === 'pick' ? dt('dash.startJob') : k === 'cancel' ? dt('dash.cancelJob') : dt('dash.startProduction');
-
-/**
- * A submit that runs once however often it is pressed: ignored while saving, and not before the 200 ms
- * debounce after the last press (live-operations §5 "Submits are debounced 200 ms and ignored while saving").
- */
-function useSubmit<A = void>(run: (arg: A) => Promise<void>, onDone: () => void) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const saving = useRef(false);
-  const runRef = useRef(run);
-  useEffect(() => {
-    runRef.current = run;
-  });
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  const submit = (arg: A) => {
-    if (saving.current) return;
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      saving.current = true;
-      setBusy(true);
-      runRef
-        .current(arg)
-        .then(onDone)
-        .catch((e: unknown) => {
-          setError(e instanceof Error ? e.message : t('common.requestError'));
-          saving.current = false;
-          setBusy(false);
-        });
-    }, JOB_ACTION_DEBOUNCE_MS);
-  };
-  return { busy, error, submit };
-}
 
 /** The most jobs of one machine a non-admin's picker loads to filter locally (the API's page limit). */
 const LOCAL_JOBS_MAX = 100;

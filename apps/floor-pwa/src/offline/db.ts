@@ -75,6 +75,8 @@ export const KV = {
   jobsCount: (machineId: string) => `jobsCount:${machineId}`,
   lastMachine: 'lastMachine',
   pulledAt: (machineId: string) => `pulledAt:${machineId}`,
+  /** What this device's manual adds on a machine added, oldest first (workcenter/manualParts.ts). */
+  manualAdds: (machineId: string) => `manualAdds:${machineId}`,
 } as const;
 
 export async function kvGet<T>(db: FloorDb, key: string): Promise<T | undefined> {

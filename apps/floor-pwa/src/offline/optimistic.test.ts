@@ -8,6 +8,7 @@ const base = (o: Partial<WorkcenterView> = {}): WorkcenterView => ({
   downtime: [],
   rejectedParts: 0,
   partsAdded: 0,
+  manualAdds: [],
   pending: new Set(),
   ...o,
 });

@@ -49,6 +49,11 @@ export interface WorkcenterView {
   rejectedParts: number;
   /** Parts added (or removed by Undo) on a manual work center, not yet in the pulled part count. */
   partsAdded: number;
+  /**
+   * What each manual add still in the overlays added, oldest first: the server's Undo removes only the last
+   * manual adjustment (services/api rejects.ts undoManualParts), so an optimistic Undo takes back that one.
+   */
+  manualAdds: readonly number[];
   /** Which parts of the view show a small "not yet confirmed" mark. */
   pending: ReadonlySet<PendingMark>;
 }
@@ -166,14 +171,19 @@ export function applyOverlay(view: WorkcenterView, o: Overlay): WorkcenterView {
       break;
     case 'part_correction':
       break;
-    case 'manual_add_part':
-      next = { ...view, partsAdded: view.partsAdded + (num(p.count) ?? 1) };
+    case 'manual_add_part': {
+      const n = num(p.count) ?? 1;
+      next = { ...view, partsAdded: view.partsAdded + n, manualAdds: [...view.manualAdds, n] };
       mark('parts');
       break;
-    case 'manual_undo':
-      next = { ...view, partsAdded: view.partsAdded - (d.count ?? 1) };
+    }
+    case 'manual_undo': {
+      // The last add still folded here, else what the device knew the last add to be when Undo was queued.
+      const n = view.manualAdds.at(-1) ?? d.count ?? 1;
+      next = { ...view, partsAdded: view.partsAdded - n, manualAdds: view.manualAdds.slice(0, -1) };
       mark('parts');
       break;
+    }
     case 'operator_login':
       next = {
         ...view,

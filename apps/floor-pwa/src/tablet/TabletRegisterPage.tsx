@@ -1,4 +1,4 @@
-import { RingChart } from '@takt/ui';
+import { RingChart, t } from '@takt/ui';
 import { useEffect, useRef, useState } from 'react';
 import './tablet.css';
 import {
@@ -48,7 +48,7 @@ export function TabletRegisterPage() {
   const registered = useRef(false);
 
   useEffect(() => {
-    document.title = 'Register this tablet · Takt';
+    document.title = `${t('tabletRegister.title')} · ${t('app.name')}`;
   }, []);
 
   // The socket, reconnecting every 4 s until registered.
@@ -130,14 +130,18 @@ export function TabletRegisterPage() {
 
   return (
     <main className="center-screen tablet-register" aria-labelledby="tablet-register-heading">
-      <h1 id="tablet-register-heading">Register this tablet</h1>
+      <h1 id="tablet-register-heading">{t('tabletRegister.title')}</h1>
       {step === 'code' || step === 'connecting' ? (
-        <section className="tablet-register__code" aria-label="Registration code">
-          <p>Enter this code under Tablets → Register in the office app.</p>
+        <section className="tablet-register__code" aria-label={t('tabletRegister.codeRegion')}>
+          <p>{t('tabletRegister.instructions')}</p>
           <div className="tablet-register__ring">
             <RingChart
               percent={code ? remainingPercent(now, code.localExpiry, code.ttl) : 0}
-              label={code ? `Code expires in ${formatRemaining(remaining)}` : 'Waiting for a code'}
+              label={
+                code
+                  ? t('tabletRegister.expiresIn', { remaining: formatRemaining(remaining) })
+                  : t('tabletRegister.waitingForCode')
+              }
               status={remaining < 30_000 ? 'warning' : 'success'}
               size={280}
             >
@@ -145,18 +149,18 @@ export function TabletRegisterPage() {
             </RingChart>
           </div>
           <p role="status" className="tablet-register__value" aria-live="polite">
-            {code && step === 'code' ? code.code : 'Connecting…'}
+            {code && step === 'code' ? code.code : t('tabletRegister.connecting')}
           </p>
         </section>
       ) : (
         <p role="status" className="tablet-register__value tablet-register__value--done" aria-live="polite">
           {step === 'activated'
-            ? 'Activated. Opening the work center in 3 seconds…'
+            ? t('tabletRegister.activated')
             : step === 'failed'
-              ? 'Registration failed.'
+              ? t('tabletRegister.failed')
               : step === 'registered'
-                ? 'Registered. Activating…'
-                : 'Associated. Registering…'}
+                ? t('tabletRegister.registered')
+                : t('tabletRegister.associated')}
         </p>
       )}
       {error && (
@@ -164,17 +168,17 @@ export function TabletRegisterPage() {
           {error}
         </p>
       )}
-      <ol className="tablet-register__steps" aria-label="Registration steps">
+      <ol className="tablet-register__steps" aria-label={t('tabletRegister.steps')}>
         {STEPS.map((s, i) => (
           <li
             key={s.step}
             data-state={i < current || step === 'activated' ? 'done' : i === current ? 'current' : 'todo'}
             aria-current={i === current ? 'step' : undefined}
           >
-            {s.label}
+            {t(s.label)}
           </li>
         ))}
-        <li data-state={redirectTo ? 'current' : 'todo'}>Open the work center</li>
+        <li data-state={redirectTo ? 'current' : 'todo'}>{t('tabletRegister.step.open')}</li>
       </ol>
     </main>
   );

@@ -1,5 +1,6 @@
 // Tablet registration (live-operations §2): the pure parts of the /tablet/register page, kept apart from
 // React so they are easy to test.
+import type { MessageKey } from '@takt/ui';
 import type { TabletDevice } from './device';
 import { tabletDeviceOf } from './device';
 
@@ -22,12 +23,12 @@ export function deviceSerial(storage: Pick<Storage, 'getItem' | 'setItem'> | nul
 export type Step = 'connecting' | 'code' | 'associated' | 'registered' | 'activated' | 'failed';
 
 /** The registration steps in order, with their labels (live-operations §2). */
-export const STEPS: ReadonlyArray<{ step: Exclude<Step, 'failed'>; label: string }> = [
-  { step: 'connecting', label: 'Connect to the server' },
-  { step: 'code', label: 'Receive a registration code' },
-  { step: 'associated', label: 'Associated with a user' },
-  { step: 'registered', label: 'Registered' },
-  { step: 'activated', label: 'Activated' },
+export const STEPS: ReadonlyArray<{ step: Exclude<Step, 'failed'>; label: MessageKey }> = [
+  { step: 'connecting', label: 'tabletRegister.step.connecting' },
+  { step: 'code', label: 'tabletRegister.step.code' },
+  { step: 'associated', label: 'tabletRegister.step.associated' },
+  { step: 'registered', label: 'tabletRegister.step.registered' },
+  { step: 'activated', label: 'tabletRegister.step.activated' },
 ];
 
 export const stepIndex = (s: Step) => STEPS.findIndex((x) => x.step === s);

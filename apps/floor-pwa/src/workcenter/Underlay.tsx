@@ -1,13 +1,14 @@
 import { formatPartTime } from '@takt/domain';
 import { t, useServerNow } from '@takt/ui';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useId } from 'react';
+import { NOTE_MAX_LENGTH } from '@takt/domain';
+import { useEffect, useId, useState } from 'react';
 import type { DowntimeEntry } from '../offline/optimistic';
 import { useFloorSync } from '../offline/SyncProvider';
 import { queue } from './actions';
-import type { DowntimeReason } from './forms';
-import { categorizePayload } from './forms';
-import { UNDERLAY_AUTO_EXPAND_MS, underlayMachine } from './machines/underlayMachine';
+import type { CategorizeDraft, DowntimeReason } from './forms';
+import { categorizePayload, oneTapReason } from './forms';
+import { UNDERLAY_AUTO_EXPAND_MS, underlayMachine, underlayShown } from './machines/underlayMachine';
 import { PendingMark } from './PendingMark';
 
 export interface UnderlayProps {
@@ -30,32 +31,45 @@ export function Underlay({ machineId, live, reasons, pending, onAddReason }: Und
   const state = useSelector(actor, (s) => s.value as string);
   useServerNow(0); // the progress bar ticks every 1 s
   const liveStart = live?.start ?? null;
+  // An operator-planned reason chosen in the grid waits here for the planned box and description (§2).
+  const [asking, setAsking] = useState<{
+    start: number;
+    reason: DowntimeReason;
+    draft: CategorizeDraft;
+  } | null>(null);
 
   useEffect(() => {
     if (liveStart == null) actor.send({ type: 'UP' });
-    else actor.send({ type: 'DOWN', elapsedMs: Math.max(0, sync.now() - liveStart) });
+    else actor.send({ type: 'DOWN', start: liveStart, elapsedMs: Math.max(0, sync.now() - liveStart) });
   }, [liveStart, actor, sync]);
   const categorized = !!live?.reason;
   useEffect(() => {
+    // Runs after the DOWN above in the same pass; keyed on the start too, so a new downtime that arrives
+    // already categorized is reported as saved as well.
     if (categorized) actor.send({ type: 'SAVED' });
-  }, [categorized, actor]);
+  }, [categorized, liveStart, actor]);
 
-  if (!live || state === 'hidden' || state === 'waiting') return null;
+  if (!live || !underlayShown(state)) return null;
   const elapsed = Math.max(0, sync.now() - live.start);
   const progress = Math.min(1, elapsed / UNDERLAY_AUTO_EXPAND_MS);
   const expanded = state === 'expanded';
 
-  const choose = (r: DowntimeReason) =>
-    void queue(
-      sync,
-      machineId,
-      'categorize_downtime',
-      categorizePayload(machineId, live.start, { reasonId: r.id, planned: false, description: '' }, r),
-      {
-        reasonName: r.name,
-        reasonColor: r.color,
-      },
-    );
+  const save = (r: DowntimeReason, draft: CategorizeDraft) => {
+    setAsking(null);
+    void queue(sync, machineId, 'categorize_downtime', categorizePayload(machineId, live.start, draft, r), {
+      reasonName: r.name,
+      reasonColor: r.color,
+    });
+  };
+  // One tap saves a reason whose planned value follows from the reason; an operator-planned one asks first.
+  const choose = (r: DowntimeReason) => {
+    const draft: CategorizeDraft = { reasonId: r.id, planned: false, description: '' };
+    if (oneTapReason(r)) save(r, draft);
+    else setAsking({ start: live.start, reason: r, draft });
+  };
+  const ask = asking && asking.start === live.start && !live.reason ? asking : null;
+  const edit = (patch: Partial<CategorizeDraft>) =>
+    setAsking((a) => (a ? { ...a, draft: { ...a.draft, ...patch } } : a));
 
   return (
     <section className="underlay" aria-labelledby={`${id}-title`} data-state={state}>
@@ -102,7 +116,49 @@ export function Underlay({ machineId, live, reasons, pending, onAddReason }: Und
           </button>
         </div>
       )}
-      {expanded && !live.reason && (
+      {expanded && ask && (
+        <form
+          id={`${id}-grid`}
+          className="underlay__form"
+          aria-label={ask.reason.name}
+          onSubmit={(e) => {
+            e.preventDefault();
+            save(ask.reason, ask.draft);
+          }}
+        >
+          <p className="field__label">{ask.reason.name}</p>
+          <label className="check touch">
+            <input
+              type="checkbox"
+              checked={ask.draft.planned}
+              onChange={(e) => edit({ planned: e.target.checked })}
+            />
+            <span>{t('downtime.planned')}</span>
+          </label>
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-desc`}>
+              {t('downtime.description')}
+            </label>
+            <textarea
+              id={`${id}-desc`}
+              className="touch-input"
+              rows={2}
+              maxLength={NOTE_MAX_LENGTH}
+              value={ask.draft.description}
+              onChange={(e) => edit({ description: e.target.value })}
+            />
+          </div>
+          <div className="underlay__actions">
+            <button type="submit" className="button button--primary touch">
+              {t('overlay.save')}
+            </button>
+            <button type="button" className="button touch" onClick={() => setAsking(null)}>
+              {t('overlay.cancel')}
+            </button>
+          </div>
+        </form>
+      )}
+      {expanded && !live.reason && !ask && (
         <div id={`${id}-grid`} className="reason-grid" role="group" aria-label={t('downtime.reason')}>
           {reasons.length === 0 ? (
             <p className="notice">{t('downtime.noReasons')}</p>

@@ -4,17 +4,34 @@ import type { RejectedEntry } from '../offline/commands';
 import { dismissRejected, retryRejected } from '../offline/outbox';
 import { useFloorSync, useRejected } from '../offline/SyncProvider';
 import { localeZone, useSession } from '../session';
-import { errorTitleKey } from './errors';
+import { errorTitleKey, refusalMessage, refusalSummary } from './errors';
 
 // Commands the server refused (issue 6 point 4; ARCHITECTURE.md "Offline sync contract"): nothing is dropped
 // silently. A banner above the card stays while any is left and names the latest with the server's text; the
 // workcenter errors modal (live-operations §2) lists them all, each until it is tried again or dismissed.
+// Refusals of every machine show on any workcenter screen, named by machine: an operator who acted on another
+// machine and switched away still learns of it. TV mode has no controls, so it shows the count only.
 
-export function WorkcenterErrors({ machineId }: { machineId: string }) {
-  const rejected = useRejected(machineId);
+export function WorkcenterErrors({
+  machineId,
+  machines,
+  tv = false,
+}: {
+  machineId: string;
+  machines: readonly { id: string; name: string }[];
+  tv?: boolean;
+}) {
+  const rejected = useRejected(null);
   const [open, setOpen] = useState(false);
-  const latest = rejected.at(-1);
+  const { latest, count } = refusalSummary(rejected, machineId);
+  const nameOf = (id: string) => machines.find((m) => m.id === id)?.name ?? id;
   if (!latest) return null;
+  if (tv)
+    return (
+      <p className="rejected rejected--count num" role="status">
+        {t('rejected.count', { n: count })}
+      </p>
+    );
   return (
     <>
       <section className="rejected" aria-labelledby="rejected-title" aria-live="assertive">
@@ -23,10 +40,9 @@ export function WorkcenterErrors({ machineId }: { machineId: string }) {
         </h2>
         <div className="rejected__item">
           <p className="rejected__text">
-            <strong>{t(errorTitleKey(latest.type))}</strong> {latest.error.message}
-            {rejected.length > 1 && (
-              <span className="num"> ({t('rejected.more', { n: rejected.length - 1 })})</span>
-            )}
+            {latest.machineId !== machineId && <span>{nameOf(latest.machineId)}: </span>}
+            <strong>{t(errorTitleKey(latest.type))}</strong> {refusalMessage(latest)}
+            {count > 1 && <span className="num"> ({t('rejected.more', { n: count - 1 })})</span>}
           </p>
           <button type="button" className="button touch" onClick={() => setOpen(true)}>
             {t('rejected.show')}
@@ -34,7 +50,9 @@ export function WorkcenterErrors({ machineId }: { machineId: string }) {
         </div>
       </section>
       {/* Outside the live region: opening the list is not news to announce. */}
-      {open && <WorkcenterErrorsModal entries={rejected} onClose={() => setOpen(false)} />}
+      {open && (
+        <WorkcenterErrorsModal entries={rejected} machineName={nameOf} onClose={() => setOpen(false)} />
+      )}
     </>
   );
 }
@@ -45,9 +63,11 @@ export function WorkcenterErrors({ machineId }: { machineId: string }) {
  */
 export function WorkcenterErrorsModal({
   entries,
+  machineName,
   onClose,
 }: {
   entries: RejectedEntry[];
+  machineName: (machineId: string) => string;
   onClose: () => void;
 }) {
   const sync = useFloorSync();
@@ -63,10 +83,10 @@ export function WorkcenterErrorsModal({
               <div className="rejected__text">
                 <strong>{t(errorTitleKey(r.type))}</strong>{' '}
                 <span className="num">
-                  {t(`command.${r.type}`)} ·{' '}
+                  {machineName(r.machineId)} · {t(`command.${r.type}`)} ·{' '}
                   {t('rejected.at', { time: formatTimeOfDay(r.occurredAt, localeZone(me)) })}
                 </span>
-                <p className="rejected__message">{r.error.message}</p>
+                <p className="rejected__message">{refusalMessage(r)}</p>
                 {r.error.issues && r.error.issues.length > 0 && (
                   <ul className="rejected__issues">
                     {r.error.issues.map((i, n) => (

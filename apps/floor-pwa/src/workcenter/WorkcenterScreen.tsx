@@ -16,6 +16,7 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
+import { useSubmit } from '../components/submit';
 import { localStore } from '../components/machineSwitch';
 import { LoadBoundary } from '../components/LoadBoundary';
 import { MachineSwitcher } from '../components/MachineSwitcher';
@@ -26,9 +27,9 @@ import { useFloorSync, useSyncView } from '../offline/SyncProvider';
 import { isDashboardType, isTvMode } from '../routes';
 import { localeZone, useSession } from '../session';
 import { readTabletDevice, tabletModeOf } from '../tablet/device';
-import { queue } from './actions';
 import { liveDowntime, totalDowntimeMs } from './downtimeList';
 import { downtimeReasonsOf } from './forms';
+import { addParts, undoParts } from './manualParts';
 import { PendingMark } from './PendingMark';
 import { useWorkcenter } from './useWorkcenter';
 import { WorkcenterErrors } from './WorkcenterErrors';
@@ -90,6 +91,8 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   const { me } = useSession();
   const sync = useFloorSync();
   const { status } = useSyncView();
+  // Add Part, Add 1 Part and Undo: debounced 200 ms and ignored while saving (live-operations §5).
+  const manualAction = useSubmit(async (run: () => Promise<void>) => run());
   const { pathname, search, query } = useLocation();
   const tv = isTvMode(query);
   // Tablet mode: ?tablet=1 or a tablet registered on this device (hides Dashboard, TV Mode, and the switcher
@@ -180,7 +183,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
         </Link>
       )}
       {/* Refused actions first: nothing is dropped silently (issue 6 point 4). */}
-      {!tv && <WorkcenterErrors machineId={machineId} />}
+      <WorkcenterErrors machineId={machineId} machines={data.machines} tv={tv} />
       <main
         className="wc__card"
         aria-label={t('workcenter.label', { name: tile.name })}
@@ -319,9 +322,8 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                   <button
                     type="button"
                     className="button touch"
-                    onClick={() =>
-                      void queue(sync, machineId, 'manual_undo', { machineId }, { count: multiplier })
-                    }
+                    disabled={manualAction.busy}
+                    onClick={() => manualAction.submit(() => undoParts(sync, machineId, view, multiplier))}
                   >
                     {t('toolbar.undo')}
                   </button>
@@ -329,7 +331,8 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                     <button
                       type="button"
                       className="button touch"
-                      onClick={() => void queue(sync, machineId, 'manual_add_part', { machineId, count: 1 })}
+                      disabled={manualAction.busy}
+                      onClick={() => manualAction.submit(() => addParts(sync, machineId, 1))}
                     >
                       {t('toolbar.addOnePart')}
                     </button>
@@ -337,9 +340,8 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                   <button
                     type="button"
                     className="button button--primary touch"
-                    onClick={() =>
-                      void queue(sync, machineId, 'manual_add_part', { machineId, count: multiplier })
-                    }
+                    disabled={manualAction.busy}
+                    onClick={() => manualAction.submit(() => addParts(sync, machineId, multiplier))}
                   >
                     {t('toolbar.addPart')}
                   </button>

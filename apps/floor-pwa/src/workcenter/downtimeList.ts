@@ -1,5 +1,6 @@
 import { downtimeListItems } from '@takt/domain';
 import type { DowntimeEntry } from '../offline/optimistic';
+import type { ShiftBounds } from './shift';
 
 // live-operations §2, §4, §5: the "Categorize Downtime" list, split into Current Shift and Previous Shift, with
 // the domain's list rules (setup excluded, short and categorized periods hidden unless shown).
@@ -43,7 +44,7 @@ export function filterDurationOf(
 export function downtimeSections(
   entries: readonly DowntimeEntry[],
   now: number,
-  shiftStart: number | null,
+  bounds: Pick<ShiftBounds, 'currentStart' | 'previousStart'>,
   filters: ListFilters,
   filterDurationMs: number,
 ): { current: ListRow[]; previous: ListRow[] } {
@@ -61,10 +62,14 @@ export function downtimeSections(
   }));
   // Newest first: the operator looks for what just happened.
   rows.sort((a, b) => b.entry.start - a.entry.start);
-  if (shiftStart == null) return { current: rows, previous: [] };
+  const { currentStart, previousStart } = bounds;
+  if (currentStart == null) return { current: rows, previous: [] };
+  // A period belongs to the section it ended in; one that ended before the previous shift began is older than
+  // the previous shift and not listed.
+  const end = (r: ListRow) => r.entry.end ?? now;
   return {
-    current: rows.filter((r) => (r.entry.end ?? now) > shiftStart),
-    previous: rows.filter((r) => (r.entry.end ?? now) <= shiftStart),
+    current: rows.filter((r) => end(r) > currentStart),
+    previous: rows.filter((r) => end(r) <= currentStart && end(r) > previousStart),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   emptyJobsText,
   jobRowOf,
   NEW_REJECT,
+  oneTapReason,
   rejectFormView,
   rejectPayload,
   startOptions,
@@ -192,4 +193,13 @@ describe('categorize payload', () => {
       categorizePayload('m1', 5, d, { id: 'a', name: 'A', color: '#828282', plannedBehavior: 'planned' }),
     ).not.toHaveProperty('planned');
   });
+
+  it.each([
+    ['operator', false],
+    ['planned', true],
+    ['unplanned', true],
+    ['plannedWithLimit', true],
+  ])('the underlay grid saves a %s reason on one tap: %s', (plannedBehavior, oneTap) =>
+    expect(oneTapReason({ id: 'a', name: 'A', color: '#828282', plannedBehavior })).toBe(oneTap),
+  );
 });

@@ -112,10 +112,10 @@ export interface StartProductionDraft {
 export function startProductionErrors(d: StartProductionDraft, setupParts: number | null): string[] {
   const errors: string[] = [];
   const n = Number(d.keptParts);
-  if (d.keptParts.trim() === '' || !Number.isInteger(n) || n < 0)
-    errors.push('Parts to keep must be 0 or more.');
-  else if (setupParts != null && n > setupParts) errors.push(`Parts to keep must be at most ${setupParts}.`);
-  if (d.notes.length > NOTE_MAX_LENGTH) errors.push(`Notes: at most ${NOTE_MAX_LENGTH} characters.`);
+  if (d.keptParts.trim() === '' || !Number.isInteger(n) || n < 0) errors.push(t('setup.keptPartsInvalid'));
+  else if (setupParts != null && n > setupParts)
+    errors.push(t('setup.keptPartsTooMany', { max: setupParts }));
+  if (d.notes.length > NOTE_MAX_LENGTH) errors.push(t('form.notesTooLong', { max: NOTE_MAX_LENGTH }));
   return errors;
 }
 
@@ -191,7 +191,7 @@ export function rejectFormView(
   if (d.count.trim() === '' || !validRejectCount(count) || !Number.isInteger(count))
     errors.count = t('reject.countInvalid');
   if (!reason) errors.reason = t('reject.needReason');
-  if (d.message.length > NOTE_MAX_LENGTH) errors.message = `At most ${NOTE_MAX_LENGTH} characters`;
+  if (d.message.length > NOTE_MAX_LENGTH) errors.message = t('form.tooLong', { max: NOTE_MAX_LENGTH });
   return {
     typeEditable: rejectTypeEditable(reason?.reject_behavior ?? null, !!reason),
     showRemoveFromGood: removeFromGoodPartsShown({
@@ -258,6 +258,12 @@ export interface CategorizeDraft {
 /** The planned checkbox shows only when the reason's plannedBehavior is operator (§2). */
 export const plannedEditable = (r: DowntimeReason | null | undefined) => r?.plannedBehavior === 'operator';
 
+/**
+ * The underlay's reason grid saves on one tap only when nothing is left to ask: an operator-planned reason
+ * first shows the planned checkbox and the description (live-operations §2 "Underlay").
+ */
+export const oneTapReason = (r: DowntimeReason) => !plannedEditable(r);
+
 /** One annotation per period (POST /api/annotations body); end null: not explicitly set (§5). */
 export function categorizePayload(
   machineId: string,
@@ -279,6 +285,6 @@ export function categorizeErrors(d: CategorizeDraft, periods: number): string[] 
   const e: string[] = [];
   if (!d.reasonId) e.push(t('downtime.needReason'));
   if (periods < 1) e.push(t('downtime.needPeriod'));
-  if (d.description.length > NOTE_MAX_LENGTH) e.push(`Description: at most ${NOTE_MAX_LENGTH} characters.`);
+  if (d.description.length > NOTE_MAX_LENGTH) e.push(t('form.descriptionTooLong', { max: NOTE_MAX_LENGTH }));
   return e;
 }

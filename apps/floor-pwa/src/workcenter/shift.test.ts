@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentShiftStart } from './shift';
+import { currentShiftStart, shiftBounds } from './shift';
 
 // Day shift 06:00–14:00 and late shift 14:00–22:00, every day, in UTC; the company day starts at 06:00.
 const version = (start: number, end: number) => ({
@@ -33,5 +33,40 @@ describe('the current shift of the downtime list', () => {
     const cached = { start: at('2026-11-23T06:00:00Z'), end: at('2026-11-23T14:00:00Z') };
     expect(currentShiftStart(at('2026-11-23T15:00:00Z'), cached, undefined, clock)).toBe(cached.end);
     expect(currentShiftStart(at('2026-11-23T15:00:00Z'), null, undefined, clock)).toBeNull();
+  });
+});
+
+describe('the sections of the downtime list (Current Shift, Previous Shift)', () => {
+  it.each([
+    [
+      'in the late shift: the day shift before it',
+      '2026-11-23T15:00:00Z',
+      { running: true, currentStart: at('2026-11-23T14:00:00Z'), previousStart: at('2026-11-23T06:00:00Z') },
+    ],
+    [
+      'in the day shift: the late shift of the evening before',
+      '2026-11-23T07:00:00Z',
+      { running: true, currentStart: at('2026-11-23T06:00:00Z'), previousStart: at('2026-11-22T14:00:00Z') },
+    ],
+    [
+      'between shifts: since the late shift ended, and the late shift',
+      '2026-11-24T05:00:00Z',
+      { running: false, currentStart: at('2026-11-23T22:00:00Z'), previousStart: at('2026-11-23T14:00:00Z') },
+    ],
+  ])('%s', (_, now, expected) => {
+    expect(shiftBounds(at(now), null, shifts, clock)).toEqual(expected);
+  });
+  it('knows no previous shift start without a calendar while the cached shift runs', () => {
+    const cached = { start: at('2026-11-23T06:00:00Z'), end: at('2026-11-23T14:00:00Z') };
+    expect(shiftBounds(at('2026-11-23T10:00:00Z'), cached, undefined, clock)).toEqual({
+      running: true,
+      currentStart: cached.start,
+      previousStart: -Infinity,
+    });
+    expect(shiftBounds(at('2026-11-23T10:00:00Z'), null, undefined, clock)).toEqual({
+      running: false,
+      currentStart: null,
+      previousStart: -Infinity,
+    });
   });
 });

@@ -26,22 +26,61 @@ const isShift = (v: unknown): v is ShiftEntityLike =>
   typeof (v as { id?: unknown }).id === 'string' &&
   typeof (v as { name?: unknown }).name === 'string';
 
-/** Where the current shift started, or null when no shift runs now (the list then has one section). */
+/**
+ * Where the list's two sections begin (live-operations §2 "Current Shift and Previous Shift"; the list covers
+ * 24 h back, §9). `running`: a shift runs now and the first section is it. Between shifts the first section is
+ * the time since the last shift ended and the second that shift. `currentStart` null: no shift known at all,
+ * every period in the first section. `previousStart` -Infinity: the previous shift's start is unknown (no
+ * calendar cached), so everything older counts under it. Periods that ended before `previousStart` are older
+ * than the previous shift and are not listed.
+ */
+export interface ShiftBounds {
+  running: boolean;
+  currentStart: number | null;
+  previousStart: number;
+}
+
+export function shiftBounds(
+  now: number,
+  cached: CachedShift | null,
+  shifts: unknown,
+  clock: CompanyClock,
+): ShiftBounds {
+  const list = Array.isArray(shifts) ? shifts.filter(isShift) : null;
+  if (!list) {
+    if (cached && cached.start <= now && now < cached.end)
+      return { running: true, currentStart: cached.start, previousStart: -Infinity };
+    // No calendar cached: the shift that followed the cached one started when it ended.
+    if (cached && now >= cached.end)
+      return { running: true, currentStart: cached.end, previousStart: cached.start };
+    return cached
+      ? { running: true, currentStart: cached.start, previousStart: -Infinity }
+      : { running: false, currentStart: null, previousStart: -Infinity };
+  }
+  const defs = list.map(shiftDefinitionFromEntity);
+  const all = shiftOccurrences(clock, defs, epochMs(now - 3 * DAY_MS), epochMs(now + 3 * DAY_MS));
+  const cur =
+    cached && cached.start <= now && now < cached.end
+      ? cached
+      : (all.find((o) => o.start <= now && now < o.end) ?? null);
+  // The shift that ended last before the current one began (or before now, between shifts).
+  const before = cur ? cur.start : now;
+  const prev = all
+    .filter((o) => o.end <= before)
+    .reduce<{ start: number; end: number } | null>((a, o) => (!a || o.end > a.end ? o : a), null);
+  if (cur) return { running: true, currentStart: cur.start, previousStart: prev ? prev.start : cur.start };
+  return prev
+    ? { running: false, currentStart: prev.end, previousStart: prev.start }
+    : { running: false, currentStart: null, previousStart: -Infinity };
+}
+
+/** Where the current shift started, or null when no shift runs now. */
 export function currentShiftStart(
   now: number,
   cached: CachedShift | null,
   shifts: unknown,
   clock: CompanyClock,
 ): number | null {
-  if (cached && cached.start <= now && now < cached.end) return cached.start;
-  const list = Array.isArray(shifts) ? shifts.filter(isShift) : null;
-  if (!list) {
-    // No calendar cached: the shift that followed the cached one started when it ended.
-    return cached && now >= cached.end ? cached.end : (cached?.start ?? null);
-  }
-  const defs = list.map(shiftDefinitionFromEntity);
-  const found = shiftOccurrences(clock, defs, epochMs(now - 3 * DAY_MS), epochMs(now + 3 * DAY_MS)).find(
-    (o) => o.start <= now && now < o.end,
-  );
-  return found ? found.start : null;
+  const b = shiftBounds(now, cached, shifts, clock);
+  return b.running ? b.currentStart : null;
 }

@@ -97,7 +97,13 @@ describe('Categorize Downtime list', () => {
   });
 
   it('splits by shift, newest first, without setup and short periods', () => {
-    const s = downtimeSections(entries, now, 50_000, DEFAULT_FILTERS, threshold);
+    const s = downtimeSections(
+      entries,
+      now,
+      { currentStart: 50_000, previousStart: -Infinity },
+      DEFAULT_FILTERS,
+      threshold,
+    );
     expect(s.current.map((r) => r.entry.start)).toEqual([95_000, 70_000]);
     expect(s.previous.map((r) => r.entry.start)).toEqual([0]);
     expect(s.current.find((r) => r.entry.start === 70_000)?.selectable).toBe(false);
@@ -109,8 +115,37 @@ describe('Categorize Downtime list', () => {
     [{ showShort: true, onlyLong: true }, [95_000, 70_000, 0]],
     [{ showCategorized: false }, [95_000, 0]],
   ])('filters %j', (f, starts) => {
-    const s = downtimeSections(entries, now, 50_000, { ...DEFAULT_FILTERS, ...f }, threshold);
+    const s = downtimeSections(
+      entries,
+      now,
+      { currentStart: 50_000, previousStart: -Infinity },
+      { ...DEFAULT_FILTERS, ...f },
+      threshold,
+    );
     expect([...s.current, ...s.previous].map((r) => r.entry.start)).toEqual(starts);
+  });
+
+  it('lists under Previous Shift only periods of the previous shift, older ones not at all', () => {
+    const s = downtimeSections(
+      [d(0, 10_000), d(20_000, 30_000), d(60_000, 70_000)],
+      now,
+      { currentStart: 50_000, previousStart: 15_000 },
+      DEFAULT_FILTERS,
+      0,
+    );
+    expect(s.current.map((r) => r.entry.start)).toEqual([60_000]);
+    expect(s.previous.map((r) => r.entry.start)).toEqual([20_000]);
+  });
+
+  it('puts every period in one section when no shift is known', () => {
+    const s = downtimeSections(
+      [d(0, 10_000), d(60_000, 70_000)],
+      now,
+      { currentStart: null, previousStart: -Infinity },
+      DEFAULT_FILTERS,
+      0,
+    );
+    expect(s).toEqual({ current: [expect.anything(), expect.anything()], previous: [] });
   });
 
   it('totals downtime without setup', () => {

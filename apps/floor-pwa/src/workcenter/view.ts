@@ -171,6 +171,7 @@ export function baseView(input: {
     downtime: downtimeOf(input.downtime),
     rejectedParts: 0,
     partsAdded: 0,
+    manualAdds: [],
     pending: new Set(),
   };
 }

@@ -1,4 +1,4 @@
-import { RingChart, StatusIcon } from '@takt/ui';
+import { RingChart, StatusIcon, t } from '@takt/ui';
 import { useId } from 'react';
 import type { BarView, LabelledValue } from './cardView';
 import { cardView } from './cardView';
@@ -33,7 +33,7 @@ export function LiveCard({ state, full, savedAtText }: LiveCardProps) {
     <div className="wc-live" data-stale={stale || undefined}>
       <section
         className="wc-live__ring"
-        aria-label={ring.kind === 'performance' ? 'Performance' : 'Shift utilization'}
+        aria-label={ring.kind === 'performance' ? t('liveCard.performance') : t('liveCard.shiftUtilization')}
         data-status={ring.status}
       >
         <div className="wc-live__ring-chart" data-degrees={Math.round(ring.degrees)}>
@@ -49,20 +49,28 @@ export function LiveCard({ state, full, savedAtText }: LiveCardProps) {
         </p>
         {view.expectedSetup && (
           <dl className="wc-live__pairs">
-            <Pair item={{ label: 'Expected setup', text: view.expectedSetup }} />
+            <Pair item={{ label: t('liveCard.expectedSetup'), text: view.expectedSetup }} />
           </dl>
         )}
       </section>
       <div className="wc-live__bars">
-        <Bar label="Utilization" bar={view.utilization} />
-        {view.parts && <Bar label="Parts Goal" bar={view.parts} detail={`${view.parts.partsText} parts`} />}
+        <Bar label={t('liveCard.utilization')} bar={view.utilization} />
+        {view.parts && (
+          <Bar
+            label={t('liveCard.partsGoal')}
+            bar={view.parts}
+            detail={t('liveCard.parts', { parts: view.parts.partsText })}
+          />
+        )}
       </div>
-      {view.cycles && <Pairs title="Cycle times" items={view.cycles} className="wc-live__section--cycles" />}
-      {view.oee && <Pairs title="OEE" items={view.oee} />}
+      {view.cycles && (
+        <Pairs title={t('liveCard.cycleTimes')} items={view.cycles} className="wc-live__section--cycles" />
+      )}
+      {view.oee && <Pairs title={t('liveCard.oee')} items={view.oee} />}
       {stale && savedAtText && (
         <p className="wc-live__stale">
           <StatusIcon status="unavailable" />
-          <span>Saved data from {savedAtText}</span>
+          <span>{t('liveCard.savedFrom', { time: savedAtText })}</span>
         </p>
       )}
     </div>

@@ -1,18 +1,20 @@
 import { formatPartTime, formatParts, formatPercent, performanceRingText, ringDegrees } from '@takt/domain';
 import type { TileStatus } from '@takt/domain';
+import { t } from '@takt/ui';
+import type { MessageKey } from '@takt/ui';
 import type { CardLive } from './liveData';
 
 // The workcenter card's live section as plain data (live-operations §2, §4, §9), so the rules are tested in
 // node and the component only lays it out. Percents come 0–100 from the API; formatPercent takes fractions.
 
 /** Words for each status the live section shows: status is colour plus words plus shape (UI.md). */
-export const GOAL_WORDS: Record<string, string> = {
-  success: 'On pace',
-  warning: 'Behind pace',
-  danger: 'Far behind pace',
-  setup: 'Goal paused in setup',
-  noJobStandards: 'No job standards',
-  unavailable: 'No goal',
+export const GOAL_WORDS: Record<string, MessageKey> = {
+  success: 'liveCard.goal.success',
+  warning: 'liveCard.goal.warning',
+  danger: 'liveCard.goal.danger',
+  setup: 'liveCard.goal.setup',
+  noJobStandards: 'liveCard.goal.noJobStandards',
+  unavailable: 'liveCard.goal.unavailable',
 };
 
 export interface RingView {
@@ -125,7 +127,7 @@ export function cardView(live: CardLive, { full, utilizationLimits = null }: Car
       live.inSetup || live.expectedPartsNow == null
         ? live.inSetup
           ? performanceRingText({ inSetup: true, actualParts: 0, expectedParts: 0 })
-          : { main: 'No goal yet', sub: null }
+          : { main: t('liveCard.noGoalYet'), sub: null }
         : performanceRingText({
             inSetup: false,
             actualParts: live.jobGoodParts,
@@ -137,10 +139,10 @@ export function cardView(live: CardLive, { full, utilizationLimits = null }: Car
       percent: degrees / 3.6,
       degrees,
       status: tone.status,
-      statusText: GOAL_WORDS[tone.key] ?? GOAL_WORDS.unavailable!,
+      statusText: t(GOAL_WORDS[tone.key] ?? 'liveCard.goal.unavailable'),
       main: text.main,
       sub: text.sub,
-      label: `Parts Goal ${percentText(live.partPercent)}`,
+      label: t('liveCard.partsGoalPercent', { percent: percentText(live.partPercent) }),
     };
   } else {
     const degrees = ringDegrees(util);
@@ -149,10 +151,10 @@ export function cardView(live: CardLive, { full, utilizationLimits = null }: Car
       percent: degrees / 3.6,
       degrees,
       status: utilStatus,
-      statusText: util == null ? 'No data' : 'Utilization',
+      statusText: util == null ? t('liveCard.noData') : t('liveCard.utilization'),
       main: percentText(util),
-      sub: running ? null : 'No job running',
-      label: `Utilization ${percentText(util)}`,
+      sub: running ? null : t('liveCard.noJobRunning'),
+      label: t('liveCard.utilizationPercent', { percent: percentText(util) }),
     };
   }
 
@@ -175,12 +177,12 @@ export function cardView(live: CardLive, { full, utilizationLimits = null }: Car
 
   const cycles = full
     ? [
-        { label: 'Current', text: partTimeText(live.currentCycle) },
-        { label: 'Expected', text: partTimeText(live.cycletime) },
-        { label: 'Last', text: partTimeText(live.lastCycle) },
-        { label: 'Average', text: partTimeText(live.averageCycle) },
+        { label: t('liveCard.current'), text: partTimeText(live.currentCycle) },
+        { label: t('liveCard.expected'), text: partTimeText(live.cycletime) },
+        { label: t('liveCard.last'), text: partTimeText(live.lastCycle) },
+        { label: t('liveCard.average'), text: partTimeText(live.averageCycle) },
         {
-          label: 'Last few',
+          label: t('liveCard.lastFew'),
           text: live.lastFew.length ? live.lastFew.map((ms) => formatPartTime(ms)).join(' · ') : '-',
         },
       ]
@@ -188,10 +190,10 @@ export function cardView(live: CardLive, { full, utilizationLimits = null }: Car
 
   const oee = full
     ? [
-        { label: 'OEE', text: percentText(live.oee) },
-        { label: 'Availability', text: percentText(live.availability) },
-        { label: 'Performance', text: percentText(live.performance) },
-        { label: 'Quality', text: percentText(live.quality) },
+        { label: t('liveCard.oee'), text: percentText(live.oee) },
+        { label: t('liveCard.availability'), text: percentText(live.availability) },
+        { label: t('liveCard.performance'), text: percentText(live.performance) },
+        { label: t('liveCard.quality'), text: percentText(live.quality) },
       ]
     : null;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@takt/ui';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import type { JobRow } from '../forms';
 import { downtimeMachine } from './downtimeMachine';
@@ -11,6 +12,7 @@ import {
   UNDERLAY_AUTO_EXPAND_MS,
   UNDERLAY_DELAY_MS,
   underlayMachine,
+  underlayShown,
 } from './underlayMachine';
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -125,6 +127,32 @@ describe('Start Job overlay flow', () => {
   });
 });
 
+describe('Start Job search failure (live-operations §8)', () => {
+  it.each([
+    ['the server message', new ApiError(500, 'BOOM', 'Search is down.'), 'Search is down.'],
+    ['a generic text without one', new Error('x'), 'An error occurred with your request.'],
+  ])('shows %s, not "No operations found."', async (_, error, text) => {
+    let fail = true;
+    const machine = startJobMachine.provide({
+      actors: {
+        loadPage: fromPromise(async (): Promise<JobPage> => {
+          if (fail) throw error;
+          return { rows: [row(1)], count: 1, cached: false };
+        }),
+      },
+    });
+    const clock = new SimulatedClock();
+    const actor = createActor(machine, { clock }).start();
+    await flush();
+    expect(actor.getSnapshot().context).toMatchObject({ rows: [], loadError: text });
+    fail = false;
+    actor.send({ type: 'TYPE', filter: '' });
+    clock.increment(500);
+    await flush();
+    expect(actor.getSnapshot().context).toMatchObject({ loadError: null, count: 1 });
+  });
+});
+
 describe('Reject Part flow', () => {
   it('saves only a valid form', async () => {
     const save = vi.fn(async () => {});
@@ -232,11 +260,16 @@ describe('downtime underlay timing', () => {
   function run() {
     const clock = new SimulatedClock();
     const actor = createActor(underlayMachine, { clock, input: { now: () => clock.now() } }).start();
-    return { actor, clock, state: () => actor.getSnapshot().value };
+    return {
+      actor,
+      clock,
+      state: () => actor.getSnapshot().value,
+      shown: () => actor.getSnapshot().value as string,
+    };
   }
   it('appears after the delay and expands by itself', () => {
     const t = run();
-    t.actor.send({ type: 'DOWN', elapsedMs: 0 });
+    t.actor.send({ type: 'DOWN', start: 0, elapsedMs: 0 });
     t.clock.increment(UNDERLAY_DELAY_MS - 1);
     expect(t.state()).toBe('waiting');
     t.clock.increment(1);
@@ -246,21 +279,49 @@ describe('downtime underlay timing', () => {
   });
   it('counts a downtime that was already going on', () => {
     const t = run();
-    t.actor.send({ type: 'DOWN', elapsedMs: UNDERLAY_DELAY_MS + 1000 });
+    t.actor.send({ type: 'DOWN', start: 0, elapsedMs: UNDERLAY_DELAY_MS + 1000 });
     t.clock.increment(0);
     expect(t.state()).toBe('collapsed');
   });
   it('disappears when the downtime ends quickly, and closes 5 s after saving', () => {
     const t = run();
-    t.actor.send({ type: 'DOWN', elapsedMs: 0 });
+    t.actor.send({ type: 'DOWN', start: 0, elapsedMs: 0 });
     t.actor.send({ type: 'UP' });
     expect(t.state()).toBe('hidden');
-    t.actor.send({ type: 'DOWN', elapsedMs: UNDERLAY_DELAY_MS });
+    t.actor.send({ type: 'DOWN', start: 1, elapsedMs: UNDERLAY_DELAY_MS });
     t.clock.increment(0);
     t.actor.send({ type: 'SAVED' });
     t.clock.increment(UNDERLAY_AUTO_CLOSE_MS - 1);
     expect(t.state()).toBe('closing');
     t.clock.increment(1);
-    expect(t.state()).toBe('hidden');
+    expect(underlayShown(t.shown())).toBe(false);
+  });
+  it('never shows for a downtime whose reason is known while it waits to appear', () => {
+    // Underlay.tsx sends DOWN then SAVED in one pass for an already categorized downtime (reload, machine
+    // switch) or one categorized from the list during the delay.
+    const t = run();
+    t.actor.send({ type: 'DOWN', start: 0, elapsedMs: 0 });
+    t.actor.send({ type: 'SAVED' });
+    t.clock.increment(UNDERLAY_DELAY_MS + UNDERLAY_AUTO_EXPAND_MS);
+    expect(underlayShown(t.shown())).toBe(false);
+    t.actor.send({ type: 'DOWN', start: 0, elapsedMs: 1000 }); // the same downtime reported again
+    t.clock.increment(UNDERLAY_DELAY_MS);
+    expect(underlayShown(t.shown())).toBe(false);
+    t.actor.send({ type: 'DOWN', start: 50_000, elapsedMs: 0 }); // a new downtime gets its underlay
+    t.clock.increment(UNDERLAY_DELAY_MS);
+    expect(t.state()).toBe('collapsed');
+  });
+  it('starts the flow of a new downtime that begins within 5 s of a save', () => {
+    const t = run();
+    t.actor.send({ type: 'DOWN', start: 0, elapsedMs: UNDERLAY_DELAY_MS });
+    t.clock.increment(0);
+    t.actor.send({ type: 'SAVED' });
+    t.clock.increment(1000);
+    t.actor.send({ type: 'DOWN', start: 40_000, elapsedMs: 0 });
+    expect(t.state()).toBe('waiting');
+    t.clock.increment(UNDERLAY_DELAY_MS);
+    expect(t.state()).toBe('collapsed');
+    t.clock.increment(UNDERLAY_AUTO_EXPAND_MS - UNDERLAY_DELAY_MS);
+    expect(t.state()).toBe('expanded');
   });
 });

@@ -21,6 +21,8 @@ export interface StartJobContext {
   cached: boolean;
   selectedId: string | null;
   error: string | null;
+  /** The search failed (§8): the server's message, or "An error occurred with your request." */
+  loadError: string | null;
 }
 
 export type StartJobEvent =
@@ -37,6 +39,12 @@ const errorText = (e: unknown) =>
         .filter(Boolean)
         .join(' ') || t('startJob.failed')
     : t('startJob.failed');
+
+/** live-operations §8: the server's message, or "An error occurred with your request." */
+export const loadErrorText = (e: unknown) =>
+  e instanceof ApiError && !e.isNetworkError && e.message.trim() !== ''
+    ? e.message
+    : t('common.requestError');
 
 export const startJobMachine = setup({
   types: { context: {} as StartJobContext, events: {} as StartJobEvent },
@@ -55,7 +63,7 @@ export const startJobMachine = setup({
   },
 }).createMachine({
   id: 'startJob',
-  context: { filter: '', rows: [], count: 0, cached: false, selectedId: null, error: null },
+  context: { filter: '', rows: [], count: 0, cached: false, selectedId: null, error: null, loadError: null },
   initial: 'loading',
   on: {
     TYPE: { target: '.debouncing', actions: assign({ filter: ({ event }) => event.filter }) },
@@ -84,12 +92,17 @@ export const startJobMachine = setup({
             rows: event.output.rows,
             count: event.output.count,
             cached: event.output.cached,
+            loadError: null,
             selectedId: event.output.rows.some((r) => r.id === context.selectedId)
               ? context.selectedId
               : null,
           })),
         },
-        onError: { target: 'ready', actions: assign({ rows: [], count: 0 }) },
+        // Not "No operations found.": the list is unknown, not empty.
+        onError: {
+          target: 'ready',
+          actions: assign({ rows: [], count: 0, loadError: ({ event }) => loadErrorText(event.error) }),
+        },
       },
     },
     ready: {
@@ -114,10 +127,14 @@ export const startJobMachine = setup({
             return {
               rows: [...context.rows, ...event.output.rows.filter((r) => !seen.has(r.id))],
               count: event.output.count,
+              loadError: null,
             };
           }),
         },
-        onError: 'ready',
+        onError: {
+          target: 'ready',
+          actions: assign({ loadError: ({ event }) => loadErrorText(event.error) }),
+        },
       },
       on: {
         SELECT: { actions: assign({ selectedId: ({ event }) => event.id }) },

@@ -3,9 +3,10 @@ import { FormActions, formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
+import { useSubmit } from '../../components/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { localeZone, useSession } from '../../session';
-import { currentShiftStart } from '../shift';
+import { shiftBounds } from '../shift';
 import { queue } from '../actions';
 import type { ListRow } from '../downtimeList';
 import { downtimeSections, filterDurationOf } from '../downtimeList';
@@ -66,17 +67,28 @@ export default function DowntimeOverlay({
 
   // Opened for one period (the underlay): close once its reason is queued.
   const submitted = useRef(false);
+  // §5: submits are debounced 200 ms; the machine ignores SAVE while saving.
+  const save = useSubmit(async () => {
+    submitted.current = true;
+    send({ type: 'SAVE' });
+  });
   useEffect(() => {
     if (focusStart != null && submitted.current && state.matches('list')) onClose();
   }, [focusStart, state, onClose]);
 
   const entries = data.view.downtime;
   const threshold = filterDurationOf(entries, data.flags.downtimeListFilterMs, now);
-  const shiftStart = currentShiftStart(now, data.currentShift, data.shifts, {
+  const bounds = shiftBounds(now, data.currentShift, data.shifts, {
     timezone: lz.timeZone,
     currentTimeContext: { offset_millis: data.flags.timeContextOffsetMs },
   });
-  const sections = downtimeSections(entries, now, shiftStart, filters, threshold);
+  const sections = downtimeSections(entries, now, bounds, filters, threshold);
+  // Between shifts the first section is the time since the last shift ended; with no shift known, the 24 h.
+  const firstTitle = bounds.running
+    ? t('downtime.currentShift')
+    : bounds.currentStart != null
+      ? t('downtime.sinceShift')
+      : t('downtime.last24h');
   const pending = data.view.pending;
 
   const row = (r: ListRow) => {
@@ -185,8 +197,7 @@ export default function DowntimeOverlay({
           aria-label={title}
           onSubmit={(e) => {
             e.preventDefault();
-            submitted.current = true;
-            send({ type: 'SAVE' });
+            save.submit();
           }}
         >
           {error && (
@@ -294,8 +305,8 @@ export default function DowntimeOverlay({
           </label>
         ))}
       </div>
-      {section(t('downtime.currentShift'), sections.current)}
-      {section(t('downtime.previousShift'), sections.previous)}
+      {section(firstTitle, sections.current)}
+      {bounds.currentStart != null && section(t('downtime.previousShift'), sections.previous)}
     </Modal>
   );
 }

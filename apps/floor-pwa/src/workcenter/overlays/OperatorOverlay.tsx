@@ -1,4 +1,5 @@
 import { FormActions, Modal, t } from '@takt/ui';
+import { useSubmit } from '../../components/submit';
 import { useId, useMemo, useState } from 'react';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../actions';
@@ -23,18 +24,16 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
   const operators = useMemo(() => operatorsOf(data.operators), [data.operators]);
   const current = data.view.operator;
   const [chosen, setChosen] = useState<string | null>(current?.operatorId ?? null);
-  const [busy, setBusy] = useState(false);
   const operator = operators.find((o) => o.id === chosen) ?? null;
 
-  const act = async (run: () => Promise<unknown>) => {
-    if (busy) return;
-    setBusy(true);
+  // §5: debounced 200 ms and ignored while saving; the overlay closes whether or not the command was queued.
+  const { busy, submit: act } = useSubmit(async (run: () => Promise<unknown>) => {
     try {
       await run();
     } finally {
       onClose();
     }
-  };
+  });
   const login = (pinToPreviousEvent: boolean) =>
     act(() =>
       queue(
@@ -56,7 +55,7 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
         <FormActions
           wrap
           busy={busy}
-          submit={{ label: t('operator.loginNow'), disabled: !operator, onClick: () => void login(false) }}
+          submit={{ label: t('operator.loginNow'), disabled: !operator, onClick: () => login(false) }}
         >
           {current && (
             <button
@@ -64,7 +63,7 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
               className="button button--danger touch"
               disabled={busy}
               onClick={() =>
-                void act(() =>
+                act(() =>
                   queue(sync, machineId, 'operator_logout', { machineId }, { operatorName: current.name }),
                 )
               }
@@ -76,7 +75,7 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
             type="button"
             className="button touch"
             disabled={busy || !operator}
-            onClick={() => void login(true)}
+            onClick={() => login(true)}
           >
             {t('operator.loginShiftStart')}
           </button>

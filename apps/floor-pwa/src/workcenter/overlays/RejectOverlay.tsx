@@ -3,6 +3,7 @@ import { FormActions, Modal, t } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
+import { useSubmit } from '../../components/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { rejectFormView, rejectPayload, rejectReasonsOf } from '../forms';
 import { rejectMachine } from '../machines/rejectMachine';
@@ -46,6 +47,8 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
     [sync, machineId, reasons, hideRemoveFlag, manual],
   );
   const [state, send] = useMachine(machine, { input: { reasons, hideRemoveFlag, manual } });
+  // §5: submits are debounced 200 ms; the machine ignores SAVE while saving.
+  const save = useSubmit(async () => void send({ type: 'SAVE' }));
   const { draft, error } = state.context;
   const view = rejectFormView(draft, reasons, { hideRemoveFlag, manual });
   const busy = state.matches('saving');
@@ -84,7 +87,7 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          send({ type: 'SAVE' });
+          save.submit();
         }}
       >
         {error && (

@@ -4,6 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import type { Snapshot } from 'xstate';
+import { useSubmit } from '../../components/submit';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import { KV, kvGet, kvPut } from '../../offline/db';
 import { useFloorSync } from '../../offline/SyncProvider';
@@ -67,6 +68,8 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
   // A reloaded tablet resumes the half-filled Start Production form (STYLE.md: getPersistedSnapshot).
   const actor = useActorRef(machine, { snapshot: readSnapshot(storageKey) });
   const state = useSelector(actor, (s) => s);
+  // §5: submits are debounced 200 ms; the machine ignores START_PRODUCTION while saving.
+  const startProduction = useSubmit(async () => void actor.send({ type: 'START_PRODUCTION' }));
   const { draft, setupParts, error } = state.context;
 
   useEffect(() => {
@@ -175,7 +178,7 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
         aria-label={t('setup.startProduction')}
         onSubmit={(e) => {
           e.preventDefault();
-          actor.send({ type: 'START_PRODUCTION' });
+          startProduction.submit();
         }}
       >
         <div className="field">

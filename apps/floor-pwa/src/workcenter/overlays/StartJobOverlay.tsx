@@ -2,6 +2,7 @@ import { ApiError, Modal, t } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
+import { useSubmit } from '../../components/submit';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import { cacheJobs } from '../../offline/refdata';
 import { useFloorSync } from '../../offline/SyncProvider';
@@ -86,7 +87,11 @@ export default function StartJobOverlay({ machineId, machineName, data, onClose 
     [sync, machineId, stages],
   );
   const [state, send] = useMachine(machine);
-  const { rows, count, filter, selectedId, error, cached } = state.context;
+  // §5: submits are debounced 200 ms; the machine ignores START while starting.
+  const { submit: start } = useSubmit(
+    async (e: { setup: boolean; stageId: string | null }) => void send({ type: 'START', ...e }),
+  );
+  const { rows, count, filter, selectedId, error, cached, loadError } = state.context;
   const selected: JobRow | null = rows.find((r) => r.id === selectedId) ?? null;
   const options = selected ? startOptions(selected, stages, data.flags.enableSetupStages) : null;
   const busy = state.matches('starting');
@@ -172,7 +177,7 @@ export default function StartJobOverlay({ machineId, machineName, data, onClose 
                       type="button"
                       className="button touch"
                       disabled={busy}
-                      onClick={() => send({ type: 'START', setup: true, stageId: s.id })}
+                      onClick={() => start({ setup: true, stageId: s.id })}
                     >
                       {s.name}
                     </button>
@@ -187,7 +192,7 @@ export default function StartJobOverlay({ machineId, machineName, data, onClose 
                     type="button"
                     className="button touch"
                     disabled={busy}
-                    onClick={() => send({ type: 'START', setup: true, stageId: null })}
+                    onClick={() => start({ setup: true, stageId: null })}
                   >
                     {t('startJob.inSetup')}
                   </button>
@@ -196,7 +201,7 @@ export default function StartJobOverlay({ machineId, machineName, data, onClose 
                   type="button"
                   className="button button--primary touch"
                   disabled={busy}
-                  onClick={() => send({ type: 'START', setup: false, stageId: null })}
+                  onClick={() => start({ setup: false, stageId: null })}
                 >
                   {t('startJob.inProduction')}
                 </button>
@@ -225,11 +230,16 @@ export default function StartJobOverlay({ machineId, machineName, data, onClose 
         />
       </div>
       {cached && <p className="notice">{t('startJob.offlineList')}</p>}
+      {loadError && !loading && (
+        <p className="notice notice--error" role="alert">
+          {loadError}
+        </p>
+      )}
       {loading && rows.length === 0 ? (
         <p className="notice" aria-busy="true">
           {t('overlay.loading')}
         </p>
-      ) : rows.length === 0 ? (
+      ) : loadError && rows.length === 0 ? null : rows.length === 0 ? (
         <p className="notice">{emptyJobsText(filter)}</p>
       ) : (
         <ul className="pick-list" aria-label={t('startJob.jobs')} aria-busy={loading || undefined}>

@@ -1,5 +1,5 @@
 import { FormActions, Modal, t } from '@takt/ui';
-import { useState } from 'react';
+import { useSubmit } from '../../components/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../actions';
 import { stopJobPayload } from '../forms';
@@ -8,17 +8,16 @@ import type { OverlayProps } from './types';
 /** Stop Job (live-operations §2): "Are you sure?" with confirm; a destructive action confirms (UI.md). */
 export default function StopJobOverlay({ machineId, machineName, data, onClose }: OverlayProps) {
   const sync = useFloorSync();
-  const [busy, setBusy] = useState(false);
   const job = data.view.job;
-  const stop = async () => {
-    if (!job || busy) return;
-    setBusy(true);
+  // §5: debounced 200 ms and ignored while saving; the overlay closes whether or not the command was queued.
+  const { busy, submit: stop } = useSubmit(async () => {
+    if (!job) return;
     try {
       await queue(sync, machineId, 'stop_job', stopJobPayload(machineId, job), { jobName: job.jobName });
     } finally {
       onClose();
     }
-  };
+  });
   return (
     <Modal
       title={t('stopJob.title')}
@@ -28,7 +27,7 @@ export default function StopJobOverlay({ machineId, machineName, data, onClose }
         <FormActions
           onCancel={onClose}
           busy={busy}
-          submit={{ label: t('stopJob.title'), tone: 'danger', disabled: !job, onClick: () => void stop() }}
+          submit={{ label: t('stopJob.title'), tone: 'danger', disabled: !job, onClick: () => stop() }}
         />
       }
     >
