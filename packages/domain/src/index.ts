@@ -17,6 +17,7 @@ export * from './derive/observations';
 export * from './derive/outputs';
 export * from './derive/state-deriver';
 export * from './derive/downtime';
+export * from './derive/downtime-pieces';
 
 // Metrics (issue 3 point 2)
 export * from './metrics/oee';

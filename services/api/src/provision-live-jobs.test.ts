@@ -24,8 +24,14 @@ describe.each(DIALECTS)('demo jobs, stages, operators and shifts on %s', (dialec
     const turning = await createGroup(scope, { name: 'Turning' }, 1);
     const mill = await createMachine(scope, { name: 'Mill', groupIds: [milling] }, 1);
     const lathe = await createMachine(scope, { name: 'Lathe', groupIds: [turning] }, 1);
+    const assembly = await createGroup(scope, { name: 'Assembly' }, 1);
+    const bench = await createMachine(
+      scope,
+      { name: 'Assembly Bench 1', workcenterType: 'manual', groupIds: [assembly] },
+      1,
+    );
     await seedDemoJobs(scope, h.clock.now);
-    return { ...t, scope, mill, lathe };
+    return { ...t, scope, mill, lathe, bench };
   }
 
   it('seeds jobs with and without standards on the machines of their group, once', async () => {
@@ -48,6 +54,28 @@ describe.each(DIALECTS)('demo jobs, stages, operators and shifts on %s', (dialec
       .parse(await (await h.get(`/api/jobs?machineId=${lathe}&limit=100`, cookie)).json());
     expect(onMill.count).toBe(DEMO_JOBS.filter((j) => j.group === 'Milling').length);
     expect(onLathe.count).toBe(DEMO_JOBS.filter((j) => j.group === 'Turning').length);
+  });
+
+  it('gives the manual assembly bench its own jobs, one counting several parts per Add Part', async () => {
+    const { cookie, bench } = await demoPlant();
+    const { rows, count } = z
+      .object({ rows: z.array(jobSchema), count: z.number() })
+      .parse(await (await h.get(`/api/jobs?machineId=${bench}&limit=100`, cookie)).json());
+    expect(count).toBe(DEMO_JOBS.filter((j) => j.group === 'Assembly').length);
+    expect(count).toBeGreaterThanOrEqual(2);
+    const onBench = rows.map((j) => j.job_machines.find((jm) => jm.machine_id === bench));
+    expect(onBench.every((jm) => jm !== undefined)).toBe(true);
+    // live-operations §2: Add 1 Part appears only with a multiplier above 1.
+    expect(onBench.some((jm) => jm!.partCountMultiplier > 1)).toBe(true);
+    expect(onBench.some((jm) => jm!.partCountMultiplier === 1)).toBe(true);
+    // Start Job on the bench works in production.
+    const kit = rows.find((j) => j.job_machines.some((jm) => jm.partCountMultiplier > 1))!;
+    const started = await h.send('POST', '/api/dispatch/start', cookie, {
+      id: bench,
+      jobId: kit.id,
+      setup: false,
+    });
+    expect(started.status, await started.clone().text()).toBe(201);
   });
 
   it('seeds setup stages totalling 100 %, operators and three shifts covering every hour', async () => {

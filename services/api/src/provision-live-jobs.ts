@@ -32,7 +32,8 @@ export const DEMO_OPERATORS = [
 interface DemoJob {
   name: string;
   erp: string;
-  group: 'Milling' | 'Turning';
+  /** The demo group whose machines (or manual stations) get the job. */
+  group: 'Milling' | 'Turning' | 'Assembly';
   /** ms per cycle; 0 = no standard. */
   expected: number;
   ideal: number;
@@ -126,6 +127,35 @@ export const DEMO_JOBS: readonly DemoJob[] = [
     expected: 40_000,
     ideal: 36_000,
     parts: 2,
+    setup: null,
+  },
+  // The manual station Assembly Bench 1 (provision.ts DEMO_MANUAL_STATIONS): operators count with Add Part,
+  // which adds the run's multiplier, so a kit of 3 shows Add 1 Part too (live-operations §2).
+  {
+    name: 'Gearbox Kit GK-3 (3 per kit)',
+    erp: 'WO-24301',
+    group: 'Assembly',
+    expected: 240_000,
+    ideal: 210_000,
+    parts: 3,
+    setup: null,
+  },
+  {
+    name: 'Valve Assembly VA-10',
+    erp: 'WO-24302',
+    group: 'Assembly',
+    expected: 180_000,
+    ideal: 150_000,
+    parts: 1,
+    setup: 600,
+  },
+  {
+    name: 'Sensor Harness SH-2',
+    erp: 'WO-24303',
+    group: 'Assembly',
+    expected: 90_000,
+    ideal: 80_000,
+    parts: 1,
     setup: null,
   },
   {

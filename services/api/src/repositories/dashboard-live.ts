@@ -108,3 +108,35 @@ export async function lastProductionCycles(
     .execute();
   return new Map(rows.map((c) => [c.machine_id, { endAt: Number(c.end_at), duration: Number(c.duration) }]));
 }
+
+/**
+ * The job of each machine's latest stopped run, unless that job is archived (hidden): what the tile calls
+ * the paused job (decision 0709). One query for all machines.
+ */
+export async function lastStoppedJobNames(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (machineIds.length === 0) return new Map();
+  const ranked = scope
+    .selectFrom('job_runs')
+    .select([
+      'job_runs.machine_id',
+      'job_runs.job_id',
+      sql<number>`row_number() over (partition by ${sql.ref('job_runs.machine_id')} order by ${sql.ref('job_runs.end_at')} desc, ${sql.ref('job_runs.start_at')} desc)`.as(
+        'rn',
+      ),
+    ])
+    .where('job_runs.machine_id', 'in', [...machineIds])
+    .where('job_runs.end_at', 'is not', null)
+    .as('r');
+  const rows = await scope.db
+    .selectFrom(ranked)
+    .innerJoin('jobs', 'jobs.id', 'r.job_id')
+    .select(['r.machine_id', 'jobs.name'])
+    .where('r.rn', '=', 1)
+    .where('jobs.company_id', '=', scope.companyId)
+    .where('jobs.hidden', '=', 0)
+    .execute();
+  return new Map(rows.map((r) => [r.machine_id, r.name]));
+}

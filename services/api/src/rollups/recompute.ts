@@ -5,10 +5,16 @@ import {
   buildRollups,
   companyDayRange,
   epochMs,
+  piecePlannedValue,
+  piecesOf,
   rollupBuckets,
+  segmentsOf,
   shopDateOf,
 } from '@takt/domain';
 import type {
+  Annotation,
+  AnnotationTypeLike,
+  AnnotationType,
   CompanyCalendar,
   DowntimeAnnotation,
   EpochMs,
@@ -21,6 +27,8 @@ import type {
   StateInterval,
 } from '@takt/domain';
 import type { Database } from '../db/schema';
+import { toAnnotationType } from '../repositories/annotation-types';
+import { toAnnotation } from '../repositories/annotations';
 
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
 // A recompute replaces whole company days: buckets never straddle a day, an hour or a shift boundary.
@@ -75,38 +83,166 @@ export async function loadCalendar(db: Kysely<Database>, companyId: string): Pro
 
 /**
  * Everything a machine's rollups are built from, for [range.start, range.end): stored state intervals,
- * spindle/in-cut spans, cycles with their job run's standards, part adjustments, annotations (their stored
- * planned value) and job runs, clipped to the range. Open records end at range.end.
+ * spindle/in-cut spans, cycles with their job run's standards, part adjustments, the downtime its
+ * annotations cover (with the planned value judged at `now`) and job runs, clipped to the range. Open
+ * records end at range.end. `now` defaults to range.end (a live range ends now).
  */
 export async function loadRollupSource(
   db: Kysely<Database>,
   machineId: string,
   range: { start: number; end: number },
+  opts: { now?: number } = {},
 ): Promise<RollupSource> {
-  return (await loadRollupSources(db, [machineId], range)).get(machineId)!;
+  return (await loadRollupSources(db, [machineId], range, opts)).get(machineId)!;
+}
+
+/** Machines per query where each machine has its own bounds (keeps the OR list well under SQL limits). */
+const BOUNDS_CHUNK = 100;
+
+/** A stored state row of one machine. */
+export interface StateRowOf {
+  machine_id: string;
+  start_at: number;
+  end_at: number | null;
+  state: string;
+  reason: string | null;
+}
+
+/** What decides which annotation covers which downtime of the machines around a range. */
+export interface DowntimeFacts {
+  /** State rows over each machine's wider bounds (whole downtime periods at both ends of the range). */
+  intervals: StateRowOf[];
+  /** Annotations over the same bounds (an open one from before them belongs to an earlier period). */
+  annotations: Annotation[];
+  /** The annotation types (downtime reasons) those annotations name. */
+  types: Map<string, AnnotationType>;
 }
 
 /**
- * loadRollupSource for many machines at once: the same six queries with `machine_id IN (…)`, so a live
- * dashboard of 50+ machines costs six round trips instead of six per machine. Every id gets a source.
+ * The facts that split the machines' downtime around [range.start, range.end) into periods and pieces, read
+ * as GET /api/downtime reads them (services/downtime.ts downtimePieces): a period crossing range.start began
+ * where the last ACTIVE before it ended, one crossing range.end ends where the next ACTIVE begins. A fixed
+ * number of queries whatever the number of machines.
+ */
+export async function loadDowntimeFacts(
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+): Promise<DowntimeFacts> {
+  const ids = [...machineIds];
+  if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
+  const [runStarts, runEnds] = await Promise.all([
+    db
+      .selectFrom('state_intervals')
+      .select(['machine_id', (eb) => eb.fn.max<number>('end_at').as('at')])
+      .where('machine_id', 'in', ids)
+      .where('state', '=', 'ACTIVE')
+      .where('end_at', '<=', range.start)
+      .groupBy('machine_id')
+      .execute(),
+    db
+      .selectFrom('state_intervals')
+      .select(['machine_id', (eb) => eb.fn.min<number>('start_at').as('at')])
+      .where('machine_id', 'in', ids)
+      .where('state', '=', 'ACTIVE')
+      .where('start_at', '>=', range.end)
+      .groupBy('machine_id')
+      .execute(),
+  ]);
+  const startOf = new Map(runStarts.map((r) => [r.machine_id, Number(r.at)]));
+  const endOf = new Map(runEnds.map((r) => [r.machine_id, Number(r.at)]));
+  const bounds = new Map(
+    ids.map((id) => [
+      id,
+      {
+        from: Math.min(startOf.get(id) ?? Number.MIN_SAFE_INTEGER, range.start),
+        to: Math.max((endOf.get(id) ?? Number.MAX_SAFE_INTEGER - 1) + 1, range.end),
+      },
+    ]),
+  );
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += BOUNDS_CHUNK) chunks.push(ids.slice(i, i + BOUNDS_CHUNK));
+  const [intervals, annotationRows] = await Promise.all([
+    Promise.all(
+      chunks.map((chunk) =>
+        db
+          .selectFrom('state_intervals')
+          .select(['machine_id', 'start_at', 'end_at', 'state', 'reason'])
+          .where((eb) =>
+            eb.or(
+              chunk.map((id) => {
+                const b = bounds.get(id)!;
+                return eb.and([
+                  eb('machine_id', '=', id),
+                  eb('start_at', '<', b.to),
+                  eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)]),
+                ]);
+              }),
+            ),
+          )
+          .orderBy('start_at')
+          .execute(),
+      ),
+    ).then((parts) => parts.flat()),
+    Promise.all(
+      chunks.map((chunk) =>
+        db
+          .selectFrom('annotations')
+          .selectAll()
+          .where((eb) =>
+            eb.or(
+              chunk.map((id) => {
+                const b = bounds.get(id)!;
+                return eb.and([
+                  eb('machine_id', '=', id),
+                  eb('start_at', '<', b.to),
+                  eb.or([
+                    eb.and([eb('end_at', 'is', null), eb('start_at', '>=', b.from)]),
+                    eb('end_at', '>', b.from),
+                  ]),
+                ]);
+              }),
+            ),
+          )
+          .orderBy('start_at')
+          .orderBy('created_at')
+          .execute(),
+      ),
+    ).then((parts) => parts.flat()),
+  ]);
+  const typeIds = [
+    ...new Set(annotationRows.flatMap((r) => (r.annotation_type_id ? [r.annotation_type_id] : []))),
+  ];
+  const typeRows =
+    typeIds.length === 0
+      ? []
+      : await db.selectFrom('annotation_types').selectAll().where('id', 'in', typeIds).execute();
+  return {
+    intervals,
+    annotations: annotationRows.map(toAnnotation),
+    types: new Map(typeRows.map((r) => [r.id, toAnnotationType(r)])),
+  };
+}
+
+/**
+ * loadRollupSource for many machines at once: the same queries with `machine_id IN (…)`, so a live
+ * dashboard of 50+ machines costs a handful of round trips instead of several per machine. Every id gets
+ * a source.
  */
 export async function loadRollupSources(
   db: Kysely<Database>,
   machineIds: readonly string[],
   range: { start: number; end: number },
+  opts: { now?: number } = {},
 ): Promise<Map<string, RollupSource>> {
   const out = new Map<string, RollupSource>();
   if (machineIds.length === 0) return out;
   const ids = [...machineIds];
-  const [intervals, spans, cycles, adjustments, annotations, runs] = await Promise.all([
-    db
-      .selectFrom('state_intervals')
-      .select(['machine_id', 'start_at', 'end_at', 'state', 'reason'])
-      .where('machine_id', 'in', ids)
-      .where('start_at', '<', range.end)
-      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
-      .orderBy('start_at')
-      .execute(),
+  const now = opts.now ?? range.end;
+  // Which annotation covers which downtime is decided on whole downtime periods, as the downtime list
+  // decides it; state time is still clipped to the range.
+  const [downtime, spans, cycles, adjustments, runs] = await Promise.all([
+    loadDowntimeFacts(db, ids, range),
     db
       .selectFrom('flag_spans')
       .select(['machine_id', 'kind', 'start_at', 'end_at'])
@@ -131,13 +267,6 @@ export async function loadRollupSources(
       .where('adjustment_time', '<', range.end)
       .execute(),
     db
-      .selectFrom('annotations')
-      .select(['machine_id', 'start_at', 'end_at', 'annotation_type_id', 'planned', 'setup'])
-      .where('machine_id', 'in', ids)
-      .where('start_at', '<', range.end)
-      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
-      .execute(),
-    db
       .selectFrom('job_runs')
       .selectAll()
       .where('machine_id', 'in', ids)
@@ -145,6 +274,8 @@ export async function loadRollupSources(
       .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
       .execute(),
   ]);
+  const { intervals, types } = downtime;
+  const annotations = downtime.annotations.map((a) => ({ ...a, machine_id: a.machineId }));
   const byMachine = <R extends { machine_id: string }>(rows: R[]) => {
     const m = new Map<string, R[]>();
     for (const r of rows) {
@@ -165,7 +296,7 @@ export async function loadRollupSources(
   for (const machineId of ids) {
     out.set(
       machineId,
-      toRollupSource(machineId, range, {
+      toRollupSource(machineId, range, now, types, {
         intervals: f.intervals(machineId),
         spans: f.spans(machineId),
         cycles: f.cycles(machineId),
@@ -179,6 +310,7 @@ export async function loadRollupSources(
 }
 
 type FactRows = {
+  /** Over the machine's wider bounds (whole downtime periods at both ends of the range). */
   intervals: Array<{ start_at: number; end_at: number | null; state: string; reason: string | null }>;
   spans: Array<{ kind: string; start_at: number; end_at: number | null }>;
   cycles: Array<Selectable<Database['cycles']>>;
@@ -189,20 +321,53 @@ type FactRows = {
     reject_behavior: Selectable<Database['part_adjustments']>['reject_behavior'];
     type_id: string | null;
   }>;
-  annotations: Array<{
-    start_at: number;
-    end_at: number | null;
-    annotation_type_id: string | null;
-    planned: number | null;
-    setup: number;
-  }>;
+  /** Over the machine's wider bounds. */
+  annotations: Annotation[];
   runs: Array<Selectable<Database['job_runs']>>;
 };
+
+/**
+ * The downtime covered by annotations, as the downtime list splits it (one engine: packages/domain
+ * derive/downtime-pieces.ts), with the METRICS.md §5 planned value judged on each period's actual duration
+ * at `now`. An open annotation covers only its own downtime period, never later ones; a live
+ * plannedWithLimit period stops counting as planned once it passes the limit, whatever was stored at save.
+ */
+function coveredDowntime(
+  range: { start: number; end: number },
+  now: number,
+  types: ReadonlyMap<string, AnnotationTypeLike>,
+  intervals: FactRows['intervals'],
+  annotations: readonly Annotation[],
+): DowntimeAnnotation[] {
+  const pieces = piecesOf(
+    segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
+    annotations,
+  );
+  const out: DowntimeAnnotation[] = [];
+  for (const p of pieces) {
+    const a = p.annotation;
+    // Setup annotations are not downtime reasons (live-operations §5): their time stays uncategorized here.
+    if (!a || a.setup) continue;
+    const start = Math.max(p.start, range.start);
+    const end = Math.min(p.end ?? Number.POSITIVE_INFINITY, range.end);
+    if (end <= start) continue;
+    const type = a.category_id ? types.get(a.category_id) : undefined;
+    out.push({
+      start: epochMs(start),
+      end: epochMs(end),
+      reasonId: a.category_id,
+      countsAsPlanned: type ? piecePlannedValue(type, a, p, now).countsAsPlanned : false,
+    });
+  }
+  return out;
+}
 
 /** One machine's stored facts, clipped to the range, as the domain's RollupSource (the one mapping). */
 function toRollupSource(
   machineId: string,
   range: { start: number; end: number },
+  now: number,
+  types: ReadonlyMap<string, AnnotationTypeLike>,
   { intervals, spans, cycles, adjustments, annotations, runs }: FactRows,
 ): RollupSource {
   const clipEnd = (end: number | null) => (end == null ? range.end : Math.min(end, range.end));
@@ -247,15 +412,7 @@ function toRollupSource(
     rejectBehavior: a.reject_behavior,
     categoryId: a.type_id,
   }));
-  const downtime: DowntimeAnnotation[] = annotations
-    .filter((a) => a.setup === 0)
-    .map((a) => ({
-      start: epochMs(Math.max(a.start_at, range.start)),
-      end: epochMs(clipEnd(a.end_at)),
-      reasonId: a.annotation_type_id,
-      countsAsPlanned: a.planned === 1,
-    }))
-    .filter((a) => a.end > a.start);
+  const downtime = coveredDowntime(range, now, types, intervals, annotations);
 
   return {
     machineId,
@@ -272,7 +429,7 @@ function toRollupSource(
 /**
  * Recompute a machine's rollups for every company day touching [from, to), from what is stored: state
  * intervals, spindle/in-cut spans, cycles with their job run's standards, part adjustments, annotations
- * (their stored planned value) and job runs. Buckets are built up to `now`; later ones don't exist yet.
+ * (the downtime they cover, judged at `now`) and job runs. Buckets are built up to `now`; later ones don't exist yet.
  */
 export async function recomputeRollups(
   db: Kysely<Database>,
@@ -292,7 +449,7 @@ export async function recomputeRollups(
   const range = { start: first.start, end: Math.min(last.end, now) };
   if (range.end <= range.start) return 0;
 
-  const source = await loadRollupSource(db, machineId, range);
+  const source = await loadRollupSource(db, machineId, range, { now });
   const buckets = rollupBuckets(calendar, { start: range.start as EpochMs, end: range.end as EpochMs });
   const rows = buildRollups(source, buckets);
 

@@ -24,6 +24,7 @@ import {
   adapterFieldsOf,
   keysSeenSince,
   lastProductionCycles,
+  lastStoppedJobNames,
   openRunsOn,
 } from '../repositories/dashboard-live';
 import { openRunsOf } from '../repositories/job-runs';
@@ -31,7 +32,7 @@ import type { JobRunRecord } from '../repositories/job-runs';
 import type { CompanyScope } from '../db/scope';
 import { callerPermissions, requirePermission } from '../http/permissions';
 import { tileWithoutFullProduct, utilizationWithoutFullProduct } from '../services/full-product';
-import { dashboardFigures } from '../services/dashboard-live';
+import { currentDowntimeReasons, dashboardFigures } from '../services/dashboard-live';
 import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 
 const dashboardQuery = z.object({ group: z.string().min(1).optional() });
@@ -127,21 +128,40 @@ export async function dashboardTiles(
     openRunsOf(scope, ids),
   ]);
   const runByMachine = new Map(runs.map((r) => [r.machineId, r]));
-  // Only scheduled machines have a goal: their figures come in one batch (services/dashboard-live.ts).
-  const figures = await dashboardFigures(
-    scope,
-    ids.filter((id) => runByMachine.has(id)),
-    now,
-  );
-  return machines.map((m) => {
-    const tile = toDashboardMachine(
+  const tiles = machines.map((m) =>
+    toDashboardMachine(
       m,
       live.get(m.id),
       groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
       now,
-    );
-    const run = runByMachine.get(m.id);
-    const shown = run ? scheduledTile(tile, run, figures.get(m.id)?.parts) : tile;
+    ),
+  );
+  // Batched for all tiles: only scheduled machines have a goal (services/dashboard-live.ts), only machines
+  // in downtime a downtime reason, only unscheduled ones a paused job (decision 0709).
+  const [figures, reasons, paused] = await Promise.all([
+    dashboardFigures(
+      scope,
+      ids.filter((id) => runByMachine.has(id)),
+      now,
+    ),
+    currentDowntimeReasons(
+      scope,
+      tiles.filter((t) => t.status !== 'ACTIVE').map((t) => t.id),
+      now,
+    ),
+    lastStoppedJobNames(
+      scope,
+      ids.filter((id) => !runByMachine.has(id)),
+    ),
+  ]);
+  return tiles.map((base) => {
+    const tile = {
+      ...base,
+      pausedJobName: paused.get(base.id) ?? null,
+      downtime_reason: reasons.get(base.id) ?? null,
+    };
+    const run = runByMachine.get(tile.id);
+    const shown = run ? scheduledTile(tile, run, figures.get(tile.id)?.parts) : tile;
     return full ? shown : tileWithoutFullProduct(shown);
   });
 }

@@ -153,14 +153,20 @@ describe.each(DIALECTS)('downtime routes on %s', (dialect) => {
     const backwards = await h.get(`/api/downtime?machineId=${machineId}&start=${T}&end=${T - 1}`, cookie);
     expect(backwards.status).toBe(400);
     expect((await backwards.json()).error.message).toBe('Start Date must be before End Date');
-    const ok = await h.get(`/api/downtime?machineId=${machineId}&start=${T - 31 * 24 * HOUR}`, cookie);
-    expect(ok.status).toBe(200);
-    const tooLong = await h.get(
-      `/api/downtime?machineId=${machineId}&start=${T - 31 * 24 * HOUR - 1}`,
-      cookie,
-    );
+    // 31 days on the company's wall clock (America/Chicago): the range crosses the end of daylight saving
+    // time on 2 November 2025, so 31 wall-clock days back is 745 hours, one more than 31 × 24.
+    expect(new Date(T).toISOString()).toBe('2025-11-22T08:26:40.000Z');
+    const wall31 = T - 31 * 24 * HOUR - HOUR;
+    const ok = await h.get(`/api/downtime?machineId=${machineId}&start=${wall31}&end=${T}`, cookie);
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    const tooLong = await h.get(`/api/downtime?machineId=${machineId}&start=${wall31 - 1}&end=${T}`, cookie);
     expect(tooLong.status).toBe(400);
-    expect((await tooLong.json()).error.message).toBe('The downtime range is at most 31 days.');
+    const error = (await tooLong.json()).error;
+    // The same text as every other range check (domain checkRange).
+    expect(error.message).toBe('Select up to 31 days');
+    expect(error.issues).toEqual([
+      { field: 'start', code: 'RANGE_TOO_LONG', message: 'Select up to 31 days' },
+    ]);
   });
 
   it("answers 404 for another company's machine", async () => {

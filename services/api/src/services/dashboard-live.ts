@@ -8,8 +8,11 @@ import {
   partCountMultiplier,
   partsAheadBehind,
   percentOfGoal,
+  piecesOf,
   productionRuntimeMs,
   rollupBuckets,
+  segmentsOf,
+  SETUP_REASON_NAME,
   sumRollups,
   utilizationStatus,
 } from '@takt/domain';
@@ -17,13 +20,13 @@ import type { CompanyCalendar, PartsEntry, RollupSource, UtilizationEntry } from
 import type { CompanyScope } from '../db/scope';
 import { companyLimits, openRunsOn } from '../repositories/dashboard-live';
 import type { JobRunRecord } from '../repositories/job-runs';
-import { loadCalendar, loadRollupSources } from '../rollups/recompute';
+import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '../rollups/recompute';
 import { currentWindow } from './workcenter';
 
 // live-operations §2, §7: GET /api/dashboard/utilization and /api/dashboard/parts, one entry per machine.
 // The same numbers as the workcenter card (services/workcenter.ts workcenterLive), but for every machine of a
-// dashboard at once: one calendar, one query for the open job runs and six for the stored facts of all
-// machines, instead of about ten queries per machine. Every number comes from packages/domain.
+// dashboard at once: one calendar, one query for the open job runs and a handful for the stored facts of
+// all machines, instead of about ten queries per machine. Every number comes from packages/domain.
 
 // The answer shapes are shared with the floor app (packages/domain dashboard.ts).
 
@@ -146,12 +149,49 @@ export async function dashboardFigures(
     } else inWindow.push(id);
   }
   const [a, b] = await Promise.all([
-    loadRollupSources(scope.db, inWindow, { start: window.start, end: now }),
-    loadRollupSources(scope.db, older, { start: olderStart, end: now }),
+    loadRollupSources(scope.db, inWindow, { start: window.start, end: now }, { now }),
+    loadRollupSources(scope.db, older, { start: olderStart, end: now }, { now }),
   ]);
   for (const id of machineIds) {
     const source = a.get(id) ?? b.get(id)!;
     out.set(id, machineFigures({ calendar, machineId: id, source, run: runs.get(id), window, now, limits }));
+  }
+  return out;
+}
+
+/**
+ * The reason of the downtime each machine is in at `now` (the tile's `downtime_reason`, live-operations §3,
+ * §4 "Idle … with an idle reason"): the name of the reason of the annotation covering that instant, split
+ * exactly as GET /api/downtime splits it (packages/domain derive/downtime-pieces.ts), so the tile and the
+ * downtime list never name different reasons. "Setup" for a setup annotation. Machines in uncategorized
+ * downtime or not in downtime are left out. A fixed number of queries for all machines.
+ */
+export async function currentDowntimeReasons(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  now: number,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (machineIds.length === 0) return out;
+  // Machine ids come from the caller's company (listMachines), so the bare db reads only its rows.
+  const facts = await loadDowntimeFacts(scope.db, machineIds, { start: now, end: now });
+  const groupBy = <T>(rows: readonly T[], key: (r: T) => string) => {
+    const m = new Map<string, T[]>();
+    for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+    return m;
+  };
+  const annotationsOf = groupBy(facts.annotations, (a) => a.machineId);
+  const intervalsOf = groupBy(facts.intervals, (r) => r.machine_id);
+  for (const [id, annotations] of annotationsOf) {
+    const intervals = intervalsOf.get(id) ?? [];
+    const piece = piecesOf(
+      segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
+      annotations,
+    ).find((p) => p.start <= now && (p.end === null || p.end > now));
+    const a = piece?.annotation;
+    if (!a) continue;
+    const reason = a.setup ? SETUP_REASON_NAME : a.category_id ? facts.types.get(a.category_id)?.name : null;
+    if (reason) out.set(id, reason);
   }
   return out;
 }

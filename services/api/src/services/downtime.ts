@@ -1,17 +1,25 @@
 import {
   canMergeInto,
   checkRange,
-  DAY_MS,
   DEFAULT_PLANNED_LIMIT_MS,
   downtimeListItems,
   epochMs,
   HOUR_MS,
   multiSelection,
+  piecePlannedValue,
+  piecesOf,
   plannedValue,
+  segmentsOf,
   SETUP_REASON_NAME,
   splitInHalf,
 } from '@takt/domain';
-import type { Annotation, AnnotationType, DowntimePeriod, PlannedBehavior } from '@takt/domain';
+import type {
+  Annotation,
+  AnnotationType,
+  DowntimePeriod,
+  DowntimePiece as DomainDowntimePiece,
+  PlannedBehavior,
+} from '@takt/domain';
 import { ApiError, notFound } from '../http/errors';
 import type { AnnotationFields } from '../repositories/annotations';
 import {
@@ -35,7 +43,6 @@ import {
 import type { Machine } from '../repositories/machines';
 import { getMachine } from '../repositories/machines';
 import { companyClock } from '../repositories/shifts';
-import type { StateInterval } from '../repositories/state-intervals';
 import {
   firstActiveStartAtOrAfter,
   lastActiveEndBefore,
@@ -52,7 +59,6 @@ import type { ServiceCtx } from './context';
 
 export const ANNOTATION_SAVE_FAILED = 'Annotation could not be saved';
 export const REASON_SAVE_FAILED = 'Downtime reason could not be saved.';
-export const DOWNTIME_MAX_RANGE_MS = 31 * DAY_MS;
 /** live-operations §7/§9: the workcenter downtime query looks 24 hours back. */
 export const DOWNTIME_WINDOW_MS = 24 * HOUR_MS;
 export const DEFAULT_REASON_COLOR = '#828282';
@@ -88,98 +94,11 @@ export async function machineOr404(ctx: ServiceCtx, machineId: string): Promise<
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The period engine (pure): METRICS.md §1 downtime periods split by annotations
+// The period engine (pure, packages/domain derive/downtime-pieces.ts): METRICS.md §1 downtime periods split
+// by annotations. The rollups use the same engine, so the list and OEE agree on every period.
 
-export interface DowntimePiece {
-  start: number;
-  /** null while the downtime is still going on. */
-  end: number | null;
-  /** The state was SETUP, or the covering annotation is a setup annotation. */
-  setup: boolean;
-  /** The annotation that covers this piece; an uncategorized split marker has category_id null. */
-  annotation: Annotation | null;
-}
-
-type SegmentKind = 'active' | 'setup' | 'down';
-interface Segment {
-  start: number;
-  end: number | null;
-  kind: SegmentKind;
-}
-
-const kindOf = (state: string): SegmentKind =>
-  state === 'ACTIVE' ? 'active' : state === 'SETUP' ? 'setup' : 'down';
-
-/**
- * Machine states → segments. Time with no data between or after known rows is UNAVAILABLE (METRICS.md §1
- * "no data"), so it is downtime; time before the first row is unknown and left out. Neighbouring segments
- * of the same kind merge: a downtime period is a maximal run of non-ACTIVE time, cut where SETUP starts or
- * ends so setup can be left out of the list (live-operations §5).
- */
-export function segmentsOf(intervals: readonly StateInterval[]): Segment[] {
-  const out: Segment[] = [];
-  const push = (s: Segment) => {
-    const last = out[out.length - 1];
-    if (last && last.kind === s.kind && last.end === s.start) last.end = s.end;
-    else out.push({ ...s });
-  };
-  let cursor: number | null = null;
-  for (const iv of [...intervals].sort((a, b) => a.start - b.start)) {
-    if (cursor !== null && iv.start > cursor) push({ start: cursor, end: iv.start, kind: 'down' });
-    const start = cursor === null ? iv.start : Math.max(iv.start, cursor);
-    if (iv.end !== null && iv.end <= start) continue;
-    push({ start, end: iv.end, kind: kindOf(iv.state) });
-    if (iv.end === null) return out;
-    cursor = iv.end;
-  }
-  if (cursor !== null) push({ start: cursor, end: null, kind: 'down' });
-  return out;
-}
-
-/**
- * Each downtime segment partitioned by the annotations that touch it. An annotation with an explicit end
- * covers [start, end); one without covers from its start to the end of its segment. A later annotation cuts
- * an earlier one short. What no annotation covers is uncategorized; a segment ended by an annotation's end
- * goes on uncategorized from there (live-operations §4 "the downtime restarts from that end").
- */
-export function piecesOf(segments: readonly Segment[], annotations: readonly Annotation[]): DowntimePiece[] {
-  const out: DowntimePiece[] = [];
-  const INF = Number.POSITIVE_INFINITY;
-  for (const seg of segments) {
-    if (seg.kind === 'active') continue;
-    const segEnd = seg.end ?? INF;
-    const touching = annotations
-      .filter((a) =>
-        a.end === null ? a.start >= seg.start && a.start < segEnd : a.start < segEnd && a.end > seg.start,
-      )
-      .sort((a, b) => a.start - b.start);
-    let cursor = seg.start;
-    const piece = (start: number, end: number, annotation: Annotation | null) => {
-      if (end <= start) return;
-      out.push({
-        start,
-        end: end === INF ? null : end,
-        setup: seg.kind === 'setup' || !!annotation?.setup,
-        annotation,
-      });
-      cursor = end;
-    };
-    touching.forEach((a, i) => {
-      const next = touching[i + 1];
-      const from = Math.max(a.start, seg.start, cursor);
-      const to = Math.min(a.end ?? INF, next ? Math.max(next.start, seg.start) : INF, segEnd);
-      if (to <= from) return;
-      if (from > cursor) piece(cursor, from, null);
-      piece(from, to, a);
-    });
-    if (cursor < segEnd) piece(cursor, segEnd, null);
-  }
-  return out;
-}
-
-/** The annotation's own duration (decision 0106); without an explicit end, that of the piece it covers. */
-const annotationDuration = (a: Annotation, piece: DowntimePiece | undefined, now: number) =>
-  a.end !== null ? a.end - a.start : (piece?.end ?? now) - (piece?.start ?? a.start);
+export { piecesOf, segmentsOf };
+export type DowntimePiece = DomainDowntimePiece<Annotation>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading periods
@@ -250,11 +169,15 @@ export async function listDowntime(
       { field: 'end', code: 'range', message: 'Start Date must be before End Date' },
     ]);
   }
-  if (end - start > DOWNTIME_MAX_RANGE_MS) {
-    throw invalid('The downtime range is at most 31 days.', [
-      { field: 'start', code: 'range', message: 'The downtime range is at most 31 days.' },
-    ]);
-  }
+  // live-operations §5/§9 "downtime 31 days", on the company's wall clock like every other range, so a
+  // month with a clock change is still 31 days (domain checkRange, the same text everywhere).
+  const check = checkRange(
+    await companyClock(ctx.scope),
+    { start: epochMs(start), end: epochMs(end) },
+    'downtime',
+  );
+  if (!check.ok)
+    throw invalid(check.message, [{ field: 'start', code: check.error, message: check.message }]);
   return { items: await downtimeItems(ctx, machine, { ...q, start, end }), start, end };
 }
 
@@ -279,11 +202,8 @@ export async function downtimeItems(
     const type = p.annotation?.category_id ? (types.get(p.annotation.category_id) ?? null) : null;
     const pinnedStart = q.pinToBounds ? Math.max(p.start, start) : p.start;
     const pinnedEnd = q.pinToBounds && p.end !== null ? Math.min(p.end, end) : p.end;
-    const planned =
-      p.annotation && type
-        ? plannedValue(type, annotationDuration(p.annotation, p, ctx.now), p.annotation.planned === true)
-            .planned
-        : null;
+    // METRICS.md §5 on the period's actual duration (the rollups judge it the same way).
+    const planned = p.annotation && type ? piecePlannedValue(type, p.annotation, p, ctx.now).planned : null;
     const item: DowntimeItem = {
       start: pinnedStart,
       end: pinnedEnd,
@@ -430,7 +350,7 @@ async function settlePlanned(ctx: ServiceCtx, ids: readonly string[]): Promise<v
       const pieces = await downtimePieces(ctx, a.machineId, a.start, a.start + 1);
       piece = pieces.find((p) => p.annotation?.id === a.id);
     }
-    const planned = plannedValue(type, annotationDuration(a, piece, ctx.now), a.planned === true).planned;
+    const planned = piecePlannedValue(type, a, piece, ctx.now).planned;
     if (type.plannedBehavior !== 'operator' && planned !== a.planned) {
       await updateAnnotationRow(ctx.scope, a.id, { planned }, ctx.at);
     }
