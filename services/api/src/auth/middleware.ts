@@ -6,6 +6,7 @@ import type { AppEnv, Caller } from '../http/context';
 import { notAuthenticated } from '../http/errors';
 import { getCompany } from '../repositories/companies';
 import { findLiveSession } from '../repositories/sessions';
+import type { SessionKind } from '../repositories/sessions';
 import { findTabletByToken, touchTablet } from '../repositories/tablets';
 import { getUser } from '../repositories/users';
 import { enforceTabletBinding } from './tablet-binding';
@@ -18,10 +19,13 @@ export const TABLET_COOKIE = 'takt_tablet';
 /** last_seen_at is written at most this often per tablet (not on every request). */
 const SEEN_EVERY_MS = 60_000;
 
-/** A session token → a user caller of the session's company (null: no live session, or a locked user). */
-export async function userCaller(c: Context<AppEnv>, token: string) {
+/**
+ * A session token → a user caller of the session's company (null: no live session of that kind, or a locked
+ * user). `kind` says what the token was presented as: the cookie is a 'session', `?token=` a 'link'.
+ */
+export async function userCaller(c: Context<AppEnv>, token: string, kind: SessionKind = 'session') {
   const { db, now } = c.var.deps;
-  const session = await findLiveSession(db, token, now());
+  const session = await findLiveSession(db, token, now(), kind);
   if (!session) return null;
   const scope = companyScope(db, session.companyId);
   const [user, company] = await Promise.all([
@@ -65,20 +69,21 @@ export async function tabletCallerFor(
 /**
  * Resolve the caller and fix the company scope for the rest of the request. Every /api route sits behind
  * this: without a valid caller the answer is 401 (the apps then reload). Callers, first match wins: an
- * `Authorization: Bearer` tablet token, the session cookie, the tablet cookie. A tablet bound to a machine
- * is then held to it (auth/tablet-binding.ts).
+ * `Authorization: Bearer` tablet token, the session cookie, the tablet cookie, a link token (`?token=`, GET
+ * only). A tablet bound to a machine is then held to it (auth/tablet-binding.ts).
  */
 export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   const bearer = bearerToken(c.req.header('authorization'));
   const session = getCookie(c, SESSION_COOKIE);
   const tabletCookie = getCookie(c, TABLET_COOKIE);
-  // live-operations §7: CSV links carry a short-lived user token as `?token=` (GET only).
+  // live-operations §7: CSV links carry a short-lived link token as `?token=`, on GET only; it is never
+  // taken from a cookie or a bearer header, and a session token is never taken from the query (decision 0502).
   const linkToken = c.req.method === 'GET' ? c.req.query('token') : undefined;
   const found = bearer
     ? await tabletCallerFor(c, bearer)
-    : ((session ? await userCaller(c, session) : null) ??
+    : ((session ? await userCaller(c, session, 'session') : null) ??
       (tabletCookie ? await tabletCallerFor(c, tabletCookie) : null) ??
-      (linkToken ? await userCaller(c, linkToken) : null));
+      (linkToken ? await userCaller(c, linkToken, 'link') : null));
   if (!found) throw notAuthenticated();
   c.set('caller', found.caller);
   c.set('scope', found.scope);

@@ -1,5 +1,12 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { buildApp } from '../app';
+import type { DialectName } from '../db/connect';
+import { companyScope } from '../db/scope';
+import { revokeTablet, updateTablet } from '../repositories/tablets';
 import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS, freshDb } from '../testing/db';
 import type { TestDb } from '../testing/db';
@@ -8,8 +15,35 @@ import { login, openSocket, startNode, stopAll } from '../testing/ws';
 import { aTablet } from '../testing/tablet-builders';
 import { aJobRun } from '../testing/downtime-builders';
 import { inProcessBus, postgresBus } from './bus';
+import { REVALIDATE_MS } from './channel';
 
 const connect = (node: Node, cookie?: string) => openSocket(node, '/live', cookie);
+
+/** startNode with a clock the test can move forward (`clock.skew`), to pass the re-check interval at once. */
+async function startClockedNode(t: TestDb, dialect: DialectName, clock: { skew: number }): Promise<Node> {
+  const bus = inProcessBus();
+  const { app, injectWebSocket } = buildApp({
+    db: t.db,
+    dialect,
+    now: () => Date.now() + clock.skew,
+    demoMode: false,
+    secureCookies: false,
+    staticRoot: null,
+    bus,
+  });
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  injectWebSocket(server);
+  const { port } = server.address() as AddressInfo;
+  return { url: `127.0.0.1:${port}`, server, bus };
+}
+
+const closedWith = (ws: WebSocket) =>
+  new Promise<number>((resolve) => {
+    if (ws.readyState === WebSocket.CLOSED) resolve(-1);
+    else ws.once('close', (code) => resolve(code));
+  });
 
 describe.each(DIALECTS)('live channel on %s', (dialect) => {
   let t: TestDb;
@@ -252,6 +286,177 @@ describe.each(DIALECTS)('live channel on %s', (dialect) => {
       machine_id: machine,
       name: 'temp_timeline',
     });
+  });
+
+  it('refuses a CSV-link token: it is not a session', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const cookie = await login(node, user.email, user.password);
+    const res = await fetch(`http://${node.url}/api/user-token`, { headers: { cookie } });
+    const { token } = (await res.json()) as { token: string };
+    const c = await connect(node, `takt_session=${token}`);
+    sockets.push(c.ws);
+    const closed = closedWith(c.ws);
+    expect(await c.next((m) => m.event === 'error', 'an error')).toMatchObject({ code: 'NOT_AUTHENTICATED' });
+    expect(await closed).toBe(4001);
+  });
+
+  it('closes the socket of a logged-out session before the next update', async () => {
+    const clock = { skew: 0 };
+    const node = await startClockedNode(t, dialect, clock);
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const machine = await aMachine(t.db, company);
+    const cookie = await login(node, user.email, user.password);
+    const c = await connect(node, cookie);
+    sockets.push(c.ws);
+    c.send({ event: 'join', machine_id: machine, name: 'live' });
+    await c.next((m) => m.event === 'join', 'the join');
+    await node.bus.publish([{ companyId: company.id, machineId: machine, topic: 'live' }]);
+    await c.next((m) => m.event === 'channel_update', 'an update while logged in');
+
+    const out = await fetch(`http://${node.url}/logout`, {
+      method: 'DELETE',
+      headers: { cookie, origin: `http://${node.url}` },
+    });
+    expect(out.status).toBe(204);
+    clock.skew += REVALIDATE_MS + 1;
+    const closed = closedWith(c.ws);
+    await node.bus.publish([{ companyId: company.id, machineId: machine, topic: 'live' }]);
+    expect(await c.next((m) => m.event === 'error', 'the refusal')).toMatchObject({
+      code: 'NOT_AUTHENTICATED',
+    });
+    expect(await closed).toBe(4001);
+    expect(c.messages.filter((m) => m.event === 'channel_update')).toHaveLength(1);
+  });
+
+  it('refuses the next join of a revoked tablet and closes its socket', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const machine = await aMachine(t.db, company);
+    const tablet = await aTablet(t.db, company, null, Date.now());
+    const c = await connect(node, tablet.cookie);
+    sockets.push(c.ws);
+    c.send({ event: 'join', machine_id: machine, name: 'live' });
+    await c.next((m) => m.event === 'join', 'the join');
+
+    expect(await revokeTablet(companyScope(t.db, company.id), tablet.id)).toBe(true);
+    const closed = closedWith(c.ws);
+    c.send({ event: 'join', machine_id: machine, name: 'diagnostics' });
+    expect(await c.next((m) => m.event === 'error', 'the refusal')).toMatchObject({
+      code: 'NOT_AUTHENTICATED',
+    });
+    expect(await closed).toBe(4001);
+    expect(c.messages.filter((m) => m.event === 'join')).toHaveLength(1);
+  });
+
+  it('stops updates to a revoked tablet once the check is due', async () => {
+    const clock = { skew: 0 };
+    const node = await startClockedNode(t, dialect, clock);
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const machine = await aMachine(t.db, company);
+    const tablet = await aTablet(t.db, company, machine, Date.now());
+    const c = await connect(node, tablet.cookie);
+    sockets.push(c.ws);
+    c.send({ event: 'join', machine_id: machine, name: 'live' });
+    await c.next((m) => m.event === 'join', 'the join');
+
+    await revokeTablet(companyScope(t.db, company.id), tablet.id);
+    clock.skew += REVALIDATE_MS + 1;
+    const closed = closedWith(c.ws);
+    await node.bus.publish([{ companyId: company.id, machineId: machine, topic: 'live' }]);
+    expect(await c.next((m) => m.event === 'error', 'the refusal')).toMatchObject({
+      code: 'NOT_AUTHENTICATED',
+    });
+    expect(await closed).toBe(4001);
+    expect(c.messages.filter((m) => m.event === 'channel_update')).toEqual([]);
+  });
+
+  it('follows a re-bound tablet to its new machine', async () => {
+    const clock = { skew: 0 };
+    const node = await startClockedNode(t, dialect, clock);
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const old = await aMachine(t.db, company);
+    const next = await aMachine(t.db, company);
+    const tablet = await aTablet(t.db, company, old, Date.now());
+    const c = await connect(node, tablet.cookie);
+    sockets.push(c.ws);
+    c.send({ event: 'join', machine_id: old, name: 'live' });
+    await c.next((m) => m.event === 'join', 'the join');
+
+    // PUT /api/tablets/:id binds it to another machine.
+    await updateTablet(companyScope(t.db, company.id), tablet.id, { machine_id: next });
+    clock.skew += REVALIDATE_MS + 1;
+    await node.bus.publish([{ companyId: company.id, machineId: old, topic: 'live' }]);
+    expect(await c.next((m) => m.event === 'error', 'the dropped subscription')).toEqual({
+      event: 'error',
+      code: 'FORBIDDEN',
+      message: 'This tablet is bound to another machine.',
+      machine_id: old,
+      name: 'live',
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(c.messages.filter((m) => m.event === 'channel_update')).toEqual([]);
+
+    c.send({ event: 'join', machine_id: old, name: 'diagnostics' });
+    await expect.poll(() => c.messages.filter((m) => m.code === 'FORBIDDEN').length).toBe(2);
+    c.send({ event: 'join', machine_id: next, name: 'live' });
+    expect(await c.next((m) => m.event === 'join' && m.machine_id === next, 'the new join')).toMatchObject({
+      name: 'live',
+    });
+    expect(c.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('refuses temp_timeline windows the HTTP timeline call refuses, with the same texts', async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const machine = await aMachine(t.db, company);
+    const cookie = await login(node, user.email, user.password);
+    const c = await connect(node, cookie);
+    sockets.push(c.ws);
+    const end = Date.now();
+    const day = 86_400_000;
+    const cases = [
+      { config: { start: end, end: end - 3_600_000 }, message: 'Start Date must be before End Date' },
+      { config: { start: end, end }, message: 'Start Date must be before End Date' },
+      { config: { start: end - 8 * day, end }, message: 'Select up to 7 days' },
+      { config: { start: end - 3 * 365 * day, end }, message: 'Select up to 7 days' },
+    ];
+    for (const [i, { config, message }] of cases.entries()) {
+      c.send({
+        event: 'join',
+        machine_id: machine,
+        name: 'temp_timeline',
+        config: { ...config, key: `k${i}` },
+      });
+      await expect.poll(() => c.messages.filter((m) => m.event === 'error').length, { message }).toBe(i + 1);
+      const refusal = c.messages.filter((m) => m.event === 'error')[i]!;
+      expect(refusal).toMatchObject({ code: 'VALIDATION_ERROR', message, machine_id: machine });
+      const http = await fetch(
+        `http://${node.url}/api/reports/operation?machineId=${machine}&start=${config.start}&end=${config.end}`,
+        { headers: { cookie } },
+      );
+      expect(http.status).toBe(400);
+      const body = (await http.json()) as { error: { code: string; message: string } };
+      expect(body.error).toMatchObject({ code: refusal.code, message: refusal.message });
+    }
+    expect(c.messages.filter((m) => m.event === 'join')).toEqual([]);
+    // 7 days is allowed.
+    c.send({
+      event: 'join',
+      machine_id: machine,
+      name: 'temp_timeline',
+      config: { start: end - 7 * day, end },
+    });
+    await c.next((m) => m.event === 'join', 'the 7-day join');
   });
 
   it('refuses malformed messages with a clear error and stays open', async () => {

@@ -6,12 +6,23 @@ import { SESSION_COOKIE, TABLET_COOKIE, tabletCallerFor, userCaller } from '../a
 import type { CompanyScope } from '../db/scope';
 import type { AppEnv } from '../http/context';
 import { callerPermissions } from '../http/permissions';
-import { liveMachinePayload, diagnosticsSince, timelineBetween } from './payloads';
+import {
+  liveMachinePayload,
+  diagnosticsSince,
+  timelineBetween,
+  timelineRangeProblem,
+  timelineWindow,
+} from './payloads';
 import type { LiveBus, LiveEvent } from './bus';
 
 // live-operations §7: a WebSocket channel scoped by machine_id. Clients join `temp_timeline` (config start,
 // end, key), `diagnostics` (stream raw) or `live` (the machine's tile); events join, leave, reinit,
 // channel_update. A caller without a valid session gets the error NOT_AUTHENTICATED (the app reloads).
+//
+// The caller is checked again after the upgrade (decision 0502): on every join, before updates are delivered
+// (at most every REVALIDATE_MS) and every IDLE_CHECK_MS on a quiet socket. A logged-out session or a revoked
+// tablet gets NOT_AUTHENTICATED and the socket is closed; a tablet re-bound to another machine loses its
+// subscriptions to other machines (FORBIDDEN each) and may join only its new machine.
 //
 // reinit, both ways (decision 0705):
 // - server → client `{ event: 'reinit', machine_id, name }` (no payload): the channel's state can no longer be
@@ -58,6 +69,20 @@ interface Subscription {
 const UPDATE_DEBOUNCE_MS = 200;
 /** diagnostics: how far back a join (or a reinit) starts the raw stream. */
 const DIAGNOSTICS_BACKLOG_MS = 10 * 60_000;
+/** A caller check is trusted this long before an update is delivered (a join always checks again). */
+export const REVALIDATE_MS = 5_000;
+/** A socket that receives nothing is still checked this often, so a revoked caller's socket closes. */
+const IDLE_CHECK_MS = 30_000;
+
+/** What the caller may see, as of the last check. */
+interface Access {
+  scope: CompanyScope;
+  timezone: string;
+  /** live-operations §6: the tile's FullProduct fields go only to callers with FullProduct. */
+  fullProduct: boolean;
+  /** A tablet bound to one machine follows only that machine. */
+  boundMachineId: string | null;
+}
 
 export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveBus) {
   return new Hono<AppEnv>().get(
@@ -65,11 +90,11 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
     upgradeWebSocket((c) => {
       const { now, demoMode } = c.var.deps;
       const token = getCookie(c, SESSION_COOKIE);
-      let scope: CompanyScope | null = null;
-      /** live-operations §6: the tile's FullProduct fields go only to callers with FullProduct. */
-      let fullProduct = false;
+      const tabletToken = getCookie(c, TABLET_COOKIE);
       const subs = new Map<string, Subscription>();
       let unsubscribe: (() => void) | null = null;
+      let idleCheck: NodeJS.Timeout | null = null;
+      let closed = false;
 
       const send = (ws: WSContext, msg: unknown) => {
         if (ws.readyState === 1) ws.send(JSON.stringify(msg));
@@ -77,29 +102,100 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
       const error = (ws: WSContext, code: string, message: string, extra: object = {}) =>
         send(ws, { event: 'error', code, message, ...extra });
       const keyOf = (machineId: string, name: string) => `${machineId}\u0000${name}`;
-      // The caller is looked up once, as the upgrade is accepted: a user session, or a registered tablet.
-      let boundMachineId: string | null = null;
-      const tabletToken = getCookie(c, TABLET_COOKIE);
-      const authenticated: Promise<CompanyScope | null> = (async () => {
-        const user = token ? await userCaller(c, token) : null;
-        const found = user ?? (tabletToken ? await tabletCallerFor(c, tabletToken) : null);
-        if (!found) return null;
-        if (found.caller.kind === 'tablet') boundMachineId = found.caller.boundMachineId;
-        fullProduct = callerPermissions(found.caller, demoMode).includes('FullProduct');
-        return found.scope;
-      })().catch(() => null);
+
+      // The caller: a user session (the cookie, kind 'session': a CSV-link token never opens the channel) or a
+      // registered tablet. 'error': the database failed, no verdict.
+      const lookup = async (): Promise<Access | null | 'error'> => {
+        try {
+          const user = token ? await userCaller(c, token, 'session') : null;
+          const found = user ?? (tabletToken ? await tabletCallerFor(c, tabletToken) : null);
+          if (!found) return null;
+          return {
+            scope: found.scope,
+            timezone: found.caller.company.timezone,
+            fullProduct: callerPermissions(found.caller, demoMode).includes('FullProduct'),
+            boundMachineId: found.caller.kind === 'tablet' ? found.caller.boundMachineId : null,
+          };
+        } catch {
+          return 'error';
+        }
+      };
+      let access: Access | null = null;
+      let checkedAt = Number.NEGATIVE_INFINITY;
+      let checking: Promise<boolean> | null = null;
+      // Looked up as the upgrade is accepted; messages may arrive before onOpen has the answer.
+      const first = lookup().then((found) => {
+        if (found && found !== 'error') {
+          access = found;
+          checkedAt = now();
+        }
+      });
+
+      const shutdown = () => {
+        closed = true;
+        unsubscribe?.();
+        unsubscribe = null;
+        if (idleCheck) clearInterval(idleCheck);
+        idleCheck = null;
+        for (const s of subs.values()) if (s.timer) clearTimeout(s.timer);
+        subs.clear();
+      };
+      const refuse = (ws: WSContext) => {
+        error(ws, 'NOT_AUTHENTICATED', 'You are not logged in.');
+        ws.close(4001, 'NOT_AUTHENTICATED');
+        shutdown();
+      };
+
+      /**
+       * Is the caller still allowed? Asks the database again when the last answer is older than REVALIDATE_MS
+       * (or always, with `force`); concurrent callers share one lookup. Mutates: closes the socket when the
+       * session or tablet is gone, and drops the subscriptions a re-bound tablet may no longer follow. A
+       * database failure keeps the last verdict and asks again next time (no reload storm on a hiccup).
+       */
+      const stillAllowed = (ws: WSContext, force = false): Promise<boolean> => {
+        if (closed || !access) return Promise.resolve(false);
+        if (!force && now() - checkedAt < REVALIDATE_MS) return Promise.resolve(true);
+        checking ??= (async () => {
+          const found = await lookup();
+          if (closed) return false;
+          if (found === 'error') return true;
+          checkedAt = now();
+          if (!found || found.scope.companyId !== access?.scope.companyId) {
+            refuse(ws);
+            return false;
+          }
+          access = found;
+          const bound = found.boundMachineId;
+          if (bound) {
+            for (const [key, s] of subs) {
+              if (s.join.machine_id === bound) continue;
+              if (s.timer) clearTimeout(s.timer);
+              subs.delete(key);
+              error(ws, 'FORBIDDEN', 'This tablet is bound to another machine.', {
+                machine_id: s.join.machine_id,
+                name: s.join.name,
+              });
+            }
+          }
+          return true;
+        })().finally(() => {
+          checking = null;
+        });
+        return checking;
+      };
 
       const payloadFor = async (s: Subscription) => {
         const join = s.join;
-        if (!scope) return null;
-        if (join.name === 'live') return liveMachinePayload(scope, join.machine_id, now(), fullProduct);
+        if (!access) return null;
+        const { scope } = access;
+        if (join.name === 'live')
+          return liveMachinePayload(scope, join.machine_id, now(), access.fullProduct);
         if (join.name === 'diagnostics') {
           const { observations, cursor } = await diagnosticsSince(scope, join.machine_id, s.cursor, now());
           s.cursor = cursor;
           return { observations };
         }
-        const end = join.config?.end ?? now();
-        const start = join.config?.start ?? end - 3_600_000;
+        const { start, end } = timelineWindow(join, now());
         return {
           key: join.config?.key ?? null,
           ...(await timelineBetween(scope, join.machine_id, start, end)),
@@ -107,20 +203,27 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
       };
 
       const onEvent = (ws: WSContext) => (e: LiveEvent) => {
-        if (!scope || e.companyId !== scope.companyId) return;
+        if (!access || e.companyId !== access.scope.companyId) return;
         for (const s of subs.values()) {
           if (s.join.machine_id !== e.machineId) continue;
           if (e.topic === 'reinit') {
             // A pending update would build on the state the subscriber is told to drop.
             if (s.timer) clearTimeout(s.timer);
             s.timer = null;
-            send(ws, { event: 'reinit', machine_id: s.join.machine_id, name: s.join.name });
+            void stillAllowed(ws).then((ok) => {
+              if (ok && subs.get(keyOf(s.join.machine_id, s.join.name)) === s)
+                send(ws, { event: 'reinit', machine_id: s.join.machine_id, name: s.join.name });
+            });
             continue;
           }
           if (s.timer) continue;
           s.timer = setTimeout(() => {
             s.timer = null;
-            payloadFor(s)
+            // Nothing reaches a caller that is no longer allowed, nor a subscription the check just dropped.
+            stillAllowed(ws)
+              .then((ok) =>
+                ok && subs.get(keyOf(s.join.machine_id, s.join.name)) === s ? payloadFor(s) : null,
+              )
               .then((payload) => {
                 if (payload)
                   send(ws, {
@@ -138,18 +241,17 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
 
       return {
         async onOpen(_evt, ws) {
-          scope = await authenticated;
-          if (!scope) {
-            error(ws, 'NOT_AUTHENTICATED', 'You are not logged in.');
-            ws.close(4001, 'NOT_AUTHENTICATED');
-            return;
-          }
+          await first;
+          if (!access) return refuse(ws);
+          if (closed) return;
           unsubscribe = bus.subscribe(onEvent(ws));
+          idleCheck = setInterval(() => void stillAllowed(ws), IDLE_CHECK_MS);
+          idleCheck.unref();
         },
         async onMessage(evt, ws) {
           // Messages can arrive before onOpen finished looking up the session.
-          scope = await authenticated;
-          if (!scope) return error(ws, 'NOT_AUTHENTICATED', 'You are not logged in.');
+          await first;
+          if (!access || closed) return error(ws, 'NOT_AUTHENTICATED', 'You are not logged in.');
           let parsed: z.infer<typeof messageSchema>;
           try {
             const result = messageSchema.safeParse(JSON.parse(String(evt.data)));
@@ -168,6 +270,8 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
                 name: parsed.name,
               });
             }
+            if (!(await stillAllowed(ws))) return;
+            if (subs.get(key) !== s) return; // dropped by the check (a re-bound tablet)
             if (s.join.name === 'diagnostics') s.cursor = now() - DIAGNOSTICS_BACKLOG_MS;
             return send(ws, {
               event: 'reinit',
@@ -182,6 +286,9 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
             subs.delete(key);
             return send(ws, { event: 'leave', machine_id: parsed.machine_id, name: parsed.name });
           }
+          // Every join asks again: the session may be gone, the tablet revoked or bound elsewhere by now.
+          if (!(await stillAllowed(ws, true)) || !access) return;
+          const { scope, boundMachineId, timezone } = access;
           // A tablet bound to one machine follows only that machine.
           if (boundMachineId && parsed.machine_id !== boundMachineId) {
             return error(ws, 'FORBIDDEN', 'This tablet is bound to another machine.', {
@@ -200,6 +307,17 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
               machine_id: parsed.machine_id,
               name: parsed.name,
             });
+          // live-operations §5/§9: the same range rules and texts as the HTTP timeline call.
+          if (parsed.name === 'temp_timeline') {
+            const problem = timelineRangeProblem(timezone, timelineWindow(parsed, now()));
+            if (problem) {
+              return error(ws, 'VALIDATION_ERROR', problem.message, {
+                issues: [problem],
+                machine_id: parsed.machine_id,
+                name: parsed.name,
+              });
+            }
+          }
           const sub: Subscription = { join: parsed, cursor: now() - DIAGNOSTICS_BACKLOG_MS, timer: null };
           subs.set(key, sub);
           send(ws, {
@@ -210,9 +328,7 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
           });
         },
         onClose() {
-          unsubscribe?.();
-          for (const s of subs.values()) if (s.timer) clearTimeout(s.timer);
-          subs.clear();
+          shutdown();
         },
       };
     }),

@@ -1,3 +1,4 @@
+import { checkRange, epochMs } from '@takt/domain';
 import type { CompanyScope } from '../db/scope';
 import { getMachine } from '../repositories/machines';
 import { dashboardTiles } from '../routes/dashboard';
@@ -46,4 +47,34 @@ export async function timelineBetween(scope: CompanyScope, machineId: string, st
       return { value: r.state, start: s, end: e, duration: e - s };
     }),
   };
+}
+
+/** A `temp_timeline` join's window: the config's start and end, or the last hour until now. */
+export function timelineWindow(
+  join: { config?: { start: number; end: number } | undefined },
+  now: number,
+): { start: number; end: number } {
+  const end = join.config?.end ?? now;
+  const start = join.config?.start ?? end - 3_600_000;
+  return { start, end };
+}
+
+/**
+ * Why a `temp_timeline` window is refused, or null. live-operations §5/§9: start before end, at most 7 days on
+ * the company's wall clock; the texts and codes are those of GET /api/reports/operation (the domain's
+ * timeline query schema and checkRange), so the channel and the HTTP call answer alike. A join is checked
+ * once; every update reruns the same bounded query.
+ */
+export function timelineRangeProblem(
+  timezone: string,
+  range: { start: number; end: number },
+): { field: string; code: string; message: string } | null {
+  if (!(range.start < range.end))
+    return { field: 'end', code: 'custom', message: 'Start Date must be before End Date' };
+  const check = checkRange(
+    { timezone },
+    { start: epochMs(range.start), end: epochMs(range.end) },
+    'timeline',
+  );
+  return check.ok ? null : { field: 'end', code: check.error, message: check.message };
 }

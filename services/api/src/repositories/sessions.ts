@@ -5,24 +5,32 @@ export const SESSION_TTL_MS = 30 * 86_400_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
+/**
+ * 'session': the login cookie, good for every call. 'link': a short-lived CSV-link token (live-operations §7),
+ * good only as `?token=` on GET requests, never as a cookie or on the live socket (decision 0502).
+ */
+export type SessionKind = 'session' | 'link';
+
 export interface SessionRecord {
   id: string;
   companyId: string;
   userId: string;
+  kind: SessionKind;
   expiresAt: number;
 }
 
-/** Create a session and return the token for the cookie; only its hash is stored. */
+/** Create a session (or a link token) and return the token; only its hash is stored. */
 export async function createSession(
   db: Executor,
-  input: { companyId: string; userId: string; ttlMs?: number },
+  input: { companyId: string; userId: string; ttlMs?: number; kind?: SessionKind },
   now: number,
 ): Promise<{ token: string; session: SessionRecord }> {
   const token = randomBytes(32).toString('base64url');
-  const session = {
+  const session: SessionRecord = {
     id: hashToken(token),
     companyId: input.companyId,
     userId: input.userId,
+    kind: input.kind ?? 'session',
     expiresAt: now + (input.ttlMs ?? SESSION_TTL_MS),
   };
   await db
@@ -31,6 +39,7 @@ export async function createSession(
       id: session.id,
       company_id: session.companyId,
       user_id: session.userId,
+      kind: session.kind,
       created_at: now,
       expires_at: session.expiresAt,
       revoked_at: null,
@@ -39,22 +48,66 @@ export async function createSession(
   return { token, session };
 }
 
-/** The live session for a cookie token, or undefined when unknown, expired or revoked. */
+/**
+ * The live session of this kind for a token, or undefined when unknown, expired, revoked or of another kind
+ * (a link token never passes for a session cookie, nor a session for a link token).
+ */
 export async function findLiveSession(
   db: Executor,
   token: string,
   now: number,
+  kind: SessionKind = 'session',
 ): Promise<SessionRecord | undefined> {
   const row = await db
     .selectFrom('sessions')
-    .select(['id', 'company_id', 'user_id', 'expires_at'])
+    .select(['id', 'company_id', 'user_id', 'kind', 'expires_at'])
     .where('id', '=', hashToken(token))
+    .where('kind', '=', kind)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row && { id: row.id, companyId: row.company_id, userId: row.user_id, expiresAt: row.expires_at };
+  return (
+    row && {
+      id: row.id,
+      companyId: row.company_id,
+      userId: row.user_id,
+      kind: row.kind,
+      expiresAt: row.expires_at,
+    }
+  );
 }
 
+/**
+ * Logout (mutates): revoke the session of this token and every live link token of its user, so a CSV link
+ * copied before the logout stops working at once instead of at its expiry (decision 0502).
+ */
 export async function revokeSession(db: Executor, token: string, now: number): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', hashToken(token)).execute();
+  const id = hashToken(token);
+  // One statement: the session itself, and the live link tokens of the same user.
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', id),
+        eb.and([
+          eb('kind', '=', 'link'),
+          eb('revoked_at', 'is', null),
+          eb('user_id', 'in', eb.selectFrom('sessions as s').select('s.user_id').where('s.id', '=', id)),
+        ]),
+      ]),
+    )
+    .execute();
+}
+
+/** Revoke (mutates) the user's link tokens that are still live. */
+export async function revokeLinkTokens(db: Executor, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'link')
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .execute();
 }

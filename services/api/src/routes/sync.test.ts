@@ -167,6 +167,70 @@ describe.each(DIALECTS)('offline sync on %s', (dialect) => {
     ).toEqual([]);
   });
 
+  it('keys commands by company: the same id from two companies is two commands, each answered with its own first result', async () => {
+    const a = await h.tenant();
+    const b = await h.tenant();
+    const id = uuid();
+    const command = async (tenant: typeof a, scrapcount: number) => {
+      const machine = await aMachine(h.t.db, tenant.company);
+      const reason = await aRejectReason(h.t.db, tenant.company);
+      return {
+        id,
+        type: 'reject_part',
+        machineId: machine,
+        occurredAt: h.clock.now,
+        payload: { machine_id: machine, category_id: reason.id, scrapcount },
+      };
+    };
+    const fromA = await command(a, 2);
+    const fromB = await command(b, 3);
+    const aFirst = await post(a.cookie, [fromA]);
+    expect(aFirst.body.results).toEqual([{ id, status: 'applied', result: expect.anything() }]);
+    // Before the key was (company_id, id), B's insert failed: INTERNAL, never remembered, retried forever.
+    const bFirst = await post(b.cookie, [fromB]);
+    expect(bFirst.body.results).toEqual([{ id, status: 'applied', result: expect.anything() }]);
+
+    const counts = async (tenant: typeof a) =>
+      (
+        await companyScope(h.t.db, tenant.company.id)
+          .selectFrom('part_adjustments')
+          .select('scrapcount')
+          .execute()
+      ).map((r) => r.scrapcount);
+    expect(await counts(a)).toEqual([2]);
+    expect(await counts(b)).toEqual([3]);
+
+    const firstResult = (r: { body: { results: SyncOutcome[] } }) =>
+      (r.body.results[0] as { result: unknown }).result;
+    const aAgain = await post(a.cookie, [fromA]);
+    expect(aAgain.body.results).toEqual([
+      { id, status: 'duplicate', first: 'applied', result: firstResult(aFirst) },
+    ]);
+    const bAgain = await post(b.cookie, [fromB]);
+    expect(bAgain.body.results).toEqual([
+      { id, status: 'duplicate', first: 'applied', result: firstResult(bFirst) },
+    ]);
+    expect(aAgain.body.results).not.toEqual(bAgain.body.results);
+    expect(await counts(a)).toEqual([2]);
+    expect(await counts(b)).toEqual([3]);
+
+    // A rejected first answer is remembered per company too.
+    const rejectedId = uuid();
+    const c = await h.tenant();
+    const rejected = { ...(await command(c, 0)), id: rejectedId };
+    const accepted = { ...(await command(a, 1)), id: rejectedId };
+    expect((await post(c.cookie, [rejected])).body.results[0]!.status).toBe('rejected');
+    expect((await post(a.cookie, [accepted])).body.results[0]!.status).toBe('applied');
+    expect((await post(c.cookie, [rejected])).body.results[0]).toMatchObject({
+      status: 'duplicate',
+      first: 'rejected',
+    });
+    expect((await post(a.cookie, [accepted])).body.results[0]).toMatchObject({
+      status: 'duplicate',
+      first: 'applied',
+    });
+  });
+
   it('refuses a malformed batch as a whole with the list of problems', async () => {
     const { cookie } = await h.tenant();
     const res = await h.send('POST', '/api/sync', cookie, {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
+import { TEST_PASSWORD } from '../testing/builders';
 import { DIALECTS } from '../testing/db';
 import { USER_TOKEN_TTL_MS } from './user-token';
 
@@ -38,5 +39,60 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
     h.clock.now += USER_TOKEN_TTL_MS + 1;
     expect((await h.app.request(`/api/me?token=${encodeURIComponent(token)}`)).status).toBe(401);
     expect((await h.app.request('/api/me?token=made-up')).status).toBe(401);
+  });
+
+  const mint = async (cookie: string) => {
+    const res = await h.get('/api/user-token', cookie);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { token: string }).token;
+  };
+  const asLink = (token: string, path = '/api/me') =>
+    h.app.request(`${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`);
+
+  it('is never a session: refused as the cookie, as a bearer, and for writes with a cookie-less request', async () => {
+    const { cookie } = await h.tenant();
+    const token = await mint(cookie);
+    expect((await h.get('/api/me', `takt_session=${token}`)).status).toBe(401);
+    const bearer = await h.app.request('/api/me', { headers: { authorization: `Bearer ${token}` } });
+    expect(bearer.status).toBe(401);
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      const res = await h.send(method, `/api/emailnotifications?token=${token}`, `takt_session=${token}`, {});
+      expect(res.status, method).toBe(401);
+    }
+    // Nor is a session token taken from the query: only link tokens travel in URLs.
+    const session = cookie.split('=')[1]!;
+    expect((await asLink(session)).status).toBe(401);
+    expect((await asLink(token)).status).toBe(200);
+  });
+
+  it('cannot mint a fresh link token, so a leaked link expires', async () => {
+    const { cookie } = await h.tenant();
+    const token = await mint(cookie);
+    const renewed = await asLink(token, '/api/user-token');
+    expect(renewed.status).toBe(403);
+    expect(((await renewed.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+    // The session keeps minting; the first link still dies at its own expiry.
+    h.clock.now += USER_TOKEN_TTL_MS - 1_000;
+    const later = await mint(cookie);
+    h.clock.now += 2_000;
+    expect((await asLink(token)).status).toBe(401);
+    expect((await asLink(later)).status).toBe(200);
+  });
+
+  it("is revoked at logout, with the session; another user's link tokens live on", async () => {
+    const a = await h.tenant();
+    const b = await h.tenant();
+    const first = await mint(a.cookie);
+    const second = await mint(a.cookie);
+    const theirs = await mint(b.cookie);
+    const out = await h.send('DELETE', '/logout', a.cookie);
+    expect(out.status).toBe(204);
+    expect((await h.get('/api/me', a.cookie)).status).toBe(401);
+    expect((await asLink(first)).status).toBe(401);
+    expect((await asLink(second)).status).toBe(401);
+    expect((await asLink(theirs)).status).toBe(200);
+    // A fresh login of the same user mints again.
+    const again = await h.login(a.user.email, TEST_PASSWORD);
+    expect((await asLink(await mint(again))).status).toBe(200);
   });
 });

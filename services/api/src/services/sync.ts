@@ -31,6 +31,11 @@ const toSyncError = (e: ApiError): SyncError => ({
   ...(e.issues ? { issues: e.issues } : {}),
 });
 
+/**
+ * The first answer to this command id in the caller's company. Ids are the clients' own, so they are keyed by
+ * (company_id, id) (migration 0009): another company's command with the same id is neither found here nor
+ * in the way of this company's insert, and nothing tells a company that another one used an id.
+ */
 async function previousAnswer(scope: CompanyScope, id: string): Promise<SyncOutcome | null> {
   const row = await scope
     .selectFrom('sync_commands')
@@ -82,7 +87,8 @@ export async function applySyncBatch(
       if (!handler)
         throw new ApiError(400, 'UNSUPPORTED_COMMAND', `The server cannot apply "${command.type}" yet.`);
       const result = await scope.transaction(async (tx) => {
-        // The log row first: a concurrent redelivery of the same id waits here, then fails and rolls back.
+        // The log row first: a concurrent redelivery of the same id (same company: the key is company_id, id)
+        // waits here, then fails and rolls back. The scope sets company_id on the insert and the update.
         await tx.insertInto('sync_commands', { ...row, status: 'applied', result: null }).execute();
         const value = await handler({ scope: tx, at: command.occurredAt, now, caller }, command);
         await tx
