@@ -1,6 +1,7 @@
-// Benchmark (issue 2 point 9, issue 4 point 11a): observations/s of our ingest path (SHDR parsing, derivation
-// by the domain engine, batched writes of observations, derived records and the live row) against a raw
-// batched insert of the same rows, on SQLite and on PostgreSQL, in the same run. Prints ratios, not a test.
+// Benchmark (issue 2 point 9, issue 4 point 11a): replay throughput, observations/s of the replay command's
+// function (runReplay: SHDR parsing, derivation by the domain engine, batched writes of observations, derived
+// records and the live row) against a raw batched insert of the same rows, on SQLite and on PostgreSQL, in the
+// same run. Prints ratios, not a test.
 //
 // Several rounds, each on fresh databases, raw then ours back to back (the machine's load changes slowly, so
 // a round's two figures are comparable even on a busy machine). Round 1 runs both paths cold (the JIT has
@@ -16,9 +17,11 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '@takt/api/db';
 import { migrateToLatest, openDb } from '@takt/api/db';
-import { MachinePipeline, parseShdrLine, writeBatch } from '@takt/ingest';
+import { fileURLToPath } from 'node:url';
+import { parseShdrLine } from '@takt/ingest';
 import type { ObservationRow } from '@takt/ingest';
 import { freshDb } from '../services/api/src/testing/db';
+import { runReplay } from '../services/ingest/src/replay-cli';
 
 const FILE = new URL('../../shared/data/mtconnect/nist_2-1-2017-Hurco04-Clean.shdr.txt', import.meta.url);
 const BATCH = 2000;
@@ -56,49 +59,22 @@ async function seed(db: Kysely<Database>) {
     .execute();
 }
 
-/** Our path: parse each line, derive, write batches through the ingest store. Returns ms. */
-async function ours(db: Kysely<Database>, lines: string[]): Promise<number> {
-  const fields = new Map(
-    [
-      ['Program_Status', 'EXECUTION'],
-      ['Part_Count', 'PART_COUNT'],
-      ['avail', 'AVAILABILITY'],
-      ['Program_Name_Running', 'PROGRAM'],
-      ['Spindle_Speed', 'ROTARY_VELOCITY'],
-      ['Feed_Rate', 'PATH_FEEDRATE'],
-    ].map(([k, type]) => [k!, { type: type!, subType: null }]),
-  );
-  const pipeline = new MachinePipeline(COMPANY, MACHINE, fields, 'part_count', RECEIVED_AT);
-  let connected = false;
-  let buffer: ObservationRow[] = [];
-  const flush = async () => {
-    const taken = pipeline.take(RECEIVED_AT);
-    await writeBatch(db, {
-      observations: buffer,
-      derived: taken ? [{ companyId: COMPANY, machineId: MACHINE, ...taken }] : [],
-      live: [pipeline.liveRow(RECEIVED_AT, taken?.result)],
-      stats: [],
-    });
-    pipeline.stored(RECEIVED_AT);
-    buffer = [];
-  };
+/**
+ * Our path: the replay command's own function (`npm run replay -- <file> --machine Hurco04`, as fast as it
+ * goes): SHDR splitting and parsing, derivation by the domain engine, batched writes of observations, derived
+ * records and the live row, and the summary read back. Returns ms; checks every row was stored.
+ */
+async function ours(db: Kysely<Database>, expected: number): Promise<number> {
   const started = performance.now();
-  for (const line of lines) {
-    const parsed = parseShdrLine(line, RECEIVED_AT);
-    if (parsed.type !== 'data') continue;
-    if (!connected) {
-      // As the replay command does: the link opened with the log's first line. (Connecting at RECEIVED_AT,
-      // after the whole log, made every observation late data that refolds from a checkpoint.)
-      pipeline.setConnection('CONNECTED', parsed.ts);
-      connected = true;
-    }
-    for (const o of parsed.observations)
-      buffer.push({ company_id: COMPANY, machine_id: MACHINE, ts: o.ts, key: o.key, value: o.value });
-    pipeline.pushRaw(parsed.observations, RECEIVED_AT);
-    if (buffer.length >= BATCH) await flush();
-  }
-  await flush();
-  return performance.now() - started;
+  const result = await runReplay(
+    db,
+    { file: fileURLToPath(FILE), machine: 'Hurco04', speed: 'max', cycles: 'part_count', json: true },
+    () => RECEIVED_AT,
+  );
+  const ms = performance.now() - started;
+  if (result.observations !== expected || result.machineId !== MACHINE)
+    throw new Error(`the replay stored ${result.observations} observations, the raw path ${expected}`);
+  return ms;
 }
 
 const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -119,7 +95,7 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 };
 
 /** SQLite: a prepared INSERT per row, one transaction per batch, straight on better-sqlite3; then ours. */
-async function sqliteRound(rows: ObservationRow[], lines: string[]): Promise<Round> {
+async function sqliteRound(rows: ObservationRow[]): Promise<Round> {
   const dir = mkdtempSync(join(tmpdir(), 'takt-bench-'));
   try {
     const rawDb = openDb(join(dir, 'raw.db'));
@@ -145,7 +121,7 @@ async function sqliteRound(rows: ObservationRow[], lines: string[]): Promise<Rou
     const rawCpuMs = cpuMs(cpu);
     sqlite.close();
     cpu = process.cpuUsage();
-    const oursMs = await ours(db.db, lines);
+    const oursMs = await ours(db.db, rows.length);
     const oursCpuMs = cpuMs(cpu);
     await db.close();
     return { rawMs, oursMs, rawCpuMs, oursCpuMs };
@@ -155,7 +131,7 @@ async function sqliteRound(rows: ObservationRow[], lines: string[]): Promise<Rou
 }
 
 /** PostgreSQL: multi-row INSERTs of the same batches in one transaction each, straight on pg; then ours. */
-async function postgresRound(rows: ObservationRow[], lines: string[]): Promise<Round> {
+async function postgresRound(rows: ObservationRow[]): Promise<Round> {
   const raw = await freshDb('postgres');
   const db = await freshDb('postgres');
   try {
@@ -181,7 +157,7 @@ async function postgresRound(rows: ObservationRow[], lines: string[]): Promise<R
     }
     const rawMs = performance.now() - t;
     await client.end();
-    const oursMs = await ours(db.db, lines);
+    const oursMs = await ours(db.db, rows.length);
     return { rawMs, oursMs };
   } finally {
     await raw.cleanup();
@@ -207,13 +183,13 @@ function report(name: string, n: number, rounds: Round[]) {
   console.log(`    round 1 (cold JIT)  ${line(cold!)}`);
   warm.forEach((r, i) => console.log(`    round ${i + 2}          ${line(r)}`));
   console.log(
-    `    warm median        raw batched insert ${fmt(Math.round(median(warm.map((r) => rate(n, r.rawMs)))))}/s · takt ingest path ${fmt(
+    `    warm median        raw batched insert ${fmt(Math.round(median(warm.map((r) => rate(n, r.rawMs)))))}/s · takt replay ${fmt(
       Math.round(median(warm.map((r) => rate(n, r.oursMs)))),
     )}/s · ratio ${median(warm.map((r) => r.rawMs / r.oursMs)).toFixed(2)}`,
   );
   if (warm.every((r) => r.rawCpuMs !== undefined && r.oursCpuMs !== undefined))
     console.log(
-      `    warm median by CPU time: takt ingest path ${fmt(Math.round(median(warm.map((r) => rate(n, r.oursCpuMs!)))))}/s · ratio ${median(
+      `    warm median by CPU time: takt replay ${fmt(Math.round(median(warm.map((r) => rate(n, r.oursCpuMs!)))))}/s · ratio ${median(
         warm.map((r) => r.rawCpuMs! / r.oursCpuMs!),
       ).toFixed(2)}`,
     );
@@ -234,10 +210,10 @@ async function main() {
     `ingest-insert: ${fmt(rows.length)} observations from ${fmt(lines.length)} SHDR lines (NIST Hurco04), batches of ${BATCH}, ${ROUNDS} rounds`,
   );
   const sqlite: Round[] = [];
-  for (let r = 0; r < ROUNDS; r++) sqlite.push(await sqliteRound(rows, lines));
+  for (let r = 0; r < ROUNDS; r++) sqlite.push(await sqliteRound(rows));
   report('SQLite', rows.length, sqlite);
   const postgres: Round[] = [];
-  for (let r = 0; r < ROUNDS; r++) postgres.push(await postgresRound(rows, lines));
+  for (let r = 0; r < ROUNDS; r++) postgres.push(await postgresRound(rows));
   report('PostgreSQL', rows.length, postgres);
 }
 

@@ -33,12 +33,13 @@ describe.each(DIALECTS)('ingest from an MTConnect agent into %s', (dialect) => {
   let machineId: string;
   let sourceId: string;
 
-  async function setUp(bufferSize: number) {
+  let logs: string[] = [];
+  async function setUp(bufferSize: number, withFields = true) {
     agent = await new FakeAgent({ devicesXml: hurcoXml, bufferSize }).listen();
     const company = await aCompany(t.db);
     const scope = companyScope(t.db, company.id);
     const items = parseDevicesXml(hurcoXml)[0]!.dataItems.filter((i) => i.name);
-    const fields = items.map((i) => fieldFromDataItem(i.name!, i));
+    const fields = withFields ? items.map((i) => fieldFromDataItem(i.name!, i)) : [];
     const adapterId = await createAdapter(scope, { name: 'Hurco', fields }, 0);
     machineId = await aMachine(t.db, company, { name: DEVICE });
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
@@ -58,6 +59,7 @@ describe.each(DIALECTS)('ingest from an MTConnect agent into %s', (dialect) => {
       flushIntervalMs: 20,
       rollupIntervalMs: 0,
       backoff: { initialMs: 10, maxMs: 50 },
+      log: (m) => logs.push(m),
     });
   };
   const stop = async () => {
@@ -98,6 +100,7 @@ describe.each(DIALECTS)('ingest from an MTConnect agent into %s', (dialect) => {
 
   beforeEach(async () => {
     t = await freshDb(dialect);
+    logs = [];
   });
   afterEach(async () => {
     await stop();
@@ -116,7 +119,12 @@ describe.each(DIALECTS)('ingest from an MTConnect agent into %s', (dialect) => {
     await caughtUp();
     await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
     expect((await live())?.program).toBe('O1234');
-    for (let part = 11; part <= 13; part++) report('Part_Count', String(part));
+    // One part per millisecond at least: the worker caps machine times at its own clock, and counts that land
+    // in one millisecond are one cycle (decision 0100).
+    for (let part = 11; part <= 13; part++) {
+      report('Part_Count', String(part));
+      await new Promise((r) => setTimeout(r, 5));
+    }
     await caughtUp();
     await expect
       .poll(
@@ -171,5 +179,51 @@ describe.each(DIALECTS)('ingest from an MTConnect agent into %s', (dialect) => {
     await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
     const statuses = (await stored('Program_Status')).map((o) => o.value);
     expect(statuses.slice(-2)).toEqual(['FEED_HOLD', 'ACTIVE']);
+    // The overrun lost data: the worker's log says so.
+    expect(logs.filter((l) => /buffer moved past sequence/.test(l))).toHaveLength(1);
+  });
+
+  it('counts what the agent sent that could not be read against the source, a document at a time', async () => {
+    await setUp(10_000);
+    await start();
+    await caughtUp();
+    const counters = () =>
+      t.db
+        .selectFrom('machine_sources')
+        .select(['stat_lines', 'stat_rejected'])
+        .where('id', '=', sourceId)
+        .executeTakeFirstOrThrow();
+    const before = await counters();
+    const next = agent.lastSequence + 1;
+    // Two observations without a sequence in one answer (one rejected "line"), then no document at all.
+    agent.script(
+      {
+        status: 200,
+        body:
+          `<MTConnectStreams><Header instanceId="${agent.instanceId}" firstSequence="1" nextSequence="${next}" lastSequence="${next - 1}"/>` +
+          `<Streams><DeviceStream name="${DEVICE}"><ComponentStream component="Controller" name="controller"><Events>` +
+          `<Execution dataItemId="x1" timestamp="2024-01-01T00:00:00Z">ACTIVE</Execution>` +
+          `<Execution dataItemId="x2" timestamp="2024-01-01T00:00:00Z">READY</Execution>` +
+          `</Events></ComponentStream></DeviceStream></Streams></MTConnectStreams>`,
+      },
+      { status: 200, body: 'not an MTConnect document' },
+    );
+    await expect
+      .poll(async () => (await counters()).stat_rejected, { timeout: 5000 })
+      .toBe(before.stat_rejected + 2);
+    report('Program_Status', 'ACTIVE');
+    await caughtUp();
+    await ingest!.flush();
+    expect((await counters()).stat_rejected).toBe(before.stat_rejected + 2);
+  });
+
+  it("derives through the /probe's data items when the machine's adapter maps no fields", async () => {
+    await setUp(10_000, false);
+    await start();
+    await caughtUp();
+    report('avail', 'AVAILABLE');
+    report('Program_Status', 'ACTIVE');
+    await caughtUp();
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
   });
 });

@@ -213,3 +213,60 @@ export function keyKindsFrom(resolve: KeyResolver): KeyKinds {
     return item ? keyKindOf(item) : undefined;
   };
 }
+
+/**
+ * MTConnect types that only exist as CONDITION items (Part 2, Condition types); every SAMPLE type can be a
+ * condition as well, so those are left to the shape test.
+ */
+const CONDITION_ONLY_TYPES: ReadonlySet<string> = new Set([
+  'ACTUATOR',
+  'COMMUNICATIONS',
+  'DATA_RANGE',
+  'HARDWARE',
+  'LOGIC_PROGRAM',
+  'MOTION_PROGRAM',
+  'SYSTEM',
+]);
+
+/** EVENT types the derivation reads: never conditions, so `execution|FAULT|…` is never misread as one. */
+const EVENT_TYPES: ReadonlySet<string> = new Set([
+  'AVAILABILITY',
+  'BLOCK',
+  'CONTROLLER_MODE',
+  'EMERGENCY_STOP',
+  'EXECUTION',
+  'FUNCTIONAL_MODE',
+  'LINE',
+  'PART_COUNT',
+  'PROGRAM',
+  'SUB_PROGRAM',
+  'TOOL_NUMBER',
+]);
+
+/**
+ * What the SHDR parser needs to know of a key from an adapter field (type and subtype only: the field has
+ * no category or representation, so TIME_SERIES, DATA_SET and TABLE cannot be told; decision 0203).
+ * Undefined leaves the key to the parser's shape test.
+ */
+export function keyKindOfType(dataItemType: string): KeyKind | undefined {
+  const type = dataItemType.trim().toUpperCase();
+  if (type === 'MESSAGE') return 'message';
+  if (CONDITION_ONLY_TYPES.has(type)) return 'condition';
+  if (EVENT_TYPES.has(type)) return 'event';
+  return undefined;
+}
+
+/**
+ * KeyKinds from an adapter's field mapping (key → data item type), for the live paths: "without a
+ * description, the adapter's field mapping decides". Keys whose kind the type does not tell are left out.
+ */
+export function keyKindsFromFields(
+  fields: ReadonlyMap<string, { type: string }>,
+): ReadonlyMap<string, KeyKind> {
+  const kinds = new Map<string, KeyKind>();
+  for (const [key, field] of fields) {
+    const kind = keyKindOfType(field.type);
+    if (kind) kinds.set(key, kind);
+  }
+  return kinds;
+}

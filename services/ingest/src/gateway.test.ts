@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EdgeHealthInput, PushBatch } from './gateway';
+import { keyKindsFromFields } from './devices';
 import {
   bufferTone,
   decidePush,
@@ -98,6 +99,27 @@ describe('decidePush', () => {
       ],
       ['m2', [['execution', 'READY', NOW]]],
     ]);
+  });
+
+  it("reads a MESSAGE item's code and text when the machine's field mapping is passed", () => {
+    const kinds = new Map([['m1', keyKindsFromFields(new Map([['msg', { type: 'MESSAGE' }]]))]]);
+    const line = '2024-01-01T00:00:00Z|msg|M1|Door open|execution|ACTIVE';
+    const records = [
+      { seq: 1, machineRef: 'm1', line },
+      { seq: 2, machineRef: 'm2', line },
+    ];
+    const d = decidePush({ gatewayId: 'gw1', records }, null, NOW, (ref) => kinds.get(ref));
+    const byMachine = observationsByMachine(d.accepted);
+    expect(byMachine.get('m1')?.map((o) => [o.key, o.value, o.kind])).toEqual([
+      ['msg', 'Door open', 'message'],
+      ['execution', 'ACTIVE', 'value'],
+    ]);
+    // Without a mapping the code is read as the value, and every pair after it is off by one.
+    expect(byMachine.get('m2')?.map((o) => [o.key, o.value])).toEqual([
+      ['msg', 'M1'],
+      ['Door open', 'execution'],
+    ]);
+    expect(d.rejected).toBe(1);
   });
 });
 

@@ -14,7 +14,8 @@ import { MachinePipeline } from './pipeline';
 import type { FieldMeaning } from './pipeline';
 import { parseReplaySpeed, replayShdr } from './replay';
 import type { ReplaySpeed } from './replay';
-import { writeBatch } from './store';
+import { keyKindsFromFields } from './devices';
+import { loadFieldMaps, writeBatch } from './store';
 import type { ObservationRow } from './store';
 import { conditionText } from './service';
 
@@ -84,45 +85,43 @@ export function guessField(key: string): { type: string; subType: string | null 
   return null;
 }
 
-async function machineFor(
-  db: Kysely<Database>,
-  args: ReplayArgs,
-  fields: Map<string, FieldMeaning>,
-  now: number,
-) {
+/** The company replayed into: --company by name, else the demo company, else the first; created when there is none. */
+async function companyFor(db: Kysely<Database>, args: ReplayArgs, now: number): Promise<string> {
   const companyRow = args.company
     ? await db.selectFrom('companies').select('id').where('name', '=', args.company).executeTakeFirst()
     : ((await db.selectFrom('companies').select('id').where('is_demo', '=', 1).executeTakeFirst()) ??
       (await db.selectFrom('companies').select('id').orderBy('created_at').executeTakeFirst()));
-  let companyId = companyRow?.id;
-  if (!companyId) {
-    companyId = crypto.randomUUID();
-    await db
-      .insertInto('companies')
-      .values({
-        id: companyId,
-        name: args.company ?? 'Replay',
-        timezone: 'UTC',
-        locale: 'en-US',
-        product_tier: 'full',
-        is_demo: 0,
-        created_at: now,
-      })
-      .execute();
-  }
-  const scope = companyScope(db, companyId);
-  const name = args.machine ?? args.device ?? basename(args.file).replace(/\.[^.]*$/, '');
-  const existing = await scope
-    .selectFrom('machines')
-    .select(['id', 'adapter_id'])
-    .where('name', '=', name)
-    .executeTakeFirst();
+  if (companyRow) return companyRow.id;
+  const companyId = crypto.randomUUID();
+  await db
+    .insertInto('companies')
+    .values({
+      id: companyId,
+      name: args.company ?? 'Replay',
+      timezone: 'UTC',
+      locale: 'en-US',
+      product_tier: 'full',
+      is_demo: 0,
+      created_at: now,
+    })
+    .execute();
+  return companyId;
+}
+
+/** An adapter holding the fields the replay found (Devices.xml meanings, or guesses from key names). */
+async function createReplayAdapter(
+  db: Kysely<Database>,
+  companyId: string,
+  file: string,
+  fields: ReadonlyMap<string, FieldMeaning>,
+  now: number,
+): Promise<string> {
   const adapterId = crypto.randomUUID();
-  await scope.transaction(async (tx) => {
+  await companyScope(db, companyId).transaction(async (tx) => {
     await tx
       .insertInto('adapters', {
         id: adapterId,
-        name: `Replay of ${basename(args.file)}`,
+        name: `Replay of ${basename(file)}`,
         notes: null,
         class: 'MTConnect',
         created_at: now,
@@ -145,26 +144,7 @@ async function machineFor(
         .execute();
     }
   });
-  let machineId = existing?.id;
-  if (machineId) {
-    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
-  } else {
-    machineId = crypto.randomUUID();
-    await scope
-      .insertInto('machines', {
-        id: machineId,
-        name,
-        workcenter_type: 'machine',
-        sort_order: 0,
-        downtime_failure_delay: 5,
-        autostart_behavior: 'disabled',
-        adapter_id: adapterId,
-        decommissioned_at: null,
-        created_at: now,
-      })
-      .execute();
-  }
-  return { companyId, machineId, name };
+  return adapterId;
 }
 
 export interface ReplayResult {
@@ -177,6 +157,16 @@ export interface ReplayResult {
   cycles: number;
   parts: number;
   machineId: string;
+  /**
+   * Keys an existing machine's adapter does not map, derived for this replay with the meaning the Devices.xml
+   * (or the key name) gives them; the adapter itself is left as it is (decision 0203).
+   */
+  unmappedKeys: string[];
+}
+
+export interface ReplayRunOptions {
+  /** Wall time between writes while replaying (default 1000 ms), so a paced replay shows up live. */
+  flushEveryMs?: number;
 }
 
 /** Replay a log into the database and summarize what was stored. */
@@ -184,31 +174,80 @@ export async function runReplay(
   db: Kysely<Database>,
   args: ReplayArgs,
   now: () => number = Date.now,
+  run: ReplayRunOptions = {},
 ): Promise<ReplayResult> {
   const devicesXml = args.devices ? readFileSync(args.devices, 'utf8') : undefined;
+  const companyId = await companyFor(db, args, now());
+  const name = args.machine ?? args.device ?? basename(args.file).replace(/\.[^.]*$/, '');
+  const existing = await companyScope(db, companyId)
+    .selectFrom('machines')
+    .select(['id', 'adapter_id', 'cycle_source'])
+    .where('name', '=', name)
+    .executeTakeFirst();
+  // An existing machine keeps its adapter: its field mapping is what live data is derived with, and the
+  // adapter may be shared by other machines (decision 0203).
+  const adapterFields = existing?.adapter_id
+    ? ((await loadFieldMaps(db, [existing.id])).get(existing.id) ?? new Map<string, FieldMeaning>())
+    : new Map<string, FieldMeaning>();
+  // Without a device description the adapter's mapping tells the parser what each key is, as on live links.
+  const keyKinds = devicesXml === undefined ? keyKindsFromFields(adapterFields) : undefined;
   // First pass (fast, no IO): which keys does the log use, and what do they mean?
-  const fields = new Map<string, FieldMeaning>();
+  const found = new Map<string, FieldMeaning>();
   await replayShdr({
     source: args.file,
     speed: 'max',
-    ...(devicesXml !== undefined ? { devicesXml } : {}),
+    ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
     ...(args.device ? { device: args.device } : {}),
     onObservations: (obs) => {
       for (const o of obs) {
-        if (fields.has(o.key) || o.kind !== 'value') continue;
+        if (found.has(o.key) || o.kind !== 'value') continue;
         const meaning = o.dataItem
           ? { type: o.dataItem.type, subType: o.dataItem.subType }
           : devicesXml
             ? null
             : guessField(o.key);
-        if (meaning) fields.set(o.key, meaning);
+        if (meaning) found.set(o.key, meaning);
       }
     },
   });
-  const cycleSource =
-    args.cycles ?? ([...fields.values()].some((f) => f.type === 'PART_COUNT') ? 'part_count' : 'execution');
-  const { companyId, machineId } = await machineFor(db, args, fields, now());
-  await db.updateTable('machines').set({ cycle_source: cycleSource }).where('id', '=', machineId).execute();
+  // The adapter's mapping wins; what the replay found fills only the keys it does not map.
+  const fields = new Map([...found, ...adapterFields]);
+  const unmappedKeys = existing?.adapter_id ? [...found.keys()].filter((k) => !adapterFields.has(k)) : [];
+  const guessedSource = [...fields.values()].some((f) => f.type === 'PART_COUNT')
+    ? 'part_count'
+    : 'execution';
+  let machineId: string;
+  let cycleSource: 'part_count' | 'execution';
+  if (existing) {
+    machineId = existing.id;
+    // The machine's own setting stands unless --cycles says otherwise (or it had no adapter to go by).
+    cycleSource = args.cycles ?? (existing.adapter_id ? existing.cycle_source : guessedSource);
+    const set = {
+      cycle_source: cycleSource,
+      ...(existing.adapter_id
+        ? {}
+        : { adapter_id: await createReplayAdapter(db, companyId, args.file, found, now()) }),
+    };
+    await db.updateTable('machines').set(set).where('id', '=', machineId).execute();
+  } else {
+    cycleSource = args.cycles ?? guessedSource;
+    const adapterId = await createReplayAdapter(db, companyId, args.file, found, now());
+    machineId = crypto.randomUUID();
+    await companyScope(db, companyId)
+      .insertInto('machines', {
+        id: machineId,
+        name,
+        workcenter_type: 'machine',
+        sort_order: 0,
+        downtime_failure_delay: 5,
+        autostart_behavior: 'disabled',
+        adapter_id: adapterId,
+        decommissioned_at: null,
+        cycle_source: cycleSource,
+        created_at: now(),
+      })
+      .execute();
+  }
 
   const pipeline = new MachinePipeline(companyId, machineId, fields, cycleSource, now());
   let buffer: ObservationRow[] = [];
@@ -222,22 +261,37 @@ export async function runReplay(
       beats.push({ ts: epochMs(h), key: 'heartbeat' as const, value: null });
     pipeline.pushDomain(beats);
   };
-  const flush = async () => {
+  const write = async () => {
     const t = now();
     const taken = pipeline.take(t);
+    // Swapped before the write: lines replayed meanwhile go to the next one.
+    const rows = buffer;
+    buffer = [];
     await writeBatch(db, {
-      observations: buffer,
+      observations: rows,
       derived: taken ? [{ companyId, machineId, ...taken }] : [],
       live: [pipeline.liveRow(t, taken?.result)],
       stats: [],
     });
     pipeline.stored(t);
-    buffer = [];
   };
+  // Writes run one at a time, in order: by size from the replay, and by wall time from the timer below.
+  let writing: Promise<void> = Promise.resolve();
+  let failed: Error | null = null;
+  const flush = () => {
+    writing = writing.then(write).catch((err: Error) => {
+      failed ??= err;
+    });
+    return writing;
+  };
+  // At recorded speed lines trickle in: write what came every second, so the replay shows up live.
+  const timer = setInterval(() => {
+    if (buffer.length > 0) void flush();
+  }, run.flushEveryMs ?? 1000);
   const summary = await replayShdr({
     source: args.file,
     speed: args.speed,
-    ...(devicesXml !== undefined ? { devicesXml } : {}),
+    ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
     ...(args.device ? { device: args.device } : {}),
     onObservations: async (obs) => {
       const values = obs.filter((o) => o.kind !== 'asset');
@@ -254,9 +308,11 @@ export async function runReplay(
       }
       pipeline.pushRaw(values, now());
       if (buffer.length >= 5000) await flush();
+      if (failed) throw failed;
     },
-  });
+  }).finally(() => clearInterval(timer));
   await flush();
+  if (failed) throw failed;
 
   // The summary is read back from storage through the same engine as the reports.
   const from = summary.from;
@@ -302,13 +358,15 @@ export async function runReplay(
   return {
     lines: summary.lines,
     observations: summary.observations,
-    rejected: summary.rejected,
+    // Rejected lines, as the sources' counters (lines dropped whole included).
+    rejected: summary.rejectedLines,
     from,
     to,
     stateMs,
     cycles,
     parts,
     machineId,
+    unmappedKeys,
   };
 }
 
@@ -323,7 +381,11 @@ async function main() {
   try {
     await migrateToLatest(database.db);
     const result = await runReplay(database.db, args);
-    const { machineId: _m, ...json } = result;
+    const { machineId: _m, unmappedKeys, ...json } = result;
+    if (unmappedKeys.length > 0)
+      console.error(
+        `the machine's adapter does not map ${unmappedKeys.join(', ')}: derived for this replay only (add them to the adapter to keep them)`,
+      );
     if (args.json) console.log(JSON.stringify(json));
     else
       console.log(

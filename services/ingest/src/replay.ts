@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import type { DataItem, KeyResolver } from './devices';
 import { keyKindsFrom, parseDevicesXml, resolverForDevice } from './devices';
-import type { Observation, ShdrData } from './shdr';
+import type { KeyKinds, Observation, ShdrData } from './shdr';
 import { parseShdrLine, splitShdrStream } from './shdr';
 
 export type ReplaySpeed = 'max' | 'realtime' | number;
@@ -38,6 +38,8 @@ export interface ReplayOptions {
   devicesXml?: string;
   /** the device in devicesXml the log belongs to (by name, uuid or id); all devices when omitted */
   device?: string;
+  /** without devicesXml: what each key is (the machine's adapter field mapping, keyKindsFromFields) */
+  keyKinds?: KeyKinds;
   /** one call per data line with observations; awaited, so a slow consumer slows the replay */
   onObservations?: (observations: ReplayObservation[], context: ReplayContext) => void | Promise<void>;
   /**
@@ -60,10 +62,13 @@ export interface ReplaySummary {
   /** records read (data and command lines; a multiline block counts as one) */
   lines: number;
   commands: number;
+  /** observations of data items (asset records, which are not stored as observations, aside) */
   observations: number;
+  /** asset commands (`@ASSET@` …) read */
+  assets: number;
   /** bad tokens, lines the splitter dropped included */
   rejected: number;
-  /** lines with at least one rejected token */
+  /** lines with at least one rejected token, and lines the splitter dropped */
   rejectedLines: number;
   /** epoch ms of the earliest and latest observation (assets aside), null when there was none */
   from: number | null;
@@ -105,13 +110,14 @@ export async function replayShdr(options: ReplayOptions): Promise<ReplaySummary>
   if (options.devicesXml !== undefined) {
     resolve = resolverForDevice(parseDevicesXml(options.devicesXml), options.device);
   }
-  const kinds = resolve ? keyKindsFrom(resolve) : undefined;
+  const kinds = resolve ? keyKindsFrom(resolve) : options.keyKinds;
   const unresolved = new Set<string>();
 
   const summary: ReplaySummary = {
     lines: 0,
     commands: 0,
     observations: 0,
+    assets: 0,
     rejected: 0,
     rejectedLines: 0,
     from: null,
@@ -181,9 +187,12 @@ export async function replayShdr(options: ReplayOptions): Promise<ReplaySummary>
       }
       return { ...o, dataItem };
     });
-    summary.observations += observations.length;
     for (const o of observations) {
-      if (o.kind === 'asset') continue;
+      if (o.kind === 'asset') {
+        summary.assets++;
+        continue;
+      }
+      summary.observations++;
       if (summary.from === null || o.ts < summary.from) summary.from = o.ts;
       if (summary.to === null || o.ts > summary.to) summary.to = o.ts;
     }
@@ -197,6 +206,7 @@ export async function replayShdr(options: ReplayOptions): Promise<ReplaySummary>
   }
   for (const raw of splitter.end()) await take(raw);
   summary.rejected += splitter.dropped;
+  summary.rejectedLines += splitter.dropped;
   summary.unresolvedKeys = [...unresolved];
   return summary;
 }

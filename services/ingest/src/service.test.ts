@@ -144,6 +144,7 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     await waitFor(() => socket, 5000, 'the ingest link');
     send(`${iso(t0)}|execution|ACTIVE|part_count`); // a key without its value
     send('2017'); // a broken line, as in the NIST log
+    send(`${iso(t0 + 5)}||x||y`); // two bad pairs on one line: one rejected line
     send(`${iso(t0 + 10)}|program|O7`);
     await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O7');
     await ingest.flush();
@@ -159,15 +160,59 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
           timeout: 5000,
         },
       )
-      .toMatchObject({ stat_lines: 3 });
+      .toMatchObject({ stat_lines: 4 });
     const src = await t.db
       .selectFrom('machine_sources')
       .select(['stat_rejected', 'last_line_at'])
       .where('machine_id', '=', machineId)
       .executeTakeFirstOrThrow();
-    expect(src.stat_rejected).toBeGreaterThanOrEqual(2);
+    // Rejected lines (issue 4 point 2), not bad tokens (which are 4 here).
+    expect(src.stat_rejected).toBe(3);
+    expect([...ingest.counters().values()][0]).toMatchObject({ rejected: 4, rejectedLines: 3 });
     expect(src.last_line_at).not.toBeNull();
     expect((await live())?.state).toBe('ACTIVE');
+  });
+
+  it("reads a MESSAGE item's native code and text as the adapter's field mapping says", async () => {
+    const adapterId = (
+      await t.db
+        .selectFrom('machines')
+        .select('adapter_id')
+        .where('id', '=', machineId)
+        .executeTakeFirstOrThrow()
+    ).adapter_id!;
+    await companyScope(t.db, companyId)
+      .insertInto('adapter_fields', {
+        id: crypto.randomUUID(),
+        adapter_id: adapterId,
+        name: 'msg',
+        data_item_type: 'MESSAGE',
+        data_item_subtype: null,
+        component_name: 'controller',
+        component_type: 'Controller',
+      })
+      .execute();
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|msg|M1|Door open|execution|ACTIVE`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
+    await ingest.flush();
+    const msg = await t.db
+      .selectFrom('observations')
+      .select(['ts', 'value'])
+      .where('machine_id', '=', machineId)
+      .where('key', '=', 'msg')
+      .execute();
+    expect(msg).toEqual([{ ts: t0, value: 'Door open' }]);
+    await expect
+      .poll(() =>
+        t.db
+          .selectFrom('machine_sources')
+          .select(['stat_lines', 'stat_observations', 'stat_rejected'])
+          .where('machine_id', '=', machineId)
+          .executeTakeFirstOrThrow(),
+      )
+      .toEqual({ stat_lines: 1, stat_observations: 2, stat_rejected: 0 });
   });
 
   it('resumes the open state after a restart without a gap or a duplicate interval', async () => {

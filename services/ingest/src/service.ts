@@ -3,7 +3,10 @@ import type { Database } from '@takt/api/db';
 import { MachinePipeline } from './pipeline';
 import type { FieldMeaning } from './pipeline';
 import { parseShdrLine } from './shdr';
-import type { Observation as RawObservation } from './shdr';
+import type { KeyKind, Observation as RawObservation } from './shdr';
+import { keyKindsFromFields } from './devices';
+import type { Device } from './devices';
+import { DEFAULT_MQTT_PREFIX, parseMqttTopic } from './mqtt-payload';
 import { ShdrClient } from './shdr-client';
 import type { ShdrCounters } from './shdr-client';
 import type { DerivedWrite, IngestBatch, ObservationRow, SourceRow } from './store';
@@ -74,6 +77,9 @@ interface Link {
   transport: Transport;
   pipeline: MachinePipeline;
   fields: Map<string, FieldMeaning>;
+  /** What each key is, from the adapter's field mapping: how the SHDR parser reads its tokens. */
+  kinds: ReadonlyMap<string, KeyKind>;
+  /** Counters as of the last stored batch (a copy: some transports count into one object in place). */
   flushed: ShdrCounters;
   /** The live row changed since the last write. */
   liveDirty: boolean;
@@ -89,6 +95,9 @@ interface Link {
 
 /** Inbox lines derived per drain. */
 const INBOX_TAKE = 5000;
+
+/** Refusals and unknown machines are logged at most once per key this often (a flood must not flood the log). */
+const LOG_EVERY_MS = 60_000;
 
 /** A rebuild for late data reads at most this far back from it to find the state it starts from. */
 const REBUILD_MAX_MS = 7 * 24 * 3_600_000;
@@ -152,6 +161,18 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   const { db } = options;
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
+  /** Mutates `logged`: logs the first message per key, then at most once per LOG_EVERY_MS with the count held back. */
+  const logged = new Map<string, { at: number; held: number }>();
+  const logLimited = (key: string, message: string) => {
+    const t = now();
+    const last = logged.get(key);
+    if (last && t - last.at < LOG_EVERY_MS) {
+      last.held++;
+      return;
+    }
+    logged.set(key, { at: t, held: 0 });
+    log(last && last.held > 0 ? `${message} (and ${last.held} more like it)` : message);
+  };
   const links = new Map<string, Link>();
   let observations: ObservationRow[] = [];
   let flushing: Promise<void> = Promise.resolve();
@@ -205,6 +226,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     const client = new ShdrClient({
       host: source.host,
       port: source.port,
+      keyKinds: link.kinds,
       now,
       ...(options.backoff ? { backoff: options.backoff } : {}),
       onStatus: (status, at) => connection(link, status, at),
@@ -233,6 +255,37 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     const { source } = link;
     let status: Transport['status'] = 'CONNECTING';
     const counters = noCounters();
+    const name = `agent ${source.baseUrl} (${source.machineName})`;
+    // The client's own counts of what it could not read, as far as they are in `counters` already.
+    let seen = { rejected: 0, rejectedDocuments: 0 };
+    /** Mutates `counters`: a document with unreadable observations is one rejected line; an unusable one too. */
+    const countRejects = () => {
+      const c = client.counters;
+      const bad = c.rejected - seen.rejected;
+      const badDocuments = c.rejectedDocuments - seen.rejectedDocuments;
+      seen = { rejected: c.rejected, rejectedDocuments: c.rejectedDocuments };
+      counters.rejected += bad + badDocuments;
+      counters.rejectedLines += badDocuments + (bad > 0 ? 1 : 0);
+      if (badDocuments > 0) {
+        counters.lines += badDocuments;
+        counters.lastLineAt = now();
+      }
+      if (bad > 0)
+        logLimited(`${source.sourceId} rejected`, `[ingest] ${name}: ${bad} unreadable observation(s)`);
+    };
+    /** Fields of the agent's /probe stand in for an adapter mapping the machine does not have. */
+    let fieldsFromProbe = link.fields.size === 0;
+    const onProbe = (devices: Device[]) => {
+      if (!fieldsFromProbe) return;
+      // Mutates link.fields in place: the pipeline (and a rebuild's) reads the same map.
+      link.fields.clear();
+      for (const item of devices.flatMap((d) => d.dataItems)) {
+        const meaning = { type: item.type.toUpperCase(), subType: item.subType };
+        if (!link.fields.has(item.id)) link.fields.set(item.id, meaning);
+        if (item.name !== null) link.fields.set(item.name, meaning);
+      }
+      fieldsFromProbe = true;
+    };
     const client = new AgentClient({
       baseUrl: source.baseUrl ?? '',
       intervalMs: source.pollIntervalMs ?? 1000,
@@ -251,14 +304,31 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         counters.lines += 1;
         counters.observations += obs.length;
         counters.lastLineAt = at;
+        countRejects();
         received(link, obs, at, true);
       },
+      onProbe,
+      // Data the agent's buffer dropped before we read it is lost for good: say so (the agent's /current
+      // gives the present state, so derivation goes on).
+      onGap: (gap) =>
+        log(
+          gap.reason === 'overrun'
+            ? `[ingest] ${name}: the agent's buffer moved past sequence ${gap.wanted}` +
+                (gap.firstSequence != null
+                  ? `; ${gap.firstSequence - gap.wanted} observation(s) lost`
+                  : '; observations lost') +
+                ', continuing from /current'
+            : `[ingest] ${name}: the agent restarted (instance ${gap.previousInstanceId} → ${gap.instanceId ?? '?'}), continuing from /current`,
+        ),
       onStatus: (s, at) => {
         const next = s === 'CONNECTED' || s === 'DISCONNECTED' ? s : 'CONNECTING';
         if (next !== status) connection(link, next, at);
         status = next;
       },
-      onError: (err) => log(`[ingest] agent ${source.baseUrl} (${source.machineName}): ${err.message}`),
+      onError: (err) => {
+        countRejects();
+        log(`[ingest] ${name}: ${err.message}`);
+      },
     });
     client.start();
     return {
@@ -274,6 +344,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     const link = {
       source,
       fields,
+      kinds: keyKindsFromFields(fields),
       pipeline: new MachinePipeline(source.companyId, source.machineId, fields, source.cycleSource, now()),
       flushed: noCounters(),
       liveDirty: true,
@@ -320,21 +391,25 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       (l) =>
         l.source.kind === 'mqtt' && l.source.machineRef === machineRef && l.source.companyRef === companyRef,
     );
+  const mqttPrefix = options.mqttPrefix ?? DEFAULT_MQTT_PREFIX;
   if (options.mqttUrl) {
     mqtt = new MqttSubscriber({
       url: options.mqttUrl,
       ...(options.mqttPrefix ? { prefix: options.mqttPrefix } : {}),
       ...(options.mqttClientId ? { clientId: options.mqttClientId } : {}),
       now,
+      keyKinds: (companyRef, machineRef) => mqttLink(companyRef, machineRef)?.kinds,
       // QoS 1: the broker's message is acknowledged when this resolves, so resolve only once what it
       // carried is committed (a worker killed before that gets the message again).
       onObservations: async (machineRef, obs, rejected, meta) => {
         const link = mqttLink(meta.companyRef, machineRef);
-        if (!link) return;
+        if (!link) return unknownMqttMachine(meta.companyRef, machineRef);
+        // A message is the MQTT source's line: one with anything rejected is one rejected line.
         const c = link.transport.counters;
         c.lines += 1;
         c.observations += obs.length;
         c.rejected += rejected;
+        if (rejected > 0) c.rejectedLines += 1;
         c.lastLineAt = meta.receivedAt;
         if (link.transport.status !== 'CONNECTED') {
           link.transport.status = 'CONNECTED';
@@ -343,14 +418,38 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         received(link, obs, meta.receivedAt, true);
         await committed(takenBatches);
       },
+      // A message refused whole (bad topic, oversized payload, bad status word): counted against its machine
+      // when the topic names one we derive, and logged either way.
+      onRejected: (topic, reason) => {
+        const refs = parseMqttTopic(topic, mqttPrefix);
+        const link = refs && mqttLink(refs.companyRef, refs.machineRef);
+        if (link) {
+          const c = link.transport.counters;
+          c.lines += 1;
+          c.rejected += 1;
+          c.rejectedLines += 1;
+          c.lastLineAt = now();
+        }
+        logLimited(
+          link ? `${link.source.sourceId} refused` : 'mqtt refused',
+          `[ingest] mqtt: refused a message on ${JSON.stringify(topic.slice(0, 200))}${link ? ` (${link.source.machineName})` : ''}: ${reason}`,
+        );
+      },
       onMachineStatus: (machineRef, online, meta) => {
         const link = mqttLink(meta.companyRef, machineRef);
-        if (!link) return;
+        if (!link) return unknownMqttMachine(meta.companyRef, machineRef);
         link.transport.status = online ? 'CONNECTED' : 'DISCONNECTED';
         connection(link, link.transport.status, meta.receivedAt);
       },
       onError: (err) => log(`[ingest] mqtt: ${err.message}`),
     });
+  }
+
+  function unknownMqttMachine(companyRef: string, machineRef: string): void {
+    logLimited(
+      `mqtt unknown ${companyRef}/${machineRef}`,
+      `[ingest] mqtt: no machine has MQTT source ${companyRef}/${machineRef}; its messages are dropped`,
+    );
   }
 
   /** Gateway pushes wait in the inbox (already stored by the API); derive them in arrival order. */
@@ -371,13 +470,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         link.transport.status = 'CONNECTED';
         connection(link, 'CONNECTED', r.received_at);
       }
-      const parsed = parseShdrLine(r.line, r.received_at);
+      const parsed = parseShdrLine(r.line, r.received_at, link.kinds);
       const c = link.transport.counters;
       c.lines += 1;
       c.lastLineAt = r.received_at;
       if (parsed.type === 'data') {
         c.observations += parsed.observations.length;
         c.rejected += parsed.rejected;
+        if (parsed.rejected > 0) c.rejectedLines += 1;
       }
       if (link.inboxCovered?.delete(r.id)) {
         // Already in the rebuilt history: only the sign of life counts.
@@ -484,7 +584,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     const stats = [...links.values()]
       .filter((l) => l.source.kind !== 'gateway')
       .map((l) => {
-        const c = l.transport.counters;
+        // A copy: passive and agent transports count into one object in place, and what arrives while the
+        // batch is written belongs to the next delta.
+        const c = { ...l.transport.counters };
         return {
           link: l,
           c,
@@ -492,7 +594,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
             sourceId: l.source.sourceId,
             lines: c.lines - l.flushed.lines,
             observations: c.observations - l.flushed.observations,
-            rejected: c.rejected - l.flushed.rejected,
+            // Stored as the issue's "rejected lines": a line with any rejected token counts once.
+            rejected: c.rejectedLines - l.flushed.rejectedLines,
             lastLineAt: c.lastLineAt,
           },
         };

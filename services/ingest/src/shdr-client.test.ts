@@ -74,6 +74,23 @@ describe('ShdrClient', () => {
     expect(server.sockets).toHaveLength(1);
   });
 
+  it('counts lines dropped whole (over-long, an unclosed multiline block at close) as rejected lines', async () => {
+    const server = await adapter((socket, index) => {
+      if (index > 0) return; // the redial after the close gets nothing
+      socket.write('2024-01-01T00:00:00Z|execution|ACTIVE\n');
+      // Longer than the 1 MiB a line may hold: dropped, and the line after it is read as usual.
+      socket.write(`2024-01-01T00:00:01Z|program|${'x'.repeat((1 << 20) + 10)}\n`);
+      socket.write('2024-01-01T00:00:02Z||x||y\n'); // two bad pairs, one rejected line
+      socket.write('2024-01-01T00:00:03Z|mode|AUTO\n');
+      socket.write('2024-01-01T00:00:04Z|@ASSET@|T1|Tool|--multiline--AB\n<Tool>\n');
+      setTimeout(() => socket.end(), 50);
+    });
+    const { shdr, errors } = client(server.port);
+    await waitFor(() => shdr.counters.rejectedLines === 3, 5_000, 'three rejected lines');
+    expect(shdr.counters).toMatchObject({ lines: 5, observations: 2, rejected: 4, rejectedLines: 3 });
+    expect(errors.some((e) => /dropped/.test(e.message))).toBe(true);
+  });
+
   it('delivers lines split mid-line across chunks and ending in CRLF, and counts them', async () => {
     const server = await adapter((socket) => {
       socket.write('2024-01-01T00:00:00.000Z|execution|ACTIVE|part_cou');

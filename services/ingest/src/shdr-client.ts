@@ -14,7 +14,7 @@ export interface ShdrCounters {
   observations: number;
   /** bad tokens or pairs (see ShdrData.rejected) */
   rejected: number;
-  /** lines that had at least one rejected token */
+  /** lines that had at least one rejected token, and lines dropped whole (over-long, unterminated multiline) */
   rejectedLines: number;
   /** epoch ms of the last line received, null before the first */
   lastLineAt: number | null;
@@ -120,15 +120,43 @@ export class ShdrClient {
     this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.setNoDelay(true);
     socket.on('connect', () => this.onConnected(socket));
+    let dropped = 0;
+    /** Mutates the counters: lines the splitter dropped whole (over-long, an unclosed multiline block). */
+    const countDropped = () => {
+      const more = splitter.dropped - dropped;
+      if (more <= 0) return;
+      dropped = splitter.dropped;
+      this.stats.lines += more;
+      this.stats.rejected += more;
+      this.stats.rejectedLines += more;
+      this.stats.lastLineAt = this.now();
+      this.report(
+        new Error(
+          `${more} over-long or unterminated line(s) from ${this.options.host}:${this.options.port} dropped`,
+        ),
+      );
+    };
     socket.on('data', (chunk: Buffer) => {
-      for (const line of splitter.push(chunk)) {
+      const lines = splitter.push(chunk);
+      countDropped();
+      for (const line of lines) {
         // A callback may have stopped the client or dropped the link mid-chunk: ignore the rest.
         if (!this.running || this.socket !== socket) return;
         this.onRawLine(line);
       }
     });
     socket.on('error', (error) => this.report(error));
-    socket.on('close', () => this.onClosed(socket));
+    socket.on('close', () => {
+      // A line cut off by the close is incomplete: rejected, like an unclosed multiline block.
+      const cut = splitter.end().length;
+      countDropped();
+      if (cut > 0) {
+        this.stats.lines += cut;
+        this.stats.rejected += cut;
+        this.stats.rejectedLines += cut;
+      }
+      this.onClosed(socket);
+    });
   }
 
   private onConnected(socket: net.Socket): void {

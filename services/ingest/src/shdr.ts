@@ -139,6 +139,11 @@ export function splitShdrStream(options: { maxLineLength?: number } = {}): ShdrL
       }
       const raw = partial + piece;
       partial = '';
+      // A line that came whole within the chunks is held to the limit as well as one still growing.
+      if (!block && raw.length > maxLineLength) {
+        dropped++;
+        continue;
+      }
       takeLine(raw, out);
     }
     if (!skippingOverlong) partial += text.slice(start);

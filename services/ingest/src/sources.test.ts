@@ -111,7 +111,71 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
             timeout: 5000,
           },
         )
-        .toBeGreaterThan(0);
+        .toBe(1); // one message with a bad line: one rejected line
+    } finally {
+      await client.endAsync();
+    }
+  }, 30_000);
+
+  it('reads MESSAGE items by the field mapping, and counts and logs refused messages and unknown machines', async () => {
+    const { company, companyRef, machineId } = await machineWithSource('mqtt', 'press-9');
+    const { adapter_id } = await t.db
+      .selectFrom('machines')
+      .select('adapter_id')
+      .where('id', '=', machineId)
+      .executeTakeFirstOrThrow();
+    await companyScope(t.db, company.id)
+      .insertInto('adapter_fields', {
+        id: crypto.randomUUID(),
+        adapter_id: adapter_id!,
+        name: 'msg',
+        data_item_type: 'MESSAGE',
+        data_item_subtype: null,
+        component_name: 'controller',
+        component_type: 'Controller',
+      })
+      .execute();
+    const logs: string[] = [];
+    ingest = await startIngest({
+      db: t.db,
+      flushIntervalMs: 20,
+      mqttUrl: broker.url,
+      rollupIntervalMs: 0,
+      log: (m) => logs.push(m),
+    });
+    const client = await mqtt.connectAsync(broker.url);
+    const topic = (machineRef: string, format: string) => `takt/${companyRef}/${machineRef}/${format}`;
+    try {
+      const t0 = Date.now() - 5000;
+      await client.publishAsync(topic('press-9', 'shdr'), `${iso(t0)}|msg|M1|Door open|execution|ACTIVE`, {
+        qos: 1,
+      });
+      await client.publishAsync(topic('press-9', 'status'), 'MAYBE', { qos: 1 });
+      await client.publishAsync(topic('press-9', 'shdr'), 'x'.repeat((1 << 20) + 1), { qos: 1 });
+      await client.publishAsync(topic('ghost', 'shdr'), `${iso(t0)}|execution|ACTIVE`, { qos: 1 });
+      await client.publishAsync(topic('press-9', 'bogus'), 'anything', { qos: 1 });
+      const counters = () =>
+        t.db
+          .selectFrom('machine_sources')
+          .select(['stat_lines', 'stat_observations', 'stat_rejected'])
+          .where('machine_id', '=', machineId)
+          .executeTakeFirstOrThrow();
+      await expect
+        .poll(counters, { timeout: 10_000 })
+        .toEqual({ stat_lines: 3, stat_observations: 2, stat_rejected: 2 });
+      const msg = await t.db
+        .selectFrom('observations')
+        .select('value')
+        .where('machine_id', '=', machineId)
+        .where('key', '=', 'msg')
+        .execute();
+      expect(msg).toEqual([{ value: 'Door open' }]);
+      await expect
+        .poll(() => logs.filter((l) => /ghost/.test(l) && /no machine/.test(l)).length, { timeout: 5000 })
+        .toBe(1);
+      // The first refusal of the machine is logged at once; the next within a minute is held back.
+      expect(logs.filter((l) => /refused/.test(l) && /press-9\/status/.test(l))).toHaveLength(1);
+      expect(logs.some((l) => /refused/.test(l) && /bogus/.test(l))).toBe(true);
     } finally {
       await client.endAsync();
     }

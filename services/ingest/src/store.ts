@@ -4,6 +4,8 @@ import type { Database, MachineLiveTable } from '@takt/api/db';
 import type { DerivationResult } from '@takt/domain';
 import { markRollupsDirty } from '@takt/api/rollups';
 import type { FieldMeaning } from './pipeline';
+import { keyKindsFromFields } from './devices';
+import type { KeyKinds } from './shdr';
 
 // Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
 
@@ -94,6 +96,25 @@ export async function loadFieldMaps(
   return maps;
 }
 
+/**
+ * For decidePush: what each key is, per machineRef of a gateway's push targets, from each machine's adapter
+ * field mapping (the same KeyKinds the worker reads the inbox with, so both parse a line alike).
+ */
+export async function pushKeyKinds(
+  db: Kysely<Database>,
+  targets: ReadonlyMap<string, { machineId: string }>,
+): Promise<(machineRef: string) => KeyKinds | undefined> {
+  const maps = await loadFieldMaps(
+    db,
+    [...targets.values()].map((t) => t.machineId),
+  );
+  const kinds = new Map([...maps].map(([machineId, fields]) => [machineId, keyKindsFromFields(fields)]));
+  return (machineRef) => {
+    const target = targets.get(machineRef);
+    return target ? kinds.get(target.machineId) : undefined;
+  };
+}
+
 /** Setup events of the machines' job runs: START at a run's start in setup, END when production began. */
 export async function loadSetupEvents(
   db: Kysely<Database>,
@@ -169,6 +190,7 @@ export interface SourceStats {
   sourceId: string;
   lines: number;
   observations: number;
+  /** rejected lines (stat_rejected): a line with any rejected token, or dropped whole, counts once */
   rejected: number;
   lastLineAt: number | null;
 }

@@ -16,7 +16,6 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
-import { useSubmit } from '../components/submit';
 import { localStore } from '../components/machineSwitch';
 import { LoadBoundary } from '../components/LoadBoundary';
 import { MachineSwitcher } from '../components/MachineSwitcher';
@@ -91,8 +90,10 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   const { me } = useSession();
   const sync = useFloorSync();
   const { status } = useSyncView();
-  // Add Part, Add 1 Part and Undo: debounced 200 ms and ignored while saving (live-operations §5).
-  const manualAction = useSubmit(async (run: () => Promise<void>) => run());
+  // Add Part, Add 1 Part and Undo are counters, not form submits: every tap is a part and goes to the outbox
+  // (decision 0711), so they are not gated like the overlays' Save.
+  const tap = (run: () => Promise<void>) =>
+    void run().catch((e: unknown) => console.error('[floor] manual parts', e));
   const { pathname, search, query } = useLocation();
   const tv = isTvMode(query);
   // Tablet mode: ?tablet=1 or a tablet registered on this device (hides Dashboard, TV Mode, and the switcher
@@ -322,8 +323,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                   <button
                     type="button"
                     className="button touch"
-                    disabled={manualAction.busy}
-                    onClick={() => manualAction.submit(() => undoParts(sync, machineId, view, multiplier))}
+                    onClick={() => tap(() => undoParts(sync, machineId, view, multiplier))}
                   >
                     {t('toolbar.undo')}
                   </button>
@@ -331,8 +331,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                     <button
                       type="button"
                       className="button touch"
-                      disabled={manualAction.busy}
-                      onClick={() => manualAction.submit(() => addParts(sync, machineId, 1))}
+                      onClick={() => tap(() => addParts(sync, machineId, 1))}
                     >
                       {t('toolbar.addOnePart')}
                     </button>
@@ -340,8 +339,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                   <button
                     type="button"
                     className="button button--primary touch"
-                    disabled={manualAction.busy}
-                    onClick={() => manualAction.submit(() => addParts(sync, machineId, multiplier))}
+                    onClick={() => tap(() => addParts(sync, machineId, multiplier))}
                   >
                     {t('toolbar.addPart')}
                   </button>

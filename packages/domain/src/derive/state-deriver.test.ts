@@ -261,6 +261,28 @@ describe('cycles (issue 3 point 1)', () => {
     ]);
   });
 
+  it('counts in the same millisecond make one cycle with their summed count (a cycle is known by its end)', () => {
+    // Two steps stamped alike: an agent batch, or machine times clamped to the time they were received.
+    const obs = [
+      exec(at(0), 'ACTIVE'),
+      count(at(0), 10),
+      count(at(20), 11),
+      count(at(30), 12),
+      count(at(30), 13),
+    ];
+    expect(cyclesOf(deriveMachineHistory(obs, PC, at(100)))).toEqual([
+      [0, 20, 1, 'part_count'],
+      [20, 30, 2, 'part_count'],
+    ]);
+    // Delivered one at a time, the same.
+    const d = new StateDeriver(PC);
+    for (const o of obs) d.push([o]);
+    expect(cyclesOf(d.result(at(100)))).toEqual([
+      [0, 20, 1, 'part_count'],
+      [20, 30, 2, 'part_count'],
+    ]);
+  });
+
   it.each([
     { name: 'a decrease is a counter reset and the new baseline', seq: [5, 0, 1], want: 1 },
     { name: 'UNAVAILABLE makes the next value a baseline', seq: [5, null, 9, 10], want: 1 },

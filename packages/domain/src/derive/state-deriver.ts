@@ -544,7 +544,7 @@ function materialize(
   };
   return {
     intervals,
-    cycles: closed.cycles.map((c) => ({ ...c })),
+    cycles: mergeSameEnd(closed.cycles),
     programs: programs.sort(byStart),
     subprograms: subprograms.sort(byStart),
     faults,
@@ -552,6 +552,29 @@ function materialize(
     inCut: mergeAdjacent(inCut.sort(byStart)),
     current,
   };
+}
+
+/**
+ * Counts that land on the same millisecond (two part-count steps in one instant, or machine times clamped to the
+ * time they were received) make one cycle with their summed count: a cycle is known by its end (the store's
+ * key), and a second, zero-length cycle at the same end would be a duplicate of it. Done when materializing,
+ * so the fold's own records stay as they were at each checkpoint.
+ */
+function mergeSameEnd(cycles: readonly MachineCycle[]): MachineCycle[] {
+  const out: MachineCycle[] = [];
+  for (const c of cycles) {
+    const last = out[out.length - 1];
+    if (last && last.end === c.end) {
+      const start = Math.min(last.start, c.start) as EpochMs;
+      out[out.length - 1] = {
+        ...c,
+        start,
+        duration: (c.end - start) as DurationMs,
+        count: last.count + c.count,
+      };
+    } else out.push({ ...c });
+  }
+  return out;
 }
 
 function mergeAdjacent(spans: Span[]): Span[] {

@@ -6,6 +6,7 @@ import { HEARTBEAT_TIMEOUT_MS, queryBool } from '@takt/domain';
 import {
   conditionText,
   decidePush,
+  pushKeyKinds,
   EDGE_HEALTH_LABEL,
   EDGE_HEALTH_TONE,
   bufferTone,
@@ -574,8 +575,9 @@ export const gatewayPushRoutes = new Hono<AppEnv>()
       const g = await lockGatewayForPush(trx, dialect, tokenHash);
       if (!g) throw unknownToken();
       if (g.state !== 'active') throw new ApiError(403, 'GATEWAY_DISABLED', 'The gateway is disabled.');
-      const decision = decidePush(batch, g.lastSequence, at);
       const targets = await pushTargets(trx, g.id, g.companyId);
+      // Keys resolve through each machine's adapter fields, as the worker reads the same lines (issue 4 point 1).
+      const decision = decidePush(batch, g.lastSequence, at, await pushKeyKinds(trx, targets));
       const observations: Insertable<ObservationsTable>[] = [];
       const inbox: IngestInboxTable[] = [];
       const stats = new Map<string, { lines: number; observations: number; rejected: number }>();
@@ -600,7 +602,8 @@ export const gatewayPushRoutes = new Hono<AppEnv>()
           line: r.line,
         });
         if (r.parsed.type !== 'data') continue;
-        s.rejected += r.parsed.rejected;
+        // Rejected lines, as every source counts them (decision 0203).
+        if (r.parsed.rejected > 0) s.rejected++;
         for (const o of r.parsed.observations) {
           if (o.kind === 'asset') continue;
           s.observations++;
