@@ -2,7 +2,7 @@
 //   [--speed max|realtime|<factor>] [--cycles part_count|execution] [--json]`
 // Feeds a SHDR log into a machine (created if missing) on the configured database (DATABASE_URL), through
 // the same pipeline as live ingest, and with --json prints one summary computed from what was stored.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { parseEnv } from '@takt/api';
@@ -13,11 +13,9 @@ import type { MachineCycle, StateInterval } from '@takt/domain';
 import { MachinePipeline } from './pipeline';
 import type { FieldMeaning } from './pipeline';
 import { parseReplaySpeed, replayShdr } from './replay';
-import type { ReplaySpeed } from './replay';
+import type { ReplayObservation, ReplaySpeed, ReplaySummary } from './replay';
 import { keyKindsFromFields } from './devices';
 import { loadFieldMaps, writeBatch } from './store';
-import type { ObservationRow } from './store';
-import { conditionText } from './service';
 
 export interface ReplayArgs {
   file: string;
@@ -170,6 +168,9 @@ export interface ReplayRunOptions {
 }
 
 /** Replay a log into the database and summarize what was stored. */
+/** A log up to this size is held in memory after the first pass instead of being read and parsed twice. */
+const RECORD_MAX_BYTES = 64 * 1024 * 1024;
+
 export async function runReplay(
   db: Kysely<Database>,
   args: ReplayArgs,
@@ -191,23 +192,30 @@ export async function runReplay(
     : new Map<string, FieldMeaning>();
   // Without a device description the adapter's mapping tells the parser what each key is, as on live links.
   const keyKinds = devicesXml === undefined ? keyKindsFromFields(adapterFields) : undefined;
-  // First pass (fast, no IO): which keys does the log use, and what do they mean?
+  // First pass (fast, no IO): which keys does the log use, and what do they mean? At full speed it also keeps
+  // what it read, so the log is read and parsed once (a log too large to hold is read again below).
   const found = new Map<string, FieldMeaning>();
-  await replayShdr({
+  const seen = new Set<string>();
+  const recorded: ReplayObservation[][] | null =
+    args.speed === 'max' && statSync(args.file).size <= RECORD_MAX_BYTES ? [] : null;
+  const firstPass = await replayShdr({
     source: args.file,
     speed: 'max',
     ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
     ...(args.device ? { device: args.device } : {}),
     onObservations: (obs) => {
       for (const o of obs) {
-        if (found.has(o.key) || o.kind !== 'value') continue;
+        if (o.kind !== 'value' || seen.has(o.key)) continue;
         const meaning = o.dataItem
           ? { type: o.dataItem.type, subType: o.dataItem.subType }
           : devicesXml
             ? null
             : guessField(o.key);
         if (meaning) found.set(o.key, meaning);
+        // A key means the same on every line (one device description, one guess): asked once, found or not.
+        seen.add(o.key);
       }
+      recorded?.push(obs);
     },
   });
   // The adapter's mapping wins; what the replay found fills only the keys it does not map.
@@ -250,7 +258,8 @@ export async function runReplay(
   }
 
   const pipeline = new MachinePipeline(companyId, machineId, fields, cycleSource, now());
-  let buffer: ObservationRow[] = [];
+  // The parser's own observations, written as they are (no row object each).
+  let buffer: ReplayObservation[] = [];
   let started = false;
   // A recorded log has no PING/PONG, yet its adapter was connected all along: stand in for the heartbeats
   // once a minute of log time, so quiet stretches are not read as the 5-minute heartbeat loss.
@@ -268,7 +277,8 @@ export async function runReplay(
     const rows = buffer;
     buffer = [];
     await writeBatch(db, {
-      observations: rows,
+      observations: [],
+      machineObservations: [{ companyId, machineId, observations: rows }],
       derived: taken ? [{ companyId, machineId, ...taken }] : [],
       live: [pipeline.liveRow(t, taken?.result)],
       stats: [],
@@ -288,29 +298,49 @@ export async function runReplay(
   const timer = setInterval(() => {
     if (buffer.length > 0) void flush();
   }, run.flushEveryMs ?? 1000);
-  const summary = await replayShdr({
-    source: args.file,
-    speed: args.speed,
-    ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
-    ...(args.device ? { device: args.device } : {}),
-    onObservations: async (obs) => {
-      const values = obs.filter((o) => o.kind !== 'asset');
-      if (values.length === 0) return;
-      const first = Math.min(...values.map((o) => o.ts));
-      if (!started) {
-        pipeline.setConnection('CONNECTED', first);
-        started = true;
-      } else if (first > lastTs) heartbeatsUntil(first);
-      lastTs = Math.max(lastTs, ...values.map((o) => o.ts));
-      for (const o of values) {
-        const value = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
-        buffer.push({ company_id: companyId, machine_id: machineId, ts: o.ts, key: o.key, value });
-      }
-      pipeline.pushRaw(values, now());
-      if (buffer.length >= 5000) await flush();
+  /** One line's observations into the buffer and the engine; a promise only when it must wait for a write. */
+  const consume = (obs: readonly ReplayObservation[]): Promise<void> | undefined => {
+    const values = obs.some((o) => o.kind === 'asset') ? obs.filter((o) => o.kind !== 'asset') : obs;
+    if (values.length === 0) return undefined;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const o of values) {
+      if (o.ts < first) first = o.ts;
+      if (o.ts > last) last = o.ts;
+      buffer.push(o);
+    }
+    if (!started) {
+      pipeline.setConnection('CONNECTED', first);
+      started = true;
+    } else if (first > lastTs) heartbeatsUntil(first);
+    lastTs = Math.max(lastTs, last);
+    pipeline.pushRaw(values, now());
+    if (failed) throw failed;
+    if (buffer.length < 5000) return undefined;
+    return flush().then(() => {
       if (failed) throw failed;
-    },
-  }).finally(() => clearInterval(timer));
+    });
+  };
+  let summary: ReplaySummary;
+  try {
+    if (recorded) {
+      for (const obs of recorded) {
+        const pending = consume(obs);
+        if (pending) await pending;
+      }
+      summary = firstPass;
+    } else {
+      summary = await replayShdr({
+        source: args.file,
+        speed: args.speed,
+        ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
+        ...(args.device ? { device: args.device } : {}),
+        onObservations: consume,
+      });
+    }
+  } finally {
+    clearInterval(timer);
+  }
   await flush();
   if (failed) throw failed;
 

@@ -11,6 +11,7 @@ import { ShdrClient } from './shdr-client';
 import type { ShdrCounters } from './shdr-client';
 import type { DerivedWrite, IngestBatch, ObservationRow, SourceRow } from './store';
 import {
+  conditionText,
   CONNECTION_KEY,
   loadFieldMaps,
   loadObservationsSince,
@@ -112,16 +113,7 @@ const noCounters = (): ShdrCounters => ({
 
 export { CONNECTION_KEY } from './store';
 
-/** Stored form of a condition: the SHDR condition fields, so a rebuild can read it back. */
-export function conditionText(c: {
-  level: string;
-  nativeCode: string;
-  nativeSeverity: string;
-  qualifier: string;
-  message: string;
-}): string {
-  return [c.level, c.nativeCode, c.nativeSeverity, c.qualifier, c.message].join('|');
-}
+export { conditionText } from './store';
 
 /** Read stored observations back into the raw form (for re-deriving history after very late data). */
 export function storedToRaw(row: {
