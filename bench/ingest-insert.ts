@@ -60,7 +60,7 @@ async function seed(db: Kysely<Database>) {
 }
 
 /**
- * Our path: the replay command's own function (`npm run replay -- <file> --machine Hurco04`, as fast as it
+ * Our path: the replay command's own function (`npm run replay -- <file> --machine Hurco04 --cycles part_count`, as fast as it
  * goes): SHDR splitting and parsing, derivation by the domain engine, batched writes of observations, derived
  * records and the live row, and the summary read back. Returns ms; checks every row was stored.
  */

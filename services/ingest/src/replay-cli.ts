@@ -192,54 +192,63 @@ export async function runReplay(
     : new Map<string, FieldMeaning>();
   // Without a device description the adapter's mapping tells the parser what each key is, as on live links.
   const keyKinds = devicesXml === undefined ? keyKindsFromFields(adapterFields) : undefined;
-  // First pass (fast, no IO): which keys does the log use, and what do they mean? At full speed it also keeps
-  // what it read, so the log is read and parsed once (a log too large to hold is read again below).
+  // Which keys does the log use, and what do they mean? The adapter's mapping wins; what the replay finds fills
+  // only the keys it does not map. A key means the same on every line (one device description, one guess), so
+  // each is asked once, found or not.
   const found = new Map<string, FieldMeaning>();
+  const fields = new Map(adapterFields);
   const seen = new Set<string>();
-  const recorded: ReplayObservation[][] | null =
-    args.speed === 'max' && statSync(args.file).size <= RECORD_MAX_BYTES ? [] : null;
-  const firstPass = await replayShdr({
-    source: args.file,
-    speed: 'max',
-    ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
-    ...(args.device ? { device: args.device } : {}),
-    onObservations: (obs) => {
-      for (const o of obs) {
-        if (o.kind !== 'value' || seen.has(o.key)) continue;
-        const meaning = o.dataItem
-          ? { type: o.dataItem.type, subType: o.dataItem.subType }
-          : devicesXml
-            ? null
-            : guessField(o.key);
-        if (meaning) found.set(o.key, meaning);
-        // A key means the same on every line (one device description, one guess): asked once, found or not.
-        seen.add(o.key);
-      }
-      recorded?.push(obs);
-    },
-  });
-  // The adapter's mapping wins; what the replay found fills only the keys it does not map.
-  const fields = new Map([...found, ...adapterFields]);
-  const unmappedKeys = existing?.adapter_id ? [...found.keys()].filter((k) => !adapterFields.has(k)) : [];
-  const guessedSource = [...fields.values()].some((f) => f.type === 'PART_COUNT')
-    ? 'part_count'
-    : 'execution';
+  const learn = (obs: readonly ReplayObservation[]) => {
+    for (const o of obs) {
+      if (o.kind !== 'value' || seen.has(o.key)) continue;
+      seen.add(o.key);
+      const meaning = o.dataItem
+        ? { type: o.dataItem.type, subType: o.dataItem.subType }
+        : devicesXml
+          ? null
+          : guessField(o.key);
+      if (!meaning) continue;
+      found.set(o.key, meaning);
+      if (!adapterFields.has(o.key)) fields.set(o.key, meaning);
+    }
+  };
+  // The cycle source is the machine's (or --cycles): then one pass does it all. Otherwise it depends on
+  // whether the log counts parts, known only at its end: a first pass learns the keys, and at full speed
+  // keeps what it read, so the log is still read and parsed once (a log too large to hold is read again).
+  const knownSource = args.cycles ?? (existing?.adapter_id ? existing.cycle_source : undefined);
+  let firstPass: ReplaySummary | null = null;
+  let recorded: ReplayObservation[][] | null = null;
+  if (knownSource === undefined) {
+    const keep: ReplayObservation[][] | null =
+      args.speed === 'max' && statSync(args.file).size <= RECORD_MAX_BYTES ? [] : null;
+    firstPass = await replayShdr({
+      source: args.file,
+      speed: 'max',
+      ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
+      ...(args.device ? { device: args.device } : {}),
+      onObservations: (obs) => {
+        learn(obs);
+        keep?.push(obs);
+      },
+    });
+    recorded = keep;
+  }
+  const cycleSource: 'part_count' | 'execution' =
+    knownSource ?? ([...fields.values()].some((f) => f.type === 'PART_COUNT') ? 'part_count' : 'execution');
+  // A machine without an adapter gets one with the keys the log uses: made now when they are known, else
+  // once the single pass has seen them.
+  const needsAdapter = !existing?.adapter_id;
   let machineId: string;
-  let cycleSource: 'part_count' | 'execution';
   if (existing) {
     machineId = existing.id;
-    // The machine's own setting stands unless --cycles says otherwise (or it had no adapter to go by).
-    cycleSource = args.cycles ?? (existing.adapter_id ? existing.cycle_source : guessedSource);
     const set = {
       cycle_source: cycleSource,
-      ...(existing.adapter_id
-        ? {}
-        : { adapter_id: await createReplayAdapter(db, companyId, args.file, found, now()) }),
+      ...(needsAdapter && firstPass
+        ? { adapter_id: await createReplayAdapter(db, companyId, args.file, found, now()) }
+        : {}),
     };
     await db.updateTable('machines').set(set).where('id', '=', machineId).execute();
   } else {
-    cycleSource = args.cycles ?? guessedSource;
-    const adapterId = await createReplayAdapter(db, companyId, args.file, found, now());
     machineId = crypto.randomUUID();
     await companyScope(db, companyId)
       .insertInto('machines', {
@@ -249,7 +258,7 @@ export async function runReplay(
         sort_order: 0,
         downtime_failure_delay: 5,
         autostart_behavior: 'disabled',
-        adapter_id: adapterId,
+        adapter_id: firstPass ? await createReplayAdapter(db, companyId, args.file, found, now()) : null,
         decommissioned_at: null,
         cycle_source: cycleSource,
         created_at: now(),
@@ -323,19 +332,23 @@ export async function runReplay(
   };
   let summary: ReplaySummary;
   try {
-    if (recorded) {
+    if (recorded && firstPass) {
       for (const obs of recorded) {
         const pending = consume(obs);
         if (pending) await pending;
       }
       summary = firstPass;
     } else {
+      const single = firstPass === null;
       summary = await replayShdr({
         source: args.file,
         speed: args.speed,
         ...(devicesXml !== undefined ? { devicesXml } : { keyKinds }),
         ...(args.device ? { device: args.device } : {}),
-        onObservations: consume,
+        onObservations: (obs) => {
+          if (single) learn(obs);
+          return consume(obs);
+        },
       });
     }
   } finally {
@@ -343,6 +356,11 @@ export async function runReplay(
   }
   await flush();
   if (failed) throw failed;
+  if (needsAdapter && firstPass === null) {
+    const adapterId = await createReplayAdapter(db, companyId, args.file, found, now());
+    await db.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
+  }
+  const unmappedKeys = existing?.adapter_id ? [...found.keys()].filter((k) => !adapterFields.has(k)) : [];
 
   // The summary is read back from storage through the same engine as the reports.
   const from = summary.from;
