@@ -194,6 +194,33 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
     expect(Number(stored.n)).toBe(r.observations);
   }, 120_000);
 
+  it('derives the same in one pass (--cycles given) as with a first pass learning the log, adapter included', async () => {
+    const learned = await runReplay(t.db, { file: HURCO, machine: 'Hurco A', speed: 'max', json: true });
+    const single = await runReplay(t.db, {
+      file: HURCO,
+      machine: 'Hurco B',
+      speed: 'max',
+      json: true,
+      cycles: 'part_count',
+    });
+    const summary = (r: typeof learned) => ({ ...r, machineId: undefined });
+    expect(summary(single)).toEqual(summary(learned));
+    expect(learned.cycles).toBe(10);
+    const fieldsOf = async (machineId: string) =>
+      (
+        await t.db
+          .selectFrom('machines')
+          .innerJoin('adapter_fields', 'adapter_fields.adapter_id', 'machines.adapter_id')
+          .select(['adapter_fields.name', 'adapter_fields.data_item_type'])
+          .where('machines.id', '=', machineId)
+          .orderBy('adapter_fields.name')
+          .execute()
+      ).map((f) => `${f.name}:${f.data_item_type}`);
+    expect(await fieldsOf(single.machineId)).toEqual(await fieldsOf(learned.machineId));
+    expect((await fieldsOf(single.machineId)).length).toBeGreaterThan(0);
+    expect(await storedCount(single.machineId)).toBe(await storedCount(learned.machineId));
+  }, 120_000);
+
   it('replays the Okuma log with its concatenated runs through the device description', async () => {
     const r = await runReplay(t.db, {
       file: OKUMA,
