@@ -1,7 +1,7 @@
 import { formatPartTime } from '@takt/domain';
 import { t, useServerNow } from '@takt/ui';
+import { DowntimeFields } from './DowntimeFields';
 import { useActorRef, useSelector } from '@xstate/react';
-import { NOTE_MAX_LENGTH } from '@takt/domain';
 import { useEffect, useId, useState } from 'react';
 import type { DowntimeEntry } from '../offline/optimistic';
 import { useFloorSync } from '../offline/SyncProvider';
@@ -127,27 +127,14 @@ export function Underlay({ machineId, live, reasons, pending, onAddReason }: Und
           }}
         >
           <p className="field__label">{ask.reason.name}</p>
-          <label className="check touch">
-            <input
-              type="checkbox"
-              checked={ask.draft.planned}
-              onChange={(e) => edit({ planned: e.target.checked })}
-            />
-            <span>{t('downtime.planned')}</span>
-          </label>
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-desc`}>
-              {t('downtime.description')}
-            </label>
-            <textarea
-              id={`${id}-desc`}
-              className="touch-input"
-              rows={2}
-              maxLength={NOTE_MAX_LENGTH}
-              value={ask.draft.description}
-              onChange={(e) => edit({ description: e.target.value })}
-            />
-          </div>
+          <DowntimeFields
+            id={id}
+            showPlanned
+            planned={ask.draft.planned}
+            description={ask.draft.description}
+            onPlanned={(planned) => edit({ planned })}
+            onDescription={(description) => edit({ description })}
+          />
           <div className="underlay__actions">
             <button type="submit" className="button button--primary touch">
               {t('overlay.save')}

@@ -1,9 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp } from '../app';
 import type { DialectName } from '../db/connect';
 import { companyScope } from '../db/scope';
 import { revokeTablet, updateTablet } from '../repositories/tablets';
@@ -20,23 +16,8 @@ import { REVALIDATE_MS } from './channel';
 const connect = (node: Node, cookie?: string) => openSocket(node, '/live', cookie);
 
 /** startNode with a clock the test can move forward (`clock.skew`), to pass the re-check interval at once. */
-async function startClockedNode(t: TestDb, dialect: DialectName, clock: { skew: number }): Promise<Node> {
-  const bus = inProcessBus();
-  const { app, injectWebSocket } = buildApp({
-    db: t.db,
-    dialect,
-    now: () => Date.now() + clock.skew,
-    demoMode: false,
-    secureCookies: false,
-    staticRoot: null,
-    bus,
-  });
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  injectWebSocket(server);
-  const { port } = server.address() as AddressInfo;
-  return { url: `127.0.0.1:${port}`, server, bus };
+function startClockedNode(t: TestDb, dialect: DialectName, clock: { skew: number }): Promise<Node> {
+  return startNode(t, dialect, inProcessBus(), () => Date.now() + clock.skew);
 }
 
 const closedWith = (ws: WebSocket) =>

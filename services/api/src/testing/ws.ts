@@ -18,11 +18,16 @@ export interface Node {
 }
 
 /** An API process on a random local port, on the test database, with its own live bus. */
-export async function startNode(t: TestDb, dialect: DialectName, bus: LiveBus): Promise<Node> {
+export async function startNode(
+  t: TestDb,
+  dialect: DialectName,
+  bus: LiveBus,
+  now: () => number = () => Date.now(),
+): Promise<Node> {
   const { app, injectWebSocket } = buildApp({
     db: t.db,
     dialect,
-    now: () => Date.now(),
+    now,
     demoMode: false,
     secureCookies: false,
     staticRoot: null,

@@ -1,4 +1,5 @@
-import { formatPartTime, NOTE_MAX_LENGTH } from '@takt/domain';
+import { formatPartTime } from '@takt/domain';
+import { DowntimeFields } from '../DowntimeFields';
 import { FormActions, formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef } from 'react';
@@ -227,29 +228,14 @@ export default function DowntimeOverlay({
               ))
             )}
           </fieldset>
-          {plannedEditable(reason) && (
-            <label className="check touch">
-              <input
-                type="checkbox"
-                checked={draft.planned}
-                onChange={(e) => send({ type: 'EDIT', patch: { planned: e.target.checked } })}
-              />
-              <span>{t('downtime.planned')}</span>
-            </label>
-          )}
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-desc`}>
-              {t('downtime.description')}
-            </label>
-            <textarea
-              id={`${id}-desc`}
-              className="touch-input"
-              rows={2}
-              maxLength={NOTE_MAX_LENGTH}
-              value={draft.description}
-              onChange={(e) => send({ type: 'EDIT', patch: { description: e.target.value } })}
-            />
-          </div>
+          <DowntimeFields
+            id={id}
+            showPlanned={plannedEditable(reason)}
+            planned={draft.planned}
+            description={draft.description}
+            onPlanned={(planned) => send({ type: 'EDIT', patch: { planned } })}
+            onDescription={(description) => send({ type: 'EDIT', patch: { description } })}
+          />
         </form>
       </Modal>
     );
