@@ -8,6 +8,7 @@ import { markRollupsDirty } from '@takt/api/rollups';
 import { createAdapter, createShdrSource } from '../../api/src/repositories/adapters';
 import { machineSourceRow } from '../../api/src/repositories/machine-sources';
 import { aCompany, aMachine } from '../../api/src/testing/builders';
+import { aDowntimeReason, anAnnotation } from '../../api/src/testing/downtime-builders';
 import { DIALECTS, freshDb } from '../../api/src/testing/db';
 import type { TestDb } from '../../api/src/testing/db';
 import { demoAdapterFields } from './demo-adapter';
@@ -237,6 +238,73 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
     );
     await inboxEmpty();
     await expectFromScratch(company.id, machineId, late);
+  }, 60_000);
+
+  it("recomputes a closed bucket when the downtime it holds ends past its reason's planned limit", async () => {
+    const { company, scope, machineId } = await aMachineWithAdapter();
+    let socket: net.Socket | undefined;
+    adapter = await fakeAdapter((s) => {
+      socket = s;
+    });
+    await createShdrSource(scope, { machineId, host: '127.0.0.1', port: adapter.port }, 0);
+    const T0 = Date.UTC(2026, 10, 20, 8);
+    clock = T0;
+    ingest = await startIngest({
+      db: t.db,
+      now,
+      flushIntervalMs: 3_600_000,
+      rollupIntervalMs: 0,
+      log: () => {},
+    });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    const sourceLines = () => [...ingest!.counters().values()][0]?.lines ?? 0;
+    const send = async (lines: string[]) => {
+      const before = sourceLines();
+      socket!.write(lines.map((l) => `${l}\n`).join(''));
+      await waitFor(() => sourceLines() === before + lines.length, 10_000, 'the lines');
+      await ingest!.flush();
+    };
+
+    // The adapter reports every 4 minutes (a sign of life well within the 5-minute heartbeat timeout).
+    const beats = (from: number, to: number) => {
+      const out: string[] = [];
+      for (let m = from; m < to; m += 4) out.push(`${iso(T0 + m * MIN)}|avail|AVAILABLE`);
+      return out;
+    };
+    // Working until 08:50, then stopped; the operator gives a reason planned up to 30 minutes at 08:55.
+    clock = T0 + 55 * MIN;
+    await send([
+      `${iso(T0)}|avail|AVAILABLE|execution|ACTIVE`,
+      ...beats(2, 50),
+      `${iso(T0 + 50 * MIN)}|execution|READY`,
+      ...beats(52, 55),
+    ]);
+    const reason = await aDowntimeReason(t.db, company, {
+      plannedBehavior: 'plannedWithLimit',
+      plannedLimitMs: 30 * MIN,
+    });
+    await anAnnotation(t.db, company, { machineId, start: T0 + 50 * MIN, typeId: reason.id, planned: true });
+    // The 08:00 bucket is closed and stored at 09:01, while the stop has lasted 11 minutes: planned.
+    clock = T0 + 61 * MIN;
+    await send(beats(56, 61));
+    await ingest.rollUp();
+    const bucket8 = async () =>
+      JSON.parse((await rollupRows(machineId)).find((r) => r.start_at === T0)!.measures as string) as {
+        plannedDowntimeMs: number;
+        unplannedDowntimeMs: number;
+      };
+    expect(await bucket8()).toMatchObject({ plannedDowntimeMs: 10 * MIN, unplannedDowntimeMs: 0 });
+    // Back to work at 09:25: the stop lasted 35 minutes, past the limit, so all of it is unplanned.
+    clock = T0 + 90 * MIN;
+    await send([...beats(64, 85), `${iso(T0 + 85 * MIN)}|execution|ACTIVE`, ...beats(86, 90)]);
+    await ingest.rollUp();
+    expect(await bucket8()).toMatchObject({ plannedDowntimeMs: 0, unplannedDowntimeMs: 10 * MIN });
+    const incremental = await rollupRows(machineId);
+    expect(incremental.length).toBeGreaterThan(1);
+    await t.db.deleteFrom('rollups').where('machine_id', '=', machineId).execute();
+    await markRollupsDirty(t.db, { companyId: company.id, machineId, from: T0, now: clock });
+    await ingest.rollUp();
+    expect(incremental).toEqual(await rollupRows(machineId));
   }, 60_000);
 
   it('re-derives once for a gateway backlog larger than one inbox take', async () => {
