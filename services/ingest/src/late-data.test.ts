@@ -51,6 +51,47 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
     return { company, scope, machineId };
   }
 
+  /**
+   * What the push route stores for a gateway's accepted records, in one transaction: their observations, and
+   * the lines for the worker's inbox.
+   */
+  function gatewayPusher(companyId: string, machineId: string) {
+    let seq = 0;
+    return async (lines: string[], receivedAt: number) => {
+      await t.db.transaction().execute(async (trx) => {
+        const observations = lines.flatMap((line) => {
+          const parsed = parseShdrLine(line, receivedAt);
+          if (parsed.type !== 'data') return [];
+          return parsed.observations.map((o) => ({
+            company_id: companyId,
+            machine_id: machineId,
+            ts: o.ts,
+            key: o.key,
+            value: o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value,
+          }));
+        });
+        for (let i = 0; i < observations.length; i += 500)
+          await trx
+            .insertInto('observations')
+            .values(observations.slice(i, i + 500))
+            .execute();
+        const inbox = lines.map((line) => ({
+          id: crypto.randomUUID(),
+          company_id: companyId,
+          machine_id: machineId,
+          received_at: receivedAt,
+          seq: ++seq,
+          line,
+        }));
+        for (let i = 0; i < inbox.length; i += 500)
+          await trx
+            .insertInto('ingest_inbox')
+            .values(inbox.slice(i, i + 500))
+            .execute();
+      });
+    };
+  }
+
   /** What stored derived records must equal. */
   async function stored(machineId: string) {
     const [intervals, cycles, programs, faults] = await Promise.all([
@@ -161,39 +202,7 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
         machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
       )
       .execute();
-    let seq = 0;
-    /** What the push route stores for accepted records: their observations, and the lines for the worker. */
-    const push = async (lines: string[], receivedAt: number) => {
-      const observations = lines.flatMap((line) => {
-        const parsed = parseShdrLine(line, receivedAt);
-        if (parsed.type !== 'data') return [];
-        return parsed.observations.map((o) => ({
-          company_id: company.id,
-          machine_id: machineId,
-          ts: o.ts,
-          key: o.key,
-          value: o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value,
-        }));
-      });
-      for (let i = 0; i < observations.length; i += 500)
-        await t.db
-          .insertInto('observations')
-          .values(observations.slice(i, i + 500))
-          .execute();
-      const inbox = lines.map((line) => ({
-        id: crypto.randomUUID(),
-        company_id: company.id,
-        machine_id: machineId,
-        received_at: receivedAt,
-        seq: ++seq,
-        line,
-      }));
-      for (let i = 0; i < inbox.length; i += 500)
-        await t.db
-          .insertInto('ingest_inbox')
-          .values(inbox.slice(i, i + 500))
-          .execute();
-    };
+    const push = gatewayPusher(company.id, machineId);
     const inboxEmpty = async () => {
       await expect
         .poll(async () => (await t.db.selectFrom('ingest_inbox').select('id').execute()).length, {
@@ -315,41 +324,7 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
         machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
       )
       .execute();
-    let seq = 0;
-    const push = async (lines: string[], receivedAt: number) => {
-      await t.db.transaction().execute(async (trx) => {
-        const observations = lines.flatMap((line) => {
-          const parsed = parseShdrLine(line, receivedAt);
-          return parsed.type === 'data'
-            ? parsed.observations.map((o) => ({
-                company_id: company.id,
-                machine_id: machineId,
-                ts: o.ts,
-                key: o.key,
-                value: o.value,
-              }))
-            : [];
-        });
-        for (let i = 0; i < observations.length; i += 500)
-          await trx
-            .insertInto('observations')
-            .values(observations.slice(i, i + 500))
-            .execute();
-        const inbox = lines.map((line) => ({
-          id: crypto.randomUUID(),
-          company_id: company.id,
-          machine_id: machineId,
-          received_at: receivedAt,
-          seq: ++seq,
-          line,
-        }));
-        for (let i = 0; i < inbox.length; i += 500)
-          await trx
-            .insertInto('ingest_inbox')
-            .values(inbox.slice(i, i + 500))
-            .execute();
-      });
-    };
+    const push = gatewayPusher(company.id, machineId);
     const T = Date.UTC(2026, 10, 20, 12);
     const lines = [`${iso(T - 30 * HOUR)}|avail|AVAILABLE|execution|ACTIVE|program|O100|part_count|0`];
     for (let k = 1; k < 60; k++) lines.push(`${iso(T - 30 * HOUR + k * 30 * MIN)}|part_count|${k}`);
