@@ -99,21 +99,6 @@ export async function openRunOnMachine(
   return row && toJobRun(row);
 }
 
-/** The open job runs (one per scheduled machine) of the given machines, as dashboard tiles show them. */
-export async function openRunsOf(
-  scope: CompanyScope,
-  machineIds: readonly string[],
-): Promise<JobRunRecord[]> {
-  if (machineIds.length === 0) return [];
-  const rows = await scope
-    .selectFrom('job_runs')
-    .selectAll()
-    .where('machine_id', 'in', machineIds)
-    .where('end_at', 'is', null)
-    .execute();
-  return rows.map(toJobRun);
-}
-
 /** The latest end of the machine's finished runs: a new run may not start before it. */
 export async function lastRunEnd(scope: CompanyScope, machineId: string): Promise<number | null> {
   const r = await scope

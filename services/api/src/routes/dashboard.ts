@@ -17,7 +17,7 @@ import { ApiError } from '../http/errors';
 import { gatewayMachines, listCompanyGateways } from '../repositories/gateways';
 import type { GatewayMachine } from '../repositories/gateways';
 import { queryParams } from '../http/validate';
-import type { Machine } from '../repositories/machines';
+import type { Machine, MachineGroup } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
 import { liveByMachine } from '../repositories/live';
 import {
@@ -27,7 +27,6 @@ import {
   lastStoppedJobNames,
   openRunsOn,
 } from '../repositories/dashboard-live';
-import { openRunsOf } from '../repositories/job-runs';
 import type { JobRunRecord } from '../repositories/job-runs';
 import type { CompanyScope } from '../db/scope';
 import { callerPermissions, requirePermission } from '../http/permissions';
@@ -42,7 +41,7 @@ const dashboardQuery = z.object({ group: z.string().min(1).optional() });
  * If the ingest worker itself went silent, the heartbeat rule still holds here: no heartbeat for 5 minutes
  * reads as UNAVAILABLE from the moment the 5 minutes ran out.
  */
-export function toDashboardMachine(
+function toDashboardMachine(
   m: Machine,
   live: MachineLiveTable | undefined,
   groupIds: string[],
@@ -120,14 +119,14 @@ export async function dashboardTiles(
   machines: readonly Machine[],
   now: number,
   full: boolean,
+  knownGroups?: readonly MachineGroup[],
 ): Promise<DashboardMachine[]> {
   const ids = machines.map((m) => m.id);
-  const [groups, live, runs] = await Promise.all([
-    listGroups(scope),
+  const [groups, live, runByMachine] = await Promise.all([
+    knownGroups ?? listGroups(scope),
     liveByMachine(scope, ids),
-    openRunsOf(scope, ids),
+    openRunsOn(scope, ids),
   ]);
-  const runByMachine = new Map(runs.map((r) => [r.machineId, r]));
   const tiles = machines.map((m) =>
     toDashboardMachine(
       m,
@@ -143,6 +142,7 @@ export async function dashboardTiles(
       scope,
       ids.filter((id) => runByMachine.has(id)),
       now,
+      runByMachine,
     ),
     currentDowntimeReasons(
       scope,
@@ -320,7 +320,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
       listGroups(scope),
     ]);
     const body: DashboardResponse = {
-      machines: await dashboardTiles(scope, machines, now, hasFullProduct(c)),
+      machines: await dashboardTiles(scope, machines, now, hasFullProduct(c), groups),
       groups: groups.map((g) => ({ id: g.id, name: g.name })),
       now,
     };

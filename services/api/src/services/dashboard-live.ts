@@ -129,13 +129,15 @@ export async function dashboardFigures(
   scope: CompanyScope,
   machineIds: readonly string[],
   now: number,
+  /** The machines' open runs when the caller has read them already (openRunsOn). */
+  knownRuns?: ReadonlyMap<string, JobRunRecord>,
 ): Promise<Map<string, MachineFigures>> {
   const out = new Map<string, MachineFigures>();
   if (machineIds.length === 0) return out;
   const [calendar, limits, runs] = await Promise.all([
     loadCalendar(scope.db, scope.companyId),
     companyLimits(scope),
-    openRunsOn(scope, machineIds),
+    knownRuns ?? openRunsOn(scope, machineIds),
   ]);
   const window = currentWindow(calendar, now);
   const inWindow: string[] = [];
