@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Annotation } from '@takt/domain';
-import { piecesOf, segmentsOf } from './downtime';
+import type { Annotation } from '../schemas/live-entities';
+import { piecesOf, segmentsOf } from './downtime-pieces';
 
 // The period engine, table-shaped (METRICS.md §1; live-operations §4): states → segments → pieces.
 

@@ -183,23 +183,13 @@ export async function insertGateway(db: Executor, row: Insertable<GatewaysTable>
   await db.insertInto('gateways').values(row).execute();
 }
 
-/**
- * Mutates the gateway's row. A patch that activates the edge (activation_status → activated, which only the
- * push sets, and only on the first accepted push of a token) also stamps activated_at with that push's
- * last_response, unless it sets activated_at itself: reports-admin §3 activationTimestamp, kept with the
- * status it belongs to so no caller can set one without the other.
- */
+/** Mutates the gateway's row. */
 export async function updateGateway(
   db: Executor,
   id: string,
   patch: Updateable<GatewaysTable>,
 ): Promise<boolean> {
-  const activates =
-    patch.activation_status === 'activated' &&
-    patch.activated_at === undefined &&
-    typeof patch.last_response === 'number';
-  const set = activates ? { ...patch, activated_at: patch.last_response } : patch;
-  const r = await db.updateTable('gateways').set(set).where('id', '=', id).executeTakeFirst();
+  const r = await db.updateTable('gateways').set(patch).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 

@@ -99,15 +99,3 @@ export async function revokeSession(db: Executor, token: string, now: number): P
     )
     .execute();
 }
-
-/** Revoke (mutates) the user's link tokens that are still live. */
-export async function revokeLinkTokens(db: Executor, userId: string, now: number): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('kind', '=', 'link')
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .execute();
-}

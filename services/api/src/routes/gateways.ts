@@ -624,7 +624,10 @@ export const gatewayPushRoutes = new Hono<AppEnv>()
         last_response: at,
         buffered_records: buffered ?? g.bufferedRecords,
         ...(inbox.length > 0 ? { last_shdr: at } : {}),
-        ...(g.activationStatus !== 'activated' ? { activation_status: 'activated' as const } : {}),
+        // The first accepted push of a token activates the edge: reports-admin §3 activationTimestamp.
+        ...(g.activationStatus !== 'activated'
+          ? { activation_status: 'activated' as const, activated_at: at }
+          : {}),
       });
       return {
         ack: decision.ack,

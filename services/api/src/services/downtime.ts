@@ -97,7 +97,6 @@ export async function machineOr404(ctx: ServiceCtx, machineId: string): Promise<
 // The period engine (pure, packages/domain derive/downtime-pieces.ts): METRICS.md §1 downtime periods split
 // by annotations. The rollups use the same engine, so the list and OEE agree on every period.
 
-export { piecesOf, segmentsOf };
 export type DowntimePiece = DomainDowntimePiece<Annotation>;
 
 // ---------------------------------------------------------------------------------------------------------
