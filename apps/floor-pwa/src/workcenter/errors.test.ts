@@ -45,7 +45,13 @@ describe('refusalMessage (live-operations §8 setup texts)', () => {
   const notInSetup = (reason: string) => ({
     code: 'NOT_IN_SETUP',
     message: 'We ran into an issue, please try again.',
-    issues: [{ field: 'jsgId', code: 'not_in_setup', message: reason }],
+    issues: [
+      {
+        field: 'jsgId',
+        code: reason === 'The job is already in production.' ? 'in_production' : 'stopped',
+        message: reason,
+      },
+    ],
   });
   it('says the kept parts when the end of setup is refused after the part count was fixed', () => {
     expect(

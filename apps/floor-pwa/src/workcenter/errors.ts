@@ -47,11 +47,11 @@ export function refusalSummary<E extends { machineId: string }>(
 }
 
 /**
- * The server reason of a refused end of setup whose run had already left setup: an earlier end of setup for
- * that run (a delivery whose answer was lost, decision 0300, or another tablet) fixed the part count. The
- * server answers 409 NOT_IN_SETUP with this issue (services/api setup.ts notInSetupReason).
+ * The issue code of a refused end of setup whose run had already left setup: an earlier end of setup for that
+ * run (a delivery whose answer was lost, decision 0300, or another tablet) fixed the part count. The server
+ * answers 409 NOT_IN_SETUP with this issue (services/api setup.ts notInSetupReason).
  */
-const ALREADY_IN_PRODUCTION = 'The job is already in production.';
+const IN_PRODUCTION = 'in_production';
 
 /**
  * The text under the heading of a refused command: the server's own message, except for an end of setup
@@ -68,7 +68,7 @@ export function refusalMessage(r: {
     r.type === 'start_production' &&
     r.error.code === 'NOT_IN_SETUP' &&
     typeof kept === 'number' &&
-    (r.error.issues ?? []).some((i) => i.message === ALREADY_IN_PRODUCTION)
+    (r.error.issues ?? []).some((i) => i.code === IN_PRODUCTION)
   )
     return t('setup.endFailed', { n: kept });
   return r.error.message;

@@ -161,6 +161,7 @@ describe.each(DIALECTS)('setup on %s', (dialect) => {
       const e = await errorOf(b);
       expect(e.message).toBe('Something went wrong');
       expect(e.issues?.[0]?.message).toBe('The job is already in production.');
+      expect(e.issues?.[0]?.code).toBe('in_production');
     });
 
     it('answers 400 with the problems for a bad body', async () => {

@@ -33,17 +33,20 @@ export const SETUP_TEXTS = {
   partRemovalFailed: "There was an error, please re-submit the number of parts you'd like to keep.",
 } as const;
 
-const notInSetup = (message: string, reason: string) =>
-  new ApiError(409, 'NOT_IN_SETUP', message, [{ field: 'jsgId', code: 'not_in_setup', message: reason }]);
+/** Why a run is not in setup: the code tells clients which (the floor app's kept-parts text). */
+type NotInSetupReason = { code: 'stopped' | 'in_production' | 'not_in_setup'; message: string };
+
+const notInSetup = (message: string, reason: NotInSetupReason) =>
+  new ApiError(409, 'NOT_IN_SETUP', message, [{ field: 'jsgId', ...reason }]);
 
 const runNotFound = () => new ApiError(404, 'NOT_FOUND', 'Job run not found.');
 
 /** Why a run cannot change its setup any more, or null while it is in setup. */
-const notInSetupReason = (run: JobRunRecord): string | null =>
+const notInSetupReason = (run: JobRunRecord): NotInSetupReason | null =>
   run.endAt != null
-    ? 'The job has been stopped.'
+    ? { code: 'stopped', message: 'The job has been stopped.' }
     : run.setupEnd != null
-      ? 'The job is already in production.'
+      ? { code: 'in_production', message: 'The job is already in production.' }
       : null;
 
 async function runOnMachine(ctx: ServiceCtx, jsgId: string, machineId: string): Promise<JobRunRecord> {
@@ -155,7 +158,10 @@ export async function endSetup(ctx: ServiceCtx, input: EndSetupInput): Promise<E
   if (reason) throw notInSetup(SETUP_TEXTS.partCountAdjustmentFailed, reason);
   const activities = await laborActivitiesOfRun(scope, run.id);
   if (at < Math.max(run.startAt, ...activities.map((a) => a.startAt))) {
-    throw notInSetup(SETUP_TEXTS.partCountAdjustmentFailed, 'That time is before the last setup change.');
+    throw notInSetup(SETUP_TEXTS.partCountAdjustmentFailed, {
+      code: 'not_in_setup',
+      message: 'That time is before the last setup change.',
+    });
   }
   const made = await setupPartsOf(scope, run, at);
   const removal = setupRemoval(made, input.keptParts ?? made);
