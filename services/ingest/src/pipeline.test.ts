@@ -28,6 +28,17 @@ function streamed(minutes: number, setup: Array<{ at: number; value: 'START' | '
 }
 
 describe('MachinePipeline setup events', () => {
+  it('remembers setup events for rebuilds up to 8 days back, and forgets older ones after a write', () => {
+    const setup = [
+      { at: T0 + 5 * MIN, value: 'START' as const },
+      { at: T0 + 9 * MIN, value: 'END' as const },
+    ];
+    const { p, now } = streamed(30, setup);
+    expect(p.knownSetupEvents()).toEqual(setup);
+    p.stored(now + 8 * 24 * 60 * MIN);
+    expect(p.knownSetupEvents()).toEqual([]);
+  });
+
   it('ignores the worker handing over the same setup events again, however old (no rebuild at every tick)', () => {
     const setup = [{ at: T0 + 5 * MIN, value: 'START' as const }];
     const { p, now } = streamed(300, setup);

@@ -14,6 +14,12 @@ const HEARTBEAT_EVERY_MS = 10_000;
 /** Derived history kept in memory for late, out-of-order data; older late data is rebuilt from storage. */
 export const DERIVER_MEMORY_MS = 3_600_000;
 
+/**
+ * How far back a pipeline remembers the operator's setup events: past a rebuild's reach (a week), and past the
+ * day the worker hands over at each tick (older events never come again).
+ */
+const SETUP_MEMORY_MS = 8 * 24 * 3_600_000;
+
 const num = (v: string | null): number | null => {
   if (v == null) return null;
   const n = Number(v);
@@ -108,7 +114,7 @@ export class MachinePipeline {
   /** Set by the takeover write: the previous run's open records were closed at this time. */
   private tookOverAt: number | null = null;
   private readonly setupSeen = new Set<string>();
-  private readonly setupEvents: Array<{ at: number; value: 'START' | 'END' }> = [];
+  private setupEvents: Array<{ at: number; value: 'START' | 'END' }> = [];
 
   constructor(
     readonly companyId: string,
@@ -277,6 +283,12 @@ export class MachinePipeline {
     if (!this.tookOver) this.tookOverAt = this.takeOverAt;
     this.tookOver = true;
     this.deriver.forgetBefore(epochMs(now - DERIVER_MEMORY_MS) as EpochMs);
+    // Setup events are kept for rebuilds (which reach a week back), no longer: a worker runs for months.
+    const keepFrom = now - SETUP_MEMORY_MS;
+    if (this.setupEvents.length > 0 && this.setupEvents[0]!.at < keepFrom) {
+      for (const e of this.setupEvents) if (e.at < keepFrom) this.setupSeen.delete(`${e.at}|${e.value}`);
+      this.setupEvents = this.setupEvents.filter((e) => e.at >= keepFrom);
+    }
   }
 
   /** A write failed: the changes must be taken again. */

@@ -86,12 +86,6 @@ interface Link {
   liveDirty: boolean;
   /** Agent: the position reached by buffered observations, saved with them. */
   agentPosition?: { instanceId: string; nextSequence: number };
-  /**
-   * Gateway: inbox lines whose observations the last rebuild read from the store. They are taken from the
-   * inbox without going through the pipeline again (they are in its history already: fed again, they would be
-   * late data once more, and a backlog larger than one take would rebuild once per take).
-   */
-  inboxCovered?: Set<string>;
 }
 
 /** Inbox lines derived per drain. */
@@ -471,12 +465,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         c.rejected += parsed.rejected;
         if (parsed.rejected > 0) c.rejectedLines += 1;
       }
-      if (link.inboxCovered?.delete(r.id)) {
-        // Already in the rebuilt history: only the sign of life counts.
-        link.liveDirty = true;
-        link.pipeline.heartbeat(r.received_at);
-        if (link.inboxCovered.size === 0) delete link.inboxCovered;
-      } else if (parsed.type === 'data') received(link, parsed.observations, r.received_at, false);
+      if (parsed.type === 'data') received(link, parsed.observations, r.received_at, false);
       else link.pipeline.heartbeat(r.received_at);
       inboxDone.push(r.id);
     }
@@ -488,7 +477,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     const events = await loadSetupEvents(db, [...byMachine.keys()], now() - 24 * 3_600_000);
     for (const [machineId, list] of events) {
       const link = byMachine.get(machineId);
-      if (link) link.pipeline.setSetup(list); // repeats are ignored by the engine
+      if (link) link.pipeline.setSetup(list); // the pipeline passes on only the events it has not seen
       if (link && link.pipeline.dirty) link.liveDirty = true;
     }
   }
@@ -539,10 +528,11 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     fresh.replaceFrom(from);
     link.pipeline = fresh;
     if (covered) {
-      // Lines of this take were fed already and are being written with this batch.
-      for (const id of inboxDone) covered.delete(id);
-      if (covered.size > 0) link.inboxCovered = covered;
-      else delete link.inboxCovered;
+      // The inbox lines the rebuild read are in its history already (fed again, they would be late data once
+      // more, and a backlog larger than one take would rebuild once per take): the batch that writes the
+      // rebuilt records removes them, and until then a take skips them.
+      const done = new Set(inboxDone);
+      for (const id of covered) if (!done.has(id)) inboxDone.push(id);
     }
     log(
       `[ingest] ${link.source.machineName}: re-derived history from ${new Date(start).toISOString()} after late data at ${new Date(from).toISOString()}`,

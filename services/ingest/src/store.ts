@@ -368,6 +368,11 @@ const LIVE_COLUMNS = [
   'in_setup',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof MachineLiveTable>;
+// Every column of machine_live is written: a column added to the table and not to the list fails to compile.
+const LIVE_COLUMNS_COMPLETE: Exclude<keyof MachineLiveTable, (typeof LIVE_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void LIVE_COLUMNS_COMPLETE;
 const LIVE_UPSERT =
   `insert into "machine_live" (${LIVE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${LIVE_COLUMNS.map(() => '?').join(', ')}) ` +
   `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
