@@ -1,17 +1,14 @@
 import { t } from '@takt/ui';
 import { useEffect, useRef, useState } from 'react';
+import { JOB_ACTION_DEBOUNCE_MS, realTimers } from '../dashboards/debounce';
 import type { Timers } from '../dashboards/debounce';
 
 // live-operations §5 "Submits are debounced 200 ms and ignored while saving" (§9: submit debounce 200 ms).
 // One gate for every submit of the floor app: the dashboards' job actions, the workcenter overlays and the
-// manual Add Part / Add 1 Part / Undo buttons.
+// Save buttons of the overlays (the manual Add Part / Add 1 Part / Undo counters are not gated, decision 0711).
 
-export const SUBMIT_DEBOUNCE_MS = 200;
-
-const realTimers: Timers = {
-  set: (fn, ms) => setTimeout(fn, ms),
-  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
+/** The same 200 ms as the dashboards' job actions (live-operations §9). */
+export const SUBMIT_DEBOUNCE_MS = JOB_ACTION_DEBOUNCE_MS;
 
 export interface SubmitHooks {
   busy: (busy: boolean) => void;

@@ -86,19 +86,21 @@ export async function pullMachine(
   const fetched = settled.flatMap((s) => (s.status === 'fulfilled' && s.value ? [s.value] : []));
   // One transaction: the pulled data and the drop of the overlays it now contains land together.
   await db.transaction('rw', [db.kv, db.jobs, db.overlays], async () => {
+    const values = fetched.filter((f) => f.key !== 'jobs');
+    const stored = await db.kv.bulkGet(values.map((f) => f.key));
     for (const f of fetched) {
-      if (f.key === 'jobs') {
-        const page = f.value as { rows: Record<string, unknown>[]; count: number };
-        await cacheJobs(db, machineId, page.rows);
-        await db.kv.put({ key: KV.jobsCount(machineId), value: page.count, savedAt: startedAt });
-      } else {
-        // A value written after this pull started (the answer to this tablet's own start or stop) is newer
-        // than what the server answered before it: keep it.
-        const stored = await db.kv.get(f.key);
-        if (stored && stored.savedAt > startedAt) continue;
-        await db.kv.put({ key: f.key, value: f.value, savedAt: startedAt });
-      }
+      if (f.key !== 'jobs') continue;
+      const page = f.value as { rows: Record<string, unknown>[]; count: number };
+      await cacheJobs(db, machineId, page.rows);
+      await db.kv.put({ key: KV.jobsCount(machineId), value: page.count, savedAt: startedAt });
     }
+    // A value written after this pull started (the answer to this tablet's own start or stop) is newer than
+    // what the server answered before it: keep it.
+    await db.kv.bulkPut(
+      values
+        .filter((_, i) => !((stored[i]?.savedAt ?? -Infinity) > startedAt))
+        .map((f) => ({ key: f.key, value: f.value, savedAt: startedAt })),
+    );
     await db.kv.put({ key: KV.pulledAt(machineId), value: startedAt, savedAt: startedAt });
     await dropConfirmedOverlays(db, machineId);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { currentShiftStart, shiftBounds } from './shift';
+import { shiftBounds } from './shift';
+
+/** Where the current shift started, or null when no shift runs now. */
+const currentShiftStart = (...args: Parameters<typeof shiftBounds>) => {
+  const b = shiftBounds(...args);
+  return b.running ? b.currentStart : null;
+};
 
 // Day shift 06:00–14:00 and late shift 14:00–22:00, every day, in UTC; the company day starts at 06:00.
 const version = (start: number, end: number) => ({

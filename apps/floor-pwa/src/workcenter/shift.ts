@@ -73,14 +73,3 @@ export function shiftBounds(
     ? { running: false, currentStart: prev.end, previousStart: prev.start }
     : { running: false, currentStart: null, previousStart: -Infinity };
 }
-
-/** Where the current shift started, or null when no shift runs now. */
-export function currentShiftStart(
-  now: number,
-  cached: CachedShift | null,
-  shifts: unknown,
-  clock: CompanyClock,
-): number | null {
-  const b = shiftBounds(now, cached, shifts, clock);
-  return b.running ? b.currentStart : null;
-}
