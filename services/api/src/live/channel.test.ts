@@ -207,12 +207,16 @@ describe.each(DIALECTS)('live channel on %s', (dialect) => {
     // Server → client: a reinit event reaches every channel of that machine at once, without a payload,
     // and nothing of another company or another machine.
     await node.bus.publish([{ companyId: other.id, machineId: machine, topic: 'reinit' }]);
-    await node.bus.publish([{ companyId: company.id, machineId: machine, topic: 'reinit' }]);
+    // An update is pending (debounced) when the reinit comes: the reinit replaces it.
+    await node.bus.publish([
+      { companyId: company.id, machineId: machine, topic: 'live' },
+      { companyId: company.id, machineId: machine, topic: 'reinit' },
+    ]);
     await expect.poll(() => c.messages.filter((m) => m.event === 'reinit').length).toBe(2);
     const told = c.messages.filter((m) => m.event === 'reinit');
     expect(told.map((m) => m.name).sort()).toEqual(['diagnostics', 'live']);
     for (const m of told) expect(m).toEqual({ event: 'reinit', machine_id: machine, name: m.name });
-    // A reinit replaces the update: no channel_update follows it.
+    // No channel_update follows the reinit.
     await new Promise((r) => setTimeout(r, 400));
     expect(c.messages.filter((m) => m.event === 'channel_update')).toEqual([]);
 
