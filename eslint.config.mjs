@@ -21,6 +21,44 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // ARCHITECTURE.md layout: dependencies point one way, apps and services → packages, never back, and the
+  // API reaches ingest only through its composition root (main.ts). Test files and the test harnesses
+  // compose like main.ts does, so they are exempt.
+  ...importRules([
+    {
+      files: ['packages/ui/src/**/*.{ts,tsx}'],
+      banned: ['@takt/api', '@takt/ingest', '@takt/db', '@takt/floor-pwa', '@takt/office'],
+      paths: ['**/apps/**', '**/services/**', '**/packages/db/**'],
+      message: 'packages/ui imports only packages/domain and React (ARCHITECTURE.md layout).',
+    },
+    {
+      files: ['packages/db/src/**/*.ts'],
+      banned: ['@takt/api', '@takt/ingest', '@takt/ui', '@takt/floor-pwa', '@takt/office'],
+      paths: ['**/apps/**', '**/services/**', '**/packages/ui/**'],
+      message: 'packages/db imports only packages/domain (ARCHITECTURE.md layout).',
+    },
+    {
+      files: ['apps/**/*.{ts,tsx}'],
+      banned: ['@takt/api', '@takt/ingest', '@takt/db', '@takt/floor-pwa', '@takt/office'],
+      paths: ['**/services/**', '**/packages/db/**', '**/floor-pwa/**', '**/office/**'],
+      message: 'apps never import services, the database layer or each other (ARCHITECTURE.md layout).',
+      sameApp: true,
+    },
+    {
+      files: ['services/ingest/src/**/*.ts'],
+      banned: ['@takt/api', '@takt/ui', '@takt/floor-pwa', '@takt/office'],
+      paths: ['**/api/src/**', '**/apps/**', '**/packages/ui/**'],
+      message: 'ingest never imports the API (packages/db holds what both need).',
+    },
+    {
+      files: ['services/api/src/**/*.ts'],
+      ignores: ['services/api/src/main.ts'],
+      banned: ['@takt/ingest', '@takt/ui', '@takt/floor-pwa', '@takt/office'],
+      paths: ['**/ingest/src/**', '**/apps/**', '**/packages/ui/**'],
+      message: 'only services/api/src/main.ts (the composition root) imports ingest.',
+      allowTypeImports: true,
+    },
+  ]),
   {
     // packages/domain is pure: no IO, no clock, no DOM, no Node APIs (ARCHITECTURE.md, STYLE.md).
     files: ['packages/domain/src/**/*.ts'],
@@ -66,3 +104,32 @@ export default tseslint.config(
     },
   },
 );
+
+/**
+ * One no-restricted-imports block per layer: `banned` package names and `paths` (relative imports reaching into
+ * another layer). Test files and testing harnesses are exempt (they compose the layers like main.ts).
+ */
+function importRules(layers) {
+  return layers.map(({ files, ignores = [], banned, paths, message, allowTypeImports = false }) => ({
+    files,
+    ignores: [
+      ...ignores,
+      '**/*.test.{ts,tsx}',
+      '**/testing/**',
+      '**/*-test-support.ts',
+      '**/test-support.ts',
+      '**/crash-worker.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: banned.flatMap((b) => [b, `${b}/*`]), message, allowTypeImports },
+            { group: paths, message, allowTypeImports },
+          ],
+        },
+      ],
+    },
+  }));
+}

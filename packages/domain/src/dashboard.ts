@@ -6,7 +6,7 @@ export const machineStateSchema = z.enum(MACHINE_STATES);
 /**
  * live-operations §1: work centers are machines or manual stations (workcenter type machine, manual, other).
  * Declared here, not with the other entities in schemas/live-entities.ts, so the floor app's first chunk,
- * which needs the tile, does not pull every entity schema in with it (issue 6 point 7).
+ * which needs the tile, does not pull every entity schema in with it.
  */
 export const workcenterTypeSchema = z.enum(['machine', 'manual', 'other']);
 export type WorkcenterType = z.infer<typeof workcenterTypeSchema>;
@@ -53,7 +53,7 @@ export const dashboardMachineSchema = z.object({
    * Manual work centers show Add Part and Undo instead of machine data (live-operations §2). The API sends it
    * on every machine; optional here only so clients built before it existed still type-check. Written
    * z.optional(x), not x.optional(): a method call on a schema is not known to be pure, so the bundler would
-   * keep zod in the floor app's first chunk (issue 6 point 7).
+   * keep zod in the floor app's first chunk.
    */
   workcenterType: z.optional(workcenterTypeSchema),
 });

@@ -4,7 +4,7 @@ export * from './dashboard';
 export * from './tile-status';
 export * from './permissions';
 
-// Time and calendar (issue 3 points 3–4)
+// Time and calendar
 export * from './time/civil';
 export * from './time/zone';
 export * from './calendar/time-context';
@@ -12,29 +12,34 @@ export * from './calendar/shifts';
 export * from './calendar/intervals';
 export * from './calendar/quick-links';
 
-// State derivation (issue 3 point 1)
+// State derivation
 export * from './derive/observations';
 export * from './derive/outputs';
 export * from './derive/state-deriver';
+export * from './derive/link';
 export * from './derive/downtime';
 export * from './derive/downtime-pieces';
 
-// Metrics (issue 3 point 2)
+// Metrics
 export * from './metrics/oee';
 export * from './metrics/planned';
 export * from './metrics/parts-goal';
 export * from './metrics/production';
 
-// Rollups (issue 3 point 5)
+// Rollups
 export * from './rollup/rollup';
 
-// Report cells (issue 5: report calls)
+// Report cells (report calls)
 export * from './reports/report-cells';
 
-// Live-operations rules (issue 3 points 6–7)
+// Live-operations rules
 export * from './live/status';
 export * from './live/rules';
+export * from './live/link';
+export * from './live/figures';
+export * from './live/channel';
+export * from './live/edge-health';
 
-// zod schemas (issue 3 point 8)
+// zod schemas
 export * from './schemas/index';
 export * from './sync';

@@ -1,11 +1,15 @@
-import type { DurationMs, EpochMs } from './brand';
+import type { DurationMs } from './brand';
 import { MINUTE_MS } from './brand';
 
 // METRICS.md §1: every instant of a machine's life is in exactly one of these states.
 export const MACHINE_STATES = ['ACTIVE', 'SETUP', 'INACTIVE', 'FAULT', 'UNAVAILABLE'] as const;
 export type MachineState = (typeof MACHINE_STATES)[number];
 
-/** METRICS.md §1: no heartbeat for 5 minutes means UNAVAILABLE. Also live-operations §9 diagnostics timeout. */
+/**
+ * METRICS.md §1: the LINK's heartbeat lost for 5 minutes means UNAVAILABLE (live-operations §9 diagnostics
+ * timeout too). It is a rule about the link (no line, PONG, agent answer, MQTT message or gateway push reached
+ * the worker), never about silence between observations: a quiet machine keeps its state.
+ */
 export const HEARTBEAT_TIMEOUT_MS = (5 * MINUTE_MS) as DurationMs;
 
 /** MTConnect Execution values that mean "reporting, not in cycle" (METRICS.md §1). */
@@ -22,7 +26,7 @@ export const IDLE_EXECUTIONS = [
 
 /** What the live view knows about a machine at one instant, from its latest observations. */
 export interface LiveSignals {
-  /** The data link to the adapter is up. */
+  /** The data link to the adapter is up (link evidence decides: derive/link.ts). */
   connected: boolean;
   /** Last Availability value, when the device reports one. */
   availability?: string | null;
@@ -32,8 +36,6 @@ export interface LiveSignals {
   faultActive: boolean;
   /** An operator has the job in setup (live-operations setup flow). */
   inSetup: boolean;
-  /** Time of the last data or heartbeat from the adapter. */
-  lastHeartbeat?: EpochMs | null;
 }
 
 /**
@@ -41,10 +43,9 @@ export interface LiveSignals {
  * Precedence: SETUP overrides the machine; no data → UNAVAILABLE; in cycle → ACTIVE (a fault while in cycle
  * is still production); an active FAULT condition → FAULT; otherwise INACTIVE.
  */
-export function stateFromSignals(s: LiveSignals, now: EpochMs): MachineState {
+export function stateFromSignals(s: LiveSignals): MachineState {
   if (s.inSetup) return 'SETUP';
   if (!s.connected) return 'UNAVAILABLE';
-  if (s.lastHeartbeat != null && now - s.lastHeartbeat > HEARTBEAT_TIMEOUT_MS) return 'UNAVAILABLE';
   if (s.availability != null && s.availability.toUpperCase() === 'UNAVAILABLE') return 'UNAVAILABLE';
   const execution = s.execution?.toUpperCase() ?? null;
   if (execution === 'ACTIVE') return 'ACTIVE';

@@ -42,7 +42,7 @@ describe('civil dates', () => {
   });
 });
 
-describe('time zone and DST (issue 3 point 3)', () => {
+describe('time zone and DST', () => {
   it.each([
     { clock: chicago, day: '2024-03-10', hours: 23 },
     { clock: chicago, day: '2024-11-03', hours: 25 },
@@ -127,7 +127,7 @@ const night: ShiftDefinition = {
   ],
 };
 
-describe('shift calendar (issue 3 point 3)', () => {
+describe('shift calendar', () => {
   it('an overnight shift ends the next morning and is 25 h / 23 h aware', () => {
     const occ = (date: string, clock: CompanyClock) =>
       shiftOccurrences(
@@ -226,7 +226,7 @@ describe('shift calendar (issue 3 point 3)', () => {
 
 const calendar: CompanyCalendar = { timezone: 'America/Chicago', shifts: [day, night] };
 
-describe('report intervals (issue 3 point 4)', () => {
+describe('report intervals', () => {
   it.each([
     { date: '2024-03-10', hours: 23 },
     { date: '2024-11-03', hours: 25 },

@@ -149,7 +149,7 @@ export interface Bucket {
 
 /**
  * Rollup buckets for [range): edges are the union of the company's hour boundaries (which include every
- * day, week, month and quarter boundary) and its shift boundaries (issue 3 point 5), so every report
+ * day, week, month and quarter boundary) and its shift boundaries, so every report
  * interval, shift-filtered or not, is an exact union of buckets.
  */
 export function rollupBuckets(calendar: CompanyCalendar, range: TimeRange): Bucket[] {

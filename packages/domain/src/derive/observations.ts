@@ -1,11 +1,13 @@
 import type { EpochMs } from '../brand';
 
 /**
- * Inputs of the state deriver (issue 3 point 1). services/ingest resolves raw adapter keys (SHDR names,
+ * Inputs of the state deriver. services/ingest resolves raw adapter keys (SHDR names,
  * MTConnect DataItems, MQTT topics) to these meanings before calling it; the deriver never sees raw keys.
  *
- * Every observation except `setup` is adapter data and also counts as a heartbeat (METRICS.md §1: no
- * heartbeat for 5 minutes → UNAVAILABLE). `null` values mean the source said UNAVAILABLE (no value).
+ * Every observation except `setup` is evidence that the link is up. A value holds until it changes: silence
+ * between observations changes no state (METRICS.md §1); only a `connection` DISCONNECTED, or a value the
+ * source says is UNAVAILABLE (`null`), makes a machine UNAVAILABLE. Where each source kind's link evidence
+ * comes from, and how a drop is placed among the data, is link.ts.
  */
 
 /** MTConnect Condition levels, upper case. */
@@ -57,7 +59,7 @@ export type ObservationKey = ObservationBody['key'];
 export type Observation = ObservationBody & { ts: EpochMs; seq?: number };
 
 /**
- * How cycles end for this machine (issue 3 point 1). 'part_count': at each increment of the part counter.
+ * How cycles end for this machine. 'part_count': at each increment of the part counter.
  * 'execution': for machines with no usable part count, when execution leaves ACTIVE for PROGRAM_COMPLETED,
  * or at the adapter's mapped `cycle` signal.
  */
@@ -65,6 +67,4 @@ export type CycleSource = 'part_count' | 'execution';
 
 export interface DeriverConfig {
   cycleSource: CycleSource;
-  /** Defaults to HEARTBEAT_TIMEOUT_MS (5 minutes). */
-  heartbeatTimeoutMs?: number;
 }

@@ -17,7 +17,7 @@ export interface StateInterval {
   state: MachineState;
   /**
    * INACTIVE: the execution value (idle reason). FAULT: the first active fault's message or code.
-   * UNAVAILABLE: 'DISCONNECTED' (link down), 'HEARTBEAT_TIMEOUT' (5 min silence), 'UNAVAILABLE' (no value).
+   * UNAVAILABLE: 'DISCONNECTED' (link down), 'UNAVAILABLE' (the source says it has no value).
    * ACTIVE, SETUP: null.
    */
   reason: StateReason;

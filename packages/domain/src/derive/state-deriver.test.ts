@@ -15,7 +15,6 @@ import {
   disconnect,
   exec,
   feed,
-  ping,
   pings,
   program,
   setupEnd,
@@ -129,42 +128,44 @@ describe('state intervals (METRICS.md §1)', () => {
     expect(states(deriveMachineHistory(obs, PC, at(now)))).toEqual(want);
   });
 
-  it('no heartbeat for 5 minutes → UNAVAILABLE from the last heartbeat + 5 min', () => {
-    const r = deriveMachineHistory([exec(at(0), 'READY')], PC, atMin(12));
-    expect(states(r)).toEqual([
-      [0, 300, 'INACTIVE', 'READY'],
-      [300, 720, 'UNAVAILABLE', 'HEARTBEAT_TIMEOUT'],
-    ]);
-    expect(r.current.connected).toBe(false);
-  });
-
-  it('exactly 5 minutes of silence is not yet a timeout (strictly more than 5 minutes)', () => {
-    const r = deriveMachineHistory([exec(at(0), 'READY'), ping(at(300))], PC, at(301));
-    expect(states(r)).toEqual([[0, 301, 'INACTIVE', 'READY']]);
-  });
-
-  it('data after a timeout resumes from the last known values', () => {
-    const r = deriveMachineHistory([exec(at(0), 'ACTIVE'), ping(atMin(20))], PC, atMin(21));
-    expect(states(r)).toEqual([
-      [0, 300, 'ACTIVE', null],
-      [300, 1200, 'UNAVAILABLE', 'HEARTBEAT_TIMEOUT'],
-      [1200, 1260, 'ACTIVE', null],
-    ]);
-  });
-
-  it('heartbeats keep a quiet machine available; operator setup events are not heartbeats', () => {
-    const withPings = deriveMachineHistory([exec(at(0), 'READY'), ...pings(30, 900)], PC, at(900));
-    expect(states(withPings)).toEqual([[0, 900, 'INACTIVE', 'READY']]);
-    const setupOnly = deriveMachineHistory(
-      [exec(at(0), 'READY'), setupStart(at(200)), setupEnd(at(400))],
+  it('silence keeps the last state: a 12-minute FAULT with nothing said is 12 minutes of FAULT', () => {
+    const r = deriveMachineHistory(
+      [
+        exec(at(0), 'READY'),
+        condition(atMin(1), { level: 'FAULT', nativeCode: 'E1', message: 'Door open' }),
+        condition(atMin(13), { level: 'NORMAL' }),
+      ],
       PC,
-      at(500),
+      atMin(14),
     );
-    expect(states(setupOnly)).toEqual([
+    expect(states(r)).toEqual([
+      [0, 60, 'INACTIVE', 'READY'],
+      [60, 780, 'FAULT', 'Door open'],
+      [780, 840, 'INACTIVE', 'READY'],
+    ]);
+    expect(r.current.connected).toBe(true);
+  });
+
+  it('an idle machine that says nothing for an hour is idle for that hour, and ACTIVE resumes at once', () => {
+    const r = deriveMachineHistory([exec(at(0), 'ACTIVE'), exec(atMin(80), 'READY')], PC, atMin(81));
+    expect(states(r)).toEqual([
+      [0, 4800, 'ACTIVE', null],
+      [4800, 4860, 'INACTIVE', 'READY'],
+    ]);
+  });
+
+  it('operator setup events are no link evidence, and heartbeats change no state', () => {
+    const r = deriveMachineHistory(
+      [exec(at(0), 'READY'), ...pings(30, 900), setupStart(at(200)), setupEnd(at(400))],
+      PC,
+      at(900),
+    );
+    expect(states(r)).toEqual([
       [0, 200, 'INACTIVE', 'READY'],
       [200, 400, 'SETUP', null],
-      [400, 500, 'UNAVAILABLE', 'HEARTBEAT_TIMEOUT'],
+      [400, 900, 'INACTIVE', 'READY'],
     ]);
+    expect(r.current.lastHeartbeat).toBe(at(870));
   });
 
   it('a disconnect makes the machine UNAVAILABLE and closes open faults and programs', () => {
@@ -235,7 +236,7 @@ describe('faults (live-operations §3 Fault)', () => {
   });
 });
 
-describe('cycles (issue 3 point 1)', () => {
+describe('cycles', () => {
   it('part_count: a cycle ends at each increment and starts at the first ACTIVE since the previous end', () => {
     const r = deriveMachineHistory(
       [
@@ -512,11 +513,11 @@ describe('incremental derivation', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// Properties (issue 3 point 9)
+// Properties
 
 const EXECUTIONS = ['ACTIVE', 'READY', 'FEED_HOLD', 'PROGRAM_COMPLETED', 'STOPPED', 'UNAVAILABLE'];
 
-/** Arbitrary observation at a second offset in [0, 1800) s, so heartbeat timeouts happen too. */
+/** Arbitrary observation at a second offset in [0, 1800) s: long quiet stretches happen too. */
 const observationArb: fc.Arbitrary<Observation> = fc
   .tuple(fc.integer({ min: 0, max: 1799 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 5 }))
   .map(([s, kind, v]): Observation => {
@@ -630,6 +631,48 @@ describe('deriver properties', () => {
         expect(d.result(NOW)).toEqual(deriveMachineHistory([...base, ...late], PC, NOW));
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe('silence (METRICS.md §1: a value holds until it changes)', () => {
+  /** Milliseconds per state and reason of a derivation. */
+  function timePerState(r: DerivationResult): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const i of r.intervals) {
+      const k = `${i.state}|${i.reason ?? ''}`;
+      out.set(k, (out.get(k) ?? 0) + i.end - i.start);
+    }
+    return out;
+  }
+
+  it('inserting silence of any length between two observations adds exactly that time to the state holding there', () => {
+    fc.assert(
+      fc.property(
+        historyArb,
+        configArb,
+        fc.nat(),
+        fc.integer({ min: 1, max: 30 * 24 * 3_600_000 }),
+        (obs, config, cut, gap) => {
+          const sorted = [...obs].sort(compareObservations);
+          // The gap opens after the k-th distinct instant (never before the first observation).
+          const instants = [...new Set(sorted.map((o) => o.ts as number))];
+          const after = instants[cut % instants.length] as number;
+          const shifted = sorted.map((o) => (o.ts > after ? { ...o, ts: epochMs(o.ts + gap) } : o));
+          const end = (instants[instants.length - 1] as number) + 1000;
+          const before = deriveMachineHistory(sorted, config, epochMs(end));
+          const withGap = deriveMachineHistory(shifted, config, epochMs(end + gap));
+          // The state holding just after `after` is the one the silence extends.
+          const holding = before.intervals.find((i) => i.start <= after && after < i.end);
+          const want = timePerState(before);
+          if (holding) {
+            const k = `${holding.state}|${holding.reason ?? ''}`;
+            want.set(k, (want.get(k) ?? 0) + gap);
+          }
+          expect(timePerState(withGap)).toEqual(want);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

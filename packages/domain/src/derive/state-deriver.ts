@@ -1,6 +1,6 @@
 import type { DurationMs, EpochMs } from '../brand';
 import type { MachineState } from '../machine-state';
-import { HEARTBEAT_TIMEOUT_MS, stateFromSignals } from '../machine-state';
+import { stateFromSignals } from '../machine-state';
 import type { ConditionValue, DeriverConfig, Observation, ObservationKey } from './observations';
 import type {
   CurrentSignals,
@@ -13,7 +13,7 @@ import type {
   StateReason,
 } from './outputs';
 
-// Issue 3 point 1 / METRICS.md §1: observations → state intervals, cycles, programs, faults, flags.
+// METRICS.md §1: observations → state intervals, cycles, programs, faults, flags.
 //
 // The derivation is a left fold over observations sorted by (ts, seq, key, value). The fold state is small
 // plain data; every CHECKPOINT_EVERY observations a copy of it is kept together with the number of output
@@ -74,7 +74,6 @@ interface Fold {
   t: number;
   started: boolean;
   connected: boolean;
-  timedOut: boolean;
   lastHeartbeat: number | null;
   execution: string | null;
   availability: string | null;
@@ -123,7 +122,6 @@ function initialFold(): Fold {
     t: -Infinity,
     started: false,
     connected: false,
-    timedOut: false,
     lastHeartbeat: null,
     execution: null,
     availability: null,
@@ -180,17 +178,13 @@ function truncateOutputs(o: Outputs, l: OutputLengths): void {
 
 /** METRICS.md §1 state from the current signals (stateFromSignals is the one rule). */
 function classifyState(f: Fold): MachineState {
-  return stateFromSignals(
-    {
-      connected: f.connected && !f.timedOut,
-      availability: f.availability,
-      execution: f.execution,
-      faultActive: f.faults.length > 0,
-      inSetup: f.inSetup,
-      lastHeartbeat: null,
-    },
-    0 as EpochMs,
-  );
+  return stateFromSignals({
+    connected: f.connected,
+    availability: f.availability,
+    execution: f.execution,
+    faultActive: f.faults.length > 0,
+    inSetup: f.inSetup,
+  });
 }
 
 /** The reason carried with a state (see StateInterval.reason). */
@@ -206,9 +200,7 @@ function reasonOf(f: Fold, state: MachineState): StateReason {
     case 'INACTIVE':
       return f.execution;
     case 'UNAVAILABLE':
-      if (!f.connected) return 'DISCONNECTED';
-      if (f.timedOut) return 'HEARTBEAT_TIMEOUT';
-      return 'UNAVAILABLE';
+      return f.connected ? 'UNAVAILABLE' : 'DISCONNECTED';
   }
 }
 
@@ -353,19 +345,13 @@ function endCycle(f: Fold, t: number, count: number, source: MachineCycle['sourc
 }
 
 /**
- * Moves the fold's clock to t: commits the state reached at the previous instant, and when the link was
- * silent for longer than the timeout, makes the machine UNAVAILABLE from lastHeartbeat + timeout
- * (decision 0100; same rule as stateFromSignals).
+ * Moves the fold's clock to t: commits the state reached at the previous instant. Time passing changes no
+ * state (METRICS.md §1: a value holds until it changes; silence is never UNAVAILABLE by itself): only an
+ * observation does, a link drop included.
  */
-function advance(f: Fold, t: number, timeoutMs: number, out: Outputs): void {
+function advance(f: Fold, t: number, out: Outputs): void {
   if (t <= f.t) return;
   commit(f, f.t, out);
-  if (!f.timedOut && f.lastHeartbeat !== null && t - f.lastHeartbeat > timeoutMs) {
-    const due = f.lastHeartbeat + timeoutMs;
-    f.timedOut = true;
-    commit(f, due, out);
-    f.t = due;
-  }
   f.t = t;
 }
 
@@ -382,19 +368,18 @@ function resetDataSignals(f: Fold, t: number, out: Outputs): void {
   setProgram(f, 'subprogram', null, t, out);
 }
 
-function step(f: Fold, o: Observation, config: Required<DeriverConfig>, out: Outputs): void {
+function step(f: Fold, o: Observation, config: DeriverConfig, out: Outputs): void {
   const t = o.ts as number;
   if (!f.started) {
     f.started = true;
     f.stateStart = t;
     f.t = t;
   }
-  advance(f, t, config.heartbeatTimeoutMs, out);
+  advance(f, t, out);
 
   if (o.key !== 'setup') {
-    // Any adapter data is a heartbeat; data also proves the link is up.
+    // Any adapter data is link evidence; data received after a drop ends it (link.ts places it after).
     f.lastHeartbeat = t;
-    f.timedOut = false;
     if (o.key !== 'connection') f.connected = true;
   }
 
@@ -424,7 +409,7 @@ function step(f: Fold, o: Observation, config: Required<DeriverConfig>, out: Out
       const next = o.value?.toUpperCase() ?? null;
       f.execution = next === 'UNAVAILABLE' ? null : next;
       if (f.execution === 'ACTIVE' && f.activeSince === null) f.activeSince = t;
-      // Issue 3 point 1: without a usable part count a cycle ends when execution leaves ACTIVE for
+      // Without a usable part count a cycle ends when execution leaves ACTIVE for
       // PROGRAM_COMPLETED.
       if (config.cycleSource === 'execution' && prev === 'ACTIVE' && f.execution === 'PROGRAM_COMPLETED') {
         endCycle(f, t, 1, 'execution', out);
@@ -440,7 +425,7 @@ function step(f: Fold, o: Observation, config: Required<DeriverConfig>, out: Out
       const v = o.value;
       const prev = f.partCount;
       f.partCount = v;
-      // Issue 3 point 1: a cycle ends at each increment. Unknown → value is a baseline; a decrease is a
+      // A cycle ends at each increment. Unknown → value is a baseline; a decrease is a
       // counter reset and becomes the new baseline (decision 0100).
       if (config.cycleSource === 'part_count' && v !== null && prev !== null && v > prev) {
         endCycle(f, t, v - prev, 'part_count', out);
@@ -463,17 +448,12 @@ function step(f: Fold, o: Observation, config: Required<DeriverConfig>, out: Out
 }
 
 /** Cuts every open record at `now` (without changing the fold) and returns sorted copies of all outputs. */
-function materialize(
-  src: Fold,
-  closed: Outputs,
-  now: number,
-  config: Required<DeriverConfig>,
-): DerivationResult {
+function materialize(src: Fold, closed: Outputs, now: number): DerivationResult {
   const f = cloneFold(src);
   const tail = emptyOutputs();
   const end = Math.max(now, f.t);
   if (f.started) {
-    advance(f, end, config.heartbeatTimeoutMs, tail);
+    advance(f, end, tail);
     commit(f, end, tail);
   }
   const intervals = [...closed.intervals, ...tail.intervals].map((x) => ({ ...x }));
@@ -537,7 +517,7 @@ function materialize(
     program: f.program,
     subprogram: f.subprogram,
     inSetup: f.inSetup,
-    connected: f.connected && !f.timedOut,
+    connected: f.connected,
     lastHeartbeat: f.lastHeartbeat as EpochMs | null,
     faultSince: firstFault ? (firstFault.start as EpochMs) : null,
     faultMessage: firstFault ? firstFault.value : null,
@@ -604,12 +584,12 @@ export interface PushResult {
 }
 
 /**
- * Incremental state derivation for one machine (issue 3 point 1). Mutable by design: ingest keeps one per
+ * Incremental state derivation for one machine. Mutable by design: ingest keeps one per
  * machine, pushes observations as they arrive (in order or not), persists the changed outputs, and calls
  * `forgetBefore` once history is stored.
  */
 export class StateDeriver {
-  private readonly config: Required<DeriverConfig>;
+  private readonly config: DeriverConfig;
   private log: Observation[] = [];
   private fold: Fold = initialFold();
   private out: Outputs = emptyOutputs();
@@ -620,7 +600,7 @@ export class StateDeriver {
   private foldedCount = 0;
 
   constructor(config: DeriverConfig) {
-    this.config = { heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS, ...config };
+    this.config = config;
   }
 
   /** Number of observations currently held. */
@@ -673,7 +653,7 @@ export class StateDeriver {
 
   /** All outputs, with open records cut at `now` (now earlier than the last observation is ignored). */
   result(now: EpochMs): DerivationResult {
-    return materialize(this.fold, this.out, now, this.config);
+    return materialize(this.fold, this.out, now);
   }
 
   /**

@@ -176,7 +176,7 @@ describe('goal, utilization and ring (live-operations §4, §2)', () => {
   });
 });
 
-describe('live-operations rules (issue 3 point 7)', () => {
+describe('live-operations rules', () => {
   it.each([
     { made: 10, kept: 4, want: { kept: 4, removed: 6, adjustment: { count: -6 } } },
     { made: 10, kept: 10, want: { kept: 10, removed: 0, adjustment: null } },

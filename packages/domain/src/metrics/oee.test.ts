@@ -228,7 +228,7 @@ describe('parts goal (METRICS.md §4)', () => {
   });
 });
 
-describe('part behaviors and standards (issue 3 point 1)', () => {
+describe('part behaviors and standards', () => {
   it.each([
     { b: { partBehavior: 'one' as const, actualParts: 5 }, mult: 1, after10: 10 },
     { b: { partBehavior: 'manyparts' as const, actualParts: 4 }, mult: 4, after10: 40 },

@@ -109,7 +109,7 @@ function withStandards(c: MachineCycle, run: RunStandards | null, parts: number)
 }
 
 /**
- * Applies job standards to machine cycles (issue 3 point 1: parts, part behaviors, multiplier).
+ * Applies job standards to machine cycles (parts, part behaviors, multiplier).
  * Pass every cycle of the runs concerned from their start: manycycles credit depends on the cycle's
  * position in its run. A cycle belongs to the run covering its end timestamp (when runs touch, the later
  * one owns its start instant). Cycles outside any run count the machine's count as parts with no

@@ -283,7 +283,7 @@ describe('rollup rules', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// Property: for any bucketing, the sum of rollups equals a direct computation (issue 3 point 9).
+// Property: for any bucketing, the sum of rollups equals a direct computation.
 
 const SECOND = 1000;
 const RANGE_S = 4 * 3600; // a 4-hour range, whole seconds so a per-second reference is exact

@@ -7,7 +7,7 @@ import type { EfficiencyTotals } from '../metrics/oee';
 import { minNullable } from '../metrics/oee';
 import type { PartAdjustmentFact, ProductionCycle, RunStandards } from '../metrics/production';
 
-// Issue 3 point 5: a mergeable aggregate per machine per bucket. Buckets never straddle an hour or a shift
+// A mergeable aggregate per machine per bucket. Buckets never straddle an hour or a shift
 // boundary (calendar/intervals.ts rollupBuckets), so every report — hour, shift, day, week, month, quarter,
 // shift-filtered or not, per machine, group or all — is a plain sum of rollups. Times are whole ms, so the
 // sums are exact. Decision 0105.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Shared building blocks of the zod schemas (issue 3 point 8). Times are epoch ms (METRICS.md intro);
+// Shared building blocks of the zod schemas. Times are epoch ms (METRICS.md intro);
 // ids are strings (the API's ids are UUIDs or numeric strings).
 
 export const idSchema = z.string().min(1);

@@ -24,7 +24,7 @@ const reject = {
   reject_behavior: 'scrap',
 };
 
-describe('schemas (issue 3 point 8)', () => {
+describe('schemas', () => {
   it('defaults of the spec: annotation type colour and limit, JobMachine standards', () => {
     expect(
       annotationTypeSchema.parse({

@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { SqliteDatabase } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index';
+
+/** ARCHITECTURE.md conventions: without DATABASE_URL, a SQLite file under ./data. */
+export const DEFAULT_DATABASE_URL = './data/takt.db';
+import type { Database } from './schema';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// pg returns BIGINT (oid 20) as strings; every epoch-ms column is BIGINT, so parse once, here.
+// Epoch ms and counters fit easily in a double.
+pg.types.setTypeParser(20, (v) => Number(v));
+// NUMERIC (oid 1700) likewise, for aggregates such as SUM over BIGINT.
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+/** Prepared statements kept per SQLite connection (see withStatementCache). */
+const STATEMENT_CACHE_SIZE = 200;
+
+/**
+ * The better-sqlite3 handle with the last STATEMENT_CACHE_SIZE prepared statements kept by SQL text. Kysely's
+ * SQLite driver prepares every query anew, and for ingest's 1000-row INSERT preparing costs about as much
+ * as running it. A statement still being iterated (a streamed query) is not handed out
+ * twice: a busy one is prepared afresh.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      const kept = cache.get(sql);
+      if (kept?.busy) return sqlite.prepare(sql);
+      // Mutates the cache: most recently used last, so the first key is the one to drop.
+      if (kept) cache.delete(sql);
+      const statement = kept ?? sqlite.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      return statement;
+    },
+  };
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * Open the database named by DATABASE_URL: postgres://… uses pg; anything else is a SQLite file path
+ * (an optional `file:` or `sqlite:` prefix is stripped) opened with better-sqlite3 in WAL mode.
+ */
+export function openDb(url: string, options: { poolSize?: number } = {}): Db {
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    // An idle client losing its server must not crash the process; the next query reconnects.
+    pool.on('error', (err) => console.error('[db] idle PostgreSQL client error:', err.message));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const path = url.replace(/^(file|sqlite):(\/\/)?/i, '');
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Apply every pending migration; throws with the failing migration's name. On PostgreSQL, `schema` names
+ * where Kysely keeps its migration tables (it otherwise finds them in any schema of the database).
+ */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const name = failed?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,5 @@
+export * from './connect';
+export * from './scope';
+export type * from './schema';
+export * from './rows';
+export * from './inbox';

@@ -1,0 +1,25 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './2026-11-22-0001-initial';
+import * as m0002 from './2026-11-22-0002-live-operations';
+import * as m0003 from './2026-11-22-0003-derived';
+import * as m0004 from './2026-11-22-0004-edge';
+import * as m0005 from './2026-11-22-0005-rollup-dirty';
+import * as m0006 from './2026-11-22-0006-tablets';
+import * as m0007 from './2026-11-22-0007-mail-exports';
+import * as m0008 from './2026-11-24-0008-link-tokens';
+import * as m0009 from './2026-11-24-0009-sync-command-keys';
+import * as m0010 from './2026-11-24-0010-adapter-types';
+
+// Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-0001-initial': m0001,
+  '2026-11-22-0002-live-operations': m0002,
+  '2026-11-22-0003-derived': m0003,
+  '2026-11-22-0004-edge': m0004,
+  '2026-11-22-0005-rollup-dirty': m0005,
+  '2026-11-22-0006-tablets': m0006,
+  '2026-11-22-0007-mail-exports': m0007,
+  '2026-11-24-0008-link-tokens': m0008,
+  '2026-11-24-0009-sync-command-keys': m0009,
+  '2026-11-24-0010-adapter-types': m0010,
+};

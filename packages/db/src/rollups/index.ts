@@ -1,0 +1,3 @@
+export * from './recompute';
+export * from './read';
+export * from './touch';

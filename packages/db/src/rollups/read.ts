@@ -1,0 +1,26 @@
+import { epochMs } from '@takt/domain';
+import type { Rollup, RollupMeasures } from '@takt/domain';
+import type { CompanyScope } from '../scope';
+
+/** Stored rollups of the given machines overlapping [start, end), as the domain's Rollup rows, by start. */
+export async function loadRollups(
+  scope: CompanyScope,
+  input: { machineIds: string[]; start: number; end: number },
+): Promise<Rollup[]> {
+  if (input.machineIds.length === 0) return [];
+  const rows = await scope
+    .selectFrom('rollups')
+    .select(['machine_id', 'start_at', 'end_at', 'shift_id', 'measures'])
+    .where('machine_id', 'in', input.machineIds)
+    .where('start_at', '<', input.end)
+    .where('end_at', '>', input.start)
+    .orderBy('start_at')
+    .execute();
+  return rows.map((r) => ({
+    ...(JSON.parse(r.measures) as RollupMeasures),
+    machineId: r.machine_id,
+    start: epochMs(r.start_at),
+    end: epochMs(r.end_at),
+    shiftId: r.shift_id,
+  }));
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { migrations } from './migrations/index';
+import type { Db, DialectName } from './connect';
+import { migrateToLatest, openDb } from './connect';
+
+/** Every database test runs on both dialects (STYLE.md "Same suite on every dialect"). */
+export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres'];
+
+/** The PostgreSQL server the tests use; scripts/test.mjs makes sure one answers here. */
+export const TEST_PG_URL = process.env.TAKT_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+/** The test server's URL with another database name. */
+function urlFor(database: string): string {
+  const u = new URL(TEST_PG_URL);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function withAdmin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: TEST_PG_URL });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+let templateReady: Promise<string> | undefined;
+
+/**
+ * One migrated template database per set of migrations (named by their hash), made once and shared by every
+ * test worker; an advisory lock keeps two workers from building it at the same time.
+ */
+function ensureTemplate(): Promise<string> {
+  templateReady ??= (async () => {
+    // The hash covers each migration's code, so an edited migration gets a new template.
+    const text = Object.entries(migrations)
+      .map(([n, m]) => `${n}:${m.up.toString()}`)
+      .join('|');
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    const name = `takt_tpl_${hash}`;
+    await withAdmin(async (c) => {
+      await c.query('SELECT pg_advisory_lock(4242)');
+      try {
+        const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (exists.rowCount === 0) {
+          const building = `${name}_build`;
+          await c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+          await c.query(`CREATE DATABASE ${building}`);
+          const db = openDb(urlFor(building), { poolSize: 1 });
+          try {
+            await migrateToLatest(db.db);
+          } finally {
+            await db.close();
+          }
+          // Renamed only when complete, so a crash mid-build never leaves a half-migrated template.
+          await c.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+        }
+      } finally {
+        await c.query('SELECT pg_advisory_unlock(4242)');
+      }
+    });
+    return name;
+  })();
+  return templateReady;
+}
+
+export interface TestDb extends Db {
+  url: string;
+  /** Close and throw the database away. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database: a new SQLite file in a temporary folder, or a new schema on the test
+ * PostgreSQL server (search_path pinned through the connection string, so every pooled client sees it).
+ */
+export async function freshDb(dialect: DialectName): Promise<TestDb> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'takt-test-'));
+    const url = join(dir, 'takt.db');
+    const db = openDb(url);
+    await migrateToLatest(db.db);
+    return {
+      ...db,
+      url,
+      cleanup: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  // A fresh database copied from a migrated template: isolated catalogs (no test can see another's
+  // tables mid-drop) and no migration run per test.
+  const template = await ensureTemplate();
+  const name = `takt_t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  const url = urlFor(name);
+  const db = openDb(url, { poolSize: 4 });
+  return {
+    ...db,
+    url,
+    cleanup: async () => {
+      await db.close();
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}

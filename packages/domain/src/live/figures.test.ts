@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { DurationMs, EpochMs } from '../brand';
+import { MINUTE_MS } from '../brand';
+import type { CompanyCalendar } from '../calendar/intervals';
+import type { MachineCycle } from '../derive/outputs';
+import type { RunStandards } from '../metrics/production';
+import { applyStandards } from '../metrics/production';
+import type { RollupSource } from '../rollup/rollup';
+import type { LiveGoalRun, LiveLimits } from './figures';
+import { liveFigures } from './figures';
+
+// Hand-computed figures of one machine (METRICS.md §3, §4), as the tile and the card show them.
+
+const t = (iso: string) => Date.parse(iso) as EpochMs;
+const min = (m: number) => m * MINUTE_MS;
+
+// A UTC company with one shift 06:00–14:00 every day; now is 10:00, so the window is 06:00–10:00 (4 h).
+const calendar: CompanyCalendar = {
+  timezone: 'UTC',
+  shifts: [
+    {
+      id: 'day',
+      name: 'Day',
+      versions: [
+        {
+          startoffsetminutes: 360,
+          endoffsetminutes: 840,
+          byweekday: [0, 1, 2, 3, 4, 5, 6],
+          effectivedate: '2024-01-01',
+        },
+      ],
+    },
+  ],
+};
+const S0 = t('2025-11-18T06:00:00Z');
+const at = (m: number) => (S0 + min(m)) as EpochMs;
+const NOW = at(240);
+const limits: LiveLimits = {
+  warningPercent: 85,
+  failurePercent: 70,
+  utilizationWarningPercent: 60,
+  utilizationFailurePercent: 40,
+};
+
+// The run goes into production at 07:00: 10 min expected, 8 min ideal per cycle. In cycle 07:00–09:00 making
+// 12 parts (10 min cycles), idle before and after; one part rejected and removed from good parts.
+const run: RunStandards & LiveGoalRun = {
+  id: 'run',
+  jobId: 'job',
+  start: at(60),
+  end: null,
+  productionStart: at(60),
+  expectedCycleTime: min(10),
+  idealCycleTime: min(8),
+  partBehavior: 'one',
+  startInSetup: 'none',
+};
+const cycles: MachineCycle[] = Array.from({ length: 12 }, (_, i) => ({
+  start: at(60 + i * 10),
+  end: at(70 + i * 10),
+  duration: min(10) as DurationMs,
+  count: 1,
+  source: 'part_count',
+  setup: false,
+}));
+const source: RollupSource = {
+  machineId: 'm',
+  intervals: [
+    { start: S0, end: at(60), state: 'INACTIVE', reason: null },
+    { start: at(60), end: at(180), state: 'ACTIVE', reason: null },
+    { start: at(180), end: NOW, state: 'INACTIVE', reason: null },
+  ],
+  cycles: applyStandards(cycles, [run]),
+  adjustments: [
+    { adjustmenttime: at(100), count: 0, scrapcount: 1, rejectBehavior: 'scrap', categoryId: null },
+  ],
+  runs: [run],
+};
+
+describe('liveFigures: one machine, hand-computed', () => {
+  const f = liveFigures({ calendar, source, windowStart: S0, run, now: NOW, limits });
+
+  it('utilization and OEE over the window, as fractions and as percents', () => {
+    // A = 2 h / 4 h; P = 12 × 8 min / 120 min; Q = 11 / 12.
+    expect(f.efficiency?.utilization).toBeCloseTo(0.5, 12);
+    expect(f.efficiency?.availability).toBeCloseTo(0.5, 12);
+    expect(f.efficiency?.performance).toBeCloseTo(0.8, 12);
+    expect(f.efficiency?.quality).toBeCloseTo(11 / 12, 12);
+    expect(f.efficiency?.oee).toBeCloseTo(0.5 * 0.8 * (11 / 12), 12);
+    expect(f.percents.utilization).toBeCloseTo(50, 10);
+    expect(f.percents.oee).toBeCloseTo(50 * 0.8 * (11 / 12), 10);
+    expect(f.utilizationStatus).toBe('warning');
+    expect([f.activeMs, f.durationMs, f.downtimeMs]).toEqual([min(120), min(240), min(120)]);
+  });
+
+  it('parts against goal since production began', () => {
+    // 180 min of production / 10 min = 18 expected; 12 made, 1 rejected.
+    expect(f.goal).toMatchObject({
+      scheduled: true,
+      inSetup: false,
+      productionRuntimeMs: min(180),
+      totalParts: 12,
+      rejectedParts: 1,
+      goodParts: 11,
+      expectedParts: 18,
+      aheadBehind: -7,
+      status: 'danger',
+    });
+    expect(f.goal.percent).toBeCloseTo((11 / 18) * 100, 10);
+  });
+
+  it.each([
+    ['unscheduled', null, { scheduled: false, inSetup: false, expectedParts: null, status: 'unavailable' }],
+    [
+      'in setup: nothing expected yet',
+      { ...run, productionStart: null },
+      {
+        scheduled: true,
+        inSetup: true,
+        expectedParts: null,
+        percent: null,
+        aheadBehind: null,
+        status: 'success',
+      },
+    ],
+    [
+      'without a cycle-time standard',
+      { ...run, expectedCycleTime: 0 },
+      { expectedParts: null, percent: null, status: 'noJobStandards' },
+    ],
+  ] as const)('%s', (_, r, goal) => {
+    expect(liveFigures({ calendar, source, windowStart: S0, run: r, now: NOW, limits }).goal).toMatchObject(
+      goal,
+    );
+  });
+
+  it('an empty window has no figures', () => {
+    const empty = liveFigures({ calendar, source, windowStart: NOW, run: null, now: NOW, limits });
+    expect(empty.efficiency).toBeNull();
+    expect(empty.percents.utilization).toBeNull();
+    expect(empty.utilizationStatus).toBe('unavailable');
+  });
+});

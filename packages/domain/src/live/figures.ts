@@ -1,0 +1,183 @@
+import { epochMs } from '../brand';
+import type { CompanyCalendar } from '../calendar/intervals';
+import { rollupBuckets } from '../calendar/intervals';
+import type { Efficiency } from '../metrics/oee';
+import { efficiency } from '../metrics/oee';
+import {
+  expectedPartsNow,
+  partsAheadBehind,
+  percentOfGoal,
+  productionRuntimeMs,
+} from '../metrics/parts-goal';
+import type { PartBehaviorFields } from '../metrics/production';
+import { partCountMultiplier } from '../metrics/production';
+import type { RollupSource, RollupSum } from '../rollup/rollup';
+import { buildRollups, efficiencyTotals, sumRollups } from '../rollup/rollup';
+import type { GoalStatus } from './status';
+import { goalStatus, utilizationStatus } from './status';
+
+// live-operations §2–§3: the figures a machine's dashboard tile and its workcenter card show, computed once
+// here so the two cannot disagree, and with the same METRICS.md definitions the reports use for a range:
+// utilization and OEE over the current window (METRICS.md §3), parts against goal of the running job
+// (METRICS.md §4).
+
+/** The job run on the machine, as the parts goal needs it. */
+export interface LiveGoalRun extends PartBehaviorFields {
+  /** When the run went into production (setup end); null while in setup. */
+  productionStart: number | null;
+  expectedCycleTime: number;
+}
+
+/** The company's goal (parts goal, OEE) and utilization percents (live-operations §4). */
+export interface LiveLimits {
+  warningPercent: number;
+  failurePercent: number;
+  utilizationWarningPercent: number;
+  utilizationFailurePercent: number;
+}
+
+export interface LiveFiguresInput {
+  calendar: CompanyCalendar;
+  /** The machine's stored facts, covering the window and the run's production up to `now`. */
+  source: RollupSource;
+  /** Start of the window the utilization and OEE cover (the current shift, else the company day). */
+  windowStart: number;
+  /** The open job run, or null when the machine is unscheduled. */
+  run: LiveGoalRun | null;
+  now: number;
+  limits: LiveLimits;
+}
+
+/** METRICS.md §4 parts goal of the running job at `now`. */
+export interface LivePartsGoal {
+  scheduled: boolean;
+  inSetup: boolean;
+  multiplier: number;
+  productionRuntimeMs: number;
+  /** Since production began: parts counted + Σ adjustment count, rejected, and good = total − rejected. */
+  totalParts: number;
+  rejectedParts: number;
+  goodParts: number;
+  /** Whole parts expected now; null unscheduled, while in setup or without a cycle-time standard. */
+  expectedParts: number | null;
+  /** actual good / expected × 100; null while nothing is expected. */
+  percent: number | null;
+  /** good − expected: ahead (> 0) or behind (< 0); null while nothing is expected. */
+  aheadBehind: number | null;
+  status: GoalStatus;
+}
+
+/** The window's utilization and OEE figures as percents (0..100), as the tile and the card carry them. */
+export interface LivePercents {
+  utilization: number | null;
+  oee: number | null;
+  availability: number | null;
+  performance: number | null;
+  quality: number | null;
+}
+
+export interface LiveFigures {
+  window: { start: number; end: number };
+  /** METRICS.md §3 over the window, fractions as the reports carry them; null when the window is empty. */
+  efficiency: Efficiency | null;
+  /** ACTIVE time and T_all of the window (ms), and the downtime in it (every non-ACTIVE instant). */
+  activeMs: number;
+  durationMs: number;
+  downtimeMs: number;
+  /**
+   * The same figures ×100. Utilization is a share of T_all (METRICS.md §3) and the company's utilization
+   * percents are percents, so the status is judged on the percent, never on the fraction.
+   */
+  percents: LivePercents;
+  utilizationStatus: 'success' | 'warning' | 'danger' | 'unavailable';
+  goal: LivePartsGoal;
+}
+
+function sumOver(
+  calendar: CompanyCalendar,
+  source: RollupSource,
+  start: number,
+  end: number,
+): RollupSum | null {
+  if (end <= start) return null;
+  const range = { start: epochMs(start), end: epochMs(end) };
+  return sumRollups(buildRollups(source, rollupBuckets(calendar, range)), range);
+}
+
+const percent = (fraction: number | null | undefined): number | null =>
+  fraction == null ? null : fraction * 100;
+
+/** METRICS.md §4 from the run and the sum over its production so far. */
+export function livePartsGoal(
+  run: LiveGoalRun | null,
+  runSum: RollupSum | null,
+  now: number,
+  limits: Pick<LiveLimits, 'warningPercent' | 'failurePercent'>,
+): LivePartsGoal {
+  const inSetup = run != null && run.productionStart == null;
+  const multiplier = run ? partCountMultiplier(run) : 1;
+  const totalParts = runSum ? runSum.all.parts + runSum.all.adjustmentCount : 0;
+  const rejectedParts = runSum ? runSum.all.rejected : 0;
+  const goodParts = totalParts - rejectedParts;
+  const runtime = productionRuntimeMs(run?.productionStart ?? null, now, runSum?.all.plannedDowntimeMs ?? 0);
+  const expected = run && !inSetup ? expectedPartsNow(runtime, run.expectedCycleTime, multiplier) : null;
+  const pct = percentOfGoal(goodParts, expected);
+  return {
+    scheduled: run != null,
+    inSetup,
+    multiplier,
+    productionRuntimeMs: runtime,
+    totalParts,
+    rejectedParts,
+    goodParts,
+    expectedParts: expected,
+    percent: pct,
+    aheadBehind: expected == null ? null : partsAheadBehind(goodParts, expected),
+    status: run
+      ? goalStatus({
+          scheduled: true,
+          hasJobStandards: run.expectedCycleTime > 0,
+          percentOfGoal: pct,
+          productionRuntimeMs: runtime,
+          warningPercent: limits.warningPercent,
+          failurePercent: limits.failurePercent,
+        })
+      : 'unavailable',
+  };
+}
+
+/** A machine's live figures at `now` from its stored facts. */
+export function liveFigures(input: LiveFiguresInput): LiveFigures {
+  const { calendar, source, windowStart, run, now, limits } = input;
+  const windowSum = sumOver(calendar, source, windowStart, now);
+  const e = windowSum ? efficiency(efficiencyTotals(windowSum), { shiftFiltered: false }) : null;
+  const durationMs = windowSum?.all.durationMs ?? 0;
+  const activeMs = windowSum?.all.stateMs.ACTIVE ?? 0;
+  const utilization = percent(e?.utilization);
+
+  const productionStart = run?.productionStart ?? null;
+  const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now) : null;
+
+  return {
+    window: { start: windowStart, end: now },
+    efficiency: e,
+    activeMs,
+    durationMs,
+    downtimeMs: Math.max(0, durationMs - activeMs),
+    percents: {
+      utilization,
+      oee: percent(e?.oee),
+      availability: percent(e?.availability),
+      performance: percent(e?.performance),
+      quality: percent(e?.quality),
+    },
+    utilizationStatus:
+      utilization == null
+        ? 'unavailable'
+        : utilizationStatus(utilization, {
+            warningPercent: limits.utilizationWarningPercent,
+            failurePercent: limits.utilizationFailurePercent,
+          }),
+    goal: livePartsGoal(run, runSum, now, limits),
+  };
+}
