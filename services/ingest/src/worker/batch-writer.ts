@@ -1,0 +1,186 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '@takt/db';
+import type { InboxLedger } from '../sources/gateway/inbox';
+import type { Link, ObservationSink } from './link';
+import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
+import { writeBatch } from './store';
+
+export interface BatchWriterOptions {
+  db: Kysely<Database>;
+  now: () => number;
+  log: (message: string) => void;
+  /** The worker's links, read at each batch. */
+  links: ReadonlyMap<string, Link>;
+  /** Re-derives a link whose pipeline asks for it, before the batch is taken (worker/rebuild.ts). */
+  rebuild: (link: Link) => Promise<void>;
+  /** Called after each stored batch with the machines it touched. */
+  onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
+}
+
+/**
+ * The batch writer: observations, derived records, live rows, source counters, agent positions and the
+ * inbox lines they came from are written in one transaction per batch, in order. Owns the buffers; a
+ * failed write keeps everything for the next batch (nothing received from an adapter is dropped on a
+ * transient database error).
+ */
+export class BatchWriter implements ObservationSink, InboxLedger {
+  private observations: ObservationRow[] = [];
+  private inboxDone: string[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  /** Batches taken from the buffers, and the last of them that committed (batches commit in order). */
+  private takenBatches = 0;
+  private committedBatches = 0;
+  private closed = false;
+
+  constructor(private readonly options: BatchWriterOptions) {}
+
+  add(row: ObservationRow): void {
+    this.observations.push(row);
+  }
+
+  /** Observations received and not yet taken into a batch. */
+  buffered(): readonly ObservationRow[] {
+    return this.observations;
+  }
+
+  inboxDoneIds(): ReadonlySet<string> {
+    return new Set(this.inboxDone);
+  }
+
+  markInboxDone(id: string): void {
+    this.inboxDone.push(id);
+  }
+
+  /** Write everything buffered now; batches (and work queued with `enqueue`) run one at a time. */
+  flush(): Promise<void> {
+    return (this.flushing = this.flushing.then(() => this.writeOut()));
+  }
+
+  /** Runs `task` between batches (never concurrently with a write or a rebuild). */
+  enqueue(task: () => Promise<void>, onError: (err: Error) => void): void {
+    this.flushing = this.flushing.then(task).catch(onError);
+  }
+
+  /** No batch will be waited for any more: `committed` rejects from now on. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * Resolves once a batch taken after the current one committed: whatever was received before this call is
+   * stored. A failed write keeps its data for the next one, so wait and flush again; rejects when the
+   * worker stops first (the MQTT message then stays unacknowledged, and the broker delivers it again).
+   */
+  async committed(): Promise<void> {
+    const after = this.takenBatches;
+    for (let delay = 50; ; delay = Math.min(delay * 2, 2000)) {
+      await this.flush();
+      if (this.committedBatches > after) return;
+      if (this.closed) throw new Error('ingest stopped before the data was stored');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      // A stopped worker writes nothing more (its last flush was stop's).
+      if (this.closed) throw new Error('ingest stopped before the data was stored');
+    }
+  }
+
+  private async writeOut(): Promise<void> {
+    const { db, links, log, onWritten } = this.options;
+    const t = this.options.now();
+    for (const l of links.values()) {
+      if (l.pipeline.rebuildFrom == null) continue;
+      try {
+        await this.options.rebuild(l);
+      } catch (err) {
+        // The database is unreachable: write nothing now (the batch would fail as well) and rebuild at the
+        // next flush. A timer's flush must never reject: that would be an unhandled rejection.
+        log(`[ingest] re-deriving ${l.source.machineName} failed, will retry: ${(err as Error).message}`);
+        return;
+      }
+    }
+    const derived: Array<{ link: Link; write: DerivedWrite }> = [];
+    for (const l of links.values()) {
+      const taken = l.pipeline.take(t);
+      if (taken)
+        derived.push({
+          link: l,
+          write: { companyId: l.source.companyId, machineId: l.source.machineId, ...taken },
+        });
+    }
+    const live = [...links.values()].filter((l) => l.liveDirty);
+    // A gateway push counts its own lines when it stores them.
+    const stats = [...links.values()]
+      .filter((l) => l.source.kind !== 'gateway')
+      .map((l) => {
+        // A copy: passive and agent transports count into one object in place, and what arrives while the
+        // batch is written belongs to the next delta.
+        const c = { ...l.transport.counters };
+        return {
+          link: l,
+          c,
+          delta: {
+            sourceId: l.source.sourceId,
+            lines: c.lines - l.flushed.lines,
+            observations: c.observations - l.flushed.observations,
+            // Stored as "rejected lines": a line with any rejected token counts once.
+            rejected: c.rejectedLines - l.flushed.rejectedLines,
+            lastLineAt: c.lastLineAt,
+          },
+        };
+      })
+      .filter((s) => s.delta.lines > 0);
+    const positions = [...links.values()].filter((l) => l.agentPosition);
+    const done = this.inboxDone;
+    if (
+      this.observations.length === 0 &&
+      derived.length === 0 &&
+      live.length === 0 &&
+      stats.length === 0 &&
+      done.length === 0 &&
+      positions.length === 0
+    )
+      return;
+    const batch: IngestBatch = {
+      now: t,
+      inboxDone: done,
+      agentPositions: positions.map((l) => ({ sourceId: l.source.sourceId, ...l.agentPosition! })),
+      observations: this.observations,
+      derived: derived.map((d) => d.write),
+      live: live.map((l) => l.pipeline.liveRow(t, derived.find((d) => d.link === l)?.write.result)),
+      stats: stats.map((s) => s.delta),
+    };
+    // Swap buffers before the write, so lines arriving meanwhile go to the next batch.
+    const batchNo = ++this.takenBatches;
+    this.observations = [];
+    this.inboxDone = [];
+    for (const l of positions) delete l.agentPosition;
+    for (const l of live) l.liveDirty = false;
+    try {
+      await writeBatch(db, batch);
+      // In-memory state changes only once the batch committed.
+      this.committedBatches = batchNo;
+      for (const s of stats) s.link.flushed = s.c;
+      for (const d of derived) d.link.pipeline.stored(t);
+      if (onWritten) {
+        const touched = new Map<string, { companyId: string; machineId: string }>();
+        for (const o of batch.observations)
+          touched.set(o.machine_id, { companyId: o.company_id, machineId: o.machine_id });
+        for (const l of batch.live)
+          touched.set(l.machine_id, { companyId: l.company_id, machineId: l.machine_id });
+        onWritten([...touched.values()]);
+      }
+    } catch (err) {
+      // Keep everything for the next attempt: nothing received from an adapter is dropped on a transient
+      // database error.
+      this.observations = batch.observations.concat(this.observations);
+      this.inboxDone = done.concat(this.inboxDone);
+      for (const p of batch.agentPositions ?? []) {
+        const l = links.get(p.sourceId);
+        if (l && !l.agentPosition)
+          l.agentPosition = { instanceId: p.instanceId, nextSequence: p.nextSequence };
+      }
+      for (const d of derived) d.link.pipeline.retake(d.write.from);
+      for (const l of live) l.liveDirty = true;
+      log(`[ingest] write failed, will retry: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,242 @@
+import type net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { companyScope } from '@takt/db';
+import { loadRollups } from '@takt/db/rollups';
+import { createAdapter } from '../../../api/src/repositories/adapters';
+import { createShdrSource } from '../../../api/src/repositories/machine-sources';
+import { aCompany, aMachine } from '../../../api/src/testing/builders';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
+import { demoAdapterFields } from '../demo/demo-adapter';
+import { startIngest } from './ingest';
+import type { IngestService } from './ingest';
+import type { FakeAdapter } from '../testing/test-support';
+import { fakeAdapter, waitFor } from '../testing/test-support';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe.each(DIALECTS)('ingest into %s', (dialect) => {
+  let t: TestDb;
+  let adapter: FakeAdapter;
+  let ingest: IngestService | undefined;
+  let socket: net.Socket | undefined;
+  let machineId: string;
+  let companyId: string;
+  // The ingest clock is ours, so machine timestamps and receive times are exact.
+  const t0 = 1_790_000_000_000;
+  let clock = t0;
+  const now = () => clock;
+
+  beforeEach(async () => {
+    t = await freshDb(dialect);
+    clock = t0 - 1000;
+    adapter = await fakeAdapter((s) => {
+      socket = s;
+    });
+    const company = await aCompany(t.db);
+    companyId = company.id;
+    const scope = companyScope(t.db, company.id);
+    const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
+    machineId = await aMachine(t.db, company, { name: 'Mill' });
+    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
+    await createShdrSource(scope, { machineId, host: '127.0.0.1', port: adapter.port }, 0);
+  });
+
+  afterEach(async () => {
+    await ingest?.stop();
+    ingest = undefined;
+    socket = undefined;
+    await adapter.close();
+    await t.cleanup();
+  });
+
+  const live = () =>
+    t.db.selectFrom('machine_live').selectAll().where('machine_id', '=', machineId).executeTakeFirst();
+  const send = (line: string) => {
+    // Lines arrive just after their machine time.
+    const ts = Date.parse(line.split('|')[0]!);
+    if (Number.isFinite(ts)) clock = Math.max(clock, ts + 5);
+    socket!.write(`${line}\n`);
+  };
+
+  it('stores observations and derives ACTIVE, FAULT, INACTIVE and UNAVAILABLE with their times', async () => {
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|avail|AVAILABLE|execution|READY|program|O100|part_count|7|Sspeed|0`);
+    send(`${iso(t0 + 1000)}|execution|ACTIVE|Sspeed|1200`);
+    await ingest.flush();
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
+    expect(await live()).toMatchObject({
+      company_id: companyId,
+      state_since: t0 + 1000,
+      connection: 'CONNECTED',
+      program: 'O100',
+      part_count: 7,
+      spindle_speed: 1200,
+      execution: 'ACTIVE',
+    });
+
+    send(`${iso(t0 + 5000)}|execution|STOPPED`);
+    send(`${iso(t0 + 5000)}|system|FAULT|E101|2|HIGH|Spindle overload`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('FAULT');
+    expect(await live()).toMatchObject({ fault_since: t0 + 5000, fault_message: 'Spindle overload' });
+
+    send(`${iso(t0 + 9000)}|system|NORMAL||||`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('INACTIVE');
+    expect((await live())?.fault_since).toBeNull();
+
+    clock = t0 + 12_000;
+    socket!.destroy(); // the adapter goes away
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('UNAVAILABLE');
+    clock = t0 + 15_000;
+    await ingest.flush();
+
+    const intervals = await t.db
+      .selectFrom('state_intervals')
+      .select(['state', 'start_at', 'end_at', 'company_id'])
+      .where('machine_id', '=', machineId)
+      .orderBy('start_at')
+      .execute();
+    // Intervals tile time: each ends where the next starts, and only the last is open.
+    expect(intervals.map((i) => i.state)).toEqual([
+      'UNAVAILABLE',
+      'INACTIVE',
+      'ACTIVE',
+      'FAULT',
+      'INACTIVE',
+      'UNAVAILABLE',
+    ]);
+    for (let i = 0; i + 1 < intervals.length; i++)
+      expect(intervals[i]!.end_at).toBe(intervals[i + 1]!.start_at);
+    expect(intervals.at(-1)!.end_at).toBeNull();
+    expect(intervals.every((i) => i.company_id === companyId)).toBe(true);
+    expect(intervals[2]!.start_at).toBe(t0 + 1000);
+
+    // The rollup worker turns what was stored into report buckets.
+    await ingest.rollUp();
+    const rollups = await loadRollups(companyScope(t.db, companyId), {
+      machineIds: [machineId],
+      start: t0 - 3_600_000,
+      end: t0 + 3_600_000,
+    });
+    expect(rollups.length).toBeGreaterThan(0);
+    expect(rollups.reduce((sum, r) => sum + r.stateMs.ACTIVE, 0)).toBe(4000);
+    expect(rollups.reduce((sum, r) => sum + r.stateMs.FAULT, 0)).toBe(4000);
+    expect(await t.db.selectFrom('rollup_dirty').selectAll().execute()).toEqual([]);
+
+    const obs = await t.db
+      .selectFrom('observations')
+      .select(['key', 'value', 'ts'])
+      .where('machine_id', '=', machineId)
+      .orderBy('ts')
+      .execute();
+    expect(obs.filter((o) => o.key === 'execution').map((o) => o.value)).toEqual([
+      'READY',
+      'ACTIVE',
+      'STOPPED',
+    ]);
+    expect(obs.find((o) => o.key === 'system' && o.ts === t0 + 5000)?.value).toBe(
+      'FAULT|E101|2|HIGH|Spindle overload',
+    );
+  });
+
+  it('keeps the good pairs of a bad line and counts what it rejected', async () => {
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|execution|ACTIVE|part_count`); // a key without its value
+    send('2017'); // a broken line, as in the NIST log
+    send(`${iso(t0 + 5)}||x||y`); // two bad pairs on one line: one rejected line
+    send(`${iso(t0 + 10)}|program|O7`);
+    await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O7');
+    await ingest.flush();
+    await expect
+      .poll(
+        async () =>
+          t.db
+            .selectFrom('machine_sources')
+            .select(['stat_lines', 'stat_rejected'])
+            .where('machine_id', '=', machineId)
+            .executeTakeFirst(),
+        {
+          timeout: 5000,
+        },
+      )
+      .toMatchObject({ stat_lines: 4 });
+    const src = await t.db
+      .selectFrom('machine_sources')
+      .select(['stat_rejected', 'last_line_at'])
+      .where('machine_id', '=', machineId)
+      .executeTakeFirstOrThrow();
+    // Rejected lines, not bad tokens (which are 4 here).
+    expect(src.stat_rejected).toBe(3);
+    expect([...ingest.counters().values()][0]).toMatchObject({ rejected: 4, rejectedLines: 3 });
+    expect(src.last_line_at).not.toBeNull();
+    expect((await live())?.state).toBe('ACTIVE');
+  });
+
+  it("reads a MESSAGE item's native code and text as the adapter's field mapping says", async () => {
+    const adapterId = (
+      await t.db
+        .selectFrom('machines')
+        .select('adapter_id')
+        .where('id', '=', machineId)
+        .executeTakeFirstOrThrow()
+    ).adapter_id!;
+    await companyScope(t.db, companyId)
+      .insertInto('adapter_fields', {
+        id: crypto.randomUUID(),
+        adapter_id: adapterId,
+        name: 'msg',
+        data_item_type: 'MESSAGE',
+        data_item_subtype: null,
+        component_name: 'controller',
+        component_type: 'Controller',
+      })
+      .execute();
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|msg|M1|Door open|execution|ACTIVE`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
+    await ingest.flush();
+    const msg = await t.db
+      .selectFrom('observations')
+      .select(['ts', 'value'])
+      .where('machine_id', '=', machineId)
+      .where('key', '=', 'msg')
+      .execute();
+    expect(msg).toEqual([{ ts: t0, value: 'Door open' }]);
+    await expect
+      .poll(() =>
+        t.db
+          .selectFrom('machine_sources')
+          .select(['stat_lines', 'stat_observations', 'stat_rejected'])
+          .where('machine_id', '=', machineId)
+          .executeTakeFirstOrThrow(),
+      )
+      .toEqual({ stat_lines: 1, stat_observations: 2, stat_rejected: 0 });
+  });
+
+  it('resumes the open state after a restart without a gap or a duplicate interval', async () => {
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|avail|AVAILABLE|execution|ACTIVE`);
+    await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
+    await ingest.stop();
+    socket = undefined;
+
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    await waitFor(() => socket, 5000, 'the second link');
+    send(`${iso(t0 + 20_000)}|avail|AVAILABLE|execution|ACTIVE`);
+    await expect.poll(async () => (await live())?.execution_since, { timeout: 5000 }).toBe(t0 + 20_000);
+    await ingest.flush();
+    const states = await t.db
+      .selectFrom('state_intervals')
+      .select(['state', 'end_at'])
+      .where('machine_id', '=', machineId)
+      .orderBy('start_at')
+      .execute();
+    // The time the worker was away reads as UNAVAILABLE; only the last interval is open.
+    expect(states.map((s) => s.state)).toEqual(['UNAVAILABLE', 'ACTIVE', 'UNAVAILABLE', 'ACTIVE']);
+    expect(states.filter((s) => s.end_at === null)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,189 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '@takt/db';
+import { agentTransport } from '../sources/agent/transport';
+import { drainInbox, INBOX_TAKE } from '../sources/gateway/inbox';
+import { MqttSource } from '../sources/mqtt/transport';
+import { shdrTransport } from '../sources/shdr/transport';
+import type { ShdrCounters } from '../sources/shdr/shdr-client';
+import type { Transport, TransportEnv } from '../sources/transport';
+import { passiveTransport } from '../sources/transport';
+import { BatchWriter } from './batch-writer';
+import { Link } from './link';
+import { checkLinks, syncSetup } from './link-checks';
+import { limitedLog } from './log';
+import type { FieldMeaning } from './pipeline';
+import { rebuild } from './rebuild';
+import { RollupWorker } from './rollup';
+import type { SourceRow } from './store';
+import { loadFieldMaps, loadSources } from './store';
+
+export interface IngestOptions {
+  db: Kysely<Database>;
+  now?: () => number;
+  /** How often buffered observations, derived records and live rows are written (default 250 ms). */
+  flushIntervalMs?: number;
+  /** How often job runs are read for setup, and silent machines re-evaluated (default 5 s). */
+  tickIntervalMs?: number;
+  log?: (message: string) => void;
+  /** Called after each stored batch with the machines it touched (the API fans this out to live sockets). */
+  onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
+  /** Redial backoff for adapter links. */
+  backoff?: { initialMs: number; maxMs: number };
+  /** How often stale rollups are recomputed (default 10 s); 0 turns the rollup worker off. */
+  rollupIntervalMs?: number;
+  /** MQTT broker for machines with MQTT sources (topic scheme: docs/decisions/0200-mqtt-topics.md). */
+  mqttUrl?: string;
+  mqttPrefix?: string;
+  /**
+   * A fixed MQTT client id gives the worker a persistent session: QoS 1 messages it had not acknowledged
+   * (not yet stored) when it died are delivered again when it comes back (decision 0200).
+   */
+  mqttClientId?: string;
+  /** How often pushed gateway lines are taken from the inbox (default 500 ms). */
+  inboxIntervalMs?: number;
+  /** How many pushed lines one take derives (default 5000). */
+  inboxTake?: number;
+}
+
+export interface IngestService {
+  /** Re-read the configured sources: connect new ones, drop removed ones. */
+  refresh(): Promise<void>;
+  /** Recompute stale rollups now (tests). */
+  rollUp(): Promise<void>;
+  /** Write everything buffered now (tests and shutdown). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+  /** Live counters per source id. */
+  counters(): Map<string, ShdrCounters>;
+}
+
+/** A link keeps its transport while its source still points at the same place. */
+const sameTarget = (a: SourceRow, b: SourceRow) =>
+  a.kind === b.kind &&
+  a.host === b.host &&
+  a.port === b.port &&
+  a.baseUrl === b.baseUrl &&
+  a.machineRef === b.machineRef;
+
+/**
+ * The ingest worker: one link per configured source, fed by its transport (sources/); observations are
+ * stored as received and run through the domain engine (packages/domain StateDeriver), whose state
+ * intervals, cycles, programs, faults and live signals the batch writer stores in batched transactions.
+ * A worker holds in memory only what it needs to derive its own machines; everything other processes need
+ * is in the database.
+ */
+export async function startIngest(options: IngestOptions): Promise<IngestService> {
+  const { db } = options;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => {});
+  const env: TransportEnv = {
+    now,
+    log,
+    logLimited: limitedLog(log, now),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+  };
+  const links = new Map<string, Link>();
+  let stopped = false;
+
+  const writer: BatchWriter = new BatchWriter({
+    db,
+    now,
+    log,
+    links,
+    rebuild: (link) => rebuild({ db, link, buffered: () => writer.buffered(), inbox: writer, now, log }),
+    ...(options.onWritten ? { onWritten: options.onWritten } : {}),
+  });
+
+  const mqtt = options.mqttUrl
+    ? new MqttSource({
+        url: options.mqttUrl,
+        ...(options.mqttPrefix ? { prefix: options.mqttPrefix } : {}),
+        ...(options.mqttClientId ? { clientId: options.mqttClientId } : {}),
+        env,
+        links: () => links.values(),
+        committed: () => writer.committed(),
+      })
+    : null;
+
+  function transportFor(link: Link): Transport {
+    switch (link.source.kind) {
+      case 'shdr':
+        return shdrTransport(link, env);
+      case 'agent':
+        return agentTransport(link, env);
+      default:
+        // MQTT messages and gateway pushes arrive through the worker's MqttSource and inbox drain.
+        return passiveTransport();
+    }
+  }
+
+  async function refresh(): Promise<void> {
+    const sources = await loadSources(db);
+    const wanted = new Map(sources.map((s) => [s.sourceId, s]));
+    for (const [id, link] of links) {
+      const s = wanted.get(id);
+      if (!s || !sameTarget(s, link.source)) {
+        await link.transport.stop();
+        links.delete(id);
+      }
+    }
+    const fresh = sources.filter((s) => !links.has(s.sourceId));
+    const fieldMaps = await loadFieldMaps(
+      db,
+      fresh.map((s) => s.machineId),
+    );
+    for (const s of fresh) {
+      const fields: Map<string, FieldMeaning> = fieldMaps.get(s.machineId) ?? new Map();
+      const link = new Link(s, fields, now(), writer);
+      link.transport = transportFor(link);
+      links.set(s.sourceId, link);
+    }
+    await syncSetup(db, links.values(), now);
+  }
+
+  const rollups = new RollupWorker(db, now, log);
+  const flush = () => writer.flush();
+
+  const tick = () => {
+    for (const l of links.values()) l.liveDirty = true;
+    checkLinks(db, links.values(), now, mqtt?.status).catch((err: Error) =>
+      log(`[ingest] checking gateway links failed: ${err.message}`),
+    );
+    syncSetup(db, links.values(), now).catch((err: Error) =>
+      log(`[ingest] reading job runs failed: ${err.message}`),
+    );
+  };
+
+  await refresh();
+  mqtt?.start();
+  const inboxTimer = setInterval(() => {
+    writer.enqueue(
+      () => drainInbox(db, links.values(), writer, options.inboxTake ?? INBOX_TAKE),
+      (err) => log(`[ingest] reading the gateway inbox failed: ${err.message}`),
+    );
+  }, options.inboxIntervalMs ?? 500);
+  const flushTimer = setInterval(() => void flush(), options.flushIntervalMs ?? 250);
+  const tickTimer = setInterval(tick, options.tickIntervalMs ?? 5000);
+  const rollupEvery = options.rollupIntervalMs ?? 10_000;
+  const rollupTimer = rollupEvery > 0 ? setInterval(() => void rollups.run(), rollupEvery) : null;
+  log(`[ingest] deriving ${links.size} machine source(s)`);
+
+  return {
+    refresh,
+    flush,
+    rollUp: () => rollups.run(),
+    counters: () => new Map([...links].map(([id, l]) => [id, l.transport.counters])),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      writer.close();
+      clearInterval(flushTimer);
+      clearInterval(tickTimer);
+      if (rollupTimer) clearInterval(rollupTimer);
+      clearInterval(inboxTimer);
+      await mqtt?.stop();
+      await Promise.all([...links.values()].map((l) => l.transport.stop()));
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { CONNECTION_KEY } from '@takt/db';
+import { keyKindsFromFields } from '../sources/devices/devices';
+import type { KeyKind, Observation as RawObservation } from '../sources/shdr/shdr';
+import type { ShdrCounters } from '../sources/shdr/shdr-client';
+import type { LinkInput, Transport, TransportStatus } from '../sources/transport';
+import { noCounters } from '../sources/transport';
+import { MachinePipeline } from './pipeline';
+import type { FieldMeaning } from './pipeline';
+import type { ObservationRow, SourceRow } from './store';
+import { conditionText } from './store';
+
+/** Where a link's observations wait for the next batch (worker/batch-writer.ts). */
+export interface ObservationSink {
+  add(row: ObservationRow): void;
+}
+
+/**
+ * One configured source as the worker derives it: its transport, its machine's pipeline, and what the next
+ * batch writes for it. Mutates the pipeline and the sink it is given; nothing else.
+ */
+export class Link implements LinkInput {
+  readonly kinds: ReadonlyMap<string, KeyKind>;
+  /** Set right after construction: a transport is made for its link (worker/ingest.ts). */
+  transport!: Transport;
+  /** Replaced whole when late data re-derives the machine's history (worker/rebuild.ts). */
+  pipeline: MachinePipeline;
+  /** Counters as of the last stored batch (a copy: some transports count into one object in place). */
+  flushed: ShdrCounters = noCounters();
+  /** The live row changed since the last write. */
+  liveDirty = true;
+  /** Agent: the position reached by buffered observations, saved with them. */
+  agentPosition?: { instanceId: string; nextSequence: number };
+
+  constructor(
+    readonly source: SourceRow,
+    readonly fields: Map<string, FieldMeaning>,
+    now: number,
+    private readonly out: ObservationSink,
+  ) {
+    this.kinds = keyKindsFromFields(fields);
+    this.pipeline = new MachinePipeline(
+      source.companyId,
+      source.machineId,
+      fields,
+      source.cycleSource,
+      source.kind,
+      now,
+    );
+  }
+
+  received(raw: readonly RawObservation[], at: number, store: boolean): void {
+    const { source } = this;
+    this.liveDirty = true;
+    const values = raw.filter((o) => o.kind !== 'asset');
+    // First placed among the link's events (pushRaw mutates their times), then stored as placed.
+    if (values.length > 0) this.pipeline.pushRaw(values, at);
+    else this.pipeline.heartbeat(at);
+    if (store) {
+      for (const o of values) {
+        const value = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
+        this.out.add({
+          company_id: source.companyId,
+          machine_id: source.machineId,
+          ts: o.ts,
+          key: o.key,
+          value,
+        });
+      }
+    }
+  }
+
+  connection(status: TransportStatus, at: number): void {
+    const placed = this.pipeline.setConnection(status, at);
+    this.liveDirty = true;
+    if (status !== 'CONNECTING') {
+      this.out.add({
+        company_id: this.source.companyId,
+        machine_id: this.source.machineId,
+        ts: placed,
+        key: CONNECTION_KEY,
+        value: status,
+      });
+    }
+  }
+
+  heartbeat(at: number, markLive = true): void {
+    this.pipeline.heartbeat(at);
+    if (markLive) this.liveDirty = true;
+  }
+
+  savePosition(position: { instanceId: string; nextSequence: number }): void {
+    this.agentPosition = position;
+  }
+}

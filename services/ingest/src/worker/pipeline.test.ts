@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { DERIVER_MEMORY_MS, MachinePipeline } from './pipeline';
+import type { FieldMeaning } from './pipeline';
+import type { Observation } from '../sources/shdr/shdr';
+import { CONNECTION_KEY } from '@takt/db';
+import { feedStored } from './rebuild';
+
+const FIELDS: ReadonlyMap<string, FieldMeaning> = new Map([
+  ['execution', { type: 'EXECUTION', subType: null }],
+  ['part_count', { type: 'PART_COUNT', subType: null }],
+]);
+const T0 = Date.UTC(2026, 10, 20, 6);
+const MIN = 60_000;
+const value = (ts: number, key: string, v: string): Observation => ({ ts, key, value: v, kind: 'value' });
+
+/** A pipeline fed one line a minute for `minutes`, stored (so older history is forgotten) at the end. */
+function streamed(minutes: number, setup: Array<{ at: number; value: 'START' | 'END' }>) {
+  const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+  p.setConnection('CONNECTED', T0);
+  p.setSetup(setup);
+  for (let k = 0; k < minutes; k++)
+    p.pushRaw(
+      [value(T0 + k * MIN, 'execution', 'ACTIVE'), value(T0 + k * MIN, 'part_count', String(k))],
+      T0 + k * MIN,
+    );
+  const now = T0 + minutes * MIN;
+  p.take(now);
+  p.stored(now);
+  return { p, now };
+}
+
+describe('MachinePipeline setup events', () => {
+  it('remembers setup events for rebuilds up to 8 days back, and forgets older ones after a write', () => {
+    const setup = [
+      { at: T0 + 5 * MIN, value: 'START' as const },
+      { at: T0 + 9 * MIN, value: 'END' as const },
+    ];
+    const { p, now } = streamed(30, setup);
+    expect(p.knownSetupEvents()).toEqual(setup);
+    p.stored(now + 8 * 24 * 60 * MIN);
+    expect(p.knownSetupEvents()).toEqual([]);
+  });
+
+  it('ignores the worker handing over the same setup events again, however old (no rebuild at every tick)', () => {
+    const setup = [{ at: T0 + 5 * MIN, value: 'START' as const }];
+    const { p, now } = streamed(300, setup);
+    expect(now - setup[0]!.at).toBeGreaterThan(DERIVER_MEMORY_MS);
+    p.setSetup(setup);
+    expect(p.rebuildFrom).toBeNull();
+    expect(p.dirty).toBe(false);
+    expect(p.liveRow(now).state).toBe('SETUP');
+  });
+
+  it('passes the setup events it knows on, so a rebuilt pipeline keeps the SETUP state', () => {
+    const setup = [
+      { at: T0 + 5 * MIN, value: 'START' as const },
+      { at: T0 + 20 * MIN, value: 'END' as const },
+      { at: T0 + 200 * MIN, value: 'START' as const },
+    ];
+    const { p } = streamed(300, setup);
+    const rebuilt = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    rebuilt.setSetup(p.knownSetupEvents());
+    expect(rebuilt.knownSetupEvents()).toEqual(setup);
+    // A new event next to known ones: only it is new.
+    p.setSetup([...setup, { at: T0 + 299 * MIN, value: 'END' }]);
+    expect(p.knownSetupEvents()).toHaveLength(4);
+    expect(p.rebuildFrom).toBeNull();
+  });
+
+  it('marks a rebuild for observations older than its in-memory history', () => {
+    const { p } = streamed(300, []);
+    p.pushRaw([value(T0 + 10 * MIN + 30_000, 'execution', 'READY')], T0 + 301 * MIN);
+    expect(p.rebuildFrom).toBe(T0 + 10 * MIN + 30_000);
+  });
+});
+
+describe('MachinePipeline link order (METRICS.md §1)', () => {
+  const S = 1000;
+  /** An agent link whose adapter clock runs ahead of the agent's: data stamped later than the drop that follows it. */
+  function live() {
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'agent', T0);
+    const rows: Array<{ ts: number; key: string; value: string | null }> = [];
+    const receive = (o: Observation, at: number) => {
+      p.pushRaw([o], at);
+      rows.push({ ts: o.ts, key: o.key, value: o.value });
+    };
+    const link = (status: 'CONNECTED' | 'DISCONNECTED', at: number) =>
+      rows.push({ ts: p.setConnection(status, at), key: CONNECTION_KEY, value: status });
+    link('CONNECTED', T0);
+    receive(value(T0, 'execution', 'READY'), T0);
+    receive(value(T0 + 40 * S, 'execution', 'ACTIVE'), T0 + 40 * S);
+    link('DISCONNECTED', T0 + 30 * S); // the agent's own clock, 10 s behind
+    receive(value(T0 + 35 * S, 'execution', 'ACTIVE'), T0 + 60 * S); // after the drop, stamped before it
+    return { p, rows };
+  }
+
+  it('stores the drop after the data received before it, and data received after it no earlier than the drop', () => {
+    const { p, rows } = live();
+    expect(rows.map((r) => [r.ts - T0, r.value])).toEqual([
+      [0, 'CONNECTED'],
+      [0, 'READY'],
+      [40 * S, 'ACTIVE'],
+      [40 * S + 1, 'DISCONNECTED'],
+      [40 * S + 1, 'ACTIVE'],
+    ]);
+    const states = p.take(T0 + 90 * S)!.result.intervals.map((i) => [i.start - T0, i.end - T0, i.state]);
+    expect(states).toEqual([
+      [0, 40 * S, 'INACTIVE'],
+      [40 * S, 90 * S + 1, 'ACTIVE'],
+    ]);
+  });
+
+  it('a re-derivation from the stored rows, in any order of equal times, equals the live derivation', () => {
+    const { p, rows } = live();
+    const want = p.take(T0 + 90 * S)!.result.intervals;
+    for (const order of [rows, [...rows].reverse()]) {
+      const sorted = [...order].sort((a, b) => a.ts - b.ts);
+      const rebuilt = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'agent', T0);
+      feedStored(rebuilt, sorted);
+      expect(rebuilt.take(T0 + 90 * S)!.result.intervals).toEqual(want);
+    }
+  });
+});

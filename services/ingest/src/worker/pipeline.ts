@@ -1,0 +1,336 @@
+import { LinkClock, StateDeriver, epochMs } from '@takt/domain';
+import type {
+  CycleSource,
+  DerivationResult,
+  EpochMs,
+  Observation as DomainObservation,
+  SourceKind,
+} from '@takt/domain';
+import type { MachineLiveTable } from '@takt/db';
+import type { Observation as RawObservation } from '../sources/shdr/shdr';
+
+/** An adapter field as the derivation needs it: the MTConnect data item type and subtype of a key. */
+export interface FieldMeaning {
+  type: string;
+  subType: string | null;
+}
+
+/** A heartbeat is pushed for a line that carries nothing the deriver uses, at most this often. */
+const HEARTBEAT_EVERY_MS = 10_000;
+/** Derived history kept in memory for late, out-of-order data; older late data is rebuilt from storage. */
+export const DERIVER_MEMORY_MS = 3_600_000;
+
+/**
+ * How far back a pipeline remembers the operator's setup events: past a rebuild's reach (a week), and past the
+ * day the worker hands over at each tick (older events never come again).
+ */
+const SETUP_MEMORY_MS = 8 * 24 * 3_600_000;
+
+const num = (v: string | null): number | null => {
+  if (v == null) return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+
+/**
+ * Resolve one raw observation (an SHDR, MQTT or agent key) to the domain engine's input through the
+ * adapter's field mapping. Keys the mapping does not know are stored but not derived from.
+ */
+export function toDomainObservation(
+  o: RawObservation,
+  field: FieldMeaning | undefined,
+  ts: number,
+): DomainObservation | null {
+  const at = epochMs(ts);
+  if (o.kind === 'condition' && o.condition) {
+    return {
+      ts: at,
+      key: 'condition',
+      value: {
+        item: o.key,
+        level: o.condition.level,
+        nativeCode: o.condition.nativeCode || null,
+        message: o.condition.message || null,
+        type: field?.type ?? null,
+      },
+    };
+  }
+  if (!field || o.kind !== 'value') return null;
+  switch (field.type.toUpperCase()) {
+    case 'EXECUTION':
+      return { ts: at, key: 'execution', value: o.value?.toUpperCase() ?? null };
+    case 'AVAILABILITY':
+      // The source saying it has no availability value is the device being UNAVAILABLE (METRICS.md §1), as
+      // an agent reports every item of a device whose adapter it lost.
+      return { ts: at, key: 'availability', value: o.value?.toUpperCase() ?? 'UNAVAILABLE' };
+    case 'CONTROLLER_MODE':
+      return { ts: at, key: 'controller_mode', value: o.value };
+    case 'PART_COUNT':
+      return { ts: at, key: 'part_count', value: num(o.value) };
+    case 'PROGRAM':
+      // MTConnect PROGRAM subType ACTIVE is the program running now (a sub-program when nested).
+      return {
+        ts: at,
+        key: field.subType?.toUpperCase() === 'ACTIVE' ? 'subprogram' : 'program',
+        value: o.value,
+      };
+    case 'SUB_PROGRAM':
+      return { ts: at, key: 'subprogram', value: o.value };
+    case 'ROTARY_VELOCITY':
+    case 'SPINDLE_SPEED':
+      return { ts: at, key: 'spindle_speed', value: num(o.value) };
+    case 'PATH_FEEDRATE':
+      return { ts: at, key: 'path_feedrate', value: num(o.value) };
+    default:
+      return null;
+  }
+}
+
+export interface PipelineOutputs {
+  /** Earliest time whose stored records must be replaced (every record ending at or after it, and open ones). */
+  from: number;
+  result: DerivationResult;
+  /**
+   * Set on a new pipeline's first write: records still open from before (a previous worker's run) end at
+   * this time, and everything stored from it on is this pipeline's to replace.
+   */
+  takeOverAt?: number;
+}
+
+/**
+ * One machine's derivation inside an ingest worker: raw observations in, the domain engine's state
+ * intervals, cycles, programs, faults and live signals out. Mutable; the worker owns IO and the clock.
+ */
+export class MachinePipeline {
+  private deriver: StateDeriver;
+  private changedFrom: number | null = null;
+  private lastHeartbeatPush = -Infinity;
+  private connection: MachineLiveTable['connection'] = 'CONNECTING';
+  private connectionSince: number;
+  private execution: { value: string | null; since: number | null } = { value: null, since: null };
+  private spindle: number | null = null;
+  /** Set when observations were too old for the in-memory history: the worker rebuilds from storage. */
+  private tooLateFrom: number | null = null;
+  /**
+   * Observations not yet handed to the engine: they go in one push when something reads the derivation
+   * (one sort check and one fold per batch instead of per line; the engine's result is the same).
+   */
+  private queued: DomainObservation[] = [];
+  /** Until its first successful write, a pipeline takes over the machine's stored history from its first observation. */
+  private takeOverAt: number | null = null;
+  private tookOver = false;
+  /** Set by the takeover write: the previous run's open records were closed at this time. */
+  private tookOverAt: number | null = null;
+  private readonly setupSeen = new Set<string>();
+  private setupEvents: Array<{ at: number; value: 'START' | 'END' }> = [];
+  /** Where link drops and data go among each other, by this source's arrival order (METRICS.md §1). */
+  private readonly clock: LinkClock;
+
+  constructor(
+    readonly companyId: string,
+    readonly machineId: string,
+    private readonly fields: ReadonlyMap<string, FieldMeaning>,
+    readonly cycleSource: CycleSource,
+    readonly sourceKind: SourceKind,
+    now: number,
+  ) {
+    this.deriver = new StateDeriver({ cycleSource });
+    this.clock = new LinkClock(sourceKind);
+    this.connectionSince = now;
+  }
+
+  get dirty(): boolean {
+    this.drain();
+    return this.changedFrom != null;
+  }
+
+  /** Earliest observation that was too old for the in-memory history (the worker rebuilds from storage), or null. */
+  get rebuildFrom(): number | null {
+    this.drain();
+    return this.tooLateFrom;
+  }
+
+  /** Feed domain observations (also used to replay stored history into a fresh pipeline). */
+  pushDomain(observations: readonly DomainObservation[]): void {
+    for (const o of observations) this.queued.push(o);
+  }
+
+  /** Mutates: hands the queued observations to the engine. */
+  private drain(): void {
+    if (this.queued.length === 0) return;
+    const observations = this.queued;
+    this.queued = [];
+    if (!this.tookOver) {
+      let first = Infinity;
+      for (const o of observations) if (o.ts < first) first = o.ts;
+      this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
+    }
+    const r = this.deriver.push(observations);
+    if (r.changedFrom != null) this.changedFrom = Math.min(this.changedFrom ?? Infinity, r.changedFrom);
+    if (r.tooLate.length > 0) {
+      let earliest = Infinity;
+      for (const o of r.tooLate) if (o.ts < earliest) earliest = o.ts;
+      this.tooLateFrom = Math.min(this.tooLateFrom ?? Infinity, earliest);
+    }
+  }
+
+  /**
+   * Mutates each observation's `ts` to the time the engine places it at (LinkClock: machine time, never ahead
+   * of its receipt, never before a link drop received earlier); store them after this call, so a re-derivation
+   * from storage places them where this one did. `stored`: they were read back from storage, already placed.
+   */
+  pushRaw(observations: readonly RawObservation[], receivedAt: number, stored = false): void {
+    // Straight into the queue (once per line: no array of its own).
+    let derived = 0;
+    for (const o of observations) {
+      const d = toDomainObservation(o, this.fields.get(o.key), o.ts);
+      if (stored) this.clock.seen(o.ts, d ?? undefined);
+      else o.ts = d ? this.clock.place(d, receivedAt) : this.clock.data(o.ts, receivedAt);
+      if (!d) continue;
+      const ts = o.ts;
+      d.ts = epochMs(ts);
+      if (d.key === 'execution' && d.value !== this.execution.value)
+        this.execution = { value: d.value, since: ts };
+      if (d.key === 'spindle_speed') this.spindle = d.value;
+      this.queued.push(d);
+      derived++;
+    }
+    if (derived === 0) this.heartbeat(receivedAt);
+    else this.lastHeartbeatPush = receivedAt;
+  }
+
+  heartbeat(at: number): void {
+    if (at - this.lastHeartbeatPush < HEARTBEAT_EVERY_MS) return;
+    this.lastHeartbeatPush = at;
+    this.pushDomain([{ ts: epochMs(at), key: 'heartbeat', value: null }]);
+  }
+
+  /**
+   * The link opened or dropped at `at`; returns the time the change takes effect (a drop no earlier than the
+   * data received before it, LinkClock), which is the time to store. `stored`: read back from storage.
+   */
+  setConnection(status: 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED', at: number, stored = false): number {
+    if (status === this.connection) return at;
+    this.connection = status;
+    if (status === 'CONNECTING') {
+      this.connectionSince = at;
+      return at;
+    }
+    const o: DomainObservation = { ts: epochMs(at), key: 'connection', value: status };
+    if (stored) this.clock.seen(at, o);
+    else o.ts = epochMs(this.clock.place(o, at));
+    if (status === 'DISCONNECTED') this.execution = { value: null, since: o.ts };
+    this.connectionSince = o.ts;
+    this.pushDomain([o]);
+    return o.ts;
+  }
+
+  /** The link's status as last set. */
+  get linkStatus(): MachineLiveTable['connection'] {
+    return this.connection;
+  }
+
+  /** The operator's setup flow (a job run in setup) overrides the machine state: START at its start, END when production starts. */
+  setSetup(events: ReadonlyArray<{ at: number; value: 'START' | 'END' }>): void {
+    // The worker hands over every recent event at each tick. Only new ones go to the engine: a repeat
+    // older than its in-memory history would come back as too late and force a rebuild at every tick.
+    const fresh = events.filter((e) => !this.setupSeen.has(`${e.at}|${e.value}`));
+    for (const e of fresh) {
+      this.setupSeen.add(`${e.at}|${e.value}`);
+      this.setupEvents.push({ at: e.at, value: e.value });
+    }
+    this.pushDomain(fresh.map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })));
+  }
+
+  /** Setup events this pipeline was given (a rebuilt pipeline starts from them too). */
+  knownSetupEvents(): ReadonlyArray<{ at: number; value: 'START' | 'END' }> {
+    return this.setupEvents;
+  }
+
+  /**
+   * A rebuilt pipeline re-derived from the start of a run, but only records ending at or after `from`
+   * (the late data) can differ from what is stored: replace from there, not from the run's start.
+   */
+  replaceFrom(from: number): void {
+    this.drain();
+    this.changedFrom = from;
+  }
+
+  /** Earliest time of changes not yet taken, or null. */
+  get pendingFrom(): number | null {
+    this.drain();
+    return this.changedFrom;
+  }
+
+  /** The machine_live row for the dashboard, from the engine's current signals. */
+  liveRow(now: number, derived?: DerivationResult): MachineLiveTable {
+    // A result just taken for the same flush already holds the current signals: no second materialization.
+    if (!derived) this.drain();
+    const c = (derived ?? this.deriver.result(epochMs(now))).current;
+    return {
+      machine_id: this.machineId,
+      company_id: this.companyId,
+      state: c.state,
+      state_since: c.since,
+      connection: this.connection,
+      connection_since: this.connectionSince,
+      last_heartbeat: c.lastHeartbeat,
+      execution: c.execution,
+      execution_since: this.execution.since,
+      availability: c.availability,
+      controller_mode: c.controllerMode,
+      program: c.program,
+      part_count: c.partCount,
+      spindle_speed: this.spindle,
+      fault_since: c.faultSince,
+      fault_message: c.faultMessage,
+      in_setup: c.inSetup ? 1 : 0,
+      updated_at: now,
+    };
+  }
+
+  /** What changed since the last take (null when nothing did); the caller stores it, then calls `stored`. */
+  take(now: number): PipelineOutputs | null {
+    this.drain();
+    if (this.changedFrom == null) return null;
+    const from = this.changedFrom;
+    this.changedFrom = null;
+    // Open records are stored without an end, so materialize a millisecond ahead: a state that began this
+    // very millisecond must not be cut to nothing and lost.
+    const result = this.deriver.result(epochMs(now + 1));
+    if (!this.tookOver && this.takeOverAt != null)
+      return { from: Math.min(from, this.takeOverAt), result, takeOverAt: this.takeOverAt };
+    // Records ending exactly at the takeover are the previous run's (the takeover closed them there); this
+    // pipeline's own all end after its first observation. Replacing from the takeover time itself would
+    // delete them (decision 0201: found by the crash test).
+    return { from: this.tookOverAt == null ? from : Math.max(from, this.tookOverAt + 1), result };
+  }
+
+  /** A rebuilt pipeline continues the stored history instead of taking it over. */
+  continueStoredHistory(): void {
+    this.tookOver = true;
+  }
+
+  /** After a successful write: drop history older than the memory window. */
+  stored(now: number): void {
+    // What arrived during the write counts as before it (a new run's takeover time included).
+    this.drain();
+    if (!this.tookOver) this.tookOverAt = this.takeOverAt;
+    this.tookOver = true;
+    // A recorded log is read in recorded time, and its runs may come in any order (the Okuma log's four runs
+    // are concatenated, later ones earlier in time): a replay keeps its whole history, so none of it arrives
+    // too late for the engine. A live source's late data past the window is rebuilt from storage instead.
+    if (this.sourceKind !== 'replay') this.deriver.forgetBefore(epochMs(now - DERIVER_MEMORY_MS) as EpochMs);
+    // Setup events are kept for rebuilds (which reach a week back), no longer: a worker runs for months.
+    const keepFrom = now - SETUP_MEMORY_MS;
+    if (this.setupEvents.length > 0 && this.setupEvents[0]!.at < keepFrom) {
+      for (const e of this.setupEvents) if (e.at < keepFrom) this.setupSeen.delete(`${e.at}|${e.value}`);
+      this.setupEvents = this.setupEvents.filter((e) => e.at >= keepFrom);
+    }
+  }
+
+  /** A write failed: the changes must be taken again. */
+  retake(from: number): void {
+    this.changedFrom = Math.min(this.changedFrom ?? Infinity, from);
+  }
+}

@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '@takt/db';
+import { CONNECTION_KEY, inboxIdsOf } from '@takt/db';
+import { parseShdrLine } from '../sources/shdr/shdr';
+import type { Observation as RawObservation } from '../sources/shdr/shdr';
+import type { InboxLedger } from '../sources/gateway/inbox';
+import type { Link } from './link';
+import { MachinePipeline } from './pipeline';
+import type { ObservationRow } from './store';
+import { loadObservationsSince, rebuildStart } from './store';
+
+/** A rebuild for late data reads at most this far back from it to find the state it starts from. */
+export const REBUILD_MAX_MS = 7 * 24 * 3_600_000;
+
+/** Read stored observations back into the raw form (for re-deriving history after very late data). */
+export function storedToRaw(row: {
+  ts: number;
+  key: string;
+  value: string | null;
+}): RawObservation | 'connected' | 'disconnected' | null {
+  if (row.key === CONNECTION_KEY) return row.value === 'CONNECTED' ? 'connected' : 'disconnected';
+  const cond = row.value && /^(NORMAL|WARNING|FAULT|UNAVAILABLE)\|/i.exec(row.value);
+  if (cond && row.value) {
+    const parsed = parseShdrLine(`|${row.key}|${row.value}`, row.ts, () => 'condition');
+    if (parsed.type === 'data' && parsed.observations[0]) return { ...parsed.observations[0], ts: row.ts };
+  }
+  return { ts: row.ts, key: row.key, value: row.value, kind: 'value' };
+}
+
+/** Mutates the pipeline: feeds it stored observations (in time order), connection changes included. */
+export function feedStored(
+  pipeline: MachinePipeline,
+  rows: ReadonlyArray<{ ts: number; key: string; value: string | null }>,
+): void {
+  for (const r of rows) {
+    const raw = storedToRaw(r);
+    if (raw === 'connected' || raw === 'disconnected')
+      pipeline.setConnection(raw === 'connected' ? 'CONNECTED' : 'DISCONNECTED', r.ts, true);
+    else if (raw) pipeline.pushRaw([raw], r.ts, true);
+  }
+}
+
+export interface RebuildInput {
+  db: Kysely<Database>;
+  /** The link whose pipeline asks for a rebuild (`rebuildFrom` set); its pipeline is replaced. */
+  link: Link;
+  /** Observations received and not yet stored, read once nothing awaits any more. */
+  buffered: () => readonly ObservationRow[];
+  /** The inbox lines the next batch deletes: a gateway rebuild adds the lines it read. */
+  inbox: InboxLedger;
+  now: () => number;
+  log: (message: string) => void;
+}
+
+/**
+ * Late data older than the engine's memory: re-derive the machine from the start of the run holding it
+ * (its latest connection change before the late data, at most REBUILD_MAX_MS back), from what is stored
+ * plus what this batch is about to store (an adapter's late lines are still in the buffer; a gateway's
+ * were stored by the push), then replace what was stored from the late data's time on.
+ * Mutates `link.pipeline` (replaced) and `inbox` (marks the lines read as done).
+ */
+export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildInput): Promise<void> {
+  const old = link.pipeline;
+  const { machineId } = link.source;
+  const lateFrom = () => Math.min(old.rebuildFrom!, old.pendingFrom ?? Infinity);
+  const gateway = link.source.kind === 'gateway';
+  let from = lateFrom();
+  // A push stores a line's observations and its inbox row in one transaction: the inbox rows seen before
+  // the observations are read are all in what is read.
+  let covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
+  let runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
+  let stored = await loadObservationsSince(db, machineId, runStart);
+  // Lines keep arriving (into the old pipeline) while we read: more late data may have come meanwhile.
+  while (lateFrom() < from) {
+    from = lateFrom();
+    covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
+    runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
+    stored = await loadObservationsSince(db, machineId, runStart);
+  }
+  // From here on nothing awaits, so every observation is in `stored`, in the buffer, or arrives later
+  // into the new pipeline.
+  const pending = buffered().filter((o) => o.machine_id === machineId);
+  let start = runStart;
+  for (const o of pending) if (o.key === CONNECTION_KEY && o.ts <= from && o.ts > start) start = o.ts;
+  const rows = [...stored, ...pending].filter((o) => o.ts >= start);
+  // Stable: equal times keep their stored, then arrival, order.
+  rows.sort((a, b) => a.ts - b.ts);
+  const fresh = new MachinePipeline(
+    link.source.companyId,
+    machineId,
+    link.fields,
+    link.source.cycleSource,
+    link.source.kind,
+    now(),
+  );
+  feedStored(fresh, rows);
+  fresh.setSetup(old.knownSetupEvents());
+  fresh.setConnection(link.transport.status, now());
+  fresh.continueStoredHistory();
+  fresh.replaceFrom(from);
+  link.pipeline = fresh;
+  if (covered) {
+    // The inbox lines the rebuild read are in its history already (fed again, they would be late data once
+    // more, and a backlog larger than one take would rebuild once per take): the batch that writes the
+    // rebuilt records removes them, and until then a take skips them.
+    const done = inbox.inboxDoneIds();
+    for (const id of covered) if (!done.has(id)) inbox.markInboxDone(id);
+  }
+  log(
+    `[ingest] ${link.source.machineName}: re-derived history from ${new Date(start).toISOString()} after late data at ${new Date(from).toISOString()}`,
+  );
+}

@@ -1,0 +1,580 @@
+import { CompiledQuery } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database, MachineLiveTable } from '@takt/db';
+import { CONNECTION_KEY } from '@takt/db';
+import type { DerivationResult } from '@takt/domain';
+import { markRollupsDirty } from '@takt/db/rollups';
+import type { FieldMeaning } from './pipeline';
+import { keyKindsFromFields } from '../sources/devices/devices';
+import type { KeyKinds } from '../sources/shdr/shdr';
+
+// Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
+
+export interface SourceRow {
+  sourceId: string;
+  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent';
+  companyId: string;
+  machineId: string;
+  machineName: string;
+  host: string;
+  port: number;
+  cycleSource: 'part_count' | 'execution';
+  /** gateway and MQTT: the name the edge uses for the machine */
+  machineRef: string | null;
+  /** MQTT: the company's reference in topics */
+  companyRef: string | null;
+  /** gateway: the gateway that pushes the machine's lines */
+  gatewayId: string | null;
+  baseUrl: string | null;
+  pollIntervalMs: number | null;
+  agentInstanceId: string | null;
+  agentNextSequence: number | null;
+}
+
+/** Enabled sources of machines in service, across all companies. */
+export async function loadSources(db: Kysely<Database>): Promise<SourceRow[]> {
+  return db
+    .selectFrom('machine_sources as s')
+    .innerJoin('machines as m', 'm.id', 's.machine_id')
+    .innerJoin('companies as c', 'c.id', 's.company_id')
+    .select([
+      's.id as sourceId',
+      's.kind',
+      's.company_id as companyId',
+      's.machine_id as machineId',
+      'm.name as machineName',
+      's.host',
+      's.port',
+      'm.cycle_source as cycleSource',
+      's.machine_ref as machineRef',
+      'c.mqtt_ref as companyRef',
+      's.gateway_id as gatewayId',
+      's.base_url as baseUrl',
+      's.poll_interval_ms as pollIntervalMs',
+      's.agent_instance_id as agentInstanceId',
+      's.agent_next_sequence as agentNextSequence',
+    ])
+    .where('s.enabled', '=', 1)
+    .where('m.decommissioned_at', 'is', null)
+    .execute();
+}
+
+/** Each gateway's last push or ping (reports-admin §3 lastResponse), null when it never reported. */
+export async function gatewayLastResponses(
+  db: Kysely<Database>,
+  gatewayIds: readonly string[],
+): Promise<Map<string, number | null>> {
+  if (gatewayIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('gateways')
+    .select(['id', 'last_response'])
+    .where('id', 'in', gatewayIds)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.last_response]));
+}
+
+/** Adapter field mapping of each machine: SHDR key → MTConnect data item type and subtype. */
+export async function loadFieldMaps(
+  db: Kysely<Database>,
+  machineIds: string[],
+): Promise<Map<string, Map<string, FieldMeaning>>> {
+  const maps = new Map<string, Map<string, FieldMeaning>>();
+  if (machineIds.length === 0) return maps;
+  const rows = await db
+    .selectFrom('machines as m')
+    .innerJoin('adapter_fields as f', 'f.adapter_id', 'm.adapter_id')
+    .select(['m.id as machineId', 'f.name', 'f.data_item_type as type', 'f.data_item_subtype as subType'])
+    .where('m.id', 'in', machineIds)
+    .execute();
+  for (const r of rows) {
+    let map = maps.get(r.machineId);
+    if (!map) maps.set(r.machineId, (map = new Map()));
+    map.set(r.name, { type: r.type.toUpperCase(), subType: r.subType });
+  }
+  return maps;
+}
+
+/**
+ * For decidePush: what each key is, per machineRef of a gateway's push targets, from each machine's adapter
+ * field mapping (the same KeyKinds the worker reads the inbox with, so both parse a line alike).
+ */
+export async function pushKeyKinds(
+  db: Kysely<Database>,
+  targets: ReadonlyMap<string, { machineId: string }>,
+): Promise<(machineRef: string) => KeyKinds | undefined> {
+  const maps = await loadFieldMaps(
+    db,
+    [...targets.values()].map((t) => t.machineId),
+  );
+  const kinds = new Map([...maps].map(([machineId, fields]) => [machineId, keyKindsFromFields(fields)]));
+  return (machineRef) => {
+    const target = targets.get(machineRef);
+    return target ? kinds.get(target.machineId) : undefined;
+  };
+}
+
+/** Setup events of the machines' job runs: START at a run's start in setup, END when production began. */
+export async function loadSetupEvents(
+  db: Kysely<Database>,
+  machineIds: string[],
+  since: number,
+): Promise<Map<string, Array<{ at: number; value: 'START' | 'END' }>>> {
+  const out = new Map<string, Array<{ at: number; value: 'START' | 'END' }>>();
+  if (machineIds.length === 0) return out;
+  const runs = await db
+    .selectFrom('job_runs')
+    .select(['machine_id', 'start_at', 'end_at', 'setup_end'])
+    .where('machine_id', 'in', machineIds)
+    .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>=', since)]))
+    .execute();
+  for (const r of runs) {
+    // A run started in production has setup_end = start_at: no setup period.
+    if (r.setup_end != null && r.setup_end <= r.start_at) continue;
+    const list = out.get(r.machine_id) ?? [];
+    list.push({ at: r.start_at, value: 'START' });
+    const end = r.setup_end ?? r.end_at;
+    if (end != null) list.push({ at: end, value: 'END' });
+    out.set(r.machine_id, list);
+  }
+  return out;
+}
+
+/**
+ * Where re-deriving a machine's history for late data at `at` starts: its latest connection change at or
+ * before `at` (the engine's signals start afresh at a run's start), but never earlier than `floor`.
+ */
+export async function rebuildStart(
+  db: Kysely<Database>,
+  machineId: string,
+  at: number,
+  floor: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom('observations')
+    .select('ts')
+    .where('machine_id', '=', machineId)
+    .where('ts', '<=', at)
+    .where('ts', '>=', floor)
+    .where('key', '=', CONNECTION_KEY)
+    .orderBy('ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.ts ?? floor;
+}
+
+/** A machine's stored observations from `from` on, in time order (re-deriving history after late data). */
+export async function loadObservationsSince(db: Kysely<Database>, machineId: string, from: number) {
+  return db
+    .selectFrom('observations')
+    .select(['ts', 'key', 'value'])
+    .where('machine_id', '=', machineId)
+    .where('ts', '>=', from)
+    .orderBy('ts')
+    .execute();
+}
+
+export interface ObservationRow {
+  company_id: string;
+  machine_id: string;
+  ts: number;
+  key: string;
+  value: string | null;
+}
+
+export interface SourceStats {
+  sourceId: string;
+  lines: number;
+  observations: number;
+  /** rejected lines (stat_rejected): a line with any rejected token, or dropped whole, counts once */
+  rejected: number;
+  lastLineAt: number | null;
+}
+
+export interface MachineObservations {
+  companyId: string;
+  machineId: string;
+  observations: ReadonlyArray<{
+    ts: number;
+    key: string;
+    value: string | null;
+    kind?: string;
+    condition?: {
+      level: string;
+      nativeCode: string;
+      nativeSeverity: string;
+      qualifier: string;
+      message: string;
+    };
+  }>;
+}
+
+/** Stored form of a condition: the SHDR condition fields, so a rebuild can read it back. */
+export function conditionText(c: {
+  level: string;
+  nativeCode: string;
+  nativeSeverity: string;
+  qualifier: string;
+  message: string;
+}): string {
+  return [c.level, c.nativeCode, c.nativeSeverity, c.qualifier, c.message].join('|');
+}
+
+export interface IngestBatch {
+  /** The worker's clock when the batch was built (marks dirty rollups). */
+  now?: number;
+  observations: ObservationRow[];
+  /**
+   * Observations of one machine as the parser made them, written without a row object each (replay: the
+   * hot path of a whole log). A condition is stored as its SHDR fields (conditionText).
+   */
+  machineObservations?: MachineObservations[];
+  /** Inbox lines derived in this batch: removed in the same transaction, so a crash repeats, never loses. */
+  inboxDone?: string[];
+  /** Agent positions reached by this batch's observations, saved with them. */
+  agentPositions?: Array<{ sourceId: string; instanceId: string; nextSequence: number }>;
+  derived: DerivedWrite[];
+  live: MachineLiveTable[];
+  stats: SourceStats[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The hot writes of ingest (bench/ingest-insert.ts measures them). Every batch runs the same few statement texts, so they are
+// written here once per shape (and the SQLite handle keeps them prepared, see openDb's statement cache)
+// instead of going through the query builder, which rebuilds and walks each query's tree every time.
+
+/**
+ * Most parameters in one statement, far below both dialects' bind limits. SQLite runs a prepared statement of
+ * about a hundred rows fastest (measured: 100-row statements beat 1000-row ones and single rows); PostgreSQL
+ * pays a round trip per statement, so it takes the largest.
+ */
+const maxParams = (numbered: boolean) => (numbered ? 5000 : 500);
+
+/** Whether the dialect numbers its placeholders ($1: PostgreSQL) or not (?: SQLite), per dialect adapter. */
+const numberedByAdapter = new WeakMap<object, boolean>();
+function numberedPlaceholders(trx: Kysely<Database>): boolean {
+  const adapter = trx.getExecutor().adapter;
+  let numbered = numberedByAdapter.get(adapter);
+  if (numbered === undefined) {
+    numbered = trx.selectFrom('observations').select('ts').where('ts', '=', 0).compile().sql.includes('$1');
+    numberedByAdapter.set(adapter, numbered);
+  }
+  return numbered;
+}
+
+const statementTexts = new Map<string, string>();
+
+/** `INSERT INTO table (columns) VALUES (…), (…)` for `rows` rows; made once per shape. */
+function insertText(numbered: boolean, table: string, columns: readonly string[], rows: number): string {
+  const key = `${numbered ? '$' : '?'} ${table} ${rows}`;
+  let text = statementTexts.get(key);
+  if (text !== undefined) return text;
+  const tuples: string[] = [];
+  const width = columns.length;
+  for (let r = 0; r < rows; r++) {
+    const p: string[] = [];
+    for (let c = 1; c <= width; c++) p.push(numbered ? `$${r * width + c}` : '?');
+    tuples.push(`(${p.join(', ')})`);
+  }
+  text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
+  statementTexts.set(key, text);
+  return text;
+}
+
+/** A statement text with `?` placeholders, numbered for PostgreSQL; made once per text. */
+function sqlText(numbered: boolean, text: string): string {
+  if (!numbered) return text;
+  const key = `$ ${text}`;
+  let out = statementTexts.get(key);
+  if (out === undefined) {
+    let n = 0;
+    out = text.replace(/\?/g, () => `$${++n}`);
+    statementTexts.set(key, out);
+  }
+  return out;
+}
+
+/**
+ * Row counts of the INSERTs for n rows of `width` columns. PostgreSQL: full chunks, then the rest in one
+ * (it parses every statement anyway). SQLite: full chunks, then the rest in powers of two, so any batch
+ * uses the same dozen statements, each prepared once.
+ */
+function insertSizes(n: number, width: number, numbered: boolean): number[] {
+  const chunk = Math.floor(maxParams(numbered) / width);
+  const sizes: number[] = [];
+  let left = n;
+  for (; left >= chunk; left -= chunk) sizes.push(chunk);
+  if (numbered) return left > 0 ? [...sizes, left] : sizes;
+  for (let p = 1 << Math.floor(Math.log2(chunk)); p >= 1; p >>= 1) {
+    if (left < p) continue;
+    sizes.push(p);
+    left -= p;
+  }
+  return sizes;
+}
+
+/** Multi-row INSERTs of `rows`; `put` writes one row's values into the parameter list at `at`. */
+async function insertRows<T>(
+  trx: Kysely<Database>,
+  numbered: boolean,
+  table: string,
+  columns: readonly string[],
+  rows: readonly T[],
+  put: (params: unknown[], at: number, row: T) => void,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const width = columns.length;
+  let i = 0;
+  for (const n of insertSizes(rows.length, width, numbered)) {
+    const params: unknown[] = new Array(n * width);
+    for (let k = 0; k < n; k++, i++) put(params, k * width, rows[i] as T);
+    await trx.executeQuery(CompiledQuery.raw(insertText(numbered, table, columns, n), params));
+  }
+}
+
+const run = (trx: Kysely<Database>, numbered: boolean, text: string, params: unknown[]) =>
+  trx.executeQuery(CompiledQuery.raw(sqlText(numbered, text), params));
+
+const OBSERVATION_COLUMNS = ['company_id', 'machine_id', 'ts', 'key', 'value'] as const;
+const putObservation = (p: unknown[], at: number, r: ObservationRow) => {
+  p[at] = r.company_id;
+  p[at + 1] = r.machine_id;
+  p[at + 2] = r.ts;
+  p[at + 3] = r.key;
+  p[at + 4] = r.value;
+};
+
+const LIVE_COLUMNS = [
+  'machine_id',
+  'company_id',
+  'state',
+  'state_since',
+  'connection',
+  'connection_since',
+  'last_heartbeat',
+  'execution',
+  'execution_since',
+  'availability',
+  'controller_mode',
+  'program',
+  'part_count',
+  'spindle_speed',
+  'fault_since',
+  'fault_message',
+  'in_setup',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof MachineLiveTable>;
+// Every column of machine_live is written: a column added to the table and not to the list fails to compile.
+const LIVE_COLUMNS_COMPLETE: Exclude<keyof MachineLiveTable, (typeof LIVE_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void LIVE_COLUMNS_COMPLETE;
+const LIVE_UPSERT =
+  `insert into "machine_live" (${LIVE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${LIVE_COLUMNS.map(() => '?').join(', ')}) ` +
+  `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(', ')}`;
+
+/**
+ * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
+ * per-source counters. Either all of it is stored or none.
+ */
+export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const numbered = numberedPlaceholders(trx);
+    await insertRows(trx, numbered, 'observations', OBSERVATION_COLUMNS, batch.observations, putObservation);
+    for (const m of batch.machineObservations ?? [])
+      await insertRows(trx, numbered, 'observations', OBSERVATION_COLUMNS, m.observations, (p, at, o) => {
+        p[at] = m.companyId;
+        p[at + 1] = m.machineId;
+        p[at + 2] = o.ts;
+        p[at + 3] = o.key;
+        p[at + 4] = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
+      });
+    const done = batch.inboxDone ?? [];
+    for (let i = 0; i < done.length; i += 500) {
+      await trx
+        .deleteFrom('ingest_inbox')
+        .where('id', 'in', done.slice(i, i + 500))
+        .execute();
+    }
+    for (const p of batch.agentPositions ?? []) {
+      await run(
+        trx,
+        numbered,
+        'update "machine_sources" set "agent_instance_id" = ?, "agent_next_sequence" = ? where "id" = ?',
+        [p.instanceId, p.nextSequence, p.sourceId],
+      );
+    }
+    for (const d of batch.derived) {
+      await writeDerived(trx, d);
+      // The rollup worker recomputes reports' buckets from here (late data included).
+      await markRollupsDirty(trx, {
+        companyId: d.companyId,
+        machineId: d.machineId,
+        from: d.from,
+        now: batch.now ?? d.from,
+      });
+    }
+    for (const row of batch.live)
+      await run(
+        trx,
+        numbered,
+        LIVE_UPSERT,
+        LIVE_COLUMNS.map((c) => row[c]),
+      );
+    for (const s of batch.stats) {
+      await run(
+        trx,
+        numbered,
+        'update "machine_sources" set "stat_lines" = "stat_lines" + ?, "stat_observations" = "stat_observations" + ?, ' +
+          '"stat_rejected" = "stat_rejected" + ?, "last_line_at" = ? where "id" = ?',
+        [s.lines, s.observations, s.rejected, s.lastLineAt, s.sourceId],
+      );
+    }
+  });
+}
+
+export interface DerivedWrite {
+  companyId: string;
+  machineId: string;
+  /** Every stored record ending at or after this time (and every open one) is replaced. */
+  from: number;
+  result: DerivationResult;
+  /** A new worker's first write: open records end here, and records starting at or after it are replaced. */
+  takeOverAt?: number;
+}
+
+const DERIVED_TABLES = ['state_intervals', 'program_intervals', 'faults', 'flag_spans'] as const;
+
+const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
+
+/**
+ * Replace a machine's derived records from `from` on with the engine's latest result (late data,
+ * ARCHITECTURE.md "Ingest contract"):
+ * state intervals, cycles, programs and sub-programs, faults, spindle and in-cut spans. One DELETE and at
+ * most one multi-row INSERT per table (a handful of rows each in steady state).
+ */
+export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Promise<void> {
+  const { companyId: company_id, machineId: machine_id, from, result } = w;
+  const numbered = numberedPlaceholders(trx);
+  const keep = <T extends { end: number; open?: boolean }>(rows: readonly T[]) =>
+    rows.filter((r) => r.open || r.end >= from);
+  if (w.takeOverAt != null) {
+    // A new run's first write (rare): the query builder is fine here.
+    const at = w.takeOverAt;
+    for (const table of DERIVED_TABLES) {
+      await trx.deleteFrom(table).where('machine_id', '=', machine_id).where('start_at', '>=', at).execute();
+      await trx
+        .updateTable(table)
+        .set({ end_at: at })
+        .where('machine_id', '=', machine_id)
+        .where('end_at', 'is', null)
+        .execute();
+    }
+    await trx.deleteFrom('cycles').where('machine_id', '=', machine_id).where('end_at', '>=', at).execute();
+  } else {
+    // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
+    for (const table of DERIVED_TABLES)
+      await run(
+        trx,
+        numbered,
+        `delete from "${table}" where "machine_id" = ? and ("end_at" is null or "end_at" >= ?)`,
+        [machine_id, from],
+      );
+    await run(trx, numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
+      machine_id,
+      from,
+    ]);
+  }
+
+  await insertRows(
+    trx,
+    numbered,
+    'state_intervals',
+    ['company_id', 'machine_id', 'start_at', 'end_at', 'state', 'reason'],
+    keep(result.intervals),
+    (p, at, i) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = i.start;
+      p[at + 3] = openEnd(i);
+      p[at + 4] = i.state;
+      p[at + 5] = i.reason;
+    },
+  );
+
+  await insertRows(
+    trx,
+    numbered,
+    'cycles',
+    ['company_id', 'machine_id', 'start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
+    result.cycles.filter((c) => c.end >= from),
+    (p, at, c) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = c.start;
+      p[at + 3] = c.end;
+      p[at + 4] = c.duration;
+      p[at + 5] = c.count;
+      p[at + 6] = c.source;
+      p[at + 7] = c.setup ? 1 : 0;
+    },
+  );
+
+  await insertRows(
+    trx,
+    numbered,
+    'program_intervals',
+    ['company_id', 'machine_id', 'sub', 'start_at', 'end_at', 'name'],
+    [
+      ...keep(result.programs).map((p) => ({ p, sub: 0 })),
+      ...keep(result.subprograms).map((p) => ({ p, sub: 1 })),
+    ],
+    (params, at, { p, sub }) => {
+      params[at] = company_id;
+      params[at + 1] = machine_id;
+      params[at + 2] = sub;
+      params[at + 3] = p.start;
+      params[at + 4] = openEnd(p);
+      params[at + 5] = p.name;
+    },
+  );
+
+  await insertRows(
+    trx,
+    numbered,
+    'faults',
+    ['company_id', 'machine_id', 'item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
+    keep(result.faults),
+    (p, at, f) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = f.item;
+      p[at + 3] = f.start;
+      p[at + 4] = openEnd(f);
+      p[at + 5] = f.value;
+      p[at + 6] = f.nativecode;
+      p[at + 7] = f.type;
+    },
+  );
+
+  // Spans have no open flag: one reaching `now` may still grow, so store it open.
+  const now = result.current.lastHeartbeat ?? 0;
+  await insertRows(
+    trx,
+    numbered,
+    'flag_spans',
+    ['company_id', 'machine_id', 'kind', 'start_at', 'end_at'],
+    [
+      ...result.spindle.filter((s) => s.end >= from).map((s) => ({ s, kind: 'spindle' as const })),
+      ...result.inCut.filter((s) => s.end >= from).map((s) => ({ s, kind: 'incut' as const })),
+    ],
+    (p, at, { s, kind }) => {
+      p[at] = company_id;
+      p[at + 1] = machine_id;
+      p[at + 2] = kind;
+      p[at + 3] = s.start;
+      p[at + 4] = s.end >= now && now > 0 ? null : s.end;
+    },
+  );
+}
