@@ -1,11 +1,12 @@
+import { apiRules } from '@takt/ingest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dashboardResponseSchema, meSchema } from '@takt/domain';
 import { createApp } from './app';
 import { SESSION_COOKIE } from './auth/middleware';
 import type { Deps } from './http/context';
 import { aCompany, aGroup, aMachine, aUser } from './testing/builders';
-import { DIALECTS, freshDb } from './testing/db';
-import type { TestDb } from './testing/db';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
 import { API_VERSION } from './version';
 import { inProcessBus } from './live/bus';
 
@@ -22,6 +23,7 @@ describe.each(DIALECTS)('HTTP API on %s', (dialect) => {
     secureCookies: false,
     staticRoot: null,
     bus: inProcessBus(),
+    ingest: apiRules,
   });
 
   beforeEach(async () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_DATABASE_URL } from '@takt/db';
 import { z } from 'zod';
 
 // ARCHITECTURE.md "Conventions": configuration by environment, validated once at start. Nothing else reads
@@ -5,7 +6,7 @@ import { z } from 'zod';
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z.string().min(1).default('./data/takt.db'),
+  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
   TAKT_DEMO: z
     .enum(['0', '1', 'true', 'false', ''])
     .default('0')
@@ -16,7 +17,7 @@ const envSchema = z.object({
   TAKT_DEMO_SPEED: z.coerce.number().positive().max(1000).default(1),
   TAKT_DEMO_SEED: z.coerce.number().int().default(20261122),
   /** Machines of the simulated plant when it is first made (12 named ones, then "Demo Machine NN"); for
-   * load tests such as the 50-machine dashboard end-to-end test (issue 7). */
+   * load tests such as the 50-machine dashboard end-to-end test. */
   TAKT_DEMO_MACHINES: z.coerce.number().int().min(12).max(500).default(12),
   TAKT_ADMIN_EMAIL: z
     .string()

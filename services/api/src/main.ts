@@ -2,10 +2,10 @@
 // (with TAKT_DEMO=1) the simulated demo plant. Configuration comes from the environment (env.ts).
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { demoAdapterFields, startDemoPlant, startIngest } from '@takt/ingest';
+import { apiRules, demoAdapterFields, startDemoPlant, startIngest } from '@takt/ingest';
 import type { DemoPlant, IngestService } from '@takt/ingest';
 import { buildApp } from './app';
-import { migrateToLatest, openDb } from './db/connect';
+import { migrateToLatest, openDb } from '@takt/db';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
 import { inProcessBus, postgresBus } from './live/bus';
@@ -95,6 +95,7 @@ async function main(): Promise<void> {
     bus,
     cyclesDashboardCompany: env.TAKT_CYCLES_DASHBOARD_COMPANY ?? null,
     mail,
+    ingest: apiRules,
   });
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;

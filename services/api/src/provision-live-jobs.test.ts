@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jobSchema, operatorSchema, setupStageSchema, shiftSchema } from '@takt/domain';
-import { companyScope } from './db/scope';
+import { companyScope } from '@takt/db';
 import { DEMO_JOBS, seedDemoJobs } from './provision-live-jobs';
 import { createGroup, createMachine } from './repositories/machines';
 import type { ApiHarness } from './testing/app';
 import { apiHarness } from './testing/app';
-import { DIALECTS } from './testing/db';
+import { DIALECTS } from '@takt/db/testing';
 
 describe.each(DIALECTS)('demo jobs, stages, operators and shifts on %s', (dialect) => {
   let h: ApiHarness;

@@ -1,6 +1,5 @@
 import { addDays, epochMs, formatDay, shopDateOf } from '@takt/domain';
-import type { StartInSetup } from './db/schema';
-import type { CompanyScope } from './db/scope';
+import type { StartInSetup, CompanyScope } from '@takt/db';
 import { countJobs, getJob, insertJob, insertJobMachine } from './repositories/jobs';
 import { listGroups, listMachines } from './repositories/machines';
 import { insertOperator } from './repositories/operators';
@@ -8,7 +7,7 @@ import { insertSetupStage } from './repositories/setup-stages';
 import { companyClock, insertShift, insertShiftVersion } from './repositories/shifts';
 import { jobMachineFromJob } from './services/jobs';
 
-// Issue 5 point 10: the demo company's jobs, setup stages, operators and shifts, so Start Job (in setup or
+// The demo company's jobs, setup stages, operators and shifts, so Start Job (in setup or
 // in production), Change Stage, Start Production, operator log-in (also pinned to the shift start) can be
 // tried the moment the product starts.
 

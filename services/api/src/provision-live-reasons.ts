@@ -1,11 +1,12 @@
 import { DEFAULT_PLANNED_LIMIT_MS } from '@takt/domain';
-import type { CompanyScope } from './db/scope';
+import type { CompanyScope } from '@takt/db';
 import { insertAnnotationType, listAnnotationTypes } from './repositories/annotation-types';
 import type { AnnotationTypeFields } from './repositories/annotation-types';
 import { insertPartAdjustmentType, listPartAdjustmentTypes } from './repositories/part-adjustment-types';
 import type { PartAdjustmentTypeFields } from './repositories/part-adjustment-types';
 
-/** Demo downtime reasons: every plannedBehavior, each with its own colour (issue 5 point 10). */
+/** Demo downtime reasons: every plannedBehavior, each with its own colour, so every rule of live-operations §4
+ * (planned value) can be tried on the demo plant. */
 export const DEMO_DOWNTIME_REASONS: readonly AnnotationTypeFields[] = [
   { name: 'Operator choice', plannedBehavior: 'operator', plannedLimitMs: null, color: '#5b8def' },
   { name: 'Preventive maintenance', plannedBehavior: 'planned', plannedLimitMs: null, color: '#2e9d5b' },

@@ -1,9 +1,10 @@
+import { apiRules } from '@takt/ingest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, DEMO_MANUAL_STATIONS, DEMO_PLANT, ensureAdmin, ensureDemoCompany } from './provision';
-import { DIALECTS, freshDb } from './testing/db';
-import type { TestDb } from './testing/db';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
 import { inProcessBus } from './live/bus';
 
 const FIELDS = [
@@ -28,6 +29,7 @@ describe.each(DIALECTS)('start-up provisioning on %s', (dialect) => {
       secureCookies: false,
       staticRoot: null,
       bus: inProcessBus(),
+      ingest: apiRules,
     });
     const res = await app.request('/login', {
       method: 'POST',

@@ -1,15 +1,16 @@
 import type { Kysely } from 'kysely';
 import { hashPassword } from './auth/passwords';
-import type { Database } from './db/schema';
-import { companyScope } from './db/scope';
+import type { Database } from '@takt/db';
+import { companyScope } from '@takt/db';
 import type { AdapterFieldInput } from './repositories/adapters';
-import { createAdapter, createShdrSource } from './repositories/adapters';
+import { createAdapter } from './repositories/adapters';
 import {
   createCompany,
   findDemoCompany,
   firstCompany,
   setSetupStagesEnabled,
 } from './repositories/companies';
+import { machinesWithSources, setSourceAddress, createShdrSource } from './repositories/machine-sources';
 import { createGroup, createMachine } from './repositories/machines';
 import { createUser, findUserForLogin } from './repositories/users';
 import { seedDemoJobs } from './provision-live-jobs';
@@ -89,7 +90,7 @@ export async function ensureDemoCompany(
     seed: number;
     adapterFields: AdapterFieldInput[];
     now: number;
-    /** Plant size when first made; beyond DEMO_PLANT's 12 come demoMachineNames (issue 7). */
+    /** Plant size when first made; beyond DEMO_PLANT's 12 come demoMachineNames (load tests). */
     machines?: number;
   },
 ): Promise<DemoMachine[]> {
@@ -184,28 +185,12 @@ export async function ensureDemoCompany(
     await seedDemoJobs(tx, opts.now);
     await seedDemoReasons(tx, opts.now);
   });
-  const rows = await scope
-    .selectFrom('machines')
-    .innerJoin('machine_sources', 'machine_sources.machine_id', 'machines.id')
-    .select([
-      'machines.id as machineId',
-      'machines.name',
-      'machines.sort_order',
-      'machine_sources.id as sourceId',
-      'machine_sources.port',
-    ])
-    .where('machines.decommissioned_at', 'is', null)
-    .orderBy('machines.sort_order')
-    .execute();
+  const rows = await machinesWithSources(scope);
   const plant: DemoMachine[] = [];
   for (const [i, r] of rows.entries()) {
     const port = opts.portBase + i;
     if (r.port !== port) {
-      await scope
-        .updateTable('machine_sources')
-        .set({ port, host: '127.0.0.1' })
-        .where('id', '=', r.sourceId)
-        .execute();
+      await setSourceAddress(scope, r.sourceId, { host: '127.0.0.1', port });
     }
     plant.push({ machineId: r.machineId, name: r.name, port, seed: opts.seed + i });
   }

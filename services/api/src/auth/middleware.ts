@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { companyScope } from '../db/scope';
-import type { CompanyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
+import type { CompanyScope } from '@takt/db';
 import type { AppEnv, Caller } from '../http/context';
 import { notAuthenticated } from '../http/errors';
 import { getCompany } from '../repositories/companies';

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import type { Company } from '../repositories/companies';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import {
   aJobRun,
   anAnnotation,

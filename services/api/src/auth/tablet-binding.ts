@@ -1,9 +1,14 @@
 import type { Context } from 'hono';
 import type { AppEnv, Caller } from '../http/context';
 import { ApiError } from '../http/errors';
+import {
+  anyRecordOfOtherMachine,
+  existingMachineIds,
+  machinesOfRecords,
+} from '../repositories/machine-records';
 import type { SyncHandlers } from '../services/sync';
 
-// The one place a bound tablet is held to its machine (issue 5 point 11, decision 0500): every /api request
+// The one place a bound tablet is held to its machine (live-operations §2 tablet registration, decision 0500): every /api request
 // (via requireCaller) and every offline sync command (via the wrapped sync handlers).
 
 export const BOUND_ELSEWHERE = 'This tablet is bound to another machine.';
@@ -29,14 +34,6 @@ const RECORD_KEYS = new Set([
   'job_machine_id',
   'operatorRunId',
 ]);
-/** Tables whose every row belongs to one machine (machine_id). */
-const MACHINE_RECORD_TABLES = [
-  'part_adjustments',
-  'annotations',
-  'job_runs',
-  'job_machines',
-  'operator_runs',
-] as const;
 const MAX_CANDIDATES = 100;
 
 interface Candidates {
@@ -72,23 +69,6 @@ function bodyCandidates(body: unknown, out: Candidates, depth = 0): void {
 
 const usable = (ids: Set<string>, bound: string) =>
   [...ids].filter((s) => s !== bound && s.length > 0 && s.length <= 200).slice(0, MAX_CANDIDATES);
-
-/** Whether any of the ids is a record of a machine other than `bound` (one query per record table). */
-async function namesOtherMachinesRecord(c: Context<AppEnv>, ids: string[], bound: string): Promise<boolean> {
-  if (!ids.length) return false;
-  const hits = await Promise.all(
-    MACHINE_RECORD_TABLES.map((table) =>
-      c.var.scope
-        .selectFrom(table)
-        .select('machine_id')
-        .where('id', 'in', ids)
-        .where('machine_id', '!=', bound)
-        .limit(1)
-        .executeTakeFirst(),
-    ),
-  );
-  return hits.some((h) => h !== undefined);
-}
 
 /**
  * Every id a request names: any path segment below /api/<resource>, the query parameters machineId /
@@ -126,18 +106,10 @@ export async function enforceTabletBinding(c: Context<AppEnv>): Promise<void> {
   if (/^\/api\/sync\/?$/.test(c.req.path)) return;
   const found = await namedIds(c);
   const machineIds = usable(found.machines, bound);
-  if (machineIds.length) {
-    const other = await c.var.scope
-      .selectFrom('machines')
-      .select('id')
-      .where('id', 'in', machineIds)
-      .limit(1)
-      .executeTakeFirst();
-    if (other) throw boundElsewhere();
-  }
+  if ((await existingMachineIds(c.var.scope, machineIds)).length > 0) throw boundElsewhere();
   // A call that names only a record (PUT /api/partadjustment/:id, an annotation id, a job run as jsgId or
   // laborActivitySetId) is held to the record's machine.
-  if (await namesOtherMachinesRecord(c, usable(found.records, bound), bound)) throw boundElsewhere();
+  if (await anyRecordOfOtherMachine(c.var.scope, usable(found.records, bound), bound)) throw boundElsewhere();
 }
 
 /**
@@ -149,18 +121,11 @@ export async function machinesActedOn(c: Context<AppEnv>): Promise<string[]> {
   const found = await namedIds(c);
   const machineIds = usable(found.machines, '');
   const recordIds = usable(found.records, '');
-  const scope = c.var.scope;
-  const [machines, ...records] = await Promise.all([
-    machineIds.length
-      ? scope.selectFrom('machines').select('id').where('id', 'in', machineIds).execute()
-      : Promise.resolve([]),
-    ...MACHINE_RECORD_TABLES.map((table) =>
-      recordIds.length
-        ? scope.selectFrom(table).select('machine_id').where('id', 'in', recordIds).execute()
-        : Promise.resolve([]),
-    ),
+  const [machines, records] = await Promise.all([
+    existingMachineIds(c.var.scope, machineIds),
+    machinesOfRecords(c.var.scope, recordIds),
   ]);
-  return [...new Set([...machines.map((m) => m.id), ...records.flat().map((r) => r.machine_id)])];
+  return [...new Set([...machines, ...records])];
 }
 
 /** Sync commands of a bound tablet for another machine are rejected (403 TABLET_BOUND), each on its own. */

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
-import type { DialectName } from '../db/connect';
+import type { Database, CompanyScope, DialectName } from '@takt/db';
 import type { User } from '../repositories/users';
 import type { Company } from '../repositories/companies';
 import type { LiveBus } from '../live/bus';
 import type { Tablet } from '../repositories/tablets';
 import type { MailTransport } from '../mail/transport';
+import type { IngestRules } from '../ingest-rules';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
@@ -22,6 +21,8 @@ export interface Deps {
   bus: LiveBus;
   /** The one company with the Cycles dashboard (TAKT_CYCLES_DASHBOARD_COMPANY; decision 0600). */
   cyclesDashboardCompany?: string | null;
+  /** Gateway push and adapter import rules: @takt/ingest's apiRules, through main.ts (ingest-rules.ts). */
+  ingest: IngestRules;
   /** How mail leaves (TAKT_SMTP_URL; decision 0701); absent: kept in the mail_outbox table only. */
   mail?: MailTransport;
 }

@@ -26,6 +26,12 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/** Internal screens are for root users (reports-admin §6); anyone else gets 403. */
+export const requireRoot: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.var.caller.user.isRoot) throw forbidden();
+  await next();
+};
+
 /**
  * The permission each offline command needs: the one its HTTP call's route requires (live-operations §6:
  * Start/Stop Job, setup, categorizing, Reject Part, manual add/undo and the operator picker are FullProduct).

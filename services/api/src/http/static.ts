@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context';
 
-// Both built apps are served from one port (issue 2). The office app owns the report and admin paths of
+// Both built apps are served from one port (ARCHITECTURE.md "Process model": one process serves the API and both built apps). The office app owns the report and admin paths of
 // reports-admin §2; every other page belongs to the floor PWA (live-operations §2 routes such as
 // /:machineId, /dashboards/live/…, /switch-machines, /tablet/register).
 const OFFICE_PATHS = /^\/(app|reports|dashboard|machines?)(\/|$)/;

@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { DialectName } from '../db/connect';
-import { companyScope } from '../db/scope';
+import type { DialectName } from '@takt/db';
+import { companyScope } from '@takt/db';
 import { revokeTablet, updateTablet } from '../repositories/tablets';
 import { aCompany, aMachine, aUser } from '../testing/builders';
-import { DIALECTS, freshDb } from '../testing/db';
-import type { TestDb } from '../testing/db';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
 import type { Node } from '../testing/ws';
 import { login, openSocket, startNode, stopAll } from '../testing/ws';
 import { aTablet } from '../testing/tablet-builders';
 import { aJobRun } from '../testing/downtime-builders';
 import { inProcessBus, postgresBus } from './bus';
-import { REVALIDATE_MS } from './channel';
+import { REVALIDATE_MS } from './session';
 
 const connect = (node: Node, cookie?: string) => openSocket(node, '/live', cookie);
 

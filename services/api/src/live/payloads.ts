@@ -1,7 +1,9 @@
 import { checkRange, epochMs } from '@takt/domain';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
+import { observationsAfter } from '../repositories/diagnostics';
 import { getMachine } from '../repositories/machines';
-import { dashboardTiles } from '../routes/dashboard';
+import { listStateIntervals } from '../repositories/state-intervals';
+import { dashboardTiles } from '../services/dashboard';
 
 /**
  * The `live` channel's payload: the machine's dashboard tile, the same as GET /api/dashboard gives it (the
@@ -16,34 +18,19 @@ export async function liveMachinePayload(scope: CompanyScope, machineId: string,
 
 /** The `diagnostics` stream: raw observations newer than the cursor (at most 500 per update). */
 export async function diagnosticsSince(scope: CompanyScope, machineId: string, cursor: number, now: number) {
-  const rows = await scope
-    .selectFrom('observations')
-    .select(['ts', 'key', 'value'])
-    .where('machine_id', '=', machineId)
-    .where('ts', '>', cursor)
-    .where('ts', '<=', now + 60_000)
-    .orderBy('ts')
-    .limit(500)
-    .execute();
+  const rows = await observationsAfter(scope, machineId, cursor, now + 60_000, 500);
   return { observations: rows, cursor: rows.length ? rows[rows.length - 1]!.ts : cursor };
 }
 
 /** The `temp_timeline` payload: state intervals overlapping [start, end], clipped to it. */
 export async function timelineBetween(scope: CompanyScope, machineId: string, start: number, end: number) {
-  const rows = await scope
-    .selectFrom('state_intervals')
-    .select(['state', 'start_at', 'end_at'])
-    .where('machine_id', '=', machineId)
-    .where('start_at', '<', end)
-    .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', start)]))
-    .orderBy('start_at')
-    .execute();
+  const rows = await listStateIntervals(scope, machineId, start, end);
   return {
     start,
     end,
     cycleEvents: rows.map((r) => {
-      const s = Math.max(r.start_at, start);
-      const e = Math.min(r.end_at ?? end, end);
+      const s = Math.max(r.start, start);
+      const e = Math.min(r.end ?? end, end);
       return { value: r.state, start: s, end: e, duration: e - s };
     }),
   };

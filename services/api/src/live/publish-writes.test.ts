@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason, aRejectReason, aTenantWithMachine, MIN } from '../testing/downtime-builders';
 import type { LiveEvent } from './bus';
 
 // A change made through the HTTP API reaches the machine's live channels like the same action synced from a
-// tablet (issue 5 point 7): one bus event per machine acted on, only once the write succeeded.
+// tablet (ARCHITECTURE.md "Offline sync contract"): one bus event per machine acted on, only once the write succeeded.
 describe.each(DIALECTS)('HTTP writes announced on the live bus on %s', (dialect) => {
   let h: ApiHarness;
   let events: LiveEvent[];

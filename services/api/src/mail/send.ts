@@ -1,4 +1,4 @@
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 import { insertOutboxMail } from '../repositories/mail-outbox';
 import type { MailTransport, OutgoingMail } from './transport';
 

@@ -1,19 +1,8 @@
-import type { Selectable } from 'kysely';
 import type { AnnotationType, PlannedBehavior } from '@takt/domain';
-import type { AnnotationTypesTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
+import { toAnnotationType } from '@takt/db';
 
-// Downtime reasons (live-operations §3 "Annotation type"). SQL only; the one row→domain mapping is toAnnotationType.
-
-export const toAnnotationType = (r: Selectable<AnnotationTypesTable>): AnnotationType => ({
-  id: r.id,
-  name: r.name,
-  companyId: r.company_id,
-  plannedBehavior: r.planned_behavior,
-  plannedLimitMs: r.planned_limit_ms,
-  color: r.color,
-  hidden: r.hidden === 1,
-});
+// Downtime reasons (live-operations §3 "Annotation type"). SQL only; rows map through toAnnotationType (@takt/db).
 
 export async function listAnnotationTypes(
   scope: CompanyScope,

@@ -1,26 +1,9 @@
-import type { Selectable } from 'kysely';
 import type { Annotation } from '@takt/domain';
-import type { AnnotationsTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
-import { historyChanged, historyOfRowChanged } from '../rollups/touch';
+import type { CompanyScope } from '@takt/db';
+import { toAnnotation } from '@takt/db';
 
 // Annotations (live-operations §3): a machine's downtime categorized, split or marked as setup.
-// SQL only; the one row→domain mapping is toAnnotation.
-
-export const toAnnotation = (r: Selectable<AnnotationsTable>): Annotation => ({
-  id: r.id,
-  machineId: r.machine_id,
-  category_id: r.annotation_type_id,
-  annotationTypeId: r.annotation_type_id,
-  start: r.start_at,
-  end: r.end_at,
-  message: r.message,
-  planned: r.planned === null ? null : r.planned === 1,
-  setup: r.setup === 1,
-  activesetup: r.active_setup === 1,
-  // An annotation without an explicit end follows its downtime period until it is ended.
-  needstermination: r.end_at === null,
-});
+// SQL only; rows map through toAnnotation (@takt/db).
 
 export async function getAnnotation(scope: CompanyScope, id: string): Promise<Annotation | undefined> {
   const row = await scope.selectFrom('annotations').selectAll().where('id', '=', id).executeTakeFirst();
@@ -145,7 +128,6 @@ export async function insertAnnotation(
       updated_at: now,
     })
     .execute();
-  await historyChanged(scope, f.machineId, f.start);
   return id;
 }
 
@@ -155,7 +137,6 @@ export async function updateAnnotationRow(
   f: Partial<Omit<AnnotationFields, 'machineId'>>,
   now: number,
 ): Promise<void> {
-  await historyOfRowChanged(scope, 'annotations', id, f.start);
   await scope
     .updateTable('annotations')
     .set({
@@ -172,7 +153,6 @@ export async function updateAnnotationRow(
 }
 
 export async function deleteAnnotationRow(scope: CompanyScope, id: string): Promise<void> {
-  await historyOfRowChanged(scope, 'annotations', id);
   await scope.deleteFrom('annotations').where('id', '=', id).execute();
 }
 

@@ -1,6 +1,5 @@
-import type { CompanyScope, Executor } from '../db/scope';
+import type { CompanyScope, Executor, CompaniesTable } from '@takt/db';
 import type { Selectable } from 'kysely';
-import type { CompaniesTable } from '../db/schema';
 
 export interface Company {
   id: string;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 
-// The machine diagnostics page (issue 4 point 9; live-operations §4 live connection status, §9): the latest
+// The machine diagnostics page (live-operations §4 live connection status, §9): the latest
 // value of each key, the adapter's mapping, the live heartbeat and the per-source counters.
 
 /** The machine's adapter fields by key (empty when it has no adapter, or an adapter without fields). */
@@ -73,7 +73,10 @@ export async function lastHeartbeat(scope: CompanyScope, machineId: string): Pro
   return row?.last_heartbeat ?? null;
 }
 
-/** issue 4 point 2: lines, observations and rejected lines of all the machine's sources, and the last line. */
+/**
+ * Lines, observations and rejected lines (ARCHITECTURE.md "Ingest contract": a malformed line is counted
+ * against its adapter) of all the machine's sources, and the last line.
+ */
 export async function sourceCounters(
   scope: CompanyScope,
   machineId: string,
@@ -94,4 +97,23 @@ export async function sourceCounters(
     rejected: Number(row?.rejected ?? 0),
     lastLineAt: row?.last_line_at == null ? null : Number(row.last_line_at),
   };
+}
+
+/** The machine's raw observations after `cursor` up to `until`, oldest first, at most `limit`. */
+export async function observationsAfter(
+  scope: CompanyScope,
+  machineId: string,
+  cursor: number,
+  until: number,
+  limit: number,
+) {
+  return scope
+    .selectFrom('observations')
+    .select(['ts', 'key', 'value'])
+    .where('machine_id', '=', machineId)
+    .where('ts', '>', cursor)
+    .where('ts', '<=', until)
+    .orderBy('ts')
+    .limit(limit)
+    .execute();
 }

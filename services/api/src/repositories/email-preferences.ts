@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { EmailPreferencesTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { EmailPreferencesTable, CompanyScope } from '@takt/db';
 
 // E-mail preferences per user (live-operations §3 Email preferences). SQL only; one mapping function.
 

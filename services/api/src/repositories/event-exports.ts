@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { EventExportsTable } from '../db/schema';
-import type { CompanyScope, Executor } from '../db/scope';
+import type { EventExportsTable, CompanyScope, Executor } from '@takt/db';
 
 // Event exports (live-operations §7 Event export; decision 0702). SQL only; one mapping function.
 

@@ -1,10 +1,9 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { DialectName } from '../db/connect';
-import type { GatewaysTable, IngestInboxTable, ObservationsTable } from '../db/schema';
-import type { CompanyScope, Executor } from '../db/scope';
+import type { DialectName, GatewaysTable, CompanyScope, Executor } from '@takt/db';
 import { machineSourceRow } from './machine-sources';
 
-// Gateways (reports-admin §3 Agent/gateway) and the storage side of the gateway push (issue 4 point 5).
+// Gateways (reports-admin §3 Agent/gateway) and the storage side of the gateway push
+// (ARCHITECTURE.md "Ingest contract": exactly-once in storage).
 // Gateways are administered by root users across companies (internal routes) and authenticate with their
 // own token, so most functions here take the bare database; the company admins' status view takes a scope.
 
@@ -345,28 +344,6 @@ export async function pushTargets(
   return out;
 }
 
-// 6 parameters a row: far below SQLite's 32766 and PostgreSQL's 65535 bind limits.
-const CHUNK = 1000;
-
-export async function insertObservations(
-  trx: Executor,
-  rows: readonly Insertable<ObservationsTable>[],
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await trx
-      .insertInto('observations')
-      .values(rows.slice(i, i + CHUNK))
-      .execute();
-}
-
-export async function insertInbox(trx: Executor, rows: readonly IngestInboxTable[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await trx
-      .insertInto('ingest_inbox')
-      .values(rows.slice(i, i + CHUNK))
-      .execute();
-}
-
 export async function addSourceStats(
   trx: Executor,
   sourceId: string,
@@ -382,60 +359,4 @@ export async function addSourceStats(
     }))
     .where('id', '=', sourceId)
     .execute();
-}
-
-// ---------------------------------------------------------------------------------------------
-// The inbox, for the ingest worker
-
-export interface InboxLine {
-  id: string;
-  companyId: string;
-  machineId: string;
-  receivedAt: number;
-  seq: number;
-  line: string;
-}
-
-/**
- * The oldest waiting pushed lines of the given machines, in arrival order (a push's lines in gateway
- * sequence order). Does not remove them: the worker derives, stores what it derived, and then calls
- * `deleteInbox` with the ids, ideally in the same transaction, so a crash in between repeats, never loses.
- * The observations themselves were stored by the push; the worker must not insert them again.
- */
-export async function takeInbox(
-  db: Executor,
-  machineIds: readonly string[],
-  limit: number,
-): Promise<InboxLine[]> {
-  if (machineIds.length === 0 || limit <= 0) return [];
-  const rows = await db
-    .selectFrom('ingest_inbox')
-    .selectAll()
-    .where('machine_id', 'in', machineIds)
-    .orderBy('received_at')
-    .orderBy('seq')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    companyId: r.company_id,
-    machineId: r.machine_id,
-    receivedAt: r.received_at,
-    seq: r.seq,
-    line: r.line,
-  }));
-}
-
-/** Removes taken lines once derived. Unknown ids are ignored (a repeat is harmless). */
-export async function deleteInbox(db: Executor, ids: readonly string[]): Promise<number> {
-  let deleted = 0;
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const r = await db
-      .deleteFrom('ingest_inbox')
-      .where('id', 'in', ids.slice(i, i + CHUNK))
-      .executeTakeFirst();
-    deleted += Number(r.numDeletedRows);
-  }
-  return deleted;
 }

@@ -1,7 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Database, JobRunsTable, LaborActivitiesTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
-import { historyChanged, historyOfRowChanged } from '../rollups/touch';
+import type { Database, JobRunsTable, LaborActivitiesTable, CompanyScope } from '@takt/db';
 
 // Job runs ("job schedule groups") and their labor activities (live-operations §3 Labor activity set,
 // reports-admin §3 Job schedule group). A job run's id is also its labor activity set's id (decision 0300).
@@ -119,7 +117,6 @@ export async function insertJobRun(
   row: Omit<Insertable<Database['job_runs']>, 'company_id'>,
 ): Promise<void> {
   await scope.insertInto('job_runs', row).execute();
-  await historyChanged(scope, row.machine_id, row.start_at);
 }
 
 export async function updateJobRun(
@@ -128,8 +125,6 @@ export async function updateJobRun(
   set: Updateable<Database['job_runs']>,
 ): Promise<void> {
   await scope.updateTable('job_runs').set(set).where('id', '=', id).execute();
-  // Standards, setup end or stop change how the run's time and cycles count, from its start.
-  await historyOfRowChanged(scope, 'job_runs', id);
 }
 
 export async function laborActivitiesOfRun(
@@ -220,6 +215,5 @@ export async function insertSetupAdjustment(
       created_at: input.createdAt,
     })
     .execute();
-  await historyChanged(scope, input.machineId, input.at);
   return id;
 }

@@ -1,8 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Job, JobMachine } from '@takt/domain';
-import type { Database, JobMachinesTable, JobsTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { Database, JobMachinesTable, JobsTable, CompanyScope } from '@takt/db';
 
 // Jobs and job machines (live-operations §3 Job, JobMachine). SQL only; one mapping function per table.
 

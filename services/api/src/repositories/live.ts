@@ -1,5 +1,4 @@
-import type { CompanyScope } from '../db/scope';
-import type { MachineLiveTable } from '../db/schema';
+import type { CompanyScope, MachineLiveTable } from '@takt/db';
 
 /** The latest known live state of each machine, keyed by machine id (written by ingest). */
 export async function liveByMachine(

@@ -1,6 +1,5 @@
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope, MachinesTable } from '@takt/db';
 import type { Selectable } from 'kysely';
-import type { MachinesTable } from '../db/schema';
 
 export interface Machine {
   id: string;

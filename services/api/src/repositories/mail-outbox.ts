@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { MailOutboxTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { MailOutboxTable, CompanyScope } from '@takt/db';
 
 // The mail outbox (decision 0701): every message the API sent or tried to send. SQL only.
 
@@ -44,16 +43,4 @@ export async function insertOutboxMail(scope: CompanyScope, input: Omit<OutboxMa
     })
     .execute();
   return id;
-}
-
-/** The company's mail, newest first. */
-export async function listOutboxMail(scope: CompanyScope, limit = 100): Promise<OutboxMail[]> {
-  const rows = await scope
-    .selectFrom('mail_outbox')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map(toOutboxMail);
 }

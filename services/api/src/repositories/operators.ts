@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { OperatorRunsTable, OperatorsTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { OperatorRunsTable, OperatorsTable, CompanyScope } from '@takt/db';
 
 // Operators and operator runs (live-operations §3 Operator, Operator run). SQL only; one mapping per table.
 

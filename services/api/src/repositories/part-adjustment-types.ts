@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { PartAdjustmentType } from '@takt/domain';
-import type { PartAdjustmentTypesTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { PartAdjustmentTypesTable, CompanyScope } from '@takt/db';
 
 // Reject reasons (live-operations §3 "Part adjustment type"). SQL only; one row→domain mapping.
 

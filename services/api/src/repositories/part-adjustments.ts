@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import type { PartAdjustment } from '@takt/domain';
-import type { PartAdjustmentsTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
-import { historyChanged, historyOfRowChanged } from '../rollups/touch';
+import type { PartAdjustmentsTable, CompanyScope } from '@takt/db';
 
 // Part adjustments (live-operations §3 "Part adjustment"): rejects, corrections, setup removals and parts
 // added by hand. SQL only; the one row→domain mapping is toPartAdjustment.
@@ -226,7 +224,6 @@ export async function insertPartAdjustment(
       created_at: now,
     })
     .execute();
-  await historyChanged(scope, f.machineId, f.adjustmentTime);
   return id;
 }
 
@@ -235,7 +232,6 @@ export async function updatePartAdjustmentRow(
   id: string,
   f: Omit<PartAdjustmentFields, 'machineId'>,
 ): Promise<void> {
-  await historyOfRowChanged(scope, 'part_adjustments', id, f.adjustmentTime);
   await scope
     .updateTable('part_adjustments')
     .set({
@@ -254,7 +250,6 @@ export async function updatePartAdjustmentRow(
 }
 
 export async function deletePartAdjustmentRow(scope: CompanyScope, id: string): Promise<void> {
-  await historyOfRowChanged(scope, 'part_adjustments', id);
   await scope.deleteFrom('part_adjustments').where('id', '=', id).execute();
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 
 /**
  * Parts the machine counted in [from, to): the sum of the positive steps of its PART_COUNT data item(s).

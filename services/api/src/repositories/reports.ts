@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 import { notFound } from '../http/errors';
 import type { JobRunRecord } from './job-runs';
 import { toJobRun } from './job-runs';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Executor } from '../db/scope';
+import type { Executor } from '@takt/db';
 
 export const SESSION_TTL_MS = 30 * 86_400_000;
 

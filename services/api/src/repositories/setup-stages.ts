@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { SetupStage } from '@takt/domain';
-import type { SetupStagesTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { SetupStagesTable, CompanyScope } from '@takt/db';
 
 // Setup stages (live-operations §3 Setup stage). SQL only; one mapping function.
 

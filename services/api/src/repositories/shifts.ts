@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { CompanyClock, ShiftVersion } from '@takt/domain';
-import type { ShiftVersionsTable, ShiftsTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { ShiftVersionsTable, ShiftsTable, CompanyScope } from '@takt/db';
 
 // Shifts and their versions (reports-admin §3 Shift). SQL only; one mapping function per table.
 

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { StateIntervalsTable } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { StateIntervalsTable, CompanyScope } from '@takt/db';
 
 // Machine states written by ingest (METRICS.md §1). The API only reads them.
 

@@ -1,8 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { hashToken } from '../auth/tokens';
-import type { TabletsTable } from '../db/schema';
-import type { CompanyScope, Executor } from '../db/scope';
+import type { TabletsTable, CompanyScope, Executor } from '@takt/db';
 
 // Tablets (live-operations §2, §3). Registration runs before any company is known, so the pending side
 // (code issue, lookup by code or token) takes the bare database; everything an admin does goes through the

@@ -1,4 +1,4 @@
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 
 // The company's start-of-day contexts (reports-admin §3 Company currentTimeContext / futureTimeContext),
 // stored on the company row; read through companyClock (repositories/shifts.ts). Companies are the

@@ -1,5 +1,4 @@
-import type { CompanyScope, Executor } from '../db/scope';
-import type { UsersTable } from '../db/schema';
+import type { CompanyScope, Executor, UsersTable } from '@takt/db';
 
 export interface User {
   id: string;

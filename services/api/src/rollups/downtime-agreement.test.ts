@@ -1,14 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildRollups, epochMs, rollupBuckets, sumRollups, UNCATEGORIZED_REASON } from '@takt/domain';
 import type { RollupMeasures } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason, aTenantWithMachine, MIN } from '../testing/downtime-builders';
 import type { StateRows } from '../testing/downtime-builders';
-import { loadRollups } from './read';
-import { loadCalendar, loadRollupSource, recomputeRollups } from './recompute';
+import { loadRollups, loadCalendar, loadRollupSource, recomputeRollups } from '@takt/db/rollups';
 
 // "A number can never disagree with itself between two screens": the rollups behind OEE and the downtime
 // list (GET /api/downtime) split and judge downtime the same way (METRICS.md §1, §5).

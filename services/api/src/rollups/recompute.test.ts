@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { efficiency, efficiencyTotals, sumRollups } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { aCompany, aMachine } from '../testing/builders';
-import { DIALECTS, freshDb } from '../testing/db';
-import type { TestDb } from '../testing/db';
-import { loadRollups } from './read';
-import { clearDirty, markRollupsDirty, recomputeRollups, takeDirty } from './recompute';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
+import { loadRollups, clearDirty, markRollupsDirty, recomputeRollups, takeDirty } from '@takt/db/rollups';
 
 const MIN = 60_000;
 const day = Date.parse('2024-01-15T00:00:00Z'); // a Monday

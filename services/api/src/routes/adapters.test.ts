@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adapterTypeSchema } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { createMachine } from '../repositories/machines';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aUser } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { errorOf } from '../testing/live-builders';
 
 // The real device descriptions and logs of shared/data/mtconnect, read from disk.

@@ -1,24 +1,18 @@
-import type { MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { importAdapter, parseDevicesXml, pickDevice } from '@takt/ingest';
-import type { Device } from '@takt/ingest';
 import type { AppEnv } from '../http/context';
-import { ApiError, forbidden, notFound } from '../http/errors';
-import { requireAdmin } from '../http/permissions';
+import { requireAdmin, requireRoot } from '../http/permissions';
 import { jsonBody } from '../http/validate';
-import type { Executor } from '../db/scope';
-import type { Adapter, AdapterInput } from '../repositories/adapters-admin';
+import type { AdapterInput } from '../repositories/adapters';
+import { listAdapters, listAdapterTypes } from '../repositories/adapters';
 import {
-  adapterTypeNamed,
-  deleteAdapter,
-  getAdapter,
-  insertAdapter,
-  listAdapters,
-  listAdapterTypes,
-  machinesUsingAdapter,
-  updateAdapter,
-} from '../repositories/adapters-admin';
+  adapterOf,
+  addAdapter,
+  cloneAdapter,
+  editAdapter,
+  importAdapterSample,
+  removeAdapter,
+} from '../services/adapters';
 
 // reports-admin §2 internal adapter admin (list, create, edit, delete, import or clone) and adapter import;
 // §3 Adapter; §5 "Adapter name, field name, componentName, componentType required", notes at most 250.
@@ -83,24 +77,6 @@ export const importBody = z.object({
   device: z.string().trim().min(1).optional(),
 });
 
-const requireRoot: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.var.caller.user.isRoot) throw forbidden();
-  await next();
-};
-
-const oneProblem = (field: string, message: string) =>
-  new ApiError(400, 'VALIDATION_ERROR', message, [{ field, code: 'invalid', message }]);
-
-/** An adapter's class must name a known adapter type (reports-admin §3 Adapter type). */
-async function mustBeAdapterType(db: Executor, className: string): Promise<void> {
-  if (await adapterTypeNamed(db, className)) return;
-  const known = (await listAdapterTypes(db)).map((t) => t.name).sort();
-  const message = `Unknown adapter type: ${className}. Known types: ${known.join(', ')}.`;
-  throw new ApiError(400, 'VALIDATION_ERROR', message, [
-    { field: 'class', code: 'unknown_adapter_type', message },
-  ]);
-}
-
 function toInput(body: z.infer<typeof adapterBody>): AdapterInput {
   return {
     name: body.name,
@@ -114,15 +90,6 @@ function toInput(body: z.infer<typeof adapterBody>): AdapterInput {
   };
 }
 
-function pickFrom(devices: readonly Device[], sample: string, wanted: string | undefined): Device | null {
-  if (wanted !== undefined) {
-    const found = devices.find((d) => d.name === wanted || d.uuid === wanted || d.id === wanted);
-    if (!found) throw oneProblem('device', `Device ${wanted} is not in the description.`);
-    return found;
-  }
-  return pickDevice(devices, sample) ?? (devices.length === 1 ? (devices[0] ?? null) : null);
-}
-
 export const adaptersRoutes = new Hono<AppEnv>()
   .get('/', requireAdmin, async (c) => c.json(await listAdapters(c.var.scope)))
   // Before /:id, which would take "types" for an id.
@@ -133,110 +100,32 @@ export const adaptersRoutes = new Hono<AppEnv>()
    */
   .post('/import', requireRoot, async (c) => {
     const input = await jsonBody(c, importBody);
-    const devices = parseDevicesXml(input.devicesXml).filter((d) => d.dataItems.length > 0);
-    if (devices.length === 0)
-      throw oneProblem('devicesXml', 'The description has no devices with data items.');
-    const device = pickFrom(devices, input.sample, input.device);
-    const adapters = await listAdapters(c.var.scope);
-    const result = importAdapter(device?.dataItems ?? [], input.sample, adapters);
-    const byId = new Map(adapters.map((a) => [a.id, a]));
-    const full = (id: string): Adapter | undefined => byId.get(id);
-    const common = {
-      unmatchedItems: result.unmatchedItems,
-      extraneousItems: result.extraneousItems,
-      actions: result.actions,
-      device: device ? { id: device.id, name: device.name, uuid: device.uuid } : null,
-      sampleFields: result.fields,
-      unresolvedKeys: result.unresolvedKeys,
-      lines: result.lines,
-      rejected: result.rejected,
-    };
-    if (result.outcome === 'exact')
-      return c.json({ outcome: 'exact', adapter: full(result.adapter.id), ...common });
-    if (result.outcome === 'partial')
-      return c.json({
-        outcome: 'partial',
-        adapter: full(result.adapter.id),
-        missing: result.missing,
-        extra: result.extra,
-        matched: result.matched,
-        ...common,
-      });
-    return c.json({ outcome: 'none', proposed: result.proposed, ...common });
+    return c.json(await importAdapterSample(c.var.scope, c.var.deps.ingest, input));
   })
-  .get('/:id', requireAdmin, async (c) => {
-    const adapter = await getAdapter(c.var.scope, c.req.param('id'));
-    if (!adapter) throw notFound('Adapter');
-    return c.json(adapter);
-  })
+  .get('/:id', requireAdmin, async (c) => c.json(await adapterOf(c.var.scope, c.req.param('id'))))
   .post('/', requireRoot, async (c) => {
     const input = toInput(await jsonBody(c, adapterBody));
-    const { now } = c.var.deps;
-    const adapter = await c.var.scope.transaction(async (s) => {
-      await mustBeAdapterType(s.db, input.className);
-      if (input.familyId && !(await getAdapter(s, input.familyId))) throw notFound('Adapter family');
-      return getAdapter(s, await insertAdapter(s, input, now()));
-    });
-    return c.json(adapter, 201);
+    return c.json(await addAdapter(c.var.scope, input, c.var.deps.now()), 201);
   })
   .put('/:id', requireRoot, async (c) => {
-    const id = c.req.param('id');
     const body = await jsonBody(c, adapterPatch);
-    const adapter = await c.var.scope.transaction(async (s) => {
-      if (body.class !== undefined) await mustBeAdapterType(s.db, body.class);
-      const ok = await updateAdapter(s, id, {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.notes !== undefined ? { notes: body.notes } : {}),
-        ...(body.class !== undefined ? { className: body.class } : {}),
-        ...(body.config !== undefined ? { config: body.config } : {}),
-        ...(body.familyId !== undefined ? { familyId: body.familyId } : {}),
-        ...(body.autogenerated !== undefined ? { autogenerated: body.autogenerated } : {}),
-        ...(body.incomplete !== undefined ? { incomplete: body.incomplete } : {}),
-        ...(body.fields !== undefined ? { fields: body.fields } : {}),
-      });
-      if (!ok) throw notFound('Adapter');
-      return getAdapter(s, id);
-    });
-    return c.json(adapter);
+    const patch: Partial<AdapterInput> = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.notes !== undefined ? { notes: body.notes } : {}),
+      ...(body.class !== undefined ? { className: body.class } : {}),
+      ...(body.config !== undefined ? { config: body.config } : {}),
+      ...(body.familyId !== undefined ? { familyId: body.familyId } : {}),
+      ...(body.autogenerated !== undefined ? { autogenerated: body.autogenerated } : {}),
+      ...(body.incomplete !== undefined ? { incomplete: body.incomplete } : {}),
+      ...(body.fields !== undefined ? { fields: body.fields } : {}),
+    };
+    return c.json(await editAdapter(c.var.scope, c.req.param('id'), patch));
   })
   .delete('/:id', requireRoot, async (c) => {
-    const id = c.req.param('id');
-    await c.var.scope.transaction(async (s) => {
-      if (!(await getAdapter(s, id))) throw notFound('Adapter');
-      const users = await machinesUsingAdapter(s, id);
-      if (users > 0)
-        throw new ApiError(
-          409,
-          'ADAPTER_IN_USE',
-          `The adapter is used by ${users} machine${users === 1 ? '' : 's'}; choose another adapter for them first.`,
-        );
-      await deleteAdapter(s, id);
-    });
+    await removeAdapter(c.var.scope, c.req.param('id'));
     return c.body(null, 204);
   })
-  // Clone (and, with `fields`, modify): the copy belongs to the original's family.
   .post('/:id/clone', requireRoot, async (c) => {
-    const id = c.req.param('id');
     const body = await jsonBody(c, cloneBody);
-    const { now } = c.var.deps;
-    const adapter = await c.var.scope.transaction(async (s) => {
-      const source = await getAdapter(s, id);
-      if (!source) throw notFound('Adapter');
-      const copy = await insertAdapter(
-        s,
-        {
-          name: body.name ?? `${source.name} (copy)`,
-          notes: source.notes,
-          className: source.class,
-          config: source.config,
-          familyId: source.family?.id ?? source.id,
-          autogenerated: false,
-          incomplete: source.incomplete,
-          fields: body.fields ?? source.fields,
-        },
-        now(),
-      );
-      return getAdapter(s, copy);
-    });
-    return c.json(adapter, 201);
+    return c.json(await cloneAdapter(c.var.scope, c.req.param('id'), body, c.var.deps.now()), 201);
   });

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { annotationTypeSchema, PLANNED_BEHAVIORS } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { seedDemoReasons } from '../provision-live-reasons';
 import { listAnnotationTypes } from '../repositories/annotation-types';
 import { listPartAdjustmentTypes } from '../repositories/part-adjustment-types';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aMachine, aUser } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason } from '../testing/downtime-builders';
 
 describe.each(DIALECTS)('annotation type routes on %s', (dialect) => {

@@ -6,13 +6,13 @@ import { requireAdmin, requirePermission } from '../http/permissions';
 import { durationMsField, jsonBody, queryParams } from '../http/validate';
 import {
   createAnnotationType,
-  headed,
   listAnnotationTypes,
   REASON_SAVE_FAILED,
   setAnnotationTypeHidden,
   updateAnnotationType,
-} from '../services/downtime';
-import { requestCtx } from './downtime';
+} from '../services/annotation-types';
+import { headed } from '../services/issues';
+import { requestCtx } from '../http/request-ctx';
 
 export const annotationTypesQuerySchema = z.object({
   machineId: idSchema.optional(),

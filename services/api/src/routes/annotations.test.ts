@@ -3,7 +3,7 @@ import { annotationSchema } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason, anAnnotation, aTenantWithMachine, HOUR, MIN } from '../testing/downtime-builders';
 
 interface Changed {

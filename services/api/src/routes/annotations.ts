@@ -1,14 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { annotationInputSchema, epochMsSchema, idSchema, queryEpochMs } from '@takt/domain';
+import { epochMsSchema, idSchema, queryEpochMs } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { requirePermission } from '../http/permissions';
 import { jsonBody, queryParams } from '../http/validate';
 import {
   ANNOTATION_SAVE_FAILED,
   createAnnotations,
-  headed,
-  invalid,
   listMachineAnnotations,
   mergeAnnotation,
   resetAnnotation,
@@ -16,20 +14,12 @@ import {
   setAnnotationRange,
   splitAnnotation,
   updateAnnotation,
-} from '../services/downtime';
-import { requestCtx } from './downtime';
+  annotationBodySchema,
+  annotationSaveSchema,
+} from '../services/annotations';
+import { headed, invalid } from '../services/issues';
+import { requestCtx } from '../http/request-ctx';
 
-/**
- * The domain's annotation input, loosened where live-operations §5 wants the server's own message:
- * a missing reason is "Select a downtime reason." (not a type error), `end` may be left out (null: not
- * explicitly set), and `activesetup` is accepted so it can be refused.
- */
-export const annotationBodySchema = annotationInputSchema.extend({
-  end: epochMsSchema.nullish().transform((v) => v ?? null),
-  category_id: idSchema.nullish().transform((v) => v ?? null),
-  activesetup: z.boolean().optional(),
-});
-export const annotationSaveSchema = annotationBodySchema.extend({ id: idSchema.optional() });
 export const annotationBulkSchema = z.object({
   annotations: z.array(annotationBodySchema).min(1, 'Select at least one downtime period.'),
 });

@@ -3,7 +3,7 @@ import { companyFlagsSchema } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { loginAs } from '../testing/live-builders';
 import { aTablet } from '../testing/tablet-builders';
 

@@ -1,6 +1,7 @@
+import { apiRules } from '@takt/ingest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import type { Deps } from '../http/context';
 import { inProcessBus } from '../live/bus';
 import { createAdapter } from '../repositories/adapters';
@@ -9,9 +10,9 @@ import { createMachine } from '../repositories/machines';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aMachine, aUser } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, HOUR, MIN } from '../testing/downtime-builders';
-import type { CycleEntry, DashboardStatus } from './dashboard';
+import type { CycleEntry, DashboardStatus } from '../services/dashboard';
 import { machineSourceRow } from '../repositories/machine-sources';
 
 describe.each(DIALECTS)('live dashboard status and cycles on %s', (dialect) => {
@@ -211,6 +212,7 @@ describe.each(DIALECTS)('live dashboard status and cycles on %s', (dialect) => {
       secureCookies: false,
       staticRoot: null,
       bus: inProcessBus(),
+      ingest: apiRules,
       cyclesDashboardCompany: a.company.id,
     };
     const app = createApp(deps);

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { utilizationStatus, workcenterLiveSchema } from '@takt/domain';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { companyScope } from '../db/scope';
+import type { Database } from '@takt/db';
+import { companyScope } from '@takt/db';
 import type { Company } from '../repositories/companies';
 import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, HOUR, MIN, someStates } from '../testing/downtime-builders';
 
 /** `count` one-part cycles of `each` ms back to back from `start`. */

@@ -1,15 +1,16 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
-import { companyScope } from '../db/scope';
-import { createAdapter, createShdrSource } from '../repositories/adapters';
+import { companyScope } from '@takt/db';
+import { createAdapter } from '../repositories/adapters';
+import { createShdrSource } from '../repositories/machine-sources';
 import type { Company } from '../repositories/companies';
 import { latestPerKey, latestPerKeyQuery } from '../repositories/diagnostics';
 import { createMachine } from '../repositories/machines';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { liveConnection } from './diagnostics';
 
 interface Diagnostics {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
-import { CONNECTION_KEY } from '@takt/ingest';
+import { linkLost } from '@takt/domain';
+import { CONNECTION_KEY } from '@takt/db';
 import type { AppEnv } from '../http/context';
 import { notFound } from '../http/errors';
 import { getMachine } from '../repositories/machines';
@@ -13,16 +13,17 @@ export type LiveConnection = 'CONNECTING' | 'DISCONNECTED' | 'NOT CONFIGURED' | 
 
 /**
  * live-operations §4 live connection status: NOT CONFIGURED without adapter fields; CONNECTING before the
- * first heartbeat; DISCONNECTED when no heartbeat for 5 minutes (§9); otherwise the last heartbeat (epoch ms).
+ * first heartbeat; DISCONNECTED when no heartbeat for 5 minutes (§9), by the same link heartbeat rule as the
+ * tiles and the card (packages/domain live/link.ts); otherwise the last heartbeat (epoch ms).
  */
 export function liveConnection(hasFields: boolean, heartbeat: number | null, now: number): LiveConnection {
   if (!hasFields) return 'NOT CONFIGURED';
   if (heartbeat === null) return 'CONNECTING';
-  if (now - heartbeat > HEARTBEAT_TIMEOUT_MS) return 'DISCONNECTED';
+  if (linkLost(heartbeat, now)) return 'DISCONNECTED';
   return heartbeat;
 }
 
-/** GET /api/machines/:id/diagnostics (issue 4 point 9), company scoped: another company's machine is not found. */
+/** GET /api/machines/:id/diagnostics (live-operations §4 live connection status), company scoped: another company's machine is not found. */
 export const diagnosticsRoutes = new Hono<AppEnv>().get('/:id/diagnostics', async (c) => {
   const scope = c.var.scope;
   const id = c.req.param('id');

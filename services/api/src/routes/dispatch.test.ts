@@ -4,7 +4,7 @@ import { jobMachineSchema, laborActivitySetSchema } from '@takt/domain';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aJob, aJobMachine, aSetupStage, errorOf, issueFields, loginAs } from '../testing/live-builders';
 import { aTablet } from '../testing/tablet-builders';
 

@@ -1,19 +1,13 @@
 import { Hono } from 'hono';
-import type { Context } from 'hono';
 import { z } from 'zod';
 import { idSchema, queryBool, queryEpochMs, workcenterDowntimeQuerySchema } from '@takt/domain';
-import type { CompanyScope } from '../db/scope';
 import type { AppEnv } from '../http/context';
 import { requirePermission } from '../http/permissions';
 import { jsonBody, queryParams } from '../http/validate';
-import type { ServiceCtx } from '../services/context';
-import { ANNOTATION_SAVE_FAILED, headed, listDowntime, splitDowntime } from '../services/downtime';
-
-/** The service context of a request: facts happen now (the sync endpoint passes occurredAt instead). */
-export function requestCtx(c: Context<AppEnv>, scope: CompanyScope): ServiceCtx {
-  const now = c.var.deps.now();
-  return { scope, at: now, now, caller: c.var.caller };
-}
+import { requestCtx } from '../http/request-ctx';
+import { ANNOTATION_SAVE_FAILED, splitDowntime } from '../services/annotations';
+import { listDowntime } from '../services/downtime';
+import { headed } from '../services/issues';
 
 /**
  * live-operations §7 "Downtime in workcenter": the domain's query schema with `start` optional (24 hours

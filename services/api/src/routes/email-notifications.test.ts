@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { smtpTransport } from '../mail/transport';
-import { listOutboxMail } from '../repositories/mail-outbox';
+import { listOutboxMail } from '../testing/mail-outbox';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { errorOf, issueFields, loginAs } from '../testing/live-builders';
 import { deadSmtpUrl, smtpListener } from '../testing/smtp';
 import type { SmtpListener } from '../testing/smtp';

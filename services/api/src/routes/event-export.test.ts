@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { outboxTransport } from '../mail/transport';
-import { listOutboxMail } from '../repositories/mail-outbox';
+import { listOutboxMail } from '../testing/mail-outbox';
 import { runEventExports } from '../services/event-export';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
 import type { Company } from '../repositories/companies';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { errorOf, issueFields, loginAs } from '../testing/live-builders';
 import { aTablet } from '../testing/tablet-builders';
 

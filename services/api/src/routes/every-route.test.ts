@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncOutcome } from '@takt/domain';
-import type { Database } from '../db/schema';
+import type { Database } from '@takt/db';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { HOUR, MIN, someStates } from '../testing/downtime-builders';
 import { aShop, requestFor, ROUTES, sendRaw, SYNC_PAYLOADS } from '../testing/route-table';
 import type { RouteCase, Shop } from '../testing/route-table';
 import { aTablet } from '../testing/tablet-builders';
 
-// issue 5 point 11 over the whole route table: another company's caller never sees or changes a thing, a
+// Tenancy and tablet binding (ARCHITECTURE.md "Tenancy, auth and permissions") over the whole route table: another company's caller never sees or changes a thing, a
 // tablet bound to one machine cannot act on another, and a repeated sync batch changes nothing.
 
 /** Tables whose rows a request may touch without changing data (its own session, the tablet's last contact). */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aShop, asQuery, ROUTES, sendRaw } from '../testing/route-table';
 import type { Method } from '../testing/route-table';
 

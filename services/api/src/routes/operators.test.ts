@@ -4,7 +4,7 @@ import { operatorRunSchema, operatorSchema } from '@takt/domain';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { anOperator, anOperatorRun, aShift, errorOf, issueFields, loginAs } from '../testing/live-builders';
 
 const operators = z.array(operatorSchema);

@@ -3,7 +3,7 @@ import { partAdjustmentTypeSchema } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aUser } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aRejectReason } from '../testing/downtime-builders';
 
 describe.each(DIALECTS)('part adjustment type routes on %s', (dialect) => {

@@ -4,15 +4,15 @@ import { colorSchema, queryBool, reasonRejectBehaviorSchema } from '@takt/domain
 import type { AppEnv } from '../http/context';
 import { requireAdmin, requirePermission } from '../http/permissions';
 import { jsonBody, queryParams } from '../http/validate';
-import { headed } from '../services/downtime';
+import { headed } from '../services/issues';
 import {
   createPartAdjustmentType,
   listPartAdjustmentTypes,
   REJECT_REASON_SAVE_FAILED,
   setPartAdjustmentTypeHidden,
   updatePartAdjustmentType,
-} from '../services/rejects';
-import { requestCtx } from './downtime';
+} from '../services/part-adjustment-types';
+import { requestCtx } from '../http/request-ctx';
 
 export const partAdjustmentTypesQuerySchema = z.object({
   scrapOnly: queryBool.optional(),

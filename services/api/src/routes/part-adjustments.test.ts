@@ -3,7 +3,7 @@ import { partAdjustmentSchema } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aGroup, aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import {
   aJobRun,
   aManualWorkcenter,

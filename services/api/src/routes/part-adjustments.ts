@@ -1,11 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
-  epochMsSchema,
   idSchema,
-  noteSchema,
   partAdjustmentQuerySchema,
-  rejectBehaviorSchema,
   rejectListQuerySchema,
   rejectsByCategoryQuerySchema,
 } from '@takt/domain';
@@ -13,7 +10,7 @@ import type { AppEnv } from '../http/context';
 import { csvResponse } from '../http/csv';
 import { requirePermission } from '../http/permissions';
 import { jsonBody, queryParams } from '../http/validate';
-import { headed, invalid } from '../services/downtime';
+import { headed, invalid } from '../services/issues';
 import {
   ADJUSTMENT_FAILED,
   addManualParts,
@@ -26,30 +23,15 @@ import {
   rejectsByCategoryCsv,
   undoManualParts,
   updatePartAdjustment,
-} from '../services/rejects';
-import { requestCtx } from './downtime';
+  manualPartsSchema,
+  manualUndoSchema,
+  partAdjustmentBodySchema,
+} from '../services/part-adjustments';
+import { requestCtx } from '../http/request-ctx';
 
-/**
- * A reject or part correction as the scrap form sends it. Unlike the domain's create schema, `count` may be
- * left out (the server derives it from the scrap count and "remove from good parts", live-operations §5)
- * and the count rules are the server's own, so a failure lists them under "Parts could not be rejected.".
- */
-export const partAdjustmentBodySchema = z.object({
-  machine_id: idSchema,
-  adjustmenttime: epochMsSchema.optional(),
-  category_id: idSchema.nullish(),
-  scrapcount: z.number({ error: 'Count must be a number' }).optional(),
-  count: z.number({ error: 'count must be a number' }).int().optional(),
-  message: noteSchema.nullish(),
-  scrap: z.boolean(),
-  deductFromGoodParts: z.boolean().optional(),
-  reject_behavior: rejectBehaviorSchema.nullish(),
-});
 export const partAdjustmentPatchSchema = partAdjustmentBodySchema
   .partial()
   .extend({ id: idSchema.optional() });
-export const manualPartsSchema = z.object({ machineId: idSchema, count: z.number().int().min(1).default(1) });
-export const manualUndoSchema = z.object({ machineId: idSchema });
 /** The reject list: limit 25 and offset = 25 × (page − 1), or a page number (live-operations §7). */
 export const rejectListSchema = rejectListQuerySchema.extend({
   page: z.coerce.number().int().min(1).optional(),

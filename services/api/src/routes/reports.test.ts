@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOUND_ELSEWHERE } from '../auth/tablet-binding';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import type { Company } from '../repositories/companies';
-import { markRollupsDirty, recomputeRollups } from '../rollups/recompute';
+import { markRollupsDirty, recomputeRollups } from '@takt/db/rollups';
 import { SUBPROGRAM_WINDOW_TOO_LONG } from '../services/reports';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import {
   aDowntimeReason,
   aJobRun,

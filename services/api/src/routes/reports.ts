@@ -26,7 +26,7 @@ import {
   timelineReport,
   utilizationReport,
 } from '../services/reports';
-import { requestCtx } from './downtime';
+import { requestCtx } from '../http/request-ctx';
 
 // The domain's query schemas quietly turn an unknown interval into 'day'; a report call answers 400 instead
 // (reports-admin §5 "Interval must be hour, day, week, month or quarter", plus the shift horizon).

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { setupStageSchema } from '@takt/domain';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aSetupStage, errorOf, issueFields, loginAs } from '../testing/live-builders';
 
 // Setup stages save (reports-admin §2 ordered list, archive, restore; §5 percentages total exactly 100; §7

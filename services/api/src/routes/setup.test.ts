@@ -5,7 +5,7 @@ import type { Company } from '../repositories/companies';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import {
   aCountingMachine,
   aJob,

@@ -5,7 +5,7 @@ import type { Shift } from '@takt/domain';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aShift, errorOf, issueFields, loginAs } from '../testing/live-builders';
 
 // Shift administration: reports-admin §4 (created, pending versions, terminate, undo, delete pending), §5

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { shiftRefSchema, shiftSchema } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { insertShiftVersion } from '../repositories/shifts';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aShift, errorOf, issueFields, loginAs } from '../testing/live-builders';
 
 // The harness clock: Saturday 2025-11-22 02:26:40 in America/Chicago (CST, UTC−6), the builders' zone.

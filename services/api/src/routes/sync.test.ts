@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncOutcome } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
 import { aJob } from '../testing/live-builders';
 

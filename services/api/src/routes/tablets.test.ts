@@ -10,14 +10,14 @@ import { aTablet as aTabletIn } from '../testing/tablet-builders';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aMachine, aUser } from '../testing/builders';
 import type { Company } from '../repositories/companies';
-import { DIALECTS, freshDb } from '../testing/db';
-import type { TestDb } from '../testing/db';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
 import type { Node } from '../testing/ws';
 import { login, openSocket, startNode, stopAll } from '../testing/ws';
 import { aRejectReason } from '../testing/downtime-builders';
 
-// live-operations §2 tablet registration and management, §7 Tablets and the tablet-auth socket; issue 5
-// point 11: a tablet bound to one machine cannot act on another.
+// live-operations §2 tablet registration and management, §7 Tablets and the tablet-auth socket; a
+// tablet bound to one machine cannot act on another.
 
 const call = (node: Node, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
   fetch(`http://${node.url}${path}`, {

@@ -22,7 +22,7 @@ import {
 } from '../repositories/tablets';
 import { getMachine } from '../repositories/machines';
 import type { Tablet } from '../repositories/tablets';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 
 // live-operations §2 "Operator runs (admin) and tablets", §3 Tablet, §7 Tablets, §8 tablet texts.
 //

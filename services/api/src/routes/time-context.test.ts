@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from '@takt/db';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { errorOf, issueFields, loginAs } from '../testing/live-builders';
 
 // Start-of-day (time context) save and delete: live-operations §7, reports-admin §3 Company; decision 0703.

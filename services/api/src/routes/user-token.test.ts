@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { TEST_PASSWORD } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { USER_TOKEN_TTL_MS } from './user-token';
 
 describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {

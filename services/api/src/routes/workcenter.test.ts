@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workcenterLiveSchema } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import type { Company } from '../repositories/companies';
 import { aCompany, aMachine, aUser } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
 import { aShift } from '../testing/live-builders';
 

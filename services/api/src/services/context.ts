@@ -1,4 +1,4 @@
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 import type { Caller } from '../http/context';
 
 /**

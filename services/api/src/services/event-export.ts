@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { companyScope } from '../db/scope';
-import type { CompanyScope } from '../db/scope';
+import type { Database, CompanyScope } from '@takt/db';
+import { companyScope } from '@takt/db';
 import { csvLine } from '../http/csv';
 import { ApiError, invalidInput, notFound } from '../http/errors';
 import { sendMail } from '../mail/send';

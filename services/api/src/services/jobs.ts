@@ -1,7 +1,7 @@
 import { partCountMultiplier } from '@takt/domain';
 import type { Job, JobMachine, LaborActivitySet, SetupStage } from '@takt/domain';
-import type { JobMachinesTable, PartBehavior, StartInSetup } from '../db/schema';
-import type { CompanyScope } from '../db/scope';
+import type { JobMachinesTable, PartBehavior, StartInSetup, CompanyScope } from '@takt/db';
+import { historyChanged } from '@takt/db/rollups';
 import { ApiError, notFound } from '../http/errors';
 import type { JobRunRecord } from '../repositories/job-runs';
 import {
@@ -461,6 +461,9 @@ export async function startJob(ctx: ServiceCtx, input: JobStartInput): Promise<J
       ? 'unplanned'
       : jm.start_in_setup
     : 'none';
+  // A run changes how the machine's time and cycles count from its start (METRICS.md §4): the rollups
+  // from there are recomputed, marked in this transaction.
+  await historyChanged(scope, input.id, at);
   await insertJobRun(scope, {
     id: runId,
     machine_id: input.id,
@@ -518,6 +521,8 @@ export async function stopJob(ctx: ServiceCtx, input: JobStopInput): Promise<Job
   }
   await assertNotBeforeLastChange(scope, run, at);
   await updateJobRun(scope, run.id, { end_at: at });
+  // The stop changes how the run's time and cycles count, from its start (METRICS.md §4).
+  await historyChanged(scope, run.machineId, run.startAt);
   await closeOpenLaborActivities(scope, run.id, at);
   return reloadRun(scope, run.id);
 }

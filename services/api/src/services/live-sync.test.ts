@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncCommand, SyncCommandType } from '@takt/domain';
-import { companyScope } from '../db/scope';
+import { companyScope } from '@takt/db';
 import { inProcessBus } from '../live/bus';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
-import { DIALECTS } from '../testing/db';
+import { DIALECTS } from '@takt/db/testing';
 import { aJob, anOperator, aSetupStage } from '../testing/live-builders';
 import { liveSyncHandlers } from './live-sync';
 import { applySyncBatch } from './sync';

@@ -7,36 +7,17 @@ import {
   operatorRunStopRequestSchema,
   stageTransitionRequestSchema,
 } from '@takt/domain';
-import type { SyncCommand } from '@takt/domain';
-import { ApiError, notFound, validationError } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { getJobRun } from '../repositories/job-runs';
 import { startJob, stopJob } from './jobs';
 import { startOperatorRun, stopOperatorRun } from './operators';
 import { endSetup, SETUP_TEXTS, transitionStage } from './setup';
+import { payloadOf, sameMachine } from './sync';
 import type { SyncHandlers } from './sync';
 
 // The offline sync's handlers for dispatch, setup and operator commands (ARCHITECTURE.md "Offline sync
 // contract"): each payload is the body of the matching HTTP call, validated by that call's schema, and
 // applied by the same service function at the command's occurredAt (ctx.at).
-
-function payloadOf<S extends z.ZodType>(command: SyncCommand, schema: S): z.infer<S> {
-  const parsed = schema.safeParse(command.payload);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
-}
-
-/** A command acts on the machine it names: a payload naming another machine is refused. */
-function sameMachine(command: SyncCommand, machineId: string): void {
-  if (machineId !== command.machineId) {
-    throw new ApiError(400, 'MACHINE_MISMATCH', 'The action names a different machine than the command.', [
-      {
-        field: 'machineId',
-        code: 'machine_mismatch',
-        message: 'The action names a different machine than the command.',
-      },
-    ]);
-  }
-}
 
 export const liveSyncHandlers: SyncHandlers = {
   start_job: async (ctx, command) => {

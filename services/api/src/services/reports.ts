@@ -46,8 +46,7 @@ import {
   runsOverlapping,
 } from '../repositories/reports';
 import { listStateIntervals } from '../repositories/state-intervals';
-import { loadRollups } from '../rollups/read';
-import { loadCalendar, loadRollupSource, loadRollupSources } from '../rollups/recompute';
+import { loadRollups, loadCalendar, loadRollupSource, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
 import { downtimeItems } from './downtime';
@@ -227,6 +226,9 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
       ...utilizationCell(sum, q.unit),
       spindleRotating: e.spindleRotating,
       inCut: e.inCut,
+      // reports-admin §3 Report machine `oee`: the Efficiency aggregate of the range (fractions), the same
+      // METRICS.md §3 figures the tile and the card show as percents for their window.
+      oee: e,
       intervals: cellsOf(mine),
     };
   });

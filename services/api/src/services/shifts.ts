@@ -9,7 +9,7 @@ import {
   startOfLocalDay,
 } from '@takt/domain';
 import type { CompanyClock, DayNumber, ShiftDefinition } from '@takt/domain';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 import { ApiError, invalidInput, notFound } from '../http/errors';
 import type { ShiftRecord, ShiftVersionRecord } from '../repositories/shifts';
 import {
@@ -23,7 +23,7 @@ import {
   renameShift,
   setShiftVersionTermination,
 } from '../repositories/shifts';
-import { calendarChanged } from '../rollups/touch';
+import { calendarChanged } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 
 // Shifts (reports-admin §3 Shift; live-operations §7 "Shifts: current shift"). Versions are applied by the

@@ -1,28 +1,20 @@
-import type { z } from 'zod';
-import type { SyncCommand } from '@takt/domain';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { annotationWrittenAt } from '../repositories/annotations';
-import { annotationSaveSchema } from '../routes/annotations';
-import { manualPartsSchema, manualUndoSchema, partAdjustmentBodySchema } from '../routes/part-adjustments';
-import { saveAnnotation, splitDowntime, updateAnnotation } from './downtime';
+import { annotationSaveSchema, saveAnnotation, splitDowntime, updateAnnotation } from './annotations';
 import { liveSyncHandlers } from './live-sync';
-import { addManualParts, createPartAdjustment, undoManualParts } from './rejects';
+import {
+  addManualParts,
+  createPartAdjustment,
+  manualPartsSchema,
+  manualUndoSchema,
+  partAdjustmentBodySchema,
+  undoManualParts,
+} from './part-adjustments';
+import { payloadOf, sameMachine } from './sync';
 import type { SyncHandlers } from './sync';
 
 // Every operator action the floor app can queue offline, mapped to the service behind its HTTP call
 // (ARCHITECTURE.md "Offline sync contract"). Each payload is that call's body, validated by its schema.
-
-function payloadOf<S extends z.ZodType>(command: SyncCommand, schema: S): z.infer<S> {
-  const parsed = schema.safeParse(command.payload);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
-}
-
-function sameMachine(command: SyncCommand, machineId: string): void {
-  if (machineId !== command.machineId) {
-    throw new ApiError(400, 'MACHINE_MISMATCH', 'The action names a different machine than the command.');
-  }
-}
 
 /** Shown when a categorization made offline lost to a later one from another tablet. */
 export const CATEGORIZED_ELSEWHERE =

@@ -1,14 +1,37 @@
 import { SYNC_MAX_FUTURE_MS } from '@takt/domain';
 import type { SyncBatch, SyncCommand, SyncCommandType, SyncError, SyncOutcome } from '@takt/domain';
-import type { CompanyScope } from '../db/scope';
+import type { z } from 'zod';
+import type { CompanyScope } from '@takt/db';
 import type { Caller } from '../http/context';
-import { ApiError } from '../http/errors';
+import { ApiError, validationError } from '../http/errors';
 import type { LiveBus, LiveEvent } from '../live/bus';
+import type { SyncCommandRow } from '../repositories/sync-commands';
+import { findSyncCommand, insertSyncCommand, setSyncCommandResult } from '../repositories/sync-commands';
 import type { ServiceCtx } from './context';
 
 /** Applies one command's payload; throws ApiError (with the spec's text) to reject it. */
 export type SyncHandler = (ctx: ServiceCtx, command: SyncCommand) => Promise<unknown>;
 export type SyncHandlers = Partial<Record<SyncCommandType, SyncHandler>>;
+
+/** A command's payload is the body of the matching HTTP call, validated by that call's schema. */
+export function payloadOf<S extends z.ZodType>(command: SyncCommand, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(command.payload);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/** A command acts on the machine it names: a payload naming another machine is refused. */
+export function sameMachine(command: SyncCommand, machineId: string): void {
+  if (machineId !== command.machineId) {
+    throw new ApiError(400, 'MACHINE_MISMATCH', 'The action names a different machine than the command.', [
+      {
+        field: 'machineId',
+        code: 'machine_mismatch',
+        message: 'The action names a different machine than the command.',
+      },
+    ]);
+  }
+}
 
 const TOPIC: Record<SyncCommandType, LiveEvent['topic']> = {
   start_job: 'jobs',
@@ -37,11 +60,7 @@ const toSyncError = (e: ApiError): SyncError => ({
  * in the way of this company's insert, and nothing tells a company that another one used an id.
  */
 async function previousAnswer(scope: CompanyScope, id: string): Promise<SyncOutcome | null> {
-  const row = await scope
-    .selectFrom('sync_commands')
-    .select(['status', 'result'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findSyncCommand(scope, id);
   if (!row) return null;
   const stored = row.result == null ? undefined : (JSON.parse(row.result) as unknown);
   return row.status === 'applied'
@@ -67,7 +86,7 @@ export async function applySyncBatch(
       outcomes.push(seen);
       continue;
     }
-    const row = {
+    const row: Omit<SyncCommandRow, 'status' | 'result'> = {
       id: command.id,
       machine_id: command.machineId,
       type: command.type,
@@ -89,13 +108,9 @@ export async function applySyncBatch(
       const result = await scope.transaction(async (tx) => {
         // The log row first: a concurrent redelivery of the same id (same company: the key is company_id, id)
         // waits here, then fails and rolls back. The scope sets company_id on the insert and the update.
-        await tx.insertInto('sync_commands', { ...row, status: 'applied', result: null }).execute();
+        await insertSyncCommand(tx, { ...row, status: 'applied', result: null });
         const value = await handler({ scope: tx, at: command.occurredAt, now, caller }, command);
-        await tx
-          .updateTable('sync_commands')
-          .set({ result: value === undefined ? null : JSON.stringify(value) })
-          .where('id', '=', command.id)
-          .execute();
+        await setSyncCommandResult(tx, command.id, value === undefined ? null : JSON.stringify(value));
         return value;
       });
       outcomes.push({ id: command.id, status: 'applied', result: result ?? null });
@@ -108,10 +123,9 @@ export async function applySyncBatch(
         outcomes.push(again); // lost a race with a redelivery of the same command
       } else if (err instanceof ApiError && err.status < 500) {
         const error = toSyncError(err);
-        await scope
-          .insertInto('sync_commands', { ...row, status: 'rejected', result: JSON.stringify(error) })
-          .execute()
-          .catch(() => {});
+        await insertSyncCommand(scope, { ...row, status: 'rejected', result: JSON.stringify(error) }).catch(
+          () => {},
+        );
         outcomes.push({ id: command.id, status: 'rejected', error });
       } else {
         console.error(`[sync] ${command.type} ${command.id} failed:`, err);

@@ -3,7 +3,7 @@ import type { CompanyClock, DayNumber } from '@takt/domain';
 import { ApiError } from '../http/errors';
 import { companyClock } from '../repositories/shifts';
 import { saveTimeContexts } from '../repositories/time-context';
-import { allRollupsChanged, calendarChanged } from '../rollups/touch';
+import { allRollupsChanged, calendarChanged } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import { changeDay } from './shifts';
 

@@ -1,31 +1,40 @@
-import {
-  buildRollups,
-  companyDayRange,
-  efficiency,
-  efficiencyTotals,
-  epochMs,
-  expectedPartsNow,
-  goalStatus,
-  HEARTBEAT_TIMEOUT_MS,
-  partCountMultiplier,
-  percentOfGoal,
-  productionRuntimeMs,
-  rollupBuckets,
-  shiftOccurrences,
-  shopDateOf,
-  sumRollups,
+import { companyDayRange, epochMs, liveFigures, liveLink, shiftOccurrences, shopDateOf } from '@takt/domain';
+import type {
+  CompanyCalendar,
+  EpochMs,
+  LiveFigures,
+  LiveLimits,
+  RollupSource,
+  WorkcenterLive,
+  WorkcenterType,
 } from '@takt/domain';
-import type { CompanyCalendar, EpochMs, RollupSource, WorkcenterLive, WorkcenterType } from '@takt/domain';
 import { notFound } from '../http/errors';
-import { companyLimits } from '../repositories/dashboard-live';
+import { companyLimits } from '../repositories/dashboard';
 import { openRunOnMachine } from '../repositories/job-runs';
+import type { JobRunRecord } from '../repositories/job-runs';
 import { getJob } from '../repositories/jobs';
 import { liveByMachine } from '../repositories/live';
 import { openOperatorRun } from '../repositories/operators';
 import { openSubprogram } from '../repositories/production';
 import { getMachine } from '../repositories/machines';
-import { loadCalendar, loadRollupSource } from '../rollups/recompute';
+import type { MachineLiveTable } from '@takt/db';
+import { loadCalendar, loadRollupSource } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
+
+/**
+ * The link heartbeat rule (packages/domain live/link.ts) over the live row ingest keeps: the one reading of a
+ * machine's status and connection for the workcenter card and the dashboard tile (live-operations §3).
+ */
+export const machineLink = (live: MachineLiveTable | undefined, now: number) =>
+  liveLink(
+    live && {
+      connection: live.connection,
+      lastHeartbeat: live.last_heartbeat,
+      state: live.state,
+      stateSince: live.state_since,
+    },
+    now,
+  );
 
 /** The window the card's utilization, OEE and downtime cover: the current shift, else the company day. */
 export function currentWindow(
@@ -39,13 +48,31 @@ export function currentWindow(
   return { start: day.start, end: now, shiftId: null };
 }
 
-function sumOver(calendar: CompanyCalendar, source: RollupSource, start: number, end: number) {
-  if (end <= start) return null;
-  const range = { start: epochMs(start), end: epochMs(end) };
-  return sumRollups(buildRollups(source, rollupBuckets(calendar, range)), range);
+/**
+ * The live figures of a machine running `run` (null or undefined: unscheduled) over the window up to `now`:
+ * the one place where the tile (GET /api/dashboard, /utilization, /parts through services/dashboard.ts)
+ * and the card (GET /api/workcenter/:id) get their parts goal, utilization and OEE, so they cannot disagree.
+ * `source` must hold the machine's facts from the window's start and from the run's start up to `now`.
+ */
+export function runFigures(input: {
+  calendar: CompanyCalendar;
+  source: RollupSource;
+  run: JobRunRecord | null | undefined;
+  windowStart: number;
+  now: number;
+  limits: LiveLimits;
+}): LiveFigures {
+  const { run } = input;
+  return liveFigures({
+    calendar: input.calendar,
+    source: input.source,
+    windowStart: input.windowStart,
+    // The run goes into production at its setup end (null while in setup).
+    run: run ? { ...run, productionStart: run.setupEnd } : null,
+    now: input.now,
+    limits: input.limits,
+  });
 }
-
-const pct = (x: number | null) => (x == null ? null : x * 100);
 
 /** GET /api/workcenter/:machineId: the §3 fields, the run they belong to and the machine's workcenter type. */
 export type WorkcenterAnswer = WorkcenterLive & {
@@ -78,48 +105,32 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
   const from = Math.min(window.start, run?.startAt ?? window.start);
   const source = await loadRollupSource(scope.db, machineId, { start: from, end: now });
 
-  // Shift metrics.
-  const shiftSum = sumOver(calendar, source, window.start, now);
-  const shift = shiftSum ? efficiency(efficiencyTotals(shiftSum), { shiftFiltered: false }) : null;
-  const duration = shiftSum?.all.durationMs ?? 0;
-  const activeMs = shiftSum?.all.stateMs.ACTIVE ?? 0;
-  const utilization = duration > 0 ? activeMs / duration : null;
-
-  // The job run: parts since production began, against the goal.
-  const inSetup = run != null && run.setupEnd == null;
-  const productionStart = run?.setupEnd ?? null;
-  const runSum = run && productionStart != null ? sumOver(calendar, source, productionStart, now) : null;
-  const multiplier = run ? partCountMultiplier(run) : 1;
-  const total = runSum ? runSum.all.parts + runSum.all.adjustmentCount : 0;
-  const rejected = runSum ? runSum.all.rejected : 0;
-  const good = total - rejected;
-  const runtime = productionRuntimeMs(productionStart, now, runSum?.all.plannedDowntimeMs ?? 0);
-  const expected = run ? expectedPartsNow(runtime, run.expectedCycleTime, multiplier) : null;
-  const percent = percentOfGoal(good, expected);
+  const figures = runFigures({ calendar, source, run, windowStart: window.start, now, limits });
+  const { goal, percents } = figures;
+  const inSetup = goal.inSetup;
 
   // Cycle times in the window.
   const cycles = (source.cycles ?? []).filter((c) => c.end >= window.start && !c.setup);
   const durations = cycles.map((c) => c.duration as number);
   const last = cycles[cycles.length - 1];
-  const state = (live?.state ?? 'UNAVAILABLE') as WorkcenterLive['state'];
-  const heartbeatLost = live?.last_heartbeat != null && now - live.last_heartbeat > HEARTBEAT_TIMEOUT_MS;
+  const link = machineLink(live, now);
 
   return {
     machineId,
     workcenterType: machine.workcenterType,
     jobRunId: run?.id ?? null,
     inSetup,
-    actualParts: total,
-    scrapParts: rejected,
+    actualParts: goal.totalParts,
+    scrapParts: goal.rejectedParts,
     quantity: job?.quantity ?? null,
-    jobGoodParts: good,
-    expectedPartsNow: expected,
-    partPercent: percent,
-    utilization: pct(utilization),
-    utilizationBar: pct(utilization),
-    partsBar: percent == null ? null : Math.min(percent, 100),
+    jobGoodParts: goal.goodParts,
+    expectedPartsNow: goal.expectedParts,
+    partPercent: goal.percent,
+    utilization: percents.utilization,
+    utilizationBar: percents.utilization,
+    partsBar: goal.percent == null ? null : Math.min(goal.percent, 100),
     cycletime: (run?.expectedCycleTime ?? null) as WorkcenterLive['cycletime'],
-    currentCycle: (state === 'ACTIVE'
+    currentCycle: (link.state === 'ACTIVE'
       ? now - (last?.end ?? live?.state_since ?? now)
       : null) as WorkcenterLive['currentCycle'],
     lastCycle: (last ? last.duration : null) as WorkcenterLive['lastCycle'],
@@ -127,11 +138,11 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
     averageCycle: (durations.length
       ? Math.round(durations.reduce((a, b) => a + b, 0) / durations.length)
       : null) as WorkcenterLive['averageCycle'],
-    oee: pct(shift?.oee ?? null),
-    availability: pct(shift?.availability ?? null),
-    performance: pct(shift?.performance ?? null),
-    quality: pct(shift?.quality ?? null),
-    totalDowntime: Math.max(0, duration - activeMs) as WorkcenterLive['totalDowntime'],
+    oee: percents.oee,
+    availability: percents.availability,
+    performance: percents.performance,
+    quality: percents.quality,
+    totalDowntime: figures.downtimeMs as WorkcenterLive['totalDowntime'],
     scheduled: run != null,
     jobName: job?.name ?? null,
     program: live?.program ?? null,
@@ -143,18 +154,10 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
     operatorRun: operatorRun
       ? { operator: { name: operatorRun.operator.name }, startAt: operatorRun.startAt as EpochMs }
       : null,
-    multiplier,
-    cardStatus: run
-      ? goalStatus({
-          scheduled: true,
-          hasJobStandards: run.expectedCycleTime > 0,
-          percentOfGoal: percent,
-          productionRuntimeMs: runtime,
-          warningPercent: limits.warningPercent,
-          failurePercent: limits.failurePercent,
-        })
-      : 'unavailable',
-    stale: !live || live.connection !== 'CONNECTED' || heartbeatLost,
-    state: inSetup ? 'SETUP' : heartbeatLost ? 'UNAVAILABLE' : state,
+    multiplier: goal.multiplier,
+    cardStatus: goal.status,
+    // The link heartbeat rule (packages/domain live/link.ts); SETUP of the job run overrides the machine.
+    stale: !link.up,
+    state: inSetup ? 'SETUP' : link.state,
   };
 }

@@ -1,12 +1,13 @@
 import { createApp } from '../app';
-import type { DialectName } from '../db/connect';
+import type { DialectName } from '@takt/db';
 import type { Deps } from '../http/context';
 import type { Company } from '../repositories/companies';
 import type { User } from '../repositories/users';
 import { aCompany, aUser } from './builders';
-import { freshDb } from './db';
-import type { TestDb } from './db';
+import { freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
 import { inProcessBus } from '../live/bus';
+import { apiRules } from '@takt/ingest';
 
 /**
  * An API on a fresh database with a controllable clock, for route tests:
@@ -46,6 +47,7 @@ export async function apiHarness(
     secureCookies: false,
     staticRoot: null,
     bus: inProcessBus(),
+    ingest: apiRules,
     ...over,
   };
   const app = createApp(deps);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { hashPassword } from '../auth/passwords';
-import type { Database } from '../db/schema';
-import { companyScope } from '../db/scope';
+import type { Database } from '@takt/db';
+import { companyScope } from '@takt/db';
 import { createCompany } from '../repositories/companies';
 import type { Company } from '../repositories/companies';
 import { createGroup, createMachine } from '../repositories/machines';

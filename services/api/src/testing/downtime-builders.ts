@@ -1,7 +1,8 @@
+import { historyChanged } from '@takt/db/rollups';
 import type { Kysely } from 'kysely';
 import type { AnnotationType, PartAdjustmentType } from '@takt/domain';
-import type { Database } from '../db/schema';
-import { companyScope } from '../db/scope';
+import type { Database } from '@takt/db';
+import { companyScope } from '@takt/db';
 import { getAnnotationType, insertAnnotationType } from '../repositories/annotation-types';
 import { insertAnnotation } from '../repositories/annotations';
 import { createMachine } from '../repositories/machines';
@@ -71,8 +72,11 @@ export async function anAnnotation(
     message?: string | null;
   },
 ): Promise<string> {
+  const scope = companyScope(db, company.id);
+  // As services/annotations.ts does for every annotation write.
+  await historyChanged(scope, a.machineId, a.start);
   return insertAnnotation(
-    companyScope(db, company.id),
+    scope,
     {
       machineId: a.machineId,
       typeId: a.typeId ?? null,

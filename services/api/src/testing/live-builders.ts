@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { companyScope } from '../db/scope';
+import type { Database } from '@takt/db';
+import { companyScope } from '@takt/db';
 import { createAdapter } from '../repositories/adapters';
 import type { Company } from '../repositories/companies';
 import { insertJob, insertJobMachine } from '../repositories/jobs';

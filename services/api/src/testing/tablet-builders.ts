@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from '@takt/db';
 import type { Company } from '../repositories/companies';
 import { activateTablet, associateTablet, issueTabletToken, requestCode } from '../repositories/tablets';
 

@@ -1,12 +1,13 @@
+import { apiRules } from '@takt/ingest';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../app';
-import type { DialectName } from '../db/connect';
+import type { DialectName } from '@takt/db';
 import type { LiveBus } from '../live/bus';
-import type { TestDb } from './db';
+import type { TestDb } from '@takt/db/testing';
 
 // A real HTTP server per API process (WebSocket upgrades need one; app.request() has none), and socket
 // clients that collect messages. Used by the live channel and the tablet tests.
@@ -32,6 +33,7 @@ export async function startNode(
     secureCookies: false,
     staticRoot: null,
     bus,
+    ingest: apiRules,
   });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));

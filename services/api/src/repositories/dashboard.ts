@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import type { CompanyScope } from '../db/scope';
+import type { CompanyScope } from '@takt/db';
 import type { JobRunRecord } from './job-runs';
 import { toJobRun } from './job-runs';
 
-// Queries behind the live dashboards' batched figures (services/dashboard-live.ts).
+// Queries behind the live dashboards' batched figures (services/dashboard.ts).
 
 /** The open job run of each of the machines (the latest one if, against the rules, there are two). */
 export async function openRunsOn(

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { epochMsSchema, idSchema, noteSchema, rejectBehaviorSchema } from '@takt/domain';
 import {
   addDays,
   rejectAdjustmentCount,
@@ -7,6 +9,8 @@ import {
   epochMs,
 } from '@takt/domain';
 import type { PartAdjustment, PartAdjustmentType, RejectBehavior } from '@takt/domain';
+import { historyChanged, historyOfRowChanged } from '@takt/db/rollups';
+import type { CompanyScope } from '@takt/db';
 import { ApiError, notFound } from '../http/errors';
 import { toCsv } from '../http/csv';
 import { INT_COLUMN_MAX } from '../http/validate';
@@ -14,34 +18,79 @@ import type { Machine } from '../repositories/machines';
 import type { PartAdjustmentFields, StoredPartAdjustment } from '../repositories/part-adjustments';
 import {
   countPartAdjustments,
-  deletePartAdjustmentRow,
+  deletePartAdjustmentRow as deleteRow,
   getPartAdjustment,
   groupMachineIds,
-  insertPartAdjustment,
+  insertPartAdjustment as insertRow,
   jobRunAt,
   latestOfKind,
   listPartAdjustments as listRows,
   rejectTotals,
-  updatePartAdjustmentRow,
+  updatePartAdjustmentRow as updateRow,
 } from '../repositories/part-adjustments';
-import {
-  getPartAdjustmentType,
-  insertPartAdjustmentType,
-  listPartAdjustmentTypes as listTypeRows,
-  updatePartAdjustmentTypeRow,
-} from '../repositories/part-adjustment-types';
+import { getPartAdjustmentType } from '../repositories/part-adjustment-types';
 import type { ServiceCtx } from './context';
-import type { Issue } from './downtime';
-import { DEFAULT_REASON_COLOR, invalid, machineOr404 } from './downtime';
+import { DEFAULT_REASON_COLOR } from './annotation-types';
+import type { Issue } from './issues';
+import { invalid, machineOr404 } from './issues';
 
 // Rejects, part corrections and parts added by hand (live-operations §2 Reject Part, §3, §5, §7, §8;
 // reports-admin §5 scrap rules). Quality (METRICS.md §3) reads what is stored here: the machine's total
 // includes Σ count, and rejected = Σ scrapcount of scrap and non-conforming rejects.
 // Service functions never read the clock: ctx.at is when the fact happened, ctx.now the server time.
 
+/**
+ * A reject or part correction as the scrap form sends it. Unlike the domain's create schema, `count` may be
+ * left out (the server derives it from the scrap count and "remove from good parts", live-operations §5)
+ * and the count rules are the server's own, so a failure lists them under "Parts could not be rejected.".
+ */
+export const partAdjustmentBodySchema = z.object({
+  machine_id: idSchema,
+  adjustmenttime: epochMsSchema.optional(),
+  category_id: idSchema.nullish(),
+  scrapcount: z.number({ error: 'Count must be a number' }).optional(),
+  count: z.number({ error: 'count must be a number' }).int().optional(),
+  message: noteSchema.nullish(),
+  scrap: z.boolean(),
+  deductFromGoodParts: z.boolean().optional(),
+  reject_behavior: rejectBehaviorSchema.nullish(),
+});
+
+/** Parts added by hand (live-operations §2 manual part count) and the undo of the last addition. */
+export const manualPartsSchema = z.object({ machineId: idSchema, count: z.number().int().min(1).default(1) });
+export const manualUndoSchema = z.object({ machineId: idSchema });
+
+// Writes. Parts and rejects feed quality and the parts figures (METRICS.md §3), so every write marks the
+// machine's rollups dirty from the earliest time it touches, in the same transaction, and the reports
+// recompute them (ARCHITECTURE.md "Ingest contract": the affected rollups are recomputed). The old row is
+// read before it changes, so its old time counts too.
+
+async function insertPartAdjustment(
+  scope: CompanyScope,
+  f: PartAdjustmentFields,
+  by: string | null,
+  now: number,
+): Promise<string> {
+  await historyChanged(scope, f.machineId, f.adjustmentTime);
+  return insertRow(scope, f, by, now);
+}
+
+async function updatePartAdjustmentRow(
+  scope: CompanyScope,
+  id: string,
+  f: Omit<PartAdjustmentFields, 'machineId'>,
+): Promise<void> {
+  await historyOfRowChanged(scope, 'part_adjustments', id, f.adjustmentTime);
+  await updateRow(scope, id, f);
+}
+
+async function deletePartAdjustmentRow(scope: CompanyScope, id: string): Promise<void> {
+  await historyOfRowChanged(scope, 'part_adjustments', id);
+  await deleteRow(scope, id);
+}
+
 export const REJECT_FAILED = 'Parts could not be rejected.';
 export const ADJUSTMENT_FAILED = 'Part adjustment could not be saved.';
-export const REJECT_REASON_SAVE_FAILED = 'Reject reason could not be saved.';
 /** live-operations §9: the reject list is paged by 25. */
 export const REJECT_PAGE_SIZE = 25;
 
@@ -217,22 +266,6 @@ export async function createPartAdjustment(
   const id = await insertPartAdjustment(ctx.scope, { ...fields, jobRunId }, ctx.caller.user.id, ctx.at);
   return reload(ctx, id);
 }
-
-/** Reject Part (sync reject_part): a part adjustment with scrap true. */
-export const rejectPart = (ctx: ServiceCtx, input: Omit<PartAdjustmentInput, 'scrap'>) =>
-  createPartAdjustment(ctx, { ...input, scrap: true });
-
-/** Correct Part (sync part_correction): a signed change of the machine's count. */
-export const correctParts = (
-  ctx: ServiceCtx,
-  input: {
-    machine_id: string;
-    count: number;
-    adjustmenttime?: number;
-    message?: string | null;
-    category_id?: string | null;
-  },
-) => createPartAdjustment(ctx, { ...input, scrap: false });
 
 /** PUT /api/partadjustment/:id: edit; the result is checked as a whole with the same rules. */
 export async function updatePartAdjustment(
@@ -444,69 +477,4 @@ export async function rejectList(
     countPartAdjustments(ctx.scope, filter),
   ]);
   return { rows: rows.map(view), count, limit, offset };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Reject reasons (part adjustment types)
-
-export interface PartAdjustmentTypeInput {
-  name: string;
-  color?: string;
-  /** Only reasons flagged scrap are offered for rejects. Default true. */
-  scrap?: boolean;
-  reject_behavior: PartAdjustmentType['reject_behavior'];
-}
-
-export function listPartAdjustmentTypes(
-  ctx: ServiceCtx,
-  q: { scrapOnly?: boolean; includeHidden?: boolean },
-): Promise<PartAdjustmentType[]> {
-  return listTypeRows(ctx.scope, q);
-}
-
-const nameIssues = (name: string | undefined): Issue[] =>
-  name !== undefined && name.trim() === ''
-    ? [{ field: 'name', code: 'required', message: 'Missing required field: Name' }]
-    : [];
-
-export async function createPartAdjustmentType(
-  ctx: ServiceCtx,
-  input: PartAdjustmentTypeInput,
-): Promise<PartAdjustmentType> {
-  const issues = nameIssues(input.name);
-  if (issues.length) throw invalid(REJECT_REASON_SAVE_FAILED, issues);
-  const id = await insertPartAdjustmentType(
-    ctx.scope,
-    {
-      name: input.name.trim(),
-      color: input.color ?? DEFAULT_REASON_COLOR,
-      scrap: input.scrap ?? true,
-      reject_behavior: input.reject_behavior,
-    },
-    ctx.at,
-  );
-  return (await getPartAdjustmentType(ctx.scope, id))!;
-}
-
-export async function updatePartAdjustmentType(
-  ctx: ServiceCtx,
-  id: string,
-  patch: Partial<PartAdjustmentTypeInput>,
-): Promise<PartAdjustmentType> {
-  if (!(await getPartAdjustmentType(ctx.scope, id))) throw notFound('Reject reason');
-  const issues = nameIssues(patch.name);
-  if (issues.length) throw invalid(REJECT_REASON_SAVE_FAILED, issues);
-  await updatePartAdjustmentTypeRow(ctx.scope, id, { ...patch, name: patch.name?.trim() });
-  return (await getPartAdjustmentType(ctx.scope, id))!;
-}
-
-/** Archive (hidden) or restore a reject reason. */
-export async function setPartAdjustmentTypeHidden(
-  ctx: ServiceCtx,
-  id: string,
-  hidden: boolean,
-): Promise<PartAdjustmentType> {
-  if (!(await getPartAdjustmentType(ctx.scope, id))) throw notFound('Reject reason');
-  await updatePartAdjustmentTypeRow(ctx.scope, id, { hidden });
-  return (await getPartAdjustmentType(ctx.scope, id))!;
 }

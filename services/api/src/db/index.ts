@@ -1,3 +1,0 @@
-export * from './connect';
-export * from './scope';
-export type * from './schema';

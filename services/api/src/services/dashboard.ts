@@ -1,0 +1,470 @@
+import { piecesOf, segmentsOf, SETUP_REASON_NAME } from '@takt/domain';
+import type {
+  CompanyCalendar,
+  DashboardMachine,
+  DashboardResponse,
+  EdgeHealth,
+  GatewayStatusEntry,
+  LiveLimits,
+  PartsEntry,
+  RollupSource,
+  UnmappedEntry,
+  UtilizationEntry,
+} from '@takt/domain';
+import { CONNECTION_KEY } from '@takt/db';
+import type { CompanyScope, MachineLiveTable } from '@takt/db';
+import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
+import { ApiError } from '../http/errors';
+import {
+  adapterFieldsOf,
+  companyLimits,
+  keysSeenSince,
+  lastProductionCycles,
+  lastStoppedJobNames,
+  openRunsOn,
+} from '../repositories/dashboard';
+import type { JobRunRecord } from '../repositories/job-runs';
+import { liveByMachine } from '../repositories/live';
+import type { Machine, MachineGroup } from '../repositories/machines';
+import { listGroups, listMachines } from '../repositories/machines';
+import { tileWithoutFullProduct, utilizationWithoutFullProduct } from './full-product';
+import { companyGatewayStatus } from './gateways';
+import { currentWindow, machineLink, runFigures } from './workcenter';
+
+// The live dashboards (live-operations §2, §6, §7): GET /api/dashboard tiles (also the live channel's `live`
+// payload), /utilization and /parts, /status (unmapped keys, gateway health) and /cycles.
+
+// live-operations §2, §7: GET /api/dashboard/utilization and /api/dashboard/parts, one entry per machine.
+// The numbers come from the one computation the workcenter card uses too (services/workcenter.ts
+// runFigures over packages/domain live/figures.ts liveFigures), for every machine of a dashboard at once: one
+// calendar, one query for the open job runs and a handful for the stored facts of all machines.
+
+// The answer shapes are shared with the floor app (packages/domain dashboard.ts).
+
+/** One machine's tile figures. */
+export interface MachineFigures {
+  utilization: UtilizationEntry;
+  parts: PartsEntry;
+}
+
+/** One machine's dashboard entries at `now` from its stored facts (the same figures as workcenterLive). */
+function machineFigures(input: {
+  calendar: CompanyCalendar;
+  machineId: string;
+  source: RollupSource;
+  run: JobRunRecord | undefined;
+  window: { start: number; end: number };
+  now: number;
+  limits: LiveLimits;
+}): MachineFigures {
+  const { machineId, run, window, now } = input;
+  const figures = runFigures({ ...input, windowStart: window.start });
+  const { goal, percents } = figures;
+  return {
+    utilization: {
+      machineId,
+      start: window.start,
+      end: now,
+      utilization: percents.utilization,
+      status: figures.utilizationStatus,
+      oee: percents.oee,
+      availability: percents.availability,
+      performance: percents.performance,
+      quality: percents.quality,
+    },
+    parts: {
+      machineId,
+      scheduled: goal.scheduled,
+      jobId: run?.jobId ?? null,
+      jobScheduleGroupId: run?.id ?? null,
+      inSetup: goal.inSetup,
+      setupSince: goal.inSetup && run ? run.startAt : null,
+      expectedParts: goal.expectedParts,
+      actualParts: run ? goal.goodParts : null,
+      percent: goal.percent,
+      aheadBehind: goal.aheadBehind,
+      productionRuntimeMs: goal.productionRuntimeMs,
+      status: goal.status,
+    },
+  };
+}
+
+/**
+ * Dashboard figures of the given machines at `now`. Facts are loaded in at most two batches: machines whose
+ * run began inside the window share the window's range; the others share one range from their earliest run
+ * start, so a week-long job on one machine does not make every machine load a week.
+ */
+export async function dashboardFigures(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  now: number,
+  /** The machines' open runs when the caller has read them already (openRunsOn). */
+  knownRuns?: ReadonlyMap<string, JobRunRecord>,
+): Promise<Map<string, MachineFigures>> {
+  const out = new Map<string, MachineFigures>();
+  if (machineIds.length === 0) return out;
+  const [calendar, limits, runs] = await Promise.all([
+    loadCalendar(scope.db, scope.companyId),
+    companyLimits(scope),
+    knownRuns ?? openRunsOn(scope, machineIds),
+  ]);
+  const window = currentWindow(calendar, now);
+  const inWindow: string[] = [];
+  const older: string[] = [];
+  let olderStart = window.start;
+  for (const id of machineIds) {
+    const run = runs.get(id);
+    if (run && run.startAt < window.start) {
+      older.push(id);
+      olderStart = Math.min(olderStart, run.startAt);
+    } else inWindow.push(id);
+  }
+  const [a, b] = await Promise.all([
+    loadRollupSources(scope.db, inWindow, { start: window.start, end: now }, { now }),
+    loadRollupSources(scope.db, older, { start: olderStart, end: now }, { now }),
+  ]);
+  for (const id of machineIds) {
+    const source = a.get(id) ?? b.get(id)!;
+    out.set(id, machineFigures({ calendar, machineId: id, source, run: runs.get(id), window, now, limits }));
+  }
+  return out;
+}
+
+/**
+ * The reason of the downtime each machine is in at `now` (the tile's `downtime_reason`, live-operations §3,
+ * §4 "Idle … with an idle reason"): the name of the reason of the annotation covering that instant, split
+ * exactly as GET /api/downtime splits it (packages/domain derive/downtime-pieces.ts), so the tile and the
+ * downtime list never name different reasons. "Setup" for a setup annotation. Machines in uncategorized
+ * downtime or not in downtime are left out. A fixed number of queries for all machines.
+ */
+export async function currentDowntimeReasons(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  now: number,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (machineIds.length === 0) return out;
+  // Machine ids come from the caller's company (listMachines), so the bare db reads only its rows.
+  const facts = await loadDowntimeFacts(scope.db, machineIds, { start: now, end: now });
+  const groupBy = <T>(rows: readonly T[], key: (r: T) => string) => {
+    const m = new Map<string, T[]>();
+    for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+    return m;
+  };
+  const annotationsOf = groupBy(facts.annotations, (a) => a.machineId);
+  const intervalsOf = groupBy(facts.intervals, (r) => r.machine_id);
+  for (const [id, annotations] of annotationsOf) {
+    const intervals = intervalsOf.get(id) ?? [];
+    const piece = piecesOf(
+      segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
+      annotations,
+    ).find((p) => p.start <= now && (p.end === null || p.end > now));
+    const a = piece?.annotation;
+    if (!a) continue;
+    const reason = a.setup ? SETUP_REASON_NAME : a.category_id ? facts.types.get(a.category_id)?.name : null;
+    if (reason) out.set(id, reason);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tiles
+
+/**
+ * live-operations §3 "Machine (dashboard tile)" from the machine row and the live row ingest keeps. The
+ * status, its since and the connection follow the link heartbeat rule (packages/domain live/link.ts): if the
+ * ingest worker itself went silent, the machine reads as UNAVAILABLE from the moment the 5 minutes ran out.
+ */
+function toDashboardMachine(
+  m: Machine,
+  live: MachineLiveTable | undefined,
+  groupIds: string[],
+  now: number,
+): DashboardMachine {
+  const link = machineLink(live, now);
+  return {
+    id: m.id,
+    name: m.name,
+    status: link.state,
+    statusSince: link.since,
+    jobScheduleGroupId: null,
+    jobId: null,
+    pausedJobName: null,
+    autostartBehavior: m.autostartBehavior,
+    downtimefailuredelay: m.downtimeFailureDelay,
+    progress: null,
+    expectedParts: null,
+    actualParts: null,
+    setupSince: null,
+    jobRunSetupTime: null,
+    stale: !link.up,
+    lastHeartbeat: live?.last_heartbeat ?? null,
+    faultSince: live?.fault_since ?? null,
+    faultMessage: live?.fault_message ?? null,
+    extendedStatus: live?.execution ?? (live ? 'UNAVAILABLE' : null),
+    extendedStatusSince: live?.execution_since ?? null,
+    setupEnd: null,
+    downtime_reason: null,
+    scheduled: false,
+    groupIds,
+    program: live?.program ?? null,
+    partCount: live?.part_count ?? null,
+    connection: link.connection,
+    workcenterType: m.workcenterType,
+  };
+}
+
+/** The job running on a scheduled machine, as its tile shows it (live-operations §3, §4). */
+function scheduledTile(
+  tile: DashboardMachine,
+  run: JobRunRecord,
+  parts: PartsEntry | undefined,
+): DashboardMachine {
+  return {
+    ...tile,
+    scheduled: true,
+    jobScheduleGroupId: run.id,
+    jobId: run.jobId,
+    setupSince: run.setupEnd == null ? run.startAt : null,
+    setupEnd: run.setupEnd,
+    jobRunSetupTime: run.expectedSetupMs,
+    // SETUP overrides the machine state while the job is in setup (METRICS.md §1).
+    status: run.setupEnd == null ? 'SETUP' : tile.status,
+    progress: parts?.percent ?? null,
+    expectedParts: parts?.expectedParts ?? null,
+    actualParts: parts?.actualParts ?? null,
+  };
+}
+
+/**
+ * The tiles of `machines`, in their order, as GET /api/dashboard and the live channel's `live` payload show
+ * them: the live row, the groups, and for a scheduled machine its job run against its goal. Without
+ * FullProduct (`full` false) the fields live-operations §6 gates are blanked (services/full-product.ts).
+ */
+export async function dashboardTiles(
+  scope: CompanyScope,
+  machines: readonly Machine[],
+  now: number,
+  full: boolean,
+  knownGroups?: readonly MachineGroup[],
+): Promise<DashboardMachine[]> {
+  const ids = machines.map((m) => m.id);
+  const [groups, live, runByMachine] = await Promise.all([
+    knownGroups ?? listGroups(scope),
+    liveByMachine(scope, ids),
+    openRunsOn(scope, ids),
+  ]);
+  const tiles = machines.map((m) =>
+    toDashboardMachine(
+      m,
+      live.get(m.id),
+      groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
+      now,
+    ),
+  );
+  // Batched for all tiles: only scheduled machines have a goal (dashboardFigures), only machines
+  // in downtime a downtime reason, only unscheduled ones a paused job (decision 0709).
+  const [figures, reasons, paused] = await Promise.all([
+    dashboardFigures(
+      scope,
+      ids.filter((id) => runByMachine.has(id)),
+      now,
+      runByMachine,
+    ),
+    currentDowntimeReasons(
+      scope,
+      tiles.filter((t) => t.status !== 'ACTIVE').map((t) => t.id),
+      now,
+    ),
+    lastStoppedJobNames(
+      scope,
+      ids.filter((id) => !runByMachine.has(id)),
+    ),
+  ]);
+  return tiles.map((base) => {
+    const tile = {
+      ...base,
+      pausedJobName: paused.get(base.id) ?? null,
+      downtime_reason: reasons.get(base.id) ?? null,
+    };
+    const run = runByMachine.get(tile.id);
+    const shown = run ? scheduledTile(tile, run, figures.get(tile.id)?.parts) : tile;
+    return full ? shown : tileWithoutFullProduct(shown);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unmapped and gateway status (live-operations §2 polling: unmapped 10 s, gateway 15 s)
+
+/** Keys seen this recently count for the dashboard's unmapped indicator. */
+export const UNMAPPED_WINDOW_MS = 3_600_000;
+
+export interface DashboardStatus {
+  /** Only machines that do send unmapped keys. */
+  unmapped: UnmappedEntry[];
+  gateways: GatewayStatusEntry<EdgeHealth>[];
+  /** The Cycles dashboard is on for the caller's company (decision 0600). */
+  cyclesDashboard: boolean;
+}
+
+/**
+ * The unmapped keys of many machines in two queries: the same rule as GET /api/machines/:id/diagnostics
+ * (seen keys the adapter's fields do not name; the connection log key is not a field), over the last hour.
+ * The observation scan is bounded by time and machine, on the (machine_id, ts) index.
+ */
+export async function unmappedKeys(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  since: number,
+): Promise<UnmappedEntry[]> {
+  if (machineIds.length === 0) return [];
+  const [fields, seen] = await Promise.all([
+    adapterFieldsOf(scope, machineIds),
+    keysSeenSince(scope, machineIds, since, CONNECTION_KEY),
+  ]);
+  const mapped = new Set(fields.map((f) => `${f.machine_id}\n${f.name}`));
+  const byMachine = new Map<string, string[]>();
+  for (const o of seen) {
+    if (mapped.has(`${o.machine_id}\n${o.key}`)) continue;
+    const keys = byMachine.get(o.machine_id) ?? [];
+    keys.push(o.key);
+    byMachine.set(o.machine_id, keys);
+  }
+  return machineIds
+    .filter((id) => byMachine.has(id))
+    .map((id) => ({ machineId: id, keys: byMachine.get(id)!.sort() }));
+}
+
+/** The company's gateways with their edge health only: no token, serial or configuration. */
+export async function gatewayStatus(
+  scope: CompanyScope,
+  now: number,
+): Promise<GatewayStatusEntry<EdgeHealth>[]> {
+  const gateways = await companyGatewayStatus(scope, now);
+  return gateways.map((g) => ({ id: g.id, name: g.name, health: g.health }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Cycles dashboard, limited to one company (live-operations §6, reports-admin §6; decision 0600)
+
+/** Without TAKT_CYCLES_DASHBOARD_COMPANY (Deps.cyclesDashboardCompany) no company has the Cycles dashboard. */
+export const cyclesDashboardOn = (configured: string | null | undefined, companyId: string): boolean =>
+  configured != null && configured !== '' && configured === companyId;
+
+/** Cycles older than this do not count as "the last cycle" of a tile. */
+export const LAST_CYCLE_WINDOW_MS = 24 * 3_600_000;
+
+/** One element of GET /api/dashboard/cycles, in the machines' order. */
+export interface CycleEntry {
+  machineId: string;
+  /** Duration of the machine's last production (non-setup) cycle in the last 24 h, ms. */
+  lastCycleMs: number | null;
+  lastCycleAt: number | null;
+  /** The open job run's expected cycle time (ms), as the workcenter card shows it; null when unscheduled. */
+  expectedCycleMs: number | null;
+  /** lastCycleMs − expectedCycleMs: negative is faster than expected. */
+  deltaMs: number | null;
+}
+
+export async function lastCycles(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  now: number,
+): Promise<Map<string, CycleEntry>> {
+  if (machineIds.length === 0) return new Map();
+  const [cycleOf, runs] = await Promise.all([
+    lastProductionCycles(scope, machineIds, now - LAST_CYCLE_WINDOW_MS, now),
+    openRunsOn(scope, machineIds),
+  ]);
+  return new Map(
+    machineIds.map((id) => {
+      const c = cycleOf.get(id);
+      const last = c ? c.duration : null;
+      const expected = runs.get(id)?.expectedCycleTime ?? null;
+      const entry: CycleEntry = {
+        machineId: id,
+        lastCycleMs: last,
+        lastCycleAt: c ? c.endAt : null,
+        expectedCycleMs: expected,
+        deltaMs: last != null && expected != null && expected > 0 ? last - expected : null,
+      };
+      return [id, entry];
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The answers of GET /api/dashboard/*, one per route; `full`: the caller has FullProduct (live-operations §6).
+
+/** The caller's machines, optionally of one group (an unknown group gives none). */
+const machineIdsOf = async (scope: CompanyScope, group: string | undefined) =>
+  (await listMachines(scope, { groupId: group })).map((m) => m.id);
+
+export async function dashboard(
+  scope: CompanyScope,
+  group: string | undefined,
+  now: number,
+  full: boolean,
+): Promise<DashboardResponse> {
+  const [machines, groups] = await Promise.all([listMachines(scope, { groupId: group }), listGroups(scope)]);
+  return {
+    machines: await dashboardTiles(scope, machines, now, full, groups),
+    groups: groups.map((g) => ({ id: g.id, name: g.name })),
+    now,
+  };
+}
+
+export async function dashboardUtilization(
+  scope: CompanyScope,
+  group: string | undefined,
+  now: number,
+  full: boolean,
+): Promise<UtilizationEntry[]> {
+  const ids = await machineIdsOf(scope, group);
+  const figures = await dashboardFigures(scope, ids, now);
+  return ids.map((id) => {
+    const entry = figures.get(id)!.utilization;
+    return full ? entry : utilizationWithoutFullProduct(entry);
+  });
+}
+
+export async function dashboardParts(
+  scope: CompanyScope,
+  group: string | undefined,
+  now: number,
+): Promise<PartsEntry[]> {
+  const ids = await machineIdsOf(scope, group);
+  const figures = await dashboardFigures(scope, ids, now);
+  return ids.map((id) => figures.get(id)!.parts);
+}
+
+/** `include`: one part only, so each can be polled at its own rate; both by default. */
+export async function dashboardStatus(
+  scope: CompanyScope,
+  include: 'unmapped' | 'gateways' | undefined,
+  now: number,
+  cyclesCompany: string | null | undefined,
+): Promise<DashboardStatus> {
+  const [unmapped, gateways] = await Promise.all([
+    include === 'gateways'
+      ? []
+      : machineIdsOf(scope, undefined).then((ids) => unmappedKeys(scope, ids, now - UNMAPPED_WINDOW_MS)),
+    include === 'unmapped' ? [] : gatewayStatus(scope, now),
+  ]);
+  return { unmapped, gateways, cyclesDashboard: cyclesDashboardOn(cyclesCompany, scope.companyId) };
+}
+
+const cyclesUnavailable = () =>
+  new ApiError(403, 'DASHBOARD_NOT_AVAILABLE', 'The Cycles dashboard is not available for your company.');
+
+export async function dashboardCycles(
+  scope: CompanyScope,
+  group: string | undefined,
+  now: number,
+  cyclesCompany: string | null | undefined,
+): Promise<CycleEntry[]> {
+  if (!cyclesDashboardOn(cyclesCompany, scope.companyId)) throw cyclesUnavailable();
+  const ids = await machineIdsOf(scope, group);
+  const cycles = await lastCycles(scope, ids, now);
+  return ids.map((id) => cycles.get(id)!);
+}
