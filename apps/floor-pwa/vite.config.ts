@@ -37,8 +37,8 @@ export default defineConfig({
     rolldownOptions: {
       // @takt/domain builds its zod schemas at module top level next to the constants and pure functions
       // the app uses (DASHBOARD_TYPES beside dashboardResponseSchema). Building a schema has no effect
-      // beyond the value, so an unused one is dropped instead of pulling zod into the first chunk
-      // (issue 6 point 7: initial JS of the workcenter route ≤ 150 KB gzip).
+      // beyond the value, so an unused one is dropped instead of pulling zod into the first chunk (the
+      // workcenter route's initial JavaScript is budgeted at 150 KB gzip).
       treeshake: {
         manualPureFunctions: ['z'],
         moduleSideEffects: (id: string) => !/[\\/]packages[\\/]domain[\\/]src[\\/]/.test(id),
@@ -74,7 +74,7 @@ export default defineConfig({
         navigateFallbackDenylist: NAVIGATE_FALLBACK_DENYLIST,
         cleanupOutdatedCaches: true,
         // The first visit's page is controlled as soon as the worker is active, so a screen loaded later on
-        // that visit (an overlay) comes from the precache when the network drops (issue 6 point 3).
+        // that visit (an overlay) comes from the precache when the network drops.
         clientsClaim: true,
       },
     }),

@@ -10,7 +10,7 @@ import { isTvMode, resolveFloorRoute } from './routes';
 import { SessionContext } from './session';
 
 // The workcenter route is the tablet's first paint and loads with the entry; the other screens load on first
-// use so its initial JavaScript stays within 150 KB gzip (issue 6 point 7).
+// use so its initial JavaScript stays within its 150 KB gzip budget.
 const HomePage = lazy(() => import('./pages/HomePage').then((m) => ({ default: m.HomePage })));
 const LiveDashboardPage = lazy(() =>
   import('./pages/LiveDashboardPage').then((m) => ({ default: m.LiveDashboardPage })),
@@ -51,7 +51,7 @@ function Screen() {
   }
 }
 
-// Offline-first start (issue 6 point 3): the user of the last online visit opens the app with the network gone.
+// Offline-first start (ARCHITECTURE.md "Offline sync contract"): the user of the last online visit opens the app with the network gone.
 const offlineMe = () => kvGet<Me>(floorDb(), KV.me).then((m) => m ?? null);
 const rememberMe = (me: Me) => void kvPut(floorDb(), KV.me, me);
 

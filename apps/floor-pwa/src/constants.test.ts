@@ -7,10 +7,17 @@ import {
 } from '@takt/ui';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { JOB_ACTION_DEBOUNCE_MS } from './components/debounce';
+import {
+  JOB_PAGE_SIZE,
+  JOB_SEARCH_DEBOUNCE_MS,
+  JOB_SEARCH_LIMIT,
+  START_JOB_SEARCH_DEBOUNCE_MS,
+} from './components/jobPicker/jobs';
+import { SUBMIT_DEBOUNCE_MS } from './components/submit';
 import { RECONNECT_DEBOUNCE_MS, RECONNECTED_CLOSE_MS } from './connection/liveConnectionMachine';
 import { BACKOFF_MAX_MS, BACKOFF_MIN_MS } from './offline/backoff';
 import { REDIRECT_DELAY_MS, TICK_MS } from './tablet/registration';
-import { JOB_PAGE_SIZE, JOB_SEARCH_DEBOUNCE_MS } from './workcenter/forms';
 import { UNDERLAY_AUTO_CLOSE_MS } from './workcenter/machines/underlayMachine';
 
 // The floor's share of live-operations §1, §4 and §9 in one table: each constant where the code keeps it.
@@ -23,7 +30,11 @@ describe('floor constants (live-operations §9)', () => {
     ['reconnect delay up to 60 s', BACKOFF_MAX_MS, 60_000],
     ['reconnect click debounce 1000 ms', RECONNECT_DEBOUNCE_MS, 1000],
     ['offline toast closes 2 s after reconnect', RECONNECTED_CLOSE_MS, 2000],
-    ['start-job search debounce 500 ms', JOB_SEARCH_DEBOUNCE_MS, 500],
+    ['dashboard job-action debounce 200 ms', JOB_ACTION_DEBOUNCE_MS, 200],
+    ['submit debounce 200 ms', SUBMIT_DEBOUNCE_MS, 200],
+    ['job search debounce 250 ms', JOB_SEARCH_DEBOUNCE_MS, 250],
+    ['start-job overlay search debounce 500 ms', START_JOB_SEARCH_DEBOUNCE_MS, 500],
+    ['job search limit 10', JOB_SEARCH_LIMIT, 10],
     ['job page size 15', JOB_PAGE_SIZE, 15],
     ['downtime underlay auto-close 5000 ms', UNDERLAY_AUTO_CLOSE_MS, 5000],
     ['tablet code countdown tick 100 ms', TICK_MS, 100],

@@ -3,7 +3,7 @@ import { registerSW } from 'virtual:pwa-register';
 /**
  * Registers the Workbox service worker (autoUpdate: a new build takes over and the page reloads).
  * Skipped in dev, where vite-plugin-pwa serves no worker. Registered once the page has loaded and the tablet
- * is idle, so installing it (fetching the precache) does not compete with the first screen (issue 6 point 7);
+ * is idle, so installing it (fetching the precache) does not compete with the first screen;
  * it is still the first visit that installs it, which is what an offline cold start needs.
  */
 export function registerServiceWorker(): void {

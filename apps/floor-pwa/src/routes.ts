@@ -46,7 +46,7 @@ export function resolveFloorRoute(pathname: string): FloorRoute {
     if (live.type === 'cycles') return { name: 'dashboard', type: 'cycles' };
     return isDashboardType(live.type) ? { name: 'dashboard', type: live.type } : { name: 'notFound' };
   }
-  // /dashboards/machine/{id}/{dashboardView}?tablet=1 (issue 7): one machine's live dashboard.
+  // /dashboards/machine/{id}/{dashboardView}?tablet=1 (live-operations §2 Routes): one machine's live dashboard.
   const one = matchPath('/dashboards/machine/:machineId/:view', pathname);
   if (one?.machineId) {
     return isDashboardType(one.view)

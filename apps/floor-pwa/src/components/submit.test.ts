@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Timers } from '../dashboards/debounce';
+import type { Timers } from './debounce';
 import { SUBMIT_DEBOUNCE_MS, submitGate } from './submit';
 
 /** A simulated clock for the gate's timers. */

@@ -1,7 +1,7 @@
 import { t } from '@takt/ui';
 import { useEffect, useRef, useState } from 'react';
-import { JOB_ACTION_DEBOUNCE_MS, realTimers } from '../dashboards/debounce';
-import type { Timers } from '../dashboards/debounce';
+import { JOB_ACTION_DEBOUNCE_MS, realTimers } from './debounce';
+import type { Timers } from './debounce';
 
 // live-operations §5 "Submits are debounced 200 ms and ignored while saving" (§9: submit debounce 200 ms).
 // One gate for every submit of the floor app: the dashboards' job actions, the workcenter overlays and the
@@ -25,8 +25,8 @@ export interface SubmitGate<A> {
 /**
  * The pure gate behind useSubmit: a leading-edge debounce (the first press runs at once, the presses of the
  * next 200 ms are dropped) and nothing while the last run is still saving. Leading, not trailing: a trailing
- * debounce would hold every Save for 200 ms, past the 100 ms a tap may take to show its result (issue 6
- * point 7; decision 0711).
+ * debounce would hold every Save for 200 ms, past the 100 ms a tap may take to show its result
+ * (decision 0711).
  */
 export function submitGate<A>(
   run: (arg: A) => Promise<void>,

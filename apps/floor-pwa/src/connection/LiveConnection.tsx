@@ -6,7 +6,7 @@ import { useFloorSync } from '../offline/SyncProvider';
 import { liveConnectionMachine, offlineToastView, reconnectLabelText } from './liveConnectionMachine';
 import { liveSocketActor } from './liveSocket';
 
-// Its own module: the workcenter loads it right after the first paint (issue 6 point 7).
+// Its own module: the workcenter loads it right after the first paint, outside the first chunk's budget.
 
 const OFFLINE_TOAST_ID = 'offline';
 
@@ -39,8 +39,8 @@ export function LiveConnection({ machineId }: { machineId: string }) {
 
   // The socket is back: the data may have moved on while it was away.
   useEffect(() => {
-    if (view?.label === 'Reconnected!') sync.refresh();
-  }, [view?.label, sync]);
+    if (view?.phase === 'reconnected') sync.refresh();
+  }, [view?.phase, sync]);
 
   useEffect(() => {
     if (!view) {
@@ -52,7 +52,7 @@ export function LiveConnection({ machineId }: { machineId: string }) {
     const seconds = view.retryAt != null ? secondsUntil(view.retryAt, now) : null;
     toasts.show({
       id: OFFLINE_TOAST_ID,
-      tone: view.label === 'Reconnected!' ? 'success' : 'warning',
+      tone: view.phase === 'reconnected' ? 'success' : 'warning',
       autoCloseMs: null,
       message: (
         <>
@@ -61,7 +61,7 @@ export function LiveConnection({ machineId }: { machineId: string }) {
         </>
       ),
       action: {
-        label: reconnectLabelText(view.label),
+        label: reconnectLabelText(view.phase),
         disabled: !view.canReconnect,
         onClick: () => actor.send({ type: 'RECONNECT' }),
       },

@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { liveTileMessageSchema } from '@takt/domain';
+import { machine } from '@takt/ui/testing';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
 import {
   liveConnectionMachine,
@@ -7,7 +9,7 @@ import {
   RECONNECTED_CLOSE_MS,
   reconnectLabelText,
 } from './liveConnectionMachine';
-import { handleServerMessage, parseServerMessage } from './liveSocket';
+import { handleServerMessage, liveTileOf, parseServerMessage } from './liveSocket';
 
 function run() {
   const clock = new SimulatedClock();
@@ -40,9 +42,9 @@ describe('live connection and the offline toast', () => {
     t.actor.send({ type: 'OPENED' });
     t.actor.send({ type: 'CLOSED' });
     t.actor.send({ type: 'CLOSED' });
-    expect(t.toast()).toEqual({ label: 'Failed to reconnect', canReconnect: true, retryAt: 4000 });
+    expect(t.toast()).toEqual({ phase: 'failed', canReconnect: true, retryAt: 4000 });
     t.clock.increment(4000);
-    expect(t.toast()?.label).toBe('Reconnecting...');
+    expect(t.toast()?.phase).toBe('reconnecting');
     t.actor.send({ type: 'CLOSED' });
     expect(t.toast()?.retryAt).toBe(4000 + 8000);
   });
@@ -58,7 +60,7 @@ describe('live connection and the offline toast', () => {
     t.actor.send({ type: 'RECONNECT' });
     t.clock.increment(999);
     expect(t.opened).toHaveBeenCalledTimes(before);
-    expect(t.toast()?.label).toBe('Reconnecting...');
+    expect(t.toast()?.phase).toBe('reconnecting');
     t.clock.increment(1);
     expect(t.opened).toHaveBeenCalledTimes(before + 1);
   });
@@ -68,7 +70,7 @@ describe('live connection and the offline toast', () => {
     t.actor.send({ type: 'CLOSED' });
     t.clock.increment(4000);
     t.actor.send({ type: 'OPENED' });
-    expect(t.toast()?.label).toBe('Reconnected!');
+    expect(t.toast()?.phase).toBe('reconnected');
     t.clock.increment(1999);
     expect(t.toast()).not.toBeNull();
     t.clock.increment(1);
@@ -77,9 +79,12 @@ describe('live connection and the offline toast', () => {
 });
 
 describe('offline toast words and timings (live-operations §4, §9)', () => {
-  it.each(['Reconnecting...', 'Reconnected!', 'Failed to reconnect'] as const)(
-    'the button reads "%s" through the catalogue',
-    (label) => expect(reconnectLabelText(label)).toBe(label),
+  it.each([
+    ['reconnecting', 'Reconnecting...'],
+    ['reconnected', 'Reconnected!'],
+    ['failed', 'Failed to reconnect'],
+  ] as const)('while %s the button reads "%s" through the catalogue', (phase, text) =>
+    expect(reconnectLabelText(phase)).toBe(text),
   );
 
   it('debounces 1000 ms and closes 2 s after reconnecting', () => {
@@ -93,17 +98,47 @@ describe('live channel messages', () => {
   it('routes tiles, reinit and NOT_AUTHENTICATED', () => {
     const h = handlers();
     const msg = (o: unknown) => parseServerMessage(JSON.stringify(o))!;
+    const tile = machine({ id: 'm1' });
     handleServerMessage(
-      msg({ event: 'channel_update', machine_id: 'm1', name: 'live', topic: 't', payload: { id: 'm1' } }),
+      msg({ event: 'channel_update', machine_id: 'm1', name: 'live', topic: 't', payload: tile }),
       h,
     );
     handleServerMessage(msg({ event: 'reinit' }), h);
     handleServerMessage(msg({ event: 'error', code: 'NOT_FOUND', message: 'x' }), h);
-    expect(h.onTile).toHaveBeenCalledWith('m1', { id: 'm1' });
+    expect(h.onTile).toHaveBeenCalledWith('m1', tile);
     expect(h.onReinit).toHaveBeenCalledTimes(1);
     expect(h.reload).not.toHaveBeenCalled();
     handleServerMessage(msg({ event: 'error', code: 'NOT_AUTHENTICATED', message: 'x' }), h);
     expect(h.reload).toHaveBeenCalledTimes(1);
     expect(parseServerMessage('not json')).toBeNull();
+    expect(parseServerMessage(JSON.stringify({ event: 'hello' }))).toBeNull();
+  });
+
+  it.each([
+    ['a tile missing its status', { ...machine({ id: 'm1' }), status: undefined }],
+    ['no tile (the machine is gone)', null],
+    ['another channel', 'diagnostics'],
+  ])('stores nothing for %s', (_, payload) => {
+    const h = handlers();
+    const name = payload === 'diagnostics' ? 'diagnostics' : 'live';
+    handleServerMessage(
+      parseServerMessage(JSON.stringify({ event: 'join', machine_id: 'm1', name, payload }))!,
+      h,
+    );
+    expect(h.onTile).not.toHaveBeenCalled();
+  });
+});
+
+// The floor checks tiles by hand (zod stays out of its bundle); it must take what the domain's schema takes.
+describe('live tile check agrees with the domain schema', () => {
+  it.each([
+    ['a full tile', machine({ id: 'm1' }), true],
+    ['a manual work center', machine({ workcenterType: 'manual' }), true],
+    ['an unknown status', machine({ status: 'RUNNING' }), false],
+    ['no connection', { ...machine(), connection: undefined }, false],
+  ])('%s', (_, payload, ok) => {
+    const message = { event: 'channel_update', machine_id: 'm1', name: 'live', payload };
+    expect(liveTileMessageSchema.safeParse(message).success).toBe(ok);
+    expect(liveTileOf(payload) != null).toBe(ok);
   });
 });

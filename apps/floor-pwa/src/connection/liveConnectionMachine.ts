@@ -94,16 +94,20 @@ export const liveConnectionMachine = setup({
   },
 });
 
-export type ReconnectLabel = 'Reconnecting...' | 'Reconnected!' | 'Failed to reconnect';
+/** Where a reconnect stands; the toast's words and tone follow from it, never the other way round. */
+export type ReconnectPhase = 'reconnecting' | 'reconnected' | 'failed';
 
-/** The button's words, through the message catalogue (UI.md "Both"); the English texts are the spec's. */
-export function reconnectLabelText(label: ReconnectLabel): string {
-  switch (label) {
-    case 'Reconnecting...':
+/**
+ * The button's words (live-operations §4 "Reconnecting...", then "Reconnected!" or "Failed to reconnect"),
+ * through the message catalogue (UI.md "Both").
+ */
+export function reconnectLabelText(phase: ReconnectPhase): string {
+  switch (phase) {
+    case 'reconnecting':
       return t('offline.reconnecting');
-    case 'Reconnected!':
+    case 'reconnected':
       return t('offline.reconnected');
-    case 'Failed to reconnect':
+    case 'failed':
       return t('offline.failed');
   }
 }
@@ -111,11 +115,11 @@ export function reconnectLabelText(label: ReconnectLabel): string {
 /** What the offline toast shows for a machine state, or null when it is closed. */
 export function offlineToastView(
   state: SnapshotFrom<typeof liveConnectionMachine>,
-): { label: ReconnectLabel; canReconnect: boolean; retryAt: number | null } | null {
+): { phase: ReconnectPhase; canReconnect: boolean; retryAt: number | null } | null {
   if (!state.context.toast) return null;
   if (state.matches({ live: 'connected' }))
-    return { label: 'Reconnected!', canReconnect: false, retryAt: null };
+    return { phase: 'reconnected', canReconnect: false, retryAt: null };
   if (state.matches({ live: 'connecting' }) || state.matches({ waiting: 'debouncing' }))
-    return { label: 'Reconnecting...', canReconnect: false, retryAt: null };
-  return { label: 'Failed to reconnect', canReconnect: true, retryAt: state.context.retryAt };
+    return { phase: 'reconnecting', canReconnect: false, retryAt: null };
+  return { phase: 'failed', canReconnect: true, retryAt: state.context.retryAt };
 }

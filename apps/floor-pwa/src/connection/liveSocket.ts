@@ -1,40 +1,57 @@
+import type { LiveServerMessage } from '@takt/domain';
+import { LIVE_CHANNEL } from '@takt/domain';
+import { parseDashboardResponse } from '@takt/ui';
+import type { LiveMachine } from '@takt/ui';
 import { fromCallback } from 'xstate';
 import { ENDPOINTS } from '../endpoints/endpoints';
 import type { LiveConnectionEvent } from './liveConnectionMachine';
 
 // The live channel over WebSocket (same origin, cookie auth): join 'live' for the open machine; its updates
 // are the machine's dashboard tile. 'reinit' asks for a re-fetch; NOT_AUTHENTICATED reloads (live-operations §8).
-
-export type ServerMessage =
-  | { event: 'join' | 'channel_update'; machine_id: string; name: string; topic?: string; payload: unknown }
-  | { event: 'reinit'; machine_id?: string; name?: string }
-  | { event: 'error'; code: string; message: string }
-  | { event: 'leave'; machine_id: string; name: string };
+// The messages are the domain's LiveServerMessage (packages/domain/src/live/channel.ts).
 
 export interface LiveHandlers {
-  onTile: (machineId: string, tile: Record<string, unknown>) => void;
+  onTile: (machineId: string, tile: LiveMachine) => void;
   onReinit: () => void;
   reload: () => void;
 }
 
-export function parseServerMessage(data: unknown): ServerMessage | null {
+const EVENTS: ReadonlySet<string> = new Set(['join', 'channel_update', 'reinit', 'leave', 'error']);
+
+/** A message of the channel, or null when it is none (not JSON, no known event). */
+export function parseServerMessage(data: unknown): LiveServerMessage | null {
   if (typeof data !== 'string') return null;
   try {
     const m = JSON.parse(data) as { event?: unknown };
-    return typeof m?.event === 'string' ? (m as ServerMessage) : null;
+    return typeof m?.event === 'string' && EVENTS.has(m.event) ? (m as LiveServerMessage) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The tile of a `live` message, checked as GET /api/dashboard's machines are (the same store takes both; the
+ * floor keeps zod out of its bundle, so the check is the UI package's twin of dashboardMachineSchema). null
+ * when it is not one: a malformed tile is not stored.
+ */
+export function liveTileOf(payload: unknown): LiveMachine | null {
+  if (payload == null) return null;
+  try {
+    return parseDashboardResponse({ machines: [payload], groups: [], now: 0 }).machines[0] ?? null;
   } catch {
     return null;
   }
 }
 
 /** Routes one message: tiles to the store, reinit to a pull, NOT_AUTHENTICATED to a reload. */
-export function handleServerMessage(m: ServerMessage, h: LiveHandlers): void {
+export function handleServerMessage(m: LiveServerMessage, h: LiveHandlers): void {
   switch (m.event) {
     case 'join':
-    case 'channel_update':
-      if (m.name === 'live' && m.payload && typeof m.payload === 'object')
-        h.onTile(m.machine_id, m.payload as Record<string, unknown>);
+    case 'channel_update': {
+      const tile = m.name === LIVE_CHANNEL && m.machine_id ? liveTileOf(m.payload) : null;
+      if (tile) h.onTile(m.machine_id, tile);
       break;
+    }
     case 'reinit':
       h.onReinit();
       break;
@@ -61,7 +78,7 @@ export const liveSocketActor = (machineId: string, handlers: LiveHandlers) =>
       return () => {};
     }
     ws.onopen = () => {
-      ws?.send(JSON.stringify({ event: 'join', machine_id: machineId, name: 'live' }));
+      ws?.send(JSON.stringify({ event: 'join', machine_id: machineId, name: LIVE_CHANNEL }));
       sendBack({ type: 'OPENED' });
     };
     ws.onclose = () => sendBack({ type: 'CLOSED' });
@@ -75,7 +92,7 @@ export const liveSocketActor = (machineId: string, handlers: LiveHandlers) =>
       ws.onmessage = null;
       ws.onopen = null;
       if (ws.readyState === WebSocket.OPEN) {
-        ws.send(JSON.stringify({ event: 'leave', machine_id: machineId, name: 'live' }));
+        ws.send(JSON.stringify({ event: 'leave', machine_id: machineId, name: LIVE_CHANNEL }));
       }
       ws.close();
     };

@@ -1,8 +1,8 @@
 import { interpolate } from '@takt/ui';
 import type { MessageParams } from '@takt/ui';
 
-// The live dashboards' own texts (issue 7). Kept here, English only, until the lead folds them into the one
-// catalogue of packages/ui (i18n/en.ts); same {placeholder} rules.
+// The live dashboards' own texts, English only, with the {placeholder} rules of packages/ui's catalogue
+// (i18n/en.ts).
 const en = {
   'dash.ring.utilization': 'Utilization',
   'dash.ring.oee': 'OEE',
@@ -22,13 +22,10 @@ const en = {
   'dash.cancelJob': 'Cancel Job',
   'dash.startProduction': 'Start Production',
   'dash.jobPicker.title': 'Start Job on {machine}',
-  'dash.jobPicker.search': 'Search operations',
-  'dash.jobPicker.searching': 'Searching…',
   'dash.jobCancel.title': 'Cancel Job',
   'dash.jobCancel.body': 'Stop {job} on {machine} and unschedule the machine?',
   'dash.jobSetup.title': 'Start Production on {machine}',
   'dash.jobSetup.body': 'Enter the parts kept after setup, then start production.',
-  'dash.pending': 'Waiting for the server to confirm',
   'dash.status': 'Data and gateway status',
   'dash.unmapped.one': '1 machine sends unmapped data',
   'dash.unmapped.many': '{count} machines send unmapped data',

@@ -5,7 +5,7 @@ import type { GatewayStatusEntry } from './status';
 const gw = (name: string, label: string, tone: GatewayStatusEntry['health']['tone']): GatewayStatusEntry => ({
   id: name,
   name,
-  health: { status: label, label, tone },
+  health: { status: label.replace(/ /g, ''), label, tone },
 });
 
 describe('statusIndicators', () => {
@@ -35,6 +35,8 @@ describe('statusIndicators', () => {
       ['warning', 'Gateway Degraded'],
     ]);
     expect(out[0]!.detail).toBe('Mill 1: temp\nLathe 2: a, b');
+    // Grouped by the health value; its id names the value, not the words.
+    expect(out.map((i) => i.id)).toEqual(['unmapped', 'gateways:NotReporting', 'gateways:Degraded']);
   });
 
   it('is quiet when all is well and empty without gateways', () => {

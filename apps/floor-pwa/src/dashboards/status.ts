@@ -40,7 +40,12 @@ export function parseStatus(d: unknown): DashboardStatus {
     if (typeof u?.machineId !== 'string' || !Array.isArray(u.keys)) throw new Error('Bad unmapped entry');
   }
   for (const g of o.gateways as GatewayStatusEntry[]) {
-    if (typeof g?.id !== 'string' || typeof g.health?.label !== 'string' || !TONES.includes(g.health.tone)) {
+    if (
+      typeof g?.id !== 'string' ||
+      typeof g.health?.status !== 'string' ||
+      typeof g.health.label !== 'string' ||
+      !TONES.includes(g.health.tone)
+    ) {
       throw new Error('Bad gateway entry');
     }
   }
@@ -95,17 +100,18 @@ export function statusIndicators(
       detail: list.map((g) => `${g.name}: ${g.health.label}`).join('\n'),
     });
   }
-  const byLabel = new Map<string, GatewayStatusEntry[]>();
-  for (const g of bad) byLabel.set(g.health.label, [...(byLabel.get(g.health.label) ?? []), g]);
-  const groups = [...byLabel.values()].sort(
+  // Grouped by the health value, not its words: two healths may read alike, and the words may be translated.
+  const byStatus = new Map<string, GatewayStatusEntry[]>();
+  for (const g of bad) byStatus.set(g.health.status, [...(byStatus.get(g.health.status) ?? []), g]);
+  const groups = [...byStatus.values()].sort(
     (a, b) =>
       RANK[b[0]!.health.tone] - RANK[a[0]!.health.tone] ||
       a[0]!.health.label.localeCompare(b[0]!.health.label),
   );
   for (const gs of groups) {
-    const { label, tone } = gs[0]!.health;
+    const { status, label, tone } = gs[0]!.health;
     out.push({
-      id: `gateways:${label}`,
+      id: `gateways:${status}`,
       tone,
       text:
         gs.length === 1

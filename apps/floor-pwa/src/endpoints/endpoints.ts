@@ -1,5 +1,5 @@
-// Every API path the floor app's offline core and workcenter screens call, in one place so the lead can align
-// them with services/api/src/routes/*.ts.
+// Every API path the floor app's offline core and workcenter screens call, in one place, so a route renamed in
+// services/api/src/routes/*.ts has one line to change here.
 
 export const ENDPOINTS = {
   /** GET `{ now }`: the server clock (live-operations §7 "Time sync"). */
@@ -48,7 +48,7 @@ export const ENDPOINTS = {
   companyFlags: '/api/company/flags',
 } as const;
 
-/** The sync command types and the HTTP call each payload is the body of (for the lead's cross-check). */
+/** The sync command types and the HTTP call each payload is the body of (the sync endpoint applies the same). */
 export const COMMAND_HTTP_EQUIVALENT = {
   start_job: 'POST /api/dispatch/start',
   stop_job: 'POST /api/dispatch/stop',

@@ -14,7 +14,7 @@ export function SyncProvider({ api, children }: { api: ApiClient; children: Reac
   const [sync] = useState(() => new FloorSync(api, floorDb()));
   useEffect(() => {
     // The sync loop (XState, its clock sync and its pull of reference data) starts when the tablet is first
-    // idle, not while the first screen renders (issue 6 point 7). Nothing waits on it: taps go to the Dexie
+    // idle, not while the first screen renders. Nothing waits on it: taps go to the Dexie
     // outbox at once, and events sent before the loop runs are kept for it (FloorSync.send).
     const begin = () =>
       void sync.start().then(() => {

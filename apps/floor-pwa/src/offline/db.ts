@@ -1,3 +1,4 @@
+import type { LiveMachine } from '@takt/ui';
 import { Dexie } from 'dexie';
 import type { EntityTable } from 'dexie';
 import type { OutboxEntry, RejectedEntry } from './commands';
@@ -29,7 +30,7 @@ export interface CachedJob {
 /** The live tile of a machine (GET /api/dashboard element or the live channel's payload). */
 export interface TileRow {
   id: string;
-  tile: Record<string, unknown>;
+  tile: LiveMachine;
   /** Server time of the data. */
   at: number;
 }

@@ -19,9 +19,9 @@ export interface SyncSnapshot {
 
 /**
  * The floor app's offline core, made once per page: the clock offset, the outbox and the sync loop. Screens
- * queue actions through `enqueue`, never by posting themselves (issue 6 point 3).
+ * queue actions through `enqueue`, never by posting themselves (ARCHITECTURE.md "Offline sync contract").
  *
- * The loop's actor (XState) is loaded by `start()`, after the first paint (issue 6 point 7); events sent
+ * The loop's actor (XState) is loaded by `start()`, after the first paint; events sent
  * before it runs wait, in order, and the outbox is in IndexedDB anyway, so nothing is lost in between.
  */
 export class FloorSync {

@@ -1,5 +1,6 @@
 import type { SyncCommandType } from '@takt/domain';
-import type { CommandDisplay } from './commands';
+import type { CommandDisplay, CommandRef } from './commands';
+import { refTo } from './commands';
 
 // The workcenter as the operator should see it: the last data pulled from the server with every queued or
 // just-confirmed action folded over it (ARCHITECTURE.md: "applied optimistically to the local view"). A pure
@@ -208,8 +209,8 @@ export function foldOverlays(base: WorkcenterView, overlays: readonly Overlay[])
  * The run id to send with a stop or a setup command: the known id, or a reference to the queued start
  * (commands.ts) that the outbox resolves when the server answers it.
  */
-export function runIdOrRef(job: JobState): string | { $ref: string; path: string } | null {
+export function runIdOrRef(job: JobState): string | CommandRef | null {
   if (job.runId) return job.runId;
-  if (job.runRef) return { $ref: job.runRef, path: 'id' };
+  if (job.runRef) return refTo(job.runRef);
   return null;
 }

@@ -1,5 +1,5 @@
 import { ApiError, fetchDashboard } from '@takt/ui';
-import type { ApiClient } from '@takt/ui';
+import type { ApiClient, LiveMachine } from '@takt/ui';
 import { ENDPOINTS } from '../endpoints/endpoints';
 import type { FloorDb } from './db';
 import { KV } from './db';
@@ -15,14 +15,9 @@ const SHIFTS_MAX_AGE_MS = 3_600_000;
 
 type Fetched = { key: string; value: unknown };
 
-export async function pullDashboard(api: ApiClient, db: FloorDb, signal?: AbortSignal): Promise<void> {
-  const data = await fetchDashboard(api, null, signal);
-  await storeDashboard(db, data.machines, data.groups, data.now);
-}
-
 export async function storeDashboard(
   db: FloorDb,
-  machines: readonly Record<string, unknown>[],
+  machines: readonly LiveMachine[],
   groups: readonly { id: string; name: string }[],
   now: number,
 ): Promise<void> {

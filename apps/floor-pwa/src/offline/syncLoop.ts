@@ -5,7 +5,7 @@ import { pushOnce } from './push';
 import { syncMachine } from './syncMachine';
 
 // The sync loop's actor, in a module of its own: FloorSync loads it (and XState with it) right after the first
-// paint, so the workcenter route's initial JavaScript stays small (issue 6 point 7).
+// paint, so the workcenter route's initial JavaScript stays small.
 
 export function createSyncLoop(api: ApiClient, db: FloorDb, pull: () => Promise<void>) {
   return createActor(

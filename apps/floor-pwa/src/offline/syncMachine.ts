@@ -2,7 +2,7 @@ import { ApiError } from '@takt/ui';
 import { assign, fromPromise, setup } from 'xstate';
 import { backoffDelay } from './backoff';
 
-// The sync loop (ARCHITECTURE.md "Offline sync contract"; issue 6 point 3): push the outbox in batches, then
+// The sync loop (ARCHITECTURE.md "Offline sync contract"): push the outbox in batches, then
 // pull the machine's data again; offline and server failures back off 4 s doubling to 60 s; a 401 reloads
 // the page (live-operations §8). The actors are named so tests swap them with .provide().
 

@@ -1,6 +1,6 @@
 import type { SyncStatus } from '@takt/domain';
 
-// Apart from syncMachine.ts so the first paint renders the status without loading XState (issue 6 point 7).
+// Apart from syncMachine.ts so the first paint renders the status without loading XState.
 
 /** The closed union the UI renders (STYLE.md "Sync status is a closed union"). */
 export function syncStatusOf(state: string): SyncStatus {

@@ -18,7 +18,7 @@ export function HomePage() {
   const offline =
     !data && (!navigator.onLine || (poll.error instanceof ApiError && poll.error.isNetworkError));
 
-  // Issue 6 point 3: a cold start with no network (the service worker served this shell) opens the last
+  // A cold start with no network (the service worker served this shell) opens the last
   // machine, whose data and outbox are on the tablet; with none stored the list waits for the network.
   useEffect(() => {
     if (!offline) return;

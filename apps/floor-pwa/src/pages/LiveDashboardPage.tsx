@@ -13,9 +13,9 @@ import {
 } from '@takt/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api';
-import { MachineTile } from '../components/MachineTile';
+import { MachineTile } from '../dashboards/MachineTile';
 import { CyclesDashboard } from '../dashboards/CyclesDashboard';
-import { useDebouncedCallback, JOB_ACTION_DEBOUNCE_MS } from '../dashboards/debounce';
+import { useDebouncedCallback, JOB_ACTION_DEBOUNCE_MS } from '../components/debounce';
 import { FAILED_AFTER, useDashboardFeeds } from '../dashboards/feeds';
 import { TileActionModal } from '../dashboards/JobActions';
 import type { TileAction, TileActionKind } from '../dashboards/JobActions';

@@ -2,8 +2,8 @@ import { Link, Progress, t, useDashboard, useLocation, withSearchParam } from '@
 import { useEffect, useMemo } from 'react';
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
-import { localStore } from '../components/machineSwitch';
-import { MachineSwitchList } from '../components/MachineSwitcher';
+import { localStore } from '../workcenter/machineSwitch';
+import { MachineSwitchList } from '../workcenter/MachineSwitcher';
 import { storeDashboard } from '../offline/refdata';
 import { useFloorSync } from '../offline/SyncProvider';
 import { workcenterPath } from '../routes';

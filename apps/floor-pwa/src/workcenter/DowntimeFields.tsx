@@ -1,5 +1,5 @@
-import { NOTE_MAX_LENGTH } from '@takt/domain';
 import { t } from '@takt/ui';
+import { NoteField } from './NoteField';
 
 /**
  * The planned checkbox (only when the reason lets the operator choose: `showPlanned`) and the description of a
@@ -25,19 +25,12 @@ export function DowntimeFields(props: {
           <span>{t('downtime.planned')}</span>
         </label>
       )}
-      <div className="field">
-        <label className="field__label" htmlFor={`${props.id}-desc`}>
-          {t('downtime.description')}
-        </label>
-        <textarea
-          id={`${props.id}-desc`}
-          className="touch-input"
-          rows={2}
-          maxLength={NOTE_MAX_LENGTH}
-          value={props.description}
-          onChange={(e) => props.onDescription(e.target.value)}
-        />
-      </div>
+      <NoteField
+        id={`${props.id}-desc`}
+        label={t('downtime.description')}
+        value={props.description}
+        onChange={props.onDescription}
+      />
     </>
   );
 }

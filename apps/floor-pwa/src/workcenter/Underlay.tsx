@@ -5,11 +5,11 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useState } from 'react';
 import type { DowntimeEntry } from '../offline/optimistic';
 import { useFloorSync } from '../offline/SyncProvider';
-import { queue } from './actions';
+import { queue } from '../offline/queue';
 import type { CategorizeDraft, DowntimeReason } from './forms';
 import { categorizePayload, oneTapReason } from './forms';
 import { UNDERLAY_AUTO_EXPAND_MS, underlayMachine, underlayShown } from './machines/underlayMachine';
-import { PendingMark } from './PendingMark';
+import { PendingMark } from '../components/PendingMark';
 
 export interface UnderlayProps {
   machineId: string;

@@ -6,7 +6,7 @@ import { useFloorSync, useRejected } from '../offline/SyncProvider';
 import { localeZone, useSession } from '../session';
 import { errorTitleKey, refusalMessage, refusalSummary } from './errors';
 
-// Commands the server refused (issue 6 point 4; ARCHITECTURE.md "Offline sync contract"): nothing is dropped
+// Commands the server refused (ARCHITECTURE.md "Offline sync contract"): nothing is dropped
 // silently. A banner above the card stays while any is left and names the latest with the server's text; the
 // workcenter errors modal (live-operations §2) lists them all, each until it is tried again or dismissed.
 // Refusals of every machine show on any workcenter screen, named by machine: an operator who acted on another

@@ -16,10 +16,10 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
-import { localStore } from '../components/machineSwitch';
+import { localStore } from './machineSwitch';
 import { LoadBoundary } from '../components/LoadBoundary';
-import { MachineSwitcher } from '../components/MachineSwitcher';
-import { WorkcenterMenu } from '../components/WorkcenterMenu';
+import { MachineSwitcher } from './MachineSwitcher';
+import { WorkcenterMenu } from './WorkcenterMenu';
 import { SyncIndicator } from '../connection/ConnectionUi';
 import { storeDashboard } from '../offline/refdata';
 import { useFloorSync, useSyncView } from '../offline/SyncProvider';
@@ -29,14 +29,14 @@ import { readTabletDevice, tabletModeOf } from '../tablet/device';
 import { liveDowntime, totalDowntimeMs } from './downtimeList';
 import { downtimeReasonsOf } from './forms';
 import { addParts, undoParts } from './manualParts';
-import { PendingMark } from './PendingMark';
+import { PendingMark } from '../components/PendingMark';
 import { useWorkcenter } from './useWorkcenter';
 import { WorkcenterErrors } from './WorkcenterErrors';
 import { LiveCard } from './card/LiveCard';
 import { useCardLive } from './card/useCardLive';
 import { hasFullProduct, multiplierOf, switcherAllowed, workcenterTypeOf } from './view';
 
-// Overlays load on first use: the workcenter route's initial JavaScript stays small (issue 6 point 7).
+// Overlays load on first use: the workcenter route's initial JavaScript stays small.
 const loadStartJob = () => import('./overlays/StartJobOverlay');
 const loadStopJob = () => import('./overlays/StopJobOverlay');
 const loadSetup = () => import('./overlays/SetupOverlay');
@@ -59,7 +59,7 @@ const LiveConnection = lazy(() => loadLiveConnection().then((m) => ({ default: m
 /**
  * Once the card is up and the tablet idle, fetch every overlay, so a tap works when the network drops before
  * the service worker finished caching them (a module once loaded stays in the page's module map). Not before
- * the card is interactive: the first paint keeps the network and the CPU (issue 6 point 7).
+ * the card is interactive: the first paint keeps the network and the CPU.
  */
 function preloadOverlays(): () => void {
   const all = [loadStartJob, loadStopJob, loadSetup, loadReject, loadOperator, loadDowntime];
@@ -183,7 +183,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
           {t('workcenter.exitTv')}
         </Link>
       )}
-      {/* Refused actions first: nothing is dropped silently (issue 6 point 4). */}
+      {/* Refused actions first: nothing is dropped silently (ARCHITECTURE.md "Offline sync contract"). */}
       <WorkcenterErrors machineId={machineId} machines={data.machines} tv={tv} />
       <main
         className="wc__card"

@@ -19,7 +19,7 @@ describe('errorTitleKey (live-operations §8)', () => {
   });
 });
 
-describe('refusalSummary (issue 6 point 4: nothing is dropped silently)', () => {
+describe('refusalSummary (nothing is dropped silently)', () => {
   const e = (id: string, machineId: string) => ({ id, machineId });
   it.each([
     ['none', [], 'm1', { latest: null, count: 0, elsewhere: 0 }],

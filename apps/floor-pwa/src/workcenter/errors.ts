@@ -30,8 +30,8 @@ export function errorTitleKey(type: SyncCommandType): ErrorTitleKey {
 }
 
 /**
- * What the refused-actions banner shows (issue 6 point 4: nothing is dropped silently, whichever machine is on
- * screen). `entries` are all refusals on this device in the order they were refused; the banner names the
+ * What the refused-actions banner shows (ARCHITECTURE.md "Offline sync contract": nothing is dropped silently, whichever
+ * machine is on screen). `entries` are all refusals on this device in the order they were refused; the banner names the
  * latest of the machine on screen, else the latest of any machine, and counts them all.
  */
 export function refusalSummary<E extends { machineId: string }>(

@@ -3,8 +3,6 @@ import type { JobState } from '../offline/optimistic';
 import type { RejectReason } from './forms';
 import {
   categorizePayload,
-  emptyJobsText,
-  jobRowOf,
   NEW_REJECT,
   oneTapReason,
   rejectFormView,
@@ -37,15 +35,6 @@ const job = (o: Partial<JobState> = {}): JobState => ({
 });
 
 describe('Start Job', () => {
-  it.each([
-    ['', false, 'No operations found.'],
-    ['abc', false, 'No Operations that match your search.'],
-    ['', true, 'No Operations in this range.'],
-    [' x ', true, 'No Operations in this range that match your search.'],
-  ])('empty text for %j (ranged %s)', (filter, ranged, text) =>
-    expect(emptyJobsText(filter, ranged)).toBe(text),
-  );
-
   const stages = [
     { id: 's2', name: 'Tooling', stageOrder: 2, archivedAt: null },
     { id: 's1', name: 'Fixture', stageOrder: 1, archivedAt: null },
@@ -64,16 +53,8 @@ describe('Start Job', () => {
     ['stages disabled', 600, stages, false, { setup: true, stages: [], noStages: false }],
     ['flag unknown, stages exist', 600, stages, null, { setup: true, stages: ['s1', 's2'] }],
   ] as const)('%s', (_, setuptime, st, enabled, expected) => {
-    const o = startOptions({ id: 'j', name: 'J', setuptime, expectedSetupMs: null }, st, enabled);
+    const o = startOptions({ setuptime }, st, enabled);
     expect({ ...o, stages: o.stages.map((s) => s.id) }).toMatchObject(expected);
-  });
-
-  it("prefers this machine's job machine setup time", () => {
-    const row = jobRowOf(
-      { id: 'j', displayName: 'J', setuptime: null, job_machines: [{ machine_id: 'm1', setuptime: 300 }] },
-      'm1',
-    );
-    expect(row).toMatchObject({ setuptime: 300, expectedSetupMs: 300_000 });
   });
 
   it('stops a job whose start is still queued by reference', () => {
@@ -94,11 +75,15 @@ describe('Start Production', () => {
     ['', 5, ['Parts to keep must be 0 or more.']],
     ['9', null, []],
   ] as const)('kept %j of %s', (kept, made, errors) => {
-    expect(startProductionErrors({ keptParts: kept, notes: '' }, made)).toEqual(errors);
+    expect(startProductionErrors({ keptParts: kept, notes: '' }, made)).toEqual(
+      errors.map((message) => ({ field: 'keptParts', message })),
+    );
   });
 
   it('rejects notes over 250 characters', () => {
-    expect(startProductionErrors({ keptParts: '1', notes: 'x'.repeat(251) }, 5)).toHaveLength(1);
+    expect(startProductionErrors({ keptParts: '1', notes: 'x'.repeat(251) }, 5)).toEqual([
+      { field: 'notes', message: 'Notes: at most 250 characters.' },
+    ]);
   });
 
   it('clamps kept parts to the parts made in setup', () => {

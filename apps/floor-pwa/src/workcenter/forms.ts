@@ -9,6 +9,7 @@ import {
 } from '@takt/domain';
 import type { ReasonRejectBehavior, RejectBehavior } from '@takt/domain';
 import { t } from '@takt/ui';
+import type { JobRow } from '../components/jobPicker/jobs';
 import type { JobState } from '../offline/optimistic';
 import { runIdOrRef } from '../offline/optimistic';
 
@@ -17,43 +18,22 @@ import { runIdOrRef } from '../offline/optimistic';
 
 // ---- Start Job (live-operations §2, §4)
 
-export const JOB_PAGE_SIZE = 15;
-export const JOB_SEARCH_DEBOUNCE_MS = 500;
-
-export interface JobRow {
-  id: string;
-  name: string;
-  /** Seconds; null: the job has no setup time, so it can only start in production. */
-  setuptime: number | null;
-  expectedSetupMs: number | null;
-}
-
-/** A job row from GET /api/jobs (or the cache), with the setup time of this machine's job machine if any. */
-export function jobRowOf(job: Record<string, unknown>, machineId: string): JobRow {
-  const jms = Array.isArray(job.job_machines) ? (job.job_machines as Record<string, unknown>[]) : [];
-  const jm = jms.find((x) => x.machine_id === machineId);
-  const raw = jm && 'setuptime' in jm ? jm.setuptime : job.setuptime;
-  const setuptime = typeof raw === 'number' ? raw : null;
-  return {
-    id: String(job.id),
-    name: String(job.displayName ?? job.job_name ?? job.name ?? job.id),
-    setuptime,
-    expectedSetupMs: setuptime == null ? null : setuptime * 1000,
-  };
-}
-
-/** live-operations §2 empty states, verbatim. `ranged`: the list is limited to a schedule range. */
-export function emptyJobsText(filter: string, ranged = false): string {
-  const searching = filter.trim() !== '';
-  if (ranged) return searching ? t('startJob.emptyRangeSearch') : t('startJob.emptyRange');
-  return searching ? t('startJob.emptySearch') : t('startJob.empty');
-}
-
 export interface Stage {
   id: string;
   name: string;
   stageOrder: number;
   archivedAt: number | null;
+}
+
+/** The company's setup stages (GET /api/setup/stages) as the Start Job and Setup overlays use them. */
+export function stagesOf(raw: unknown): Stage[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as Record<string, unknown>[]).map((s) => ({
+    id: String(s.id),
+    name: String(s.name),
+    stageOrder: typeof s.stageOrder === 'number' ? s.stageOrder : 0,
+    archivedAt: typeof s.archivedAt === 'number' ? s.archivedAt : null,
+  }));
 }
 
 export interface StartOptions {
@@ -66,7 +46,7 @@ export interface StartOptions {
 }
 
 export function startOptions(
-  job: JobRow,
+  job: Pick<JobRow, 'setuptime'>,
   stages: readonly Stage[],
   stagesEnabled: boolean | null,
 ): StartOptions {
@@ -78,18 +58,6 @@ export function startOptions(
     noStages: enabled && active.length === 0,
   };
 }
-
-export const startJobPayload = (
-  machineId: string,
-  jobId: string,
-  setup: boolean,
-  setupStageId: string | null,
-) => ({
-  id: machineId,
-  jobId,
-  setup,
-  setupStageId: setup ? setupStageId : null,
-});
 
 export const stopJobPayload = (machineId: string, job: JobState) => ({
   id: machineId,
@@ -109,13 +77,24 @@ export interface StartProductionDraft {
   notes: string;
 }
 
-export function startProductionErrors(d: StartProductionDraft, setupParts: number | null): string[] {
-  const errors: string[] = [];
+/** A Start Production problem, with the field it is about (the form marks that field invalid). */
+export interface StartProductionError {
+  field: keyof StartProductionDraft;
+  message: string;
+}
+
+export function startProductionErrors(
+  d: StartProductionDraft,
+  setupParts: number | null,
+): StartProductionError[] {
+  const errors: StartProductionError[] = [];
   const n = Number(d.keptParts);
-  if (d.keptParts.trim() === '' || !Number.isInteger(n) || n < 0) errors.push(t('setup.keptPartsInvalid'));
+  if (d.keptParts.trim() === '' || !Number.isInteger(n) || n < 0)
+    errors.push({ field: 'keptParts', message: t('setup.keptPartsInvalid') });
   else if (setupParts != null && n > setupParts)
-    errors.push(t('setup.keptPartsTooMany', { max: setupParts }));
-  if (d.notes.length > NOTE_MAX_LENGTH) errors.push(t('form.notesTooLong', { max: NOTE_MAX_LENGTH }));
+    errors.push({ field: 'keptParts', message: t('setup.keptPartsTooMany', { max: setupParts }) });
+  if (d.notes.length > NOTE_MAX_LENGTH)
+    errors.push({ field: 'notes', message: t('form.notesTooLong', { max: NOTE_MAX_LENGTH }) });
   return errors;
 }
 

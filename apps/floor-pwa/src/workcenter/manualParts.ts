@@ -1,7 +1,7 @@
 import { KV, kvGet, kvPut } from '../offline/db';
 import type { FloorSync } from '../offline/floorSync';
 import type { WorkcenterView } from '../offline/optimistic';
-import { queue } from './actions';
+import { queue } from '../offline/queue';
 
 // Manual work centers (live-operations §2): Add Part adds the multiplier, Add 1 Part adds 1, Undo takes back
 // the last manual adjustment on the server (services/api rejects.ts undoManualParts), whatever it added.

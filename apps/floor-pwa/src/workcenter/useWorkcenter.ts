@@ -43,7 +43,7 @@ const EMPTY: Raw = { tile: null, tileAt: null, machines: [], kv: {}, savedAt: {}
 /**
  * Everything the workcenter shows, from Dexie: the pulled data with the queued actions folded over it.
  * `fetched`: the tile of a dashboard answer this page just got, used until the store has the machine, so a
- * first visit paints the card without waiting for the write to IndexedDB and the read back (issue 6 point 7).
+ * first visit paints the card without waiting for the write to IndexedDB and the read back.
  */
 export function useWorkcenter(
   machineId: string,
@@ -84,9 +84,9 @@ export function useWorkcenter(
       });
       const row = tiles.find((x) => x.id === machineId) ?? null;
       return {
-        tile: (row?.tile as LiveMachine | undefined) ?? null,
+        tile: row?.tile ?? null,
         tileAt: row?.at ?? null,
-        machines: tiles.map((x) => x.tile as LiveMachine),
+        machines: tiles.map((x) => x.tile),
         kv,
         savedAt,
         overlays,

@@ -37,8 +37,7 @@ const positive: Check<number> = (v, p) => {
 const num = nullable(number);
 const duration = nullable(nonNegative);
 
-// The fields of the domain's workcenterLiveSchema, checked by hand: zod stays out of the first chunk
-// (issue 6 point 7).
+// The fields of the domain's workcenterLiveSchema, checked by hand: zod stays out of the first chunk.
 const workcenterLive: Check<WorkcenterLive> = object({
   actualParts: number,
   scrapParts: number,

@@ -8,12 +8,12 @@ import { useSubmit } from '../../components/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { localeZone, useSession } from '../../session';
 import { shiftBounds } from '../shift';
-import { queue } from '../actions';
+import { queue } from '../../offline/queue';
 import type { ListRow } from '../downtimeList';
 import { downtimeSections, filterDurationOf } from '../downtimeList';
 import { categorizeErrors, categorizePayload, downtimeReasonsOf, plannedEditable } from '../forms';
 import { downtimeMachine } from '../machines/downtimeMachine';
-import { PendingMark } from '../PendingMark';
+import { PendingMark } from '../../components/PendingMark';
 import type { OverlayProps } from './types';
 
 /**

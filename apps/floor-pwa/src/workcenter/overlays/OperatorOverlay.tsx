@@ -2,7 +2,7 @@ import { FormActions, Modal, t } from '@takt/ui';
 import { useSubmit } from '../../components/submit';
 import { useId, useMemo, useState } from 'react';
 import { useFloorSync } from '../../offline/SyncProvider';
-import { queue } from '../actions';
+import { queue } from '../../offline/queue';
 import type { OverlayProps } from './types';
 
 interface OperatorRef {

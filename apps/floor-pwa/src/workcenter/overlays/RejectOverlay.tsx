@@ -1,8 +1,8 @@
-import { NOTE_MAX_LENGTH } from '@takt/domain';
 import { FormActions, Modal, t } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
+import { NoteField } from '../NoteField';
 import { useSubmit } from '../../components/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { rejectFormView, rejectPayload, rejectReasonsOf } from '../forms';
@@ -178,19 +178,12 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
             ))}
           </fieldset>
         )}
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-message`}>
-            {t('reject.message')}
-          </label>
-          <textarea
-            id={`${id}-message`}
-            className="touch-input"
-            rows={2}
-            maxLength={NOTE_MAX_LENGTH}
-            value={draft.message}
-            onChange={(e) => send({ type: 'EDIT', patch: { message: e.target.value } })}
-          />
-        </div>
+        <NoteField
+          id={`${id}-message`}
+          label={t('reject.message')}
+          value={draft.message}
+          onChange={(message) => send({ type: 'EDIT', patch: { message } })}
+        />
         {view.showRemoveFromGood && (
           <label className="check touch">
             <input

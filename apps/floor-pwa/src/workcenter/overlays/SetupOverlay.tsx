@@ -1,18 +1,18 @@
-import { formatPartTime, NOTE_MAX_LENGTH } from '@takt/domain';
+import { formatPartTime } from '@takt/domain';
 import { ApiError, FormActions, Modal, t, useServerNow } from '@takt/ui';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import type { Snapshot } from 'xstate';
+import { NoteField } from '../NoteField';
+import { PendingMark } from '../../components/PendingMark';
 import { useSubmit } from '../../components/submit';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import { KV, kvGet, kvPut } from '../../offline/db';
 import { useFloorSync } from '../../offline/SyncProvider';
-import { queue } from '../actions';
-import { stageTransitionPayload, startProductionErrors, startProductionPayload } from '../forms';
+import { queue } from '../../offline/queue';
+import { stagesOf, stageTransitionPayload, startProductionErrors, startProductionPayload } from '../forms';
 import { setupMachine } from '../machines/setupMachine';
-import { PendingMark } from '../PendingMark';
-import { stagesOf } from './StartJobOverlay';
 import type { OverlayProps } from './types';
 
 const draftKey = (machineId: string, run: string) => `takt.setupDraft:${machineId}:${run}`;
@@ -194,7 +194,7 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
             max={setupParts ?? undefined}
             step={1}
             value={draft.keptParts}
-            aria-invalid={errors.some((x) => x.startsWith('Parts')) || undefined}
+            aria-invalid={errors.some((x) => x.field === 'keptParts') || undefined}
             aria-describedby={`${id}-keep-hint`}
             onChange={(e) => actor.send({ type: 'EDIT', patch: { keptParts: e.target.value } })}
           />
@@ -204,26 +204,17 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
               : t('setup.partsToKeepHintUnknown')}
           </span>
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-notes`}>
-            {t('setup.notes')}
-          </label>
-          <textarea
-            id={`${id}-notes`}
-            className="touch-input"
-            rows={3}
-            maxLength={NOTE_MAX_LENGTH}
-            value={draft.notes}
-            onChange={(e) => actor.send({ type: 'EDIT', patch: { notes: e.target.value } })}
-          />
-          <span className="field__hint num">
-            {draft.notes.length}/{NOTE_MAX_LENGTH}
-          </span>
-        </div>
+        <NoteField
+          id={`${id}-notes`}
+          label={t('setup.notes')}
+          rows={3}
+          value={draft.notes}
+          onChange={(notes) => actor.send({ type: 'EDIT', patch: { notes } })}
+        />
         {errors.length > 0 && draft.keptParts !== '' && (
           <ul className="field__error">
             {errors.map((x) => (
-              <li key={x}>{x}</li>
+              <li key={x.field}>{x.message}</li>
             ))}
           </ul>
         )}

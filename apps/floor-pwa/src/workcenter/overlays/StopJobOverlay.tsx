@@ -1,7 +1,7 @@
 import { FormActions, Modal, t } from '@takt/ui';
 import { useSubmit } from '../../components/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
-import { queue } from '../actions';
+import { queue } from '../../offline/queue';
 import { stopJobPayload } from '../forms';
 import type { OverlayProps } from './types';
 

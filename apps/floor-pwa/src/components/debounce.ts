@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-// live-operations §9: dashboard job-action debounce 200 ms; job search debounce 250 ms; job search limit 10.
+// live-operations §9: "Dashboard job-action debounce 200 ms". The job search's debounce is the job picker's
+// (components/jobPicker/jobs.ts).
 export const JOB_ACTION_DEBOUNCE_MS = 200;
-export const JOB_SEARCH_DEBOUNCE_MS = 250;
-export const JOB_SEARCH_LIMIT = 10;
 
 export interface Timers {
   set: (fn: () => void, ms: number) => unknown;
@@ -53,14 +52,4 @@ export function useDebouncedCallback<A extends unknown[]>(
   const [d] = useState(() => debounce<A>((...args) => fnRef.current(...args), ms));
   useEffect(() => () => d.cancel(), [d]);
   return useCallback((...args: A) => d(...args), [d]);
-}
-
-/** `value`, `ms` after it stopped changing (the job search box). */
-export function useDebouncedValue<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const h = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(h);
-  }, [value, ms]);
-  return settled;
 }

@@ -1,12 +1,12 @@
 import type { DashboardType } from '@takt/domain';
 import { Elapsed, RingChart, StatusIcon, t } from '@takt/ui';
 import { memo } from 'react';
-import { actionLabel, tileActions } from '../dashboards/JobActions';
-import type { TileActionKind } from '../dashboards/JobActions';
-import { dt } from '../dashboards/messages';
-import { sameTile, tilePercent } from '../dashboards/tileModel';
-import type { TileMachine, TileModel } from '../dashboards/tileModel';
-import { PendingMark } from '../workcenter/PendingMark';
+import { actionLabel, tileActions } from './JobActions';
+import type { TileActionKind } from './JobActions';
+import { dt } from './messages';
+import { sameTile, tilePercent } from './tileModel';
+import type { TileMachine, TileModel } from './tileModel';
+import { PendingMark } from '../components/PendingMark';
 
 export interface MachineTileProps {
   machine: TileMachine;

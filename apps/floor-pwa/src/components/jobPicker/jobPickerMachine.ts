@@ -1,20 +1,19 @@
 import { ApiError, t } from '@takt/ui';
 import { assign, fromPromise, setup } from 'xstate';
-import type { JobRow } from '../forms';
-import { JOB_PAGE_SIZE, JOB_SEARCH_DEBOUNCE_MS } from '../forms';
+import type { JobPage, JobPageRequest, JobRow } from './jobs';
 
-// The Start Job overlay (live-operations §2): search with a 500 ms debounce, pages of 15 as the list scrolls,
-// choose a job, then start it in setup (optionally on a stage) or in production. Starting queues a command;
-// a refusal to queue shows "Job could not be started" and Ok cancels the overlay (§8).
+// The job picker (live-operations §2 Start Job, Job dispatch, the dashboard tiles' job picker): search with a
+// debounce, pages as the list scrolls, choose a job, then start it in setup (optionally on a stage) or in
+// production. Starting queues a command; a refusal to queue shows "Job could not be started" and Ok cancels
+// the overlay (§8). The debounce and page size are the caller's: §9 gives the start-job overlay 500 ms and
+// pages of 15, the dashboards 250 ms and at most 10 rows.
 
-export interface JobPage {
-  rows: JobRow[];
-  count: number;
-  /** Served from this device's cache (offline). */
-  cached: boolean;
+export interface JobPickerInput {
+  debounceMs: number;
+  pageSize: number;
 }
 
-export interface StartJobContext {
+export interface JobPickerContext extends JobPickerInput {
   filter: string;
   rows: JobRow[];
   count: number;
@@ -25,7 +24,7 @@ export interface StartJobContext {
   loadError: string | null;
 }
 
-export type StartJobEvent =
+export type JobPickerEvent =
   | { type: 'TYPE'; filter: string }
   | { type: 'LOAD_MORE' }
   | { type: 'SELECT'; id: string }
@@ -46,24 +45,33 @@ export const loadErrorText = (e: unknown) =>
     ? e.message
     : t('common.requestError');
 
-export const startJobMachine = setup({
-  types: { context: {} as StartJobContext, events: {} as StartJobEvent },
+export const jobPickerMachine = setup({
+  types: { context: {} as JobPickerContext, events: {} as JobPickerEvent, input: {} as JobPickerInput },
   actors: {
-    loadPage: fromPromise<JobPage, { filter: string; offset: number; limit: number }>(async () => ({
+    loadPage: fromPromise<JobPage, JobPageRequest>(async () => ({
       rows: [],
       count: 0,
       cached: false,
     })),
     start: fromPromise<void, { job: JobRow; setup: boolean; stageId: string | null }>(async () => {}),
   },
-  delays: { debounce: JOB_SEARCH_DEBOUNCE_MS },
+  delays: { debounce: ({ context }) => context.debounceMs },
   guards: {
     hasMore: ({ context }) => context.rows.length < context.count,
     selected: ({ context }) => context.selectedId !== null,
   },
 }).createMachine({
-  id: 'startJob',
-  context: { filter: '', rows: [], count: 0, cached: false, selectedId: null, error: null, loadError: null },
+  id: 'jobPicker',
+  context: ({ input }) => ({
+    ...input,
+    filter: '',
+    rows: [],
+    count: 0,
+    cached: false,
+    selectedId: null,
+    error: null,
+    loadError: null,
+  }),
   initial: 'loading',
   on: {
     TYPE: { target: '.debouncing', actions: assign({ filter: ({ event }) => event.filter }) },
@@ -85,7 +93,7 @@ export const startJobMachine = setup({
       },
       invoke: {
         src: 'loadPage',
-        input: ({ context }) => ({ filter: context.filter, offset: 0, limit: JOB_PAGE_SIZE }),
+        input: ({ context }) => ({ filter: context.filter, offset: 0, limit: context.pageSize }),
         onDone: {
           target: 'ready',
           actions: assign(({ context, event }) => ({
@@ -118,7 +126,7 @@ export const startJobMachine = setup({
         input: ({ context }) => ({
           filter: context.filter,
           offset: context.rows.length,
-          limit: JOB_PAGE_SIZE,
+          limit: context.pageSize,
         }),
         onDone: {
           target: 'ready',
@@ -146,7 +154,7 @@ export const startJobMachine = setup({
       invoke: {
         src: 'start',
         input: ({ context, event }) => {
-          const e = event as Extract<StartJobEvent, { type: 'START' }>;
+          const e = event as Extract<JobPickerEvent, { type: 'START' }>;
           return {
             job: context.rows.find((r) => r.id === context.selectedId)!,
             setup: e.setup,
