@@ -1,32 +1,73 @@
-import { AuthGate, t, ToastProvider, useLocation, usePeriodicReload } from '@takt/ui';
+import {
+  AuthGate,
+  Progress,
+  t,
+  ToastProvider,
+  useNewVersionReload,
+  useOfflineToast,
+  usePeriodicReload,
+} from '@takt/ui';
+import { lazy, Suspense } from 'react';
+import type { ReactNode } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { api } from './api';
 import { AppShell } from './components/AppShell';
+import { RequirePermission } from './components/RequirePermission';
 import { MachinesPage } from './pages/MachinesPage';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { resolveOfficeRoute } from './routes';
+import { ReportsIndexPage } from './pages/ReportsIndexPage';
+import { OFFICE_ROUTES } from './routes';
+import type { PageId } from './routes';
 import { SessionContext } from './session';
 
-function Screen() {
-  const { pathname } = useLocation();
-  const route = resolveOfficeRoute(pathname);
-  switch (route.name) {
-    case 'machines':
-      return <MachinesPage />;
-    case 'notFound':
-      return <NotFoundPage />;
-  }
+// The report pages carry chart.js: loaded when first opened, not with the shell.
+const UtilizationReportPage = lazy(() =>
+  import('./pages/UtilizationReportPage').then((m) => ({ default: m.UtilizationReportPage })),
+);
+
+const PAGES: Record<PageId, () => ReactNode> = {
+  machines: () => <MachinesPage />,
+  reports: () => <ReportsIndexPage />,
+  utilization: () => (
+    <RequirePermission permission="Utilization">
+      <Suspense
+        fallback={
+          <main className="page">
+            <Progress />
+          </main>
+        }
+      >
+        <UtilizationReportPage />
+      </Suspense>
+    </RequirePermission>
+  ),
+};
+
+/** reports-admin §8 offline toast and the new-version countdown (MM-API-Version), as in the floor app. */
+function AppToasts() {
+  useNewVersionReload(api);
+  useOfflineToast();
+  return null;
 }
 
 export function App() {
   usePeriodicReload();
   return (
     <ToastProvider>
+      <AppToasts />
       <AuthGate api={api} appName={t('app.officeName')}>
         {(session) => (
           <SessionContext.Provider value={session}>
-            <AppShell>
-              <Screen />
-            </AppShell>
+            <BrowserRouter>
+              <Routes>
+                <Route element={<AppShell />}>
+                  {OFFICE_ROUTES.map((r) => (
+                    <Route key={r.path} path={r.path} element={PAGES[r.id]()} />
+                  ))}
+                  <Route path="*" element={<NotFoundPage />} />
+                </Route>
+              </Routes>
+            </BrowserRouter>
           </SessionContext.Provider>
         )}
       </AuthGate>

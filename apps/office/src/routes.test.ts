@@ -1,15 +1,40 @@
+import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { resolveOfficeRoute } from './routes';
+import { navSection, OFFICE_ROUTES, reportsFor } from './routes';
 
-describe('resolveOfficeRoute', () => {
+const pageOf = (path: string) => matchRoutes([...OFFICE_ROUTES], path)?.[0]?.route.id ?? 'notFound';
+
+describe('office routes', () => {
   it.each([
     ['/app', 'machines'],
     ['/app/', 'machines'],
     ['/app/machines', 'machines'],
+    ['/app/reports', 'reports'],
+    ['/reports/downtime', 'reports'],
+    ['/dashboard/utilization', 'utilization'],
+    ['/dashboard/utilizationdeprecated', 'notFound'],
     ['/app/machines/m1/standard-timeline', 'notFound'],
     ['/reports', 'notFound'],
     ['/machine/m1/downtime', 'notFound'],
-  ])('%s → %s', (path, name) => {
-    expect(resolveOfficeRoute(path).name).toBe(name);
+  ])('%s → %s', (path, id) => {
+    expect(pageOf(path)).toBe(id);
+  });
+
+  it('puts report pages and both report indexes under Reports in the navigation', () => {
+    expect(navSection('/app/reports')).toBe('reports');
+    expect(navSection('/reports/downtime')).toBe('reports');
+    expect(navSection('/dashboard/utilization')).toBe('reports');
+    expect(navSection('/app/')).toBe('machines');
+    expect(navSection('/nope')).toBeNull();
+  });
+});
+
+describe('reportsFor (reports-admin §6)', () => {
+  it.each([
+    [['PerformanceDashboard', 'Utilization', 'FullProduct'], ['utilization']],
+    [['PerformanceDashboard', 'Utilization'], ['utilization']],
+    [[], []],
+  ])('permissions %j → %j', (permissions, ids) => {
+    expect(reportsFor({ permissions }).map((r) => r.id)).toEqual(ids);
   });
 });

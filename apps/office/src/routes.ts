@@ -1,12 +1,62 @@
-import { matchPath } from '@takt/ui';
+import type { Me, Permission } from '@takt/domain';
+import { tr } from '@takt/ui';
 
-// Office routes. The server sends /app, /machine, /machines, /dashboard/ and /reports here; only the pages
-// that exist are matched, everything else is a real "Not found" page (no placeholder reports).
-export type OfficeRoute = { name: 'machines' } | { name: 'notFound' };
+// Office routes (reports-admin §2 "Report routes"). The server sends /app, /machine, /machines, /dashboard/
+// and /reports to this app; only pages that exist are routed, everything else is a real "Not found" page.
+// Every screen's state is in its URL, so each one can be bookmarked and reloaded.
 
-export function resolveOfficeRoute(pathname: string): OfficeRoute {
-  if (matchPath('/app', pathname) || matchPath('/app/machines', pathname)) return { name: 'machines' };
-  return { name: 'notFound' };
+export const PATHS = {
+  home: '/app',
+  machines: '/app/machines',
+  /** reports-admin §2: the report index, and the back target of the OEE and utilization reports. */
+  reports: '/app/reports',
+  /** reports-admin §2: "reports/downtime and /app/reports: report index, used as the back target". */
+  reportsDowntime: '/reports/downtime',
+  utilization: '/dashboard/utilization',
+} as const;
+
+export type PageId = 'machines' | 'reports' | 'utilization';
+
+/** The route table, as plain objects so react-router's matcher can be tested without a browser. */
+export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
+  { id: 'machines', path: PATHS.home },
+  { id: 'machines', path: PATHS.machines },
+  { id: 'reports', path: PATHS.reports },
+  { id: 'reports', path: PATHS.reportsDowntime },
+  { id: 'utilization', path: PATHS.utilization },
+];
+
+/** The reports this app has, with the permission each needs (reports-admin §6). */
+export interface ReportEntry {
+  id: 'utilization';
+  path: string;
+  permission: Permission;
+  title: string;
+  blurb: string;
 }
 
-export const MACHINES_PATH = '/app/machines';
+export const REPORTS: readonly ReportEntry[] = [
+  {
+    id: 'utilization',
+    path: PATHS.utilization,
+    permission: 'Utilization',
+    title: tr('reports.utilization'),
+    blurb: tr('reports.utilizationBlurb'),
+  },
+];
+
+/** reports-admin §6: what a user may open follows the permissions /api/me lists (tier and role). */
+export const hasPermission = (me: Pick<Me, 'permissions'>, p: Permission): boolean =>
+  me.permissions.includes(p);
+
+export const reportsFor = (me: Pick<Me, 'permissions'>): ReportEntry[] =>
+  REPORTS.filter((r) => hasPermission(me, r.permission));
+
+/** Which top-level navigation entry a path belongs to. */
+export function navSection(pathname: string): 'machines' | 'reports' | null {
+  const p = pathname.replace(/\/+$/, '') || '/';
+  if (p === PATHS.home || p === PATHS.machines) return 'machines';
+  if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
+    return 'reports';
+  return null;
+}

@@ -22,3 +22,7 @@ export * from './Modal';
 export * from './version';
 export * from './shape';
 export * from './FormActions';
+export * from './date-range';
+export * from './report-tools';
+export * from './offline-toast';
+export * from './i18n/reports';

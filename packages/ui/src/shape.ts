@@ -2,7 +2,7 @@ import { MACHINE_STATES, ROLES } from '@takt/domain';
 import type { DashboardMachine, DashboardResponse, LoginRequest, Me } from '@takt/domain';
 
 // Small hand-written checks for the answers the apps read before their first paint. zod and the domain's
-// schemas stay out of the floor app's first chunk (issue 6 point 7: initial JS ≤ 150 KB gzip); the API
+// schemas stay out of the floor app's first chunk (initial JS ≤ 150 KB gzip); the API
 // validates with the domain's zod schemas, these only guard the client against a malformed or foreign answer.
 
 /** An answer that does not have the expected shape; `path` names the first field that failed. */

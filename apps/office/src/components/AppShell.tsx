@@ -1,13 +1,12 @@
-import { Link, t, useLocation } from '@takt/ui';
-import type { ReactNode } from 'react';
-import { MACHINES_PATH, resolveOfficeRoute } from '../routes';
+import { t, tr } from '@takt/ui';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { navSection, PATHS } from '../routes';
 import { useSession } from '../session';
 
 /** Header (company, user, Log out), main navigation and the page. */
-export function AppShell({ children }: { children: ReactNode }) {
+export function AppShell() {
   const { me, logout } = useSession();
-  const { pathname } = useLocation();
-  const onMachines = resolveOfficeRoute(pathname).name === 'machines';
+  const section = navSection(useLocation().pathname);
 
   return (
     <div className="shell">
@@ -22,9 +21,15 @@ export function AppShell({ children }: { children: ReactNode }) {
         <nav className="shell__nav" aria-label={t('office.nav')}>
           <ul>
             <li>
-              <Link to={MACHINES_PATH} aria-current={onMachines ? 'page' : undefined}>
+              {/* /app and /app/machines are one page: mark the entry on both. */}
+              <NavLink to={PATHS.machines} aria-current={section === 'machines' ? 'page' : undefined}>
                 {t('office.machines')}
-              </Link>
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={PATHS.reports} aria-current={section === 'reports' ? 'page' : undefined}>
+                {tr('reports.nav')}
+              </NavLink>
             </li>
             <li>
               {/* The live dashboards belong to the floor app: a full page load, not an in-app link. */}
@@ -33,14 +38,14 @@ export function AppShell({ children }: { children: ReactNode }) {
           </ul>
         </nav>
         <div className="shell__user">
-          <span>{t('office.signedInAs', { name: me.displayName })}</span>
+          <span className="shell__who">{t('office.signedInAs', { name: me.displayName })}</span>
           <button type="button" className="button" onClick={() => void logout()}>
             {t('logout')}
           </button>
         </div>
       </header>
       <div className="shell__content" id="content" tabIndex={-1}>
-        {children}
+        <Outlet />
       </div>
     </div>
   );

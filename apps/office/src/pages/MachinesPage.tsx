@@ -6,15 +6,13 @@ import {
   formatTimeOfDay,
   GroupSelect,
   machinesInGroup,
-  navigate,
   Progress,
   StatusBadge,
   t,
   useDashboard,
-  useLocation,
-  withSearchParam,
 } from '@takt/ui';
 import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api } from '../api';
 import { COLUMN_LABEL, COLUMNS, machineRows, machinesCsv, nextSort, sortRows } from '../machines-table';
 import type { ColumnKey, MachineRow, Sort } from '../machines-table';
@@ -42,7 +40,7 @@ function SortIcon({ direction }: { direction: Sort['direction'] | null }) {
 export function MachinesPage() {
   const { me } = useSession();
   const lz = localeZone(me);
-  const { pathname, search, query } = useLocation();
+  const [query, setQuery] = useSearchParams();
   const group = query.get('group');
   const poll = useDashboard(api, group);
   const data = poll.data;
@@ -76,7 +74,17 @@ export function MachinesPage() {
           <GroupSelect
             groups={data?.groups ?? []}
             value={group}
-            onChange={(g) => navigate(pathname + withSearchParam(search, 'group', g), { replace: true })}
+            onChange={(g) =>
+              setQuery(
+                (q) => {
+                  const next = new URLSearchParams(q);
+                  if (g) next.set('group', g);
+                  else next.delete('group');
+                  return next;
+                },
+                { replace: true },
+              )
+            }
           />
           <button type="button" className="button" onClick={downloadCsv} disabled={!data}>
             {t('office.downloadCsv')}

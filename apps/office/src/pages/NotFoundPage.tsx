@@ -1,6 +1,7 @@
-import { Link, t, useLocation } from '@takt/ui';
+import { t } from '@takt/ui';
 import { useEffect } from 'react';
-import { MACHINES_PATH } from '../routes';
+import { Link, useLocation } from 'react-router';
+import { PATHS } from '../routes';
 
 export function NotFoundPage() {
   const { pathname } = useLocation();
@@ -12,7 +13,7 @@ export function NotFoundPage() {
       <h1 id="not-found-heading">{t('common.notFound')}</h1>
       <p>{t('common.notFoundBody', { path: pathname })}</p>
       <p>
-        <Link to={MACHINES_PATH} className="button button--primary">
+        <Link to={PATHS.machines} className="button button--primary">
           {t('office.backToMachines')}
         </Link>
       </p>
