@@ -1,4 +1,4 @@
-// Issue 3 point 10: build rollups for 100 machines × 365 days at about one state change per minute, then
+// Build rollups for 100 machines × 365 days at about one state change per minute, then
 // sum a year-by-week OEE report per machine from them. Prints both times (the sum should take < 50 ms),
 // with a baseline measured in the same run (a bare loop over the same rows) as a ratio.
 // Run: npx tsx bench/domain-rollups.ts [machines] [days]

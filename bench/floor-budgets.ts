@@ -1,4 +1,4 @@
-// Benchmark (issue 6 point 7): the floor app's budgets, printed as figures (no assertions). Not a test.
+// Benchmark: the floor app's budgets, printed as figures (no assertions). Not a test.
 //   1. initial JavaScript of the workcenter route (/:machineId), gzip, against 150 KB: the entry script of
 //      apps/floor-pwa/dist/index.html, its modulepreloads and their static imports (lazy overlays excluded);
 //      cross-checked with the JS the browser actually fetched before the view was interactive;

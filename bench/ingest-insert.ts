@@ -1,4 +1,4 @@
-// Benchmark (issue 2 point 9, issue 4 point 11a): replay throughput, observations/s of the replay command's
+// Benchmark: replay throughput, observations/s of the replay command's
 // function (runReplay: SHDR parsing, derivation by the domain engine, batched writes of observations, derived
 // records and the live row) against a raw batched insert of the same rows, on SQLite and on PostgreSQL, in the
 // same run. Prints ratios, not a test.
@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import type { Database } from '@takt/api/db';
-import { migrateToLatest, openDb } from '@takt/api/db';
+import type { Database } from '@takt/db';
+import { migrateToLatest, openDb } from '@takt/db';
 import { fileURLToPath } from 'node:url';
 import { parseShdrLine } from '@takt/ingest';
 import type { ObservationRow } from '@takt/ingest';
-import { freshDb } from '../services/api/src/testing/db';
-import { runReplay } from '../services/ingest/src/replay-cli';
+import { freshDb } from '@takt/db/testing';
+import { runReplay } from '../services/ingest/src/replay/replay-cli';
 
 const FILE = new URL('../../shared/data/mtconnect/nist_2-1-2017-Hurco04-Clean.shdr.txt', import.meta.url);
 const BATCH = 2000;

@@ -1,4 +1,4 @@
-// Benchmark (issue 4 point 11b): N simulated machines sending one SHDR line a second each; p50/p99 time from
+// Benchmark: N simulated machines sending one SHDR line a second each; p50/p99 time from
 // a line leaving its adapter to the change being visible through GET /api/dashboard. Printed against a
 // baseline measured in the same run: the time GET /api/dashboard itself takes. Not a test.
 //   npx tsx bench/live-latency.ts [machines=500] [seconds=20]
@@ -7,10 +7,11 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '@takt/api';
-import { companyScope, migrateToLatest, openDb } from '@takt/api/db';
-import { startIngest } from '@takt/ingest';
-import { demoAdapterFields } from '../services/ingest/src/demo-adapter';
-import { createAdapter, createShdrSource } from '../services/api/src/repositories/adapters';
+import { companyScope, migrateToLatest, openDb } from '@takt/db';
+import { apiRules, startIngest } from '@takt/ingest';
+import { demoAdapterFields } from '../services/ingest/src/demo/demo-adapter';
+import { createAdapter } from '../services/api/src/repositories/adapters';
+import { createShdrSource } from '../services/api/src/repositories/machine-sources';
 import { inProcessBus } from '../services/api/src/live/bus';
 import { aCompany, aMachine, aUser } from '../services/api/src/testing/builders';
 
@@ -69,6 +70,7 @@ async function main() {
     secureCookies: false,
     staticRoot: null,
     bus: inProcessBus(),
+    ingest: apiRules,
   });
   const login = await app.request('/login', {
     method: 'POST',

@@ -4,7 +4,7 @@ import { DEMO_LOGINS, DEMO_MANUAL_STATIONS } from '@takt/api';
 import { freePorts, launchChromium, startProduct, watchAdapter } from './harness';
 import type { RunningProduct } from './harness';
 
-// Issue 7 point 6: the live dashboards with a plant of 50 simulated machines, seen through Chromium.
+// The live dashboards with a plant of 50 simulated machines, seen through Chromium.
 const MACHINE_COUNT = 50;
 /** Tiles: the simulated machines and the demo's manual stations (no adapter). */
 const TILE_COUNT = MACHINE_COUNT + DEMO_MANUAL_STATIONS.flatMap((g) => g.stations).length;

@@ -7,7 +7,7 @@ import { launchChromium, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 import { query, syncCommands } from './server-db';
 
-// Issue 6 point 6 (d), decision 0008: two tablets categorize the same downtime offline; the categorization that
+// Decision 0008: two tablets categorize the same downtime offline; the categorization that
 // happened later (occurredAt) wins whatever the arrival order, and the losing tablet shows the operator why.
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 const CATEGORIZED_ELSEWHERE =

@@ -6,7 +6,7 @@ import { launchChromium, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 import { factCounts, query, syncCommands } from './server-db';
 
-// Issue 6 point 6 (b): with the network gone the operator keeps working; a reload still opens the app (service
+// With the network gone the operator keeps working; a reload still opens the app (service
 // worker) with the queued actions; back online, the server records each action once, at the time it was done.
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 

@@ -8,7 +8,7 @@ import { launchChromium, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 import { query, syncCommands } from './server-db';
 
-// Issue 6 point 6 (a): online, every operator action of the workcenter reaches the server once, as the fact
+// Online, every operator action of the workcenter reaches the server once, as the fact
 // the spec names, recorded at the operator's time (the command's occurredAt). The same session then walks the
 // rest of the workcenter of live-operations §2 (Select Multiple, card fields, menu, TV mode, machine switcher
 // and /switch-machines, /authorize/operator, log-out and start-of-shift log-in, Stop Job, an empty state), the
@@ -334,7 +334,7 @@ describe('the workcenter online', () => {
       .toBe(1);
     await startJob.getByRole('button', { name: 'Close' }).click();
 
-    // Installable (issue 6 point 3): the web manifest names its icons, and each is served.
+    // Installable: the web manifest names its icons, and each is served.
     const manifest = await tablet.api<{ display: string; icons: Array<{ src: string; sizes: string }> }>(
       '/manifest.webmanifest',
     );

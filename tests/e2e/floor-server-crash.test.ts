@@ -7,7 +7,7 @@ import { launchChromium, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 import { factCounts, loggedCount, query, syncCommands } from './server-db';
 
-// Issue 6 point 6 (c): the server dies (SIGKILL) in the middle of a sync and comes back on the same database:
+// The server dies (SIGKILL) in the middle of a sync and comes back on the same database:
 // every queued action is recorded exactly once (ARCHITECTURE.md: keyed by id, a repeat returns the first result).
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 const ENV = { TAKT_DEMO_SPEED: '10' };

@@ -4,7 +4,7 @@ import { DEMO_LOGINS, DEMO_MANUAL_STATIONS, DEMO_PLANT } from '@takt/api';
 import { launchChromium, startProduct, watchAdapter } from './harness';
 import type { RunningProduct } from './harness';
 
-// Issue 2 point 8: a fresh product on SQLite with the simulated plant, seen through Chromium.
+// A fresh product on SQLite with the simulated plant, seen through Chromium.
 const MACHINES: string[] = DEMO_PLANT.flatMap((g) => [...g.machines]);
 /** Every work center of the demo: the simulated machines and the manual stations (no adapter). */
 const WORK_CENTERS: string[] = [...MACHINES, ...DEMO_MANUAL_STATIONS.flatMap((g) => [...g.stations])];

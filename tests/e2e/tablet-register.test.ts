@@ -5,7 +5,7 @@ import { describeTablets, productAndBrowser, SOON, Tablet, WorkcenterPage } from
 import type { MachineRef } from './floor-app';
 import { query, syncCommands } from './server-db';
 
-// Issue 6 point 2 (live-operations §2 "Operator runs and tablets", §7, §9): /tablet/register over the
+// Live-operations §2 "Operator runs and tablets", §7, §9: /tablet/register over the
 // tablet-auth WebSocket. The tablet connects and shows a code with its expiry on a countdown ring ticking every
 // 100 ms; an admin associates the code with a machine through the API; the tablet is associated, registered
 // and activated, and opens its machine 3 s later. From then on it acts only on that machine.

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEMO_LOGINS, DEMO_MANUAL_STATIONS, DEMO_PLANT } from '@takt/api';
-import { freshDb } from '../../services/api/src/testing/db';
-import type { TestDb } from '../../services/api/src/testing/db';
+import { freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
 import { startProduct } from './harness';
 import type { RunningProduct } from './harness';
 
-// Issue 5 point 7: an update reaches live-channel subscribers on every API process. Two real product
+// An update reaches live-channel subscribers on every API process. Two real product
 // processes share one PostgreSQL database: A runs ingest with the simulated plant, B serves the API only.
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 

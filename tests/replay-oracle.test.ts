@@ -1,0 +1,185 @@
+// METRICS.md §1 on real logs: replaying each real log gives the state seconds of an independent reading
+// (tests/oracle/shdr-reading.ts, decision 0111), to the millisecond, on every dialect.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
+import { runReplay } from '../services/ingest/src/replay/replay-cli';
+import { readDevice, readShdrLog } from './oracle/shdr-reading';
+import type { OracleReading } from './oracle/shdr-reading';
+
+const shared = (name: string) =>
+  fileURLToPath(new URL(`../../shared/data/mtconnect/${name}`, import.meta.url));
+const fetched = (name: string) => fileURLToPath(new URL(`./fixtures/mtconnect/${name}`, import.meta.url));
+
+const NIST_DEVICES = shared('nist_smstestbed_Devices.xml');
+const CPPAGENT_DEVICES = shared('cppagent_demo_Devices.xml');
+
+interface Log {
+  name: string;
+  file: string;
+  devices: string;
+  device: string;
+}
+
+const LOGS: Log[] = [
+  {
+    name: 'Okuma (cppagent demo)',
+    file: shared('cppagent_demo_okuma.shdr.txt'),
+    devices: CPPAGENT_DEVICES,
+    device: 'OKUMA',
+  },
+  {
+    name: 'Hurco04 (NIST, 2017-02-01)',
+    file: shared('nist_2-1-2017-Hurco04-Clean.shdr.txt'),
+    devices: NIST_DEVICES,
+    device: 'Hurco04',
+  },
+  {
+    name: 'Mazak03 (NIST adapter 004, 2016-05-26)',
+    file: fetched('nist_mtc_adapter004_Mazak03.shdr.txt'),
+    devices: NIST_DEVICES,
+    device: 'Mazak03',
+  },
+  {
+    name: 'Mazak01 (NIST adapter 002, 2018-08-29)',
+    file: fetched('nist_mtc_adapter002_Mazak01.shdr.txt'),
+    devices: NIST_DEVICES,
+    device: 'Mazak01',
+  },
+  {
+    name: 'Hurco02 (NIST clean day log, 2017-02-01)',
+    file: fetched('nist_2-1-2017-Hurco02-Clean.shdr.txt'),
+    devices: NIST_DEVICES,
+    device: 'Hurco02',
+  },
+  {
+    name: 'Hurco02 (NIST box part 1 of 20, 2017-02-02)',
+    file: fetched('nist_Box-Hurco02-01of20.shdr.txt'),
+    devices: NIST_DEVICES,
+    device: 'Hurco02',
+  },
+  {
+    name: 'GFAgie01 (NIST raw agent log, 2016-10-12)',
+    file: fetched('nist_GFAgie01-20161012-20161013.shdr.txt'),
+    devices: NIST_DEVICES,
+    device: 'GFAgie01',
+  },
+];
+
+const readings = new Map<string, OracleReading>();
+const readingOf = (log: Log): OracleReading => {
+  let r = readings.get(log.file);
+  if (!r) {
+    r = readShdrLog(
+      readFileSync(log.file, 'utf8'),
+      readDevice(readFileSync(log.devices, 'utf8'), log.device),
+    );
+    readings.set(log.file, r);
+  }
+  return r;
+};
+
+describe('the independent reading itself', () => {
+  const DEVICE = readDevice(
+    `<Devices><Device name="M" uuid="m1" id="m"><DataItems>
+      <DataItem category="EVENT" id="m_avail" name="avail" type="AVAILABILITY"/>
+      <DataItem category="EVENT" id="m_exec" name="exec" type="EXECUTION"/>
+      <DataItem category="CONDITION" id="m_sys" name="system" type="SYSTEM"/>
+      <DataItem category="EVENT" id="m_msg" name="msg" type="MESSAGE"/>
+      <!-- <DataItem category="EVENT" id="gone" name="gone" type="EXECUTION"/> -->
+    </DataItems></Device></Devices>`,
+    'M',
+  );
+  const read = (lines: string[]) => readShdrLog(lines.join('\n'), DEVICE);
+
+  it('holds each value until it changes, whatever the gap, with the METRICS.md §1 precedence', () => {
+    const r = read([
+      '2024-01-01T00:00:00Z|avail|AVAILABLE|gone|ACTIVE',
+      '2024-01-01T00:00:10Z|exec|READY',
+      '2024-01-01T00:00:20Z|system|FAULT|E1||HIGH|Overheat|exec|READY',
+      '2024-01-01T00:00:30Z|exec|ACTIVE',
+      '2024-01-01T00:00:40Z|exec|STOPPED',
+      '2024-01-01T00:00:50Z|system|NORMAL|E1|||',
+      '2024-01-01T05:00:50Z|msg|7|a note|exec|unavailable',
+      '2024-01-01T05:01:00Z|avail|UNAVAILABLE|exec|ACTIVE',
+      '2024-01-01T05:01:10Z|avail|AVAILABLE',
+    ]);
+    expect(r.stateMs).toEqual({
+      UNAVAILABLE: 10_000 + 10_000 + 10_000,
+      INACTIVE: 10_000 + 5 * 3_600_000,
+      FAULT: 10_000 + 10_000,
+      ACTIVE: 10_000,
+      SETUP: 0,
+    });
+    expect(r.timeline.map((e) => e.state)).toEqual([
+      'UNAVAILABLE',
+      'INACTIVE',
+      'FAULT',
+      'ACTIVE',
+      'FAULT',
+      'INACTIVE',
+      'UNAVAILABLE',
+      'ACTIVE',
+    ]);
+  });
+
+  it('orders by timestamp (file order on ties) and reads no commands, assets or broken lines', () => {
+    const r = read([
+      '* PONG 10000',
+      '2024-01-01T00:01:00.9999Z|exec|READY',
+      '2024-01-01T00:00:00Z|exec|ACTIVE',
+      '2024-01-01T00:00:30Z|@ASSET@|T1|CuttingTool|--multiline--AB',
+      '2024-01-01T23:00:00Z|exec|READY',
+      '--multiline--AB',
+      '2024',
+      '2024-01-01T00:00:30Z|exec|READY|exec|ACTIVE',
+    ]);
+    expect(r).toMatchObject({
+      from: Date.parse('2024-01-01T00:00:00Z'),
+      to: Date.parse('2024-01-01T00:01:00.999Z'),
+    });
+    expect(r.stateMs.ACTIVE).toBe(60_999);
+    expect(r.skippedLines).toBe(1);
+    expect(r.dataLines).toBe(3);
+  });
+
+  it.each(LOGS)('tiles the window of $name with its states', (log) => {
+    const r = readingOf(log);
+    expect(r.from).not.toBeNull();
+    const total = Object.values(r.stateMs).reduce((a, b) => a + b, 0);
+    expect(total).toBe(r.to! - r.from!);
+  });
+});
+
+describe.each(DIALECTS)('replay on %s gives the state seconds of the independent reading', (dialect) => {
+  let t: TestDb | undefined;
+  afterEach(async () => {
+    await t?.cleanup();
+    t = undefined;
+  });
+
+  for (const log of LOGS) {
+    it(
+      log.name,
+      async () => {
+        const expected = readingOf(log);
+        t = await freshDb(dialect);
+        const r = await runReplay(t.db, {
+          file: log.file,
+          devices: log.devices,
+          device: log.device,
+          machine: log.device,
+          speed: 'max',
+          json: true,
+        });
+        // The same window (first and last timestamp of the log), tiled by the states without a gap.
+        expect({ from: r.from, to: r.to }).toEqual({ from: expected.from, to: expected.to });
+        expect(Object.values(r.stateMs).reduce((a, b) => a + b, 0)).toBe(expected.to! - expected.from!);
+        expect(r.stateMs).toEqual(expected.stateMs);
+      },
+      60_000,
+    );
+  }
+});
