@@ -2,3 +2,4 @@ export * from './common';
 export * from './live-entities';
 export * from './report-entities';
 export * from './requests';
+export * from './production-report';
