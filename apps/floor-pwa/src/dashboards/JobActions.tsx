@@ -1,5 +1,6 @@
 import { setupRemoval } from '@takt/domain';
-import { FormActions, Modal, t } from '@takt/ui';
+import { FormModal } from '../components/FormModal';
+import { t } from '@takt/ui';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useSubmit } from '../components/submit';
 import { ENDPOINTS } from '../endpoints/endpoints';
@@ -49,23 +50,17 @@ export function JobCancelModal({ sync, machine, onClose }: ModalProps) {
     await queue(sync, machine.id, 'stop_job', stopJobPayload(machine.id, job), { jobName: job.jobName });
   }, onClose);
   return (
-    <Modal
+    <FormModal
       title={dt('dash.jobCancel.title')}
       onClose={onClose}
       busy={busy}
       className="dash-modal"
-      footer={
-        <FormActions
-          onCancel={onClose}
-          busy={busy}
-          submit={{ label: dt('dash.cancelJob'), tone: 'danger', disabled: !job, onClick: () => submit() }}
-        />
-      }
+      submit={{ label: dt('dash.cancelJob'), tone: 'danger', disabled: !job, onClick: () => submit() }}
     >
       <p className="modal__question">{t('overlay.confirm')}</p>
       <p>{dt('dash.jobCancel.body', { job: job?.jobName ?? job?.jobId ?? '-', machine: machine.name })}</p>
       {error && <p role="alert">{error}</p>}
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -108,22 +103,16 @@ export function StartProductionModal({ sync, machine, onClose }: ModalProps) {
     );
   }, onClose);
   return (
-    <Modal
+    <FormModal
       title={dt('dash.jobSetup.title', { machine: machine.name })}
       onClose={onClose}
       busy={busy}
       className="dash-modal"
-      footer={
-        <FormActions
-          onCancel={onClose}
-          busy={busy}
-          submit={{
-            label: t('setup.startProduction'),
-            disabled: !job || errors.length > 0,
-            onClick: () => submit(),
-          }}
-        />
-      }
+      submit={{
+        label: t('setup.startProduction'),
+        disabled: !job || errors.length > 0,
+        onClick: () => submit(),
+      }}
     >
       <p>{dt('dash.jobSetup.body')}</p>
       <label htmlFor={`${id}-kept`} className="field__label">
@@ -149,7 +138,7 @@ export function StartProductionModal({ sync, machine, onClose }: ModalProps) {
         </p>
       ))}
       {error && <p role="alert">{error}</p>}
-    </Modal>
+    </FormModal>
   );
 }
 

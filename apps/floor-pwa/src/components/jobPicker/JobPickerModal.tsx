@@ -1,4 +1,5 @@
-import { FormActions, Modal, t } from '@takt/ui';
+import { t } from '@takt/ui';
+import { FormModal } from '../FormModal';
 import { useState } from 'react';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import type { FloorSync } from '../../offline/floorSync';
@@ -67,23 +68,20 @@ export function JobPickerModal({
   }, onClose);
 
   return (
-    <Modal
+    <FormModal
       title={title}
       onClose={onClose}
       busy={busy}
       className="dash-modal"
-      footer={
-        <FormActions
-          onCancel={onClose}
-          busy={busy}
-          submit={{ label: t('startJob.inProduction'), disabled: !selected, onClick: () => submit(false) }}
-        >
+      submit={{ label: t('startJob.inProduction'), disabled: !selected, onClick: () => submit(false) }}
+      actions={
+        <>
           {selected?.setuptime != null && (
             <button type="button" className="button touch" disabled={busy} onClick={() => submit(true)}>
               {t('startJob.inSetup')}
             </button>
           )}
-        </FormActions>
+        </>
       }
     >
       <JobPicker
@@ -93,6 +91,6 @@ export function JobPickerModal({
         hint={allOperations ? t('dispatch.hint') : undefined}
       />
       {error && <p role="alert">{error}</p>}
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,6 +1,7 @@
 import { formatPartTime } from '@takt/domain';
+import { FormModal } from '../../components/FormModal';
 import { DowntimeFields } from '../DowntimeFields';
-import { FormActions, formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
+import { formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
@@ -179,18 +180,12 @@ export default function DowntimeOverlay({
     const title =
       targets.length > 1 ? `${t('downtime.addReason')} · ${t('downtime.multiple')}` : t('downtime.addReason');
     return (
-      <Modal
+      <FormModal
         title={title}
         onClose={() => (focusStart != null ? onClose() : send({ type: 'CANCEL' }))}
         busy={busy}
         className="modal--tall"
-        footer={
-          <FormActions
-            onCancel={() => (focusStart != null ? onClose() : send({ type: 'CANCEL' }))}
-            busy={busy}
-            submit={{ label: t('overlay.save'), form: `${id}-reason`, disabled: problems.length > 0 }}
-          />
-        }
+        submit={{ label: t('overlay.save'), form: `${id}-reason`, disabled: problems.length > 0 }}
       >
         <form
           id={`${id}-reason`}
@@ -237,7 +232,7 @@ export default function DowntimeOverlay({
             onDescription={(description) => send({ type: 'EDIT', patch: { description } })}
           />
         </form>
-      </Modal>
+      </FormModal>
     );
   }
 

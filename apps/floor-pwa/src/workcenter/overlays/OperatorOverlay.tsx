@@ -1,4 +1,5 @@
-import { FormActions, Modal, t } from '@takt/ui';
+import { t } from '@takt/ui';
+import { FormModal } from '../../components/FormModal';
 import { useSubmit } from '../../components/submit';
 import { useId, useMemo, useState } from 'react';
 import { useFloorSync } from '../../offline/SyncProvider';
@@ -46,17 +47,16 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
     );
 
   return (
-    <Modal
+    <FormModal
       title={t('operator.title')}
       onClose={onClose}
       busy={busy}
       className="modal--tall"
-      footer={
-        <FormActions
-          wrap
-          busy={busy}
-          submit={{ label: t('operator.loginNow'), disabled: !operator, onClick: () => login(false) }}
-        >
+      noCancel
+      wrap
+      submit={{ label: t('operator.loginNow'), disabled: !operator, onClick: () => login(false) }}
+      actions={
+        <>
           {current && (
             <button
               type="button"
@@ -79,7 +79,7 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
           >
             {t('operator.loginShiftStart')}
           </button>
-        </FormActions>
+        </>
       }
     >
       {current && <p className="modal__hint">{t('operator.current', { name: current.name })}</p>}
@@ -102,6 +102,6 @@ export default function OperatorOverlay({ machineId, data, onClose }: OverlayPro
           ))}
         </fieldset>
       )}
-    </Modal>
+    </FormModal>
   );
 }

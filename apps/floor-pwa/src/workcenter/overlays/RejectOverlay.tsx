@@ -1,4 +1,5 @@
-import { FormActions, Modal, t } from '@takt/ui';
+import { t } from '@takt/ui';
+import { FormModal } from '../../components/FormModal';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
@@ -63,22 +64,16 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
   }, [send, reasons]);
 
   return (
-    <Modal
+    <FormModal
       title={t('reject.title')}
       onClose={onClose}
       busy={busy}
       className="modal--tall"
-      footer={
-        <FormActions
-          onCancel={onClose}
-          busy={busy}
-          submit={{
-            label: t('overlay.save'),
-            form: `${id}-form`,
-            disabled: !view.valid || reasons.length === 0,
-          }}
-        />
-      }
+      submit={{
+        label: t('overlay.save'),
+        form: `${id}-form`,
+        disabled: !view.valid || reasons.length === 0,
+      }}
     >
       <form
         id={`${id}-form`}
@@ -195,6 +190,6 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
           </label>
         )}
       </form>
-    </Modal>
+    </FormModal>
   );
 }

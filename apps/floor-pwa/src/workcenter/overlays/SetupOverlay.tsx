@@ -1,5 +1,6 @@
 import { formatPartTime } from '@takt/domain';
-import { ApiError, FormActions, Modal, t, useServerNow } from '@takt/ui';
+import { FormModal } from '../../components/FormModal';
+import { ApiError, t, useServerNow } from '@takt/ui';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
@@ -118,22 +119,16 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
   const busy = !state.matches('idle');
 
   return (
-    <Modal
+    <FormModal
       title={t('setup.title')}
       onClose={onClose}
       busy={busy}
       className="modal--tall"
-      footer={
-        <FormActions
-          onCancel={onClose}
-          busy={busy}
-          submit={{
-            label: t('setup.startProduction'),
-            form: `${id}-form`,
-            disabled: errors.length > 0 || !job,
-          }}
-        />
-      }
+      submit={{
+        label: t('setup.startProduction'),
+        form: `${id}-form`,
+        disabled: errors.length > 0 || !job,
+      }}
     >
       <div
         className={`setup-timer${over ? ' setup-timer--over' : ''}`}
@@ -219,6 +214,6 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
           </ul>
         )}
       </form>
-    </Modal>
+    </FormModal>
   );
 }

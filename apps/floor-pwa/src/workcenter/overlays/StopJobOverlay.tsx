@@ -1,4 +1,5 @@
-import { FormActions, Modal, t } from '@takt/ui';
+import { t } from '@takt/ui';
+import { FormModal } from '../../components/FormModal';
 import { useSubmit } from '../../components/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../../offline/queue';
@@ -19,20 +20,14 @@ export default function StopJobOverlay({ machineId, machineName, data, onClose }
     }
   });
   return (
-    <Modal
+    <FormModal
       title={t('stopJob.title')}
       onClose={onClose}
       busy={busy}
-      footer={
-        <FormActions
-          onCancel={onClose}
-          busy={busy}
-          submit={{ label: t('stopJob.title'), tone: 'danger', disabled: !job, onClick: () => stop() }}
-        />
-      }
+      submit={{ label: t('stopJob.title'), tone: 'danger', disabled: !job, onClick: () => stop() }}
     >
       <p className="modal__question">{t('overlay.confirm')}</p>
       {job && <p>{t('stopJob.body', { job: job.jobName ?? job.jobId, machine: machineName })}</p>}
-    </Modal>
+    </FormModal>
   );
 }
