@@ -13,6 +13,7 @@ import type { AgentDocument, AgentKeyBy, AgentObservation, StreamsHeader } from 
 import { parseAgentDocument } from './agent-streams';
 import type { BackoffOptions } from '../shdr/shdr-client';
 import { nextBackoffMs } from '../shdr/shdr-client';
+import { callListener, reportTo } from '../listeners';
 
 export interface AgentPosition {
   instanceId: string;
@@ -279,11 +280,7 @@ export class AgentClient {
 
   private noteGap(gap: Omit<AgentGap, 'at'>): void {
     this.stats.gaps++;
-    try {
-      this.options.onGap?.({ ...gap, at: this.now() });
-    } catch (error) {
-      this.report(error);
-    }
+    callListener(() => this.options.onGap?.({ ...gap, at: this.now() }), this.options.onError);
   }
 
   private async deliver(observations: AgentObservation[], batch: AgentBatch): Promise<void> {
@@ -311,11 +308,7 @@ export class AgentClient {
     }
     const receivedAt = this.now();
     this.stats.lastResponseAt = receivedAt;
-    try {
-      this.options.onResponse?.(receivedAt);
-    } catch (error) {
-      this.report(error);
-    }
+    callListener(() => this.options.onResponse?.(receivedAt), this.options.onError);
     const doc = parseAgentDocument(body, receivedAt, this.options.keyBy);
     // cppagent answers OUT_OF_RANGE with a 4xx status and an MTConnectError body: that one we read.
     if (status >= 400 && doc.kind !== 'error') {
@@ -344,18 +337,10 @@ export class AgentClient {
   private setStatus(status: AgentStatus): void {
     if (status === this.currentStatus) return;
     this.currentStatus = status;
-    try {
-      this.options.onStatus?.(status, this.now());
-    } catch (error) {
-      this.report(error);
-    }
+    callListener(() => this.options.onStatus?.(status, this.now()), this.options.onError);
   }
 
   private report(error: unknown): void {
-    try {
-      this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // A failing error sink must not stop the client.
-    }
+    reportTo(this.options.onError, error);
   }
 }

@@ -1,8 +1,9 @@
 // MTConnect device descriptions (Devices.xml, the agent's /probe answer; versions 1.x and 2.x) →
 // data items, and the resolver that tells what an adapter key means. Only the few elements we need
-// are read, with a small tag scanner: a general XML library would be a new dependency for what is a
-// flat, well-known structure. The scanner never throws; unknown or broken markup is skipped.
+// are read, with the small tag scanner of xml-scan.ts. Never throws; unknown or broken markup is skipped.
 import type { KeyKind, KeyKinds } from '../shdr/shdr';
+import type { XmlAttributes } from './xml-scan';
+import { scanXml } from './xml-scan';
 
 export interface DataItem {
   id: string;
@@ -31,45 +32,37 @@ export interface Device {
   dataItems: DataItem[];
 }
 
-type Attributes = Record<string, string>;
-
 interface OpenElement {
   name: string;
-  attributes: Attributes;
+  attributes: XmlAttributes;
   /** set on Device/Agent elements */
   device?: Device;
   /** set on a DataItem element while it is open, to catch its <Source> */
   dataItem?: DataItem;
 }
 
-// comment | CDATA | <?…?> or <!…> | end tag | start tag | text | a stray '<'
-const MARKUP =
-  /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<[?!][^>]*>|<\/\s*([\w:.-]+)\s*>|<([\w:.-]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)|</g;
-const ATTRIBUTE = /([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
 export function parseDevicesXml(xml: string): Device[] {
   const devices: Device[] = [];
   const stack: OpenElement[] = [];
   let sourceText: string | null = null;
-
-  for (const m of xml.matchAll(MARKUP)) {
-    const [, cdata, endTag, startTag, attributeText = '', selfClosing, text] = m;
-    if (startTag) {
-      const element: OpenElement = { name: localName(startTag), attributes: parseAttributes(attributeText) };
+  scanXml(xml, {
+    open(name, attributes, selfClosing) {
+      const element: OpenElement = { name, attributes };
       onOpen(element, stack, devices);
-      if (selfClosing !== '/') stack.push(element);
-      if (element.name === 'Source' && selfClosing !== '/') sourceText = '';
-    } else if (endTag) {
-      const name = localName(endTag);
+      if (!selfClosing) stack.push(element);
+      if (name === 'Source' && !selfClosing) sourceText = '';
+    },
+    close(name) {
       if (name === 'Source' && sourceText !== null) {
-        setSource(stack, decodeEntities(sourceText).trim());
+        setSource(stack, sourceText.trim());
         sourceText = null;
       }
       popTo(stack, name);
-    } else if (sourceText !== null && (text !== undefined || cdata !== undefined)) {
-      sourceText += text ?? cdata ?? '';
-    }
-  }
+    },
+    text(text) {
+      if (sourceText !== null) sourceText += text;
+    },
+  });
   return devices;
 }
 
@@ -122,34 +115,6 @@ function popTo(stack: OpenElement[], name: string): void {
       return;
     }
   }
-}
-
-function localName(qualified: string): string {
-  const colon = qualified.indexOf(':');
-  return colon < 0 ? qualified : qualified.slice(colon + 1);
-}
-
-function parseAttributes(text: string): Attributes {
-  const attributes: Attributes = {};
-  for (const m of text.matchAll(ATTRIBUTE)) {
-    attributes[localName(m[1] ?? '')] = decodeEntities(m[2] ?? m[3] ?? '');
-  }
-  return attributes;
-}
-
-const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity: string) => {
-    if (entity.startsWith('#')) {
-      const code =
-        entity[1] === 'x' || entity[1] === 'X'
-          ? parseInt(entity.slice(2), 16)
-          : parseInt(entity.slice(1), 10);
-      return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[entity] ?? whole;
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

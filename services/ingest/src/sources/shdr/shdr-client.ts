@@ -8,6 +8,7 @@ import net from 'node:net';
 import { shdrSilenceLimitMs } from '@takt/domain';
 import type { KeyKinds, ShdrLine } from './shdr';
 import { parseShdrLine, pongInterval, splitShdrStream } from './shdr';
+import { callListener, reportTo } from '../listeners';
 
 export type ShdrStatus = 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED';
 
@@ -178,11 +179,7 @@ export class ShdrClient {
     if (interval !== null) this.onPong(Math.max(interval, MIN_HEARTBEAT_MS));
     const limit = shdrSilenceLimitMs(this.heartbeat);
     if (limit !== null) this.armSilenceTimer(limit);
-    try {
-      this.options.onLine?.(line);
-    } catch (error) {
-      this.report(error);
-    }
+    callListener(() => this.options.onLine?.(line), this.options.onError);
   }
 
   private count(line: ShdrLine, at: number): void {
@@ -232,14 +229,10 @@ export class ShdrClient {
   private setStatus(status: ShdrStatus): void {
     if (status === this.currentStatus) return;
     this.currentStatus = status;
-    try {
-      this.options.onStatus?.(status, this.now());
-    } catch (error) {
-      this.report(error);
-    }
+    callListener(() => this.options.onStatus?.(status, this.now()), this.options.onError);
   }
 
   private report(error: unknown): void {
-    this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    reportTo(this.options.onError, error);
   }
 }
