@@ -1,5 +1,6 @@
 import { formatPartTime } from '@takt/domain';
 import { FormModal } from '../../components/FormModal';
+import { ReasonChoices } from '../../components/ReasonChoices';
 import { DowntimeFields } from '../DowntimeFields';
 import { formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
 import { useMachine } from '@xstate/react';
@@ -204,25 +205,14 @@ export default function DowntimeOverlay({
           {targets.length > 1 && (
             <p className="modal__hint">{t('downtime.selected', { n: targets.length })}</p>
           )}
-          <fieldset className="choice-grid">
-            <legend className="field__label">{t('downtime.reason')}</legend>
-            {reasons.length === 0 ? (
-              <p className="notice">{t('downtime.noReasons')}</p>
-            ) : (
-              reasons.map((r) => (
-                <label key={r.id} className="choice touch" style={{ borderLeftColor: r.color }}>
-                  <input
-                    type="radio"
-                    name={`${id}-r`}
-                    value={r.id}
-                    checked={draft.reasonId === r.id}
-                    onChange={() => send({ type: 'EDIT', patch: { reasonId: r.id } })}
-                  />
-                  <span>{r.name}</span>
-                </label>
-              ))
-            )}
-          </fieldset>
+          <ReasonChoices
+            name={`${id}-r`}
+            legend={t('downtime.reason')}
+            emptyText={t('downtime.noReasons')}
+            reasons={reasons}
+            selectedId={draft.reasonId}
+            onSelect={(reasonId) => send({ type: 'EDIT', patch: { reasonId } })}
+          />
           <DowntimeFields
             id={id}
             showPlanned={plannedEditable(reason)}

@@ -1,5 +1,6 @@
 import { t } from '@takt/ui';
 import { FormModal } from '../../components/FormModal';
+import { ReasonChoices } from '../../components/ReasonChoices';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
@@ -133,29 +134,14 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
             </span>
           )}
         </div>
-        <fieldset className="choice-grid">
-          <legend className="field__label">{t('reject.reason')}</legend>
-          {reasons.length === 0 ? (
-            <p className="notice">{t('reject.noReasons')}</p>
-          ) : (
-            reasons.map((r) => (
-              <label
-                key={r.id}
-                className="choice touch"
-                style={r.color ? { borderLeftColor: r.color } : undefined}
-              >
-                <input
-                  type="radio"
-                  name={`${id}-reason`}
-                  value={r.id}
-                  checked={draft.reasonId === r.id}
-                  onChange={() => send({ type: 'EDIT', patch: { reasonId: r.id } })}
-                />
-                <span>{r.name}</span>
-              </label>
-            ))
-          )}
-        </fieldset>
+        <ReasonChoices
+          name={`${id}-reason`}
+          legend={t('reject.reason')}
+          emptyText={t('reject.noReasons')}
+          reasons={reasons}
+          selectedId={draft.reasonId}
+          onSelect={(reasonId) => send({ type: 'EDIT', patch: { reasonId } })}
+        />
         {selectedReason && view.typeEditable && (
           <fieldset className="choice-row">
             <legend className="field__label">{t('reject.type')}</legend>
