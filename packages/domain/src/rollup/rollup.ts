@@ -4,7 +4,7 @@ import type { Span, StateInterval } from '../derive/outputs';
 import type { MachineState } from '../machine-state';
 import { MACHINE_STATES } from '../machine-state';
 import type { EfficiencyTotals } from '../metrics/oee';
-import { minNullable } from '../metrics/oee';
+import { emptyTotals, minNullable } from '../metrics/oee';
 import type { PartAdjustmentFact, ProductionCycle, RunStandards } from '../metrics/production';
 
 // A mergeable aggregate per machine per bucket. Buckets never straddle an hour or a shift
@@ -514,18 +514,7 @@ export function efficiencyTotalsSeries(s: RollupSeries, filter: RollupFilter): E
     else hi = mid;
   }
   const selected = filter.shiftIds ? s.shiftIds.map((id) => filter.shiftIds?.has(id) ?? false) : null;
-  const t = {
-    allTimeMs: 0,
-    shiftTimeMs: 0,
-    plannedDowntimeMs: 0,
-    runTimeMs: 0,
-    idealTimeMs: 0,
-    totalParts: 0,
-    rejectedParts: 0,
-    inCycleMs: 0,
-    spindleMs: 0,
-    inCutMs: 0,
-  };
+  const t = emptyTotals();
   let minExpected = Number.NaN;
   for (let i = lo; i < s.length; i++) {
     if ((s.start[i] as number) >= filter.end) break;
@@ -546,5 +535,6 @@ export function efficiencyTotalsSeries(s: RollupSeries, filter: RollupFilter): E
     t.totalParts += s.total[i] as number;
     t.rejectedParts += s.rejected[i] as number;
   }
-  return { ...t, minExpectedPartTime: Number.isNaN(minExpected) ? null : minExpected };
+  t.minExpectedPartTime = Number.isNaN(minExpected) ? null : minExpected;
+  return t;
 }
