@@ -154,3 +154,15 @@ export interface GatewayStatusEntry<S extends string = string> {
   name: string;
   health: { status: S; label: string; tone: 'success' | 'warning' | 'danger' };
 }
+
+/** One element of GET /api/dashboard/cycles (live-operations §6 Cycles dashboard), in the machines' order. */
+export interface CycleEntry {
+  machineId: string;
+  /** Duration of the machine's last production (non-setup) cycle in the last 24 h, ms. */
+  lastCycleMs: number | null;
+  lastCycleAt: number | null;
+  /** The open job run's expected cycle time (ms), as the workcenter card shows it; null when unscheduled. */
+  expectedCycleMs: number | null;
+  /** lastCycleMs − expectedCycleMs: negative is faster than expected. */
+  deltaMs: number | null;
+}

@@ -2,6 +2,7 @@ import { ApiError, usePolling } from '@takt/ui';
 import type { ApiClient } from '@takt/ui';
 import type { GatewayStatusEntry, UnmappedEntry } from '@takt/domain';
 import { dt } from './messages';
+import type { CycleEntry } from '@takt/domain';
 
 // live-operations §2 "Polling": unmapped status every 10 s, gateway status every 15 s. Both come from
 // GET /api/dashboard/status (services/api routes/dashboard.ts), one part per poll (?include=), so each keeps
@@ -140,14 +141,6 @@ export function useStatusFeeds(api: ApiClient): StatusFeeds {
 }
 
 // ---- The Cycles dashboard (live-operations §6: one configured company only)
-
-export interface CycleEntry {
-  machineId: string;
-  lastCycleMs: number | null;
-  lastCycleAt: number | null;
-  expectedCycleMs: number | null;
-  deltaMs: number | null;
-}
 
 const isNumOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
 

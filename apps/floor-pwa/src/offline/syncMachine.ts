@@ -38,6 +38,13 @@ const isUnauthorized = (e: unknown) => e instanceof ApiError && e.status === 401
 const isNetwork = (e: unknown) => e instanceof ApiError && e.isNetworkError;
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** While pushing or pulling: a new command or a pull request is remembered for after; going offline stops. */
+const WHILE_EXCHANGING = {
+  ENQUEUED: { actions: 'markDirty' },
+  PULL: { actions: 'wantPull' },
+  OFFLINE: { target: 'offline', actions: { type: 'fail', params: { error: null } } },
+} as const;
+
 export const syncMachine = setup({
   types: {
     context: {} as SyncContext,
@@ -82,11 +89,7 @@ export const syncMachine = setup({
   states: {
     pushing: {
       entry: 'clearDirty',
-      on: {
-        ENQUEUED: { actions: 'markDirty' },
-        PULL: { actions: 'wantPull' },
-        OFFLINE: { target: 'offline', actions: { type: 'fail', params: { error: null } } },
-      },
+      on: WHILE_EXCHANGING,
       invoke: {
         src: 'push',
         onDone: [
@@ -122,11 +125,7 @@ export const syncMachine = setup({
     },
     pulling: {
       entry: 'clearPull',
-      on: {
-        ENQUEUED: { actions: 'markDirty' },
-        PULL: { actions: 'wantPull' },
-        OFFLINE: { target: 'offline', actions: { type: 'fail', params: { error: null } } },
-      },
+      on: WHILE_EXCHANGING,
       invoke: {
         src: 'pull',
         onDone: [{ guard: ({ context }) => context.dirty, target: 'pushing' }, { target: 'inSync' }],

@@ -30,6 +30,7 @@ import { listGroups, listMachines } from '../repositories/machines';
 import { tileWithoutFullProduct, utilizationWithoutFullProduct } from './full-product';
 import { companyGatewayStatus } from './gateways';
 import { currentWindow, machineLink, runFigures } from './workcenter';
+import type { CycleEntry } from '@takt/domain';
 
 // The live dashboards (live-operations §2, §6, §7): GET /api/dashboard tiles (also the live channel's `live`
 // payload), /utilization and /parts, /status (unmapped keys, gateway health) and /cycles.
@@ -354,17 +355,7 @@ export const cyclesDashboardOn = (configured: string | null | undefined, company
 /** Cycles older than this do not count as "the last cycle" of a tile. */
 export const LAST_CYCLE_WINDOW_MS = 24 * 3_600_000;
 
-/** One element of GET /api/dashboard/cycles, in the machines' order. */
-export interface CycleEntry {
-  machineId: string;
-  /** Duration of the machine's last production (non-setup) cycle in the last 24 h, ms. */
-  lastCycleMs: number | null;
-  lastCycleAt: number | null;
-  /** The open job run's expected cycle time (ms), as the workcenter card shows it; null when unscheduled. */
-  expectedCycleMs: number | null;
-  /** lastCycleMs − expectedCycleMs: negative is faster than expected. */
-  deltaMs: number | null;
-}
+export type { CycleEntry };
 
 export async function lastCycles(
   scope: CompanyScope,
