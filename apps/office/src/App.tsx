@@ -25,20 +25,37 @@ const UtilizationReportPage = lazy(() =>
   import('./pages/UtilizationReportPage').then((m) => ({ default: m.UtilizationReportPage })),
 );
 
+const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
+
+function LazyPage({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <main className="page">
+          <Progress />
+        </main>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
+
 const PAGES: Record<PageId, () => ReactNode> = {
   machines: () => <MachinesPage />,
   reports: () => <ReportsIndexPage />,
   utilization: () => (
     <RequirePermission permission="Utilization">
-      <Suspense
-        fallback={
-          <main className="page">
-            <Progress />
-          </main>
-        }
-      >
+      <LazyPage>
         <UtilizationReportPage />
-      </Suspense>
+      </LazyPage>
+    </RequirePermission>
+  ),
+  oee: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <OeeReportPage />
+      </LazyPage>
     </RequirePermission>
   ),
 };

@@ -12,6 +12,7 @@ describe('office routes', () => {
     ['/app/reports', 'reports'],
     ['/reports/downtime', 'reports'],
     ['/dashboard/utilization', 'utilization'],
+    ['/dashboard/oee', 'oee'],
     ['/dashboard/utilizationdeprecated', 'notFound'],
     ['/app/machines/m1/standard-timeline', 'notFound'],
     ['/reports', 'notFound'],
@@ -24,6 +25,7 @@ describe('office routes', () => {
     expect(navSection('/app/reports')).toBe('reports');
     expect(navSection('/reports/downtime')).toBe('reports');
     expect(navSection('/dashboard/utilization')).toBe('reports');
+    expect(navSection('/dashboard/oee')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     expect(navSection('/nope')).toBeNull();
   });
@@ -31,7 +33,10 @@ describe('office routes', () => {
 
 describe('reportsFor (reports-admin §6)', () => {
   it.each([
-    [['PerformanceDashboard', 'Utilization', 'FullProduct'], ['utilization']],
+    [
+      ['PerformanceDashboard', 'Utilization', 'FullProduct'],
+      ['oee', 'utilization'],
+    ],
     [['PerformanceDashboard', 'Utilization'], ['utilization']],
     [[], []],
   ])('permissions %j → %j', (permissions, ids) => {

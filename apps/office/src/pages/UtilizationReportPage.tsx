@@ -1,29 +1,29 @@
 import type { CompanyClock, EpochMs } from '@takt/domain';
 import {
   ApiError,
-  browserStorage,
   DateRangePicker,
   downloadText,
   GroupSelect,
-  parseDashboardResponse,
   Progress,
-  readPreferences,
-  readRangeParams,
-  t,
   tr,
   useDebounced,
-  writePreferences,
   writeRangeParams,
 } from '@takt/ui';
-import type { AppliedRange } from '@takt/ui';
 import { BarElement, CategoryScale, Chart as ChartJS, LinearScale, Tooltip } from 'chart.js';
 import type { ChartOptions } from 'chart.js';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
-import { Link, useSearchParams } from 'react-router';
 import { api } from '../api';
-import { useCompanyClock, useMinuteNow } from '../company-clock';
-import { PATHS } from '../routes';
+import {
+  cssVar,
+  ReportClockGate,
+  ReportHeader,
+  SortableTh,
+  Sparkline,
+  Tile,
+} from '../components/ReportParts';
+import { useMachineGroups, useReportRange } from '../reports/hooks';
+import { drillTo, readDrillDown, returnToAll } from '../reports/shared';
 import { localeZone, useSession } from '../session';
 import {
   adoptedRange,
@@ -54,54 +54,25 @@ type Load =
 
 /** /dashboard/utilization?group&machine&interval&start&end&quicklink (reports-admin §2 Utilization report). */
 export function UtilizationReportPage() {
-  const { me } = useSession();
-  const clockState = useCompanyClock(me);
-  useEffect(() => {
-    document.title = `${tr('reports.utilization')} · ${t('app.officeName')}`;
-  }, []);
-  if (clockState.kind === 'loading')
-    return (
-      <main className="page">
-        <Progress />
-      </main>
-    );
-  if (clockState.kind === 'failed')
-    return (
-      <main className="page">
-        <p className="notice notice--error" role="alert">
-          {tr('reports.requestError')}
-        </p>
-      </main>
-    );
-  return <UtilizationReport clock={clockState.clock} offsetMs={clockState.offsetMs} />;
+  return (
+    <ReportClockGate title={tr('reports.utilization')}>
+      {(clock, offsetMs) => <UtilizationReport clock={clock} offsetMs={offsetMs} />}
+    </ReportClockGate>
+  );
 }
 
 function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
   const { me } = useSession();
   const lz = localeZone(me);
-  const now = useMinuteNow(offsetMs);
-  const [query, setQuery] = useSearchParams();
-  const search = query.toString();
-  const group = query.get('group');
-  const machine = query.get('machine');
-
   // reports-admin §9: the last utilization horizon is remembered per company.
-  const storedHorizon = useMemo(
-    () => readPreferences(browserStorage(), me.company.id).utilizationHorizon,
-    [me.company.id],
-  );
-  const defaultInterval =
-    storedHorizon && UTILIZATION_HORIZONS.includes(storedHorizon)
-      ? storedHorizon
-      : DEFAULT_UTILIZATION_HORIZON;
-  const applied = useMemo(
-    () =>
-      readRangeParams(new URLSearchParams(search), clock, now, {
-        interval: defaultInterval,
-        allowed: UTILIZATION_HORIZONS,
-      }),
-    [search, clock, now, defaultInterval],
-  );
+  const { now, query, applied, apply, setParams } = useReportRange({
+    clock,
+    offsetMs,
+    horizonPreference: 'utilizationHorizon',
+    defaultHorizon: DEFAULT_UTILIZATION_HORIZON,
+  });
+  const { group, machine } = readDrillDown(query);
+  const groups = useMachineGroups();
 
   const selection = useMemo(() => ({ range: applied, group, machine }), [applied, group, machine]);
   const apiQuery = useMemo(() => utilizationQuery(selection), [selection]);
@@ -111,19 +82,6 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
 
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [stale, setStale] = useState(false);
-  const [groups, setGroups] = useState<{ id: string; name: string }[]>([]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .request('/api/dashboard', { signal: controller.signal, parse: parseDashboardResponse })
-      .then((d) => setGroups(d.groups))
-      .catch(() => {
-        // The group names only label the title and the filter; the report works without them.
-      });
-    return () => controller.abort();
-  }, []);
-
   useEffect(() => {
     const controller = new AbortController();
     setLoad((l) => (l.kind === 'ready' ? l : { kind: 'loading' }));
@@ -144,12 +102,6 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
     return () => controller.abort();
   }, [settled]);
 
-  const setParams = useCallback(
-    (change: (q: URLSearchParams) => URLSearchParams, replace = false) =>
-      setQuery((q) => change(new URLSearchParams(q)), { replace }),
-    [setQuery],
-  );
-
   // The server may answer another interval or range than asked: adopt it, in the URL too.
   const answer = load.kind === 'ready' ? load.answer : null;
   useEffect(() => {
@@ -158,26 +110,11 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
     if (adopted) setParams((q) => writeRangeParams(q, adopted), true);
   }, [answer, load, key, applied, setParams]);
 
-  const apply = (r: AppliedRange) => {
-    writePreferences(browserStorage(), me.company.id, { utilizationHorizon: r.interval });
-    setParams((q) => writeRangeParams(q, r));
-  };
-  const drillTo = (param: 'group' | 'machine', id: string | null) => {
-    setParams((q) => {
-      if (param === 'group') q.delete('machine');
-      if (id) q.set(param, id);
-      else q.delete(param);
-      return q;
-    });
+  const openDrill = (param: 'group' | 'machine', id: string | null) => {
+    setParams((q) => drillTo(q, param, id));
     // A drill-down is a new report: start reading it from its title.
     globalThis.scrollTo?.({ top: 0 });
   };
-  const returnToAll = () =>
-    setParams((q) => {
-      q.delete('group');
-      q.delete('machine');
-      return q;
-    });
 
   const machineName =
     answer?.machines.find((m) => m.machineId === machine)?.machineName ??
@@ -190,17 +127,11 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
 
   return (
     <main className="page report" aria-labelledby="report-heading" aria-busy={loadingFresh || undefined}>
-      <p className="report__back">
-        <Link to={PATHS.reports}>← {tr('reports.backToReports')}</Link>
-      </p>
-      <div className="page__head">
-        <h1 id="report-heading">{title}</h1>
-        {(group || machine) && (
-          <button type="button" className="link-button" onClick={returnToAll}>
-            {tr('utilization.returnToAll')}
-          </button>
-        )}
-      </div>
+      <ReportHeader
+        title={title}
+        returnText={group || machine ? tr('utilization.returnToAll') : null}
+        onReturn={() => setParams(returnToAll)}
+      />
       <div className="report__toolbar">
         <DateRangePicker
           clock={clock}
@@ -211,7 +142,7 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
           onApply={apply}
           onStaleChange={setStale}
         />
-        {!machine && <GroupSelect groups={groups} value={group} onChange={(g) => drillTo('group', g)} />}
+        {!machine && <GroupSelect groups={groups} value={group} onChange={(g) => openDrill('group', g)} />}
       </div>
       {stale && (
         <p className="notice report__stale-note" role="status">
@@ -233,17 +164,12 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
             machine={machine}
             lz={lz}
             onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
-            onDrillMachine={(id) => drillTo('machine', id)}
+            onDrillMachine={(id) => openDrill('machine', id)}
           />
         )}
       </div>
     </main>
   );
-}
-
-function cssVar(name: string, fallback: string): string {
-  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return v || fallback;
 }
 
 function Results({
@@ -331,28 +257,16 @@ function Results({
           <table className="table">
             <thead>
               <tr>
-                {MACHINE_COLUMNS.map((c) => {
-                  const active = sort.key === c;
-                  return (
-                    <th
-                      key={c}
-                      scope="col"
-                      aria-sort={active ? sort.direction : 'none'}
-                      className={c === 'name' ? undefined : 'num-col'}
-                    >
-                      <button
-                        type="button"
-                        className="th-button"
-                        onClick={() => setSort((s) => nextMachineSort(s, c))}
-                      >
-                        {COLUMN_TITLE[c]}
-                        <span aria-hidden="true">
-                          {active ? (sort.direction === 'ascending' ? ' ▲' : ' ▼') : ''}
-                        </span>
-                      </button>
-                    </th>
-                  );
-                })}
+                {MACHINE_COLUMNS.map((c) => (
+                  <SortableTh
+                    key={c}
+                    label={COLUMN_TITLE[c]}
+                    active={sort.key === c}
+                    direction={sort.direction}
+                    numeric={c !== 'name'}
+                    onSort={() => setSort((s) => nextMachineSort(s, c))}
+                  />
+                ))}
                 <th scope="col" className="report__spark-col">
                   <span className="th-text">{tr('utilization.overTime')}</span>
                 </th>
@@ -396,15 +310,6 @@ function Results({
   );
 }
 
-function Tile({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="tile">
-      <span className="tile__label">{label}</span>
-      <span className="tile__value num">{value}</span>
-    </div>
-  );
-}
-
 function MachineRow({ m, onOpen }: { m: UtilizationMachine; onOpen: () => void }) {
   return (
     <tr className="row--link">
@@ -425,40 +330,5 @@ function MachineRow({ m, onOpen }: { m: UtilizationMachine; onOpen: () => void }
         <Sparkline values={m.intervals.map((c) => chartValue(c.inCycle))} />
       </td>
     </tr>
-  );
-}
-
-/** In-cycle per interval as a small line; gaps where there is no time. */
-function Sparkline({ values }: { values: (number | null)[] }) {
-  const w = 120;
-  const h = 28;
-  const step = values.length > 1 ? w / (values.length - 1) : 0;
-  const segments: string[] = [];
-  let current = '';
-  values.forEach((v, i) => {
-    if (v == null) {
-      if (current) segments.push(current);
-      current = '';
-      return;
-    }
-    const x = (values.length > 1 ? i * step : w / 2).toFixed(1);
-    const y = (h - 2 - (v / 100) * (h - 4)).toFixed(1);
-    current += `${current ? ' L' : 'M'}${x} ${y}`;
-  });
-  if (current) segments.push(current);
-  return (
-    <svg
-      className="sparkline"
-      width={w}
-      height={h}
-      viewBox={`0 0 ${w} ${h}`}
-      aria-hidden="true"
-      focusable="false"
-    >
-      <line x1="0" x2={w} y1={h - 2} y2={h - 2} className="sparkline__base" />
-      {segments.map((d) => (
-        <path key={d} d={d} className="sparkline__line" />
-      ))}
-    </svg>
   );
 }

@@ -1,13 +1,21 @@
-import { adoptServerInterval, epochMs, formatPercent } from '@takt/domain';
-import type { EpochMs } from '@takt/domain';
+import { formatPercent } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
 import { arrayOf, nullable, number, object, oneOf, optional, parseWith, string, toCsv, tr } from '@takt/ui';
+import {
+  adoptedRange as adoptedReportRange,
+  drillInterval,
+  intervalLabel,
+  nextSort,
+  REPORT_HORIZONS,
+  sortRows,
+} from '../reports/shared';
+import type { Sort } from '../reports/shared';
 
 // reports-admin §2 "Utilization report" over GET /api/reports/utilization (reports-admin §7). Pure: the page
 // renders what these functions return, and they are tested without a browser.
 
 /** reports-admin §2: OEE and utilization horizons Hour, Day, Week, Month, Quarter. */
-export const UTILIZATION_HORIZONS: readonly Horizon[] = ['hour', 'day', 'week', 'month', 'quarter'];
+export const UTILIZATION_HORIZONS: readonly Horizon[] = REPORT_HORIZONS;
 /** reports-admin §9: the utilization report's company-wide default horizon. */
 export const DEFAULT_UTILIZATION_HORIZON: Horizon = 'day';
 
@@ -70,23 +78,9 @@ export function utilizationQuery(s: UtilizationSelection): Record<string, string
   return q;
 }
 
-/**
- * reports-admin §2 / domain adoptServerInterval: when the server answers with another interval or range
- * than asked, the page takes the server's (and writes it to the URL), or null when nothing differs.
- */
-export function adoptedRange(asked: AppliedRange, answer: UtilizationAnswer): AppliedRange | null {
-  const adopted = adoptServerInterval(asked, {
-    interval: answer.interval,
-    start: epochMs(answer.range.start),
-    end: epochMs(answer.range.end),
-  });
-  if (adopted.interval === asked.interval && adopted.start === asked.start && adopted.end === asked.end)
-    return null;
-  return {
-    ...adopted,
-    quicklink: adopted.start === asked.start && adopted.end === asked.end ? asked.quicklink : null,
-  };
-}
+/** The server may answer another interval or range than asked (shared with the OEE report). */
+export const adoptedRange = (asked: AppliedRange, answer: UtilizationAnswer): AppliedRange | null =>
+  adoptedReportRange(asked, answer);
 
 /** reports-admin §2 Title: 'Utilization Report for {group name, or All Machines, or the machine name}'. */
 export function reportTitle(
@@ -117,59 +111,13 @@ export const pct = (fraction: number | null | undefined): string => {
 export const chartValue = (fraction: number | null): number | null =>
   fraction == null ? null : Math.round(fraction * 100);
 
-/** An interval's label on the company clock: hours by time, days by date, weeks by their Monday, months by name. */
-export function intervalLabel(
-  c: Pick<UtilizationCell, 'start' | 'shopDate'>,
-  interval: Horizon,
-  opts: { timeZone: string; locale?: string },
-): string {
-  const [y, m, d] = c.shopDate.split('-').map(Number) as [number, number, number];
-  const day = new Date(Date.UTC(y, m - 1, d));
-  const utc = (o: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(opts.locale, { ...o, timeZone: 'UTC' }).format(day);
-  switch (interval) {
-    case 'hour':
-    case 'shift':
-      return new Intl.DateTimeFormat(opts.locale, {
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-        timeZone: opts.timeZone,
-      }).format(c.start);
-    case 'day':
-      return utc({ month: 'short', day: 'numeric', weekday: 'short' });
-    case 'week':
-      return tr('utilization.weekOf', { date: utc({ month: 'short', day: 'numeric' }) });
-    case 'month':
-      return utc({ month: 'short', year: 'numeric' });
-    case 'quarter':
-      return `Q${Math.floor((m - 1) / 3) + 1} ${y}`;
-  }
-}
-
-/** Drilling into an interval: its own range, one horizon finer (a day bar opens its hours). */
-export function drillInterval(c: Pick<UtilizationCell, 'start' | 'end'>, interval: Horizon): AppliedRange {
-  const finer: Record<Horizon, Horizon> = {
-    quarter: 'month',
-    month: 'week',
-    week: 'day',
-    day: 'hour',
-    shift: 'hour',
-    hour: 'hour',
-  };
-  return { interval: finer[interval], start: c.start as EpochMs, end: c.end as EpochMs, quicklink: null };
-}
+export { drillInterval, intervalLabel };
 
 // ---- Machines list: sortable columns (reports-admin §2 "List table: sortable")
 
 export const MACHINE_COLUMNS = ['name', 'inCycle', 'spindleRotating', 'inCut'] as const;
 export type MachineColumn = (typeof MACHINE_COLUMNS)[number];
-export interface MachineSort {
-  key: MachineColumn;
-  direction: 'ascending' | 'descending';
-}
+export type MachineSort = Sort<MachineColumn>;
 export const COLUMN_TITLE: Record<MachineColumn, string> = {
   name: tr('utilization.name'),
   inCycle: tr('utilization.inCycle'),
@@ -177,31 +125,17 @@ export const COLUMN_TITLE: Record<MachineColumn, string> = {
   inCut: tr('utilization.inCut'),
 };
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
 /** Sorted rows; machines without a value sort last in both directions; ties by name. */
-export function sortMachines(rows: readonly UtilizationMachine[], sort: MachineSort): UtilizationMachine[] {
-  const dir = sort.direction === 'ascending' ? 1 : -1;
-  const value = (m: UtilizationMachine): number | null =>
-    sort.key === 'name' ? null : (m[sort.key] ?? null);
-  return [...rows].sort((a, b) => {
-    if (sort.key !== 'name') {
-      const x = value(a);
-      const y = value(b);
-      if (x == null || y == null) {
-        if (x != null) return -1;
-        if (y != null) return 1;
-      } else if (x !== y) return (x - y) * dir;
-      return collator.compare(a.machineName, b.machineName);
-    }
-    return collator.compare(a.machineName, b.machineName) * dir;
-  });
-}
+export const sortMachines = (rows: readonly UtilizationMachine[], sort: MachineSort): UtilizationMachine[] =>
+  sortRows(
+    rows,
+    sort,
+    (m) => m.machineName,
+    (m, key: Exclude<MachineColumn, 'name'>) => m[key],
+  );
 
-export function nextMachineSort(current: MachineSort, key: MachineColumn): MachineSort {
-  if (current.key !== key) return { key, direction: key === 'name' ? 'ascending' : 'descending' };
-  return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' };
-}
+export const nextMachineSort = (current: MachineSort, key: MachineColumn): MachineSort =>
+  nextSort(current, key);
 
 /** The machines list as shown, plus one column per interval, as CSV (UI.md "every table downloads as CSV"). */
 export function machinesCsv(

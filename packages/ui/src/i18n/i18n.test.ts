@@ -64,3 +64,26 @@ describe('spec texts in the catalogue', () => {
     expect(t('version.reloadingIn', { s: 30 })).toBe('Reloading in 30...');
   });
 });
+
+// reports-admin §2, §8: the report texts, verbatim, in the same catalogue.
+describe('report texts in the catalogue', () => {
+  it.each([
+    ['reports.requestError', 'There was an error with your request. Please try again.'],
+    ['oee.empty', 'No OEE data in this range.'],
+    ['oee.returnToAll', 'Return to OEE Report for All Machines'],
+    [
+      'oee.noStandards',
+      'One or more operations associated with this metric do not have operation standards applied. This metric may not be accurate.',
+    ],
+    ['oee.chart.components', 'All OEE Components'],
+    ['oee.chart.compare', 'Compare OEE, OOE and TEEP'],
+    ['oee.chart.byShift', 'Compare OEE, Availability, Performance or Quality by Shift'],
+    ['utilization.empty', 'No utilization data in this range.'],
+  ] as const)('%s', (key, text) => {
+    expect(t(key)).toBe(text);
+  });
+
+  it('fills in the report title', () => {
+    expect(t('oee.title', { name: 'All Machines' })).toBe('OEE Report for All Machines');
+  });
+});

@@ -1,0 +1,919 @@
+import type { CompanyClock } from '@takt/domain';
+import {
+  DateRangePicker,
+  GroupSelect,
+  Progress,
+  ShiftFilter,
+  shiftsParam,
+  tr,
+  useDebounced,
+  useUserToken,
+  writeRangeParams,
+} from '@takt/ui';
+import type { Horizon } from '@takt/ui';
+import {
+  BarElement,
+  CategoryScale,
+  Chart as ChartJS,
+  Legend,
+  LinearScale,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
+import type { ChartOptions } from 'chart.js';
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Bar, Line } from 'react-chartjs-2';
+import { Link, useNavigate } from 'react-router';
+import { api } from '../api';
+import {
+  CsvLink,
+  cssVar,
+  ReportClockGate,
+  ReportHeader,
+  SortableTh,
+  Sparkline,
+  Tile,
+} from '../components/ReportParts';
+import {
+  allComponentsTable,
+  byShiftRequest,
+  byShiftSeries,
+  chartTypeLabel,
+  chartTypes,
+  csvHref,
+  DEFAULT_LIST_SORT,
+  DEFAULT_OEE_HORIZON,
+  defaultTableInterval,
+  isEmpty,
+  LIST_TITLE,
+  listColumns,
+  listRequest,
+  listRows,
+  listViewLabel,
+  matrix,
+  metricLabel,
+  nextListSort,
+  offersMatrix,
+  parseByShift,
+  parseOeeSummary,
+  parseProduction,
+  perShiftTable,
+  pct,
+  pct0,
+  reportTitle,
+  SHIFT_METRICS,
+  showsStandardsWarning,
+  sortList,
+  sortMatrix,
+  summaryQuery,
+  summarySeries,
+  tileMetrics,
+  visibleLists,
+  waterfallCaption,
+  waterfallOee,
+  waterfallRows,
+  wrapLabel,
+} from '../oee/report';
+import type {
+  ByShift,
+  ChartType,
+  ListKind,
+  ListRow,
+  ListSort,
+  ListView,
+  OeeSelection,
+  OeeSummary,
+  Production,
+  Series,
+  ShiftMetric,
+  SummaryTable,
+  TableInterval,
+  TableMode,
+  WaterfallRow,
+} from '../oee/report';
+import {
+  dataOf,
+  newCallCache,
+  useMachineNames,
+  useReportCall,
+  useReportRange,
+  useShiftSelection,
+} from '../reports/hooks';
+import type { CallCache, CallState, ReportCall } from '../reports/hooks';
+import {
+  adoptedRange,
+  drillInterval,
+  drillTo,
+  intervalLabel,
+  readDrillDown,
+  REPORT_HORIZONS,
+  returnToAll,
+} from '../reports/shared';
+import type { Sort } from '../reports/shared';
+import { localeZone, useSession } from '../session';
+
+ChartJS.register(BarElement, CategoryScale, Legend, LinearScale, LineElement, PointElement, Tooltip);
+
+type LZ = { locale: string; timeZone: string };
+
+const PRODUCTION = '/api/reports/warehouse/production';
+const BY_SHIFT = '/api/oee/byabstractshift';
+const SUMMARY = '/api/reports/oee';
+
+const summaryCall = (s: OeeSelection, interval?: Horizon): ReportCall<OeeSummary> => ({
+  path: SUMMARY,
+  query: summaryQuery(s, interval),
+  parse: parseOeeSummary,
+});
+const listCall = (s: OeeSelection, kind: ListKind, overTime: boolean): ReportCall<Production> => ({
+  path: PRODUCTION,
+  method: 'POST',
+  body: listRequest(s, kind, overTime),
+  parse: parseProduction,
+});
+const byShiftCall = (s: OeeSelection, metric: ShiftMetric, interval: Horizon): ReportCall<ByShift> => ({
+  path: BY_SHIFT,
+  method: 'POST',
+  body: byShiftRequest(s, metric, interval),
+  parse: parseByShift,
+});
+
+/** /dashboard/oee?group&machine&interval&start&end&quicklink (reports-admin §2 OEE report). */
+export function OeeReportPage() {
+  return (
+    <ReportClockGate title={tr('reports.oee')}>
+      {(clock, offsetMs) => <OeeReport clock={clock} offsetMs={offsetMs} />}
+    </ReportClockGate>
+  );
+}
+
+function OeeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
+  const { me } = useSession();
+  const lz = localeZone(me);
+  // reports-admin §9: the last OEE horizon and the selected shifts are remembered per company.
+  const { now, query, applied, apply, setParams } = useReportRange({
+    clock,
+    offsetMs,
+    horizonPreference: 'oeeHorizon',
+    defaultHorizon: DEFAULT_OEE_HORIZON,
+  });
+  const { group, machine } = readDrillDown(query);
+  const names = useMachineNames();
+  const shiftFilter = useShiftSelection();
+  const [stale, setStale] = useState(false);
+
+  const shifts = useMemo(() => {
+    if (!shiftFilter.options) return null;
+    return shiftsParam(shiftFilter.options, shiftFilter.selected)?.split(',') ?? [];
+  }, [shiftFilter.options, shiftFilter.selected]);
+
+  const selection: OeeSelection | null = useMemo(
+    () => (shifts ? { range: applied, group, machine, shifts } : null),
+    [applied, group, machine, shifts],
+  );
+  const key = JSON.stringify(selection);
+  // reports-admin §9: re-queries wait 500 ms after the last change (shift toggles, picks in a row).
+  const settled = useDebounced(selection, key);
+  // One cache per settled selection: the chart, the lists and the table share their answers.
+  const settledKey = JSON.stringify(settled);
+  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
+
+  const summary = useReportCall(settled ? summaryCall(settled) : null, cache);
+  const answer = dataOf(summary);
+
+  // The server may answer another interval or range than asked: adopt it, in the URL too.
+  useEffect(() => {
+    if (summary.kind !== 'ready' || !settled || key !== settledKey) return;
+    const adopted = adoptedRange(applied, summary.data);
+    if (adopted) setParams((q) => writeRangeParams(q, adopted), true);
+  }, [summary, settled, key, settledKey, applied, setParams]);
+
+  const openDrill = (param: 'group' | 'machine', id: string | null) => {
+    setParams((q) => drillTo(q, param, id));
+    // A drill-down is a new report: start reading it from its title.
+    globalThis.scrollTo?.({ top: 0 });
+  };
+
+  const title = reportTitle(
+    { group, machine },
+    {
+      group: names.groups.find((g) => g.id === group)?.name,
+      machine: names.machines.find((m) => m.id === machine)?.name,
+    },
+  );
+  const fresh = summary.kind === 'ready' && settled != null && key === settledKey;
+
+  return (
+    <main className="page report" aria-labelledby="report-heading" aria-busy={!fresh || undefined}>
+      <ReportHeader
+        title={title}
+        returnText={group || machine ? tr('oee.returnToAll') : null}
+        onReturn={() => setParams(returnToAll)}
+      />
+      <div className="report__toolbar">
+        <DateRangePicker
+          clock={clock}
+          now={now}
+          locale={lz.locale}
+          applied={applied}
+          horizons={REPORT_HORIZONS}
+          onApply={apply}
+          onStaleChange={setStale}
+        />
+        {!machine && (
+          <GroupSelect groups={names.groups} value={group} onChange={(g) => openDrill('group', g)} />
+        )}
+        {shiftFilter.options && (
+          <ShiftFilter
+            shifts={shiftFilter.options}
+            selected={shiftFilter.selected}
+            onChange={shiftFilter.setSelected}
+          />
+        )}
+      </div>
+      {stale && (
+        <p className="notice report__stale-note" role="status">
+          {tr('reports.stale')}
+        </p>
+      )}
+
+      <div className={stale ? 'report__body report__body--stale' : 'report__body'}>
+        {!fresh && summary.kind !== 'error' && <Progress />}
+        {summary.kind === 'error' && (
+          <p className="notice notice--error" role="alert">
+            {summary.message}
+          </p>
+        )}
+        {answer && settled && summary.kind !== 'error' && isEmpty(answer) && (
+          <p className="notice">{tr('oee.empty')}</p>
+        )}
+        {answer && settled && summary.kind !== 'error' && !isEmpty(answer) && (
+          <Results
+            summary={answer}
+            selection={settled}
+            cache={cache}
+            lz={lz}
+            onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
+            onDrill={openDrill}
+          />
+        )}
+      </div>
+    </main>
+  );
+}
+
+function Results({
+  summary,
+  selection,
+  cache,
+  lz,
+  onDrillInterval,
+  onDrill,
+}: {
+  summary: OeeSummary;
+  selection: OeeSelection;
+  cache: CallCache;
+  lz: LZ;
+  onDrillInterval: (cell: { start: number; end: number }) => void;
+  onDrill: (param: 'group' | 'machine', id: string) => void;
+}) {
+  const filtered = summary.shiftFiltered;
+  const token = useUserToken(api);
+  const lists = {
+    shift: useReportCall(listCall(selection, 'shift', false), cache),
+    machineGroup: useReportCall(
+      selection.group || selection.machine ? null : listCall(selection, 'machineGroup', false),
+      cache,
+    ),
+    machine: useReportCall(listCall(selection, 'machine', false), cache),
+  };
+  const overTime = {
+    shift: useReportCall(listCall(selection, 'shift', true), cache),
+    machineGroup: useReportCall(
+      selection.group || selection.machine ? null : listCall(selection, 'machineGroup', true),
+      cache,
+    ),
+    machine: useReportCall(listCall(selection, 'machine', true), cache),
+  };
+  const hasData = (k: ListKind) => (dataOf(lists[k])?.items.length ?? 0) > 0;
+  const visible = visibleLists(selection, {
+    shift: hasData('shift'),
+    machineGroup: hasData('machineGroup'),
+    machine: true,
+  });
+
+  return (
+    <>
+      <section className="report__summary report__summary--oee" aria-label={tr('oee.tilesLabel')}>
+        <div className="tiles tiles--wrap">
+          {tileMetrics(filtered).map((m) => (
+            <Tile
+              key={m}
+              label={metricLabel(m)}
+              value={pct(summary.efficiency[m])}
+              hint={tr(`oee.tileHint.${m}`)}
+            />
+          ))}
+        </div>
+        {showsStandardsWarning(summary.efficiency) && (
+          <p className="notice notice--warning" role="note">
+            {tr('oee.noStandards')}
+          </p>
+        )}
+        <SummaryChart
+          summary={summary}
+          selection={selection}
+          cache={cache}
+          lz={lz}
+          onDrillInterval={onDrillInterval}
+        />
+      </section>
+
+      <Waterfall summary={summary} selection={selection} lz={lz} />
+
+      {visible.map((kind) => (
+        <ListSection
+          key={kind}
+          kind={kind}
+          figures={lists[kind]}
+          overTime={dataOf(overTime[kind])}
+          selection={selection}
+          filtered={filtered}
+          cache={cache}
+          token={token}
+          onDrill={kind === 'shift' ? null : (id) => onDrill(kind === 'machine' ? 'machine' : 'group', id)}
+        />
+      ))}
+
+      <IntervalTable summary={summary} selection={selection} cache={cache} lz={lz} />
+    </>
+  );
+}
+
+// ---- Chart
+
+const colorOf = (c: number | string): string =>
+  typeof c === 'string' ? c : cssVar(`--chart-${String((c % 9) + 1)}`, '#1f5fbf');
+
+function SummaryChart({
+  summary,
+  selection,
+  cache,
+  lz,
+  onDrillInterval,
+}: {
+  summary: OeeSummary;
+  selection: OeeSelection;
+  cache: CallCache;
+  lz: LZ;
+  onDrillInterval: (cell: { start: number; end: number }) => void;
+}) {
+  const id = useId();
+  const types = chartTypes(summary.shiftFiltered);
+  const [picked, setPicked] = useState<ChartType>('components');
+  const chart = types.includes(picked) ? picked : 'components';
+  const [metric, setMetric] = useState<ShiftMetric>('oee');
+  const byShift = useReportCall(
+    chart === 'byShift' ? byShiftCall(selection, metric, selection.range.interval) : null,
+    cache,
+  );
+  const interval = summary.interval;
+
+  let cells: { start: number; end?: number; shopDate: string }[] = summary.intervals;
+  let series: Series[] = [];
+  let body: ReactNode = null;
+  if (chart === 'byShift') {
+    const b = dataOf(byShift);
+    if (byShift.kind === 'error') body = <ErrorBox message={byShift.message} />;
+    else if (!b) body = <Progress />;
+    else {
+      const s = byShiftSeries(b);
+      cells = b.intervals;
+      series = s.series;
+      if (series.length === 0) body = <p className="notice">{tr('oee.chartNoShifts')}</p>;
+    }
+  } else series = summarySeries(chart, summary);
+
+  const labels = cells.map((c) => intervalLabel(c, interval, lz));
+  const label = tr('oee.chartLabel', {
+    chart:
+      chart === 'byShift' ? tr('oee.view.matrix', { metric: metricLabel(metric) }) : chartTypeLabel(chart),
+  });
+  const options: ChartOptions<'line'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    interaction: { mode: 'index', intersect: false },
+    scales: {
+      y: { min: 0, suggestedMax: 100, ticks: { callback: (v) => `${String(v)}%` } },
+      x: { ticks: { autoSkip: true, maxRotation: 0 } },
+    },
+    plugins: {
+      legend: { position: 'bottom', labels: { boxWidth: 12 } },
+      tooltip: {
+        callbacks: {
+          label: (ctx) => `${ctx.dataset.label ?? ''}: ${ctx.raw == null ? '-' : `${String(ctx.raw)}%`}`,
+        },
+      },
+    },
+    // UI.md: every chart element drills down to what is behind it: an interval opens its own range.
+    onClick: (_e, elements) => {
+      const i = elements[0]?.index;
+      const c = i == null ? undefined : summary.intervals.find((x) => x.start === cells[i]?.start);
+      if (c) onDrillInterval(c);
+    },
+    onHover: (e, elements) => {
+      const target = e.native?.target;
+      if (target instanceof HTMLElement) target.style.cursor = elements.length ? 'pointer' : 'default';
+    },
+  };
+  const data = {
+    labels,
+    datasets: series.map((s) => ({
+      label: s.label,
+      data: s.values,
+      borderColor: colorOf(s.color),
+      backgroundColor: colorOf(s.color),
+      pointRadius: cells.length > 40 ? 0 : 3,
+      spanGaps: false,
+      borderWidth: 2,
+    })),
+  };
+
+  return (
+    <figure className="report__chart">
+      <div className="report__chart-tools">
+        <div className="field field--inline">
+          <label htmlFor={`${id}-type`}>{tr('oee.chartType')}</label>
+          <select id={`${id}-type`} value={chart} onChange={(e) => setPicked(e.target.value as ChartType)}>
+            {types.map((c) => (
+              <option key={c} value={c}>
+                {chartTypeLabel(c)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {chart === 'byShift' && (
+          <div className="field field--inline">
+            <label htmlFor={`${id}-metric`}>{tr('oee.chart.metric')}</label>
+            <select
+              id={`${id}-metric`}
+              value={metric}
+              onChange={(e) => setMetric(e.target.value as ShiftMetric)}
+            >
+              {SHIFT_METRICS.map((m) => (
+                <option key={m} value={m}>
+                  {metricLabel(m)}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </div>
+      {body ?? (
+        <div className="report__chart-box">
+          <Line data={data} options={options} aria-label={label} role="img" />
+        </div>
+      )}
+      <figcaption className="visually-hidden">{label}</figcaption>
+    </figure>
+  );
+}
+
+function ErrorBox({ message }: { message: string }) {
+  return (
+    <p className="notice notice--error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+// ---- Explainable OEE: the loss waterfall
+
+function Waterfall({ summary, selection, lz }: { summary: OeeSummary; selection: OeeSelection; lz: LZ }) {
+  const navigate = useNavigate();
+  const rows = waterfallRows(
+    summary.waterfall,
+    {
+      group: selection.group,
+      machine: selection.machine,
+      start: summary.range.start,
+      end: summary.range.end,
+    },
+    lz.locale,
+  );
+  if (rows.length === 0) return null;
+  const oee = waterfallOee(summary.waterfall);
+  const caption = waterfallCaption(rows, oee);
+  const colors = rows.map((r) =>
+    r.kind === 'total'
+      ? r.key === 'fullyProductiveTime'
+        ? cssVar('--chart-3', '#1b7a3a')
+        : cssVar('--chart-1', '#1f5fbf')
+      : cssVar('--chart-4', '#c0262d'),
+  );
+  const data = {
+    // Long reason names break into lines rather than being cut off at the chart's edge on a phone.
+    labels: rows.map((r) => wrapLabel(r.label, 24)),
+    datasets: [
+      {
+        label: tr('oee.losses.hours'),
+        data: rows.map((r) => [r.from, r.to] as [number, number]),
+        backgroundColor: colors,
+        borderSkipped: false as const,
+        barPercentage: 0.8,
+        categoryPercentage: 0.9,
+      },
+    ],
+  };
+  const options: ChartOptions<'bar'> = {
+    indexAxis: 'y',
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    scales: {
+      x: { min: 0, title: { display: true, text: tr('oee.losses.hours') } },
+      y: { ticks: { autoSkip: false } },
+    },
+    plugins: {
+      legend: { display: false },
+      tooltip: {
+        callbacks: {
+          label: (ctx) => {
+            const r = rows[ctx.dataIndex];
+            if (!r) return '';
+            const hours = tr('oee.losses.hoursValue', { hours: r.hours });
+            return r.share ? `${hours} · ${r.share}` : hours;
+          },
+        },
+      },
+    },
+    onClick: (_e, elements) => {
+      const r = elements[0] ? rows[elements[0].index] : undefined;
+      if (r?.href) void navigate(r.href);
+    },
+    onHover: (e, elements) => {
+      const target = e.native?.target;
+      const r = elements[0] ? rows[elements[0].index] : undefined;
+      if (target instanceof HTMLElement) target.style.cursor = r?.href ? 'pointer' : 'default';
+    },
+  };
+
+  return (
+    <section className="report__list report__losses" aria-labelledby="losses-heading">
+      <h2 id="losses-heading">{tr('oee.losses.title')}</h2>
+      <p className="report__intro">{tr('oee.losses.intro')}</p>
+      <div className="report__losses-body">
+        <figure className="report__chart">
+          <div className="report__chart-box" style={{ height: `${String(60 + rows.length * 30)}px` }}>
+            <Bar data={data} options={options} aria-label={tr('oee.losses.chartLabel')} role="img" />
+          </div>
+          <figcaption className="report__caption">{caption}</figcaption>
+        </figure>
+        <WaterfallTable rows={rows} />
+      </div>
+    </section>
+  );
+}
+
+/** The same steps as a table: readable on a phone, every loss a real link for the keyboard. */
+function WaterfallTable({ rows }: { rows: WaterfallRow[] }) {
+  return (
+    <div className="table-wrap table-wrap--medium">
+      <table className="table table--fit">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="th-text">{tr('oee.losses.step')}</span>
+            </th>
+            <th scope="col" className="num-col">
+              <span className="th-text">{tr('oee.losses.hours')}</span>
+            </th>
+            <th scope="col" className="num-col">
+              <span className="th-text">{tr('oee.losses.share')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className={r.kind === 'total' ? 'row--total' : 'row--loss'}>
+              <th scope="row">
+                {r.href ? (
+                  <Link to={r.href} title={tr('oee.losses.open')}>
+                    {r.label}
+                  </Link>
+                ) : (
+                  r.label
+                )}
+              </th>
+              <td className="num-col num">{r.hours}</td>
+              <td className="num-col num">{r.share}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+// ---- Lists: Shifts, Machine Groups, Machines
+
+function ListSection({
+  kind,
+  figures,
+  overTime,
+  selection,
+  filtered,
+  cache,
+  token,
+  onDrill,
+}: {
+  kind: ListKind;
+  figures: CallState<Production>;
+  overTime: Production | null;
+  selection: OeeSelection;
+  filtered: boolean;
+  cache: CallCache;
+  token: string | null;
+  onDrill: ((id: string) => void) | null;
+}) {
+  const id = useId();
+  const headingId = `${id}-heading`;
+  const data = dataOf(figures);
+  const rows = useMemo(() => (data ? listRows(kind, data, overTime) : []), [kind, data, overTime]);
+  const [view, setView] = useState<ListView>('summary');
+  const matrixOffered = offersMatrix(kind, rows.length);
+  const shown: ListView = matrixOffered ? view : 'summary';
+  const byShift = useReportCall(
+    shown !== 'summary' && kind !== 'shift' ? byShiftCall(selection, shown, selection.range.interval) : null,
+    cache,
+  );
+
+  return (
+    <section className="report__list" aria-labelledby={headingId}>
+      <div className="page__head">
+        <h2 id={headingId}>{tr(LIST_TITLE[kind])}</h2>
+        <div className="page__tools">
+          {matrixOffered && (
+            <div className="field field--inline">
+              <label htmlFor={`${id}-view`}>{tr('oee.listView')}</label>
+              <select id={`${id}-view`} value={shown} onChange={(e) => setView(e.target.value as ListView)}>
+                {(['summary', ...SHIFT_METRICS] as const).map((v) => (
+                  <option key={v} value={v}>
+                    {listViewLabel(v)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <CsvLink href={csvHref(data?.csv?.url, token)} />
+        </div>
+      </div>
+      {figures.kind === 'error' && <ErrorBox message={figures.message} />}
+      {!data && figures.kind !== 'error' && <Progress />}
+      {data && shown === 'summary' && (
+        <SummaryList kind={kind} rows={rows} filtered={filtered} onDrill={onDrill} />
+      )}
+      {data && shown !== 'summary' && kind !== 'shift' && (
+        <>
+          {byShift.kind === 'error' && <ErrorBox message={byShift.message} />}
+          {byShift.kind !== 'error' && !dataOf(byShift) && <Progress />}
+          {dataOf(byShift) && (
+            <MatrixTable kind={kind} byShift={dataOf(byShift) as ByShift} onDrill={onDrill} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function SummaryList({
+  kind,
+  rows,
+  filtered,
+  onDrill,
+}: {
+  kind: ListKind;
+  rows: ListRow[];
+  filtered: boolean;
+  onDrill: ((id: string) => void) | null;
+}) {
+  const [sort, setSort] = useState<ListSort>(DEFAULT_LIST_SORT);
+  const sorted = useMemo(() => sortList(rows, sort), [rows, sort]);
+  const columns = listColumns(kind, filtered);
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <SortableTh
+              label={tr('oee.name')}
+              active={sort.key === 'name'}
+              direction={sort.direction}
+              numeric={false}
+              onSort={() => setSort((s) => nextListSort(s, 'name'))}
+            />
+            {columns.map((c) => (
+              <SortableTh
+                key={c}
+                label={metricLabel(c)}
+                active={sort.key === c}
+                direction={sort.direction}
+                numeric
+                onSort={() => setSort((s) => nextListSort(s, c))}
+              />
+            ))}
+            <th scope="col" className="report__spark-col">
+              <span className="th-text">{tr('oee.overTime')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((r) => (
+            <tr key={r.id} className={onDrill ? 'row--link' : undefined}>
+              <th scope="row">
+                <RowName name={r.name} onOpen={onDrill ? () => onDrill(r.id) : null} />
+              </th>
+              {columns.map((c) => (
+                <td key={c} className="num-col num">
+                  {pct(r.figures[c])}
+                </td>
+              ))}
+              <td className="report__spark-col">
+                <Sparkline values={r.overTime} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RowName({ name, onOpen }: { name: string; onOpen: (() => void) | null }) {
+  if (!onOpen) return <>{name}</>;
+  return (
+    <button type="button" className="link-button" onClick={onOpen} title={tr('oee.rowHint', { name })}>
+      {name}
+    </button>
+  );
+}
+
+function MatrixTable({
+  kind,
+  byShift,
+  onDrill,
+}: {
+  kind: Exclude<ListKind, 'shift'>;
+  byShift: ByShift;
+  onDrill: ((id: string) => void) | null;
+}) {
+  const m = useMemo(() => matrix(kind, byShift), [kind, byShift]);
+  const [sort, setSort] = useState<Sort<string>>({ key: 'name', direction: 'ascending' });
+  const rows = useMemo(() => sortMatrix(m.rows, sort), [m.rows, sort]);
+  const toggle = (key: string) =>
+    setSort((s) =>
+      s.key === key
+        ? { key, direction: s.direction === 'ascending' ? 'descending' : 'ascending' }
+        : { key, direction: key === 'name' ? 'ascending' : 'descending' },
+    );
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <SortableTh
+              label={tr('oee.name')}
+              active={sort.key === 'name'}
+              direction={sort.direction}
+              numeric={false}
+              onSort={() => toggle('name')}
+            />
+            {m.shifts.map((s) => (
+              <SortableTh
+                key={s.id}
+                label={s.name}
+                active={sort.key === s.id}
+                direction={sort.direction}
+                numeric
+                onSort={() => toggle(s.id)}
+              />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} className={onDrill ? 'row--link' : undefined}>
+              <th scope="row">
+                <RowName name={r.name} onOpen={onDrill ? () => onDrill(r.id) : null} />
+              </th>
+              {m.shifts.map((s) => (
+                <td key={s.id} className="num-col num">
+                  {pct0(r.values[s.id])}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+// ---- Summary table by interval
+
+function IntervalTable({
+  summary,
+  selection,
+  cache,
+  lz,
+}: {
+  summary: OeeSummary;
+  selection: OeeSelection;
+  cache: CallCache;
+  lz: LZ;
+}) {
+  const id = useId();
+  const [interval, setTableInterval] = useState<TableInterval>(() =>
+    defaultTableInterval(selection.range.interval),
+  );
+  const [mode, setMode] = useState<TableMode>('all');
+  const own = mode === 'all' && interval === summary.interval;
+  const allCall = useReportCall(mode === 'all' && !own ? summaryCall(selection, interval) : null, cache);
+  const metricCall = useReportCall(mode !== 'all' ? byShiftCall(selection, mode, interval) : null, cache);
+  const state = mode === 'all' ? (own ? null : allCall) : metricCall;
+  let table: SummaryTable | null = null;
+  if (mode === 'all') {
+    const s = own ? summary : dataOf(allCall);
+    if (s) table = allComponentsTable(s);
+  } else {
+    const b = dataOf(metricCall);
+    if (b) table = perShiftTable(b);
+  }
+
+  return (
+    <section className="report__list" aria-labelledby={`${id}-heading`}>
+      <div className="page__head">
+        <h2 id={`${id}-heading`}>{tr('oee.byInterval', { interval: tr(`oee.interval.${interval}`) })}</h2>
+        <div className="page__tools">
+          <div className="field field--inline">
+            <label htmlFor={`${id}-interval`}>{tr('oee.tableInterval')}</label>
+            <select
+              id={`${id}-interval`}
+              value={interval}
+              onChange={(e) => setTableInterval(e.target.value as TableInterval)}
+            >
+              <option value="day">{tr('horizon.day')}</option>
+              <option value="week">{tr('horizon.week')}</option>
+            </select>
+          </div>
+          <div className="field field--inline">
+            <label htmlFor={`${id}-mode`}>{tr('oee.byIntervalView')}</label>
+            <select id={`${id}-mode`} value={mode} onChange={(e) => setMode(e.target.value as TableMode)}>
+              <option value="all">{tr('oee.byIntervalAll')}</option>
+              {SHIFT_METRICS.map((m) => (
+                <option key={m} value={m}>
+                  {tr('oee.byIntervalMetric', { metric: metricLabel(m) })}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      </div>
+      {state?.kind === 'error' && <ErrorBox message={state.message} />}
+      {!table && state?.kind !== 'error' && <Progress />}
+      {table && (
+        <div className="table-wrap table-wrap--medium">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="th-text">{tr('oee.date')}</span>
+                </th>
+                {table.columns.map((c) => (
+                  <th key={c} scope="col" className="num-col">
+                    <span className="th-text">{c}</span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((r) => (
+                <tr key={r.key}>
+                  <th scope="row">{intervalLabel(r, interval, lz)}</th>
+                  {r.cells.map((c, i) => (
+                    <td key={table.columns[i] ?? i} className="num-col num">
+                      {c}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+import type { CompanyClock, Shift } from '@takt/domain';
+import {
+  ApiError,
+  browserStorage,
+  parseDashboardResponse,
+  readPreferences,
+  readRangeParams,
+  selectableShifts,
+  tr,
+  writePreferences,
+  writeRangeParams,
+} from '@takt/ui';
+import type { AppliedRange, Horizon, ReportPreferences, ShiftOption } from '@takt/ui';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api } from '../api';
+import { useMinuteNow } from '../company-clock';
+import { useSession } from '../session';
+import { REPORT_HORIZONS } from './shared';
+
+// The state the OEE and utilization reports share: the applied range in the URL with the last horizon
+// remembered per company (reports-admin §9), and the group names for the title and the filter.
+
+export function useReportRange({
+  clock,
+  offsetMs,
+  horizonPreference,
+  defaultHorizon,
+}: {
+  clock: CompanyClock;
+  offsetMs: number;
+  horizonPreference: 'oeeHorizon' | 'utilizationHorizon';
+  defaultHorizon: Horizon;
+}) {
+  const { me } = useSession();
+  const now = useMinuteNow(offsetMs);
+  const [query, setQuery] = useSearchParams();
+  const search = query.toString();
+  const storedHorizon = useMemo(
+    () => readPreferences(browserStorage(), me.company.id)[horizonPreference],
+    [me.company.id, horizonPreference],
+  );
+  const defaultInterval =
+    storedHorizon && REPORT_HORIZONS.includes(storedHorizon) ? storedHorizon : defaultHorizon;
+  const applied = useMemo(
+    () =>
+      readRangeParams(new URLSearchParams(search), clock, now, {
+        interval: defaultInterval,
+        allowed: REPORT_HORIZONS,
+      }),
+    [search, clock, now, defaultInterval],
+  );
+
+  const setParams = useCallback(
+    (change: (q: URLSearchParams) => URLSearchParams, replace = false) =>
+      setQuery((q) => change(new URLSearchParams(q)), { replace }),
+    [setQuery],
+  );
+  const apply = useCallback(
+    (r: AppliedRange) => {
+      const patch: ReportPreferences = { [horizonPreference]: r.interval };
+      writePreferences(browserStorage(), me.company.id, patch);
+      setParams((q) => writeRangeParams(q, r));
+    },
+    [horizonPreference, me.company.id, setParams],
+  );
+  return { now, query, search, applied, apply, setParams };
+}
+
+export interface Named {
+  id: string;
+  name: string;
+}
+
+/**
+ * Machine groups and machines (id, name) from GET /api/dashboard, for the title and the group filter; empty
+ * until they arrive or when the call fails.
+ */
+export function useMachineNames(): { groups: Named[]; machines: Named[] } {
+  const [names, setNames] = useState<{ groups: Named[]; machines: Named[] }>({ groups: [], machines: [] });
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .request('/api/dashboard', { signal: controller.signal, parse: parseDashboardResponse })
+      .then((d) =>
+        setNames({ groups: d.groups, machines: d.machines.map((m) => ({ id: m.id, name: m.name })) }),
+      )
+      .catch(() => {
+        // The names only label the title and the filter; the report works without them.
+      });
+    return () => controller.abort();
+  }, []);
+  return names;
+}
+
+/** Machine groups (id, name) from GET /api/dashboard. */
+export const useMachineGroups = (): Named[] => useMachineNames().groups;
+
+/**
+ * The shift filter's options (GET /api/shifts, terminated shifts excluded) and the selection, remembered per
+ * company (reports-admin §9 "Stored preferences per company: … selected shifts").
+ */
+export function useShiftSelection(): {
+  /** null until GET /api/shifts answers (empty after a failure). */
+  options: ShiftOption[] | null;
+  selected: string[];
+  setSelected: (ids: string[]) => void;
+} {
+  const { me } = useSession();
+  const [options, setOptions] = useState<ShiftOption[] | null>(null);
+  // Without a stored choice every shift is ticked (no filter), which is what the boxes then show.
+  const [stored, setStored] = useState<string[] | null>(
+    () => readPreferences(browserStorage(), me.company.id).shifts ?? null,
+  );
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .request<Shift[]>('/api/shifts', { signal: controller.signal })
+      .then((shifts) => setOptions(selectableShifts(shifts)))
+      .catch(() => {
+        // Without the shift list the report runs unfiltered; the filter says there are no shifts.
+        if (!controller.signal.aborted) setOptions([]);
+      });
+    return () => controller.abort();
+  }, []);
+  const selected = useMemo(() => stored ?? (options ?? []).map((o) => o.id), [stored, options]);
+  const setSelected = useCallback(
+    (ids: string[]) => {
+      setStored(ids);
+      writePreferences(browserStorage(), me.company.id, { shifts: ids });
+    },
+    [me.company.id],
+  );
+  return { options, selected, setSelected };
+}
+
+/** One call of a report page: what to ask, and how to read the answer. */
+export interface ReportCall<T> {
+  path: string;
+  method?: 'GET' | 'POST';
+  query?: Record<string, string | number>;
+  body?: unknown;
+  parse: (value: unknown) => T;
+}
+
+export type CallState<T> =
+  | { kind: 'idle' }
+  | { kind: 'loading'; previous: T | null }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; data: T };
+
+/**
+ * Answers shared by the parts of one page that ask the same thing (a chart and a list, say), for one settled
+ * selection (`scope`): a new selection starts a new cache, so nothing older than the current view is reused.
+ */
+export interface CallCache {
+  scope: string;
+  calls: Map<string, Promise<unknown>>;
+}
+export const newCallCache = (scope: string): CallCache => ({ scope, calls: new Map() });
+
+/**
+ * The answer to `call` (null = not needed). Identical calls share one request through `cache`; while a new
+ * call runs, the previous answer stays available so the page does not jump.
+ */
+export function useReportCall<T>(call: ReportCall<T> | null, cache: CallCache): CallState<T> {
+  const key = call
+    ? JSON.stringify([call.method ?? 'GET', call.path, call.query ?? null, call.body ?? null])
+    : '';
+  const [state, setState] = useState<{ key: string; state: CallState<T> }>({
+    key: '',
+    state: { kind: 'idle' },
+  });
+  const latest = useRef(call);
+  useEffect(() => {
+    latest.current = call;
+  });
+  useEffect(() => {
+    const c = latest.current;
+    if (!c || !key) return;
+    let live = true;
+    setState((s) => ({
+      key,
+      state: {
+        kind: 'loading',
+        previous:
+          s.state.kind === 'ready' ? s.state.data : s.state.kind === 'loading' ? s.state.previous : null,
+      },
+    }));
+    let pending = cache.calls.get(key);
+    if (!pending) {
+      pending = api.request(c.path, {
+        method: c.method ?? 'GET',
+        ...(c.query ? { query: c.query } : {}),
+        ...(c.body !== undefined ? { body: c.body } : {}),
+        parse: c.parse,
+      });
+      // A failed call is asked again next time rather than remembered.
+      pending.catch(() => cache.calls.delete(key));
+      cache.calls.set(key, pending);
+    }
+    pending
+      .then((data) => {
+        if (live) setState({ key, state: { kind: 'ready', data: data as T } });
+      })
+      .catch((err: unknown) => {
+        if (!live) return;
+        // reports-admin §8: report load failure text; a validation answer says what is wrong.
+        const message =
+          err instanceof ApiError && err.status === 400 ? err.message : tr('reports.requestError');
+        setState({ key, state: { kind: 'error', message } });
+      });
+    return () => {
+      live = false;
+    };
+  }, [key, cache]);
+  if (!key) return { kind: 'idle' };
+  if (state.key !== key) {
+    const s = state.state;
+    return {
+      kind: 'loading',
+      previous: s.kind === 'ready' ? s.data : s.kind === 'loading' ? s.previous : null,
+    };
+  }
+  return state.state;
+}
+
+/** The data of a call: the answer, or the previous one while a new answer loads. */
+export const dataOf = <T>(s: CallState<T>): T | null =>
+  s.kind === 'ready' ? s.data : s.kind === 'loading' ? s.previous : null;
