@@ -25,6 +25,7 @@ export * from './metrics/oee';
 export * from './metrics/planned';
 export * from './metrics/parts-goal';
 export * from './metrics/production';
+export * from './metrics/waterfall';
 
 // Rollups
 export * from './rollup/rollup';

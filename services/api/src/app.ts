@@ -25,6 +25,7 @@ import { downtimeRoutes } from './routes/downtime';
 import { partAdjustmentTypeRoutes } from './routes/part-adjustment-types';
 import { partAdjustmentRoutes } from './routes/part-adjustments';
 import { reportsRoutes } from './routes/reports';
+import { oeeRoutes, productionReportRoutes } from './routes/production-report';
 import { dispatchRoutes } from './routes/dispatch';
 import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
 import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
@@ -98,6 +99,8 @@ export function buildApp(deps: Deps) {
   api.route('/partadjustment', partAdjustmentRoutes);
   api.route('/partadjustmenttypes', partAdjustmentTypeRoutes);
   api.route('/reports', reportsRoutes);
+  api.route('/reports', productionReportRoutes);
+  api.route('/oee', oeeRoutes);
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', diagnosticsRoutes);

@@ -424,7 +424,7 @@ export function perShiftTable(b: ByShift): SummaryTable {
   };
 }
 
-// ---- Explainable OEE: the loss waterfall (issue #14 point 5)
+// ---- Explainable OEE: the loss waterfall (decision 0803)
 
 export interface WaterfallRow {
   id: string;

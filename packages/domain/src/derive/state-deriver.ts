@@ -2,16 +2,7 @@ import type { DurationMs, EpochMs } from '../brand';
 import type { MachineState } from '../machine-state';
 import { stateFromSignals } from '../machine-state';
 import type { ConditionValue, DeriverConfig, Observation, ObservationKey } from './observations';
-import type {
-  CurrentSignals,
-  DerivationResult,
-  FaultRecord,
-  MachineCycle,
-  ProgramInterval,
-  Span,
-  StateInterval,
-  StateReason,
-} from './outputs';
+import type { CurrentSignals, DerivationResult, MachineCycle, Span, StateReason } from './outputs';
 
 // METRICS.md §1: observations → state intervals, cycles, programs, faults, flags.
 //
@@ -98,15 +89,8 @@ interface Fold {
   lastCycleEnd: number | null;
 }
 
-interface Outputs {
-  intervals: StateInterval[];
-  cycles: MachineCycle[];
-  programs: ProgramInterval[];
-  subprograms: ProgramInterval[];
-  faults: FaultRecord[];
-  spindle: Span[];
-  inCut: Span[];
-}
+/** What the fold has closed: a result without the current signals. */
+type Outputs = Omit<DerivationResult, 'current'>;
 
 type OutputLengths = { [K in keyof Outputs]: number };
 

@@ -4,7 +4,7 @@ import type { ReportIntervalUnit } from '../calendar/intervals';
 import { epochMsSchema, idSchema, queryEpochMs, queryList } from './common';
 import type { Efficiency } from '../metrics/oee';
 
-// reports-admin §7: the calls behind the OEE and utilization reports (issue #14). The API validates with
+// reports-admin §7: the calls behind the OEE and utilization reports. The API validates with
 // these schemas; the office app builds its requests and reads the answers with these types. Fractions
 // (0..1, above 1 allowed for performance) are shown as percents by the apps; null renders '-'.
 
@@ -151,7 +151,7 @@ export const oeeReportQuerySchema = z
   .refine(startBeforeEnd, START_BEFORE_END);
 
 /**
- * Explainable OEE (issue #14 point 5): where the range's time went, in ms, top to bottom. 'total' steps are
+ * Explainable OEE (decision 0803): where the range's time went, in ms, top to bottom. 'total' steps are
  * levels (all time, shift time, planned production time, run time, fully productive time); 'loss' steps are
  * what separates one level from the next. Every loss step names the records behind it (`link`). The steps
  * add up exactly: shiftTime = allTime − outsideShift; plannedProductionTime = shiftTime − plannedDowntime;

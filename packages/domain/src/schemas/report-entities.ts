@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REPORT_INTERVAL_UNITS } from '../calendar/intervals';
 import { colorSchema, dayStringSchema, durationMsSchema, epochMsSchema, idSchema } from './common';
-import { annotationTypeSchema, cycleInputOptionSchema, productTierSchema } from './live-entities';
+import { cycleInputOptionSchema, downtimePeriodSchema, productTierSchema } from './live-entities';
 
 // reports-admin §3 entities. Fractions (0..1+) are shown as percent; null renders '-'.
 
@@ -145,19 +145,18 @@ export const companySchema = z.object({
 });
 export type Company = z.infer<typeof companySchema>;
 
-export const downtimeReportItemSchema = z.object({
-  start: epochMsSchema,
-  duration: durationMsSchema,
-  machine: z.string(),
-  machineId: idSchema,
-  reason: z.string().nullable(),
-  message: z.string().nullable(),
-  planned: z.boolean().nullable(),
-  annotationType: annotationTypeSchema
-    .pick({ name: true, color: true, id: true, plannedBehavior: true, plannedLimitMs: true })
-    .nullable(),
-  count: z.number().int().nonnegative(),
-  setup: z.boolean(),
+/** A row of the downtime report's grid: a downtime period without its edit state. */
+export const downtimeReportItemSchema = downtimePeriodSchema.pick({
+  start: true,
+  duration: true,
+  machine: true,
+  machineId: true,
+  reason: true,
+  message: true,
+  planned: true,
+  annotationType: true,
+  count: true,
+  setup: true,
 });
 export const warehouseDowntimeItemSchema = z.object({
   downtimeMs: durationMsSchema,

@@ -18,7 +18,7 @@ export const boundElsewhere = () => new ApiError(403, 'TABLET_BOUND', BOUND_ELSE
 export const boundMachineOf = (caller: Caller): string | null =>
   caller.kind === 'tablet' ? caller.boundMachineId : null;
 
-const MACHINE_KEYS = new Set(['machineId', 'machine_id', 'machine', 'machineIds', 'machine_ids']);
+const MACHINE_KEYS = new Set(['machineId', 'machine_id', 'machine', 'machines', 'machineIds', 'machine_ids']);
 /**
  * Keys that name a record of one machine rather than the machine: a part adjustment or annotation `id`, a
  * job run as `jsgId` / `laborActivitySetId` (decision 0300), a job machine, an operator run.
@@ -87,6 +87,15 @@ async function namedIds(c: Context<AppEnv>): Promise<Candidates> {
   for (const key of ['machineId', 'machine_id', 'id', 'machine'])
     addAll(found.machines, c.req.queries(key) ?? []);
   for (const key of RECORD_KEYS) addAll(found.records, c.req.queries(key) ?? []);
+  // A CSV link carries its POST's body as `request` JSON (GET /api/reports/warehouse/production/csv).
+  const request = c.req.query('request');
+  if (request) {
+    try {
+      bodyCandidates(JSON.parse(request), found);
+    } catch {
+      // malformed: the route refuses it
+    }
+  }
   const type = c.req.header('content-type') ?? '';
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && type.includes('json')) {
     bodyCandidates(await c.req.json().catch(() => null), found);

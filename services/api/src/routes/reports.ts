@@ -7,6 +7,7 @@ import {
   idSchema,
   partGoalsQuerySchema,
   queryEpochMs,
+  queryList,
   REPORT_INTERVAL_UNITS,
   timelineQuerySchema,
   utilizationQuerySchema,
@@ -24,6 +25,7 @@ import {
   partGoalsReport,
   subprogramsReport,
   timelineReport,
+  utilizationCsv,
   utilizationReport,
 } from '../services/reports';
 import { requestCtx } from '../http/request-ctx';
@@ -40,6 +42,8 @@ const usesStoredRollups = (cache: string | undefined) => cache !== 'false' && ca
 export const utilizationSchema = utilizationQuerySchema.safeExtend({
   ...strictInterval,
   unit: z.enum(['hour', 'percent'], { error: 'Unit must be hour or percent.' }).default('percent'),
+  shifts: queryList.optional(),
+  format: z.literal('csv').optional(),
 });
 const START_BEFORE_END = { message: 'Start Date must be before End Date', path: ['end'] };
 export const subprogramsSchema = z
@@ -53,7 +57,8 @@ const timezoneOf = (c: Context<AppEnv>) => c.var.caller.company.timezone;
  * /api/reports (live-operations §7, reports-admin §7; decision 0700). Everything is scoped to the caller's
  * company: a machine or group of another company answers 404. CSV downloads authenticate with `?token=`.
  * GET /partGoals   start, end, interval, group, machineId, format=csv, cache → range, machines, cacheToken
- * GET /utilization group, start, end, interval, unit, machineId → range, machines, machineAggregate, …
+ * GET /utilization group, start, end, interval, unit, machineId, shifts, format=csv → range, machines,
+ *                  machineAggregate, … (shifts: only those shifts' time)
  * GET /cycles      machineId, start, end, format=csv
  * GET /downtime    start, end (≤ 31 days), shifts, group, onlyScheduled, show*, includeHidden, categoryId,
  *                  machineId, detail, format=csv → range, data, summary, byMachine
@@ -72,7 +77,9 @@ export const reportsRoutes = new Hono<AppEnv>()
   })
   .get('/utilization', requirePermission('Utilization'), async (c) => {
     const q = queryParams(c, utilizationSchema);
-    return c.json(await utilizationReport(requestCtx(c, c.var.scope), q));
+    const report = await utilizationReport(requestCtx(c, c.var.scope), q);
+    if (q.format === 'csv') return csvResponse(c, 'utilization.csv', utilizationCsv(report));
+    return c.json(report);
   })
   .get('/cycles', performance, async (c) => {
     const q = queryParams(c, cyclesQuerySchema);

@@ -6,6 +6,7 @@ import {
   efficiencyTotals,
   epochMs,
   formatDowntimeMinutes,
+  formatInCycleHours,
   formatPercent,
   formatWallTime,
   intersectSpans,
@@ -13,12 +14,12 @@ import {
   plannedLabel,
   reportIntervals,
   rollupBuckets,
+  rollupsStartingIn,
   shiftOccurrences,
   showProgram,
   spansMs,
   subprogramWindow,
   sumRollups,
-  sumSortedRollups,
   utilizationCell,
 } from '@takt/domain';
 import type {
@@ -85,7 +86,7 @@ const intervalLabel = (i: ReportInterval) => ({
  * domain code the recompute uses. The cache token fingerprints
  * what the stored rows depend on, so it changes whenever the numbers may have (decision 0700).
  */
-async function reportRollups(
+export async function reportRollups(
   ctx: ServiceCtx,
   calendar: CompanyCalendar,
   machineIds: readonly string[],
@@ -195,6 +196,8 @@ export interface UtilizationQuery extends Range {
   unit: UtilizationUnit;
   group?: string | undefined;
   machineId?: string | undefined;
+  /** A shift filter: only the selected shifts' time (reports-admin §2 shift filter). */
+  shifts?: string[] | undefined;
 }
 
 export const NO_UTILIZATION_DATA = 'No utilization data in this range.';
@@ -205,22 +208,28 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
   const machines = await reportMachines(ctx.scope, q);
   const ids = machines.map((m) => m.id);
   const intervals = reportIntervals(calendar, range, q.interval);
+  const shiftIds = q.shifts?.length ? new Set(q.shifts) : null;
+  if (q.shifts?.some((id) => !calendar.shifts.some((s) => s.id === id))) throw notFound('Shift');
   const { rows, cacheToken } = await reportRollups(ctx, calendar, ids, range, {
     useStored: true,
     key: `utilization:${q.interval}`,
   });
-  // Every list sorted by start, so each cell sums only its own rows.
+  // Every list sorted by start, so each cell sums only its own rows. With a shift filter, every duration is
+  // the selected shifts' time (METRICS.md §2 T_all).
   const all = [...rows.values()].flat().sort((x, y) => x.start - y.start);
   const cellsOf = (list: readonly Rollup[]) =>
-    intervals.map((i) => ({ ...intervalLabel(i), ...utilizationCell(sumSortedRollups(list, i), q.unit) }));
+    intervals.map((i) => ({
+      ...intervalLabel(i),
+      ...utilizationCell(sumRollups(rollupsStartingIn(list, i), { ...i, shiftIds }), q.unit),
+    }));
 
   const machineContextErrors: Array<{ machineId: string; machineName: string; message: string }> = [];
   const list = machines.map((m) => {
     const mine = rows.get(m.id)!;
-    const sum = sumRollups(mine, range);
+    const sum = sumRollups(mine, { ...range, shiftIds });
     const known = Object.values(sum.all.stateMs).reduce((t, ms) => t + ms, 0);
     if (known === 0) machineContextErrors.push({ ...machineRef(m), message: NO_UTILIZATION_DATA });
-    const e = efficiency(efficiencyTotals(sum), { shiftFiltered: false });
+    const e = efficiency(efficiencyTotals(sum), { shiftFiltered: shiftIds !== null });
     return {
       ...machineRef(m),
       ...utilizationCell(sum, q.unit),
@@ -232,11 +241,12 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
       intervals: cellsOf(mine),
     };
   });
-  const total = utilizationCell(sumRollups(all, range), q.unit);
+  const total = utilizationCell(sumRollups(all, { ...range, shiftIds }), q.unit);
   return {
     range,
     interval: q.interval,
     unit: q.unit,
+    shiftFiltered: shiftIds !== null,
     intervals: intervals.map(intervalLabel),
     machines: list,
     machineAggregate: { ...total, intervals: cellsOf(all) },
@@ -246,6 +256,34 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
     InCyclePerc: total.inCycle === null ? null : Number(formatPercent(total.inCycle, 'utilization')),
     InCycleSeconds: total.inCycleMs / 1000,
   };
+}
+
+/**
+ * The utilization report's Machines list as CSV (reports-admin §2 Utilization report): one row per machine
+ * (in-cycle, spindle-rotating, in-cut) and an All Machines row (in-cycle only, as the panel heading shows it);
+ * percents with 0 decimals (§9), '-' without time.
+ */
+export function utilizationCsv(report: Awaited<ReturnType<typeof utilizationReport>>): string {
+  const pct = (v: number | null) => formatPercent(v, 'utilization');
+  return toCsv(
+    ['Name', 'In-Cycle (%)', 'Spindle-Rotating (%)', 'In-Cut (%)', 'In-Cycle (h)'],
+    [
+      ...report.machines.map((m) => [
+        m.machineName,
+        pct(m.inCycle),
+        pct(m.spindleRotating),
+        pct(m.inCut),
+        formatInCycleHours(m.inCycleMs),
+      ]),
+      [
+        'All Machines',
+        pct(report.machineAggregate.inCycle),
+        '-',
+        '-',
+        formatInCycleHours(report.machineAggregate.inCycleMs),
+      ],
+    ],
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------

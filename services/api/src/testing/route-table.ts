@@ -88,6 +88,23 @@ const annotation = (s: Shop) => ({
   category_id: s.reasonId,
 });
 
+const productionBody = (s: Shop) => ({
+  ...range(s),
+  interval: 'hour',
+  data: ['oee', 'timeInCycle'],
+  filter: { machine: [s.machineId], shift: [s.shiftId] },
+  groupBy: ['machine', 'interval'],
+  csv: true,
+});
+const oeeByBody = (s: Shop) => ({
+  ...range(s),
+  intervalType: 'hour',
+  efficiencyMetric: 'oee',
+  machines: [s.machineId],
+  shifts: [s.shiftId],
+  jobId: s.jobId,
+});
+
 export const ROUTES: RouteCase[] = [
   {
     method: 'POST',
@@ -488,6 +505,36 @@ export const ROUTES: RouteCase[] = [
     path: '/api/reports/utilization',
     reach: 'machine',
     body: (s) => ({ ...range(s), machineId: s.machineId }),
+  },
+  // The OEE and utilization report calls (decision 0801).
+  {
+    method: 'POST',
+    path: '/api/reports/warehouse/production',
+    full: true,
+    reach: 'machine',
+    body: (s) => productionBody(s),
+  },
+  {
+    method: 'GET',
+    path: '/api/reports/warehouse/production/csv',
+    full: true,
+    reach: 'machine',
+    body: (s) => ({ request: productionBody(s) }),
+  },
+  { method: 'POST', path: '/api/oee/bymachine', full: true, reach: 'machine', body: (s) => oeeByBody(s) },
+  {
+    method: 'POST',
+    path: '/api/oee/byabstractshift',
+    full: true,
+    reach: 'machine',
+    body: (s) => oeeByBody(s),
+  },
+  {
+    method: 'GET',
+    path: '/api/reports/oee',
+    full: true,
+    reach: 'machine',
+    body: (s) => ({ ...range(s), interval: 'hour', machineId: s.machineId, shifts: s.shiftId }),
   },
 ];
 

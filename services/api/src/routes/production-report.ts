@@ -1,0 +1,96 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { oeeByRequestSchema, oeeReportQuerySchema, productionRequestSchema } from '@takt/domain';
+import type { Permission } from '@takt/domain';
+import type { AppEnv } from '../http/context';
+import { csvResponse } from '../http/csv';
+import { forbidden } from '../http/errors';
+import { callerPermissions, requirePermission } from '../http/permissions';
+import { requestCtx } from '../http/request-ctx';
+import { jsonBody, queryParams } from '../http/validate';
+import {
+  asksForOee,
+  csvLinkToken,
+  oeeByMachine,
+  oeeByShift,
+  oeeReport,
+  productionCsv,
+  productionReport,
+} from '../services/production-report';
+import type { ProductionQuery } from '../services/production-report';
+import { USER_TOKEN_TTL_MS } from './user-token';
+
+// The calls behind the OEE and utilization reports (reports-admin §2, §7; decision 0801).
+// Company-scoped like every report: a machine, group, shift or job of another company answers 404.
+// Permissions: OEE figures need FullProduct (as the OEE dashboards, reports-admin §6); utilization figures
+// need Utilization.
+
+const needs = (c: Context<AppEnv>, permission: Permission) => {
+  if (!callerPermissions(c.var.caller, c.var.deps.demoMode).includes(permission)) throw forbidden();
+};
+
+const CSV_PATH = '/api/reports/warehouse/production/csv';
+
+/** GET …/production/csv?request=<the POST body as JSON>&token=…: the same figures as CSV. */
+const csvQuerySchema = z.object({
+  request: z
+    .string({ error: 'request is required' })
+    .transform((s, ctx) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'request must be the report request as JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(productionRequestSchema),
+});
+
+const productionFor = async (c: Context<AppEnv>, q: ProductionQuery) => {
+  // decision 0801: any OEE metric makes it an OEE report (FullProduct); utilization metrics need Utilization.
+  needs(c, asksForOee(q.data) ? 'FullProduct' : 'Utilization');
+  return productionReport(requestCtx(c, c.var.scope), q);
+};
+
+/**
+ * Mounted at /api/reports.
+ * POST /warehouse/production      productionRequestSchema → ProductionResponse (csv: true adds csv.url)
+ * GET  /warehouse/production/csv  request (JSON), token → text/csv
+ * GET  /oee                       oeeReportQuerySchema → OeeReportResponse (FullProduct)
+ */
+export const productionReportRoutes = new Hono<AppEnv>()
+  .post('/warehouse/production', requirePermission('Utilization'), async (c) => {
+    const q = await jsonBody(c, productionRequestSchema);
+    const report = await productionFor(c, q);
+    if (!q.csv) return c.json(report);
+    const token = await csvLinkToken(requestCtx(c, c.var.scope), USER_TOKEN_TTL_MS);
+    const { csv: _csv, ...request } = q;
+    const params = new URLSearchParams({ request: JSON.stringify(request), ...(token ? { token } : {}) });
+    return c.json({ ...report, csv: { url: `${CSV_PATH}?${params.toString()}` } });
+  })
+  .get('/warehouse/production/csv', requirePermission('Utilization'), async (c) => {
+    const { request } = queryParams(c, csvQuerySchema);
+    const report = await productionFor(c, request);
+    return csvResponse(c, 'production.csv', productionCsv(report, request, c.var.caller.company.timezone));
+  })
+  .get('/oee', requirePermission('FullProduct'), async (c) => {
+    const q = queryParams(c, oeeReportQuerySchema);
+    return c.json(await oeeReport(requestCtx(c, c.var.scope), q));
+  });
+
+/**
+ * Mounted at /api/oee. POST /bymachine and /byabstractshift: oeeByRequestSchema → OeeByMachineResponse /
+ * OeeByShiftResponse. The in-cycle metric needs Utilization, the OEE metrics FullProduct.
+ */
+export const oeeRoutes = new Hono<AppEnv>()
+  .post('/bymachine', requirePermission('Utilization'), async (c) => {
+    const q = await jsonBody(c, oeeByRequestSchema);
+    needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
+    return c.json(await oeeByMachine(requestCtx(c, c.var.scope), q));
+  })
+  .post('/byabstractshift', requirePermission('Utilization'), async (c) => {
+    const q = await jsonBody(c, oeeByRequestSchema);
+    needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
+    return c.json(await oeeByShift(requestCtx(c, c.var.scope), q));
+  });

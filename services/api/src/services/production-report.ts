@@ -1,0 +1,518 @@
+import {
+  addTotals,
+  efficiency,
+  efficiencyTotals,
+  efficiencyTotalsSeries,
+  emptyTotals,
+  epochMs,
+  formatInCycleHours,
+  formatPercent,
+  formatWallTime,
+  oeeWaterfall,
+  OEE_METRICS,
+  packRollups,
+  reportIntervals,
+  sumRollups,
+} from '@takt/domain';
+import type {
+  CompanyCalendar,
+  Efficiency,
+  EfficiencyMetric,
+  EfficiencyTotals,
+  MetricPoint,
+  OeeByMachineResponse,
+  OeeByShiftResponse,
+  OeeReportResponse,
+  ProductionFigures,
+  ProductionGroupBy,
+  ProductionItem,
+  ProductionMetric,
+  ProductionResponse,
+  ReportInterval,
+  ReportIntervalRef,
+  ReportIntervalUnit,
+  Rollup,
+  RollupSeries,
+  ShiftValue,
+} from '@takt/domain';
+import { loadCalendar } from '@takt/db/rollups';
+import { toCsv } from '../http/csv';
+import { ApiError, notFound } from '../http/errors';
+import { getAnnotationTypes } from '../repositories/annotation-types';
+import { getJob } from '../repositories/jobs';
+import type { Machine } from '../repositories/machines';
+import { getMachine, listGroups } from '../repositories/machines';
+import { reportMachines, runsOverlapping } from '../repositories/reports';
+import { createSession, findLiveSession } from '../repositories/sessions';
+import type { ServiceCtx } from './context';
+import { reportRollups } from './reports';
+import { shiftColors } from './shifts';
+
+// The calls behind the OEE and utilization reports (reports-admin §2, §7; decision 0801). Every
+// figure is a sum of stored rollups through the METRICS.md math of packages/domain: each machine's rows are
+// packed once (packRollups) and summed once per (machine, interval, shift selection), then cells of groups
+// and of all machines add those totals (addTotals), so no cell is summed from scratch.
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+/** A request as the routes validated it (defaults applied). */
+export interface ProductionQuery extends Range {
+  interval: ReportIntervalUnit;
+  data: ProductionMetric[];
+  filter: { machine?: string[] | undefined; machineGroup?: string | undefined; shift?: string[] | undefined };
+  groupBy: ProductionGroupBy[];
+  csv?: boolean | undefined;
+}
+
+export interface OeeByQuery extends Range {
+  intervalType: ReportIntervalUnit;
+  shifts?: string[] | undefined;
+  efficiencyMetric: EfficiencyMetric;
+  jobId?: string | undefined;
+  machines?: string[] | undefined;
+  group?: string | undefined;
+}
+
+export interface OeeReportQuery extends Range {
+  interval: ReportIntervalUnit;
+  group?: string | undefined;
+  machineId?: string | undefined;
+  shifts?: string[] | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Limits (decision 0801): the spec names no maximum range for these reports; their quick links reach a year
+// (Last 12 months, Last year). Without a limit a range from 1970 by hour is half a million cells.
+
+/** At most two years (plus a leap day and a DST hour) … */
+export const MAX_REPORT_RANGE_MS = 731 * 86_400_000 + 3_600_000;
+export const RANGE_TOO_LONG_MESSAGE = 'Select up to 2 years';
+/** … and at most this many intervals (hour horizon: about 83 days). */
+export const MAX_REPORT_INTERVALS = 2000;
+export const TOO_MANY_INTERVALS_MESSAGE = `Select a longer interval: at most ${MAX_REPORT_INTERVALS} intervals`;
+
+const limitError = (field: string, code: string, message: string) =>
+  new ApiError(400, 'VALIDATION_ERROR', message, [{ field, code, message }]);
+
+function checkLimits(range: Range): void {
+  if (range.end - range.start > MAX_REPORT_RANGE_MS)
+    throw limitError('end', 'RANGE_TOO_LONG', RANGE_TOO_LONG_MESSAGE);
+}
+
+/** The report intervals of the range, refused when there would be too many. */
+function intervalsOf(calendar: CompanyCalendar, range: Range, unit: ReportIntervalUnit): ReportInterval[] {
+  const intervals = reportIntervals(calendar, { start: epochMs(range.start), end: epochMs(range.end) }, unit);
+  if (intervals.length > MAX_REPORT_INTERVALS)
+    throw limitError('interval', 'TOO_MANY_INTERVALS', TOO_MANY_INTERVALS_MESSAGE);
+  return intervals;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading and summing
+
+/** One report's machines, calendar, selected shifts and rollups, with the per-machine totals memoized. */
+interface ReportData {
+  calendar: CompanyCalendar;
+  /** The report intervals of the range. */
+  intervals: ReportInterval[];
+  machines: Machine[];
+  /** The shift filter (null: all time). */
+  shiftFilter: ReadonlySet<string> | null;
+  rows: Map<string, Rollup[]>;
+  /** Totals of one machine over [start, end) in the selected shifts (null = no shift filter). */
+  totals(machineId: string, range: Range, shiftIds: ReadonlySet<string> | null): EfficiencyTotals;
+  /** Σ totals over machines. */
+  sum(machineIds: Iterable<string>, range: Range, shiftIds: ReadonlySet<string> | null): EfficiencyTotals;
+}
+
+/**
+ * The report's machines: the listed ones (each must be the caller's company's, else 404 like every
+ * report), those of a group, or all in service; both filters together keep the listed machines of the group.
+ */
+async function selectMachines(
+  ctx: ServiceCtx,
+  filter: { machineIds?: readonly string[] | undefined; group?: string | undefined },
+): Promise<Machine[]> {
+  const listed = await reportMachines(ctx.scope, { group: filter.group });
+  if (!filter.machineIds?.length) return listed;
+  const out: Machine[] = [];
+  for (const id of new Set(filter.machineIds)) {
+    const inList = listed.find((m) => m.id === id);
+    if (inList) {
+      out.push(inList);
+      continue;
+    }
+    // A decommissioned machine of the company can still be reported; another company's id is 404.
+    const m = await getMachine(ctx.scope, id);
+    if (!m) throw notFound('Machine');
+    if (!filter.group) out.push(m);
+  }
+  return out;
+}
+
+/** The shift filter's ids, each a shift of the caller's company (else 404, as GET /api/reports/downtime). */
+function shiftFilterOf(calendar: CompanyCalendar, ids: readonly string[] | undefined): Set<string> | null {
+  if (!ids?.length) return null;
+  if (ids.some((id) => !calendar.shifts.some((s) => s.id === id))) throw notFound('Shift');
+  return new Set(ids);
+}
+
+const shiftKey = (ids: ReadonlySet<string> | null) => (ids ? [...ids].sort().join(',') : '*');
+
+async function loadReportData(
+  ctx: ServiceCtx,
+  range: Range,
+  machines: Machine[],
+  shifts: readonly string[] | undefined,
+  unit: ReportIntervalUnit,
+  key: string,
+): Promise<ReportData> {
+  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const shiftFilter = shiftFilterOf(calendar, shifts);
+  // Before any rollup is read or built.
+  const intervals = intervalsOf(calendar, range, unit);
+  const ids = machines.map((m) => m.id);
+  const { rows } = await reportRollups(ctx, calendar, ids, range, { useStored: true, key });
+  const series = new Map<string, RollupSeries>();
+  const memo = new Map<string, EfficiencyTotals>();
+  const totals = (machineId: string, r: Range, shiftIds: ReadonlySet<string> | null) => {
+    const k = `${machineId}|${r.start}|${r.end}|${shiftKey(shiftIds)}`;
+    let t = memo.get(k);
+    if (!t) {
+      let s = series.get(machineId);
+      if (!s) series.set(machineId, (s = packRollups(rows.get(machineId) ?? [])));
+      t = efficiencyTotalsSeries(s, { start: epochMs(r.start), end: epochMs(r.end), shiftIds });
+      memo.set(k, t);
+    }
+    return t;
+  };
+  const sum = (machineIds: Iterable<string>, r: Range, shiftIds: ReadonlySet<string> | null) => {
+    let t = emptyTotals();
+    for (const id of machineIds) t = addTotals(t, totals(id, r, shiftIds));
+    return t;
+  };
+  return { calendar, intervals, machines, shiftFilter, rows, totals, sum };
+}
+
+const intervalRef = (i: ReportInterval): ReportIntervalRef => ({
+  start: i.start,
+  end: i.end,
+  shopDate: i.shopDate,
+});
+
+/** The efficiency metric of one cell. */
+const metricOf = (e: Efficiency, metric: EfficiencyMetric): number | null => e[metric];
+
+// ---------------------------------------------------------------------------------------------------------
+// POST /api/reports/warehouse/production
+
+const OEE_SET: ReadonlySet<string> = new Set(OEE_METRICS);
+/** Whether a request asks for an OEE metric (FullProduct, decision 0801) rather than utilization only. */
+export const asksForOee = (data: readonly string[]) => data.some((m) => OEE_SET.has(m));
+
+function figuresOf(
+  t: EfficiencyTotals,
+  data: readonly ProductionMetric[],
+  shiftFiltered: boolean,
+): ProductionFigures {
+  const e = efficiency(t, { shiftFiltered });
+  const out: ProductionFigures = { minExpectedPartTime: e.minExpectedPartTime };
+  for (const m of data) {
+    switch (m) {
+      case 'timeInCut':
+        out[m] = t.inCutMs;
+        break;
+      case 'timeInCycle':
+        out[m] = t.inCycleMs;
+        break;
+      case 'timeSpindleRotating':
+        out[m] = t.spindleMs;
+        break;
+      case 'allTime':
+        out[m] = t.allTimeMs;
+        break;
+      case 'utilizationRate':
+        out[m] = e.inCycle;
+        break;
+      default:
+        out[m] = e[m];
+    }
+  }
+  return out;
+}
+
+/** One value of a groupBy dimension: the item keys it sets and how it narrows machines or time. */
+interface DimKey {
+  keys: Partial<Pick<ProductionItem, 'machine' | 'shift' | 'machineGroup' | 'interval'>>;
+  machineIds?: ReadonlySet<string>;
+  range?: Range;
+  shiftIds?: ReadonlySet<string>;
+}
+
+export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Promise<ProductionResponse> {
+  const range = { start: q.start, end: q.end };
+  checkLimits(range);
+  const selectedMachines = await selectMachines(ctx, {
+    machineIds: q.filter.machine,
+    group: q.filter.machineGroup,
+  });
+  const data = await loadReportData(
+    ctx,
+    range,
+    selectedMachines,
+    q.filter.shift,
+    q.interval,
+    `production:${q.interval}`,
+  );
+  const { machines, shiftFilter, intervals } = data;
+  const selectedIds = machines.map((m) => m.id);
+  const selected = new Set(selectedIds);
+  const groups = (await listGroups(ctx.scope))
+    .map((g) => ({ ...g, machineIds: g.machineIds.filter((id) => selected.has(id)) }))
+    .filter((g) => g.machineIds.length > 0);
+  const colors = await shiftColors(ctx);
+  const shifts = colors.filter((s) => !shiftFilter || shiftFilter.has(s.id));
+
+  const dimKeys = (dim: ProductionGroupBy): DimKey[] => {
+    switch (dim) {
+      case 'machine':
+        return machines.map((m) => ({ keys: { machine: m.id }, machineIds: new Set([m.id]) }));
+      case 'machineGroup':
+        return groups.map((g) => ({ keys: { machineGroup: g.id }, machineIds: new Set(g.machineIds) }));
+      case 'shift':
+        return shifts.map((s) => ({ keys: { shift: s.id }, shiftIds: new Set([s.id]) }));
+      case 'interval':
+        return intervals.map((i) => ({ keys: { interval: i.start }, range: { start: i.start, end: i.end } }));
+    }
+  };
+  const combine = (a: DimKey, b: DimKey): DimKey | null => {
+    let machineIds = a.machineIds ?? b.machineIds;
+    if (a.machineIds && b.machineIds)
+      machineIds = new Set([...a.machineIds].filter((id) => b.machineIds!.has(id)));
+    if (machineIds && machineIds.size === 0) return null;
+    let shiftIds = a.shiftIds ?? b.shiftIds;
+    if (a.shiftIds && b.shiftIds) shiftIds = new Set([...a.shiftIds].filter((id) => b.shiftIds!.has(id)));
+    const r = a.range && b.range ? null : (a.range ?? b.range);
+    return {
+      keys: { ...a.keys, ...b.keys },
+      ...(machineIds ? { machineIds } : {}),
+      ...(r ? { range: r } : {}),
+      ...(shiftIds ? { shiftIds } : {}),
+    };
+  };
+  const dims = [...new Set(q.groupBy)];
+  let cells: DimKey[] = [];
+  if (dims.length === 1) cells = dimKeys(dims[0]!);
+  else if (dims.length === 2) {
+    const second = dimKeys(dims[1]!);
+    for (const a of dimKeys(dims[0]!))
+      for (const b of second) {
+        const c = combine(a, b);
+        if (c) cells.push(c);
+      }
+  }
+  const items: ProductionItem[] = cells.map((c) => {
+    // A shift cell is shift time only: OOE and TEEP are null there as with the filter (METRICS.md §3).
+    const shiftIds = c.shiftIds ?? shiftFilter;
+    const t = data.sum(c.machineIds ?? selectedIds, c.range ?? range, shiftIds);
+    return { ...c.keys, ...figuresOf(t, q.data, shiftIds !== null) };
+  });
+  return {
+    range,
+    interval: q.interval,
+    items,
+    entities: {
+      machines: machines.map((m) => ({ id: m.id, name: m.name })),
+      shifts,
+      machineGroups: groups.map((g) => ({ id: g.id, name: g.name })),
+      intervals: intervals.map(intervalRef),
+    },
+    aggregate: figuresOf(data.sum(selectedIds, range, shiftFilter), q.data, shiftFilter !== null),
+  };
+}
+
+const METRIC_HEADERS: Record<ProductionMetric, string> = {
+  availability: 'Availability (%)',
+  oee: 'OEE (%)',
+  ooe: 'OOE (%)',
+  performance: 'Performance (%)',
+  quality: 'Quality (%)',
+  teep: 'TEEP (%)',
+  timeInCut: 'In-Cut (h)',
+  timeInCycle: 'In-Cycle (h)',
+  timeSpindleRotating: 'Spindle-Rotating (h)',
+  allTime: 'Total Duration (h)',
+  utilizationRate: 'Utilization (%)',
+};
+
+/**
+ * The production report as CSV (decision 0801): one row per item, then a Total row with the aggregate.
+ * Dimension columns by name (intervals as their start on the company's wall clock); OEE percents with one
+ * decimal, utilization with none, times in hours with one decimal (reports-admin §9); '-' for null.
+ */
+export function productionCsv(report: ProductionResponse, q: ProductionQuery, timezone: string): string {
+  const dims = [...new Set(q.groupBy)];
+  const names = {
+    machine: new Map(report.entities.machines.map((m) => [m.id, m.name])),
+    machineGroup: new Map(report.entities.machineGroups.map((g) => [g.id, g.name])),
+    shift: new Map(report.entities.shifts.map((s) => [s.id, s.name])),
+  };
+  const dimHeader: Record<ProductionGroupBy, string> = {
+    machine: 'Machine',
+    machineGroup: 'Machine Group',
+    shift: 'Shift',
+    interval: 'Interval',
+  };
+  const cell = (f: ProductionFigures, m: ProductionMetric) => {
+    const v = f[m] ?? null;
+    if (m === 'utilizationRate') return formatPercent(v, 'utilization');
+    if (OEE_SET.has(m)) return formatPercent(v, 'oeeTable');
+    return v === null ? '-' : formatInCycleHours(v);
+  };
+  const dimCell = (item: ProductionItem, d: ProductionGroupBy) =>
+    d === 'interval'
+      ? item.interval === undefined
+        ? ''
+        : formatWallTime(timezone, item.interval)
+      : (names[d].get(item[d] ?? '') ?? '');
+  const rows = report.items.map((item) => [
+    ...dims.map((d) => dimCell(item, d)),
+    ...q.data.map((m) => cell(item, m)),
+  ]);
+  if (dims.length > 0)
+    rows.push([
+      ...dims.map((_, i) => (i === 0 ? 'Total' : '')),
+      ...q.data.map((m) => cell(report.aggregate, m)),
+    ]);
+  else rows.push(q.data.map((m) => cell(report.aggregate, m)));
+  return toCsv([...dims.map((d) => dimHeader[d]), ...q.data.map((m) => METRIC_HEADERS[m])], rows);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// POST /api/oee/bymachine and /api/oee/byabstractshift
+
+/**
+ * The machines of a by-machine/by-shift call. `jobId` keeps the machines that ran the job in the range
+ * (rollups carry no job dimension, decision 0802); a job of another company is 404.
+ */
+async function oeeByData(ctx: ServiceCtx, q: OeeByQuery, key: string) {
+  const range = { start: q.start, end: q.end };
+  checkLimits(range);
+  let machines = await selectMachines(ctx, { machineIds: q.machines, group: q.group });
+  if (q.jobId) {
+    if (!(await getJob(ctx.scope, q.jobId))) throw notFound('Job');
+    const runs = await runsOverlapping(
+      ctx.scope,
+      machines.map((m) => m.id),
+      range,
+    );
+    const ran = new Set(runs.filter((r) => r.jobId === q.jobId).map((r) => r.machineId));
+    machines = machines.filter((m) => ran.has(m.id));
+  }
+  return { range, data: await loadReportData(ctx, range, machines, q.shifts, q.intervalType, key) };
+}
+
+export async function oeeByMachine(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeByMachineResponse> {
+  const { range, data } = await oeeByData(ctx, q, `oeeByMachine:${q.intervalType}`);
+  const intervals = data.intervals;
+  const filtered = data.shiftFilter !== null;
+  const value = (ids: readonly string[], r: Range) =>
+    metricOf(efficiency(data.sum(ids, r, data.shiftFilter), { shiftFiltered: filtered }), q.efficiencyMetric);
+  const series = (ids: readonly string[]) => ({
+    intervalData: intervals.map((i): MetricPoint => ({ start: i.start, value: value(ids, i) })),
+    value: value(ids, range),
+  });
+  const all = data.machines.map((m) => m.id);
+  return {
+    intervals: intervals.map(intervalRef),
+    allMachines: series(all),
+    machines: data.machines.map((m) => ({ machineId: m.id, name: m.name, ...series([m.id]) })),
+  };
+}
+
+export async function oeeByShift(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeByShiftResponse> {
+  const { range, data } = await oeeByData(ctx, q, `oeeByShift:${q.intervalType}`);
+  const intervals = data.intervals;
+  const shifts = (await shiftColors(ctx)).filter((s) => !data.shiftFilter || data.shiftFilter.has(s.id));
+  const selected = new Set(data.machines.map((m) => m.id));
+  // A shift's cell is shift time only: OOE and TEEP are null (METRICS.md §3).
+  const value = (ids: Iterable<string>, r: Range, shiftId: string) =>
+    metricOf(efficiency(data.sum(ids, r, new Set([shiftId])), { shiftFiltered: true }), q.efficiencyMetric);
+  const byShift = (ids: readonly string[]): ShiftValue[] =>
+    shifts.map((s) => ({ shift: s.id, value: value(ids, range, s.id) }));
+  const all = [...selected];
+  const groups = (await listGroups(ctx.scope))
+    .map((g) => ({ ...g, machineIds: g.machineIds.filter((id) => selected.has(id)) }))
+    .filter((g) => g.machineIds.length > 0);
+  return {
+    intervals: intervals.map(intervalRef),
+    shifts,
+    allMachines: {
+      intervalData: intervals.flatMap((i) =>
+        shifts.map((s) => ({ start: i.start, shift: s.id, value: value(all, i, s.id) })),
+      ),
+      byShift: byShift(all),
+    },
+    machines: data.machines.map((m) => ({ machineId: m.id, name: m.name, byShift: byShift([m.id]) })),
+    machineGroups: groups.map((g) => ({ id: g.id, name: g.name, byShift: byShift(g.machineIds) })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// GET /api/reports/oee
+
+export async function oeeReport(ctx: ServiceCtx, q: OeeReportQuery): Promise<OeeReportResponse> {
+  const range = { start: q.start, end: q.end };
+  checkLimits(range);
+  const machines = await reportMachines(ctx.scope, { machineId: q.machineId, group: q.group });
+  const data = await loadReportData(ctx, range, machines, q.shifts, q.interval, `oee:${q.interval}`);
+  const filtered = data.shiftFilter !== null;
+  const ids = data.machines.map((m) => m.id);
+  // The waterfall needs downtime by reason, which the packed series leave out: one full sum of the rows.
+  const sum = sumRollups(
+    ids.flatMap((id) => data.rows.get(id) ?? []),
+    { start: epochMs(q.start), end: epochMs(q.end), shiftIds: data.shiftFilter },
+  );
+  const totals = efficiencyTotals(sum);
+  const byReason = sum.inShift.downtimeByReason;
+  const types = await getAnnotationTypes(ctx.scope, Object.keys(byReason));
+  const intervals = data.intervals;
+  return {
+    range,
+    interval: q.interval,
+    shiftFiltered: filtered,
+    efficiency: efficiency(totals, { shiftFiltered: filtered }),
+    intervals: intervals.map((i) => ({
+      ...intervalRef(i),
+      efficiency: efficiency(data.sum(ids, i, data.shiftFilter), { shiftFiltered: filtered }),
+    })),
+    waterfall: oeeWaterfall({
+      totals,
+      downtimeByReason: byReason,
+      reasonNames: new Map([...types].map(([id, t]) => [id, t.name])),
+    }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The CSV link
+
+/**
+ * A link token for the CSV link of a POST (`?token=`, decision 0502), minted only for a user's real session
+ * as GET /api/user-token does; other callers get the link without one and append their own.
+ */
+export async function csvLinkToken(ctx: ServiceCtx, ttlMs: number): Promise<string | null> {
+  const caller = ctx.caller;
+  if (caller.kind !== 'user') return null;
+  const db = ctx.scope.db;
+  if (!(await findLiveSession(db, caller.sessionToken, ctx.now, 'session'))) return null;
+  const { token } = await createSession(
+    db,
+    { companyId: caller.company.id, userId: caller.user.id, ttlMs, kind: 'link' },
+    ctx.now,
+  );
+  return token;
+}
