@@ -134,6 +134,37 @@ describe('MTConnect agent', () => {
   });
 });
 
+describe('a new run (a worker started again, decision 0201)', () => {
+  it("places what its connection brings no earlier than the connect: an agent's /current re-announces old values", () => {
+    // A fresh worker connects at 500 s; the agent's /current carries each item's last change: AVAILABLE at
+    // 100 s and FEED_HOLD at 400 s (before this run: the previous run's stored history covers that time).
+    const r = derive(
+      'agent',
+      [
+        arrive(connect(at(500)), 500),
+        arrive(avail(at(100), 'AVAILABLE'), 501),
+        arrive(exec(at(400), 'FEED_HOLD'), 501),
+        arrive(exec(at(530), 'ACTIVE'), 530),
+      ],
+      600,
+    );
+    expect(states(r)).toEqual([
+      [500, 530, 'INACTIVE', 'FEED_HOLD'],
+      [530, 600, 'ACTIVE', null],
+    ]);
+  });
+
+  it('re-derived from storage, a run keeps its connect as the floor for what came after it', () => {
+    const clock = new LinkClock('shdr');
+    clock.seen(at(500), connect(at(500)));
+    expect(clock.place(exec(at(490), 'READY'), at(501))).toBe(at(500));
+    // A gateway's backlog keeps the edge's times (it fills the gap with what really happened).
+    const edge = new LinkClock('gateway');
+    edge.seen(at(500), connect(at(500)));
+    expect(edge.place(exec(at(490), 'READY'), at(501))).toBe(at(490));
+  });
+});
+
 describe('MQTT', () => {
   it("silence between messages keeps the state; the edge's last will (OFFLINE) drops the link", () => {
     const r = derive(

@@ -67,6 +67,11 @@ export function saysUnavailable(o: Observation): boolean {
  * stays before the drop in the engine's order), and only what is received after the drop ends it (data
  * received after a drop is placed no earlier than the drop). Data is never placed ahead of its receipt.
  *
+ * A connection starts a run (decision 0201): data received on it is placed no earlier than the connect. An
+ * agent's /current re-announces every value with the time it last changed (often long before), and samples
+ * buffered while no worker listened carry their own times; the previous run's stored history already covers
+ * that time, and a new run that reached back into it would overlap records it cannot re-derive.
+ *
  * Mutable, one per machine source. The times it returns are the ones to store, so that re-deriving from
  * storage places everything exactly where the live derivation did.
  */
@@ -74,8 +79,8 @@ export class LinkClock {
   private readonly rules: { drops: boolean; dataAfterDrop: boolean };
   /** The latest time given to data received so far. */
   private lastData = -Infinity;
-  /** The time of the latest drop received (for sources whose later data must not precede it). */
-  private lastDrop = -Infinity;
+  /** The time of the latest drop or connect received (for sources whose later data must not precede it). */
+  private lastLinkChange = -Infinity;
 
   constructor(readonly kind: SourceKind) {
     this.rules = ORDER_BY_ARRIVAL[kind];
@@ -83,7 +88,7 @@ export class LinkClock {
 
   /** Mutates: the time of observation `o`, received at `receivedAt` (a link event: when it was detected). */
   place(o: Observation, receivedAt: number): number {
-    if (o.key === 'connection') return o.value === 'DISCONNECTED' ? this.drop(o.ts) : o.ts;
+    if (o.key === 'connection') return o.value === 'DISCONNECTED' ? this.drop(o.ts) : this.connect(o.ts);
     if (saysUnavailable(o)) return this.drop(o.ts > receivedAt ? receivedAt : o.ts);
     return this.data(o.ts, receivedAt);
   }
@@ -91,7 +96,7 @@ export class LinkClock {
   /** Mutates: the time of data stamped `ts` and received at `receivedAt`. */
   data(ts: number, receivedAt: number): number {
     let t = ts > receivedAt ? receivedAt : ts;
-    if (this.rules.dataAfterDrop && t < this.lastDrop) t = this.lastDrop;
+    if (this.rules.dataAfterDrop && t < this.lastLinkChange) t = this.lastLinkChange;
     if (t > this.lastData) this.lastData = t;
     return t;
   }
@@ -99,8 +104,14 @@ export class LinkClock {
   /** Mutates: the time of a drop detected, or stamped by the source, at `at`. */
   drop(at: number): number {
     const t = this.rules.drops && at <= this.lastData ? this.lastData + 1 : at;
-    if (t > this.lastDrop) this.lastDrop = t;
+    if (t > this.lastLinkChange) this.lastLinkChange = t;
     return t;
+  }
+
+  /** Mutates: the time of a connect detected at `at` (a new run begins there). */
+  connect(at: number): number {
+    if (at > this.lastLinkChange) this.lastLinkChange = at;
+    return at;
   }
 
   /**
@@ -108,10 +119,8 @@ export class LinkClock {
    * undefined for data the engine has no meaning for.
    */
   seen(ts: number, o?: Observation): void {
-    if (o?.key === 'connection') {
-      if (o.value === 'DISCONNECTED' && ts > this.lastDrop) this.lastDrop = ts;
-    } else if (o && saysUnavailable(o)) {
-      if (ts > this.lastDrop) this.lastDrop = ts;
+    if (o?.key === 'connection' || (o && saysUnavailable(o))) {
+      if (ts > this.lastLinkChange) this.lastLinkChange = ts;
     } else if (ts > this.lastData) this.lastData = ts;
   }
 }
