@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_TIMEOUT_MS, workcenterLiveSchema } from '@takt/domain';
-import type { DashboardResponse, Efficiency, PartsEntry, UtilizationEntry } from '@takt/domain';
+import type {
+  DashboardResponse,
+  Efficiency,
+  OeeReportResponse,
+  PartsEntry,
+  ProductionResponse,
+  UtilizationEntry,
+} from '@takt/domain';
 import { companyScope } from '@takt/db';
 import type { Company } from '../repositories/companies';
 import { apiHarness } from '../testing/app';
@@ -172,6 +179,25 @@ describe.each(DIALECTS)('the same figures on every screen on %s', (dialect) => {
     expect(goals.machines).toEqual([
       expect.objectContaining({ machineId: machine, parts: GOOD, goal: EXPECTED }),
     ]);
+
+    // The OEE report's calls (reports-admin §7): its summary and the production warehouse by machine.
+    const oee = await json<OeeReportResponse>(`/api/reports/oee?${range}&interval=hour`, cookie);
+    const production = await h.send('POST', '/api/reports/warehouse/production', cookie, {
+      start: S0,
+      end: NOW,
+      data: ['oee', 'availability', 'performance', 'quality', 'utilizationRate'],
+      filter: { machine: [machine] },
+      groupBy: ['machine'],
+    });
+    expect(production.status, await production.clone().text()).toBe(200);
+    const item = ((await production.json()) as ProductionResponse).items[0]!;
+    for (const e of [oee.efficiency, item]) {
+      expect(e.oee).toBeCloseTo(OEE, 12);
+      expect(e.availability).toBeCloseTo(A, 12);
+      expect(e.performance).toBeCloseTo(P, 12);
+      expect(e.quality).toBeCloseTo(Q, 12);
+    }
+    expect(item.utilizationRate).toBeCloseTo(A, 12);
   });
 
   it('a job in setup expects nothing yet on the tile and on the card alike', async () => {
