@@ -42,7 +42,6 @@ export default tseslint.config(
       banned: ['@takt/api', '@takt/ingest', '@takt/db', '@takt/floor-pwa', '@takt/office'],
       paths: ['**/services/**', '**/packages/db/**', '**/floor-pwa/**', '**/office/**'],
       message: 'apps never import services, the database layer or each other (ARCHITECTURE.md layout).',
-      sameApp: true,
     },
     {
       files: ['services/ingest/src/**/*.ts'],
@@ -56,7 +55,6 @@ export default tseslint.config(
       banned: ['@takt/ingest', '@takt/ui', '@takt/floor-pwa', '@takt/office'],
       paths: ['**/ingest/src/**', '**/apps/**', '**/packages/ui/**'],
       message: 'only services/api/src/main.ts (the composition root) imports ingest.',
-      allowTypeImports: true,
     },
   ]),
   {
@@ -110,7 +108,7 @@ export default tseslint.config(
  * another layer). Test files and testing harnesses are exempt (they compose the layers like main.ts).
  */
 function importRules(layers) {
-  return layers.map(({ files, ignores = [], banned, paths, message, allowTypeImports = false }) => ({
+  return layers.map(({ files, ignores = [], banned, paths, message }) => ({
     files,
     ignores: [
       ...ignores,
@@ -125,8 +123,8 @@ function importRules(layers) {
         'error',
         {
           patterns: [
-            { group: banned.flatMap((b) => [b, `${b}/*`]), message, allowTypeImports },
-            { group: paths, message, allowTypeImports },
+            { group: banned.flatMap((b) => [b, `${b}/*`]), message },
+            { group: paths, message },
           ],
         },
       ],

@@ -1,27 +1,11 @@
-import type { Insertable } from 'kysely';
-import type { IngestInboxTable, ObservationsTable } from './schema';
+import type { IngestInboxTable } from './schema';
 import type { Executor } from './scope';
 
-// Where machine data enters storage: the observations table and the gateway inbox. The push (API) and the
-// ingest worker both write through these, so there is one code path per table.
-
-/** Connection changes are stored with the observations under this key, so history can be re-derived. */
-export const CONNECTION_KEY = '@connection';
+// The gateway inbox: pushed lines waiting for the ingest worker (their observations go through
+// observations.ts, the one writer of that table).
 
 // 6 parameters a row: far below SQLite's 32766 and PostgreSQL's 65535 bind limits.
 const CHUNK = 1000;
-
-/** Stores observations as received (the push's lines; the worker's hot path has its own prepared statements). */
-export async function insertObservations(
-  trx: Executor,
-  rows: readonly Insertable<ObservationsTable>[],
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await trx
-      .insertInto('observations')
-      .values(rows.slice(i, i + CHUNK))
-      .execute();
-}
 
 /** Pushed gateway lines for the ingest worker to derive (their observations are stored with them). */
 export async function insertInbox(trx: Executor, rows: readonly IngestInboxTable[]): Promise<void> {

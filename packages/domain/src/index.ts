@@ -41,6 +41,9 @@ export * from './live/figures';
 export * from './live/channel';
 export * from './live/edge-health';
 
+// Ingest contract (types the API and ingest share)
+export * from './ingest/contract';
+
 // zod schemas
 export * from './schemas/index';
 export * from './sync';

@@ -1,9 +1,40 @@
-import type { apiRules } from '@takt/ingest';
+import type { Kysely } from 'kysely';
+import type { Database } from '@takt/db';
+import type {
+  AdapterImport,
+  DataItem,
+  Device,
+  ExistingAdapter,
+  KeyKinds,
+  PushBatch,
+  PushDecision,
+  PushValidation,
+} from '@takt/domain';
 
 /**
  * The ingest rules the API applies itself: a gateway push is parsed, deduplicated and keyed as the ingest
  * worker reads the same lines (ARCHITECTURE.md "Ingest contract"), and an adapter import maps a sample
- * through the same Devices.xml reading. The API does not import ingest: main.ts (the composition root)
- * and the test harness pass `apiRules` of @takt/ingest in as Deps.ingest, so the dependency stays one way.
+ * through the same Devices.xml reading. The API does not import ingest, not even its types: this port is
+ * written in the contract types of packages/domain, and only main.ts (the composition root) and the test
+ * harness pass `apiRules` of @takt/ingest in as Deps.ingest, where the compiler checks that it fits.
  */
-export type IngestRules = typeof apiRules;
+export interface IngestRules {
+  validatePushBatch(body: unknown): PushValidation;
+  decidePush(
+    batch: PushBatch,
+    storedSeq: number | null,
+    receivedAt: number,
+    keyKinds?: (machineRef: string) => KeyKinds | undefined,
+  ): PushDecision;
+  pushKeyKinds(
+    db: Kysely<Database>,
+    targets: ReadonlyMap<string, { machineId: string }>,
+  ): Promise<(machineRef: string) => KeyKinds | undefined>;
+  importAdapter(
+    dataItems: readonly DataItem[],
+    sample: string,
+    adapters: readonly ExistingAdapter[],
+  ): AdapterImport;
+  parseDevicesXml(xml: string): Device[];
+  pickDevice(devices: readonly Device[], sample: string): Device | null;
+}

@@ -27,7 +27,7 @@ export * from './replay/replay';
 import { importAdapter, pickDevice } from './sources/devices/adapter-import';
 import { parseDevicesXml } from './sources/devices/devices';
 import { decidePush, validatePushBatch } from './sources/gateway/push';
-import { conditionText, pushKeyKinds } from './worker/store';
+import { pushKeyKinds } from './worker/store';
 
 /**
  * The ingest rules the API applies itself (gateway push, adapter import), handed to it by its composition
@@ -37,7 +37,6 @@ export const apiRules = {
   validatePushBatch,
   decidePush,
   pushKeyKinds,
-  conditionText,
   importAdapter,
   parseDevicesXml,
   pickDevice,

@@ -16,6 +16,7 @@ import type {
   AnnotationTypeLike,
   AnnotationType,
   CompanyCalendar,
+  CompanyClock,
   DowntimeAnnotation,
   EpochMs,
   MachineCycle,
@@ -32,8 +33,8 @@ import { toAnnotation, toAnnotationType } from '../rows';
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
 // A recompute replaces whole company days: buckets never straddle a day, an hour or a shift boundary.
 
-/** The company's calendar: time zone, start-of-day contexts and shifts with every version. */
-export async function loadCalendar(db: Kysely<Database>, companyId: string): Promise<CompanyCalendar> {
+/** The company's time zone and start-of-day contexts (the one read of them for calendars and clocks). */
+export async function loadCompanyClock(db: Kysely<Database>, companyId: string): Promise<CompanyClock> {
   const company = await db
     .selectFrom('companies')
     .select([
@@ -44,6 +45,22 @@ export async function loadCalendar(db: Kysely<Database>, companyId: string): Pro
     ])
     .where('id', '=', companyId)
     .executeTakeFirstOrThrow();
+  return {
+    timezone: company.timezone,
+    currentTimeContext: { offset_millis: company.time_context_offset_ms },
+    futureTimeContext:
+      company.future_time_context_offset_ms != null && company.future_time_context_effective
+        ? {
+            offset_millis: company.future_time_context_offset_ms,
+            effectivedate: company.future_time_context_effective,
+          }
+        : null,
+  };
+}
+
+/** The company's calendar: time zone, start-of-day contexts and shifts with every version. */
+export async function loadCalendar(db: Kysely<Database>, companyId: string): Promise<CompanyCalendar> {
+  const clock = await loadCompanyClock(db, companyId);
   const [shifts, versions] = await Promise.all([
     db.selectFrom('shifts').select(['id', 'name']).where('company_id', '=', companyId).execute(),
     db
@@ -66,18 +83,7 @@ export async function loadCalendar(db: Kysely<Database>, companyId: string): Pro
         terminationdate: v.terminationdate,
       })),
   }));
-  return {
-    timezone: company.timezone,
-    currentTimeContext: { offset_millis: company.time_context_offset_ms },
-    futureTimeContext:
-      company.future_time_context_offset_ms != null && company.future_time_context_effective
-        ? {
-            offset_millis: company.future_time_context_offset_ms,
-            effectivedate: company.future_time_context_effective,
-          }
-        : null,
-    shifts: definitions,
-  };
+  return { ...clock, shifts: definitions };
 }
 
 /**

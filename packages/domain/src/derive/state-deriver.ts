@@ -2,7 +2,14 @@ import type { DurationMs, EpochMs } from '../brand';
 import type { MachineState } from '../machine-state';
 import { stateFromSignals } from '../machine-state';
 import type { ConditionValue, DeriverConfig, Observation, ObservationKey } from './observations';
-import type { CurrentSignals, DerivationResult, MachineCycle, Span, StateReason } from './outputs';
+import type {
+  CurrentSignals,
+  DerivationResult,
+  FaultRecord,
+  MachineCycle,
+  Span,
+  StateReason,
+} from './outputs';
 
 // METRICS.md §1: observations → state intervals, cycles, programs, faults, flags.
 //
@@ -257,21 +264,22 @@ function setProgram(
   f[startKey] = t;
 }
 
+/** The record of a fault activation from its start until `end`. */
+const faultUntil = (x: OpenFault, end: number): FaultRecord => ({
+  start: x.start as EpochMs,
+  end: end as EpochMs,
+  duration: (end - x.start) as DurationMs,
+  value: x.value,
+  nativecode: x.nativecode,
+  type: x.type,
+  item: x.item,
+});
+
 function closeFault(f: Fold, i: number, t: number, out: Outputs): void {
   const x = f.faults[i];
   if (!x) return;
   f.faults.splice(i, 1);
-  if (t > x.start) {
-    out.faults.push({
-      start: x.start as EpochMs,
-      end: t as EpochMs,
-      duration: (t - x.start) as DurationMs,
-      value: x.value,
-      nativecode: x.nativecode,
-      type: x.type,
-      item: x.item,
-    });
-  }
+  if (t > x.start) out.faults.push(faultUntil(x, t));
 }
 
 function closeFaultsWhere(f: Fold, t: number, out: Outputs, pred: (x: OpenFault) => boolean): void {
@@ -463,17 +471,7 @@ function materialize(src: Fold, closed: Outputs, now: number): DerivationResult 
     });
   const faults = [...closed.faults, ...tail.faults];
   for (const x of f.faults) {
-    if (end > x.start)
-      faults.push({
-        start: x.start as EpochMs,
-        end: end as EpochMs,
-        duration: (end - x.start) as DurationMs,
-        value: x.value,
-        nativecode: x.nativecode,
-        type: x.type,
-        item: x.item,
-        open: true,
-      });
+    if (end > x.start) faults.push({ ...faultUntil(x, end), open: true });
   }
   const spindle = [...closed.spindle, ...tail.spindle];
   if (f.spindleStart !== null && end > f.spindleStart)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEARTBEAT_TIMEOUT_MS } from '../machine-state';
-import { edgeMachineLink, linkLost, liveLink } from './link';
+import { edgeMachineLink, linkLost, liveConnection, liveLink } from './link';
 
 const NOW = 1_763_800_000_000;
 const FRESH = NOW - 1_000;
@@ -84,5 +84,19 @@ describe('edgeMachineLink: a machine behind a gateway for edge health', () => {
     ['disconnected', 'DISCONNECTED', FRESH, 'DISCONNECTED'],
   ] as const)('%s', (_, connection, lastHeartbeat, expected) => {
     expect(edgeMachineLink({ connection, lastHeartbeat }, NOW)).toBe(expected);
+  });
+});
+
+describe('liveConnection (live-operations §4)', () => {
+  const now = 10_000_000;
+  it.each([
+    [false, now, 'NOT CONFIGURED'],
+    [false, null, 'NOT CONFIGURED'],
+    [true, null, 'CONNECTING'],
+    [true, now - 1000, now - 1000],
+    [true, now - HEARTBEAT_TIMEOUT_MS, now - HEARTBEAT_TIMEOUT_MS],
+    [true, now - HEARTBEAT_TIMEOUT_MS - 1, 'DISCONNECTED'],
+  ] as const)('fields %s, heartbeat %s → %s', (hasFields, heartbeat, expected) => {
+    expect(liveConnection(hasFields, heartbeat, now)).toBe(expected);
   });
 });

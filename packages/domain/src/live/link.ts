@@ -76,3 +76,18 @@ export function edgeMachineLink(
   if (row.connection === null) return 'UNKNOWN';
   return liveLink(row, now).up ? 'CONNECTED' : 'DISCONNECTED';
 }
+
+/** What the diagnostics screen shows for a machine's link: a status, or the last heartbeat (epoch ms). */
+export type LiveConnection = 'CONNECTING' | 'DISCONNECTED' | 'NOT CONFIGURED' | number;
+
+/**
+ * live-operations §4 live connection status: NOT CONFIGURED without adapter fields; CONNECTING before the
+ * first heartbeat; DISCONNECTED when no heartbeat for 5 minutes (§9), by the same link heartbeat rule as the
+ * tiles and the card (linkLost); otherwise the last heartbeat (epoch ms).
+ */
+export function liveConnection(hasFields: boolean, heartbeat: number | null, now: number): LiveConnection {
+  if (!hasFields) return 'NOT CONFIGURED';
+  if (heartbeat === null) return 'CONNECTING';
+  if (linkLost(heartbeat, now)) return 'DISCONNECTED';
+  return heartbeat;
+}

@@ -16,11 +16,11 @@ import type { PartAdjustmentFact, ProductionCycle, RunStandards } from '../metri
 import { applyStandards } from '../metrics/production';
 import type { DowntimeAnnotation, Rollup, RollupSource } from './rollup';
 import {
+  addMeasuresInto,
   buildRollups,
   efficiencyTotals,
   efficiencyTotalsSeries,
   efficiencyTotalsSorted,
-  mergeMeasures,
   packRollups,
   SETUP_REASON,
   sumRollups,
@@ -175,7 +175,7 @@ describe('METRICS.md §7 worked example through derivation → rollups → repor
     close(filtered.oee, 74.79);
     expect([filtered.ooe, filtered.teep]).toEqual([null, null]);
     const hours = reportIntervals(calendar, day, 'hour').map((h) => sumRollups(rollups, h));
-    const summed = hours.reduce((acc, h) => mergeMeasures(acc, h.inShift), sumRollups([], day).inShift);
+    const summed = hours.reduce((acc, h) => addMeasuresInto(acc, h.inShift), sumRollups([], day).inShift);
     expect(summed).toEqual(sumRollups(rollups, day).inShift);
   });
 

@@ -159,10 +159,6 @@ export function addMeasuresInto(into: RollupMeasures, m: RollupMeasures): Rollup
   return into;
 }
 
-/** Pure merge of two measures. */
-export const mergeMeasures = (a: RollupMeasures, b: RollupMeasures): RollupMeasures =>
-  addMeasuresInto(addMeasuresInto(emptyMeasures(), a), b);
-
 // ---------------------------------------------------------------------------------------------------------
 // Building
 

@@ -77,11 +77,3 @@ export function startOfQuarter(d: DayNumber): DayNumber {
 export function startOfYear(d: DayNumber): DayNumber {
   return dayFromCivil(civilFromDay(d).year, 1, 1);
 }
-
-/** ISO 8601 week-numbering year and week of d. */
-export function isoWeekOf(d: DayNumber): { year: number; week: number } {
-  const thursday = dayNumber(d - isoWeekday(d) + 3);
-  const year = civilFromDay(thursday).year;
-  const jan1 = dayFromCivil(year, 1, 1);
-  return { year, week: Math.floor((thursday - jan1) / 7) + 1 };
-}

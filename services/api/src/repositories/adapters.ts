@@ -1,16 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { AdapterFieldsTable, AdaptersTable, AdapterTypesTable, CompanyScope, Executor } from '@takt/db';
+import type { AdapterField } from '@takt/domain';
 
 // Adapters with their fields (reports-admin §3 Adapter), for the internal adapter admin, the adapter
 // import (reports-admin §2) and provisioning. Company-scoped like every other row.
-
-export interface AdapterField {
-  name: string;
-  dataItemType: string;
-  dataItemSubtype: string | null;
-  componentName: string;
-  componentType: string;
-}
 
 export interface Adapter {
   id: string;

@@ -1,4 +1,3 @@
-import type { Selectable } from 'kysely';
 import type { MailOutboxTable, CompanyScope } from '@takt/db';
 
 // The mail outbox (decision 0701): every message the API sent or tried to send. SQL only.
@@ -14,18 +13,6 @@ export interface OutboxMail {
   error: string | null;
   createdAt: number;
 }
-
-export const toOutboxMail = (r: Selectable<MailOutboxTable>): OutboxMail => ({
-  id: r.id,
-  userId: r.user_id,
-  to: r.to_address,
-  subject: r.subject,
-  text: r.body,
-  transport: r.transport,
-  status: r.status,
-  error: r.error,
-  createdAt: r.created_at,
-});
 
 export async function insertOutboxMail(scope: CompanyScope, input: Omit<OutboxMail, 'id'>): Promise<string> {
   const id = crypto.randomUUID();

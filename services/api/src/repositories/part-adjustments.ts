@@ -200,6 +200,19 @@ export interface PartAdjustmentFields {
   kind: PartAdjustmentKind;
 }
 
+/** The stored columns of an adjustment's editable fields (insert and update write the same ones). */
+const fieldColumns = (f: Omit<PartAdjustmentFields, 'machineId'>) => ({
+  adjustment_time: f.adjustmentTime,
+  type_id: f.typeId,
+  scrapcount: f.scrapcount,
+  count: f.count,
+  message: f.message,
+  reject_behavior: f.rejectBehavior,
+  deduct_from_good_parts: f.deductFromGoodParts ? 1 : 0,
+  job_run_id: f.jobRunId,
+  kind: f.kind,
+});
+
 export async function insertPartAdjustment(
   scope: CompanyScope,
   f: PartAdjustmentFields,
@@ -211,15 +224,7 @@ export async function insertPartAdjustment(
     .insertInto('part_adjustments', {
       id,
       machine_id: f.machineId,
-      adjustment_time: f.adjustmentTime,
-      type_id: f.typeId,
-      scrapcount: f.scrapcount,
-      count: f.count,
-      message: f.message,
-      reject_behavior: f.rejectBehavior,
-      deduct_from_good_parts: f.deductFromGoodParts ? 1 : 0,
-      job_run_id: f.jobRunId,
-      kind: f.kind,
+      ...fieldColumns(f),
       created_by: by,
       created_at: now,
     })
@@ -232,21 +237,7 @@ export async function updatePartAdjustmentRow(
   id: string,
   f: Omit<PartAdjustmentFields, 'machineId'>,
 ): Promise<void> {
-  await scope
-    .updateTable('part_adjustments')
-    .set({
-      adjustment_time: f.adjustmentTime,
-      type_id: f.typeId,
-      scrapcount: f.scrapcount,
-      count: f.count,
-      message: f.message,
-      reject_behavior: f.rejectBehavior,
-      deduct_from_good_parts: f.deductFromGoodParts ? 1 : 0,
-      job_run_id: f.jobRunId,
-      kind: f.kind,
-    })
-    .where('id', '=', id)
-    .execute();
+  await scope.updateTable('part_adjustments').set(fieldColumns(f)).where('id', '=', id).execute();
 }
 
 export async function deletePartAdjustmentRow(scope: CompanyScope, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CompanyClock, ShiftVersion } from '@takt/domain';
 import type { ShiftVersionsTable, ShiftsTable, CompanyScope } from '@takt/db';
+import { loadCompanyClock } from '@takt/db/rollups';
 
 // Shifts and their versions (reports-admin §3 Shift). SQL only; one mapping function per table.
 
@@ -86,26 +87,8 @@ export async function insertShiftVersion(
  * The company's calendar basics for the shift calendar. Companies are the tenancy root, so this reads the
  * scope's own company row by id (never another).
  */
-export async function companyClock(scope: CompanyScope): Promise<CompanyClock> {
-  const r = await scope.db
-    .selectFrom('companies')
-    .select([
-      'timezone',
-      'time_context_offset_ms',
-      'future_time_context_offset_ms',
-      'future_time_context_effective',
-    ])
-    .where('id', '=', scope.companyId)
-    .executeTakeFirstOrThrow();
-  return {
-    timezone: r.timezone,
-    currentTimeContext: { offset_millis: r.time_context_offset_ms },
-    futureTimeContext:
-      r.future_time_context_offset_ms != null && r.future_time_context_effective != null
-        ? { offset_millis: r.future_time_context_offset_ms, effectivedate: r.future_time_context_effective }
-        : null,
-  };
-}
+export const companyClock = (scope: CompanyScope): Promise<CompanyClock> =>
+  loadCompanyClock(scope.db, scope.companyId);
 
 export async function getShiftWithVersions(
   scope: CompanyScope,

@@ -4,11 +4,12 @@ import type { AppEnv } from '../http/context';
 import { requireAdmin, requireRoot } from '../http/permissions';
 import { jsonBody } from '../http/validate';
 import type { AdapterInput } from '../repositories/adapters';
-import { listAdapters, listAdapterTypes } from '../repositories/adapters';
 import {
   adapterOf,
+  adapterTypes,
   addAdapter,
   cloneAdapter,
+  companyAdapters,
   editAdapter,
   importAdapterSample,
   removeAdapter,
@@ -91,9 +92,9 @@ function toInput(body: z.infer<typeof adapterBody>): AdapterInput {
 }
 
 export const adaptersRoutes = new Hono<AppEnv>()
-  .get('/', requireAdmin, async (c) => c.json(await listAdapters(c.var.scope)))
+  .get('/', requireAdmin, async (c) => c.json(await companyAdapters(c.var.scope)))
   // Before /:id, which would take "types" for an id.
-  .get('/types', requireAdmin, async (c) => c.json(await listAdapterTypes(c.var.scope.db)))
+  .get('/types', requireAdmin, async (c) => c.json(await adapterTypes(c.var.scope)))
   /**
    * The adapter import: a pasted Devices.xml and an SHDR sample against the company's adapters.
    * exact → Select; partial → Select or Clone & Modify (missing, extra); none → Create (proposed fields).

@@ -11,7 +11,6 @@ import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
-import { liveConnection } from './diagnostics';
 
 interface Diagnostics {
   connection: string | number;
@@ -20,20 +19,6 @@ interface Diagnostics {
   unmapped: string[];
   counters: { lines: number; observations: number; rejected: number; lastLineAt: number | null };
 }
-
-describe('liveConnection (live-operations §4)', () => {
-  const now = 10_000_000;
-  it.each([
-    [false, now, 'NOT CONFIGURED'],
-    [false, null, 'NOT CONFIGURED'],
-    [true, null, 'CONNECTING'],
-    [true, now - 1000, now - 1000],
-    [true, now - HEARTBEAT_TIMEOUT_MS, now - HEARTBEAT_TIMEOUT_MS],
-    [true, now - HEARTBEAT_TIMEOUT_MS - 1, 'DISCONNECTED'],
-  ] as const)('fields %s, heartbeat %s → %s', (hasFields, heartbeat, expected) => {
-    expect(liveConnection(hasFields, heartbeat, now)).toBe(expected);
-  });
-});
 
 describe.each(DIALECTS)('machine diagnostics on %s', (dialect) => {
   let h: ApiHarness;

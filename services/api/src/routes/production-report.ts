@@ -11,7 +11,6 @@ import { requestCtx } from '../http/request-ctx';
 import { jsonBody, queryParams } from '../http/validate';
 import {
   asksForOee,
-  csvLinkToken,
   oeeByMachine,
   oeeByShift,
   oeeReport,
@@ -19,7 +18,7 @@ import {
   productionReport,
 } from '../services/production-report';
 import type { ProductionQuery } from '../services/production-report';
-import { USER_TOKEN_TTL_MS } from './user-token';
+import { mintLinkToken } from '../services/link-tokens';
 
 // The calls behind the OEE and utilization reports (reports-admin §2, §7; decision 0801).
 // Company-scoped like every report: a machine, group, shift or job of another company answers 404.
@@ -64,7 +63,9 @@ export const productionReportRoutes = new Hono<AppEnv>()
     const q = await jsonBody(c, productionRequestSchema);
     const report = await productionFor(c, q);
     if (!q.csv) return c.json(report);
-    const token = await csvLinkToken(requestCtx(c, c.var.scope), USER_TOKEN_TTL_MS);
+    // A link token for the CSV link (`?token=`, decision 0502), minted only for a user's real session as GET
+    // /api/user-token does; other callers get the link without one and append their own.
+    const token = (await mintLinkToken(c.var.scope.db, c.var.caller, c.var.deps.now()))?.token;
     const { csv: _csv, ...request } = q;
     const params = new URLSearchParams({ request: JSON.stringify(request), ...(token ? { token } : {}) });
     return c.json({ ...report, csv: { url: `${CSV_PATH}?${params.toString()}` } });

@@ -6,23 +6,19 @@ import type { tabletSchema } from '@takt/domain';
 import { TABLET_COOKIE } from '../auth/middleware';
 import { bearerToken } from '../auth/tokens';
 import type { AppEnv } from '../http/context';
-import { ApiError, notAuthenticated, notFound } from '../http/errors';
 import { requireAdmin } from '../http/permissions';
 import { jsonBody } from '../http/validate';
-import { pushToTablets } from '../live/tablet-auth';
 import {
-  activateTablet,
-  associateTablet,
-  deleteTablet,
-  findPendingByCode,
-  getTablet,
-  listTablets,
-  revokeTablet,
-  updateTablet,
-} from '../repositories/tablets';
-import { getMachine } from '../repositories/machines';
-import type { Tablet } from '../repositories/tablets';
-import type { CompanyScope } from '@takt/db';
+  activateDevice,
+  associateByCode,
+  changeTablet,
+  companyTablets,
+  pushTabletAction,
+  refreshAllTablets,
+  removeTablet,
+  revokeTabletById,
+  tabletOr404,
+} from '../services/tablets';
 
 // live-operations §2 "Operator runs (admin) and tablets", §3 Tablet, §7 Tablets, §8 tablet texts.
 //
@@ -57,96 +53,43 @@ const updateSchema = z.object({
 /** A year: a tablet stays registered until revoked. */
 const TABLET_COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 
-export const TABLET_TEXTS = {
-  codeInvalid: 'The code is invalid or has expired.',
-  refreshOne: (label: string) => `Unable to refresh tablet ${label}`,
-  restartOne: (label: string) => `Unable to restart application on tablet ${label}`,
-  refreshAllFailed: 'Unable to refresh one or more tablets',
-  refreshAllOk: 'Refreshing All Tablets',
-};
-
-const label = (t: Tablet) => t.remote_identifier || t.serial_number || t.id;
-
-async function machineExists(scope: CompanyScope, id: string): Promise<void> {
-  if (!(await getMachine(scope, id))) throw notFound('Machine');
-}
-
-async function tabletOr404(scope: CompanyScope, id: string): Promise<Tablet> {
-  const t = await getTablet(scope, id);
-  if (!t) throw notFound('Tablet');
-  return t;
-}
-
 export const tabletsRoutes = new Hono<AppEnv>()
   .use('*', requireAdmin)
-  .get('/', async (c) => c.json(await listTablets(c.var.scope)))
+  .get('/', async (c) => c.json(await companyTablets(c.var.scope)))
   .get('/:id', async (c) => c.json(await tabletOr404(c.var.scope, c.req.param('id'))))
   .post('/associate', async (c) => {
     const { db, now, bus } = c.var.deps;
     const body = await jsonBody(c, associateSchema);
-    if (body.machineId) await machineExists(c.var.scope, body.machineId);
-    const pending = await findPendingByCode(db, body.code, now());
-    if (!pending) throw new ApiError(404, 'CODE_NOT_FOUND', TABLET_TEXTS.codeInvalid);
-    const claimed = await associateTablet(db, pending.id, {
-      companyId: c.var.scope.companyId,
-      machineId: body.machineId ?? null,
-      remoteIdentifier: body.remote_identifier ?? null,
-      userId: c.var.caller.user.id,
-    });
-    if (!claimed) throw new ApiError(404, 'CODE_NOT_FOUND', TABLET_TEXTS.codeInvalid);
-    // The tablet's socket may be held by another API process: the bus reaches it there.
-    const { notPushed } = await pushToTablets(bus, c.var.scope.companyId, [pending.id], 'associated');
-    const tablet = await tabletOr404(c.var.scope, pending.id);
-    return c.json({ ...tablet, notified: notPushed.length === 0 });
-  })
-  .post('/refresh-all', async (c) => {
-    const tablets = (await listTablets(c.var.scope)).filter((t) => t.state === 'active');
-    const result = await pushToTablets(
-      c.var.deps.bus,
-      c.var.scope.companyId,
-      tablets.map((t) => t.id),
-      'refresh',
+    const tablet = await associateByCode(
+      c.var.scope,
+      { db, bus, now: now(), userId: c.var.caller.user.id },
+      {
+        code: body.code,
+        machineId: body.machineId ?? null,
+        remoteIdentifier: body.remote_identifier ?? null,
+      },
     );
-    return c.json({
-      ...result,
-      message: result.notPushed.length ? TABLET_TEXTS.refreshAllFailed : TABLET_TEXTS.refreshAllOk,
-    });
+    return c.json(tablet);
   })
+  .post('/refresh-all', async (c) => c.json(await refreshAllTablets(c.var.scope, c.var.deps.bus)))
   .put('/:id', async (c) => {
-    const id = c.req.param('id');
     const body = await jsonBody(c, updateSchema);
-    await tabletOr404(c.var.scope, id);
-    if (body.machine_id) await machineExists(c.var.scope, body.machine_id);
-    await updateTablet(c.var.scope, id, body);
-    return c.json(await tabletOr404(c.var.scope, id));
+    return c.json(await changeTablet(c.var.scope, c.req.param('id'), body));
   })
   .delete('/:id', async (c) => {
-    if (!(await deleteTablet(c.var.scope, c.req.param('id')))) throw notFound('Tablet');
+    await removeTablet(c.var.scope, c.req.param('id'));
     return c.body(null, 204);
   })
-  .post('/:id/revoke', async (c) => {
-    const id = c.req.param('id');
-    if (!(await revokeTablet(c.var.scope, id))) throw notFound('Tablet');
-    return c.json(await tabletOr404(c.var.scope, id));
-  })
+  .post('/:id/revoke', async (c) => c.json(await revokeTabletById(c.var.scope, c.req.param('id'))))
   .post('/:id/:action{refresh|restart}', async (c) => {
-    const tablet = await tabletOr404(c.var.scope, c.req.param('id'));
     const action = c.req.param('action') as 'refresh' | 'restart';
-    const result = await pushToTablets(c.var.deps.bus, c.var.scope.companyId, [tablet.id], action);
-    if (result.notPushed.length) {
-      const text = action === 'refresh' ? TABLET_TEXTS.refreshOne : TABLET_TEXTS.restartOne;
-      throw new ApiError(409, 'TABLET_UNREACHABLE', text(label(tablet)));
-    }
-    return c.json(result);
+    return c.json(await pushTabletAction(c.var.scope, c.var.deps.bus, c.req.param('id'), action));
   });
 
 /** The device side, outside /api: no session, the registration's device token. */
 export const tabletDeviceRoutes = new Hono<AppEnv>().post('/activate', async (c) => {
   const { db, now, secureCookies } = c.var.deps;
-  const token = bearerToken(c.req.header('authorization'));
-  if (!token) throw notAuthenticated();
-  const tablet = await activateTablet(db, token, now());
-  if (!tablet) throw notAuthenticated();
+  const { tablet, token } = await activateDevice(db, bearerToken(c.req.header('authorization')), now());
   setCookie(c, TABLET_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Strict',

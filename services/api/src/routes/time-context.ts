@@ -1,11 +1,14 @@
 import { Hono } from 'hono';
-import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http/context';
 import { requireAdmin } from '../http/permissions';
 import { dayString, jsonBody } from '../http/validate';
-import { listMachines } from '../repositories/machines';
-import { deleteTimeContext, getTimeContext, saveTimeContext } from '../services/time-context';
+import {
+  deleteTimeContext,
+  getTimeContext,
+  reinitEveryMachine,
+  saveTimeContext,
+} from '../services/time-context';
 import { inTransaction } from './live-ctx';
 
 const HOUR_MS = 3_600_000;
@@ -34,25 +37,11 @@ export const timeContextRoutes = new Hono<AppEnv>()
   .put('/', requireAdmin, async (c) => {
     const body = await jsonBody(c, timeContextSaveSchema);
     const saved = await inTransaction(c, (ctx) => saveTimeContext(ctx, body));
-    await reinitEveryMachine(c);
+    await reinitEveryMachine(c.var.scope, c.var.deps.bus);
     return c.json(saved);
   })
   .delete('/', requireAdmin, async (c) => {
     const saved = await inTransaction(c, (ctx) => deleteTimeContext(ctx));
-    await reinitEveryMachine(c);
+    await reinitEveryMachine(c.var.scope, c.var.deps.bus);
     return c.json(saved);
   });
-
-/**
- * The company day's boundaries moved, so day windows and timelines on open live channels no longer build on
- * what they show: after the change committed, every machine's subscribers are told to reinit (live/channel.ts).
- * A lost event only costs a stale view until the next poll, so a bus failure does not fail the request.
- */
-async function reinitEveryMachine(c: Context<AppEnv>): Promise<void> {
-  const machines = await listMachines(c.var.scope);
-  await c.var.deps.bus
-    .publish(
-      machines.map((m) => ({ companyId: c.var.scope.companyId, machineId: m.id, topic: 'reinit' as const })),
-    )
-    .catch(() => {});
-}

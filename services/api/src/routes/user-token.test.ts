@@ -3,7 +3,7 @@ import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { TEST_PASSWORD } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
-import { USER_TOKEN_TTL_MS } from './user-token';
+import { USER_TOKEN_TTL_MS } from '../services/link-tokens';
 
 describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
   let h: ApiHarness;

@@ -1,8 +1,8 @@
-import type { Device } from '@takt/ingest';
 import type { CompanyScope, Executor } from '@takt/db';
+import type { AdapterField, Device } from '@takt/domain';
 import { ApiError, notFound } from '../http/errors';
 import type { IngestRules } from '../ingest-rules';
-import type { Adapter, AdapterField, AdapterInput } from '../repositories/adapters';
+import type { Adapter, AdapterInput } from '../repositories/adapters';
 import {
   adapterTypeNamed,
   deleteAdapter,
@@ -29,6 +29,12 @@ async function mustBeAdapterType(db: Executor, className: string): Promise<void>
     { field: 'class', code: 'unknown_adapter_type', message },
   ]);
 }
+
+/** The company's adapters with their fields. */
+export const companyAdapters = (scope: CompanyScope): Promise<Adapter[]> => listAdapters(scope);
+
+/** The adapter types (reports-admin §3 Adapter type), shared by every company. */
+export const adapterTypes = (scope: CompanyScope) => listAdapterTypes(scope.db);
 
 export async function adapterOf(scope: CompanyScope, id: string): Promise<Adapter> {
   const adapter = await getAdapter(scope, id);

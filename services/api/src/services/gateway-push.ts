@@ -1,7 +1,7 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { PushBatch, PushProblem } from '@takt/ingest';
-import type { Database, DialectName, IngestInboxTable, ObservationsTable } from '@takt/db';
-import { insertInbox, insertObservations } from '@takt/db';
+import type { Kysely } from 'kysely';
+import type { Database, DialectName, IngestInboxTable, ObservationRow } from '@takt/db';
+import { conditionText, insertInbox, insertObservations } from '@takt/db';
+import type { PushBatch, PushProblem } from '@takt/domain';
 import { hashToken, looksLikeGatewayToken } from '../auth/tokens';
 import { ApiError } from '../http/errors';
 import type { IngestRules } from '../ingest-rules';
@@ -78,7 +78,7 @@ export async function storePush(
     // Keys resolve through each machine's adapter fields, as the worker reads the same lines, so a pushed
     // line and a streamed one mean the same (ARCHITECTURE.md "Ingest contract": adapters map raw keys).
     const decision = ingest.decidePush(batch, g.lastSequence, at, await ingest.pushKeyKinds(trx, targets));
-    const observations: Insertable<ObservationsTable>[] = [];
+    const observations: ObservationRow[] = [];
     const inbox: IngestInboxTable[] = [];
     const stats = new Map<string, { lines: number; observations: number; rejected: number }>();
     const unknown = new Set<string>();
@@ -112,7 +112,7 @@ export async function storePush(
           machine_id: target.machineId,
           ts: o.ts,
           key: o.key,
-          value: o.kind === 'condition' && o.condition ? ingest.conditionText(o.condition) : o.value,
+          value: o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value,
         });
       }
     }

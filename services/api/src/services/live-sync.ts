@@ -12,7 +12,7 @@ import { getJobRun } from '../repositories/job-runs';
 import { startJob, stopJob } from './jobs';
 import { startOperatorRun, stopOperatorRun } from './operators';
 import { endSetup, SETUP_TEXTS, transitionStage } from './setup';
-import { payloadOf, sameMachine } from './sync';
+import { machineCommand, payloadOf, sameMachine } from './sync';
 import type { SyncHandlers } from './sync';
 
 // The offline sync's handlers for dispatch, setup and operator commands (ARCHITECTURE.md "Offline sync
@@ -20,16 +20,8 @@ import type { SyncHandlers } from './sync';
 // applied by the same service function at the command's occurredAt (ctx.at).
 
 export const liveSyncHandlers: SyncHandlers = {
-  start_job: async (ctx, command) => {
-    const body = payloadOf(command, jobStartRequestSchema);
-    sameMachine(command, body.id);
-    return startJob(ctx, body);
-  },
-  stop_job: async (ctx, command) => {
-    const body = payloadOf(command, jobStopRequestSchema);
-    sameMachine(command, body.id);
-    return stopJob(ctx, body);
-  },
+  start_job: machineCommand(jobStartRequestSchema, (b) => b.id, startJob),
+  stop_job: machineCommand(jobStopRequestSchema, (b) => b.id, stopJob),
   setup_stage: async (ctx, command) => {
     const body = payloadOf(command, stageTransitionRequestSchema);
     const run = await getJobRun(ctx.scope, body.laborActivitySetId);
@@ -51,14 +43,6 @@ export const liveSyncHandlers: SyncHandlers = {
     sameMachine(command, body.machineId);
     return endSetup(ctx, body);
   },
-  operator_login: async (ctx, command) => {
-    const body = payloadOf(command, operatorRunStartRequestSchema);
-    sameMachine(command, body.machineId);
-    return startOperatorRun(ctx, body);
-  },
-  operator_logout: async (ctx, command) => {
-    const body = payloadOf(command, operatorRunStopRequestSchema);
-    sameMachine(command, body.machineId);
-    return stopOperatorRun(ctx, body);
-  },
+  operator_login: machineCommand(operatorRunStartRequestSchema, (b) => b.machineId, startOperatorRun),
+  operator_logout: machineCommand(operatorRunStopRequestSchema, (b) => b.machineId, stopOperatorRun),
 };

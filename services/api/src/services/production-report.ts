@@ -43,7 +43,6 @@ import { getJob } from '../repositories/jobs';
 import type { Machine } from '../repositories/machines';
 import { getMachine, listGroups } from '../repositories/machines';
 import { reportMachines, runsOverlapping } from '../repositories/reports';
-import { createSession, findLiveSession } from '../repositories/sessions';
 import type { ServiceCtx } from './context';
 import { reportRollups } from './reports';
 import { shiftColors } from './shifts';
@@ -495,24 +494,4 @@ export async function oeeReport(ctx: ServiceCtx, q: OeeReportQuery): Promise<Oee
       reasonNames: new Map([...types].map(([id, t]) => [id, t.name])),
     }),
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The CSV link
-
-/**
- * A link token for the CSV link of a POST (`?token=`, decision 0502), minted only for a user's real session
- * as GET /api/user-token does; other callers get the link without one and append their own.
- */
-export async function csvLinkToken(ctx: ServiceCtx, ttlMs: number): Promise<string | null> {
-  const caller = ctx.caller;
-  if (caller.kind !== 'user') return null;
-  const db = ctx.scope.db;
-  if (!(await findLiveSession(db, caller.sessionToken, ctx.now, 'session'))) return null;
-  const { token } = await createSession(
-    db,
-    { companyId: caller.company.id, userId: caller.user.id, ttlMs, kind: 'link' },
-    ctx.now,
-  );
-  return token;
 }

@@ -10,7 +10,7 @@ import {
   partAdjustmentBodySchema,
   undoManualParts,
 } from './part-adjustments';
-import { payloadOf, sameMachine } from './sync';
+import { machineCommand, payloadOf, sameMachine } from './sync';
 import type { SyncHandlers } from './sync';
 
 // Every operator action the floor app can queue offline, mapped to the service behind its HTTP call
@@ -48,24 +48,16 @@ export const syncHandlers: SyncHandlers = {
     }
   },
   split_downtime: async (ctx, command) => splitDowntime(ctx, { machineId: command.machineId }),
-  reject_part: async (ctx, command) => {
-    const body = payloadOf(command, adjustmentPayload);
-    sameMachine(command, body.machine_id);
-    return createPartAdjustment(ctx, { ...body, scrap: true });
-  },
-  part_correction: async (ctx, command) => {
-    const body = payloadOf(command, adjustmentPayload);
-    sameMachine(command, body.machine_id);
-    return createPartAdjustment(ctx, { ...body, scrap: false });
-  },
-  manual_add_part: async (ctx, command) => {
-    const body = payloadOf(command, manualPartsSchema);
-    sameMachine(command, body.machineId);
-    return addManualParts(ctx, body);
-  },
-  manual_undo: async (ctx, command) => {
-    const body = payloadOf(command, manualUndoSchema);
-    sameMachine(command, body.machineId);
-    return undoManualParts(ctx, body);
-  },
+  reject_part: machineCommand(
+    adjustmentPayload,
+    (b) => b.machine_id,
+    (ctx, body) => createPartAdjustment(ctx, { ...body, scrap: true }),
+  ),
+  part_correction: machineCommand(
+    adjustmentPayload,
+    (b) => b.machine_id,
+    (ctx, body) => createPartAdjustment(ctx, { ...body, scrap: false }),
+  ),
+  manual_add_part: machineCommand(manualPartsSchema, (b) => b.machineId, addManualParts),
+  manual_undo: machineCommand(manualUndoSchema, (b) => b.machineId, undoManualParts),
 };

@@ -33,6 +33,22 @@ export function sameMachine(command: SyncCommand, machineId: string): void {
   }
 }
 
+/**
+ * The usual handler: the payload validated by `schema`, refused when it names another machine than the
+ * command (`machineOf`), then applied by the HTTP call's own service function.
+ */
+export function machineCommand<S extends z.ZodType>(
+  schema: S,
+  machineOf: (body: z.infer<S>) => string,
+  apply: (ctx: ServiceCtx, body: z.infer<S>) => Promise<unknown>,
+): SyncHandler {
+  return async (ctx, command) => {
+    const body = payloadOf(command, schema);
+    sameMachine(command, machineOf(body));
+    return apply(ctx, body);
+  };
+}
+
 const TOPIC: Record<SyncCommandType, LiveEvent['topic']> = {
   start_job: 'jobs',
   stop_job: 'jobs',

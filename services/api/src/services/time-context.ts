@@ -1,6 +1,9 @@
 import { addDays, companyDayStart, epochMs, formatDay, parseDay, shopDateOf } from '@takt/domain';
 import type { CompanyClock, DayNumber } from '@takt/domain';
 import { ApiError } from '../http/errors';
+import type { CompanyScope } from '@takt/db';
+import type { LiveBus } from '../live/bus';
+import { listMachines } from '../repositories/machines';
 import { companyClock } from '../repositories/shifts';
 import { saveTimeContexts } from '../repositories/time-context';
 import { allRollupsChanged, calendarChanged } from '@takt/db/rollups';
@@ -115,4 +118,16 @@ export async function deleteTimeContext(ctx: ServiceCtx): Promise<TimeContextVie
     { currentTimeContext: now.currentTimeContext, futureTimeContext: null },
     parseDay(now.futureTimeContext.effectivedate),
   );
+}
+
+/**
+ * The company day's boundaries moved, so day windows and timelines on open live channels no longer build on
+ * what they show: after the change committed, every machine's subscribers are told to reinit (live/channel.ts).
+ * A lost event only costs a stale view until the next poll, so a bus failure does not fail the request.
+ */
+export async function reinitEveryMachine(scope: CompanyScope, bus: LiveBus): Promise<void> {
+  const machines = await listMachines(scope);
+  await bus
+    .publish(machines.map((m) => ({ companyId: scope.companyId, machineId: m.id, topic: 'reinit' as const })))
+    .catch(() => {});
 }

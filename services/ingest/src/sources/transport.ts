@@ -1,5 +1,4 @@
-import type { FieldMeaning } from '../worker/pipeline';
-import type { SourceRow } from '../worker/store';
+import type { FieldMeaning, SourceRow } from './source';
 import type { KeyKind, Observation } from './shdr/shdr';
 import type { BackoffOptions, ShdrCounters } from './shdr/shdr-client';
 

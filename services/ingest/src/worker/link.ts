@@ -1,4 +1,4 @@
-import { CONNECTION_KEY } from '@takt/db';
+import { CONNECTION_KEY, conditionText } from '@takt/db';
 import { keyKindsFromFields } from '../sources/devices/devices';
 import type { KeyKind, Observation as RawObservation } from '../sources/shdr/shdr';
 import type { ShdrCounters } from '../sources/shdr/shdr-client';
@@ -7,7 +7,6 @@ import { noCounters } from '../sources/transport';
 import { MachinePipeline } from './pipeline';
 import type { FieldMeaning } from './pipeline';
 import type { ObservationRow, SourceRow } from './store';
-import { conditionText } from './store';
 
 /** Where a link's observations wait for the next batch (worker/batch-writer.ts). */
 export interface ObservationSink {

@@ -8,12 +8,9 @@ import type {
 } from '@takt/domain';
 import type { MachineLiveTable } from '@takt/db';
 import type { Observation as RawObservation } from '../sources/shdr/shdr';
+import type { FieldMeaning } from '../sources/source';
 
-/** An adapter field as the derivation needs it: the MTConnect data item type and subtype of a key. */
-export interface FieldMeaning {
-  type: string;
-  subType: string | null;
-}
+export type { FieldMeaning } from '../sources/source';
 
 /** A heartbeat is pushed for a line that carries nothing the deriver uses, at most this often. */
 const HEARTBEAT_EVERY_MS = 10_000;

@@ -1,35 +1,22 @@
-import { CompiledQuery } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { Database, MachineLiveTable } from '@takt/db';
-import { CONNECTION_KEY } from '@takt/db';
+import type { Database, MachineLiveTable, MachineObservations, ObservationRow } from '@takt/db';
+import {
+  CONNECTION_KEY,
+  insertMachineObservations,
+  insertObservations,
+  insertRows,
+  numberedPlaceholders,
+  runStatement as run,
+} from '@takt/db';
 import type { DerivationResult } from '@takt/domain';
 import { markRollupsDirty } from '@takt/db/rollups';
-import type { FieldMeaning } from './pipeline';
+import type { FieldMeaning, SourceRow } from '../sources/source';
 import { keyKindsFromFields } from '../sources/devices/devices';
 import type { KeyKinds } from '../sources/shdr/shdr';
 
 // Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
 
-export interface SourceRow {
-  sourceId: string;
-  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent';
-  companyId: string;
-  machineId: string;
-  machineName: string;
-  host: string;
-  port: number;
-  cycleSource: 'part_count' | 'execution';
-  /** gateway and MQTT: the name the edge uses for the machine */
-  machineRef: string | null;
-  /** MQTT: the company's reference in topics */
-  companyRef: string | null;
-  /** gateway: the gateway that pushes the machine's lines */
-  gatewayId: string | null;
-  baseUrl: string | null;
-  pollIntervalMs: number | null;
-  agentInstanceId: string | null;
-  agentNextSequence: number | null;
-}
+export type { SourceRow } from '../sources/source';
 
 /** Enabled sources of machines in service, across all companies. */
 export async function loadSources(db: Kysely<Database>): Promise<SourceRow[]> {
@@ -173,13 +160,9 @@ export async function loadObservationsSince(db: Kysely<Database>, machineId: str
     .execute();
 }
 
-export interface ObservationRow {
-  company_id: string;
-  machine_id: string;
-  ts: number;
-  key: string;
-  value: string | null;
-}
+// Observations are written by @takt/db's one writer (observations.ts); these names stay ingest's API.
+export type { MachineObservations, ObservationRow } from '@takt/db';
+export { conditionText } from '@takt/db';
 
 export interface SourceStats {
   sourceId: string;
@@ -188,35 +171,6 @@ export interface SourceStats {
   /** rejected lines (stat_rejected): a line with any rejected token, or dropped whole, counts once */
   rejected: number;
   lastLineAt: number | null;
-}
-
-export interface MachineObservations {
-  companyId: string;
-  machineId: string;
-  observations: ReadonlyArray<{
-    ts: number;
-    key: string;
-    value: string | null;
-    kind?: string;
-    condition?: {
-      level: string;
-      nativeCode: string;
-      nativeSeverity: string;
-      qualifier: string;
-      message: string;
-    };
-  }>;
-}
-
-/** Stored form of a condition: the SHDR condition fields, so a rebuild can read it back. */
-export function conditionText(c: {
-  level: string;
-  nativeCode: string;
-  nativeSeverity: string;
-  qualifier: string;
-  message: string;
-}): string {
-  return [c.level, c.nativeCode, c.nativeSeverity, c.qualifier, c.message].join('|');
 }
 
 export interface IngestBatch {
@@ -237,111 +191,8 @@ export interface IngestBatch {
   stats: SourceStats[];
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// The hot writes of ingest (bench/ingest-insert.ts measures them). Every batch runs the same few statement texts, so they are
-// written here once per shape (and the SQLite handle keeps them prepared, see openDb's statement cache)
-// instead of going through the query builder, which rebuilds and walks each query's tree every time.
-
-/**
- * Most parameters in one statement, far below both dialects' bind limits. SQLite runs a prepared statement of
- * about a hundred rows fastest (measured: 100-row statements beat 1000-row ones and single rows); PostgreSQL
- * pays a round trip per statement, so it takes the largest.
- */
-const maxParams = (numbered: boolean) => (numbered ? 5000 : 500);
-
-/** Whether the dialect numbers its placeholders ($1: PostgreSQL) or not (?: SQLite), per dialect adapter. */
-const numberedByAdapter = new WeakMap<object, boolean>();
-function numberedPlaceholders(trx: Kysely<Database>): boolean {
-  const adapter = trx.getExecutor().adapter;
-  let numbered = numberedByAdapter.get(adapter);
-  if (numbered === undefined) {
-    numbered = trx.selectFrom('observations').select('ts').where('ts', '=', 0).compile().sql.includes('$1');
-    numberedByAdapter.set(adapter, numbered);
-  }
-  return numbered;
-}
-
-const statementTexts = new Map<string, string>();
-
-/** `INSERT INTO table (columns) VALUES (…), (…)` for `rows` rows; made once per shape. */
-function insertText(numbered: boolean, table: string, columns: readonly string[], rows: number): string {
-  const key = `${numbered ? '$' : '?'} ${table} ${rows}`;
-  let text = statementTexts.get(key);
-  if (text !== undefined) return text;
-  const tuples: string[] = [];
-  const width = columns.length;
-  for (let r = 0; r < rows; r++) {
-    const p: string[] = [];
-    for (let c = 1; c <= width; c++) p.push(numbered ? `$${r * width + c}` : '?');
-    tuples.push(`(${p.join(', ')})`);
-  }
-  text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
-  statementTexts.set(key, text);
-  return text;
-}
-
-/** A statement text with `?` placeholders, numbered for PostgreSQL; made once per text. */
-function sqlText(numbered: boolean, text: string): string {
-  if (!numbered) return text;
-  const key = `$ ${text}`;
-  let out = statementTexts.get(key);
-  if (out === undefined) {
-    let n = 0;
-    out = text.replace(/\?/g, () => `$${++n}`);
-    statementTexts.set(key, out);
-  }
-  return out;
-}
-
-/**
- * Row counts of the INSERTs for n rows of `width` columns. PostgreSQL: full chunks, then the rest in one
- * (it parses every statement anyway). SQLite: full chunks, then the rest in powers of two, so any batch
- * uses the same dozen statements, each prepared once.
- */
-function insertSizes(n: number, width: number, numbered: boolean): number[] {
-  const chunk = Math.floor(maxParams(numbered) / width);
-  const sizes: number[] = [];
-  let left = n;
-  for (; left >= chunk; left -= chunk) sizes.push(chunk);
-  if (numbered) return left > 0 ? [...sizes, left] : sizes;
-  for (let p = 1 << Math.floor(Math.log2(chunk)); p >= 1; p >>= 1) {
-    if (left < p) continue;
-    sizes.push(p);
-    left -= p;
-  }
-  return sizes;
-}
-
-/** Multi-row INSERTs of `rows`; `put` writes one row's values into the parameter list at `at`. */
-async function insertRows<T>(
-  trx: Kysely<Database>,
-  numbered: boolean,
-  table: string,
-  columns: readonly string[],
-  rows: readonly T[],
-  put: (params: unknown[], at: number, row: T) => void,
-): Promise<void> {
-  if (rows.length === 0) return;
-  const width = columns.length;
-  let i = 0;
-  for (const n of insertSizes(rows.length, width, numbered)) {
-    const params: unknown[] = new Array(n * width);
-    for (let k = 0; k < n; k++, i++) put(params, k * width, rows[i] as T);
-    await trx.executeQuery(CompiledQuery.raw(insertText(numbered, table, columns, n), params));
-  }
-}
-
-const run = (trx: Kysely<Database>, numbered: boolean, text: string, params: unknown[]) =>
-  trx.executeQuery(CompiledQuery.raw(sqlText(numbered, text), params));
-
-const OBSERVATION_COLUMNS = ['company_id', 'machine_id', 'ts', 'key', 'value'] as const;
-const putObservation = (p: unknown[], at: number, r: ObservationRow) => {
-  p[at] = r.company_id;
-  p[at + 1] = r.machine_id;
-  p[at + 2] = r.ts;
-  p[at + 3] = r.key;
-  p[at + 4] = r.value;
-};
+// The hot writes of ingest (bench/ingest-insert.ts measures them) go through @takt/db's batched prepared
+// statements (batch-insert.ts), not the query builder.
 
 const LIVE_COLUMNS = [
   'machine_id',
@@ -381,15 +232,8 @@ const LIVE_UPSERT =
 export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const numbered = numberedPlaceholders(trx);
-    await insertRows(trx, numbered, 'observations', OBSERVATION_COLUMNS, batch.observations, putObservation);
-    for (const m of batch.machineObservations ?? [])
-      await insertRows(trx, numbered, 'observations', OBSERVATION_COLUMNS, m.observations, (p, at, o) => {
-        p[at] = m.companyId;
-        p[at + 1] = m.machineId;
-        p[at + 2] = o.ts;
-        p[at + 3] = o.key;
-        p[at + 4] = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
-      });
+    await insertObservations(trx, batch.observations);
+    for (const m of batch.machineObservations ?? []) await insertMachineObservations(trx, m);
     const done = batch.inboxDone ?? [];
     for (let i = 0; i < done.length; i += 500) {
       await trx

@@ -5,7 +5,7 @@
 import type { Device } from '../devices/devices';
 import { parseDevicesXml } from '../devices/devices';
 import type { ConditionLevel, Observation } from '../shdr/shdr';
-import { parseTimestamp } from '../shdr/shdr';
+import { conditionReading, parseTimestamp } from '../shdr/shdr';
 import type { XmlAttributes } from '../devices/xml-scan';
 import { scanXml } from '../devices/xml-scan';
 
@@ -300,15 +300,12 @@ function buildObservation(
     if (!level) return null;
     return {
       ...base,
-      value: level === 'UNAVAILABLE' ? null : level,
-      kind: 'condition',
-      condition: {
-        level,
-        nativeCode: a.nativeCode ?? '',
-        nativeSeverity: a.nativeSeverity ?? '',
-        qualifier: a.qualifier ?? '',
+      ...conditionReading(level, {
+        nativeCode: a.nativeCode,
+        nativeSeverity: a.nativeSeverity,
+        qualifier: a.qualifier,
         message: text,
-      },
+      }),
     };
   }
   const unavailable = text.toUpperCase() === 'UNAVAILABLE';

@@ -5,57 +5,18 @@
 //   none    → no adapter shares a field: Create one with the proposed fields.
 // reports-admin §7 "adapter search by shdr" answers with the adapter, unmatchedItems and extraneousItems.
 // Pure functions: no IO.
-import type { DataItem, Device } from './devices';
+import type {
+  AdapterField,
+  AdapterImport,
+  DataItem,
+  Device,
+  ExistingAdapter,
+  SampleFields,
+} from '@takt/domain';
 import { createKeyResolver, keyKindsFrom } from './devices';
 import { parseShdrLine, splitShdrStream } from '../shdr/shdr';
 
-/** An adapter field (reports-admin §3): how one SHDR key maps to an MTConnect data item. */
-export interface AdapterField {
-  /** the SHDR key */
-  name: string;
-  dataItemType: string;
-  dataItemSubtype: string | null;
-  componentName: string;
-  componentType: string;
-}
-
-export interface ExistingAdapter {
-  id: string;
-  name: string;
-  fields: readonly AdapterField[];
-}
-
-export interface SampleFields {
-  /** one field per distinct key the sample sends, in order of first appearance */
-  fields: AdapterField[];
-  /** keys the device description does not know (no field can be proposed for them) */
-  unresolvedKeys: string[];
-  lines: number;
-  /** bad tokens in the sample (see ShdrData.rejected) */
-  rejected: number;
-}
-
-export type AdapterMatch =
-  | { outcome: 'exact'; adapter: ExistingAdapter; actions: ['select'] }
-  | {
-      outcome: 'partial';
-      adapter: ExistingAdapter;
-      /** fields the sample uses that the adapter lacks (or has with another meaning) */
-      missing: AdapterField[];
-      /** adapter fields the sample does not use (or uses with another meaning) */
-      extra: AdapterField[];
-      matched: number;
-      actions: ['select', 'clone'];
-    }
-  | { outcome: 'none'; proposed: AdapterField[]; actions: ['create'] };
-
-export type AdapterImport = AdapterMatch &
-  SampleFields & {
-    /** reports-admin §7 names: sample items the chosen adapter does not map (unresolved keys included) */
-    unmatchedItems: string[];
-    /** reports-admin §7 names: adapter fields the sample does not use */
-    extraneousItems: string[];
-  };
+export type { AdapterField, AdapterImport, AdapterMatch, ExistingAdapter, SampleFields } from '@takt/domain';
 
 const OWN_ITEMS: ReadonlySet<string> = new Set(['Device', 'Agent']);
 

@@ -1,36 +1,11 @@
 // MTConnect device descriptions (Devices.xml, the agent's /probe answer; versions 1.x and 2.x) →
 // data items, and the resolver that tells what an adapter key means. Only the few elements we need
 // are read, with the small tag scanner of xml-scan.ts. Never throws; unknown or broken markup is skipped.
-import type { KeyKind, KeyKinds } from '../shdr/shdr';
+import type { DataItem, Device, KeyKind, KeyKinds } from '@takt/domain';
 import type { XmlAttributes } from './xml-scan';
 import { scanXml } from './xml-scan';
 
-export interface DataItem {
-  id: string;
-  name: string | null;
-  type: string;
-  subType: string | null;
-  /** SAMPLE, EVENT or CONDITION */
-  category: string;
-  /** VALUE (default), DATA_SET, TABLE, TIME_SERIES, DISCRETE */
-  representation: string | null;
-  units: string | null;
-  /** element name of the component owning the item: Device, Controller, Path, Rotary… */
-  componentType: string;
-  componentName: string | null;
-  componentId: string | null;
-  deviceName: string;
-  deviceUuid: string | null;
-  /** `<Source>` text: the adapter key when it differs from id and name */
-  source: string | null;
-}
-
-export interface Device {
-  id: string | null;
-  name: string;
-  uuid: string | null;
-  dataItems: DataItem[];
-}
+export type { DataItem, Device } from '@takt/domain';
 
 interface OpenElement {
   name: string;

@@ -7,7 +7,7 @@
 // The decision is a pure function; the API's push route runs it in one transaction holding the gateway's
 // row, so two concurrent pushes of one gateway cannot both take the same records.
 import { z } from 'zod';
-import type { KeyKinds, ShdrLine } from '../shdr/shdr';
+import type { AcceptedRecord, KeyKinds, PushBatch, PushDecision, PushValidation } from '@takt/domain';
 import { parseShdrLine, withoutNul } from '../shdr/shdr';
 
 export const MAX_PUSH_RECORDS = 10_000;
@@ -27,16 +27,14 @@ export const pushBatchSchema = z.object({
   bufferedRecords: z.number().int().nonnegative().optional(),
 });
 
-export type PushBatch = z.infer<typeof pushBatchSchema>;
-export type PushRecord = PushBatch['records'][number];
-
-export interface PushProblem {
-  /** where, e.g. `records.3.seq` (empty for the body itself) */
-  path: string;
-  message: string;
-}
-
-export type PushValidation = { ok: true; batch: PushBatch } | { ok: false; problems: PushProblem[] };
+export type {
+  AcceptedRecord,
+  PushBatch,
+  PushDecision,
+  PushProblem,
+  PushRecord,
+  PushValidation,
+} from '@takt/domain';
 
 /** Checks a push body; problems name the field, so a gateway developer sees what to fix. Never throws. */
 export function validatePushBatch(body: unknown): PushValidation {
@@ -49,28 +47,6 @@ export function validatePushBatch(body: unknown): PushValidation {
       message: issue.message,
     })),
   };
-}
-
-export interface AcceptedRecord extends PushRecord {
-  parsed: ShdrLine;
-}
-
-export interface PushDecision {
-  /** records to store, in sequence order, each once */
-  accepted: AcceptedRecord[];
-  /** the highest stored sequence after storing `accepted`: what the answer acknowledges */
-  ack: number | null;
-  /** records at or below the stored sequence, or repeated inside the batch */
-  duplicates: number;
-  /** repeats inside the batch whose line differs from the first record of that sequence (a gateway bug) */
-  conflicts: number;
-  /** the batch was not in sequence order (it was sorted) */
-  reordered: boolean;
-  /** holes in the sequence (e.g. stored 10, next 13): counted, not waited for */
-  skipped: number;
-  observations: number;
-  /** bad tokens in the accepted lines (see ShdrData.rejected); the record is stored all the same */
-  rejected: number;
 }
 
 /**

@@ -2,7 +2,7 @@
 // mqtt.ts does the IO. Nothing here throws on input; every bad item is counted, the good ones are kept.
 import { z } from 'zod';
 import type { ConditionLevel, KeyKinds, Observation } from '../shdr/shdr';
-import { parseShdrLine, parseTimestamp, splitShdrStream } from '../shdr/shdr';
+import { conditionReading, parseShdrLine, parseTimestamp, splitShdrStream } from '../shdr/shdr';
 
 export type MqttFormat = 'shdr' | 'json' | 'status';
 
@@ -179,19 +179,7 @@ function valueText(value: string | number | boolean | null): string | null {
 
 function conditionObservation(c: z.infer<typeof condition>, ts: number): Observation {
   const level = c.level as ConditionLevel;
-  return {
-    ts,
-    key: c.key,
-    value: level === 'UNAVAILABLE' ? null : level,
-    kind: 'condition',
-    condition: {
-      level,
-      nativeCode: c.nativeCode ?? '',
-      nativeSeverity: c.nativeSeverity ?? '',
-      qualifier: c.qualifier ?? '',
-      message: c.message ?? '',
-    },
-  };
+  return { ts, key: c.key, ...conditionReading(level, c) };
 }
 
 function messageObservation(m: z.infer<typeof message>, ts: number): Observation {

@@ -3,64 +3,32 @@
 // in `rejected` and skipped, the good pairs on the same line are kept (ARCHITECTURE.md, Ingest contract).
 import { StringDecoder } from 'node:string_decoder';
 
-export type ConditionLevel = 'NORMAL' | 'WARNING' | 'FAULT' | 'UNAVAILABLE';
+import type {
+  AssetOp,
+  AssetRecord,
+  ConditionLevel,
+  KeyKind,
+  KeyKinds,
+  ShdrCommand,
+  ShdrConditionValue as ConditionValue,
+  ShdrData,
+  ShdrLine,
+  ShdrObservation as Observation,
+} from '@takt/domain';
 
-export interface ConditionValue {
-  level: ConditionLevel;
-  nativeCode: string;
-  nativeSeverity: string;
-  qualifier: string;
-  message: string;
-}
-
-export interface Observation {
-  /** epoch ms */
-  ts: number;
-  key: string;
-  /** null means UNAVAILABLE (in any letter case) */
-  value: string | null;
-  kind: 'value' | 'condition' | 'message' | 'asset';
-  condition?: ConditionValue;
-  /** MESSAGE items carry a native code next to the text */
-  nativeCode?: string;
-  /** TIME_SERIES items: `value` holds the space-separated samples */
-  timeSeries?: { count: number; rate: number | null };
-}
-
-export type AssetOp = 'add' | 'update' | 'remove' | 'remove_all';
-
-export interface AssetRecord {
-  op: AssetOp;
-  /** asset id, or the asset type for `remove_all` */
-  assetId: string;
-  assetType: string;
-  /** XML document for `add`, the `key|value…` rest for `update`, '' otherwise */
-  body: string;
-}
-
-export interface ShdrCommand {
-  type: 'command';
-  /** e.g. PONG, adapterVersion, shdrVersion, PING */
-  name: string;
-  value: string;
-  raw: string;
-}
-
-export interface ShdrData {
-  type: 'data';
-  ts: number;
-  observations: Observation[];
-  /** bad tokens or pairs on this line (a line holding only `2017` counts 1) */
-  rejected: number;
-  assets?: AssetRecord[];
-}
-
-export type ShdrLine = ShdrCommand | ShdrData;
-
-export type KeyKind = 'condition' | 'message' | 'sample' | 'event' | 'data_set' | 'table' | 'time_series';
-
-/** How the parser learns what a key is (from a Devices.xml or an adapter's field mapping). */
-export type KeyKinds = ReadonlyMap<string, KeyKind> | ((key: string) => KeyKind | undefined);
+// The parsed-line types are the ingest contract's (packages/domain), under the names the parser uses.
+export type {
+  AssetOp,
+  AssetRecord,
+  ConditionLevel,
+  ConditionValue,
+  KeyKind,
+  KeyKinds,
+  Observation,
+  ShdrCommand,
+  ShdrData,
+  ShdrLine,
+};
 
 const CONDITION_LEVELS: ReadonlySet<string> = new Set(['NORMAL', 'WARNING', 'FAULT', 'UNAVAILABLE']);
 const QUALIFIERS: ReadonlySet<string> = new Set(['', 'HIGH', 'LOW']);
@@ -71,6 +39,32 @@ const ASSET_COMMANDS: Readonly<Record<string, AssetOp>> = {
   '@REMOVE_ALL_ASSETS@': 'remove_all',
 };
 const MULTILINE_MARK = '--multiline--';
+
+/**
+ * A condition observation's value and fields, as every source reads one (SHDR, agent XML, MQTT JSON): the
+ * level is the value, UNAVAILABLE reads as null, and a field the source leaves out is ''.
+ */
+export function conditionReading(
+  level: ConditionLevel,
+  f: {
+    nativeCode?: string | null | undefined;
+    nativeSeverity?: string | null | undefined;
+    qualifier?: string | null | undefined;
+    message?: string | null | undefined;
+  },
+): { value: string | null; kind: 'condition'; condition: ConditionValue } {
+  return {
+    value: level === 'UNAVAILABLE' ? null : level,
+    kind: 'condition',
+    condition: {
+      level,
+      nativeCode: f.nativeCode ?? '',
+      nativeSeverity: f.nativeSeverity ?? '',
+      qualifier: f.qualifier ?? '',
+      message: f.message ?? '',
+    },
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Stream → lines

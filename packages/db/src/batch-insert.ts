@@ -1,0 +1,100 @@
+import { CompiledQuery } from 'kysely';
+import type { Executor } from './scope';
+
+// The hot writes of ingest (bench/ingest-insert.ts measures them). Every batch runs the same few statement
+// texts, so they are written here once per shape (and the SQLite handle keeps them prepared, see openDb's
+// statement cache) instead of going through the query builder, which rebuilds and walks each query's tree
+// every time.
+
+/**
+ * Most parameters in one statement, far below both dialects' bind limits. SQLite runs a prepared statement of
+ * about a hundred rows fastest (measured: 100-row statements beat 1000-row ones and single rows); PostgreSQL
+ * pays a round trip per statement, so it takes the largest.
+ */
+const maxParams = (numbered: boolean) => (numbered ? 5000 : 500);
+
+/** Whether the dialect numbers its placeholders ($1: PostgreSQL) or not (?: SQLite), per dialect adapter. */
+const numberedByAdapter = new WeakMap<object, boolean>();
+export function numberedPlaceholders(trx: Executor): boolean {
+  const adapter = trx.getExecutor().adapter;
+  let numbered = numberedByAdapter.get(adapter);
+  if (numbered === undefined) {
+    numbered = trx.selectFrom('observations').select('ts').where('ts', '=', 0).compile().sql.includes('$1');
+    numberedByAdapter.set(adapter, numbered);
+  }
+  return numbered;
+}
+
+const statementTexts = new Map<string, string>();
+
+/** `INSERT INTO table (columns) VALUES (…), (…)` for `rows` rows; made once per shape. */
+function insertText(numbered: boolean, table: string, columns: readonly string[], rows: number): string {
+  const key = `${numbered ? '$' : '?'} ${table} ${rows}`;
+  let text = statementTexts.get(key);
+  if (text !== undefined) return text;
+  const tuples: string[] = [];
+  const width = columns.length;
+  for (let r = 0; r < rows; r++) {
+    const p: string[] = [];
+    for (let c = 1; c <= width; c++) p.push(numbered ? `$${r * width + c}` : '?');
+    tuples.push(`(${p.join(', ')})`);
+  }
+  text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
+  statementTexts.set(key, text);
+  return text;
+}
+
+/** A statement text with `?` placeholders, numbered for PostgreSQL; made once per text. */
+function sqlText(numbered: boolean, text: string): string {
+  if (!numbered) return text;
+  const key = `$ ${text}`;
+  let out = statementTexts.get(key);
+  if (out === undefined) {
+    let n = 0;
+    out = text.replace(/\?/g, () => `$${++n}`);
+    statementTexts.set(key, out);
+  }
+  return out;
+}
+
+/**
+ * Row counts of the INSERTs for n rows of `width` columns. PostgreSQL: full chunks, then the rest in one
+ * (it parses every statement anyway). SQLite: full chunks, then the rest in powers of two, so any batch
+ * uses the same dozen statements, each prepared once.
+ */
+export function insertSizes(n: number, width: number, numbered: boolean): number[] {
+  const chunk = Math.floor(maxParams(numbered) / width);
+  const sizes: number[] = [];
+  let left = n;
+  for (; left >= chunk; left -= chunk) sizes.push(chunk);
+  if (numbered) return left > 0 ? [...sizes, left] : sizes;
+  for (let p = 1 << Math.floor(Math.log2(chunk)); p >= 1; p >>= 1) {
+    if (left < p) continue;
+    sizes.push(p);
+    left -= p;
+  }
+  return sizes;
+}
+
+/** Multi-row INSERTs of `rows`; `put` writes one row's values into the parameter list at `at`. */
+export async function insertRows<T>(
+  trx: Executor,
+  numbered: boolean,
+  table: string,
+  columns: readonly string[],
+  rows: readonly T[],
+  put: (params: unknown[], at: number, row: T) => void,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const width = columns.length;
+  let i = 0;
+  for (const n of insertSizes(rows.length, width, numbered)) {
+    const params: unknown[] = new Array(n * width);
+    for (let k = 0; k < n; k++, i++) put(params, k * width, rows[i] as T);
+    await trx.executeQuery(CompiledQuery.raw(insertText(numbered, table, columns, n), params));
+  }
+}
+
+/** Runs one statement written with `?` placeholders (numbered for PostgreSQL). */
+export const runStatement = (trx: Executor, numbered: boolean, text: string, params: unknown[]) =>
+  trx.executeQuery(CompiledQuery.raw(sqlText(numbered, text), params));

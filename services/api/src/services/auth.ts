@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import { permissionsFor } from '@takt/domain';
+import type { LoginRequest, Me } from '@takt/domain';
+import type { Database } from '@takt/db';
+import { verifyPassword } from '../auth/passwords';
+import type { Caller } from '../http/context';
+import { ApiError } from '../http/errors';
+import { getCompany } from '../repositories/companies';
+import { createSession, revokeSession } from '../repositories/sessions';
+import { findUserForLogin } from '../repositories/users';
+
+// Logging users in and out (ARCHITECTURE.md "Conventions": POST /login, DELETE /logout); the routes set and
+// clear the session cookie.
+
+type Db = Kysely<Database>;
+
+const badLogin = () => new ApiError(401, 'INVALID_CREDENTIALS', 'The e-mail or password is incorrect.');
+
+export function toMe(caller: Pick<Caller, 'user' | 'company'>, demoMode: boolean): Me {
+  const { user, company } = caller;
+  const isAdmin = user.role === 'admin' || user.isRoot;
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    role: user.role,
+    isRoot: user.isRoot,
+    isAdmin,
+    isOperator: user.role === 'operator',
+    permissions: permissionsFor({ tier: company.productTier, isRoot: user.isRoot, isAdmin, demoMode }),
+    company: {
+      id: company.id,
+      name: company.name,
+      timezone: company.timezone,
+      locale: company.locale,
+      product_tier: company.productTier,
+    },
+  };
+}
+
+/** Checks the credentials and opens a session: its token and the user as GET /api/me answers. */
+export async function login(
+  db: Db,
+  credentials: LoginRequest,
+  now: number,
+  demoMode: boolean,
+): Promise<{ token: string; me: Me }> {
+  const found = await findUserForLogin(db, credentials.email);
+  // An unknown e-mail and a wrong password answer the same text, so logins cannot probe for accounts.
+  if (!found || found.user.locked || !(await verifyPassword(found.passwordHash, credentials.password)))
+    throw badLogin();
+  const company = await getCompany(db, found.user.companyId);
+  if (!company) throw badLogin();
+  const { token } = await createSession(db, { companyId: company.id, userId: found.user.id }, now);
+  return { token, me: toMe({ user: found.user, company }, demoMode) };
+}
+
+/** Ends the session of a token (mutates the sessions table). */
+export async function logout(db: Db, token: string, now: number): Promise<void> {
+  await revokeSession(db, token, now);
+}

@@ -1,0 +1,29 @@
+// What the worker knows of a source when it links it: the types its transports read (sources/ depends on
+// nothing in worker/).
+
+export interface SourceRow {
+  sourceId: string;
+  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent';
+  companyId: string;
+  machineId: string;
+  machineName: string;
+  host: string;
+  port: number;
+  cycleSource: 'part_count' | 'execution';
+  /** gateway and MQTT: the name the edge uses for the machine */
+  machineRef: string | null;
+  /** MQTT: the company's reference in topics */
+  companyRef: string | null;
+  /** gateway: the gateway that pushes the machine's lines */
+  gatewayId: string | null;
+  baseUrl: string | null;
+  pollIntervalMs: number | null;
+  agentInstanceId: string | null;
+  agentNextSequence: number | null;
+}
+
+/** An adapter field as the derivation needs it: the MTConnect data item type and subtype of a key. */
+export interface FieldMeaning {
+  type: string;
+  subType: string | null;
+}
