@@ -1,5 +1,13 @@
 import type { Me } from '@takt/domain';
-import { AuthGate, t, ToastProvider, useLocation, useNewVersionReload, usePeriodicReload } from '@takt/ui';
+import {
+  AuthGate,
+  SessionContext,
+  t,
+  ToastProvider,
+  useLocation,
+  useNewVersionReload,
+  usePeriodicReload,
+} from '@takt/ui';
 import { lazy, Suspense, useEffect } from 'react';
 import { api } from './api';
 import { LoadBoundary } from './components/LoadBoundary';
@@ -7,7 +15,6 @@ import { floorDb, KV, kvGet, kvPut } from './offline/db';
 import { SyncProvider } from './offline/SyncProvider';
 import { WorkcenterPage } from './pages/WorkcenterPage';
 import { isTvMode, resolveFloorRoute } from './routes';
-import { SessionContext } from './session';
 
 // The workcenter route is the tablet's first paint and loads with the entry; the other screens load on first
 // use so its initial JavaScript stays within its 150 KB gzip budget.

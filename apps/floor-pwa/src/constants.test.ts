@@ -7,14 +7,14 @@ import {
 } from '@takt/ui';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { JOB_ACTION_DEBOUNCE_MS } from './components/debounce';
+import { JOB_ACTION_DEBOUNCE_MS } from './lib/debounce';
 import {
   JOB_PAGE_SIZE,
   JOB_SEARCH_DEBOUNCE_MS,
   JOB_SEARCH_LIMIT,
   START_JOB_SEARCH_DEBOUNCE_MS,
 } from './components/jobPicker/jobs';
-import { SUBMIT_DEBOUNCE_MS } from './components/submit';
+import { SUBMIT_DEBOUNCE_MS } from './lib/submit';
 import { RECONNECT_DEBOUNCE_MS, RECONNECTED_CLOSE_MS } from './connection/liveConnectionMachine';
 import { BACKOFF_MAX_MS, BACKOFF_MIN_MS } from './offline/backoff';
 import { REDIRECT_DELAY_MS, TICK_MS } from './tablet/registration';

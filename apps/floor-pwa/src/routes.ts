@@ -3,7 +3,7 @@ import type { DashboardType } from '@takt/domain';
 import { matchPath } from '@takt/ui';
 
 // live-operations §2 routes served by the floor app. First path segments that are routes of their own (now or
-// in later issues) or belong to the API/office are never read as a machine id.
+// planned) or belong to the API/office are never read as a machine id.
 const RESERVED_FIRST_SEGMENTS = new Set([
   'dashboards',
   'switch-machines',

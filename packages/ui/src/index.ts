@@ -1,5 +1,6 @@
 export * from './api';
 export * from './AuthGate';
+export * from './session';
 export * from './clock';
 export * from './contrast';
 export * from './csv';

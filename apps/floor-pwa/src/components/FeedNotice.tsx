@@ -1,6 +1,6 @@
-import { ApiError, formatTimeOfDay, t } from '@takt/ui';
+import { ErrorNotice } from './ErrorNotice';
+import { ApiError, formatTimeOfDay, localeZone, t, useSession } from '@takt/ui';
 import type { DashboardData, Polling } from '@takt/ui';
-import { localeZone, useSession } from '../session';
 
 /** live-operations §8: a machine list load is marked failed after more than 10 consecutive failures. */
 export const FAILED_AFTER = 10;
@@ -10,14 +10,14 @@ export function FeedNotice({ poll }: { poll: Polling<DashboardData> }) {
   const { me } = useSession();
   if (!poll.error) return null;
   if (poll.consecutiveFailures > FAILED_AFTER || !poll.data) {
-    const message =
-      poll.error instanceof ApiError && !poll.error.isNetworkError
-        ? poll.error.message
-        : t('common.loadFailed');
     return (
-      <p className="notice notice--error" role="alert">
-        {message}
-      </p>
+      <ErrorNotice
+        message={
+          poll.error instanceof ApiError && !poll.error.isNetworkError
+            ? poll.error.message
+            : t('common.loadFailed')
+        }
+      />
     );
   }
   return (

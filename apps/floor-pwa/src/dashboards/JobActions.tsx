@@ -2,7 +2,7 @@ import { setupRemoval } from '@takt/domain';
 import { FormModal } from '../components/FormModal';
 import { t } from '@takt/ui';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
-import { useSubmit } from '../components/submit';
+import { useSubmit } from '../lib/submit';
 import { ENDPOINTS } from '../endpoints/endpoints';
 import type { FloorSync } from '../offline/floorSync';
 import { queue } from '../offline/queue';

@@ -1,8 +1,8 @@
 import { ApiError, usePolling } from '@takt/ui';
 import type { ApiClient } from '@takt/ui';
-import type { GatewayStatusEntry, UnmappedEntry } from '@takt/domain';
+import { dashboardStatusSchema } from '@takt/domain';
+import type { CycleEntry, DashboardStatusResponse, GatewayStatusEntry, UnmappedEntry } from '@takt/domain';
 import { dt } from './messages';
-import type { CycleEntry } from '@takt/domain';
 
 // live-operations §2 "Polling": unmapped status every 10 s, gateway status every 15 s. Both come from
 // GET /api/dashboard/status (services/api routes/dashboard.ts), one part per poll (?include=), so each keeps
@@ -18,39 +18,13 @@ export type Tone = 'success' | 'warning' | 'danger';
 // The entries' types are the API's own (packages/domain dashboard.ts).
 export type { GatewayStatusEntry, UnmappedEntry };
 
-export interface DashboardStatus {
-  unmapped: UnmappedEntry[];
-  gateways: GatewayStatusEntry[];
-  cyclesDashboard: boolean;
-}
-
-const TONES: readonly string[] = ['success', 'warning', 'danger'];
-
-/** The answer must have the documented shape; else it throws (the poll counts a failure). */
-export function parseStatus(d: unknown): DashboardStatus {
-  const o = d as Partial<Record<keyof DashboardStatus, unknown>> | null;
-  if (
-    !o ||
-    !Array.isArray(o.unmapped) ||
-    !Array.isArray(o.gateways) ||
-    typeof o.cyclesDashboard !== 'boolean'
-  ) {
-    throw new Error('Unexpected dashboard status');
-  }
-  for (const u of o.unmapped as UnmappedEntry[]) {
-    if (typeof u?.machineId !== 'string' || !Array.isArray(u.keys)) throw new Error('Bad unmapped entry');
-  }
-  for (const g of o.gateways as GatewayStatusEntry[]) {
-    if (
-      typeof g?.id !== 'string' ||
-      typeof g.health?.status !== 'string' ||
-      typeof g.health.label !== 'string' ||
-      !TONES.includes(g.health.tone)
-    ) {
-      throw new Error('Bad gateway entry');
-    }
-  }
-  return o as DashboardStatus;
+/**
+ * The answer must have the documented shape (the domain's dashboardStatusSchema); else it throws (the poll
+ * counts a failure). The answer is kept as sent once the schema accepts it.
+ */
+export function parseStatus(d: unknown): DashboardStatusResponse {
+  dashboardStatusSchema.parse(d);
+  return d as DashboardStatusResponse;
 }
 
 export function fetchStatus(api: ApiClient, include: 'unmapped' | 'gateways', signal?: AbortSignal) {

@@ -33,27 +33,25 @@ export interface CommandDisplay {
   count?: number;
 }
 
-export interface OutboxEntry {
-  /** Dexie auto-increment: the order the operator acted in. */
-  seq?: number;
+/** A command as the operator made it: what the outbox and the list of refused commands both keep. */
+export interface QueuedCommand {
   id: string;
   type: SyncCommandType;
   machineId: string;
   payload: Record<string, unknown>;
   occurredAt: number;
   display: CommandDisplay;
+}
+
+export interface OutboxEntry extends QueuedCommand {
+  /** Dexie auto-increment: the order the operator acted in. */
+  seq?: number;
   attempts: number;
   lastError: SyncError | null;
 }
 
 /** A command the server refused: final, shown until the operator dismisses it or tries it again. */
-export interface RejectedEntry {
-  id: string;
-  type: SyncCommandType;
-  machineId: string;
-  payload: Record<string, unknown>;
-  occurredAt: number;
-  display: CommandDisplay;
+export interface RejectedEntry extends QueuedCommand {
   error: SyncError;
   rejectedAt: number;
 }

@@ -45,6 +45,21 @@ const WHILE_EXCHANGING = {
   OFFLINE: { target: 'offline', actions: { type: 'fail', params: { error: null } } },
 } as const;
 
+type FailedEvent = { event: { error: unknown } };
+
+/** A failed push or pull: a 401 reloads the page; a network failure goes offline and backs off. */
+const LINK_FAILURES = [
+  {
+    guard: { type: 'unauthorized', params: ({ event }: FailedEvent) => ({ error: event.error }) },
+    target: 'reloading',
+  },
+  {
+    guard: { type: 'network', params: ({ event }: FailedEvent) => ({ error: event.error }) },
+    target: 'offline',
+    actions: { type: 'fail', params: ({ event }: FailedEvent) => ({ error: messageOf(event.error) }) },
+  },
+] as const;
+
 export const syncMachine = setup({
   types: {
     context: {} as SyncContext,
@@ -107,15 +122,7 @@ export const syncMachine = setup({
           { target: 'inSync' },
         ],
         onError: [
-          {
-            guard: { type: 'unauthorized', params: ({ event }) => ({ error: event.error }) },
-            target: 'reloading',
-          },
-          {
-            guard: { type: 'network', params: ({ event }) => ({ error: event.error }) },
-            target: 'offline',
-            actions: { type: 'fail', params: ({ event }) => ({ error: messageOf(event.error) }) },
-          },
+          ...LINK_FAILURES,
           {
             target: 'error',
             actions: { type: 'fail', params: ({ event }) => ({ error: messageOf(event.error) }) },
@@ -130,15 +137,7 @@ export const syncMachine = setup({
         src: 'pull',
         onDone: [{ guard: ({ context }) => context.dirty, target: 'pushing' }, { target: 'inSync' }],
         onError: [
-          {
-            guard: { type: 'unauthorized', params: ({ event }) => ({ error: event.error }) },
-            target: 'reloading',
-          },
-          {
-            guard: { type: 'network', params: ({ event }) => ({ error: event.error }) },
-            target: 'offline',
-            actions: { type: 'fail', params: ({ event }) => ({ error: messageOf(event.error) }) },
-          },
+          ...LINK_FAILURES,
           // A failed pull keeps the cached data on screen; nothing queued is at risk, so no error state.
           { target: 'inSync' },
         ],

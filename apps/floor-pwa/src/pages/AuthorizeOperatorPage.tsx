@@ -1,8 +1,7 @@
-import { Link, navigate, Progress, t, useLocation, withSearchParam } from '@takt/ui';
+import { Link, navigate, Progress, t, useLocation, useSession, withSearchParam } from '@takt/ui';
 import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useFloorSync } from '../offline/SyncProvider';
 import { workcenterPath } from '../routes';
-import { useSession } from '../session';
 import { useWorkcenter } from '../workcenter/useWorkcenter';
 import { hasFullProduct } from '../workcenter/view';
 import { useTargetMachine } from './useTargetMachine';

@@ -1,13 +1,12 @@
 import { DASHBOARD_TYPES, tileView } from '@takt/domain';
 import type { EpochMs } from '@takt/domain';
-import { ApiError, Link, navigate, Progress, StatusBadge, t, useDashboard } from '@takt/ui';
+import { ApiError, Link, navigate, Progress, StatusBadge, t, useDashboard, useSession } from '@takt/ui';
 import { useEffect } from 'react';
 import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
 import { KV, kvGet } from '../offline/db';
 import { useFloorSync } from '../offline/SyncProvider';
 import { dashboardPath, workcenterPath } from '../routes';
-import { useSession } from '../session';
 
 /** "/": pick a machine for the workcenter view, or open a live dashboard. */
 export function HomePage() {

@@ -4,18 +4,20 @@ import {
   formatTimeOfDay,
   GroupSelect,
   Link,
+  localeZone,
   machinesInGroup,
   navigate,
   Progress,
   t,
   useLocation,
+  useSession,
   withSearchParam,
 } from '@takt/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api';
 import { MachineTile } from '../dashboards/MachineTile';
 import { CyclesDashboard } from '../dashboards/CyclesDashboard';
-import { useDebouncedCallback, JOB_ACTION_DEBOUNCE_MS } from '../components/debounce';
+import { useDebouncedCallback, JOB_ACTION_DEBOUNCE_MS } from '../lib/debounce';
 import { FAILED_AFTER, useDashboardFeeds } from '../dashboards/feeds';
 import { TileActionModal } from '../dashboards/JobActions';
 import type { TileAction, TileActionKind } from '../dashboards/JobActions';
@@ -27,7 +29,6 @@ import '../dashboards/dashboards.css';
 import { useLiveQuery } from '../offline/liveQuery';
 import { useFloorSync } from '../offline/SyncProvider';
 import { isTvMode } from '../routes';
-import { localeZone, useSession } from '../session';
 
 /** A live dashboard's type: the domain's four, and Cycles, limited to one company (decision 0600). */
 export type LiveDashboardType = DashboardType | 'cycles';

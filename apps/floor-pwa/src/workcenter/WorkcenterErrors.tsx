@@ -1,9 +1,8 @@
-import { formatTimeOfDay, Modal, t } from '@takt/ui';
+import { formatTimeOfDay, localeZone, Modal, t, useSession } from '@takt/ui';
 import { useState } from 'react';
 import type { RejectedEntry } from '../offline/commands';
 import { dismissRejected, retryRejected } from '../offline/outbox';
 import { useFloorSync, useRejected } from '../offline/SyncProvider';
-import { localeZone, useSession } from '../session';
 import { errorTitleKey, refusalMessage, refusalSummary } from './errors';
 
 // Commands the server refused (ARCHITECTURE.md "Offline sync contract"): nothing is dropped

@@ -1,7 +1,6 @@
-import { Link, navigate, t, useLocation, useToasts, withSearchParam } from '@takt/ui';
+import { Link, navigate, t, useLocation, useSession, useToasts, withSearchParam } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { dashboardPath } from '../routes';
-import { useSession } from '../session';
 import { readTabletDevice, remoteIdentifierOf } from '../tablet/device';
 import { localStore } from './machineSwitch';
 

@@ -5,12 +5,14 @@ import {
   formatCount,
   formatTimeOfDay,
   Link,
+  localeZone,
   Progress,
   StatusIcon,
   t,
   useDashboard,
   useLocation,
   useServerNow,
+  useSession,
   withSearchParam,
 } from '@takt/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
@@ -24,7 +26,6 @@ import { SyncIndicator } from '../connection/ConnectionUi';
 import { storeDashboard } from '../offline/refdata';
 import { useFloorSync, useSyncView } from '../offline/SyncProvider';
 import { isDashboardType, isTvMode } from '../routes';
-import { localeZone, useSession } from '../session';
 import { readTabletDevice, tabletModeOf } from '../tablet/device';
 import { liveDowntime, totalDowntimeMs } from './downtimeList';
 import { downtimeReasonsOf } from './forms';

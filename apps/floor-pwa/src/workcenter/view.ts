@@ -1,4 +1,4 @@
-import type { Me } from '@takt/domain';
+import type { CycleInputOption, Me } from '@takt/domain';
 import type { DowntimeEntry, JobState, OperatorState, WorkcenterView } from '../offline/optimistic';
 
 // The workcenter as last pulled from the server (before the overlays of queued actions are folded over it).
@@ -11,7 +11,6 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const obj = (v: unknown): Record<string, unknown> | null =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
-export type CycleInputOption = 'timepercycle' | 'timeperpart' | 'partsperhour';
 export type ProductTier = 'serviceProvider' | 'utilization' | 'full';
 
 /**

@@ -3,3 +3,4 @@ export * from './live-entities';
 export * from './report-entities';
 export * from './requests';
 export * from './production-report';
+export * from './dashboard-status';

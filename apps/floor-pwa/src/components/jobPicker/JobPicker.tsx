@@ -2,6 +2,7 @@ import { t } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
+import { ErrorNotice } from '../ErrorNotice';
 import type { JobPickerInput } from './jobPickerMachine';
 import { jobPickerMachine } from './jobPickerMachine';
 import type { JobPage, JobPageRequest, JobRow } from './jobs';
@@ -91,11 +92,7 @@ export function JobPicker({ picker: [state, send], label, hint, choice }: JobPic
         {hint && <p className="field__hint">{hint}</p>}
       </div>
       {cached && <p className="notice">{t('startJob.offlineList')}</p>}
-      {loadError && !loading && (
-        <p className="notice notice--error" role="alert">
-          {loadError}
-        </p>
-      )}
+      <ErrorNotice message={loading ? null : loadError} />
       {loading && rows.length === 0 ? (
         <p className="notice" aria-busy="true">
           {t('overlay.loading')}

@@ -1,11 +1,10 @@
-import { t } from '@takt/ui';
+import { t, useSession } from '@takt/ui';
 import { FormModal } from '../FormModal';
 import { useState } from 'react';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import type { FloorSync } from '../../offline/floorSync';
 import { queue } from '../../offline/queue';
-import { useSession } from '../../session';
-import { useSubmit } from '../submit';
+import { useSubmit } from '../../lib/submit';
 import { JobPicker, selectedJob, useJobPicker } from './JobPicker';
 import { JOB_SEARCH_DEBOUNCE_MS, JOB_SEARCH_LIMIT, jobPageLoader, startJobPayload } from './jobs';
 

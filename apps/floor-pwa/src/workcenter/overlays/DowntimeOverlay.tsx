@@ -1,14 +1,14 @@
 import { formatPartTime } from '@takt/domain';
 import { FormModal } from '../../components/FormModal';
-import { ReasonChoices } from '../../components/ReasonChoices';
+import { OverlayForm } from './OverlayForm';
+import { ReasonChoices } from './ReasonChoices';
 import { DowntimeFields } from '../DowntimeFields';
-import { formatTimeOfDay, Modal, t, useServerNow } from '@takt/ui';
+import { formatTimeOfDay, localeZone, Modal, t, useServerNow, useSession } from '@takt/ui';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
-import { useSubmit } from '../../components/submit';
+import { useSubmit } from '../../lib/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
-import { localeZone, useSession } from '../../session';
 import { shiftBounds } from '../shift';
 import { queue } from '../../offline/queue';
 import type { ListRow } from '../downtimeList';
@@ -188,20 +188,7 @@ export default function DowntimeOverlay({
         className="modal--tall"
         submit={{ label: t('overlay.save'), form: `${id}-reason`, disabled: problems.length > 0 }}
       >
-        <form
-          id={`${id}-reason`}
-          className="form-grid"
-          aria-label={title}
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.submit();
-          }}
-        >
-          {error && (
-            <p className="notice notice--error" role="alert">
-              {error}
-            </p>
-          )}
+        <OverlayForm id={`${id}-reason`} label={title} error={error} onSubmit={save.submit}>
           {targets.length > 1 && (
             <p className="modal__hint">{t('downtime.selected', { n: targets.length })}</p>
           )}
@@ -221,7 +208,7 @@ export default function DowntimeOverlay({
             onPlanned={(planned) => send({ type: 'EDIT', patch: { planned } })}
             onDescription={(description) => send({ type: 'EDIT', patch: { description } })}
           />
-        </form>
+        </OverlayForm>
       </FormModal>
     );
   }

@@ -1,6 +1,6 @@
 import { t } from '@takt/ui';
 import { FormModal } from '../../components/FormModal';
-import { useSubmit } from '../../components/submit';
+import { useSubmit } from '../../lib/submit';
 import { useId, useMemo, useState } from 'react';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../../offline/queue';

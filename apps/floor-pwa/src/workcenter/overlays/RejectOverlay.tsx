@@ -1,11 +1,12 @@
 import { t } from '@takt/ui';
 import { FormModal } from '../../components/FormModal';
-import { ReasonChoices } from '../../components/ReasonChoices';
+import { OverlayForm } from './OverlayForm';
+import { ReasonChoices } from './ReasonChoices';
 import { useMachine } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { NoteField } from '../NoteField';
-import { useSubmit } from '../../components/submit';
+import { useSubmit } from '../../lib/submit';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { rejectFormView, rejectPayload, rejectReasonsOf } from '../forms';
 import { rejectMachine } from '../machines/rejectMachine';
@@ -76,21 +77,13 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
         disabled: !view.valid || reasons.length === 0,
       }}
     >
-      <form
+      <OverlayForm
         id={`${id}-form`}
-        className="form-grid"
-        aria-label={t('reject.title')}
+        label={t('reject.title')}
+        error={error}
         noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.submit();
-        }}
+        onSubmit={save.submit}
       >
-        {error && (
-          <p className="notice notice--error" role="alert">
-            {error}
-          </p>
-        )}
         <div className="field">
           <label className="field__label" htmlFor={`${id}-count`}>
             {t('reject.count')}
@@ -175,7 +168,7 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
             <span>{t('reject.removeFromGood')}</span>
           </label>
         )}
-      </form>
+      </OverlayForm>
     </FormModal>
   );
 }

@@ -6,14 +6,16 @@ import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import type { Snapshot } from 'xstate';
 import { NoteField } from '../NoteField';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { PendingMark } from '../../components/PendingMark';
-import { useSubmit } from '../../components/submit';
+import { useSubmit } from '../../lib/submit';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import { KV, kvGet, kvPut } from '../../offline/db';
 import { useFloorSync } from '../../offline/SyncProvider';
 import { queue } from '../../offline/queue';
 import { stagesOf, stageTransitionPayload, startProductionErrors, startProductionPayload } from '../forms';
 import { setupMachine } from '../machines/setupMachine';
+import { OverlayForm } from './OverlayForm';
 import type { OverlayProps } from './types';
 
 const draftKey = (machineId: string, run: string) => `takt.setupDraft:${machineId}:${run}`;
@@ -141,11 +143,7 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
         </span>
         {over && <span className="setup-timer__over">{t('setup.over')}</span>}
       </div>
-      {error && (
-        <p className="notice notice--error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice message={error} />
       {stages.length > 0 && (
         <div role="group" aria-label={t('setup.changeStage')} className="stage-group">
           <h3 className="stage-group__title" aria-hidden="true">
@@ -167,15 +165,7 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
           </div>
         </div>
       )}
-      <form
-        id={`${id}-form`}
-        className="form-grid"
-        aria-label={t('setup.startProduction')}
-        onSubmit={(e) => {
-          e.preventDefault();
-          startProduction.submit();
-        }}
-      >
+      <OverlayForm id={`${id}-form`} label={t('setup.startProduction')} onSubmit={startProduction.submit}>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-keep`}>
             {t('setup.partsToKeep')}
@@ -213,7 +203,7 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
             ))}
           </ul>
         )}
-      </form>
+      </OverlayForm>
     </FormModal>
   );
 }

@@ -1,4 +1,4 @@
-import { Modal, t } from '@takt/ui';
+import { Modal, t, useSession } from '@takt/ui';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { JobPicker, selectedJob, useJobPicker } from '../../components/jobPicker/JobPicker';
 import type { StartRequest } from '../../components/jobPicker/JobPicker';
@@ -8,10 +8,9 @@ import {
   START_JOB_SEARCH_DEBOUNCE_MS,
   startJobPayload,
 } from '../../components/jobPicker/jobs';
-import { useSubmit } from '../../components/submit';
+import { useSubmit } from '../../lib/submit';
 import { queue } from '../../offline/queue';
 import { useFloorSync } from '../../offline/SyncProvider';
-import { useSession } from '../../session';
 import { stagesOf, startOptions } from '../forms';
 import type { OverlayProps } from './types';
 

@@ -1,7 +1,8 @@
 import type { Me } from '@takt/domain';
-import type { Session } from '@takt/ui';
 import { createContext, useContext } from 'react';
+import type { Session } from './AuthGate';
 
+/** The signed-in session (AuthGate's), provided once at the top of each app. */
 export const SessionContext = createContext<Session | null>(null);
 
 export function useSession(): Session {
