@@ -1,6 +1,7 @@
 import {
   AuthGate,
   Progress,
+  SessionContext,
   t,
   ToastProvider,
   useNewVersionReload,
@@ -18,7 +19,6 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { ReportsIndexPage } from './pages/ReportsIndexPage';
 import { OFFICE_ROUTES } from './routes';
 import type { PageId } from './routes';
-import { SessionContext } from './session';
 
 // The report pages carry chart.js: loaded when first opened, not with the shell.
 const UtilizationReportPage = lazy(() =>

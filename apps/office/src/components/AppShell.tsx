@@ -1,7 +1,6 @@
-import { t, tr } from '@takt/ui';
+import { t, tr, useSession } from '@takt/ui';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { navSection, PATHS } from '../routes';
-import { useSession } from '../session';
 
 /** Header (company, user, Log out), main navigation and the page. */
 export function AppShell() {

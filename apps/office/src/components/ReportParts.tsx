@@ -1,12 +1,14 @@
 import type { CompanyClock } from '@takt/domain';
-import { Progress, t, tr } from '@takt/ui';
-import { useEffect } from 'react';
+import { DateRangePicker, GroupSelect, Progress, ShiftFilter, t, tr, useSession } from '@takt/ui';
+import type { Horizon } from '@takt/ui';
+import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useCompanyClock } from '../company-clock';
+import type { ReportPageState, useShiftSelection } from '../reports/hooks';
+import { returnToAll } from '../reports/shared';
 import { PATHS } from '../routes';
 import type { SortDirection } from '../reports/shared';
-import { useSession } from '../session';
 
 // The pieces the OEE and utilization reports share (reports-admin §2 "Utilization report: Same layout").
 
@@ -40,31 +42,91 @@ export function ReportClockGate({
   return <>{children(clockState.clock, clockState.offsetMs)}</>;
 }
 
-/** Back to the report index, the title, and the "Return to … for All Machines" link when drilled in. */
-export function ReportHeader({
+/**
+ * The frame of a report page: back to the report index, the title with the "Return to … for All Machines"
+ * link when drilled in, the date range, group and shift filters, the stale note while a change is not
+ * applied, and the results, dimmed while stale, under the load state.
+ */
+export function ReportFrame({
+  report,
+  horizons,
   title,
   returnText,
-  onReturn,
+  groups,
+  shifts,
+  loading,
+  error,
+  empty,
+  children,
 }: {
+  /** The page's URL state (useReportPage). */
+  report: ReportPageState;
+  horizons: readonly Horizon[];
   title: string;
-  /** Shown when drilled into a group or machine. */
-  returnText: string | null;
-  onReturn: () => void;
+  /** 'Return to … for All Machines', shown when drilled into a group or machine; it keeps the dates. */
+  returnText: string;
+  /** The group filter's choices (hidden while a machine is open). */
+  groups: readonly { id: string; name: string }[];
+  /** The shift filter (reports-admin §2), shown once its shifts are known. */
+  shifts: Pick<ReturnType<typeof useShiftSelection>, 'options' | 'selected' | 'setSelected'>;
+  /** The results on screen are not those of the applied range yet. */
+  loading: boolean;
+  error: string | null;
+  /** The empty-state text (reports-admin §2, §8) when the answer has no data; null otherwise. */
+  empty: string | null;
+  children: ReactNode;
 }) {
+  const { clock, now, lz, applied, apply, setParams, group, machine, openDrill } = report;
+  const [stale, setStale] = useState(false);
   return (
-    <>
+    <main className="page report" aria-labelledby="report-heading" aria-busy={loading || undefined}>
       <p className="report__back">
         <Link to={PATHS.reports}>← {tr('reports.backToReports')}</Link>
       </p>
       <div className="page__head">
         <h1 id="report-heading">{title}</h1>
-        {returnText && (
-          <button type="button" className="link-button" onClick={onReturn}>
+        {(group || machine) && (
+          <button type="button" className="link-button" onClick={() => setParams(returnToAll)}>
             {returnText}
           </button>
         )}
       </div>
-    </>
+      <div className="report__toolbar">
+        <DateRangePicker
+          clock={clock}
+          now={now}
+          locale={lz.locale}
+          applied={applied}
+          horizons={horizons}
+          onApply={apply}
+          onStaleChange={setStale}
+        />
+        {!machine && <GroupSelect groups={groups} value={group} onChange={(g) => openDrill('group', g)} />}
+        {shifts.options && (
+          <ShiftFilter shifts={shifts.options} selected={shifts.selected} onChange={shifts.setSelected} />
+        )}
+      </div>
+      {stale && (
+        <p className="notice report__stale-note" role="status">
+          {tr('reports.stale')}
+        </p>
+      )}
+      <div className={stale ? 'report__body report__body--stale' : 'report__body'}>
+        {loading && error == null && <Progress />}
+        {error != null && <ErrorBox message={error} />}
+        {error == null && empty != null && <p className="notice">{empty}</p>}
+        {error == null && empty == null && children}
+      </div>
+    </main>
+  );
+}
+
+/** reports-admin §8: a report call that failed says so where its figures would be. */
+export function ErrorBox({ message }: { message: string }) {
+  return (
+    <p className="notice notice--error" role="alert">
+      {message}
+    </p>
   );
 }
 
@@ -75,6 +137,15 @@ export function Tile({ label, value, hint }: { label: string; value: string; hin
       <span className="tile__value num">{value}</span>
       {hint && <span className="tile__hint">{hint}</span>}
     </div>
+  );
+}
+
+/** A column heading that does not sort. */
+export function PlainTh({ label, className }: { label: string; className?: string }) {
+  return (
+    <th scope="col" className={className}>
+      <span className="th-text">{label}</span>
+    </th>
   );
 }
 
@@ -152,6 +223,18 @@ export function CsvLink({ href, filename }: { href: string | null; filename?: st
     </a>
   );
 }
+
+/**
+ * chart.js `onHover`: a pointer over chart elements that open something (`opens`, by default every element),
+ * the arrow elsewhere.
+ */
+export const pointerOnHover =
+  (opens: (index: number) => boolean = () => true) =>
+  (e: { native: Event | null }, elements: readonly { index: number }[]): void => {
+    const target = e.native?.target;
+    const i = elements[0]?.index;
+    if (target instanceof HTMLElement) target.style.cursor = i != null && opens(i) ? 'pointer' : 'default';
+  };
 
 /** A design token's value for chart.js, which draws on a canvas and cannot read CSS variables itself. */
 export function cssVar(name: string, fallback: string): string {

@@ -1,9 +1,8 @@
 import type { Permission } from '@takt/domain';
-import { tr } from '@takt/ui';
+import { tr, useSession } from '@takt/ui';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { hasPermission, PATHS } from '../routes';
-import { useSession } from '../session';
 
 /** reports-admin §6: a page the user's tier or role does not include says so instead of loading. */
 export function RequirePermission({ permission, children }: { permission: Permission; children: ReactNode }) {

@@ -401,7 +401,7 @@ const steps: WaterfallStep[] = [
   { key: 'fullyProductiveTime', kind: 'total', ms: 18_848_000 },
 ];
 
-describe('loss waterfall (issue #14 point 5)', () => {
+describe('loss waterfall (decision 0803)', () => {
   const ctx = { group: null, machine: null, start: T0, end: T0 + DAY };
   const rows = waterfallRows(parseOeeSummary(summary({ waterfall: steps })).waterfall, ctx, 'en-US');
 
@@ -431,6 +431,8 @@ describe('loss waterfall (issue #14 point 5)', () => {
       'OEE 74.8% = fully productive time (5.2 h) ÷ planned production time (7.0 h).',
     );
     expect(waterfallCaption([], null)).toBe('No planned production time in this range, so there is no OEE.');
+    // Planned production time but no run time: the tile shows '-', so does the caption.
+    expect(waterfallCaption(rows, null)).toBe('No run time in this range, so there is no OEE.');
     expect(waterfallOee(steps.filter((s) => s.key !== 'plannedProductionTime'))).toBeCloseTo(0.7479, 4);
     expect(waterfallOee([])).toBeNull();
   });

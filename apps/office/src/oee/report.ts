@@ -541,10 +541,15 @@ export function wrapLabel(text: string, width: number): string | string[] {
   return lines;
 }
 
-/** The sentence under the waterfall: the OEE the bars sum to, as fully productive ÷ planned production time. */
+/**
+ * The sentence under the waterfall: the OEE the bars sum to, as fully productive ÷ planned production time;
+ * `oee` null (the tile's '-') says why there is none.
+ */
 export function waterfallCaption(rows: readonly WaterfallRow[], oee: number | null): string {
   const planned = rows.find((r) => r.key === 'plannedProductionTime');
   const productive = rows.find((r) => r.key === 'fullyProductiveTime');
+  // Planned time but no run time: OEE is '-' on the tile (no performance), not 0 % (decision 0803).
+  if (oee == null && planned && planned.ms > 0) return tr('oee.losses.captionNoRun');
   if (oee == null || !planned || !productive) return tr('oee.losses.captionNone');
   return tr('oee.losses.caption', {
     oee: pct(oee),

@@ -5,18 +5,19 @@ import {
   formatCount,
   formatTimeOfDay,
   GroupSelect,
+  localeZone,
   machinesInGroup,
   Progress,
   StatusBadge,
   t,
   useDashboard,
+  useSession,
 } from '@takt/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api';
 import { COLUMN_LABEL, COLUMNS, machineRows, machinesCsv, nextSort, sortRows } from '../machines-table';
 import type { ColumnKey, MachineRow, Sort } from '../machines-table';
-import { localeZone, useSession } from '../session';
 
 const NUMERIC: ReadonlySet<ColumnKey> = new Set(['timeInState', 'partCount', 'lastHeartbeat']);
 

@@ -1,15 +1,5 @@
 import type { CompanyClock } from '@takt/domain';
-import {
-  DateRangePicker,
-  GroupSelect,
-  Progress,
-  ShiftFilter,
-  shiftsParam,
-  tr,
-  useDebounced,
-  useUserToken,
-  writeRangeParams,
-} from '@takt/ui';
+import { Progress, tr, useDebounced, useUserToken } from '@takt/ui';
 import type { Horizon } from '@takt/ui';
 import {
   BarElement,
@@ -22,7 +12,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import type { ChartOptions } from 'chart.js';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
 import { Link, useNavigate } from 'react-router';
@@ -30,8 +20,11 @@ import { api } from '../api';
 import {
   CsvLink,
   cssVar,
+  ErrorBox,
+  PlainTh,
+  pointerOnHover,
   ReportClockGate,
-  ReportHeader,
+  ReportFrame,
   SortableTh,
   Sparkline,
   Tile,
@@ -79,6 +72,7 @@ import {
 import type {
   ByShift,
   ChartType,
+  ListColumn,
   ListKind,
   ListRow,
   ListSort,
@@ -96,27 +90,26 @@ import type {
 import {
   dataOf,
   newCallCache,
+  useAdoptedRange,
   useMachineNames,
   useReportCall,
-  useReportRange,
+  useReportPage,
   useShiftSelection,
 } from '../reports/hooks';
 import type { CallCache, CallState, ReportCall } from '../reports/hooks';
-import {
-  adoptedRange,
-  drillInterval,
-  drillTo,
-  intervalLabel,
-  readDrillDown,
-  REPORT_HORIZONS,
-  returnToAll,
-} from '../reports/shared';
+import { drillInterval, intervalLabel, nextSort, REPORT_HORIZONS } from '../reports/shared';
 import type { Sort } from '../reports/shared';
-import { localeZone, useSession } from '../session';
 
 ChartJS.register(BarElement, CategoryScale, Legend, LinearScale, LineElement, PointElement, Tooltip);
 
 type LZ = { locale: string; timeZone: string };
+/** What every part of the results reads: the summary answer, the settled selection, the shared calls. */
+interface ViewProps {
+  summary: OeeSummary;
+  selection: OeeSelection;
+  cache: CallCache;
+  lz: LZ;
+}
 
 const PRODUCTION = '/api/reports/warehouse/production';
 const BY_SHIFT = '/api/oee/byabstractshift';
@@ -150,24 +143,18 @@ export function OeeReportPage() {
 }
 
 function OeeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
-  const { me } = useSession();
-  const lz = localeZone(me);
   // reports-admin §9: the last OEE horizon and the selected shifts are remembered per company.
-  const { now, query, applied, apply, setParams } = useReportRange({
+  const report = useReportPage({
     clock,
     offsetMs,
     horizonPreference: 'oeeHorizon',
     defaultHorizon: DEFAULT_OEE_HORIZON,
   });
-  const { group, machine } = readDrillDown(query);
+  const { applied, apply, setParams, lz, group, machine, openDrill } = report;
   const names = useMachineNames();
   const shiftFilter = useShiftSelection();
-  const [stale, setStale] = useState(false);
 
-  const shifts = useMemo(() => {
-    if (!shiftFilter.options) return null;
-    return shiftsParam(shiftFilter.options, shiftFilter.selected)?.split(',') ?? [];
-  }, [shiftFilter.options, shiftFilter.selected]);
+  const shifts = shiftFilter.filter;
 
   const selection: OeeSelection | null = useMemo(
     () => (shifts ? { range: applied, group, machine, shifts } : null),
@@ -182,19 +169,8 @@ function OeeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number 
 
   const summary = useReportCall(settled ? summaryCall(settled) : null, cache);
   const answer = dataOf(summary);
-
-  // The server may answer another interval or range than asked: adopt it, in the URL too.
-  useEffect(() => {
-    if (summary.kind !== 'ready' || !settled || key !== settledKey) return;
-    const adopted = adoptedRange(applied, summary.data);
-    if (adopted) setParams((q) => writeRangeParams(q, adopted), true);
-  }, [summary, settled, key, settledKey, applied, setParams]);
-
-  const openDrill = (param: 'group' | 'machine', id: string | null) => {
-    setParams((q) => drillTo(q, param, id));
-    // A drill-down is a new report: start reading it from its title.
-    globalThis.scrollTo?.({ top: 0 });
-  };
+  const fresh = summary.kind === 'ready' && settled != null && key === settledKey;
+  useAdoptedRange(fresh ? answer : null, applied, setParams);
 
   const title = reportTitle(
     { group, machine },
@@ -203,64 +179,30 @@ function OeeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number 
       machine: names.machines.find((m) => m.id === machine)?.name,
     },
   );
-  const fresh = summary.kind === 'ready' && settled != null && key === settledKey;
 
   return (
-    <main className="page report" aria-labelledby="report-heading" aria-busy={!fresh || undefined}>
-      <ReportHeader
-        title={title}
-        returnText={group || machine ? tr('oee.returnToAll') : null}
-        onReturn={() => setParams(returnToAll)}
-      />
-      <div className="report__toolbar">
-        <DateRangePicker
-          clock={clock}
-          now={now}
-          locale={lz.locale}
-          applied={applied}
-          horizons={REPORT_HORIZONS}
-          onApply={apply}
-          onStaleChange={setStale}
+    <ReportFrame
+      report={report}
+      horizons={REPORT_HORIZONS}
+      title={title}
+      returnText={tr('oee.returnToAll')}
+      groups={names.groups}
+      shifts={shiftFilter}
+      loading={!fresh}
+      error={summary.kind === 'error' ? summary.message : null}
+      empty={answer && isEmpty(answer) ? tr('oee.empty') : null}
+    >
+      {answer && settled && (
+        <Results
+          summary={answer}
+          selection={settled}
+          cache={cache}
+          lz={lz}
+          onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
+          onDrill={openDrill}
         />
-        {!machine && (
-          <GroupSelect groups={names.groups} value={group} onChange={(g) => openDrill('group', g)} />
-        )}
-        {shiftFilter.options && (
-          <ShiftFilter
-            shifts={shiftFilter.options}
-            selected={shiftFilter.selected}
-            onChange={shiftFilter.setSelected}
-          />
-        )}
-      </div>
-      {stale && (
-        <p className="notice report__stale-note" role="status">
-          {tr('reports.stale')}
-        </p>
       )}
-
-      <div className={stale ? 'report__body report__body--stale' : 'report__body'}>
-        {!fresh && summary.kind !== 'error' && <Progress />}
-        {summary.kind === 'error' && (
-          <p className="notice notice--error" role="alert">
-            {summary.message}
-          </p>
-        )}
-        {answer && settled && summary.kind !== 'error' && isEmpty(answer) && (
-          <p className="notice">{tr('oee.empty')}</p>
-        )}
-        {answer && settled && summary.kind !== 'error' && !isEmpty(answer) && (
-          <Results
-            summary={answer}
-            selection={settled}
-            cache={cache}
-            lz={lz}
-            onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
-            onDrill={openDrill}
-          />
-        )}
-      </div>
-    </main>
+    </ReportFrame>
   );
 }
 
@@ -271,11 +213,7 @@ function Results({
   lz,
   onDrillInterval,
   onDrill,
-}: {
-  summary: OeeSummary;
-  selection: OeeSelection;
-  cache: CallCache;
-  lz: LZ;
+}: ViewProps & {
   onDrillInterval: (cell: { start: number; end: number }) => void;
   onDrill: (param: 'group' | 'machine', id: string) => void;
 }) {
@@ -363,13 +301,7 @@ function SummaryChart({
   cache,
   lz,
   onDrillInterval,
-}: {
-  summary: OeeSummary;
-  selection: OeeSelection;
-  cache: CallCache;
-  lz: LZ;
-  onDrillInterval: (cell: { start: number; end: number }) => void;
-}) {
+}: ViewProps & { onDrillInterval: (cell: { start: number; end: number }) => void }) {
   const id = useId();
   const types = chartTypes(summary.shiftFiltered);
   const [picked, setPicked] = useState<ChartType>('components');
@@ -424,10 +356,7 @@ function SummaryChart({
       const c = i == null ? undefined : summary.intervals.find((x) => x.start === cells[i]?.start);
       if (c) onDrillInterval(c);
     },
-    onHover: (e, elements) => {
-      const target = e.native?.target;
-      if (target instanceof HTMLElement) target.style.cursor = elements.length ? 'pointer' : 'default';
-    },
+    onHover: pointerOnHover(),
   };
   const data = {
     labels,
@@ -482,14 +411,6 @@ function SummaryChart({
   );
 }
 
-function ErrorBox({ message }: { message: string }) {
-  return (
-    <p className="notice notice--error" role="alert">
-      {message}
-    </p>
-  );
-}
-
 // ---- Explainable OEE: the loss waterfall
 
 function Waterfall({ summary, selection, lz }: { summary: OeeSummary; selection: OeeSelection; lz: LZ }) {
@@ -505,7 +426,8 @@ function Waterfall({ summary, selection, lz }: { summary: OeeSummary; selection:
     lz.locale,
   );
   if (rows.length === 0) return null;
-  const oee = waterfallOee(summary.waterfall);
+  // The caption follows the tile: without run time the OEE is '-', though fully productive time is 0.
+  const oee = summary.efficiency.oee == null ? null : waterfallOee(summary.waterfall);
   const caption = waterfallCaption(rows, oee);
   const colors = rows.map((r) =>
     r.kind === 'total'
@@ -554,11 +476,7 @@ function Waterfall({ summary, selection, lz }: { summary: OeeSummary; selection:
       const r = elements[0] ? rows[elements[0].index] : undefined;
       if (r?.href) void navigate(r.href);
     },
-    onHover: (e, elements) => {
-      const target = e.native?.target;
-      const r = elements[0] ? rows[elements[0].index] : undefined;
-      if (target instanceof HTMLElement) target.style.cursor = r?.href ? 'pointer' : 'default';
-    },
+    onHover: pointerOnHover((i) => rows[i]?.href != null),
   };
 
   return (
@@ -585,15 +503,9 @@ function WaterfallTable({ rows }: { rows: WaterfallRow[] }) {
       <table className="table table--fit">
         <thead>
           <tr>
-            <th scope="col">
-              <span className="th-text">{tr('oee.losses.step')}</span>
-            </th>
-            <th scope="col" className="num-col">
-              <span className="th-text">{tr('oee.losses.hours')}</span>
-            </th>
-            <th scope="col" className="num-col">
-              <span className="th-text">{tr('oee.losses.share')}</span>
-            </th>
+            <PlainTh label={tr('oee.losses.step')} />
+            <PlainTh label={tr('oee.losses.hours')} className="num-col" />
+            <PlainTh label={tr('oee.losses.share')} className="num-col" />
           </tr>
         </thead>
         <tbody>
@@ -652,7 +564,12 @@ function ListSection({
   );
 
   return (
-    <section className="report__list" aria-labelledby={headingId}>
+    <section
+      className="report__list"
+      aria-labelledby={headingId}
+      // While a new answer loads the previous rows stay on screen (no jump), marked busy.
+      aria-busy={figures.kind === 'loading' || byShift.kind === 'loading' || undefined}
+    >
       <div className="page__head">
         <h2 id={headingId}>{tr(LIST_TITLE[kind])}</h2>
         <div className="page__tools">
@@ -704,6 +621,67 @@ function SummaryList({
   const sorted = useMemo(() => sortList(rows, sort), [rows, sort]);
   const columns = listColumns(kind, filtered);
   return (
+    <FigureTable
+      columns={columns.map((c) => ({ key: c, label: metricLabel(c) }))}
+      sort={sort}
+      onSort={(key) => setSort((s) => nextListSort(s, key as ListColumn))}
+      rows={sorted}
+      cells={(r) => columns.map((c) => pct(r.figures[c]))}
+      trailing={{
+        label: tr('oee.overTime'),
+        cell: (r) => <Sparkline values={r.overTime} />,
+      }}
+      onDrill={onDrill}
+    />
+  );
+}
+
+function MatrixTable({
+  kind,
+  byShift,
+  onDrill,
+}: {
+  kind: Exclude<ListKind, 'shift'>;
+  byShift: ByShift;
+  onDrill: ((id: string) => void) | null;
+}) {
+  const m = useMemo(() => matrix(kind, byShift), [kind, byShift]);
+  const [sort, setSort] = useState<Sort<string>>({ key: 'name', direction: 'ascending' });
+  const rows = useMemo(() => sortMatrix(m.rows, sort), [m.rows, sort]);
+  return (
+    <FigureTable
+      columns={m.shifts.map((s) => ({ key: s.id, label: s.name }))}
+      sort={sort}
+      onSort={(key) => setSort((s) => nextSort(s, key))}
+      rows={rows}
+      cells={(r) => m.shifts.map((s) => pct0(r.values[s.id]))}
+      onDrill={onDrill}
+    />
+  );
+}
+
+/**
+ * A list's table: sortable Name and figure columns, rows that open their group or machine (`onDrill`), and
+ * an optional unsorted last column (the sparklines).
+ */
+function FigureTable<R extends { id: string; name: string }>({
+  columns,
+  sort,
+  onSort,
+  rows,
+  cells,
+  trailing,
+  onDrill,
+}: {
+  columns: { key: string; label: string }[];
+  sort: Sort<string>;
+  onSort: (key: string) => void;
+  rows: R[];
+  cells: (r: R) => string[];
+  trailing?: { label: string; cell: (r: R) => ReactNode };
+  onDrill: ((id: string) => void) | null;
+}) {
+  return (
     <div className="table-wrap">
       <table className="table">
         <thead>
@@ -713,37 +691,33 @@ function SummaryList({
               active={sort.key === 'name'}
               direction={sort.direction}
               numeric={false}
-              onSort={() => setSort((s) => nextListSort(s, 'name'))}
+              onSort={() => onSort('name')}
             />
             {columns.map((c) => (
               <SortableTh
-                key={c}
-                label={metricLabel(c)}
-                active={sort.key === c}
+                key={c.key}
+                label={c.label}
+                active={sort.key === c.key}
                 direction={sort.direction}
                 numeric
-                onSort={() => setSort((s) => nextListSort(s, c))}
+                onSort={() => onSort(c.key)}
               />
             ))}
-            <th scope="col" className="report__spark-col">
-              <span className="th-text">{tr('oee.overTime')}</span>
-            </th>
+            {trailing && <PlainTh label={trailing.label} className="report__spark-col" />}
           </tr>
         </thead>
         <tbody>
-          {sorted.map((r) => (
+          {rows.map((r) => (
             <tr key={r.id} className={onDrill ? 'row--link' : undefined}>
               <th scope="row">
                 <RowName name={r.name} onOpen={onDrill ? () => onDrill(r.id) : null} />
               </th>
-              {columns.map((c) => (
-                <td key={c} className="num-col num">
-                  {pct(r.figures[c])}
+              {cells(r).map((v, i) => (
+                <td key={columns[i]?.key ?? i} className="num-col num">
+                  {v}
                 </td>
               ))}
-              <td className="report__spark-col">
-                <Sparkline values={r.overTime} />
-              </td>
+              {trailing && <td className="report__spark-col">{trailing.cell(r)}</td>}
             </tr>
           ))}
         </tbody>
@@ -761,80 +735,9 @@ function RowName({ name, onOpen }: { name: string; onOpen: (() => void) | null }
   );
 }
 
-function MatrixTable({
-  kind,
-  byShift,
-  onDrill,
-}: {
-  kind: Exclude<ListKind, 'shift'>;
-  byShift: ByShift;
-  onDrill: ((id: string) => void) | null;
-}) {
-  const m = useMemo(() => matrix(kind, byShift), [kind, byShift]);
-  const [sort, setSort] = useState<Sort<string>>({ key: 'name', direction: 'ascending' });
-  const rows = useMemo(() => sortMatrix(m.rows, sort), [m.rows, sort]);
-  const toggle = (key: string) =>
-    setSort((s) =>
-      s.key === key
-        ? { key, direction: s.direction === 'ascending' ? 'descending' : 'ascending' }
-        : { key, direction: key === 'name' ? 'ascending' : 'descending' },
-    );
-  return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <SortableTh
-              label={tr('oee.name')}
-              active={sort.key === 'name'}
-              direction={sort.direction}
-              numeric={false}
-              onSort={() => toggle('name')}
-            />
-            {m.shifts.map((s) => (
-              <SortableTh
-                key={s.id}
-                label={s.name}
-                active={sort.key === s.id}
-                direction={sort.direction}
-                numeric
-                onSort={() => toggle(s.id)}
-              />
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className={onDrill ? 'row--link' : undefined}>
-              <th scope="row">
-                <RowName name={r.name} onOpen={onDrill ? () => onDrill(r.id) : null} />
-              </th>
-              {m.shifts.map((s) => (
-                <td key={s.id} className="num-col num">
-                  {pct0(r.values[s.id])}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 // ---- Summary table by interval
 
-function IntervalTable({
-  summary,
-  selection,
-  cache,
-  lz,
-}: {
-  summary: OeeSummary;
-  selection: OeeSelection;
-  cache: CallCache;
-  lz: LZ;
-}) {
+function IntervalTable({ summary, selection, cache, lz }: ViewProps) {
   const id = useId();
   const [interval, setTableInterval] = useState<TableInterval>(() =>
     defaultTableInterval(selection.range.interval),
@@ -854,7 +757,11 @@ function IntervalTable({
   }
 
   return (
-    <section className="report__list" aria-labelledby={`${id}-heading`}>
+    <section
+      className="report__list"
+      aria-labelledby={`${id}-heading`}
+      aria-busy={state?.kind === 'loading' || undefined}
+    >
       <div className="page__head">
         <h2 id={`${id}-heading`}>{tr('oee.byInterval', { interval: tr(`oee.interval.${interval}`) })}</h2>
         <div className="page__tools">
@@ -889,9 +796,7 @@ function IntervalTable({
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">
-                  <span className="th-text">{tr('oee.date')}</span>
-                </th>
+                <PlainTh label={tr('oee.date')} />
                 {table.columns.map((c) => (
                   <th key={c} scope="col" className="num-col">
                     <span className="th-text">{c}</span>

@@ -1,8 +1,7 @@
-import { t, tr } from '@takt/ui';
+import { t, tr, useSession } from '@takt/ui';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { reportsFor } from '../routes';
-import { useSession } from '../session';
 
 /** /app/reports and /reports/downtime: the reports this user's plan includes (reports-admin §2, §6). */
 export function ReportsIndexPage() {

@@ -1,32 +1,29 @@
 import type { CompanyClock, EpochMs } from '@takt/domain';
-import {
-  ApiError,
-  DateRangePicker,
-  downloadText,
-  GroupSelect,
-  Progress,
-  tr,
-  useDebounced,
-  writeRangeParams,
-} from '@takt/ui';
+import { downloadText, tr, useDebounced } from '@takt/ui';
 import { BarElement, CategoryScale, Chart as ChartJS, LinearScale, Tooltip } from 'chart.js';
 import type { ChartOptions } from 'chart.js';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
-import { api } from '../api';
 import {
   cssVar,
+  PlainTh,
+  pointerOnHover,
   ReportClockGate,
-  ReportHeader,
+  ReportFrame,
   SortableTh,
   Sparkline,
   Tile,
 } from '../components/ReportParts';
-import { useMachineGroups, useReportRange } from '../reports/hooks';
-import { drillTo, readDrillDown, returnToAll } from '../reports/shared';
-import { localeZone, useSession } from '../session';
 import {
-  adoptedRange,
+  dataOf,
+  newCallCache,
+  useAdoptedRange,
+  useMachineGroups,
+  useReportCall,
+  useReportPage,
+  useShiftSelection,
+} from '../reports/hooks';
+import {
   chartValue,
   COLUMN_TITLE,
   DEFAULT_UTILIZATION_HORIZON,
@@ -47,10 +44,7 @@ import type { MachineSort, UtilizationAnswer, UtilizationMachine } from '../util
 
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip);
 
-type Load =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ready'; key: string; answer: UtilizationAnswer };
+const UTILIZATION = '/api/reports/utilization';
 
 /** /dashboard/utilization?group&machine&interval&start&end&quicklink (reports-admin §2 Utilization report). */
 export function UtilizationReportPage() {
@@ -62,59 +56,34 @@ export function UtilizationReportPage() {
 }
 
 function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
-  const { me } = useSession();
-  const lz = localeZone(me);
   // reports-admin §9: the last utilization horizon is remembered per company.
-  const { now, query, applied, apply, setParams } = useReportRange({
+  const report = useReportPage({
     clock,
     offsetMs,
     horizonPreference: 'utilizationHorizon',
     defaultHorizon: DEFAULT_UTILIZATION_HORIZON,
   });
-  const { group, machine } = readDrillDown(query);
+  const { applied, apply, setParams, lz, group, machine, openDrill } = report;
   const groups = useMachineGroups();
+  // reports-admin §2 "Same layout" as the OEE report: the shift filter too (decision 0801).
+  const shiftFilter = useShiftSelection();
+  const shifts = shiftFilter.filter;
 
-  const selection = useMemo(() => ({ range: applied, group, machine }), [applied, group, machine]);
-  const apiQuery = useMemo(() => utilizationQuery(selection), [selection]);
+  const apiQuery = useMemo(
+    () => (shifts ? utilizationQuery({ range: applied, group, machine, shifts }) : null),
+    [applied, group, machine, shifts],
+  );
   const key = JSON.stringify(apiQuery);
   // reports-admin §9: re-queries wait 500 ms after the last change.
   const settled = useDebounced({ apiQuery, key }, key);
-
-  const [load, setLoad] = useState<Load>({ kind: 'loading' });
-  const [stale, setStale] = useState(false);
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad((l) => (l.kind === 'ready' ? l : { kind: 'loading' }));
-    api
-      .request('/api/reports/utilization', {
-        query: settled.apiQuery,
-        signal: controller.signal,
-        parse: parseUtilization,
-      })
-      .then((answer) => setLoad({ kind: 'ready', key: settled.key, answer }))
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        // reports-admin §8: report load failure text; a validation answer says what is wrong.
-        const message =
-          err instanceof ApiError && err.status === 400 ? err.message : tr('reports.requestError');
-        setLoad({ kind: 'error', message });
-      });
-    return () => controller.abort();
-  }, [settled]);
-
-  // The server may answer another interval or range than asked: adopt it, in the URL too.
-  const answer = load.kind === 'ready' ? load.answer : null;
-  useEffect(() => {
-    if (!answer || load.kind !== 'ready' || load.key !== key) return;
-    const adopted = adoptedRange(applied, answer);
-    if (adopted) setParams((q) => writeRangeParams(q, adopted), true);
-  }, [answer, load, key, applied, setParams]);
-
-  const openDrill = (param: 'group' | 'machine', id: string | null) => {
-    setParams((q) => drillTo(q, param, id));
-    // A drill-down is a new report: start reading it from its title.
-    globalThis.scrollTo?.({ top: 0 });
-  };
+  const cache = useMemo(() => newCallCache(settled.key), [settled.key]);
+  const load = useReportCall(
+    settled.apiQuery ? { path: UTILIZATION, query: settled.apiQuery, parse: parseUtilization } : null,
+    cache,
+  );
+  const answer = dataOf(load);
+  const fresh = load.kind === 'ready' && settled.key === key;
+  useAdoptedRange(fresh ? answer : null, applied, setParams);
 
   const machineName =
     answer?.machines.find((m) => m.machineId === machine)?.machineName ??
@@ -123,52 +92,29 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
     { group, machine },
     { group: groups.find((g) => g.id === group)?.name, machine: machineName },
   );
-  const loadingFresh = load.kind !== 'ready' || load.key !== key;
 
   return (
-    <main className="page report" aria-labelledby="report-heading" aria-busy={loadingFresh || undefined}>
-      <ReportHeader
-        title={title}
-        returnText={group || machine ? tr('utilization.returnToAll') : null}
-        onReturn={() => setParams(returnToAll)}
-      />
-      <div className="report__toolbar">
-        <DateRangePicker
-          clock={clock}
-          now={now}
-          locale={lz.locale}
-          applied={applied}
-          horizons={UTILIZATION_HORIZONS}
-          onApply={apply}
-          onStaleChange={setStale}
+    <ReportFrame
+      report={report}
+      horizons={UTILIZATION_HORIZONS}
+      title={title}
+      returnText={tr('utilization.returnToAll')}
+      groups={groups}
+      shifts={shiftFilter}
+      loading={!fresh}
+      error={load.kind === 'error' ? load.message : null}
+      empty={answer && isEmpty(answer) ? tr('utilization.empty') : null}
+    >
+      {answer && (
+        <Results
+          answer={answer}
+          machine={machine}
+          lz={lz}
+          onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
+          onDrillMachine={(id) => openDrill('machine', id)}
         />
-        {!machine && <GroupSelect groups={groups} value={group} onChange={(g) => openDrill('group', g)} />}
-      </div>
-      {stale && (
-        <p className="notice report__stale-note" role="status">
-          {tr('reports.stale')}
-        </p>
       )}
-
-      <div className={stale ? 'report__body report__body--stale' : 'report__body'}>
-        {loadingFresh && load.kind !== 'error' && <Progress />}
-        {load.kind === 'error' && (
-          <p className="notice notice--error" role="alert">
-            {load.message}
-          </p>
-        )}
-        {answer && isEmpty(answer) && <p className="notice">{tr('utilization.empty')}</p>}
-        {answer && !isEmpty(answer) && (
-          <Results
-            answer={answer}
-            machine={machine}
-            lz={lz}
-            onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
-            onDrillMachine={(id) => openDrill('machine', id)}
-          />
-        )}
-      </div>
-    </main>
+    </ReportFrame>
   );
 }
 
@@ -207,7 +153,13 @@ function Results({
     maintainAspectRatio: false,
     animation: false,
     scales: {
-      y: { min: 0, max: 100, ticks: { callback: (v) => `${String(v)}%` } },
+      // The bars say what they measure, not only the tile beside them.
+      y: {
+        min: 0,
+        max: 100,
+        ticks: { callback: (v) => `${String(v)}%` },
+        title: { display: true, text: tr('utilization.inCycle') },
+      },
       x: { ticks: { autoSkip: true, maxRotation: 0 } },
     },
     plugins: {
@@ -218,10 +170,7 @@ function Results({
       const cell = elements[0] ? cells[elements[0].index] : undefined;
       if (cell) onDrillInterval({ start: cell.start as EpochMs, end: cell.end as EpochMs });
     },
-    onHover: (e, elements) => {
-      const target = e.native?.target;
-      if (target instanceof HTMLElement) target.style.cursor = elements.length ? 'pointer' : 'default';
-    },
+    onHover: pointerOnHover(),
   };
 
   const downloadCsv = () =>
@@ -267,9 +216,7 @@ function Results({
                     onSort={() => setSort((s) => nextMachineSort(s, c))}
                   />
                 ))}
-                <th scope="col" className="report__spark-col">
-                  <span className="th-text">{tr('utilization.overTime')}</span>
-                </th>
+                <PlainTh label={tr('utilization.overTime')} className="report__spark-col" />
               </tr>
             </thead>
             <tbody>
@@ -287,12 +234,8 @@ function Results({
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">
-                  <span className="th-text">{tr('utilization.date')}</span>
-                </th>
-                <th scope="col" className="num-col">
-                  <span className="th-text">{tr('utilization.inCycle')}</span>
-                </th>
+                <PlainTh label={tr('utilization.date')} />
+                <PlainTh label={tr('utilization.inCycle')} className="num-col" />
               </tr>
             </thead>
             <tbody>

@@ -2,11 +2,14 @@ import type { CompanyClock, Shift } from '@takt/domain';
 import {
   ApiError,
   browserStorage,
+  localeZone,
   parseDashboardResponse,
   readPreferences,
   readRangeParams,
   selectableShifts,
+  shiftsParam,
   tr,
+  useSession,
   writePreferences,
   writeRangeParams,
 } from '@takt/ui';
@@ -15,8 +18,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api';
 import { useMinuteNow } from '../company-clock';
-import { useSession } from '../session';
-import { REPORT_HORIZONS } from './shared';
+import { adoptedRange, drillTo, readDrillDown, REPORT_HORIZONS } from './shared';
 
 // The state the OEE and utilization reports share: the applied range in the URL with the last horizon
 // remembered per company (reports-admin §9), and the group names for the title and the filter.
@@ -67,6 +69,43 @@ export function useReportRange({
   return { now, query, search, applied, apply, setParams };
 }
 
+/**
+ * Everything a report page reads from its URL and session: the applied range (useReportRange), the company's
+ * locale and zone, the drill-down, and opening a group or machine.
+ */
+export function useReportPage(options: Parameters<typeof useReportRange>[0]) {
+  const { me } = useSession();
+  const range = useReportRange(options);
+  const { setParams } = range;
+  const { group, machine } = readDrillDown(range.query);
+  const openDrill = useCallback(
+    (param: 'group' | 'machine', id: string | null) => {
+      setParams((q) => drillTo(q, param, id));
+      // A drill-down is a new report: start reading it from its title.
+      globalThis.scrollTo?.({ top: 0 });
+    },
+    [setParams],
+  );
+  return { ...range, clock: options.clock, lz: localeZone(me), group, machine, openDrill };
+}
+export type ReportPageState = ReturnType<typeof useReportPage>;
+
+/**
+ * The server may answer another interval or range than asked: adopt it, in the URL too. `answer` is the
+ * answer to the range now applied (null while it loads).
+ */
+export function useAdoptedRange(
+  answer: { interval: string; range: { start: number; end: number } } | null,
+  applied: AppliedRange,
+  setParams: (change: (q: URLSearchParams) => URLSearchParams, replace?: boolean) => void,
+): void {
+  useEffect(() => {
+    if (!answer) return;
+    const adopted = adoptedRange(applied, answer);
+    if (adopted) setParams((q) => writeRangeParams(q, adopted), true);
+  }, [answer, applied, setParams]);
+}
+
 export interface Named {
   id: string;
   name: string;
@@ -105,6 +144,8 @@ export function useShiftSelection(): {
   options: ShiftOption[] | null;
   selected: string[];
   setSelected: (ids: string[]) => void;
+  /** The shift ids a report call filters to: null until the options are known, empty for no filter. */
+  filter: string[] | null;
 } {
   const { me } = useSession();
   const [options, setOptions] = useState<ShiftOption[] | null>(null);
@@ -131,7 +172,11 @@ export function useShiftSelection(): {
     },
     [me.company.id],
   );
-  return { options, selected, setSelected };
+  const filter = useMemo(
+    () => (options ? (shiftsParam(options, selected)?.split(',') ?? []) : null),
+    [options, selected],
+  );
+  return { options, selected, setSelected, filter };
 }
 
 /** One call of a report page: what to ask, and how to read the answer. */

@@ -85,6 +85,12 @@ describe('utilizationQuery', () => {
     expect(utilizationQuery({ range: asked, group: 'g1', machine: 'm1' })).toMatchObject({ machineId: 'm1' });
     expect(utilizationQuery({ range: asked, group: 'g1', machine: 'm1' })).not.toHaveProperty('group');
   });
+
+  it('passes a shift filter as a list, and none without one', () => {
+    const base = { range: asked, group: null, machine: null };
+    expect(utilizationQuery({ ...base, shifts: ['s1', 's2'] })).toMatchObject({ shifts: 's1,s2' });
+    expect(utilizationQuery({ ...base, shifts: [] })).not.toHaveProperty('shifts');
+  });
 });
 
 describe('adoptedRange', () => {

@@ -63,6 +63,8 @@ export interface UtilizationSelection {
   range: AppliedRange;
   group: string | null;
   machine: string | null;
+  /** The shifts filtered to (decision 0801); empty or absent = no filter. */
+  shifts?: readonly string[];
 }
 
 /** The query of GET /api/reports/utilization (unit percent: the report shows shares). */
@@ -75,6 +77,7 @@ export function utilizationQuery(s: UtilizationSelection): Record<string, string
   };
   if (s.machine) q.machineId = s.machine;
   else if (s.group) q.group = s.group;
+  if (s.shifts?.length) q.shifts = s.shifts.join(',');
   return q;
 }
 

@@ -155,7 +155,12 @@ export function DateRangePicker(props: DateRangePickerProps) {
           onClick={() => setOpen((o) => !o)}
         >
           <span className="visually-hidden">{tr('range.label')}: </span>
-          {formatRangeLabel(draft, { timeZone: clock.timezone, ...(locale ? { locale } : {}) })}
+          {formatRangeLabel(draft, {
+            timeZone: clock.timezone,
+            clock,
+            quickLink: links.find((l) => quickLinkId(l.label) === draft.quicklink)?.label ?? null,
+            ...(locale ? { locale } : {}),
+          })}
         </button>
         <button
           type="button"
@@ -321,17 +326,7 @@ const inRange = (clock: CompanyClock, r: { start: number; end: number }, day: Da
   return s >= r.start && s < r.end;
 };
 
-function MonthCalendar({
-  clock,
-  draft,
-  onPick,
-  locale,
-}: {
-  clock: CompanyClock;
-  draft: AppliedRange;
-  onPick: (day: DayNumber) => void;
-  locale?: string;
-}) {
+function MonthCalendar({ clock, draft, onPick, locale }: CalendarProps) {
   const [month, setMonth] = useState(() => visibleMonthOf(clock, draft.start));
   const names = useMemo(() => weekdayNames(locale), [locale]);
   const fmt = useMemo(
@@ -342,19 +337,11 @@ function MonthCalendar({
   const next = addMonths(month, 1);
   return (
     <div className="calendar">
-      <div className="calendar__head">
-        <button type="button" className="calendar__nav" onClick={() => setMonth(addMonths(month, -1))}>
-          <span aria-hidden="true">‹</span>
-          <span className="visually-hidden">{tr('range.previous')}</span>
-        </button>
-        <span className="calendar__title" aria-live="polite">
-          {title}
-        </span>
-        <button type="button" className="calendar__nav" onClick={() => setMonth(next)}>
-          <span aria-hidden="true">›</span>
-          <span className="visually-hidden">{tr('range.next')}</span>
-        </button>
-      </div>
+      <CalendarHead
+        title={title}
+        onPrevious={() => setMonth(addMonths(month, -1))}
+        onNext={() => setMonth(next)}
+      />
       <table className="calendar__grid" role="grid" aria-label={title}>
         <thead>
           <tr>
@@ -392,33 +379,15 @@ function MonthCalendar({
   );
 }
 
-function YearCalendar({
-  clock,
-  draft,
-  onPick,
-  locale,
-}: {
-  clock: CompanyClock;
-  draft: AppliedRange;
-  onPick: (day: DayNumber) => void;
-  locale?: string;
-}) {
+function YearCalendar({ clock, draft, onPick, locale }: CalendarProps) {
   const [year, setYear] = useState(() => yearOf(visibleMonthOf(clock, draft.start)));
   return (
     <div className="calendar">
-      <div className="calendar__head">
-        <button type="button" className="calendar__nav" onClick={() => setYear(year - 1)}>
-          <span aria-hidden="true">‹</span>
-          <span className="visually-hidden">{tr('range.previous')}</span>
-        </button>
-        <span className="calendar__title" aria-live="polite">
-          {year}
-        </span>
-        <button type="button" className="calendar__nav" onClick={() => setYear(year + 1)}>
-          <span aria-hidden="true">›</span>
-          <span className="visually-hidden">{tr('range.next')}</span>
-        </button>
-      </div>
+      <CalendarHead
+        title={String(year)}
+        onPrevious={() => setYear(year - 1)}
+        onNext={() => setYear(year + 1)}
+      />
       <div className="calendar__months">
         {yearGrid(year).map((m) => (
           <button
@@ -433,6 +402,40 @@ function YearCalendar({
           </button>
         ))}
       </div>
+    </div>
+  );
+}
+
+interface CalendarProps {
+  clock: CompanyClock;
+  draft: AppliedRange;
+  onPick: (day: DayNumber) => void;
+  locale?: string;
+}
+
+/** A calendar's title between its previous and next buttons (a month, or a year). */
+function CalendarHead({
+  title,
+  onPrevious,
+  onNext,
+}: {
+  title: string;
+  onPrevious: () => void;
+  onNext: () => void;
+}) {
+  return (
+    <div className="calendar__head">
+      <button type="button" className="calendar__nav" onClick={onPrevious}>
+        <span aria-hidden="true">‹</span>
+        <span className="visually-hidden">{tr('range.previous')}</span>
+      </button>
+      <span className="calendar__title" aria-live="polite">
+        {title}
+      </span>
+      <button type="button" className="calendar__nav" onClick={onNext}>
+        <span aria-hidden="true">›</span>
+        <span className="visually-hidden">{tr('range.next')}</span>
+      </button>
     </div>
   );
 }

@@ -230,6 +230,23 @@ describe('formatRangeLabel', () => {
       '10 Nov 2026, 06:00 – 11 Nov 2026, 06:00',
     );
   });
+
+  it('shows whole company days as days, the last one included, after the quick link', () => {
+    const clock = { timezone: 'America/Chicago' };
+    // Monday 2026-11-16 to Monday 2026-11-23, Chicago midnights (CST, UTC−6).
+    const week = { start: at('2026-11-16T06:00:00Z'), end: at('2026-11-23T06:00:00Z') };
+    const opts = { locale: 'en-US', timeZone: clock.timezone, clock };
+    // ICU puts thin spaces around the range dash.
+    const label = (r: typeof week, o: Parameters<typeof formatRangeLabel>[1]) =>
+      formatRangeLabel(r, o).replace(/\s/g, ' ');
+    expect(label(week, opts)).toBe('Nov 16 – 22, 2026');
+    expect(label(week, { ...opts, quickLink: 'Last week' })).toBe('Last week: Nov 16 – 22, 2026');
+    const day = { start: week.start, end: at('2026-11-17T06:00:00Z') };
+    expect(label(day, opts)).toBe('Nov 16, 2026');
+    // Not on day boundaries: both ends with their times.
+    const hours = { start: at('2026-11-16T12:00:00Z'), end: at('2026-11-16T15:00:00Z') };
+    expect(label(hours, opts)).toBe('Nov 16, 2026, 06:00 – Nov 16, 2026, 09:00');
+  });
 });
 
 describe('rangeForHorizon', () => {

@@ -258,7 +258,29 @@ export function visibleMonthOf(clock: CompanyClock, t: EpochMs): DayNumber {
 export const yearOf = (day: DayNumber): number => civilFromDay(day).year;
 
 /** The range as the picker's button shows it, on the company's wall clock: '26 Oct 2026, 00:00 – …'. */
-export function formatRangeLabel(r: TimeRange, opts: { locale?: string; timeZone: string }): string {
+export function formatRangeLabel(
+  r: TimeRange,
+  opts: { locale?: string; timeZone: string; clock?: CompanyClock; quickLink?: string | null },
+): string {
+  // Whole company days read as days, the last one included ("Nov 16 – 22, 2026", not "… Nov 23, 00:00"),
+  // after the quick link's name when one is chosen.
+  if (opts.clock && r.end > r.start) {
+    const first = shopDateOf(opts.clock, r.start);
+    const last = shopDateOf(opts.clock, epochMs(r.end - 1));
+    if (
+      companyDayStart(opts.clock, first) === r.start &&
+      companyDayStart(opts.clock, addDays(last, 1)) === r.end
+    ) {
+      const d = new Intl.DateTimeFormat(opts.locale, {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        timeZone: 'UTC',
+      });
+      const days = first === last ? d.format(first * DAY_MS) : d.formatRange(first * DAY_MS, last * DAY_MS);
+      return opts.quickLink ? `${opts.quickLink}: ${days}` : days;
+    }
+  }
   const f = new Intl.DateTimeFormat(opts.locale, {
     day: 'numeric',
     month: 'short',

@@ -415,6 +415,7 @@ export const en = {
   'oee.losses.caption':
     'OEE {oee} = fully productive time ({productive}) ÷ planned production time ({planned}).',
   'oee.losses.captionNone': 'No planned production time in this range, so there is no OEE.',
+  'oee.losses.captionNoRun': 'No run time in this range, so there is no OEE.',
   'oee.losses.step': 'Step',
   'oee.losses.hours': 'Hours',
   'oee.losses.share': '% of planned production time',
