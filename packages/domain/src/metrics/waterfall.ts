@@ -104,6 +104,7 @@ export function oeeWaterfall(input: WaterfallInput): WaterfallStep[] {
     total('runTime', run),
     { key: 'performanceLoss', kind: 'loss', ms: performanceLoss, link: { report: 'cycles' } },
     { key: 'qualityLoss', kind: 'loss', ms: qualityLoss, link: { report: 'quality' } },
-    total('fullyProductiveTime', produced - qualityLoss),
+    // Level minus its losses as one sum, the way the contract adds them (fractional ms: the same float either way).
+    total('fullyProductiveTime', run - (performanceLoss + qualityLoss)),
   ];
 }
