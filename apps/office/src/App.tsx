@@ -25,6 +25,10 @@ const UtilizationReportPage = lazy(() =>
   import('./pages/UtilizationReportPage').then((m) => ({ default: m.UtilizationReportPage })),
 );
 
+const DowntimeReportPage = lazy(() =>
+  import('./pages/DowntimeReportPage').then((m) => ({ default: m.DowntimeReportPage })),
+);
+
 const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
 
 function LazyPage({ children }: { children: ReactNode }) {
@@ -55,6 +59,14 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <RequirePermission permission="FullProduct">
       <LazyPage>
         <OeeReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // GET /api/reports/downtime needs PerformanceDashboard (services/api routes/reports.ts).
+  downtime: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <DowntimeReportPage />
       </LazyPage>
     </RequirePermission>
   ),

@@ -16,7 +16,9 @@ describe('office routes', () => {
     ['/dashboard/utilizationdeprecated', 'notFound'],
     ['/app/machines/m1/standard-timeline', 'notFound'],
     ['/reports', 'notFound'],
-    ['/machine/m1/downtime', 'notFound'],
+    ['/dashboard/downtime', 'downtime'],
+    ['/machine/m1/downtime', 'downtime'],
+    ['/machine/m1/quality', 'notFound'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -26,6 +28,8 @@ describe('office routes', () => {
     expect(navSection('/reports/downtime')).toBe('reports');
     expect(navSection('/dashboard/utilization')).toBe('reports');
     expect(navSection('/dashboard/oee')).toBe('reports');
+    expect(navSection('/dashboard/downtime')).toBe('reports');
+    expect(navSection('/machine/m1/downtime')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     expect(navSection('/nope')).toBeNull();
   });
@@ -35,9 +39,12 @@ describe('reportsFor (reports-admin §6)', () => {
   it.each([
     [
       ['PerformanceDashboard', 'Utilization', 'FullProduct'],
-      ['oee', 'utilization'],
+      ['oee', 'utilization', 'downtime'],
     ],
-    [['PerformanceDashboard', 'Utilization'], ['utilization']],
+    [
+      ['PerformanceDashboard', 'Utilization'],
+      ['utilization', 'downtime'],
+    ],
     [[], []],
   ])('permissions %j → %j', (permissions, ids) => {
     expect(reportsFor({ permissions }).map((r) => r.id)).toEqual(ids);

@@ -15,15 +15,22 @@ export const PATHS = {
   utilization: '/dashboard/utilization',
   oee: '/dashboard/oee',
   /**
+   * The company Downtime report (reports-admin §2). Not /reports/downtime, which the spec makes the report
+   * index's alias (decision 0805).
+   */
+  downtime: '/dashboard/downtime',
+  /** reports-admin §2: /machine/{id}/downtime?start&end, the per-machine downtime report. */
+  machineDowntime: '/machine/:id/downtime',
+  /**
    * Company reports a loss bar of the OEE waterfall opens when no single machine is chosen. Not pages of this
-   * app yet: the server sends /reports to it, so they answer "Not found" until the downtime, cycles and
-   * quality reports exist.
+   * app yet: the server sends /reports to it, so they answer "Not found" until the cycles and quality
+   * reports exist.
    */
   reportsCycles: '/reports/cycles',
   reportsQuality: '/reports/quality',
 } as const;
 
-export type PageId = 'machines' | 'reports' | 'utilization' | 'oee';
+export type PageId = 'machines' | 'reports' | 'utilization' | 'oee' | 'downtime';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -33,11 +40,13 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'reports', path: PATHS.reportsDowntime },
   { id: 'utilization', path: PATHS.utilization },
   { id: 'oee', path: PATHS.oee },
+  { id: 'downtime', path: PATHS.downtime },
+  { id: 'downtime', path: PATHS.machineDowntime },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
 export interface ReportEntry {
-  id: 'oee' | 'utilization';
+  id: 'oee' | 'utilization' | 'downtime';
   path: string;
   permission: Permission;
   title: string;
@@ -60,7 +69,19 @@ export const REPORTS: readonly ReportEntry[] = [
     title: tr('reports.utilization'),
     blurb: tr('reports.utilizationBlurb'),
   },
+  {
+    id: 'downtime',
+    path: PATHS.downtime,
+    // GET /api/reports/downtime is gated by PerformanceDashboard (services/api routes/reports.ts).
+    permission: 'PerformanceDashboard',
+    title: tr('reports.downtime'),
+    blurb: tr('reports.downtimeBlurb'),
+  },
 ];
+
+/** /machine/{id}/downtime for one machine. */
+export const machineDowntimePath = (id: string): string =>
+  PATHS.machineDowntime.replace(':id', encodeURIComponent(id));
 
 /** reports-admin §6: what a user may open follows the permissions /api/me lists (tier and role). */
 export const hasPermission = (me: Pick<Me, 'permissions'>, p: Permission): boolean =>
@@ -75,5 +96,6 @@ export function navSection(pathname: string): 'machines' | 'reports' | null {
   if (p === PATHS.home || p === PATHS.machines) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
+  if (/^\/machine\/[^/]+\/downtime$/.test(p)) return 'reports';
   return null;
 }

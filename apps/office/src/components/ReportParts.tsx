@@ -57,6 +57,9 @@ export function ReportFrame({
   loading,
   error,
   empty,
+  maxDays,
+  onReturn,
+  tools,
   children,
 }: {
   /** The page's URL state (useReportPage). */
@@ -74,6 +77,12 @@ export function ReportFrame({
   error: string | null;
   /** The empty-state text (reports-admin §2, §8) when the answer has no data; null otherwise. */
   empty: string | null;
+  /** The report's maximum range in days (reports-admin §5), passed to the picker. */
+  maxDays?: number;
+  /** What the return link does; by default it clears the group and machine and keeps the dates. */
+  onReturn?: () => void;
+  /** More filters after the group and shift filters. */
+  tools?: ReactNode;
   children: ReactNode;
 }) {
   const { clock, now, lz, applied, apply, setParams, group, machine, openDrill } = report;
@@ -86,7 +95,7 @@ export function ReportFrame({
       <div className="page__head">
         <h1 id="report-heading">{title}</h1>
         {(group || machine) && (
-          <button type="button" className="link-button" onClick={() => setParams(returnToAll)}>
+          <button type="button" className="link-button" onClick={onReturn ?? (() => setParams(returnToAll))}>
             {returnText}
           </button>
         )}
@@ -100,11 +109,13 @@ export function ReportFrame({
           horizons={horizons}
           onApply={apply}
           onStaleChange={setStale}
+          {...(maxDays != null ? { maxDays } : {})}
         />
         {!machine && <GroupSelect groups={groups} value={group} onChange={(g) => openDrill('group', g)} />}
         {shifts.options && (
           <ShiftFilter shifts={shifts.options} selected={shifts.selected} onChange={shifts.setSelected} />
         )}
+        {tools}
       </div>
       {stale && (
         <p className="notice report__stale-note" role="status">

@@ -442,10 +442,11 @@ describe('loss waterfall (decision 0803)', () => {
       null,
       null,
       null,
-      `/reports/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
+      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}&reason=r1`,
       null,
-      `/reports/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
-      `/reports/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
+      // The Downtime report leaves setup out: a setup step opens it on every reason.
+      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
+      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
       null,
       `/reports/cycles?start=${String(T0)}&end=${String(T0 + DAY)}`,
       `/reports/quality?start=${String(T0)}&end=${String(T0 + DAY)}`,
@@ -457,7 +458,17 @@ describe('loss waterfall (decision 0803)', () => {
     [{ report: 'downtime' }, { machine: 'm 1', group: 'g1' }, '/machine/m%201/downtime?start=1&end=2'],
     [{ report: 'cycles' }, { machine: 'm1', group: null }, '/machine/m1/cycles?start=1&end=2'],
     [{ report: 'quality' }, { machine: 'm1', group: null }, '/machine/m1/quality?start=1&end=2'],
-    [{ report: 'downtime' }, { machine: null, group: 'g1' }, '/reports/downtime?start=1&end=2&group=g1'],
+    [{ report: 'downtime' }, { machine: null, group: 'g1' }, '/dashboard/downtime?start=1&end=2&group=g1'],
+    [
+      { report: 'downtime', reasonId: 'r 1' },
+      { machine: null, group: null },
+      '/dashboard/downtime?start=1&end=2&reason=r+1',
+    ],
+    [
+      { report: 'downtime', reasonId: 'uncategorized' },
+      { machine: 'm1', group: null },
+      '/machine/m1/downtime?start=1&end=2&reason=uncategorized',
+    ],
     [{ report: 'quality' }, { machine: null, group: null }, '/reports/quality?start=1&end=2'],
   ] as const)('%j for %j → %s', (link, d, href) => {
     expect(stepHref(link, { ...d, start: 1, end: 2 })).toBe(href);

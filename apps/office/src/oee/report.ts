@@ -463,10 +463,14 @@ export function stepHref(
   ctx: DrillDown & { start: number; end: number },
 ): string {
   const q = new URLSearchParams({ start: String(ctx.start), end: String(ctx.end) });
+  // The Downtime report opens on the step's reason. It leaves setup out (live-operations §5), so a setup
+  // step opens it on every reason.
+  if (link.report === 'downtime' && link.reasonId && link.reasonId !== 'setup')
+    q.set('reason', link.reasonId);
   if (ctx.machine) return `/machine/${encodeURIComponent(ctx.machine)}/${link.report}?${q.toString()}`;
   if (ctx.group) q.set('group', ctx.group);
   const company = {
-    downtime: PATHS.reportsDowntime,
+    downtime: PATHS.downtime,
     cycles: PATHS.reportsCycles,
     quality: PATHS.reportsQuality,
   };

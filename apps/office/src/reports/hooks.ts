@@ -28,29 +28,33 @@ export function useReportRange({
   offsetMs,
   horizonPreference,
   defaultHorizon,
+  horizons = REPORT_HORIZONS,
 }: {
   clock: CompanyClock;
   offsetMs: number;
-  horizonPreference: 'oeeHorizon' | 'utilizationHorizon';
+  /** Where the last horizon is remembered (reports-admin §9 names OEE and utilization only); null: nowhere. */
+  horizonPreference: 'oeeHorizon' | 'utilizationHorizon' | null;
   defaultHorizon: Horizon;
+  /** The horizons the report offers (the URL's interval must be one of them). */
+  horizons?: readonly Horizon[];
 }) {
   const { me } = useSession();
   const now = useMinuteNow(offsetMs);
   const [query, setQuery] = useSearchParams();
   const search = query.toString();
   const storedHorizon = useMemo(
-    () => readPreferences(browserStorage(), me.company.id)[horizonPreference],
+    () =>
+      horizonPreference ? readPreferences(browserStorage(), me.company.id)[horizonPreference] : undefined,
     [me.company.id, horizonPreference],
   );
-  const defaultInterval =
-    storedHorizon && REPORT_HORIZONS.includes(storedHorizon) ? storedHorizon : defaultHorizon;
+  const defaultInterval = storedHorizon && horizons.includes(storedHorizon) ? storedHorizon : defaultHorizon;
   const applied = useMemo(
     () =>
       readRangeParams(new URLSearchParams(search), clock, now, {
         interval: defaultInterval,
-        allowed: REPORT_HORIZONS,
+        allowed: horizons,
       }),
-    [search, clock, now, defaultInterval],
+    [search, clock, now, defaultInterval, horizons],
   );
 
   const setParams = useCallback(
@@ -60,8 +64,10 @@ export function useReportRange({
   );
   const apply = useCallback(
     (r: AppliedRange) => {
-      const patch: ReportPreferences = { [horizonPreference]: r.interval };
-      writePreferences(browserStorage(), me.company.id, patch);
+      if (horizonPreference) {
+        const patch: ReportPreferences = { [horizonPreference]: r.interval };
+        writePreferences(browserStorage(), me.company.id, patch);
+      }
       setParams((q) => writeRangeParams(q, r));
     },
     [horizonPreference, me.company.id, setParams],
@@ -186,6 +192,8 @@ export interface ReportCall<T> {
   query?: Record<string, string | number>;
   body?: unknown;
   parse: (value: unknown) => T;
+  /** The text of a failure (reports-admin §8 differs by report); by default the OEE and utilization one. */
+  errorText?: (err: unknown) => string;
 }
 
 export type CallState<T> =
@@ -251,8 +259,12 @@ export function useReportCall<T>(call: ReportCall<T> | null, cache: CallCache): 
       .catch((err: unknown) => {
         if (!live) return;
         // reports-admin §8: report load failure text; a validation answer says what is wrong.
-        const message =
-          err instanceof ApiError && err.status === 400 ? err.message : tr('reports.requestError');
+        const errorText = latest.current?.errorText;
+        const message = errorText
+          ? errorText(err)
+          : err instanceof ApiError && err.status === 400
+            ? err.message
+            : tr('reports.requestError');
         setState({ key, state: { kind: 'error', message } });
       });
     return () => {

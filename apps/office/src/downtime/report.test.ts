@@ -1,0 +1,172 @@
+import { ApiError } from '@takt/ui';
+import { epochMs } from '@takt/domain';
+import { describe, expect, it } from 'vitest';
+import {
+  downtimeCsvHref,
+  downtimeErrorText,
+  downtimeQuery,
+  gridRows,
+  machineDowntimeHref,
+  paretoBars,
+  readKinds,
+  stackedByMachine,
+  totalMinutes,
+  writeKinds,
+} from './report';
+import type { DowntimeAnswer, DowntimePeriod, DowntimeSelection } from './report';
+
+const MIN = 60_000;
+const brk = { id: 'brk', name: 'Break' };
+const tool = { id: 'tool', name: 'Tool change' };
+
+/** A period with defaults (STYLE.md builders). */
+const aPeriod = (over: Partial<DowntimePeriod> = {}): DowntimePeriod => ({
+  start: 0,
+  end: 10 * MIN,
+  duration: 10 * MIN,
+  machineId: 'm1',
+  machine: 'Lathe',
+  reason: 'Tool change',
+  message: null,
+  planned: false,
+  annotationType: tool,
+  ...over,
+});
+
+const answer: Omit<DowntimeAnswer, 'items'> = {
+  range: { start: 0, end: 7 * 24 * 60 * MIN },
+  data: [
+    { count: 2, duration: 90 * MIN + 300, annotationType: tool, reason: 'Tool change' },
+    { count: 1, duration: 30 * MIN, annotationType: brk, reason: 'Break' },
+    { count: 1, duration: 30 * MIN - 300, annotationType: null, reason: 'Uncategorized' },
+  ],
+  summary: {
+    count: 4,
+    duration: 150 * MIN,
+    plannedDuration: 30 * MIN,
+    unplannedDuration: 90 * MIN + 300,
+    uncategorizedDuration: 30 * MIN - 300,
+  },
+  byMachine: [
+    {
+      machineId: 'm1',
+      machine: 'Lathe',
+      downtime: [{ count: 1, duration: 45 * MIN, annotationType: tool }],
+    },
+    {
+      machineId: 'm2',
+      machine: 'Mill',
+      downtime: [
+        { count: 1, duration: 45 * MIN + 300, annotationType: tool },
+        { count: 1, duration: 30 * MIN, annotationType: brk },
+        { count: 1, duration: 30 * MIN - 300, annotationType: null },
+      ],
+    },
+  ],
+};
+
+const selection: DowntimeSelection = {
+  range: { interval: 'day', start: epochMs(1000), end: epochMs(2000), quicklink: null },
+  group: 'g1',
+  machine: null,
+  shifts: ['s1', 's2'],
+  kinds: { planned: true, unplanned: true, uncategorized: false },
+};
+
+describe('the downtime report (reports-admin §2, §7, §9)', () => {
+  it('asks for every period, with the filters of GET /api/reports/downtime', () => {
+    expect(downtimeQuery(selection)).toEqual({
+      start: 1000,
+      end: 2000,
+      detail: 'true',
+      showPlanned: 'true',
+      showUnplanned: 'true',
+      showUncategorized: 'false',
+      group: 'g1',
+      shifts: 's1,s2',
+    });
+    expect(downtimeQuery({ ...selection, machine: 'm1', shifts: [] })).toMatchObject({ machineId: 'm1' });
+    expect(downtimeQuery({ ...selection, machine: 'm1' })).not.toHaveProperty('group');
+  });
+
+  it.each([
+    [null, 'showUncategorized=false'],
+    ['tool', 'categoryId=tool'],
+    ['uncategorized', 'showPlanned=false&showUnplanned=false'],
+  ])('links the CSV of reason %s with the user token', (reason, part) => {
+    const href = downtimeCsvHref(selection, reason, 'tok')!;
+    expect(href).toMatch(/^\/api\/reports\/downtime\?start=1000&end=2000/);
+    expect(href).toContain(part);
+    expect(href).toContain('format=csv&token=tok');
+    expect(href).not.toContain('detail');
+    expect(downtimeCsvHref(selection, reason, null)).toBeNull();
+  });
+
+  it('keeps the kind toggles in the URL, short when all are shown', () => {
+    const q = writeKinds(new URLSearchParams('a=1'), {
+      planned: false,
+      unplanned: true,
+      uncategorized: false,
+    });
+    expect(q.toString()).toBe('a=1&hide=planned%2Cuncategorized');
+    expect(readKinds(q)).toEqual({ planned: false, unplanned: true, uncategorized: false });
+    expect(writeKinds(q, { planned: true, unplanned: true, uncategorized: true }).toString()).toBe('a=1');
+  });
+
+  it('draws the pareto longest first, in minutes with 2 decimals and the accumulated percent', () => {
+    expect(paretoBars(answer)).toEqual([
+      { key: 'tool', name: 'Tool change', minutes: 90.01, count: 2, cumulative: 60 },
+      { key: 'brk', name: 'Break', minutes: 30, count: 1, cumulative: 80 },
+      { key: 'uncategorized', name: 'Uncategorized', minutes: 30, count: 1, cumulative: 100 }, // 29.995 rounds up
+    ]);
+  });
+
+  it('stacks machines by reason, longest first, and only the reason drilled into', () => {
+    const all = stackedByMachine(answer, null);
+    expect(all.machines.map((m) => m.name)).toEqual(['Mill', 'Lathe']);
+    expect(all.series.map((s) => [s.key, s.values])).toEqual([
+      ['tool', [45.01, 45]],
+      ['brk', [30, 0]],
+      ['uncategorized', [30, 0]],
+    ]);
+    const brkOnly = stackedByMachine(answer, 'brk');
+    expect(brkOnly.machines.map((m) => m.name)).toEqual(['Mill']);
+    expect(brkOnly.series.map((s) => s.key)).toEqual(['brk']);
+  });
+
+  it('lists the grid with the planned value of reports-admin §4', () => {
+    const items = [
+      aPeriod({ message: 'insert', duration: 90_300 }),
+      aPeriod({ annotationType: brk, planned: true, reason: 'Break' }),
+      aPeriod({ annotationType: brk, planned: null, reason: 'Break' }),
+      aPeriod({ annotationType: null, planned: null, reason: 'Uncategorized' }),
+    ];
+    expect(gridRows(items, null).map((r) => [r.minutes, r.reason, r.message, r.planned])).toEqual([
+      ['1.51', 'Tool change', 'insert', 'Unplanned'],
+      ['10.00', 'Break', '', 'Planned'],
+      ['10.00', 'Break', '', 'Exceeded Limit'],
+      ['10.00', 'Uncategorized', '', ''],
+    ]);
+    expect(gridRows(items, 'brk')).toHaveLength(2);
+    expect(gridRows(items, 'uncategorized')).toHaveLength(1);
+    expect(totalMinutes(items, 'brk')).toBe('20.00');
+  });
+
+  it('opens a machine with the same range, quick link and reason', () => {
+    expect(machineDowntimeHref('m1', { ...selection.range, quicklink: 'last-week' }, null)).toBe(
+      '/machine/m1/downtime?interval=day&start=1000&end=2000&quicklink=last-week',
+    );
+    expect(machineDowntimeHref('m 1', selection.range, 'tool')).toBe(
+      '/machine/m%201/downtime?interval=day&start=1000&end=2000&reason=tool',
+    );
+  });
+
+  it.each([
+    [new ApiError(400, 'validation', 'Range must be at most 31 days'), 'Range must be at most 31 days'],
+    [new ApiError(500, 'internal', 'boom'), 'An error occurred with your request.'],
+    [new ApiError(0, 'network', ''), 'An error occurred with your request.'],
+    [new Error('x'), 'An error occurred with your request.'],
+  ])('says the server message or the spec text (§8): %s', (err, text) => {
+    expect(downtimeErrorText(err)).toBe(text);
+  });
+});
