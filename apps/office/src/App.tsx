@@ -29,6 +29,14 @@ const DowntimeReportPage = lazy(() =>
   import('./pages/DowntimeReportPage').then((m) => ({ default: m.DowntimeReportPage })),
 );
 
+const QualityReportPage = lazy(() =>
+  import('./pages/QualityReportPage').then((m) => ({ default: m.QualityReportPage })),
+);
+
+const CyclesReportPage = lazy(() =>
+  import('./pages/CyclesReportPage').then((m) => ({ default: m.CyclesReportPage })),
+);
+
 const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
 
 function LazyPage({ children }: { children: ReactNode }) {
@@ -67,6 +75,22 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <RequirePermission permission="PerformanceDashboard">
       <LazyPage>
         <DowntimeReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // The reject calls need only a login; the report, like every report page, needs the reports tier.
+  quality: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <QualityReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // GET /api/reports/cycles needs PerformanceDashboard (services/api routes/reports.ts).
+  cycles: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <CyclesReportPage />
       </LazyPage>
     </RequirePermission>
   ),

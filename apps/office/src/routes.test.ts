@@ -19,6 +19,9 @@ describe('office routes', () => {
     ['/dashboard/downtime', 'downtime'],
     ['/machine/m1/downtime', 'downtime'],
     ['/machine/m1/quality', 'notFound'],
+    ['/dashboard/quality', 'quality'],
+    ['/machine/m1/cycles', 'cycles'],
+    ['/reports/cycles', 'notFound'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -30,6 +33,8 @@ describe('office routes', () => {
     expect(navSection('/dashboard/oee')).toBe('reports');
     expect(navSection('/dashboard/downtime')).toBe('reports');
     expect(navSection('/machine/m1/downtime')).toBe('reports');
+    expect(navSection('/dashboard/quality')).toBe('reports');
+    expect(navSection('/machine/m1/cycles')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     expect(navSection('/nope')).toBeNull();
   });
@@ -39,11 +44,11 @@ describe('reportsFor (reports-admin §6)', () => {
   it.each([
     [
       ['PerformanceDashboard', 'Utilization', 'FullProduct'],
-      ['oee', 'utilization', 'downtime'],
+      ['oee', 'utilization', 'downtime', 'quality'],
     ],
     [
       ['PerformanceDashboard', 'Utilization'],
-      ['utilization', 'downtime'],
+      ['utilization', 'downtime', 'quality'],
     ],
     [[], []],
   ])('permissions %j → %j', (permissions, ids) => {

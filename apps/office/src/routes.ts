@@ -22,15 +22,15 @@ export const PATHS = {
   /** reports-admin §2: /machine/{id}/downtime?start&end, the per-machine downtime report. */
   machineDowntime: '/machine/:id/downtime',
   /**
-   * Company reports a loss bar of the OEE waterfall opens when no single machine is chosen. Not pages of this
-   * app yet: the server sends /reports to it, so they answer "Not found" until the cycles and quality
-   * reports exist.
+   * The company Quality report (reports-admin §2 "Quality report"), beside /dashboard/downtime; it opens a
+   * group or one machine with `group` / `machine` in the query, as the OEE report does (decision 0806).
    */
-  reportsCycles: '/reports/cycles',
-  reportsQuality: '/reports/quality',
+  quality: '/dashboard/quality',
+  /** reports-admin §2: /machine/{id}/cycles?start&end, one machine's Cycles report (decision 0806). */
+  machineCycles: '/machine/:id/cycles',
 } as const;
 
-export type PageId = 'machines' | 'reports' | 'utilization' | 'oee' | 'downtime';
+export type PageId = 'machines' | 'reports' | 'utilization' | 'oee' | 'downtime' | 'quality' | 'cycles';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -42,11 +42,13 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'oee', path: PATHS.oee },
   { id: 'downtime', path: PATHS.downtime },
   { id: 'downtime', path: PATHS.machineDowntime },
+  { id: 'quality', path: PATHS.quality },
+  { id: 'cycles', path: PATHS.machineCycles },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
 export interface ReportEntry {
-  id: 'oee' | 'utilization' | 'downtime';
+  id: 'oee' | 'utilization' | 'downtime' | 'quality';
   path: string;
   permission: Permission;
   title: string;
@@ -77,6 +79,15 @@ export const REPORTS: readonly ReportEntry[] = [
     title: tr('reports.downtime'),
     blurb: tr('reports.downtimeBlurb'),
   },
+  {
+    id: 'quality',
+    path: PATHS.quality,
+    // GET /api/partadjustment/allRejectsByCategory and /rejects need no permission beyond a login
+    // (services/api routes/part-adjustments.ts); a report page still needs the reports tier.
+    permission: 'PerformanceDashboard',
+    title: tr('reports.quality'),
+    blurb: tr('reports.qualityBlurb'),
+  },
 ];
 
 /** /machine/{id}/downtime for one machine. */
@@ -96,6 +107,6 @@ export function navSection(pathname: string): 'machines' | 'reports' | null {
   if (p === PATHS.home || p === PATHS.machines) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
-  if (/^\/machine\/[^/]+\/downtime$/.test(p)) return 'reports';
+  if (/^\/machine\/[^/]+\/(downtime|cycles)$/.test(p)) return 'reports';
   return null;
 }

@@ -1,4 +1,4 @@
-import type { CompanyClock } from '@takt/domain';
+import type { CompanyClock, QuickLinkOptions } from '@takt/domain';
 import { DateRangePicker, GroupSelect, Progress, ShiftFilter, t, tr, useSession } from '@takt/ui';
 import type { Horizon } from '@takt/ui';
 import { useEffect, useState } from 'react';
@@ -60,6 +60,7 @@ export function ReportFrame({
   maxDays,
   onReturn,
   tools,
+  quickLinkOptions,
   children,
 }: {
   /** The page's URL state (useReportPage). */
@@ -83,6 +84,8 @@ export function ReportFrame({
   onReturn?: () => void;
   /** More filters after the group and shift filters. */
   tools?: ReactNode;
+  /** Machine reports offer quick links of one week or less (reports-admin §2). */
+  quickLinkOptions?: QuickLinkOptions;
   children: ReactNode;
 }) {
   const { clock, now, lz, applied, apply, setParams, group, machine, openDrill } = report;
@@ -110,6 +113,7 @@ export function ReportFrame({
           onApply={apply}
           onStaleChange={setStale}
           {...(maxDays != null ? { maxDays } : {})}
+          {...(quickLinkOptions ? { quickLinkOptions } : {})}
         />
         {!machine && <GroupSelect groups={groups} value={group} onChange={(g) => openDrill('group', g)} />}
         {shifts.options && (

@@ -11,6 +11,7 @@ import {
   listColumns,
   listRequest,
   listRows,
+  lowestPerformanceMachine,
   matrix,
   offersMatrix,
   parseByShift,
@@ -448,8 +449,9 @@ describe('loss waterfall (decision 0803)', () => {
       `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
       `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
       null,
-      `/reports/cycles?start=${String(T0)}&end=${String(T0 + DAY)}`,
-      `/reports/quality?start=${String(T0)}&end=${String(T0 + DAY)}`,
+      // All machines: no machine's cycles to open until the Machines list names the slowest (decision 0806).
+      null,
+      `/dashboard/quality?start=${String(T0)}&end=${String(T0 + DAY)}`,
       null,
     ]);
   });
@@ -457,7 +459,14 @@ describe('loss waterfall (decision 0803)', () => {
   it.each([
     [{ report: 'downtime' }, { machine: 'm 1', group: 'g1' }, '/machine/m%201/downtime?start=1&end=2'],
     [{ report: 'cycles' }, { machine: 'm1', group: null }, '/machine/m1/cycles?start=1&end=2'],
-    [{ report: 'quality' }, { machine: 'm1', group: null }, '/machine/m1/quality?start=1&end=2'],
+    [{ report: 'quality' }, { machine: 'm1', group: 'g1' }, '/dashboard/quality?start=1&end=2&machine=m1'],
+    [{ report: 'quality' }, { machine: null, group: 'g1' }, '/dashboard/quality?start=1&end=2&group=g1'],
+    [
+      { report: 'cycles' },
+      { machine: null, group: 'g1', performanceMachine: 'm 2' },
+      '/machine/m%202/cycles?start=1&end=2',
+    ],
+    [{ report: 'cycles' }, { machine: null, group: null }, null],
     [{ report: 'downtime' }, { machine: null, group: 'g1' }, '/dashboard/downtime?start=1&end=2&group=g1'],
     [
       { report: 'downtime', reasonId: 'r 1' },
@@ -469,7 +478,7 @@ describe('loss waterfall (decision 0803)', () => {
       { machine: 'm1', group: null },
       '/machine/m1/downtime?start=1&end=2&reason=uncategorized',
     ],
-    [{ report: 'quality' }, { machine: null, group: null }, '/reports/quality?start=1&end=2'],
+    [{ report: 'quality' }, { machine: null, group: null }, '/dashboard/quality?start=1&end=2'],
   ] as const)('%j for %j → %s', (link, d, href) => {
     expect(stepHref(link, { ...d, start: 1, end: 2 })).toBe(href);
   });
@@ -480,4 +489,36 @@ describe('loss waterfall (decision 0803)', () => {
   ])('wraps long chart labels: %s', (text, out) => {
     expect(wrapLabel(text, 24)).toEqual(out);
   });
+});
+
+describe('lowestPerformanceMachine (decision 0806)', () => {
+  const entities = {
+    machines: [
+      { id: 'm1', name: 'Lathe' },
+      { id: 'm2', name: 'Mill' },
+      { id: 'm3', name: 'Press' },
+    ],
+  };
+  it.each([
+    [
+      [
+        { machine: 'm1', performance: 0.9 },
+        { machine: 'm2', performance: 0.7 },
+      ],
+      'm2',
+    ],
+    // A machine without run time has no Performance: it has no cycles to show.
+    [[{ machine: 'm1', performance: 0.9 }, { machine: 'm3' }], 'm1'],
+    [
+      [
+        { machine: 'm2', performance: 0.8 },
+        { machine: 'm1', performance: 0.8 },
+      ],
+      'm1',
+    ],
+    [[{ machine: 'm3' }], null],
+  ])('%j → %s', (items: { machine: string; performance?: number }[], id) => {
+    expect(lowestPerformanceMachine({ items, entities })).toBe(id);
+  });
+  it('is null without the list', () => expect(lowestPerformanceMachine(null)).toBeNull());
 });

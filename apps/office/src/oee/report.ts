@@ -10,6 +10,8 @@ import type {
 import type { AppliedRange, Horizon } from '@takt/ui';
 import { arrayOf, boolean, nullable, number, object, oneOf, optional, parseWith, string, tr } from '@takt/ui';
 import type { MessageKey } from '@takt/ui';
+import { machineCyclesHref } from '../cycles/report';
+import { qualityHref } from '../quality/report';
 import { PATHS } from '../routes';
 import { nextSort, sortRows } from '../reports/shared';
 import type { DrillDown, Sort } from '../reports/shared';
@@ -457,24 +459,49 @@ function stepLabel(s: OeeStep): string {
   return tr(`oee.step.${s.key}`);
 }
 
-/** The report behind a loss: one machine's records when drilled into a machine, else the company report. */
+/**
+ * The report behind a loss (decisions 0803, 0806): downtime steps open the Downtime report (one machine's when
+ * drilled into a machine), the quality step the Quality report for the same machine or group, and the
+ * performance step a machine's Cycles report: the machine drilled into, else `performanceMachine` (the
+ * machine of the Machines list with the lowest Performance); null while there is none.
+ */
 export function stepHref(
   link: NonNullable<OeeStep['link']>,
-  ctx: DrillDown & { start: number; end: number },
-): string {
+  ctx: DrillDown & { start: number; end: number; performanceMachine?: string | null },
+): string | null {
+  if (link.report === 'quality')
+    return qualityHref(ctx, ctx.machine ? { machine: ctx.machine } : { group: ctx.group });
+  if (link.report === 'cycles') {
+    const machine = ctx.machine ?? ctx.performanceMachine ?? null;
+    return machine ? machineCyclesHref(machine, ctx) : null;
+  }
   const q = new URLSearchParams({ start: String(ctx.start), end: String(ctx.end) });
   // The Downtime report opens on the step's reason. It leaves setup out (live-operations §5), so a setup
   // step opens it on every reason.
-  if (link.report === 'downtime' && link.reasonId && link.reasonId !== 'setup')
-    q.set('reason', link.reasonId);
-  if (ctx.machine) return `/machine/${encodeURIComponent(ctx.machine)}/${link.report}?${q.toString()}`;
+  if (link.reasonId && link.reasonId !== 'setup') q.set('reason', link.reasonId);
+  if (ctx.machine)
+    return `${PATHS.machineDowntime.replace(':id', encodeURIComponent(ctx.machine))}?${q.toString()}`;
   if (ctx.group) q.set('group', ctx.group);
-  const company = {
-    downtime: PATHS.downtime,
-    cycles: PATHS.reportsCycles,
-    quality: PATHS.reportsQuality,
-  };
-  return `${company[link.report]}?${q.toString()}`;
+  return `${PATHS.downtime}?${q.toString()}`;
+}
+
+/**
+ * The machine whose Cycles report the performance step opens when no machine is chosen: the lowest
+ * Performance of the Machines list (ties by name); null without figures (decision 0806).
+ */
+export function lowestPerformanceMachine(
+  p: {
+    items: readonly { machine?: string | undefined; performance?: number | null | undefined }[];
+    entities: { machines: readonly { id: string; name: string }[] };
+  } | null,
+): string | null {
+  if (!p) return null;
+  const name = (id: string) => p.entities.machines.find((m) => m.id === id)?.name ?? id;
+  const scored = p.items.flatMap((i) =>
+    i.machine != null && i.performance != null ? [{ id: i.machine, performance: i.performance }] : [],
+  );
+  scored.sort((a, b) => a.performance - b.performance || name(a.id).localeCompare(name(b.id)));
+  return scored[0]?.id ?? null;
 }
 
 /** Planned production time: its own step, else shift time less planned downtime. */
@@ -496,7 +523,7 @@ const ABOVE_PPT = new Set<OeeStep['key']>(['allTime', 'outsideShift', 'shiftTime
 
 export function waterfallRows(
   steps: readonly OeeStep[],
-  ctx: DrillDown & { start: number; end: number },
+  ctx: DrillDown & { start: number; end: number; performanceMachine?: string | null },
   locale?: string,
 ): WaterfallRow[] {
   const ppt = plannedProductionMs(steps);

@@ -68,6 +68,7 @@ import {
   waterfallOee,
   waterfallRows,
   wrapLabel,
+  lowestPerformanceMachine,
 } from '../oee/report';
 import type {
   ByShift,
@@ -269,7 +270,7 @@ function Results({
         />
       </section>
 
-      <Waterfall summary={summary} selection={selection} lz={lz} />
+      <Waterfall summary={summary} selection={selection} cache={cache} lz={lz} />
 
       {visible.map((kind) => (
         <ListSection
@@ -413,8 +414,11 @@ function SummaryChart({
 
 // ---- Explainable OEE: the loss waterfall
 
-function Waterfall({ summary, selection, lz }: { summary: OeeSummary; selection: OeeSelection; lz: LZ }) {
+function Waterfall({ summary, selection, cache, lz }: ViewProps) {
   const navigate = useNavigate();
+  // Without one machine chosen, the performance step opens the Cycles report of the machine with the lowest
+  // Performance: the Machines list's answer, shared through the cache (decision 0806).
+  const machines = useReportCall(selection.machine ? null : listCall(selection, 'machine', false), cache);
   const rows = waterfallRows(
     summary.waterfall,
     {
@@ -422,6 +426,7 @@ function Waterfall({ summary, selection, lz }: { summary: OeeSummary; selection:
       machine: selection.machine,
       start: summary.range.start,
       end: summary.range.end,
+      performanceMachine: lowestPerformanceMachine(dataOf(machines)),
     },
     lz.locale,
   );

@@ -1,0 +1,375 @@
+import type { CompanyClock } from '@takt/domain';
+import { StatusBadge, tr, useDebounced, useUserToken } from '@takt/ui';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart as ChartJS,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
+import type { ChartData, ChartOptions } from 'chart.js';
+import { useId, useMemo } from 'react';
+import { Chart } from 'react-chartjs-2';
+import { useNavigate, useParams } from 'react-router';
+import { api } from '../api';
+import { CsvLink, cssVar, PlainTh, ReportClockGate, ReportFrame, Tile } from '../components/ReportParts';
+import {
+  CYCLES_HORIZONS,
+  cycleRows,
+  cyclesCsvHref,
+  cyclesQuery,
+  cyclesSummary,
+  DEFAULT_CYCLES_HORIZON,
+  isSlow,
+  parseCycles,
+  reportErrorText,
+} from '../cycles/report';
+import type { CyclesAnswer, CyclesSelection } from '../cycles/report';
+import { dataOf, newCallCache, useMachineNames, useReportCall, useReportPage } from '../reports/hooks';
+import type { ReportCall } from '../reports/hooks';
+import { PATHS } from '../routes';
+
+ChartJS.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+);
+
+type LZ = { locale: string; timeZone: string };
+
+const cyclesCall = (s: CyclesSelection): ReportCall<CyclesAnswer> => ({
+  path: '/api/reports/cycles',
+  query: cyclesQuery(s),
+  parse: parseCycles,
+  errorText: reportErrorText,
+});
+
+/** reports-admin §2 "Quick links for machine reports are limited to ranges of one week or less." */
+const MACHINE_QUICK_LINKS = { machineReport: true } as const;
+/** The cycles report filters nothing by shift (GET /api/reports/cycles takes none, reports-admin §7). */
+const NO_SHIFTS = { options: null, selected: [], setSelected: () => undefined };
+
+/** A cycle's end to the second, without the year the range already names: short enough for a phone. */
+const timeFormat = (lz: LZ) =>
+  new Intl.DateTimeFormat(lz.locale, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone: lz.timeZone,
+  });
+
+/** /machine/{id}/cycles?interval&start&end&quicklink&slow (reports-admin §2 "Cycles report"; decision 0806). */
+export function CyclesReportPage() {
+  return (
+    <ReportClockGate title={tr('cycles.grid')}>
+      {(clock, offsetMs) => <CyclesReport clock={clock} offsetMs={offsetMs} />}
+    </ReportClockGate>
+  );
+}
+
+function CyclesReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
+  const { id: machineId = '' } = useParams();
+  const page = useReportPage({
+    clock,
+    offsetMs,
+    horizonPreference: null,
+    defaultHorizon: DEFAULT_CYCLES_HORIZON,
+    horizons: CYCLES_HORIZONS,
+  });
+  const navigate = useNavigate();
+  const report = { ...page, machine: machineId, group: null };
+  const { applied, lz, query, setParams } = report;
+  const names = useMachineNames();
+  const onlySlow = query.get('slow') === '1';
+
+  const selection: CyclesSelection = useMemo(
+    () => ({ range: applied, machine: machineId }),
+    [applied, machineId],
+  );
+  const key = JSON.stringify(selection);
+  const settled = useDebounced(selection, key);
+  const settledKey = JSON.stringify(settled);
+  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
+  const call = useReportCall(settled ? cyclesCall(settled) : null, cache);
+  const answer = dataOf(call);
+  const fresh = call.kind === 'ready' && key === settledKey;
+  const name = names.machines.find((m) => m.id === machineId)?.name ?? answer?.machineName ?? '…';
+
+  // The OEE report of this machine with the same dates: where the performance step came from.
+  const toOee = () => {
+    const q = new URLSearchParams(query);
+    q.delete('slow');
+    q.set('machine', machineId);
+    void navigate(`${PATHS.oee}?${q.toString()}`);
+  };
+
+  return (
+    <ReportFrame
+      report={report}
+      horizons={CYCLES_HORIZONS}
+      quickLinkOptions={MACHINE_QUICK_LINKS}
+      title={tr('cycles.title', { name })}
+      returnText={tr('cycles.returnToOee')}
+      onReturn={toOee}
+      groups={[]}
+      shifts={NO_SHIFTS}
+      loading={!fresh}
+      error={call.kind === 'error' ? call.message : null}
+      empty={answer && answer.cycles.length === 0 ? tr('cycles.empty') : null}
+      tools={
+        <SlowToggle
+          checked={onlySlow}
+          onChange={(v) =>
+            setParams((q) => {
+              const next = new URLSearchParams(q);
+              if (v) next.set('slow', '1');
+              else next.delete('slow');
+              return next;
+            })
+          }
+        />
+      }
+    >
+      {answer && settled && <Results answer={answer} selection={settled} onlySlow={onlySlow} lz={lz} />}
+    </ReportFrame>
+  );
+}
+
+function SlowToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
+  const id = useId();
+  return (
+    <label className="shift-filter__option report__toggle" htmlFor={id}>
+      <input id={id} type="checkbox" checked={checked} onChange={() => onChange(!checked)} />
+      {tr('cycles.onlySlow')}
+    </label>
+  );
+}
+
+function Results({
+  answer,
+  selection,
+  onlySlow,
+  lz,
+}: {
+  answer: CyclesAnswer;
+  selection: CyclesSelection;
+  onlySlow: boolean;
+  lz: LZ;
+}) {
+  const summary = useMemo(() => cyclesSummary(answer.cycles), [answer]);
+  return (
+    <>
+      <section className="report__summary report__summary--oee" aria-label={tr('cycles.summaryLabel')}>
+        <div className="tiles tiles--wrap">
+          <Tile label={tr('cycles.count')} value={String(summary.cycles)} />
+          <Tile label={tr('cycles.slowCount')} value={String(summary.slow)} />
+          <Tile label={tr('cycles.parts')} value={String(summary.parts)} />
+          <Tile label={tr('cycles.average')} value={summary.average} />
+        </div>
+      </section>
+      <CycleChart answer={answer} lz={lz} />
+      <Grid answer={answer} selection={selection} onlySlow={onlySlow} summarySlow={summary.slow} lz={lz} />
+    </>
+  );
+}
+
+/** One bar per cycle in minutes, slow ones in the warning colour, the expected cycle time as a line. */
+function CycleChart({ answer, lz }: { answer: CyclesAnswer; lz: LZ }) {
+  const cycles = answer.cycles;
+  const normal = cssVar('--chart-1', '#1f5fbf');
+  const warning = cssVar('--status-warning-bg', '#f2b705');
+  const label = new Intl.DateTimeFormat(lz.locale, {
+    weekday: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: lz.timeZone,
+  });
+  const data: ChartData<'bar' | 'line', number[], string> = {
+    labels: cycles.map((c) => label.format(c.timestamp)),
+    datasets: [
+      {
+        type: 'bar' as const,
+        label: tr('cycles.normal'),
+        data: cycles.map((c) => c.duration / 60_000),
+        backgroundColor: cycles.map((c) => (isSlow(c) ? warning : normal)),
+        borderColor: cycles.map((c) => (isSlow(c) ? cssVar('--status-warning-ink', '#8a5a00') : normal)),
+        borderWidth: cycles.map((c) => (isSlow(c) ? 2 : 0)),
+        order: 2,
+        maxBarThickness: 24,
+      },
+      {
+        type: 'line' as const,
+        label: tr('cycles.expectedLine'),
+        data: cycles.map((c) => c.expectedCycleTime / 60_000),
+        borderColor: cssVar('--text', '#1a1a1a'),
+        backgroundColor: cssVar('--text', '#1a1a1a'),
+        borderDash: [6, 4],
+        pointRadius: 0,
+        borderWidth: 2,
+        stepped: true,
+        order: 1,
+      },
+    ],
+  };
+  const options: ChartOptions<'bar' | 'line'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    interaction: { mode: 'index', intersect: false, axis: 'x' },
+    scales: {
+      x: { ticks: { autoSkip: true, maxRotation: 0, maxTicksLimit: 8 } },
+      y: { beginAtZero: true, title: { display: true, text: tr('cycles.durationAxis') } },
+    },
+    plugins: {
+      legend: {
+        position: 'bottom',
+        labels: {
+          boxWidth: 12,
+          // The bar dataset has two colours: the legend names both.
+          generateLabels: (chart) => [
+            {
+              text: tr('cycles.normal'),
+              fillStyle: normal,
+              strokeStyle: normal,
+              lineWidth: 0,
+              datasetIndex: 0,
+            },
+            {
+              text: tr('cycles.slowBar'),
+              fillStyle: warning,
+              strokeStyle: cssVar('--status-warning-ink', '#8a5a00'),
+              lineWidth: 2,
+              datasetIndex: 0,
+            },
+            {
+              text: tr('cycles.expectedLine'),
+              fillStyle: 'transparent',
+              strokeStyle: cssVar('--text', '#1a1a1a'),
+              lineWidth: 2,
+              lineDash: [6, 4],
+              datasetIndex: 1,
+              hidden: !chart.isDatasetVisible(1),
+            },
+          ],
+        },
+        onClick: () => undefined,
+      },
+      tooltip: {
+        callbacks: {
+          label: (ctx) => {
+            const c = cycles[ctx.dataIndex];
+            if (!c) return '';
+            if (ctx.datasetIndex === 1)
+              return `${tr('cycles.expectedLine')}: ${formatMinutes(c.expectedCycleTime)}`;
+            return `${tr('cycles.col.duration')}: ${formatMinutes(c.duration)}${isSlow(c) ? ` (${tr('cycles.slow')})` : ''}`;
+          },
+        },
+      },
+    },
+  };
+  return (
+    <section className="report__list" aria-labelledby="cycle-chart-heading">
+      <h2 id="cycle-chart-heading">{tr('cycles.chart')}</h2>
+      <p className="report__intro">{tr('cycles.chartIntro')}</p>
+      <figure className="report__chart">
+        <div className="report__chart-box">
+          <Chart type="bar" data={data} options={options} aria-label={tr('cycles.chartLabel')} role="img" />
+        </div>
+        <figcaption className="visually-hidden">{tr('cycles.chartLabel')}</figcaption>
+      </figure>
+    </section>
+  );
+}
+
+const formatMinutes = (ms: number): string => {
+  const s = Math.round(ms / 1000);
+  return `${String(Math.floor(s / 60))}:${String(s % 60).padStart(2, '0')}`;
+};
+
+function Grid({
+  answer,
+  selection,
+  onlySlow,
+  summarySlow,
+  lz,
+}: {
+  answer: CyclesAnswer;
+  selection: CyclesSelection;
+  onlySlow: boolean;
+  summarySlow: number;
+  lz: LZ;
+}) {
+  const token = useUserToken(api);
+  const rows = useMemo(() => cycleRows(answer.cycles, onlySlow), [answer, onlySlow]);
+  const format = timeFormat(lz);
+  return (
+    <section className="report__list" aria-labelledby="grid-heading">
+      <div className="page__head">
+        <h2 id="grid-heading">{tr('cycles.grid')}</h2>
+        <div className="page__tools">
+          <CsvLink href={cyclesCsvHref(selection, token)} filename="cycles.csv" />
+        </div>
+      </div>
+      <p className="report__intro">{tr('cycles.gridIntro')}</p>
+      <p className="report__intro" role="status">
+        {tr('cycles.rowsTotal', { count: answer.cycles.length, slow: summarySlow })}
+      </p>
+      {rows.length === 0 ? (
+        <p className="notice">{tr('cycles.noneSlow')}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" aria-label={tr('cycles.grid')}>
+            <thead>
+              <tr>
+                <PlainTh label={tr('cycles.col.time')} />
+                <PlainTh label={tr('cycles.col.duration')} className="num-col" />
+                <PlainTh label={tr('cycles.col.expected')} className="num-col" />
+                <PlainTh label={tr('cycles.col.ideal')} className="num-col" />
+                <PlainTh label={tr('cycles.col.parts')} className="num-col" />
+                <PlainTh label={tr('cycles.col.scrap')} className="num-col" />
+                <PlainTh label={tr('cycles.col.nonConform')} className="num-col" />
+                <PlainTh label={tr('cycles.col.operation')} />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} className={r.slow ? 'row--slow' : undefined}>
+                  <td className="num">{format.format(r.time)}</td>
+                  <td className="num-col num">
+                    <span className="cycle-duration">
+                      {r.slow && (
+                        <span title={r.over}>
+                          <StatusBadge status="warning">{tr('cycles.slow')}</StatusBadge>
+                        </span>
+                      )}
+                      {r.duration}
+                    </span>
+                  </td>
+                  <td className="num-col num">{r.expected}</td>
+                  <td className="num-col num">{r.ideal}</td>
+                  <td className="num-col num">{r.parts}</td>
+                  <td className="num-col num">{r.scrap}</td>
+                  <td className="num-col num">{r.nonConform}</td>
+                  <td>{r.operation}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
