@@ -1,20 +1,25 @@
-// `npm run bench oee-reports`: POST /api/reports/warehouse/production for 100 machines × 1 year by week
-// (every metric, groupBy machine × interval: each machine's sparkline), through app.request on the stored
-// rollups (hourly buckets, as ingest stores them, decision 0009), on SQLite and on PostgreSQL. Printed as a
-// ratio against a raw scan of the same rollup rows (select them all) measured in the same run, plus the
-// scan with JSON parsing (loadRollups) and the summing alone. Not a test: figures only.
+// `npm run bench oee-reports`: the OEE and utilization report calls for 100 machines × 1 year by week
+// (POST /api/reports/warehouse/production with every metric grouped by machine × interval, POST
+// /api/oee/bymachine and /byabstractshift, GET /api/reports/utilization and /api/reports/oee), through
+// app.request on stored rollups (hourly rows as ingest stores them, decision 0009, and the day rows written
+// with them, decision 0804), on SQLite and on PostgreSQL. Printed as a ratio against a raw scan of the hourly
+// rollup rows (select them all) measured in the same run; also the production call on a range that starts
+// mid-day (the hourly path) and the scans of the day rows. Not a test: figures only.
 // Run: npx tsx bench/oee-reports.ts [machines] [days] [sqlite|postgres|both]
 import { performance } from 'node:perf_hooks';
 import type { DialectName } from '@takt/db';
 import { companyScope } from '@takt/db';
-import { loadCalendar, loadRollups } from '@takt/db/rollups';
-import type { EpochMs, ProductionResponse, RollupMeasures } from '@takt/domain';
+import { loadCalendar, loadRollupDays, loadRollups, writeRollupDays } from '@takt/db/rollups';
+import type { EpochMs, ProductionResponse, Rollup, RollupMeasures } from '@takt/domain';
 import {
   efficiency,
+  companyDayRange,
   efficiencyTotalsSeries,
+  epochMs,
   packRollups,
   reportIntervals,
   rollupBuckets,
+  shopDateOf,
 } from '@takt/domain';
 import { apiHarness } from '../services/api/src/testing/app';
 import { aCompany, aMachine, aUser } from '../services/api/src/testing/builders';
@@ -26,8 +31,9 @@ const WHICH = process.argv[4] ?? 'both';
 const DIALECTS: DialectName[] = WHICH === 'both' ? ['sqlite', 'postgres'] : [WHICH as DialectName];
 const RUNS = 3;
 const START = Date.UTC(2024, 0, 1, 6); // 2024-01-01 00:00 in Chicago
-const END = START + DAYS * 86_400_000 + 3_600_000; // whole company days (one DST hour more than lost)
-const NOW = END + 86_400_000;
+/** About DAYS days on; bench() moves it to the nearest company-day start (DST changes on the way). */
+const END_GUESS = START + DAYS * 86_400_000;
+const NOW = END_GUESS + 2 * 86_400_000;
 
 /** Deterministic PRNG (mulberry32) so runs are comparable. */
 function prng(seed: number): () => number {
@@ -74,6 +80,12 @@ function measures(rnd: () => number, durationMs: number, inShift: boolean): Roll
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** One timed run, not warmed: for the hourly paths, which take seconds each (after the fast ones ran). */
+async function timedOnce(f: () => Promise<unknown>): Promise<number> {
+  const a = performance.now();
+  await f();
+  return performance.now() - a;
+}
 async function timed(f: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   await f(); // warm
@@ -105,6 +117,8 @@ async function bench(dialect: DialectName) {
       byweekday: [0, 1, 2, 3, 4],
     });
     const calendar = await loadCalendar(db, company.id);
+    // Whole company days, so day-aligned reports may read the day rows (decision 0804).
+    const END = companyDayRange(calendar, shopDateOf(calendar, epochMs(END_GUESS + 7_200_000))).start;
     const buckets = rollupBuckets(calendar, { start: START as EpochMs, end: END as EpochMs });
     const scope = companyScope(db, company.id);
     const ids: string[] = [];
@@ -113,18 +127,35 @@ async function bench(dialect: DialectName) {
       const id = await aMachine(db, company, { name: `M${String(m).padStart(3, '0')}`, sortOrder: m });
       ids.push(id);
       const rnd = prng(m + 1);
-      const rows = buckets.map((b) => ({
+      const domainRows: Rollup[] = buckets.map((b) => ({
+        ...measures(rnd, b.end - b.start, b.shiftId !== null),
+        machineId: id,
+        start: epochMs(b.start),
+        end: epochMs(b.end),
+        shiftId: b.shiftId,
+      }));
+      const rows = domainRows.map(({ machineId: _m, start, end, shiftId, ...values }) => ({
         machine_id: id,
-        start_at: b.start,
-        end_at: b.end,
-        shift_id: b.shiftId,
-        measures: JSON.stringify(measures(rnd, b.end - b.start, b.shiftId !== null)),
+        start_at: start,
+        end_at: end,
+        shift_id: shiftId,
+        measures: JSON.stringify(values),
         computed_at: NOW,
       }));
       await db.transaction().execute(async (trx) => {
         const t = companyScope(trx, company.id);
         for (let i = 0; i < rows.length; i += 1000)
           await t.insertInto('rollups', rows.slice(i, i + 1000)).execute();
+        // The day rows as recomputeRollups writes them (the same writer, same transaction).
+        await writeRollupDays(trx, {
+          companyId: company.id,
+          machineId: id,
+          clock: calendar,
+          from: START,
+          to: END,
+          rows: domainRows,
+          computedAt: NOW,
+        });
       });
     }
     const seedMs = performance.now() - s0;
@@ -150,11 +181,32 @@ async function bench(dialect: DialectName) {
       groupBy: ['machine', 'interval'],
     };
     let check: ProductionResponse | null = null;
-    const call = async () => {
-      const res = await h.send('POST', '/api/reports/warehouse/production', cookie, body);
-      if (res.status !== 200) throw new Error(`production call: ${res.status} ${await res.text()}`);
-      check = (await res.json()) as ProductionResponse;
+    const send = async (method: 'GET' | 'POST', path: string, b?: unknown) => {
+      const res = method === 'GET' ? await h.get(path, cookie) : await h.send(method, path, cookie, b);
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.json();
     };
+    const call = async () => {
+      check = (await send('POST', '/api/reports/warehouse/production', body)) as ProductionResponse;
+    };
+    // The same call on a range starting one hour into the first day: not on a company-day start, so it is
+    // summed from the hourly rows (decision 0804 falls back to them), as every call was before.
+    const hourlyCall = () =>
+      send('POST', '/api/reports/warehouse/production', { ...body, start: START + 3_600_000 });
+    const byBody = { start: START, end: END, intervalType: 'week' };
+    const calls: Array<[string, () => Promise<unknown>]> = [
+      ['POST warehouse/production by week', call],
+      ['POST oee/bymachine by week', () => send('POST', '/api/oee/bymachine', byBody)],
+      ['POST oee/byabstractshift by week', () => send('POST', '/api/oee/byabstractshift', byBody)],
+      [
+        'GET reports/utilization by week',
+        () => send('GET', `/api/reports/utilization?start=${START}&end=${END}&interval=week`),
+      ],
+      [
+        'GET reports/oee by week',
+        () => send('GET', `/api/reports/oee?start=${START}&end=${END}&interval=week`),
+      ],
+    ];
     const raw = () =>
       scope
         .selectFrom('rollups')
@@ -162,38 +214,55 @@ async function bench(dialect: DialectName) {
         .where('start_at', '<', END)
         .where('end_at', '>', START)
         .execute();
+    const rawDays = () =>
+      scope
+        .selectFrom('rollup_days')
+        .selectAll()
+        .where('start_at', '>=', START)
+        .where('start_at', '<', END)
+        .execute();
     const parsed = () => loadRollups(scope, { machineIds: ids, start: START, end: END });
+    const parsedDays = (reasons: boolean) => () =>
+      loadRollupDays(scope, { machineIds: ids, start: START, end: END, reasons });
 
     const rawMs = await timed(raw);
-    const parsedMs = await timed(parsed);
-    const callMs = await timed(call);
+    const rawDaysMs = await timed(rawDays);
+    const daysMs = await timed(parsedDays(false));
+    const daysReasonsMs = await timed(parsedDays(true));
+    const callMs: Array<[string, number]> = [];
+    for (const [name, f] of calls) callMs.push([name, await timed(f)]);
+    const parsedMs = await timedOnce(parsed);
+    const hourlyMs = await timedOnce(hourlyCall);
     // The summing alone, on rows already loaded (what the service does after loading).
     const rows = await parsed();
     const byMachine = new Map<string, typeof rows>(ids.map((id) => [id, []]));
     for (const r of rows) byMachine.get(r.machineId)!.push(r);
     const weeks = reportIntervals(calendar, { start: START as EpochMs, end: END as EpochMs }, 'week');
-    const sumMs = await timed(async () => {
+    const sumMs = await timedOnce(async () => {
       for (const list of byMachine.values()) {
         const s = packRollups(list);
         for (const w of weeks) efficiency(efficiencyTotalsSeries(s, w), { shiftFiltered: false });
       }
     });
+    const dayCount = (await rawDays()).length;
     const result = check as ProductionResponse | null;
     if (!result || result.items.length !== MACHINES * weeks.length || result.aggregate.oee == null)
       throw new Error('the call did not answer from the stored rollups');
 
     const f = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`;
+    const line = (name: string, ms: number, note = '') =>
+      console.log(`  ${name.padEnd(40)} ${f(ms)}   ${(ms / rawMs).toFixed(2)}${note}`);
     console.log(
-      `\n${dialect}: ${MACHINES} machines × ${DAYS} days, ${rowCount} hourly rollup rows (seeded in ${f(seedMs)})`,
+      `\n${dialect}: ${MACHINES} machines × ${DAYS} days, ${rowCount} hourly rollup rows, ${dayCount} day rows (seeded in ${f(seedMs)})`,
     );
-    console.log(`  raw scan (select the rows)          ${f(rawMs)}   1.00`);
-    console.log(`  scan + JSON parse (loadRollups)     ${f(parsedMs)}   ${(parsedMs / rawMs).toFixed(2)}`);
-    console.log(
-      `  POST warehouse/production by week   ${f(callMs)}   ${(callMs / rawMs).toFixed(2)}   (target < 200 ms)`,
-    );
-    console.log(
-      `  summing alone (pack + ${MACHINES}×${weeks.length} cells)  ${f(sumMs)}   ${(sumMs / rawMs).toFixed(2)}`,
-    );
+    line('raw scan of the hourly rows', rawMs);
+    line('hourly rows + JSON parse (loadRollups)', parsedMs);
+    line('raw scan of the day rows', rawDaysMs);
+    line('day rows, numeric (loadRollupDays)', daysMs);
+    line('day rows with reason maps', daysReasonsMs);
+    line('production, hourly path (mid-day start)', hourlyMs);
+    for (const [name, ms] of callMs) line(name, ms, ms < 200 ? '   < 200 ms' : '   (target < 200 ms)');
+    line(`summing alone, hourly (${MACHINES}×${weeks.length} cells)`, sumMs);
     console.log(`  aggregate OEE ${(result.aggregate.oee * 100).toFixed(1)} %, ${result.items.length} items`);
   } finally {
     await h.close();

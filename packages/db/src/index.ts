@@ -5,3 +5,4 @@ export * from './rows';
 export * from './inbox';
 export * from './observations';
 export * from './batch-insert';
+export * from './sources';

@@ -423,6 +423,37 @@ export interface RollupsTable {
   computed_at: number;
 }
 
+/** Decision 0804: the rollups of one machine × company day × shift (null: outside shift time), summed. */
+export interface RollupDaysTable {
+  company_id: string;
+  machine_id: string;
+  /** The day's first bucket of this shift (or outside shift time) … */
+  start_at: number;
+  /** … and the end of its last. */
+  end_at: number;
+  shift_id: string | null;
+  duration_ms: number;
+  active_ms: number;
+  setup_ms: number;
+  inactive_ms: number;
+  fault_ms: number;
+  unavailable_ms: number;
+  spindle_ms: number;
+  in_cut_ms: number;
+  planned_downtime_ms: number;
+  unplanned_downtime_ms: number;
+  cycles: number;
+  ideal_ms: number;
+  expected_ms: number;
+  parts: number;
+  adjustment_count: number;
+  rejected: number;
+  min_expected_part_time: number | null;
+  /** JSON {downtimeByReason, rejectsByType}. */
+  reasons: string;
+  computed_at: number;
+}
+
 export interface RollupDirtyTable {
   machine_id: string;
   company_id: string;
@@ -568,6 +599,7 @@ export interface Database {
   faults: FaultsTable;
   flag_spans: FlagSpansTable;
   rollups: RollupsTable;
+  rollup_days: RollupDaysTable;
   gateways: GatewaysTable;
   ingest_inbox: IngestInboxTable;
   rollup_dirty: RollupDirtyTable;

@@ -29,6 +29,7 @@ export * from './metrics/waterfall';
 
 // Rollups
 export * from './rollup/rollup';
+export * from './rollup/days';
 
 // Report cells (report calls)
 export * from './reports/report-cells';

@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { laterWriteWins, syncBatchSchema } from './sync';
 
-describe('laterWriteWins (offline conflict rule)', () => {
-  // Each row: current, incoming, does incoming win? — checked in both directions.
-  const rows: Array<[{ occurredAt: number; id: string }, { occurredAt: number; id: string }, boolean]> = [
-    [{ occurredAt: 1000, id: 'a' }, { occurredAt: 2000, id: 'a' }, true],
-    [{ occurredAt: 2000, id: 'a' }, { occurredAt: 1000, id: 'z' }, false],
-    [{ occurredAt: 1000, id: 'a' }, { occurredAt: 1000, id: 'b' }, true],
-    [{ occurredAt: 1000, id: 'b' }, { occurredAt: 1000, id: 'a' }, false],
+describe('laterWriteWins (offline conflict rule, decision 0008)', () => {
+  // Each row: stored, incoming occurredAt, does incoming replace stored? — checked in both arrival orders.
+  const rows: Array<[number, number, boolean]> = [
+    [1000, 2000, true],
+    [2000, 1000, false],
+    [1000, 1000, false],
   ];
-  it.each(rows)('current %o, incoming %o → %s', (current, incoming, wins) => {
-    expect(laterWriteWins(current, incoming)).toBe(wins);
-    // The rule is a total order: exactly one of two different writes wins, whichever arrives first.
-    if (current.id !== incoming.id || current.occurredAt !== incoming.occurredAt) {
-      expect(laterWriteWins(incoming, current)).toBe(!wins);
-    }
+  it.each(rows)('stored at %i, incoming at %i → %s', (stored, incoming, wins) => {
+    expect(laterWriteWins({ occurredAt: stored }, { occurredAt: incoming })).toBe(wins);
+    // Whichever arrives first, the later write is what stays; a tie keeps whichever was stored.
+    if (stored !== incoming)
+      expect(laterWriteWins({ occurredAt: incoming }, { occurredAt: stored })).toBe(!wins);
   });
 });
 

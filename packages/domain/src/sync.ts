@@ -62,15 +62,11 @@ export type SyncOutcome =
 export type SyncStatus = 'offline' | 'pushing' | 'pulling' | 'in-sync' | 'error';
 
 /**
- * Conflict rule for two writes to the same fact made offline on different tablets (e.g. two operators
- * categorize the same downtime period): the write that happened later (occurredAt) wins; equal times are
- * broken by the larger command id, so every server and every replay order picks the same winner.
- * Returns true when `incoming` should replace `current`.
+ * Conflict rule for two writes to the same fact made offline on different tablets (two operators categorize
+ * the same downtime period; decision 0008): the write that happened later (occurredAt) replaces the stored
+ * one, whichever arrives first. At the same millisecond the stored one stays: a tie is no later write.
+ * Returns true when `incoming` should replace `stored`.
  */
-export function laterWriteWins(
-  current: { occurredAt: number; id: string },
-  incoming: { occurredAt: number; id: string },
-): boolean {
-  if (incoming.occurredAt !== current.occurredAt) return incoming.occurredAt > current.occurredAt;
-  return incoming.id > current.id;
+export function laterWriteWins(stored: { occurredAt: number }, incoming: { occurredAt: number }): boolean {
+  return incoming.occurredAt > stored.occurredAt;
 }

@@ -10,7 +10,7 @@ import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
 import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
-import { startEventExportWorker } from './services/event-export';
+import { startEventExportWorker } from './services/event-exports';
 
 async function main(): Promise<void> {
   let env;

@@ -4,12 +4,7 @@ import type { Database } from '@takt/db';
 import { companyScope } from '@takt/db';
 import type { AdapterFieldInput } from './repositories/adapters';
 import { createAdapter } from './repositories/adapters';
-import {
-  createCompany,
-  findDemoCompany,
-  firstCompany,
-  setSetupStagesEnabled,
-} from './repositories/companies';
+import { createCompany, findDemoCompany, firstCompany, setSetupStagesEnabled } from './repositories/company';
 import { machinesWithSources, setSourceAddress, createShdrSource } from './repositories/machine-sources';
 import { createGroup, createMachine } from './repositories/machines';
 import { createUser, findUserForLogin } from './repositories/users';

@@ -36,7 +36,7 @@ export const ENDPOINTS = {
   /** WebSocket (same origin, cookie auth). */
   live: '/live',
   /**
-   * GET ?machineId → the machine's open job run (JobRunView of services/api jobs.ts) or null: the card's run,
+   * GET ?machineId → the machine's open job run (JobRunView of services/api dispatch.ts) or null: the card's run,
    * with this tablet's own queued start/stop/setup commands folded over it.
    */
   currentRun: '/api/dispatch/current',

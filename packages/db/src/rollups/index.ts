@@ -1,3 +1,4 @@
 export * from './recompute';
 export * from './read';
 export * from './touch';
+export * from './days';

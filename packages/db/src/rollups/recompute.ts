@@ -29,6 +29,7 @@ import type {
 } from '@takt/domain';
 import type { Database } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
+import { writeRollupDays } from './days';
 
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
 // A recompute replaces whole company days: buckets never straddle a day, an hour or a shift boundary.
@@ -482,6 +483,16 @@ export async function recomputeRollups(
         .insertInto('rollups')
         .values(values.slice(i, i + 200))
         .execute();
+    // Decision 0804: the day rows sum exactly these rows, in the same transaction, so they never disagree.
+    await writeRollupDays(trx, {
+      companyId,
+      machineId,
+      clock: calendar,
+      from: first.start,
+      to: last.end,
+      rows,
+      computedAt: now,
+    });
   });
   return rows.length;
 }

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { REPORT_INTERVAL_UNITS } from '../calendar/intervals';
 import { colorSchema, dayStringSchema, durationMsSchema, epochMsSchema, idSchema } from './common';
-import { cycleInputOptionSchema, downtimePeriodSchema, productTierSchema } from './live-entities';
+import {
+  cycleInputOptionSchema,
+  downtimePeriodSchema,
+  laborActivitySchema,
+  laborActivitySetSchema,
+  productTierSchema,
+} from './live-entities';
 
 // reports-admin §3 entities. Fractions (0..1+) are shown as percent; null renders '-'.
 
@@ -340,22 +346,9 @@ export const jobScheduleGroupSchema = z.object({
   actualParts: z.number().int().min(1),
   partchangeovertime: durationMsSchema.nullable(),
   shifts: z.array(idSchema),
-  laborActivitySet: z
-    .object({
-      startAt: epochMsSchema,
-      endAt: epochMsSchema.nullable(),
-      jobId: idSchema,
-      machineId: idSchema,
-      expectedUnitDuration: durationMsSchema.nullable(),
-      expectedSetupDuration: durationMsSchema.nullable(),
-      laborActivities: z.array(
-        z.object({
-          startAt: epochMsSchema,
-          endAt: epochMsSchema.nullable(),
-          setupStageId: idSchema.nullable(),
-          setup: z.boolean(),
-        }),
-      ),
-    })
+  // The run's labor activity set (same id as the run, decision 0300), its activities without stage objects.
+  laborActivitySet: laborActivitySetSchema
+    .omit({ id: true })
+    .extend({ laborActivities: z.array(laborActivitySchema.omit({ setupStage: true })) })
     .nullable(),
 });

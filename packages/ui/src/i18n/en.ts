@@ -361,7 +361,8 @@ export const en = {
   'utilization.date': 'Date',
   'utilization.weekOf': 'Week of {date}',
   'utilization.chartLabel': 'In-Cycle by interval. Select a bar to open that interval.',
-  'utilization.machineRowHint': 'Open the report for {name}',
+  'utilization.machineRowHint': 'Open the utilization report for {name}',
+  'utilization.groupHeading': '{name}: In-Cycle {value}',
   'reports.oee': 'OEE',
   'reports.oeeBlurb':
     'OEE, availability, performance and quality by machine, group and shift, with the losses behind them.',

@@ -4,7 +4,7 @@ import { companyScope } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 import type { AppEnv, Caller } from '../http/context';
 import { notAuthenticated } from '../http/errors';
-import { getCompany } from '../repositories/companies';
+import { getCompany } from '../repositories/company';
 import { findLiveSession } from '../repositories/sessions';
 import type { SessionKind } from '../repositories/sessions';
 import { findTabletByToken, touchTablet } from '../repositories/tablets';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, CompanyScope, DialectName } from '@takt/db';
 import type { User } from '../repositories/users';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import type { LiveBus } from '../live/bus';
 import type { Tablet } from '../repositories/tablets';
 import type { MailTransport } from '../mail/transport';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { aCompany, aMachine } from '../testing/builders';
 import type { Access, CallerLookup } from './session';
 import { LiveSession, REVALIDATE_MS } from './session';

@@ -10,20 +10,27 @@ export async function getAnnotation(scope: CompanyScope, id: string): Promise<An
   return row && toAnnotation(row);
 }
 
-export async function findAnnotationAt(
+/** The machine's first annotation starting at (`=`) or after (`>`) `start`: earliest start, then earliest written. */
+async function firstAnnotationFrom(
   scope: CompanyScope,
   machineId: string,
+  op: '=' | '>',
   start: number,
 ): Promise<Annotation | undefined> {
   const row = await scope
     .selectFrom('annotations')
     .selectAll()
     .where('machine_id', '=', machineId)
-    .where('start_at', '=', start)
+    .where('start_at', op, start)
+    .orderBy('start_at')
     .orderBy('created_at')
     .executeTakeFirst();
   return row && toAnnotation(row);
 }
+
+/** The machine's annotation starting at `start` (the first written, should there be two). */
+export const findAnnotationAt = (scope: CompanyScope, machineId: string, start: number) =>
+  firstAnnotationFrom(scope, machineId, '=', start);
 
 /** The id and last write time (updated_at: the occurredAt of the write that set it) of the annotation at `start`. */
 export async function annotationWrittenAt(
@@ -78,20 +85,8 @@ export async function listAnnotationsStartingIn(
 }
 
 /** The first annotation of the machine that starts after `start`. */
-export async function nextAnnotation(
-  scope: CompanyScope,
-  machineId: string,
-  start: number,
-): Promise<Annotation | undefined> {
-  const row = await scope
-    .selectFrom('annotations')
-    .selectAll()
-    .where('machine_id', '=', machineId)
-    .where('start_at', '>', start)
-    .orderBy('start_at')
-    .executeTakeFirst();
-  return row && toAnnotation(row);
-}
+export const nextAnnotation = (scope: CompanyScope, machineId: string, start: number) =>
+  firstAnnotationFrom(scope, machineId, '>', start);
 
 export interface AnnotationFields {
   machineId: string;

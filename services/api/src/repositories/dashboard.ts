@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
-import type { JobRunRecord } from './job-runs';
-import { toJobRun } from './job-runs';
+import type { JobRunRecord } from './dispatch';
+import { toJobRun } from './dispatch';
 
 // Queries behind the live dashboards' batched figures (services/dashboard.ts).
 

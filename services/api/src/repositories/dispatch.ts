@@ -1,9 +1,9 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Database, JobRunsTable, LaborActivitiesTable, CompanyScope } from '@takt/db';
 
-// Job runs ("job schedule groups") and their labor activities (live-operations §3 Labor activity set,
-// reports-admin §3 Job schedule group). A job run's id is also its labor activity set's id (decision 0300).
-// SQL only; one mapping function per table.
+// Job dispatch's storage: job runs ("job schedule groups") and their labor activities (live-operations §3
+// Labor activity set, reports-admin §3 Job schedule group). A job run's id is also its labor activity set's
+// id (decision 0300). SQL only; one mapping function per table.
 
 export type JobRunRow = Selectable<JobRunsTable>;
 export type LaborActivityRow = Selectable<LaborActivitiesTable>;

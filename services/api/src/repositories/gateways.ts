@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { DialectName, GatewaysTable, CompanyScope, Executor } from '@takt/db';
+import { sourcesInService } from '@takt/db';
 import { machineSourceRow } from './machine-sources';
 
 // Gateways (reports-admin §3 Agent/gateway) and the storage side of the gateway push
@@ -152,9 +153,7 @@ export async function gatewayMachines(
   gatewayIds?: readonly string[],
 ): Promise<GatewayMachine[]> {
   if (gatewayIds && gatewayIds.length === 0) return [];
-  let q = db
-    .selectFrom('machine_sources as s')
-    .innerJoin('machines as m', 'm.id', 's.machine_id')
+  let q = sourcesInService(db)
     .leftJoin('machine_live as l', 'l.machine_id', 's.machine_id')
     .select([
       's.gateway_id',
@@ -164,9 +163,7 @@ export async function gatewayMachines(
       'l.last_heartbeat as last_heartbeat',
     ])
     .where('s.kind', '=', 'gateway')
-    .where('s.gateway_id', 'is not', null)
-    .where('s.enabled', '=', 1)
-    .where('m.decommissioned_at', 'is', null);
+    .where('s.gateway_id', 'is not', null);
   if (gatewayIds) q = q.where('s.gateway_id', 'in', gatewayIds);
   const rows = await q.execute();
   return rows.map((r) => ({

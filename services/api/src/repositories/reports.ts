@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
 import { notFound } from '../http/errors';
-import type { JobRunRecord } from './job-runs';
-import { toJobRun } from './job-runs';
+import type { JobRunRecord } from './dispatch';
+import { toJobRun } from './dispatch';
 import type { Machine } from './machines';
 import { getMachine, listMachines } from './machines';
 

@@ -18,20 +18,30 @@ export const toStateInterval = (
   state: r.state,
 });
 
-/** The end of the last ACTIVE interval that ended at or before `t` (where a downtime run crossing t began). */
-export async function lastActiveEndBefore(
+/**
+ * Where downtime runs crossing the edges of [from, to) began and end: the end of the last ACTIVE interval
+ * at or before `from`, and the start of the first ACTIVE interval at or after `to` (null where there is none).
+ */
+export async function activeEdgesAround(
   scope: CompanyScope,
   machineId: string,
-  t: number,
-): Promise<number | null> {
-  const row = await scope
-    .selectFrom('state_intervals')
-    .select((eb) => eb.fn.max('end_at').as('end'))
-    .where('machine_id', '=', machineId)
-    .where('state', '=', 'ACTIVE')
-    .where('end_at', '<=', t)
-    .executeTakeFirst();
-  return row?.end == null ? null : Number(row.end);
+  from: number,
+  to: number,
+): Promise<{ runStart: number | null; runEnd: number | null }> {
+  const active = () =>
+    scope.selectFrom('state_intervals').where('machine_id', '=', machineId).where('state', '=', 'ACTIVE');
+  const [before, after] = await Promise.all([
+    active()
+      .select((eb) => eb.fn.max('end_at').as('at'))
+      .where('end_at', '<=', from)
+      .executeTakeFirst(),
+    active()
+      .select((eb) => eb.fn.min('start_at').as('at'))
+      .where('start_at', '>=', to)
+      .executeTakeFirst(),
+  ]);
+  const edge = (row: { at: unknown } | undefined) => (row?.at == null ? null : Number(row.at));
+  return { runStart: edge(before), runEnd: edge(after) };
 }
 
 /** Intervals of the machine overlapping [from, to), in time order. */
@@ -50,20 +60,4 @@ export async function listStateIntervals(
     .orderBy('start_at')
     .execute();
   return rows.map(toStateInterval);
-}
-
-/** The start of the first ACTIVE interval at or after `t` (where a downtime run crossing t ends). */
-export async function firstActiveStartAtOrAfter(
-  scope: CompanyScope,
-  machineId: string,
-  t: number,
-): Promise<number | null> {
-  const row = await scope
-    .selectFrom('state_intervals')
-    .select((eb) => eb.fn.min('start_at').as('start'))
-    .where('machine_id', '=', machineId)
-    .where('state', '=', 'ACTIVE')
-    .where('start_at', '>=', t)
-    .executeTakeFirst();
-  return row?.start == null ? null : Number(row.start);
 }

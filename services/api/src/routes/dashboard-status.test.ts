@@ -5,7 +5,7 @@ import { companyScope } from '@takt/db';
 import type { Deps } from '../http/context';
 import { inProcessBus } from '../live/bus';
 import { createAdapter } from '../repositories/adapters';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { createMachine } from '../repositories/machines';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DashboardMachine } from '@takt/domain';
 import { companyScope } from '@takt/db';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';

@@ -3,7 +3,7 @@ import { utilizationStatus, workcenterLiveSchema } from '@takt/domain';
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
 import { companyScope } from '@takt/db';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';

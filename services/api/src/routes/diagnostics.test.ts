@@ -4,7 +4,7 @@ import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
 import { companyScope } from '@takt/db';
 import { createAdapter } from '../repositories/adapters';
 import { createShdrSource } from '../repositories/machine-sources';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { latestPerKey, latestPerKeyQuery } from '../repositories/diagnostics';
 import { createMachine } from '../repositories/machines';
 import type { ApiHarness } from '../testing/app';

@@ -4,7 +4,7 @@ import { idSchema, jobStartRequestSchema, jobStopRequestSchema } from '@takt/dom
 import type { AppEnv } from '../http/context';
 import { requirePermission } from '../http/permissions';
 import { jsonBody, queryParams } from '../http/validate';
-import { currentJobRun, startJob, stopJob } from '../services/jobs';
+import { currentJobRun, startJob, stopJob } from '../services/dispatch';
 import { inTransaction } from './live-ctx';
 
 /**

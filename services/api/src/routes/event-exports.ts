@@ -3,7 +3,7 @@ import { eventExportRequestSchema } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { csvResponse } from '../http/csv';
 import { jsonBody } from '../http/validate';
-import { eventExportDownload, queueEventExport } from '../services/event-export';
+import { eventExportDownload, queueEventExport } from '../services/event-exports';
 import { inTransaction } from './live-ctx';
 
 /**

@@ -9,7 +9,7 @@ import type {
   UtilizationEntry,
 } from '@takt/domain';
 import { companyScope } from '@takt/db';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aMachine, aUser } from '../testing/builders';

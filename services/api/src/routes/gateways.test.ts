@@ -7,7 +7,7 @@ import { apiHarness } from '../testing/app';
 import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { errorOf } from '../testing/live-builders';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 
 interface PushAnswer {
   ack: number | null;

@@ -21,6 +21,9 @@ import {
 } from '../services/jobs';
 import { inTransaction } from './live-ctx';
 
+// Two resources, one file (decision 0114): jobs (/api/jobs) and their job machines (/api/jobmachines), a job's
+// standards on one machine; both are services/jobs.ts and repositories/jobs.ts.
+
 const isAdmin = (c: { var: AppEnv['Variables'] }) =>
   c.var.caller.user.role === 'admin' || c.var.caller.user.isRoot;
 

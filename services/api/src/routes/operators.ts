@@ -22,6 +22,9 @@ import {
 } from '../services/operators';
 import { inTransaction } from './live-ctx';
 
+// Two resources, one file (decision 0114): operators (/api/operators) and their runs (/api/operatorruns);
+// both are services/operators.ts and repositories/operators.ts.
+
 const name = z
   .string({ error: 'Missing required field: Name' })
   .trim()

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOUND_ELSEWHERE } from '../auth/tablet-binding';
 import { companyScope } from '@takt/db';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { markRollupsDirty, recomputeRollups } from '@takt/db/rollups';
 import { SUBPROGRAM_WINDOW_TOO_LONG } from '../services/reports';
 import { apiHarness } from '../testing/app';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { laborActivitySetSchema, setupPartsSchema, setupStageSchema } from '@takt/domain';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';

@@ -9,7 +9,7 @@ import { apiHarness } from '../testing/app';
 import { aTablet as aTabletIn } from '../testing/tablet-builders';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aMachine, aUser } from '../testing/builders';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import type { Node } from '../testing/ws';

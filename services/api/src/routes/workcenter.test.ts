@@ -3,7 +3,7 @@ import { workcenterLiveSchema } from '@takt/domain';
 import { companyScope } from '@takt/db';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, aRejectReason, MIN, someStates } from '../testing/downtime-builders';

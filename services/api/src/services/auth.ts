@@ -5,7 +5,7 @@ import type { Database } from '@takt/db';
 import { verifyPassword } from '../auth/passwords';
 import type { Caller } from '../http/context';
 import { ApiError } from '../http/errors';
-import { getCompany } from '../repositories/companies';
+import { getCompany } from '../repositories/company';
 import { createSession, revokeSession } from '../repositories/sessions';
 import { findUserForLogin } from '../repositories/users';
 

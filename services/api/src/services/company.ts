@@ -1,5 +1,5 @@
 import type { CompanyFlags } from '@takt/domain';
-import { companySettings } from '../repositories/companies';
+import { companySettings } from '../repositories/company';
 import type { ServiceCtx } from './context';
 import { getTimeContext } from './time-context';
 

@@ -23,7 +23,7 @@ import {
   lastStoppedJobNames,
   openRunsOn,
 } from '../repositories/dashboard';
-import type { JobRunRecord } from '../repositories/job-runs';
+import type { JobRunRecord } from '../repositories/dispatch';
 import { liveByMachine } from '../repositories/live';
 import type { Machine, MachineGroup } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';

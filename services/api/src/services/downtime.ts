@@ -18,11 +18,7 @@ import { downtimeListFilterMs, listAnnotations } from '../repositories/annotatio
 import { getAnnotationTypes } from '../repositories/annotation-types';
 import type { Machine } from '../repositories/machines';
 import { companyClock } from '../repositories/shifts';
-import {
-  firstActiveStartAtOrAfter,
-  lastActiveEndBefore,
-  listStateIntervals,
-} from '../repositories/state-intervals';
+import { activeEdgesAround, listStateIntervals } from '../repositories/state-intervals';
 import type { ServiceCtx } from './context';
 import { invalid, machineOr404 } from './issues';
 
@@ -51,10 +47,7 @@ export async function downtimePieces(
 ): Promise<DowntimePiece[]> {
   // A run crossing `from` began where the last ACTIVE interval before it ended; one crossing `to` ends
   // where the next ACTIVE interval begins.
-  const [runStart, runEnd] = await Promise.all([
-    lastActiveEndBefore(ctx.scope, machineId, from),
-    firstActiveStartAtOrAfter(ctx.scope, machineId, to),
-  ]);
+  const { runStart, runEnd } = await activeEdgesAround(ctx.scope, machineId, from, to);
   const loadFrom = runStart ?? Number.MIN_SAFE_INTEGER;
   const loadTo = (runEnd ?? Number.MAX_SAFE_INTEGER - 1) + 1;
   const [intervals, annotations] = await Promise.all([

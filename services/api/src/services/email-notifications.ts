@@ -2,8 +2,8 @@ import { forbidden } from '../http/errors';
 import type { UserCaller } from '../http/context';
 import type { MailTransport } from '../mail/transport';
 import { sendMail } from '../mail/send';
-import type { EmailPreferences } from '../repositories/email-preferences';
-import { getEmailPreferences, saveEmailPreferences } from '../repositories/email-preferences';
+import type { EmailPreferences } from '../repositories/email-notifications';
+import { getEmailPreferences, saveEmailPreferences } from '../repositories/email-notifications';
 import type { ServiceCtx } from './context';
 
 // E-mail preferences and the test e-mail (live-operations §7, §8; reports-admin §2 Administration).

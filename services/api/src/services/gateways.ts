@@ -12,7 +12,7 @@ import type { CompanyScope, Database } from '@takt/db';
 import { companyScope } from '@takt/db';
 import { hashToken, newGatewayToken } from '../auth/tokens';
 import { ApiError, notFound } from '../http/errors';
-import { getCompany } from '../repositories/companies';
+import { getCompany } from '../repositories/company';
 import { getMachine } from '../repositories/machines';
 import type { Gateway, GatewayMachine, PusherConfig, SupervisorConfig } from '../repositories/gateways';
 import {

@@ -8,8 +8,8 @@ import {
   stageTransitionRequestSchema,
 } from '@takt/domain';
 import { ApiError, notFound } from '../http/errors';
-import { getJobRun } from '../repositories/job-runs';
-import { startJob, stopJob } from './jobs';
+import { getJobRun } from '../repositories/dispatch';
+import { startJob, stopJob } from './dispatch';
 import { startOperatorRun, stopOperatorRun } from './operators';
 import { endSetup, SETUP_TEXTS, transitionStage } from './setup';
 import { machineCommand, payloadOf, sameMachine } from './sync';

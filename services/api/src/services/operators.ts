@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../http/errors';
-import { lockMachine } from '../repositories/job-runs';
+import { lockMachine } from '../repositories/dispatch';
 import { getMachine } from '../repositories/machines';
 import type { Operator, OperatorRun } from '../repositories/operators';
 import {

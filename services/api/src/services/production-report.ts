@@ -168,13 +168,20 @@ async function loadReportData(
   shifts: readonly string[] | undefined,
   unit: ReportIntervalUnit,
   key: string,
+  reasons = false,
 ): Promise<ReportData> {
   const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
   const shiftFilter = shiftFilterOf(calendar, shifts);
   // Before any rollup is read or built.
   const intervals = intervalsOf(calendar, range, unit);
   const ids = machines.map((m) => m.id);
-  const { rows } = await reportRollups(ctx, calendar, ids, range, { useStored: true, key });
+  // Day rows when the cells allow (decision 0804); the per-reason maps only for the waterfall.
+  const { rows } = await reportRollups(ctx, calendar, ids, range, {
+    useStored: true,
+    key,
+    interval: unit,
+    reasons,
+  });
   const series = new Map<string, RollupSeries>();
   const memo = new Map<string, EfficiencyTotals>();
   const totals = (machineId: string, r: Range, shiftIds: ReadonlySet<string> | null) => {
@@ -467,7 +474,7 @@ export async function oeeReport(ctx: ServiceCtx, q: OeeReportQuery): Promise<Oee
   const range = { start: q.start, end: q.end };
   checkLimits(range);
   const machines = await reportMachines(ctx.scope, { machineId: q.machineId, group: q.group });
-  const data = await loadReportData(ctx, range, machines, q.shifts, q.interval, `oee:${q.interval}`);
+  const data = await loadReportData(ctx, range, machines, q.shifts, q.interval, `oee:${q.interval}`, true);
   const filtered = data.shiftFilter !== null;
   const ids = data.machines.map((m) => m.id);
   // The waterfall needs downtime by reason, which the packed series leave out: one full sum of the rows.

@@ -10,6 +10,7 @@ import {
   formatPercent,
   formatWallTime,
   intersectSpans,
+  isCompanyDayStart,
   partsGoalCell,
   plannedLabel,
   reportIntervals,
@@ -47,7 +48,14 @@ import {
   runsOverlapping,
 } from '../repositories/reports';
 import { listStateIntervals } from '../repositories/state-intervals';
-import { loadRollups, loadCalendar, loadRollupSource, loadRollupSources } from '@takt/db/rollups';
+import {
+  loadCalendar,
+  loadRollupDays,
+  loadRollups,
+  loadRollupSource,
+  loadRollupSources,
+  rollupDaysState,
+} from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
 import { downtimeItems } from './downtime';
@@ -79,21 +87,45 @@ const intervalLabel = (i: ReportInterval) => ({
   ...(i.shiftName !== undefined ? { shiftId: i.shiftId, shiftName: i.shiftName } : {}),
 });
 
+/** Report interval units whose every cell edge is a company-day start (decision 0804). */
+const DAY_ALIGNED_UNITS: ReadonlySet<ReportIntervalUnit> = new Set(['day', 'week', 'month', 'quarter']);
+
+/**
+ * Whether a report can be summed from the day rows (decision 0804): its cells are days or coarser and the
+ * range starts and ends on company-day starts, so each day row falls wholly inside the cell its buckets do.
+ */
+export function readsDayRows(calendar: CompanyCalendar, range: Range, unit: ReportIntervalUnit | undefined) {
+  return (
+    unit !== undefined &&
+    DAY_ALIGNED_UNITS.has(unit) &&
+    isCompanyDayStart(calendar, epochMs(range.start)) &&
+    isCompanyDayStart(calendar, epochMs(range.end))
+  );
+}
+
 /**
  * The machines' rollups over the range. Stored rows are used unless `cache` is off, the machine has a
  * pending dirty mark inside the range (late data or an edit not yet recomputed) or its rows stop before the
  * range does (the live end of today): then its rows are built from the stored facts now, with the same
  * domain code the recompute uses. The cache token fingerprints
  * what the stored rows depend on, so it changes whenever the numbers may have (decision 0700).
+ *
+ * With `interval` day or coarser and a range on company-day starts, stored machines are read from the day
+ * rows (one per machine × company day × shift, decision 0804): the same sums from a tenth of the rows.
+ * Without `reasons` those rows carry empty per-reason maps (downtimeByReason, rejectsByType): only for
+ * callers that sum the numeric measures alone.
  */
 export async function reportRollups(
   ctx: ServiceCtx,
   calendar: CompanyCalendar,
   machineIds: readonly string[],
   range: Range,
-  opts: { useStored: boolean; key: string },
+  opts: { useStored: boolean; key: string; interval?: ReportIntervalUnit; reasons?: boolean },
 ): Promise<{ rows: Map<string, Rollup[]>; cacheToken: string }> {
-  const state = await rollupState(ctx.scope, machineIds, range);
+  const days = opts.useStored && readsDayRows(calendar, range, opts.interval);
+  const state = days
+    ? await rollupDaysState(ctx.scope, machineIds, range)
+    : await rollupState(ctx.scope, machineIds, range);
   const freshEnd = Math.min(range.end, ctx.now);
   // Stored rows serve a machine only when they cover the range: computed after its end (rows stop at the
   // time they were computed) and no change pending inside it.
@@ -101,10 +133,13 @@ export async function reportRollups(
     (state.computedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= freshEnd &&
     (state.dirty.get(id) ?? Number.POSITIVE_INFINITY) >= range.end;
   const fresh = machineIds.filter((id) => !opts.useStored || !covered(id));
-  const stored = machineIds.filter((id) => !fresh.includes(id));
+  const freshSet = new Set(fresh);
+  const stored = machineIds.filter((id) => !freshSet.has(id));
   const rows = new Map<string, Rollup[]>(machineIds.map((id) => [id, []]));
-  for (const r of await loadRollups(ctx.scope, { machineIds: stored, ...range }))
-    rows.get(r.machineId)!.push(r);
+  const storedRows = days
+    ? await loadRollupDays(ctx.scope, { machineIds: stored, ...range, reasons: opts.reasons !== false })
+    : await loadRollups(ctx.scope, { machineIds: stored, ...range });
+  for (const r of storedRows) rows.get(r.machineId)!.push(r);
   if (fresh.length > 0 && freshEnd > range.start) {
     const span = { start: epochMs(range.start), end: epochMs(freshEnd) };
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
@@ -213,6 +248,8 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
   const { rows, cacheToken } = await reportRollups(ctx, calendar, ids, range, {
     useStored: true,
     key: `utilization:${q.interval}`,
+    interval: q.interval,
+    reasons: false,
   });
   // Every list sorted by start, so each cell sums only its own rows. With a shift filter, every duration is
   // the selected shifts' time (METRICS.md §2 T_all).

@@ -9,8 +9,16 @@ import {
 } from '../repositories/setup-stages';
 import type { ServiceCtx } from './context';
 
-// Setup stages save (reports-admin §2 "Setup stages: ordered list, drag reorder, archive, restore", §5
-// "percentages total exactly 100", §7 "setup stages (save takes setupStages)").
+// Setup stages: the list and its save (reports-admin §2 "Setup stages: ordered list, drag reorder, archive,
+// restore", §5 "percentages total exactly 100", §7 "setup stages (save takes setupStages)").
+
+/** The company's setup stages in order (what the Start Job overlay offers as one button per stage). */
+export async function listStages(
+  ctx: ServiceCtx,
+  opts: { includeArchived?: boolean } = {},
+): Promise<SetupStage[]> {
+  return listSetupStages(ctx.scope, opts);
+}
 
 export interface SetupStageInput {
   id?: string | undefined;

@@ -1,9 +1,9 @@
 import { setupRemoval } from '@takt/domain';
-import type { LaborActivitySet, SetupStage } from '@takt/domain';
+import type { LaborActivitySet } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 import { historyChanged } from '@takt/db/rollups';
 import { ApiError, notFound } from '../http/errors';
-import type { JobRunRecord } from '../repositories/job-runs';
+import type { JobRunRecord } from '../repositories/dispatch';
 import {
   closeOpenLaborActivities,
   getJobRun,
@@ -13,13 +13,13 @@ import {
   lockMachine,
   setupAdjustmentTotal,
   updateJobRun,
-} from '../repositories/job-runs';
+} from '../repositories/dispatch';
 import { getMachine } from '../repositories/machines';
 import { machinePartsBetween } from '../repositories/production';
-import { getSetupStage, listSetupStages } from '../repositories/setup-stages';
+import { getSetupStage } from '../repositories/setup-stages';
 import type { ServiceCtx } from './context';
-import { jobRunView, loadLaborActivitySet } from './jobs';
-import type { JobRunView } from './jobs';
+import { jobRunView, loadLaborActivitySet } from './dispatch';
+import type { JobRunView } from './dispatch';
 
 // Setup (live-operations §2 Setup overlay, §4 Setup, §5 "Parts to keep", §7 Setup, §8 Setup texts).
 // The job run id is the labor activity set id and the jsgId (decision 0300).
@@ -75,14 +75,6 @@ export async function setupParts(
 ): Promise<{ netCount: number }> {
   const run = await runOnMachine(ctx, input.jsgId, input.machineId);
   return { netCount: await setupPartsOf(ctx.scope, run, ctx.at) };
-}
-
-/** The company's setup stages in order (what the Start Job overlay offers as one button per stage). */
-export async function listStages(
-  ctx: ServiceCtx,
-  opts: { includeArchived?: boolean } = {},
-): Promise<SetupStage[]> {
-  return listSetupStages(ctx.scope, opts);
 }
 
 /**

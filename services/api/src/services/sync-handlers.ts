@@ -1,3 +1,4 @@
+import { laterWriteWins } from '@takt/domain';
 import { ApiError } from '../http/errors';
 import { annotationWrittenAt } from '../repositories/annotations';
 import { annotationSaveSchema, saveAnnotation, splitDowntime, updateAnnotation } from './annotations';
@@ -41,7 +42,7 @@ export const syncHandlers: SyncHandlers = {
       const existing = await annotationWrittenAt(ctx.scope, body.machineId, body.start);
       if (!existing) throw err;
       // updatedAt is the occurredAt of the write that set the stored reason.
-      if (ctx.at <= existing.updatedAt)
+      if (!laterWriteWins({ occurredAt: existing.updatedAt }, { occurredAt: ctx.at }))
         throw new ApiError(409, 'CATEGORIZED_ELSEWHERE', CATEGORIZED_ELSEWHERE);
       const { id: _id, ...patch } = body;
       return updateAnnotation(ctx, existing.id, patch);

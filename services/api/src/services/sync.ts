@@ -5,8 +5,8 @@ import type { CompanyScope } from '@takt/db';
 import type { Caller } from '../http/context';
 import { ApiError, validationError } from '../http/errors';
 import type { LiveBus, LiveEvent } from '../live/bus';
-import type { SyncCommandRow } from '../repositories/sync-commands';
-import { findSyncCommand, insertSyncCommand, setSyncCommandResult } from '../repositories/sync-commands';
+import type { SyncCommandRow } from '../repositories/sync';
+import { findSyncCommand, insertSyncCommand, setSyncCommandResult } from '../repositories/sync';
 import type { ServiceCtx } from './context';
 
 /** Applies one command's payload; throws ApiError (with the spec's text) to reject it. */

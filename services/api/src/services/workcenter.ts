@@ -10,8 +10,8 @@ import type {
 } from '@takt/domain';
 import { notFound } from '../http/errors';
 import { companyLimits } from '../repositories/dashboard';
-import { openRunOnMachine } from '../repositories/job-runs';
-import type { JobRunRecord } from '../repositories/job-runs';
+import { openRunOnMachine } from '../repositories/dispatch';
+import type { JobRunRecord } from '../repositories/dispatch';
 import { getJob } from '../repositories/jobs';
 import { liveByMachine } from '../repositories/live';
 import { openOperatorRun } from '../repositories/operators';

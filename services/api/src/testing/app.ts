@@ -1,7 +1,7 @@
 import { createApp } from '../app';
 import type { DialectName } from '@takt/db';
 import type { Deps } from '../http/context';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import type { User } from '../repositories/users';
 import { aCompany, aUser } from './builders';
 import { freshDb } from '@takt/db/testing';

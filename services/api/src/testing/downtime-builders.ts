@@ -7,7 +7,7 @@ import { getAnnotationType, insertAnnotationType } from '../repositories/annotat
 import { insertAnnotation } from '../repositories/annotations';
 import { createMachine } from '../repositories/machines';
 import { getPartAdjustmentType, insertPartAdjustmentType } from '../repositories/part-adjustment-types';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import type { User } from '../repositories/users';
 import type { ApiHarness } from './app';
 import { aCompany, aMachine, aUser } from './builders';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
 import { companyScope } from '@takt/db';
 import { createAdapter } from '../repositories/adapters';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { insertJob, insertJobMachine } from '../repositories/jobs';
 import { createMachine } from '../repositories/machines';
 import { insertOperator, insertOperatorRun, endOperatorRun } from '../repositories/operators';

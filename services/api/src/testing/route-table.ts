@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import type { ApiHarness } from './app';
 import { aMachine } from './builders';
 import { aDowntimeReason, anAnnotation, aRejectReason, HOUR } from './downtime-builders';

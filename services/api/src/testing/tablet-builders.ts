@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import type { Company } from '../repositories/companies';
+import type { Company } from '../repositories/company';
 import { activateTablet, associateTablet, issueTabletToken, requestCode } from '../repositories/tablets';
 
 /**

@@ -7,6 +7,7 @@ import {
   insertRows,
   numberedPlaceholders,
   runStatement as run,
+  sourcesInService,
 } from '@takt/db';
 import type { DerivationResult } from '@takt/domain';
 import { markRollupsDirty } from '@takt/db/rollups';
@@ -20,9 +21,7 @@ export type { SourceRow } from '../sources/source';
 
 /** Enabled sources of machines in service, across all companies. */
 export async function loadSources(db: Kysely<Database>): Promise<SourceRow[]> {
-  return db
-    .selectFrom('machine_sources as s')
-    .innerJoin('machines as m', 'm.id', 's.machine_id')
+  return sourcesInService(db)
     .innerJoin('companies as c', 'c.id', 's.company_id')
     .select([
       's.id as sourceId',
@@ -41,8 +40,6 @@ export async function loadSources(db: Kysely<Database>): Promise<SourceRow[]> {
       's.agent_instance_id as agentInstanceId',
       's.agent_next_sequence as agentNextSequence',
     ])
-    .where('s.enabled', '=', 1)
-    .where('m.decommissioned_at', 'is', null)
     .execute();
 }
 
