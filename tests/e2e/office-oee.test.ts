@@ -532,6 +532,64 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     if (dialect === 'sqlite') await screenshots(page, 'utilization-report');
   }, 60_000);
 
+  it('lists utilization by shift, group and machine as the OEE report does, with the server CSV, and drills into a group', async () => {
+    // Continues on the previous page: all shifts, last week.
+    await settled(page);
+    const inCycle = (run: number, machines: number) => `${Math.round((run / (machines * T_ALL)) * 100)}%`;
+    const groups = await listFigures(page, 'Machine Groups');
+    expect([...groups.keys()]).toEqual(['Cell']);
+    // Groups offer In-Cycle only (reports-admin §2): spindle-rotating and in-cut show '-'.
+    expect(groups.get('Cell')!.slice(0, 3)).toEqual([inCycle(LATHE.run + MILL.run, 2), '-', '-']);
+    const shifts = await listFigures(page, 'Shifts');
+    expect([...shifts.keys()].sort()).toEqual(['Day', 'Swing']);
+    for (const cells of shifts.values()) expect(cells.slice(1, 3)).toEqual(['-', '-']);
+    const machines = await listFigures(page, 'Machines');
+    expect([...machines.keys()]).toEqual(['Lathe', 'Mill', 'Press']);
+    expect(machines.get('Lathe')![0]).toBe(inCycle(LATHE.run, 1));
+
+    // The Machines list's CSV comes from the server and says the same In-Cycle figures.
+    const link = list(page, 'Machines').getByRole('link', { name: 'Download CSV' });
+    await expect.poll(() => link.count(), POLL).toBe(1);
+    const href = (await link.getAttribute('href'))!;
+    expect(href).toMatch(/^\/api\/reports\/warehouse\/production\/csv\?request=.*&token=/);
+    const res = await page.request.get(`${product.url}${href}`);
+    expect(res.status()).toBe(200);
+    const csv = (await res.text())
+      .trim()
+      .split(/\r?\n/)
+      .map((l) => l.split(','));
+    expect(csv[0]!.slice(0, 2)).toEqual(['Machine', 'Utilization (%)']);
+    const byName = new Map(csv.slice(1).map((r) => [r[0]!, r.slice(1)]));
+    expect([...byName.keys()]).toEqual(['Lathe', 'Mill', 'Press', 'Total']);
+    for (const [name, cells] of machines) {
+      const v = byName.get(name)![0]!;
+      expect(v === '-' ? v : `${v}%`, name).toBe(cells[0]);
+    }
+
+    // The per-shift matrix, zero decimals, one column per shift.
+    await list(page, 'Machines').getByLabel('Show').selectOption({ label: 'In-Cycle by Shift' });
+    await settled(page);
+    const matrixHeaders = await list(page, 'Machines').getByRole('columnheader').allTextContents();
+    expect(matrixHeaders.map((h) => h.replace(/[▲▼]/g, '').trim())).toEqual(['Name', 'Day', 'Swing']);
+    await list(page, 'Machines').getByLabel('Show').selectOption({ label: 'Summary' });
+
+    if (dialect === 'sqlite') await screenshots(page, 'utilization-lists');
+
+    // A group row drills down: the group goes into the URL, its In-Cycle share heads the panel.
+    await list(page, 'Machine Groups').getByRole('button', { name: 'Cell' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('group'), POLL).toBe(plant.cell);
+    await expect.poll(() => heading(page).textContent(), POLL).toBe('Utilization Report for Cell');
+    await settled(page);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 2, name: /^Cell: In-Cycle/ }).textContent(), POLL)
+      .toBe(`Cell: In-Cycle ${inCycle(LATHE.run + MILL.run, 2)}`);
+    expect(await list(page, 'Machine Groups').count()).toBe(0);
+    expect([...(await listFigures(page, 'Machines')).keys()]).toEqual(['Lathe', 'Mill']);
+    if (dialect === 'sqlite') await screenshots(page, 'utilization-group');
+    await page.getByRole('button', { name: 'Return to Utilization Report for All Machines' }).click();
+    await expect.poll(() => heading(page).textContent(), POLL).toBe('Utilization Report for All Machines');
+  }, 90_000);
+
   it('shows no OEE for a range without run time', async () => {
     // The week before the plant's: no machine state, no parts.
     const start = range.start - 7 * 24 * 60 * MIN;

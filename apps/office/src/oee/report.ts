@@ -172,7 +172,7 @@ export function summaryQuery(
 
 export type ListKind = 'shift' | 'machineGroup' | 'machine';
 
-function productionFilter(s: OeeSelection): NonNullable<ProductionRequest['filter']> {
+export function productionFilter(s: OeeSelection): NonNullable<ProductionRequest['filter']> {
   const filter: NonNullable<ProductionRequest['filter']> = {};
   if (s.machine) filter.machine = [s.machine];
   else if (s.group) filter.machineGroup = s.group;
@@ -195,7 +195,11 @@ export function listRequest(s: OeeSelection, kind: ListKind, overTime: boolean):
 }
 
 /** The per-shift figures of one metric: matrices, the by-shift chart and the per-metric table. */
-export function byShiftRequest(s: OeeSelection, metric: ShiftMetric, interval: Horizon): OeeByRequest {
+export function byShiftRequest(
+  s: OeeSelection,
+  metric: ShiftMetric | 'inCycle',
+  interval: Horizon,
+): OeeByRequest {
   const r: OeeByRequest = {
     intervalType: interval,
     start: s.range.start,

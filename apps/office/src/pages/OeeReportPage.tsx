@@ -25,10 +25,10 @@ import {
   pointerOnHover,
   ReportClockGate,
   ReportFrame,
-  SortableTh,
   Sparkline,
   Tile,
 } from '../components/ReportParts';
+import { FigureTable, MatrixTable } from '../components/ReportLists';
 import {
   allComponentsTable,
   byShiftRequest,
@@ -45,7 +45,6 @@ import {
   listRequest,
   listRows,
   listViewLabel,
-  matrix,
   metricLabel,
   nextListSort,
   offersMatrix,
@@ -54,12 +53,10 @@ import {
   parseProduction,
   perShiftTable,
   pct,
-  pct0,
   reportTitle,
   SHIFT_METRICS,
   showsStandardsWarning,
   sortList,
-  sortMatrix,
   summaryQuery,
   summarySeries,
   tileMetrics,
@@ -98,8 +95,7 @@ import {
   useShiftSelection,
 } from '../reports/hooks';
 import type { CallCache, CallState, ReportCall } from '../reports/hooks';
-import { drillInterval, intervalLabel, nextSort, REPORT_HORIZONS } from '../reports/shared';
-import type { Sort } from '../reports/shared';
+import { drillInterval, intervalLabel, REPORT_HORIZONS } from '../reports/shared';
 
 ChartJS.register(BarElement, CategoryScale, Legend, LinearScale, LineElement, PointElement, Tooltip);
 
@@ -638,105 +634,6 @@ function SummaryList({
       }}
       onDrill={onDrill}
     />
-  );
-}
-
-function MatrixTable({
-  kind,
-  byShift,
-  onDrill,
-}: {
-  kind: Exclude<ListKind, 'shift'>;
-  byShift: ByShift;
-  onDrill: ((id: string) => void) | null;
-}) {
-  const m = useMemo(() => matrix(kind, byShift), [kind, byShift]);
-  const [sort, setSort] = useState<Sort<string>>({ key: 'name', direction: 'ascending' });
-  const rows = useMemo(() => sortMatrix(m.rows, sort), [m.rows, sort]);
-  return (
-    <FigureTable
-      columns={m.shifts.map((s) => ({ key: s.id, label: s.name }))}
-      sort={sort}
-      onSort={(key) => setSort((s) => nextSort(s, key))}
-      rows={rows}
-      cells={(r) => m.shifts.map((s) => pct0(r.values[s.id]))}
-      onDrill={onDrill}
-    />
-  );
-}
-
-/**
- * A list's table: sortable Name and figure columns, rows that open their group or machine (`onDrill`), and
- * an optional unsorted last column (the sparklines).
- */
-function FigureTable<R extends { id: string; name: string }>({
-  columns,
-  sort,
-  onSort,
-  rows,
-  cells,
-  trailing,
-  onDrill,
-}: {
-  columns: { key: string; label: string }[];
-  sort: Sort<string>;
-  onSort: (key: string) => void;
-  rows: R[];
-  cells: (r: R) => string[];
-  trailing?: { label: string; cell: (r: R) => ReactNode };
-  onDrill: ((id: string) => void) | null;
-}) {
-  return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <SortableTh
-              label={tr('oee.name')}
-              active={sort.key === 'name'}
-              direction={sort.direction}
-              numeric={false}
-              onSort={() => onSort('name')}
-            />
-            {columns.map((c) => (
-              <SortableTh
-                key={c.key}
-                label={c.label}
-                active={sort.key === c.key}
-                direction={sort.direction}
-                numeric
-                onSort={() => onSort(c.key)}
-              />
-            ))}
-            {trailing && <PlainTh label={trailing.label} className="report__spark-col" />}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id} className={onDrill ? 'row--link' : undefined}>
-              <th scope="row">
-                <RowName name={r.name} onOpen={onDrill ? () => onDrill(r.id) : null} />
-              </th>
-              {cells(r).map((v, i) => (
-                <td key={columns[i]?.key ?? i} className="num-col num">
-                  {v}
-                </td>
-              ))}
-              {trailing && <td className="report__spark-col">{trailing.cell(r)}</td>}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function RowName({ name, onOpen }: { name: string; onOpen: (() => void) | null }) {
-  if (!onOpen) return <>{name}</>;
-  return (
-    <button type="button" className="link-button" onClick={onOpen} title={tr('oee.rowHint', { name })}>
-      {name}
-    </button>
   );
 }
 

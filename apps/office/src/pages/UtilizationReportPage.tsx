@@ -1,19 +1,24 @@
 import type { CompanyClock, EpochMs } from '@takt/domain';
-import { downloadText, tr, useDebounced } from '@takt/ui';
+import { Progress, tr, useDebounced, useUserToken } from '@takt/ui';
 import { BarElement, CategoryScale, Chart as ChartJS, LinearScale, Tooltip } from 'chart.js';
 import type { ChartOptions } from 'chart.js';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
+import { api } from '../api';
+import { FigureTable, MatrixTable } from '../components/ReportLists';
 import {
+  CsvLink,
   cssVar,
+  ErrorBox,
   PlainTh,
   pointerOnHover,
   ReportClockGate,
   ReportFrame,
-  SortableTh,
   Sparkline,
   Tile,
 } from '../components/ReportParts';
+import { byShiftRequest, csvHref, LIST_TITLE, offersMatrix, parseByShift, visibleLists } from '../oee/report';
+import type { ByShift, ListKind, OeeSelection } from '../oee/report';
 import {
   dataOf,
   newCallCache,
@@ -23,28 +28,56 @@ import {
   useReportPage,
   useShiftSelection,
 } from '../reports/hooks';
+import type { CallCache, CallState, ReportCall } from '../reports/hooks';
+import { nextSort } from '../reports/shared';
 import {
   chartValue,
-  COLUMN_TITLE,
   DEFAULT_UTILIZATION_HORIZON,
   drillInterval,
   intervalLabel,
   isEmpty,
-  MACHINE_COLUMNS,
-  machinesCsv,
-  nextMachineSort,
   parseUtilization,
+  parseUtilizationProduction,
   pct,
   reportTitle,
-  sortMachines,
+  sortUtilizationList,
+  UTIL_LIST_COLUMNS,
   UTILIZATION_HORIZONS,
+  utilizationListRequest,
+  utilizationListRows,
   utilizationQuery,
 } from '../utilization/report';
-import type { MachineSort, UtilizationAnswer, UtilizationMachine } from '../utilization/report';
+import type {
+  UtilizationAnswer,
+  UtilizationProduction,
+  UtilListMetric,
+  UtilListSort,
+} from '../utilization/report';
 
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip);
 
 const UTILIZATION = '/api/reports/utilization';
+const PRODUCTION = '/api/reports/warehouse/production';
+const BY_SHIFT = '/api/oee/byabstractshift';
+
+const listCall = (s: OeeSelection, kind: ListKind, overTime: boolean): ReportCall<UtilizationProduction> => ({
+  path: PRODUCTION,
+  method: 'POST',
+  body: utilizationListRequest(s, kind, overTime),
+  parse: parseUtilizationProduction,
+});
+/** Per-shift In-Cycle matrices (reports-admin §7: efficiencyMetric 'inCycle'). */
+const byShiftCall = (s: OeeSelection): ReportCall<ByShift> => ({
+  path: BY_SHIFT,
+  method: 'POST',
+  body: byShiftRequest(s, 'inCycle', s.range.interval),
+  parse: parseByShift,
+});
+const UTIL_TITLE: Record<UtilListMetric, string> = {
+  inCycle: tr('utilization.inCycle'),
+  spindleRotating: tr('utilization.spindleRotating'),
+  inCut: tr('utilization.inCut'),
+};
 
 /** /dashboard/utilization?group&machine&interval&start&end&quicklink (reports-admin §2 Utilization report). */
 export function UtilizationReportPage() {
@@ -69,29 +102,29 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
   const shiftFilter = useShiftSelection();
   const shifts = shiftFilter.filter;
 
-  const apiQuery = useMemo(
-    () => (shifts ? utilizationQuery({ range: applied, group, machine, shifts }) : null),
+  const selection: OeeSelection | null = useMemo(
+    () => (shifts ? { range: applied, group, machine, shifts } : null),
     [applied, group, machine, shifts],
   );
-  const key = JSON.stringify(apiQuery);
+  const key = JSON.stringify(selection);
   // reports-admin §9: re-queries wait 500 ms after the last change.
-  const settled = useDebounced({ apiQuery, key }, key);
-  const cache = useMemo(() => newCallCache(settled.key), [settled.key]);
+  const settled = useDebounced(selection, key);
+  const settledKey = JSON.stringify(settled);
+  // One cache per settled selection: the summary, the lists and the matrices share their answers.
+  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
   const load = useReportCall(
-    settled.apiQuery ? { path: UTILIZATION, query: settled.apiQuery, parse: parseUtilization } : null,
+    settled ? { path: UTILIZATION, query: utilizationQuery(settled), parse: parseUtilization } : null,
     cache,
   );
   const answer = dataOf(load);
-  const fresh = load.kind === 'ready' && settled.key === key;
+  const fresh = load.kind === 'ready' && settled != null && settledKey === key;
   useAdoptedRange(fresh ? answer : null, applied, setParams);
 
   const machineName =
     answer?.machines.find((m) => m.machineId === machine)?.machineName ??
     answer?.machineContextErrors.find((m) => m.machineId === machine)?.machineName;
-  const title = reportTitle(
-    { group, machine },
-    { group: groups.find((g) => g.id === group)?.name, machine: machineName },
-  );
+  const groupName = groups.find((g) => g.id === group)?.name;
+  const title = reportTitle({ group, machine }, { group: groupName, machine: machineName });
 
   return (
     <ReportFrame
@@ -105,13 +138,15 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
       error={load.kind === 'error' ? load.message : null}
       empty={answer && isEmpty(answer) ? tr('utilization.empty') : null}
     >
-      {answer && (
+      {answer && settled && (
         <Results
           answer={answer}
-          machine={machine}
+          selection={settled}
+          groupName={groupName}
+          cache={cache}
           lz={lz}
           onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
-          onDrillMachine={(id) => openDrill('machine', id)}
+          onDrill={openDrill}
         />
       )}
     </ReportFrame>
@@ -120,23 +155,44 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
 
 function Results({
   answer,
-  machine,
+  selection,
+  groupName,
+  cache,
   lz,
   onDrillInterval,
-  onDrillMachine,
+  onDrill,
 }: {
   answer: UtilizationAnswer;
-  machine: string | null;
+  selection: OeeSelection;
+  groupName: string | undefined;
+  cache: CallCache;
   lz: { locale: string; timeZone: string };
   onDrillInterval: (cell: { start: EpochMs; end: EpochMs }) => void;
-  onDrillMachine: (id: string) => void;
+  onDrill: (param: 'group' | 'machine', id: string) => void;
 }) {
+  const machine = selection.machine;
+  const token = useUserToken(api);
+  const drilledOut = Boolean(selection.group || selection.machine);
+  const lists = {
+    shift: useReportCall(listCall(selection, 'shift', false), cache),
+    machineGroup: useReportCall(drilledOut ? null : listCall(selection, 'machineGroup', false), cache),
+    machine: useReportCall(listCall(selection, 'machine', false), cache),
+  };
+  const overTime = {
+    shift: useReportCall(listCall(selection, 'shift', true), cache),
+    machineGroup: useReportCall(drilledOut ? null : listCall(selection, 'machineGroup', true), cache),
+    machine: useReportCall(listCall(selection, 'machine', true), cache),
+  };
+  const hasData = (k: ListKind) => (dataOf(lists[k])?.items.length ?? 0) > 0;
+  const visible = visibleLists(selection, {
+    shift: hasData('shift'),
+    machineGroup: hasData('machineGroup'),
+    machine: true,
+  });
   const interval = answer.interval;
   const cells = answer.machineAggregate.intervals;
   const labels = cells.map((c) => intervalLabel(c, interval, lz));
   const one = machine ? answer.machines.find((m) => m.machineId === machine) : undefined;
-  const [sort, setSort] = useState<MachineSort>({ key: 'name', direction: 'ascending' });
-  const rows = useMemo(() => sortMachines(answer.machines, sort), [answer.machines, sort]);
 
   const data = {
     labels,
@@ -173,17 +229,28 @@ function Results({
     onHover: pointerOnHover(),
   };
 
-  const downloadCsv = () =>
-    downloadText('utilization.csv', machinesCsv(rows, answer, { timeZone: lz.timeZone, locale: lz.locale }));
+  const inCycle = pct(one ? one.inCycle : answer.machineAggregate.inCycle);
+  const groupHeading =
+    selection.group && !machine && groupName
+      ? tr('utilization.groupHeading', { name: groupName, value: inCycle })
+      : null;
 
   return (
     <>
-      <section className="report__summary" aria-label={tr('utilization.inCycle')}>
+      {/* reports-admin §2: a group shows its In-Cycle percentage in the panel heading (outside the grid). */}
+      {groupHeading && (
+        <h2 id="summary-heading" className="report__panel-heading">
+          {groupHeading}
+        </h2>
+      )}
+      <section
+        className="report__summary"
+        {...(groupHeading
+          ? { 'aria-labelledby': 'summary-heading' }
+          : { 'aria-label': tr('utilization.inCycle') })}
+      >
         <div className="tiles">
-          <Tile
-            label={tr('utilization.inCycle')}
-            value={pct(one ? one.inCycle : answer.machineAggregate.inCycle)}
-          />
+          <Tile label={tr('utilization.inCycle')} value={inCycle} />
           {one && <Tile label={tr('utilization.spindleRotating')} value={pct(one.spindleRotating)} />}
           {one && <Tile label={tr('utilization.inCut')} value={pct(one.inCut)} />}
         </div>
@@ -195,38 +262,18 @@ function Results({
         </figure>
       </section>
 
-      <section className="report__list" aria-labelledby="machines-list-heading">
-        <div className="page__head">
-          <h2 id="machines-list-heading">{tr('utilization.machines')}</h2>
-          <button type="button" className="button" onClick={downloadCsv}>
-            {tr('csv.download')}
-          </button>
-        </div>
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                {MACHINE_COLUMNS.map((c) => (
-                  <SortableTh
-                    key={c}
-                    label={COLUMN_TITLE[c]}
-                    active={sort.key === c}
-                    direction={sort.direction}
-                    numeric={c !== 'name'}
-                    onSort={() => setSort((s) => nextMachineSort(s, c))}
-                  />
-                ))}
-                <PlainTh label={tr('utilization.overTime')} className="report__spark-col" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((m) => (
-                <MachineRow key={m.machineId} m={m} onOpen={() => onDrillMachine(m.machineId)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      {visible.map((kind) => (
+        <ListSection
+          key={kind}
+          kind={kind}
+          figures={lists[kind]}
+          overTime={dataOf(overTime[kind])}
+          selection={selection}
+          cache={cache}
+          token={token}
+          onDrill={kind === 'shift' ? null : (id) => onDrill(kind === 'machine' ? 'machine' : 'group', id)}
+        />
+      ))}
 
       <section className="report__list" aria-labelledby="intervals-heading">
         <h2 id="intervals-heading">{tr('utilization.byInterval')}</h2>
@@ -253,25 +300,92 @@ function Results({
   );
 }
 
-function MachineRow({ m, onOpen }: { m: UtilizationMachine; onOpen: () => void }) {
+type ListView = 'summary' | 'inCycle';
+const rowHint = (name: string) => tr('utilization.machineRowHint', { name });
+
+/** One list (Shifts, Machine Groups, Machines) as on the OEE report, with In-Cycle by Shift as its matrix. */
+function ListSection({
+  kind,
+  figures,
+  overTime,
+  selection,
+  cache,
+  token,
+  onDrill,
+}: {
+  kind: ListKind;
+  figures: CallState<UtilizationProduction>;
+  overTime: UtilizationProduction | null;
+  selection: OeeSelection;
+  cache: CallCache;
+  token: string | null;
+  onDrill: ((id: string) => void) | null;
+}) {
+  const id = useId();
+  const headingId = `${id}-heading`;
+  const data = dataOf(figures);
+  const rows = useMemo(() => (data ? utilizationListRows(kind, data, overTime) : []), [kind, data, overTime]);
+  const [view, setView] = useState<ListView>('summary');
+  const [sort, setSort] = useState<UtilListSort>({ key: 'name', direction: 'ascending' });
+  const sorted = useMemo(() => sortUtilizationList(rows, sort), [rows, sort]);
+  const matrixOffered = offersMatrix(kind, rows.length);
+  const shown: ListView = matrixOffered ? view : 'summary';
+  const byShift = useReportCall(
+    shown === 'inCycle' && kind !== 'shift' ? byShiftCall(selection) : null,
+    cache,
+  );
+  const b = dataOf(byShift);
+  // Spindle-Rotating and In-Cut exist only per machine: elsewhere the columns show '-' and do not sort.
+  const columns = UTIL_LIST_COLUMNS.map((c) => ({
+    key: c,
+    label: UTIL_TITLE[c],
+    sortable: kind === 'machine' || c === 'inCycle',
+  }));
+
   return (
-    <tr className="row--link">
-      <th scope="row">
-        <button
-          type="button"
-          className="link-button"
-          onClick={onOpen}
-          title={tr('utilization.machineRowHint', { name: m.machineName })}
-        >
-          {m.machineName}
-        </button>
-      </th>
-      <td className="num-col num">{pct(m.inCycle)}</td>
-      <td className="num-col num">{pct(m.spindleRotating)}</td>
-      <td className="num-col num">{pct(m.inCut)}</td>
-      <td className="report__spark-col">
-        <Sparkline values={m.intervals.map((c) => chartValue(c.inCycle))} />
-      </td>
-    </tr>
+    <section
+      className="report__list"
+      aria-labelledby={headingId}
+      aria-busy={figures.kind === 'loading' || byShift.kind === 'loading' || undefined}
+    >
+      <div className="page__head">
+        <h2 id={headingId}>{tr(LIST_TITLE[kind])}</h2>
+        <div className="page__tools">
+          {matrixOffered && (
+            <div className="field field--inline">
+              <label htmlFor={`${id}-view`}>{tr('oee.listView')}</label>
+              <select id={`${id}-view`} value={shown} onChange={(e) => setView(e.target.value as ListView)}>
+                <option value="summary">{tr('oee.view.summary')}</option>
+                <option value="inCycle">
+                  {tr('oee.view.matrix', { metric: tr('utilization.inCycle') })}
+                </option>
+              </select>
+            </div>
+          )}
+          <CsvLink href={csvHref(data?.csv?.url, token)} />
+        </div>
+      </div>
+      {figures.kind === 'error' && <ErrorBox message={figures.message} />}
+      {!data && figures.kind !== 'error' && <Progress />}
+      {data && shown === 'summary' && (
+        <FigureTable
+          columns={columns}
+          sort={sort}
+          onSort={(key) => setSort((s) => nextSort(s, key as UtilListSort['key']))}
+          rows={sorted}
+          cells={(r) => UTIL_LIST_COLUMNS.map((c) => pct(r.figures[c]))}
+          trailing={{ label: tr('utilization.overTime'), cell: (r) => <Sparkline values={r.overTime} /> }}
+          onDrill={onDrill}
+          rowHint={rowHint}
+        />
+      )}
+      {data && shown === 'inCycle' && kind !== 'shift' && (
+        <>
+          {byShift.kind === 'error' && <ErrorBox message={byShift.message} />}
+          {byShift.kind !== 'error' && !b && <Progress />}
+          {b && <MatrixTable kind={kind} byShift={b} onDrill={onDrill} rowHint={rowHint} />}
+        </>
+      )}
+    </section>
   );
 }

@@ -10,9 +10,12 @@ import {
   machinesCsv,
   nextMachineSort,
   parseUtilization,
+  parseUtilizationProduction,
   pct,
   reportTitle,
   sortMachines,
+  utilizationListRequest,
+  utilizationListRows,
   utilizationQuery,
 } from './report';
 import type { UtilizationAnswer, UtilizationMachine } from './report';
@@ -196,6 +199,68 @@ describe('machines list', () => {
       'Name,In-Cycle,Spindle-Rotating,In-Cut,"Mon, Nov 23","Tue, Nov 24"',
       'Lathe 2,50,40,30,50',
       'All Machines,50,,,50,',
+    ]);
+  });
+});
+
+describe('utilization lists over the production report (reports-admin §2 "Same layout")', () => {
+  const sel = {
+    range: { start: epochMs(0), end: epochMs(7 * DAY), interval: 'day' } as AppliedRange,
+    group: null,
+    machine: null,
+    shifts: [],
+  };
+  const production = (kind: 'machine' | 'machineGroup') =>
+    parseUtilizationProduction({
+      range: { start: 0, end: 7 * DAY },
+      items: [
+        {
+          [kind]: 'a',
+          utilizationRate: 0.5,
+          timeInCycle: 50,
+          timeSpindleRotating: 25,
+          timeInCut: 10,
+          allTime: 100,
+        },
+      ],
+      entities: {
+        machines: [{ id: 'a', name: 'Lathe' }],
+        shifts: [],
+        machineGroups: [{ id: 'a', name: 'Cell' }],
+        intervals: [],
+      },
+      aggregate: {},
+    });
+
+  it('asks the utilization metrics with a server CSV, spindle and in-cut only for machines', () => {
+    expect(utilizationListRequest(sel, 'machine', false)).toMatchObject({
+      data: ['utilizationRate', 'timeInCycle', 'timeSpindleRotating', 'timeInCut', 'allTime'],
+      groupBy: ['machine'],
+      csv: true,
+    });
+    expect(utilizationListRequest(sel, 'machineGroup', false).data).toEqual([
+      'utilizationRate',
+      'timeInCycle',
+      'allTime',
+    ]);
+    const overTime = utilizationListRequest(sel, 'shift', true);
+    expect([overTime.data, overTime.groupBy, 'csv' in overTime]).toEqual([
+      ['utilizationRate'],
+      ['shift', 'interval'],
+      false,
+    ]);
+  });
+
+  it('shows shares of total duration for machines and In-Cycle only for groups', () => {
+    expect(utilizationListRows('machine', production('machine'), null)[0]!.figures).toEqual({
+      inCycle: 0.5,
+      spindleRotating: 0.25,
+      inCut: 0.1,
+    });
+    const [group] = utilizationListRows('machineGroup', production('machineGroup'), null);
+    expect([group!.name, group!.figures]).toEqual([
+      'Cell',
+      { inCycle: 0.5, spindleRotating: null, inCut: null },
     ]);
   });
 });

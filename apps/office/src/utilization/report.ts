@@ -1,4 +1,5 @@
 import { formatPercent } from '@takt/domain';
+import type { ProductionGroupBy, ProductionRequest } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
 import { arrayOf, nullable, number, object, oneOf, optional, parseWith, string, toCsv, tr } from '@takt/ui';
 import {
@@ -10,6 +11,8 @@ import {
   sortRows,
 } from '../reports/shared';
 import type { Sort } from '../reports/shared';
+import { productionFilter } from '../oee/report';
+import type { ListKind, OeeSelection } from '../oee/report';
 
 // reports-admin §2 "Utilization report" over GET /api/reports/utilization (reports-admin §7). Pure: the page
 // renders what these functions return, and they are tested without a browser.
@@ -169,3 +172,115 @@ export function machinesCsv(
     ],
   ]);
 }
+
+// ---- Lists: Shifts, Machine Groups, Machines over POST /api/reports/warehouse/production (reports-admin §2
+// "Same layout", §7 utilization metrics). In-Cycle for every list; Spindle-Rotating and In-Cut only for machines.
+
+const time = optional(nullable(number));
+const utilFigures = {
+  utilizationRate: optional(nullable(number)),
+  timeInCycle: time,
+  timeSpindleRotating: time,
+  timeInCut: time,
+  allTime: time,
+};
+const utilProductionCheck = object({
+  range: object({ start: number, end: number }),
+  items: arrayOf(
+    object({
+      ...utilFigures,
+      machine: optional(string),
+      shift: optional(string),
+      machineGroup: optional(string),
+      interval: optional(number),
+    }),
+  ),
+  entities: object({
+    machines: arrayOf(object({ id: string, name: string })),
+    shifts: arrayOf(object({ id: string, name: string })),
+    machineGroups: arrayOf(object({ id: string, name: string })),
+    intervals: arrayOf(object({ start: number, end: number, shopDate: string })),
+  }),
+  aggregate: object(utilFigures),
+  csv: optional(object({ url: string })),
+});
+export type UtilizationProduction = ReturnType<typeof utilProductionCheck>;
+export const parseUtilizationProduction = parseWith(utilProductionCheck);
+
+/** One list's figures (with its server CSV link) or, with `overTime`, its In-Cycle per interval. */
+export function utilizationListRequest(
+  s: OeeSelection,
+  kind: ListKind,
+  overTime: boolean,
+): ProductionRequest {
+  const groupBy: ProductionGroupBy[] = overTime ? [kind, 'interval'] : [kind];
+  const data: ProductionRequest['data'] = overTime
+    ? ['utilizationRate']
+    : kind === 'machine'
+      ? ['utilizationRate', 'timeInCycle', 'timeSpindleRotating', 'timeInCut', 'allTime']
+      : ['utilizationRate', 'timeInCycle', 'allTime'];
+  return {
+    start: s.range.start,
+    end: s.range.end,
+    interval: s.range.interval,
+    data,
+    filter: productionFilter(s),
+    groupBy,
+    ...(overTime ? {} : { csv: true }),
+  };
+}
+
+export const UTIL_LIST_COLUMNS = ['inCycle', 'spindleRotating', 'inCut'] as const;
+export type UtilListMetric = (typeof UTIL_LIST_COLUMNS)[number];
+export interface UtilListRow {
+  id: string;
+  name: string;
+  figures: Record<UtilListMetric, number | null>;
+  /** In-Cycle per interval, percent (zero decimals), null where there is no time. */
+  overTime: (number | null)[];
+}
+
+const share = (part: number | null | undefined, all: number | null | undefined): number | null =>
+  part == null || all == null || all <= 0 ? null : part / all;
+
+const entitiesOf = (p: UtilizationProduction, kind: ListKind): { id: string; name: string }[] =>
+  kind === 'machine' ? p.entities.machines : kind === 'shift' ? p.entities.shifts : p.entities.machineGroups;
+
+/** The rows of one list; Spindle-Rotating and In-Cut stay null ('-') outside the Machines list. */
+export function utilizationListRows(
+  kind: ListKind,
+  figures: UtilizationProduction,
+  overTime: UtilizationProduction | null,
+): UtilListRow[] {
+  const names = new Map(entitiesOf(figures, kind).map((e) => [e.id, e.name]));
+  const intervals = overTime?.entities.intervals ?? [];
+  return figures.items.flatMap((item) => {
+    const id = item[kind];
+    if (id == null) return [];
+    const points = new Map(
+      (overTime?.items ?? []).filter((p) => p[kind] === id).map((p) => [p.interval, p.utilizationRate]),
+    );
+    const machine = kind === 'machine';
+    return [
+      {
+        id,
+        name: names.get(id) ?? id,
+        figures: {
+          inCycle: item.utilizationRate ?? share(item.timeInCycle, item.allTime),
+          spindleRotating: machine ? share(item.timeSpindleRotating, item.allTime) : null,
+          inCut: machine ? share(item.timeInCut, item.allTime) : null,
+        },
+        overTime: intervals.map((c) => chartValue(points.get(c.start) ?? null)),
+      },
+    ];
+  });
+}
+
+export type UtilListSort = Sort<'name' | UtilListMetric>;
+export const sortUtilizationList = (rows: readonly UtilListRow[], sort: UtilListSort): UtilListRow[] =>
+  sortRows(
+    rows,
+    sort,
+    (r) => r.name,
+    (r, key: UtilListMetric) => r.figures[key],
+  );
