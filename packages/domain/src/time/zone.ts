@@ -35,8 +35,8 @@ function formatterFor(tz: string): Intl.DateTimeFormat {
 const offsetMemo = new Map<string, number>();
 const OFFSET_MEMO_MAX = 200_000;
 
-/** Offset of `tz` from UTC at instant t, in ms (positive east of Greenwich). */
-export function zoneOffset(tz: string, t: number): number {
+/** The offset of `tz` at the whole minute holding t, from Intl (the slow path, memoized). */
+function minuteOffset(tz: string, t: number): number {
   const minute = Math.floor(t / 60_000);
   const key = `${tz}|${minute}`;
   const hit = offsetMemo.get(key);
@@ -49,6 +49,31 @@ export function zoneOffset(tz: string, t: number): number {
   if (offsetMemo.size >= OFFSET_MEMO_MAX) offsetMemo.clear();
   offsetMemo.set(key, offset);
   return offset;
+}
+
+/**
+ * Per zone and UTC day: the day's one offset, or NaN on a day with a transition. Calendars ask for offsets
+ * millions of times per report (every bucket and shift edge), nearly always on days without a transition, so
+ * one numeric lookup answers them; only transition days go to the per-minute memo. A day whose first and last
+ * minute have the same offset has no transition: no zone changes its offset twice within 24 hours.
+ */
+const dayOffsets = new Map<string, Map<number, number>>();
+
+/** Offset of `tz` from UTC at instant t, in ms (positive east of Greenwich). */
+export function zoneOffset(tz: string, t: number): number {
+  const day = Math.floor(t / DAY_MS);
+  let days = dayOffsets.get(tz);
+  if (!days) {
+    days = new Map();
+    dayOffsets.set(tz, days);
+  }
+  let offset = days.get(day);
+  if (offset === undefined) {
+    const first = minuteOffset(tz, day * DAY_MS);
+    offset = first === minuteOffset(tz, (day + 1) * DAY_MS - 60_000) ? first : Number.NaN;
+    days.set(day, offset);
+  }
+  return Number.isNaN(offset) ? minuteOffset(tz, t) : offset;
 }
 
 /** A wall-clock moment: a civil day plus milliseconds since that day's local midnight (may exceed a day). */
