@@ -33,6 +33,7 @@ export * from './rollup/days';
 
 // Report cells (report calls)
 export * from './reports/report-cells';
+export * from './reports/overrides';
 
 // Live-operations rules
 export * from './live/status';

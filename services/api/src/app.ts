@@ -34,6 +34,7 @@ import { setupStagesRoutes } from './routes/setup-stages';
 import { shiftsRoutes } from './routes/shifts';
 import { emailNotificationRoutes } from './routes/email-notifications';
 import { eventExportRoutes } from './routes/event-exports';
+import { overridesRoutes } from './routes/overrides';
 import { timeContextRoutes } from './routes/time-context';
 import { syncRoutes } from './routes/sync';
 import { tabletDeviceRoutes, tabletsRoutes } from './routes/tablets';
@@ -115,6 +116,7 @@ export function buildApp(deps: Deps) {
   api.route('/company', companyRoutes);
   // POST /api/reports/event/queue, GET /api/reports/export/download/:id (beside the report routes).
   api.route('/reports', eventExportRoutes);
+  api.route('/reports', overridesRoutes);
   app.route('/api', api);
   // The live channel authenticates itself, so a bad caller gets the channel error NOT_AUTHENTICATED.
   app.route('/live', liveChannelRoutes(upgradeWebSocket, deps.bus));

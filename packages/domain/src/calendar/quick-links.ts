@@ -113,6 +113,8 @@ export const MAX_RANGE_DAYS = {
   downtime: 31,
   parts: 7,
   timeline: 7,
+  /** Decision 0807: the overrides report reads raw observations, as the timeline does. */
+  overrides: 7,
   timelineList: 1,
   machineQuickLinks: 7,
 } as const;

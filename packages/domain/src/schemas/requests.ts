@@ -243,6 +243,10 @@ export const timelineQuerySchema = z
     instances: queryBool.optional(),
   })
   .refine(startBeforeEnd, START_BEFORE_END);
+/** reports-admin §2 Overrides report (decision 0807): one machine, at most 7 days. */
+export const overridesQuerySchema = z
+  .object({ ...range, machineId: idSchema })
+  .refine(startBeforeEnd, START_BEFORE_END);
 export const oeeQuerySchema = z
   .object({
     ...range,

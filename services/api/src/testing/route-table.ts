@@ -495,6 +495,12 @@ export const ROUTES: RouteCase[] = [
   },
   {
     method: 'GET',
+    path: '/api/reports/overrides',
+    reach: 'machine',
+    body: (s) => ({ ...range(s), machineId: s.machineId }),
+  },
+  {
+    method: 'GET',
     path: '/api/reports/partGoals',
     full: true,
     reach: 'machine',
