@@ -27,3 +27,4 @@ export * from './date-range';
 export * from './report-tools';
 export * from './offline-toast';
 export * from './i18n/reports';
+export * from './live-channel';

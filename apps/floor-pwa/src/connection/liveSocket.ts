@@ -1,6 +1,6 @@
 import type { LiveServerMessage } from '@takt/domain';
 import { LIVE_CHANNEL } from '@takt/domain';
-import { parseDashboardResponse } from '@takt/ui';
+import { liveUrl as channelUrl, parseDashboardResponse, parseLiveMessage } from '@takt/ui';
 import type { LiveMachine } from '@takt/ui';
 import { fromCallback } from 'xstate';
 import { ENDPOINTS } from '../endpoints/endpoints';
@@ -16,17 +16,9 @@ export interface LiveHandlers {
   reload: () => void;
 }
 
-const EVENTS: ReadonlySet<string> = new Set(['join', 'channel_update', 'reinit', 'leave', 'error']);
-
-/** A message of the channel, or null when it is none (not JSON, no known event). */
+/** A message of the channel, or null when it is none (the shared parser of @takt/ui's live-channel). */
 export function parseServerMessage(data: unknown): LiveServerMessage | null {
-  if (typeof data !== 'string') return null;
-  try {
-    const m = JSON.parse(data) as { event?: unknown };
-    return typeof m?.event === 'string' && EVENTS.has(m.event) ? (m as LiveServerMessage) : null;
-  } catch {
-    return null;
-  }
+  return parseLiveMessage(data) as LiveServerMessage | null;
 }
 
 /**
@@ -64,7 +56,7 @@ export function handleServerMessage(m: LiveServerMessage, h: LiveHandlers): void
 }
 
 export function liveUrl(loc: Pick<Location, 'protocol' | 'host'> = location): string {
-  return `${loc.protocol === 'https:' ? 'wss:' : 'ws:'}//${loc.host}${ENDPOINTS.live}`;
+  return channelUrl(loc, ENDPOINTS.live);
 }
 
 /** The socket actor of liveConnectionMachine: one WebSocket per connection attempt. */

@@ -125,6 +125,49 @@ describe.each(DIALECTS)('live channel on %s', (dialect) => {
     }
   });
 
+  it("temp_timeline with a key sends that key's samples in the window, and new ones on update", async () => {
+    const node = await startNode(t, dialect, inProcessBus());
+    nodes.push(node);
+    const company = await aCompany(t.db);
+    const user = await aUser(t.db, company);
+    const machine = await aMachine(t.db, company);
+    const at = Date.now();
+    const observe = (rows: Array<[number, string, string | null]>) =>
+      t.db
+        .insertInto('observations')
+        .values(
+          rows.map(([ts, key, value]) => ({ company_id: company.id, machine_id: machine, ts, key, value })),
+        )
+        .execute();
+    await observe([
+      [at - 7_200_000, 'Xload', '99'], // before the window
+      [at - 120_000, 'Xload', '12.5'],
+      [at - 60_000, 'Xload', null],
+      [at - 60_000, 'Sspeed', '1200'], // another key
+    ]);
+    const c = await connect(node, await login(node, user.email, user.password));
+    sockets.push(c.ws);
+    const config = { start: at - 3_600_000, end: at + 3_600_000, key: 'Xload' };
+    c.send({ event: 'join', machine_id: machine, name: 'temp_timeline', config });
+    const joined = await c.next((m) => m.event === 'join' && m.name === 'temp_timeline', 'the join');
+    expect(joined.payload).toMatchObject({
+      key: 'Xload',
+      samples: [
+        { ts: at - 120_000, value: '12.5' },
+        { ts: at - 60_000, value: null },
+      ],
+    });
+
+    await observe([[at - 1_000, 'Xload', '14']]);
+    await node.bus.publish([{ companyId: company.id, machineId: machine, topic: 'live' }]);
+    const update = await c.next((m) => m.event === 'channel_update', 'an update');
+    expect((update.payload as { samples: unknown[] }).samples).toEqual([
+      { ts: at - 120_000, value: '12.5' },
+      { ts: at - 60_000, value: null },
+      { ts: at - 1_000, value: '14' },
+    ]);
+  });
+
   it('sends the same tile as GET /api/dashboard: the running job stays on it; the goal only with FullProduct', async () => {
     const node = await startNode(t, dialect, inProcessBus());
     nodes.push(node);

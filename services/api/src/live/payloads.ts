@@ -1,6 +1,6 @@
 import { checkRange, epochMs } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
-import { observationsAfter } from '../repositories/diagnostics';
+import { observationsAfter, observationsOfKey } from '../repositories/diagnostics';
 import { getMachine } from '../repositories/machines';
 import { listStateIntervals } from '../repositories/state-intervals';
 import { dashboardTiles } from '../services/dashboard';
@@ -22,12 +22,29 @@ export async function diagnosticsSince(scope: CompanyScope, machineId: string, c
   return { observations: rows, cursor: rows.length ? rows[rows.length - 1]!.ts : cursor };
 }
 
-/** The `temp_timeline` payload: state intervals overlapping [start, end], clipped to it. */
-export async function timelineBetween(scope: CompanyScope, machineId: string, start: number, end: number) {
-  const rows = await listStateIntervals(scope, machineId, start, end);
+/** A `temp_timeline` join with a key sends at most this many of its samples (the newest). */
+export const TIMELINE_SAMPLES_MAX = 5000;
+
+/**
+ * The `temp_timeline` payload: state intervals overlapping [start, end], clipped to it, and, when the join
+ * names a `key` (reports-admin §2 machine conditions page: live charts of scalar fields), that key's raw
+ * samples in the window, oldest first (the newest TIMELINE_SAMPLES_MAX). Without a key, `samples` is empty.
+ */
+export async function timelineBetween(
+  scope: CompanyScope,
+  machineId: string,
+  start: number,
+  end: number,
+  key: string | null = null,
+) {
+  const [rows, samples] = await Promise.all([
+    listStateIntervals(scope, machineId, start, end),
+    key ? observationsOfKey(scope, machineId, key, { start, end }, TIMELINE_SAMPLES_MAX) : [],
+  ]);
   return {
     start,
     end,
+    samples,
     cycleEvents: rows.map((r) => {
       const s = Math.max(r.start, start);
       const e = Math.min(r.end ?? end, end);

@@ -319,7 +319,8 @@ export class LiveSession {
       return { observations };
     }
     const { start, end } = timelineWindow(join, now);
-    return { key: join.config?.key ?? null, ...(await timelineBetween(scope, join.machine_id, start, end)) };
+    const key = join.config?.key ?? null;
+    return { key, ...(await timelineBetween(scope, join.machine_id, start, end, key)) };
   }
 
   /** Is `s` still the subscription to its channel (not left, dropped or joined again)? */

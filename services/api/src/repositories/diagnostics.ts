@@ -117,3 +117,27 @@ export async function observationsAfter(
     .limit(limit)
     .execute();
 }
+
+/**
+ * The machine's observations of one key in [start, end], oldest first: the newest `limit` of them, so a
+ * chart of a chatty field keeps its recent end (the conditions page's `temp_timeline` samples).
+ */
+export async function observationsOfKey(
+  scope: CompanyScope,
+  machineId: string,
+  key: string,
+  range: { start: number; end: number },
+  limit: number,
+): Promise<Array<{ ts: number; value: string | null }>> {
+  const rows = await scope
+    .selectFrom('observations')
+    .select(['ts', 'value'])
+    .where('machine_id', '=', machineId)
+    .where('key', '=', key)
+    .where('ts', '>=', range.start)
+    .where('ts', '<=', range.end)
+    .orderBy('ts', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse().map((r) => ({ ts: Number(r.ts), value: r.value }));
+}

@@ -744,8 +744,8 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
     // O9 lasts 1 min of a 210-min window (< 1/150): shown only with instances.
     expect((r.programs as Array<{ name: string }>).map((p) => p.name)).toEqual(['O1000']);
     expect(r.parts).toEqual([
-      { start: D + 55 * MIN, parts: 1, expectedCycleTime: 60_000, setup: true },
-      { start: D + HOUR + MIN, parts: 1, expectedCycleTime: 60_000, setup: false },
+      { start: D + 55 * MIN, duration: 5 * MIN, parts: 1, expectedCycleTime: 60_000, setup: true },
+      { start: D + HOUR + MIN, duration: MIN, parts: 1, expectedCycleTime: 60_000, setup: false },
     ]);
     expect(r.runs).toEqual([
       { jobId: expect.any(String), jobName: 'Bracket', start: D, end: D + 4 * HOUR, jsgId: run },

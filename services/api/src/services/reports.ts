@@ -607,7 +607,14 @@ export async function timelineReport(ctx: ServiceCtx, q: TimelineQuery) {
       .filter((p) => q.instances === true || showProgram(p.pinnedDuration, windowMs)),
     parts: (source.cycles ?? [])
       .filter((c) => c.end >= q.start && c.end < q.end && (includeSetup || !c.setup))
-      .map((c) => ({ start: c.end, parts: c.parts, expectedCycleTime: c.expectedCycleTime, setup: c.setup })),
+      // The cycle's duration lets the timeline judge slow and fast parts (live-operations §9).
+      .map((c) => ({
+        start: c.end,
+        duration: c.duration,
+        parts: c.parts,
+        expectedCycleTime: c.expectedCycleTime,
+        setup: c.setup,
+      })),
     runs: runs.map((r) => ({
       jobId: r.jobId,
       jobName: r.jobName,
