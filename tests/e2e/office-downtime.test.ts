@@ -1,16 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { addDays, companyDayStart, epochMs, quickLinks, shopDateOf } from '@takt/domain';
-import type { CompanyClock } from '@takt/domain';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { Database } from '@takt/db';
-import { recomputeRollups } from '@takt/db/rollups';
-import { DIALECTS, freshDb } from '@takt/db/testing';
-import type { TestDb } from '@takt/db/testing';
+import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
-import { aCompany, aGroup, aMachine, aUser } from '../../services/api/src/testing/builders';
 import {
   aDowntimeReason,
   anAnnotation,
@@ -18,25 +10,15 @@ import {
   someStates,
 } from '../../services/api/src/testing/downtime-builders';
 import type { StateRows } from '../../services/api/src/testing/downtime-builders';
-import { launchChromium, startProduct } from './harness';
-import type { RunningProduct } from './harness';
+import { recomputeMachines } from '../../services/api/src/testing/report-plant';
+import { anOfficePlant, clickChart, officeSession, POLL, tableRows } from './office-harness';
+import type { Span } from './office-harness';
 
 // The Downtime report of the office app (reports-admin §2 "Downtime report", §4 planned values, §8 errors,
 // §9 minutes with 2 decimals; decision 0805) in Chromium, on a plant seeded last week, on SQLite and
 // PostgreSQL. A manager opens it from /app/reports, picks "Last week", reads the top reason of the pareto,
 // drills into it, opens a machine's downtime from the stacked chart and downloads the same rows as CSV.
 // Screenshots at desk and phone widths go to test-results/office-downtime/ (gitignored).
-
-const ARTIFACTS = fileURLToPath(new URL('../../test-results/office-downtime/', import.meta.url));
-const CLOCK: CompanyClock = { timezone: 'America/Chicago' };
-const POLL = { timeout: 20_000, interval: 200 } as const;
-
-/** "Last week" as the picker computes it (decision 0104: the whole ISO week before this one). */
-function lastWeek(now: number): { start: number; end: number } {
-  const link = quickLinks(CLOCK, 'day', epochMs(now)).find((l) => l.label === 'Last week');
-  if (!link) throw new Error('no Last week quick link');
-  return { start: link.start, end: link.end };
-}
 
 // The plant, America/Chicago, last week; machines run all week except (local times, weekday 0 = Monday):
 // - Lathe (group Cell): Tool change (unplanned) 10:00–10:45 Monday to Friday: 5 × 45 = 225 min.
@@ -58,20 +40,8 @@ interface Plant {
   tool: string;
 }
 
-async function seedPlant(db: Kysely<Database>, range: { start: number; end: number }, now: number) {
-  const company = await aCompany(db, {
-    name: 'Acme Machining',
-    timezone: CLOCK.timezone,
-    productTier: 'full',
-  });
-  const user = await aUser(db, company, { role: 'manager', displayName: 'Maria Manager' });
-  const cell = await aGroup(db, company, 'Cell');
-  const lathe = await aMachine(db, company, { name: 'Lathe', groupIds: [cell], sortOrder: 1 });
-  const mill = await aMachine(db, company, { name: 'Mill', groupIds: [cell], sortOrder: 2 });
-  const press = await aMachine(db, company, { name: 'Press', sortOrder: 3 });
-  const monday = shopDateOf(CLOCK, epochMs(range.start));
-  /** Local time on weekday i (0 = Monday) of last week. */
-  const at = (i: number, h: number, m = 0) => companyDayStart(CLOCK, addDays(monday, i)) + (h * 60 + m) * MIN;
+async function seedPlant(db: Kysely<Database>, range: Span, now: number) {
+  const { company, user, lathe, mill, press, at } = await anOfficePlant(db, range);
   const tool = await aDowntimeReason(db, company, { name: 'Tool change', plannedBehavior: 'unplanned' });
   const brk = await aDowntimeReason(db, company, { name: 'Break', plannedBehavior: 'planned' });
 
@@ -106,87 +76,31 @@ async function seedPlant(db: Kysely<Database>, range: { start: number; end: numb
     await anAnnotation(db, company, { machineId: mill, start, end, typeId: tool.id });
   for (const [start, end] of millBreak)
     await anAnnotation(db, company, { machineId: mill, start, end, typeId: brk.id });
-  for (const machineId of [lathe, mill, press])
-    await recomputeRollups(db, { companyId: company.id, machineId, from: range.start, to: range.end, now });
+  await recomputeMachines(db, company, [lathe, mill, press], { from: range.start, to: range.end, now });
   return { email: user.email, password: user.password, lathe, mill, press, tool: tool.id } satisfies Plant;
-}
-
-// ---- Reading the page (role-based: STYLE.md)
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
-const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-
-/** A table's body rows as arrays of cell texts (row header first). */
-function tableRows(table: Locator): Promise<string[][]> {
-  return table
-    .locator('tbody tr')
-    .evaluateAll((rows) =>
-      rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')),
-    );
 }
 
 /** The grid of downtime periods (its heading says which reason). */
 const grid = (page: Page) => page.locator('section:has(#grid-heading)');
 
-async function settled(page: Page) {
-  await expect.poll(() => page.locator('[aria-busy="true"]').count(), POLL).toBe(0);
-  await expect.poll(() => page.locator('.report__body [role="progressbar"]').count(), POLL).toBe(0);
-}
-
-/** Clicks a chart's canvas at a fraction of its size (the charts open what lies under the pointer's row). */
-async function clickChart(chart: Locator, fx: number, fy: number) {
-  const canvas = chart.locator('canvas');
-  const box = await canvas.boundingBox();
-  if (!box) throw new Error('chart not drawn');
-  await canvas.click({ position: { x: box.width * fx, y: box.height * fy } });
-}
-
 describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
-  let db: TestDb;
-  let product: RunningProduct;
-  let browser: Browser;
-  let page: Page;
-  let plant: Plant;
-  const range = lastWeek(Date.now());
-
-  beforeAll(async () => {
-    db = await freshDb(dialect);
-    plant = await seedPlant(db.db, range, Date.now());
-    [product, browser] = await Promise.all([
-      startProduct({ DATABASE_URL: db.url, TAKT_DEMO: '0', TAKT_INGEST: '0' }),
-      launchChromium(),
-    ]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await db?.cleanup();
-  });
+  const office = officeSession(dialect, 'office-downtime', seedPlant);
+  const range = office.week;
 
   it('opens from /app/reports, applies Last week and shows the top reason with its minutes', async () => {
-    await page.goto(`${product.url}/app/reports`);
-    await page.getByLabel('Email').fill(plant.email);
-    await page.getByLabel('Password').fill(plant.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('link', { name: /^Downtime/ }).click();
+    const { page } = office;
+    await office.openFromReports(/^Downtime/);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/downtime');
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('Downtime Report for All Machines');
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('Downtime Report for All Machines');
 
-    await page.getByRole('button', { name: /^Date range:/ }).click();
-    const menu = page.getByRole('dialog', { name: 'Date range' });
-    // reports-admin §5: the downtime report's maximum range.
-    await expect.poll(() => menu.getByText('Select up to 31 days').count()).toBeGreaterThan(0);
-    await menu.getByRole('button', { name: 'Last week', exact: true }).click();
-    await page.getByRole('button', { name: 'Apply', exact: true }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('quicklink')).toBe('last-week');
-    const q = new URL(page.url()).searchParams;
-    expect([Number(q.get('start')), Number(q.get('end'))]).toEqual([range.start, range.end]);
-    await settled(page);
+    await office.applyLastWeek({
+      // reports-admin §5: the downtime report's maximum range.
+      inMenu: (menu) => expect.poll(() => menu.getByText('Select up to 31 days').count()).toBeGreaterThan(0),
+    });
+    await office.settled();
 
     // The pareto, longest first, minutes with 2 decimals (reports-admin §9), and the accumulated percent.
-    const reasons = section(page, 'Downtime by reason').getByRole('table');
+    const reasons = office.section('Downtime by reason').getByRole('table');
     await expect
       .poll(() => tableRows(reasons), POLL)
       .toEqual([
@@ -205,13 +119,13 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
     ).resolves.toBe(total.toFixed(2));
     expect(await tableRows(grid(page).getByRole('table'))).toHaveLength(13);
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    if (dialect === 'sqlite') await screenshots(page, 'downtime-report');
+    if (dialect === 'sqlite') await office.screenshots('downtime-report');
   }, 120_000);
 
   it('drills into the top reason from the pareto, then downloads the same rows as CSV', async () => {
+    const { page, plant } = office;
     // The first column of the pareto is the top reason.
-    await clickChart(section(page, 'Downtime by reason').locator('figure'), 0.2, 0.5);
+    await clickChart(office.section('Downtime by reason').locator('figure'), 0.2, 0.5);
     await expect.poll(() => new URL(page.url()).searchParams.get('reason')).toBe(plant.tool);
     await expect
       .poll(() => grid(page).getByRole('heading', { level: 2 }).textContent(), POLL)
@@ -228,25 +142,19 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
     ]);
     await expect(grid(page).getByRole('status').textContent()).resolves.toBe('7 stops, 285.00 min in all');
 
-    const link = grid(page).getByRole('link', { name: 'Download CSV' });
-    await expect.poll(() => link.count(), POLL).toBe(1);
-    const href = (await link.getAttribute('href'))!;
-    expect(href).toMatch(/^\/api\/reports\/downtime\?.*categoryId=.*&format=csv&token=/);
-    const res = await page.request.get(`${product.url}${href}`);
-    expect(res.status()).toBe(200);
-    expect(res.headers()['content-type']).toContain('text/csv');
-    const csv = (await res.text())
-      .trim()
-      .split(/\r?\n/)
-      .map((l) => l.split(','));
+    const csv = await office.downloadCsv(
+      grid(page).getByRole('link', { name: 'Download CSV' }),
+      /^\/api\/reports\/downtime\?.*categoryId=.*&format=csv&token=/,
+    );
     expect(csv[0]).toEqual(['Start', 'Duration', 'Machine', 'Reason', 'Message', 'Planned']);
     expect(csv.slice(1).map((r) => r.slice(1))).toEqual(rows.map((r) => r.slice(1)));
-    if (dialect === 'sqlite') await screenshots(page, 'downtime-report-reason');
+    if (dialect === 'sqlite') await office.screenshots('downtime-report-reason');
   }, 60_000);
 
   it("opens a machine's downtime from the stacked chart, with the range and the reason", async () => {
+    const { page, plant } = office;
     // Drilled into Tool change, the stacked chart shows that reason only; the Lathe's row is the first.
-    await clickChart(section(page, 'Downtime by machine').locator('figure'), 0.5, 0.15);
+    await clickChart(office.section('Downtime by machine').locator('figure'), 0.5, 0.15);
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/machine/${plant.lathe}/downtime`);
     const q = new URL(page.url()).searchParams;
     expect([Number(q.get('start')), Number(q.get('end')), q.get('reason')]).toEqual([
@@ -254,27 +162,28 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
       range.end,
       plant.tool,
     ]);
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('Downtime Report for Lathe');
-    await settled(page);
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('Downtime Report for Lathe');
+    await office.settled();
     await expect
-      .poll(() => tableRows(section(page, 'Downtime by reason').getByRole('table')), POLL)
+      .poll(() => tableRows(office.section('Downtime by reason').getByRole('table')), POLL)
       .toEqual([['Tool change', '225.00', '5', '100.0%']]);
-    expect(await section(page, 'Downtime by machine').count()).toBe(0);
+    expect(await office.section('Downtime by machine').count()).toBe(0);
     expect(await grid(page).getByRole('heading', { level: 2 }).textContent()).toBe(
       'Downtime periods: Tool change',
     );
     expect(await tableRows(grid(page).getByRole('table'))).toHaveLength(5);
-    if (dialect === 'sqlite') await screenshots(page, 'machine-downtime');
+    if (dialect === 'sqlite') await office.screenshots('machine-downtime');
 
     // Back to all machines with the same dates.
     await page.getByRole('button', { name: 'Return to Downtime Report for All Machines' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/downtime');
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('Downtime Report for All Machines');
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('Downtime Report for All Machines');
     expect(Number(new URL(page.url()).searchParams.get('start'))).toBe(range.start);
   }, 60_000);
 
   it('hides planned downtime with its toggle, and says what is wrong with a range over 31 days', async () => {
-    await settled(page);
+    const { page, product } = office;
+    await office.settled();
     await page.getByRole('button', { name: 'Show all reasons' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('reason')).toBeNull();
     // The toggle's state is the URL, which React Router updates in a transition: click, then wait for it
@@ -285,9 +194,9 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
     await planned.click();
     await expect.poll(() => new URL(page.url()).searchParams.get('hide'), POLL).toBe('planned');
     await expect.poll(() => planned.isChecked(), POLL).toBe(false);
-    await settled(page);
+    await office.settled();
     await expect
-      .poll(() => tableRows(section(page, 'Downtime by reason').getByRole('table')), POLL)
+      .poll(() => tableRows(office.section('Downtime by reason').getByRole('table')), POLL)
       .toEqual([
         ['Tool change', '285.00', '7', '93.4%'],
         ['Uncategorized', '20.00', '1', '100.0%'],
@@ -302,15 +211,3 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
     expect(await alert.textContent()).toMatch(/31/);
   }, 60_000);
 });
-
-/** Full-page screenshots at a desk (1280×800) and a phone (390×844) width. */
-async function screenshots(page: Page, name: string) {
-  const desk = page.viewportSize();
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-1280x800.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  // Charts redraw on resize.
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-390x844.png`), fullPage: true });
-  await page.setViewportSize(desk ?? { width: 1280, height: 800 });
-  await page.waitForTimeout(300);
-}

@@ -1,17 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { addDays, companyDayStart, epochMs, quickLinks, shopDateOf } from '@takt/domain';
-import type { CompanyClock, WaterfallStep } from '@takt/domain';
-import { companyScope } from '@takt/db';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { WaterfallStep } from '@takt/domain';
 import type { Database } from '@takt/db';
-import { recomputeRollups } from '@takt/db/rollups';
-import { DIALECTS, freshDb } from '@takt/db/testing';
-import type { TestDb } from '@takt/db/testing';
+import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
-import { aCompany, aGroup, aMachine, aUser } from '../../services/api/src/testing/builders';
 import {
   aDowntimeReason,
   anAnnotation,
@@ -21,25 +13,20 @@ import {
 } from '../../services/api/src/testing/downtime-builders';
 import type { StateRows } from '../../services/api/src/testing/downtime-builders';
 import { aShift } from '../../services/api/src/testing/live-builders';
-import { launchChromium, startProduct } from './harness';
-import type { RunningProduct } from './harness';
+import {
+  aJobWithRun,
+  aRejectRow,
+  recomputeMachines,
+  someCycles,
+} from '../../services/api/src/testing/report-plant';
+import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import type { Span } from './office-harness';
 
 // The OEE report of the office app (reports-admin §2 "OEE report", §9 rounding; decision 0803 waterfall) in
 // Chromium, on a plant seeded last week with hand-computed figures, on SQLite and PostgreSQL. A manager opens
 // it from /app/reports, picks "Last week", drills into a group and a machine, filters one shift, downloads the
 // CSV and checks the loss waterfall. Screenshots of the OEE and utilization reports at desk and phone widths
 // go to test-results/office-oee/ (gitignored).
-
-const ARTIFACTS = fileURLToPath(new URL('../../test-results/office-oee/', import.meta.url));
-const CLOCK: CompanyClock = { timezone: 'America/Chicago' };
-const POLL = { timeout: 20_000, interval: 200 } as const;
-
-/** "Last week" as the picker computes it (decision 0104: the whole ISO week before this one). */
-function lastWeek(now: number): { start: number; end: number } {
-  const link = quickLinks(CLOCK, 'day', epochMs(now)).find((l) => l.label === 'Last week');
-  if (!link) throw new Error('no Last week quick link');
-  return { start: link.start, end: link.end };
-}
 
 // The plant, America/Chicago, shifts Day 06:00–14:00 and Swing 14:00–22:00 every day. Monday to Friday of
 // last week (minutes after local midnight):
@@ -93,23 +80,10 @@ interface Plant {
   swing: string;
 }
 
-async function seedPlant(db: Kysely<Database>, range: { start: number; end: number }, now: number) {
-  const company = await aCompany(db, {
-    name: 'Acme Machining',
-    timezone: CLOCK.timezone,
-    productTier: 'full',
-  });
-  const user = await aUser(db, company, { role: 'manager', displayName: 'Maria Manager' });
+async function seedPlant(db: Kysely<Database>, range: Span, now: number) {
+  const { company, user, cell, lathe, mill, press, at, scope } = await anOfficePlant(db, range);
   const day = await aShift(db, company, { name: 'Day', startoffsetminutes: 360, endoffsetminutes: 840 });
   const swing = await aShift(db, company, { name: 'Swing', startoffsetminutes: 840, endoffsetminutes: 1320 });
-  const cell = await aGroup(db, company, 'Cell');
-  const lathe = await aMachine(db, company, { name: 'Lathe', groupIds: [cell], sortOrder: 1 });
-  const mill = await aMachine(db, company, { name: 'Mill', groupIds: [cell], sortOrder: 2 });
-  const press = await aMachine(db, company, { name: 'Press', sortOrder: 3 });
-  const scope = companyScope(db, company.id);
-  const monday = shopDateOf(CLOCK, epochMs(range.start));
-  /** Local time on weekday i (0 = Monday) of last week. */
-  const at = (i: number, h: number, m = 0) => companyDayStart(CLOCK, addDays(monday, i)) + (h * 60 + m) * MIN;
   const weekdays = Array.from({ length: DAYS }, (_, i) => i);
 
   const latheStates: Array<[number, number, 'ACTIVE' | 'INACTIVE']> = [];
@@ -149,46 +123,16 @@ async function seedPlant(db: Kysely<Database>, range: { start: number; end: numb
     { machine: lathe, name: 'Flange', expected: 10 * MIN, ideal: 8 * MIN },
     { machine: mill, name: 'Bracket', expected: 10 * MIN, ideal: 9 * MIN },
   ];
-  for (const j of jobs) {
-    const jobId = crypto.randomUUID();
-    await scope
-      .insertInto('jobs', {
-        id: jobId,
-        name: j.name,
-        erp_job_id: null,
-        expected_cycle_time: j.expected,
-        ideal_cycle_time: j.ideal,
-        part_count_multiplier: 1,
-        actual_parts: 1,
-        setuptime: null,
-        quantity: null,
-        hidden: 0,
-        created_at: range.start,
-      })
-      .execute();
-    await scope
-      .insertInto('job_runs', {
-        id: crypto.randomUUID(),
-        machine_id: j.machine,
-        job_id: jobId,
-        job_machine_id: null,
-        start_at: at(0, 6),
-        end_at: at(DAYS - 1, 22),
-        setup_mode: 'none',
-        setup_end: at(0, 6),
-        expected_cycle_time: j.expected,
-        ideal_cycle_time: j.ideal,
-        part_count_multiplier: 1,
-        actual_parts: 1,
-        reported_parts: null,
-        required_cycles: null,
-        part_behavior: 'one',
-        expected_setup_ms: null,
-        setup_note: null,
-        created_at: at(0, 6),
-      })
-      .execute();
-  }
+  for (const j of jobs)
+    await aJobWithRun(scope, {
+      machineId: j.machine,
+      name: j.name,
+      expected: j.expected,
+      ideal: j.ideal,
+      jobCreatedAt: range.start,
+      start: at(0, 6),
+      end: at(DAYS - 1, 22),
+    });
   /** `count` cycles of 10 min, the first starting at `from`. */
   const cyclesFrom = (machine: string, from: number, count: number) => {
     for (let k = 1; k <= count; k++) cycleRows.push({ machine, end: from + k * 10 * MIN });
@@ -199,39 +143,17 @@ async function seedPlant(db: Kysely<Database>, range: { start: number; end: numb
     cyclesFrom(lathe, at(i, 14), 24); // 14:10 … 18:00
     cyclesFrom(mill, at(i, 6), 47); // 06:10 … 13:50
   }
-  await scope
-    .insertInto(
-      'cycles',
-      cycleRows.map((c) => ({
-        machine_id: c.machine,
-        start_at: c.end - 10 * MIN,
-        end_at: c.end,
-        duration: 10 * MIN,
-        count: 1,
-        source: 'part_count',
-        setup: 0,
-      })),
-    )
-    .execute();
+  for (const m of [lathe, mill])
+    await someCycles(
+      scope,
+      m,
+      cycleRows.filter((c) => c.machine === m).map((c) => ({ start: c.end - 10 * MIN, end: c.end })),
+    );
   const burr = await aRejectReason(db, company, { name: 'Burr' });
-  const reject = (when: number, scrapcount: number) => ({
-    id: crypto.randomUUID(),
-    machine_id: lathe,
-    adjustment_time: when,
-    type_id: burr.id,
-    scrapcount,
-    count: 0,
-    message: null,
-    reject_behavior: 'scrap' as const,
-    deduct_from_good_parts: 1,
-    job_run_id: null,
-    kind: 'reject' as const,
-    created_by: null,
-    created_at: when,
-  });
+  const reject = (when: number, scrapcount: number) =>
+    aRejectRow(lathe, when, { typeId: burr.id, scrapcount });
   await scope.insertInto('part_adjustments', [reject(at(2, 11), 3), reject(at(3, 15), 1)]).execute();
-  for (const machineId of [lathe, mill, press])
-    await recomputeRollups(db, { companyId: company.id, machineId, from: range.start, to: range.end, now });
+  await recomputeMachines(db, company, [lathe, mill, press], { from: range.start, to: range.end, now });
   return {
     email: user.email,
     password: user.password,
@@ -261,15 +183,6 @@ async function tiles(page: Page): Promise<Record<string, string>> {
     );
 }
 
-/** A table's body rows as arrays of cell texts (row header first). */
-function tableRows(table: Locator): Promise<string[][]> {
-  return table
-    .locator('tbody tr')
-    .evaluateAll((rows) =>
-      rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')),
-    );
-}
-
 const list = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
 /** Row name → the Name, OEE, … cells of one list, once its first row carries figures. */
@@ -278,63 +191,26 @@ async function listFigures(page: Page, name: string): Promise<Map<string, string
   return new Map(rows.map((r) => [r[0]!, r.slice(1)]));
 }
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
-
-async function settled(page: Page) {
-  // The page and each list mark themselves busy while their answer for the applied view loads.
-  await expect.poll(() => page.locator('[aria-busy="true"]').count(), POLL).toBe(0);
-  await expect.poll(() => page.locator('.report__body [role="progressbar"]').count(), POLL).toBe(0);
-}
-
 describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
-  let db: TestDb;
-  let product: RunningProduct;
-  let browser: Browser;
-  let page: Page;
-  let plant: Plant;
-  const range = lastWeek(Date.now());
+  const office = officeSession(dialect, 'office-oee', seedPlant);
+  const range = office.week;
   const T_ALL = (range.end - range.start) / MIN;
 
-  beforeAll(async () => {
-    db = await freshDb(dialect);
-    plant = await seedPlant(db.db, range, Date.now());
-    [product, browser] = await Promise.all([
-      startProduct({ DATABASE_URL: db.url, TAKT_DEMO: '0', TAKT_INGEST: '0' }),
-      launchChromium(),
-    ]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await db?.cleanup();
-  });
-
   it('opens from /app/reports, applies Last week, drills into a group and a machine, and back', async () => {
-    await page.goto(`${product.url}/app/reports`);
-    await page.getByLabel('Email').fill(plant.email);
-    await page.getByLabel('Password').fill(plant.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('link', { name: /^OEE/ }).click();
+    const { page, plant } = office;
+    await office.openFromReports(/^OEE/);
     await expect.poll(() => page.url()).toContain('/dashboard/oee');
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('OEE Report for All Machines');
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('OEE Report for All Machines');
 
     // The quick link closes the menu; the view is stale until Apply, which writes the range into the URL.
-    await page.getByRole('button', { name: /^Date range:/ }).click();
-    const menu = page.getByRole('dialog', { name: 'Date range' });
-    await menu.getByRole('button', { name: 'Last week', exact: true }).click();
-    await expect.poll(() => menu.count()).toBe(0);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Press Apply' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Apply', exact: true }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('quicklink')).toBe('last-week');
-    const q = new URL(page.url()).searchParams;
-    expect([q.get('interval'), Number(q.get('start')), Number(q.get('end'))]).toEqual([
-      'day',
-      range.start,
-      range.end,
-    ]);
-    await settled(page);
+    const q = await office.applyLastWeek({
+      beforeApply: async (menu) => {
+        await expect.poll(() => menu.count()).toBe(0);
+        await expect.poll(() => page.getByRole('status').filter({ hasText: 'Press Apply' }).count()).toBe(1);
+      },
+    });
+    expect(q.get('interval')).toBe('day');
+    await office.settled();
 
     // All machines: OEE = Σideal × good ÷ (total × T_ppt); OOE over shift time, TEEP over all time.
     const all = sum(LATHE, MILL, PRESS);
@@ -362,14 +238,13 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     // The Press never ran: no performance, no OEE.
     expect(machines.get('Press')!.slice(0, 4)).toEqual(['-', '-', '-', '0.0%']);
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    if (dialect === 'sqlite') await screenshots(page, 'oee-report');
+    if (dialect === 'sqlite') await office.screenshots('oee-report', true);
 
     // Drill into the group: its machines only, no group list, the back link.
     await list(page, 'Machine Groups').getByRole('button', { name: 'Cell', exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('group')).toBe(plant.cell);
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('OEE Report for Cell');
-    await settled(page);
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('OEE Report for Cell');
+    await office.settled();
     await expect.poll(async () => (await tiles(page)).OEE, POLL).toBe(p1(oee(sum(LATHE, MILL))));
     expect(await list(page, 'Machine Groups').count()).toBe(0);
     expect([...(await listFigures(page, 'Machines')).keys()]).toEqual(['Lathe', 'Mill']);
@@ -378,8 +253,8 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     await list(page, 'Machines').getByRole('button', { name: 'Lathe', exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('machine')).toBe(plant.lathe);
     expect(new URL(page.url()).searchParams.get('group')).toBe(plant.cell);
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('OEE Report for Lathe');
-    await settled(page);
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('OEE Report for Lathe');
+    await office.settled();
     await expect
       .poll(() => tiles(page), POLL)
       .toEqual({
@@ -393,7 +268,7 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
 
     // The back link clears the drill-down and keeps the dates.
     await page.getByRole('button', { name: 'Return to OEE Report for All Machines' }).click();
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('OEE Report for All Machines');
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('OEE Report for All Machines');
     const back = new URL(page.url()).searchParams;
     expect([back.get('group'), back.get('machine')]).toEqual([null, null]);
     expect([Number(back.get('start')), Number(back.get('end')), back.get('interval')]).toEqual([
@@ -401,11 +276,12 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
       range.end,
       'day',
     ]);
-    await settled(page);
+    await office.settled();
     await expect.poll(async () => (await tiles(page)).OEE, POLL).toBe('24.0%');
   }, 120_000);
 
   it('shows a loss waterfall whose steps add up to the OEE tile', async () => {
+    const { page, product } = office;
     const answer = (await (
       await page.request.get(
         `${product.url}/api/reports/oee?start=${range.start}&end=${range.end}&interval=day`,
@@ -440,10 +316,11 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
   }, 60_000);
 
   it('filters one shift (OOE and TEEP go) and downloads the same figures as CSV', async () => {
+    const { page } = office;
     const filter = page.getByRole('group', { name: 'Shifts' });
     await filter.getByRole('checkbox', { name: 'Swing' }).uncheck();
     await expect.poll(() => filter.getByRole('checkbox', { name: 'Day' }).isChecked()).toBe(true);
-    await settled(page);
+    await office.settled();
     const all = sum(LATHE_DAY, MILL_DAY, PRESS_DAY);
     await expect
       .poll(() => tiles(page), POLL)
@@ -474,17 +351,10 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     ]);
     expect(shown.get('Lathe')![0]).toBe('54.1%');
 
-    const link = machines.getByRole('link', { name: 'Download CSV' });
-    await expect.poll(() => link.count(), POLL).toBe(1);
-    const href = (await link.getAttribute('href'))!;
-    expect(href).toMatch(/^\/api\/reports\/warehouse\/production\/csv\?request=.*&token=/);
-    const res = await page.request.get(`${product.url}${href}`);
-    expect(res.status()).toBe(200);
-    expect(res.headers()['content-type']).toContain('text/csv');
-    const csv = (await res.text())
-      .trim()
-      .split(/\r?\n/)
-      .map((l) => l.split(','));
+    const csv = await office.downloadCsv(
+      machines.getByRole('link', { name: 'Download CSV' }),
+      /^\/api\/reports\/warehouse\/production\/csv\?request=.*&token=/,
+    );
     expect(csv[0]).toEqual([
       'Machine',
       'OEE (%)',
@@ -510,31 +380,33 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
   }, 60_000);
 
   it('shows the utilization report for last week, with the same shift filter', async () => {
+    const { page, product } = office;
     await page.goto(
       `${product.url}/dashboard/utilization?interval=day&start=${range.start}&end=${range.end}`,
     );
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('Utilization Report for All Machines');
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('Utilization Report for All Machines');
     const filter = page.getByRole('group', { name: 'Shifts' });
     const tile = page.locator('.tile__value').first();
     // The shift choice is the company's (reports-admin §9): still the Day shift only, 3 × 7 × 480 min.
     await expect.poll(() => filter.getByRole('checkbox', { name: 'Swing' }).isChecked(), POLL).toBe(false);
-    await settled(page);
+    await office.settled();
     const dayShare = (LATHE_DAY.run + MILL_DAY.run) / (3 * 7 * 480);
     await expect.poll(() => tile.textContent(), POLL).toBe(`${Math.round(dayShare * 100)}%`); // 45%
     // All shifts: in-cycle share of all time, zero decimals: (3400 + 2350) ÷ (3 × the week).
     await filter.getByRole('checkbox', { name: 'All shifts' }).check();
-    await settled(page);
+    await office.settled();
     const share = (LATHE.run + MILL.run) / (3 * T_ALL);
     await expect.poll(() => tile.textContent(), POLL).toBe(`${Math.round(share * 100)}%`); // 19%
     expect((await tile.textContent()) ?? '').toBe('19%');
     const rows = await listFigures(page, 'Machines');
     expect(rows.get('Lathe')![0]).toBe(`${Math.round((LATHE.run / T_ALL) * 100)}%`);
-    if (dialect === 'sqlite') await screenshots(page, 'utilization-report');
+    if (dialect === 'sqlite') await office.screenshots('utilization-report', true);
   }, 60_000);
 
   it('lists utilization by shift, group and machine as the OEE report does, with the server CSV, and drills into a group', async () => {
+    const { page, plant } = office;
     // Continues on the previous page: all shifts, last week.
-    await settled(page);
+    await office.settled();
     const inCycle = (run: number, machines: number) => `${Math.round((run / (machines * T_ALL)) * 100)}%`;
     const groups = await listFigures(page, 'Machine Groups');
     expect([...groups.keys()]).toEqual(['Cell']);
@@ -548,16 +420,10 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     expect(machines.get('Lathe')![0]).toBe(inCycle(LATHE.run, 1));
 
     // The Machines list's CSV comes from the server and says the same In-Cycle figures.
-    const link = list(page, 'Machines').getByRole('link', { name: 'Download CSV' });
-    await expect.poll(() => link.count(), POLL).toBe(1);
-    const href = (await link.getAttribute('href'))!;
-    expect(href).toMatch(/^\/api\/reports\/warehouse\/production\/csv\?request=.*&token=/);
-    const res = await page.request.get(`${product.url}${href}`);
-    expect(res.status()).toBe(200);
-    const csv = (await res.text())
-      .trim()
-      .split(/\r?\n/)
-      .map((l) => l.split(','));
+    const csv = await office.downloadCsv(
+      list(page, 'Machines').getByRole('link', { name: 'Download CSV' }),
+      /^\/api\/reports\/warehouse\/production\/csv\?request=.*&token=/,
+    );
     expect(csv[0]!.slice(0, 2)).toEqual(['Machine', 'Utilization (%)']);
     const byName = new Map(csv.slice(1).map((r) => [r[0]!, r.slice(1)]));
     expect([...byName.keys()]).toEqual(['Lathe', 'Mill', 'Press', 'Total']);
@@ -568,60 +434,41 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
 
     // The per-shift matrix, zero decimals, one column per shift.
     await list(page, 'Machines').getByLabel('Show').selectOption({ label: 'In-Cycle by Shift' });
-    await settled(page);
+    await office.settled();
     const matrixHeaders = await list(page, 'Machines').getByRole('columnheader').allTextContents();
     expect(matrixHeaders.map((h) => h.replace(/[▲▼]/g, '').trim())).toEqual(['Name', 'Day', 'Swing']);
     await list(page, 'Machines').getByLabel('Show').selectOption({ label: 'Summary' });
 
-    if (dialect === 'sqlite') await screenshots(page, 'utilization-lists');
+    if (dialect === 'sqlite') await office.screenshots('utilization-lists', true);
 
     // A group row drills down: the group goes into the URL, its In-Cycle share heads the panel.
     await list(page, 'Machine Groups').getByRole('button', { name: 'Cell' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('group'), POLL).toBe(plant.cell);
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('Utilization Report for Cell');
-    await settled(page);
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('Utilization Report for Cell');
+    await office.settled();
     await expect
       .poll(() => page.getByRole('heading', { level: 2, name: /^Cell: In-Cycle/ }).textContent(), POLL)
       .toBe(`Cell: In-Cycle ${inCycle(LATHE.run + MILL.run, 2)}`);
     expect(await list(page, 'Machine Groups').count()).toBe(0);
     expect([...(await listFigures(page, 'Machines')).keys()]).toEqual(['Lathe', 'Mill']);
-    if (dialect === 'sqlite') await screenshots(page, 'utilization-group');
+    if (dialect === 'sqlite') await office.screenshots('utilization-group', true);
     await page.getByRole('button', { name: 'Return to Utilization Report for All Machines' }).click();
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('Utilization Report for All Machines');
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('Utilization Report for All Machines');
   }, 90_000);
 
   it('shows no OEE for a range without run time', async () => {
+    const { page, product } = office;
     // The week before the plant's: no machine state, no parts.
     const start = range.start - 7 * 24 * 60 * MIN;
     await page.goto(`${product.url}/dashboard/oee?interval=day&start=${start}&end=${range.start}`);
-    await expect.poll(() => heading(page).textContent(), POLL).toBe('OEE Report for All Machines');
-    await settled(page);
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('OEE Report for All Machines');
+    await office.settled();
     // Shift time but no run time: no OEE ('-', not 0 %), and the waterfall's caption agrees with the tile.
     await expect.poll(async () => (await tiles(page)).OEE, POLL).toBe('-');
     expect((await tiles(page)).Availability).toBe('0.0%');
     expect(await list(page, 'Where the time went').locator('figcaption').textContent()).toBe(
       'No run time in this range, so there is no OEE.',
     );
-    if (dialect === 'sqlite') await screenshots(page, 'oee-report-empty');
+    if (dialect === 'sqlite') await office.screenshots('oee-report-empty', true);
   }, 60_000);
 });
-
-/** Full-page screenshots at a desk (1280×800) and a phone (390×844) width. */
-async function screenshots(page: Page, name: string) {
-  const desk = page.viewportSize();
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-1280x800.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  // Charts redraw on resize.
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-390x844.png`), fullPage: true });
-  // And screen by screen, as a phone shows it.
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  for (let y = 0, n = 1; y < height; y += 844, n++)
-    await page.screenshot({
-      path: join(ARTIFACTS, `${name}-390x844-${String(n)}.png`),
-      fullPage: true,
-      clip: { x: 0, y, width: 390, height: Math.min(844, height - y) },
-    });
-  await page.setViewportSize(desk ?? { width: 1280, height: 800 });
-  await page.waitForTimeout(300);
-}

@@ -37,6 +37,35 @@ const CyclesReportPage = lazy(() =>
   import('./pages/CyclesReportPage').then((m) => ({ default: m.CyclesReportPage })),
 );
 
+const MachineTimelinePage = lazy(() =>
+  import('./pages/MachineTimelinePage').then((m) => ({ default: m.MachineTimelinePage })),
+);
+
+const MachineQualityPage = lazy(() =>
+  import('./pages/MachineQualityPage').then((m) => ({ default: m.MachineQualityPage })),
+);
+
+const PartsReportPage = lazy(() =>
+  import('./pages/PartsReportPage').then((m) => ({ default: m.PartsReportPage })),
+);
+
+const OverridesReportPage = lazy(() =>
+  import('./pages/OverridesReportPage').then((m) => ({ default: m.OverridesReportPage })),
+);
+
+// The machine diagnostics, conditions and export pages (decision 0810); conditions carries chart.js.
+const MachineDiagnosticsPage = lazy(() =>
+  import('./pages/MachineDiagnosticsPage').then((m) => ({ default: m.MachineDiagnosticsPage })),
+);
+
+const MachineConditionsPage = lazy(() =>
+  import('./pages/MachineConditionsPage').then((m) => ({ default: m.MachineConditionsPage })),
+);
+
+const MachineExportPage = lazy(() =>
+  import('./pages/MachineExportPage').then((m) => ({ default: m.MachineExportPage })),
+);
+
 const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
 
 function LazyPage({ children }: { children: ReactNode }) {
@@ -93,6 +122,63 @@ const PAGES: Record<PageId, () => ReactNode> = {
         <CyclesReportPage />
       </LazyPage>
     </RequirePermission>
+  ),
+  // GET /api/reports/partGoals needs FullProduct (services/api routes/reports.ts; reports-admin §6 Parts Goal).
+  parts: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <PartsReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // GET /api/reports/overrides needs PerformanceDashboard, as the other machine reports.
+  overrides: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <OverridesReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // GET /api/reports/operation needs PerformanceDashboard (services/api routes/reports.ts).
+  timeline: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <MachineTimelinePage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // reports-admin §2 "Machine quality": reading needs the reports tier; the form needs FullProduct (POST, PUT
+  // and DELETE /api/partadjustment), and without it the grid is read-only.
+  machineQuality: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <MachineQualityPage kind="reject" />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  partCorrections: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <MachineQualityPage kind="correction" />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // GET /api/machines/:id/diagnostics, the live channel and POST /api/reports/event/queue need only a login
+  // (any role of the company; decision 0702): no permission gate.
+  machineDiagnostics: () => (
+    <LazyPage>
+      <MachineDiagnosticsPage />
+    </LazyPage>
+  ),
+  machineConditions: () => (
+    <LazyPage>
+      <MachineConditionsPage />
+    </LazyPage>
+  ),
+  machineExport: () => (
+    <LazyPage>
+      <MachineExportPage />
+    </LazyPage>
   ),
 };
 

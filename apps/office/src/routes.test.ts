@@ -18,10 +18,19 @@ describe('office routes', () => {
     ['/reports', 'notFound'],
     ['/dashboard/downtime', 'downtime'],
     ['/machine/m1/downtime', 'downtime'],
-    ['/machine/m1/quality', 'notFound'],
+    ['/machine/m1/quality', 'machineQuality'],
+    ['/machines/m1/quality', 'machineQuality'],
+    ['/app/machines/m1/part-corrections', 'partCorrections'],
     ['/dashboard/quality', 'quality'],
     ['/machine/m1/cycles', 'cycles'],
+    ['/machine/m1/overrides', 'overrides'],
+    ['/machine/m1/parts', 'parts'],
+    ['/dashboard/parts', 'parts'],
     ['/reports/cycles', 'notFound'],
+    ['/machine/m1/timeline', 'timeline'],
+    ['/machine/m1/diagnostics', 'machineDiagnostics'],
+    ['/machine/m1/conditions', 'machineConditions'],
+    ['/machine/m1/export', 'machineExport'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -35,7 +44,16 @@ describe('office routes', () => {
     expect(navSection('/machine/m1/downtime')).toBe('reports');
     expect(navSection('/dashboard/quality')).toBe('reports');
     expect(navSection('/machine/m1/cycles')).toBe('reports');
+    expect(navSection('/machine/m1/timeline')).toBe('reports');
+    expect(navSection('/machine/m1/quality')).toBe('reports');
+    expect(navSection('/app/machines/m1/part-corrections')).toBe('reports');
+    expect(navSection('/machine/m1/overrides')).toBe('reports');
+    expect(navSection('/machine/m1/parts')).toBe('reports');
+    expect(navSection('/dashboard/parts')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
+    // The machine pages of decision 0810 open from the Machines page.
+    expect(navSection('/machine/m1/diagnostics')).toBe('machines');
+    expect(navSection('/machine/m1/export')).toBe('machines');
     expect(navSection('/nope')).toBeNull();
   });
 });
@@ -44,7 +62,7 @@ describe('reportsFor (reports-admin §6)', () => {
   it.each([
     [
       ['PerformanceDashboard', 'Utilization', 'FullProduct'],
-      ['oee', 'utilization', 'downtime', 'quality'],
+      ['oee', 'utilization', 'downtime', 'quality', 'parts'],
     ],
     [
       ['PerformanceDashboard', 'Utilization'],

@@ -28,9 +28,44 @@ export const PATHS = {
   quality: '/dashboard/quality',
   /** reports-admin §2: /machine/{id}/cycles?start&end, one machine's Cycles report (decision 0806). */
   machineCycles: '/machine/:id/cycles',
+  /** reports-admin §2: /machine/{id}/overrides?start&end, the override step charts (decision 0807). */
+  machineOverrides: '/machine/:id/overrides',
+  /** reports-admin §2: /dashboard/parts?{query}, the Parts report (CSV via /api/reports/partGoals). */
+  parts: '/dashboard/parts',
+  /** reports-admin §2: /machine/{id}/parts, one machine's Parts report. */
+  machineParts: '/machine/:id/parts',
+  /** reports-admin §2: /machine/{id}/timeline?start&end&interval, the machine timeline. */
+  machineTimeline: '/machine/:id/timeline',
+  /** reports-admin §2: /machine/{id}/quality?start&end[&adjustmenttime&qty], the scrap grid and form. */
+  machineQuality: '/machine/:id/quality',
+  /** reports-admin §2: "/machines/{machine_id}/quality?start&end … also appear". */
+  machinesQuality: '/machines/:id/quality',
+  /** reports-admin §2: app/machines/{id}/part-corrections?start&end&adjustmenttime&qty. */
+  partCorrections: '/app/machines/:id/part-corrections',
+  /** reports-admin §2 "a machine diagnostics page" (decision 0810). */
+  machineDiagnostics: '/machine/:id/diagnostics',
+  /** reports-admin §2 "a machine conditions page (live charts of scalar fields)", ?key (decision 0810). */
+  machineConditions: '/machine/:id/conditions',
+  /** reports-admin §2 "an event-data export page" (decision 0810). */
+  machineExport: '/machine/:id/export',
 } as const;
 
-export type PageId = 'machines' | 'reports' | 'utilization' | 'oee' | 'downtime' | 'quality' | 'cycles';
+export type PageId =
+  | 'machines'
+  | 'reports'
+  | 'utilization'
+  | 'oee'
+  | 'downtime'
+  | 'quality'
+  | 'cycles'
+  | 'overrides'
+  | 'parts'
+  | 'timeline'
+  | 'machineQuality'
+  | 'partCorrections'
+  | 'machineDiagnostics'
+  | 'machineConditions'
+  | 'machineExport';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -44,11 +79,21 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'downtime', path: PATHS.machineDowntime },
   { id: 'quality', path: PATHS.quality },
   { id: 'cycles', path: PATHS.machineCycles },
+  { id: 'overrides', path: PATHS.machineOverrides },
+  { id: 'parts', path: PATHS.parts },
+  { id: 'parts', path: PATHS.machineParts },
+  { id: 'timeline', path: PATHS.machineTimeline },
+  { id: 'machineQuality', path: PATHS.machineQuality },
+  { id: 'machineQuality', path: PATHS.machinesQuality },
+  { id: 'partCorrections', path: PATHS.partCorrections },
+  { id: 'machineDiagnostics', path: PATHS.machineDiagnostics },
+  { id: 'machineConditions', path: PATHS.machineConditions },
+  { id: 'machineExport', path: PATHS.machineExport },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
 export interface ReportEntry {
-  id: 'oee' | 'utilization' | 'downtime' | 'quality';
+  id: 'oee' | 'utilization' | 'downtime' | 'quality' | 'parts';
   path: string;
   permission: Permission;
   title: string;
@@ -88,11 +133,40 @@ export const REPORTS: readonly ReportEntry[] = [
     title: tr('reports.quality'),
     blurb: tr('reports.qualityBlurb'),
   },
+  {
+    id: 'parts',
+    path: PATHS.parts,
+    // GET /api/reports/partGoals needs FullProduct (reports-admin §6: the Parts Goal dashboards).
+    permission: 'FullProduct',
+    title: tr('parts.title'),
+    blurb: tr('parts.blurb'),
+  },
 ];
 
 /** /machine/{id}/downtime for one machine. */
 export const machineDowntimePath = (id: string): string =>
   PATHS.machineDowntime.replace(':id', encodeURIComponent(id));
+
+/**
+ * /machine/{id}/timeline for one machine, optionally over a range (reports-admin §2; the Downtime report's
+ * "Selecting a row opens the timeline around the event" can use timelineAround of timeline/model.ts).
+ */
+export const machineTimelinePath = (id: string, range?: { start: number; end: number }): string =>
+  PATHS.machineTimeline.replace(':id', encodeURIComponent(id)) +
+  (range ? `?interval=hour&start=${range.start}&end=${range.end}` : '');
+
+/** The three machine pages linked from the Machines page (reports-admin §2; decision 0810). */
+export type MachineTool = 'diagnostics' | 'conditions' | 'export';
+
+const MACHINE_TOOL_PATH: Record<MachineTool, string> = {
+  diagnostics: PATHS.machineDiagnostics,
+  conditions: PATHS.machineConditions,
+  export: PATHS.machineExport,
+};
+
+/** /machine/{id}/diagnostics, /conditions or /export for one machine. */
+export const machineToolPath = (tool: MachineTool, id: string): string =>
+  MACHINE_TOOL_PATH[tool].replace(':id', encodeURIComponent(id));
 
 /** reports-admin §6: what a user may open follows the permissions /api/me lists (tier and role). */
 export const hasPermission = (me: Pick<Me, 'permissions'>, p: Permission): boolean =>
@@ -105,8 +179,11 @@ export const reportsFor = (me: Pick<Me, 'permissions'>): ReportEntry[] =>
 export function navSection(pathname: string): 'machines' | 'reports' | null {
   const p = pathname.replace(/\/+$/, '') || '/';
   if (p === PATHS.home || p === PATHS.machines) return 'machines';
+  // The machine pages of decision 0810 are opened from the Machines page.
+  if (/^\/machine\/[^/]+\/(diagnostics|conditions|export)$/.test(p)) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
-  if (/^\/machine\/[^/]+\/(downtime|cycles)$/.test(p)) return 'reports';
+  if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts)$/.test(p)) return 'reports';
+  if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';
   return null;
 }

@@ -1,11 +1,13 @@
-import { tr } from '@takt/ui';
-import { useMemo, useState } from 'react';
+import { Progress, tr } from '@takt/ui';
+import { useId, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { PlainTh, SortableTh } from './ReportParts';
-import { matrix, pct0, sortMatrix } from '../oee/report';
+import { CsvLink, ErrorBox, PlainTh, SectionHead, SortableTh } from './ReportParts';
+import { csvHref, LIST_TITLE, matrix, pct0, sortMatrix } from '../oee/report';
 import type { ByShift, ListKind } from '../oee/report';
 import { nextSort } from '../reports/shared';
 import type { Sort } from '../reports/shared';
+import { dataOf } from '../reports/hooks';
+import type { CallState } from '../reports/hooks';
 
 // The lists the OEE and utilization reports share (reports-admin §2 "Same layout"): a sortable table of
 // figures per shift, machine group or machine, whose group and machine rows drill down.
@@ -116,5 +118,75 @@ export function MatrixTable({
       onDrill={onDrill}
       {...(rowHint ? { rowHint } : {})}
     />
+  );
+}
+
+/**
+ * One list of the OEE and utilization reports (reports-admin §2 "List table"): its heading, the choice of
+ * view where a matrix by shift is offered, the CSV of its figures (§7), and the summary table (`children`)
+ * or the matrix. While a new answer loads the previous rows stay on screen (no jump), marked busy.
+ */
+export function ListFrame<V extends string>({
+  kind,
+  figures,
+  token,
+  views,
+  view,
+  onView,
+  byShift,
+  onDrill,
+  rowHint,
+  children,
+}: {
+  kind: ListKind;
+  figures: CallState<{ csv?: { url: string } | undefined }>;
+  /** The user token the CSV link carries (reports-admin §7). */
+  token: string | null;
+  /** The views offered, the summary first; null where no matrix is offered. */
+  views: { value: V | 'summary'; label: string }[] | null;
+  /** The view shown. */
+  view: V | 'summary';
+  onView: (view: V | 'summary') => void;
+  /** The matrix's answer (idle while the summary shows). */
+  byShift: CallState<ByShift>;
+  onDrill: ((id: string) => void) | null;
+  rowHint?: (name: string) => string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  const data = dataOf(figures);
+  const b = dataOf(byShift);
+  return (
+    <section
+      className="report__list"
+      aria-labelledby={`${id}-heading`}
+      aria-busy={figures.kind === 'loading' || byShift.kind === 'loading' || undefined}
+    >
+      <SectionHead id={`${id}-heading`} heading={tr(LIST_TITLE[kind])}>
+        {views && (
+          <div className="field field--inline">
+            <label htmlFor={`${id}-view`}>{tr('oee.listView')}</label>
+            <select id={`${id}-view`} value={view} onChange={(e) => onView(e.target.value as V)}>
+              {views.map((v) => (
+                <option key={v.value} value={v.value}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <CsvLink href={csvHref(data?.csv?.url, token)} />
+      </SectionHead>
+      {figures.kind === 'error' && <ErrorBox message={figures.message} />}
+      {!data && figures.kind !== 'error' && <Progress />}
+      {data != null && view === 'summary' && children}
+      {data != null && view !== 'summary' && kind !== 'shift' && (
+        <>
+          {byShift.kind === 'error' && <ErrorBox message={byShift.message} />}
+          {byShift.kind !== 'error' && !b && <Progress />}
+          {b && <MatrixTable kind={kind} byShift={b} onDrill={onDrill} {...(rowHint ? { rowHint } : {})} />}
+        </>
+      )}
+    </section>
   );
 }

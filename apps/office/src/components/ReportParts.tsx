@@ -2,7 +2,7 @@ import type { CompanyClock, QuickLinkOptions } from '@takt/domain';
 import { DateRangePicker, GroupSelect, Progress, ShiftFilter, t, tr, useSession } from '@takt/ui';
 import type { Horizon } from '@takt/ui';
 import { useEffect, useState } from 'react';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useCompanyClock } from '../company-clock';
 import type { ReportPageState, useShiftSelection } from '../reports/hooks';
@@ -40,6 +40,21 @@ export function ReportClockGate({
       </main>
     );
   return <>{children(clockState.clock, clockState.offsetMs)}</>;
+}
+
+/** What a report reads once its page knows the company calendar: the calendar and the server clock's offset. */
+export interface ClockProps {
+  clock: CompanyClock;
+  offsetMs: number;
+}
+
+/** A report page: `report` once the company calendar is known (ReportClockGate), `title` in the tab. */
+export function ReportPage({ title, report: Report }: { title: string; report: ComponentType<ClockProps> }) {
+  return (
+    <ReportClockGate title={title}>
+      {(clock, offsetMs) => <Report clock={clock} offsetMs={offsetMs} />}
+    </ReportClockGate>
+  );
 }
 
 /**
@@ -155,6 +170,15 @@ export function Tile({ label, value, hint }: { label: string; value: string; hin
   );
 }
 
+/** The tiles of a report's totals for the range, wrapping on a phone. */
+export function SummaryTiles({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <section className="report__summary report__summary--oee" aria-label={label}>
+      <div className="tiles tiles--wrap">{children}</div>
+    </section>
+  );
+}
+
 /** A column heading that does not sort. */
 export function PlainTh({ label, className }: { label: string; className?: string }) {
   return (
@@ -221,6 +245,24 @@ export function Sparkline({ values }: { values: readonly (number | null)[] }) {
         <path key={d} d={d} className="sparkline__line" />
       ))}
     </svg>
+  );
+}
+
+/** A section's heading (`id` for its aria-labelledby) with its tools beside it: view choices, the CSV link. */
+export function SectionHead({
+  id,
+  heading,
+  children,
+}: {
+  id: string;
+  heading: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="page__head">
+      <h2 id={id}>{heading}</h2>
+      <div className="page__tools">{children}</div>
+    </div>
   );
 }
 

@@ -48,6 +48,15 @@ describe('the cycles grid', () => {
     });
   });
 
+  it('gives the row actions the cycle span and its parts, at least one', () => {
+    const [row, noParts] = cycleRows([
+      aCycle({ timestamp: 10 * MIN, duration: 4 * MIN, parts: 2.4 }),
+      aCycle({ timestamp: 20 * MIN, duration: 4 * MIN, parts: 0 }),
+    ]);
+    expect(row).toMatchObject({ time: 10 * MIN, start: 6 * MIN, qty: 2 });
+    expect(noParts).toMatchObject({ start: 16 * MIN, qty: 1 });
+  });
+
   it('keeps only the slow cycles when asked', () => {
     const cycles = [aCycle(), aCycle({ duration: 15 * MIN, timestamp: 2 })];
     expect(cycleRows(cycles, true).map((r) => r.time)).toEqual([2]);

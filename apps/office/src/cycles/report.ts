@@ -78,7 +78,11 @@ export const cycleTime = (ms: number): string => (ms > 0 ? formatPartTime(ms) : 
 
 export interface CycleRow {
   id: string;
+  /** The cycle's end (the grid's Time) and start, for the row actions. */
   time: number;
+  start: number;
+  /** Parts of the cycle, whole and at least 1: what Reject Part and Correct Part prefill. */
+  qty: number;
   duration: string;
   expected: string;
   ideal: string;
@@ -101,6 +105,8 @@ export function cycleRows(cycles: readonly CycleItem[], onlySlow = false): Cycle
       return {
         id: `${String(c.timestamp)}-${String(i)}`,
         time: c.timestamp,
+        start: c.start ?? c.timestamp - c.duration,
+        qty: Math.max(1, Math.round(c.parts)),
         duration: cycleTime(c.duration),
         expected: cycleTime(c.expectedCycleTime),
         ideal: cycleTime(c.idealCycleTime),

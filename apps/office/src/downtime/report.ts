@@ -210,6 +210,8 @@ export function stackedByMachine(
 export interface GridRow {
   id: string;
   start: number;
+  /** The stop's end (null: still down), for the timeline around it. */
+  end: number | null;
   minutes: string;
   machineId: string;
   machine: string;
@@ -226,6 +228,7 @@ export function gridRows(items: readonly DowntimePeriod[], reason: string | null
     .map((p, i) => ({
       id: `${p.machineId}-${String(p.start)}-${String(i)}`,
       start: p.start,
+      end: p.end,
       minutes: minutes(p.duration),
       machineId: p.machineId,
       machine: p.machine,

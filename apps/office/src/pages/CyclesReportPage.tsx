@@ -1,23 +1,20 @@
-import type { CompanyClock } from '@takt/domain';
-import { StatusBadge, tr, useDebounced, useUserToken } from '@takt/ui';
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart as ChartJS,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
+import { StatusBadge, tr, useUserToken } from '@takt/ui';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useId, useMemo } from 'react';
 import { Chart } from 'react-chartjs-2';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api';
-import { CsvLink, cssVar, PlainTh, ReportClockGate, ReportFrame, Tile } from '../components/ReportParts';
+import {
+  cssVar,
+  CsvLink,
+  PlainTh,
+  ReportFrame,
+  ReportPage,
+  SectionHead,
+  SummaryTiles,
+  Tile,
+} from '../components/ReportParts';
+import type { ClockProps } from '../components/ReportParts';
 import {
   CYCLES_HORIZONS,
   cycleRows,
@@ -29,24 +26,16 @@ import {
   parseCycles,
   reportErrorText,
 } from '../cycles/report';
-import type { CyclesAnswer, CyclesSelection } from '../cycles/report';
-import { dataOf, newCallCache, useMachineNames, useReportCall, useReportPage } from '../reports/hooks';
+import type { CycleRow, CyclesAnswer, CyclesSelection } from '../cycles/report';
+import { registerBarLineCharts } from '../reports/charts';
+import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
-import { PATHS } from '../routes';
+import type { LZ } from '../reports/shared';
+import { adjustmentHref } from '../quality/scrap-form';
+import { machineTimelinePath, PATHS } from '../routes';
+import { timelineAround } from '../timeline/model';
 
-ChartJS.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-);
-
-type LZ = { locale: string; timeZone: string };
+registerBarLineCharts();
 
 const cyclesCall = (s: CyclesSelection): ReportCall<CyclesAnswer> => ({
   path: '/api/reports/cycles',
@@ -55,10 +44,14 @@ const cyclesCall = (s: CyclesSelection): ReportCall<CyclesAnswer> => ({
   errorText: reportErrorText,
 });
 
+/** reports-admin §2: the cycles report's horizons; §9 remembers the OEE and utilization ones only. */
+const HORIZONS = {
+  horizonPreference: null,
+  defaultHorizon: DEFAULT_CYCLES_HORIZON,
+  horizons: CYCLES_HORIZONS,
+} as const;
 /** reports-admin §2 "Quick links for machine reports are limited to ranges of one week or less." */
 const MACHINE_QUICK_LINKS = { machineReport: true } as const;
-/** The cycles report filters nothing by shift (GET /api/reports/cycles takes none, reports-admin §7). */
-const NO_SHIFTS = { options: null, selected: [], setSelected: () => undefined };
 
 /** A cycle's end to the second, without the year the range already names: short enough for a phone. */
 const timeFormat = (lz: LZ) =>
@@ -73,22 +66,12 @@ const timeFormat = (lz: LZ) =>
 
 /** /machine/{id}/cycles?interval&start&end&quicklink&slow (reports-admin §2 "Cycles report"; decision 0806). */
 export function CyclesReportPage() {
-  return (
-    <ReportClockGate title={tr('cycles.grid')}>
-      {(clock, offsetMs) => <CyclesReport clock={clock} offsetMs={offsetMs} />}
-    </ReportClockGate>
-  );
+  return <ReportPage title={tr('cycles.grid')} report={CyclesReport} />;
 }
 
-function CyclesReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
+function CyclesReport({ clock, offsetMs }: ClockProps) {
   const { id: machineId = '' } = useParams();
-  const page = useReportPage({
-    clock,
-    offsetMs,
-    horizonPreference: null,
-    defaultHorizon: DEFAULT_CYCLES_HORIZON,
-    horizons: CYCLES_HORIZONS,
-  });
+  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
   const navigate = useNavigate();
   const report = { ...page, machine: machineId, group: null };
   const { applied, lz, query, setParams } = report;
@@ -99,13 +82,7 @@ function CyclesReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: numb
     () => ({ range: applied, machine: machineId }),
     [applied, machineId],
   );
-  const key = JSON.stringify(selection);
-  const settled = useDebounced(selection, key);
-  const settledKey = JSON.stringify(settled);
-  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
-  const call = useReportCall(settled ? cyclesCall(settled) : null, cache);
-  const answer = dataOf(call);
-  const fresh = call.kind === 'ready' && key === settledKey;
+  const { settled, answer, status } = useSettledCall(selection, cyclesCall);
   const name = names.machines.find((m) => m.id === machineId)?.name ?? answer?.machineName ?? '…';
 
   // The OEE report of this machine with the same dates: where the performance step came from.
@@ -125,9 +102,9 @@ function CyclesReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: numb
       returnText={tr('cycles.returnToOee')}
       onReturn={toOee}
       groups={[]}
+      // The cycles report filters nothing by shift (GET /api/reports/cycles takes none, reports-admin §7).
       shifts={NO_SHIFTS}
-      loading={!fresh}
-      error={call.kind === 'error' ? call.message : null}
+      {...status}
       empty={answer && answer.cycles.length === 0 ? tr('cycles.empty') : null}
       tools={
         <SlowToggle
@@ -172,14 +149,12 @@ function Results({
   const summary = useMemo(() => cyclesSummary(answer.cycles), [answer]);
   return (
     <>
-      <section className="report__summary report__summary--oee" aria-label={tr('cycles.summaryLabel')}>
-        <div className="tiles tiles--wrap">
-          <Tile label={tr('cycles.count')} value={String(summary.cycles)} />
-          <Tile label={tr('cycles.slowCount')} value={String(summary.slow)} />
-          <Tile label={tr('cycles.parts')} value={String(summary.parts)} />
-          <Tile label={tr('cycles.average')} value={summary.average} />
-        </div>
-      </section>
+      <SummaryTiles label={tr('cycles.summaryLabel')}>
+        <Tile label={tr('cycles.count')} value={String(summary.cycles)} />
+        <Tile label={tr('cycles.slowCount')} value={String(summary.slow)} />
+        <Tile label={tr('cycles.parts')} value={String(summary.parts)} />
+        <Tile label={tr('cycles.average')} value={summary.average} />
+      </SummaryTiles>
       <CycleChart answer={answer} lz={lz} />
       <Grid answer={answer} selection={selection} onlySlow={onlySlow} summarySlow={summary.slow} lz={lz} />
     </>
@@ -317,12 +292,9 @@ function Grid({
   const format = timeFormat(lz);
   return (
     <section className="report__list" aria-labelledby="grid-heading">
-      <div className="page__head">
-        <h2 id="grid-heading">{tr('cycles.grid')}</h2>
-        <div className="page__tools">
-          <CsvLink href={cyclesCsvHref(selection, token)} filename="cycles.csv" />
-        </div>
-      </div>
+      <SectionHead id="grid-heading" heading={tr('cycles.grid')}>
+        <CsvLink href={cyclesCsvHref(selection, token)} filename="cycles.csv" />
+      </SectionHead>
       <p className="report__intro">{tr('cycles.gridIntro')}</p>
       <p className="report__intro" role="status">
         {tr('cycles.rowsTotal', { count: answer.cycles.length, slow: summarySlow })}
@@ -342,6 +314,7 @@ function Grid({
                 <PlainTh label={tr('cycles.col.scrap')} className="num-col" />
                 <PlainTh label={tr('cycles.col.nonConform')} className="num-col" />
                 <PlainTh label={tr('cycles.col.operation')} />
+                <PlainTh label={tr('cycles.col.actions')} />
               </tr>
             </thead>
             <tbody>
@@ -364,6 +337,9 @@ function Grid({
                   <td className="num-col num">{r.scrap}</td>
                   <td className="num-col num">{r.nonConform}</td>
                   <td>{r.operation}</td>
+                  <td>
+                    <RowActions row={r} selection={selection} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -371,5 +347,27 @@ function Grid({
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * reports-admin §2 Cycles report row actions: Go to Timeline (around the cycle; hidden past the 1-year link
+ * horizon, §5), Reject Part and Correct Part (the scrap and correction forms, prefilled with the cycle's time
+ * and parts, keeping this range in view).
+ */
+function RowActions({ row, selection }: { row: CycleRow; selection: CyclesSelection }) {
+  const around = timelineAround({ start: row.start, end: row.time }, Date.now());
+  const prefill = {
+    adjustmenttime: row.time,
+    qty: row.qty,
+    start: selection.range.start,
+    end: selection.range.end,
+  };
+  return (
+    <span className="row-actions">
+      {around && <Link to={machineTimelinePath(selection.machine, around)}>{tr('cycles.goToTimeline')}</Link>}
+      <Link to={adjustmentHref('reject', selection.machine, prefill)}>{tr('cycles.rejectPart')}</Link>
+      <Link to={adjustmentHref('correction', selection.machine, prefill)}>{tr('cycles.correctPart')}</Link>
+    </span>
   );
 }

@@ -1,31 +1,9 @@
-import type { CompanyClock } from '@takt/domain';
-import { tr, useDebounced, useUserToken } from '@takt/ui';
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart as ChartJS,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
-import type { ChartData, ChartOptions } from 'chart.js';
+import { tr, useUserToken } from '@takt/ui';
 import { useId, useMemo } from 'react';
-import { Bar, Chart } from 'react-chartjs-2';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api';
-import {
-  CsvLink,
-  cssVar,
-  PlainTh,
-  pointerOnHover,
-  ReportClockGate,
-  ReportFrame,
-  Tile,
-} from '../components/ReportParts';
+import { PlainTh, ReportFrame, ReportPage, SectionHead, SummaryTiles, Tile } from '../components/ReportParts';
+import type { ClockProps } from '../components/ReportParts';
 import {
   companyDowntimeHref,
   DEFAULT_DOWNTIME_HORIZON,
@@ -47,31 +25,15 @@ import {
   writeKinds,
   writeReason,
 } from '../downtime/report';
-import type { DowntimeAnswer, DowntimeSelection, Kinds, ParetoBar } from '../downtime/report';
-import {
-  dataOf,
-  newCallCache,
-  useMachineNames,
-  useReportCall,
-  useReportPage,
-  useShiftSelection,
-} from '../reports/hooks';
+import type { DowntimeAnswer, DowntimeSelection, GridRow, Kinds, ParetoBar } from '../downtime/report';
+import { useMachineNames, useReportPage, useSettledCall, useShiftSelection } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
-import { wrapLabel } from '../oee/report';
-
-ChartJS.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-);
-
-type LZ = { locale: string; timeZone: string };
+import { MachineStackSection } from '../reports/MachineStackSection';
+import { ParetoSection, ReasonTools } from '../reports/ParetoSection';
+import { reportSubject } from '../reports/shared';
+import type { LZ } from '../reports/shared';
+import { timelineAround } from '../timeline/model';
+import { machineTimelinePath } from '../routes';
 
 const downtimeCall = (s: DowntimeSelection): ReportCall<DowntimeAnswer> => ({
   path: '/api/reports/downtime',
@@ -80,10 +42,12 @@ const downtimeCall = (s: DowntimeSelection): ReportCall<DowntimeAnswer> => ({
   errorText: downtimeErrorText,
 });
 
-/** The nine chart colours (reports-admin §9), one per reason in pareto order, the same in both charts. */
-const colorAt = (i: number): string => cssVar(`--chart-${String((i % 9) + 1)}`, '#1f5fbf');
-/** A colour with an alpha, for the reasons not drilled into. */
-const faded = (color: string): string => (/^#[0-9a-f]{6}$/i.test(color) ? `${color}55` : color);
+/** reports-admin §2: the downtime report's horizons; §9 remembers the OEE and utilization ones only. */
+const HORIZONS = {
+  horizonPreference: null,
+  defaultHorizon: DEFAULT_DOWNTIME_HORIZON,
+  horizons: DOWNTIME_HORIZONS,
+} as const;
 
 /** A stop's start on the company clock, to the minute: seconds only add noise to a list of stops. */
 const startFormat = (lz: LZ) =>
@@ -98,22 +62,12 @@ const startFormat = (lz: LZ) =>
  * /machine/{id}/downtime?start&end (one machine's), reports-admin §2; decision 0805.
  */
 export function DowntimeReportPage() {
-  return (
-    <ReportClockGate title={tr('reports.downtime')}>
-      {(clock, offsetMs) => <DowntimeReport clock={clock} offsetMs={offsetMs} />}
-    </ReportClockGate>
-  );
+  return <ReportPage title={tr('reports.downtime')} report={DowntimeReport} />;
 }
 
-function DowntimeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
+function DowntimeReport({ clock, offsetMs }: ClockProps) {
   const { id: machineId = null } = useParams();
-  const page = useReportPage({
-    clock,
-    offsetMs,
-    horizonPreference: null,
-    defaultHorizon: DEFAULT_DOWNTIME_HORIZON,
-    horizons: DOWNTIME_HORIZONS,
-  });
+  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
   const navigate = useNavigate();
   // The machine of /machine/{id}/downtime is in the path, not in the query the OEE and utilization use.
   const report = machineId ? { ...page, machine: machineId, group: null } : page;
@@ -132,25 +86,15 @@ function DowntimeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: nu
         : null,
     [applied, group, machineId, shifts, kindsKey],
   );
-  const key = JSON.stringify(selection);
   // reports-admin §9: re-queries wait 500 ms after the last change (shift and kind toggles in a row).
-  const settled = useDebounced(selection, key);
-  const settledKey = JSON.stringify(settled);
-  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
-  const call = useReportCall(settled ? downtimeCall(settled) : null, cache);
-  const answer = dataOf(call);
-  const fresh = call.kind === 'ready' && key === settledKey;
+  const { settled, answer, status } = useSettledCall(selection, downtimeCall);
 
-  const machineName = machineId
-    ? (names.machines.find((m) => m.id === machineId)?.name ??
-      answer?.byMachine.find((m) => m.machineId === machineId)?.machine ??
-      '…')
-    : null;
-  const subject = machineId
-    ? machineName!
-    : group
-      ? (names.groups.find((g) => g.id === group)?.name ?? '…')
-      : tr('downtimeReport.allMachines');
+  const subject = reportSubject(
+    names,
+    { group, machine: machineId },
+    tr('downtimeReport.allMachines'),
+    answer?.byMachine.find((m) => m.machineId === machineId)?.machine,
+  );
   const allKinds = KIND_KEYS.every((k) => kinds[k]);
   const empty =
     answer && answer.summary.count === 0
@@ -170,8 +114,7 @@ function DowntimeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: nu
       {...(machineId ? { onReturn: () => void navigate(companyDowntimeHref(query.toString())) } : {})}
       groups={names.groups}
       shifts={shiftFilter}
-      loading={!fresh}
-      error={call.kind === 'error' ? call.message : null}
+      {...status}
       empty={empty}
       tools={<KindFilter kinds={kinds} onChange={(k) => setParams((q) => writeKinds(q, k))} />}
     >
@@ -230,19 +173,35 @@ function Results({
   const s = answer.summary;
   return (
     <>
-      <section
-        className="report__summary report__summary--oee"
-        aria-label={tr('downtimeReport.summaryLabel')}
-      >
-        <div className="tiles tiles--wrap">
-          <Tile label={tr('downtimeReport.total')} value={minutes(s.duration)} />
-          <Tile label={tr('downtimeReport.stops')} value={String(s.count)} />
-          <Tile label={tr('downtimeReport.planned')} value={minutes(s.plannedDuration)} />
-          <Tile label={tr('downtimeReport.unplanned')} value={minutes(s.unplannedDuration)} />
-          <Tile label={tr('downtimeReport.uncategorized')} value={minutes(s.uncategorizedDuration)} />
-        </div>
-      </section>
-      <Pareto bars={bars} reason={reason} onReason={onReason} />
+      <SummaryTiles label={tr('downtimeReport.summaryLabel')}>
+        <Tile label={tr('downtimeReport.total')} value={minutes(s.duration)} />
+        <Tile label={tr('downtimeReport.stops')} value={String(s.count)} />
+        <Tile label={tr('downtimeReport.planned')} value={minutes(s.plannedDuration)} />
+        <Tile label={tr('downtimeReport.unplanned')} value={minutes(s.unplannedDuration)} />
+        <Tile label={tr('downtimeReport.uncategorized')} value={minutes(s.uncategorizedDuration)} />
+      </SummaryTiles>
+      <ParetoSection
+        bars={bars}
+        reason={reason}
+        onReason={onReason}
+        value={(b) => b.minutes}
+        columns={[
+          { label: tr('downtimeReport.reasonMinutes'), cell: (b) => b.minutes.toFixed(2) },
+          { label: tr('downtimeReport.reasonCount'), cell: (b) => b.count },
+        ]}
+        shareHidesNarrow
+        texts={{
+          heading: tr('downtimeReport.byReason'),
+          intro: tr('downtimeReport.byReasonIntro'),
+          chartLabel: tr('downtimeReport.paretoLabel'),
+          axis: tr('downtimeReport.minutesAxis'),
+          cumulative: tr('downtimeReport.cumulative'),
+          reasonRow: tr('downtimeReport.reasonRow'),
+          share: tr('downtimeReport.reasonShare'),
+          value: minutesValue,
+          openReason: (name) => tr('downtimeReport.openReason', { reason: name }),
+        }}
+      />
       {!selection.machine && <ByMachine answer={answer} bars={bars} reason={reason} onMachine={onMachine} />}
       <Grid
         answer={answer}
@@ -256,139 +215,8 @@ function Results({
   );
 }
 
-// ---- Pareto by reason, with drill-down
-
-function Pareto({
-  bars,
-  reason,
-  onReason,
-}: {
-  bars: ParetoBar[];
-  reason: string | null;
-  onReason: (reason: string | null) => void;
-}) {
-  const colors = bars.map((b, i) => (reason && b.key !== reason ? faded(colorAt(i)) : colorAt(i)));
-  const data: ChartData<'bar' | 'line', number[], string | string[]> = {
-    labels: bars.map((b) => wrapLabel(b.name, 16)),
-    datasets: [
-      {
-        type: 'bar' as const,
-        label: tr('downtimeReport.minutesAxis'),
-        data: bars.map((b) => b.minutes),
-        backgroundColor: colors,
-        yAxisID: 'y',
-        order: 2,
-        // One or two reasons must not become a wall of colour.
-        maxBarThickness: 120,
-      },
-      {
-        type: 'line' as const,
-        label: tr('downtimeReport.cumulative'),
-        data: bars.map((b) => b.cumulative),
-        borderColor: cssVar('--text', '#1a1a1a'),
-        backgroundColor: cssVar('--text', '#1a1a1a'),
-        pointRadius: 3,
-        borderWidth: 2,
-        yAxisID: 'y1',
-        order: 1,
-        // The last point sits on 100 %: draw it whole at the top edge.
-        clip: false,
-      },
-    ],
-  };
-  const open = (i: number | undefined) => {
-    const b = i == null ? undefined : bars[i];
-    if (b) onReason(b.key === reason ? null : b.key);
-  };
-  const options: ChartOptions<'bar' | 'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    // A click anywhere over a reason's column opens it, not only on the bar (short bars are small targets).
-    interaction: { mode: 'index', intersect: false, axis: 'x' },
-    layout: { padding: { top: 8 } },
-    scales: {
-      x: { ticks: { autoSkip: false, maxRotation: 0 } },
-      y: { beginAtZero: true, title: { display: true, text: tr('downtimeReport.minutesAxis') } },
-      y1: {
-        position: 'right',
-        min: 0,
-        max: 100,
-        grid: { drawOnChartArea: false },
-        ticks: { callback: (v) => `${String(v)}%` },
-      },
-    },
-    plugins: {
-      legend: { position: 'bottom', labels: { boxWidth: 12 } },
-      tooltip: {
-        callbacks: {
-          label: (ctx) =>
-            ctx.datasetIndex === 0
-              ? tr('downtimeReport.minutesValue', { minutes: minutes(Number(ctx.raw) * 60_000) })
-              : `${tr('downtimeReport.cumulative')}: ${String(ctx.raw)}%`,
-        },
-      },
-    },
-    onClick: (_e, elements) => open(elements[0]?.index),
-    onHover: pointerOnHover(),
-  };
-  return (
-    <section className="report__list" aria-labelledby="pareto-heading">
-      <h2 id="pareto-heading">{tr('downtimeReport.byReason')}</h2>
-      <p className="report__intro">{tr('downtimeReport.byReasonIntro')}</p>
-      <div className="report__losses-body">
-        <figure className="report__chart">
-          <div className="report__chart-box">
-            <Chart
-              type="bar"
-              data={data}
-              options={options}
-              aria-label={tr('downtimeReport.paretoLabel')}
-              role="img"
-            />
-          </div>
-          <figcaption className="visually-hidden">{tr('downtimeReport.paretoLabel')}</figcaption>
-        </figure>
-        {/* The same figures as a table: readable, and the drill-down by keyboard. */}
-        <div className="table-wrap">
-          <table className="table table--fit" aria-label={tr('downtimeReport.byReason')}>
-            <thead>
-              <tr>
-                <PlainTh label={tr('downtimeReport.reasonRow')} />
-                <PlainTh label={tr('downtimeReport.reasonMinutes')} className="num-col" />
-                <PlainTh label={tr('downtimeReport.reasonCount')} className="num-col" />
-                <PlainTh label={tr('downtimeReport.reasonShare')} className="num-col hide-narrow" />
-              </tr>
-            </thead>
-            <tbody>
-              {bars.map((b, i) => (
-                <tr key={b.key} className={b.key === reason ? 'row--link row--selected' : 'row--link'}>
-                  <th scope="row">
-                    <span className="reason-cell">
-                      <span className="swatch" style={{ background: colorAt(i) }} aria-hidden="true" />
-                      <button
-                        type="button"
-                        className="link-button"
-                        aria-pressed={b.key === reason}
-                        title={tr('downtimeReport.openReason', { reason: b.name })}
-                        onClick={() => open(i)}
-                      >
-                        {b.name}
-                      </button>
-                    </span>
-                  </th>
-                  <td className="num-col num">{b.minutes.toFixed(2)}</td>
-                  <td className="num-col num">{b.count}</td>
-                  <td className="num-col num hide-narrow">{`${b.cumulative.toFixed(1)}%`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </div>
-    </section>
-  );
-}
+/** A bar's minutes in a tooltip, with 2 decimals (reports-admin §9). */
+const minutesValue = (raw: number) => tr('downtimeReport.minutesValue', { minutes: minutes(raw * 60_000) });
 
 // ---- Stacked by machine
 
@@ -404,71 +232,19 @@ function ByMachine({
   onMachine: (id: string) => void;
 }) {
   const chart = useMemo(() => stackedByMachine(answer, reason), [answer, reason]);
-  if (chart.machines.length === 0) return null;
-  const colorOf = (key: string) =>
-    colorAt(
-      Math.max(
-        0,
-        bars.findIndex((b) => b.key === key),
-      ),
-    );
-  const data = {
-    labels: chart.machines.map((m) => wrapLabel(m.name, 20)),
-    datasets: chart.series.map((s) => ({
-      label: s.name,
-      data: s.values,
-      backgroundColor: colorOf(s.key),
-      barPercentage: 0.8,
-      maxBarThickness: 36,
-    })),
-  };
-  const options: ChartOptions<'bar'> = {
-    indexAxis: 'y',
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    // A click anywhere on a machine's row opens it.
-    interaction: { mode: 'index', intersect: false, axis: 'y' },
-    scales: {
-      x: {
-        stacked: true,
-        beginAtZero: true,
-        title: { display: true, text: tr('downtimeReport.minutesAxis') },
-      },
-      y: { stacked: true, ticks: { autoSkip: false } },
-    },
-    plugins: {
-      legend: { position: 'bottom', labels: { boxWidth: 12 } },
-      tooltip: {
-        filter: (item) => Number(item.raw) > 0,
-        callbacks: {
-          label: (ctx) =>
-            `${ctx.dataset.label ?? ''}: ${tr('downtimeReport.minutesValue', { minutes: minutes(Number(ctx.raw) * 60_000) })}`,
-        },
-      },
-    },
-    onClick: (_e, elements) => {
-      const m = elements[0] ? chart.machines[elements[0].index] : undefined;
-      if (m) onMachine(m.id);
-    },
-    onHover: pointerOnHover(),
-  };
   return (
-    <section className="report__list" aria-labelledby="by-machine-heading">
-      <h2 id="by-machine-heading">{tr('downtimeReport.byMachine')}</h2>
-      <p className="report__intro">{tr('downtimeReport.byMachineIntro')}</p>
-      <figure className="report__chart">
-        <div
-          className="report__chart-box"
-          style={{
-            height: `${String(90 + chart.machines.length * 40 + Math.ceil(chart.series.length / 3) * 20)}px`,
-          }}
-        >
-          <Bar data={data} options={options} aria-label={tr('downtimeReport.byMachineLabel')} role="img" />
-        </div>
-        <figcaption className="visually-hidden">{tr('downtimeReport.byMachineLabel')}</figcaption>
-      </figure>
-    </section>
+    <MachineStackSection
+      chart={chart}
+      bars={bars}
+      onMachine={onMachine}
+      texts={{
+        heading: tr('downtimeReport.byMachine'),
+        intro: tr('downtimeReport.byMachineIntro'),
+        chartLabel: tr('downtimeReport.byMachineLabel'),
+        axis: tr('downtimeReport.minutesAxis'),
+        value: minutesValue,
+      }}
+    />
   );
 }
 
@@ -497,17 +273,15 @@ function Grid({
     : tr('downtimeReport.stops.title');
   return (
     <section className="report__list" aria-labelledby="grid-heading">
-      <div className="page__head">
-        <h2 id="grid-heading">{heading}</h2>
-        <div className="page__tools">
-          {reason && (
-            <button type="button" className="button" onClick={() => onReason(null)}>
-              {tr('downtimeReport.allReasons')}
-            </button>
-          )}
-          <CsvLink href={downtimeCsvHref(selection, reason, token)} filename="downtime.csv" />
-        </div>
-      </div>
+      <SectionHead id="grid-heading" heading={heading}>
+        <ReasonTools
+          reason={reason}
+          onReason={onReason}
+          allReasons={tr('downtimeReport.allReasons')}
+          csvHref={downtimeCsvHref(selection, reason, token)}
+          filename="downtime.csv"
+        />
+      </SectionHead>
       {rows.length === 0 ? (
         <p className="notice">{tr('downtimeReport.reasonEmpty')}</p>
       ) : (
@@ -530,7 +304,9 @@ function Grid({
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id}>
-                    <td className="num">{startFormat(lz).format(r.start)}</td>
+                    <td className="num">
+                      <StartCell row={r} text={startFormat(lz).format(r.start)} />
+                    </td>
                     <td className="num-col num">{r.minutes}</td>
                     <td>
                       {selection.machine ? (
@@ -555,5 +331,22 @@ function Grid({
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * reports-admin §2 Downtime report: "Selecting a row opens the standard timeline around the event": the
+ * stop's start links to the machine's timeline around it; past the 1-year link horizon (§5) it is text.
+ */
+function StartCell({ row, text }: { row: GridRow; text: string }) {
+  const around = timelineAround({ start: row.start, end: row.end }, Date.now());
+  if (!around) return <>{text}</>;
+  return (
+    <Link
+      to={machineTimelinePath(row.machineId, around)}
+      title={tr('downtimeReport.openTimeline', { machine: row.machine })}
+    >
+      {text}
+    </Link>
   );
 }

@@ -14,8 +14,10 @@ import {
   useSession,
 } from '@takt/ui';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api } from '../api';
+import '../machine-tools/machine-links.css';
+import { machineToolPath } from '../routes';
 import { COLUMN_LABEL, COLUMNS, machineRows, machinesCsv, nextSort, sortRows } from '../machines-table';
 import type { ColumnKey, MachineRow, Sort } from '../machines-table';
 
@@ -34,6 +36,26 @@ function SortIcon({ direction }: { direction: Sort['direction'] | null }) {
       <path d="M6 1l4.5 5.5h-9z" opacity={direction === 'ascending' ? 1 : 0.3} fill="currentColor" />
       <path d="M6 15l4.5-5.5h-9z" opacity={direction === 'descending' ? 1 : 0.3} fill="currentColor" />
     </svg>
+  );
+}
+
+/** reports-admin §2: the machine's diagnostics, conditions and event export pages (decision 0810). */
+function MachineLinks({ id, name, className }: { id: string; name: string; className?: string }) {
+  return (
+    <ul
+      className={`machine-links${className ? ` ${className}` : ''}`}
+      aria-label={t('machineTools.linksFor', { name })}
+    >
+      <li>
+        <Link to={machineToolPath('diagnostics', id)}>{t('machineTools.tab.diagnostics')}</Link>
+      </li>
+      <li>
+        <Link to={machineToolPath('conditions', id)}>{t('machineTools.tab.conditions')}</Link>
+      </li>
+      <li>
+        <Link to={machineToolPath('export', id)}>{t('machineTools.tab.export')}</Link>
+      </li>
+    </ul>
   );
 }
 
@@ -133,19 +155,26 @@ export function MachinesPage() {
                     </th>
                   );
                 })}
+                <th scope="col" className="machine-links-col">
+                  <span className="th-text">{t('machineTools.col.tools')}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 && (
                 <tr>
-                  <td colSpan={COLUMNS.length} className="table__empty">
+                  <td colSpan={COLUMNS.length + 1} className="table__empty">
                     {t('dashboard.empty')}
                   </td>
                 </tr>
               )}
               {rows.map((r) => (
                 <tr key={r.id}>
-                  <th scope="row">{r.name}</th>
+                  <th scope="row">
+                    {r.name}
+                    {/* On a phone the links column gives way: the links go under the name. */}
+                    <MachineLinks id={r.id} name={r.name} className="machine-links--inline" />
+                  </th>
                   <td>{r.groups || t('common.none')}</td>
                   <td>
                     <StatusBadge status={r.status}>{r.statusText}</StatusBadge>
@@ -156,6 +185,9 @@ export function MachinesPage() {
                   <td className="mono">{r.program ?? t('common.none')}</td>
                   <td className="num-col">{formatCount(r.partCount, lz.locale)}</td>
                   <td className="num-col">{formatTimeOfDay(r.lastHeartbeat, lz)}</td>
+                  <td className="machine-links-col">
+                    <MachineLinks id={r.id} name={r.name} />
+                  </td>
                 </tr>
               ))}
             </tbody>

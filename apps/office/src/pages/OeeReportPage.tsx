@@ -1,5 +1,4 @@
-import type { CompanyClock } from '@takt/domain';
-import { Progress, tr, useDebounced, useUserToken } from '@takt/ui';
+import { Progress, tr } from '@takt/ui';
 import type { Horizon } from '@takt/ui';
 import {
   BarElement,
@@ -16,31 +15,28 @@ import { useId, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Bar, Line } from 'react-chartjs-2';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../api';
 import {
-  CsvLink,
   cssVar,
   ErrorBox,
   PlainTh,
   pointerOnHover,
-  ReportClockGate,
+  ReportPage,
   ReportFrame,
   Sparkline,
   Tile,
 } from '../components/ReportParts';
-import { FigureTable, MatrixTable } from '../components/ReportLists';
+import type { ClockProps } from '../components/ReportParts';
+import { FigureTable, ListFrame } from '../components/ReportLists';
 import {
   allComponentsTable,
   byShiftRequest,
   byShiftSeries,
   chartTypeLabel,
   chartTypes,
-  csvHref,
   DEFAULT_LIST_SORT,
   DEFAULT_OEE_HORIZON,
   defaultTableInterval,
   isEmpty,
-  LIST_TITLE,
   listColumns,
   listRequest,
   listRows,
@@ -60,7 +56,6 @@ import {
   summaryQuery,
   summarySeries,
   tileMetrics,
-  visibleLists,
   waterfallCaption,
   waterfallOee,
   waterfallRows,
@@ -87,19 +82,17 @@ import type {
 } from '../oee/report';
 import {
   dataOf,
-  newCallCache,
-  useAdoptedRange,
   useMachineNames,
   useReportCall,
-  useReportPage,
-  useShiftSelection,
+  useReportLists,
+  useShiftFilteredReport,
 } from '../reports/hooks';
-import type { CallCache, CallState, ReportCall } from '../reports/hooks';
-import { drillInterval, intervalLabel, REPORT_HORIZONS } from '../reports/shared';
+import type { CallCache, ReportCall, ReportListProps } from '../reports/hooks';
+import { intervalLabel, REPORT_HORIZONS } from '../reports/shared';
+import type { LZ } from '../reports/shared';
 
 ChartJS.register(BarElement, CategoryScale, Legend, LinearScale, LineElement, PointElement, Tooltip);
 
-type LZ = { locale: string; timeZone: string };
 /** What every part of the results reads: the summary answer, the settled selection, the shared calls. */
 interface ViewProps {
   summary: OeeSummary;
@@ -132,42 +125,17 @@ const byShiftCall = (s: OeeSelection, metric: ShiftMetric, interval: Horizon): R
 
 /** /dashboard/oee?group&machine&interval&start&end&quicklink (reports-admin §2 OEE report). */
 export function OeeReportPage() {
-  return (
-    <ReportClockGate title={tr('reports.oee')}>
-      {(clock, offsetMs) => <OeeReport clock={clock} offsetMs={offsetMs} />}
-    </ReportClockGate>
-  );
+  return <ReportPage title={tr('reports.oee')} report={OeeReport} />;
 }
 
-function OeeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
+function OeeReport({ clock, offsetMs }: ClockProps) {
   // reports-admin §9: the last OEE horizon and the selected shifts are remembered per company.
-  const report = useReportPage({
-    clock,
-    offsetMs,
-    horizonPreference: 'oeeHorizon',
-    defaultHorizon: DEFAULT_OEE_HORIZON,
-  });
-  const { applied, apply, setParams, lz, group, machine, openDrill } = report;
-  const names = useMachineNames();
-  const shiftFilter = useShiftSelection();
-
-  const shifts = shiftFilter.filter;
-
-  const selection: OeeSelection | null = useMemo(
-    () => (shifts ? { range: applied, group, machine, shifts } : null),
-    [applied, group, machine, shifts],
+  const { frame, results, answer } = useShiftFilteredReport(
+    { clock, offsetMs, horizonPreference: 'oeeHorizon', defaultHorizon: DEFAULT_OEE_HORIZON },
+    summaryCall,
   );
-  const key = JSON.stringify(selection);
-  // reports-admin §9: re-queries wait 500 ms after the last change (shift toggles, picks in a row).
-  const settled = useDebounced(selection, key);
-  // One cache per settled selection: the chart, the lists and the table share their answers.
-  const settledKey = JSON.stringify(settled);
-  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
-
-  const summary = useReportCall(settled ? summaryCall(settled) : null, cache);
-  const answer = dataOf(summary);
-  const fresh = summary.kind === 'ready' && settled != null && key === settledKey;
-  useAdoptedRange(fresh ? answer : null, applied, setParams);
+  const { group, machine } = frame.report;
+  const names = useMachineNames();
 
   const title = reportTitle(
     { group, machine },
@@ -179,26 +147,14 @@ function OeeReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number 
 
   return (
     <ReportFrame
-      report={report}
+      {...frame}
       horizons={REPORT_HORIZONS}
       title={title}
       returnText={tr('oee.returnToAll')}
       groups={names.groups}
-      shifts={shiftFilter}
-      loading={!fresh}
-      error={summary.kind === 'error' ? summary.message : null}
       empty={answer && isEmpty(answer) ? tr('oee.empty') : null}
     >
-      {answer && settled && (
-        <Results
-          summary={answer}
-          selection={settled}
-          cache={cache}
-          lz={lz}
-          onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
-          onDrill={openDrill}
-        />
-      )}
+      {answer && results && <Results summary={answer} {...results} />}
     </ReportFrame>
   );
 }
@@ -215,29 +171,7 @@ function Results({
   onDrill: (param: 'group' | 'machine', id: string) => void;
 }) {
   const filtered = summary.shiftFiltered;
-  const token = useUserToken(api);
-  const lists = {
-    shift: useReportCall(listCall(selection, 'shift', false), cache),
-    machineGroup: useReportCall(
-      selection.group || selection.machine ? null : listCall(selection, 'machineGroup', false),
-      cache,
-    ),
-    machine: useReportCall(listCall(selection, 'machine', false), cache),
-  };
-  const overTime = {
-    shift: useReportCall(listCall(selection, 'shift', true), cache),
-    machineGroup: useReportCall(
-      selection.group || selection.machine ? null : listCall(selection, 'machineGroup', true),
-      cache,
-    ),
-    machine: useReportCall(listCall(selection, 'machine', true), cache),
-  };
-  const hasData = (k: ListKind) => (dataOf(lists[k])?.items.length ?? 0) > 0;
-  const visible = visibleLists(selection, {
-    shift: hasData('shift'),
-    machineGroup: hasData('machineGroup'),
-    machine: true,
-  });
+  const lists = useReportLists(selection, cache, listCall, onDrill);
 
   return (
     <>
@@ -268,18 +202,8 @@ function Results({
 
       <Waterfall summary={summary} selection={selection} cache={cache} lz={lz} />
 
-      {visible.map((kind) => (
-        <ListSection
-          key={kind}
-          kind={kind}
-          figures={lists[kind]}
-          overTime={dataOf(overTime[kind])}
-          selection={selection}
-          filtered={filtered}
-          cache={cache}
-          token={token}
-          onDrill={kind === 'shift' ? null : (id) => onDrill(kind === 'machine' ? 'machine' : 'group', id)}
-        />
+      {lists.map((list) => (
+        <ListSection key={list.kind} {...list} filtered={filtered} />
       ))}
 
       <IntervalTable summary={summary} selection={selection} cache={cache} lz={lz} />
@@ -533,27 +457,8 @@ function WaterfallTable({ rows }: { rows: WaterfallRow[] }) {
 
 // ---- Lists: Shifts, Machine Groups, Machines
 
-function ListSection({
-  kind,
-  figures,
-  overTime,
-  selection,
-  filtered,
-  cache,
-  token,
-  onDrill,
-}: {
-  kind: ListKind;
-  figures: CallState<Production>;
-  overTime: Production | null;
-  selection: OeeSelection;
-  filtered: boolean;
-  cache: CallCache;
-  token: string | null;
-  onDrill: ((id: string) => void) | null;
-}) {
-  const id = useId();
-  const headingId = `${id}-heading`;
+function ListSection(props: ReportListProps<Production> & { filtered: boolean }) {
+  const { kind, figures, overTime, selection, filtered, cache, onDrill } = props;
   const data = dataOf(figures);
   const rows = useMemo(() => (data ? listRows(kind, data, overTime) : []), [kind, data, overTime]);
   const [view, setView] = useState<ListView>('summary');
@@ -565,45 +470,19 @@ function ListSection({
   );
 
   return (
-    <section
-      className="report__list"
-      aria-labelledby={headingId}
-      // While a new answer loads the previous rows stay on screen (no jump), marked busy.
-      aria-busy={figures.kind === 'loading' || byShift.kind === 'loading' || undefined}
+    <ListFrame
+      {...props}
+      views={
+        matrixOffered
+          ? (['summary', ...SHIFT_METRICS] as const).map((v) => ({ value: v, label: listViewLabel(v) }))
+          : null
+      }
+      view={shown}
+      onView={setView}
+      byShift={byShift}
     >
-      <div className="page__head">
-        <h2 id={headingId}>{tr(LIST_TITLE[kind])}</h2>
-        <div className="page__tools">
-          {matrixOffered && (
-            <div className="field field--inline">
-              <label htmlFor={`${id}-view`}>{tr('oee.listView')}</label>
-              <select id={`${id}-view`} value={shown} onChange={(e) => setView(e.target.value as ListView)}>
-                {(['summary', ...SHIFT_METRICS] as const).map((v) => (
-                  <option key={v} value={v}>
-                    {listViewLabel(v)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
-          <CsvLink href={csvHref(data?.csv?.url, token)} />
-        </div>
-      </div>
-      {figures.kind === 'error' && <ErrorBox message={figures.message} />}
-      {!data && figures.kind !== 'error' && <Progress />}
-      {data && shown === 'summary' && (
-        <SummaryList kind={kind} rows={rows} filtered={filtered} onDrill={onDrill} />
-      )}
-      {data && shown !== 'summary' && kind !== 'shift' && (
-        <>
-          {byShift.kind === 'error' && <ErrorBox message={byShift.message} />}
-          {byShift.kind !== 'error' && !dataOf(byShift) && <Progress />}
-          {dataOf(byShift) && (
-            <MatrixTable kind={kind} byShift={dataOf(byShift) as ByShift} onDrill={onDrill} />
-          )}
-        </>
-      )}
-    </section>
+      <SummaryList kind={kind} rows={rows} filtered={filtered} onDrill={onDrill} />
+    </ListFrame>
   );
 }
 

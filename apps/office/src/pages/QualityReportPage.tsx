@@ -1,31 +1,9 @@
-import type { CompanyClock } from '@takt/domain';
-import { tr, useDebounced, useUserToken } from '@takt/ui';
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart as ChartJS,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-} from 'chart.js';
-import type { ChartData, ChartOptions } from 'chart.js';
+import { tr, useUserToken } from '@takt/ui';
 import { useMemo } from 'react';
-import { Bar, Chart } from 'react-chartjs-2';
 import { api } from '../api';
 import { reportErrorText } from '../cycles/report';
-import {
-  CsvLink,
-  cssVar,
-  PlainTh,
-  pointerOnHover,
-  ReportClockGate,
-  ReportFrame,
-  Tile,
-} from '../components/ReportParts';
+import { PlainTh, ReportFrame, ReportPage, SummaryTiles, Tile } from '../components/ReportParts';
+import type { ClockProps } from '../components/ReportParts';
 import {
   DEFAULT_QUALITY_HORIZON,
   machineTotals,
@@ -48,23 +26,20 @@ import {
   writeReason,
 } from '../quality/report';
 import type { ParetoBar, QualitySelection, RejectPage, RejectTotal, RejectTotals } from '../quality/report';
-import { dataOf, newCallCache, useMachineNames, useReportCall, useReportPage } from '../reports/hooks';
+import {
+  dataOf,
+  newCallCache,
+  NO_SHIFTS,
+  useMachineNames,
+  useReportCall,
+  useReportPage,
+  useSettledCall,
+} from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
-import { wrapLabel } from '../oee/report';
-
-ChartJS.register(
-  BarController,
-  BarElement,
-  CategoryScale,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-);
-
-type LZ = { locale: string; timeZone: string };
+import { MachineStackSection } from '../reports/MachineStackSection';
+import { ParetoSection, ReasonTools } from '../reports/ParetoSection';
+import { reportSubject } from '../reports/shared';
+import type { LZ } from '../reports/shared';
 
 const totalsCall = (s: QualitySelection): ReportCall<RejectTotals> => ({
   path: '/api/partadjustment/allRejectsByCategory',
@@ -80,12 +55,12 @@ const rejectsCall = (s: QualitySelection, reason: string | null, page: number): 
   errorText: reportErrorText,
 });
 
-/** The nine chart colours (reports-admin §9), one per reason in pareto order, the same in both charts. */
-const colorAt = (i: number): string => cssVar(`--chart-${String((i % 9) + 1)}`, '#1f5fbf');
-const faded = (color: string): string => (/^#[0-9a-f]{6}$/i.test(color) ? `${color}55` : color);
-
-/** The reject calls take no shift (reports-admin §7): the report has no shift filter. */
-const NO_SHIFTS = { options: null, selected: [], setSelected: () => undefined };
+/** reports-admin §2: the quality report's horizons; §9 remembers the OEE and utilization ones only. */
+const HORIZONS = {
+  horizonPreference: null,
+  defaultHorizon: DEFAULT_QUALITY_HORIZON,
+  horizons: QUALITY_HORIZONS,
+} as const;
 
 /** A reject's time to the minute, without the year the range already names: short enough for a phone. */
 const timeFormat = (lz: LZ) =>
@@ -100,21 +75,11 @@ const timeFormat = (lz: LZ) =>
 
 /** /dashboard/quality?group&machine&interval&start&end&reason&page (reports-admin §2; decision 0806). */
 export function QualityReportPage() {
-  return (
-    <ReportClockGate title={tr('reports.quality')}>
-      {(clock, offsetMs) => <QualityReport clock={clock} offsetMs={offsetMs} />}
-    </ReportClockGate>
-  );
+  return <ReportPage title={tr('reports.quality')} report={QualityReport} />;
 }
 
-function QualityReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
-  const report = useReportPage({
-    clock,
-    offsetMs,
-    horizonPreference: null,
-    defaultHorizon: DEFAULT_QUALITY_HORIZON,
-    horizons: QUALITY_HORIZONS,
-  });
+function QualityReport({ clock, offsetMs }: ClockProps) {
+  const report = useReportPage({ clock, offsetMs, ...HORIZONS });
   const { applied, setParams, lz, query, group, machine, openDrill } = report;
   const names = useMachineNames();
   const reason = readReason(query);
@@ -124,23 +89,15 @@ function QualityReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: num
     () => ({ range: applied, group, machine }),
     [applied, group, machine],
   );
-  const key = JSON.stringify(selection);
-  // reports-admin §9: re-queries wait 500 ms after the last change.
-  const settled = useDebounced(selection, key);
-  const settledKey = JSON.stringify(settled);
-  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
-  const call = useReportCall(settled ? totalsCall(settled) : null, cache);
-  const answer = dataOf(call);
-  const fresh = call.kind === 'ready' && key === settledKey;
+  const { settled, answer, status } = useSettledCall(selection, totalsCall);
   const rows = useMemo(() => (answer ? rowsFor(answer, machine) : []), [answer, machine]);
 
-  const subject = machine
-    ? (names.machines.find((m) => m.id === machine)?.name ??
-      rows.find((r) => r.machine?.id === machine)?.machine?.name ??
-      '…')
-    : group
-      ? (names.groups.find((g) => g.id === group)?.name ?? '…')
-      : tr('quality.allMachines');
+  const subject = reportSubject(
+    names,
+    { group, machine },
+    tr('quality.allMachines'),
+    rows.find((r) => r.machine?.id === machine)?.machine?.name,
+  );
 
   return (
     <ReportFrame
@@ -149,9 +106,9 @@ function QualityReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: num
       title={tr('quality.title', { name: subject })}
       returnText={tr('quality.returnToAll')}
       groups={names.groups}
+      // The reject calls take no shift (reports-admin §7): the report has no shift filter.
       shifts={NO_SHIFTS}
-      loading={!fresh}
-      error={call.kind === 'error' ? call.message : null}
+      {...status}
       empty={answer && rows.every((r) => r.scrapCount === 0) ? tr('quality.empty') : null}
     >
       {answer && settled && (
@@ -194,17 +151,33 @@ function Results({
   const total = bars.reduce((t, b) => t + b.count, 0);
   return (
     <>
-      <section className="report__summary report__summary--oee" aria-label={tr('quality.summaryLabel')}>
-        <div className="tiles tiles--wrap">
-          <Tile label={tr('quality.total')} value={String(total)} />
-          <Tile label={tr('quality.reasons')} value={String(bars.length)} />
-          <Tile label={tr('quality.topReason')} value={bars[0]?.name ?? '-'} />
-          {!selection.machine && (
-            <Tile label={tr('quality.machines')} value={String(machineTotals(rows, null).length)} />
-          )}
-        </div>
-      </section>
-      <Pareto bars={bars} reason={reason} onReason={onReason} />
+      <SummaryTiles label={tr('quality.summaryLabel')}>
+        <Tile label={tr('quality.total')} value={String(total)} />
+        <Tile label={tr('quality.reasons')} value={String(bars.length)} />
+        <Tile label={tr('quality.topReason')} value={bars[0]?.name ?? '-'} />
+        {!selection.machine && (
+          <Tile label={tr('quality.machines')} value={String(machineTotals(rows, null).length)} />
+        )}
+      </SummaryTiles>
+      <ParetoSection
+        bars={bars}
+        reason={reason}
+        onReason={onReason}
+        value={(b) => b.count}
+        wholeNumbers
+        columns={[{ label: tr('quality.reasonCount'), cell: (b) => b.count }]}
+        texts={{
+          heading: tr('quality.byReason'),
+          intro: tr('quality.byReasonIntro'),
+          chartLabel: tr('quality.paretoLabel'),
+          axis: tr('quality.countAxis'),
+          cumulative: tr('quality.cumulative'),
+          reasonRow: tr('quality.reasonRow'),
+          share: tr('quality.reasonShare'),
+          value: countValue,
+          openReason: (name) => tr('quality.openReason', { reason: name }),
+        }}
+      />
       {!selection.machine && (
         <ByMachine
           rows={rows}
@@ -229,139 +202,7 @@ function Results({
   );
 }
 
-// ---- Pareto by reason, with drill-down
-
-function Pareto({
-  bars,
-  reason,
-  onReason,
-}: {
-  bars: ParetoBar[];
-  reason: string | null;
-  onReason: (reason: string | null) => void;
-}) {
-  const colors = bars.map((b, i) => (reason && b.key !== reason ? faded(colorAt(i)) : colorAt(i)));
-  const data: ChartData<'bar' | 'line', number[], string | string[]> = {
-    labels: bars.map((b) => wrapLabel(b.name, 16)),
-    datasets: [
-      {
-        type: 'bar' as const,
-        label: tr('quality.countAxis'),
-        data: bars.map((b) => b.count),
-        backgroundColor: colors,
-        yAxisID: 'y',
-        order: 2,
-        maxBarThickness: 120,
-      },
-      {
-        type: 'line' as const,
-        label: tr('quality.cumulative'),
-        data: bars.map((b) => b.cumulative),
-        borderColor: cssVar('--text', '#1a1a1a'),
-        backgroundColor: cssVar('--text', '#1a1a1a'),
-        pointRadius: 3,
-        borderWidth: 2,
-        yAxisID: 'y1',
-        order: 1,
-        clip: false,
-      },
-    ],
-  };
-  const open = (i: number | undefined) => {
-    const b = i == null ? undefined : bars[i];
-    if (b) onReason(b.key === reason ? null : b.key);
-  };
-  const options: ChartOptions<'bar' | 'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    // A click anywhere over a reason's column opens it, not only on the bar.
-    interaction: { mode: 'index', intersect: false, axis: 'x' },
-    layout: { padding: { top: 8 } },
-    scales: {
-      x: { ticks: { autoSkip: false, maxRotation: 0 } },
-      y: {
-        beginAtZero: true,
-        ticks: { precision: 0 },
-        title: { display: true, text: tr('quality.countAxis') },
-      },
-      y1: {
-        position: 'right',
-        min: 0,
-        max: 100,
-        grid: { drawOnChartArea: false },
-        ticks: { callback: (v) => `${String(v)}%` },
-      },
-    },
-    plugins: {
-      legend: { position: 'bottom', labels: { boxWidth: 12 } },
-      tooltip: {
-        callbacks: {
-          label: (ctx) =>
-            ctx.datasetIndex === 0
-              ? tr('quality.countValue', { count: Number(ctx.raw) })
-              : `${tr('quality.cumulative')}: ${String(ctx.raw)}%`,
-        },
-      },
-    },
-    onClick: (_e, elements) => open(elements[0]?.index),
-    onHover: pointerOnHover(),
-  };
-  return (
-    <section className="report__list" aria-labelledby="pareto-heading">
-      <h2 id="pareto-heading">{tr('quality.byReason')}</h2>
-      <p className="report__intro">{tr('quality.byReasonIntro')}</p>
-      <div className="report__losses-body">
-        <figure className="report__chart">
-          <div className="report__chart-box">
-            <Chart
-              type="bar"
-              data={data}
-              options={options}
-              aria-label={tr('quality.paretoLabel')}
-              role="img"
-            />
-          </div>
-          <figcaption className="visually-hidden">{tr('quality.paretoLabel')}</figcaption>
-        </figure>
-        {/* The same figures as a table: readable, and the drill-down by keyboard. */}
-        <div className="table-wrap">
-          <table className="table table--fit" aria-label={tr('quality.byReason')}>
-            <thead>
-              <tr>
-                <PlainTh label={tr('quality.reasonRow')} />
-                <PlainTh label={tr('quality.reasonCount')} className="num-col" />
-                <PlainTh label={tr('quality.reasonShare')} className="num-col" />
-              </tr>
-            </thead>
-            <tbody>
-              {bars.map((b, i) => (
-                <tr key={b.key} className={b.key === reason ? 'row--link row--selected' : 'row--link'}>
-                  <th scope="row">
-                    <span className="reason-cell">
-                      <span className="swatch" style={{ background: colorAt(i) }} aria-hidden="true" />
-                      <button
-                        type="button"
-                        className="link-button"
-                        aria-pressed={b.key === reason}
-                        title={tr('quality.openReason', { reason: b.name })}
-                        onClick={() => open(i)}
-                      >
-                        {b.name}
-                      </button>
-                    </span>
-                  </th>
-                  <td className="num-col num">{b.count}</td>
-                  <td className="num-col num">{`${b.cumulative.toFixed(1)}%`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </div>
-    </section>
-  );
-}
+const countValue = (count: number) => tr('quality.countValue', { count });
 
 // ---- Stacked by machine, and the drill-down of a reason to its machines
 
@@ -384,90 +225,32 @@ function ByMachine({
 }) {
   const token = useUserToken(api);
   const chart = useMemo(() => stackedByMachine(rows, reason), [rows, reason]);
-  if (chart.machines.length === 0) return null;
-  const colorOf = (key: string) =>
-    colorAt(
-      Math.max(
-        0,
-        bars.findIndex((b) => b.key === key),
-      ),
-    );
-  const data = {
-    labels: chart.machines.map((m) => wrapLabel(m.name, 20)),
-    datasets: chart.series.map((s) => ({
-      label: s.name,
-      data: s.values,
-      backgroundColor: colorOf(s.key),
-      barPercentage: 0.8,
-      maxBarThickness: 36,
-    })),
-  };
-  const options: ChartOptions<'bar'> = {
-    indexAxis: 'y',
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    interaction: { mode: 'index', intersect: false, axis: 'y' },
-    scales: {
-      x: {
-        stacked: true,
-        beginAtZero: true,
-        ticks: { precision: 0 },
-        title: { display: true, text: tr('quality.countAxis') },
-      },
-      y: { stacked: true, ticks: { autoSkip: false } },
-    },
-    plugins: {
-      legend: { position: 'bottom', labels: { boxWidth: 12 } },
-      tooltip: {
-        filter: (item) => Number(item.raw) > 0,
-        callbacks: {
-          label: (ctx) =>
-            `${ctx.dataset.label ?? ''}: ${tr('quality.countValue', { count: Number(ctx.raw) })}`,
-        },
-      },
-    },
-    onClick: (_e, elements) => {
-      const m = elements[0] ? chart.machines[elements[0].index] : undefined;
-      if (m) onMachine(m.id);
-    },
-    onHover: pointerOnHover(),
-  };
+  const heading = picked ? tr('quality.byMachineFor', { reason: picked.name }) : tr('quality.byMachine');
   return (
-    <section className="report__list" aria-labelledby="by-machine-heading">
-      <div className="page__head">
-        <h2 id="by-machine-heading">
-          {picked ? tr('quality.byMachineFor', { reason: picked.name }) : tr('quality.byMachine')}
-        </h2>
-        <div className="page__tools">
-          {reason && (
-            <button type="button" className="button" onClick={() => onReason(null)}>
-              {tr('quality.allReasons')}
-            </button>
-          )}
-          <CsvLink href={qualityCsvHref(selection, reason, token)} filename="rejects-by-machine.csv" />
-        </div>
-      </div>
-      <p className="report__intro">{tr('quality.byMachineIntro')}</p>
-      <div className="report__losses-body">
-        <figure className="report__chart">
-          <div
-            className="report__chart-box"
-            style={{
-              height: `${String(90 + chart.machines.length * 40 + Math.ceil(chart.series.length / 3) * 20)}px`,
-            }}
-          >
-            <Bar data={data} options={options} aria-label={tr('quality.byMachineLabel')} role="img" />
-          </div>
-          <figcaption className="visually-hidden">{tr('quality.byMachineLabel')}</figcaption>
-        </figure>
+    <MachineStackSection
+      chart={chart}
+      bars={bars}
+      onMachine={onMachine}
+      wholeNumbers
+      texts={{
+        heading,
+        intro: tr('quality.byMachineIntro'),
+        chartLabel: tr('quality.byMachineLabel'),
+        axis: tr('quality.countAxis'),
+        value: countValue,
+      }}
+      tools={
+        <ReasonTools
+          reason={reason}
+          onReason={onReason}
+          allReasons={tr('quality.allReasons')}
+          csvHref={qualityCsvHref(selection, reason, token)}
+          filename="rejects-by-machine.csv"
+        />
+      }
+      table={
         <div className="table-wrap">
-          <table
-            className="table table--fit"
-            aria-label={
-              picked ? tr('quality.byMachineFor', { reason: picked.name }) : tr('quality.byMachine')
-            }
-          >
+          <table className="table table--fit" aria-label={heading}>
             <thead>
               <tr>
                 <PlainTh label={tr('quality.machineRow')} />
@@ -493,8 +276,8 @@ function ByMachine({
             </tbody>
           </table>
         </div>
-      </div>
-    </section>
+      }
+    />
   );
 }
 

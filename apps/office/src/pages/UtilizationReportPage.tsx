@@ -1,39 +1,35 @@
-import type { CompanyClock, EpochMs } from '@takt/domain';
-import { Progress, tr, useDebounced, useUserToken } from '@takt/ui';
+import type { EpochMs } from '@takt/domain';
+import { tr } from '@takt/ui';
 import { BarElement, CategoryScale, Chart as ChartJS, LinearScale, Tooltip } from 'chart.js';
 import type { ChartOptions } from 'chart.js';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Bar } from 'react-chartjs-2';
-import { api } from '../api';
-import { FigureTable, MatrixTable } from '../components/ReportLists';
+import { FigureTable, ListFrame } from '../components/ReportLists';
 import {
-  CsvLink,
   cssVar,
-  ErrorBox,
   PlainTh,
   pointerOnHover,
-  ReportClockGate,
+  ReportPage,
   ReportFrame,
   Sparkline,
   Tile,
 } from '../components/ReportParts';
-import { byShiftRequest, csvHref, LIST_TITLE, offersMatrix, parseByShift, visibleLists } from '../oee/report';
+import type { ClockProps } from '../components/ReportParts';
+import { byShiftRequest, offersMatrix, parseByShift } from '../oee/report';
 import type { ByShift, ListKind, OeeSelection } from '../oee/report';
 import {
   dataOf,
-  newCallCache,
-  useAdoptedRange,
   useMachineGroups,
   useReportCall,
-  useReportPage,
-  useShiftSelection,
+  useReportLists,
+  useShiftFilteredReport,
 } from '../reports/hooks';
-import type { CallCache, CallState, ReportCall } from '../reports/hooks';
+import type { CallCache, ReportCall, ReportListProps } from '../reports/hooks';
 import { nextSort } from '../reports/shared';
+import type { LZ } from '../reports/shared';
 import {
   chartValue,
   DEFAULT_UTILIZATION_HORIZON,
-  drillInterval,
   intervalLabel,
   isEmpty,
   parseUtilization,
@@ -60,6 +56,11 @@ const UTILIZATION = '/api/reports/utilization';
 const PRODUCTION = '/api/reports/warehouse/production';
 const BY_SHIFT = '/api/oee/byabstractshift';
 
+const utilizationCall = (s: OeeSelection): ReportCall<UtilizationAnswer> => ({
+  path: UTILIZATION,
+  query: utilizationQuery(s),
+  parse: parseUtilization,
+});
 const listCall = (s: OeeSelection, kind: ListKind, overTime: boolean): ReportCall<UtilizationProduction> => ({
   path: PRODUCTION,
   method: 'POST',
@@ -81,44 +82,18 @@ const UTIL_TITLE: Record<UtilListMetric, string> = {
 
 /** /dashboard/utilization?group&machine&interval&start&end&quicklink (reports-admin §2 Utilization report). */
 export function UtilizationReportPage() {
-  return (
-    <ReportClockGate title={tr('reports.utilization')}>
-      {(clock, offsetMs) => <UtilizationReport clock={clock} offsetMs={offsetMs} />}
-    </ReportClockGate>
-  );
+  return <ReportPage title={tr('reports.utilization')} report={UtilizationReport} />;
 }
 
-function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }) {
-  // reports-admin §9: the last utilization horizon is remembered per company.
-  const report = useReportPage({
-    clock,
-    offsetMs,
-    horizonPreference: 'utilizationHorizon',
-    defaultHorizon: DEFAULT_UTILIZATION_HORIZON,
-  });
-  const { applied, apply, setParams, lz, group, machine, openDrill } = report;
+function UtilizationReport({ clock, offsetMs }: ClockProps) {
+  // reports-admin §9: the last utilization horizon is remembered per company; reports-admin §2 "Same layout"
+  // as the OEE report: the shift filter too (decision 0801).
+  const { frame, results, answer } = useShiftFilteredReport(
+    { clock, offsetMs, horizonPreference: 'utilizationHorizon', defaultHorizon: DEFAULT_UTILIZATION_HORIZON },
+    utilizationCall,
+  );
+  const { group, machine } = frame.report;
   const groups = useMachineGroups();
-  // reports-admin §2 "Same layout" as the OEE report: the shift filter too (decision 0801).
-  const shiftFilter = useShiftSelection();
-  const shifts = shiftFilter.filter;
-
-  const selection: OeeSelection | null = useMemo(
-    () => (shifts ? { range: applied, group, machine, shifts } : null),
-    [applied, group, machine, shifts],
-  );
-  const key = JSON.stringify(selection);
-  // reports-admin §9: re-queries wait 500 ms after the last change.
-  const settled = useDebounced(selection, key);
-  const settledKey = JSON.stringify(settled);
-  // One cache per settled selection: the summary, the lists and the matrices share their answers.
-  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
-  const load = useReportCall(
-    settled ? { path: UTILIZATION, query: utilizationQuery(settled), parse: parseUtilization } : null,
-    cache,
-  );
-  const answer = dataOf(load);
-  const fresh = load.kind === 'ready' && settled != null && settledKey === key;
-  useAdoptedRange(fresh ? answer : null, applied, setParams);
 
   const machineName =
     answer?.machines.find((m) => m.machineId === machine)?.machineName ??
@@ -128,27 +103,14 @@ function UtilizationReport({ clock, offsetMs }: { clock: CompanyClock; offsetMs:
 
   return (
     <ReportFrame
-      report={report}
+      {...frame}
       horizons={UTILIZATION_HORIZONS}
       title={title}
       returnText={tr('utilization.returnToAll')}
       groups={groups}
-      shifts={shiftFilter}
-      loading={!fresh}
-      error={load.kind === 'error' ? load.message : null}
       empty={answer && isEmpty(answer) ? tr('utilization.empty') : null}
     >
-      {answer && settled && (
-        <Results
-          answer={answer}
-          selection={settled}
-          groupName={groupName}
-          cache={cache}
-          lz={lz}
-          onDrillInterval={(c) => apply(drillInterval(c, answer.interval))}
-          onDrill={openDrill}
-        />
-      )}
+      {answer && results && <Results answer={answer} groupName={groupName} {...results} />}
     </ReportFrame>
   );
 }
@@ -166,29 +128,12 @@ function Results({
   selection: OeeSelection;
   groupName: string | undefined;
   cache: CallCache;
-  lz: { locale: string; timeZone: string };
+  lz: LZ;
   onDrillInterval: (cell: { start: EpochMs; end: EpochMs }) => void;
   onDrill: (param: 'group' | 'machine', id: string) => void;
 }) {
   const machine = selection.machine;
-  const token = useUserToken(api);
-  const drilledOut = Boolean(selection.group || selection.machine);
-  const lists = {
-    shift: useReportCall(listCall(selection, 'shift', false), cache),
-    machineGroup: useReportCall(drilledOut ? null : listCall(selection, 'machineGroup', false), cache),
-    machine: useReportCall(listCall(selection, 'machine', false), cache),
-  };
-  const overTime = {
-    shift: useReportCall(listCall(selection, 'shift', true), cache),
-    machineGroup: useReportCall(drilledOut ? null : listCall(selection, 'machineGroup', true), cache),
-    machine: useReportCall(listCall(selection, 'machine', true), cache),
-  };
-  const hasData = (k: ListKind) => (dataOf(lists[k])?.items.length ?? 0) > 0;
-  const visible = visibleLists(selection, {
-    shift: hasData('shift'),
-    machineGroup: hasData('machineGroup'),
-    machine: true,
-  });
+  const lists = useReportLists(selection, cache, listCall, onDrill);
   const interval = answer.interval;
   const cells = answer.machineAggregate.intervals;
   const labels = cells.map((c) => intervalLabel(c, interval, lz));
@@ -262,17 +207,8 @@ function Results({
         </figure>
       </section>
 
-      {visible.map((kind) => (
-        <ListSection
-          key={kind}
-          kind={kind}
-          figures={lists[kind]}
-          overTime={dataOf(overTime[kind])}
-          selection={selection}
-          cache={cache}
-          token={token}
-          onDrill={kind === 'shift' ? null : (id) => onDrill(kind === 'machine' ? 'machine' : 'group', id)}
-        />
+      {lists.map((list) => (
+        <ListSection key={list.kind} {...list} />
       ))}
 
       <section className="report__list" aria-labelledby="intervals-heading">
@@ -304,25 +240,8 @@ type ListView = 'summary' | 'inCycle';
 const rowHint = (name: string) => tr('utilization.machineRowHint', { name });
 
 /** One list (Shifts, Machine Groups, Machines) as on the OEE report, with In-Cycle by Shift as its matrix. */
-function ListSection({
-  kind,
-  figures,
-  overTime,
-  selection,
-  cache,
-  token,
-  onDrill,
-}: {
-  kind: ListKind;
-  figures: CallState<UtilizationProduction>;
-  overTime: UtilizationProduction | null;
-  selection: OeeSelection;
-  cache: CallCache;
-  token: string | null;
-  onDrill: ((id: string) => void) | null;
-}) {
-  const id = useId();
-  const headingId = `${id}-heading`;
+function ListSection(props: ReportListProps<UtilizationProduction>) {
+  const { kind, figures, overTime, selection, cache, onDrill } = props;
   const data = dataOf(figures);
   const rows = useMemo(() => (data ? utilizationListRows(kind, data, overTime) : []), [kind, data, overTime]);
   const [view, setView] = useState<ListView>('summary');
@@ -334,7 +253,6 @@ function ListSection({
     shown === 'inCycle' && kind !== 'shift' ? byShiftCall(selection) : null,
     cache,
   );
-  const b = dataOf(byShift);
   // Spindle-Rotating and In-Cut exist only per machine: elsewhere the columns show '-' and do not sort.
   const columns = UTIL_LIST_COLUMNS.map((c) => ({
     key: c,
@@ -343,49 +261,31 @@ function ListSection({
   }));
 
   return (
-    <section
-      className="report__list"
-      aria-labelledby={headingId}
-      aria-busy={figures.kind === 'loading' || byShift.kind === 'loading' || undefined}
+    <ListFrame
+      {...props}
+      views={
+        matrixOffered
+          ? [
+              { value: 'summary', label: tr('oee.view.summary') },
+              { value: 'inCycle', label: tr('oee.view.matrix', { metric: tr('utilization.inCycle') }) },
+            ]
+          : null
+      }
+      view={shown}
+      onView={setView}
+      byShift={byShift}
+      rowHint={rowHint}
     >
-      <div className="page__head">
-        <h2 id={headingId}>{tr(LIST_TITLE[kind])}</h2>
-        <div className="page__tools">
-          {matrixOffered && (
-            <div className="field field--inline">
-              <label htmlFor={`${id}-view`}>{tr('oee.listView')}</label>
-              <select id={`${id}-view`} value={shown} onChange={(e) => setView(e.target.value as ListView)}>
-                <option value="summary">{tr('oee.view.summary')}</option>
-                <option value="inCycle">
-                  {tr('oee.view.matrix', { metric: tr('utilization.inCycle') })}
-                </option>
-              </select>
-            </div>
-          )}
-          <CsvLink href={csvHref(data?.csv?.url, token)} />
-        </div>
-      </div>
-      {figures.kind === 'error' && <ErrorBox message={figures.message} />}
-      {!data && figures.kind !== 'error' && <Progress />}
-      {data && shown === 'summary' && (
-        <FigureTable
-          columns={columns}
-          sort={sort}
-          onSort={(key) => setSort((s) => nextSort(s, key as UtilListSort['key']))}
-          rows={sorted}
-          cells={(r) => UTIL_LIST_COLUMNS.map((c) => pct(r.figures[c]))}
-          trailing={{ label: tr('utilization.overTime'), cell: (r) => <Sparkline values={r.overTime} /> }}
-          onDrill={onDrill}
-          rowHint={rowHint}
-        />
-      )}
-      {data && shown === 'inCycle' && kind !== 'shift' && (
-        <>
-          {byShift.kind === 'error' && <ErrorBox message={byShift.message} />}
-          {byShift.kind !== 'error' && !b && <Progress />}
-          {b && <MatrixTable kind={kind} byShift={b} onDrill={onDrill} rowHint={rowHint} />}
-        </>
-      )}
-    </section>
+      <FigureTable
+        columns={columns}
+        sort={sort}
+        onSort={(key) => setSort((s) => nextSort(s, key as UtilListSort['key']))}
+        rows={sorted}
+        cells={(r) => UTIL_LIST_COLUMNS.map((c) => pct(r.figures[c]))}
+        trailing={{ label: tr('utilization.overTime'), cell: (r) => <Sparkline values={r.overTime} /> }}
+        onDrill={onDrill}
+        rowHint={rowHint}
+      />
+    </ListFrame>
   );
 }

@@ -9,7 +9,9 @@ import {
   selectableShifts,
   shiftsParam,
   tr,
+  useDebounced,
   useSession,
+  useUserToken,
   writePreferences,
   writeRangeParams,
 } from '@takt/ui';
@@ -18,7 +20,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api';
 import { useMinuteNow } from '../company-clock';
-import { adoptedRange, drillTo, readDrillDown, REPORT_HORIZONS } from './shared';
+import { visibleLists } from '../oee/report';
+import type { ListKind, OeeSelection } from '../oee/report';
+import { adoptedRange, drillInterval, drillTo, readDrillDown, REPORT_HORIZONS } from './shared';
 
 // The state the OEE and utilization reports share: the applied range in the URL with the last horizon
 // remembered per company (reports-admin §9), and the group names for the title and the filter.
@@ -185,6 +189,16 @@ export function useShiftSelection(): {
   return { options, selected, setSelected, filter };
 }
 
+/**
+ * The shift filter of a report whose calls take no shift (reports-admin §7: the reject and cycles calls): no
+ * options, so the filter is not offered.
+ */
+export const NO_SHIFTS: Pick<ReturnType<typeof useShiftSelection>, 'options' | 'selected' | 'setSelected'> = {
+  options: null,
+  selected: [],
+  setSelected: () => undefined,
+};
+
 /** One call of a report page: what to ask, and how to read the answer. */
 export interface ReportCall<T> {
   path: string;
@@ -285,3 +299,114 @@ export function useReportCall<T>(call: ReportCall<T> | null, cache: CallCache): 
 /** The data of a call: the answer, or the previous one while a new answer loads. */
 export const dataOf = <T>(s: CallState<T>): T | null =>
   s.kind === 'ready' ? s.data : s.kind === 'loading' ? s.previous : null;
+
+/**
+ * The main call of a report page for its selection (null: not known yet, the shifts still loading).
+ * reports-admin §9: re-queries wait 500 ms after the last change (shift and kind toggles, picks in a row).
+ * One cache per settled selection: the parts of the page that ask the same thing share one answer.
+ */
+export function useSettledCall<S, T>(selection: S | null, call: (s: S) => ReportCall<T>) {
+  const key = JSON.stringify(selection);
+  const settled = useDebounced(selection, key);
+  const settledKey = JSON.stringify(settled);
+  const cache = useMemo(() => newCallCache(settledKey), [settledKey]);
+  const state = useReportCall(settled ? call(settled) : null, cache);
+  return {
+    settled,
+    cache,
+    call: state,
+    answer: dataOf(state),
+    /** For the report frame: loading until the answer is the one for the selection on screen. */
+    status: {
+      loading: !(state.kind === 'ready' && key === settledKey),
+      error: state.kind === 'error' ? state.message : null,
+    },
+  };
+}
+
+/**
+ * The OEE and utilization reports (reports-admin §2 "Utilization report: Same layout"): the range and the
+ * drill-down from the URL, the shift filter remembered per company (§9, decision 0801), the main call for
+ * that selection, and the interval or range the server answered adopted into the URL.
+ */
+export function useShiftFilteredReport<
+  T extends { interval: Horizon; range: { start: number; end: number } },
+>(options: Parameters<typeof useReportPage>[0], call: (s: OeeSelection) => ReportCall<T>) {
+  const report = useReportPage(options);
+  const { applied, setParams, group, machine } = report;
+  const shiftFilter = useShiftSelection();
+  const shifts = shiftFilter.filter;
+  const selection: OeeSelection | null = useMemo(
+    () => (shifts ? { range: applied, group, machine, shifts } : null),
+    [applied, group, machine, shifts],
+  );
+  const main = useSettledCall(selection, call);
+  useAdoptedRange(main.status.loading ? null : main.answer, applied, setParams);
+  const { answer, settled } = main;
+  // What the results read: the settled selection (not the one being picked), and the drill-downs (UI.md:
+  // every chart element drills down to what is behind it; an interval opens its own range, one finer).
+  const results =
+    answer && settled
+      ? {
+          selection: settled,
+          cache: main.cache,
+          lz: report.lz,
+          onDrillInterval: (c: { start: number; end: number }) =>
+            report.apply(drillInterval(c, answer.interval)),
+          onDrill: report.openDrill,
+        }
+      : null;
+  return { ...main, results, frame: { report, shifts: shiftFilter, ...main.status } };
+}
+
+/** One list of the OEE and utilization reports, as useReportLists gives it. */
+export interface ReportListProps<P> {
+  kind: ListKind;
+  figures: CallState<P>;
+  overTime: P | null;
+  /** The settled selection: a matrix by shift asks for the same. */
+  selection: OeeSelection;
+  cache: CallCache;
+  token: string | null;
+  /** What a row opens; nothing for a shift. */
+  onDrill: ((id: string) => void) | null;
+}
+
+/**
+ * The Shifts, Machine Groups and Machines lists of the OEE and utilization reports (reports-admin §2) that
+ * show (shifts with data, groups unless drilled in), each with its figures and over-time figures, the user
+ * token for its CSV (§7), and what a row opens: a group or a machine, nothing for a shift.
+ */
+export function useReportLists<P extends { items: readonly unknown[] }>(
+  selection: OeeSelection,
+  cache: CallCache,
+  listCall: (s: OeeSelection, kind: ListKind, overTime: boolean) => ReportCall<P>,
+  onDrill: (param: 'group' | 'machine', id: string) => void,
+): ReportListProps<P>[] {
+  const token = useUserToken(api);
+  const drilledOut = Boolean(selection.group || selection.machine);
+  const lists = {
+    shift: useReportCall(listCall(selection, 'shift', false), cache),
+    machineGroup: useReportCall(drilledOut ? null : listCall(selection, 'machineGroup', false), cache),
+    machine: useReportCall(listCall(selection, 'machine', false), cache),
+  };
+  const overTime = {
+    shift: useReportCall(listCall(selection, 'shift', true), cache),
+    machineGroup: useReportCall(drilledOut ? null : listCall(selection, 'machineGroup', true), cache),
+    machine: useReportCall(listCall(selection, 'machine', true), cache),
+  };
+  const hasData = (k: ListKind) => (dataOf(lists[k])?.items.length ?? 0) > 0;
+  return visibleLists(selection, {
+    shift: hasData('shift'),
+    machineGroup: hasData('machineGroup'),
+    machine: true,
+  }).map((kind) => ({
+    kind,
+    figures: lists[kind],
+    overTime: dataOf(overTime[kind]),
+    selection,
+    cache,
+    token,
+    onDrill: kind === 'shift' ? null : (id: string) => onDrill(kind === 'machine' ? 'machine' : 'group', id),
+  }));
+}

@@ -7,6 +7,9 @@ import { tr } from '@takt/ui';
 // interval labels and drill-down, adopting the server's interval, the URL's drill-down and sortable lists.
 // Pure: tested without a browser.
 
+/** The company's locale and time zone, which every report formats its dates and times in. */
+export type LZ = { locale: string; timeZone: string };
+
 /** reports-admin §2: OEE and utilization horizons Hour, Day, Week, Month, Quarter. */
 export const REPORT_HORIZONS: readonly Horizon[] = ['hour', 'day', 'week', 'month', 'quarter'];
 
@@ -87,6 +90,24 @@ export const readDrillDown = (q: URLSearchParams): DrillDown => ({
   group: q.get('group') || null,
   machine: q.get('machine') || null,
 });
+
+/**
+ * Whom a report's title names: the machine drilled into (by the dashboard's names, else as the answer names
+ * it), else the group, else `all`; '…' until a name is known.
+ */
+export function reportSubject(
+  names: {
+    groups: readonly { id: string; name: string }[];
+    machines: readonly { id: string; name: string }[];
+  },
+  d: DrillDown,
+  all: string,
+  answered: string | undefined,
+): string {
+  if (d.machine) return names.machines.find((m) => m.id === d.machine)?.name ?? answered ?? '…';
+  if (d.group) return names.groups.find((g) => g.id === d.group)?.name ?? '…';
+  return all;
+}
 
 /** Opens a group (leaving any machine) or a machine (keeping the group it was opened from); dates stay. */
 export function drillTo(q: URLSearchParams, param: 'group' | 'machine', id: string | null): URLSearchParams {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type {
   OeeByMachineResponse,
   OeeByShiftResponse,
@@ -6,15 +6,19 @@ import type {
   ProductionResponse,
   WaterfallStep,
 } from '@takt/domain';
-import { companyScope } from '@takt/db';
-import { recomputeRollups } from '@takt/db/rollups';
 import { RANGE_TOO_LONG_MESSAGE, TOO_MANY_INTERVALS_MESSAGE } from '../services/production-report';
-import { apiHarness } from '../testing/app';
-import type { ApiHarness } from '../testing/app';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason, anAnnotation, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
-import { aShift, errorOf } from '../testing/live-builders';
+import { errorOf } from '../testing/live-builders';
+import {
+  apiPerTest,
+  aJobWithRun,
+  anAdjustmentRow,
+  aRejectRow,
+  aReportTenant,
+  someCycles,
+} from '../testing/report-plant';
 
 // The OEE and utilization report calls (reports-admin §2, §7; issue #14; decision 0801) on a hand-computed
 // plant in America/Chicago over Saturday 2025-11-01 (24 h, CDT) and Sunday 2025-11-02 (25 h: DST ends at
@@ -63,34 +67,19 @@ const close = (actual: number | null | undefined, expected: number) => {
 };
 
 describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
-  let h: ApiHarness;
-  beforeEach(async () => {
-    h = await apiHarness(dialect, NOW);
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const api = apiPerTest(dialect, NOW);
 
   async function plant() {
-    const company = await aCompany(h.t.db, { timezone: 'America/Chicago', productTier: 'full' });
-    const user = await aUser(h.t.db, company);
-    const cookie = await h.login(user.email, user.password);
-    const day = await aShift(h.t.db, company, {
-      name: 'Day',
-      startoffsetminutes: 360,
-      endoffsetminutes: 840,
-    });
-    const swing = await aShift(h.t.db, company, {
-      name: 'Swing',
-      startoffsetminutes: 840,
-      endoffsetminutes: 1320,
-    });
-    const cell = await aGroup(h.t.db, company, 'Cell');
-    const lathe = await aMachine(h.t.db, company, { name: 'Lathe', groupIds: [cell], sortOrder: 1 });
-    const mill = await aMachine(h.t.db, company, { name: 'Mill', sortOrder: 2 });
-    const scope = companyScope(h.t.db, company.id);
+    const { company, cookie, scope, shiftIds, recompute } = await aReportTenant(api.h, [
+      ['Day', 360, 840],
+      ['Swing', 840, 1320],
+    ]);
+    const [day, swing] = shiftIds as [string, string];
+    const cell = await aGroup(api.h.t.db, company, 'Cell');
+    const lathe = await aMachine(api.h.t.db, company, { name: 'Lathe', groupIds: [cell], sortOrder: 1 });
+    const mill = await aMachine(api.h.t.db, company, { name: 'Mill', sortOrder: 2 });
 
-    await someStates(h.t.db, company, lathe, [
+    await someStates(api.h.t.db, company, lathe, [
       [START, sun(6), 'INACTIVE'],
       [sun(6), sun(7), 'SETUP'],
       [sun(7), sun(10), 'ACTIVE'],
@@ -100,136 +89,70 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       [sun(13, 20), sun(18), 'ACTIVE'],
       [sun(18), END, 'INACTIVE'],
     ]);
-    await someStates(h.t.db, company, mill, [
+    await someStates(api.h.t.db, company, mill, [
       [START, sun(6), 'INACTIVE'],
       [sun(6), sun(14), 'ACTIVE'],
       [sun(14), END, 'INACTIVE'],
     ]);
-    const brk = await aDowntimeReason(h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
-    const tool = await aDowntimeReason(h.t.db, company, {
+    const brk = await aDowntimeReason(api.h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
+    const tool = await aDowntimeReason(api.h.t.db, company, {
       name: 'Tool change',
       plannedBehavior: 'plannedWithLimit',
       plannedLimitMs: 10 * MIN,
     });
-    await anAnnotation(h.t.db, company, {
+    await anAnnotation(api.h.t.db, company, {
       machineId: lathe,
       start: sun(10),
       end: sun(10, 30),
       typeId: brk.id,
     });
-    await anAnnotation(h.t.db, company, {
+    await anAnnotation(api.h.t.db, company, {
       machineId: lathe,
       start: sun(10, 30),
       end: sun(11),
       typeId: tool.id,
     });
 
-    const jobId = crypto.randomUUID();
-    await scope
-      .insertInto('jobs', {
-        id: jobId,
-        name: 'Flange',
-        erp_job_id: null,
-        expected_cycle_time: 10 * MIN,
-        ideal_cycle_time: 8 * MIN,
-        part_count_multiplier: 1,
-        actual_parts: 1,
-        setuptime: null,
-        quantity: null,
-        hidden: 0,
-        created_at: START,
-      })
-      .execute();
-    await scope
-      .insertInto('job_runs', {
-        id: crypto.randomUUID(),
-        machine_id: lathe,
-        job_id: jobId,
-        job_machine_id: null,
-        start_at: sun(6),
-        end_at: sun(22),
-        setup_mode: 'planned',
-        setup_end: sun(7),
-        expected_cycle_time: 10 * MIN,
-        ideal_cycle_time: 8 * MIN,
-        part_count_multiplier: 1,
-        actual_parts: 1,
-        reported_parts: null,
-        required_cycles: null,
-        part_behavior: 'one',
-        expected_setup_ms: null,
-        setup_note: null,
-        created_at: sun(6),
-      })
-      .execute();
+    const jobId = await aJobWithRun(scope, {
+      machineId: lathe,
+      name: 'Flange',
+      expected: 10 * MIN,
+      ideal: 8 * MIN,
+      jobCreatedAt: START,
+      start: sun(6),
+      end: sun(22),
+      setupEnd: sun(7),
+    });
     const cycleEnds = [
       ...Array.from({ length: 18 }, (_, i) => sun(7) + (i + 1) * 10 * MIN), // 07:10 … 10:00
       ...Array.from({ length: 12 }, (_, i) => sun(11) + (i + 1) * 10 * MIN), // 11:10 … 13:00
       ...Array.from({ length: 3 }, (_, i) => sun(13, 20) + (i + 1) * 10 * MIN), // 13:30 … 13:50
       ...Array.from({ length: 23 }, (_, i) => sun(14) + (i + 1) * 10 * MIN), // 14:10 … 17:50
     ];
-    await scope
-      .insertInto(
-        'cycles',
-        cycleEnds.map((end) => ({
-          machine_id: lathe,
-          start_at: end - 10 * MIN,
-          end_at: end,
-          duration: 10 * MIN,
-          count: 1,
-          source: 'part_count',
-          setup: 0,
-        })),
-      )
-      .execute();
-    const reject = await aRejectReason(h.t.db, company, { name: 'Burr' });
-    const adjustment = (at: number, over: Record<string, unknown>) => ({
-      id: crypto.randomUUID(),
-      machine_id: lathe,
-      adjustment_time: at,
-      type_id: null,
-      scrapcount: 0,
-      count: 0,
-      message: null,
-      reject_behavior: null,
-      deduct_from_good_parts: 0,
-      job_run_id: null,
-      kind: 'correction' as const,
-      created_by: null,
-      created_at: at,
-      ...over,
-    });
+    await someCycles(
+      scope,
+      lathe,
+      cycleEnds.map((end) => ({ start: end - 10 * MIN, end })),
+    );
+    const reject = await aRejectReason(api.h.t.db, company, { name: 'Burr' });
     await scope
       .insertInto('part_adjustments', [
-        adjustment(sun(11, 30), {
-          type_id: reject.id,
-          scrapcount: 3,
-          reject_behavior: 'scrap',
-          deduct_from_good_parts: 1,
-          kind: 'reject',
-        }),
-        adjustment(sun(12), { count: -1 }),
-        adjustment(sun(15), {
-          type_id: reject.id,
-          scrapcount: 1,
-          reject_behavior: 'nonconform',
-          deduct_from_good_parts: 1,
-          kind: 'reject',
-        }),
+        aRejectRow(lathe, sun(11, 30), { typeId: reject.id, scrapcount: 3 }),
+        anAdjustmentRow(lathe, sun(12), { count: -1 }),
+        aRejectRow(lathe, sun(15), { typeId: reject.id, scrapcount: 1, behavior: 'nonconform' }),
       ])
       .execute();
-    for (const machineId of [lathe, mill])
-      await recomputeRollups(h.t.db, { companyId: company.id, machineId, from: START, to: END, now: NOW });
+    await recompute([lathe, mill], { from: START, to: END, now: NOW });
     return { company, cookie, day, swing, cell, lathe, mill, jobId, brk, tool };
   }
 
   async function post<T>(path: string, cookie: string, body: unknown, status = 200): Promise<T> {
-    const res = await h.send('POST', path, cookie, body);
+    const res = await api.h.send('POST', path, cookie, body);
     expect(res.status, await res.clone().text()).toBe(status);
     return (await res.json()) as T;
   }
   async function get<T>(path: string, cookie: string): Promise<T> {
-    const res = await h.get(path, cookie);
+    const res = await api.h.get(path, cookie);
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as T;
   }
@@ -375,7 +298,7 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     });
     expect(r.csv?.url).toMatch(/^\/api\/reports\/warehouse\/production\/csv\?request=.*&token=/);
     // The link works without the cookie (a new tab or a spreadsheet).
-    const res = await h.app.request(r.csv!.url);
+    const res = await api.h.app.request(r.csv!.url);
     expect(res.status, await res.clone().text()).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     // OEE 1 decimal, utilization 0 decimals, in-cycle hours 1 decimal (reports-admin §9):
@@ -391,7 +314,7 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       ].join('\r\n'),
     );
     // Without a token or cookie: 401.
-    expect((await h.app.request(r.csv!.url.replace(/&token=.*/, ''))).status).toBe(401);
+    expect((await api.h.app.request(r.csv!.url.replace(/&token=.*/, ''))).status).toBe(401);
   });
 
   it('oee by machine and by shift: per interval, per machine, per group; jobId keeps the machines that ran it', async () => {
@@ -496,7 +419,7 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       [p.lathe, 960 * MIN, 340 / 960],
       [p.mill, 960 * MIN, 0.5],
     ]);
-    const res = await h.get(`${base}&format=csv`, p.cookie);
+    const res = await api.h.get(`${base}&format=csv`, p.cookie);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(
       [
@@ -511,9 +434,9 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
 
   it("answers another company's machine, group, shift and job 404 without any figure", async () => {
     const p = await plant();
-    const other = await aCompany(h.t.db, { productTier: 'full' });
-    const user = await aUser(h.t.db, other);
-    const cookie = await h.login(user.email, user.password);
+    const other = await aCompany(api.h.t.db, { productTier: 'full' });
+    const user = await aUser(api.h.t.db, other);
+    const cookie = await api.h.login(user.email, user.password);
     const range = { start: START, end: END };
     const cases: Array<[string, Record<string, unknown>]> = [
       ['/api/reports/warehouse/production', { ...range, data: ['oee'], filter: { machine: [p.lathe] } }],
@@ -525,16 +448,16 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       ['/api/oee/byabstractshift', { ...range, shifts: [p.swing] }],
     ];
     for (const [path, body] of cases) {
-      const res = await h.send('POST', path, cookie, body);
+      const res = await api.h.send('POST', path, cookie, body);
       expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(404);
       expect(Object.keys((await res.json()) as object)).toEqual(['error']);
     }
     for (const q of [`machineId=${p.lathe}`, `group=${p.cell}`, `shifts=${p.day}`]) {
-      const res = await h.get(`/api/reports/oee?start=${START}&end=${END}&${q}`, cookie);
+      const res = await api.h.get(`/api/reports/oee?start=${START}&end=${END}&${q}`, cookie);
       expect(res.status, q).toBe(404);
     }
     expect(
-      (await h.get(`/api/reports/utilization?start=${START}&end=${END}&shifts=${p.day}`, cookie)).status,
+      (await api.h.get(`/api/reports/utilization?start=${START}&end=${END}&shifts=${p.day}`, cookie)).status,
     ).toBe(404);
     // Their own (empty) report shows none of the first company's machines.
     const own = await production(cookie, { data: ['oee', 'timeInCycle'], groupBy: ['machine'] });
@@ -580,29 +503,29 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       ['/api/oee/byabstractshift', { start: START, end: END, efficiencyMetric: 'speed' }, ''],
     ];
     for (const [path, body, text] of bad) {
-      const res = await h.send('POST', path, p.cookie, body);
+      const res = await api.h.send('POST', path, p.cookie, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       const e = await errorOf(res);
       expect(e.code).toBe('VALIDATION_ERROR');
       if (text) expect(e.issues?.map((i) => i.message)).toContain(text);
     }
-    const notJson = await h.app.request('/api/oee/bymachine', {
+    const notJson = await api.h.app.request('/api/oee/bymachine', {
       method: 'POST',
       headers: { cookie: p.cookie, origin: 'http://localhost', 'content-type': 'application/json' },
       body: '{nope',
     });
     expect(notJson.status).toBe(400);
-    const q = await h.get(`/api/reports/oee?start=${END}&end=${START}`, p.cookie);
+    const q = await api.h.get(`/api/reports/oee?start=${END}&end=${START}`, p.cookie);
     expect(q.status).toBe(400);
     expect((await errorOf(q)).issues?.map((i) => i.message)).toContain('Start Date must be before End Date');
 
     // A utilization-tier company: utilization figures yes, OEE figures no.
-    await h.t.db
+    await api.h.t.db
       .updateTable('companies')
       .set({ product_tier: 'utilization' })
       .where('id', '=', p.company.id)
       .execute();
-    const util = await h.send('POST', '/api/reports/warehouse/production', p.cookie, {
+    const util = await api.h.send('POST', '/api/reports/warehouse/production', p.cookie, {
       start: START,
       end: END,
       data: ['timeInCycle', 'utilizationRate'],
@@ -612,7 +535,7 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       ['/api/reports/warehouse/production', { start: START, end: END, data: ['timeInCycle', 'oee'] }],
       ['/api/oee/bymachine', { start: START, end: END }],
     ] as const)
-      expect((await h.send('POST', path, p.cookie, body)).status, path).toBe(403);
-    expect((await h.get(`/api/reports/oee?start=${START}&end=${END}`, p.cookie)).status).toBe(403);
+      expect((await api.h.send('POST', path, p.cookie, body)).status, path).toBe(403);
+    expect((await api.h.get(`/api/reports/oee?start=${START}&end=${END}`, p.cookie)).status).toBe(403);
   });
 });

@@ -11,6 +11,7 @@ import type { Company } from '../repositories/company';
 import type { User } from '../repositories/users';
 import type { ApiHarness } from './app';
 import { aCompany, aMachine, aUser } from './builders';
+import { aJobWithRun } from './report-plant';
 
 // Builders for downtime, annotation and reject tests (STYLE.md: builders with defaults, new ids each call).
 
@@ -130,46 +131,16 @@ export async function aJobRun(
   machineId: string,
   run: { start: number; end?: number | null; jobName?: string },
 ): Promise<string> {
-  const scope = companyScope(db, company.id);
-  const jobId = crypto.randomUUID();
-  const name = run.jobName ?? `Job ${jobId.slice(0, 6)}`;
-  await scope
-    .insertInto('jobs', {
-      id: jobId,
-      name,
-      erp_job_id: null,
-      expected_cycle_time: 60_000,
-      ideal_cycle_time: 60_000,
-      part_count_multiplier: 1,
-      actual_parts: 1,
-      setuptime: null,
-      quantity: null,
-      hidden: 0,
-      created_at: run.start,
-    })
-    .execute();
-  await scope
-    .insertInto('job_runs', {
-      id: crypto.randomUUID(),
-      machine_id: machineId,
-      job_id: jobId,
-      job_machine_id: null,
-      start_at: run.start,
-      end_at: run.end ?? null,
-      setup_mode: 'none',
-      setup_end: run.start,
-      expected_cycle_time: 60_000,
-      ideal_cycle_time: 60_000,
-      part_count_multiplier: 1,
-      actual_parts: 1,
-      reported_parts: null,
-      required_cycles: null,
-      part_behavior: 'one',
-      expected_setup_ms: null,
-      setup_note: null,
-      created_at: run.start,
-    })
-    .execute();
+  const name = run.jobName ?? `Job ${crypto.randomUUID().slice(0, 6)}`;
+  await aJobWithRun(companyScope(db, company.id), {
+    machineId,
+    name,
+    expected: 60_000,
+    ideal: 60_000,
+    jobCreatedAt: run.start,
+    start: run.start,
+    end: run.end ?? null,
+  });
   return name;
 }
 

@@ -1,0 +1,195 @@
+import { tr } from '@takt/ui';
+import type { ChartData, ChartOptions } from 'chart.js';
+import { useMemo } from 'react';
+import { Chart } from 'react-chartjs-2';
+import { useNavigate, useParams } from 'react-router';
+import { PlainTh, ReportFrame, ReportPage } from '../components/ReportParts';
+import type { ClockProps } from '../components/ReportParts';
+import { reportErrorText } from '../cycles/report';
+import {
+  DEFAULT_OVERRIDES_HORIZON,
+  overrideRows,
+  overridesEmptyText,
+  overridesQuery,
+  OVERRIDES_HORIZONS,
+  parseOverrides,
+  stepPoints,
+} from '../overrides/report';
+import type { OverridesAnswer, OverridesSelection } from '../overrides/report';
+import { colorAt, registerBarLineCharts } from '../reports/charts';
+import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
+import type { ReportCall } from '../reports/hooks';
+import type { LZ } from '../reports/shared';
+import { PATHS } from '../routes';
+
+registerBarLineCharts();
+
+const overridesCall = (s: OverridesSelection): ReportCall<OverridesAnswer> => ({
+  path: '/api/reports/overrides',
+  query: overridesQuery(s),
+  parse: parseOverrides,
+  errorText: reportErrorText,
+});
+
+/** reports-admin §2 "Quick links for machine reports are limited to ranges of one week or less." */
+const MACHINE_QUICK_LINKS = { machineReport: true } as const;
+
+/** /machine/{id}/overrides?interval&start&end&quicklink (reports-admin §2 "Overrides report"; decision 0807). */
+export function OverridesReportPage() {
+  return <ReportPage title={tr('overrides.tab')} report={OverridesReport} />;
+}
+
+function OverridesReport({ clock, offsetMs }: ClockProps) {
+  const { id: machineId = '' } = useParams();
+  const page = useReportPage({
+    clock,
+    offsetMs,
+    horizonPreference: null,
+    defaultHorizon: DEFAULT_OVERRIDES_HORIZON,
+    horizons: OVERRIDES_HORIZONS,
+  });
+  const navigate = useNavigate();
+  const report = { ...page, machine: machineId, group: null };
+  const { applied, lz, query } = report;
+  const names = useMachineNames();
+  const selection: OverridesSelection = useMemo(
+    () => ({ range: applied, machine: machineId }),
+    [applied, machineId],
+  );
+  const { answer, status } = useSettledCall(selection, overridesCall);
+  const name = names.machines.find((m) => m.id === machineId)?.name ?? '…';
+
+  // The machine's cycles over the same dates: what ran while the knobs were turned.
+  const toCycles = () =>
+    void navigate(
+      `${PATHS.machineCycles.replace(':id', machineId)}?${new URLSearchParams(query).toString()}`,
+    );
+
+  return (
+    <ReportFrame
+      report={report}
+      horizons={OVERRIDES_HORIZONS}
+      quickLinkOptions={MACHINE_QUICK_LINKS}
+      title={tr('overrides.title', { name })}
+      returnText={tr('overrides.returnToCycles')}
+      onReturn={toCycles}
+      groups={[]}
+      // Overrides are raw machine values: no shift filter (GET /api/reports/overrides takes none).
+      shifts={NO_SHIFTS}
+      {...status}
+      empty={answer ? overridesEmptyText(answer) : null}
+    >
+      {answer && overridesEmptyText(answer) == null && <Results answer={answer} lz={lz} />}
+    </ReportFrame>
+  );
+}
+
+function Results({ answer, lz }: { answer: OverridesAnswer; lz: LZ }) {
+  const rows = useMemo(() => overrideRows(answer.series), [answer]);
+  return (
+    <>
+      <StepChart answer={answer} lz={lz} />
+      <section className="report__list" aria-labelledby="overrides-table-heading">
+        <h2 id="overrides-table-heading">{tr('overrides.tableLabel')}</h2>
+        <div className="table-wrap">
+          <table className="table" aria-label={tr('overrides.tableLabel')}>
+            <thead>
+              <tr>
+                <PlainTh label={tr('overrides.override')} />
+                <PlainTh label={tr('overrides.mean')} className="num-col" />
+                <PlainTh label={tr('overrides.range')} className="num-col" />
+                <PlainTh label={tr('overrides.below')} className="num-col" />
+                <PlainTh label={tr('overrides.above')} className="num-col" />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.key}>
+                  <td>{r.label}</td>
+                  <td className="num-col num">{r.mean}</td>
+                  <td className="num-col num">{r.range}</td>
+                  <td className="num-col num">{r.below}</td>
+                  <td className="num-col num">{r.above}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}
+
+/** One stepped line per override field on a time axis in the company's zone; gaps where unavailable. */
+function StepChart({ answer, lz }: { answer: OverridesAnswer; lz: LZ }) {
+  const long = answer.range.end - answer.range.start > 2 * 86_400_000;
+  const tick = new Intl.DateTimeFormat(lz.locale, {
+    ...(long ? { weekday: 'short' as const } : {}),
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: lz.timeZone,
+  });
+  const when = new Intl.DateTimeFormat(lz.locale, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone: lz.timeZone,
+  });
+  const data: ChartData<'line', Array<{ x: number; y: number | null }>> = {
+    datasets: answer.series.map((s, i) => ({
+      label: s.label,
+      data: stepPoints(s.steps, answer.until),
+      borderColor: colorAt(i),
+      backgroundColor: colorAt(i),
+      borderWidth: 2,
+      pointRadius: 0,
+      pointHitRadius: 6,
+      spanGaps: false,
+    })),
+  };
+  const options: ChartOptions<'line'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    parsing: false,
+    interaction: { mode: 'nearest', intersect: false, axis: 'x' },
+    scales: {
+      x: {
+        type: 'linear',
+        min: answer.range.start,
+        max: answer.range.end,
+        ticks: { maxTicksLimit: 8, maxRotation: 0, callback: (v) => tick.format(Number(v)) },
+      },
+      y: { beginAtZero: true, suggestedMax: 120, title: { display: true, text: '%' } },
+    },
+    plugins: {
+      legend: { position: 'bottom', labels: { boxWidth: 12 } },
+      tooltip: {
+        callbacks: {
+          title: (items) => (items[0] ? when.format(items[0].parsed.x ?? 0) : ''),
+          label: (ctx) => `${ctx.dataset.label ?? ''}: ${String(ctx.parsed.y)} %`,
+        },
+      },
+    },
+  };
+  return (
+    <section className="report__list" aria-labelledby="overrides-chart-heading">
+      <h2 id="overrides-chart-heading">{tr('overrides.chartLabel')}</h2>
+      <p className="report__intro">{tr('overrides.hint')}</p>
+      <figure className="report__chart">
+        <div className="report__chart-box">
+          <Chart
+            type="line"
+            data={data}
+            options={options}
+            aria-label={tr('overrides.chartLabel')}
+            role="img"
+          />
+        </div>
+        <figcaption className="visually-hidden">{tr('overrides.chartLabel')}</figcaption>
+      </figure>
+    </section>
+  );
+}

@@ -1,0 +1,234 @@
+import { tr, useUserToken } from '@takt/ui';
+import type { ChartData, ChartOptions } from 'chart.js';
+import { useMemo } from 'react';
+import { Chart } from 'react-chartjs-2';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api } from '../api';
+import {
+  CsvLink,
+  PlainTh,
+  ReportFrame,
+  ReportPage,
+  SectionHead,
+  SummaryTiles,
+  Tile,
+} from '../components/ReportParts';
+import type { ClockProps } from '../components/ReportParts';
+import { reportErrorText } from '../cycles/report';
+import {
+  DEFAULT_PARTS_HORIZON,
+  parseParts,
+  PARTS_HORIZONS,
+  PARTS_MAX_DAYS,
+  partsCsvHref,
+  partsEmptyText,
+  partsQuery,
+  partsRows,
+  partsTotals,
+} from '../parts/report';
+import type { PartsAnswer, PartsSelection } from '../parts/report';
+import { colorAt, registerBarLineCharts } from '../reports/charts';
+import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
+import type { ReportCall } from '../reports/hooks';
+import { intervalLabel, reportSubject } from '../reports/shared';
+import type { LZ } from '../reports/shared';
+import { PATHS } from '../routes';
+
+registerBarLineCharts();
+
+const partsCall = (s: PartsSelection): ReportCall<PartsAnswer> => ({
+  path: '/api/reports/partGoals',
+  query: partsQuery(s),
+  parse: parseParts,
+  errorText: reportErrorText,
+});
+
+const HORIZONS = {
+  horizonPreference: null,
+  defaultHorizon: DEFAULT_PARTS_HORIZON,
+  horizons: PARTS_HORIZONS,
+} as const;
+
+/** /machine/{id}/parts with the same dates. */
+const machinePartsHref = (id: string, query: URLSearchParams): string => {
+  const q = new URLSearchParams(query);
+  q.delete('machine');
+  q.delete('group');
+  return `${PATHS.machineParts.replace(':id', encodeURIComponent(id))}?${q.toString()}`;
+};
+
+/**
+ * /dashboard/parts?group&interval&start&end (the company Parts report) and /machine/{id}/parts (one
+ * machine's), reports-admin §2 "Parts report: per-machine chart by hour, shift or day", at most 7 days;
+ * CSV through /api/reports/partGoals?{query}&format=csv.
+ */
+export function PartsReportPage() {
+  return <ReportPage title={tr('parts.title')} report={PartsReport} />;
+}
+
+function PartsReport({ clock, offsetMs }: ClockProps) {
+  const { id: machineId = null } = useParams();
+  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
+  const navigate = useNavigate();
+  const report = machineId ? { ...page, machine: machineId, group: null } : page;
+  const { applied, lz, query, group } = report;
+  const names = useMachineNames();
+  const selection: PartsSelection = useMemo(
+    () => ({ range: applied, group, machine: machineId }),
+    [applied, group, machineId],
+  );
+  const { settled, answer, status } = useSettledCall(selection, partsCall);
+  const subject = reportSubject(
+    names,
+    { group, machine: machineId },
+    '',
+    answer?.machines.find((m) => m.machineId === machineId)?.machineName,
+  );
+  const toAll = () => {
+    const q = new URLSearchParams(query);
+    void navigate(`${PATHS.parts}?${q.toString()}`);
+  };
+  return (
+    <ReportFrame
+      report={report}
+      horizons={PARTS_HORIZONS}
+      maxDays={PARTS_MAX_DAYS}
+      title={subject ? tr('parts.machineTitle', { name: subject }) : tr('parts.title')}
+      returnText={tr('parts.returnToReports')}
+      {...(machineId ? { onReturn: toAll } : {})}
+      groups={machineId ? [] : names.groups}
+      // GET /api/reports/partGoals takes no shift filter (reports-admin §7); the shift horizon splits by shift.
+      shifts={NO_SHIFTS}
+      {...status}
+      empty={answer ? partsEmptyText(answer) : null}
+    >
+      {answer && settled && answer.machines.length > 0 && (
+        <Results answer={answer} selection={settled} lz={lz} query={query} single={machineId != null} />
+      )}
+    </ReportFrame>
+  );
+}
+
+function Results({
+  answer,
+  selection,
+  lz,
+  query,
+  single,
+}: {
+  answer: PartsAnswer;
+  selection: PartsSelection;
+  lz: LZ;
+  query: URLSearchParams;
+  single: boolean;
+}) {
+  const token = useUserToken(api);
+  const totals = useMemo(() => partsTotals(answer.machines), [answer]);
+  const rows = useMemo(() => partsRows(answer.machines), [answer]);
+  return (
+    <>
+      <SummaryTiles label={tr('parts.summaryLabel')}>
+        <Tile label={tr('parts.good')} value={String(totals.parts)} />
+        <Tile label={tr('parts.goal')} value={totals.goal == null ? '-' : String(totals.goal)} />
+        <Tile label={tr('parts.percent')} value={totals.percent} />
+      </SummaryTiles>
+      {totals.goal == null && <p className="notice">{tr('parts.noGoal')}</p>}
+      <PartsChart answer={answer} selection={selection} lz={lz} />
+      <section className="report__list" aria-labelledby="parts-list-heading">
+        <SectionHead id="parts-list-heading" heading={tr('parts.list')}>
+          <CsvLink href={partsCsvHref(selection, token)} filename="part-goals.csv" />
+        </SectionHead>
+        <div className="table-wrap">
+          <table className="table" aria-label={tr('parts.list')}>
+            <thead>
+              <tr>
+                <PlainTh label={tr('parts.col.machine')} />
+                <PlainTh label={tr('parts.col.parts')} className="num-col" />
+                <PlainTh label={tr('parts.col.goal')} className="num-col" />
+                <PlainTh label={tr('parts.col.percent')} className="num-col" />
+                <PlainTh label={tr('parts.col.delta')} className="num-col" />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.machineId}>
+                  <td>
+                    {single ? r.machine : <Link to={machinePartsHref(r.machineId, query)}>{r.machine}</Link>}
+                  </td>
+                  <td className="num-col num">{r.parts}</td>
+                  <td className="num-col num">{r.goal}</td>
+                  <td className="num-col num">{r.percent}</td>
+                  <td className={`num-col num${r.behind ? ' parts-behind' : ''}`}>{r.delta}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}
+
+/** Good parts per interval, one stacked colour per machine, with the goal of all of them as a line. */
+function PartsChart({ answer, selection, lz }: { answer: PartsAnswer; selection: PartsSelection; lz: LZ }) {
+  const labels = answer.intervals.map((i) => {
+    const label = intervalLabel(i, selection.range.interval, lz);
+    return i.shiftName ? `${label} ${i.shiftName}` : label;
+  });
+  const goals = answer.intervals.map((_, k) => {
+    const cells = answer.machines.map((m) => m.intervals[k]?.goal ?? null).filter((g) => g != null);
+    return cells.length ? Math.round(cells.reduce((t, g) => t + g, 0)) : null;
+  });
+  const data: ChartData<'bar' | 'line', Array<number | null>, string> = {
+    labels,
+    datasets: [
+      ...answer.machines.map((m, i) => ({
+        type: 'bar' as const,
+        label: m.machineName,
+        data: m.intervals.map((c) => Math.round(c.parts)),
+        backgroundColor: colorAt(i),
+        stack: 'parts',
+        order: 2,
+        maxBarThickness: 40,
+      })),
+      ...(goals.some((g) => g != null)
+        ? [
+            {
+              type: 'line' as const,
+              label: tr('parts.goalLine'),
+              data: goals,
+              borderColor: 'rgb(26, 26, 26)',
+              backgroundColor: 'rgb(26, 26, 26)',
+              borderDash: [6, 4],
+              borderWidth: 2,
+              pointRadius: 2,
+              order: 1,
+            },
+          ]
+        : []),
+    ],
+  };
+  const options: ChartOptions<'bar' | 'line'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    interaction: { mode: 'index', intersect: false, axis: 'x' },
+    scales: {
+      x: { stacked: true, ticks: { autoSkip: true, maxRotation: 0, maxTicksLimit: 10 } },
+      y: { stacked: true, beginAtZero: true, title: { display: true, text: tr('parts.good') } },
+    },
+    plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } },
+  };
+  const heading = tr('parts.chart', { interval: tr(`horizon.${selection.range.interval}`).toLowerCase() });
+  return (
+    <section className="report__list" aria-labelledby="parts-chart-heading">
+      <h2 id="parts-chart-heading">{heading}</h2>
+      <figure className="report__chart">
+        <div className="report__chart-box">
+          <Chart type="bar" data={data} options={options} aria-label={tr('parts.chartLabel')} role="img" />
+        </div>
+        <figcaption className="visually-hidden">{tr('parts.chartLabel')}</figcaption>
+      </figure>
+    </section>
+  );
+}

@@ -1,0 +1,277 @@
+import { describe, expect, it } from 'vitest';
+import { epochMs } from '@takt/domain';
+import type { CompanyClock } from '@takt/domain';
+import type { DowntimeRow, OperationAnswer, Reason } from './model';
+import {
+  annotationBody,
+  averageCycleMs,
+  buildLanes,
+  canSplit,
+  draftProblems,
+  gridRows,
+  loadsSubprograms,
+  partCycles,
+  partMarks,
+  periodLinks,
+  readTimelineRange,
+  stateKind,
+  timelineAround,
+} from './model';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const CLOCK: CompanyClock = { timezone: 'UTC' };
+const NOW = Date.UTC(2026, 5, 10, 12);
+
+const row = (over: Partial<DowntimeRow> = {}): DowntimeRow => ({
+  start: NOW - HOUR,
+  end: NOW - 30 * MIN,
+  duration: 30 * MIN,
+  isEndSet: false,
+  reason: null,
+  color: null,
+  message: null,
+  planned: null,
+  setup: false,
+  annotationType: null,
+  annotation: null,
+  ...over,
+});
+const REASONS: Reason[] = [
+  { id: 'r1', name: 'Tool change', color: '#123456', plannedBehavior: 'unplanned', hidden: false },
+  { id: 'r2', name: 'Meeting', color: '#654321', plannedBehavior: 'operator', hidden: false },
+];
+
+describe('readTimelineRange (reports-admin §5: at most 7 days)', () => {
+  const q = (s: string) => new URLSearchParams(s);
+  it('reads start, end and interval', () => {
+    expect(readTimelineRange(q(`start=${NOW - HOUR}&end=${NOW}&interval=day`), CLOCK, epochMs(NOW))).toEqual({
+      start: NOW - HOUR,
+      end: NOW,
+      interval: 'day',
+    });
+  });
+  it('falls back to today on the company clock', () => {
+    const today = Date.UTC(2026, 5, 10);
+    expect(readTimelineRange(q(''), CLOCK, epochMs(NOW))).toEqual({
+      start: today,
+      end: today + DAY,
+      interval: 'hour',
+    });
+    expect(readTimelineRange(q(`start=${NOW}&end=${NOW - 1}`), CLOCK, epochMs(NOW)).start).toBe(today);
+  });
+  it('cuts a range over 7 days to 7 days', () => {
+    const r = readTimelineRange(q(`start=${NOW - 30 * DAY}&end=${NOW}`), CLOCK, epochMs(NOW));
+    expect(r.end - r.start).toBe(7 * DAY);
+  });
+});
+
+describe('periodLinks (reports-admin §5)', () => {
+  const r = { start: epochMs(NOW - DAY), end: epochMs(NOW - HOUR), interval: 'hour' as const };
+  it('moves by the range length', () => {
+    const l = periodLinks(r, NOW);
+    expect(l.previous).toEqual({ ...r, start: NOW - 2 * DAY + HOUR, end: NOW - DAY });
+    expect(l.next).toEqual({ ...r, start: NOW - HOUR, end: NOW + DAY - 2 * HOUR });
+    expect(l.nextDisabled).toBe(false);
+  });
+  it('disables next when the range ends in the future', () => {
+    expect(periodLinks({ ...r, end: epochMs(NOW + 1) }, NOW).nextDisabled).toBe(true);
+  });
+  it('hides previous past one year', () => {
+    const old = { ...r, start: epochMs(NOW - 365 * DAY + HOUR), end: epochMs(NOW - 364 * DAY) };
+    expect(periodLinks(old, NOW).previous).toBeNull();
+  });
+  it('opens the timeline around an event, not past a year', () => {
+    expect(timelineAround({ start: NOW - 2 * HOUR, end: NOW - HOUR }, NOW)).toEqual({
+      start: NOW - 3 * HOUR,
+      end: NOW,
+    });
+    expect(timelineAround({ start: NOW - 400 * DAY, end: null }, NOW)).toBeNull();
+  });
+});
+
+describe('parts (reports-admin §9)', () => {
+  const parts: OperationAnswer['parts'] = [
+    { start: 10 * MIN, duration: MIN, parts: 1, expectedCycleTime: MIN, setup: false },
+    { start: 12 * MIN, duration: 2 * MIN, parts: 1, expectedCycleTime: MIN, setup: false },
+    { start: 13 * MIN, duration: 50_000, parts: 1, expectedCycleTime: MIN, setup: false },
+    { start: 15 * MIN, duration: undefined, parts: 1, expectedCycleTime: MIN, setup: false },
+  ];
+  it('marks slow (over 20 % above expected) and fast (under expected) cycles', () => {
+    expect(partCycles(parts).map((c) => [c.start, c.end, c.slow, c.fast])).toEqual([
+      [9 * MIN, 10 * MIN, false, false],
+      [10 * MIN, 12 * MIN, true, false],
+      [13 * MIN - 50_000, 13 * MIN, false, true],
+      // Without a duration: the time since the previous part.
+      [13 * MIN, 15 * MIN, true, false],
+    ]);
+    expect(averageCycleMs(partCycles(parts))).toBe((MIN + 2 * MIN + 50_000 + 2 * MIN) / 4);
+  });
+  it.each([
+    [75 * MIN, MIN, true, { showSlow: true, showFast: false }],
+    [10 * MIN, MIN, true, { showSlow: true, showFast: true }],
+    [76 * MIN, MIN, true, { showSlow: false, showFast: false }],
+    [10 * MIN, MIN, false, { showSlow: false, showFast: false }],
+    [10 * MIN, 0, true, { showSlow: false, showFast: false }],
+  ])('window %d, average %d, FullProduct %s → %j', (w, avg, full, expected) => {
+    expect(partMarks(w, avg, full)).toEqual(expected);
+  });
+  it('loads sub-programs for windows of at most 2 hours', () => {
+    expect(loadsSubprograms({ start: 0, end: 2 * HOUR })).toBe(true);
+    expect(loadsSubprograms({ start: 0, end: 2 * HOUR + 1 })).toBe(false);
+  });
+});
+
+describe('lanes', () => {
+  it.each([
+    ['ACTIVE', 'active'],
+    ['INACTIVE', 'inactive'],
+    ['SETUP', 'setup'],
+    ['FAULT', 'unavailable'],
+    ['UNAVAILABLE', 'unavailable'],
+  ])('state %s is drawn as %s', (value, kind) => {
+    expect(stateKind(value)).toBe(kind);
+  });
+
+  it('builds the seven lanes, open items lasting until now', () => {
+    const lanes = buildLanes({
+      operation: {
+        range: { start: 0, end: HOUR },
+        cycleEvents: [{ value: 'ACTIVE', start: 0, end: null }],
+        programs: [{ name: 'O1000', start: 0, end: 10 * MIN }],
+        parts: [],
+        runs: [{ jobId: 'j', jobName: 'Bracket', start: 0, end: null, jsgId: 'r' }],
+        faults: [],
+        hasSubprogram: true,
+      },
+      downtime: [row({ start: 10 * MIN, end: 20 * MIN })],
+      subprograms: null,
+      now: 30 * MIN,
+      colors: {
+        active: 'green',
+        inactive: 'grey',
+        setup: 'blue',
+        unavailable: 'light',
+        uncategorized: 'red',
+        fault: 'purple',
+        part: 'part',
+        chart: ['c1', 'c2'],
+      },
+    });
+    expect(lanes.map((l) => l.id)).toEqual([
+      'states',
+      'downtime',
+      'jobs',
+      'parts',
+      'programs',
+      'subprograms',
+      'faults',
+    ]);
+    expect(lanes[0]!.items).toEqual([{ start: 0, end: 30 * MIN, color: 'green' }]);
+    expect(lanes[1]!.items[0]).toMatchObject({ color: 'red', label: 'Uncategorized' });
+    expect(lanes[1]!.clickable).toBe(true);
+    expect(lanes[2]!.items[0]).toMatchObject({ end: 30 * MIN, label: 'Bracket' });
+    expect(lanes[5]!.note).toBe('Zoom in to 2 hours or less to see sub-programs');
+  });
+});
+
+describe('the annotation grid', () => {
+  it('shows minutes with 2 decimals, the reason or Uncategorized, and the planned value', () => {
+    const rows = gridRows(
+      [
+        row({ duration: 90_500 }),
+        row({
+          reason: 'Tool change',
+          planned: false,
+          annotationType: { id: 'r1', name: 'Tool change', color: '#123456', plannedBehavior: 'unplanned' },
+        }),
+        row({ start: NOW - 400 * DAY }),
+      ],
+      NOW,
+    );
+    expect(rows.map((r) => [r.minutes, r.reason, r.planned, r.linkable])).toEqual([
+      ['1.51', 'Uncategorized', '', true],
+      ['30.00', 'Tool change', 'Unplanned', true],
+      ['30.00', 'Uncategorized', '', false],
+    ]);
+  });
+});
+
+describe('the categorize form (reports-admin §4, §5)', () => {
+  const draft = { reasonId: 'r1', message: ' Insert worn ', planned: false };
+  it('saves a new annotation with its category and end null', () => {
+    expect(annotationBody('m1', row(), draft, REASONS)).toEqual({
+      machineId: 'm1',
+      start: NOW - HOUR,
+      end: null,
+      category_id: 'r1',
+      message: 'Insert worn',
+      setup: false,
+    });
+  });
+  it('is not saved without a category (unless setup) and never as active setup', () => {
+    expect(annotationBody('m1', row(), { ...draft, reasonId: '' }, REASONS)).toBeNull();
+    expect(draftProblems(row(), { ...draft, reasonId: '' })).toEqual({ reason: 'Select a downtime reason.' });
+    const active = row({
+      annotation: {
+        id: 'a',
+        start: NOW - HOUR,
+        end: null,
+        category_id: 'r1',
+        message: null,
+        planned: null,
+        setup: true,
+        activesetup: true,
+      },
+    });
+    expect(annotationBody('m1', active, draft, REASONS)).toBeNull();
+  });
+  it('drops the category of a setup annotation and keeps an explicit end', () => {
+    const setup = row({
+      setup: true,
+      annotation: {
+        id: 'a',
+        start: NOW - HOUR,
+        end: NOW - 50 * MIN,
+        category_id: null,
+        message: null,
+        planned: null,
+        setup: true,
+        activesetup: false,
+      },
+    });
+    expect(annotationBody('m1', setup, draft, REASONS)).toMatchObject({
+      id: 'a',
+      category_id: null,
+      setup: true,
+      end: NOW - 50 * MIN,
+    });
+  });
+  it("sends the operator's planned choice only for reasons that ask for it", () => {
+    expect(annotationBody('m1', row(), { ...draft, reasonId: 'r2', planned: true }, REASONS)).toMatchObject({
+      planned: true,
+    });
+    expect(annotationBody('m1', row(), draft, REASONS)).not.toHaveProperty('planned');
+  });
+  it('says when the message is too long', () => {
+    expect(draftProblems(row(), { ...draft, message: 'x'.repeat(251) })).toEqual({
+      message: 'At most 250 characters',
+    });
+  });
+  it('splits only annotated periods whose half exceeds 10 s', () => {
+    const annotation = {
+      id: 'a',
+      start: 0,
+      end: null,
+      category_id: 'r1',
+      message: null,
+      planned: null,
+      setup: false,
+      activesetup: false,
+    };
+    expect(canSplit(row({ start: 0, end: 21_000, annotation }), NOW)).toBe(true);
+    expect(canSplit(row({ start: 0, end: 20_000, annotation }), NOW)).toBe(false);
+    expect(canSplit(row({ start: 0, end: 60_000 }), NOW)).toBe(false);
+  });
+});

@@ -1,0 +1,475 @@
+import {
+  annotationToSave,
+  canSplitInHalf,
+  companyDayStart,
+  DAY_MS,
+  epochMs,
+  formatDowntimeMinutes,
+  isSlowCycle,
+  maxRangeEnd,
+  plannedLabel,
+  shopDateOf,
+  addDays,
+  showFastParts,
+  showSlowParts,
+  SUBPROGRAM_WINDOW_MS,
+  wallDurationMs,
+} from '@takt/domain';
+import type { CompanyClock, EpochMs } from '@takt/domain';
+import type { Horizon } from '@takt/ui';
+import {
+  ApiError,
+  arrayOf,
+  boolean,
+  nullable,
+  number,
+  object,
+  oneOf,
+  optional,
+  parseWith,
+  string,
+  tr,
+} from '@takt/ui';
+import type { Lane, TimelineItem, TimeWindow } from './draw';
+import { laneOf } from './draw';
+
+// reports-admin §2 "Machine timeline" (/machine/{id}/timeline?start&end&interval) over GET
+// /api/reports/operation, /api/reports/subprograms and GET /api/downtime, with the rules of §4 (categorize
+// form), §5 (saving annotations, 7-day range, 1-year links, next period) and §9 (zoom, slow and fast parts,
+// programs, sub-programs). Pure: the page renders what these functions return.
+
+// ---- Answers
+
+const laneTimes = { start: number, end: nullable(number) };
+const operationCheck = object({
+  range: object({ start: number, end: number }),
+  cycleEvents: arrayOf(object({ value: string, ...laneTimes })),
+  programs: arrayOf(object({ name: string, ...laneTimes })),
+  parts: arrayOf(
+    object({
+      start: number,
+      duration: optional(number),
+      parts: number,
+      expectedCycleTime: number,
+      setup: optional(boolean),
+    }),
+  ),
+  runs: arrayOf(
+    object({ jobId: string, jobName: string, start: number, end: nullable(number), jsgId: string }),
+  ),
+  faults: arrayOf(
+    object({
+      start: number,
+      end: nullable(number),
+      duration: number,
+      value: string,
+      nativecode: nullable(string),
+      type: nullable(string),
+    }),
+  ),
+  hasSubprogram: boolean,
+});
+export type OperationAnswer = ReturnType<typeof operationCheck>;
+export const parseOperation = parseWith(operationCheck);
+
+const subprogramsCheck = object({
+  range: object({ start: number, end: number }),
+  subprograms: arrayOf(object({ name: string, ...laneTimes })),
+});
+export type SubprogramsAnswer = ReturnType<typeof subprogramsCheck>;
+export const parseSubprograms = parseWith(subprogramsCheck);
+
+const downtimeCheck = object({
+  items: arrayOf(
+    object({
+      start: number,
+      end: nullable(number),
+      duration: number,
+      isEndSet: boolean,
+      reason: nullable(string),
+      color: nullable(string),
+      message: nullable(string),
+      planned: nullable(boolean),
+      setup: boolean,
+      annotationType: nullable(object({ id: string, name: string, color: string, plannedBehavior: string })),
+      annotation: nullable(
+        object({
+          id: string,
+          start: number,
+          end: nullable(number),
+          category_id: nullable(string),
+          message: nullable(string),
+          planned: nullable(boolean),
+          setup: boolean,
+          activesetup: boolean,
+        }),
+      ),
+    }),
+  ),
+});
+export type DowntimeAnswer = ReturnType<typeof downtimeCheck>;
+export type DowntimeRow = DowntimeAnswer['items'][number];
+export const parseDowntime = parseWith(downtimeCheck);
+
+const reasonsCheck = arrayOf(
+  object({
+    id: string,
+    name: string,
+    color: string,
+    plannedBehavior: oneOf(['operator', 'planned', 'unplanned', 'plannedWithLimit'] as const),
+    hidden: optional(boolean),
+  }),
+);
+export type Reason = ReturnType<typeof reasonsCheck>[number];
+export const parseReasons = parseWith(reasonsCheck);
+
+// ---- The range in the URL (reports-admin §5: at most 7 days; links older than 1 year hidden)
+
+export const TIMELINE_HORIZONS: readonly Horizon[] = ['hour', 'day'];
+export const TIMELINE_MAX_DAYS = 7;
+/** reports-admin §9 "Timeline links hidden beyond 1 year". */
+export const LINK_HORIZON_MS = 365 * DAY_MS;
+
+export interface TimelineRange {
+  start: EpochMs;
+  end: EpochMs;
+  interval: Horizon;
+}
+
+const msParam = (v: string | null): number | null => (v != null && /^-?\d+$/.test(v) ? Number(v) : null);
+
+/**
+ * The range of a timeline URL: start and end as given (cut to 7 days on the company's wall clock), else
+ * today on the company clock. The interval is hour or day (the picker's mode), hour by default.
+ */
+export function readTimelineRange(q: URLSearchParams, clock: CompanyClock, now: EpochMs): TimelineRange {
+  const interval = TIMELINE_HORIZONS.find((h) => h === q.get('interval')) ?? 'hour';
+  const start = msParam(q.get('start'));
+  const end = msParam(q.get('end'));
+  if (start == null || end == null || !(start < end)) {
+    const today = shopDateOf(clock, now);
+    return {
+      start: companyDayStart(clock, today),
+      end: companyDayStart(clock, addDays(today, 1)),
+      interval,
+    };
+  }
+  const s = epochMs(start);
+  if (wallDurationMs(clock, { start: s, end: epochMs(end) }) > TIMELINE_MAX_DAYS * DAY_MS)
+    return { start: s, end: maxRangeEnd(clock, s, 'timeline'), interval };
+  return { start: s, end: epochMs(end), interval };
+}
+
+/** The URL of a timeline range (other parameters kept). */
+export function writeTimelineRange(q: URLSearchParams, r: TimelineRange): URLSearchParams {
+  const next = new URLSearchParams(q);
+  next.set('start', String(r.start));
+  next.set('end', String(r.end));
+  next.set('interval', r.interval);
+  next.delete('quicklink');
+  return next;
+}
+
+/** reports-admin §5: links and selections older than 1 year are hidden or cleared. */
+export const withinLinkHorizon = (t: number, now: number): boolean => t >= now - LINK_HORIZON_MS;
+
+/**
+ * Previous and next period of the same length. Previous is null (hidden) when it would start more than a year
+ * back; next is disabled when the range's end is in the future (reports-admin §5).
+ */
+export function periodLinks(
+  r: TimelineRange,
+  now: number,
+): { previous: TimelineRange | null; next: TimelineRange; nextDisabled: boolean } {
+  const span = r.end - r.start;
+  const previous = { ...r, start: epochMs(r.start - span), end: r.start };
+  return {
+    previous: withinLinkHorizon(previous.start, now) ? previous : null,
+    next: { ...r, start: r.end, end: epochMs(r.end + span) },
+    nextDisabled: r.end > now,
+  };
+}
+
+/**
+ * The timeline around an event (the Downtime report's "Selecting a row opens the timeline around the
+ * event"): an hour either side, at least the event itself, at most 7 days; null past the 1-year horizon.
+ */
+export function timelineAround(
+  event: { start: number; end: number | null },
+  now: number,
+): { start: number; end: number } | null {
+  if (!withinLinkHorizon(event.start, now)) return null;
+  const end = Math.min(event.end ?? now, event.start + TIMELINE_MAX_DAYS * DAY_MS - 2 * 3_600_000);
+  return { start: event.start - 3_600_000, end: end + 3_600_000 };
+}
+
+// ---- Lanes
+
+export interface LaneColors {
+  active: string;
+  inactive: string;
+  setup: string;
+  unavailable: string;
+  uncategorized: string;
+  fault: string;
+  part: string;
+  /** The nine chart colours (reports-admin §9), for jobs and programs by name. */
+  chart: readonly string[];
+}
+
+export type LaneId = 'states' | 'downtime' | 'jobs' | 'parts' | 'programs' | 'subprograms' | 'faults';
+
+/** reports-admin §3: ACTIVE, INACTIVE, SETUP; any other value is shown as unavailable. */
+export type StateKind = 'active' | 'inactive' | 'setup' | 'unavailable';
+export const stateKind = (value: string): StateKind =>
+  value === 'ACTIVE'
+    ? 'active'
+    : value === 'INACTIVE'
+      ? 'inactive'
+      : value === 'SETUP'
+        ? 'setup'
+        : 'unavailable';
+
+/** The same name always gets the same chart colour. */
+export function colorForName(name: string, chart: readonly string[]): string {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
+  return chart[Math.abs(h) % chart.length] ?? '#5d6b78';
+}
+
+/** A part's cycle: from the part's time back by its duration (or the time since the previous part). */
+export interface PartCycle {
+  start: number;
+  end: number;
+  duration: number;
+  expected: number;
+  slow: boolean;
+  fast: boolean;
+}
+
+/** reports-admin §9: slow is more than 20 % over expected; fast is under the expected cycle. */
+export function partCycles(parts: OperationAnswer['parts']): PartCycle[] {
+  const out: PartCycle[] = [];
+  let previous: number | null = null;
+  for (const p of [...parts].sort((a, b) => a.start - b.start)) {
+    const duration = p.duration ?? (previous === null ? 0 : p.start - previous);
+    previous = p.start;
+    const expected = p.expectedCycleTime;
+    out.push({
+      start: p.start - duration,
+      end: p.start,
+      duration,
+      expected,
+      slow: isSlowCycle(duration, expected),
+      fast: expected > 0 && duration > 0 && duration < expected,
+    });
+  }
+  return out;
+}
+
+export const averageCycleMs = (cycles: readonly PartCycle[]): number => {
+  const timed = cycles.filter((c) => c.duration > 0);
+  return timed.length ? timed.reduce((t, c) => t + c.duration, 0) / timed.length : 0;
+};
+
+/**
+ * reports-admin §9 and §6: slow parts show when the window is at most 75 × the average cycle, fast parts at
+ * most 10 ×; both only for FullProduct.
+ */
+export function partMarks(windowMs: number, averageMs: number, fullProduct: boolean) {
+  return {
+    showSlow: fullProduct && showSlowParts(windowMs, averageMs),
+    showFast: fullProduct && showFastParts(windowMs, averageMs),
+  };
+}
+
+/** reports-admin §9: sub-programs load when the window is at most 2 hours. */
+export const loadsSubprograms = (w: TimeWindow): boolean => w.end - w.start <= SUBPROGRAM_WINDOW_MS;
+
+const until = (end: number | null, now: number) => end ?? now;
+
+export interface LaneInput {
+  operation: OperationAnswer;
+  downtime: readonly DowntimeRow[];
+  /** null when the window is over 2 hours (not loaded). */
+  subprograms: SubprogramsAnswer | null;
+  now: number;
+  colors: LaneColors;
+}
+
+/** The seven lanes, top to bottom, built once per answer (zooming only moves the window). */
+export function buildLanes(input: LaneInput): Lane[] {
+  const { operation: op, colors: c, now } = input;
+  const stateColor: Record<StateKind, string> = {
+    active: c.active,
+    inactive: c.inactive,
+    setup: c.setup,
+    unavailable: c.unavailable,
+  };
+  const states: TimelineItem[] = op.cycleEvents.map((e) => ({
+    start: e.start,
+    end: until(e.end, now),
+    color: stateColor[stateKind(e.value)],
+  }));
+  const downtime: TimelineItem[] = input.downtime.map((d) => ({
+    start: d.start,
+    end: until(d.end, now),
+    color: d.annotationType ? (d.color ?? d.annotationType.color) : c.uncategorized,
+    label: d.reason ?? tr('timeline.uncategorized'),
+  }));
+  const jobs: TimelineItem[] = op.runs.map((r) => ({
+    start: r.start,
+    end: until(r.end, now),
+    color: colorForName(r.jobId, c.chart),
+    label: r.jobName,
+  }));
+  const parts: TimelineItem[] = partCycles(op.parts).map((p) => ({
+    start: p.start,
+    end: p.end,
+    color: c.part,
+    tone: p.slow ? 'slow' : p.fast ? 'fast' : null,
+  }));
+  const programs: TimelineItem[] = op.programs.map((p) => ({
+    start: p.start,
+    end: until(p.end, now),
+    color: colorForName(p.name, c.chart),
+    label: p.name,
+  }));
+  const subprograms: TimelineItem[] = (input.subprograms?.subprograms ?? []).map((p) => ({
+    start: p.start,
+    end: until(p.end, now),
+    color: colorForName(p.name, c.chart),
+    label: p.name,
+  }));
+  const faults: TimelineItem[] = op.faults.map((f) => ({
+    start: f.start,
+    end: until(f.end, now),
+    color: c.fault,
+    label: f.nativecode ? `${f.nativecode} ${f.value}` : f.value,
+  }));
+  const subNote = !op.hasSubprogram
+    ? tr('timeline.noSubprograms')
+    : input.subprograms
+      ? tr('timeline.noSubprogramsHere')
+      : tr('timeline.zoomForSubprograms');
+  return [
+    laneOf('states', tr('timeline.lane.states'), states),
+    laneOf('downtime', tr('timeline.lane.downtime'), downtime, {
+      clickable: true,
+      note: tr('timeline.noDowntime'),
+    }),
+    laneOf('jobs', tr('timeline.lane.jobs'), jobs, { note: tr('timeline.noJobs') }),
+    laneOf('parts', tr('timeline.lane.parts'), parts, { note: tr('timeline.noParts'), separate: true }),
+    laneOf('programs', tr('timeline.lane.programs'), programs),
+    laneOf('subprograms', tr('timeline.lane.subprograms'), subprograms, { note: subNote }),
+    laneOf('faults', tr('timeline.lane.faults'), faults, { note: tr('timeline.noFaults') }),
+  ];
+}
+
+// ---- The annotation grid (Start, Duration, Reason, Message, Planned)
+
+export interface GridRow {
+  key: string;
+  start: number;
+  end: number | null;
+  /** Minutes, 2 decimals (reports-admin §9). */
+  minutes: string;
+  reason: string;
+  uncategorized: boolean;
+  message: string;
+  planned: string;
+  /** Older than a year: no click-through (reports-admin §5). */
+  linkable: boolean;
+  item: DowntimeRow;
+}
+
+export function gridRows(items: readonly DowntimeRow[], now: number): GridRow[] {
+  return items.map((d) => ({
+    key: `${d.start}`,
+    start: d.start,
+    end: d.end,
+    minutes: formatDowntimeMinutes(d.duration),
+    reason: d.reason ?? tr('timeline.uncategorized'),
+    uncategorized: d.reason == null,
+    message: d.message ?? '',
+    planned: d.annotationType ? plannedLabel(d.planned) : '',
+    linkable: withinLinkHorizon(d.start, now),
+    item: d,
+  }));
+}
+
+// ---- The categorize form (reports-admin §4, §5)
+
+export interface CategorizeDraft {
+  reasonId: string;
+  message: string;
+  /** Only for reasons whose planned behaviour is the operator's choice. */
+  planned: boolean;
+}
+
+export const draftFor = (d: DowntimeRow): CategorizeDraft => ({
+  reasonId: d.annotation?.category_id ?? d.annotationType?.id ?? '',
+  message: d.annotation?.message ?? d.message ?? '',
+  planned: d.annotation?.planned ?? d.planned ?? false,
+});
+
+export const MESSAGE_MAX = 250;
+
+/** What is wrong with the draft, as the user types (reports-admin §5, UI.md "forms validate as you type"). */
+export function draftProblems(d: DowntimeRow, draft: CategorizeDraft): { reason?: string; message?: string } {
+  const out: { reason?: string; message?: string } = {};
+  if (!d.setup && !draft.reasonId) out.reason = tr('downtime.needReason');
+  if (draft.message.length > MESSAGE_MAX) out.message = tr('timeline.messageTooLong', { max: MESSAGE_MAX });
+  return out;
+}
+
+/**
+ * POST /api/annotations body, or null when it must not be saved (reports-admin §5: only with a category or
+ * as setup, never active setup; setup drops its category; end null unless explicitly set). An existing
+ * annotation is updated by id.
+ */
+export function annotationBody(
+  machineId: string,
+  d: DowntimeRow,
+  draft: CategorizeDraft,
+  reasons: readonly Reason[],
+): Record<string, unknown> | null {
+  const a = d.annotation;
+  const toSave = annotationToSave({
+    start: a?.start ?? d.start,
+    end: a?.end ?? d.end,
+    // The annotation's own end when it has one set; a new one follows its downtime period.
+    endExplicit: a != null && a.end != null,
+    category_id: draft.reasonId || null,
+    setup: a?.setup ?? d.setup,
+    activesetup: a?.activesetup ?? false,
+    message: draft.message.trim() || null,
+  });
+  if (!toSave) return null;
+  const reason = reasons.find((r) => r.id === toSave.category_id);
+  const body: Record<string, unknown> = {
+    machineId,
+    start: toSave.start,
+    end: toSave.end,
+    category_id: toSave.category_id,
+    message: toSave.message,
+    setup: toSave.setup,
+  };
+  if (reason?.plannedBehavior === 'operator') body.planned = draft.planned;
+  if (a) body.id = a.id;
+  return body;
+}
+
+/** Split in half: only an annotated period whose half lasts more than 10 s (reports-admin §4, §9). */
+export const canSplit = (d: DowntimeRow, now: number): boolean =>
+  d.annotation != null && canSplitInHalf(until(d.end, now) - d.start);
+
+/** The text of a failed save: the server's list of problems, or its message (reports-admin §8). */
+export function saveErrorLines(err: unknown): string[] {
+  if (err instanceof ApiError) {
+    const issues = Array.isArray(err.issues) ? (err.issues as { message?: unknown }[]) : [];
+    const lines = issues.flatMap((i) => (typeof i.message === 'string' ? [i.message] : []));
+    return lines.length ? lines : [err.message || tr('downtime.saveFailed')];
+  }
+  return [tr('downtime.saveFailed')];
+}
