@@ -4,12 +4,22 @@
 // app.request on stored rollups (hourly rows as ingest stores them, decision 0009, and the day rows written
 // with them, decision 0804), on SQLite and on PostgreSQL. Printed as a ratio against a raw scan of the hourly
 // rollup rows (select them all) measured in the same run; also the production call on a range that starts
-// mid-day (the hourly path) and the scans of the day rows. Not a test: figures only.
-// Run: npx tsx bench/oee-reports.ts [machines] [days] [sqlite|postgres|both]
+// mid-day (the hourly path), the scans of the day rows and the day rows summed per week by the database (what
+// the calls read, loadRollupCells). Not a test: figures only.
+// Run: npx tsx bench/oee-reports.ts [machines] [days] [sqlite|postgres|both]  (BENCH_PROFILE=dir: a CPU
+// profile of the five calls alone, written to dir)
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import type { DialectName } from '@takt/db';
 import { companyScope } from '@takt/db';
-import { loadCalendar, loadRollupDays, loadRollups, writeRollupDays } from '@takt/db/rollups';
+import {
+  loadCalendar,
+  loadRollupCells,
+  loadRollupDays,
+  loadRollups,
+  writeRollupDays,
+} from '@takt/db/rollups';
 import type { EpochMs, ProductionResponse, Rollup, RollupMeasures } from '@takt/domain';
 import {
   efficiency,
@@ -30,6 +40,8 @@ const DAYS = Number(process.argv[3] ?? 365);
 const WHICH = process.argv[4] ?? 'both';
 const DIALECTS: DialectName[] = WHICH === 'both' ? ['sqlite', 'postgres'] : [WHICH as DialectName];
 const RUNS = 3;
+/** BENCH_PROFILE=dir: also write a CPU profile of the five calls (after seeding) to dir. */
+const PROFILE = process.env.BENCH_PROFILE;
 const START = Date.UTC(2024, 0, 1, 6); // 2024-01-01 00:00 in Chicago
 /** About DAYS days on; bench() moves it to the nearest company-day start (DST changes on the way). */
 const END_GUESS = START + DAYS * 86_400_000;
@@ -225,10 +237,33 @@ async function bench(dialect: DialectName) {
     const parsedDays = (reasons: boolean) => () =>
       loadRollupDays(scope, { machineIds: ids, start: START, end: END, reasons });
 
+    const weekStarts = reportIntervals(
+      calendar,
+      { start: START as EpochMs, end: END as EpochMs },
+      'week',
+    ).map((w) => w.start);
+    const cellsByWeek = () =>
+      loadRollupCells(scope, { machineIds: ids, start: START, end: END, cellStarts: weekStarts });
+
+    if (PROFILE) {
+      // Only the five calls, each 5 times, in a CPU profile (open it in Chrome DevTools or speedscope).
+      const session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+      for (const [, f] of calls) for (let i = 0; i < 5; i++) await f();
+      const { profile } = await session.post('Profiler.stop');
+      const file = `${PROFILE}/oee-reports-${dialect}.cpuprofile`;
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`profile of the calls: ${file}`);
+    }
     const rawMs = await timed(raw);
     const rawDaysMs = await timed(rawDays);
     const daysMs = await timed(parsedDays(false));
     const daysReasonsMs = await timed(parsedDays(true));
+    const cellsMs = await timed(cellsByWeek);
+    const cellCount = [...(await cellsByWeek()).series.values()].reduce((t, s) => t + s.length, 0);
     const callMs: Array<[string, number]> = [];
     for (const [name, f] of calls) callMs.push([name, await timed(f)]);
     const parsedMs = await timedOnce(parsed);
@@ -260,6 +295,7 @@ async function bench(dialect: DialectName) {
     line('raw scan of the day rows', rawDaysMs);
     line('day rows, numeric (loadRollupDays)', daysMs);
     line('day rows with reason maps', daysReasonsMs);
+    line(`day rows summed per week by the db (${cellCount})`, cellsMs);
     line('production, hourly path (mid-day start)', hourlyMs);
     for (const [name, ms] of callMs) line(name, ms, ms < 200 ? '   < 200 ms' : '   (target < 200 ms)');
     line(`summing alone, hourly (${MACHINES}×${weeks.length} cells)`, sumMs);

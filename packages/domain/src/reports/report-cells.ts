@@ -1,6 +1,7 @@
 import type { EpochMs } from '../brand';
 import type { TimeRange } from '../calendar/intervals';
 import { formatInCycleHours, formatPercent } from '../live/rules';
+import type { EfficiencyTotals } from '../metrics/oee';
 import { expectedPartsNow, productionRuntimeMs } from '../metrics/parts-goal';
 import type { PartBehaviorFields } from '../metrics/production';
 import { partCountMultiplier } from '../metrics/production';
@@ -98,8 +99,16 @@ export interface UtilizationCell {
 }
 
 export function utilizationCell(sum: RollupSum, unit: UtilizationUnit): UtilizationCell {
-  const inCycleMs = sum.all.stateMs.ACTIVE;
-  const durationMs = sum.all.durationMs;
+  return utilizationCellOf({ inCycleMs: sum.all.stateMs.ACTIVE, allTimeMs: sum.all.durationMs }, unit);
+}
+
+/** utilizationCell from a cell's EfficiencyTotals (in-cycle and all time are the same sums). */
+export function utilizationCellOf(
+  totals: Pick<EfficiencyTotals, 'inCycleMs' | 'allTimeMs'>,
+  unit: UtilizationUnit,
+): UtilizationCell {
+  const inCycleMs = totals.inCycleMs;
+  const durationMs = totals.allTimeMs;
   const inCycle = durationMs > 0 ? inCycleMs / durationMs : null;
   return {
     inCycleMs,

@@ -21,7 +21,10 @@ import {
   efficiencyTotals,
   efficiencyTotalsSeries,
   efficiencyTotalsSorted,
+  inShiftDowntimeByReason,
+  knownStateMsSeries,
   packRollups,
+  packSeriesRows,
   SETUP_REASON,
   sumRollups,
   UNCATEGORIZED_REASON,
@@ -532,6 +535,31 @@ describe('rollup properties', () => {
           Object.entries(sum.all.downtimeByReason).map(([k, v]) => [k, [v.plannedMs, v.unplannedMs]]),
         );
         expect(byReason).toEqual(want.byReason);
+        // Decision 0804: the packed columns as a database sums them (SeriesRow), the state time and the
+        // in-shift downtime by reason without the other sums.
+        const packed = packRollups(rows);
+        const asRows = packSeriesRows(
+          rows.map((r, i) => ({
+            start: String(r.start),
+            end: r.end,
+            shiftId: r.shiftId,
+            duration: packed.duration[i]!,
+            active: packed.active[i]!,
+            known: packed.known[i]!,
+            spindle: packed.spindle[i]!,
+            inCut: packed.inCut[i]!,
+            plannedDowntime: packed.plannedDowntime[i]!,
+            ideal: packed.ideal[i]!,
+            total: packed.total[i]!,
+            rejected: packed.rejected[i]!,
+            minExpected: r.minExpectedPartTime,
+          })),
+        );
+        expect(asRows).toEqual(packed);
+        expect(knownStateMsSeries(packed, range)).toBe(
+          Object.values(sum.all.stateMs).reduce((t, ms) => t + ms, 0),
+        );
+        expect(inShiftDowntimeByReason(rows, range)).toEqual(sum.inShift.downtimeByReason);
       }),
       { numRuns: 40 },
     );

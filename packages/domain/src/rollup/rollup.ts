@@ -142,11 +142,7 @@ export function addMeasuresInto(into: RollupMeasures, m: RollupMeasures): Rollup
   into.inCutMs += m.inCutMs;
   into.plannedDowntimeMs += m.plannedDowntimeMs;
   into.unplannedDowntimeMs += m.unplannedDowntimeMs;
-  for (const [k, v] of Object.entries(m.downtimeByReason)) {
-    const d = (into.downtimeByReason[k] ??= { plannedMs: 0, unplannedMs: 0 });
-    d.plannedMs += v.plannedMs;
-    d.unplannedMs += v.unplannedMs;
-  }
+  addDowntimeByReasonInto(into.downtimeByReason, m.downtimeByReason);
   into.cycles += m.cycles;
   into.idealMs += m.idealMs;
   into.expectedMs += m.expectedMs;
@@ -345,6 +341,33 @@ export function sumRollups(rollups: Iterable<Rollup>, filter: RollupFilter): Rol
   return { all, inShift, aligned, shiftFiltered: !!filter.shiftIds };
 }
 
+/** Mutates `into`: adds the downtime of `byReason` reason by reason (as addMeasuresInto does). */
+export function addDowntimeByReasonInto(
+  into: Record<string, DowntimeMs>,
+  byReason: Readonly<Record<string, DowntimeMs>>,
+): Record<string, DowntimeMs> {
+  for (const [k, v] of Object.entries(byReason)) {
+    const d = (into[k] ??= { plannedMs: 0, unplannedMs: 0 });
+    d.plannedMs += v.plannedMs;
+    d.unplannedMs += v.unplannedMs;
+  }
+  return into;
+}
+
+/**
+ * The downtime by reason in shift time of the rows `filter` selects: `sumRollups(rows, filter).inShift
+ * .downtimeByReason` without summing the other measures (the OEE waterfall's reasons).
+ */
+export function inShiftDowntimeByReason(
+  rows: Iterable<Rollup>,
+  filter: RollupFilter,
+): Record<string, DowntimeMs> {
+  const out: Record<string, DowntimeMs> = {};
+  for (const r of rows)
+    if (r.shiftId !== null && selected(r, filter)) addDowntimeByReasonInto(out, r.downtimeByReason);
+  return out;
+}
+
 /** METRICS.md §2–§3 totals of a report cell. */
 export function efficiencyTotals(sum: RollupSum): EfficiencyTotals {
   const { all, inShift } = sum;
@@ -440,6 +463,8 @@ export interface RollupSeries {
   readonly shiftIds: readonly string[];
   readonly duration: Float64Array;
   readonly active: Float64Array;
+  /** Σ time in any machine state. */
+  readonly known: Float64Array;
   readonly spindle: Float64Array;
   readonly inCut: Float64Array;
   readonly plannedDowntime: Float64Array;
@@ -449,6 +474,79 @@ export interface RollupSeries {
   readonly rejected: Float64Array;
   /** NaN when null. */
   readonly minExpected: Float64Array;
+}
+
+/**
+ * One row of a series with only the measures the packed columns keep (what a database sums per report
+ * cell, decision 0804). Fields may come as numeric strings from a driver (PostgreSQL bigint): the typed
+ * columns convert them.
+ */
+export interface SeriesRow {
+  start: number | string;
+  end: number | string;
+  shiftId: string | null;
+  duration: number;
+  active: number;
+  /** Σ time in any machine state. */
+  known: number;
+  spindle: number;
+  inCut: number;
+  plannedDowntime: number;
+  ideal: number;
+  /** parts + adjustment count */
+  total: number;
+  rejected: number;
+  minExpected: number | null;
+}
+
+/** Packs series rows sorted by start (as packRollups packs rollups). */
+export function packSeriesRows(rows: readonly SeriesRow[]): RollupSeries {
+  const n = rows.length;
+  const col = () => new Float64Array(n);
+  const s = {
+    length: n,
+    start: col(),
+    end: col(),
+    shift: new Int32Array(n),
+    shiftIds: [] as string[],
+    duration: col(),
+    active: col(),
+    known: col(),
+    spindle: col(),
+    inCut: col(),
+    plannedDowntime: col(),
+    ideal: col(),
+    total: col(),
+    rejected: col(),
+    minExpected: col(),
+  };
+  const shiftIndex = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const r = rows[i] as SeriesRow;
+    s.start[i] = Number(r.start);
+    s.end[i] = Number(r.end);
+    let k = -1;
+    if (r.shiftId !== null) {
+      k = shiftIndex.get(r.shiftId) ?? -1;
+      if (k < 0) {
+        k = s.shiftIds.length;
+        s.shiftIds.push(r.shiftId);
+        shiftIndex.set(r.shiftId, k);
+      }
+    }
+    s.shift[i] = k;
+    s.duration[i] = r.duration;
+    s.active[i] = r.active;
+    s.known[i] = r.known;
+    s.spindle[i] = r.spindle;
+    s.inCut[i] = r.inCut;
+    s.plannedDowntime[i] = r.plannedDowntime;
+    s.ideal[i] = r.ideal;
+    s.total[i] = r.total;
+    s.rejected[i] = r.rejected;
+    s.minExpected[i] = r.minExpected ?? Number.NaN;
+  }
+  return s;
 }
 
 export function packRollups(rows: readonly Rollup[]): RollupSeries {
@@ -465,6 +563,7 @@ export function packRollups(rows: readonly Rollup[]): RollupSeries {
     shiftIds: [] as string[],
     duration: col(),
     active: col(),
+    known: col(),
     spindle: col(),
     inCut: col(),
     plannedDowntime: col(),
@@ -489,6 +588,8 @@ export function packRollups(rows: readonly Rollup[]): RollupSeries {
     s.shift[i] = k;
     s.duration[i] = r.durationMs;
     s.active[i] = r.stateMs.ACTIVE;
+    s.known[i] =
+      r.stateMs.ACTIVE + r.stateMs.SETUP + r.stateMs.INACTIVE + r.stateMs.FAULT + r.stateMs.UNAVAILABLE;
     s.spindle[i] = r.spindleMs;
     s.inCut[i] = r.inCutMs;
     s.plannedDowntime[i] = r.plannedDowntimeMs;
@@ -498,6 +599,26 @@ export function packRollups(rows: readonly Rollup[]): RollupSeries {
     s.minExpected[i] = r.minExpectedPartTime ?? Number.NaN;
   });
   return s;
+}
+
+/** Σ time in any machine state of the series rows `filter` selects (Σ sumRollups(rows, filter).all.stateMs of the rows packed). */
+export function knownStateMsSeries(s: RollupSeries, filter: RollupFilter): number {
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((s.start[mid] as number) < filter.start) lo = mid + 1;
+    else hi = mid;
+  }
+  const selected = filter.shiftIds ? s.shiftIds.map((id) => filter.shiftIds?.has(id) ?? false) : null;
+  let ms = 0;
+  for (let i = lo; i < s.length; i++) {
+    if ((s.start[i] as number) >= filter.end) break;
+    const k = s.shift[i] as number;
+    if (selected && (k < 0 || !selected[k])) continue;
+    ms += s.known[i] as number;
+  }
+  return ms;
 }
 
 /** Same result as efficiencyTotalsSorted over the rows the series was packed from. */

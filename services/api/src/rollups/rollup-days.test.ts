@@ -1,21 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   efficiencyTotals,
   efficiencyTotalsSeries,
   epochMs,
+  knownStateMsSeries,
   packRollups,
   reportIntervals,
   sumRollups,
 } from '@takt/domain';
 import type { Rollup } from '@takt/domain';
-import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
-import { loadCalendar, loadRollupDays, loadRollups, recomputeRollups } from '@takt/db/rollups';
-import { apiHarness } from '../testing/app';
-import type { ApiHarness } from '../testing/app';
-import { aCompany, aMachine, aUser } from '../testing/builders';
+import {
+  loadCalendar,
+  loadRollupCells,
+  loadRollupDayDowntimeByReason,
+  loadRollupDays,
+  loadRollups,
+} from '@takt/db/rollups';
+import { aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
-import { aShift } from '../testing/live-builders';
+import { apiPerTest, aJobWithRun, aRejectRow, aReportTenant, someCycles } from '../testing/report-plant';
 
 // Decision 0804: the day rows (machine × company day × shift) give exactly the sums of the hourly rows they
 // were written with, for a company in America/Chicago across the end of DST (Sunday 2025-11-02 has 25 h)
@@ -28,34 +32,19 @@ const END = Date.UTC(2025, 10, 10, 6);
 const NOW = Date.UTC(2025, 10, 12, 12);
 
 describe.each(DIALECTS)('day rollups on %s', (dialect) => {
-  let h: ApiHarness;
-  beforeEach(async () => {
-    h = await apiHarness(dialect, NOW);
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const api = apiPerTest(dialect, NOW);
 
   async function plant() {
-    const company = await aCompany(h.t.db, { timezone: 'America/Chicago', productTier: 'full' });
-    const user = await aUser(h.t.db, company);
-    const cookie = await h.login(user.email, user.password);
-    const day = await aShift(h.t.db, company, {
-      name: 'Day',
-      startoffsetminutes: 360,
-      endoffsetminutes: 840,
-    });
-    const night = await aShift(h.t.db, company, {
-      name: 'Night',
-      startoffsetminutes: 1320,
-      endoffsetminutes: 1800,
-    });
-    const scope = companyScope(h.t.db, company.id);
-    const reason = await aDowntimeReason(h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
-    const reject = await aRejectReason(h.t.db, company, { name: 'Burr' });
+    const { company, cookie, scope, shiftIds, recompute } = await aReportTenant(api.h, [
+      ['Day', 360, 840],
+      ['Night', 1320, 1800],
+    ]);
+    const [day, night] = shiftIds as [string, string];
+    const reason = await aDowntimeReason(api.h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
+    const reject = await aRejectReason(api.h.t.db, company, { name: 'Burr' });
     const machines: string[] = [];
     for (const [k, name] of ['Lathe', 'Mill'].entries()) {
-      const machineId = await aMachine(h.t.db, company, { name, sortOrder: k });
+      const machineId = await aMachine(api.h.t.db, company, { name, sortOrder: k });
       machines.push(machineId);
       // States changing every 50 + 7k minutes (not on hour edges), cycling through four states.
       const states = ['ACTIVE', 'INACTIVE', 'ACTIVE', 'FAULT'] as const;
@@ -63,100 +52,52 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
       const step = (50 + 7 * k) * MIN;
       for (let t = START, i = 0; t < END; t += step, i++)
         rows.push([t, Math.min(t + step, END), states[i % 4]!]);
-      await someStates(h.t.db, company, machineId, rows);
+      await someStates(api.h.t.db, company, machineId, rows);
       // A planned break over the first INACTIVE period of each day-ish stretch.
       for (let i = 1; i < rows.length; i += 40)
-        await anAnnotation(h.t.db, company, {
+        await anAnnotation(api.h.t.db, company, {
           machineId,
           start: rows[i]![0],
           end: rows[i]![1],
           typeId: reason.id,
         });
-      const jobId = crypto.randomUUID();
-      await scope
-        .insertInto('jobs', {
-          id: jobId,
-          name: `Job ${name}`,
-          erp_job_id: null,
-          expected_cycle_time: 10 * MIN,
-          ideal_cycle_time: 8 * MIN,
-          part_count_multiplier: 1,
-          actual_parts: 1,
-          setuptime: null,
-          quantity: null,
-          hidden: 0,
-          created_at: START,
-        })
-        .execute();
-      await scope
-        .insertInto('job_runs', {
-          id: crypto.randomUUID(),
-          machine_id: machineId,
-          job_id: jobId,
-          job_machine_id: null,
-          start_at: START + 3 * HOUR,
-          end_at: END - 5 * HOUR,
-          setup_mode: 'planned',
-          setup_end: START + 4 * HOUR,
-          expected_cycle_time: 10 * MIN,
-          ideal_cycle_time: 8 * MIN,
-          part_count_multiplier: 1,
-          actual_parts: 1,
-          reported_parts: null,
-          required_cycles: null,
-          part_behavior: 'one',
-          expected_setup_ms: null,
-          setup_note: null,
-          created_at: START,
-        })
-        .execute();
+      await aJobWithRun(scope, {
+        machineId,
+        name: `Job ${name}`,
+        expected: 10 * MIN,
+        ideal: 8 * MIN,
+        jobCreatedAt: START,
+        start: START + 3 * HOUR,
+        end: END - 5 * HOUR,
+        setupEnd: START + 4 * HOUR,
+        runCreatedAt: START,
+      });
       const ends = rows.filter((r) => r[2] === 'ACTIVE').map((r) => r[1]);
-      await scope
-        .insertInto(
-          'cycles',
-          ends.map((end) => ({
-            machine_id: machineId,
-            start_at: end - 10 * MIN,
-            end_at: end,
-            duration: 10 * MIN,
-            count: 1,
-            source: 'part_count',
-            setup: 0,
-          })),
-        )
-        .execute();
+      await someCycles(
+        scope,
+        machineId,
+        ends.map((end) => ({ start: end - 10 * MIN, end })),
+      );
       await scope
         .insertInto(
           'part_adjustments',
           ends
             .filter((_, i) => i % 9 === 0)
-            .map((at) => ({
-              id: crypto.randomUUID(),
-              machine_id: machineId,
-              adjustment_time: at - MIN,
-              type_id: reject.id,
-              scrapcount: 2,
-              count: 0,
-              message: null,
-              reject_behavior: 'scrap' as const,
-              deduct_from_good_parts: 1,
-              job_run_id: null,
-              kind: 'reject' as const,
-              created_by: null,
-              created_at: at,
-            })),
+            .map((at) =>
+              aRejectRow(machineId, at - MIN, { typeId: reject.id, scrapcount: 2, createdAt: at }),
+            ),
         )
         .execute();
-      await recomputeRollups(h.t.db, { companyId: company.id, machineId, from: START, to: END, now: NOW });
     }
+    await recompute(machines, { from: START, to: END, now: NOW });
     // The annotations marked the machines dirty; the recompute above is what the worker would do for them.
-    await h.t.db.deleteFrom('rollup_dirty').execute();
+    await api.h.t.db.deleteFrom('rollup_dirty').execute();
     return { company, cookie, scope, day, night, machines };
   }
 
   it('sum to exactly what the hourly rows sum to, for every day-aligned cell and shift selection', async () => {
     const p = await plant();
-    const calendar = await loadCalendar(h.t.db, p.company.id);
+    const calendar = await loadCalendar(api.h.t.db, p.company.id);
     const range = { machineIds: p.machines, start: START, end: END };
     const hourly = await loadRollups(p.scope, range);
     const days = await loadRollupDays(p.scope, { ...range, reasons: true });
@@ -178,6 +119,30 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
             expect(efficiencyTotals(sumRollups(of(numeric, id), filter))).toEqual(want);
           }
         }
+    }
+    // The cells the database sums (one row per machine × shift × cell, packed) add up to the same figures,
+    // and the downtime by reason it sums from the JSON equals the maps summed in JS.
+    for (const unit of ['day', 'week', 'month'] as const) {
+      const intervals = reportIntervals(calendar, span, unit);
+      const cells = await loadRollupCells(p.scope, { ...range, cellStarts: intervals.map((i) => i.start) });
+      const cellRows = [...cells.series.values()].reduce((t, s) => t + s.length, 0);
+      expect(cellRows).toBeLessThanOrEqual(days.length);
+      if (unit !== 'day') expect(cellRows).toBeLessThan(days.length);
+      expect(cells.computedAt).toEqual(new Map(p.machines.map((id) => [id, NOW])));
+      for (const shiftIds of selections) {
+        for (const cell of [span, ...intervals]) {
+          const filter = { ...cell, shiftIds };
+          for (const id of p.machines) {
+            const want = packRollups(of(hourly, id));
+            expect(efficiencyTotalsSeries(cells.series.get(id)!, filter)).toEqual(
+              efficiencyTotalsSeries(want, filter),
+            );
+            expect(knownStateMsSeries(cells.series.get(id)!, filter)).toBe(knownStateMsSeries(want, filter));
+          }
+        }
+        const byReason = await loadRollupDayDowntimeByReason(p.scope, { ...range, shiftIds });
+        expect(byReason).toEqual(sumRollups(hourly, { ...span, shiftIds }).inShift.downtimeByReason);
+      }
     }
     // Figures that are not all zero (the comparison above would pass on empty rows too).
     const all = sumRollups(days, span);
@@ -202,7 +167,7 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
       [
         'production',
         () =>
-          h.send('POST', '/api/reports/warehouse/production', p.cookie, {
+          api.h.send('POST', '/api/reports/warehouse/production', p.cookie, {
             start: START,
             end: END,
             interval: 'day',
@@ -213,7 +178,7 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
       [
         'production by shift',
         () =>
-          h.send('POST', '/api/reports/warehouse/production', p.cookie, {
+          api.h.send('POST', '/api/reports/warehouse/production', p.cookie, {
             start: START,
             end: END,
             interval: 'week',
@@ -223,12 +188,13 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
       ],
       [
         'bymachine',
-        () => h.send('POST', '/api/oee/bymachine', p.cookie, { start: START, end: END, intervalType: 'day' }),
+        () =>
+          api.h.send('POST', '/api/oee/bymachine', p.cookie, { start: START, end: END, intervalType: 'day' }),
       ],
       [
         'byabstractshift',
         () =>
-          h.send('POST', '/api/oee/byabstractshift', p.cookie, {
+          api.h.send('POST', '/api/oee/byabstractshift', p.cookie, {
             start: START,
             end: END,
             intervalType: 'week',
@@ -236,20 +202,20 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
       ],
       [
         'utilization',
-        () => h.get(`/api/reports/utilization?start=${START}&end=${END}&interval=day`, p.cookie),
+        () => api.h.get(`/api/reports/utilization?start=${START}&end=${END}&interval=day`, p.cookie),
       ],
       [
         'utilization night',
         () =>
-          h.get(
+          api.h.get(
             `/api/reports/utilization?start=${START}&end=${END}&interval=week&shifts=${p.night}`,
             p.cookie,
           ),
       ],
-      ['oee', () => h.get(`/api/reports/oee?start=${START}&end=${END}&interval=day`, p.cookie)],
+      ['oee', () => api.h.get(`/api/reports/oee?start=${START}&end=${END}&interval=day`, p.cookie)],
       [
         'oee day shift',
-        () => h.get(`/api/reports/oee?start=${START}&end=${END}&interval=week&shifts=${p.day}`, p.cookie),
+        () => api.h.get(`/api/reports/oee?start=${START}&end=${END}&interval=week&shifts=${p.day}`, p.cookie),
       ],
     ];
     const answers = async () => {
@@ -265,13 +231,13 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
     };
     const fromDays = await answers();
     // The day rows alone serve these calls: without the hourly rows the answers stay.
-    const hourly = await h.t.db.selectFrom('rollups').selectAll().execute();
-    await h.t.db.deleteFrom('rollups').execute();
+    const hourly = await api.h.t.db.selectFrom('rollups').selectAll().execute();
+    await api.h.t.db.deleteFrom('rollups').execute();
     expect(await answers()).toEqual(fromDays);
-    await h.t.db.insertInto('rollups').values(hourly).execute();
+    await api.h.t.db.insertInto('rollups').values(hourly).execute();
     // Without day rows the machines are summed from hourly rows (built from the facts, as the recompute
     // stored them: the hourly path).
-    await h.t.db.deleteFrom('rollup_days').execute();
+    await api.h.t.db.deleteFrom('rollup_days').execute();
     expect(await answers()).toEqual(fromDays);
   });
 });

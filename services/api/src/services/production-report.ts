@@ -1,21 +1,16 @@
 import {
-  addTotals,
   efficiency,
-  efficiencyTotals,
-  efficiencyTotalsSeries,
-  emptyTotals,
   epochMs,
   formatInCycleHours,
   formatPercent,
   formatWallTime,
   oeeWaterfall,
   OEE_METRICS,
-  packRollups,
   reportIntervals,
-  sumRollups,
 } from '@takt/domain';
 import type {
   CompanyCalendar,
+  DowntimeMs,
   Efficiency,
   EfficiencyMetric,
   EfficiencyTotals,
@@ -32,7 +27,6 @@ import type {
   ReportIntervalRef,
   ReportIntervalUnit,
   Rollup,
-  RollupSeries,
   ShiftValue,
 } from '@takt/domain';
 import { loadCalendar } from '@takt/db/rollups';
@@ -44,7 +38,7 @@ import type { Machine } from '../repositories/machines';
 import { getMachine, listGroups } from '../repositories/machines';
 import { reportMachines, runsOverlapping } from '../repositories/reports';
 import type { ServiceCtx } from './context';
-import { reportRollups } from './reports';
+import { reportRollups, rollupTotals } from './reports';
 import { shiftColors } from './shifts';
 
 // The calls behind the OEE and utilization reports (reports-admin §2, §7; decision 0801). Every
@@ -120,7 +114,10 @@ interface ReportData {
   machines: Machine[];
   /** The shift filter (null: all time). */
   shiftFilter: ReadonlySet<string> | null;
+  /** Rows of the machines not read as packed cells (see reportRollups). */
   rows: Map<string, Rollup[]>;
+  /** In-shift downtime by reason over the range, all machines, selected shifts (only when asked for). */
+  downtimeByReason: Record<string, DowntimeMs>;
   /** Totals of one machine over [start, end) in the selected shifts (null = no shift filter). */
   totals(machineId: string, range: Range, shiftIds: ReadonlySet<string> | null): EfficiencyTotals;
   /** Σ totals over machines. */
@@ -159,8 +156,6 @@ function shiftFilterOf(calendar: CompanyCalendar, ids: readonly string[] | undef
   return new Set(ids);
 }
 
-const shiftKey = (ids: ReadonlySet<string> | null) => (ids ? [...ids].sort().join(',') : '*');
-
 async function loadReportData(
   ctx: ServiceCtx,
   range: Range,
@@ -175,32 +170,22 @@ async function loadReportData(
   // Before any rollup is read or built.
   const intervals = intervalsOf(calendar, range, unit);
   const ids = machines.map((m) => m.id);
-  // Day rows when the cells allow (decision 0804); the per-reason maps only for the waterfall.
-  const { rows } = await reportRollups(ctx, calendar, ids, range, {
+  // Cells summed by the database when the cells allow (decision 0804); reasons only for the waterfall.
+  const { rows, series, downtimeByReason } = await reportRollups(ctx, calendar, ids, range, {
     useStored: true,
     key,
-    interval: unit,
-    reasons,
+    cells: { unit, intervals },
+    ...(reasons ? { reasons: { shiftIds: shiftFilter } } : {}),
   });
-  const series = new Map<string, RollupSeries>();
-  const memo = new Map<string, EfficiencyTotals>();
-  const totals = (machineId: string, r: Range, shiftIds: ReadonlySet<string> | null) => {
-    const k = `${machineId}|${r.start}|${r.end}|${shiftKey(shiftIds)}`;
-    let t = memo.get(k);
-    if (!t) {
-      let s = series.get(machineId);
-      if (!s) series.set(machineId, (s = packRollups(rows.get(machineId) ?? [])));
-      t = efficiencyTotalsSeries(s, { start: epochMs(r.start), end: epochMs(r.end), shiftIds });
-      memo.set(k, t);
-    }
-    return t;
+  return {
+    calendar,
+    intervals,
+    machines,
+    shiftFilter,
+    rows,
+    downtimeByReason,
+    ...rollupTotals(rows, series),
   };
-  const sum = (machineIds: Iterable<string>, r: Range, shiftIds: ReadonlySet<string> | null) => {
-    let t = emptyTotals();
-    for (const id of machineIds) t = addTotals(t, totals(id, r, shiftIds));
-    return t;
-  };
-  return { calendar, intervals, machines, shiftFilter, rows, totals, sum };
 }
 
 const intervalRef = (i: ReportInterval): ReportIntervalRef => ({
@@ -477,13 +462,9 @@ export async function oeeReport(ctx: ServiceCtx, q: OeeReportQuery): Promise<Oee
   const data = await loadReportData(ctx, range, machines, q.shifts, q.interval, `oee:${q.interval}`, true);
   const filtered = data.shiftFilter !== null;
   const ids = data.machines.map((m) => m.id);
-  // The waterfall needs downtime by reason, which the packed series leave out: one full sum of the rows.
-  const sum = sumRollups(
-    ids.flatMap((id) => data.rows.get(id) ?? []),
-    { start: epochMs(q.start), end: epochMs(q.end), shiftIds: data.shiftFilter },
-  );
-  const totals = efficiencyTotals(sum);
-  const byReason = sum.inShift.downtimeByReason;
+  // The waterfall's totals are the range's cell; its downtime by reason comes with the rows.
+  const totals = data.sum(ids, range, data.shiftFilter);
+  const byReason = data.downtimeByReason;
   const types = await getAnnotationTypes(ctx.scope, Object.keys(byReason));
   const intervals = data.intervals;
   return {

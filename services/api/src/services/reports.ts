@@ -1,34 +1,42 @@
 import { createHash } from 'node:crypto';
 import {
+  addDowntimeByReasonInto,
+  addTotals,
   buildRollups,
   checkRange,
   efficiency,
-  efficiencyTotals,
+  efficiencyTotalsSeries,
+  emptyTotals,
   epochMs,
   formatDowntimeMinutes,
   formatInCycleHours,
   formatPercent,
   formatWallTime,
+  inShiftDowntimeByReason,
   intersectSpans,
   isCompanyDayStart,
+  knownStateMsSeries,
+  packRollups,
   partsGoalCell,
   plannedLabel,
   reportIntervals,
   rollupBuckets,
-  rollupsStartingIn,
   shiftOccurrences,
   showProgram,
   spansMs,
   subprogramWindow,
-  sumRollups,
-  utilizationCell,
+  utilizationCellOf,
 } from '@takt/domain';
 import type {
   CompanyCalendar,
+  DowntimeMs,
+  EfficiencyTotals,
   RangeLimitedReport,
   ReportInterval,
   ReportIntervalUnit,
   Rollup,
+  RollupSeries,
+  TimeRange,
   TimeSpan,
   UtilizationUnit,
 } from '@takt/domain';
@@ -50,11 +58,12 @@ import {
 import { listStateIntervals } from '../repositories/state-intervals';
 import {
   loadCalendar,
-  loadRollupDays,
+  loadRollupCells,
+  loadRollupDayDowntimeByReason,
   loadRollups,
   loadRollupSource,
   loadRollupSources,
-  rollupDaysState,
+  rollupDirtyMarks,
 } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
@@ -103,6 +112,12 @@ export function readsDayRows(calendar: CompanyCalendar, range: Range, unit: Repo
   );
 }
 
+/** The cells of a day-aligned report: its interval unit and its intervals (sorted, covering the range). */
+export interface ReportCells {
+  unit: ReportIntervalUnit;
+  intervals: readonly TimeRange[];
+}
+
 /**
  * The machines' rollups over the range. Stored rows are used unless `cache` is off, the machine has a
  * pending dirty mark inside the range (late data or an edit not yet recomputed) or its rows stop before the
@@ -110,22 +125,58 @@ export function readsDayRows(calendar: CompanyCalendar, range: Range, unit: Repo
  * domain code the recompute uses. The cache token fingerprints
  * what the stored rows depend on, so it changes whenever the numbers may have (decision 0700).
  *
- * With `interval` day or coarser and a range on company-day starts, stored machines are read from the day
- * rows (one per machine × company day × shift, decision 0804): the same sums from a tenth of the rows.
- * Without `reasons` those rows carry empty per-reason maps (downtimeByReason, rejectsByType): only for
- * callers that sum the numeric measures alone.
+ * With `cells` day or coarser and a range on company-day starts, stored machines are read from the day
+ * rows (one per machine × company day × shift, decision 0804) summed by the database per machine × shift ×
+ * cell: one row per machine, shift and cell, which every sum over whole cells (a cell, the range) and
+ * every shift selection adds exactly as it would the day or hourly rows. Those rows carry empty per-reason
+ * maps; with `reasons` the result's `downtimeByReason` is the in-shift downtime by reason over the range of
+ * all the machines in the selected shifts (`reasons.shiftIds`; null: all shift time), from the database
+ * for the stored machines and from the rows for the others.
  */
 export async function reportRollups(
   ctx: ServiceCtx,
   calendar: CompanyCalendar,
   machineIds: readonly string[],
   range: Range,
-  opts: { useStored: boolean; key: string; interval?: ReportIntervalUnit; reasons?: boolean },
-): Promise<{ rows: Map<string, Rollup[]>; cacheToken: string }> {
-  const days = opts.useStored && readsDayRows(calendar, range, opts.interval);
-  const state = days
-    ? await rollupDaysState(ctx.scope, machineIds, range)
-    : await rollupState(ctx.scope, machineIds, range);
+  opts: {
+    useStored: boolean;
+    key: string;
+    cells?: ReportCells;
+    reasons?: { shiftIds: ReadonlySet<string> | null };
+  },
+): Promise<{
+  rows: Map<string, Rollup[]>;
+  /** The stored machines read as cells, packed; those machines' `rows` stay empty. */
+  series: Map<string, RollupSeries>;
+  cacheToken: string;
+  downtimeByReason: Record<string, DowntimeMs>;
+}> {
+  const cells = opts.useStored && readsDayRows(calendar, range, opts.cells?.unit) ? opts.cells : undefined;
+  const rows = new Map<string, Rollup[]>(machineIds.map((id) => [id, []]));
+  let state: { computedAt: Map<string, number>; dirty: Map<string, number> };
+  let storedRows: Rollup[] = [];
+  let series = new Map<string, RollupSeries>();
+  // The reasons of every machine read alongside the cells (in parallel on PostgreSQL); read again for the
+  // stored machines alone if some turn out to be built from facts (below).
+  const reasonsOf = (ids: readonly string[]) =>
+    loadRollupDayDowntimeByReason(ctx.scope, { machineIds: ids, ...range, shiftIds: opts.reasons!.shiftIds });
+  let storedReasons: Promise<Record<string, DowntimeMs>> | null = null;
+  if (cells) {
+    // One scan gives the cells and the computed-at of every machine; those that turn out not covered
+    // (below) drop theirs.
+    if (opts.reasons) {
+      storedReasons = reasonsOf(machineIds);
+      storedReasons.catch(() => undefined); // awaited below; a failure before then is not unhandled
+    }
+    const [summed, dirty] = await Promise.all([
+      loadRollupCells(ctx.scope, { machineIds, ...range, cellStarts: cells.intervals.map((i) => i.start) }),
+      rollupDirtyMarks(ctx.scope, machineIds),
+    ]);
+    state = { computedAt: summed.computedAt, dirty };
+    series = summed.series;
+  } else {
+    state = await rollupState(ctx.scope, machineIds, range);
+  }
   const freshEnd = Math.min(range.end, ctx.now);
   // Stored rows serve a machine only when they cover the range: computed after its end (rows stop at the
   // time they were computed) and no change pending inside it.
@@ -135,17 +186,28 @@ export async function reportRollups(
   const fresh = machineIds.filter((id) => !opts.useStored || !covered(id));
   const freshSet = new Set(fresh);
   const stored = machineIds.filter((id) => !freshSet.has(id));
-  const rows = new Map<string, Rollup[]>(machineIds.map((id) => [id, []]));
-  const storedRows = days
-    ? await loadRollupDays(ctx.scope, { machineIds: stored, ...range, reasons: opts.reasons !== false })
-    : await loadRollups(ctx.scope, { machineIds: stored, ...range });
+  if (!cells) storedRows = await loadRollups(ctx.scope, { machineIds: stored, ...range });
   for (const r of storedRows) rows.get(r.machineId)!.push(r);
+  for (const id of fresh) series.delete(id);
   if (fresh.length > 0 && freshEnd > range.start) {
     const span = { start: epochMs(range.start), end: epochMs(freshEnd) };
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     const sources = await loadRollupSources(ctx.scope.db, fresh, span);
     const buckets = rollupBuckets(calendar, span);
     for (const id of fresh) rows.set(id, buildRollups(sources.get(id)!, buckets));
+  }
+  let downtimeByReason: Record<string, DowntimeMs> = {};
+  if (opts.reasons) {
+    const filter = { start: epochMs(range.start), end: epochMs(range.end), shiftIds: opts.reasons.shiftIds };
+    // Machines read as cells have no rows here: their reasons come from the database.
+    downtimeByReason = inShiftDowntimeByReason(
+      machineIds.flatMap((id) => rows.get(id)!),
+      filter,
+    );
+    if (storedReasons) {
+      const all = await storedReasons;
+      addDowntimeByReasonInto(downtimeByReason, fresh.length === 0 ? all : await reasonsOf(stored));
+    }
   }
   const fingerprint = JSON.stringify([
     ctx.scope.companyId,
@@ -156,7 +218,55 @@ export async function reportRollups(
     [...state.dirty].sort(),
     fresh,
   ]);
-  return { rows, cacheToken: createHash('sha256').update(fingerprint).digest('hex').slice(0, 20) };
+  return {
+    rows,
+    series,
+    cacheToken: createHash('sha256').update(fingerprint).digest('hex').slice(0, 20),
+    downtimeByReason,
+  };
+}
+
+/**
+ * Per-machine totals (METRICS.md §2–§3) of report cells from each machine's packed series (the cells read
+ * packed, else its rows packed once with packRollups), summed once per (machine, range, shift selection),
+ * memoized; sums over machines add those totals (addTotals), so no cell is summed from rows twice.
+ */
+export function rollupTotals(
+  rows: ReadonlyMap<string, readonly Rollup[]>,
+  packed: ReadonlyMap<string, RollupSeries>,
+) {
+  const series = new Map(packed);
+  const seriesOf = (machineId: string) => {
+    let s = series.get(machineId);
+    if (!s) series.set(machineId, (s = packRollups(rows.get(machineId) ?? [])));
+    return s;
+  };
+  const memo = new Map<string, EfficiencyTotals>();
+  const shiftKey = (ids: ReadonlySet<string> | null) => (ids ? [...ids].sort().join(',') : '*');
+  /** Totals of one machine over [start, end) in the selected shifts (null = no shift filter). */
+  const totals = (machineId: string, r: Range, shiftIds: ReadonlySet<string> | null): EfficiencyTotals => {
+    const k = `${machineId}|${r.start}|${r.end}|${shiftKey(shiftIds)}`;
+    let t = memo.get(k);
+    if (!t) {
+      t = efficiencyTotalsSeries(seriesOf(machineId), {
+        start: epochMs(r.start),
+        end: epochMs(r.end),
+        shiftIds,
+      });
+      memo.set(k, t);
+    }
+    return t;
+  };
+  /** Σ totals over machines. */
+  const sum = (machineIds: Iterable<string>, r: Range, shiftIds: ReadonlySet<string> | null) => {
+    let t = emptyTotals();
+    for (const id of machineIds) t = addTotals(t, totals(id, r, shiftIds));
+    return t;
+  };
+  /** Σ time in any machine state of one machine over [start, end) in the selected shifts. */
+  const known = (machineId: string, r: Range, shiftIds: ReadonlySet<string> | null) =>
+    knownStateMsSeries(seriesOf(machineId), { start: epochMs(r.start), end: epochMs(r.end), shiftIds });
+  return { totals, sum, known };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -245,40 +355,35 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
   const intervals = reportIntervals(calendar, range, q.interval);
   const shiftIds = q.shifts?.length ? new Set(q.shifts) : null;
   if (q.shifts?.some((id) => !calendar.shifts.some((s) => s.id === id))) throw notFound('Shift');
-  const { rows, cacheToken } = await reportRollups(ctx, calendar, ids, range, {
+  const { rows, series, cacheToken } = await reportRollups(ctx, calendar, ids, range, {
     useStored: true,
     key: `utilization:${q.interval}`,
-    interval: q.interval,
-    reasons: false,
+    cells: { unit: q.interval, intervals },
   });
-  // Every list sorted by start, so each cell sums only its own rows. With a shift filter, every duration is
+  // Every cell a sum of packed per-machine totals (as the OEE calls); with a shift filter, every duration is
   // the selected shifts' time (METRICS.md §2 T_all).
-  const all = [...rows.values()].flat().sort((x, y) => x.start - y.start);
-  const cellsOf = (list: readonly Rollup[]) =>
-    intervals.map((i) => ({
-      ...intervalLabel(i),
-      ...utilizationCell(sumRollups(rollupsStartingIn(list, i), { ...i, shiftIds }), q.unit),
-    }));
+  const { totals, sum, known } = rollupTotals(rows, series);
+  const cellsOf = (total: (i: ReportInterval) => EfficiencyTotals) =>
+    intervals.map((i) => ({ ...intervalLabel(i), ...utilizationCellOf(total(i), q.unit) }));
 
   const machineContextErrors: Array<{ machineId: string; machineName: string; message: string }> = [];
   const list = machines.map((m) => {
-    const mine = rows.get(m.id)!;
-    const sum = sumRollups(mine, { ...range, shiftIds });
-    const known = Object.values(sum.all.stateMs).reduce((t, ms) => t + ms, 0);
-    if (known === 0) machineContextErrors.push({ ...machineRef(m), message: NO_UTILIZATION_DATA });
-    const e = efficiency(efficiencyTotals(sum), { shiftFiltered: shiftIds !== null });
+    const t = totals(m.id, range, shiftIds);
+    if (known(m.id, range, shiftIds) === 0)
+      machineContextErrors.push({ ...machineRef(m), message: NO_UTILIZATION_DATA });
+    const e = efficiency(t, { shiftFiltered: shiftIds !== null });
     return {
       ...machineRef(m),
-      ...utilizationCell(sum, q.unit),
+      ...utilizationCellOf(t, q.unit),
       spindleRotating: e.spindleRotating,
       inCut: e.inCut,
       // reports-admin §3 Report machine `oee`: the Efficiency aggregate of the range (fractions), the same
       // METRICS.md §3 figures the tile and the card show as percents for their window.
       oee: e,
-      intervals: cellsOf(mine),
+      intervals: cellsOf((i) => totals(m.id, i, shiftIds)),
     };
   });
-  const total = utilizationCell(sumRollups(all, { ...range, shiftIds }), q.unit);
+  const total = utilizationCellOf(sum(ids, range, shiftIds), q.unit);
   return {
     range,
     interval: q.interval,
@@ -286,7 +391,7 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
     shiftFiltered: shiftIds !== null,
     intervals: intervals.map(intervalLabel),
     machines: list,
-    machineAggregate: { ...total, intervals: cellsOf(all) },
+    machineAggregate: { ...total, intervals: cellsOf((i) => sum(ids, i, shiftIds)) },
     machineContextErrors,
     cacheToken,
     // reports-admin §9: utilization percents with 0 decimals; null when there is no time.
