@@ -188,7 +188,8 @@ describe.each(DIALECTS)('the Quality and Cycles reports in Chromium on %s', (dia
     const grid = office.section('Cycles').getByRole('table');
     await expect.poll(() => tableRows(grid).then((r) => r.length), POLL).toBe(6);
     const rows = await tableRows(grid);
-    expect(rows.map((r) => r.slice(1))).toEqual([
+    // Time, then Duration … Operation; the last column holds the row actions (reports-admin §2).
+    expect(rows.map((r) => r.slice(1, 8))).toEqual([
       ['10:00', '10:00', '8:00', '1', '0', '0', 'Flange'],
       ['10:00', '10:00', '8:00', '1', '0', '0', 'Flange'],
       ['10:00', '10:00', '8:00', '1', '1', '0', 'Flange'],
@@ -196,6 +197,9 @@ describe.each(DIALECTS)('the Quality and Cycles reports in Chromium on %s', (dia
       ['10:00', '10:00', '8:00', '1', '0', '0', 'Flange'],
       ['Slow15:00', '10:00', '8:00', '1', '0', '0', 'Flange'],
     ]);
+    expect(rows.map((r) => r[8])).toEqual(
+      Array.from({ length: 6 }, () => 'Go to TimelineReject PartCorrect Part'),
+    );
     expect(await grid.locator('tbody tr.row--slow').count()).toBe(1);
     await expect(office.section('Cycles').getByRole('status').textContent()).resolves.toBe(
       '6 cycles, 1 slow',
