@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useCompanyClock } from '../company-clock';
+import { NO_SHIFTS } from '../reports/hooks';
 import type { ReportPageState, useShiftSelection } from '../reports/hooks';
 import { returnToAll } from '../reports/shared';
 import { PATHS } from '../routes';
@@ -167,6 +168,48 @@ export function Tile({ label, value, hint }: { label: string; value: string; hin
       <span className="tile__value num">{value}</span>
       {hint && <span className="tile__hint">{hint}</span>}
     </div>
+  );
+}
+
+/** reports-admin §2 "Quick links for machine reports are limited to ranges of one week or less." */
+export const MACHINE_QUICK_LINKS = { machineReport: true } as const;
+
+/**
+ * The frame of a one-machine report (/machine/{id}/…): week-or-shorter quick links, no group filter, and no
+ * shift filter (the machine calls take none, reports-admin §7).
+ */
+export function MachineReportFrame(
+  props: Omit<Parameters<typeof ReportFrame>[0], 'groups' | 'shifts' | 'quickLinkOptions'>,
+) {
+  return <ReportFrame {...props} groups={[]} shifts={NO_SHIFTS} quickLinkOptions={MACHINE_QUICK_LINKS} />;
+}
+
+/**
+ * A report's chart under its heading (and an optional intro line): the chart (a react-chartjs-2 element)
+ * in the sized box, named `label` for screen readers.
+ */
+export function ChartSection({
+  id,
+  heading,
+  intro,
+  label,
+  children,
+}: {
+  id: string;
+  heading: string;
+  intro?: string;
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="report__list" aria-labelledby={id}>
+      <h2 id={id}>{heading}</h2>
+      {intro && <p className="report__intro">{intro}</p>}
+      <figure className="report__chart">
+        <div className="report__chart-box">{children}</div>
+        <figcaption className="visually-hidden">{label}</figcaption>
+      </figure>
+    </section>
   );
 }
 

@@ -2,13 +2,14 @@ import { StatusBadge, tr, useUserToken } from '@takt/ui';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useId, useMemo } from 'react';
 import { Chart } from 'react-chartjs-2';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api } from '../api';
 import {
+  ChartSection,
   cssVar,
   CsvLink,
+  MachineReportFrame,
   PlainTh,
-  ReportFrame,
   ReportPage,
   SectionHead,
   SummaryTiles,
@@ -28,7 +29,7 @@ import {
 } from '../cycles/report';
 import type { CycleRow, CyclesAnswer, CyclesSelection } from '../cycles/report';
 import { registerBarLineCharts } from '../reports/charts';
-import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
+import { useMachineReport, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 import type { LZ } from '../reports/shared';
 import { adjustmentHref } from '../quality/scrap-form';
@@ -50,8 +51,6 @@ const HORIZONS = {
   defaultHorizon: DEFAULT_CYCLES_HORIZON,
   horizons: CYCLES_HORIZONS,
 } as const;
-/** reports-admin §2 "Quick links for machine reports are limited to ranges of one week or less." */
-const MACHINE_QUICK_LINKS = { machineReport: true } as const;
 
 /** A cycle's end to the second, without the year the range already names: short enough for a phone. */
 const timeFormat = (lz: LZ) =>
@@ -70,12 +69,9 @@ export function CyclesReportPage() {
 }
 
 function CyclesReport({ clock, offsetMs }: ClockProps) {
-  const { id: machineId = '' } = useParams();
-  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
+  const { report, machineId, machineName } = useMachineReport({ clock, offsetMs, ...HORIZONS });
   const navigate = useNavigate();
-  const report = { ...page, machine: machineId, group: null };
   const { applied, lz, query, setParams } = report;
-  const names = useMachineNames();
   const onlySlow = query.get('slow') === '1';
 
   const selection: CyclesSelection = useMemo(
@@ -83,7 +79,7 @@ function CyclesReport({ clock, offsetMs }: ClockProps) {
     [applied, machineId],
   );
   const { settled, answer, status } = useSettledCall(selection, cyclesCall);
-  const name = names.machines.find((m) => m.id === machineId)?.name ?? answer?.machineName ?? '…';
+  const name = machineName(answer?.machineName);
 
   // The OEE report of this machine with the same dates: where the performance step came from.
   const toOee = () => {
@@ -94,16 +90,12 @@ function CyclesReport({ clock, offsetMs }: ClockProps) {
   };
 
   return (
-    <ReportFrame
+    <MachineReportFrame
       report={report}
       horizons={CYCLES_HORIZONS}
-      quickLinkOptions={MACHINE_QUICK_LINKS}
       title={tr('cycles.title', { name })}
       returnText={tr('cycles.returnToOee')}
       onReturn={toOee}
-      groups={[]}
-      // The cycles report filters nothing by shift (GET /api/reports/cycles takes none, reports-admin §7).
-      shifts={NO_SHIFTS}
       {...status}
       empty={answer && answer.cycles.length === 0 ? tr('cycles.empty') : null}
       tools={
@@ -121,7 +113,7 @@ function CyclesReport({ clock, offsetMs }: ClockProps) {
       }
     >
       {answer && settled && <Results answer={answer} selection={settled} onlySlow={onlySlow} lz={lz} />}
-    </ReportFrame>
+    </MachineReportFrame>
   );
 }
 
@@ -256,16 +248,14 @@ function CycleChart({ answer, lz }: { answer: CyclesAnswer; lz: LZ }) {
     },
   };
   return (
-    <section className="report__list" aria-labelledby="cycle-chart-heading">
-      <h2 id="cycle-chart-heading">{tr('cycles.chart')}</h2>
-      <p className="report__intro">{tr('cycles.chartIntro')}</p>
-      <figure className="report__chart">
-        <div className="report__chart-box">
-          <Chart type="bar" data={data} options={options} aria-label={tr('cycles.chartLabel')} role="img" />
-        </div>
-        <figcaption className="visually-hidden">{tr('cycles.chartLabel')}</figcaption>
-      </figure>
-    </section>
+    <ChartSection
+      id="cycle-chart-heading"
+      heading={tr('cycles.chart')}
+      intro={tr('cycles.chartIntro')}
+      label={tr('cycles.chartLabel')}
+    >
+      <Chart type="bar" data={data} options={options} aria-label={tr('cycles.chartLabel')} role="img" />
+    </ChartSection>
   );
 }
 

@@ -4,9 +4,9 @@ import { isRecord, parseDashboardResponse, tr, useSession, useToasts } from '@ta
 import type { Horizon } from '@takt/ui';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { api } from '../api';
-import { PlainTh, ReportClockGate, ReportFrame, Tile } from '../components/ReportParts';
+import { MachineReportFrame, PlainTh, ReportClockGate, Tile } from '../components/ReportParts';
 import {
   draftOf,
   newDraft,
@@ -23,7 +23,8 @@ import {
 import type { Adjustment, AdjustmentKind, Reason, ScrapDraft, ScrapFormContext } from '../quality/scrap-form';
 import { ScrapForm } from '../quality/ScrapForm';
 import '../quality/scrap.css';
-import { useReportPage } from '../reports/hooks';
+import { useMachineReport } from '../reports/hooks';
+import type { LZ } from '../reports/shared';
 import { hasPermission, PATHS } from '../routes';
 
 // reports-admin §2 "Machine quality" (/machine/{id}/quality?start&end[&adjustmenttime&qty]: scrap grid with
@@ -33,10 +34,6 @@ import { hasPermission, PATHS } from '../routes';
 
 /** Machine reports: a day or an hour, quick links of one week at most (reports-admin §2). */
 const HORIZONS: readonly Horizon[] = ['hour', 'day'];
-const MACHINE_QUICK_LINKS = { machineReport: true } as const;
-const NO_SHIFTS = { options: null, selected: [], setSelected: () => undefined };
-
-type LZ = { locale: string; timeZone: string };
 
 export function MachineQualityPage({ kind }: { kind: AdjustmentKind }) {
   return (
@@ -65,18 +62,17 @@ function MachineAdjustments({
   offsetMs: number;
   kind: AdjustmentKind;
 }) {
-  const { id: machineId = '' } = useParams();
   const { me } = useSession();
   const toasts = useToasts();
   const navigate = useNavigate();
-  const page = useReportPage({
+  const { report, machineId } = useMachineReport({
     clock,
     offsetMs,
     horizonPreference: null,
     defaultHorizon: 'day',
     horizons: HORIZONS,
   });
-  const report = { ...page, machine: machineId, group: null };
+  const page = report;
   const { applied, lz, query, setParams } = report;
   const canEdit = hasPermission(me, 'FullProduct');
   const timezone = me.company.timezone;
@@ -215,15 +211,12 @@ function MachineAdjustments({
 
   return (
     <>
-      <ReportFrame
+      <MachineReportFrame
         report={report}
         horizons={HORIZONS}
-        quickLinkOptions={MACHINE_QUICK_LINKS}
         title={tr(kind === 'reject' ? 'scrap.title' : 'scrap.correctionsTitle', { name })}
         returnText={tr('scrap.returnToQuality')}
         onReturn={toQualityReport}
-        groups={[]}
-        shifts={NO_SHIFTS}
         loading={!fresh || load.kind === 'loading'}
         error={fresh && load.kind === 'error' ? load.message : null}
         empty={null}
@@ -239,7 +232,7 @@ function MachineAdjustments({
             onEdit={openEdit}
           />
         )}
-      </ReportFrame>
+      </MachineReportFrame>
       {open && (
         <ScrapForm
           // A new form for each entry: its draft starts from that entry.

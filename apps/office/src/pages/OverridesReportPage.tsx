@@ -2,8 +2,8 @@ import { tr } from '@takt/ui';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Chart } from 'react-chartjs-2';
-import { useNavigate, useParams } from 'react-router';
-import { PlainTh, ReportFrame, ReportPage } from '../components/ReportParts';
+import { useNavigate } from 'react-router';
+import { ChartSection, MachineReportFrame, PlainTh, ReportPage } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
 import { reportErrorText } from '../cycles/report';
 import {
@@ -17,7 +17,7 @@ import {
 } from '../overrides/report';
 import type { OverridesAnswer, OverridesSelection } from '../overrides/report';
 import { colorAt, registerBarLineCharts } from '../reports/charts';
-import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
+import { useMachineReport, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 import type { LZ } from '../reports/shared';
 import { PATHS } from '../routes';
@@ -31,8 +31,11 @@ const overridesCall = (s: OverridesSelection): ReportCall<OverridesAnswer> => ({
   errorText: reportErrorText,
 });
 
-/** reports-admin §2 "Quick links for machine reports are limited to ranges of one week or less." */
-const MACHINE_QUICK_LINKS = { machineReport: true } as const;
+const HORIZONS = {
+  horizonPreference: null,
+  defaultHorizon: DEFAULT_OVERRIDES_HORIZON,
+  horizons: OVERRIDES_HORIZONS,
+} as const;
 
 /** /machine/{id}/overrides?interval&start&end&quicklink (reports-admin §2 "Overrides report"; decision 0807). */
 export function OverridesReportPage() {
@@ -40,24 +43,14 @@ export function OverridesReportPage() {
 }
 
 function OverridesReport({ clock, offsetMs }: ClockProps) {
-  const { id: machineId = '' } = useParams();
-  const page = useReportPage({
-    clock,
-    offsetMs,
-    horizonPreference: null,
-    defaultHorizon: DEFAULT_OVERRIDES_HORIZON,
-    horizons: OVERRIDES_HORIZONS,
-  });
+  const { report, machineId, machineName } = useMachineReport({ clock, offsetMs, ...HORIZONS });
   const navigate = useNavigate();
-  const report = { ...page, machine: machineId, group: null };
   const { applied, lz, query } = report;
-  const names = useMachineNames();
   const selection: OverridesSelection = useMemo(
     () => ({ range: applied, machine: machineId }),
     [applied, machineId],
   );
   const { answer, status } = useSettledCall(selection, overridesCall);
-  const name = names.machines.find((m) => m.id === machineId)?.name ?? '…';
 
   // The machine's cycles over the same dates: what ran while the knobs were turned.
   const toCycles = () =>
@@ -66,21 +59,17 @@ function OverridesReport({ clock, offsetMs }: ClockProps) {
     );
 
   return (
-    <ReportFrame
+    <MachineReportFrame
       report={report}
       horizons={OVERRIDES_HORIZONS}
-      quickLinkOptions={MACHINE_QUICK_LINKS}
-      title={tr('overrides.title', { name })}
+      title={tr('overrides.title', { name: machineName() })}
       returnText={tr('overrides.returnToCycles')}
       onReturn={toCycles}
-      groups={[]}
-      // Overrides are raw machine values: no shift filter (GET /api/reports/overrides takes none).
-      shifts={NO_SHIFTS}
       {...status}
       empty={answer ? overridesEmptyText(answer) : null}
     >
       {answer && overridesEmptyText(answer) == null && <Results answer={answer} lz={lz} />}
-    </ReportFrame>
+    </MachineReportFrame>
   );
 }
 
@@ -175,21 +164,13 @@ function StepChart({ answer, lz }: { answer: OverridesAnswer; lz: LZ }) {
     },
   };
   return (
-    <section className="report__list" aria-labelledby="overrides-chart-heading">
-      <h2 id="overrides-chart-heading">{tr('overrides.chartLabel')}</h2>
-      <p className="report__intro">{tr('overrides.hint')}</p>
-      <figure className="report__chart">
-        <div className="report__chart-box">
-          <Chart
-            type="line"
-            data={data}
-            options={options}
-            aria-label={tr('overrides.chartLabel')}
-            role="img"
-          />
-        </div>
-        <figcaption className="visually-hidden">{tr('overrides.chartLabel')}</figcaption>
-      </figure>
-    </section>
+    <ChartSection
+      id="overrides-chart-heading"
+      heading={tr('overrides.chartLabel')}
+      intro={tr('overrides.hint')}
+      label={tr('overrides.chartLabel')}
+    >
+      <Chart type="line" data={data} options={options} aria-label={tr('overrides.chartLabel')} role="img" />
+    </ChartSection>
   );
 }

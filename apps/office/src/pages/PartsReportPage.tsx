@@ -5,6 +5,7 @@ import { Chart } from 'react-chartjs-2';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api';
 import {
+  ChartSection,
   CsvLink,
   PlainTh,
   ReportFrame,
@@ -221,14 +222,8 @@ function PartsChart({ answer, selection, lz }: { answer: PartsAnswer; selection:
   };
   const heading = tr('parts.chart', { interval: tr(`horizon.${selection.range.interval}`).toLowerCase() });
   return (
-    <section className="report__list" aria-labelledby="parts-chart-heading">
-      <h2 id="parts-chart-heading">{heading}</h2>
-      <figure className="report__chart">
-        <div className="report__chart-box">
-          <Chart type="bar" data={data} options={options} aria-label={tr('parts.chartLabel')} role="img" />
-        </div>
-        <figcaption className="visually-hidden">{tr('parts.chartLabel')}</figcaption>
-      </figure>
-    </section>
+    <ChartSection id="parts-chart-heading" heading={heading} label={tr('parts.chartLabel')}>
+      <Chart type="bar" data={data} options={options} aria-label={tr('parts.chartLabel')} role="img" />
+    </ChartSection>
   );
 }

@@ -17,7 +17,7 @@ import {
 } from '@takt/ui';
 import type { AppliedRange, Horizon, ReportPreferences, ShiftOption } from '@takt/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { api } from '../api';
 import { useMinuteNow } from '../company-clock';
 import { visibleLists } from '../oee/report';
@@ -409,4 +409,19 @@ export function useReportLists<P extends { items: readonly unknown[] }>(
     token,
     onDrill: kind === 'shift' ? null : (id: string) => onDrill(kind === 'machine' ? 'machine' : 'group', id),
   }));
+}
+
+/**
+ * A one-machine report (reports-admin §2 /machine/{id}/…): the machine from the path, the range from the URL
+ * (no group; the machine is not a drill-down to return from), the plant's names and the machine's name.
+ */
+export function useMachineReport(options: Parameters<typeof useReportRange>[0]) {
+  const { id: machineId = '' } = useParams();
+  const page = useReportPage(options);
+  const names = useMachineNames();
+  const report: ReportPageState = { ...page, machine: machineId, group: null };
+  /** The machine's name; `answered` (from a report answer) until the plant's names arrive. */
+  const machineName = (answered?: string): string =>
+    names.machines.find((m) => m.id === machineId)?.name ?? answered ?? '…';
+  return { report, machineId, names, machineName };
 }
