@@ -499,16 +499,18 @@ export interface SeriesRow {
   minExpected: number | null;
 }
 
-/** Packs series rows sorted by start (as packRollups packs rollups). */
-export function packSeriesRows(rows: readonly SeriesRow[]): RollupSeries {
-  const n = rows.length;
+/** A series being packed: its shift ids still grow. */
+type SeriesBeingPacked = Omit<RollupSeries, 'shiftIds'> & { shiftIds: string[] };
+
+/** An empty series of n rows, every column zero, no shifts known yet. */
+function newSeries(n: number): SeriesBeingPacked {
   const col = () => new Float64Array(n);
-  const s = {
+  return {
     length: n,
     start: col(),
     end: col(),
     shift: new Int32Array(n),
-    shiftIds: [] as string[],
+    shiftIds: [],
     duration: col(),
     active: col(),
     known: col(),
@@ -520,21 +522,29 @@ export function packSeriesRows(rows: readonly SeriesRow[]): RollupSeries {
     rejected: col(),
     minExpected: col(),
   };
+}
+
+/** The series' index of a shift id (-1 for time outside shifts), numbering new shifts as they come. */
+function shiftSlot(s: SeriesBeingPacked, index: Map<string, number>, shiftId: string | null): number {
+  if (shiftId === null) return -1;
+  let k = index.get(shiftId);
+  if (k === undefined) {
+    k = s.shiftIds.length;
+    s.shiftIds.push(shiftId);
+    index.set(shiftId, k);
+  }
+  return k;
+}
+
+/** Packs series rows sorted by start (as packRollups packs rollups). */
+export function packSeriesRows(rows: readonly SeriesRow[]): RollupSeries {
+  const s = newSeries(rows.length);
   const shiftIndex = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as SeriesRow;
     s.start[i] = Number(r.start);
     s.end[i] = Number(r.end);
-    let k = -1;
-    if (r.shiftId !== null) {
-      k = shiftIndex.get(r.shiftId) ?? -1;
-      if (k < 0) {
-        k = s.shiftIds.length;
-        s.shiftIds.push(r.shiftId);
-        shiftIndex.set(r.shiftId, k);
-      }
-    }
-    s.shift[i] = k;
+    s.shift[i] = shiftSlot(s, shiftIndex, r.shiftId);
     s.duration[i] = r.duration;
     s.active[i] = r.active;
     s.known[i] = r.known;
@@ -553,39 +563,12 @@ export function packRollups(rows: readonly Rollup[]): RollupSeries {
   const sorted = rows.every((r, i) => i === 0 || (rows[i - 1] as Rollup).start <= r.start)
     ? rows
     : [...rows].sort((a, b) => a.start - b.start);
-  const n = sorted.length;
-  const col = () => new Float64Array(n);
-  const s = {
-    length: n,
-    start: col(),
-    end: col(),
-    shift: new Int32Array(n),
-    shiftIds: [] as string[],
-    duration: col(),
-    active: col(),
-    known: col(),
-    spindle: col(),
-    inCut: col(),
-    plannedDowntime: col(),
-    ideal: col(),
-    total: col(),
-    rejected: col(),
-    minExpected: col(),
-  };
+  const s = newSeries(sorted.length);
   const shiftIndex = new Map<string, number>();
   sorted.forEach((r, i) => {
     s.start[i] = r.start;
     s.end[i] = r.end;
-    let k = -1;
-    if (r.shiftId !== null) {
-      k = shiftIndex.get(r.shiftId) ?? -1;
-      if (k < 0) {
-        k = s.shiftIds.length;
-        s.shiftIds.push(r.shiftId);
-        shiftIndex.set(r.shiftId, k);
-      }
-    }
-    s.shift[i] = k;
+    s.shift[i] = shiftSlot(s, shiftIndex, r.shiftId);
     s.duration[i] = r.durationMs;
     s.active[i] = r.stateMs.ACTIVE;
     s.known[i] =
