@@ -210,4 +210,25 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
     expect(await alert.textContent()).not.toBe('An error occurred with your request.');
     expect(await alert.textContent()).toMatch(/31/);
   }, 60_000);
+
+  it('drills into Uncategorized and downloads only the periods without a reason (decision 0812)', async () => {
+    const { page, product } = office;
+    await page.goto(
+      `${product.url}/dashboard/downtime?interval=day&start=${range.start}&end=${range.end}&reason=uncategorized`,
+    );
+    await office.settled();
+    await expect
+      .poll(() => grid(page).getByRole('heading', { level: 2 }).textContent(), POLL)
+      .toBe('Downtime periods: Uncategorized');
+    await expect.poll(() => tableRows(grid(page).getByRole('table')), POLL).toHaveLength(1);
+    const rows = await tableRows(grid(page).getByRole('table'));
+    expect(rows[0]!.slice(1, 4)).toEqual([UNCAT_MIN.toFixed(2), 'Press', 'Uncategorized']);
+
+    const csv = await office.downloadCsv(
+      grid(page).getByRole('link', { name: 'Download CSV' }),
+      /^\/api\/reports\/downtime\?.*categoryId=uncategorized&format=csv&token=/,
+    );
+    expect(csv[0]).toEqual(['Start', 'Duration', 'Machine', 'Reason', 'Message', 'Planned']);
+    expect(csv.slice(1).map((r) => r.slice(1))).toEqual(rows.map((r) => r.slice(1)));
+  }, 60_000);
 });

@@ -168,6 +168,34 @@ describe.each(DIALECTS)('the Quality and Cycles reports in Chromium on %s', (dia
     expect(csv.slice(1).every((r) => r[0] === 'Burr')).toBe(true);
   }, 60_000);
 
+  it('downloads the reject list as CSV: every row the list shows, across its pages (decision 0812)', async () => {
+    const { page } = office;
+    const list = rejectList(page);
+    await list.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('page')).toBeNull();
+    await expect.poll(() => list.getByRole('status').textContent(), POLL).toBe('Rejects 1–25 of 30');
+    const first = await tableRows(list.getByRole('table'));
+    await list.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => list.getByRole('status').textContent(), POLL).toBe('Rejects 26–30 of 30');
+    const shown = [...first, ...(await tableRows(list.getByRole('table')))];
+    expect(shown).toHaveLength(30);
+
+    // The list's link, not the drill-down's: all 30 Burr rejects, not the 5 of this page.
+    const csv = await office.downloadCsv(
+      list.getByRole('link', { name: 'Download CSV' }),
+      /^\/api\/partadjustment\/rejects\?.*category_id=.*&format=csv&token=/,
+    );
+    expect(csv[0]).toEqual(['Time', 'Machine', 'Reason', 'Count', 'Type', 'Operation', 'Message']);
+    expect(csv.slice(1).map((r) => r.slice(1))).toEqual(shown.map((r) => r.slice(1)));
+    // The same times: the CSV's company wall clock is the minute the list shows.
+    csv.slice(1).forEach((r, k) => {
+      const [, day, hh, mm] = /^\d{4}-\d{2}-(\d{2}) (\d{2}):(\d{2}):00$/.exec(r[0]!)!;
+      const h12 = Number(hh) % 12 === 0 ? 12 : Number(hh) % 12;
+      expect(shown[k]![0]).toContain(`${Number(day)}`);
+      expect(shown[k]![0]).toContain(`${h12}:${mm}`);
+    });
+  }, 60_000);
+
   it("opens the Lathe's Cycles report from the OEE waterfall's performance step, the slow cycle marked", async () => {
     const { page, plant, product } = office;
     await page.goto(`${product.url}/dashboard/oee?interval=day&start=${range.start}&end=${range.end}`);

@@ -92,7 +92,7 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
   it.each([
     [null, 'showUncategorized=false'],
     ['tool', 'categoryId=tool'],
-    ['uncategorized', 'showPlanned=false&showUnplanned=false'],
+    ['uncategorized', 'categoryId=uncategorized'],
   ])('links the CSV of reason %s with the user token', (reason, part) => {
     const href = downtimeCsvHref(selection, reason, 'tok')!;
     expect(href).toMatch(/^\/api\/reports\/downtime\?start=1000&end=2000/);

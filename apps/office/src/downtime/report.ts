@@ -133,11 +133,8 @@ export function downtimeCsvHref(
     Object.entries(downtimeQuery(s)).map(([k, v]) => [k, String(v)] as [string, string]),
   );
   q.delete('detail');
-  if (reason === UNCATEGORIZED) {
-    // Periods without a reason have no id to filter by: they are the uncategorized kind.
-    q.set('showPlanned', 'false');
-    q.set('showUnplanned', 'false');
-  } else if (reason) q.set('categoryId', reason);
+  // categoryId=uncategorized selects the periods without a reason (decision 0812).
+  if (reason) q.set('categoryId', reason);
   q.set('format', 'csv');
   q.set('token', token);
   return `/api/reports/downtime?${q.toString()}`;

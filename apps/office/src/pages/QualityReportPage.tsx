@@ -2,7 +2,15 @@ import { tr, useUserToken } from '@takt/ui';
 import { useMemo } from 'react';
 import { api } from '../api';
 import { reportErrorText } from '../cycles/report';
-import { PlainTh, ReportFrame, ReportPage, SummaryTiles, Tile } from '../components/ReportParts';
+import {
+  CsvLink,
+  PlainTh,
+  ReportFrame,
+  ReportPage,
+  SectionHead,
+  SummaryTiles,
+  Tile,
+} from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
 import {
   DEFAULT_QUALITY_HORIZON,
@@ -16,12 +24,12 @@ import {
   qualityCsvHref,
   readPage,
   readReason,
+  rejectListCsvHref,
   rejectsQuery,
   rejectTypeLabel,
   rowsFor,
   stackedByMachine,
   totalsQuery,
-  UNCATEGORIZED,
   writePage,
   writeReason,
 } from '../quality/report';
@@ -300,6 +308,7 @@ function RejectList({
   onPage: (page: number) => void;
   onMachine: ((id: string) => void) | null;
 }) {
+  const token = useUserToken(api);
   const cache = useMemo(() => newCallCache(JSON.stringify(selection)), [selection]);
   const call = useReportCall(rejectsCall(selection, reason, page), cache);
   const list = dataOf(call);
@@ -311,10 +320,13 @@ function RejectList({
       aria-labelledby="rejects-heading"
       aria-busy={call.kind === 'loading' || undefined}
     >
-      <h2 id="rejects-heading">
-        {picked ? tr('quality.listFor', { reason: picked.name }) : tr('quality.list')}
-      </h2>
-      {reason === UNCATEGORIZED && <p className="notice">{tr('quality.listUncategorizedNote')}</p>}
+      <SectionHead
+        id="rejects-heading"
+        heading={picked ? tr('quality.listFor', { reason: picked.name }) : tr('quality.list')}
+      >
+        {/* Every reject of the list's filter, all pages (decision 0812). */}
+        <CsvLink href={rejectListCsvHref(selection, reason, token)} filename="rejects.csv" />
+      </SectionHead>
       {call.kind === 'error' && (
         <p className="notice notice--error" role="alert">
           {call.message}

@@ -8,6 +8,7 @@ import {
   qualityCsvHref,
   qualityHref,
   readPage,
+  rejectListCsvHref,
   rejectsQuery,
   rowsFor,
   stackedByMachine,
@@ -88,14 +89,27 @@ describe('quality report calls (reports-admin §7)', () => {
 
   it('narrows the list to a machine, else a group; the totals take the group only', () => {
     const s = { range, group: 'g1', machine: 'm1' };
-    expect(rejectsQuery(s, 'uncategorized', 1)).toMatchObject({ machine_id: 'm1' });
-    expect(rejectsQuery(s, 'uncategorized', 1)).not.toHaveProperty('category_id');
+    expect(rejectsQuery(s, 'uncategorized', 1)).toMatchObject({
+      machine_id: 'm1',
+      category_id: 'uncategorized',
+    });
+    expect(rejectsQuery(s, 'uncategorized', 1)).not.toHaveProperty('group');
     expect(totalsQuery({ ...s, machine: null })).toEqual({
       start: 1000,
       end: 2000,
       groupByMachine: 'true',
       group: 'g1',
     });
+  });
+
+  it('links the reject list CSV with the list filter (no paging) and the user token', () => {
+    expect(rejectListCsvHref(all, null, null)).toBeNull();
+    expect(rejectListCsvHref({ ...all, group: 'g1' }, 'uncategorized', 'tok')).toBe(
+      '/api/partadjustment/rejects?start=1000&end=2000&group=g1&category_id=uncategorized&format=csv&token=tok',
+    );
+    expect(rejectListCsvHref({ ...all, group: 'g1', machine: 'm1' }, null, 'tok')).toBe(
+      '/api/partadjustment/rejects?start=1000&end=2000&machine_id=m1&format=csv&token=tok',
+    );
   });
 
   it('links the CSV with the reason and the user token', () => {

@@ -10,7 +10,10 @@ export const QUALITY_HORIZONS: readonly Horizon[] = ['hour', 'day'];
 export const DEFAULT_QUALITY_HORIZON: Horizon = 'day';
 /** reports-admin §9 "reject list page 25"; §7 limit 25, offset 25 × (page − 1). */
 export const REJECT_PAGE_SIZE = 25;
-/** The `reason` URL value of rejects without a reject reason (they have no part adjustment type id). */
+/**
+ * The `reason` URL value of rejects without a reject reason (they have no part adjustment type id); the reject
+ * calls take it as category_id (decision 0812).
+ */
 export const UNCATEGORIZED = 'uncategorized';
 
 const totalsCheck = object({
@@ -108,9 +111,28 @@ export function rejectsQuery(
   };
   if (s.machine) q.machine_id = s.machine;
   else if (s.group) q.group = s.group;
-  // The list cannot be narrowed to rejects without a reason (no category_id for them): it shows all.
-  if (reason && reason !== UNCATEGORIZED) q.category_id = reason;
+  // category_id=uncategorized selects the rejects without a reason (decision 0812).
+  if (reason) q.category_id = reason;
   return q;
+}
+
+/**
+ * The CSV of the reject list (format=csv with the user token, reports-admin §7): every reject of the list's
+ * filter, all pages, with the list's columns; null until there is a token.
+ */
+export function rejectListCsvHref(
+  s: QualitySelection,
+  reason: string | null,
+  token: string | null,
+): string | null {
+  if (!token) return null;
+  const q = new URLSearchParams({ start: String(s.range.start), end: String(s.range.end) });
+  if (s.machine) q.set('machine_id', s.machine);
+  else if (s.group) q.set('group', s.group);
+  if (reason) q.set('category_id', reason);
+  q.set('format', 'csv');
+  q.set('token', token);
+  return `/api/partadjustment/rejects?${q.toString()}`;
 }
 
 /**
@@ -129,7 +151,7 @@ export function qualityCsvHref(
     groupByMachine: 'true',
   });
   if (s.group && !s.machine) q.set('group', s.group);
-  if (reason && reason !== UNCATEGORIZED) q.set('category_id', reason);
+  if (reason) q.set('category_id', reason);
   q.set('format', 'csv');
   q.set('token', token);
   return `/api/partadjustment/allRejectsByCategory?${q.toString()}`;

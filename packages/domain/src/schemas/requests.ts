@@ -179,6 +179,16 @@ export const channelJoinSchema = z.discriminatedUnion('name', [
 
 // ---- Report queries (live-operations §7, reports-admin §7)
 const range = { start: queryEpochMs, end: queryEpochMs };
+/**
+ * A reason filter: a reason id, or 'uncategorized' (the rollups' UNCATEGORIZED_REASON / _REJECT key) for the
+ * periods or rejects without one (decision 0812).
+ */
+const categoryFilter = (name: string, what: string) =>
+  z.string().min(1, `${name} must be ${what} or 'uncategorized'`);
+/** `shifts`: shift ids, comma-separated; an empty value means no shift filter. */
+const shiftIdList = queryList
+  .refine((ids) => ids.every((id) => id.trim() !== ''), 'shifts must be a comma-separated list of shift ids')
+  .optional();
 const reportInterval = z.enum(REPORT_INTERVAL_UNITS).catch('day');
 export const partGoalsQuerySchema = z
   .object({
@@ -212,26 +222,29 @@ export const downtimeReportQuerySchema = z
     showUnplanned: queryBool.default(true),
     showUncategorized: queryBool.default(true),
     includeHidden: queryBool.optional(),
-    categoryId: idSchema.optional(),
+    categoryId: categoryFilter('categoryId', 'a downtime reason id').optional(),
     machineId: idSchema.optional(),
     detail: queryBool.optional(),
     format: z.literal('csv').optional(),
   })
   .refine(startBeforeEnd, START_BEFORE_END);
+/**
+ * The reject calls' filters (reports-admin §7; decision 0812): one machine, the selected shifts' time and a
+ * reason or 'uncategorized' (rejects without a reason), with the texts a 400 answer lists.
+ */
+const rejectFilters = {
+  ...range,
+  group: idSchema.optional(),
+  machine_id: z.string().min(1, 'machine_id must be a machine id').optional(),
+  shifts: shiftIdList,
+  category_id: categoryFilter('category_id', 'a reject reason id').optional(),
+  format: z.literal('csv', { error: "format must be 'csv'" }).optional(),
+};
 export const rejectsByCategoryQuerySchema = z
-  .object({
-    ...range,
-    group: idSchema.optional(),
-    category_id: idSchema.optional(),
-    groupByMachine: queryBool.optional(),
-    format: z.literal('csv').optional(),
-  })
+  .object({ ...rejectFilters, groupByMachine: queryBool.optional() })
   .refine(startBeforeEnd, START_BEFORE_END);
 export const rejectListQuerySchema = z.object({
-  ...range,
-  machine_id: idSchema.optional(),
-  category_id: idSchema.optional(),
-  group: idSchema.optional(),
+  ...rejectFilters,
   limit: z.coerce.number().int().min(1).max(100).default(25),
   offset: z.coerce.number().int().min(0).default(0),
 });

@@ -515,8 +515,6 @@ export const en = {
   'quality.openMachine': 'Open the quality report of {name}',
   'quality.list': 'Rejects',
   'quality.listFor': 'Rejects: {reason}',
-  'quality.listUncategorizedNote':
-    'The list cannot be narrowed to rejects without a reason; it shows every reject.',
   'quality.listEmpty': 'No rejects for this selection.',
   'quality.pageOf': 'Rejects {from}–{to} of {count}',
   'quality.pager': 'Pages of rejects',
@@ -675,6 +673,19 @@ export const en = {
   'timeline.toDowntime': 'Downtime report for this machine',
   'timeline.toCycles': 'Cycles report for this machine',
   'timeline.tooltipState': '{state} · {from} – {to} ({duration})',
+  // Standard timeline (reports-admin §2 /app/machines/{id}/standard-timeline; decision 0811)
+  'standardTimeline.docTitle': 'Standard timeline',
+  'standardTimeline.title': 'Standard timeline for {name}',
+  'standardTimeline.toMachineTimeline': 'Open the machine timeline for this range',
+  'standardTimeline.lanes': 'Lanes',
+  'standardTimeline.lane.downtime': 'Downtime',
+  'standardTimeline.lane.parts': 'Parts',
+  'standardTimeline.lane.production': 'Production (jobs)',
+  'standardTimeline.event': 'Highlighted event: {from} – {to} ({duration})',
+  'standardTimeline.noEvent':
+    'No event is highlighted: the link gave no start time, or one more than a year back.',
+  'standardTimeline.showEvent': 'Zoom to the event',
+  'standardTimeline.chartLabel': 'Standard timeline of {name}: lanes for machine state and {lanes}. {event}',
   // Machine quality and part corrections (reports-admin §2 "Machine quality", §4 scrap form, §5, §8)
   'scrap.title': 'Quality for {name}',
   'scrap.correctionsTitle': 'Part corrections for {name}',

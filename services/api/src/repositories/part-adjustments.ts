@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import type { PartAdjustment } from '@takt/domain';
 import type { PartAdjustmentsTable, CompanyScope } from '@takt/db';
 
@@ -86,7 +87,13 @@ export interface PartAdjustmentFilter {
   includeHiddenTypes?: boolean;
   /** true: rejects only; false: everything but rejects; undefined: all. */
   rejects?: boolean;
-  typeId?: string;
+  /** A reason id; null: adjustments without a reason; undefined: any. */
+  typeId?: string | null;
+  /**
+   * Only adjustments whose time falls in one of these half-open spans (the selected shifts' occurrences);
+   * sorted and not overlapping. An empty list selects nothing.
+   */
+  spans?: readonly { start: number; end: number }[];
 }
 
 function filtered(scope: CompanyScope, f: PartAdjustmentFilter) {
@@ -101,7 +108,27 @@ function filtered(scope: CompanyScope, f: PartAdjustmentFilter) {
   }
   if (f.rejects === true) q = q.where('part_adjustments.reject_behavior', 'is not', null);
   if (f.rejects === false) q = q.where('part_adjustments.reject_behavior', 'is', null);
-  if (f.typeId) q = q.where('part_adjustments.type_id', '=', f.typeId);
+  if (f.typeId === null) q = q.where('part_adjustments.type_id', 'is', null);
+  else if (f.typeId !== undefined) q = q.where('part_adjustments.type_id', '=', f.typeId);
+  if (f.spans) {
+    const spans = f.spans;
+    // A balanced tree of ORs: a year of shifts is about a thousand spans, and SQLite refuses expressions
+    // nested deeper than 1000 (a flat `a or b or …` chain nests one level per term).
+    q = q.where((eb) => {
+      const within = (from: number, to: number): Expression<SqlBool> => {
+        if (to - from === 1) {
+          const s = spans[from]!;
+          return eb.and([
+            eb('part_adjustments.adjustment_time', '>=', s.start),
+            eb('part_adjustments.adjustment_time', '<', s.end),
+          ]);
+        }
+        const mid = Math.floor((from + to) / 2);
+        return eb.or([within(from, mid), within(mid, to)]);
+      };
+      return spans.length === 0 ? sql<SqlBool>`1 = 0` : within(0, spans.length);
+    });
+  }
   return q;
 }
 

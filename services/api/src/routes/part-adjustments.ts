@@ -19,6 +19,7 @@ import {
   listPartAdjustments,
   REJECT_FAILED,
   rejectList,
+  rejectListCsv,
   rejectsByCategory,
   rejectsByCategoryCsv,
   undoManualParts,
@@ -34,7 +35,7 @@ export const partAdjustmentPatchSchema = partAdjustmentBodySchema
   .extend({ id: idSchema.optional() });
 /** The reject list: limit 25 and offset = 25 × (page − 1), or a page number (live-operations §7). */
 export const rejectListSchema = rejectListQuerySchema.extend({
-  page: z.coerce.number().int().min(1).optional(),
+  page: z.coerce.number().int().min(1, 'page must be 1 or more').optional(),
 });
 
 const full = requirePermission('FullProduct');
@@ -66,9 +67,12 @@ export const partAdjustmentRoutes = new Hono<AppEnv>()
     return c.json(result);
   })
   .get('/rejects', async (c) => {
-    const { page, ...q } = queryParams(c, rejectListSchema);
+    const { page, format, ...q } = queryParams(c, rejectListSchema);
+    const ctx = requestCtx(c, c.var.scope);
+    // format=csv: every reject of the filter, not one page (decision 0812).
+    if (format === 'csv') return csvResponse(c, 'rejects.csv', await rejectListCsv(ctx, q));
     const offset = page !== undefined ? (page - 1) * q.limit : q.offset;
-    return c.json(await rejectList(requestCtx(c, c.var.scope), { ...q, offset }));
+    return c.json(await rejectList(ctx, { ...q, offset }));
   })
   .post('/', full, async (c) => {
     const input = await adjustmentBody(c, partAdjustmentBodySchema);

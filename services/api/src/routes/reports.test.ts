@@ -536,6 +536,55 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
     expect(m2).toBeTruthy();
   });
 
+  it('downtime: categoryId=uncategorized selects the periods without a reason (decision 0812)', async () => {
+    const { company, cookie, m1, m2 } = await downtimePlant();
+    // A note without a reason on M1's fault leaves it uncategorized.
+    await anAnnotation(h.t.db, company, { machineId: m1, start: D + 3 * HOUR, message: 'Jam' });
+    const none = await json<DowntimeReport>(`${base}&categoryId=uncategorized&detail=true`, cookie);
+    expect(none.summary).toEqual({
+      count: 1,
+      duration: 30 * MIN,
+      minutes: '30.00',
+      plannedDuration: 0,
+      unplannedDuration: 0,
+      uncategorizedDuration: 30 * MIN,
+    });
+    expect(none.data.map((d) => [d.reason, d.count, d.duration])).toEqual([['Uncategorized', 1, 30 * MIN]]);
+    expect(none.byMachine).toEqual([
+      { machineId: m1, machine: 'M1', downtime: [{ count: 1, duration: 30 * MIN, annotationType: null }] },
+    ]);
+    expect(none.items!.map((i) => [i.start, i.duration, i.reason])).toEqual([
+      [D + 3 * HOUR, 30 * MIN, 'Uncategorized'],
+    ]);
+    const count = async (query: string) =>
+      (await json<DowntimeReport>(`${base}&categoryId=uncategorized${query}`, cookie)).summary;
+    expect((await count(`&machineId=${m2}`)).count).toBe(0);
+    expect((await count('&showUncategorized=false')).count).toBe(0);
+    // A shift 03:15–04:00 keeps the fault's last 15 minutes.
+    const late = await aShift(h.t.db, company, {
+      name: 'Late',
+      startoffsetminutes: 195,
+      endoffsetminutes: 240,
+    });
+    expect(await count(`&shifts=${late}`)).toMatchObject({ count: 1, duration: 15 * MIN });
+    const csv = await h.get(`${base}&categoryId=uncategorized&shifts=${late}&format=csv`, cookie);
+    expect(await csv.text()).toBe(
+      'Start,Duration,Machine,Reason,Message,Planned\r\n' +
+        '2025-11-17 03:15:00,15.00,M1,Uncategorized,Jam,\r\n',
+    );
+    expect(await rejected(`${base}&categoryId=`, cookie)).toMatchObject({
+      issues: [
+        expect.objectContaining({ message: "categoryId must be a downtime reason id or 'uncategorized'" }),
+      ],
+    });
+    // Another company's caller: nothing of this company's.
+    const other = await utcTenant();
+    expect((await json<DowntimeReport>(`${base}&categoryId=uncategorized`, other.cookie)).summary.count).toBe(
+      0,
+    );
+    expect((await h.get(`${base}&categoryId=uncategorized&machineId=${m1}`, other.cookie)).status).toBe(404);
+  });
+
   it('downtime: CSV grid with minutes to 2 decimals and the planned label', async () => {
     const { cookie } = await downtimePlant();
     const res = await h.get(`${base}&format=csv`, cookie);

@@ -7,6 +7,7 @@ import {
   piecesOf,
   segmentsOf,
   SETUP_REASON_NAME,
+  UNCATEGORIZED_REASON,
 } from '@takt/domain';
 import type {
   Annotation,
@@ -68,6 +69,19 @@ export type DowntimeItem = Omit<DowntimePeriod, 'annotationType'> & {
   /** At or below the company's downtime_list_filter_duration. */
   short: boolean;
 };
+
+/**
+ * The downtime report's reason filter (reports-admin §7 categoryId): an annotation type id, or
+ * 'uncategorized' for the periods without an annotation type (decision 0812); undefined: every period.
+ */
+export function matchesDowntimeCategory(
+  type: Pick<AnnotationType, 'id'> | null,
+  categoryId: string | undefined,
+): boolean {
+  if (categoryId === undefined) return true;
+  if (categoryId === UNCATEGORIZED_REASON) return type === null;
+  return type?.id === categoryId;
+}
 
 export interface DowntimeQuery {
   machineId: string;

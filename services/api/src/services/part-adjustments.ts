@@ -2,14 +2,17 @@ import { z } from 'zod';
 import { epochMsSchema, idSchema, noteSchema, rejectBehaviorSchema } from '@takt/domain';
 import {
   addDays,
+  formatWallTime,
   rejectAdjustmentCount,
+  shiftOccurrences,
+  UNCATEGORIZED_REJECT,
   rejectBehaviorFor,
   startOfLocalDay,
   toWall,
   epochMs,
 } from '@takt/domain';
-import type { PartAdjustment, PartAdjustmentType, RejectBehavior } from '@takt/domain';
-import { historyChanged, historyOfRowChanged } from '@takt/db/rollups';
+import type { PartAdjustment, PartAdjustmentType, RejectBehavior, TimeSpan } from '@takt/domain';
+import { historyChanged, historyOfRowChanged, loadCalendar } from '@takt/db/rollups';
 import type { CompanyScope } from '@takt/db';
 import { ApiError, notFound } from '../http/errors';
 import { toCsv } from '../http/csv';
@@ -122,6 +125,8 @@ export interface PartAdjustmentInput {
 }
 
 const BEHAVIOR_LABEL: Record<RejectBehavior, string> = { scrap: 'Scrap', nonconform: 'Non-Conforming' };
+/** A reject without a reason, as the reports name it. */
+const UNCATEGORIZED_NAME = 'Uncategorized';
 
 /**
  * The row to store for an adjustment, or the list of problems (live-operations §5 reject rules).
@@ -401,9 +406,58 @@ async function machineFilter(ctx: ServiceCtx, q: { machine_id?: string; group?: 
   return ids;
 }
 
+/**
+ * The reason filter: a reason of the company (else 404), or null for rejects without one when the caller asks
+ * for 'uncategorized' (decision 0812); undefined: any reason.
+ */
 async function categoryFilter(ctx: ServiceCtx, categoryId: string | undefined) {
-  if (categoryId && !(await getPartAdjustmentType(ctx.scope, categoryId))) throw notFound('Reject reason');
+  if (categoryId === undefined) return undefined;
+  if (categoryId === UNCATEGORIZED_REJECT) return null;
+  if (!(await getPartAdjustmentType(ctx.scope, categoryId))) throw notFound('Reject reason');
   return categoryId;
+}
+
+/**
+ * The selected shifts' occurrences in [start, end) on the company calendar, back-to-back ones joined (a
+ * reject counts when its time falls inside, as GET /api/reports/downtime clips periods to them); undefined
+ * without a shift filter. A shift the company does not have answers 404.
+ */
+async function shiftSpans(
+  ctx: ServiceCtx,
+  q: { start: number; end: number; shifts?: readonly string[] | undefined },
+): Promise<TimeSpan[] | undefined> {
+  if (!q.shifts?.length) return undefined;
+  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const picked = calendar.shifts.filter((s) => q.shifts!.includes(s.id));
+  if (q.shifts.some((id) => !picked.some((s) => s.id === id))) throw notFound('Shift');
+  const spans: TimeSpan[] = [];
+  for (const o of shiftOccurrences(calendar, picked, epochMs(q.start), epochMs(q.end))) {
+    const last = spans[spans.length - 1];
+    if (last && last.end === o.start) last.end = o.end;
+    else spans.push({ start: o.start, end: o.end });
+  }
+  return spans;
+}
+
+/** The filters every reject call shares (reports-admin §7; decision 0812). */
+export interface RejectFilterQuery {
+  start: number;
+  end: number;
+  group?: string | undefined;
+  machine_id?: string | undefined;
+  /** Shift ids: only rejects inside their occurrences. */
+  shifts?: string[] | undefined;
+  /** A reject reason id, or 'uncategorized' for rejects without one. */
+  category_id?: string | undefined;
+}
+
+async function rejectFilter(ctx: ServiceCtx, q: RejectFilterQuery) {
+  const [machineIds, typeId, spans] = await Promise.all([
+    machineFilter(ctx, q),
+    categoryFilter(ctx, q.category_id),
+    shiftSpans(ctx, q),
+  ]);
+  return { start: q.start, end: q.end, machineIds, typeId, spans };
 }
 
 export interface RejectsByCategoryRow {
@@ -416,23 +470,16 @@ export interface RejectsByCategoryRow {
 /** GET /api/partadjustment/allRejectsByCategory: Σ scrap count per reason (and machine), largest first. */
 export async function rejectsByCategory(
   ctx: ServiceCtx,
-  q: { start: number; end: number; group?: string; category_id?: string; groupByMachine?: boolean },
+  q: RejectFilterQuery & { groupByMachine?: boolean | undefined },
 ): Promise<{ rejects: RejectsByCategoryRow[] }> {
-  const machineIds = await machineFilter(ctx, { group: q.group });
-  const typeId = await categoryFilter(ctx, q.category_id);
-  const totals = await rejectTotals(ctx.scope, {
-    start: q.start,
-    end: q.end,
-    machineIds,
-    typeId,
-    byMachine: q.groupByMachine === true,
-  });
+  const filter = await rejectFilter(ctx, q);
+  const totals = await rejectTotals(ctx.scope, { ...filter, byMachine: q.groupByMachine === true });
   return {
     rejects: totals.map((t) => ({
       scrapCount: t.scrapCount,
       partadjustmentType: {
         id: t.typeId,
-        name: t.typeName ?? 'Uncategorized',
+        name: t.typeName ?? UNCATEGORIZED_NAME,
         color: t.typeColor ?? DEFAULT_REASON_COLOR,
       },
       category_id: t.typeId,
@@ -457,19 +504,9 @@ export function rejectsByCategoryCsv(rows: readonly RejectsByCategoryRow[], byMa
 /** GET /api/partadjustment/rejects: the paged reject list (newest first), with the total count. */
 export async function rejectList(
   ctx: ServiceCtx,
-  q: {
-    start: number;
-    end: number;
-    machine_id?: string;
-    category_id?: string;
-    group?: string;
-    limit?: number;
-    offset?: number;
-  },
+  q: RejectFilterQuery & { limit?: number; offset?: number },
 ): Promise<{ rows: PartAdjustmentView[]; count: number; limit: number; offset: number }> {
-  const machineIds = await machineFilter(ctx, q);
-  const typeId = await categoryFilter(ctx, q.category_id);
-  const filter = { start: q.start, end: q.end, machineIds, typeId, rejects: true, includeHiddenTypes: true };
+  const filter = { ...(await rejectFilter(ctx, q)), rejects: true, includeHiddenTypes: true };
   const limit = q.limit ?? REJECT_PAGE_SIZE;
   const offset = q.offset ?? 0;
   const [rows, count] = await Promise.all([
@@ -477,4 +514,28 @@ export async function rejectList(
     countPartAdjustments(ctx.scope, filter),
   ]);
   return { rows: rows.map(view), count, limit, offset };
+}
+
+/**
+ * GET /api/partadjustment/rejects?format=csv: every reject of the filter (not one page), newest first as the
+ * list pages them, with the list's columns (reports-admin §2 "paged list of rejects"); times on the company
+ * wall clock as the other report CSVs write them.
+ */
+export async function rejectListCsv(ctx: ServiceCtx, q: RejectFilterQuery): Promise<string> {
+  const filter = { ...(await rejectFilter(ctx, q)), rejects: true, includeHiddenTypes: true };
+  const rows = await listRows(ctx.scope, { ...filter, newestFirst: true });
+  const timezone = ctx.caller.company.timezone;
+  return toCsv(
+    ['Time', 'Machine', 'Reason', 'Count', 'Type', 'Operation', 'Message'],
+    rows.map((r) => [
+      formatWallTime(timezone, r.adjustmenttime),
+      r.machine_name,
+      r.partadjustmentType?.name ?? UNCATEGORIZED_NAME,
+      r.scrapcount,
+      // Rejects always carry a behavior (the filter keeps rejects only).
+      BEHAVIOR_LABEL[r.reject_behavior ?? 'scrap'],
+      r.jobName ?? '',
+      r.message ?? '',
+    ]),
+  );
 }

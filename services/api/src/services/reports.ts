@@ -67,7 +67,7 @@ import {
 } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
-import { downtimeItems } from './downtime';
+import { downtimeItems, matchesDowntimeCategory } from './downtime';
 
 // The report calls of live-operations §7 / reports-admin §7 (decision 0700). Numbers are sums of rollups
 // (decision 0009) and the metric math of packages/domain; JSON carries exact numbers, display strings and
@@ -590,7 +590,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
       if (duration <= 0) continue;
       const type = it.annotationType;
       if (type && hidden.has(type.id)) continue;
-      if (q.categoryId && type?.id !== q.categoryId) continue;
+      if (!matchesDowntimeCategory(type, q.categoryId)) continue;
       const period: ReportPeriod = {
         start: spans[0]!.start,
         end: spans[spans.length - 1]!.end,
