@@ -1,14 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { Database } from '@takt/db';
-import { companyScope } from '@takt/db';
-import { DIALECTS, freshDb } from '@takt/db/testing';
-import type { TestDb } from '@takt/db/testing';
+import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
-import { aCompany, aMachine, aUser } from '../../services/api/src/testing/builders';
 import {
   aDowntimeReason,
   aJobRun,
@@ -17,17 +11,15 @@ import {
   MIN,
   someStates,
 } from '../../services/api/src/testing/downtime-builders';
-import { launchChromium, startProduct } from './harness';
-import type { RunningProduct } from './harness';
+import { someCycles } from '../../services/api/src/testing/report-plant';
+import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import type { Span } from './office-harness';
 
 // The Machine timeline of the office app (reports-admin §2 "Machine timeline", §4 categorize form, §5 saving
 // rules and period links, §9 zoom) in Chromium, on SQLite and PostgreSQL. A manager opens a machine's
 // timeline over four hours of yesterday, sees its lanes drawn on the canvas, zooms, clicks an uncategorized
 // stop, gives it a reason and finds it in the annotation grid. Screenshots at desk and phone widths go to
 // test-results/office-timeline/ (gitignored).
-
-const ARTIFACTS = fileURLToPath(new URL('../../test-results/office-timeline/', import.meta.url));
-const POLL = { timeout: 20_000, interval: 200 } as const;
 
 interface Plant {
   email: string;
@@ -38,18 +30,13 @@ interface Plant {
 }
 
 /**
- * The Lathe over four hours [T, T + 4 h) ending at least a day ago: runs job Bracket with a part a minute,
+ * The office plant's Lathe (office-harness.ts; its week is not used here) over four hours [T, T + 4 h) ending
+ * at least a day ago: runs job Bracket with a part a minute,
  * program O1000 then O2000, stops for a tool change (categorized) at T + 0:40–1:00, stops without a reason at
  * T + 2:00–2:25, and faults at T + 3:10–3:15 (a slow part after it).
  */
-async function seedPlant(db: Kysely<Database>, now: number): Promise<Plant> {
-  const company = await aCompany(db, {
-    name: 'Acme Machining',
-    timezone: 'America/Chicago',
-    productTier: 'full',
-  });
-  const user = await aUser(db, company, { role: 'manager', displayName: 'Maria Manager' });
-  const lathe = await aMachine(db, company, { name: 'Lathe', sortOrder: 1 });
+async function seedPlant(db: Kysely<Database>, week: Span, now: number): Promise<Plant> {
+  const { company, user, lathe, scope } = await anOfficePlant(db, week);
   const T = Math.floor((now - 30 * HOUR) / HOUR) * HOUR;
   const at = (h: number, m = 0) => T + h * HOUR + m * MIN;
   await aDowntimeReason(db, company, { name: 'Break', plannedBehavior: 'planned', color: '#00838f' });
@@ -69,7 +56,6 @@ async function seedPlant(db: Kysely<Database>, now: number): Promise<Plant> {
   ]);
   await anAnnotation(db, company, { machineId: lathe, start: at(0, 40), end: at(1), typeId: tool.id });
   await aJobRun(db, company, lathe, { start: at(0), end: at(4), jobName: 'Bracket' });
-  const scope = companyScope(db, company.id);
   await scope
     .insertInto('program_intervals', [
       { machine_id: lathe, sub: 0, start_at: at(0), end_at: at(2), name: 'O1000' },
@@ -99,33 +85,12 @@ async function seedPlant(db: Kysely<Database>, now: number): Promise<Plant> {
     for (let t = from; t + MIN <= to; t += MIN) cycles.push({ start: t, end: t + MIN });
   }
   cycles.push({ start: at(3, 8), end: at(3, 15) + 30_000 });
-  await scope
-    .insertInto(
-      'cycles',
-      cycles.map((c) => ({
-        machine_id: lathe,
-        start_at: c.start,
-        end_at: c.end,
-        duration: c.end - c.start,
-        count: 1,
-        source: 'part_count',
-        setup: 0,
-      })),
-    )
-    .execute();
+  await someCycles(scope, lathe, cycles);
   return { email: user.email, password: user.password, lathe, start: at(0), end: at(4) };
 }
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const grid = (page: Page) => page.getByRole('table', { name: 'Downtime periods' });
-
-function tableRows(table: Locator): Promise<string[][]> {
-  return table
-    .locator('tbody tr')
-    .evaluateAll((rows) =>
-      rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')),
-    );
-}
 
 /** How many distinct colours the canvas shows along a horizontal line through a lane (y in CSS px). */
 function coloursAlong(canvas: Locator, y: number): Promise<number> {
@@ -141,29 +106,13 @@ function coloursAlong(canvas: Locator, y: number): Promise<number> {
 }
 
 describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
-  let db: TestDb;
-  let product: RunningProduct;
-  let browser: Browser;
-  let page: Page;
-  let plant: Plant;
-
-  beforeAll(async () => {
-    db = await freshDb(dialect);
-    plant = await seedPlant(db.db, Date.now());
-    [product, browser] = await Promise.all([
-      startProduct({ DATABASE_URL: db.url, TAKT_DEMO: '0', TAKT_INGEST: '0' }),
-      launchChromium(),
-    ]);
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await db?.cleanup();
-  });
+  const office = officeSession(dialect, 'office-timeline', seedPlant);
+  const screenshots = async (name: string) => {
+    if (dialect === 'sqlite') await office.screenshots(name);
+  };
 
   it('opens the timeline of a machine with its lanes, the grid and the period links', async () => {
+    const { page, plant, product } = office;
     const url = `/machine/${plant.lathe}/timeline?interval=hour&start=${plant.start}&end=${plant.end}`;
     await page.goto(`${product.url}${url}`);
     await page.getByLabel('Email').fill(plant.email);
@@ -192,11 +141,11 @@ describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
     expect(await periods.getByRole('link', { name: '← Previous period' }).count()).toBe(1);
     expect(await periods.getByRole('link', { name: 'Next period →' }).count()).toBe(1);
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    if (dialect === 'sqlite') await screenshots(page, 'timeline');
+    await screenshots('timeline');
   }, 120_000);
 
   it('zooms with the buttons and the wheel, never under 10 seconds', async () => {
+    const { page } = office;
     const showing = page.locator('.timeline__showing');
     const before = await showing.textContent();
     await page.getByRole('button', { name: 'Zoom in', exact: true }).click();
@@ -212,6 +161,7 @@ describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
   }, 60_000);
 
   it('categorizes the uncategorized stop from the timeline and shows it in the grid', async () => {
+    const { page } = office;
     const canvas = page.getByRole('img', { name: /^Timeline of Lathe/ });
     const box = (await canvas.boundingBox())!;
     // The downtime lane is the second (26 + 34 + 4 px down); the stop spans 2:00–2:25 of the 4 hours.
@@ -225,7 +175,7 @@ describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
     expect(await save.isDisabled()).toBe(true);
     await dialog.getByLabel('Downtime reason').selectOption({ label: 'Break' });
     await dialog.getByLabel('Message').fill('Lunch cover');
-    if (dialect === 'sqlite') await screenshots(page, 'timeline-categorize');
+    await screenshots('timeline-categorize');
     await save.click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect
@@ -235,20 +185,22 @@ describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
         [expect.any(String), '25.00', 'Break', 'Lunch cover', 'Planned', 'ShowCategorize'],
         [expect.any(String), '5.00', 'Uncategorized', '', '', 'ShowCategorize'],
       ]);
-    if (dialect === 'sqlite') await screenshots(page, 'timeline-categorized');
+    await screenshots('timeline-categorized');
   }, 60_000);
 
   it('shows a stop from the grid: zoomed around it, with slow parts marked (reports-admin §9)', async () => {
+    const { page } = office;
     await grid(page).getByRole('row').last().getByRole('button', { name: 'Show' }).click();
     // The 5-minute fault with 5 minutes either side: 15 minutes, under 75 × the 1-minute average cycle.
     await expect.poll(() => page.locator('.timeline__showing').textContent(), POLL).toContain('(15:00)');
     await expect
       .poll(() => page.locator('.timeline__legend').textContent(), POLL)
       .toContain('Slow parts are marked; zoom in further to mark fast parts.');
-    if (dialect === 'sqlite') await screenshots(page, 'timeline-zoomed');
+    await screenshots('timeline-zoomed');
   }, 60_000);
 
   it('disables the next period while the range ends in the future', async () => {
+    const { page, plant, product } = office;
     const now = Date.now();
     await page.goto(
       `${product.url}/machine/${plant.lathe}/timeline?interval=hour&start=${now - 2 * HOUR}&end=${now + HOUR}`,
@@ -259,14 +211,3 @@ describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
     expect(await periods.getByText('Next period →').getAttribute('aria-disabled')).toBe('true');
   }, 60_000);
 });
-
-/** Full-page screenshots at a desk (1280×800) and a phone (390×844) width. */
-async function screenshots(page: Page, name: string) {
-  const desk = page.viewportSize();
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-1280x800.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: join(ARTIFACTS, `${name}-390x844.png`), fullPage: true });
-  await page.setViewportSize(desk ?? { width: 1280, height: 800 });
-  await page.waitForTimeout(300);
-}

@@ -41,6 +41,11 @@ const MachineTimelinePage = lazy(() =>
   import('./pages/MachineTimelinePage').then((m) => ({ default: m.MachineTimelinePage })),
 );
 
+// The standard timeline (reports-admin §2, decision 0811) shares the machine timeline's canvas.
+const StandardTimelinePage = lazy(() =>
+  import('./pages/StandardTimelinePage').then((m) => ({ default: m.StandardTimelinePage })),
+);
+
 const MachineQualityPage = lazy(() =>
   import('./pages/MachineQualityPage').then((m) => ({ default: m.MachineQualityPage })),
 );
@@ -144,6 +149,13 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <RequirePermission permission="PerformanceDashboard">
       <LazyPage>
         <MachineTimelinePage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  standardTimeline: () => (
+    <RequirePermission permission="PerformanceDashboard">
+      <LazyPage>
+        <StandardTimelinePage />
       </LazyPage>
     </RequirePermission>
   ),

@@ -14,7 +14,7 @@ describe('office routes', () => {
     ['/dashboard/utilization', 'utilization'],
     ['/dashboard/oee', 'oee'],
     ['/dashboard/utilizationdeprecated', 'notFound'],
-    ['/app/machines/m1/standard-timeline', 'notFound'],
+    ['/app/machines/m1/standard-timeline', 'standardTimeline'],
     ['/reports', 'notFound'],
     ['/dashboard/downtime', 'downtime'],
     ['/machine/m1/downtime', 'downtime'],
@@ -47,6 +47,7 @@ describe('office routes', () => {
     expect(navSection('/machine/m1/timeline')).toBe('reports');
     expect(navSection('/machine/m1/quality')).toBe('reports');
     expect(navSection('/app/machines/m1/part-corrections')).toBe('reports');
+    expect(navSection('/app/machines/m1/standard-timeline')).toBe('reports');
     expect(navSection('/machine/m1/overrides')).toBe('reports');
     expect(navSection('/machine/m1/parts')).toBe('reports');
     expect(navSection('/dashboard/parts')).toBe('reports');

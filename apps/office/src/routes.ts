@@ -36,6 +36,11 @@ export const PATHS = {
   machineParts: '/machine/:id/parts',
   /** reports-admin §2: /machine/{id}/timeline?start&end&interval, the machine timeline. */
   machineTimeline: '/machine/:id/timeline',
+  /**
+   * reports-admin §2: /app/machines/{id}/standard-timeline?start&end&startTime&endTime&include, the timeline's
+   * lanes picked by include with one event highlighted (decision 0811).
+   */
+  standardTimeline: '/app/machines/:id/standard-timeline',
   /** reports-admin §2: /machine/{id}/quality?start&end[&adjustmenttime&qty], the scrap grid and form. */
   machineQuality: '/machine/:id/quality',
   /** reports-admin §2: "/machines/{machine_id}/quality?start&end … also appear". */
@@ -61,6 +66,7 @@ export type PageId =
   | 'overrides'
   | 'parts'
   | 'timeline'
+  | 'standardTimeline'
   | 'machineQuality'
   | 'partCorrections'
   | 'machineDiagnostics'
@@ -83,6 +89,7 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'parts', path: PATHS.parts },
   { id: 'parts', path: PATHS.machineParts },
   { id: 'timeline', path: PATHS.machineTimeline },
+  { id: 'standardTimeline', path: PATHS.standardTimeline },
   { id: 'machineQuality', path: PATHS.machineQuality },
   { id: 'machineQuality', path: PATHS.machinesQuality },
   { id: 'partCorrections', path: PATHS.partCorrections },
@@ -185,5 +192,6 @@ export function navSection(pathname: string): 'machines' | 'reports' | null {
     return 'reports';
   if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts)$/.test(p)) return 'reports';
   if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';
+  if (/^\/app\/machines\/[^/]+\/standard-timeline$/.test(p)) return 'reports';
   return null;
 }

@@ -273,6 +273,18 @@ describe('drawTimeline', () => {
     ]);
   });
 
+  it('marks a highlighted span across the lanes, at least 2 px wide, only when visible', () => {
+    const band = (highlight: Scene['highlight']) => {
+      const { ctx, calls } = fakeContext();
+      drawTimeline(ctx, scene({ lanes: [laneOf('s', 'S', [])], highlight }));
+      return calls.fillRect.filter(([c]) => c === 'brush').map(([, x, w]) => [x, w]);
+    };
+    expect(band({ start: 200, end: 250 })).toEqual([[300, 50]]);
+    expect(band({ start: 400, end: 400 })).toEqual([[500, 2]]);
+    expect(band({ start: 2000, end: 3000 })).toEqual([]);
+    expect(band(null)).toEqual([]);
+  });
+
   it('writes labels in wide bars and the lane note when a lane is empty', () => {
     const { ctx, calls } = fakeContext();
     drawTimeline(

@@ -332,6 +332,11 @@ export interface Scene {
   selected?: Hit | null;
   /** A drag-to-zoom selection in progress, in CSS px. */
   brush?: { x1: number; x2: number } | null;
+  /**
+   * A time span marked across every lane (the standard timeline's event, reports-admin §2 startTime and
+   * endTime), at least 2 px wide so a short stop in a long window still shows.
+   */
+  highlight?: TimeWindow | null;
 }
 
 /** Counts what a frame drew (for the bench and tests). */
@@ -402,6 +407,17 @@ export function drawTimeline(ctx: DrawContext, scene: Scene): DrawStats {
     ctx.restore();
   }
 
+  const hl = scene.highlight;
+  if (hl && hl.end >= w.start && hl.start <= w.end) {
+    const x0 = Math.max(s.toX(hl.start), g.labelWidth);
+    const x1 = Math.max(Math.min(s.toX(hl.end), g.width), x0 + 2);
+    ctx.fillStyle = p.brush;
+    ctx.fillRect(x0, g.axisHeight, x1 - x0, height - g.axisHeight);
+    stats.rects++;
+    ctx.strokeStyle = p.selection;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x0, g.axisHeight, x1 - x0, height - g.axisHeight);
+  }
   const sel = scene.selected;
   if (sel && lanes[sel.lane]?.items[sel.index]) {
     const it = lanes[sel.lane]!.items[sel.index]!;

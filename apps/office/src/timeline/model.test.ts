@@ -13,9 +13,12 @@ import {
   partCycles,
   partMarks,
   periodLinks,
+  readStandardTimeline,
   readTimelineRange,
+  standardLanes,
   stateKind,
   timelineAround,
+  writeStandardTimeline,
 } from './model';
 
 const MIN = 60_000;
@@ -64,6 +67,76 @@ describe('readTimelineRange (reports-admin §5: at most 7 days)', () => {
   it('cuts a range over 7 days to 7 days', () => {
     const r = readTimelineRange(q(`start=${NOW - 30 * DAY}&end=${NOW}`), CLOCK, epochMs(NOW));
     expect(r.end - r.start).toBe(7 * DAY);
+  });
+});
+
+describe('readStandardTimeline (reports-admin §2 standard timeline; decision 0811)', () => {
+  const read = (s: string) => readStandardTimeline(new URLSearchParams(s), CLOCK, epochMs(NOW));
+  const ev = `startTime=${NOW - 2 * HOUR}&endTime=${NOW - HOUR}`;
+  it.each([
+    ['', ['downtime', 'parts', 'production']],
+    ['include=Downtime-Operational', ['downtime']],
+    ['include=Parts-Operational', ['parts']],
+    ['include=Production-Operational', ['production']],
+    ['include=Production-Operational&include=Downtime-Operational', ['downtime', 'production']],
+    ['include=Parts-Operational|Downtime-Operational', ['downtime', 'parts']],
+    ['include=Parts-Operational,Production-Operational', ['parts', 'production']],
+    ['include=downtime', ['downtime', 'parts', 'production']],
+    ['include=Nope&include=Parts-Operational', ['parts']],
+  ])('include from %j → %j', (query, lanes) => {
+    expect(read(query).include).toEqual(lanes);
+  });
+  it('reads the event and the window as given', () => {
+    expect(read(`start=${NOW - DAY}&end=${NOW}&${ev}`)).toEqual({
+      range: { start: NOW - DAY, end: NOW },
+      cut: false,
+      event: { start: NOW - 2 * HOUR, end: NOW - HOUR },
+      include: ['downtime', 'parts', 'production'],
+    });
+  });
+  it('opens around the event without a window, and today without either', () => {
+    expect(read(ev).range).toEqual({ start: NOW - 3 * HOUR, end: NOW });
+    expect(read(`start=${NOW}&end=${NOW - HOUR}&${ev}`).range).toEqual({ start: NOW - 3 * HOUR, end: NOW });
+    const today = Date.UTC(2026, 5, 10);
+    expect(read('')).toMatchObject({ range: { start: today, end: today + DAY }, event: null });
+  });
+  it('takes an event without a valid end as still going on', () => {
+    expect(read(`startTime=${NOW - HOUR}`).event).toEqual({ start: NOW - HOUR, end: NOW });
+    expect(read(`startTime=${NOW - HOUR}&endTime=${NOW - 2 * HOUR}`).event).toEqual({
+      start: NOW - HOUR,
+      end: NOW,
+    });
+    expect(read(`startTime=x&endTime=${NOW}`).event).toBeNull();
+  });
+  it('clears an event past a year and cuts a window over 7 days (reports-admin §5)', () => {
+    expect(read(`startTime=${NOW - 400 * DAY}&endTime=${NOW - 399 * DAY}`).event).toBeNull();
+    const long = read(`start=${NOW - 30 * DAY}&end=${NOW}&${ev}`);
+    expect([long.range.end - long.range.start, long.cut]).toEqual([7 * DAY, true]);
+  });
+  it('writes a query it reads back', () => {
+    const t = {
+      range: { start: epochMs(NOW - DAY), end: epochMs(NOW) },
+      cut: false,
+      event: { start: NOW - 2 * HOUR, end: NOW - HOUR },
+      include: ['downtime', 'production'] as const,
+    };
+    const q = writeStandardTimeline(t);
+    expect(q.getAll('include')).toEqual(['Downtime-Operational', 'Production-Operational']);
+    expect(readStandardTimeline(q, CLOCK, epochMs(NOW))).toEqual(t);
+    expect(writeStandardTimeline({ ...t, event: null, include: undefined }).toString()).toBe(
+      `start=${NOW - DAY}&end=${NOW}`,
+    );
+  });
+  it('keeps the state lane and the included ones', () => {
+    const lane = (id: string) => ({ id, label: id, items: [], maxEnd: new Float64Array() });
+    const all = ['states', 'downtime', 'jobs', 'parts', 'programs', 'subprograms', 'faults'].map(lane);
+    expect(standardLanes(all, ['downtime', 'parts', 'production']).map((l) => l.id)).toEqual([
+      'states',
+      'downtime',
+      'jobs',
+      'parts',
+    ]);
+    expect(standardLanes(all, ['production']).map((l) => l.id)).toEqual(['states', 'jobs']);
   });
 });
 

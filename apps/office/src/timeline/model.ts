@@ -473,3 +473,95 @@ export function saveErrorLines(err: unknown): string[] {
   }
   return [tr('downtime.saveFailed')];
 }
+
+// ---- The standard timeline (reports-admin §2: /app/machines/{id}/standard-timeline?start&end&startTime
+// &endTime&include=Downtime-Operational|Parts-Operational|Production-Operational; decision 0811)
+
+/** The lanes the include parameter can pick; the machine's state lane always shows. */
+export type StandardLane = 'downtime' | 'parts' | 'production';
+export const STANDARD_LANES: readonly StandardLane[] = ['downtime', 'parts', 'production'];
+
+const INCLUDE_VALUE: Record<StandardLane, string> = {
+  downtime: 'Downtime-Operational',
+  parts: 'Parts-Operational',
+  production: 'Production-Operational',
+};
+
+/** Which lane of buildLanes each include value shows (Production is the jobs lane: production runs). */
+const STANDARD_LANE_ID: Record<StandardLane, LaneId> = {
+  downtime: 'downtime',
+  parts: 'parts',
+  production: 'jobs',
+};
+
+export interface StandardTimeline {
+  range: { start: EpochMs; end: EpochMs };
+  /** The range asked for was longer than 7 days and was cut (reports-admin §5). */
+  cut: boolean;
+  /** The highlighted event (startTime, endTime); null when absent, invalid or past the 1-year horizon. */
+  event: { start: number; end: number } | null;
+  /** In the order of STANDARD_LANES. */
+  include: readonly StandardLane[];
+}
+
+/**
+ * The query of a standard timeline. include is one value of the spec's list, or several (repeated, or joined
+ * with | or ,); unknown values are ignored and none known shows all three lanes. startTime and endTime are
+ * epoch ms; a missing or earlier endTime means the event is still going on (it ends now). Without a valid
+ * start and end the window is the timeline around the event, else today; at most 7 days either way.
+ */
+export function readStandardTimeline(
+  q: URLSearchParams,
+  clock: CompanyClock,
+  now: EpochMs,
+): StandardTimeline {
+  const asked = new Set(q.getAll('include').flatMap((v) => v.split(/[|,]/).map((s) => s.trim())));
+  const picked = STANDARD_LANES.filter((l) => asked.has(INCLUDE_VALUE[l]));
+  const include = picked.length ? picked : STANDARD_LANES;
+
+  const startTime = msParam(q.get('startTime'));
+  const endTime = msParam(q.get('endTime'));
+  // reports-admin §5: selections older than 1 year are cleared.
+  const event =
+    startTime != null && withinLinkHorizon(startTime, now)
+      ? {
+          start: startTime,
+          end: endTime != null && endTime >= startTime ? endTime : Math.max(startTime, now),
+        }
+      : null;
+
+  const start = msParam(q.get('start'));
+  const end = msParam(q.get('end'));
+  if (start != null && end != null && start < end) {
+    const r = readTimelineRange(q, clock, now);
+    return { range: { start: r.start, end: r.end }, cut: r.end < end, event, include };
+  }
+  const around = event ? timelineAround(event, now) : null;
+  if (around)
+    return { range: { start: epochMs(around.start), end: epochMs(around.end) }, cut: false, event, include };
+  const today = readTimelineRange(new URLSearchParams(), clock, now);
+  return { range: { start: today.start, end: today.end }, cut: false, event, include };
+}
+
+/** The query of a standard timeline (include as repeated parameters, one per lane, when not all three). */
+export function writeStandardTimeline(t: {
+  range: { start: number; end: number };
+  event: { start: number; end: number | null } | null;
+  include?: readonly StandardLane[];
+}): URLSearchParams {
+  const q = new URLSearchParams({ start: String(t.range.start), end: String(t.range.end) });
+  if (t.event) {
+    q.set('startTime', String(t.event.start));
+    if (t.event.end != null) q.set('endTime', String(t.event.end));
+  }
+  const include = t.include ?? STANDARD_LANES;
+  if (include.length < STANDARD_LANES.length)
+    for (const l of STANDARD_LANES) if (include.includes(l)) q.append('include', INCLUDE_VALUE[l]);
+  return q;
+}
+
+/** The lanes of buildLanes a standard timeline shows: the states, then the included ones in their order. */
+export const standardLanes = (lanes: readonly Lane[], include: readonly StandardLane[]): Lane[] => {
+  const ids = new Set<string>(['states', ...include.map((l) => STANDARD_LANE_ID[l])]);
+  return lanes.filter((l) => ids.has(l.id));
+};
