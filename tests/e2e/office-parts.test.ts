@@ -145,6 +145,22 @@ describe.each(DIALECTS)('the Parts and Overrides reports in Chromium on %s', (di
     if (dialect === 'sqlite') await office.screenshots('overrides-report');
   }, 60_000);
 
+  it("opens the Lathe's utilization at /machine/{id}/utilization as the Utilization report drilled into it", async () => {
+    const { page, plant, product } = office;
+    const { start, end } = plant.tuesday;
+    await page.goto(
+      `${product.url}/machine/${plant.lathe}/utilization?interval=day&start=${start}&end=${end}`,
+    );
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/utilization');
+    const q = new URL(page.url()).searchParams;
+    expect([q.get('machine'), q.get('start'), q.get('end')]).toEqual([
+      plant.lathe,
+      String(start),
+      String(end),
+    ]);
+    await expect.poll(() => office.heading().textContent(), POLL).toBe('Utilization Report for Lathe');
+  }, 60_000);
+
   it("gives each of the Lathe's cycles its row actions: timeline around it, Reject Part and Correct Part", async () => {
     const { page, plant, product } = office;
     const { start, end } = plant.tuesday;

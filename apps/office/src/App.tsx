@@ -10,14 +10,14 @@ import {
 } from '@takt/ui';
 import { lazy, Suspense } from 'react';
 import type { ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { api } from './api';
 import { AppShell } from './components/AppShell';
 import { RequirePermission } from './components/RequirePermission';
 import { MachinesPage } from './pages/MachinesPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ReportsIndexPage } from './pages/ReportsIndexPage';
-import { OFFICE_ROUTES } from './routes';
+import { machineUtilizationHref, OFFICE_ROUTES } from './routes';
 import type { PageId } from './routes';
 
 // The report pages carry chart.js: loaded when first opened, not with the shell.
@@ -87,6 +87,13 @@ function LazyPage({ children }: { children: ReactNode }) {
   );
 }
 
+/** /machine/{id}/utilization opens the Utilization report drilled into the machine (routes.ts). */
+function MachineUtilizationRedirect() {
+  const { id = '' } = useParams();
+  const { search } = useLocation();
+  return <Navigate replace to={machineUtilizationHref(id, search)} />;
+}
+
 const PAGES: Record<PageId, () => ReactNode> = {
   machines: () => <MachinesPage />,
   reports: () => <ReportsIndexPage />,
@@ -97,6 +104,7 @@ const PAGES: Record<PageId, () => ReactNode> = {
       </LazyPage>
     </RequirePermission>
   ),
+  machineUtilization: () => <MachineUtilizationRedirect />,
   oee: () => (
     <RequirePermission permission="FullProduct">
       <LazyPage>

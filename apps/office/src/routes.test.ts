@@ -1,6 +1,6 @@
 import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { navSection, OFFICE_ROUTES, reportsFor } from './routes';
+import { machineUtilizationHref, navSection, OFFICE_ROUTES, reportsFor } from './routes';
 
 const pageOf = (path: string) => matchRoutes([...OFFICE_ROUTES], path)?.[0]?.route.id ?? 'notFound';
 
@@ -26,6 +26,7 @@ describe('office routes', () => {
     ['/machine/m1/overrides', 'overrides'],
     ['/machine/m1/parts', 'parts'],
     ['/dashboard/parts', 'parts'],
+    ['/machine/m1/utilization', 'machineUtilization'],
     ['/reports/cycles', 'notFound'],
     ['/machine/m1/timeline', 'timeline'],
     ['/machine/m1/diagnostics', 'machineDiagnostics'],
@@ -51,6 +52,7 @@ describe('office routes', () => {
     expect(navSection('/machine/m1/overrides')).toBe('reports');
     expect(navSection('/machine/m1/parts')).toBe('reports');
     expect(navSection('/dashboard/parts')).toBe('reports');
+    expect(navSection('/machine/m1/utilization')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     // The machine pages of decision 0810 open from the Machines page.
     expect(navSection('/machine/m1/diagnostics')).toBe('machines');
@@ -72,5 +74,14 @@ describe('reportsFor (reports-admin §6)', () => {
     [[], []],
   ])('permissions %j → %j', (permissions, ids) => {
     expect(reportsFor({ permissions }).map((r) => r.id)).toEqual(ids);
+  });
+});
+
+describe('machineUtilizationHref (reports-admin §2 /machine/{id}/utilization)', () => {
+  it('opens the Utilization report drilled into the machine, keeping the dates and dropping a group', () => {
+    expect(machineUtilizationHref('m1', '?interval=week&start=1&end=2&group=g1')).toBe(
+      '/dashboard/utilization?interval=week&start=1&end=2&machine=m1',
+    );
+    expect(machineUtilizationHref('m 2', '')).toBe('/dashboard/utilization?machine=m+2');
   });
 });

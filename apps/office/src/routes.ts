@@ -34,6 +34,11 @@ export const PATHS = {
   parts: '/dashboard/parts',
   /** reports-admin §2: /machine/{id}/parts, one machine's Parts report. */
   machineParts: '/machine/:id/parts',
+  /**
+   * reports-admin §2: /machine/{id}/utilization, one machine's utilization: the Utilization report drilled
+   * into that machine (the same tiles, lists and charts), so it opens /dashboard/utilization?machine={id}.
+   */
+  machineUtilization: '/machine/:id/utilization',
   /** reports-admin §2: /machine/{id}/timeline?start&end&interval, the machine timeline. */
   machineTimeline: '/machine/:id/timeline',
   /**
@@ -65,6 +70,7 @@ export type PageId =
   | 'cycles'
   | 'overrides'
   | 'parts'
+  | 'machineUtilization'
   | 'timeline'
   | 'standardTimeline'
   | 'machineQuality'
@@ -88,6 +94,7 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'overrides', path: PATHS.machineOverrides },
   { id: 'parts', path: PATHS.parts },
   { id: 'parts', path: PATHS.machineParts },
+  { id: 'machineUtilization', path: PATHS.machineUtilization },
   { id: 'timeline', path: PATHS.machineTimeline },
   { id: 'standardTimeline', path: PATHS.standardTimeline },
   { id: 'machineQuality', path: PATHS.machineQuality },
@@ -190,8 +197,17 @@ export function navSection(pathname: string): 'machines' | 'reports' | null {
   if (/^\/machine\/[^/]+\/(diagnostics|conditions|export)$/.test(p)) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
-  if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts)$/.test(p)) return 'reports';
+  if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts|utilization)$/.test(p))
+    return 'reports';
   if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';
   if (/^\/app\/machines\/[^/]+\/standard-timeline$/.test(p)) return 'reports';
   return null;
+}
+
+/** /machine/{id}/utilization?{query} → the Utilization report of that machine, keeping the dates. */
+export function machineUtilizationHref(id: string, search: string): string {
+  const q = new URLSearchParams(search);
+  q.delete('group');
+  q.set('machine', id);
+  return `${PATHS.utilization}?${q.toString()}`;
 }
