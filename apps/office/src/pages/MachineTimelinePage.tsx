@@ -126,6 +126,7 @@ function Timeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }
 
   const colors = useLaneColors();
   const downtime = load.kind === 'ready' ? load.downtime : null;
+  const activities = load.kind === 'ready' && load.activities;
   const lanes = useMemo(
     () =>
       operation && downtime
@@ -135,9 +136,10 @@ function Timeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }
             subprograms: wantsSub ? subprograms : null,
             now,
             colors,
+            activities,
           })
         : null,
-    [operation, downtime, subprograms, wantsSub, now, colors],
+    [operation, downtime, subprograms, wantsSub, now, colors, activities],
   );
   const marks = usePartMarks(operation, view, fullProduct);
 

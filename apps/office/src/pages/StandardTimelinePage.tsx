@@ -63,12 +63,16 @@ function StandardTimeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: 
   const colors = useLaneColors();
   const operation = load.kind === 'ready' ? load.operation : null;
   const downtime = load.kind === 'ready' ? load.downtime : null;
+  const activities = load.kind === 'ready' && load.activities;
   const lanes = useMemo(
     () =>
       operation && downtime
-        ? standardLanes(buildLanes({ operation, downtime, subprograms: null, now, colors }), include)
+        ? standardLanes(
+            buildLanes({ operation, downtime, subprograms: null, now, colors, activities }),
+            include,
+          )
         : null,
-    [operation, downtime, now, colors, include],
+    [operation, downtime, now, colors, include, activities],
   );
   const marks = usePartMarks(operation, view, fullProduct);
 

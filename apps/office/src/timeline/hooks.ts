@@ -1,3 +1,4 @@
+import { companyFlagsSchema } from '@takt/domain';
 import { ApiError, localeZone, tr, useSession } from '@takt/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -36,7 +37,14 @@ export function usePartMarks(operation: OperationAnswer | null, view: TimeWindow
 export type TimelineLoad =
   | { kind: 'loading' }
   | { kind: 'error'; message: string }
-  | { kind: 'ready'; key: string; operation: OperationAnswer; downtime: DowntimeRow[] };
+  | {
+      kind: 'ready';
+      key: string;
+      operation: OperationAnswer;
+      downtime: DowntimeRow[];
+      /** The company's areActivitiesEnabled flag (reports-admin §6): activities replace runs. */
+      activities: boolean;
+    };
 
 function errorText(err: unknown): string {
   return err instanceof ApiError && err.status === 400 ? err.message : tr('reports.requestError');
@@ -58,8 +66,17 @@ export function useTimelineData(machineId: string, range: TimeWindow, version: n
     Promise.all([
       api.request('/api/reports/operation', { query: q, signal, parse: parseOperation }),
       api.request('/api/downtime', { query: q, signal, parse: parseDowntime }),
+      api.request('/api/company/flags', { signal, parse: (v) => companyFlagsSchema.parse(v) }),
     ])
-      .then(([operation, downtime]) => setLoad({ kind: 'ready', key, operation, downtime: downtime.items }))
+      .then(([operation, downtime, flags]) =>
+        setLoad({
+          kind: 'ready',
+          key,
+          operation,
+          downtime: downtime.items,
+          activities: flags.areActivitiesEnabled,
+        }),
+      )
       .catch((err: unknown) => {
         if (!signal.aborted) setLoad({ kind: 'error', message: errorText(err) });
       });

@@ -207,31 +207,60 @@ describe('lanes', () => {
     expect(stateKind(value)).toBe(kind);
   });
 
+  const laneInput = {
+    operation: {
+      range: { start: 0, end: HOUR },
+      cycleEvents: [{ value: 'ACTIVE', start: 0, end: null }],
+      programs: [{ name: 'O1000', start: 0, end: 10 * MIN }],
+      parts: [],
+      runs: [{ jobId: 'j', jobName: 'Bracket', start: 0, end: null, jsgId: 'r' }],
+      activities: [
+        {
+          activityRef: 'a1',
+          activityTypeName: 'Fixture',
+          jobName: 'Bracket',
+          activityMode: 'setup',
+          startAt: 0,
+          endAt: 5 * MIN,
+        },
+        {
+          activityRef: 'a2',
+          activityTypeName: 'Production',
+          jobName: 'Bracket',
+          activityMode: 'production',
+          startAt: 5 * MIN,
+          endAt: null,
+        },
+      ],
+      faults: [],
+      hasSubprogram: true,
+    },
+    downtime: [row({ start: 10 * MIN, end: 20 * MIN })],
+    subprograms: null,
+    now: 30 * MIN,
+    colors: {
+      active: 'green',
+      inactive: 'grey',
+      setup: 'blue',
+      unavailable: 'light',
+      uncategorized: 'red',
+      fault: 'purple',
+      part: 'part',
+      chart: ['c1', 'c2'],
+    },
+  };
+
+  it('shows labor activities instead of runs when the company has activities enabled (reports-admin §6)', () => {
+    const jobs = buildLanes({ ...laneInput, activities: true })[2]!;
+    expect(jobs.label).toBe('Activities');
+    expect(jobs.items).toEqual([
+      expect.objectContaining({ start: 0, end: 5 * MIN, color: 'blue', label: 'Fixture: Bracket' }),
+      expect.objectContaining({ start: 5 * MIN, end: 30 * MIN, label: 'Production: Bracket' }),
+    ]);
+  });
+
   it('builds the seven lanes, open items lasting until now', () => {
-    const lanes = buildLanes({
-      operation: {
-        range: { start: 0, end: HOUR },
-        cycleEvents: [{ value: 'ACTIVE', start: 0, end: null }],
-        programs: [{ name: 'O1000', start: 0, end: 10 * MIN }],
-        parts: [],
-        runs: [{ jobId: 'j', jobName: 'Bracket', start: 0, end: null, jsgId: 'r' }],
-        faults: [],
-        hasSubprogram: true,
-      },
-      downtime: [row({ start: 10 * MIN, end: 20 * MIN })],
-      subprograms: null,
-      now: 30 * MIN,
-      colors: {
-        active: 'green',
-        inactive: 'grey',
-        setup: 'blue',
-        unavailable: 'light',
-        uncategorized: 'red',
-        fault: 'purple',
-        part: 'part',
-        chart: ['c1', 'c2'],
-      },
-    });
+    const lanes = buildLanes(laneInput);
     expect(lanes.map((l) => l.id)).toEqual([
       'states',
       'downtime',

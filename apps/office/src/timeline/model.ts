@@ -57,6 +57,18 @@ const operationCheck = object({
   runs: arrayOf(
     object({ jobId: string, jobName: string, start: number, end: nullable(number), jsgId: string }),
   ),
+  activities: optional(
+    arrayOf(
+      object({
+        activityRef: string,
+        activityTypeName: string,
+        jobName: string,
+        activityMode: string,
+        startAt: number,
+        endAt: nullable(number),
+      }),
+    ),
+  ),
   faults: arrayOf(
     object({
       start: number,
@@ -295,6 +307,11 @@ export interface LaneInput {
   subprograms: SubprogramsAnswer | null;
   now: number;
   colors: LaneColors;
+  /**
+   * reports-admin §6 feature flag areActivitiesEnabled: "activities replace runs on the timeline" (the
+   * job lane shows each labor activity, setup stages in the setup colour).
+   */
+  activities?: boolean;
 }
 
 /** The seven lanes, top to bottom, built once per answer (zooming only moves the window). */
@@ -317,12 +334,19 @@ export function buildLanes(input: LaneInput): Lane[] {
     color: d.annotationType ? (d.color ?? d.annotationType.color) : c.uncategorized,
     label: d.reason ?? tr('timeline.uncategorized'),
   }));
-  const jobs: TimelineItem[] = op.runs.map((r) => ({
-    start: r.start,
-    end: until(r.end, now),
-    color: colorForName(r.jobId, c.chart),
-    label: r.jobName,
-  }));
+  const jobs: TimelineItem[] = input.activities
+    ? (op.activities ?? []).map((a) => ({
+        start: a.startAt,
+        end: until(a.endAt, now),
+        color: a.activityMode === 'setup' ? c.setup : colorForName(a.jobName, c.chart),
+        label: a.jobName ? `${a.activityTypeName}: ${a.jobName}` : a.activityTypeName,
+      }))
+    : op.runs.map((r) => ({
+        start: r.start,
+        end: until(r.end, now),
+        color: colorForName(r.jobId, c.chart),
+        label: r.jobName,
+      }));
   const parts: TimelineItem[] = partCycles(op.parts).map((p) => ({
     start: p.start,
     end: p.end,
@@ -358,7 +382,9 @@ export function buildLanes(input: LaneInput): Lane[] {
       clickable: true,
       note: tr('timeline.noDowntime'),
     }),
-    laneOf('jobs', tr('timeline.lane.jobs'), jobs, { note: tr('timeline.noJobs') }),
+    laneOf('jobs', tr(input.activities ? 'timeline.lane.activities' : 'timeline.lane.jobs'), jobs, {
+      note: tr(input.activities ? 'timeline.noActivities' : 'timeline.noJobs'),
+    }),
     laneOf('parts', tr('timeline.lane.parts'), parts, { note: tr('timeline.noParts'), separate: true }),
     laneOf('programs', tr('timeline.lane.programs'), programs),
     laneOf('subprograms', tr('timeline.lane.subprograms'), subprograms, { note: subNote }),

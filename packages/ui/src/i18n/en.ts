@@ -620,6 +620,8 @@ export const en = {
   'timeline.lane.states': 'State',
   'timeline.lane.downtime': 'Downtime',
   'timeline.lane.jobs': 'Jobs',
+  'timeline.lane.activities': 'Activities',
+  'timeline.noActivities': 'No activities',
   'timeline.lane.parts': 'Parts',
   'timeline.lane.programs': 'Programs',
   'timeline.lane.subprograms': 'Sub-programs',
