@@ -20,8 +20,9 @@ export function AppShell() {
         <nav className="shell__nav" aria-label={t('office.nav')}>
           <ul>
             <li>
-              {/* /app and /app/machines are one page: mark the entry on both. */}
-              <NavLink to={PATHS.machines} aria-current={section === 'machines' ? 'page' : undefined}>
+              {/* /app and /app/machines are one page: mark the entry on both. `end`: the machine pages under
+                  /app/machines/{id}/… (part corrections, the standard timeline) are reports, not this page. */}
+              <NavLink end to={PATHS.machines} aria-current={section === 'machines' ? 'page' : undefined}>
                 {t('office.machines')}
               </NavLink>
             </li>
