@@ -222,6 +222,32 @@ export function SummaryTiles({ label, children }: { label: string; children: Rea
   );
 }
 
+/** A plain report table: headings that do not sort (label, and `num` for a right-aligned number column). */
+export function PlainTable({
+  label,
+  columns,
+  children,
+}: {
+  label: string;
+  columns: readonly { label: string; num?: boolean }[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="table" aria-label={label}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <PlainTh key={c.label} label={c.label} {...(c.num ? { className: 'num-col' } : {})} />
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 /** A column heading that does not sort. */
 export function PlainTh({ label, className }: { label: string; className?: string }) {
   return (

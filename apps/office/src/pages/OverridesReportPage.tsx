@@ -3,7 +3,7 @@ import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Chart } from 'react-chartjs-2';
 import { useNavigate } from 'react-router';
-import { ChartSection, MachineReportFrame, PlainTh, ReportPage } from '../components/ReportParts';
+import { ChartSection, MachineReportFrame, PlainTable, ReportPage } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
 import { reportErrorText } from '../cycles/report';
 import {
@@ -80,30 +80,26 @@ function Results({ answer, lz }: { answer: OverridesAnswer; lz: LZ }) {
       <StepChart answer={answer} lz={lz} />
       <section className="report__list" aria-labelledby="overrides-table-heading">
         <h2 id="overrides-table-heading">{tr('overrides.tableLabel')}</h2>
-        <div className="table-wrap">
-          <table className="table" aria-label={tr('overrides.tableLabel')}>
-            <thead>
-              <tr>
-                <PlainTh label={tr('overrides.override')} />
-                <PlainTh label={tr('overrides.mean')} className="num-col" />
-                <PlainTh label={tr('overrides.range')} className="num-col" />
-                <PlainTh label={tr('overrides.below')} className="num-col" />
-                <PlainTh label={tr('overrides.above')} className="num-col" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.key}>
-                  <td>{r.label}</td>
-                  <td className="num-col num">{r.mean}</td>
-                  <td className="num-col num">{r.range}</td>
-                  <td className="num-col num">{r.below}</td>
-                  <td className="num-col num">{r.above}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <PlainTable
+          label={tr('overrides.tableLabel')}
+          columns={[
+            { label: tr('overrides.override') },
+            { label: tr('overrides.mean'), num: true },
+            { label: tr('overrides.range'), num: true },
+            { label: tr('overrides.below'), num: true },
+            { label: tr('overrides.above'), num: true },
+          ]}
+        >
+          {rows.map((r) => (
+            <tr key={r.key}>
+              <td>{r.label}</td>
+              <td className="num-col num">{r.mean}</td>
+              <td className="num-col num">{r.range}</td>
+              <td className="num-col num">{r.below}</td>
+              <td className="num-col num">{r.above}</td>
+            </tr>
+          ))}
+        </PlainTable>
       </section>
     </>
   );

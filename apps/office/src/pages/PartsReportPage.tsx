@@ -7,7 +7,7 @@ import { api } from '../api';
 import {
   ChartSection,
   CsvLink,
-  PlainTh,
+  PlainTable,
   ReportFrame,
   ReportPage,
   SectionHead,
@@ -139,32 +139,28 @@ function Results({
         <SectionHead id="parts-list-heading" heading={tr('parts.list')}>
           <CsvLink href={partsCsvHref(selection, token)} filename="part-goals.csv" />
         </SectionHead>
-        <div className="table-wrap">
-          <table className="table" aria-label={tr('parts.list')}>
-            <thead>
-              <tr>
-                <PlainTh label={tr('parts.col.machine')} />
-                <PlainTh label={tr('parts.col.parts')} className="num-col" />
-                <PlainTh label={tr('parts.col.goal')} className="num-col" />
-                <PlainTh label={tr('parts.col.percent')} className="num-col" />
-                <PlainTh label={tr('parts.col.delta')} className="num-col" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.machineId}>
-                  <td>
-                    {single ? r.machine : <Link to={machinePartsHref(r.machineId, query)}>{r.machine}</Link>}
-                  </td>
-                  <td className="num-col num">{r.parts}</td>
-                  <td className="num-col num">{r.goal}</td>
-                  <td className="num-col num">{r.percent}</td>
-                  <td className={`num-col num${r.behind ? ' parts-behind' : ''}`}>{r.delta}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <PlainTable
+          label={tr('parts.list')}
+          columns={[
+            { label: tr('parts.col.machine') },
+            { label: tr('parts.col.parts'), num: true },
+            { label: tr('parts.col.goal'), num: true },
+            { label: tr('parts.col.percent'), num: true },
+            { label: tr('parts.col.delta'), num: true },
+          ]}
+        >
+          {rows.map((r) => (
+            <tr key={r.machineId}>
+              <td>
+                {single ? r.machine : <Link to={machinePartsHref(r.machineId, query)}>{r.machine}</Link>}
+              </td>
+              <td className="num-col num">{r.parts}</td>
+              <td className="num-col num">{r.goal}</td>
+              <td className="num-col num">{r.percent}</td>
+              <td className={`num-col num${r.behind ? ' parts-behind' : ''}`}>{r.delta}</td>
+            </tr>
+          ))}
+        </PlainTable>
       </section>
     </>
   );
