@@ -9,7 +9,7 @@ import {
   cssVar,
   CsvLink,
   MachineReportFrame,
-  PlainTh,
+  PlainTable,
   ReportPage,
   SectionHead,
   SummaryTiles,
@@ -31,6 +31,7 @@ import type { CycleRow, CyclesAnswer, CyclesSelection } from '../cycles/report';
 import { registerBarLineCharts } from '../reports/charts';
 import { useMachineReport, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
+import { listTimeFormat } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { adjustmentHref } from '../quality/scrap-form';
 import { machineTimelinePath, PATHS } from '../routes';
@@ -53,15 +54,7 @@ const HORIZONS = {
 } as const;
 
 /** A cycle's end to the second, without the year the range already names: short enough for a phone. */
-const timeFormat = (lz: LZ) =>
-  new Intl.DateTimeFormat(lz.locale, {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone: lz.timeZone,
-  });
+const timeFormat = (lz: LZ) => listTimeFormat(lz, { seconds: true });
 
 /** /machine/{id}/cycles?interval&start&end&quicklink&slow (reports-admin §2 "Cycles report"; decision 0806). */
 export function CyclesReportPage() {
@@ -292,49 +285,45 @@ function Grid({
       {rows.length === 0 ? (
         <p className="notice">{tr('cycles.noneSlow')}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label={tr('cycles.grid')}>
-            <thead>
-              <tr>
-                <PlainTh label={tr('cycles.col.time')} />
-                <PlainTh label={tr('cycles.col.duration')} className="num-col" />
-                <PlainTh label={tr('cycles.col.expected')} className="num-col" />
-                <PlainTh label={tr('cycles.col.ideal')} className="num-col" />
-                <PlainTh label={tr('cycles.col.parts')} className="num-col" />
-                <PlainTh label={tr('cycles.col.scrap')} className="num-col" />
-                <PlainTh label={tr('cycles.col.nonConform')} className="num-col" />
-                <PlainTh label={tr('cycles.col.operation')} />
-                <PlainTh label={tr('cycles.col.actions')} />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} className={r.slow ? 'row--slow' : undefined}>
-                  <td className="num">{format.format(r.time)}</td>
-                  <td className="num-col num">
-                    <span className="cycle-duration">
-                      {r.slow && (
-                        <span title={r.over}>
-                          <StatusBadge status="warning">{tr('cycles.slow')}</StatusBadge>
-                        </span>
-                      )}
-                      {r.duration}
+        <PlainTable
+          label={tr('cycles.grid')}
+          columns={[
+            { label: tr('cycles.col.time') },
+            { label: tr('cycles.col.duration'), num: true },
+            { label: tr('cycles.col.expected'), num: true },
+            { label: tr('cycles.col.ideal'), num: true },
+            { label: tr('cycles.col.parts'), num: true },
+            { label: tr('cycles.col.scrap'), num: true },
+            { label: tr('cycles.col.nonConform'), num: true },
+            { label: tr('cycles.col.operation') },
+            { label: tr('cycles.col.actions') },
+          ]}
+        >
+          {rows.map((r) => (
+            <tr key={r.id} className={r.slow ? 'row--slow' : undefined}>
+              <td className="num">{format.format(r.time)}</td>
+              <td className="num-col num">
+                <span className="cycle-duration">
+                  {r.slow && (
+                    <span title={r.over}>
+                      <StatusBadge status="warning">{tr('cycles.slow')}</StatusBadge>
                     </span>
-                  </td>
-                  <td className="num-col num">{r.expected}</td>
-                  <td className="num-col num">{r.ideal}</td>
-                  <td className="num-col num">{r.parts}</td>
-                  <td className="num-col num">{r.scrap}</td>
-                  <td className="num-col num">{r.nonConform}</td>
-                  <td>{r.operation}</td>
-                  <td>
-                    <RowActions row={r} selection={selection} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  )}
+                  {r.duration}
+                </span>
+              </td>
+              <td className="num-col num">{r.expected}</td>
+              <td className="num-col num">{r.ideal}</td>
+              <td className="num-col num">{r.parts}</td>
+              <td className="num-col num">{r.scrap}</td>
+              <td className="num-col num">{r.nonConform}</td>
+              <td>{r.operation}</td>
+              <td>
+                <RowActions row={r} selection={selection} />
+              </td>
+            </tr>
+          ))}
+        </PlainTable>
       )}
     </section>
   );

@@ -2,7 +2,14 @@ import { tr, useUserToken } from '@takt/ui';
 import { useId, useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api';
-import { PlainTh, ReportFrame, ReportPage, SectionHead, SummaryTiles, Tile } from '../components/ReportParts';
+import {
+  PlainTable,
+  ReportFrame,
+  ReportPage,
+  SectionHead,
+  SummaryTiles,
+  Tile,
+} from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
 import {
   companyDowntimeHref,
@@ -289,45 +296,41 @@ function Grid({
           <p className="report__intro" role="status">
             {tr('downtimeReport.rowsTotal', { count: rows.length, minutes: totalMinutes(items, reason) })}
           </p>
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <PlainTh label={tr('downtimeReport.col.start')} />
-                  <PlainTh label={tr('downtimeReport.col.duration')} className="num-col" />
-                  <PlainTh label={tr('downtimeReport.col.machine')} />
-                  <PlainTh label={tr('downtimeReport.col.reason')} />
-                  <PlainTh label={tr('downtimeReport.col.message')} />
-                  <PlainTh label={tr('downtimeReport.col.planned')} />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.id}>
-                    <td className="num">
-                      <StartCell row={r} text={startFormat(lz).format(r.start)} />
-                    </td>
-                    <td className="num-col num">{r.minutes}</td>
-                    <td>
-                      {selection.machine ? (
-                        r.machine
-                      ) : (
-                        <Link
-                          to={machineDowntimeHref(r.machineId, selection.range, reason)}
-                          title={tr('downtimeReport.openMachine', { name: r.machine })}
-                        >
-                          {r.machine}
-                        </Link>
-                      )}
-                    </td>
-                    <td>{r.reason}</td>
-                    <td>{r.message}</td>
-                    <td>{r.planned}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PlainTable
+            label={heading}
+            columns={[
+              { label: tr('downtimeReport.col.start') },
+              { label: tr('downtimeReport.col.duration'), num: true },
+              { label: tr('downtimeReport.col.machine') },
+              { label: tr('downtimeReport.col.reason') },
+              { label: tr('downtimeReport.col.message') },
+              { label: tr('downtimeReport.col.planned') },
+            ]}
+          >
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td className="num">
+                  <StartCell row={r} text={startFormat(lz).format(r.start)} />
+                </td>
+                <td className="num-col num">{r.minutes}</td>
+                <td>
+                  {selection.machine ? (
+                    r.machine
+                  ) : (
+                    <Link
+                      to={machineDowntimeHref(r.machineId, selection.range, reason)}
+                      title={tr('downtimeReport.openMachine', { name: r.machine })}
+                    >
+                      {r.machine}
+                    </Link>
+                  )}
+                </td>
+                <td>{r.reason}</td>
+                <td>{r.message}</td>
+                <td>{r.planned}</td>
+              </tr>
+            ))}
+          </PlainTable>
         </>
       )}
     </section>

@@ -24,6 +24,7 @@ import type { Adjustment, AdjustmentKind, Reason, ScrapDraft, ScrapFormContext }
 import { ScrapForm } from '../quality/ScrapForm';
 import '../quality/scrap.css';
 import { useMachineReport } from '../reports/hooks';
+import { listTimeFormat } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { hasPermission, PATHS } from '../routes';
 
@@ -249,16 +250,7 @@ function MachineAdjustments({
   );
 }
 
-const timeFormat = (lz: LZ) =>
-  new Intl.DateTimeFormat(lz.locale, {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone: lz.timeZone,
-  });
+const timeFormat = (lz: LZ) => listTimeFormat(lz, { weekday: true, seconds: true });
 
 /** The aggregate quality of POST /api/reports/warehouse/production; null when there were no parts. */
 function aggregateQuality(v: unknown): number | null {

@@ -4,7 +4,7 @@ import type { AppliedRange } from '@takt/ui';
 import { memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api';
-import { ErrorBox, PlainTh, ReportClockGate } from '../components/ReportParts';
+import { ErrorBox, PlainTable, ReportClockGate } from '../components/ReportParts';
 import { machineDowntimePath } from '../routes';
 import type { Hit } from '../timeline/draw';
 import { clampWindow } from '../timeline/draw';
@@ -50,7 +50,7 @@ import {
   useLaneColors,
   ZoomBar,
 } from '../timeline/TimelineCanvas';
-import type { LZ } from '../timeline/TimelineCanvas';
+import type { LZ } from '../reports/shared';
 
 // /machine/{id}/timeline?start&end&interval (reports-admin §2 "Machine timeline"): the lanes on one canvas
 // (timeline/draw.ts), zoom and pan, previous and next periods, the downtime grid and the categorize form.
@@ -333,58 +333,54 @@ const Grid = memo(function Grid({
       ) : (
         <>
           <p className="report__intro">{tr('timeline.gridTotal', { count: rows.length, uncategorized })}</p>
-          <div className="table-wrap">
-            <table className="table" aria-label={tr('timeline.grid')}>
-              <thead>
-                <tr>
-                  <PlainTh label={tr('timeline.col.start')} />
-                  <PlainTh label={tr('timeline.col.duration')} className="num-col" />
-                  <PlainTh label={tr('timeline.col.reason')} />
-                  <PlainTh label={tr('timeline.col.message')} />
-                  <PlainTh label={tr('timeline.col.planned')} />
-                  <PlainTh label={tr('timeline.col.actions')} />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.key} aria-selected={r.start === selectedStart || undefined}>
-                    <td className="num">{f.start.format(r.start)}</td>
-                    <td className="num-col num">{r.minutes}</td>
-                    <td>
-                      <span
-                        className={
-                          r.uncategorized ? 'timeline__reason timeline__reason--none' : 'timeline__reason'
-                        }
-                      >
-                        <span
-                          className="timeline__swatch"
-                          style={{
-                            background: r.uncategorized ? uncategorizedColor : (r.item.color ?? undefined),
-                          }}
-                          aria-hidden="true"
-                        />
-                        {r.reason}
-                      </span>
-                    </td>
-                    <td>{r.message}</td>
-                    <td>{r.planned}</td>
-                    <td className="timeline__actions">
-                      {r.linkable && (
-                        <button type="button" className="link-button" onClick={() => onShow(r.item)}>
-                          {tr('timeline.showOnTimeline')}
-                        </button>
-                      )}
-                      {r.linkable && canEdit && !r.item.setup && (
-                        <button type="button" className="button" onClick={() => onCategorize(r.item)}>
-                          {tr('timeline.categorize')}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PlainTable
+            label={tr('timeline.grid')}
+            columns={[
+              { label: tr('timeline.col.start') },
+              { label: tr('timeline.col.duration'), num: true },
+              { label: tr('timeline.col.reason') },
+              { label: tr('timeline.col.message') },
+              { label: tr('timeline.col.planned') },
+              { label: tr('timeline.col.actions') },
+            ]}
+          >
+            {rows.map((r) => (
+              <tr key={r.key} aria-selected={r.start === selectedStart || undefined}>
+                <td className="num">{f.start.format(r.start)}</td>
+                <td className="num-col num">{r.minutes}</td>
+                <td>
+                  <span
+                    className={
+                      r.uncategorized ? 'timeline__reason timeline__reason--none' : 'timeline__reason'
+                    }
+                  >
+                    <span
+                      className="timeline__swatch"
+                      style={{
+                        background: r.uncategorized ? uncategorizedColor : (r.item.color ?? undefined),
+                      }}
+                      aria-hidden="true"
+                    />
+                    {r.reason}
+                  </span>
+                </td>
+                <td>{r.message}</td>
+                <td>{r.planned}</td>
+                <td className="timeline__actions">
+                  {r.linkable && (
+                    <button type="button" className="link-button" onClick={() => onShow(r.item)}>
+                      {tr('timeline.showOnTimeline')}
+                    </button>
+                  )}
+                  {r.linkable && canEdit && !r.item.setup && (
+                    <button type="button" className="button" onClick={() => onCategorize(r.item)}>
+                      {tr('timeline.categorize')}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </PlainTable>
         </>
       )}
     </section>

@@ -46,7 +46,7 @@ import {
 import type { ReportCall } from '../reports/hooks';
 import { MachineStackSection } from '../reports/MachineStackSection';
 import { ParetoSection, ReasonTools } from '../reports/ParetoSection';
-import { reportSubject } from '../reports/shared';
+import { listTimeFormat, reportSubject } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 
 const totalsCall = (s: QualitySelection): ReportCall<RejectTotals> => ({
@@ -71,15 +71,7 @@ const HORIZONS = {
 } as const;
 
 /** A reject's time to the minute, without the year the range already names: short enough for a phone. */
-const timeFormat = (lz: LZ) =>
-  new Intl.DateTimeFormat(lz.locale, {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: lz.timeZone,
-  });
+const timeFormat = (lz: LZ) => listTimeFormat(lz, { weekday: true });
 
 /** /dashboard/quality?group&machine&interval&start&end&reason&page (reports-admin §2; decision 0806). */
 export function QualityReportPage() {

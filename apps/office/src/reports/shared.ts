@@ -165,3 +165,22 @@ export function nextSort<K extends string>(current: Sort<K>, key: K): Sort<K> {
   if (current.key !== key) return { key, direction: key === 'name' ? 'ascending' : 'descending' };
   return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' };
 }
+
+/**
+ * A time in a report's list or tooltip, on the company clock, without the year the range already names: short
+ * enough for a phone. `weekday` and `seconds` where the list needs them (cycles to the second).
+ */
+export function listTimeFormat(
+  lz: LZ,
+  o: { weekday?: boolean; seconds?: boolean } = {},
+): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(lz.locale, {
+    ...(o.weekday ? { weekday: 'short' as const } : {}),
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    ...(o.seconds ? { second: '2-digit' as const } : {}),
+    timeZone: lz.timeZone,
+  });
+}

@@ -5,6 +5,8 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cssVar } from '../components/ReportParts';
+import { listTimeFormat } from '../reports/shared';
+import type { LZ } from '../reports/shared';
 import { PATHS } from '../routes';
 import type { Geometry, Hit, Lane, Palette, TimeWindow } from './draw';
 import {
@@ -25,7 +27,6 @@ import type { LaneColors, StateKind } from './model';
 // zoom and pan with buttons, wheel, drag, brush, keys and pinch, tooltips, and the legend.
 
 /** The company's locale and time zone. */
-export type LZ = { locale: string; timeZone: string };
 
 // ---- Colours from the design tokens (the canvas cannot read CSS variables)
 
@@ -91,22 +92,8 @@ export const formatters = (lz: LZ) => ({
   }),
   day: new Intl.DateTimeFormat(lz.locale, { weekday: 'short', day: 'numeric', timeZone: lz.timeZone }),
   /** The grid's Start: short enough for a phone. */
-  start: new Intl.DateTimeFormat(lz.locale, {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: lz.timeZone,
-  }),
-  full: new Intl.DateTimeFormat(lz.locale, {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone: lz.timeZone,
-  }),
+  start: listTimeFormat(lz),
+  full: listTimeFormat(lz, { weekday: true, seconds: true }),
 });
 
 export const ZoomBar = memo(function ZoomBar({
