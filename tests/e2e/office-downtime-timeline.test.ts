@@ -14,11 +14,11 @@ import { recomputeMachines, someCycles } from '../../services/api/src/testing/re
 import { anOfficePlant, clickChart, officeSession, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
-// From the Downtime report to the timeline and back (issue #15; reports-admin §2 "Downtime report", "Machine
-// timeline" and the standard timeline, §4 split, §5, §9 minutes with 2 decimals), in Chromium on SQLite and
-// PostgreSQL. A manager finds last week's top downtime reason on /dashboard/downtime, opens the machine's
-// timeline at one of its stops from the grid's Start cell, splits the stop in half, gives one half another
-// reason and sees the pareto change; then opens the standard timeline of that stop with the stop marked.
+// From the Downtime report to the timeline and back (reports-admin §2 "Downtime report", "Machine timeline"
+// and the standard timeline, §4 split, §5, §9 minutes with 2 decimals), in Chromium on SQLite and PostgreSQL.
+// A manager finds last week's top downtime reason on /dashboard/downtime, opens the standard timeline at one
+// of its stops from the grid's Start cell and from there the machine's timeline, splits the stop in half,
+// gives one half another reason and sees the pareto change; then reads the standard timeline's lanes.
 // Screenshots at desk and phone widths go to test-results/office-downtime-timeline/ (gitignored).
 
 // The plant, America/Chicago, last week (local times, weekday 0 = Monday); machines run all week except:
@@ -135,8 +135,18 @@ describe.each(DIALECTS)('from the Downtime report to the timeline in Chromium on
       'Unplanned',
     ]);
 
-    // reports-admin §2: the Start cell opens the machine's timeline around the stop (an hour either side).
+    // reports-admin §2: the Start cell opens the standard timeline around the stop (an hour either side),
+    // the stop marked; its link opens the machine timeline of the same range, where stops are categorized.
     await first.getByRole('link', { name: /\d/ }).first().click();
+    await expect
+      .poll(() => new URL(page.url()).pathname, POLL)
+      .toBe(`/app/machines/${plant.lathe}/standard-timeline`);
+    const marked = new URL(page.url()).searchParams;
+    expect([Number(marked.get('startTime')), Number(marked.get('endTime'))]).toEqual([
+      plant.stop.start,
+      plant.stop.end,
+    ]);
+    await page.getByRole('link', { name: 'Open the machine timeline for this range' }).click();
     await expect.poll(() => new URL(page.url()).pathname, POLL).toBe(`/machine/${plant.lathe}/timeline`);
     const q = new URL(page.url()).searchParams;
     expect([Number(q.get('start')), Number(q.get('end'))]).toEqual([
@@ -179,7 +189,9 @@ describe.each(DIALECTS)('from the Downtime report to the timeline in Chromium on
       ]);
     await shots('4-timeline-split');
 
-    // After: back on the report for the same week, 20 minutes moved from Tool change to Material.
+    // After: back on the report for the same week (through the standard timeline), 20 minutes moved from
+    // Tool change to Material.
+    await page.goBack();
     await page.goBack();
     await expect.poll(() => new URL(page.url()).pathname, POLL).toBe('/dashboard/downtime');
     await page.getByRole('button', { name: 'Show all reasons' }).click();

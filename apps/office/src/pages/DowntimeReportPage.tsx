@@ -39,8 +39,7 @@ import { MachineStackSection } from '../reports/MachineStackSection';
 import { ParetoSection, ReasonTools } from '../reports/ParetoSection';
 import { reportSubject } from '../reports/shared';
 import type { LZ } from '../reports/shared';
-import { timelineAround } from '../timeline/model';
-import { machineTimelinePath } from '../routes';
+import { standardTimelineAround } from '../timeline/model';
 
 const downtimeCall = (s: DowntimeSelection): ReportCall<DowntimeAnswer> => ({
   path: '/api/reports/downtime',
@@ -339,16 +338,14 @@ function Grid({
 
 /**
  * reports-admin §2 Downtime report: "Selecting a row opens the standard timeline around the event": the
- * stop's start links to the machine's timeline around it; past the 1-year link horizon (§5) it is text.
+ * stop's start links to it (from there the machine timeline splits and categorizes); past the 1-year link
+ * horizon (§5) it is text.
  */
 function StartCell({ row, text }: { row: GridRow; text: string }) {
-  const around = timelineAround({ start: row.start, end: row.end }, Date.now());
-  if (!around) return <>{text}</>;
+  const href = standardTimelineAround(row.machineId, { start: row.start, end: row.end }, Date.now());
+  if (!href) return <>{text}</>;
   return (
-    <Link
-      to={machineTimelinePath(row.machineId, around)}
-      title={tr('downtimeReport.openTimeline', { machine: row.machine })}
-    >
+    <Link to={href} title={tr('downtimeReport.openTimeline', { machine: row.machine })}>
       {text}
     </Link>
   );

@@ -17,6 +17,7 @@ import {
   readTimelineRange,
   standardLanes,
   stateKind,
+  standardTimelineAround,
   timelineAround,
   writeStandardTimeline,
 } from './model';
@@ -161,6 +162,18 @@ describe('periodLinks (reports-admin §5)', () => {
       end: NOW,
     });
     expect(timelineAround({ start: NOW - 400 * DAY, end: null }, NOW)).toBeNull();
+  });
+  it("opens a downtime row's standard timeline around the stop with the stop marked (reports-admin §2)", () => {
+    const href = standardTimelineAround('m 1', { start: NOW - 2 * HOUR, end: NOW - HOUR }, NOW)!;
+    const url = new URL(href, 'http://x');
+    expect(url.pathname).toBe('/app/machines/m%201/standard-timeline');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      start: String(NOW - 3 * HOUR),
+      end: String(NOW),
+      startTime: String(NOW - 2 * HOUR),
+      endTime: String(NOW - HOUR),
+    });
+    expect(standardTimelineAround('m', { start: NOW - 400 * DAY, end: null }, NOW)).toBeNull();
   });
 });
 

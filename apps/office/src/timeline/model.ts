@@ -586,6 +586,22 @@ export function writeStandardTimeline(t: {
   return q;
 }
 
+/**
+ * reports-admin §2 Downtime report: "Selecting a row opens the standard timeline around the event": the
+ * standard timeline of the stop's machine, an hour either side, the stop marked; null past the 1-year link
+ * horizon (§5).
+ */
+export function standardTimelineAround(
+  machineId: string,
+  stop: { start: number; end: number | null },
+  now: number,
+): string | null {
+  const range = timelineAround(stop, now);
+  if (!range) return null;
+  const q = writeStandardTimeline({ range, event: stop });
+  return `/app/machines/${encodeURIComponent(machineId)}/standard-timeline?${q.toString()}`;
+}
+
 /** The lanes of buildLanes a standard timeline shows: the states, then the included ones in their order. */
 export const standardLanes = (lanes: readonly Lane[], include: readonly StandardLane[]): Lane[] => {
   const ids = new Set<string>(['states', ...include.map((l) => STANDARD_LANE_ID[l])]);

@@ -469,7 +469,7 @@ export const en = {
   'downtimeReport.showingReason': 'Showing {reason} only',
   'downtimeReport.allReasons': 'Show all reasons',
   'downtimeReport.reasonEmpty': 'No downtime for this reason in this range.',
-  'downtimeReport.openTimeline': 'Open the timeline of {machine} at this stop',
+  'downtimeReport.openTimeline': 'Open the standard timeline of {machine} at this stop',
   'downtimeReport.col.start': 'Start',
   'downtimeReport.col.duration': 'Duration (min)',
   'downtimeReport.col.machine': 'Machine',
