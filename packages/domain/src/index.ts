@@ -34,6 +34,7 @@ export * from './rollup/days';
 // Report cells (report calls)
 export * from './reports/report-cells';
 export * from './reports/overrides';
+export * from './reports/job-report';
 
 // Live-operations rules
 export * from './live/status';

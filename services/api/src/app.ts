@@ -25,6 +25,7 @@ import { downtimeRoutes } from './routes/downtime';
 import { partAdjustmentTypeRoutes } from './routes/part-adjustment-types';
 import { partAdjustmentRoutes } from './routes/part-adjustments';
 import { reportsRoutes } from './routes/reports';
+import { jobsReportRoutes } from './routes/jobs-report';
 import { oeeRoutes, productionReportRoutes } from './routes/production-report';
 import { dispatchRoutes } from './routes/dispatch';
 import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
@@ -103,6 +104,7 @@ export function buildApp(deps: Deps) {
   api.route('/partadjustmenttypes', partAdjustmentTypeRoutes);
   api.route('/reports', reportsRoutes);
   api.route('/reports', productionReportRoutes);
+  api.route('/reports', jobsReportRoutes);
   api.route('/oee', oeeRoutes);
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);

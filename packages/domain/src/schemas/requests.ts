@@ -270,3 +270,31 @@ export const oeeQuerySchema = z
     machines: queryList.optional(),
   })
   .refine(startBeforeEnd, START_BEFORE_END);
+
+// ---- Warehouse job calls (reports-admin §7; decision 0813)
+const csvFormat = z.literal('csv', { error: "format must be 'csv'" }).optional();
+/** GET /api/reports/warehouse/jobs: the jobs run in the range, optionally one job and/or one machine. */
+export const warehouseJobsQuerySchema = z
+  .object({
+    ...range,
+    job_id: z.string().min(1, 'job_id must be a job id').optional(),
+    machine_id: z.string().min(1, 'machine_id must be a machine id').optional(),
+    format: csvFormat,
+  })
+  .refine(startBeforeEnd, START_BEFORE_END);
+/** GET /api/reports/warehouse/jobs/aggregatedbymachine: one job's figures per machine. */
+export const warehouseJobByMachineQuerySchema = z
+  .object({
+    ...range,
+    job_id: z.string({ error: 'job_id is required' }).min(1, 'job_id must be a job id'),
+    format: csvFormat,
+  })
+  .refine(startBeforeEnd, START_BEFORE_END);
+/** GET /api/reports/warehouse/jobs/withoutruns: the jobs with no run in the range on the machines. */
+export const warehouseJobsWithoutRunsQuerySchema = z
+  .object({
+    ...range,
+    group: z.string().min(1, 'group must be a machine group id').optional(),
+    machine_id: z.string().min(1, 'machine_id must be a machine id').optional(),
+  })
+  .refine(startBeforeEnd, START_BEFORE_END);

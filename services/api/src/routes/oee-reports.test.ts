@@ -20,7 +20,7 @@ import {
   someCycles,
 } from '../testing/report-plant';
 
-// The OEE and utilization report calls (reports-admin §2, §7; issue #14; decision 0801) on a hand-computed
+// The OEE and utilization report calls (reports-admin §2, §7; decision 0801) on a hand-computed
 // plant in America/Chicago over Saturday 2025-11-01 (24 h, CDT) and Sunday 2025-11-02 (25 h: DST ends at
 // 02:00 CDT → 01:00 CST), with a Day (06:00–14:00) and a Swing (14:00–22:00) shift every day. Both dialects.
 

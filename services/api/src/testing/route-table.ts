@@ -535,6 +535,28 @@ export const ROUTES: RouteCase[] = [
     reach: 'machine',
     body: (s) => oeeByBody(s),
   },
+  // The warehouse job calls (decision 0813).
+  {
+    method: 'GET',
+    path: '/api/reports/warehouse/jobs',
+    full: true,
+    reach: 'machine',
+    body: (s) => ({ ...range(s), job_id: s.jobId, machine_id: s.machineId }),
+  },
+  {
+    method: 'GET',
+    path: '/api/reports/warehouse/jobs/aggregatedbymachine',
+    full: true,
+    reach: 'company',
+    body: (s) => ({ ...range(s), job_id: s.jobId }),
+  },
+  {
+    method: 'GET',
+    path: '/api/reports/warehouse/jobs/withoutruns',
+    full: true,
+    reach: 'machine',
+    body: (s) => ({ ...range(s), machine_id: s.machineId }),
+  },
   {
     method: 'GET',
     path: '/api/reports/oee',

@@ -1,0 +1,314 @@
+import {
+  addJobTallies,
+  averageCycleMs,
+  buildRollups,
+  emptyJobTally,
+  epochMs,
+  formatDowntimeMinutes,
+  formatInCycleHours,
+  formatPercent,
+  formatWallTime,
+  jobFigures,
+  jobRunTally,
+  jobSpan,
+  rollupBuckets,
+} from '@takt/domain';
+import type { JobFigures, JobTally } from '@takt/domain';
+import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
+import { toCsv } from '../http/csv';
+import { notFound } from '../http/errors';
+import { getJob } from '../repositories/jobs';
+import type { JobReportRun } from '../repositories/jobs-report';
+import { jobRunsOverlapping, jobsWithoutRuns } from '../repositories/jobs-report';
+import { getMachine } from '../repositories/machines';
+import { reportMachines } from '../repositories/reports';
+import type { ServiceCtx } from './context';
+
+// The warehouse job calls (reports-admin §2 Jobs report, §3 Job report, §7; decision 0813). A
+// run's figures are its time inside the range (up to now), from rollups built over exactly that time from
+// the stored facts with the domain's code (as reportRollups builds a machine it cannot read stored), so a
+// run that starts or ends inside an hour counts only its own minutes; a job's or a machine's figures are
+// the sums of its runs' (packages/domain reports/job-report.ts).
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+export interface WarehouseJobsQuery extends Range {
+  job_id?: string | undefined;
+  machine_id?: string | undefined;
+}
+
+export interface JobByMachineQuery extends Range {
+  job_id: string;
+}
+
+export interface JobsWithoutRunsQuery extends Range {
+  group?: string | undefined;
+  machine_id?: string | undefined;
+}
+
+/** reports-admin §3 Job report run. */
+export interface JobRunReport extends JobFigures {
+  jobschedulegroup_id: string;
+  job_id: string;
+  job_name: string;
+  machine_id: string;
+  machine_name: string;
+  start_at: number;
+  end_at: number | null;
+  expected_cycle_time_ms: number;
+  ideal_cycle_time_ms: number;
+  average_cycle_ms: number | null;
+}
+
+/** reports-admin §3 Job report: the job's figures over its runs in the range, and the runs. */
+export interface JobReport extends JobFigures {
+  job_id: string;
+  job_name: string;
+  start_at: number | null;
+  end_at: number | null;
+  runs: JobRunReport[];
+}
+
+/** One job's figures on one machine (its runs there summed). */
+export interface JobMachineReport extends JobFigures {
+  machine_id: string;
+  machine_name: string;
+  start_at: number | null;
+  end_at: number | null;
+  average_cycle_ms: number | null;
+}
+
+/** Each run's tally over its time inside the range up to now (an empty tally when none is left). */
+async function runTallies(
+  ctx: ServiceCtx,
+  runs: readonly JobReportRun[],
+  range: Range,
+): Promise<Map<string, JobTally>> {
+  const out = new Map<string, JobTally>();
+  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const spanOf = (r: JobReportRun) => ({
+    start: epochMs(Math.max(r.startAt, range.start)),
+    end: epochMs(Math.min(r.endAt ?? ctx.now, range.end, ctx.now)),
+  });
+  const byMachine = new Map<string, JobReportRun[]>();
+  for (const r of runs) {
+    if (spanOf(r).end <= spanOf(r).start) {
+      out.set(r.id, emptyJobTally());
+      continue;
+    }
+    byMachine.set(r.machineId, [...(byMachine.get(r.machineId) ?? []), r]);
+  }
+  await Promise.all(
+    [...byMachine].map(async ([machineId, mine]) => {
+      const spans = mine.map(spanOf);
+      const union = {
+        start: Math.min(...spans.map((s) => s.start)),
+        end: Math.max(...spans.map((s) => s.end)),
+      };
+      // Machine ids come from the company-scoped runs, so the bare database reads only the company's facts.
+      const source = (await loadRollupSources(ctx.scope.db, [machineId], union, { now: ctx.now })).get(
+        machineId,
+      )!;
+      mine.forEach((r, i) => {
+        const span = spans[i]!;
+        // Buckets split at the production start too, so the parts goal's planned downtime (summed over whole
+        // buckets from there) is exact when production starts inside an hour.
+        const cut = r.setupEnd;
+        const buckets =
+          cut !== null && cut > span.start && cut < span.end
+            ? [
+                ...rollupBuckets(calendar, { start: span.start, end: epochMs(cut) }),
+                ...rollupBuckets(calendar, { start: epochMs(cut), end: span.end }),
+              ]
+            : rollupBuckets(calendar, span);
+        const rows = buildRollups(source, buckets);
+        const cycles = (source.cycles ?? []).filter(
+          (c) => c.runId === r.id && !c.setup && c.end >= span.start && c.end < span.end,
+        );
+        const goalRun = {
+          productionStart: r.setupEnd,
+          end: r.endAt,
+          expectedCycleTime: r.expectedCycleTime,
+          partBehavior: r.partBehavior,
+          actualParts: r.actualParts,
+          reportedParts: r.reportedParts,
+          requiredCycles: r.requiredCycles,
+        };
+        out.set(r.id, jobRunTally(rows, goalRun, span, ctx.now, cycles));
+      });
+    }),
+  );
+  return out;
+}
+
+const sumTallies = (tallies: Iterable<JobTally>) => {
+  let t = emptyJobTally();
+  for (const x of tallies) t = addJobTallies(t, x);
+  return t;
+};
+
+const spanOfRuns = (runs: readonly JobReportRun[]) =>
+  jobSpan(runs.map((r) => ({ start: r.startAt, end: r.endAt }))) ?? { start_at: null, end_at: null };
+
+/** The job's runs in the range as reports-admin §3 Job report runs. */
+function runReport(r: JobReportRun, t: JobTally): JobRunReport {
+  return {
+    jobschedulegroup_id: r.id,
+    job_id: r.jobId,
+    job_name: r.jobName,
+    machine_id: r.machineId,
+    machine_name: r.machineName,
+    start_at: r.startAt,
+    end_at: r.endAt,
+    expected_cycle_time_ms: r.expectedCycleTime,
+    ideal_cycle_time_ms: r.idealCycleTime,
+    average_cycle_ms: averageCycleMs(t),
+    ...jobFigures(t),
+  };
+}
+
+/** Groups runs (sorted by job) by a key, keeping the first-seen order. */
+function groupBy<K>(runs: readonly JobReportRun[], key: (r: JobReportRun) => K): Map<K, JobReportRun[]> {
+  const out = new Map<K, JobReportRun[]>();
+  for (const r of runs) out.set(key(r), [...(out.get(key(r)) ?? []), r]);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// GET /api/reports/warehouse/jobs
+
+export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
+  const range = { start: q.start, end: q.end };
+  if (q.job_id && !(await getJob(ctx.scope, q.job_id))) throw notFound('Job');
+  if (q.machine_id && !(await getMachine(ctx.scope, q.machine_id))) throw notFound('Machine');
+  const runs = await jobRunsOverlapping(
+    ctx.scope,
+    { jobId: q.job_id, machineIds: q.machine_id ? [q.machine_id] : undefined },
+    range,
+  );
+  const tallies = await runTallies(ctx, runs, range);
+  const jobs: JobReport[] = [...groupBy(runs, (r) => r.jobId)].map(([jobId, mine]) => ({
+    job_id: jobId,
+    job_name: mine[0]!.jobName,
+    ...spanOfRuns(mine),
+    ...jobFigures(sumTallies(mine.map((r) => tallies.get(r.id)!))),
+    runs: mine.map((r) => runReport(r, tallies.get(r.id)!)),
+  }));
+  return { range, jobs };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// GET /api/reports/warehouse/jobs/aggregatedbymachine
+
+export async function jobByMachine(ctx: ServiceCtx, q: JobByMachineQuery) {
+  const range = { start: q.start, end: q.end };
+  const job = await getJob(ctx.scope, q.job_id);
+  if (!job) throw notFound('Job');
+  const runs = await jobRunsOverlapping(ctx.scope, { jobId: job.id }, range);
+  const tallies = await runTallies(ctx, runs, range);
+  const machines: JobMachineReport[] = [...groupBy(runs, (r) => r.machineId)]
+    .map(([machineId, mine]) => {
+      const t = sumTallies(mine.map((r) => tallies.get(r.id)!));
+      return {
+        machine_id: machineId,
+        machine_name: mine[0]!.machineName,
+        ...spanOfRuns(mine),
+        average_cycle_ms: averageCycleMs(t),
+        ...jobFigures(t),
+      };
+    })
+    .sort((a, b) => a.machine_name.localeCompare(b.machine_name) || a.machine_id.localeCompare(b.machine_id));
+  return {
+    range,
+    job: {
+      job_id: job.id,
+      job_name: job.name,
+      ...spanOfRuns(runs),
+      ...jobFigures(sumTallies(tallies.values())),
+    },
+    machines,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// GET /api/reports/warehouse/jobs/withoutruns
+
+export async function jobsWithoutRunsReport(ctx: ServiceCtx, q: JobsWithoutRunsQuery) {
+  const range = { start: q.start, end: q.end };
+  // The machines whose runs count: one, or a group's (another company's id is 404), else any machine. A
+  // machine outside the group (or a group without machines): nothing ran there, every job is listed.
+  const ids =
+    q.machine_id || q.group
+      ? (await reportMachines(ctx.scope, { machineId: q.machine_id, group: q.group })).map((m) => m.id)
+      : null;
+  const jobs = await jobsWithoutRuns(ctx.scope, ids, range);
+  return { range, jobs: jobs.map((j) => ({ job_id: j.id, job_name: j.name })) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// CSV (reports-admin §9 rounding: OEE percents 1 decimal, parts whole, in-cycle hours 1 decimal, downtime
+// minutes 2 decimals; times on the company's wall clock; '-' for null)
+
+const FIGURE_HEADERS = [
+  'Start',
+  'End',
+  'Parts Goal (%)',
+  'Expected Parts',
+  'Good Parts',
+  'Rejected Parts',
+  'OEE (%)',
+  'Availability (%)',
+  'Performance (%)',
+  'Quality (%)',
+  'Setup (h)',
+  'In-Cycle (h)',
+  'Downtime (min)',
+];
+
+function figureCells(
+  f: JobFigures & { start_at: number | null; end_at: number | null },
+  timezone: string,
+): string[] {
+  const pct = (v: number | null) => formatPercent(v, 'oeeTable');
+  return [
+    f.start_at === null ? '' : formatWallTime(timezone, f.start_at),
+    f.end_at === null ? '' : formatWallTime(timezone, f.end_at),
+    pct(f.percentage_of_parts_goal === null ? null : f.percentage_of_parts_goal / 100),
+    f.expected_parts === null ? '-' : String(f.expected_parts),
+    String(f.good_parts),
+    String(f.rejected_parts),
+    pct(f.oee),
+    pct(f.availability),
+    pct(f.performance),
+    pct(f.quality),
+    formatInCycleHours(f.setup_ms),
+    formatInCycleHours(f.production_in_cycle_ms),
+    formatDowntimeMinutes(f.production_downtime_ms),
+  ];
+}
+
+/** One row per job (its runs summed). */
+export function warehouseJobsCsv(report: WarehouseJobsReport, timezone: string) {
+  return toCsv(
+    ['Job', ...FIGURE_HEADERS],
+    report.jobs.map((j) => [j.job_name, ...figureCells(j, timezone)]),
+  );
+}
+
+/** One row per machine, then the job's Total row. */
+export function jobByMachineCsv(report: JobByMachineReport, timezone: string) {
+  return toCsv(
+    ['Machine', ...FIGURE_HEADERS],
+    [
+      ...report.machines.map((m) => [m.machine_name, ...figureCells(m, timezone)]),
+      ['Total', ...figureCells(report.job, timezone)],
+    ],
+  );
+}
+
+export type WarehouseJobsReport = Awaited<ReturnType<typeof warehouseJobs>>;
+export type JobByMachineReport = Awaited<ReturnType<typeof jobByMachine>>;
+export type JobsWithoutRunsReport = Awaited<ReturnType<typeof jobsWithoutRunsReport>>;
