@@ -188,12 +188,24 @@ export async function loadRollupCells(
   const computedAt = new Map<string, number>();
   if (input.machineIds.length === 0) return { series, computedAt };
   const cell = cellIndex(input.cellStarts, 0, Math.max(0, input.cellStarts.length - 1));
-  const rows = await scope
+  const days = scope
     .selectFrom('rollup_days')
+    .select([...CELL_COLUMNS, cell.as('cell')])
+    .where('machine_id', 'in', [...input.machineIds])
+    .where('start_at', '>=', input.start)
+    .where('start_at', '<', input.end);
+  // PostgreSQL hash-aggregates the rows as they come. SQLite sorts its GROUP BY input in one temp B-tree
+  // of every day row with all the summed columns; read from the (machine_id, start_at) index in the order
+  // machine, cell (the cell is monotone in start_at), shift, it sorts only within each machine's rows
+  // ("LAST 2 TERMS OF ORDER BY") and then streams the groups: ~10 % less on 100 machines × 1 year by week.
+  const from = numberedPlaceholders(scope.db)
+    ? days.as('d')
+    : days.orderBy('machine_id').orderBy(sql.ref('cell')).orderBy('shift_id').as('d');
+  const rows = await scope.db
+    .selectFrom(from)
     .select((eb) => [
       'machine_id',
       'shift_id as shiftId',
-      cell.as('cell'),
       eb.fn.min('start_at').as('start'),
       eb.fn.max('end_at').as('end'),
       eb.fn.sum<number>('duration_ms').as('duration'),
@@ -208,26 +220,51 @@ export async function loadRollupCells(
       eb.fn.min('min_expected_part_time').as('minExpected'),
       eb.fn.max('computed_at').as('computedAt'),
     ])
-    .where('machine_id', 'in', [...input.machineIds])
-    .where('start_at', '>=', input.start)
-    .where('start_at', '<', input.end)
-    .groupBy(['machine_id', sql.ref('cell'), 'shift_id'])
-    .orderBy('machine_id')
-    .orderBy(sql.ref('start'))
+    .groupBy(['machine_id', 'cell', 'shift_id'])
     .execute();
-  // Rows by machine, then start: each machine's run packed as it comes.
-  for (let from = 0; from < rows.length;) {
-    const id = rows[from]!.machine_id;
-    let to = from;
+  // Rows in any order: by machine, then by start (each machine's run packed in time order).
+  const byMachine = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const list = byMachine.get(r.machine_id);
+    if (list) list.push(r);
+    else byMachine.set(r.machine_id, [r]);
+  }
+  for (const [id, list] of byMachine) {
     let at = Number.NEGATIVE_INFINITY;
-    for (; to < rows.length && rows[to]!.machine_id === id; to++)
-      at = Math.max(at, Number(rows[to]!.computedAt));
-    series.set(id, packSeriesRows(rows.slice(from, to) as unknown as SeriesRow[]));
+    let sorted = true;
+    for (let i = 0; i < list.length; i++) {
+      at = Math.max(at, Number(list[i]!.computedAt));
+      if (i > 0 && Number(list[i - 1]!.start) > Number(list[i]!.start)) sorted = false;
+    }
+    if (!sorted) list.sort((a, b) => Number(a.start) - Number(b.start));
+    series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
     computedAt.set(id, at);
-    from = to;
   }
   return { series, computedAt };
 }
+
+/** The day rows' columns loadRollupCells sums (the rest stay unread). */
+const CELL_COLUMNS = [
+  'machine_id',
+  'shift_id',
+  'start_at',
+  'end_at',
+  'duration_ms',
+  'active_ms',
+  'setup_ms',
+  'inactive_ms',
+  'fault_ms',
+  'unavailable_ms',
+  'spindle_ms',
+  'in_cut_ms',
+  'planned_downtime_ms',
+  'ideal_ms',
+  'parts',
+  'adjustment_count',
+  'rejected',
+  'min_expected_part_time',
+  'computed_at',
+] as const;
 
 /** Each machine's pending dirty mark (decision 0700): time from which its stored rows are stale. */
 export async function rollupDirtyMarks(
