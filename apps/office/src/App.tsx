@@ -71,6 +71,10 @@ const MachineExportPage = lazy(() =>
   import('./pages/MachineExportPage').then((m) => ({ default: m.MachineExportPage })),
 );
 
+const JobsReportPage = lazy(() =>
+  import('./pages/JobsReportPage').then((m) => ({ default: m.JobsReportPage })),
+);
+const JobReportPage = lazy(() => import('./pages/JobReportPage').then((m) => ({ default: m.JobReportPage })));
 const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
 
 function LazyPage({ children }: { children: ReactNode }) {
@@ -199,6 +203,21 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <LazyPage>
       <MachineExportPage />
     </LazyPage>
+  ),
+  // The warehouse job calls need FullProduct (services/api routes/jobs-report.ts; decision 0813).
+  jobs: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <JobsReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  jobReport: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <JobReportPage />
+      </LazyPage>
+    </RequirePermission>
   ),
 };
 

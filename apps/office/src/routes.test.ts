@@ -32,6 +32,8 @@ describe('office routes', () => {
     ['/machine/m1/diagnostics', 'machineDiagnostics'],
     ['/machine/m1/conditions', 'machineConditions'],
     ['/machine/m1/export', 'machineExport'],
+    ['/reports/operationreport', 'jobs'],
+    ['/dashboard/jobreport', 'jobReport'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -53,6 +55,8 @@ describe('office routes', () => {
     expect(navSection('/machine/m1/parts')).toBe('reports');
     expect(navSection('/dashboard/parts')).toBe('reports');
     expect(navSection('/machine/m1/utilization')).toBe('reports');
+    expect(navSection('/reports/operationreport')).toBe('reports');
+    expect(navSection('/dashboard/jobreport')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     // The machine pages of decision 0810 open from the Machines page.
     expect(navSection('/machine/m1/diagnostics')).toBe('machines');
@@ -65,7 +69,7 @@ describe('reportsFor (reports-admin §6)', () => {
   it.each([
     [
       ['PerformanceDashboard', 'Utilization', 'FullProduct'],
-      ['oee', 'utilization', 'downtime', 'quality', 'parts'],
+      ['oee', 'utilization', 'downtime', 'quality', 'parts', 'jobs'],
     ],
     [
       ['PerformanceDashboard', 'Utilization'],

@@ -58,6 +58,10 @@ export const PATHS = {
   machineConditions: '/machine/:id/conditions',
   /** reports-admin §2 "an event-data export page" (decision 0810). */
   machineExport: '/machine/:id/export',
+  /** reports-admin §2: reports/operationreport?job_id&start&end, the Jobs report (all machines). */
+  jobs: '/reports/operationreport',
+  /** reports-admin §2: /dashboard/jobreport?job_id={id}&start&end, one job's report (no range: all time). */
+  jobReport: '/dashboard/jobreport',
 } as const;
 
 export type PageId =
@@ -77,7 +81,9 @@ export type PageId =
   | 'partCorrections'
   | 'machineDiagnostics'
   | 'machineConditions'
-  | 'machineExport';
+  | 'machineExport'
+  | 'jobs'
+  | 'jobReport';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -103,11 +109,13 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'machineDiagnostics', path: PATHS.machineDiagnostics },
   { id: 'machineConditions', path: PATHS.machineConditions },
   { id: 'machineExport', path: PATHS.machineExport },
+  { id: 'jobs', path: PATHS.jobs },
+  { id: 'jobReport', path: PATHS.jobReport },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
 export interface ReportEntry {
-  id: 'oee' | 'utilization' | 'downtime' | 'quality' | 'parts';
+  id: 'oee' | 'utilization' | 'downtime' | 'quality' | 'parts' | 'jobs';
   path: string;
   permission: Permission;
   title: string;
@@ -155,6 +163,14 @@ export const REPORTS: readonly ReportEntry[] = [
     title: tr('parts.title'),
     blurb: tr('parts.blurb'),
   },
+  {
+    id: 'jobs',
+    path: PATHS.jobs,
+    // The warehouse job calls need FullProduct (decision 0813: job figures are OEE figures).
+    permission: 'FullProduct',
+    title: tr('jobs.title'),
+    blurb: tr('jobs.blurb'),
+  },
 ];
 
 /** /machine/{id}/downtime for one machine. */
@@ -197,6 +213,7 @@ export function navSection(pathname: string): 'machines' | 'reports' | null {
   if (/^\/machine\/[^/]+\/(diagnostics|conditions|export)$/.test(p)) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
+  if (p === PATHS.jobReport) return 'reports';
   if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts|utilization)$/.test(p))
     return 'reports';
   if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';

@@ -85,8 +85,8 @@ export function ReportFrame({
   title: string;
   /** 'Return to … for All Machines', shown when drilled into a group or machine; it keeps the dates. */
   returnText: string;
-  /** The group filter's choices (hidden while a machine is open). */
-  groups: readonly { id: string; name: string }[];
+  /** The group filter's choices (hidden while a machine is open); null: the report has no group filter. */
+  groups: readonly { id: string; name: string }[] | null;
   /** The shift filter (reports-admin §2), shown once its shifts are known. */
   shifts: Pick<ReturnType<typeof useShiftSelection>, 'options' | 'selected' | 'setSelected'>;
   /** The results on screen are not those of the applied range yet. */
@@ -131,7 +131,9 @@ export function ReportFrame({
           {...(maxDays != null ? { maxDays } : {})}
           {...(quickLinkOptions ? { quickLinkOptions } : {})}
         />
-        {!machine && <GroupSelect groups={groups} value={group} onChange={(g) => openDrill('group', g)} />}
+        {!machine && groups && (
+          <GroupSelect groups={groups} value={group} onChange={(g) => openDrill('group', g)} />
+        )}
         {shifts.options && (
           <ShiftFilter shifts={shifts.options} selected={shifts.selected} onChange={shifts.setSelected} />
         )}

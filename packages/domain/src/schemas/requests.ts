@@ -279,6 +279,8 @@ export const warehouseJobsQuerySchema = z
     ...range,
     job_id: z.string().min(1, 'job_id must be a job id').optional(),
     machine_id: z.string().min(1, 'machine_id must be a machine id').optional(),
+    /** reports-admin §2 "Jobs report reads group": only runs on the group's machines. */
+    group: z.string().min(1, 'group must be a machine group id').optional(),
     format: csvFormat,
   })
   .refine(startBeforeEnd, START_BEFORE_END);

@@ -178,6 +178,8 @@ describe.each(DIALECTS)('warehouse job calls on %s', (dialect) => {
       p.cookie,
     );
     expect(r.range).toEqual({ start: START, end: END });
+    // The company's parts-goal status cut-offs (reports-admin §4) come with the jobs: the defaults here.
+    expect(r.limits).toEqual({ warningPercent: 90, failurePercent: 75 });
     expect(r.jobs.map((j) => j.job_name)).toEqual(['Flange']);
     const job = r.jobs[0]!;
     expect(job).toMatchObject({
@@ -253,6 +255,27 @@ describe.each(DIALECTS)('warehouse job calls on %s', (dialect) => {
       p.cookie,
     );
     expect(one.jobs).toEqual([]);
+
+    // group (reports-admin §2 "Jobs report reads group"): only the runs on the group's machines, the Mill's.
+    const cell = await aGroup(api.h.t.db, p.company, 'Cell');
+    await api.h.t.db
+      .insertInto('machine_group_members')
+      .values({ company_id: p.company.id, group_id: cell, machine_id: p.mill })
+      .execute();
+    const inCell = await get<WarehouseJobsReport>(
+      `/api/reports/warehouse/jobs?start=${START}&end=${END}&group=${cell}`,
+      p.cookie,
+    );
+    expect(inCell.jobs.map((j) => j.runs.map((x) => x.machine_name))).toEqual([['Mill']]);
+    expect(inCell.jobs[0]).toMatchObject({ expected_parts: 12, good_parts: 0 });
+    // A group of another company is not found.
+    const other = await aCompany(api.h.t.db, { name: 'Other shop' });
+    const theirs = await aGroup(api.h.t.db, other, 'Theirs');
+    const res = await api.h.get(
+      `/api/reports/warehouse/jobs?start=${START}&end=${END}&group=${theirs}`,
+      p.cookie,
+    );
+    expect(res.status).toBe(404);
   });
 
   it('jobs: a range cutting a run inside hours counts only the run’s minutes in it', async () => {

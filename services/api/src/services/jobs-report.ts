@@ -16,6 +16,7 @@ import {
 import type { JobFigures, JobTally } from '@takt/domain';
 import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
 import { toCsv } from '../http/csv';
+import { companyLimits } from '../repositories/dashboard';
 import { notFound } from '../http/errors';
 import { getJob } from '../repositories/jobs';
 import type { JobReportRun } from '../repositories/jobs-report';
@@ -38,6 +39,7 @@ interface Range {
 export interface WarehouseJobsQuery extends Range {
   job_id?: string | undefined;
   machine_id?: string | undefined;
+  group?: string | undefined;
 }
 
 export interface JobByMachineQuery extends Range {
@@ -184,12 +186,14 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
   const range = { start: q.start, end: q.end };
   if (q.job_id && !(await getJob(ctx.scope, q.job_id))) throw notFound('Job');
   if (q.machine_id && !(await getMachine(ctx.scope, q.machine_id))) throw notFound('Machine');
-  const runs = await jobRunsOverlapping(
-    ctx.scope,
-    { jobId: q.job_id, machineIds: q.machine_id ? [q.machine_id] : undefined },
-    range,
-  );
-  const tallies = await runTallies(ctx, runs, range);
+  // A group narrows to its machines (an unknown group, or a machine outside it, is 404).
+  const machineIds = q.group
+    ? (await reportMachines(ctx.scope, { group: q.group, machineId: q.machine_id })).map((m) => m.id)
+    : q.machine_id
+      ? [q.machine_id]
+      : undefined;
+  const runs = await jobRunsOverlapping(ctx.scope, { jobId: q.job_id, machineIds }, range);
+  const [tallies, limits] = await Promise.all([runTallies(ctx, runs, range), companyLimits(ctx.scope)]);
   const jobs: JobReport[] = [...groupBy(runs, (r) => r.jobId)].map(([jobId, mine]) => ({
     job_id: jobId,
     job_name: mine[0]!.jobName,
@@ -197,7 +201,12 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
     ...jobFigures(sumTallies(mine.map((r) => tallies.get(r.id)!))),
     runs: mine.map((r) => runReport(r, tallies.get(r.id)!)),
   }));
-  return { range, jobs };
+  // reports-admin §4 "Parts goal and OEE" status cut-offs: the company's, for the job cards' colours.
+  return {
+    range,
+    jobs,
+    limits: { warningPercent: limits.warningPercent, failurePercent: limits.failurePercent },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
