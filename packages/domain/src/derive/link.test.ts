@@ -14,13 +14,21 @@ const PC: DeriverConfig = { cycleSource: 'part_count' };
 interface Arrival {
   o: Observation;
   receivedAt: number;
+  /** Received with the arrival before it (one agent document). */
+  together?: boolean;
 }
 const arrive = (o: Observation, receivedS: number): Arrival => ({ o, receivedAt: at(receivedS) });
+/** Observations received as one (an agent's /current). */
+const arriveTogether = (os: readonly Observation[], receivedS: number): Arrival[] =>
+  os.map((o, i) => ({ o, receivedAt: at(receivedS), together: i > 0 }));
 
 /** The source's arrivals, in arrival order, placed by its LinkClock and derived up to `nowS`. */
 function derive(kind: SourceKind, arrivals: readonly Arrival[], nowS: number): DerivationResult {
   const clock = new LinkClock(kind);
-  const placed = arrivals.map(({ o, receivedAt }) => ({ ...o, ts: epochMs(clock.place(o, receivedAt)) }));
+  const placed = arrivals.map(({ o, receivedAt, together }) => {
+    if (!together) clock.receipt();
+    return { ...o, ts: epochMs(clock.place(o, receivedAt)) };
+  });
   return deriveMachineHistory(placed, PC, at(nowS));
 }
 
@@ -142,8 +150,7 @@ describe('a new run (a worker started again, decision 0201)', () => {
       'agent',
       [
         arrive(connect(at(500)), 500),
-        arrive(avail(at(100), 'AVAILABLE'), 501),
-        arrive(exec(at(400), 'FEED_HOLD'), 501),
+        ...arriveTogether([avail(at(100), 'AVAILABLE'), exec(at(400), 'FEED_HOLD')], 501),
         arrive(exec(at(530), 'ACTIVE'), 530),
       ],
       600,
@@ -162,6 +169,25 @@ describe('a new run (a worker started again, decision 0201)', () => {
     const edge = new LinkClock('gateway');
     edge.seen(at(500), connect(at(500)));
     expect(edge.place(exec(at(490), 'READY'), at(501))).toBe(at(490));
+  });
+  it('lines stamped before a connect noted late keep their order, a millisecond each', () => {
+    // Under load the worker notes the connect after the adapter already stamped and sent its first lines.
+    const clock = new LinkClock('shdr');
+    clock.place(exec(at(0), 'READY'), at(0));
+    expect(clock.place(connect(at(1)), at(1))).toBe(at(1));
+    const line = (stampMs: number, receivedMs: number) => {
+      clock.receipt();
+      return [
+        clock.place(exec(epochMs(at(1) + stampMs), 'ACTIVE'), at(1) + receivedMs),
+        clock.place(count(epochMs(at(1) + stampMs), 1), at(1) + receivedMs),
+      ];
+    };
+    expect(line(-10, 1)).toEqual([at(1), at(1)]); // the items of one line stay together
+    expect(line(-5, 1)).toEqual([at(1) + 1, at(1) + 1]);
+    expect(line(0, 3)).toEqual([at(1) + 2, at(1) + 2]); // stamped at the connect, after two placed there
+    expect(line(1, 4)).toEqual([at(1) + 3, at(1) + 3]);
+    expect(line(9, 10)).toEqual([at(1) + 9, at(1) + 9]); // the stamps passed what was placed: kept
+    expect(line(7, 11)).toEqual([at(1) + 7, at(1) + 7]); // an adapter's own disorder is not ours to mend
   });
 });
 

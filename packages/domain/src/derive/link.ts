@@ -81,6 +81,10 @@ export class LinkClock {
   private lastData = -Infinity;
   /** The time of the latest drop or connect received (for sources whose later data must not precede it). */
   private lastLinkChange = -Infinity;
+  /** The last data was placed later than it was stamped (see `data`). */
+  private moved = false;
+  /** The time given to the moved data of the current receipt, once there is some. */
+  private receiptTime: number | null = null;
 
   constructor(readonly kind: SourceKind) {
     this.rules = ORDER_BY_ARRIVAL[kind];
@@ -93,10 +97,32 @@ export class LinkClock {
     return this.data(o.ts, receivedAt);
   }
 
-  /** Mutates: the time of data stamped `ts` and received at `receivedAt`. */
+  /**
+   * Mutates: what is placed next arrived together, until the next call: one SHDR line, one agent document,
+   * one MQTT message. A receipt is one instant of the source (an agent's /current is a snapshot), so data
+   * of one receipt that has to be moved (see `data`) is moved to one time.
+   */
+  receipt(): void {
+    this.receiptTime = null;
+  }
+
+  /**
+   * Mutates: the time of data stamped `ts` and received at `receivedAt`. Data stamped before the last link
+   * change loses its stamp but not its order: each receipt of it is placed just after everything placed so
+   * far (the first at the link change), and so are the receipts after it until their stamps pass what was
+   * placed. Two receipts never share a millisecond, so neither their order nor a (ts, key) row is lost when
+   * a connect is noted after the source already stamped its first lines.
+   */
   data(ts: number, receivedAt: number): number {
-    let t = ts > receivedAt ? receivedAt : ts;
-    if (this.rules.dataAfterDrop && t < this.lastLinkChange) t = this.lastLinkChange;
+    const stamp = ts > receivedAt ? receivedAt : ts;
+    let t = stamp;
+    if (this.rules.dataAfterDrop) {
+      if (stamp < this.lastLinkChange || (this.moved && stamp <= this.lastData)) {
+        this.receiptTime ??= Math.max(this.lastLinkChange, this.lastData + 1);
+        t = this.receiptTime;
+      }
+      this.moved = t > stamp;
+    }
     if (t > this.lastData) this.lastData = t;
     return t;
   }
@@ -105,13 +131,20 @@ export class LinkClock {
   drop(at: number): number {
     const t = this.rules.drops && at <= this.lastData ? this.lastData + 1 : at;
     if (t > this.lastLinkChange) this.lastLinkChange = t;
+    this.linkChanged();
     return t;
   }
 
   /** Mutates: the time of a connect detected at `at` (a new run begins there). */
   connect(at: number): number {
     if (at > this.lastLinkChange) this.lastLinkChange = at;
+    this.linkChanged();
     return at;
+  }
+
+  private linkChanged(): void {
+    this.moved = false;
+    this.receiptTime = null;
   }
 
   /**
@@ -119,6 +152,7 @@ export class LinkClock {
    * undefined for data the engine has no meaning for.
    */
   seen(ts: number, o?: Observation): void {
+    this.linkChanged();
     if (o?.key === 'connection' || (o && saysUnavailable(o))) {
       if (ts > this.lastLinkChange) this.lastLinkChange = ts;
     } else if (ts > this.lastData) this.lastData = ts;

@@ -179,6 +179,7 @@ export class MachinePipeline {
   pushRaw(observations: readonly RawObservation[], receivedAt: number, stored = false): void {
     // Straight into the queue (once per line: no array of its own).
     let derived = 0;
+    if (!stored) this.clock.receipt();
     for (const o of observations) {
       const d = toDomainObservation(o, this.fields.get(o.key), o.ts);
       if (stored) this.clock.seen(o.ts, d ?? undefined);
