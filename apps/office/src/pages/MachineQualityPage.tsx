@@ -1,6 +1,5 @@
 import type { CompanyClock } from '@takt/domain';
-import { companyFlagsSchema } from '@takt/domain';
-import { isRecord, parseDashboardResponse, tr, useSession, useToasts } from '@takt/ui';
+import { isRecord, tr, useSession, useToasts } from '@takt/ui';
 import type { Horizon } from '@takt/ui';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
@@ -23,7 +22,7 @@ import {
 import type { Adjustment, AdjustmentKind, Reason, ScrapDraft, ScrapFormContext } from '../quality/scrap-form';
 import { ScrapForm } from '../quality/ScrapForm';
 import '../quality/scrap.css';
-import { useMachineReport } from '../reports/hooks';
+import { useCompanyFlags, useMachine, useMachineReport } from '../reports/hooks';
 import { listTimeFormat } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { hasPermission, PATHS } from '../routes';
@@ -42,11 +41,6 @@ export function MachineQualityPage({ kind }: { kind: AdjustmentKind }) {
       {(clock, offsetMs) => <MachineAdjustments clock={clock} offsetMs={offsetMs} kind={kind} />}
     </ReportClockGate>
   );
-}
-
-interface Machine {
-  name: string;
-  manual: boolean;
 }
 
 type Load<T> = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; data: T };
@@ -78,36 +72,28 @@ function MachineAdjustments({
   const canEdit = hasPermission(me, 'FullProduct');
   const timezone = me.company.timezone;
 
-  const [machine, setMachine] = useState<Machine | null>(null);
+  const machine = useMachine(machineId);
   const [allReasons, setAllReasons] = useState<Reason[]>([]);
-  const [hideRemoveFlag, setHideRemoveFlag] = useState(false);
+  const hideRemoveFlag = useCompanyFlags()?.hide_remove_rejected_parts_checkbox ?? false;
   const [version, setVersion] = useState(0);
   const [rows, setRows] = useState<{ key: string; load: Load<Adjustment[]> }>({
     key: '',
     load: { kind: 'loading' },
   });
 
-  // The machine's name and work center type, the reject reasons and the company's checkbox flag.
+  // The reject reasons, archived ones too (older rows name them).
   useEffect(() => {
     const controller = new AbortController();
-    const signal = controller.signal;
     api
-      .request('/api/dashboard', { signal, parse: parseDashboardResponse })
-      .then((d) => {
-        const m = d.machines.find((x) => x.id === machineId);
-        if (m) setMachine({ name: m.name, manual: m.workcenterType === 'manual' });
+      .request('/api/partadjustmenttypes', {
+        signal: controller.signal,
+        query: { includeHidden: true },
+        parse: parseReasons,
       })
-      .catch(() => undefined);
-    api
-      .request('/api/partadjustmenttypes', { signal, query: { includeHidden: true }, parse: parseReasons })
       .then(setAllReasons)
       .catch(() => undefined);
-    api
-      .request('/api/company/flags', { signal, parse: (v) => companyFlagsSchema.parse(v) })
-      .then((f) => setHideRemoveFlag(f.hide_remove_rejected_parts_checkbox))
-      .catch(() => undefined);
     return () => controller.abort();
-  }, [machineId]);
+  }, []);
 
   const key = JSON.stringify([machineId, applied.start, applied.end, kind, version]);
   useEffect(() => {

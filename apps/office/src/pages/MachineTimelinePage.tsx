@@ -35,13 +35,8 @@ import type {
   SubprogramsAnswer,
   TimelineRange,
 } from '../timeline/model';
-import {
-  useMachineName,
-  usePartMarks,
-  useTimelineBasics,
-  useTimelineData,
-  useTimelineView,
-} from '../timeline/hooks';
+import { usePartMarks, useTimelineBasics, useTimelineData, useTimelineView } from '../timeline/hooks';
+import { useCompanyFlags, useMachine } from '../reports/hooks';
 import {
   formatters,
   Legend,
@@ -78,7 +73,8 @@ function Timeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }
   // The lanes' data for the range; `version` reloads after a save.
   const [version, setVersion] = useState(0);
   const load = useTimelineData(machineId, range, version);
-  const name = useMachineName(machineId);
+  const name = useMachine(machineId)?.name ?? '';
+  const flags = useCompanyFlags();
 
   const [reasons, setReasons] = useState<Reason[]>([]);
   useEffect(() => {
@@ -126,7 +122,8 @@ function Timeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }
 
   const colors = useLaneColors();
   const downtime = load.kind === 'ready' ? load.downtime : null;
-  const activities = load.kind === 'ready' && load.activities;
+  // reports-admin §6: with the areActivitiesEnabled flag, activities replace runs.
+  const activities = flags?.areActivitiesEnabled ?? false;
   const lanes = useMemo(
     () =>
       operation && downtime

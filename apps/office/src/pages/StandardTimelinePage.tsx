@@ -6,13 +6,8 @@ import { Link } from 'react-router';
 import { ErrorBox, ReportClockGate } from '../components/ReportParts';
 import { machineTimelinePath } from '../routes';
 import { clampWindow } from '../timeline/draw';
-import {
-  useMachineName,
-  usePartMarks,
-  useTimelineBasics,
-  useTimelineData,
-  useTimelineView,
-} from '../timeline/hooks';
+import { usePartMarks, useTimelineBasics, useTimelineData, useTimelineView } from '../timeline/hooks';
+import { useCompanyFlags, useMachine } from '../reports/hooks';
 import {
   buildLanes,
   readStandardTimeline,
@@ -57,13 +52,15 @@ function StandardTimeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: 
   );
   const { range, event, include } = t;
   const load = useTimelineData(machineId, range, 0);
-  const name = useMachineName(machineId);
+  const name = useMachine(machineId)?.name ?? '';
+  const flags = useCompanyFlags();
   const [view, setView] = useTimelineView(`${machineId}|${range.start}|${range.end}`, range);
 
   const colors = useLaneColors();
   const operation = load.kind === 'ready' ? load.operation : null;
   const downtime = load.kind === 'ready' ? load.downtime : null;
-  const activities = load.kind === 'ready' && load.activities;
+  // reports-admin §6: with the areActivitiesEnabled flag, activities replace runs.
+  const activities = flags?.areActivitiesEnabled ?? false;
   const lanes = useMemo(
     () =>
       operation && downtime

@@ -1,4 +1,5 @@
-import type { CompanyClock, Shift } from '@takt/domain';
+import { companyFlagsSchema } from '@takt/domain';
+import type { CompanyClock, CompanyFlags, Shift } from '@takt/domain';
 import {
   ApiError,
   browserStorage,
@@ -121,18 +122,33 @@ export interface Named {
   name: string;
 }
 
+/** A machine as the reports name it, with its work center type (manual work centers report differently). */
+export interface NamedMachine extends Named {
+  manual: boolean;
+}
+
 /**
- * Machine groups and machines (id, name) from GET /api/dashboard, for the title and the group filter; empty
- * until they arrive or when the call fails.
+ * Machine groups and machines from GET /api/dashboard, for titles and the group filter; empty until they
+ * arrive or when the call fails.
  */
-export function useMachineNames(): { groups: Named[]; machines: Named[] } {
-  const [names, setNames] = useState<{ groups: Named[]; machines: Named[] }>({ groups: [], machines: [] });
+export function useMachineNames(): { groups: Named[]; machines: NamedMachine[] } {
+  const [names, setNames] = useState<{ groups: Named[]; machines: NamedMachine[] }>({
+    groups: [],
+    machines: [],
+  });
   useEffect(() => {
     const controller = new AbortController();
     api
       .request('/api/dashboard', { signal: controller.signal, parse: parseDashboardResponse })
       .then((d) =>
-        setNames({ groups: d.groups, machines: d.machines.map((m) => ({ id: m.id, name: m.name })) }),
+        setNames({
+          groups: d.groups,
+          machines: d.machines.map((m) => ({
+            id: m.id,
+            name: m.name,
+            manual: m.workcenterType === 'manual',
+          })),
+        }),
       )
       .catch(() => {
         // The names only label the title and the filter; the report works without them.
@@ -140,6 +156,27 @@ export function useMachineNames(): { groups: Named[]; machines: Named[] } {
     return () => controller.abort();
   }, []);
   return names;
+}
+
+/** One machine's name and work center type (null until known). */
+export function useMachine(machineId: string): NamedMachine | null {
+  return useMachineNames().machines.find((m) => m.id === machineId) ?? null;
+}
+
+/** The company's flags (GET /api/company/flags) once per page; null until they arrive or when the call fails. */
+export function useCompanyFlags(): CompanyFlags | null {
+  const [flags, setFlags] = useState<CompanyFlags | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .request('/api/company/flags', { signal: controller.signal, parse: (v) => companyFlagsSchema.parse(v) })
+      .then(setFlags)
+      .catch(() => {
+        // Every flag's default is off: a page without them shows the plain behaviour.
+      });
+    return () => controller.abort();
+  }, []);
+  return flags;
 }
 
 /** Machine groups (id, name) from GET /api/dashboard. */

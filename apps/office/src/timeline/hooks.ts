@@ -1,4 +1,3 @@
-import { companyFlagsSchema } from '@takt/domain';
 import { ApiError, localeZone, tr, useSession } from '@takt/ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -9,7 +8,7 @@ import { averageCycleMs, parseDowntime, parseOperation, partCycles, partMarks } 
 import type { DowntimeRow, OperationAnswer } from './model';
 
 // What the machine timeline and the standard timeline (reports-admin §2) load the same way: the lanes' data
-// of a range (GET /api/reports/operation and /api/downtime), the machine's name, and the zoomed window.
+// of a range (GET /api/reports/operation and /api/downtime) and the zoomed window.
 
 /** What a timeline page reads first: the machine in the path, the user's locale and tier, the minute, the query. */
 export function useTimelineBasics(offsetMs: number) {
@@ -42,8 +41,6 @@ export type TimelineLoad =
       key: string;
       operation: OperationAnswer;
       downtime: DowntimeRow[];
-      /** The company's areActivitiesEnabled flag (reports-admin §6): activities replace runs. */
-      activities: boolean;
     };
 
 function errorText(err: unknown): string {
@@ -66,37 +63,14 @@ export function useTimelineData(machineId: string, range: TimeWindow, version: n
     Promise.all([
       api.request('/api/reports/operation', { query: q, signal, parse: parseOperation }),
       api.request('/api/downtime', { query: q, signal, parse: parseDowntime }),
-      api.request('/api/company/flags', { signal, parse: (v) => companyFlagsSchema.parse(v) }),
     ])
-      .then(([operation, downtime, flags]) =>
-        setLoad({
-          kind: 'ready',
-          key,
-          operation,
-          downtime: downtime.items,
-          activities: flags.areActivitiesEnabled,
-        }),
-      )
+      .then(([operation, downtime]) => setLoad({ kind: 'ready', key, operation, downtime: downtime.items }))
       .catch((err: unknown) => {
         if (!signal.aborted) setLoad({ kind: 'error', message: errorText(err) });
       });
     return () => controller.abort();
   }, [machineId, start, end, version]);
   return load;
-}
-
-/** The machine's name from GET /api/dashboard ('' until known). */
-export function useMachineName(machineId: string): string {
-  const [name, setName] = useState('');
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .request<{ machines: { id: string; name: string }[] }>('/api/dashboard', { signal: controller.signal })
-      .then((d) => setName(d.machines.find((m) => m.id === machineId)?.name ?? ''))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [machineId]);
-  return name;
 }
 
 /** The visible window: `initial` until zoomed, and again whenever `key` (the machine and range) changes. */
