@@ -24,21 +24,10 @@ import {
   rollupBuckets,
   type RunStandards,
 } from '@takt/domain';
+import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const DAYS = Number(process.argv[3] ?? 365);
-
-/** Deterministic PRNG (mulberry32) so runs are comparable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const calendar: CompanyCalendar = {
   timezone: 'America/Chicago',
@@ -76,7 +65,7 @@ const range = { start, end };
 
 /** One machine's history: state changes on average once a minute, a cycle every few active minutes. */
 function history(seed: number): { intervals: StateInterval[]; cycles: MachineCycle[] } {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const intervals: StateInterval[] = [];
   const cycles: MachineCycle[] = [];
   const states: MachineState[] = [

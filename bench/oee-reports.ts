@@ -34,6 +34,7 @@ import {
 import { apiHarness } from '../services/api/src/testing/app';
 import { aCompany, aMachine, aUser } from '../services/api/src/testing/builders';
 import { aShift } from '../services/api/src/testing/live-builders';
+import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const DAYS = Number(process.argv[3] ?? 365);
@@ -46,18 +47,6 @@ const START = Date.UTC(2024, 0, 1, 6); // 2024-01-01 00:00 in Chicago
 /** About DAYS days on; bench() moves it to the nearest company-day start (DST changes on the way). */
 const END_GUESS = START + DAYS * 86_400_000;
 const NOW = END_GUESS + 2 * 86_400_000;
-
-/** Deterministic PRNG (mulberry32) so runs are comparable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Plausible measures of one bucket: in cycle a random share, the rest split over planned setup and reasons. */
 function measures(rnd: () => number, durationMs: number, inShift: boolean): RollupMeasures {
@@ -138,7 +127,7 @@ async function bench(dialect: DialectName) {
     for (let m = 0; m < MACHINES; m++) {
       const id = await aMachine(db, company, { name: `M${String(m).padStart(3, '0')}`, sortOrder: m });
       ids.push(id);
-      const rnd = prng(m + 1);
+      const rnd = mulberry32(m + 1);
       const domainRows: Rollup[] = buckets.map((b) => ({
         ...measures(rnd, b.end - b.start, b.shiftId !== null),
         machineId: id,

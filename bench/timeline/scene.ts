@@ -1,5 +1,6 @@
 // The scene bench/timeline-draw.ts measures, shared by its Node run and the page it bundles for Chromium
 // (this folder is not a bench of its own: bench/run.ts runs only the files directly under bench/).
+import { CHART_COLORS } from '@takt/domain';
 import { axisTicks, fitText, laneLayout, laneOf, plotScale } from '../../apps/office/src/timeline/draw';
 import type {
   DrawContext,
@@ -9,32 +10,9 @@ import type {
   TimelineItem,
   TimeWindow,
 } from '../../apps/office/src/timeline/draw';
+import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
 
 export const DAY = 86_400_000;
-
-/** Deterministic PRNG (mulberry32) so runs are comparable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const COLORS = [
-  '#1f5fbf',
-  '#e07b00',
-  '#1b7a3a',
-  '#c0262d',
-  '#7b2c9e',
-  '#00838f',
-  '#a0522d',
-  '#c2185b',
-  '#5d6b78',
-];
 
 /**
  * Seven days of a busy machine: a state change every 30 s on average (about 20,000 intervals), a part
@@ -42,7 +20,7 @@ const COLORS = [
  * and a few hundred faults. Returns the seven lanes the page draws, and the total number of items.
  */
 export function busyWeek(start: number, seed = 7): { lanes: Lane[]; items: number; bounds: TimeWindow } {
-  const r = prng(seed);
+  const r = mulberry32(seed);
   const end = start + 7 * DAY;
   const states: TimelineItem[] = [];
   const downtime: TimelineItem[] = [];
@@ -67,7 +45,7 @@ export function busyWeek(start: number, seed = 7): { lanes: Lane[]; items: numbe
       downtime.push({
         start: t,
         end: e,
-        color: r() < 0.3 ? '#c0262d' : COLORS[Math.floor(r() * 9)]!,
+        color: r() < 0.3 ? '#c0262d' : CHART_COLORS[Math.floor(r() * 9)]!,
         label: 'Tool change',
       });
     if (!active && r() < 0.05)
@@ -79,14 +57,14 @@ export function busyWeek(start: number, seed = 7): { lanes: Lane[]; items: numbe
     programs.push({
       start: p,
       end: Math.min(end, p + 300_000),
-      color: COLORS[i % 9]!,
+      color: CHART_COLORS[i % 9]!,
       label: `O${1000 + (i % 50)}`,
     });
   for (let d = 0; d < 7; d++)
     jobs.push({
       start: start + d * DAY,
       end: start + (d + 1) * DAY,
-      color: COLORS[d]!,
+      color: CHART_COLORS[d]!,
       label: `Job ${d + 1}`,
     });
   const lanes = [

@@ -1,5 +1,6 @@
 import {
   addDays,
+  CHART_COLORS,
   epochMs,
   formatDay,
   parseDay,
@@ -211,25 +212,12 @@ export async function newShiftDefaults(
   };
 }
 
-/** The nine chart colours (live-operations §9; packages/ui tokens.css --chart-1..9). */
-export const SHIFT_COLORS = [
-  '#1f5fbf',
-  '#e07b00',
-  '#1b7a3a',
-  '#c0262d',
-  '#7b2c9e',
-  '#00838f',
-  '#a0522d',
-  '#c2185b',
-  '#5d6b78',
-] as const;
-
 /** GET /api/shifts/color: a stable colour per shift (by name order, terminated included) for charts. */
 export async function shiftColors(
   ctx: ServiceCtx,
 ): Promise<Array<{ id: string; name: string; color: string }>> {
   const shifts = await listShiftsWithVersions(ctx.scope);
-  return shifts.map((s, i) => ({ id: s.id, name: s.name, color: SHIFT_COLORS[i % SHIFT_COLORS.length]! }));
+  return shifts.map((s, i) => ({ id: s.id, name: s.name, color: CHART_COLORS[i % CHART_COLORS.length]! }));
 }
 
 export interface ShiftCreateInput extends Partial<ShiftTimes> {
