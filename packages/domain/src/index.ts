@@ -3,7 +3,6 @@ export * from './machine-state';
 export * from './dashboard';
 export * from './tile-status';
 export * from './permissions';
-export * from './regions';
 export * from './palette';
 
 // Time and calendar
