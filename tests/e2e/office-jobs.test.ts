@@ -138,10 +138,11 @@ describe.each(DIALECTS)('the Jobs report and the job report in Chromium on %s', 
     await expect
       .poll(async () => (await tableRows(byMachine)).map((r) => [r[0], ...r.slice(3)]), POLL)
       .toEqual([['Lathe', ...FLANGE]]);
+    // Each run ends with its action, the machine-job report of its machine.
     const runs = office.section('Runs').getByRole('table');
     await expect
       .poll(async () => (await tableRows(runs)).map((r) => [r[0], ...r.slice(3)]), POLL)
-      .toEqual([['Lathe', ...FLANGE]]);
+      .toEqual([['Lathe', ...FLANGE, 'Job on Lathe']]);
     const csv = await office.downloadCsv(
       office.section('By machine').getByRole('link', { name: 'Download CSV' }),
       /^\/api\/reports\/warehouse\/jobs\/aggregatedbymachine\?job_id=.*format=csv&token=/,

@@ -75,6 +75,9 @@ const JobsReportPage = lazy(() =>
   import('./pages/JobsReportPage').then((m) => ({ default: m.JobsReportPage })),
 );
 const JobReportPage = lazy(() => import('./pages/JobReportPage').then((m) => ({ default: m.JobReportPage })));
+const MachineOperationReportPage = lazy(() =>
+  import('./pages/MachineOperationReportPage').then((m) => ({ default: m.MachineOperationReportPage })),
+);
 const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
 
 function LazyPage({ children }: { children: ReactNode }) {
@@ -216,6 +219,13 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <RequirePermission permission="FullProduct">
       <LazyPage>
         <JobReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  machineJob: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <MachineOperationReportPage />
       </LazyPage>
     </RequirePermission>
   ),

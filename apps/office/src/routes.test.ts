@@ -34,6 +34,7 @@ describe('office routes', () => {
     ['/machine/m1/export', 'machineExport'],
     ['/reports/operationreport', 'jobs'],
     ['/dashboard/jobreport', 'jobReport'],
+    ['/reports/machineoperationreport', 'machineJob'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -57,6 +58,7 @@ describe('office routes', () => {
     expect(navSection('/machine/m1/utilization')).toBe('reports');
     expect(navSection('/reports/operationreport')).toBe('reports');
     expect(navSection('/dashboard/jobreport')).toBe('reports');
+    expect(navSection('/reports/machineoperationreport')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     // The machine pages of decision 0810 open from the Machines page.
     expect(navSection('/machine/m1/diagnostics')).toBe('machines');

@@ -62,6 +62,11 @@ export const PATHS = {
   jobs: '/reports/operationreport',
   /** reports-admin §2: /dashboard/jobreport?job_id={id}&start&end, one job's report (no range: all time). */
   jobReport: '/dashboard/jobreport',
+  /**
+   * reports-admin §2: /reports/machineoperationreport?machine_id&job_id[&start&end], one job on one machine;
+   * without job_id, the Machine jobs report of the machine (decision 0821).
+   */
+  machineJob: '/reports/machineoperationreport',
 } as const;
 
 export type PageId =
@@ -83,7 +88,8 @@ export type PageId =
   | 'machineConditions'
   | 'machineExport'
   | 'jobs'
-  | 'jobReport';
+  | 'jobReport'
+  | 'machineJob';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -111,6 +117,7 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'machineExport', path: PATHS.machineExport },
   { id: 'jobs', path: PATHS.jobs },
   { id: 'jobReport', path: PATHS.jobReport },
+  { id: 'machineJob', path: PATHS.machineJob },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
@@ -213,7 +220,7 @@ export function navSection(pathname: string): 'machines' | 'reports' | null {
   if (/^\/machine\/[^/]+\/(diagnostics|conditions|export)$/.test(p)) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
-  if (p === PATHS.jobReport) return 'reports';
+  if (p === PATHS.jobReport || p === PATHS.machineJob) return 'reports';
   if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts|utilization)$/.test(p))
     return 'reports';
   if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';

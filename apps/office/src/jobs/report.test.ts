@@ -5,17 +5,26 @@ import type { AppliedRange } from '@takt/ui';
 import type { JobAnswer, JobFiguresAnswer } from './report';
 import {
   allTimeRange,
+  clampToJob,
+  downtimeRows,
   figureCells,
   filterJobs,
   jobByMachineCsvHref,
   jobCards,
   jobReportHref,
   jobReportRange,
+  JOBS_PAGE_SIZE,
   jobsCsvHref,
+  jobsPageQuery,
   jobsQuery,
   jobStatus,
   jobTiles,
+  machineJobHref,
   parseJobs,
+  readAggregateBy,
+  rejectRows,
+  shiftRows,
+  writeAggregateBy,
 } from './report';
 
 const CLOCK: CompanyClock = { timezone: 'America/Chicago' };
@@ -40,7 +49,13 @@ const figures = (over: Partial<JobFiguresAnswer> = {}): JobFiguresAnswer => ({
   production_downtime_ms: 60 * MIN,
   ...over,
 });
-const job = (over: Partial<JobAnswer> = {}): JobAnswer => ({ ...figures(), runs: [], ...over });
+const job = (over: Partial<JobAnswer> = {}): JobAnswer => ({
+  ...figures(),
+  machine_id: undefined,
+  machine_name: undefined,
+  runs: [],
+  ...over,
+});
 
 /** A company's parts-goal cut-offs (the defaults: warning 90, failure 75). */
 const LIMITS = { warningPercent: 90, failurePercent: 75 };
@@ -114,8 +129,10 @@ describe('job reports (reports-admin §2 Jobs report, §3 Job report)', () => {
       ),
     ).toEqual([
       {
+        key: 'j1',
         jobId: 'j1',
         name: 'Flange',
+        machine: null,
         percent: '51.5%',
         parts: '51 / 99',
         oee: '40.0%',
@@ -128,6 +145,35 @@ describe('job reports (reports-admin §2 Jobs report, §3 Job report)', () => {
     expect(
       jobCards([job({ percentage_of_parts_goal: null, expected_parts: null, oee: null })], RANGE, LIMITS)[0],
     ).toMatchObject({ percent: '-', parts: '6 / -', oee: '-', status: 'noJobStandards' });
+    // Aggregated by machine: a card per job and machine, opening the machine-job report.
+    expect(jobCards([job({ machine_id: 'm1', machine_name: 'Lathe' })], RANGE, LIMITS)[0]).toMatchObject({
+      key: 'j1/m1',
+      machine: 'Lathe',
+      rangeHref: '/reports/machineoperationreport?machine_id=m1&job_id=j1&start=1000&end=2000',
+      allTimeHref: '/reports/machineoperationreport?machine_id=m1&job_id=j1',
+    });
+  });
+
+  it('pages the Jobs report and keeps Aggregate By in the URL and the CSV', () => {
+    const s = { range: RANGE, jobId: null, group: 'g1', machineId: null, aggregateBy: 'machine' as const };
+    expect(jobsPageQuery(s, 24)).toEqual({
+      start: 1000,
+      end: 2000,
+      group: 'g1',
+      aggregate_by: 'machine',
+      limit: JOBS_PAGE_SIZE,
+      offset: 24,
+    });
+    expect(readAggregateBy(new URLSearchParams('aggregate_by=machine'))).toBe('machine');
+    expect(readAggregateBy(new URLSearchParams('aggregate_by=run'))).toBe('job');
+    expect(writeAggregateBy(new URLSearchParams('start=1'), 'machine').toString()).toBe(
+      'start=1&aggregate_by=machine',
+    );
+    expect(writeAggregateBy(new URLSearchParams('aggregate_by=machine'), 'job').toString()).toBe('');
+    expect(jobsPageQuery({ ...s, group: null, machineId: 'm1' }, 0)).toMatchObject({ machine_id: 'm1' });
+    expect(jobsCsvHref(RANGE, 'tok', null, 'machine')).toBe(
+      '/api/reports/warehouse/jobs?start=1000&end=2000&aggregate_by=machine&format=csv&token=tok',
+    );
   });
 
   it('shows the job report tiles and row cells with §9 rounding', () => {
@@ -155,8 +201,86 @@ describe('job reports (reports-admin §2 Jobs report, §3 Job report)', () => {
   });
 
   it('checks the answer of GET /api/reports/warehouse/jobs', () => {
-    const answer = { range: RANGE, jobs: [job()], limits: LIMITS };
+    const answer = { range: RANGE, total: 1, jobs: [job()], limits: LIMITS };
     expect(parseJobs(answer)).toEqual(answer);
     expect(() => parseJobs({ range: RANGE, jobs: [{ job_id: 'j1' }] })).toThrow();
+  });
+});
+
+describe('the job detail and the machine-job report', () => {
+  it('downtime and rejects by reason: names for setup and none, §9 minutes, shares of the whole', () => {
+    const reason = (id: string, name: string | null) => ({ reason_id: id, reason_name: name, color: null });
+    expect(
+      downtimeRows({
+        downtime: [
+          {
+            ...reason('uncategorized', null),
+            planned_ms: 0,
+            unplanned_ms: 260 * MIN,
+            downtime_ms: 260 * MIN,
+          },
+          { ...reason('setup', null), planned_ms: 60 * MIN, unplanned_ms: 0, downtime_ms: 60 * MIN },
+          { ...reason('t1', 'Break'), planned_ms: 30 * MIN, unplanned_ms: 0, downtime_ms: 30 * MIN },
+          { ...reason('t2', 'Tool change'), planned_ms: 0, unplanned_ms: 30 * MIN, downtime_ms: 30 * MIN },
+        ],
+      }).map((r) => [r.name, r.planned, r.unplanned, r.total, r.share]),
+    ).toEqual([
+      ['Uncategorized', '0.00', '260.00', '260.00', '68.4%'],
+      ['Setup', '60.00', '0.00', '60.00', '15.8%'],
+      ['Break', '30.00', '0.00', '30.00', '7.9%'],
+      ['Tool change', '0.00', '30.00', '30.00', '7.9%'],
+    ]);
+    expect(
+      rejectRows({
+        rejects: [
+          { ...reason('r1', 'Burr'), rejected_parts: 3 },
+          { ...reason('uncategorized', null), rejected_parts: 1 },
+        ],
+      }).map((r) => [r.name, r.parts, r.share]),
+    ).toEqual([
+      ['Burr', '3', '75.0%'],
+      ['Uncategorized', '1', '25.0%'],
+    ]);
+    expect(
+      shiftRows({
+        shifts: [
+          { shift_id: 's1', shift_name: 'Day', oee: null, availability: 1, performance: 0, quality: null },
+        ],
+      }),
+    ).toEqual([{ key: 's1', name: 'Day', cells: ['-', '100.0%', '0.0%', '-'] }]);
+  });
+
+  it('clamps to the job’s own range rounded out to 15 minutes, a running job to now, within the range', () => {
+    const all: AppliedRange = {
+      interval: 'day',
+      start: epochMs(Date.UTC(2014, 3, 1, 5)),
+      end: epochMs(Date.UTC(2025, 10, 3, 6)),
+      quicklink: null,
+    };
+    const at = (h: number, m: number) => Date.UTC(2025, 10, 2, h, m);
+    expect(clampToJob(all, { start_at: at(12, 7), end_at: at(14, 31) }, at(20, 0))).toMatchObject({
+      start: at(12, 0),
+      end: at(14, 45),
+    });
+    // On the quarter already: unchanged. Running: up to now, rounded up.
+    expect(clampToJob(all, { start_at: at(12, 0), end_at: null }, at(13, 1))).toMatchObject({
+      start: at(12, 0),
+      end: at(13, 15),
+    });
+    // Never outside the range asked for; without runs, the range as it is.
+    expect(
+      clampToJob({ ...all, end: epochMs(at(13, 0)) }, { start_at: at(12, 0), end_at: null }, at(20, 0)).end,
+    ).toBe(at(13, 0));
+    expect(clampToJob(all, { start_at: null, end_at: null }, at(20, 0))).toBe(all);
+  });
+
+  it('links the machine-job report with the machine and job, and the range when given', () => {
+    expect(machineJobHref('j1', 'm1', null)).toBe('/reports/machineoperationreport?machine_id=m1&job_id=j1');
+    expect(machineJobHref('j1', 'm1', RANGE)).toBe(
+      '/reports/machineoperationreport?machine_id=m1&job_id=j1&start=1000&end=2000',
+    );
+    expect(jobByMachineCsvHref('j1', RANGE, 't', 'm1')).toBe(
+      '/api/reports/warehouse/jobs/aggregatedbymachine?job_id=j1&machine_id=m1&start=1000&end=2000&format=csv&token=t',
+    );
   });
 });

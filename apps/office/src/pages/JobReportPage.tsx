@@ -12,16 +12,21 @@ import {
   Tile,
 } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
+import { JobDetail } from '../jobs/JobDetail';
 import {
+  allTimeRange,
+  clampToJob,
   DEFAULT_JOB_HORIZON,
   figureCells,
   JOB_HORIZONS,
   JOB_QUICK_LINKS,
   jobByMachineCsvHref,
   jobByMachineQuery,
+  jobReportHref,
   jobReportRange,
   jobsQuery,
   jobTiles,
+  machineJobHref,
   parseJobByMachine,
   parseJobs,
 } from '../jobs/report';
@@ -34,6 +39,8 @@ import { PATHS } from '../routes';
 
 interface JobSelection {
   jobId: string;
+  /** The machine-job report's machine; null on the job report. */
+  machineId: string | null;
   range: Range;
 }
 
@@ -47,14 +54,14 @@ const jobErrorText = (err: unknown): string =>
 
 const byMachineCall = (s: JobSelection): ReportCall<JobByMachineAnswer> => ({
   path: '/api/reports/warehouse/jobs/aggregatedbymachine',
-  query: jobByMachineQuery(s.jobId, s.range),
+  query: jobByMachineQuery(s.jobId, s.range, s.machineId),
   parse: parseJobByMachine,
   errorText: jobErrorText,
 });
 
 const runsCall = (s: JobSelection): ReportCall<JobsAnswer> => ({
   path: '/api/reports/warehouse/jobs',
-  query: jobsQuery(s.range, s.jobId),
+  query: jobsQuery(s.range, s.jobId, null, s.machineId),
   parse: parseJobs,
   errorText: jobErrorText,
 });
@@ -74,34 +81,80 @@ export function JobReportPage() {
   return <ReportPage title={tr('jobReport.title')} report={JobReport} />;
 }
 
-function JobReport({ clock, offsetMs }: ClockProps) {
+/**
+ * /reports/machineoperationreport?machine_id&job_id[&start&end], the machine-job report (reports-admin §2): the
+ * job report of the job's runs on one machine, with its CSV; without a start it covers the job's own range.
+ */
+export function MachineJobReportPage() {
+  return <ReportPage title={tr('machineJob.title')} report={MachineJobReport} />;
+}
+
+const JobReport = (props: ClockProps) => <JobReportView {...props} onMachine={false} />;
+const MachineJobReport = (props: ClockProps) => <JobReportView {...props} onMachine />;
+
+function JobReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine: boolean }) {
   const page = useReportPage({ clock, offsetMs, ...HORIZONS });
-  const applied = jobReportRange(page.query, page.applied, clock, page.now);
-  const report = { ...page, applied, group: null };
   const jobId = page.query.get('job_id');
+  const machineId = onMachine ? page.query.get('machine_id') : null;
+  // The machine-job report asks for All Time (from 2014-04-01) unless the user set the start, and shows the
+  // job's own range rounded out to 15 minutes: every run of the job there lies inside both, so the figures of
+  // the two ranges are the same (reports-admin §2 Machine-job report; decision 0820).
+  const userStart = onMachine && page.query.has('start');
+  const asked = onMachine
+    ? userStart
+      ? page.applied
+      : allTimeRange(clock, page.now)
+    : jobReportRange(page.query, page.applied, clock, page.now);
   const selection: JobSelection | null = useMemo(
-    () => (jobId ? { jobId, range: { start: applied.start, end: applied.end } } : null),
-    [jobId, applied.start, applied.end],
+    () =>
+      jobId && (!onMachine || machineId)
+        ? { jobId, machineId, range: { start: asked.start, end: asked.end } }
+        : null,
+    [jobId, onMachine, machineId, asked.start, asked.end],
   );
   const { settled, answer, status, cache } = useSettledCall(selection, byMachineCall);
-  const back = new URLSearchParams({ start: String(applied.start), end: String(applied.end) });
+  // Clamped to the answer of this job and machine only (an older one stays on screen while the next loads).
+  const own = answer && settled?.jobId === jobId && settled.machineId === machineId ? answer : null;
+  const applied = onMachine && !userStart && own ? clampToJob(asked, own.job, page.now) : asked;
+  const report = { ...page, applied, group: null };
+  const shown = { start: applied.start, end: applied.end };
+  const back = new URLSearchParams({
+    ...(onMachine && jobId ? { job_id: jobId } : {}),
+    start: String(applied.start),
+    end: String(applied.end),
+  });
+  const machineName = answer?.machines[0]?.machine_name;
+  const title = !answer
+    ? onMachine
+      ? tr('machineJob.title')
+      : tr('jobReport.title')
+    : onMachine && machineName
+      ? tr('machineJob.jobTitle', { name: answer.job.job_name, machine: machineName })
+      : tr('jobReport.jobTitle', { name: answer.job.job_name });
+  const notFound = onMachine ? tr('machineJob.notFound') : tr('jobReport.notFound');
   return (
     <ReportFrame
       report={report}
       horizons={JOB_HORIZONS}
-      title={answer ? tr('jobReport.jobTitle', { name: answer.job.job_name }) : tr('jobReport.title')}
+      title={title}
       returnText=""
       // One job: no group filter.
       groups={null}
       shifts={NO_SHIFTS}
       quickLinkOptions={JOB_QUICK_LINKS}
-      tools={<Link to={`${PATHS.jobs}?${back.toString()}`}>{tr('jobReport.returnToJobs')}</Link>}
-      loading={jobId ? status.loading : false}
-      error={jobId ? status.error : tr('jobReport.notFound')}
+      tools={
+        <p className="job-report__links">
+          {/* reports-admin §2: reports/operationreport?job_id&start&end is the machine-job report's back target. */}
+          <Link to={`${PATHS.jobs}?${back.toString()}`}>{tr('jobReport.returnToJobs')}</Link>
+          {onMachine && jobId && <Link to={jobReportHref(jobId, shown)}>{tr('machineJob.returnToJob')}</Link>}
+        </p>
+      }
+      loading={selection ? status.loading : false}
+      error={selection ? status.error : notFound}
       empty={answer && answer.machines.length === 0 ? tr('jobReport.noRuns') : null}
     >
       {answer && settled && answer.machines.length > 0 && (
-        <Results answer={answer} selection={settled} cache={cache} lz={page.lz} />
+        <Results answer={answer} selection={settled} shown={shown} cache={cache} lz={page.lz} />
       )}
     </ReportFrame>
   );
@@ -110,11 +163,14 @@ function JobReport({ clock, offsetMs }: ClockProps) {
 function Results({
   answer,
   selection,
+  shown,
   cache,
   lz,
 }: {
   answer: JobByMachineAnswer;
   selection: JobSelection;
+  /** The range on screen (the machine-job report's job range), for the links. */
+  shown: Range;
   cache: CallCache;
   lz: LZ;
 }) {
@@ -149,6 +205,9 @@ function Results({
     { label: tr('jobReport.col.quality'), num: true },
     { label: tr('jobReport.col.setup'), num: true },
   ];
+  // The runs' action opens the machine-job report of the run's machine. "Go to Production Run" (reports-admin
+  // §2) is left out: the office app has no production-run editor route yet (decision 0820).
+  const runColumns = selection.machineId ? columns : [...columns, { label: tr('jobReport.col.actions') }];
   return (
     <>
       <SummaryTiles label={tr('jobReport.summaryLabel')}>
@@ -159,7 +218,7 @@ function Results({
       <section className="report__list" aria-labelledby="job-machines-heading">
         <SectionHead id="job-machines-heading" heading={tr('jobReport.byMachine')}>
           <CsvLink
-            href={jobByMachineCsvHref(selection.jobId, selection.range, token)}
+            href={jobByMachineCsvHref(selection.jobId, selection.range, token, selection.machineId)}
             filename="job-machines.csv"
           />
         </SectionHead>
@@ -178,6 +237,7 @@ function Results({
           ))}
         </PlainTable>
       </section>
+      <JobDetail answer={answer} />
       <section
         className="report__list"
         aria-labelledby="job-runs-heading"
@@ -190,7 +250,7 @@ function Results({
           </p>
         ) : (
           runs && (
-            <PlainTable label={tr('jobReport.runs')} columns={columns}>
+            <PlainTable label={tr('jobReport.runs')} columns={runColumns}>
               {runs.map((r) => (
                 <tr key={r.jobschedulegroup_id}>
                   <td>{r.machine_name}</td>
@@ -201,6 +261,13 @@ function Results({
                       {v}
                     </td>
                   ))}
+                  {!selection.machineId && (
+                    <td>
+                      <Link to={machineJobHref(selection.jobId, r.machine_id, shown)}>
+                        {tr('jobReport.openMachineJob', { machine: r.machine_name })}
+                      </Link>
+                    </td>
+                  )}
                 </tr>
               ))}
             </PlainTable>

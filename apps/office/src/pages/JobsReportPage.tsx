@@ -8,38 +8,40 @@ import {
   ChartSection,
   CsvLink,
   cssVar,
+  MACHINE_QUICK_LINKS,
   ReportFrame,
   ReportPage,
   SectionHead,
 } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
+import { NearEnd, useJobPages } from '../jobs/paging';
+import type { JobsSelection } from '../jobs/paging';
 import {
+  AGGREGATE_BY,
   DEFAULT_JOB_HORIZON,
   filterJobs,
   JOB_HORIZONS,
   JOB_QUICK_LINKS,
   jobCards,
   jobsCsvHref,
-  jobsQuery,
+  jobsPageQuery,
   parseJobs,
+  readAggregateBy,
+  writeAggregateBy,
 } from '../jobs/report';
-import type { JobCard, JobsAnswer, Range } from '../jobs/report';
+import type { AggregateBy, JobAnswer, JobCard, JobsAnswer } from '../jobs/report';
 import '../jobs/jobs.css';
+import { PATHS } from '../routes';
 import { registerBarLineCharts } from '../reports/charts';
 import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 
 registerBarLineCharts();
 
-interface JobsSelection {
-  range: Range;
-  jobId: string | null;
-  group: string | null;
-}
-
+/** The first page; the next ones load as the user scrolls (jobs/paging.tsx). */
 const jobsCall = (s: JobsSelection): ReportCall<JobsAnswer> => ({
   path: '/api/reports/warehouse/jobs',
-  query: jobsQuery(s.range, s.jobId, s.group),
+  query: jobsPageQuery(s, 0),
   parse: parseJobs,
 });
 
@@ -59,48 +61,105 @@ export function JobsReportPage() {
   return <ReportPage title={tr('jobs.title')} report={JobsReport} />;
 }
 
-function JobsReport({ clock, offsetMs }: ClockProps) {
+/**
+ * /reports/machineoperationreport?machine_id (no job_id), the Machine jobs report (reports-admin §2 "Machine
+ * jobs report (one machine)": the same, quick links at most one week): the jobs run on that machine, each card
+ * opening the machine-job report (decision 0821).
+ */
+export function MachineJobsReportPage() {
+  return <ReportPage title={tr('machineJobs.title')} report={MachineJobsReport} />;
+}
+
+const JobsReport = (props: ClockProps) => <JobsReportView {...props} onMachine={false} />;
+const MachineJobsReport = (props: ClockProps) => <JobsReportView {...props} onMachine />;
+
+function JobsReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine: boolean }) {
   const page = useReportPage({ clock, offsetMs, ...HORIZONS });
   const names = useMachineNames();
-  // The Jobs report reads group (reports-admin §2), not machine.
-  const report = { ...page, machine: null };
-  const { group } = page;
+  // The Jobs report reads group (reports-admin §2); the Machine jobs report its machine_id.
+  const report = { ...page, machine: null, ...(onMachine ? { group: null } : {}) };
+  const group = onMachine ? null : page.group;
+  const machineId = onMachine ? page.query.get('machine_id') : null;
   const jobId = page.query.get('job_id');
+  // One machine: a job there is the job on that machine, so its cards open the machine-job report.
+  const aggregateBy = onMachine ? 'machine' : readAggregateBy(page.query);
   const selection: JobsSelection = useMemo(
-    () => ({ range: { start: page.applied.start, end: page.applied.end }, jobId, group }),
-    [page.applied.start, page.applied.end, jobId, group],
+    () => ({
+      range: { start: page.applied.start, end: page.applied.end },
+      jobId,
+      group,
+      machineId,
+      aggregateBy,
+    }),
+    [page.applied.start, page.applied.end, jobId, group, machineId, aggregateBy],
   );
-  const { settled, answer, status } = useSettledCall(selection, jobsCall);
+  const { settled, answer, status } = useSettledCall(onMachine && !machineId ? null : selection, jobsCall);
+  const machineName = names.machines.find((m) => m.id === machineId)?.name;
+  const title = !onMachine
+    ? tr('jobs.title')
+    : machineName
+      ? tr('machineJobs.machineTitle', { machine: machineName })
+      : tr('machineJobs.title');
   return (
     <ReportFrame
       report={report}
       horizons={JOB_HORIZONS}
-      title={tr('jobs.title')}
+      title={title}
       returnText=""
-      groups={names.groups}
+      groups={onMachine ? null : names.groups}
       shifts={NO_SHIFTS}
-      quickLinkOptions={JOB_QUICK_LINKS}
+      quickLinkOptions={onMachine ? MACHINE_QUICK_LINKS : JOB_QUICK_LINKS}
+      tools={
+        onMachine ? (
+          <Link to={PATHS.jobs} className="jobs__back">
+            {tr('jobReport.returnToJobs')}
+          </Link>
+        ) : (
+          <AggregateBySelect
+            value={aggregateBy}
+            onChange={(by) => page.setParams((q) => writeAggregateBy(q, by))}
+          />
+        )
+      }
       {...status}
+      {...(onMachine && !machineId ? { loading: false, error: tr('machineJob.notFound') } : {})}
       empty={answer && answer.jobs.length === 0 ? tr('jobs.none') : null}
     >
-      {answer && settled && answer.jobs.length > 0 && (
-        <Results answer={answer} range={settled.range} group={settled.group} />
-      )}
+      {answer && settled && answer.jobs.length > 0 && <Results first={answer} selection={settled} />}
     </ReportFrame>
   );
 }
 
-function Results({ answer, range, group }: { answer: JobsAnswer; range: Range; group: string | null }) {
+/** reports-admin §2 Jobs report toolbar "Aggregate By": applied at once, kept in the URL. */
+function AggregateBySelect({ value, onChange }: { value: AggregateBy; onChange: (by: AggregateBy) => void }) {
+  const id = useId();
+  return (
+    <div className="group-select">
+      <label htmlFor={id}>{tr('jobs.aggregateBy')}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value as AggregateBy)}>
+        {AGGREGATE_BY.map((by) => (
+          <option key={by} value={by}>
+            {tr(`jobs.aggregateBy.${by}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function Results({ first, selection }: { first: JobsAnswer; selection: JobsSelection }) {
+  const { range, group, machineId, aggregateBy } = selection;
   const token = useUserToken(api);
   const [search, setSearch] = useState('');
   const searchId = useId();
-  const jobs = useMemo(() => filterJobs(answer.jobs, search), [answer, search]);
-  const cards = useMemo(() => jobCards(jobs, range, answer.limits), [jobs, range, answer.limits]);
+  const pages = useJobPages(first, selection);
+  const jobs = useMemo(() => filterJobs(pages.jobs, search), [pages.jobs, search]);
+  const cards = useMemo(() => jobCards(jobs, range, first.limits), [jobs, range, first.limits]);
   return (
     <>
       <section className="report__list" aria-labelledby="jobs-list-heading">
         <SectionHead id="jobs-list-heading" heading={tr('jobs.list')}>
-          <CsvLink href={jobsCsvHref(range, token, group)} filename="jobs.csv" />
+          <CsvLink href={jobsCsvHref(range, token, group, aggregateBy, machineId)} filename="jobs.csv" />
         </SectionHead>
         <div className="jobs__search">
           <label htmlFor={searchId}>{tr('jobs.search')}</label>
@@ -112,7 +171,7 @@ function Results({ answer, range, group }: { answer: JobsAnswer; range: Range; g
             onChange={(e) => setSearch(e.target.value)}
           />
           <span className="jobs__count" role="status">
-            {tr('jobs.count', { shown: String(cards.length), total: String(answer.jobs.length) })}
+            {tr('jobs.count', { shown: String(cards.length), total: String(pages.total) })}
           </span>
         </div>
         {cards.length === 0 ? (
@@ -120,11 +179,29 @@ function Results({ answer, range, group }: { answer: JobsAnswer; range: Range; g
         ) : (
           <ul className="job-cards">
             {cards.map((c) => (
-              <li key={c.jobId}>
+              <li key={c.key}>
                 <JobCardView card={c} />
               </li>
             ))}
           </ul>
+        )}
+        {!pages.done && (
+          <div className="jobs__more">
+            <NearEnd onNear={pages.loadMore} count={pages.jobs.length} />
+            {pages.error && (
+              <p className="notice notice--error" role="alert">
+                {pages.error}
+              </p>
+            )}
+            {pages.loading ? (
+              <p role="status">{tr('jobs.loadingMore')}</p>
+            ) : (
+              // The same next page for keyboards and when the scroll cannot tell (and after a failure).
+              <button type="button" className="button" onClick={pages.loadMore}>
+                {tr('jobs.loadMore')}
+              </button>
+            )}
+          </div>
         )}
       </section>
       {cards.length > 0 && <JobsChart cards={cards} jobs={jobs} />}
@@ -137,7 +214,10 @@ function JobCardView({ card }: { card: JobCard }) {
   return (
     <article className="job-card" data-status={card.status} aria-labelledby={id}>
       <div className="job-card__head">
-        <h3 id={id}>{card.name}</h3>
+        <h3 id={id}>
+          {card.name}
+          {card.machine && <span className="job-card__machine"> · {card.machine}</span>}
+        </h3>
         <StatusBadge status={card.status === 'noJobStandards' ? 'unavailable' : card.status}>
           {card.statusText}
         </StatusBadge>
@@ -171,13 +251,13 @@ const STATUS_COLOUR = {
 } as const;
 
 /** Percentage of parts goal per job shown, each bar in its status colour. */
-function JobsChart({ cards, jobs }: { cards: JobCard[]; jobs: JobsAnswer['jobs'] }) {
+function JobsChart({ cards, jobs }: { cards: JobCard[]; jobs: JobAnswer[] }) {
   const colour = (s: JobCard['status']) =>
     s === 'success' || s === 'warning' || s === 'danger'
       ? cssVar(STATUS_COLOUR[s][0], STATUS_COLOUR[s][1])
       : cssVar('--chart-9', '#828282');
   const data: ChartData<'bar', Array<number | null>, string> = {
-    labels: cards.map((c) => c.name),
+    labels: cards.map((c) => (c.machine ? `${c.name} · ${c.machine}` : c.name)),
     datasets: [
       {
         label: tr('jobs.percentOfGoal'),

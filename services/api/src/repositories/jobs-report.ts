@@ -67,3 +67,17 @@ export async function jobsWithoutRuns(
   }
   return query.orderBy('jobs.name').orderBy('jobs.id').execute();
 }
+
+/** The company's reject reasons (part adjustment types) of these ids: name and colour (the job detail's). */
+export async function rejectReasons(
+  scope: CompanyScope,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; color: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await scope
+    .selectFrom('part_adjustment_types')
+    .select(['id', 'name', 'color'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, { name: r.name, color: r.color }]));
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
 import type { JobByMachineReport, JobsWithoutRunsReport, WarehouseJobsReport } from '../services/jobs-report';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
@@ -54,7 +55,7 @@ describe.each(DIALECTS)('warehouse job calls on %s', (dialect) => {
   const api = apiPerTest(dialect, NOW);
 
   async function plant() {
-    const { company, cookie, scope, recompute } = await aReportTenant(api.h, [
+    const { company, cookie, scope, recompute, shiftIds } = await aReportTenant(api.h, [
       ['Day', 360, 840],
       ['Swing', 840, 1320],
     ]);
@@ -162,7 +163,17 @@ describe.each(DIALECTS)('warehouse job calls on %s', (dialect) => {
       ])
       .execute();
     await recompute([lathe, mill], { from: START, to: END, now: NOW });
-    return { company, cookie, lathe, mill, jobId, millRun, bracket };
+    return {
+      company,
+      cookie,
+      lathe,
+      mill,
+      jobId,
+      millRun,
+      bracket,
+      shiftIds,
+      reasons: { brk: brk.id, tool: tool.id, burr: reject.id },
+    };
   }
 
   async function get<T>(path: string, cookie: string): Promise<T> {
@@ -353,6 +364,154 @@ describe.each(DIALECTS)('warehouse job calls on %s', (dialect) => {
     );
   });
 
+  // The job detail (decision 0820) from the same runs' rollups:
+  // OEE by shift. Day (06:00–14:00): Lathe setup 60 (planned), Break 30 → T_ppt 390, T_run 180 + 120 + 40 =
+  //   340, cycles ending 07:10…13:50 = 33 → ideal 264, total 33 − 1 = 32, rejected 3; Mill T_ppt 120, T_run
+  //   120. Job: A = 460/510, P = 264/460, Q = 29/32. Swing (14:00–22:00), Lathe only: T_ppt 480, T_run 240,
+  //   23 cycles → ideal 184, total 23, rejected 1: A = 240/480, P = 184/240, Q = 22/23. (Sums: 990, 700, 448,
+  //   55, 51, as the job's.)
+  // Downtime by reason over all the runs' time: uncategorized fault 20 + idle 240 = 260 (unplanned), setup 60
+  //   (planned mode), Break 30 (planned), Tool change 30 (over its 10-minute limit: unplanned) = 380 = setup 60
+  //   + production downtime 320. Rejects by reason: Burr 3 + 1 = 4 (the correction is no reject).
+  it('aggregatedbymachine: the job detail, OEE by shift and downtime and rejects by reason, per job or machine', async () => {
+    const p = await plant();
+    const base = `/api/reports/warehouse/jobs/aggregatedbymachine?start=${START}&end=${END}&job_id=${p.jobId}`;
+    const r = await get<JobByMachineReport>(base, p.cookie);
+    expect(r.shifts.map((s) => [s.shift_id, s.shift_name])).toEqual([
+      [p.shiftIds[0], 'Day'],
+      [p.shiftIds[1], 'Swing'],
+    ]);
+    const [day, swing] = r.shifts;
+    close(day!.availability, 460 / 510);
+    close(day!.performance, 264 / 460);
+    close(day!.quality, 29 / 32);
+    close(day!.oee, (264 * 29) / (32 * 510));
+    close(swing!.availability, 240 / 480);
+    close(swing!.performance, 184 / 240);
+    close(swing!.quality, 22 / 23);
+    close(swing!.oee, (184 * 22) / (23 * 480));
+
+    expect(r.downtime[0]).toEqual({
+      reason_id: 'uncategorized',
+      reason_name: null,
+      color: null,
+      planned_ms: 0,
+      unplanned_ms: 260 * MIN,
+      downtime_ms: 260 * MIN,
+    });
+    expect(r.downtime[1]).toMatchObject({ reason_id: 'setup', reason_name: null, planned_ms: 60 * MIN });
+    expect(
+      r.downtime.slice(2).map((d) => [d.reason_name, d.planned_ms, d.unplanned_ms, d.color !== null]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['Break', 30 * MIN, 0, true],
+        ['Tool change', 0, 30 * MIN, true],
+      ]),
+    );
+    expect(r.downtime).toHaveLength(4);
+    expect(r.downtime.reduce((t, d) => t + d.downtime_ms, 0)).toBe(
+      r.job.setup_ms + r.job.production_downtime_ms,
+    );
+    expect(r.rejects).toEqual([
+      { reason_id: p.reasons.burr, reason_name: 'Burr', color: expect.any(String), rejected_parts: 4 },
+    ]);
+
+    // One machine (the machine-job report): Mill ran 12:00–14:00 in the Day shift, in cycle, without cycles.
+    const mill = await get<JobByMachineReport>(`${base}&machine_id=${p.mill}`, p.cookie);
+    expect(mill.machines.map((m) => m.machine_name)).toEqual(['Mill']);
+    expect(mill.job).toMatchObject({ expected_parts: 12, good_parts: 0, production_in_cycle_ms: 120 * MIN });
+    expect(mill.shifts).toEqual([
+      {
+        shift_id: p.shiftIds[0],
+        shift_name: 'Day',
+        oee: null,
+        availability: 1,
+        performance: 0,
+        quality: null,
+      },
+    ]);
+    expect(mill.downtime).toEqual([]);
+    expect(mill.rejects).toEqual([]);
+    // Its CSV: the machine's row and the Total, the same figures.
+    const { token } = await get<{ token: string }>('/api/user-token', p.cookie);
+    const csv = await api.h.app.request(`${base}&machine_id=${p.mill}&format=csv&token=${token}`);
+    expect((await csv.text()).trim().split('\r\n').slice(1)).toEqual([
+      'Mill,2025-11-02 12:00:00,2025-11-02 14:00:00,0.0,12,0,0,-,100.0,0.0,-,0.0,2.0,0.00',
+      'Total,2025-11-02 12:00:00,2025-11-02 14:00:00,0.0,12,0,0,-,100.0,0.0,-,0.0,2.0,0.00',
+    ]);
+
+    // A range inside the Swing shift cuts the Lathe run: 15:00–16:00, in cycle, 6 cycles, the reject of 15:00.
+    const hour = await get<JobByMachineReport>(
+      `/api/reports/warehouse/jobs/aggregatedbymachine?start=${sun(15)}&end=${sun(16)}&job_id=${p.jobId}`,
+      p.cookie,
+    );
+    expect(hour.shifts.map((s) => s.shift_name)).toEqual(['Swing']);
+    close(hour.shifts[0]!.availability, 1);
+    close(hour.shifts[0]!.performance, 48 / 60);
+    close(hour.shifts[0]!.quality, 5 / 6);
+    expect(hour.downtime).toEqual([]);
+    expect(hour.rejects.map((x) => x.rejected_parts)).toEqual([1]);
+  });
+
+  it('jobs: Aggregate By machine and pages of entries (limit, offset) with the total', async () => {
+    const p = await plant();
+    // Axle, a second job, on the Mill Sunday 15:00–16:00 (idle): entries by job name, then machine name.
+    await aJobWithRun(companyScope(api.h.t.db, p.company.id), {
+      machineId: p.mill,
+      name: 'Axle',
+      expected: 10 * MIN,
+      ideal: 10 * MIN,
+      jobCreatedAt: START,
+      start: sun(15),
+      end: sun(16),
+    });
+    const base = `/api/reports/warehouse/jobs?start=${START}&end=${END}`;
+    const all = await get<WarehouseJobsReport>(base, p.cookie);
+    expect([all.total, all.jobs.map((j) => j.job_name)]).toEqual([2, ['Axle', 'Flange']]);
+    const second = await get<WarehouseJobsReport>(`${base}&limit=1&offset=1`, p.cookie);
+    expect([second.total, second.jobs.map((j) => j.job_name)]).toEqual([2, ['Flange']]);
+    // A page's entries have the figures they have unpaged.
+    expect(second.jobs[0]).toEqual(all.jobs[1]);
+    expect((await get<WarehouseJobsReport>(`${base}&limit=5&offset=2`, p.cookie)).jobs).toEqual([]);
+
+    // By machine: a job on each machine it ran on, its runs there summed (the Lathe's: LATHE's figures).
+    const byMachine = await get<WarehouseJobsReport>(`${base}&aggregate_by=machine`, p.cookie);
+    expect(byMachine.total).toBe(3);
+    expect(byMachine.jobs.map((j) => [j.job_name, j.machine_name, j.runs.length])).toEqual([
+      ['Axle', 'Mill', 1],
+      ['Flange', 'Lathe', 1],
+      ['Flange', 'Mill', 1],
+    ]);
+    const lathe = byMachine.jobs[1]!;
+    expect(lathe).toMatchObject({
+      machine_id: p.lathe,
+      expected_parts: 87,
+      good_parts: 51,
+      rejected_parts: 4,
+    });
+    close(lathe.oee, (448 * 51) / (55 * 870));
+    expect(byMachine.jobs[2]).toMatchObject({ machine_id: p.mill, expected_parts: 12, oee: null });
+    const page = await get<WarehouseJobsReport>(`${base}&aggregate_by=machine&limit=2&offset=1`, p.cookie);
+    expect(page.jobs).toEqual(byMachine.jobs.slice(1));
+    const csv = await api.h.get(`${base}&aggregate_by=machine&format=csv`, p.cookie);
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]!.startsWith('Job,Machine,Start,End,Parts Goal (%)')).toBe(true);
+    expect(lines[2]).toBe(
+      'Flange,Lathe,2025-11-02 06:00:00,2025-11-02 22:00:00,58.6,87,51,4,47.7,66.7,77.2,92.7,1.0,9.7,320.00',
+    );
+
+    for (const [q, message] of [
+      ['aggregate_by=run', 'aggregate_by must be job or machine'],
+      ['limit=0', 'limit must be 1 or more'],
+      ['limit=101', 'limit must be 100 or less'],
+      ['offset=-1', 'offset must be 0 or more'],
+    ] as const) {
+      const res = await api.h.get(`${base}&${q}`, p.cookie);
+      expect(res.status, q).toBe(400);
+      expect((await errorOf(res)).issues?.map((i) => i.message)).toContain(message);
+    }
+  });
+
   it('withoutruns: the jobs not run in the range, on all machines, one machine or a group', async () => {
     const p = await plant();
     const all = await get<JobsWithoutRunsReport>(
@@ -401,6 +560,13 @@ describe.each(DIALECTS)('warehouse job calls on %s', (dialect) => {
       expect(res.status, path).toBe(404);
       expect(Object.keys((await res.json()) as object)).toEqual(['error']);
     }
+    // The job's own company asking for another company's machine: 404 too.
+    const theirs = await aMachine(api.h.t.db, other, { name: 'Their lathe' });
+    const foreign = await api.h.get(
+      `/api/reports/warehouse/jobs/aggregatedbymachine?${range}&job_id=${p.jobId}&machine_id=${theirs}`,
+      p.cookie,
+    );
+    expect(foreign.status).toBe(404);
     // Their own reports list nothing of the first company.
     expect((await get<WarehouseJobsReport>(`/api/reports/warehouse/jobs?${range}`, cookie)).jobs).toEqual([]);
     expect(

@@ -1,8 +1,13 @@
 import {
+  addDowntimeByReasonInto,
   addJobTallies,
+  addTotals,
   averageCycleMs,
   buildRollups,
+  efficiency,
+  efficiencyTotals,
   emptyJobTally,
+  emptyTotals,
   epochMs,
   formatDowntimeMinutes,
   formatInCycleHours,
@@ -12,18 +17,24 @@ import {
   jobRunTally,
   jobSpan,
   rollupBuckets,
+  SETUP_REASON,
+  sumRollups,
+  UNCATEGORIZED_REASON,
+  UNCATEGORIZED_REJECT,
 } from '@takt/domain';
-import type { JobFigures, JobTally } from '@takt/domain';
+import type { DowntimeMs, EfficiencyTotals, JobFigures, JobTally, Rollup, TimeRange } from '@takt/domain';
 import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
 import { toCsv } from '../http/csv';
 import { companyLimits } from '../repositories/dashboard';
 import { notFound } from '../http/errors';
 import { getJob } from '../repositories/jobs';
+import { getAnnotationTypes } from '../repositories/annotation-types';
 import type { JobReportRun } from '../repositories/jobs-report';
-import { jobRunsOverlapping, jobsWithoutRuns } from '../repositories/jobs-report';
+import { jobRunsOverlapping, jobsWithoutRuns, rejectReasons } from '../repositories/jobs-report';
 import { getMachine } from '../repositories/machines';
 import { reportMachines } from '../repositories/reports';
 import type { ServiceCtx } from './context';
+import { shiftColors } from './shifts';
 
 // The warehouse job calls (reports-admin §2 Jobs report, §3 Job report, §7; decision 0813). A
 // run's figures are its time inside the range (up to now), from rollups built over exactly that time from
@@ -40,10 +51,17 @@ export interface WarehouseJobsQuery extends Range {
   job_id?: string | undefined;
   machine_id?: string | undefined;
   group?: string | undefined;
+  /** The Jobs report's Aggregate By (reports-admin §2): one entry per job, or per job on each machine. */
+  aggregate_by?: 'job' | 'machine' | undefined;
+  /** One page of the entries (infinite scroll); without a limit, all of them. */
+  limit?: number | undefined;
+  offset?: number | undefined;
 }
 
 export interface JobByMachineQuery extends Range {
   job_id: string;
+  /** The machine-job report (reports-admin §2): only the job's runs on this machine. */
+  machine_id?: string | undefined;
 }
 
 export interface JobsWithoutRunsQuery extends Range {
@@ -65,10 +83,15 @@ export interface JobRunReport extends JobFigures {
   average_cycle_ms: number | null;
 }
 
-/** reports-admin §3 Job report: the job's figures over its runs in the range, and the runs. */
+/**
+ * reports-admin §3 Job report: the job's figures over its runs in the range, and the runs; aggregated by
+ * machine, the job on one machine (machine_id and machine_name set).
+ */
 export interface JobReport extends JobFigures {
   job_id: string;
   job_name: string;
+  machine_id?: string;
+  machine_name?: string;
   start_at: number | null;
   end_at: number | null;
   runs: JobRunReport[];
@@ -88,6 +111,7 @@ async function runTallies(
   ctx: ServiceCtx,
   runs: readonly JobReportRun[],
   range: Range,
+  detail?: JobDetailSums,
 ): Promise<Map<string, JobTally>> {
   const out = new Map<string, JobTally>();
   const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
@@ -140,10 +164,115 @@ async function runTallies(
           requiredCycles: r.requiredCycles,
         };
         out.set(r.id, jobRunTally(rows, goalRun, span, ctx.now, cycles));
+        if (detail) addRunDetail(detail, rows, span);
       });
     }),
   );
   return out;
+}
+
+/**
+ * The job detail's sums over the runs' rollups (reports-admin §2 Jobs report "detail with quality, downtime and
+ * OEE by machine and by shift"; decision 0820): METRICS.md §2–§3 totals per shift (shift time only, as a
+ * shift-filtered report), and downtime and rejects by reason over all of the runs' time, as the job's
+ * setup + production downtime and rejected parts count them. Mutated while the runs are tallied.
+ */
+interface JobDetailSums {
+  byShift: Map<string, EfficiencyTotals>;
+  downtime: Record<string, DowntimeMs>;
+  rejects: Map<string, number>;
+}
+
+const emptyDetail = (): JobDetailSums => ({ byShift: new Map(), downtime: {}, rejects: new Map() });
+
+/** Mutates `into`: adds one run's rows (built over exactly its span). */
+function addRunDetail(into: JobDetailSums, rows: readonly Rollup[], span: TimeRange): void {
+  const all = sumRollups(rows, span).all;
+  addDowntimeByReasonInto(into.downtime, all.downtimeByReason);
+  for (const [k, n] of Object.entries(all.rejectsByType)) into.rejects.set(k, (into.rejects.get(k) ?? 0) + n);
+  const shifts = new Set(rows.flatMap((r) => (r.shiftId === null ? [] : [r.shiftId])));
+  for (const id of shifts) {
+    const t = efficiencyTotals(sumRollups(rows, { ...span, shiftIds: new Set([id]) }));
+    into.byShift.set(id, addTotals(into.byShift.get(id) ?? emptyTotals(), t));
+  }
+}
+
+/** reports-admin §2 job detail: OEE by shift, a row per shift the runs had time in (the company's order). */
+export interface JobShiftReport {
+  shift_id: string;
+  shift_name: string;
+  oee: number | null;
+  availability: number | null;
+  performance: number | null;
+  quality: number | null;
+}
+
+/**
+ * Downtime of one reason: an annotation type, or 'setup' / 'uncategorized' (reason_name null: the apps name
+ * them), planned and unplanned (METRICS.md §5), longest first.
+ */
+export interface JobDowntimeReason {
+  reason_id: string;
+  reason_name: string | null;
+  color: string | null;
+  planned_ms: number;
+  unplanned_ms: number;
+  downtime_ms: number;
+}
+
+/** Rejected parts of one reject reason ('uncategorized': none, reason_name null), most first. */
+export interface JobRejectReason {
+  reason_id: string;
+  reason_name: string | null;
+  color: string | null;
+  rejected_parts: number;
+}
+
+async function detailReport(ctx: ServiceCtx, d: JobDetailSums) {
+  const reasonIds = Object.keys(d.downtime).filter((k) => k !== SETUP_REASON && k !== UNCATEGORIZED_REASON);
+  const rejectIds = [...d.rejects.keys()].filter((k) => k !== UNCATEGORIZED_REJECT);
+  const [shifts, types, rejectTypes] = await Promise.all([
+    shiftColors(ctx),
+    getAnnotationTypes(ctx.scope, reasonIds),
+    rejectReasons(ctx.scope, rejectIds),
+  ]);
+  const byShift: JobShiftReport[] = shifts.flatMap((s) => {
+    const t = d.byShift.get(s.id);
+    if (!t) return [];
+    // Shift time only: a shift-filtered figure (OOE and TEEP null, METRICS.md §3), so not shown.
+    const e = efficiency(t, { shiftFiltered: true });
+    return [
+      {
+        shift_id: s.id,
+        shift_name: s.name,
+        oee: e.oee,
+        availability: e.availability,
+        performance: e.performance,
+        quality: e.quality,
+      },
+    ];
+  });
+  const downtime: JobDowntimeReason[] = Object.entries(d.downtime)
+    .map(([id, ms]) => ({
+      reason_id: id,
+      reason_name: types.get(id)?.name ?? null,
+      color: types.get(id)?.color ?? null,
+      planned_ms: ms.plannedMs,
+      unplanned_ms: ms.unplannedMs,
+      downtime_ms: ms.plannedMs + ms.unplannedMs,
+    }))
+    .filter((r) => r.downtime_ms > 0)
+    .sort((a, b) => b.downtime_ms - a.downtime_ms || a.reason_id.localeCompare(b.reason_id));
+  const rejects: JobRejectReason[] = [...d.rejects]
+    .map(([id, n]) => ({
+      reason_id: id,
+      reason_name: rejectTypes.get(id)?.name ?? null,
+      color: rejectTypes.get(id)?.color ?? null,
+      rejected_parts: n,
+    }))
+    .filter((r) => r.rejected_parts !== 0)
+    .sort((a, b) => b.rejected_parts - a.rejected_parts || a.reason_id.localeCompare(b.reason_id));
+  return { shifts: byShift, downtime, rejects };
 }
 
 const sumTallies = (tallies: Iterable<JobTally>) => {
@@ -193,10 +322,29 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
       ? [q.machine_id]
       : undefined;
   const runs = await jobRunsOverlapping(ctx.scope, { jobId: q.job_id, machineIds }, range);
-  const [tallies, limits] = await Promise.all([runTallies(ctx, runs, range), companyLimits(ctx.scope)]);
-  const jobs: JobReport[] = [...groupBy(runs, (r) => r.jobId)].map(([jobId, mine]) => ({
-    job_id: jobId,
+  const byMachine = q.aggregate_by === 'machine';
+  // Entries by job name (runs come sorted so), then, aggregated by machine, by machine name: a stable order,
+  // so pages (offset, limit) neither repeat nor skip an entry.
+  const entries = [...groupBy(runs, (r) => (byMachine ? `${r.jobId} ${r.machineId}` : r.jobId)).values()];
+  if (byMachine)
+    entries.sort(
+      (a, b) =>
+        a[0]!.jobName.localeCompare(b[0]!.jobName) ||
+        a[0]!.jobId.localeCompare(b[0]!.jobId) ||
+        a[0]!.machineName.localeCompare(b[0]!.machineName) ||
+        a[0]!.machineId.localeCompare(b[0]!.machineId),
+    );
+  const offset = q.offset ?? 0;
+  const page = entries.slice(offset, q.limit === undefined ? undefined : offset + q.limit);
+  // Only the page's runs are tallied: the cost follows what is shown.
+  const [tallies, limits] = await Promise.all([
+    runTallies(ctx, page.flat(), range),
+    companyLimits(ctx.scope),
+  ]);
+  const jobs: JobReport[] = page.map((mine) => ({
+    job_id: mine[0]!.jobId,
     job_name: mine[0]!.jobName,
+    ...(byMachine ? { machine_id: mine[0]!.machineId, machine_name: mine[0]!.machineName } : {}),
     ...spanOfRuns(mine),
     ...jobFigures(sumTallies(mine.map((r) => tallies.get(r.id)!))),
     runs: mine.map((r) => runReport(r, tallies.get(r.id)!)),
@@ -204,6 +352,8 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
   // reports-admin §4 "Parts goal and OEE" status cut-offs: the company's, for the job cards' colours.
   return {
     range,
+    /** All the entries of the range, the page or not. */
+    total: entries.length,
     jobs,
     limits: { warningPercent: limits.warningPercent, failurePercent: limits.failurePercent },
   };
@@ -216,8 +366,11 @@ export async function jobByMachine(ctx: ServiceCtx, q: JobByMachineQuery) {
   const range = { start: q.start, end: q.end };
   const job = await getJob(ctx.scope, q.job_id);
   if (!job) throw notFound('Job');
-  const runs = await jobRunsOverlapping(ctx.scope, { jobId: job.id }, range);
-  const tallies = await runTallies(ctx, runs, range);
+  if (q.machine_id && !(await getMachine(ctx.scope, q.machine_id))) throw notFound('Machine');
+  const machineIds = q.machine_id ? [q.machine_id] : undefined;
+  const runs = await jobRunsOverlapping(ctx.scope, { jobId: job.id, machineIds }, range);
+  const detail = emptyDetail();
+  const tallies = await runTallies(ctx, runs, range, detail);
   const machines: JobMachineReport[] = [...groupBy(runs, (r) => r.machineId)]
     .map(([machineId, mine]) => {
       const t = sumTallies(mine.map((r) => tallies.get(r.id)!));
@@ -239,6 +392,7 @@ export async function jobByMachine(ctx: ServiceCtx, q: JobByMachineQuery) {
       ...jobFigures(sumTallies(tallies.values())),
     },
     machines,
+    ...(await detailReport(ctx, detail)),
   };
 }
 
@@ -299,11 +453,15 @@ function figureCells(
   ];
 }
 
-/** One row per job (its runs summed). */
-export function warehouseJobsCsv(report: WarehouseJobsReport, timezone: string) {
+/** One row per job (its runs summed), or per job and machine when aggregated by machine. */
+export function warehouseJobsCsv(report: WarehouseJobsReport, timezone: string, byMachine = false) {
   return toCsv(
-    ['Job', ...FIGURE_HEADERS],
-    report.jobs.map((j) => [j.job_name, ...figureCells(j, timezone)]),
+    byMachine ? ['Job', 'Machine', ...FIGURE_HEADERS] : ['Job', ...FIGURE_HEADERS],
+    report.jobs.map((j) => [
+      j.job_name,
+      ...(byMachine ? [j.machine_name ?? ''] : []),
+      ...figureCells(j, timezone),
+    ]),
   );
 }
 
