@@ -454,6 +454,9 @@ export interface RollupDaysTable {
   computed_at: number;
 }
 
+/** Decision 0804: rollup_days summed per machine × company week (ISO) × shift; the same columns. */
+export type RollupWeeksTable = RollupDaysTable;
+
 export interface RollupDirtyTable {
   machine_id: string;
   company_id: string;
@@ -600,6 +603,7 @@ export interface Database {
   flag_spans: FlagSpansTable;
   rollups: RollupsTable;
   rollup_days: RollupDaysTable;
+  rollup_weeks: RollupWeeksTable;
   gateways: GatewaysTable;
   ingest_inbox: IngestInboxTable;
   rollup_dirty: RollupDirtyTable;

@@ -1,6 +1,14 @@
-import type { Insertable, Kysely, RawBuilder, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, RawBuilder, Selectable } from 'kysely';
 import { sql } from 'kysely';
-import { addDowntimeByReasonInto, epochMs, packSeriesRows, rollupDays } from '@takt/domain';
+import {
+  addDowntimeByReasonInto,
+  companyWeekRange,
+  epochMs,
+  packSeriesRows,
+  rollupDays,
+  rollupWeeks,
+  wholeWeeksOfCells,
+} from '@takt/domain';
 import type { CompanyClock, DowntimeMs, Rollup, RollupSeries, SeriesRow } from '@takt/domain';
 import type { Database, RollupDaysTable } from '../schema';
 import { numberedPlaceholders } from '../batch-insert';
@@ -102,10 +110,71 @@ export async function writeRollupDays(
     .where('start_at', '>=', input.from)
     .where('start_at', '<', input.to)
     .execute();
-  const values = rollupDays(input.clock, input.rows).map((r) => toRow(input.companyId, r, input.computedAt));
+  const days = rollupDays(input.clock, input.rows);
+  await insertRows(
+    trx,
+    'rollup_days',
+    days.map((r) => toRow(input.companyId, r, input.computedAt)),
+  );
+  if (input.to > input.from) await writeRollupWeeks(trx, input, days);
+}
+
+/**
+ * Mutates: replaces the machine's week rows of the company weeks that hold [from, to) with the sums of their
+ * day rows: `days` (just written for [from, to)) and the stored ones of the rest of those weeks.
+ */
+async function writeRollupWeeks(
+  trx: Kysely<Database>,
+  input: {
+    companyId: string;
+    machineId: string;
+    clock: CompanyClock;
+    from: number;
+    to: number;
+    computedAt: number;
+  },
+  days: readonly Rollup[],
+): Promise<void> {
+  const weeks = {
+    start: companyWeekRange(input.clock, input.from).start,
+    end: companyWeekRange(input.clock, input.to - 1).end,
+  };
+  const stored = (start: number, end: number) =>
+    start >= end
+      ? Promise.resolve([])
+      : trx
+          .selectFrom('rollup_days')
+          .select([...DAY_COLUMNS, 'reasons'])
+          .where('machine_id', '=', input.machineId)
+          .where('start_at', '>=', start)
+          .where('start_at', '<', end)
+          .orderBy('start_at')
+          .execute();
+  const before = (await stored(weeks.start, input.from)).map(fromRow);
+  const after = (await stored(input.to, weeks.end)).map(fromRow);
+  await trx
+    .deleteFrom('rollup_weeks')
+    .where('machine_id', '=', input.machineId)
+    .where('start_at', '>=', weeks.start)
+    .where('start_at', '<', weeks.end)
+    .execute();
+  await insertRows(
+    trx,
+    'rollup_weeks',
+    rollupWeeks(input.clock, [...before, ...days, ...after]).map((r) =>
+      toRow(input.companyId, r, input.computedAt),
+    ),
+  );
+}
+
+async function insertRows(
+  trx: Kysely<Database>,
+  table: 'rollup_days' | 'rollup_weeks',
+  values: ReadonlyArray<Insertable<RollupDaysTable>>,
+): Promise<void> {
   for (let i = 0; i < values.length; i += 100)
     await trx
-      .insertInto('rollup_days')
+      .insertInto(table)
       .values(values.slice(i, i + 100))
       .execute();
 }
@@ -182,26 +251,89 @@ function cellIndex(starts: readonly number[], lo: number, hi: number): RawBuilde
  */
 export async function loadRollupCells(
   scope: CompanyScope,
-  input: { machineIds: readonly string[]; start: number; end: number; cellStarts: readonly number[] },
+  input: {
+    machineIds: readonly string[];
+    start: number;
+    end: number;
+    cellStarts: readonly number[];
+    clock: CompanyClock;
+  },
 ): Promise<{ series: Map<string, RollupSeries>; computedAt: Map<string, number> }> {
   const series = new Map<string, RollupSeries>();
   const computedAt = new Map<string, number>();
   if (input.machineIds.length === 0) return { series, computedAt };
+  const { weeks, days } = weeksAndDays(input.clock, input.cellStarts, input);
+  const rows = [
+    ...(days.length > 0 ? await cellSums(scope, 'rollup_days', input, days) : []),
+    ...(weeks.length > 0 ? await cellSums(scope, 'rollup_weeks', input, weeks) : []),
+  ];
+  // Rows in any order: by machine, then by start (each machine's run packed in time order).
+  const byMachine = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const list = byMachine.get(r.machine_id);
+    if (list) list.push(r);
+    else byMachine.set(r.machine_id, [r]);
+  }
+  for (const [id, list] of byMachine) {
+    let latest = Number.NEGATIVE_INFINITY;
+    let sorted = true;
+    for (let i = 0; i < list.length; i++) {
+      latest = Math.max(latest, Number(list[i]!.computedAt));
+      if (i > 0 && Number(list[i - 1]!.start) > Number(list[i]!.start)) sorted = false;
+    }
+    if (!sorted) list.sort((a, b) => Number(a.start) - Number(b.start));
+    series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
+    computedAt.set(id, latest);
+  }
+  return { series, computedAt };
+}
+
+type Ranges = Array<{ start: number; end: number }>;
+
+/**
+ * Which parts of [start, end) a report reads from week rows (the whole company weeks inside its cells: a
+ * seventh of the day rows) and which from day rows (the rest); a cell's sums are the same either way.
+ */
+function weeksAndDays(
+  clock: CompanyClock,
+  cellStarts: readonly number[],
+  range: { start: number; end: number },
+): { weeks: Ranges; days: Ranges } {
+  const weeks = wholeWeeksOfCells(clock, cellStarts, range.end).filter(
+    (w) => w.start >= range.start && w.end <= range.end,
+  );
+  const days: Ranges = [];
+  let at = range.start;
+  for (const w of [...weeks, { start: range.end, end: range.end }]) {
+    if (w.start > at) days.push({ start: at, end: w.start });
+    at = w.end;
+  }
+  return { weeks, days };
+}
+
+/** The rows of `table` starting in `ranges` summed per machine × report cell × shift (loadRollupCells). */
+function cellSums(
+  scope: CompanyScope,
+  table: 'rollup_days' | 'rollup_weeks',
+  input: { machineIds: readonly string[]; cellStarts: readonly number[] },
+  ranges: ReadonlyArray<{ start: number; end: number }>,
+) {
   const cell = cellIndex(input.cellStarts, 0, Math.max(0, input.cellStarts.length - 1));
-  const days = scope
-    .selectFrom('rollup_days')
+  const rows = scope
+    .selectFrom(table)
     .select([...CELL_COLUMNS, cell.as('cell')])
     .where('machine_id', 'in', [...input.machineIds])
-    .where('start_at', '>=', input.start)
-    .where('start_at', '<', input.end);
+    .where((eb) =>
+      eb.or(ranges.map((r) => eb.and([eb('start_at', '>=', r.start), eb('start_at', '<', r.end)]))),
+    );
   // PostgreSQL hash-aggregates the rows as they come. SQLite sorts its GROUP BY input in one temp B-tree
-  // of every day row with all the summed columns; read from the (machine_id, start_at) index in the order
+  // of every row with all the summed columns; read from the (machine_id, start_at) index in the order
   // machine, cell (the cell is monotone in start_at), shift, it sorts only within each machine's rows
   // ("LAST 2 TERMS OF ORDER BY") and then streams the groups: ~10 % less on 100 machines × 1 year by week.
   const from = numberedPlaceholders(scope.db)
-    ? days.as('d')
-    : days.orderBy('machine_id').orderBy(sql.ref('cell')).orderBy('shift_id').as('d');
-  const rows = await scope.db
+    ? rows.as('d')
+    : rows.orderBy('machine_id').orderBy(sql.ref('cell')).orderBy('shift_id').as('d');
+  return scope.db
     .selectFrom(from)
     .select((eb) => [
       'machine_id',
@@ -222,25 +354,6 @@ export async function loadRollupCells(
     ])
     .groupBy(['machine_id', 'cell', 'shift_id'])
     .execute();
-  // Rows in any order: by machine, then by start (each machine's run packed in time order).
-  const byMachine = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const list = byMachine.get(r.machine_id);
-    if (list) list.push(r);
-    else byMachine.set(r.machine_id, [r]);
-  }
-  for (const [id, list] of byMachine) {
-    let at = Number.NEGATIVE_INFINITY;
-    let sorted = true;
-    for (let i = 0; i < list.length; i++) {
-      at = Math.max(at, Number(list[i]!.computedAt));
-      if (i > 0 && Number(list[i - 1]!.start) > Number(list[i]!.start)) sorted = false;
-    }
-    if (!sorted) list.sort((a, b) => Number(a.start) - Number(b.start));
-    series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
-    computedAt.set(id, at);
-  }
-  return { series, computedAt };
 }
 
 /** The day rows' columns loadRollupCells sums (the rest stay unread). */
@@ -295,39 +408,67 @@ export async function loadRollupDayDowntimeByReason(
     start: number;
     end: number;
     shiftIds: ReadonlySet<string> | null;
+    clock: CompanyClock;
   },
 ): Promise<Record<string, DowntimeMs>> {
   const out: Record<string, DowntimeMs> = {};
   if (input.machineIds.length === 0 || input.shiftIds?.size === 0) return out;
+  // Any whole week of the range is read from its week rows, the rest from day rows.
+  const { weeks, days } = weeksAndDays(input.clock, [input.start], input);
+  for (const [table, ranges] of [
+    ['rollup_days', days],
+    ['rollup_weeks', weeks],
+  ] as const)
+    if (ranges.length > 0) await addDowntimeByReason(scope, table, input, ranges, out);
+  return out;
+}
+
+/** Mutates `out`: adds the downtime by reason of `table`'s rows starting in `ranges` (in shift time). */
+async function addDowntimeByReason(
+  scope: CompanyScope,
+  table: 'rollup_days' | 'rollup_weeks',
+  input: { machineIds: readonly string[]; shiftIds: ReadonlySet<string> | null },
+  ranges: Ranges,
+  out: Record<string, DowntimeMs>,
+): Promise<void> {
   if (numberedPlaceholders(scope.db)) {
     let q = scope
-      .selectFrom('rollup_days')
+      .selectFrom(table)
       .select('reasons')
       .where('machine_id', 'in', [...input.machineIds])
-      .where('start_at', '>=', input.start)
-      .where('start_at', '<', input.end);
+      .where((eb) => inRanges(eb, ranges));
     q = input.shiftIds ? q.where('shift_id', 'in', [...input.shiftIds]) : q.where('shift_id', 'is not', null);
     for (const r of await q.execute())
       addDowntimeByReasonInto(
         out,
         (JSON.parse(r.reasons) as { downtimeByReason: Record<string, DowntimeMs> }).downtimeByReason,
       );
-    return out;
+    return;
   }
   const ids = sql.join([...input.machineIds]);
   const shifts = input.shiftIds
     ? sql`AND d.shift_id IN (${sql.join([...input.shiftIds])})`
     : sql`AND d.shift_id IS NOT NULL`;
+  const within = sql.join(
+    ranges.map((r) => sql`(d.start_at >= ${r.start} AND d.start_at < ${r.end})`),
+    sql` OR `,
+  );
   const { rows } = await sql<ReasonRow>`SELECT j.key AS reason,
       sum(json_extract(j.value, '$.plannedMs')) AS planned_ms,
       sum(json_extract(j.value, '$.unplannedMs')) AS unplanned_ms
-    FROM rollup_days d, json_each(d.reasons, '$.downtimeByReason') j
-    WHERE d.company_id = ${scope.companyId} AND d.machine_id IN (${ids})
-      AND d.start_at >= ${input.start} AND d.start_at < ${input.end} ${shifts}
+    FROM ${sql.table(table)} d, json_each(d.reasons, '$.downtimeByReason') j
+    WHERE d.company_id = ${scope.companyId} AND d.machine_id IN (${ids}) AND (${within}) ${shifts}
     GROUP BY j.key`.execute(scope.db);
-  for (const r of rows)
-    out[r.reason] = { plannedMs: Number(r.planned_ms), unplannedMs: Number(r.unplanned_ms) };
-  return out;
+  for (const r of rows) {
+    const into = (out[r.reason] ??= { plannedMs: 0, unplannedMs: 0 });
+    into.plannedMs += Number(r.planned_ms);
+    into.unplannedMs += Number(r.unplanned_ms);
+  }
+}
+
+/** start_at in one of `ranges`. */
+function inRanges(eb: ExpressionBuilder<Database, 'rollup_days' | 'rollup_weeks'>, ranges: Ranges) {
+  return eb.or(ranges.map((r) => eb.and([eb('start_at', '>=', r.start), eb('start_at', '<', r.end)])));
 }
 
 interface ReasonRow {

@@ -4,7 +4,7 @@ import { HOUR_MS, MINUTE_MS } from '../brand';
 import type { CompanyCalendar } from '../calendar/intervals';
 import { reportIntervals, rollupBuckets } from '../calendar/intervals';
 import type { StateInterval } from '../derive/outputs';
-import { isCompanyDayStart, rollupDays } from './days';
+import { isCompanyDayStart, rollupDays, rollupWeeks, wholeWeeksOfCells } from './days';
 import type { Rollup } from './rollup';
 import { buildRollups, sumRollups } from './rollup';
 
@@ -67,5 +67,62 @@ describe('rollupDays', () => {
     ['2024-03-04T07:00:00Z', false],
   ])('isCompanyDayStart(%s) is %s', (iso, want) => {
     expect(isCompanyDayStart(chicago, t(iso))).toBe(want);
+  });
+});
+
+// Decision 0804 (addendum): week rows sum a machine's day rows per company week (ISO, Monday first) × shift.
+describe('rollupWeeks and the whole weeks of report cells', () => {
+  const chicago: CompanyCalendar = {
+    timezone: 'America/Chicago',
+    currentTimeContext: null,
+    futureTimeContext: null,
+    shifts: [],
+  };
+  // Friday 2024-03-01 … Tuesday 2024-03-19 (CST to CDT on Sunday 2024-03-10).
+  const span = { start: t('2024-03-01T06:00:00Z'), end: t('2024-03-19T05:00:00Z') };
+  const intervals: StateInterval[] = [{ start: span.start, end: span.end, state: 'ACTIVE', reason: null }];
+  const days = rollupDays(chicago, buildRollups({ machineId: 'm', intervals }, rollupBuckets(chicago, span)));
+
+  it('gives each company week one row per shift, and sums to what the days sum to in every week cell', () => {
+    const weeks = rollupWeeks(chicago, days);
+    expect(weeks.map((w) => [new Date(w.start).toISOString(), w.durationMs / HOUR_MS])).toEqual([
+      ['2024-03-01T06:00:00.000Z', 72], // Friday to Sunday: what the span holds of that week
+      ['2024-03-04T06:00:00.000Z', 167], // the week of the 23-hour Sunday
+      ['2024-03-11T05:00:00.000Z', 168],
+      ['2024-03-18T05:00:00.000Z', 24],
+    ]);
+    for (const cell of [span, ...reportIntervals(chicago, span, 'week')])
+      expect(sumRollups(weeks, { ...cell, shiftIds: null })).toEqual(
+        sumRollups(days, { ...cell, shiftIds: null }),
+      );
+  });
+
+  it('finds the whole weeks inside each cell: none in day cells, the inner weeks of a week or month cell', () => {
+    const starts = (unit: 'day' | 'week' | 'month') =>
+      reportIntervals(chicago, span, unit).map((i) => i.start);
+    const iso = (ws: Array<{ start: number; end: number }>) =>
+      ws.map((w) => [new Date(w.start).toISOString(), new Date(w.end).toISOString()]);
+    expect(wholeWeeksOfCells(chicago, starts('day'), span.end)).toEqual([]);
+    // The partial first week (from Friday) and the partial last (Monday only) are left to day rows.
+    expect(iso(wholeWeeksOfCells(chicago, starts('week'), span.end))).toEqual([
+      ['2024-03-04T06:00:00.000Z', '2024-03-18T05:00:00.000Z'],
+    ]);
+    expect(iso(wholeWeeksOfCells(chicago, starts('month'), span.end))).toEqual([
+      ['2024-03-04T06:00:00.000Z', '2024-03-18T05:00:00.000Z'],
+    ]);
+    // Month cells split a week that straddles them: Feb 26 – Mar 4 is in no whole-week range.
+    const febMar = reportIntervals(chicago, { start: t('2024-02-01T06:00:00Z'), end: span.end }, 'month');
+    expect(
+      iso(
+        wholeWeeksOfCells(
+          chicago,
+          febMar.map((i) => i.start),
+          span.end,
+        ),
+      ),
+    ).toEqual([
+      ['2024-02-05T06:00:00.000Z', '2024-02-26T06:00:00.000Z'],
+      ['2024-03-04T06:00:00.000Z', '2024-03-18T05:00:00.000Z'],
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 import type { EpochMs } from '../brand';
+import { epochMs } from '../brand';
+import { addDays, startOfIsoWeek } from '../time/civil';
 import type { CompanyClock } from '../calendar/time-context';
 import { companyDayRange, shopDateOf } from '../calendar/time-context';
 import type { Rollup } from './rollup';
@@ -15,27 +17,75 @@ import { addMeasuresInto, emptyMeasures } from './rollup';
  * Rows come out sorted by start.
  */
 export function rollupDays(clock: CompanyClock, rows: readonly Rollup[]): Rollup[] {
+  return sumPerPeriod(rows, (t) => companyDayRange(clock, shopDateOf(clock, t)).end);
+}
+
+/**
+ * One machine's day rows (or any rows that never straddle a company week, sorted by start) summed per
+ * company week (ISO: Monday's company-day start to the next Monday's) and shift, the same way.
+ */
+export function rollupWeeks(clock: CompanyClock, rows: readonly Rollup[]): Rollup[] {
+  return sumPerPeriod(rows, (t) => companyWeekRange(clock, t).end);
+}
+
+/** The company week (ISO, of company days) that holds `t`. */
+export function companyWeekRange(clock: CompanyClock, t: number): { start: EpochMs; end: EpochMs } {
+  const monday = startOfIsoWeek(shopDateOf(clock, epochMs(t)));
+  return {
+    start: companyDayRange(clock, monday).start,
+    end: companyDayRange(clock, addDays(monday, 7)).start,
+  };
+}
+
+/** Rows (sorted by start) summed per period × shift, `periodEnd(t)` the end of the period that holds t. */
+function sumPerPeriod(rows: readonly Rollup[], periodEnd: (t: EpochMs) => number): Rollup[] {
   const out: Rollup[] = [];
-  let dayEnd = Number.NEGATIVE_INFINITY;
-  let day = new Map<string | null, Rollup>();
+  let end = Number.NEGATIVE_INFINITY;
+  let period = new Map<string | null, Rollup>();
   const flush = () => {
-    out.push(...[...day.values()].sort((a, b) => a.start - b.start));
-    day = new Map();
+    out.push(...[...period.values()].sort((a, b) => a.start - b.start));
+    period = new Map();
   };
   for (const r of rows) {
-    if (r.start >= dayEnd) {
+    if (r.start >= end) {
       flush();
-      dayEnd = companyDayRange(clock, shopDateOf(clock, r.start)).end;
+      end = periodEnd(r.start);
     }
-    let d = day.get(r.shiftId);
+    let d = period.get(r.shiftId);
     if (!d) {
       d = { ...emptyMeasures(), machineId: r.machineId, start: r.start, end: r.end, shiftId: r.shiftId };
-      day.set(r.shiftId, d);
+      period.set(r.shiftId, d);
     }
     addMeasuresInto(d, r);
     d.end = Math.max(d.end, r.end) as EpochMs;
   }
   flush();
+  return out;
+}
+
+/**
+ * The whole company weeks inside each cell of a report (cell i is [starts[i], starts[i + 1]), the last one
+ * ending at `end`), merged where they touch: the time a report can read from week rows; the rest of the
+ * range is read from day rows. Empty when no cell holds a whole week (hour, shift or day cells).
+ */
+export function wholeWeeksOfCells(
+  clock: CompanyClock,
+  starts: readonly number[],
+  end: number,
+): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i < starts.length; i++) {
+    const cellEnd = i + 1 < starts.length ? starts[i + 1]! : end;
+    const first = companyWeekRange(clock, starts[i]!);
+    const from: number = first.start === starts[i] ? first.start : first.end;
+    let to = from;
+    for (let w = companyWeekRange(clock, from); w.end <= cellEnd; w = companyWeekRange(clock, w.end))
+      to = w.end;
+    if (to <= from) continue;
+    const last = out.at(-1);
+    if (last && last.end === from) last.end = to;
+    else out.push({ start: from, end: to });
+  }
   return out;
 }
 

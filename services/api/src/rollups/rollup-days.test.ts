@@ -92,7 +92,7 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
     await recompute(machines, { from: START, to: END, now: NOW });
     // The annotations marked the machines dirty; the recompute above is what the worker would do for them.
     await api.h.t.db.deleteFrom('rollup_dirty').execute();
-    return { company, cookie, scope, day, night, machines };
+    return { company, cookie, scope, day, night, machines, recompute };
   }
 
   it('sum to exactly what the hourly rows sum to, for every day-aligned cell and shift selection', async () => {
@@ -124,7 +124,11 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
     // and the downtime by reason it sums from the JSON equals the maps summed in JS.
     for (const unit of ['day', 'week', 'month'] as const) {
       const intervals = reportIntervals(calendar, span, unit);
-      const cells = await loadRollupCells(p.scope, { ...range, cellStarts: intervals.map((i) => i.start) });
+      const cells = await loadRollupCells(p.scope, {
+        ...range,
+        cellStarts: intervals.map((i) => i.start),
+        clock: calendar,
+      });
       const cellRows = [...cells.series.values()].reduce((t, s) => t + s.length, 0);
       expect(cellRows).toBeLessThanOrEqual(days.length);
       if (unit !== 'day') expect(cellRows).toBeLessThan(days.length);
@@ -140,7 +144,11 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
             expect(knownStateMsSeries(cells.series.get(id)!, filter)).toBe(knownStateMsSeries(want, filter));
           }
         }
-        const byReason = await loadRollupDayDowntimeByReason(p.scope, { ...range, shiftIds });
+        const byReason = await loadRollupDayDowntimeByReason(p.scope, {
+          ...range,
+          shiftIds,
+          clock: calendar,
+        });
         expect(byReason).toEqual(sumRollups(hourly, { ...span, shiftIds }).inShift.downtimeByReason);
       }
     }
@@ -235,9 +243,54 @@ describe.each(DIALECTS)('day rollups on %s', (dialect) => {
     await api.h.t.db.deleteFrom('rollups').execute();
     expect(await answers()).toEqual(fromDays);
     await api.h.t.db.insertInto('rollups').values(hourly).execute();
-    // Without day rows the machines are summed from hourly rows (built from the facts, as the recompute
-    // stored them: the hourly path).
+    // Without day and week rows the machines are summed from hourly rows (built from the facts, as the
+    // recompute stored them: the hourly path).
     await api.h.t.db.deleteFrom('rollup_days').execute();
+    await api.h.t.db.deleteFrom('rollup_weeks').execute();
     expect(await answers()).toEqual(fromDays);
+  });
+
+  it('a recompute of one day mid-week keeps the week rows the sum of their days', async () => {
+    const p = await plant();
+    const calendar = await loadCalendar(api.h.t.db, p.company.id);
+    // Wednesday 2025-11-05 (CST): a reject is added, and only that day is recomputed.
+    const wednesday = Date.UTC(2025, 10, 5, 6);
+    const reject = await aRejectReason(api.h.t.db, p.company, { name: 'Crack' });
+    await p.scope
+      .insertInto('part_adjustments', [
+        aRejectRow(p.machines[0]!, wednesday + 9 * HOUR, { typeId: reject.id, scrapcount: 5 }),
+      ])
+      .execute();
+    await p.recompute(p.machines, { from: wednesday, to: wednesday + 24 * HOUR, now: NOW });
+    const range = { machineIds: p.machines, start: START, end: END };
+    const hourly = await loadRollups(p.scope, range);
+    const span = { start: epochMs(START), end: epochMs(END) };
+    for (const unit of ['week', 'month'] as const) {
+      const intervals = reportIntervals(calendar, span, unit);
+      const cells = await loadRollupCells(p.scope, {
+        ...range,
+        cellStarts: intervals.map((i) => i.start),
+        clock: calendar,
+      });
+      for (const cell of [span, ...intervals])
+        for (const id of p.machines) {
+          const want = packRollups(hourly.filter((r) => r.machineId === id));
+          expect(efficiencyTotalsSeries(cells.series.get(id)!, { ...cell, shiftIds: null })).toEqual(
+            efficiencyTotalsSeries(want, { ...cell, shiftIds: null }),
+          );
+        }
+    }
+    // The new reject is in them (the comparison above would pass on stale rows of both kinds too).
+    const week = await p.scope
+      .selectFrom('rollup_weeks')
+      .select((eb) => eb.fn.sum<number>('rejected').as('rejected'))
+      .where('machine_id', '=', p.machines[0]!)
+      .executeTakeFirstOrThrow();
+    expect(Number(week.rejected)).toBe(
+      sumRollups(
+        hourly.filter((r) => r.machineId === p.machines[0]),
+        span,
+      ).all.rejected,
+    );
   });
 });

@@ -159,7 +159,12 @@ export async function reportRollups(
   // The reasons of every machine read alongside the cells (in parallel on PostgreSQL); read again for the
   // stored machines alone if some turn out to be built from facts (below).
   const reasonsOf = (ids: readonly string[]) =>
-    loadRollupDayDowntimeByReason(ctx.scope, { machineIds: ids, ...range, shiftIds: opts.reasons!.shiftIds });
+    loadRollupDayDowntimeByReason(ctx.scope, {
+      machineIds: ids,
+      ...range,
+      shiftIds: opts.reasons!.shiftIds,
+      clock: calendar,
+    });
   let storedReasons: Promise<Record<string, DowntimeMs>> | null = null;
   if (cells) {
     // One scan gives the cells and the computed-at of every machine; those that turn out not covered
@@ -169,7 +174,12 @@ export async function reportRollups(
       storedReasons.catch(() => undefined); // awaited below; a failure before then is not unhandled
     }
     const [summed, dirty] = await Promise.all([
-      loadRollupCells(ctx.scope, { machineIds, ...range, cellStarts: cells.intervals.map((i) => i.start) }),
+      loadRollupCells(ctx.scope, {
+        machineIds,
+        ...range,
+        cellStarts: cells.intervals.map((i) => i.start),
+        clock: calendar,
+      }),
       rollupDirtyMarks(ctx.scope, machineIds),
     ]);
     state = { computedAt: summed.computedAt, dirty };
