@@ -11,6 +11,7 @@ import {
 import { lazy, Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { adminRoutes } from './admin/AdminRoutes';
 import { api } from './api';
 import { AppShell } from './components/AppShell';
 import { RequirePermission } from './components/RequirePermission';
@@ -252,6 +253,8 @@ export function App() {
                   {OFFICE_ROUTES.map((r) => (
                     <Route key={r.path} path={r.path} element={PAGES[r.id]()} />
                   ))}
+                  {/* reports-admin §2 "Administration screens" (admin/AdminRoutes.tsx). */}
+                  {adminRoutes(LazyPage)}
                   <Route path="*" element={<NotFoundPage />} />
                 </Route>
               </Routes>

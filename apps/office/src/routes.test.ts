@@ -41,6 +41,8 @@ describe('office routes', () => {
 
   it('puts report pages and both report indexes under Reports in the navigation', () => {
     expect(navSection('/app/reports')).toBe('reports');
+    expect(navSection('/app/admin')).toBe('admin');
+    expect(navSection('/app/admin/shifts')).toBe('admin');
     expect(navSection('/reports/downtime')).toBe('reports');
     expect(navSection('/dashboard/utilization')).toBe('reports');
     expect(navSection('/dashboard/oee')).toBe('reports');

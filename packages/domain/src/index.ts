@@ -3,6 +3,7 @@ export * from './machine-state';
 export * from './dashboard';
 export * from './tile-status';
 export * from './permissions';
+export * from './regions';
 export * from './palette';
 
 // Time and calendar

@@ -1,5 +1,6 @@
 import { t, tr, useSession } from '@takt/ui';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import { ADMIN_PATHS, isAdminUser } from '../admin/screens';
 import { navSection, PATHS } from '../routes';
 
 /** Header (company, user, Log out), main navigation and the page. */
@@ -31,6 +32,14 @@ export function AppShell() {
                 {tr('reports.nav')}
               </NavLink>
             </li>
+            {/* reports-admin §6: administration is for admins; others get no entry. */}
+            {isAdminUser(me) && (
+              <li>
+                <NavLink to={ADMIN_PATHS.index} aria-current={section === 'admin' ? 'page' : undefined}>
+                  {t('admin.nav')}
+                </NavLink>
+              </li>
+            )}
             <li>
               {/* The live dashboards belong to the floor app: a full page load, not an in-app link. */}
               <a href="/dashboards/live/utilization">{t('office.liveDashboards')}</a>

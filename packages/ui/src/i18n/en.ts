@@ -1,6 +1,8 @@
 // The English message catalogue. Every user-facing text of both apps goes through here (UI.md "Both"),
 // so the other locales of the region list can follow as catalogues of the same keys.
 // Texts quoted by the spec are verbatim; keep them so.
+import { adminPlant } from './admin-plant';
+
 export const en = {
   'app.name': 'Takt',
   'app.floorName': 'Takt Floor',
@@ -933,6 +935,8 @@ export const en = {
   'machineTools.export.queueing': 'Queueing…',
   'machineTools.export.byEmail': 'A link to download the CSV file will be e-mailed to {email}.',
   'machineTools.export.failed': 'The export could not be queued. Please try again.',
+  // Plant administration screens (reports-admin §2 "Administration screens"), in their own file.
+  ...adminPlant,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -113,3 +113,33 @@ export async function setSetupStagesEnabled(db: Executor, companyId: string, on:
     .where('id', '=', companyId)
     .execute();
 }
+
+/** The Settings screen's fields of the caller's company (reports-admin §2 "Settings"). */
+export interface CompanyAdminSettings {
+  name: string;
+  locale: string;
+  enableSetupStages: boolean;
+}
+
+export async function companyAdminSettings(scope: CompanyScope): Promise<CompanyAdminSettings> {
+  const r = await scope.db
+    .selectFrom('companies')
+    .select(['name', 'locale', 'enable_setup_stages'])
+    .where('id', '=', scope.companyId)
+    .executeTakeFirstOrThrow();
+  return { name: r.name, locale: r.locale, enableSetupStages: r.enable_setup_stages === 1 };
+}
+
+export async function updateCompanyAdminSettings(
+  scope: CompanyScope,
+  patch: { locale?: string; enableSetupStages?: boolean },
+): Promise<void> {
+  const set = {
+    ...(patch.locale !== undefined ? { locale: patch.locale } : {}),
+    ...(patch.enableSetupStages !== undefined
+      ? { enable_setup_stages: patch.enableSetupStages ? 1 : 0 }
+      : {}),
+  };
+  if (Object.keys(set).length === 0) return;
+  await scope.db.updateTable('companies').set(set).where('id', '=', scope.companyId).execute();
+}

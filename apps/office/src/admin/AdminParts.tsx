@@ -1,0 +1,484 @@
+import { FormActions, Modal, Progress, t, useSession } from '@takt/ui';
+import type { FormActionsProps, MessageKey } from '@takt/ui';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { FormError } from './form';
+import { formError } from './form';
+import { ADMIN_PATHS, mayOpen } from './screens';
+import type { AdminScreen } from './screens';
+import './admin.css';
+
+// The pieces every plant administration screen is built from: the page frame, the permission gate
+// (reports-admin §6), loading, the form error box at the top (reports-admin §8), labelled fields and the
+// "Are you sure?" confirmation (UI.md: destructive actions confirm).
+
+/** reports-admin §6: screens a user may not open say so instead of loading. */
+export function AdminGate({
+  screen,
+  children,
+}: {
+  screen: Pick<AdminScreen, 'permission'>;
+  children: ReactNode;
+}) {
+  const { me } = useSession();
+  if (mayOpen(me, screen)) return <>{children}</>;
+  return (
+    <main className="page" aria-labelledby="admin-forbidden">
+      <h1 id="admin-forbidden">{t('admin.title')}</h1>
+      <p className="notice" role="status">
+        {t('admin.notPermitted')}
+      </p>
+    </main>
+  );
+}
+
+/** The frame of a screen: back link, heading, the header's actions, then the body. */
+export function AdminPage({
+  title,
+  intro,
+  actions,
+  children,
+  busy,
+}: {
+  title: MessageKey;
+  intro?: MessageKey;
+  actions?: ReactNode;
+  children: ReactNode;
+  busy?: boolean;
+}) {
+  const id = useId();
+  useEffect(() => {
+    document.title = `${t(title)} · ${t('app.officeName')}`;
+  }, [title]);
+  return (
+    <main className="page admin" aria-labelledby={id} aria-busy={busy ? 'true' : undefined}>
+      <p className="admin__back">
+        <Link to={ADMIN_PATHS.index}>{t('admin.back')}</Link>
+      </p>
+      <div className="page__head">
+        <h1 id={id}>{t(title)}</h1>
+        {actions && <div className="page__tools">{actions}</div>}
+      </div>
+      {intro && <p className="admin__intro">{t(intro)}</p>}
+      {children}
+    </main>
+  );
+}
+
+export type Loaded<T> = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; data: T };
+
+/** Loads with `load`; `reload` asks again (after a change) and keeps the shown data until the answer. */
+export function useLoaded<T>(load: (signal: AbortSignal) => Promise<T>): [Loaded<T>, () => void] {
+  const [state, setState] = useState<Loaded<T>>({ kind: 'loading' });
+  const [round, setRound] = useState(0);
+  const loadRef = useRef(load);
+  useEffect(() => {
+    loadRef.current = load;
+  });
+  useEffect(() => {
+    const controller = new AbortController();
+    loadRef
+      .current(controller.signal)
+      .then((data) => setState({ kind: 'ready', data }))
+      .catch(() => {
+        if (!controller.signal.aborted) setState({ kind: 'failed' });
+      });
+    return () => controller.abort();
+  }, [round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return [state, reload];
+}
+
+/** Progress while loading, the failure with Try again, else the content. */
+export function LoadedView<T>({
+  state,
+  retry,
+  children,
+}: {
+  state: Loaded<T>;
+  retry: () => void;
+  children: (data: T) => ReactNode;
+}) {
+  if (state.kind === 'loading') return <Progress />;
+  if (state.kind === 'failed')
+    return (
+      <div className="notice notice--error admin__failed" role="alert">
+        <span>{t('admin.loadFailed')}</span>
+        <button type="button" className="button" onClick={retry}>
+          {t('admin.retry')}
+        </button>
+      </div>
+    );
+  return <>{children(state.data)}</>;
+}
+
+/** reports-admin §8: the server's error at the top of the form, scrolled into view when it appears. */
+export function FormErrorBox({ error }: { error: FormError | null }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [error]);
+  if (!error) return null;
+  return (
+    <div ref={ref} className="notice notice--error admin__error" role="alert">
+      <strong>{error.heading}</strong>
+      {error.lines.length > 0 && (
+        <ul>
+          {error.lines.map((l) => (
+            <li key={l}>{l}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export interface FieldProps {
+  id: string;
+  'aria-invalid': boolean;
+  'aria-describedby'?: string;
+}
+
+/** A labelled control with its hint and its error (validated as you type, UI.md "Office"). */
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+  children: (props: FieldProps) => ReactNode;
+}) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({
+        id,
+        'aria-invalid': Boolean(error),
+        ...(described ? { 'aria-describedby': described } : {}),
+      })}
+      {hint && (
+        <p className="admin__hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A colour picker with its hex value beside it. */
+export function ColorField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  error?: string | undefined;
+}) {
+  return (
+    <Field label={t('admin.field.color')} error={error}>
+      {(p) => (
+        <div className="admin__color">
+          <input {...p} type="color" value={value} onChange={(e) => onChange(e.target.value)} />
+          <span className="admin__mono">{value}</span>
+        </div>
+      )}
+    </Field>
+  );
+}
+
+/** A dialog with Cancel and one primary action at the bottom (UI.md: within thumb reach). */
+function AdminDialog({
+  title,
+  onClose,
+  busy,
+  submit,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  busy: boolean;
+  submit: FormActionsProps['submit'];
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      busy={busy}
+      footer={<FormActions onCancel={onClose} cancelLabel={t('admin.cancel')} busy={busy} submit={submit} />}
+    >
+      {children}
+    </Modal>
+  );
+}
+
+/**
+ * A form in a dialog: the error box on top, the fields, Cancel and Save at the bottom. Save stays disabled
+ * while the form is invalid or saving (reports-admin §5 "Submit buttons disabled while invalid or saving").
+ */
+export function FormDialog({
+  title,
+  onClose,
+  onSubmit,
+  invalid,
+  busy,
+  error,
+  submitLabel,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  invalid: boolean;
+  busy: boolean;
+  error: FormError | null;
+  submitLabel?: string;
+  children: ReactNode;
+}) {
+  const formId = useId();
+  return (
+    <AdminDialog
+      title={title}
+      onClose={onClose}
+      busy={busy}
+      submit={{
+        label: busy ? t('admin.saving') : (submitLabel ?? t('admin.save')),
+        disabled: invalid,
+        form: formId,
+      }}
+    >
+      <form
+        id={formId}
+        className="admin__form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!invalid && !busy) onSubmit();
+        }}
+      >
+        <FormErrorBox error={error} />
+        {children}
+      </form>
+    </AdminDialog>
+  );
+}
+
+/** "Are you sure?" before a destructive action; the server's refusal shows inside. */
+export function ConfirmDialog({
+  title,
+  body,
+  confirmLabel,
+  onConfirm,
+  onClose,
+  busy,
+  error,
+  disabled,
+  children,
+}: {
+  title: string;
+  body?: string;
+  /** The confirmation is not possible yet (a field below it is wrong). */
+  disabled?: boolean;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  busy: boolean;
+  error: FormError | null;
+  children?: ReactNode;
+}) {
+  return (
+    <AdminDialog
+      title={title}
+      onClose={onClose}
+      busy={busy}
+      submit={{ label: confirmLabel, tone: 'danger', onClick: onConfirm, disabled }}
+    >
+      <FormErrorBox error={error} />
+      <p className="modal__question">{body ?? t('admin.confirm')}</p>
+      {children}
+    </AdminDialog>
+  );
+}
+
+/** Runs a call with busy and error state for a form; resolves true when it succeeded. */
+export function useSubmit(heading: string) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<FormError | null>(null);
+  const run = useCallback(
+    async (call: () => Promise<unknown>): Promise<boolean> => {
+      setBusy(true);
+      setError(null);
+      try {
+        await call();
+        return true;
+      } catch (err) {
+        setError(formError(err, heading));
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [heading],
+  );
+  const clear = useCallback(() => setError(null), []);
+  return { busy, error, run, clear };
+}
+
+/** The name field every plant resource has. */
+export function NameField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+}) {
+  return (
+    <Field label={t('admin.field.name')} error={error}>
+      {(p) => <input {...p} value={value} autoComplete="off" onChange={(e) => onChange(e.target.value)} />}
+    </Field>
+  );
+}
+
+/** A time of day in 5-minute steps (reports-admin §9 "Time pickers 5-minute steps"). */
+export function TimeField({
+  label,
+  hint,
+  error,
+  value,
+  onChange,
+}: {
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(p) => (
+        <input {...p} type="time" step={5 * 60} value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </Field>
+  );
+}
+
+/** A date from `bounds.min` to `bounds.max` ('YYYY-MM-DD'), its range said under it. */
+export function DateField({
+  label,
+  hint,
+  error,
+  bounds,
+  value,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  error?: string | undefined;
+  bounds: { min: string; max: string };
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(p) => (
+        <input
+          {...p}
+          type="date"
+          min={bounds.min}
+          max={bounds.max}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** reports-admin §5: the date a change takes effect, from tomorrow to one month ahead. */
+export function EffectiveDateField(props: {
+  error?: string | undefined;
+  bounds: { min: string; max: string };
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <DateField
+      label={t('admin.shifts.effectiveDate')}
+      hint={t('admin.shifts.effectiveHint', props.bounds)}
+      {...props}
+    />
+  );
+}
+
+/** A row action whose accessible name says which row ("Archive Break"). */
+export function RowButton({
+  text,
+  label,
+  onClick,
+  danger,
+  disabled,
+}: {
+  text: string;
+  label: string;
+  onClick: () => void;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      className={danger ? 'button button--danger' : 'button'}
+      aria-label={label}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {text}
+    </button>
+  );
+}
+
+/** A list as a table (one card per row on a phone): the headers, then Status and the row actions. */
+export function AdminTable({
+  caption,
+  headers,
+  children,
+}: {
+  caption: string;
+  headers: readonly string[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="admin-table-wrap">
+      <table className="admin-table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {[...headers, t('admin.status')].map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">{t('admin.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
