@@ -351,7 +351,9 @@ export const ROUTES: RouteCase[] = [
       receiveBenchmarkingEmail: true,
     }),
   },
-  // Tablets, shifts, start of day and the test e-mail (admins).
+  // Tablets, shifts, start of day, company settings and the test e-mail (admins).
+  { method: 'GET', path: '/api/company/settings', reach: 'own' },
+  { method: 'PUT', path: '/api/company/settings', reach: 'own', body: () => ({ locale: 'en-GB' }) },
   { method: 'GET', path: '/api/tablets/:id', reach: 'company', id: (s) => s.tabletId },
   {
     method: 'PUT',
