@@ -11,6 +11,7 @@ import {
 import { lazy, Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { accountsRoutes } from './accounts/AccountsRoutes';
 import { adminRoutes } from './admin/AdminRoutes';
 import { api } from './api';
 import { AppShell } from './components/AppShell';
@@ -255,6 +256,8 @@ export function App() {
                   ))}
                   {/* reports-admin §2 "Administration screens" (admin/AdminRoutes.tsx). */}
                   {adminRoutes(LazyPage)}
+                  {/* reports-admin §2 "API keys" (accounts/AccountsRoutes.tsx). */}
+                  {accountsRoutes()}
                   <Route path="*" element={<NotFoundPage />} />
                 </Route>
               </Routes>

@@ -43,6 +43,7 @@ describe('office routes', () => {
     expect(navSection('/app/reports')).toBe('reports');
     expect(navSection('/app/admin')).toBe('admin');
     expect(navSection('/app/admin/shifts')).toBe('admin');
+    expect(navSection('/app/accounts/api-keys')).toBe('accounts');
     expect(navSection('/reports/downtime')).toBe('reports');
     expect(navSection('/dashboard/utilization')).toBe('reports');
     expect(navSection('/dashboard/oee')).toBe('reports');

@@ -1,6 +1,7 @@
 import type { Me, Permission } from '@takt/domain';
 import { tr } from '@takt/ui';
 import { isAdminPath } from './admin/screens';
+import { isAccountsPath } from './accounts/paths';
 
 // Office routes (reports-admin §2 "Report routes"). The server sends /app, /machine, /machines, /dashboard/
 // and /reports to this app; only pages that exist are routed, everything else is a real "Not found" page.
@@ -214,9 +215,10 @@ export const reportsFor = (me: Pick<Me, 'permissions'>): ReportEntry[] =>
   REPORTS.filter((r) => hasPermission(me, r.permission));
 
 /** Which top-level navigation entry a path belongs to. */
-export function navSection(pathname: string): 'machines' | 'reports' | 'admin' | null {
+export function navSection(pathname: string): 'machines' | 'reports' | 'admin' | 'accounts' | null {
   const p = pathname.replace(/\/+$/, '') || '/';
   if (isAdminPath(p)) return 'admin';
+  if (isAccountsPath(p)) return 'accounts';
   if (p === PATHS.home || p === PATHS.machines) return 'machines';
   // The machine pages of decision 0810 are opened from the Machines page.
   if (/^\/machine\/[^/]+\/(diagnostics|conditions|export)$/.test(p)) return 'machines';

@@ -569,6 +569,30 @@ export interface EventExportsTable {
   finished_at: number | null;
 }
 
+/** A company's API key (0012, decision 0840): the token itself is never stored, only its sha256. */
+export interface ApiKeysTable {
+  id: string;
+  company_id: string;
+  name: string;
+  /** sha256 hex of the token; the lookup key. */
+  token_hash: string;
+  /** The token's first characters, shown in the list. */
+  prefix: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  /** The user who made the key. */
+  created_by: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A failed login (0012, decision 0842); not a company's row: it is counted before anyone is known. */
+export interface LoginFailuresTable {
+  /** `account:<e-mail, lower case>` or `address:<client address>`. */
+  key: string;
+  at: number;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -611,10 +635,15 @@ export interface Database {
   email_preferences: EmailPreferencesTable;
   mail_outbox: MailOutboxTable;
   event_exports: EventExportsTable;
+  api_keys: ApiKeysTable;
+  login_failures: LoginFailuresTable;
 }
 
-/** Tables whose rows belong to one company: all but companies and global reference data (adapter types). */
-export type CompanyTable = Exclude<keyof Database, 'companies' | 'adapter_types'>;
+/**
+ * Tables whose rows belong to one company: all but companies, global reference data (adapter types) and
+ * login failures (counted before a company is known).
+ */
+export type CompanyTable = Exclude<keyof Database, 'companies' | 'adapter_types' | 'login_failures'>;
 
 // Generated is re-exported for migrations that add auto columns later.
 export type { Generated };

@@ -13,6 +13,8 @@ import { liveChannelRoutes } from './live/channel';
 import { publishesWrites } from './live/publish-writes';
 import { tabletAuthRoutes } from './live/tablet-auth';
 import { authRoutes, meRoutes } from './routes/auth';
+import { apiKeysRoutes } from './routes/api-keys';
+import { openApiRoutes } from './routes/openapi';
 import { adaptersRoutes } from './routes/adapters';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { gatewayPushRoutes } from './routes/gateway-push';
@@ -71,6 +73,8 @@ export function buildApp(deps: Deps) {
   // Gateways authenticate by gateway token, not by cookie: registered before the cookie-guarded /api, this
   // handler answers first and requireCaller never runs for it.
   app.route('/api/gateway-push', gatewayPushRoutes);
+  // The API description is public (decision 0841), so it sits before the caller-guarded /api.
+  app.route('/api/openapi.json', openApiRoutes);
   // A registered tablet activates with its device token (no session yet).
   app.route('/tablet', tabletDeviceRoutes);
 
@@ -88,6 +92,7 @@ export function buildApp(deps: Deps) {
   ] as const)
     api.use(path, publishesWrites(topic));
   api.route('/me', meRoutes);
+  api.route('/apikeys', apiKeysRoutes);
   api.route('/dashboard', dashboardRoutes);
   api.route('/jobs', jobsRoutes);
   api.route('/jobmachines', jobMachinesRoutes);

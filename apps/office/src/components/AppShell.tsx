@@ -1,6 +1,7 @@
 import { t, tr, useSession } from '@takt/ui';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { ADMIN_PATHS, isAdminUser } from '../admin/screens';
+import { ACCOUNTS_PATHS } from '../accounts/paths';
 import { navSection, PATHS } from '../routes';
 
 /** Header (company, user, Log out), main navigation and the page. */
@@ -37,6 +38,17 @@ export function AppShell() {
               <li>
                 <NavLink to={ADMIN_PATHS.index} aria-current={section === 'admin' ? 'page' : undefined}>
                   {t('admin.nav')}
+                </NavLink>
+              </li>
+            )}
+            {/* reports-admin §2 "API keys": admins only (decision 0840). */}
+            {isAdminUser(me) && (
+              <li>
+                <NavLink
+                  to={ACCOUNTS_PATHS.apiKeys}
+                  aria-current={section === 'accounts' ? 'page' : undefined}
+                >
+                  {t('accounts.nav')}
                 </NavLink>
               </li>
             )}

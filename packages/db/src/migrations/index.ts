@@ -10,6 +10,7 @@ import * as m0008 from './2026-11-24-0008-link-tokens';
 import * as m0009 from './2026-11-24-0009-sync-command-keys';
 import * as m0010 from './2026-11-24-0010-adapter-types';
 import * as m0011 from './2026-11-25-0011-rollup-days';
+import * as m0012 from './2026-11-26-0012-accounts';
 import * as m0013 from './2026-11-26-0013-rollup-weeks';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-0009-sync-command-keys': m0009,
   '2026-11-24-0010-adapter-types': m0010,
   '2026-11-25-0011-rollup-days': m0011,
+  '2026-11-26-0012-accounts': m0012,
   '2026-11-26-0013-rollup-weeks': m0013,
 };

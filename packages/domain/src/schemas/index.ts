@@ -4,3 +4,4 @@ export * from './report-entities';
 export * from './requests';
 export * from './production-report';
 export * from './dashboard-status';
+export * from './api-keys';

@@ -326,11 +326,7 @@ export const inviteeSchema = z.object({
   role: z.string().default('kiosk'),
   brand_override: z.string().nullable().optional(),
 });
-export const apiKeySchema = z.object({
-  id: idSchema,
-  scopes: z.array(z.string()),
-  accessToken: z.string().optional(),
-});
+// API key: schemas/api-keys.ts.
 
 export const jobScheduleGroupSchema = z.object({
   id: idSchema,

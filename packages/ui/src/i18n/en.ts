@@ -1,6 +1,7 @@
 // The English message catalogue. Every user-facing text of both apps goes through here (UI.md "Both"),
 // so the other locales of the region list can follow as catalogues of the same keys.
 // Texts quoted by the spec are verbatim; keep them so.
+import { accounts } from './accounts';
 import { adminPlant } from './admin-plant';
 
 export const en = {
@@ -937,6 +938,8 @@ export const en = {
   'machineTools.export.failed': 'The export could not be queued. Please try again.',
   // Plant administration screens (reports-admin §2 "Administration screens"), in their own file.
   ...adminPlant,
+  // Account administration (reports-admin §2 "API keys"), in its own file.
+  ...accounts,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -3,14 +3,17 @@ import { getCookie } from 'hono/cookie';
 import { companyScope } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 import type { AppEnv, Caller } from '../http/context';
-import { notAuthenticated } from '../http/errors';
+import { forbidden, notAuthenticated } from '../http/errors';
+import { findApiKeyByHash, touchApiKey } from '../repositories/api-keys';
+import { looksLikeApiKey } from '../services/api-keys';
+import { apiKeyMayCall } from './api-key-scopes';
 import { getCompany } from '../repositories/company';
 import { findLiveSession } from '../repositories/sessions';
 import type { SessionKind } from '../repositories/sessions';
 import { findTabletByToken, touchTablet } from '../repositories/tablets';
 import { getUser } from '../repositories/users';
 import { enforceTabletBinding } from './tablet-binding';
-import { bearerToken } from './tokens';
+import { bearerToken, hashToken } from './tokens';
 
 export const SESSION_COOKIE = 'takt_session';
 /** The registered tablet's device token (set by POST /tablet/activate), so plain fetches authenticate. */
@@ -67,9 +70,39 @@ export async function tabletCallerFor(
 }
 
 /**
+ * An API key token → an API-key caller of the key's company (decision 0840): a synthetic manager, so no
+ * admin route opens to it; its scopes are checked by requireCaller. Null: no such key (deleted keys stop
+ * working at once, as only stored hashes match).
+ */
+export async function apiKeyCallerFor(
+  c: Context<AppEnv>,
+  token: string,
+): Promise<{ caller: Caller; scope: CompanyScope } | null> {
+  const { db, now } = c.var.deps;
+  const key = await findApiKeyByHash(db, hashToken(token));
+  if (!key) return null;
+  const company = await getCompany(db, key.companyId);
+  if (!company) return null;
+  if (key.lastUsedAt == null || now() - key.lastUsedAt > SEEN_EVERY_MS) await touchApiKey(db, key.id, now());
+  const user = {
+    id: `apikey:${key.id}`,
+    companyId: company.id,
+    email: '',
+    displayName: key.name,
+    role: 'manager' as const,
+    isRoot: false,
+    locked: false,
+  };
+  return {
+    caller: { kind: 'apiKey', user, company, apiKey: { id: key.id, name: key.name, scopes: key.scopes } },
+    scope: companyScope(db, company.id),
+  };
+}
+
+/**
  * Resolve the caller and fix the company scope for the rest of the request. Every /api route sits behind
  * this: without a valid caller the answer is 401 (the apps then reload). Callers, first match wins: an
- * `Authorization: Bearer` tablet token, the session cookie, the tablet cookie, a link token (`?token=`, GET
+ * `Authorization: Bearer` API key (`tak_…`) or tablet token, the session cookie, the tablet cookie, a link token (`?token=`, GET
  * only). A tablet bound to a machine is then held to it (auth/tablet-binding.ts).
  */
 export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -80,11 +113,16 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   // taken from a cookie or a bearer header, and a session token is never taken from the query (decision 0502).
   const linkToken = c.req.method === 'GET' ? c.req.query('token') : undefined;
   const found = bearer
-    ? await tabletCallerFor(c, bearer)
+    ? looksLikeApiKey(bearer)
+      ? await apiKeyCallerFor(c, bearer)
+      : await tabletCallerFor(c, bearer)
     : ((session ? await userCaller(c, session, 'session') : null) ??
       (tabletCookie ? await tabletCallerFor(c, tabletCookie) : null) ??
       (linkToken ? await userCaller(c, linkToken, 'link') : null));
   if (!found) throw notAuthenticated();
+  // Decision 0840: a key opens only the calls its scopes name; anything else is refused before any route.
+  if (found.caller.kind === 'apiKey' && !apiKeyMayCall(found.caller.apiKey.scopes, c.req.method, c.req.path))
+    throw forbidden();
   c.set('caller', found.caller);
   c.set('scope', found.scope);
   await enforceTabletBinding(c);

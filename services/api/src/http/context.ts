@@ -6,6 +6,7 @@ import type { LiveBus } from '../live/bus';
 import type { Tablet } from '../repositories/tablets';
 import type { MailTransport } from '../mail/transport';
 import type { IngestRules } from '../ingest-rules';
+import type { ApiKeyScope } from '@takt/domain';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
@@ -47,7 +48,19 @@ export interface TabletCaller {
   boundMachineId: string | null;
 }
 
-export type Caller = UserCaller | TabletCaller;
+/**
+ * An API key (`Authorization: Bearer tak_…`, decision 0840). `user` is a synthetic manager of the key's
+ * company (id `apikey:<key id>`), never an admin; what the key may call is fixed by its scopes
+ * (auth/api-key-scopes.ts) before any route runs.
+ */
+export interface ApiKeyCaller {
+  kind: 'apiKey';
+  user: User;
+  company: Company;
+  apiKey: { id: string; name: string; scopes: ApiKeyScope[] };
+}
+
+export type Caller = UserCaller | TabletCaller | ApiKeyCaller;
 
 export interface AppEnv {
   Variables: {

@@ -6,12 +6,19 @@ import type { AppEnv } from '../http/context';
 import { jsonBody } from '../http/validate';
 import { SESSION_TTL_MS } from '../repositories/sessions';
 import { login, logout, toMe } from '../services/auth';
+import { clientAddress } from '../http/client-address';
 
 /** POST /login and DELETE /logout (ARCHITECTURE.md "Conventions"); outside /api, no caller needed. */
 export const authRoutes = new Hono<AppEnv>()
   .post('/login', async (c) => {
     const { db, now, demoMode, secureCookies } = c.var.deps;
-    const { token, me } = await login(db, await jsonBody(c, loginRequestSchema), now(), demoMode);
+    const { token, me } = await login(
+      db,
+      await jsonBody(c, loginRequestSchema),
+      now(),
+      demoMode,
+      clientAddress(c),
+    );
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'Strict',

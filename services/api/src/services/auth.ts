@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors';
 import { getCompany } from '../repositories/company';
 import { createSession, revokeSession } from '../repositories/sessions';
 import { findUserForLogin } from '../repositories/users';
+import { assertNotThrottled, loginKeys, noteFailedLogin, noteGoodLogin } from './login-throttle';
 
 // Logging users in and out (ARCHITECTURE.md "Conventions": POST /login, DELETE /logout); the routes set and
 // clear the session cookie.
@@ -38,17 +39,26 @@ export function toMe(caller: Pick<Caller, 'user' | 'company'>, demoMode: boolean
   };
 }
 
-/** Checks the credentials and opens a session: its token and the user as GET /api/me answers. */
+/**
+ * Checks the credentials and opens a session: its token and the user as GET /api/me answers. `address` is
+ * the client's address for throttling (decision 0842); null when unknown.
+ */
 export async function login(
   db: Db,
   credentials: LoginRequest,
   now: number,
   demoMode: boolean,
+  address: string | null = null,
 ): Promise<{ token: string; me: Me }> {
+  const keys = loginKeys(credentials.email, address);
+  await assertNotThrottled(db, keys, now);
   const found = await findUserForLogin(db, credentials.email);
   // An unknown e-mail and a wrong password answer the same text, so logins cannot probe for accounts.
-  if (!found || found.user.locked || !(await verifyPassword(found.passwordHash, credentials.password)))
+  if (!found || found.user.locked || !(await verifyPassword(found.passwordHash, credentials.password))) {
+    await noteFailedLogin(db, keys, now);
     throw badLogin();
+  }
+  await noteGoodLogin(db, keys);
   const company = await getCompany(db, found.user.companyId);
   if (!company) throw badLogin();
   const { token } = await createSession(db, { companyId: company.id, userId: found.user.id }, now);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiKeyScope } from '@takt/domain';
+import { apiKeyMayCall } from './api-key-scopes';
+
+// Decision 0840: what each scope opens, as a table (method, path, scopes → allowed).
+const R: ApiKeyScope[] = ['reports:read'];
+const W: ApiKeyScope[] = ['operations:write'];
+
+describe('apiKeyMayCall', () => {
+  it.each([
+    ['GET', '/api/me', [], true],
+    ['GET', '/api/reports/downtime', R, true],
+    ['GET', '/api/reports/warehouse/jobs', R, true],
+    ['POST', '/api/reports/warehouse/production', R, true],
+    ['POST', '/api/oee/bymachine', R, true],
+    ['GET', '/api/dashboard', R, true],
+    ['GET', '/api/dashboard/parts', R, true],
+    ['GET', '/api/partadjustment/rejects', R, true],
+    ['GET', '/api/shifts/current', R, true],
+    ['POST', '/api/partadjustment', R, false],
+    ['POST', '/api/reports/event/queue', R, false],
+    ['GET', '/api/reports/export/download/x', R, false],
+    ['PUT', '/api/reports/downtime', R, false],
+    ['POST', '/api/shifts', R, false],
+    ['GET', '/api/reports/downtime', W, false],
+    ['POST', '/api/dispatch/start', W, true],
+    ['POST', '/api/annotations/setRange', W, true],
+    ['DELETE', '/api/partadjustment/abc', W, true],
+    ['POST', '/api/setup/end', W, true],
+    ['PUT', '/api/setup/stages', W, false],
+    ['POST', '/api/operators', W, false],
+    ['GET', '/api/operators', W, true],
+    ['GET', '/api/partadjustment', W, false],
+    ['GET', '/api/partadjustment', R, true],
+    ['POST', '/api/sync', [...R, ...W], false],
+    ['GET', '/api/apikeys', [...R, ...W], false],
+    ['GET', '/api/tablets', [...R, ...W], false],
+    ['GET', '/api/dashboardx', R, false],
+    ['HEAD', '/api/dashboard', R, true],
+  ] as const)('%s %s with %j → %s', (method, path, scopes, allowed) => {
+    expect(apiKeyMayCall(scopes, method, path)).toBe(allowed);
+  });
+});
