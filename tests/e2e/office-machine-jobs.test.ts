@@ -138,7 +138,7 @@ describe.each(DIALECTS)('the job detail and the machine-job report in Chromium o
     const runs = office.section('Runs').getByRole('table');
     await expect
       .poll(async () => (await tableRows(runs)).map((r) => [r[0], ...r.slice(3)]), POLL)
-      .toEqual([['Lathe', ...FLANGE, 'Job on Lathe']]);
+      .toEqual([['Lathe', ...FLANGE, 'Job on Lathe Go to Production Run']]);
     if (dialect === 'sqlite') await office.screenshots('job-report-detail', true);
 
     // The run's action: the machine-job report of its machine over the same range (the user's start).

@@ -81,6 +81,13 @@ const MachineOperationReportPage = lazy(() =>
   import('./pages/MachineOperationReportPage').then((m) => ({ default: m.MachineOperationReportPage })),
 );
 const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
+// Production runs and their editor (reports-admin §2; decision 0850).
+const ProductionRunsPage = lazy(() =>
+  import('./production/ProductionRunsPage').then((m) => ({ default: m.ProductionRunsPage })),
+);
+const ProductionRunEditPage = lazy(() =>
+  import('./production/ProductionRunEditPage').then((m) => ({ default: m.ProductionRunEditPage })),
+);
 
 function LazyPage({ children }: { children: ReactNode }) {
   return (
@@ -228,6 +235,21 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <RequirePermission permission="FullProduct">
       <LazyPage>
         <MachineOperationReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // GET /api/productionruns needs FullProduct; saving a run is for admins (the editor says so).
+  productionRuns: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <ProductionRunsPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  productionRunEdit: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <ProductionRunEditPage />
       </LazyPage>
     </RequirePermission>
   ),

@@ -35,6 +35,9 @@ describe('office routes', () => {
     ['/reports/operationreport', 'jobs'],
     ['/dashboard/jobreport', 'jobReport'],
     ['/reports/machineoperationreport', 'machineJob'],
+    ['/reports/production-runs', 'productionRuns'],
+    ['/app/production/production-runs/r1/edit', 'productionRunEdit'],
+    ['/app/production/production-runs/r1', 'notFound'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -62,6 +65,8 @@ describe('office routes', () => {
     expect(navSection('/reports/operationreport')).toBe('reports');
     expect(navSection('/dashboard/jobreport')).toBe('reports');
     expect(navSection('/reports/machineoperationreport')).toBe('reports');
+    expect(navSection('/reports/production-runs')).toBe('reports');
+    expect(navSection('/app/production/production-runs/r1/edit')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     // The machine pages of decision 0810 open from the Machines page.
     expect(navSection('/machine/m1/diagnostics')).toBe('machines');
@@ -74,7 +79,7 @@ describe('reportsFor (reports-admin §6)', () => {
   it.each([
     [
       ['PerformanceDashboard', 'Utilization', 'FullProduct'],
-      ['oee', 'utilization', 'downtime', 'quality', 'parts', 'jobs'],
+      ['oee', 'utilization', 'downtime', 'quality', 'parts', 'jobs', 'productionRuns'],
     ],
     [
       ['PerformanceDashboard', 'Utilization'],

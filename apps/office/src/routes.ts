@@ -69,6 +69,10 @@ export const PATHS = {
    * without job_id, the Machine jobs report of the machine (decision 0821).
    */
   machineJob: '/reports/machineoperationreport',
+  /** reports-admin §2: /reports/production-runs?start&end&jsg, the job runs of a range (decision 0850). */
+  productionRuns: '/reports/production-runs',
+  /** reports-admin §2: /app/production/production-runs/{jobschedulegroup_id}/edit, one run's editor. */
+  productionRunEdit: '/app/production/production-runs/:id/edit',
 } as const;
 
 export type PageId =
@@ -91,7 +95,9 @@ export type PageId =
   | 'machineExport'
   | 'jobs'
   | 'jobReport'
-  | 'machineJob';
+  | 'machineJob'
+  | 'productionRuns'
+  | 'productionRunEdit';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -120,11 +126,13 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'jobs', path: PATHS.jobs },
   { id: 'jobReport', path: PATHS.jobReport },
   { id: 'machineJob', path: PATHS.machineJob },
+  { id: 'productionRuns', path: PATHS.productionRuns },
+  { id: 'productionRunEdit', path: PATHS.productionRunEdit },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
 export interface ReportEntry {
-  id: 'oee' | 'utilization' | 'downtime' | 'quality' | 'parts' | 'jobs';
+  id: 'oee' | 'utilization' | 'downtime' | 'quality' | 'parts' | 'jobs' | 'productionRuns';
   path: string;
   permission: Permission;
   title: string;
@@ -180,6 +188,14 @@ export const REPORTS: readonly ReportEntry[] = [
     title: tr('jobs.title'),
     blurb: tr('jobs.blurb'),
   },
+  {
+    id: 'productionRuns',
+    path: PATHS.productionRuns,
+    // GET /api/productionruns needs FullProduct, as the warehouse job calls (decision 0850).
+    permission: 'FullProduct',
+    title: tr('production.runs.title'),
+    blurb: tr('production.runs.blurb'),
+  },
 ];
 
 /** /machine/{id}/downtime for one machine. */
@@ -225,6 +241,8 @@ export function navSection(pathname: string): 'machines' | 'reports' | 'admin' |
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
   if (p === PATHS.jobReport || p === PATHS.machineJob) return 'reports';
+  if (p === PATHS.productionRuns || /^\/app\/production\/production-runs\/[^/]+\/edit$/.test(p))
+    return 'reports';
   if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts|utilization)$/.test(p))
     return 'reports';
   if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';

@@ -38,6 +38,7 @@ import { shiftsRoutes } from './routes/shifts';
 import { emailNotificationRoutes } from './routes/email-notifications';
 import { eventExportRoutes } from './routes/event-exports';
 import { overridesRoutes } from './routes/overrides';
+import { productionRunsRoutes } from './routes/production-runs';
 import { timeContextRoutes } from './routes/time-context';
 import { syncRoutes } from './routes/sync';
 import { tabletDeviceRoutes, tabletsRoutes } from './routes/tablets';
@@ -110,6 +111,7 @@ export function buildApp(deps: Deps) {
   api.route('/reports', reportsRoutes);
   api.route('/reports', productionReportRoutes);
   api.route('/reports', jobsReportRoutes);
+  api.route('/productionruns', productionRunsRoutes);
   api.route('/oee', oeeRoutes);
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);

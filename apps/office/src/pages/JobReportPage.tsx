@@ -35,6 +35,7 @@ import '../jobs/jobs.css';
 import { dataOf, NO_SHIFTS, useReportCall, useReportPage, useSettledCall } from '../reports/hooks';
 import type { CallCache, ReportCall } from '../reports/hooks';
 import type { LZ } from '../reports/shared';
+import { productionRunEditHref } from '../production/runs';
 import { PATHS } from '../routes';
 
 interface JobSelection {
@@ -205,8 +206,8 @@ function Results({
     { label: tr('jobReport.col.quality'), num: true },
     { label: tr('jobReport.col.setup'), num: true },
   ];
-  // The runs' action opens the machine-job report of the run's machine. "Go to Production Run" (reports-admin
-  // §2) is left out: the office app has no production-run editor route yet (decision 0820).
+  // The runs' actions: the machine-job report of the run's machine, and "Go to Production Run" (reports-admin
+  // §2: app/production/production-runs/{jobschedulegroup_id}/edit; decision 0850).
   const runColumns = selection.machineId ? columns : [...columns, { label: tr('jobReport.col.actions') }];
   return (
     <>
@@ -263,9 +264,14 @@ function Results({
                   ))}
                   {!selection.machineId && (
                     <td>
-                      <Link to={machineJobHref(selection.jobId, r.machine_id, shown)}>
-                        {tr('jobReport.openMachineJob', { machine: r.machine_name })}
-                      </Link>
+                      <span className="job-report__actions">
+                        <Link to={machineJobHref(selection.jobId, r.machine_id, shown)}>
+                          {tr('jobReport.openMachineJob', { machine: r.machine_name })}
+                        </Link>{' '}
+                        <Link to={productionRunEditHref(r.jobschedulegroup_id)}>
+                          {tr('production.goToRun')}
+                        </Link>
+                      </span>
                     </td>
                   )}
                 </tr>

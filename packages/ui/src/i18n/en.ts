@@ -3,6 +3,7 @@
 // Texts quoted by the spec are verbatim; keep them so.
 import { accounts } from './accounts';
 import { adminPlant } from './admin-plant';
+import { production } from './production';
 
 export const en = {
   'app.name': 'Takt',
@@ -940,6 +941,8 @@ export const en = {
   ...adminPlant,
   // Account administration (reports-admin §2 "API keys"), in its own file.
   ...accounts,
+  // Production runs (reports-admin §2 /reports/production-runs and the editor), in their own file.
+  ...production,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,0 +1,64 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { epochMsSchema, idSchema, startInSetupSchema } from '@takt/domain';
+import type { AppEnv } from '../http/context';
+import { requireAdmin, requirePermission } from '../http/permissions';
+import { durationMsField, intField, jsonBody, queryParams } from '../http/validate';
+import { getProductionRun, listProductionRuns, saveProductionRun } from '../services/production-runs';
+import { inTransaction } from './live-ctx';
+
+// Production runs (reports-admin §2 /reports/production-runs and the production-run editor, §3 Job schedule
+// group; decision 0850). Job run figures are OEE facts: FullProduct; saving is for admins, as the job
+// machine save is.
+
+const rangeQuery = z
+  .object({
+    start: z.coerce.number({ error: 'start must be a number' }).int('start must be a whole number'),
+    end: z.coerce.number({ error: 'end must be a number' }).int('end must be a whole number'),
+    machine_id: idSchema.optional(),
+  })
+  .refine((q) => q.start < q.end, { message: 'start must be before end', path: ['end'] });
+
+const instant = (label: string) => epochMsSchema.refine(Number.isSafeInteger, `${label} must be a date`);
+
+const saveSchema = z.object({
+  job_id: idSchema,
+  machine_id: idSchema,
+  startdate: instant('Start'),
+  /** Null: never. */
+  enddate: instant('End').nullable(),
+  startInSetup: startInSetupSchema,
+  /** Null: still in setup; ignored without setup. */
+  setupend: instant('Setup end').nullable(),
+  // Parts come from elapsed time over the expected cycle time (METRICS.md), so it cannot be 0.
+  cycletime: durationMsField('Expected cycle time').min(1, 'Expected cycle time must be at least 1 ms'),
+  /** 0 = no standard. */
+  idealcycletime: durationMsField('Ideal cycle time'),
+  partcount_multiplier: z
+    .number({ error: 'Parts multiplier must be a number' })
+    .positive('Parts multiplier must be more than 0'),
+  actualParts: intField('Actual parts').min(1, 'Actual parts must be at least 1'),
+});
+
+/**
+ * GET /api/productionruns?start&end[&machine_id]: the job runs overlapping the range, by start.
+ * GET /api/productionruns/:id: one run. PUT /api/productionruns/:id: save every field of it (admins).
+ */
+export const productionRunsRoutes = new Hono<AppEnv>()
+  .use('*', requirePermission('FullProduct'))
+  .get('/', async (c) => {
+    const q = queryParams(c, rangeQuery);
+    const runs = await inTransaction(c, (ctx) =>
+      listProductionRuns(ctx, { start: q.start, end: q.end, machineId: q.machine_id }),
+    );
+    return c.json(runs);
+  })
+  .get('/:id', async (c) => {
+    const run = await inTransaction(c, (ctx) => getProductionRun(ctx, c.req.param('id')));
+    return c.json(run);
+  })
+  .put('/:id', requireAdmin, async (c) => {
+    const body = await jsonBody(c, saveSchema);
+    const run = await inTransaction(c, (ctx) => saveProductionRun(ctx, c.req.param('id'), body));
+    return c.json(run);
+  });
