@@ -9,7 +9,8 @@ import type { FormError } from '../admin/form';
 import { isAdminUser } from '../admin/screens';
 import { useMachineNames } from '../reports/hooks';
 import type { Named } from '../reports/hooks';
-import { checkDraft, draftOf, parseRun, productionRunsHref, START_IN_SETUP } from './runs';
+import { START_IN_SETUP_MODES } from '@takt/domain';
+import { checkDraft, draftOf, parseRun, productionRunsHref } from './runs';
 import type { ProductionRun, RunDraft, StartInSetup } from './runs';
 import './production.css';
 
@@ -223,7 +224,7 @@ function RunForm({ run, onSaved }: { run: ProductionRun; onSaved: (run: Producti
         <Choice<StartInSetup>
           legend={tr('production.field.startInSetup')}
           value={draft.startInSetup}
-          options={START_IN_SETUP.map((m) => [m, tr(`production.setup.${m}`)])}
+          options={START_IN_SETUP_MODES.map((m) => [m, tr(`production.setup.${m}`)])}
           onChange={(v) => set('startInSetup', v)}
         />
         {inSetup && (

@@ -1,3 +1,5 @@
+import { START_IN_SETUP_MODES } from '@takt/domain';
+import type { ProductionRunSave, StartInSetupMode } from '@takt/domain';
 import { arrayOf, nullable, number, object, oneOf, parseWith, string, tr } from '@takt/ui';
 import { missingField } from '../admin/form';
 import { parseWallInput, wallInput } from '../quality/scrap-form';
@@ -7,8 +9,7 @@ import { PATHS } from '../routes';
 // /app/production/production-runs/{id}/edit; §3 Job schedule group; §4 start-in-setup; decision 0850) over
 // GET /api/productionruns and GET/PUT /api/productionruns/{id}. Pure: the pages render what these return.
 
-export const START_IN_SETUP = ['none', 'planned', 'unplanned'] as const;
-export type StartInSetup = (typeof START_IN_SETUP)[number];
+export type StartInSetup = StartInSetupMode;
 
 const runCheck = object({
   id: string,
@@ -18,7 +19,7 @@ const runCheck = object({
   machine_name: string,
   startdate: number,
   enddate: nullable(number),
-  startInSetup: oneOf(START_IN_SETUP),
+  startInSetup: oneOf(START_IN_SETUP_MODES),
   setuptime: nullable(number),
   setupend: nullable(number),
   cycletime: number,
@@ -96,20 +97,6 @@ export function draftOf(run: ProductionRun, timezone: string): RunDraft {
   };
 }
 
-/** PUT /api/productionruns/{id}: every field of the run (reports-admin §3). */
-export interface RunBody {
-  job_id: string;
-  machine_id: string;
-  startdate: number;
-  enddate: number | null;
-  startInSetup: StartInSetup;
-  setupend: number | null;
-  cycletime: number;
-  idealcycletime: number;
-  partcount_multiplier: number;
-  actualParts: number;
-}
-
 export type RunField = 'start' | 'end' | 'setupEnd' | 'cycle' | 'ideal' | 'multiplier' | 'actualParts';
 
 const decimal = (text: string): number | null => {
@@ -126,7 +113,7 @@ const decimal = (text: string): number | null => {
 export function checkDraft(
   d: RunDraft,
   timezone: string,
-): { errors: Partial<Record<RunField, string>>; body: RunBody | null } {
+): { errors: Partial<Record<RunField, string>>; body: ProductionRunSave | null } {
   const errors: Partial<Record<RunField, string>> = {};
   const start = parseWallInput(timezone, d.start);
   if (start === null) errors.start = missingField(tr('production.field.start'));

@@ -5,3 +5,4 @@ export * from './requests';
 export * from './production-report';
 export * from './dashboard-status';
 export * from './api-keys';
+export * from './production-runs';

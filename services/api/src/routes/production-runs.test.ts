@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { OeeByMachineResponse } from '@takt/domain';
+import type { OeeByMachineResponse, ProductionRun } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/db/rollups';
 import { aMachine, aUser } from '../testing/builders';
 import { MIN, someStates } from '../testing/downtime-builders';
 import { apiPerTest, aJobWithRun, aReportTenant, someCycles } from '../testing/report-plant';
-import type { ProductionRun } from '../services/production-runs';
 import { RUN_RULES } from '../services/production-runs';
 
 // Production runs (reports-admin §2 /reports/production-runs and the production-run editor, §3 Job schedule

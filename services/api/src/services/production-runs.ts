@@ -1,5 +1,5 @@
 import { historyChanged } from '@takt/db/rollups';
-import type { StartInSetup } from '@takt/db';
+import type { ProductionRun, ProductionRunSave } from '@takt/domain';
 import { invalidInput, notFound } from '../http/errors';
 import { getJobRun, updateJobRun } from '../repositories/dispatch';
 import type { JobRunRecord } from '../repositories/dispatch';
@@ -13,28 +13,6 @@ import type { ServiceCtx } from './context';
 // time (reports-admin §2 /reports/production-runs and /app/production/production-runs/{id}/edit; decision
 // 0850). An edit changes the machine's history from the run's earlier start on, so it marks the rollups of
 // that machine dirty in the same transaction (the rollup worker recomputes them).
-
-/** reports-admin §3 Job schedule group (job run), as the list and the editor read it. */
-export interface ProductionRun {
-  id: string;
-  job_id: string;
-  job_name: string;
-  machine_id: string;
-  machine_name: string;
-  startdate: number;
-  /** Null: never ends (still running). */
-  enddate: number | null;
-  /** reports-admin §4 start-in-setup. */
-  startInSetup: StartInSetup;
-  /** reports-admin §4: none has no setup time (null); planned and unplanned count from 0. */
-  setuptime: number | null;
-  /** Null with a setup: still in setup. Without setup, the start. */
-  setupend: number | null;
-  cycletime: number;
-  idealcycletime: number;
-  partcount_multiplier: number;
-  actualParts: number;
-}
 
 const toProductionRun = (r: JobReportRun | (JobRunRecord & { jobName: string; machineName: string })) =>
   ({
@@ -74,20 +52,6 @@ export async function getProductionRun(ctx: ServiceCtx, id: string): Promise<Pro
     getMachine(ctx.scope, run.machineId),
   ]);
   return toProductionRun({ ...run, jobName: job?.name ?? '', machineName: machine?.name ?? '' });
-}
-
-/** What the editor sends: every field of the run (reports-admin §3), validated by the route's schema. */
-export interface ProductionRunSave {
-  job_id: string;
-  machine_id: string;
-  startdate: number;
-  enddate: number | null;
-  startInSetup: StartInSetup;
-  setupend: number | null;
-  cycletime: number;
-  idealcycletime: number;
-  partcount_multiplier: number;
-  actualParts: number;
 }
 
 type Issue = { field: string; code: string; message: string };

@@ -1,0 +1,29 @@
+import type { StartInSetupMode } from '../metrics/production';
+
+// reports-admin §3 Job schedule group (job run) as GET /api/productionruns answers it and PUT
+// /api/productionruns/{id} takes it (decision 0850): one shape for the API and the office editor.
+
+/** A job run as the production runs list and the editor read it. */
+export interface ProductionRun {
+  id: string;
+  job_id: string;
+  job_name: string;
+  machine_id: string;
+  machine_name: string;
+  startdate: number;
+  /** Null: never ends (still running). */
+  enddate: number | null;
+  /** reports-admin §4 start-in-setup. */
+  startInSetup: StartInSetupMode;
+  /** reports-admin §4: none has no setup time (null); planned and unplanned count from 0. */
+  setuptime: number | null;
+  /** Null with a setup: still in setup. Without setup, the start. */
+  setupend: number | null;
+  cycletime: number;
+  idealcycletime: number;
+  partcount_multiplier: number;
+  actualParts: number;
+}
+
+/** PUT /api/productionruns/{id}: every field of the run the editor sets. */
+export type ProductionRunSave = Omit<ProductionRun, 'id' | 'job_name' | 'machine_name' | 'setuptime'>;
