@@ -354,6 +354,28 @@ export const ROUTES: RouteCase[] = [
   // Tablets, shifts, start of day, company settings and the test e-mail (admins).
   { method: 'GET', path: '/api/company/settings', reach: 'own' },
   { method: 'PUT', path: '/api/company/settings', reach: 'own', body: () => ({ locale: 'en-GB' }) },
+  // Production runs (reports-admin §2): FullProduct; saving is for admins.
+  { method: 'GET', path: '/api/productionruns', full: true, reach: 'own', body: (s) => range(s) },
+  { method: 'GET', path: '/api/productionruns/:id', full: true, reach: 'company', id: (s) => s.jsgId },
+  {
+    method: 'PUT',
+    path: '/api/productionruns/:id',
+    full: true,
+    reach: 'company',
+    body: (s) => ({
+      job_id: s.jobId,
+      machine_id: s.machineId,
+      startdate: s.T - HOUR,
+      enddate: null,
+      startInSetup: 'planned',
+      setupend: null,
+      cycletime: 60_000,
+      idealcycletime: 50_000,
+      partcount_multiplier: 1,
+      actualParts: 1,
+    }),
+    id: (s) => s.jsgId,
+  },
   { method: 'GET', path: '/api/tablets/:id', reach: 'company', id: (s) => s.tabletId },
   {
     method: 'PUT',
