@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { AnnotationType, SetupStage } from '@takt/domain';
 import type { Database } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
 import { aDowntimeReason } from '../../services/api/src/testing/downtime-builders';
 import { aSetupStage, aShift } from '../../services/api/src/testing/live-builders';
-import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, dragAbove, officeSession, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The plant administration screens (reports-admin §2 "Administration screens", §5, §6) in Chromium on SQLite
@@ -54,15 +54,6 @@ const stageNames = (page: Page) =>
     .getByRole('textbox')
     .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
 
-async function dragAbove(page: Page, handle: Locator, target: Locator) {
-  const from = (await handle.boundingBox())!;
-  const to = (await target.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 8 });
-  await page.mouse.up();
-}
-
 describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-admin-plant', seedPlant);
   const shots = dialect === 'sqlite';
@@ -77,6 +68,8 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await expect.poll(() => office.heading().textContent(), POLL).toBe('Administration');
     const links = await page.locator('.report-list__title').allTextContents();
     expect(links).toEqual([
+      'Machines',
+      'Machine groups',
       'Downtime reasons',
       'Reject reasons',
       'Setup stages',

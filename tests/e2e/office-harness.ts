@@ -168,6 +168,16 @@ export function tableRows(table: Locator): Promise<string[][]> {
     );
 }
 
+/** Drags `handle` by mouse to just below the top of `target` (a sortable list's drop above that row). */
+export async function dragAbove(page: Page, handle: Locator, target: Locator) {
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 8 });
+  await page.mouse.up();
+}
+
 /** Clicks a chart's canvas at a fraction of its size (the charts open what lies under the pointer's row). */
 export async function clickChart(chart: Locator, fx: number, fy: number) {
   const canvas = chart.locator('canvas');

@@ -70,6 +70,13 @@ export interface MachineGroupMembersTable {
   machine_id: string;
 }
 
+/** reports-admin §3 Machine group annotationTypes: the downtime reasons a group offers (migration 0014). */
+export interface MachineGroupAnnotationTypesTable {
+  company_id: string;
+  group_id: string;
+  annotation_type_id: string;
+}
+
 export interface MachinesTable {
   id: string;
   company_id: string;
@@ -599,6 +606,7 @@ export interface Database {
   sessions: SessionsTable;
   machine_groups: MachineGroupsTable;
   machine_group_members: MachineGroupMembersTable;
+  machine_group_annotation_types: MachineGroupAnnotationTypesTable;
   machines: MachinesTable;
   adapters: AdaptersTable;
   adapter_fields: AdapterFieldsTable;

@@ -17,6 +17,8 @@ import { apiKeysRoutes } from './routes/api-keys';
 import { openApiRoutes } from './routes/openapi';
 import { adaptersRoutes } from './routes/adapters';
 import { diagnosticsRoutes } from './routes/diagnostics';
+import { machinesAdminRoutes } from './routes/machines-admin';
+import { machineGroupsRoutes } from './routes/machine-groups';
 import { gatewayPushRoutes } from './routes/gateway-push';
 import { gatewaysRoutes } from './routes/gateways';
 import { annotationTypeRoutes } from './routes/annotation-types';
@@ -116,6 +118,8 @@ export function buildApp(deps: Deps) {
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', diagnosticsRoutes);
+  api.route('/machines', machinesAdminRoutes);
+  api.route('/machinegroups', machineGroupsRoutes);
   api.route('/sync', syncRoutes(bindSyncHandlers(permitSyncHandlers(syncHandlers))));
   api.route('/tablets', tabletsRoutes);
   api.route('/workcenter', workcenterRoutes);

@@ -451,14 +451,16 @@ export function RowButton({
   );
 }
 
-/** A list as a table (one card per row on a phone): the headers, then Status and the row actions. */
+/** A list as a table (one card per row on a phone): the headers, then Status (unless `status` is false) and the row actions. */
 export function AdminTable({
   caption,
   headers,
+  status = true,
   children,
 }: {
   caption: string;
   headers: readonly string[];
+  status?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -467,7 +469,7 @@ export function AdminTable({
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            {[...headers, t('admin.status')].map((h) => (
+            {(status ? [...headers, t('admin.status')] : headers).map((h) => (
               <th key={h} scope="col">
                 {h}
               </th>

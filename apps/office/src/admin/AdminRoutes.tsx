@@ -13,6 +13,8 @@ const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>,
   lazy(() => load().then((m) => ({ default: m[name] })));
 
 const PAGES: Record<AdminScreenId, ComponentType> = {
+  machines: screen(() => import('./MachinesPage'), 'MachinesPage'),
+  machineGroups: screen(() => import('./MachineGroupsPage'), 'MachineGroupsPage'),
   reasons: screen(() => import('./ReasonScreens'), 'DowntimeReasonsPage'),
   rejectReasons: screen(() => import('./ReasonScreens'), 'RejectReasonsPage'),
   setupStages: screen(() => import('./SetupStagesPage'), 'SetupStagesPage'),

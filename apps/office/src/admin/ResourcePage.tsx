@@ -16,7 +16,8 @@ import {
 // One screen for the plant resources that go from active to archived and back (reports-admin §4 "Setup
 // stage, annotation type, part adjustment type, operator: active to archived and back"): a list with the
 // archived ones behind "Show archived", a dialog to create and edit, archive, restore and, where the
-// resource allows it, delete.
+// resource allows it, delete. Resources that are never archived (machine groups: "list, create, edit,
+// delete") leave out archive, restore and isArchived, and the list has no status.
 
 export interface Column<T> {
   header: string;
@@ -39,11 +40,11 @@ export interface ResourceConfig<T extends { id: string; name: string }, F> {
   list: (signal: AbortSignal) => Promise<T[]>;
   create: (body: unknown) => Promise<unknown>;
   update: (id: string, body: unknown) => Promise<unknown>;
-  archive: (id: string) => Promise<unknown>;
-  restore: (id: string) => Promise<unknown>;
+  archive?: (id: string) => Promise<unknown>;
+  restore?: (id: string) => Promise<unknown>;
   /** Only for resources that may be deleted (operators); null when this row may not be. */
   remove?: (row: T) => (() => Promise<unknown>) | null;
-  isArchived: (row: T) => boolean;
+  isArchived?: (row: T) => boolean;
   columns: Column<T>[];
   newForm: () => F;
   formOf: (row: T) => F;
@@ -73,6 +74,8 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
   const rowAction = useSubmit(t(text.failed));
   const toasts = useToasts();
 
+  const archivable = Boolean(config.archive && config.restore && config.isArchived);
+  const isArchived = (row: T) => config.isArchived?.(row) ?? false;
   const errors = editing ? config.errors(editing.form) : {};
   const invalid = Object.keys(errors).length > 0;
 
@@ -94,8 +97,10 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
   };
 
   const toggle = async (row: T, archive: boolean) => {
+    const call = archive ? config.archive : config.restore;
+    if (!call) return;
     setRowBusy(row.id);
-    const ok = await rowAction.run(() => (archive ? config.archive(row.id) : config.restore(row.id)));
+    const ok = await rowAction.run(() => call(row.id));
     setRowBusy(null);
     if (ok) {
       toasts.show({
@@ -123,14 +128,16 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
       busy={state.kind === 'loading'}
       actions={
         <>
-          <label className="admin__check">
-            <input
-              type="checkbox"
-              checked={showArchived}
-              onChange={(e) => setShowArchived(e.target.checked)}
-            />
-            {t('admin.showArchived')}
-          </label>
+          {archivable && (
+            <label className="admin__check">
+              <input
+                type="checkbox"
+                checked={showArchived}
+                onChange={(e) => setShowArchived(e.target.checked)}
+              />
+              {t('admin.showArchived')}
+            </label>
+          )}
           <button type="button" className="button button--primary" onClick={() => open(null)}>
             {t(text.add)}
           </button>
@@ -144,7 +151,7 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
       )}
       <LoadedView state={state} retry={reload}>
         {(all) => {
-          const rows = all.filter((r) => showArchived || !config.isArchived(r));
+          const rows = all.filter((r) => showArchived || !isArchived(r));
           return (
             <>
               {rows.length === 0 ? (
@@ -152,9 +159,13 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
                   {t(text.empty)}
                 </p>
               ) : (
-                <AdminTable caption={t(text.caption)} headers={config.columns.map((c) => c.header)}>
+                <AdminTable
+                  caption={t(text.caption)}
+                  headers={config.columns.map((c) => c.header)}
+                  status={archivable}
+                >
                   {rows.map((row) => {
-                    const archived = config.isArchived(row);
+                    const archived = isArchived(row);
                     const removeCall = config.remove?.(row);
                     return (
                       <tr key={row.id} className={archived ? 'admin-table__archived' : undefined}>
@@ -169,9 +180,11 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
                             </td>
                           ),
                         )}
-                        <td data-label={t('admin.status')}>
-                          {archived ? t('admin.archived') : t('admin.active')}
-                        </td>
+                        {archivable && (
+                          <td data-label={t('admin.status')}>
+                            {archived ? t('admin.archived') : t('admin.active')}
+                          </td>
+                        )}
                         <td className="admin-table__actions">
                           {!archived && (
                             <RowButton
@@ -180,14 +193,16 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
                               onClick={() => open(row)}
                             />
                           )}
-                          <RowButton
-                            text={t(archived ? 'admin.restore' : 'admin.archive')}
-                            label={t(archived ? 'admin.restoreNamed' : 'admin.archiveNamed', {
-                              name: row.name,
-                            })}
-                            disabled={rowBusy === row.id}
-                            onClick={() => void toggle(row, !archived)}
-                          />
+                          {archivable && (
+                            <RowButton
+                              text={t(archived ? 'admin.restore' : 'admin.archive')}
+                              label={t(archived ? 'admin.restoreNamed' : 'admin.archiveNamed', {
+                                name: row.name,
+                              })}
+                              disabled={rowBusy === row.id}
+                              onClick={() => void toggle(row, !archived)}
+                            />
+                          )}
                           {removeCall && (
                             <RowButton
                               danger

@@ -25,12 +25,15 @@ export function SortableRows<T extends { key: string }>({
   rows,
   onMove,
   label,
+  help,
   renderRow,
 }: {
   rows: readonly T[];
   onMove: (rows: T[]) => void;
   /** The handle's accessible name for a row. */
   label: (row: T) => string;
+  /** How to reorder, read with each handle (default: the setup stages' wording). */
+  help?: string;
   renderRow: (row: T, index: number, props: SortableRowProps) => ReactNode;
 }) {
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -134,7 +137,7 @@ export function SortableRows<T extends { key: string }>({
         })}
       </ol>
       <p id="admin-sortable-help" className="visually-hidden">
-        {t('admin.stages.intro')}
+        {help ?? t('admin.stages.intro')}
       </p>
       <p className="visually-hidden" role="status" aria-live="polite">
         {announcement}

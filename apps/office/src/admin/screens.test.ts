@@ -7,6 +7,8 @@ const FULL = ['PerformanceDashboard', 'Utilization', 'FullProduct'];
 describe('administration screens by role and tier (reports-admin §6)', () => {
   it('gives admins of the full product every screen', () => {
     expect(adminScreensFor(me(true, FULL)).map((s) => s.id)).toEqual([
+      'machines',
+      'machineGroups',
       'reasons',
       'rejectReasons',
       'setupStages',
@@ -19,6 +21,8 @@ describe('administration screens by role and tier (reports-admin §6)', () => {
 
   it('leaves out what FullProduct gates for smaller tiers', () => {
     expect(adminScreensFor(me(true, ['PerformanceDashboard', 'Utilization'])).map((s) => s.id)).toEqual([
+      'machines',
+      'machineGroups',
       'settings',
       'shifts',
       'startOfDay',
@@ -28,7 +32,7 @@ describe('administration screens by role and tier (reports-admin §6)', () => {
   it('gives managers nothing, root users what admins get', () => {
     expect(adminScreensFor(me(false, FULL))).toEqual([]);
     expect(isAdminUser(me(false, FULL, true))).toBe(true);
-    expect(adminScreensFor(me(false, FULL, true))).toHaveLength(7);
+    expect(adminScreensFor(me(false, FULL, true))).toHaveLength(9);
   });
 
   it.each([

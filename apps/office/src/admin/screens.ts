@@ -8,6 +8,8 @@ import type { MessageKey } from '@takt/ui';
 
 export const ADMIN_PATHS = {
   index: '/app/admin',
+  machines: '/app/admin/machines',
+  machineGroups: '/app/admin/machine-groups',
   reasons: '/app/admin/downtime-reasons',
   rejectReasons: '/app/admin/reject-reasons',
   setupStages: '/app/admin/setup-stages',
@@ -29,6 +31,21 @@ export interface AdminScreen {
 }
 
 export const ADMIN_SCREENS: readonly AdminScreen[] = [
+  {
+    id: 'machines',
+    path: ADMIN_PATHS.machines,
+    permission: null,
+    title: 'admin.machines.title',
+    blurb: 'admin.machines.blurb',
+  },
+  {
+    // The group's downtime reasons inside need FullProduct too; the screen itself is for every admin.
+    id: 'machineGroups',
+    path: ADMIN_PATHS.machineGroups,
+    permission: null,
+    title: 'admin.groups.title',
+    blurb: 'admin.groups.blurb',
+  },
   {
     id: 'reasons',
     path: ADMIN_PATHS.reasons,

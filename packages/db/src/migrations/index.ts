@@ -12,6 +12,7 @@ import * as m0010 from './2026-11-24-0010-adapter-types';
 import * as m0011 from './2026-11-25-0011-rollup-days';
 import * as m0012 from './2026-11-26-0012-accounts';
 import * as m0013 from './2026-11-26-0013-rollup-weeks';
+import * as m0014 from './2026-11-26-0014-machine-group-reasons';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-0011-rollup-days': m0011,
   '2026-11-26-0012-accounts': m0012,
   '2026-11-26-0013-rollup-weeks': m0013,
+  '2026-11-26-0014-machine-group-reasons': m0014,
 };

@@ -4,5 +4,6 @@ export * from './report-entities';
 export * from './requests';
 export * from './production-report';
 export * from './dashboard-status';
-export * from './api-keys';
 export * from './production-runs';
+export * from './api-keys';
+export * from './machines-admin';

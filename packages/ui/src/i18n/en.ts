@@ -3,6 +3,7 @@
 // Texts quoted by the spec are verbatim; keep them so.
 import { accounts } from './accounts';
 import { adminPlant } from './admin-plant';
+import { adminMachines } from './admin-machines';
 import { production } from './production';
 
 export const en = {
@@ -939,6 +940,8 @@ export const en = {
   'machineTools.export.failed': 'The export could not be queued. Please try again.',
   // Plant administration screens (reports-admin §2 "Administration screens"), in their own file.
   ...adminPlant,
+  // Machines admin and machine groups (reports-admin §2), in their own file.
+  ...adminMachines,
   // Account administration (reports-admin §2 "API keys"), in its own file.
   ...accounts,
   // Production runs (reports-admin §2 /reports/production-runs and the editor), in their own file.

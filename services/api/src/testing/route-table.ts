@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Company } from '../repositories/company';
 import type { ApiHarness } from './app';
-import { aMachine } from './builders';
+import { aGroup, aMachine } from './builders';
 import { aDowntimeReason, anAnnotation, aRejectReason, HOUR } from './downtime-builders';
 import { aJob, aJobMachine, anOperator, aSetupStage, aShift } from './live-builders';
 import { aTablet } from './tablet-builders';
@@ -26,6 +26,8 @@ export interface Shop {
   /** An unbound tablet of the company. */
   tabletId: string;
   shiftId: string;
+  /** A machine group with the shop's machine and downtime reason. */
+  groupId: string;
   T: number;
 }
 
@@ -104,6 +106,17 @@ const oeeByBody = (s: Shop) => ({
   shifts: [s.shiftId],
   jobId: s.jobId,
 });
+
+/** Machines admin and machine groups (reports-admin §2, §7): admins only for writes. */
+const machineBody = () => ({
+  name: 'Lathe',
+  workcenterType: 'machine',
+  downtimeFailureDelay: 10,
+  autostartBehavior: 'disabled',
+  adapterId: null,
+  source: { kind: 'shdr', host: '10.0.0.9', port: 7878 },
+});
+const groupBody = (s: Shop) => ({ name: 'Cell', erpGroupId: 'E-1', machines: [s.machineId] });
 
 export const ROUTES: RouteCase[] = [
   {
@@ -588,6 +601,44 @@ export const ROUTES: RouteCase[] = [
     reach: 'machine',
     body: (s) => ({ ...range(s), interval: 'hour', machineId: s.machineId, shifts: s.shiftId }),
   },
+
+  { method: 'GET', path: '/api/machines', reach: 'own' },
+  { method: 'POST', path: '/api/machines', reach: 'own', body: machineBody },
+  { method: 'GET', path: '/api/machines/:id', reach: 'machine', id: (s) => s.machineId },
+  { method: 'PUT', path: '/api/machines/:id', reach: 'machine', body: machineBody, id: (s) => s.machineId },
+  {
+    method: 'PUT',
+    path: '/api/machines/:id/decommission',
+    reach: 'machine',
+    body: () => ({ name: 'Not its name' }),
+    id: (s) => s.machineId,
+  },
+  {
+    method: 'PUT',
+    path: '/api/machines/order',
+    reach: 'machine',
+    body: (s) => ({ machineIds: [s.machineId] }),
+  },
+  { method: 'GET', path: '/api/machinegroups', reach: 'own' },
+  { method: 'GET', path: '/api/machinegroups/:id', reach: 'company', id: (s) => s.groupId },
+  { method: 'POST', path: '/api/machinegroups', reach: 'own', body: groupBody },
+  {
+    method: 'POST',
+    path: '/api/machinegroups',
+    full: true,
+    reach: 'own',
+    body: (s) => ({ ...groupBody(s), annotationTypes: [s.reasonId] }),
+  },
+  { method: 'PUT', path: '/api/machinegroups/:id', reach: 'company', body: groupBody, id: (s) => s.groupId },
+  {
+    method: 'PUT',
+    path: '/api/machinegroups/:id',
+    full: true,
+    reach: 'company',
+    body: (s) => ({ ...groupBody(s), annotationTypes: [s.reasonId] }),
+    id: (s) => s.groupId,
+  },
+  { method: 'DELETE', path: '/api/machinegroups/:id', reach: 'company', id: (s) => s.groupId },
 ];
 
 /** Query parameters as the apps send them. */
@@ -667,6 +718,7 @@ export async function aShop(
     adjustmentId,
     tabletId: (await aTablet(db, company, null, T)).id,
     shiftId: await aShift(db, company),
+    groupId: await aGroup(db, company),
     T,
   };
 }

@@ -43,6 +43,11 @@ export interface IngestOptions {
   inboxIntervalMs?: number;
   /** How many pushed lines one take derives (default 5000). */
   inboxTake?: number;
+  /**
+   * How often the configured sources are re-read (default 5 s), so a source added or changed while the worker
+   * runs (the machines admin) is connected without a restart; 0 reads them at start only (decision 0860).
+   */
+  sourcesIntervalMs?: number;
 }
 
 export interface IngestService {
@@ -141,6 +146,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     await syncSetup(db, links.values(), now);
   }
 
+  // One refresh at a time: two overlapping reads would both see a new source as missing and link it twice.
+  let refreshing: Promise<void> = Promise.resolve();
+  const refreshInTurn = (): Promise<void> => {
+    const next = refreshing.then(() => (stopped ? undefined : refresh()));
+    refreshing = next.catch(() => {});
+    return next;
+  };
+
   const rollups = new RollupWorker(db, now, log);
   const flush = () => writer.flush();
 
@@ -154,8 +167,15 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     );
   };
 
-  await refresh();
+  await refreshInTurn();
   mqtt?.start();
+  const sourcesEvery = options.sourcesIntervalMs ?? 5000;
+  const sourcesTimer =
+    sourcesEvery > 0
+      ? setInterval(() => {
+          refreshInTurn().catch((err: Error) => log(`[ingest] reading the sources failed: ${err.message}`));
+        }, sourcesEvery)
+      : null;
   const inboxTimer = setInterval(() => {
     writer.enqueue(
       () => drainInbox(db, links.values(), writer, options.inboxTake ?? INBOX_TAKE),
@@ -169,7 +189,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   log(`[ingest] deriving ${links.size} machine source(s)`);
 
   return {
-    refresh,
+    refresh: refreshInTurn,
     flush,
     rollUp: () => rollups.run(),
     counters: () => new Map([...links].map(([id, l]) => [id, l.transport.counters])),
@@ -180,7 +200,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       clearInterval(flushTimer);
       clearInterval(tickTimer);
       if (rollupTimer) clearInterval(rollupTimer);
+      if (sourcesTimer) clearInterval(sourcesTimer);
       clearInterval(inboxTimer);
+      await refreshing;
       await mqtt?.stop();
       await Promise.all([...links.values()].map((l) => l.transport.stop()));
       await flush();

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { AdminMachine } from '@takt/domain';
+import { t } from '@takt/ui';
+import {
+  decommissionMatches,
+  inOrder,
+  machineBody,
+  machineErrors,
+  machineFormOf,
+  newMachineForm,
+  sourceSummary,
+  splitMachines,
+} from './machines';
+
+const machine = (name: string, over: Partial<AdminMachine> = {}): AdminMachine => ({
+  id: name,
+  name,
+  workcenterType: 'machine',
+  sortOrder: 0,
+  downtimeFailureDelay: 5,
+  autostartBehavior: 'disabled',
+  adapterId: null,
+  decommissionedAt: null,
+  source: null,
+  ...over,
+});
+
+const source = (over: Partial<NonNullable<AdminMachine['source']>>) => ({
+  id: 's',
+  kind: 'shdr' as const,
+  host: '',
+  port: 0,
+  baseUrl: null,
+  agentDevice: null,
+  machineRef: null,
+  gatewayId: null,
+  ...over,
+});
+
+describe('machines admin form', () => {
+  it('starts a new machine with an SHDR source on the usual port, not yet complete', () => {
+    const f = newMachineForm();
+    expect(f.sourceKind).toBe('shdr');
+    expect(f.port).toBe('7878');
+    expect(Object.keys(machineErrors(f)).sort()).toEqual(['host', 'name']);
+    expect(machineErrors(f).name).toBe('Missing required field: Name');
+    expect(machineErrors(f).host).toBe('Missing required field: Address');
+  });
+
+  it('sends an SHDR source as host and port, an agent as its URL, none as null', () => {
+    const f = { ...newMachineForm(), name: ' Lathe ', host: ' 10.0.0.7 ', port: '7879', adapterId: 'a1' };
+    expect(machineErrors(f)).toEqual({});
+    expect(machineBody(f)).toEqual({
+      name: 'Lathe',
+      workcenterType: 'machine',
+      autostartBehavior: 'disabled',
+      adapterId: 'a1',
+      downtimeFailureDelay: 5,
+      source: { kind: 'shdr', host: '10.0.0.7', port: 7879 },
+    });
+    const agent = { ...f, sourceKind: 'agent' as const, baseUrl: 'agent.local' };
+    expect(machineErrors(agent).baseUrl).toBe(t('admin.machines.agentUrlError'));
+    expect(machineBody({ ...agent, baseUrl: 'http://agent.local:5000' }).source).toEqual({
+      kind: 'agent',
+      baseUrl: 'http://agent.local:5000',
+      agentDevice: null,
+    });
+    expect(machineBody({ ...f, sourceKind: 'none' }).source).toBeNull();
+  });
+
+  it('refuses ports and delays out of range', () => {
+    const f = { ...newMachineForm(), name: 'M', host: 'h' };
+    expect(machineErrors({ ...f, port: '70000' }).port).toBe('Port must be from 1 to 65535');
+    expect(machineErrors({ ...f, port: '1.5' }).port).toBeDefined();
+    expect(machineErrors({ ...f, downtimeDelay: '-1' }).downtimeDelay).toBeDefined();
+    expect(machineErrors({ ...f, downtimeDelay: '' }).downtimeDelay).toBeDefined();
+  });
+
+  it('keeps a gateway binding: the form leaves the source out of the body', () => {
+    const m = machine('G', { source: source({ kind: 'gateway', gatewayId: 'g1', machineRef: 'm1' }) });
+    const f = machineFormOf(m);
+    expect(f.gatewayBound).toBe(true);
+    expect(machineErrors(f)).toEqual({});
+    expect('source' in machineBody(f)).toBe(false);
+  });
+
+  it('reads a stored SHDR source back into the form', () => {
+    const f = machineFormOf(machine('M', { source: source({ host: '10.0.0.8', port: 7880 }) }));
+    expect([f.sourceKind, f.host, f.port]).toEqual(['shdr', '10.0.0.8', '7880']);
+    expect(sourceSummary(machine('M', { source: source({ host: 'h', port: 1 }) }))).toBe('SHDR h:1');
+    expect(sourceSummary(machine('M'))).toBe(t('admin.machines.noSource'));
+  });
+});
+
+describe('machines list', () => {
+  it('orders machines in service by workcenter order and keeps decommissioned ones apart', () => {
+    const { inService, decommissioned } = splitMachines([
+      machine('B', { sortOrder: 2 }),
+      machine('Old', { sortOrder: 0, decommissionedAt: 5 }),
+      machine('A', { sortOrder: 1 }),
+    ]);
+    expect(inService.map((m) => m.name)).toEqual(['A', 'B']);
+    expect(decommissioned.map((m) => m.name)).toEqual(['Old']);
+  });
+
+  it('decommissions only when the typed name matches (reports-admin §5)', () => {
+    expect(decommissionMatches('Press 2', 'Press 2')).toBe(true);
+    expect(decommissionMatches(' Press 2 ', 'Press 2')).toBe(true);
+    expect(decommissionMatches('press 2', 'Press 2')).toBe(false);
+    expect(decommissionMatches('', 'Press 2')).toBe(false);
+  });
+
+  it('says the workcenter order text verbatim (reports-admin §8)', () => {
+    expect(t('admin.machines.orderSaved')).toBe('Your workcenter order has been updated!');
+  });
+});
+
+describe('a reorder before the list reloads', () => {
+  it('shows the chosen order; machines it does not name keep their place after', () => {
+    const ms = ['a', 'b', 'c', 'd'].map((id) => ({ id }));
+    expect(inOrder(ms, null).map((m) => m.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(inOrder(ms, ['c', 'a', 'gone']).map((m) => m.id)).toEqual(['c', 'a', 'b', 'd']);
+  });
+});

@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import {
+  machineDecommissionRequestSchema,
+  machineOrderRequestSchema,
+  machineSaveRequestSchema,
+} from '@takt/domain';
+import type { AppEnv } from '../http/context';
+import { requireAdmin } from '../http/permissions';
+import { jsonBody } from '../http/validate';
+import {
+  createAdminMachine,
+  decommissionAdminMachine,
+  getAdminMachine,
+  listAdminMachines,
+  setMachineOrder,
+  updateAdminMachine,
+} from '../services/machines-admin';
+import { inTransaction } from './live-ctx';
+
+/**
+ * Machines admin (reports-admin §2, §7 "Machines: save, update, decommission, setOrder"), admins only;
+ * another company's machine is not found.
+ * GET  /api/machines                      → every machine, decommissioned too, in workcenter order
+ * GET  /api/machines/:id                  → one machine with its source
+ * POST /api/machines `{ name, workcenterType, downtimeFailureDelay, autostartBehavior, adapterId, source }` → 201
+ * PUT  /api/machines/order `{ machineIds }` → the machines in the new order
+ * PUT  /api/machines/:id (as POST)        → the machine
+ * PUT  /api/machines/:id/decommission `{ name }` (the machine's name typed to confirm) → the machine
+ */
+export const machinesAdminRoutes = new Hono<AppEnv>()
+  // requireAdmin on each route, not `use('*')`: /api/machines is shared with the diagnostics routes (all users).
+  .get('/', requireAdmin, async (c) => c.json(await inTransaction(c, (ctx) => listAdminMachines(ctx))))
+  .post('/', requireAdmin, async (c) => {
+    const body = await jsonBody(c, machineSaveRequestSchema);
+    return c.json(await inTransaction(c, (ctx) => createAdminMachine(ctx, body)), 201);
+  })
+  .put('/order', requireAdmin, async (c) => {
+    const { machineIds } = await jsonBody(c, machineOrderRequestSchema);
+    return c.json(await inTransaction(c, (ctx) => setMachineOrder(ctx, machineIds)));
+  })
+  .get('/:id', requireAdmin, async (c) =>
+    c.json(await inTransaction(c, (ctx) => getAdminMachine(ctx, c.req.param('id')))),
+  )
+  .put('/:id', requireAdmin, async (c) => {
+    const body = await jsonBody(c, machineSaveRequestSchema);
+    return c.json(await inTransaction(c, (ctx) => updateAdminMachine(ctx, c.req.param('id'), body)));
+  })
+  .put('/:id/decommission', requireAdmin, async (c) => {
+    const { name } = await jsonBody(c, machineDecommissionRequestSchema);
+    return c.json(await inTransaction(c, (ctx) => decommissionAdminMachine(ctx, c.req.param('id'), name)));
+  });
