@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { addDays, formatDay, parseDay } from '@takt/domain';
 import type { AnnotationType, SetupStage } from '@takt/domain';
 import type { Database } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
@@ -280,12 +281,14 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await expect.poll(() => office.heading().textContent(), POLL).toBe('Start of day');
     await expect.poll(() => page.getByText('The day starts at 00:00.').count(), POLL).toBe(1);
     await page.getByLabel('Start of Day', { exact: true }).fill('22:00');
+    // The day after tomorrow: from 22:00 on, tomorrow under the new start has already begun, and a change to a
+    // day under way takes effect at once (decision 0703), which the API tests cover.
+    const effective = page.getByLabel('Effective Date');
+    const later = formatDay(addDays(parseDay(await effective.inputValue()), 1));
+    await effective.fill(later);
     await page.getByRole('button', { name: 'Schedule change' }).click();
     await expect
-      .poll(
-        () => page.getByText(/^From \d{4}-\d{2}-\d{2} the day starts at 22:00 the evening before\.$/).count(),
-        POLL,
-      )
+      .poll(() => page.getByText(`From ${later} the day starts at 22:00 the evening before.`).count(), POLL)
       .toBe(1);
     if (shots) await office.screenshots('start-of-day');
 

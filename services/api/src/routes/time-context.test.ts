@@ -104,6 +104,26 @@ describe.each(DIALECTS)('time context on %s', (dialect) => {
     expect(theirs).toBeTruthy();
   });
 
+  it('puts a change to a day already under way in force at once', async () => {
+    const { cookie } = await h.tenant();
+    // 22:15 CST on Saturday: "tomorrow" (Sunday) starting at 22:00 the evening before began 15 minutes ago.
+    h.clock.now = Date.parse('2025-11-23T04:15:00Z');
+    const res = await h.send('PUT', PATH, cookie, { offset_millis: -2 * HOUR, effectivedate: '2025-11-23' });
+    expect(res.status).toBe(200);
+    const inForce = { currentTimeContext: { offset_millis: -2 * HOUR }, futureTimeContext: null };
+    expect(await res.json()).toEqual(inForce);
+    expect(await (await h.get(PATH, cookie)).json()).toEqual(inForce);
+    // Monday still lies ahead: that change waits.
+    const later = await h.send('PUT', PATH, cookie, {
+      offset_millis: -2 * HOUR,
+      effectivedate: '2025-11-24',
+    });
+    expect((await later.json()).futureTimeContext).toEqual({
+      offset_millis: -2 * HOUR,
+      effectivedate: '2025-11-24',
+    });
+  });
+
   it('answers 400 with the problems', async () => {
     const { cookie } = await h.tenant();
     const missing = await h.send('PUT', PATH, cookie, {});

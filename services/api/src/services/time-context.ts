@@ -79,7 +79,8 @@ async function store(
       ctx.now,
     );
   }
-  return next;
+  // A change to a day already under way is in force at once: answer what GET answers from now on.
+  return view(after, shopDateOf(after, epochMs(ctx.now)));
 }
 
 /** PUT /api/timecontext: schedule (or replace) the pending start-of-day change. */
