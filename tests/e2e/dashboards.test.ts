@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { DEMO_LOGINS, DEMO_MANUAL_STATIONS } from '@takt/api';
-import { freePorts, launchChromium, startProduct, watchAdapter } from './harness';
+import { freePorts, launchChromium, logIn, startProduct, watchAdapter } from './harness';
 import type { RunningProduct } from './harness';
 
 // The live dashboards with a plant of 50 simulated machines, seen through Chromium.
@@ -75,9 +75,7 @@ describe('live dashboards with 50 machines in Chromium', () => {
 
   it('logs in and renders one tile per machine on every dashboard type', async () => {
     await dash.open('utilization');
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page, admin);
     await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     const res = await page.request.get(`${product.url}/api/dashboard`);
     const workCenters = ((await res.json()) as { machines: typeof machines }).machines;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { SyncCommand, SyncOutcome } from '@takt/domain';
-import { launchChromium, startProduct } from './harness';
+import { launchChromium, logIn, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 
 export interface Credentials {
@@ -79,9 +79,7 @@ export class Tablet {
   /** The login form the app shows to a visitor without a session. */
   async logIn(who: Credentials): Promise<void> {
     await this.page.goto(`${this.baseUrl}/`);
-    await this.page.getByLabel('Email').fill(who.email);
-    await this.page.getByLabel('Password').fill(who.password);
-    await this.page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(this.page, who);
     await expect.poll(() => this.page.getByLabel('Password').count(), SOON).toBe(0);
   }
 

@@ -8,9 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Fill and send the login form the page shows (after opening `url`, when given). */
+export async function logIn(
+  page: Page,
+  who: { email: string; password: string },
+  url?: string,
+): Promise<void> {
+  if (url !== undefined) await page.goto(url);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',

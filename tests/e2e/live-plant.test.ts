@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_LOGINS, DEMO_MANUAL_STATIONS, DEMO_PLANT } from '@takt/api';
-import { launchChromium, startProduct, watchAdapter } from './harness';
+import { launchChromium, logIn, startProduct, watchAdapter } from './harness';
 import type { RunningProduct } from './harness';
 
 // A fresh product on SQLite with the simulated plant, seen through Chromium.
@@ -28,9 +28,7 @@ describe('the live plant in Chromium', () => {
 
   it('asks for a login, then shows one tile per machine', async () => {
     await page.goto(`${product.url}/dashboards/live/utilization`);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page, admin);
     const tiles = page.locator('article[data-status]');
     await expect.poll(() => tiles.count(), { timeout: 15_000 }).toBe(WORK_CENTERS.length);
     for (const name of WORK_CENTERS)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { Database } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
+import { logIn } from './harness';
 import { anOfficePlant, officeSession, POLL, screenshots, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
@@ -20,13 +20,6 @@ async function seed(db: Kysely<Database>, week: Span) {
   return { email: admin.email, password: admin.password, manager: plant.user };
 }
 
-async function logIn(page: Page, url: string, who: { email: string; password: string }) {
-  await page.goto(url);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
-
 describe.each(DIALECTS)('API keys in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-accounts', seed);
   const shots = dialect === 'sqlite';
@@ -41,7 +34,7 @@ describe.each(DIALECTS)('API keys in Chromium on %s', (dialect) => {
 
   it('creates a key that reads reports and shows its token once', async () => {
     const { page, plant, product } = office;
-    await logIn(page, `${product.url}/app/reports`, plant);
+    await logIn(page, plant, `${product.url}/app/reports`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
     await expect.poll(() => office.heading().textContent(), POLL).toBe('API keys');
     await expect
@@ -132,10 +125,7 @@ describe.each(DIALECTS)('API keys in Chromium on %s', (dialect) => {
   it('gives a manager no API keys entry, and the page says it is for administrators', async () => {
     const { page, plant, product } = office;
     await page.context().clearCookies();
-    await logIn(page, `${product.url}/app/accounts/api-keys`, {
-      email: plant.manager.email,
-      password: plant.manager.password,
-    });
+    await logIn(page, plant.manager, `${product.url}/app/accounts/api-keys`);
     await expect.poll(() => office.heading().textContent(), POLL).toBe('API keys');
     expect(await page.getByText('Only administrators can manage API keys.').count()).toBe(1);
     expect(

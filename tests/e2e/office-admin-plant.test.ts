@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
 import { aDowntimeReason } from '../../services/api/src/testing/downtime-builders';
 import { aSetupStage, aShift } from '../../services/api/src/testing/live-builders';
+import { logIn } from './harness';
 import { anOfficePlant, dragAbove, officeSession, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
@@ -40,13 +41,6 @@ async function seedPlant(db: Kysely<Database>, week: Span) {
   return { email: admin.email, password: admin.password, manager: plant.user };
 }
 
-async function logIn(page: Page, url: string, who: { email: string; password: string }) {
-  await page.goto(url);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
-
 /** The setup stage names in the order the list shows them. */
 const stageNames = (page: Page) =>
   page
@@ -61,7 +55,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
 
   it('opens Administration from the navigation and adds, then archives a downtime reason', async () => {
     const { page, plant, product } = office;
-    await logIn(page, `${product.url}/app/reports`, plant);
+    await logIn(page, plant, `${product.url}/app/reports`);
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Administration' })
@@ -315,7 +309,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
   it('gives a manager no Administration entry and the not-permitted notice', async () => {
     const { page, plant, product } = office;
     await page.context().clearCookies();
-    await logIn(page, `${product.url}/app/admin/shifts`, plant.manager);
+    await logIn(page, plant.manager, `${product.url}/app/admin/shifts`);
     await expect
       .poll(() => page.getByText('Your plan or role does not include this page.').count(), POLL)
       .toBe(1);

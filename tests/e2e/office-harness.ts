@@ -15,7 +15,7 @@ import type { TestDb } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aCompany, aGroup, aMachine, aUser } from '../../services/api/src/testing/builders';
 import { MIN } from '../../services/api/src/testing/downtime-builders';
-import { launchChromium, startProduct } from './harness';
+import { launchChromium, logIn, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 
 export const CLOCK: CompanyClock = { timezone: 'America/Chicago' };
@@ -108,9 +108,7 @@ export function officeSession<P extends { email: string; password: string }>(
     },
     async openFromReports(link) {
       await s.page.goto(`${s.product.url}/app/reports`);
-      await s.page.getByLabel('Email').fill(s.plant.email);
-      await s.page.getByLabel('Password').fill(s.plant.password);
-      await s.page.getByRole('button', { name: 'Log in' }).click();
+      await logIn(s.page, s.plant);
       await s.page.getByRole('link', { name: link }).click();
     },
     async applyLastWeek(look = {}) {

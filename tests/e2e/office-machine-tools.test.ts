@@ -9,7 +9,7 @@ import { createAdapter } from '../../services/api/src/repositories/adapters';
 import { createShdrSource } from '../../services/api/src/repositories/machine-sources';
 import { createMachine } from '../../services/api/src/repositories/machines';
 import { aCompany, aUser } from '../../services/api/src/testing/builders';
-import { launchChromium, startProduct } from './harness';
+import { launchChromium, logIn, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 import { CLOCK, POLL, screenshots } from './office-harness';
 
@@ -152,9 +152,7 @@ describe.each(DIALECTS)(
 
     it('opens Diagnostics from the Machines page: latest values, the link, unmapped items, live updates', async () => {
       await page.goto(`${product.url}/app/machines`);
-      await page.getByLabel('Email').fill(login.email);
-      await page.getByLabel('Password').fill(login.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await logIn(page, login);
       const links = page.getByRole('list', { name: 'Pages for Mill 1' });
       await expect
         .poll(() => links.getByRole('link').allTextContents(), POLL)

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import { aCompany, aMachine, aUser } from '../../services/api/src/testing/builders';
 import { aRejectReason, MIN, someStates } from '../../services/api/src/testing/downtime-builders';
 import { aShift } from '../../services/api/src/testing/live-builders';
-import { launchChromium, startProduct } from './harness';
+import { launchChromium, logIn, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 
 // The scrap form of the machine quality screen (reports-admin §2 "Machine quality", §4 "Scrap form: create,
@@ -234,9 +234,7 @@ describe.each(DIALECTS)('the scrap form in Chromium on %s', (dialect) => {
 
   it('opens the form prefilled from a cycle and saves a reject that shows in the grid', async () => {
     await page.goto(`${product.url}${qualityPath()}&adjustmenttime=${plant.cycleEnd}&qty=1`);
-    await page.getByLabel('Email').fill(plant.email);
-    await page.getByLabel('Password').fill(plant.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page, plant);
     await expect.poll(() => heading(page).textContent(), POLL).toBe('Quality for Lathe');
 
     const f = form(page, 'Reject Parts');

@@ -12,6 +12,7 @@ import {
   someStates,
 } from '../../services/api/src/testing/downtime-builders';
 import { someCycles } from '../../services/api/src/testing/report-plant';
+import { logIn } from './harness';
 import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
@@ -115,9 +116,7 @@ describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
     const { page, plant, product } = office;
     const url = `/machine/${plant.lathe}/timeline?interval=hour&start=${plant.start}&end=${plant.end}`;
     await page.goto(`${product.url}${url}`);
-    await page.getByLabel('Email').fill(plant.email);
-    await page.getByLabel('Password').fill(plant.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page, plant);
     await expect.poll(() => heading(page).textContent(), POLL).toBe('Timeline for Lathe');
     const canvas = page.getByRole('img', { name: /^Timeline of Lathe/ });
     await expect.poll(() => canvas.count(), POLL).toBe(1);

@@ -9,7 +9,8 @@ import {
   operatorFormOf,
   sortOperators,
 } from './operators';
-import type { Operator, OperatorForm } from './operators';
+import type { Operator } from '@takt/domain';
+import type { OperatorForm } from './operators';
 import { ResourcePage } from './ResourcePage';
 import type { ResourceConfig } from './ResourcePage';
 

@@ -32,21 +32,22 @@ import {
   WEEKDAYS,
   dateInBounds,
 } from './shifts';
-import type { Shift, ShiftDefaults, ShiftForm, ShiftStatus } from './shifts';
+import type { ShiftView } from '@takt/domain';
+import type { ShiftDefaults, ShiftForm, ShiftStatus } from './shifts';
 
 // Shifts (reports-admin §2 "create, edit, terminate, undo termination, delete pending change, show
 // terminated, show latest or future contexts", §4, §5, §9); calls GET/POST/PUT /api/shifts,
 // PUT /api/shifts/{id}/terminate and /restore, DELETE /api/shifts/{id}/pending (reports-admin §7).
 
 interface Loaded {
-  shifts: Shift[];
+  shifts: ShiftView[];
   /** The new-shift defaults; their effective date is the company's tomorrow as the API counts it. */
   defaults: ShiftDefaults;
 }
 
 const load = async (signal: AbortSignal): Promise<Loaded> => {
   const [shifts, defaults] = await Promise.all([
-    api.request<Shift[]>('/api/shifts', { query: { includeTerminated: true }, signal }),
+    api.request<ShiftView[]>('/api/shifts', { query: { includeTerminated: true }, signal }),
     api.request<ShiftDefaults>('/api/shifts/defaults', { signal }),
   ]);
   return { shifts, defaults };
@@ -63,9 +64,9 @@ const STATUS_TEXT: Record<ShiftStatus['kind'], Parameters<typeof t>[0]> = {
 };
 
 type Dialog =
-  | { kind: 'edit'; shift: Shift | null; form: ShiftForm }
-  | { kind: 'terminate'; shift: Shift; date: string }
-  | { kind: 'deletePending'; shift: Shift };
+  | { kind: 'edit'; shift: ShiftView | null; form: ShiftForm }
+  | { kind: 'terminate'; shift: ShiftView; date: string }
+  | { kind: 'deletePending'; shift: ShiftView };
 
 export function ShiftsPage() {
   const [state, reload] = useLoaded(load);
@@ -82,7 +83,7 @@ export function ShiftsPage() {
     reload();
   };
 
-  const openEdit = (shift: Shift | null, defaults: ShiftDefaults) => {
+  const openEdit = (shift: ShiftView | null, defaults: ShiftDefaults) => {
     submit.clear();
     setDialog({
       kind: 'edit',
@@ -91,7 +92,7 @@ export function ShiftsPage() {
     });
   };
 
-  const undo = async (s: Shift) => {
+  const undo = async (s: ShiftView) => {
     if (await row.run(() => api.request(path(s.id, '/restore'), { method: 'PUT' })))
       done(t('admin.shifts.undone', { name: s.name }));
   };
@@ -299,7 +300,7 @@ function ShiftDialog({
   busy,
   error,
 }: {
-  shift: Shift | null;
+  shift: ShiftView | null;
   form: ShiftForm;
   tomorrow: string;
   onChange: (f: ShiftForm) => void;
@@ -380,7 +381,7 @@ function TerminateDialog({
   busy,
   error,
 }: {
-  shift: Shift;
+  shift: ShiftView;
   date: string;
   tomorrow: string;
   onChange: (d: string) => void;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mayDelete, operatorBody, operatorErrors, sortOperators } from './operators';
-import type { Operator } from './operators';
+import type { Operator } from '@takt/domain';
 
 const op = (name: string, over: Partial<Operator> = {}): Operator => ({
   id: name,

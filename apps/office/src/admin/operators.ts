@@ -1,16 +1,9 @@
+import type { Operator } from '@takt/domain';
 import { t } from '@takt/ui';
 import { nameError, setErrors } from './form';
 
 // Operators (reports-admin §2 "Operators: create, edit, archive, restore, delete"; live-operations §3
 // Operator: id, name, erpId, archivedAt, runCount).
-
-export interface Operator {
-  id: string;
-  name: string;
-  erpId: string | null;
-  archivedAt: number | null;
-  runCount: number;
-}
 
 export interface OperatorForm {
   name: string;

@@ -9,9 +9,9 @@ import {
   timeToMinutes,
   updateShiftBody,
 } from './shifts';
-import type { Shift, ShiftVersion } from './shifts';
+import type { ShiftVersionView, ShiftView } from '@takt/domain';
 
-const version = (over: Partial<ShiftVersion> = {}): ShiftVersion => ({
+const version = (over: Partial<ShiftVersionView> = {}): ShiftVersionView => ({
   startoffsetminutes: 360,
   endoffsetminutes: 840,
   byweekday: [0, 1, 2, 3, 4],
@@ -20,7 +20,7 @@ const version = (over: Partial<ShiftVersion> = {}): ShiftVersion => ({
   effectivedate: '2026-01-01',
   ...over,
 });
-const aShift = (over: Partial<Shift> = {}): Shift => ({
+const aShift = (over: Partial<ShiftView> = {}): ShiftView => ({
   id: 's',
   name: 'Day',
   terminated: false,

@@ -1,4 +1,5 @@
 import { addDays, formatDay, parseDay } from '@takt/domain';
+import type { ShiftVersionView, ShiftView } from '@takt/domain';
 import { t } from '@takt/ui';
 import type { MessageKey } from '@takt/ui';
 import { missingField, nameError, setErrors } from './form';
@@ -7,26 +8,6 @@ import { missingField, nameError, setErrors } from './form';
 // pending version, terminated, termination undone, pending change deleted; terminated hidden by default",
 // §5 "effective date required when times or days change, from tomorrow to 1 month ahead; at least one
 // weekday", §9 "New shift defaults to 8 hours starting at last shift end", "Time pickers 5-minute steps").
-
-/** reports-admin §3 Shift version as GET /api/shifts answers it. */
-export interface ShiftVersion {
-  startoffsetminutes: number;
-  endoffsetminutes: number;
-  /** 0 = Monday … 6 = Sunday. */
-  byweekday: number[];
-  is_termination_set: boolean;
-  terminationdate: string | null;
-  effectivedate: string;
-}
-
-export interface Shift {
-  id: string;
-  name: string;
-  terminated: boolean;
-  current: ShiftVersion | null;
-  latest: ShiftVersion | null;
-  effectivedate: string;
-}
 
 /** GET /api/shifts/defaults: 8 hours from the last shift's end, effective tomorrow (the company's day). */
 export interface ShiftDefaults {
@@ -70,11 +51,11 @@ export function timeToMinutes(text: string): number | null {
 }
 
 /** The version the list shows: the one in force today, or the latest (a pending change) when asked. */
-export const shownVersion = (s: Shift, context: 'current' | 'latest'): ShiftVersion | null =>
+export const shownVersion = (s: ShiftView, context: 'current' | 'latest'): ShiftVersionView | null =>
   context === 'latest' ? (s.latest ?? s.current) : (s.current ?? s.latest);
 
 /** A pending change: a latest version that starts after the one in force (or the shift has not started). */
-export const pendingVersion = (s: Shift): ShiftVersion | null =>
+export const pendingVersion = (s: ShiftView): ShiftVersionView | null =>
   s.latest && (s.current === null || s.latest.effectivedate !== s.current.effectivedate) ? s.latest : null;
 
 /** 'Mon, Tue, Wed' */
@@ -85,7 +66,7 @@ export const daysText = (days: readonly number[]): string =>
     .join(', ');
 
 /** '22:00–06:00' */
-export const timesText = (v: Pick<ShiftVersion, 'startoffsetminutes' | 'endoffsetminutes'>): string =>
+export const timesText = (v: Pick<ShiftVersionView, 'startoffsetminutes' | 'endoffsetminutes'>): string =>
   `${minutesToTime(v.startoffsetminutes)}–${minutesToTime(v.endoffsetminutes)}`;
 
 /** From tomorrow to one month ahead (the API allows up to today + 31 days). */
@@ -120,7 +101,7 @@ export const newShiftForm = (d: ShiftDefaults): ShiftForm => ({
 });
 
 /** Editing starts from the latest version: a new change replaces a pending one (decision 0704). */
-export const shiftFormOf = (s: Shift, tomorrow: string): ShiftForm => {
+export const shiftFormOf = (s: ShiftView, tomorrow: string): ShiftForm => {
   const v = s.latest ?? s.current;
   return {
     name: s.name,
@@ -132,7 +113,7 @@ export const shiftFormOf = (s: Shift, tomorrow: string): ShiftForm => {
 };
 
 /** Whether the times or days differ from `v` (then the change needs an effective date, §5). */
-export function timesChanged(f: ShiftForm, v: ShiftVersion | null): boolean {
+export function timesChanged(f: ShiftForm, v: ShiftVersionView | null): boolean {
   if (!v) return true;
   const same = (a: readonly number[], b: readonly number[]) =>
     [...new Set(a)].sort().join(',') === [...new Set(b)].sort().join(',');
@@ -185,7 +166,7 @@ export const createShiftBody = (f: ShiftForm) => ({
 });
 
 /** PUT /api/shifts/:id: a new name applies at once; new times or days as a version from the effective date. */
-export const updateShiftBody = (f: ShiftForm, latest: ShiftVersion | null) => ({
+export const updateShiftBody = (f: ShiftForm, latest: ShiftVersionView | null) => ({
   name: f.name.trim(),
   ...(timesChanged(f, latest) ? { ...times(f), effectivedate: f.effectivedate } : {}),
 });
@@ -198,7 +179,7 @@ export type ShiftStatus =
   | { kind: 'running' };
 
 /** What the status column says about a shift (reports-admin §4 Shift states). */
-export function shiftStatus(s: Shift): ShiftStatus {
+export function shiftStatus(s: ShiftView): ShiftStatus {
   const end = s.latest?.terminationdate ?? null;
   if (s.terminated) return { kind: 'terminated', date: s.current?.terminationdate ?? end ?? '' };
   if (end) return { kind: 'ending', date: end };

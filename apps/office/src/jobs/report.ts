@@ -19,6 +19,12 @@ import { PATHS } from '../routes';
 /** The job reports' horizons: ranges of days, weeks or months (All Time is a quick link, §2). */
 export const JOB_HORIZONS: readonly Horizon[] = ['day', 'week', 'month'];
 export const DEFAULT_JOB_HORIZON: Horizon = 'day';
+/** What a job page gives useReportPage: no saved company horizon, days by default. */
+export const JOB_PAGE_HORIZONS = {
+  horizonPreference: null,
+  defaultHorizon: DEFAULT_JOB_HORIZON,
+  horizons: JOB_HORIZONS,
+} as const;
 /** reports-admin §2 "Job reports add All Time, starting 2014-04-01". */
 export const JOB_QUICK_LINKS = { allTime: true } as const;
 

@@ -16,9 +16,9 @@ import { JobDetail } from '../jobs/JobDetail';
 import {
   allTimeRange,
   clampToJob,
-  DEFAULT_JOB_HORIZON,
   figureCells,
   JOB_HORIZONS,
+  JOB_PAGE_HORIZONS,
   JOB_QUICK_LINKS,
   jobByMachineCsvHref,
   jobByMachineQuery,
@@ -67,12 +67,6 @@ const runsCall = (s: JobSelection): ReportCall<JobsAnswer> => ({
   errorText: jobErrorText,
 });
 
-const HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_JOB_HORIZON,
-  horizons: JOB_HORIZONS,
-} as const;
-
 /**
  * /dashboard/jobreport?job_id={id}&start&end, one job's report (reports-admin §2, §3 "Job report"): the
  * job's tiles, its figures by machine with their CSV, and its runs. Without start and end it covers all time
@@ -94,7 +88,7 @@ const JobReport = (props: ClockProps) => <JobReportView {...props} onMachine={fa
 const MachineJobReport = (props: ClockProps) => <JobReportView {...props} onMachine />;
 
 function JobReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine: boolean }) {
-  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
+  const page = useReportPage({ clock, offsetMs, ...JOB_PAGE_HORIZONS });
   const jobId = page.query.get('job_id');
   const machineId = onMachine ? page.query.get('machine_id') : null;
   // The machine-job report asks for All Time (from 2014-04-01) unless the user set the start, and shows the

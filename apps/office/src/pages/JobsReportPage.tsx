@@ -18,9 +18,9 @@ import { NearEnd, useJobPages } from '../jobs/paging';
 import type { JobsSelection } from '../jobs/paging';
 import {
   AGGREGATE_BY,
-  DEFAULT_JOB_HORIZON,
   filterJobs,
   JOB_HORIZONS,
+  JOB_PAGE_HORIZONS,
   JOB_QUICK_LINKS,
   jobCards,
   jobsCsvHref,
@@ -45,12 +45,6 @@ const jobsCall = (s: JobsSelection): ReportCall<JobsAnswer> => ({
   parse: parseJobs,
 });
 
-const HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_JOB_HORIZON,
-  horizons: JOB_HORIZONS,
-} as const;
-
 /**
  * reports/operationreport?job_id&start&end, the Jobs report (reports-admin §2 "Jobs report (all machines)"):
  * by default the last 30 days from the start of the company day; job cards with their percentage of parts
@@ -74,7 +68,7 @@ const JobsReport = (props: ClockProps) => <JobsReportView {...props} onMachine={
 const MachineJobsReport = (props: ClockProps) => <JobsReportView {...props} onMachine />;
 
 function JobsReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine: boolean }) {
-  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
+  const page = useReportPage({ clock, offsetMs, ...JOB_PAGE_HORIZONS });
   const names = useMachineNames();
   // The Jobs report reads group (reports-admin §2); the Machine jobs report its machine_id.
   const report = { ...page, machine: null, ...(onMachine ? { group: null } : {}) };

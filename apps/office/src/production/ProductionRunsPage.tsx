@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo } from 'react';
 import { Link } from 'react-router';
 import { PlainTable, ReportFrame, ReportPage, SectionHead } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
-import { DEFAULT_JOB_HORIZON, JOB_HORIZONS } from '../jobs/report';
+import { JOB_HORIZONS, JOB_PAGE_HORIZONS } from '../jobs/report';
 import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
 import type { Named, ReportCall } from '../reports/hooks';
 import { productionRunEditHref, parseRuns, runsOfMachine, seconds } from './runs';
@@ -35,13 +35,7 @@ export function ProductionRunsPage() {
 }
 
 function ProductionRunsReport({ clock, offsetMs }: ClockProps) {
-  const page = useReportPage({
-    clock,
-    offsetMs,
-    horizonPreference: null,
-    defaultHorizon: DEFAULT_JOB_HORIZON,
-    horizons: JOB_HORIZONS,
-  });
+  const page = useReportPage({ clock, offsetMs, ...JOB_PAGE_HORIZONS });
   const names = useMachineNames();
   const machineId = page.query.get('machine_id');
   const jsg = page.query.get('jsg');

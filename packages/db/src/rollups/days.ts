@@ -88,34 +88,26 @@ function fromRow(r: DayRow): Rollup {
   };
 }
 
+/** Which machine's sums to write, for which company days [from, to), stamped when. */
+interface SumsTarget {
+  companyId: string;
+  machineId: string;
+  clock: CompanyClock;
+  from: number;
+  to: number;
+  computedAt: number;
+}
+
 /**
  * Mutates: replaces the machine's day rows starting in [from, to) (whole company days) with the sums of
  * `rows`, the hourly rows just written for the same days. Call inside the transaction that writes them.
  */
 export async function writeRollupDays(
   trx: Kysely<Database>,
-  input: {
-    companyId: string;
-    machineId: string;
-    clock: CompanyClock;
-    from: number;
-    to: number;
-    rows: readonly Rollup[];
-    computedAt: number;
-  },
+  input: SumsTarget & { rows: readonly Rollup[] },
 ): Promise<void> {
-  await trx
-    .deleteFrom('rollup_days')
-    .where('machine_id', '=', input.machineId)
-    .where('start_at', '>=', input.from)
-    .where('start_at', '<', input.to)
-    .execute();
   const days = rollupDays(input.clock, input.rows);
-  await insertRows(
-    trx,
-    'rollup_days',
-    days.map((r) => toRow(input.companyId, r, input.computedAt)),
-  );
+  await replaceRows(trx, 'rollup_days', input, { start: input.from, end: input.to }, days);
   if (input.to > input.from) await writeRollupWeeks(trx, input, days);
 }
 
@@ -125,14 +117,7 @@ export async function writeRollupDays(
  */
 async function writeRollupWeeks(
   trx: Kysely<Database>,
-  input: {
-    companyId: string;
-    machineId: string;
-    clock: CompanyClock;
-    from: number;
-    to: number;
-    computedAt: number;
-  },
+  input: SumsTarget,
   days: readonly Rollup[],
 ): Promise<void> {
   const weeks = {
@@ -145,6 +130,7 @@ async function writeRollupWeeks(
       : trx
           .selectFrom('rollup_days')
           .select([...DAY_COLUMNS, 'reasons'])
+          .where('company_id', '=', input.companyId)
           .where('machine_id', '=', input.machineId)
           .where('start_at', '>=', start)
           .where('start_at', '<', end)
@@ -152,18 +138,34 @@ async function writeRollupWeeks(
           .execute();
   const before = (await stored(weeks.start, input.from)).map(fromRow);
   const after = (await stored(input.to, weeks.end)).map(fromRow);
+  await replaceRows(
+    trx,
+    'rollup_weeks',
+    input,
+    weeks,
+    rollupWeeks(input.clock, [...before, ...days, ...after]),
+  );
+}
+
+/** Mutates: the machine's rows of `table` starting in [start, end) become `sums`. */
+async function replaceRows(
+  trx: Kysely<Database>,
+  table: 'rollup_days' | 'rollup_weeks',
+  input: SumsTarget,
+  span: { start: number; end: number },
+  sums: readonly Rollup[],
+): Promise<void> {
   await trx
-    .deleteFrom('rollup_weeks')
+    .deleteFrom(table)
+    .where('company_id', '=', input.companyId)
     .where('machine_id', '=', input.machineId)
-    .where('start_at', '>=', weeks.start)
-    .where('start_at', '<', weeks.end)
+    .where('start_at', '>=', span.start)
+    .where('start_at', '<', span.end)
     .execute();
   await insertRows(
     trx,
-    'rollup_weeks',
-    rollupWeeks(input.clock, [...before, ...days, ...after]).map((r) =>
-      toRow(input.companyId, r, input.computedAt),
-    ),
+    table,
+    sums.map((r) => toRow(input.companyId, r, input.computedAt)),
   );
 }
 

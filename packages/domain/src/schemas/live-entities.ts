@@ -219,6 +219,7 @@ export const operatorSchema = z.object({
   archivedAt: epochMsSchema.nullable(),
   runCount: z.number().int().nonnegative(),
 });
+export type Operator = z.infer<typeof operatorSchema>;
 export const operatorRunSchema = z.object({
   id: idSchema,
   machineId: idSchema,

@@ -68,6 +68,13 @@ export const shiftSchema = z.object({
   effectivedate: dayStringSchema,
 });
 export type Shift = z.infer<typeof shiftSchema>;
+/** A shift version as GET /api/shifts answers it: §3's fields and the date it takes effect. */
+export type ShiftVersionView = z.infer<typeof shiftVersionSchema> & { effectivedate: string };
+/** reports-admin §3 Shift as GET /api/shifts answers it: the version in force today and the latest one. */
+export type ShiftView = Omit<Shift, 'current' | 'latest'> & {
+  current: ShiftVersionView | null;
+  latest: ShiftVersionView | null;
+};
 
 export const reportItemSchema = z.object({ id: idSchema, name: z.string(), efficiency: efficiencySchema });
 export const entityByShiftSchema = z.object({

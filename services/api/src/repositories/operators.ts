@@ -1,15 +1,9 @@
 import type { Selectable } from 'kysely';
+import type { Operator } from '@takt/domain';
 import type { OperatorRunsTable, OperatorsTable, CompanyScope } from '@takt/db';
 
 // Operators and operator runs (live-operations §3 Operator, Operator run). SQL only; one mapping per table.
 
-export interface Operator {
-  id: string;
-  name: string;
-  erpId: string | null;
-  archivedAt: number | null;
-  runCount: number;
-}
 
 export interface OperatorRun {
   id: string;

@@ -24,9 +24,11 @@ describe.each(DIALECTS)('annotation type routes on %s', (dialect) => {
     const machineId = await aMachine(h.t.db, me.company);
     await aDowntimeReason(h.t.db, me.company, { name: 'B visible' });
     await aDowntimeReason(h.t.db, me.company, { name: 'A archived', hidden: true });
-    const res = await h.get(`/api/annotationtypes?machineId=${machineId}`, me.cookie);
-    expect(res.status).toBe(200);
-    const list = annotationTypeSchema.array().parse(await res.json());
+    const list = await h.read(
+      `/api/annotationtypes?machineId=${machineId}`,
+      me.cookie,
+      annotationTypeSchema.array(),
+    );
     expect(list.map((t) => t.name)).toEqual(['B visible']);
     const all = await (await h.get('/api/annotationtypes?includeHidden=true', me.cookie)).json();
     expect(all.map((t: { name: string }) => t.name)).toEqual(['A archived', 'B visible']);

@@ -19,11 +19,7 @@ describe.each(DIALECTS)('machine groups on %s', (dialect) => {
     await h.close();
   });
 
-  const list = async (cookie: string) => {
-    const res = await h.get('/api/machinegroups', cookie);
-    expect(res.status).toBe(200);
-    return groups.parse(await res.json());
-  };
+  const list = (cookie: string) => h.read('/api/machinegroups', cookie, groups);
 
   it('creates, edits and deletes a group with its machines and downtime reasons (admins)', async () => {
     const { company, cookie } = await h.tenant();

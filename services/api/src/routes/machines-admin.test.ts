@@ -30,11 +30,7 @@ describe.each(DIALECTS)('machines admin on %s', (dialect) => {
     await h.close();
   });
 
-  const list = async (cookie: string) => {
-    const res = await h.get('/api/machines', cookie);
-    expect(res.status).toBe(200);
-    return machines.parse(await res.json());
-  };
+  const list = (cookie: string) => h.read('/api/machines', cookie, machines);
 
   it('creates a machine with an SHDR source last in workcenter order, edits it and moves its source', async () => {
     const { company, cookie } = await h.tenant();

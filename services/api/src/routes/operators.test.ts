@@ -19,11 +19,7 @@ describe.each(DIALECTS)('operators and operator runs on %s', (dialect) => {
     await h.close();
   });
 
-  const list = async (cookie: string, query = '') => {
-    const res = await h.get(`/api/operators${query}`, cookie);
-    expect(res.status).toBe(200);
-    return operators.parse(await res.json());
-  };
+  const list = (cookie: string, query = '') => h.read(`/api/operators${query}`, cookie, operators);
   const login = (cookie: string, body: unknown) => h.send('POST', '/api/operatorruns/start', cookie, body);
   const logout = (cookie: string, body: unknown) => h.send('POST', '/api/operatorruns/stop', cookie, body);
 

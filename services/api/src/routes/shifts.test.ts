@@ -20,11 +20,7 @@ describe.each(DIALECTS)('shifts on %s', (dialect) => {
     await h.close();
   });
 
-  const current = async (cookie: string) => {
-    const res = await h.get('/api/shifts/current', cookie);
-    expect(res.status).toBe(200);
-    return currentSchema.parse(await res.json());
-  };
+  const current = (cookie: string) => h.read('/api/shifts/current', cookie, currentSchema);
 
   it('lists shifts with the version in force today and the latest (pending) one', async () => {
     const { company, cookie } = await h.tenant();
@@ -47,9 +43,7 @@ describe.each(DIALECTS)('shifts on %s', (dialect) => {
       effectivedate: '2024-01-01',
       terminationdate: '2025-01-01',
     });
-    const res = await h.get('/api/shifts', cookie);
-    expect(res.status).toBe(200);
-    const shifts = z.array(shiftSchema).parse(await res.json());
+    const shifts = await h.read('/api/shifts', cookie, z.array(shiftSchema));
     expect(shifts.map((s) => [s.name, s.terminated])).toEqual([
       ['Day', false],
       ['Old', true],

@@ -83,9 +83,7 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
     const { company, cookie } = await h.tenant();
     const { machine, jobName, start } = await runningLathe(company);
 
-    const res = await h.get(`/api/workcenter/${machine}`, cookie);
-    expect(res.status).toBe(200);
-    const body = workcenterLiveSchema.parse(await res.json());
+    const body = await h.read(`/api/workcenter/${machine}`, cookie, workcenterLiveSchema);
     expect(body).toMatchObject({
       scheduled: true,
       jobName,

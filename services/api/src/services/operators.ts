@@ -1,7 +1,8 @@
 import { ApiError, notFound } from '../http/errors';
 import { lockMachine } from '../repositories/dispatch';
 import { getMachine } from '../repositories/machines';
-import type { Operator, OperatorRun } from '../repositories/operators';
+import type { Operator } from '@takt/domain';
+import type { OperatorRun } from '../repositories/operators';
 import {
   deleteOperator as deleteOperatorRow,
   endOperatorRun,

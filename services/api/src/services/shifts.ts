@@ -9,7 +9,7 @@ import {
   shopDateOf,
   startOfLocalDay,
 } from '@takt/domain';
-import type { CompanyClock, DayNumber, ShiftDefinition } from '@takt/domain';
+import type { CompanyClock, DayNumber, ShiftDefinition, ShiftVersionView, ShiftView } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 import { ApiError, invalidInput, notFound } from '../http/errors';
 import type { ShiftRecord, ShiftVersionRecord } from '../repositories/shifts';
@@ -29,27 +29,6 @@ import type { ServiceCtx } from './context';
 
 // Shifts (reports-admin §3 Shift; live-operations §7 "Shifts: current shift"). Versions are applied by the
 // domain calendar in the company's time zone; "today" is the company's shop date.
-
-/** reports-admin §3 Shift version as the API answers it. */
-export interface ShiftVersionView {
-  startoffsetminutes: number;
-  endoffsetminutes: number;
-  /** 0 = Monday … 6 = Sunday. */
-  byweekday: number[];
-  is_termination_set: boolean;
-  terminationdate: string | null;
-  effectivedate: string;
-}
-
-/** reports-admin §3 Shift: the version in force today and the latest one (a pending change when later). */
-export interface ShiftView {
-  id: string;
-  name: string;
-  terminated: boolean;
-  current: ShiftVersionView | null;
-  latest: ShiftVersionView | null;
-  effectivedate: string;
-}
 
 /** A shift occurrence (live-operations §3 Shift: id, name, start, end) and its shop date. */
 export interface CurrentShift {

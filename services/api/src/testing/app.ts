@@ -1,3 +1,4 @@
+import type { ZodType } from 'zod';
 import { createApp } from '../app';
 import type { DialectName } from '@takt/db';
 import type { Deps } from '../http/context';
@@ -23,6 +24,8 @@ export interface ApiHarness {
   tenant(over?: { role?: User['role'] }): Promise<{ company: Company; user: User; cookie: string }>;
   login(email: string, password: string): Promise<string>;
   get(path: string, cookie: string): Promise<Response>;
+  /** GET that must answer 200, its body checked against `schema` (throws otherwise). */
+  read<T>(path: string, cookie: string, schema: ZodType<T>): Promise<T>;
   send(
     method: 'POST' | 'PUT' | 'DELETE' | 'PATCH',
     path: string,
@@ -60,6 +63,7 @@ export async function apiHarness(
     if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
     return res.headers.get('set-cookie')?.split(';')[0] ?? '';
   };
+  const get = async (path: string, cookie: string) => app.request(path, { headers: { cookie } });
   return {
     t,
     app,
@@ -71,7 +75,12 @@ export async function apiHarness(
       const user = await aUser(t.db, company, { role: over.role ?? 'admin' });
       return { company, user, cookie: await login(user.email, user.password) };
     },
-    get: async (path, cookie) => app.request(path, { headers: { cookie } }),
+    get,
+    async read(path, cookie, schema) {
+      const res = await get(path, cookie);
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+      return schema.parse(await res.json());
+    },
     send: async (method, path, cookie, body) =>
       app.request(path, {
         method,
