@@ -28,7 +28,7 @@ import {
   reportErrorText,
 } from '../cycles/report';
 import type { CycleRow, CyclesAnswer, CyclesSelection } from '../cycles/report';
-import { registerBarLineCharts } from '../reports/charts';
+import { CHART_BASE, registerBarLineCharts } from '../reports/charts';
 import { useMachineReport, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 import { listTimeFormat } from '../reports/shared';
@@ -185,9 +185,7 @@ function CycleChart({ answer, lz }: { answer: CyclesAnswer; lz: LZ }) {
     ],
   };
   const options: ChartOptions<'bar' | 'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     interaction: { mode: 'index', intersect: false, axis: 'x' },
     scales: {
       x: { ticks: { autoSkip: true, maxRotation: 0, maxTicksLimit: 8 } },

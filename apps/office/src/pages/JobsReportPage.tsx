@@ -32,7 +32,7 @@ import {
 import type { AggregateBy, JobAnswer, JobCard, JobsAnswer } from '../jobs/report';
 import '../jobs/jobs.css';
 import { PATHS } from '../routes';
-import { registerBarLineCharts } from '../reports/charts';
+import { CHART_BASE, registerBarLineCharts } from '../reports/charts';
 import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 
@@ -264,9 +264,7 @@ function JobsChart({ cards, jobs }: { cards: JobCard[]; jobs: JobAnswer[] }) {
     ],
   };
   const options: ChartOptions<'bar'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     scales: {
       x: { ticks: { autoSkip: true, maxRotation: 0 } },
       y: { beginAtZero: true, title: { display: true, text: '%' } },

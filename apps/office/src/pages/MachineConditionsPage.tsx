@@ -18,7 +18,7 @@ import type { Sample } from '../machine-tools/conditions';
 import { formatFieldValue } from '../machine-tools/diagnostics';
 import { MachineToolsFrame } from '../machine-tools/MachineToolsFrame';
 import { useMachineDiagnostics } from '../machine-tools/useMachineDiagnostics';
-import { colorAt, registerBarLineCharts } from '../reports/charts';
+import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
 
 registerBarLineCharts();
 
@@ -109,9 +109,7 @@ export function MachineConditionsPage() {
   };
   const text = cssVar('--text-muted', '#555');
   const options: ChartOptions<'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     parsing: false,
     plugins: {
       legend: { display: false },

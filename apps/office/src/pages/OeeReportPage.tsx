@@ -90,6 +90,7 @@ import {
 import type { CallCache, ReportCall, ReportListProps } from '../reports/hooks';
 import { intervalLabel, REPORT_HORIZONS } from '../reports/shared';
 import type { LZ } from '../reports/shared';
+import { CHART_BASE } from '../reports/charts';
 
 ChartJS.register(BarElement, CategoryScale, Legend, LinearScale, LineElement, PointElement, Tooltip);
 
@@ -255,9 +256,7 @@ function SummaryChart({
       chart === 'byShift' ? tr('oee.view.matrix', { metric: metricLabel(metric) }) : chartTypeLabel(chart),
   });
   const options: ChartOptions<'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     interaction: { mode: 'index', intersect: false },
     scales: {
       y: { min: 0, suggestedMax: 100, ticks: { callback: (v) => `${String(v)}%` } },
@@ -377,9 +376,7 @@ function Waterfall({ summary, selection, cache, lz }: ViewProps) {
   };
   const options: ChartOptions<'bar'> = {
     indexAxis: 'y',
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     scales: {
       x: { min: 0, title: { display: true, text: tr('oee.losses.hours') } },
       y: { ticks: { autoSkip: false } },

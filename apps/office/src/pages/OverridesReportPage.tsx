@@ -16,7 +16,7 @@ import {
   stepPoints,
 } from '../overrides/report';
 import type { OverridesAnswer, OverridesSelection } from '../overrides/report';
-import { colorAt, registerBarLineCharts } from '../reports/charts';
+import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
 import { useMachineReport, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 import type { LZ } from '../reports/shared';
@@ -135,9 +135,7 @@ function StepChart({ answer, lz }: { answer: OverridesAnswer; lz: LZ }) {
     })),
   };
   const options: ChartOptions<'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     parsing: false,
     interaction: { mode: 'nearest', intersect: false, axis: 'x' },
     scales: {

@@ -28,7 +28,7 @@ import {
   partsTotals,
 } from '../parts/report';
 import type { PartsAnswer, PartsSelection } from '../parts/report';
-import { colorAt, registerBarLineCharts } from '../reports/charts';
+import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
 import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 import { intervalLabel, reportSubject } from '../reports/shared';
@@ -206,9 +206,7 @@ function PartsChart({ answer, selection, lz }: { answer: PartsAnswer; selection:
     ],
   };
   const options: ChartOptions<'bar' | 'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     interaction: { mode: 'index', intersect: false, axis: 'x' },
     scales: {
       x: { stacked: true, ticks: { autoSkip: true, maxRotation: 0, maxTicksLimit: 10 } },

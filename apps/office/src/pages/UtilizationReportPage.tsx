@@ -49,6 +49,7 @@ import type {
   UtilListMetric,
   UtilListSort,
 } from '../utilization/report';
+import { CHART_BASE } from '../reports/charts';
 
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip);
 
@@ -150,9 +151,7 @@ function Results({
     ],
   };
   const options: ChartOptions<'bar'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     scales: {
       // The bars say what they measure, not only the tile beside them.
       y: {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { pointerOnHover, SectionHead } from '../components/ReportParts';
 import { wrapLabel } from '../oee/report';
-import { colorAt, registerBarLineCharts } from './charts';
+import { CHART_BASE, colorAt, registerBarLineCharts } from './charts';
 
 // The reasons stacked by machine of the Downtime and Quality reports (reports-admin §2: "Stacked bar chart
 // by machine"): one bar per machine, one colour per reason as in the pareto; a machine's bar opens it.
@@ -68,9 +68,7 @@ export function MachineStackSection({
   };
   const options: ChartOptions<'bar'> = {
     indexAxis: 'y',
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     // A click anywhere on a machine's row opens it.
     interaction: { mode: 'index', intersect: false, axis: 'y' },
     scales: {

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Chart } from 'react-chartjs-2';
 import { CsvLink, cssVar, PlainTh, pointerOnHover } from '../components/ReportParts';
 import { wrapLabel } from '../oee/report';
-import { colorAt, faded, registerBarLineCharts } from './charts';
+import { CHART_BASE, colorAt, faded, registerBarLineCharts } from './charts';
 
 // The pareto by reason of the Downtime and Quality reports (reports-admin §2: "Pareto chart by reason with
 // accumulated percent line; click a reason to drill down"): the chart and the same figures as a table.
@@ -104,9 +104,7 @@ export function ParetoSection<B extends ParetoEntry>({
     if (b) onReason(b.key === reason ? null : b.key);
   };
   const options: ChartOptions<'bar' | 'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
+    ...CHART_BASE,
     // A click anywhere over a reason's column opens it, not only on the bar (short bars are small targets).
     interaction: { mode: 'index', intersect: false, axis: 'x' },
     layout: { padding: { top: 8 } },
