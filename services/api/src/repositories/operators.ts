@@ -4,7 +4,6 @@ import type { OperatorRunsTable, OperatorsTable, CompanyScope } from '@takt/db';
 
 // Operators and operator runs (live-operations §3 Operator, Operator run). SQL only; one mapping per table.
 
-
 export interface OperatorRun {
   id: string;
   machineId: string;
