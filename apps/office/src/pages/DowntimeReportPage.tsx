@@ -36,7 +36,7 @@ import type { DowntimeAnswer, DowntimeSelection, GridRow, Kinds, ParetoBar } fro
 import { useMachineNames, useReportPage, useSettledCall, useShiftSelection } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 import { MachineStackSection } from '../reports/MachineStackSection';
-import { ParetoSection, ReasonTools } from '../reports/ParetoSection';
+import { ParetoSection, paretoTexts, ReasonTools } from '../reports/ParetoSection';
 import { reportSubject } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { standardTimelineAround } from '../timeline/model';
@@ -196,17 +196,7 @@ function Results({
           { label: tr('downtimeReport.reasonCount'), cell: (b) => b.count },
         ]}
         shareHidesNarrow
-        texts={{
-          heading: tr('downtimeReport.byReason'),
-          intro: tr('downtimeReport.byReasonIntro'),
-          chartLabel: tr('downtimeReport.paretoLabel'),
-          axis: tr('downtimeReport.minutesAxis'),
-          cumulative: tr('downtimeReport.cumulative'),
-          reasonRow: tr('downtimeReport.reasonRow'),
-          share: tr('downtimeReport.reasonShare'),
-          value: minutesValue,
-          openReason: (name) => tr('downtimeReport.openReason', { reason: name }),
-        }}
+        texts={paretoTexts('downtimeReport', tr('downtimeReport.minutesAxis'), minutesValue)}
       />
       {!selection.machine && <ByMachine answer={answer} bars={bars} reason={reason} onMachine={onMachine} />}
       <Grid

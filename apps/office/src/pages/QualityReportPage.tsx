@@ -45,7 +45,7 @@ import {
 } from '../reports/hooks';
 import type { ReportCall } from '../reports/hooks';
 import { MachineStackSection } from '../reports/MachineStackSection';
-import { ParetoSection, ReasonTools } from '../reports/ParetoSection';
+import { ParetoSection, paretoTexts, ReasonTools } from '../reports/ParetoSection';
 import { listTimeFormat, reportSubject } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 
@@ -166,17 +166,7 @@ function Results({
         value={(b) => b.count}
         wholeNumbers
         columns={[{ label: tr('quality.reasonCount'), cell: (b) => b.count }]}
-        texts={{
-          heading: tr('quality.byReason'),
-          intro: tr('quality.byReasonIntro'),
-          chartLabel: tr('quality.paretoLabel'),
-          axis: tr('quality.countAxis'),
-          cumulative: tr('quality.cumulative'),
-          reasonRow: tr('quality.reasonRow'),
-          share: tr('quality.reasonShare'),
-          value: countValue,
-          openReason: (name) => tr('quality.openReason', { reason: name }),
-        }}
+        texts={paretoTexts('quality', tr('quality.countAxis'), countValue)}
       />
       {!selection.machine && (
         <ByMachine

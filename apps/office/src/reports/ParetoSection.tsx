@@ -1,4 +1,5 @@
 import type { ChartData, ChartOptions } from 'chart.js';
+import { tr } from '@takt/ui';
 import type { ReactNode } from 'react';
 import { Chart } from 'react-chartjs-2';
 import { CsvLink, cssVar, PlainTh, pointerOnHover } from '../components/ReportParts';
@@ -40,6 +41,26 @@ export interface ParetoTexts {
   value: (raw: number) => string;
   openReason: (name: string) => string;
 }
+
+/**
+ * A report's pareto texts from its message keys: both reports name them alike under their own prefix and
+ * differ only in the axis (minutes or count) and how a bar's value reads.
+ */
+export const paretoTexts = (
+  prefix: 'downtimeReport' | 'quality',
+  axis: string,
+  value: (raw: number) => string,
+): ParetoTexts => ({
+  heading: tr(`${prefix}.byReason`),
+  intro: tr(`${prefix}.byReasonIntro`),
+  chartLabel: tr(`${prefix}.paretoLabel`),
+  axis,
+  cumulative: tr(`${prefix}.cumulative`),
+  reasonRow: tr(`${prefix}.reasonRow`),
+  share: tr(`${prefix}.reasonShare`),
+  value,
+  openReason: (name) => tr(`${prefix}.openReason`, { reason: name }),
+});
 
 const numClass = (c: { hideNarrow?: boolean }, cell: boolean) =>
   `num-col${cell ? ' num' : ''}${c.hideNarrow ? ' hide-narrow' : ''}`;
