@@ -15,6 +15,7 @@ import { floorDb, KV, kvGet, kvPut } from './offline/db';
 import { SyncProvider } from './offline/SyncProvider';
 import { WorkcenterPage } from './pages/WorkcenterPage';
 import { isTvMode, resolveFloorRoute } from './routes';
+import { useTabletPushes } from './tablet/pushes';
 
 // The workcenter route is the tablet's first paint and loads with the entry; the other screens load on first
 // use so its initial JavaScript stays within its 150 KB gzip budget.
@@ -70,6 +71,7 @@ function VersionWatch() {
 
 export function App() {
   usePeriodicReload();
+  useTabletPushes();
   const { query, pathname } = useLocation();
   const tv = isTvMode(query);
 

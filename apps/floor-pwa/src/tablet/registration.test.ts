@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  pushAction,
   activate,
   deviceSerial,
   formatRemaining,
@@ -39,6 +40,14 @@ describe('tablet registration helpers', () => {
     expect(stepIndex('code')).toBeLessThan(stepIndex('associated'));
     expect(stepIndex('registered')).toBeLessThan(stepIndex('activated'));
     expect(tabletAuthUrl({ protocol: 'https:', host: 'shop:8443' })).toBe('wss://shop:8443/tablet-auth');
+  });
+
+  it("acts on the admin's refresh and restart pushes, and on nothing else", () => {
+    expect(pushAction(JSON.stringify({ event: 'refresh' }))).toBe('reload');
+    expect(pushAction(JSON.stringify({ event: 'restart' }))).toBe('restart');
+    expect(pushAction(JSON.stringify({ event: 'associated', tablet_id: 't' }))).toBeNull();
+    expect(pushAction('not json')).toBeNull();
+    expect(pushAction(new ArrayBuffer(2))).toBeNull();
   });
 
   it('activates with the device token as a bearer', async () => {

@@ -37,7 +37,9 @@ export type TabletAuthMessage =
   | { event: 'send_code'; code: string; expiresAt: number; expiresIn: number; tablet_id: string }
   | { event: 'associated'; tablet_id: string }
   | { event: 'registered'; token: string; machineId: string | null; dashboardView: string }
-  | { event: 'error'; code: string; message: string };
+  | { event: 'error'; code: string; message: string }
+  | { event: 'refresh' }
+  | { event: 'restart' };
 
 export function parseTabletAuthMessage(data: unknown): TabletAuthMessage | null {
   if (typeof data !== 'string') return null;
@@ -81,4 +83,14 @@ export async function activate(
   if (!res.ok) throw new Error(`Activation failed (${res.status}).`);
   const body = (await res.json()) as { redirectTo?: string; tablet?: unknown };
   return { redirectTo: body.redirectTo ?? '/', device: tabletDeviceOf(body.tablet) };
+}
+
+/**
+ * What a registered tablet does with a push from the admin's Tablets screen (reports-admin §2 "tablets
+ * (register, refresh, restart ...)"): refresh reloads the page it shows; restart starts the app again from
+ * its start page, as a fresh launch would.
+ */
+export function pushAction(data: unknown): 'reload' | 'restart' | null {
+  const m = parseTabletAuthMessage(data);
+  return m?.event === 'refresh' ? 'reload' : m?.event === 'restart' ? 'restart' : null;
 }
