@@ -90,8 +90,11 @@ const lastMonth = () => {
   return { start: end - 30 * DAY, end };
 };
 
-/** GET /api/jobs (admins' company-wide search): the jobs a run may be of; the run's own job always. */
-function useJobs(run: ProductionRun, enabled: boolean): Named[] {
+/**
+ * GET /api/jobs (admins' company-wide search): the jobs a run may be of; the run's own job always. The
+ * schedule form (SchedulePage) uses it too.
+ */
+export function useJobs(run: Pick<ProductionRun, 'job_id' | 'job_name'>, enabled: boolean): Named[] {
   const [jobs, setJobs] = useState<Named[]>([]);
   useEffect(() => {
     if (!enabled) return;
@@ -293,7 +296,8 @@ function RunForm({ run, onSaved }: { run: ProductionRun; onSaved: (run: Producti
 
 type FieldProps = { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string };
 
-function Field({
+/** A labelled control with its hint and error (shared with the schedule form). */
+export function Field({
   label,
   error,
   hint,
@@ -328,7 +332,7 @@ function Field({
   );
 }
 
-function NumberField({
+export function NumberField({
   label,
   value,
   error,
@@ -348,7 +352,7 @@ function NumberField({
   );
 }
 
-function Choice<V extends string>({
+export function Choice<V extends string>({
   legend,
   value,
   options,

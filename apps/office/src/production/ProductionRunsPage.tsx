@@ -8,6 +8,7 @@ import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../re
 import type { Named, ReportCall } from '../reports/hooks';
 import { productionRunEditHref, parseRuns, runsOfMachine, seconds } from './runs';
 import type { ProductionRun, Range } from './runs';
+import { PATHS } from '../routes';
 import { useWallTime } from './time';
 import './production.css';
 
@@ -59,7 +60,15 @@ function ProductionRunsReport({ clock, offsetMs }: ClockProps) {
       returnText=""
       groups={null}
       shifts={NO_SHIFTS}
-      tools={<MachineSelect machines={names.machines} value={machineId} onChange={setMachine} />}
+      tools={
+        <>
+          <MachineSelect machines={names.machines} value={machineId} onChange={setMachine} />
+          {/* The schedule timeline of the same runs (reports-admin §2 Schedule; decision 0910). */}
+          <Link className="button" to={PATHS.schedule}>
+            {tr('schedule.link')}
+          </Link>
+        </>
+      }
       loading={status.loading}
       error={status.error}
       empty={runs && runs.length === 0 ? tr('production.runs.none') : null}

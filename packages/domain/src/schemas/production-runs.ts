@@ -23,7 +23,25 @@ export interface ProductionRun {
   idealcycletime: number;
   partcount_multiplier: number;
   actualParts: number;
+  /** reports-admin §3 partchangeovertime (ms); 0 when none (decision 0910). */
+  partchangeovertime: number;
+  /** reports-admin §3 shifts: the ids of the shifts the run is scheduled in (decision 0910). */
+  shifts: string[];
+}
+
+/**
+ * POST /api/productionruns (the schedule form, reports-admin §2 Schedule): every field of the run with its
+ * shifts, part changeover time and, for a planned setup, the expected setup time in ms (§4: none null,
+ * unplanned 0). PUT takes the same; the production-run editor leaves the last three out and keeps them.
+ */
+export interface ScheduleRunSave extends Omit<ProductionRunSave, 'partchangeovertime' | 'shifts'> {
+  partchangeovertime?: number;
+  shifts?: string[];
+  setuptime?: number | null;
 }
 
 /** PUT /api/productionruns/{id}: every field of the run the editor sets. */
-export type ProductionRunSave = Omit<ProductionRun, 'id' | 'job_name' | 'machine_name' | 'setuptime'>;
+export type ProductionRunSave = Omit<
+  ProductionRun,
+  'id' | 'job_name' | 'machine_name' | 'setuptime' | 'partchangeovertime' | 'shifts'
+>;

@@ -59,9 +59,17 @@ describe.each(DIALECTS)('production runs on %s', (dialect) => {
     api.h.send('PUT', `/api/productionruns/${id}`, cookie, body);
   const runs = (cookie: string, q = '') =>
     get<ProductionRun[]>(`/api/productionruns?start=${START}&end=${END}${q}`, cookie);
-  /** The editor's body: every field of the run as read, with `over` changed. */
+  /** The editor's body: every field of the run as read, with `over` changed (no schedule fields: 0910). */
   const edited = (r: ProductionRun, over: Partial<ProductionRun> = {}) => {
-    const { id: _id, job_name: _j, machine_name: _m, setuptime: _s, ...fields } = { ...r, ...over };
+    const {
+      id: _id,
+      job_name: _j,
+      machine_name: _m,
+      setuptime: _s,
+      shifts: _sh,
+      partchangeovertime: _pc,
+      ...fields
+    } = { ...r, ...over };
     return fields;
   };
   /** What the rollup worker does with the dirty marks (services/ingest worker/rollup.ts). */

@@ -4,7 +4,13 @@ import { epochMsSchema, idSchema, startInSetupSchema } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { requireAdmin, requirePermission } from '../http/permissions';
 import { durationMsField, intField, jsonBody, queryParams } from '../http/validate';
-import { getProductionRun, listProductionRuns, saveProductionRun } from '../services/production-runs';
+import {
+  createProductionRun,
+  deleteProductionRun,
+  getProductionRun,
+  listProductionRuns,
+  saveProductionRun,
+} from '../services/production-runs';
 import { inTransaction } from './live-ctx';
 
 // Production runs (reports-admin §2 /reports/production-runs and the production-run editor, §3 Job schedule
@@ -38,11 +44,18 @@ const saveSchema = z.object({
     .number({ error: 'Parts multiplier must be a number' })
     .positive('Parts multiplier must be more than 0'),
   actualParts: intField('Actual parts').min(1, 'Actual parts must be at least 1'),
+  // The schedule form's fields (reports-admin §2 Schedule, §3; decision 0910); the editor leaves them out.
+  partchangeovertime: durationMsField('Part changeover time').optional(),
+  shifts: z.array(idSchema, { error: 'Shifts must be a list of shift ids' }).optional(),
+  /** Planned setup's expected time in ms; none and unplanned ignore it (§4). */
+  setuptime: durationMsField('Setup time').nullable().optional(),
 });
 
 /**
  * GET /api/productionruns?start&end[&machine_id]: the job runs overlapping the range, by start.
  * GET /api/productionruns/:id: one run. PUT /api/productionruns/:id: save every field of it (admins).
+ * POST /api/productionruns and DELETE /api/productionruns/:id: the schedule's create (and duplicate) and
+ * delete (admins; reports-admin §2 Schedule, §7 "job runs: paths not shown"; decision 0910).
  */
 export const productionRunsRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
@@ -56,6 +69,15 @@ export const productionRunsRoutes = new Hono<AppEnv>()
   .get('/:id', async (c) => {
     const run = await inTransaction(c, (ctx) => getProductionRun(ctx, c.req.param('id')));
     return c.json(run);
+  })
+  .post('/', requireAdmin, async (c) => {
+    const body = await jsonBody(c, saveSchema);
+    const run = await inTransaction(c, (ctx) => createProductionRun(ctx, body));
+    return c.json(run, 201);
+  })
+  .delete('/:id', requireAdmin, async (c) => {
+    await inTransaction(c, (ctx) => deleteProductionRun(ctx, c.req.param('id')));
+    return c.body(null, 204);
   })
   .put('/:id', requireAdmin, async (c) => {
     const body = await jsonBody(c, saveSchema);

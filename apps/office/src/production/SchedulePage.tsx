@@ -1,0 +1,588 @@
+import { START_IN_SETUP_MODES } from '@takt/domain';
+import { localeZone, Modal, Progress, t, tr, useSession, useToasts } from '@takt/ui';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api } from '../api';
+import { FormErrorBox } from '../admin/AdminParts';
+import { formError } from '../admin/form';
+import type { FormError } from '../admin/form';
+import { isAdminUser } from '../admin/screens';
+import { useMachineNames } from '../reports/hooks';
+import { productionRunEditHref } from './runs';
+import type { StartInSetup } from './runs';
+import { Choice, Field, NumberField, useJobs } from './ProductionRunEditPage';
+import {
+  barOf,
+  checkScheduleDraft,
+  duplicateDraft,
+  hourAt,
+  lanesOf,
+  newDraft,
+  parseScheduleRun,
+  parseScheduleRuns,
+  scheduleDraftOf,
+  scheduleHref,
+  shiftDay,
+  windowOf,
+  zoomOf,
+  ZOOM_CHOICES,
+} from './schedule';
+import type { ScheduleDraft, ScheduleRun } from './schedule';
+import { useWallTime } from './time';
+import './production.css';
+import './schedule.css';
+
+type Load = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; runs: ScheduleRun[] };
+
+/** What the form edits: a new run (also a duplicate) or a saved one. */
+type Editing = { mode: 'new' | 'duplicate'; draft: ScheduleDraft } | { mode: 'edit'; run: ScheduleRun };
+
+interface ShiftChoice {
+  id: string;
+  name: string;
+  terminated: boolean;
+}
+
+/** GET /api/shifts: the company's shifts, for "runs in these shifts" (reports-admin §3 Job schedule group). */
+function useShifts(): ShiftChoice[] {
+  const [shifts, setShifts] = useState<ShiftChoice[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .request<ShiftChoice[]>('/api/shifts', { signal: controller.signal })
+      .then((list) => setShifts(list.map((s) => ({ id: s.id, name: s.name, terminated: s.terminated }))))
+      .catch(() => {
+        // The form says there are no shifts; saving is refused by the server's rule as well.
+      });
+    return () => controller.abort();
+  }, []);
+  return shifts;
+}
+
+/**
+ * /app/production/schedule?start=YYYY-MM-DD&days=N (reports-admin §2 "Schedule (job runs) timeline with zoom,
+ * create, edit, duplicate, delete"; §9 zoom 1 to 31 days; decision 0910): one lane per machine with its job runs
+ * as bars over the window. Admins create a run from a lane or the New button, and edit, duplicate or delete one
+ * from its bar; each save marks the machine's figures for recompute (the OEE report follows).
+ */
+export function SchedulePage() {
+  const { me } = useSession();
+  const { timeZone } = localeZone(me);
+  const admin = isAdminUser(me);
+  const [params, setParams] = useSearchParams();
+  const days = zoomOf(params.get('days'));
+  const [now] = useState(() => Date.now());
+  const win = useMemo(
+    () => windowOf(timeZone, params.get('start'), days, now),
+    [timeZone, params, days, now],
+  );
+  const machines = useMachineNames().machines;
+  const shifts = useShifts();
+  const wall = useWallTime();
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    document.title = `${tr('schedule.title')} · ${t('app.officeName')}`;
+  }, []);
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoad({ kind: 'loading' });
+    api
+      .request('/api/productionruns', {
+        query: { start: win.start, end: win.end },
+        signal: controller.signal,
+        parse: parseScheduleRuns,
+      })
+      .then((runs) => setLoad({ kind: 'ready', runs }))
+      .catch(() => {
+        if (!controller.signal.aborted) setLoad({ kind: 'failed' });
+      });
+    return () => controller.abort();
+  }, [win.start, win.end, version]);
+
+  const go = (day: string, d = days) => setParams(new URLSearchParams(scheduleHref(day, d).split('?')[1]));
+  const lanes = lanesOf(machines, load.kind === 'ready' ? load.runs : []);
+  const activeShifts = shifts.filter((s) => !s.terminated).map((s) => s.id);
+  const startNew = (machineId: string, start: number) =>
+    setEditing({ mode: 'new', draft: newDraft(machineId, '', start, timeZone, activeShifts) });
+  const saved = useCallback(() => {
+    setEditing(null);
+    setVersion((v) => v + 1);
+  }, []);
+  const dayTicks = Array.from({ length: days }, (_, k) => {
+    const day = shiftDay(win.day, k);
+    return { day, left: (k / days) * 100 };
+  });
+  const dayLabel = (day: string) =>
+    new Intl.DateTimeFormat(localeZone(me).locale, {
+      weekday: days > 14 ? undefined : 'short',
+      month: 'short',
+      day: 'numeric',
+      timeZone: 'UTC',
+    }).format(Date.parse(`${day}T12:00:00Z`));
+  const labelEvery = days > 14 ? 7 : 1;
+
+  return (
+    <main
+      className="page report schedule"
+      aria-labelledby="schedule-heading"
+      aria-busy={load.kind === 'loading' || undefined}
+    >
+      <div className="page__head">
+        <h1 id="schedule-heading">{tr('schedule.title')}</h1>
+      </div>
+      <div className="schedule__tools" role="group" aria-label={tr('schedule.title')}>
+        <label className="schedule__tool">
+          {tr('schedule.zoom')}
+          <select value={days} onChange={(e) => go(win.day, Number(e.target.value))}>
+            {[...new Set([...ZOOM_CHOICES, days])]
+              .sort((a, b) => a - b)
+              .map((d) => (
+                <option key={d} value={d}>
+                  {d === 1 ? tr('schedule.zoomDay') : tr('schedule.zoomDays', { days: d })}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label className="schedule__tool">
+          {tr('schedule.from')}
+          <input type="date" value={win.day} onChange={(e) => e.target.value && go(e.target.value)} />
+        </label>
+        <div className="schedule__nav">
+          <button type="button" className="button" onClick={() => go(shiftDay(win.day, -days))}>
+            ← {tr('schedule.previous')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => go(windowOf(timeZone, null, days, Date.now()).day)}
+          >
+            {tr('schedule.today')}
+          </button>
+          <button type="button" className="button" onClick={() => go(shiftDay(win.day, days))}>
+            {tr('schedule.next')} →
+          </button>
+        </div>
+        {admin && (
+          <button
+            type="button"
+            className="button button--primary schedule__new"
+            disabled={lanes.length === 0}
+            onClick={() => startNew(lanes[0]?.id ?? '', hourAt(win, 0) + 6 * 3600 * 1000)}
+          >
+            {tr('schedule.new')}
+          </button>
+        )}
+      </div>
+      {!admin && (
+        <p className="notice" role="status">
+          {tr('schedule.form.notPermitted')}
+        </p>
+      )}
+      {load.kind === 'loading' && <Progress />}
+      {load.kind === 'failed' && (
+        <p className="notice notice--error" role="alert">
+          {tr('reports.requestError')}
+        </p>
+      )}
+      {load.kind === 'ready' && lanes.length === 0 && <p className="notice">{tr('schedule.noMachines')}</p>}
+      {lanes.length > 0 && (
+        <div className="schedule__scroll">
+          <section className="schedule__grid" aria-label={tr('schedule.lanes')}>
+            <div className="schedule__lane schedule__lane--head" aria-hidden="true">
+              <div className="schedule__name" />
+              <div className="schedule__track schedule__track--head">
+                {dayTicks.map((d, k) => (
+                  <span key={d.day} className="schedule__tick" style={{ left: `${d.left}%` }}>
+                    {k % labelEvery === 0 ? dayLabel(d.day) : ''}
+                  </span>
+                ))}
+              </div>
+            </div>
+            <ul className="schedule__lanes">
+              {lanes.map((lane) => (
+                <li key={lane.id} className="schedule__lane" aria-label={lane.name}>
+                  <div className="schedule__name">{lane.name}</div>
+                  <div
+                    className="schedule__track"
+                    onClick={(e) => {
+                      if (!admin || e.target !== e.currentTarget) return;
+                      const box = e.currentTarget.getBoundingClientRect();
+                      startNew(lane.id, hourAt(win, (e.clientX - box.left) / box.width));
+                    }}
+                  >
+                    {dayTicks.map((d) => (
+                      <span
+                        key={d.day}
+                        className="schedule__gridline"
+                        style={{ left: `${d.left}%` }}
+                        aria-hidden="true"
+                      />
+                    ))}
+                    {lane.runs.map((run) => {
+                      const bar = barOf(run, win);
+                      if (!bar) return null;
+                      const label = tr('schedule.bar', {
+                        job: run.job_name,
+                        from: wall(run.startdate),
+                        to: run.enddate === null ? tr('schedule.never') : wall(run.enddate),
+                      });
+                      return (
+                        <button
+                          key={run.id}
+                          type="button"
+                          className={`schedule__bar${run.startInSetup !== 'none' ? ' schedule__bar--setup' : ''}${run.enddate === null ? ' schedule__bar--open' : ''}`}
+                          style={{ left: `${bar.left}%`, width: `${bar.width}%` }}
+                          title={label}
+                          aria-label={label}
+                          onClick={() => setEditing({ mode: 'edit', run })}
+                        >
+                          <span className="schedule__bar-text">{run.job_name}</span>
+                        </button>
+                      );
+                    })}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+      )}
+      {load.kind === 'ready' && lanes.length > 0 && load.runs.length === 0 && (
+        <p className="schedule__empty">{tr('schedule.noRuns')}</p>
+      )}
+      {editing && (
+        <ScheduleForm
+          key={editing.mode === 'edit' ? editing.run.id : `${editing.mode}-${editing.draft.start}`}
+          editing={editing}
+          admin={admin}
+          timeZone={timeZone}
+          shifts={shifts}
+          machines={machines}
+          onClose={() => setEditing(null)}
+          onSaved={saved}
+          onDuplicate={(run) =>
+            setEditing({ mode: 'duplicate', draft: duplicateDraft(run, timeZone, Date.now()) })
+          }
+        />
+      )}
+    </main>
+  );
+}
+
+/**
+ * The schedule form with shifts (reports-admin §2 "two forms: with shifts, …"): the production-run editor's
+ * fields (runs.ts) plus setup time, part changeover time and the shifts it runs in. §5: at least one shift;
+ * Save disabled while invalid or saving.
+ */
+function ScheduleForm({
+  editing,
+  admin,
+  timeZone,
+  shifts,
+  machines,
+  onClose,
+  onSaved,
+  onDuplicate,
+}: {
+  editing: Editing;
+  admin: boolean;
+  timeZone: string;
+  shifts: ShiftChoice[];
+  machines: ReadonlyArray<{ id: string; name: string }>;
+  onClose: () => void;
+  onSaved: () => void;
+  onDuplicate: (run: ScheduleRun) => void;
+}) {
+  const toasts = useToasts();
+  const run = editing.mode === 'edit' ? editing.run : null;
+  const [draft, setDraft] = useState<ScheduleDraft>(() =>
+    editing.mode === 'edit' ? scheduleDraftOf(editing.run, timeZone) : editing.draft,
+  );
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<FormError | null>(null);
+  const jobs = useJobs(run ?? { job_id: draft.jobId, job_name: '' }, admin);
+  const jobChoices = jobs.filter((j) => j.id !== '');
+  // A new run takes the first job once the list is in.
+  useEffect(() => {
+    if (draft.jobId === '' && jobChoices[0]) setDraft((d) => ({ ...d, jobId: jobChoices[0]!.id }));
+  }, [draft.jobId, jobChoices]);
+  const { errors, body } = checkScheduleDraft(draft, timeZone);
+  const set = <K extends keyof ScheduleDraft>(k: K, v: ScheduleDraft[K]) =>
+    setDraft((d) => ({ ...d, [k]: v }));
+  const inSetup = draft.startInSetup !== 'none';
+  const shiftChoices = shifts.filter((s) => !s.terminated || draft.shifts.includes(s.id));
+  const title =
+    editing.mode === 'edit'
+      ? tr('schedule.form.edit')
+      : editing.mode === 'duplicate'
+        ? tr('schedule.form.duplicate')
+        : tr('schedule.form.new');
+
+  const save = async () => {
+    if (!body || draft.jobId === '') return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.request(run ? `/api/productionruns/${encodeURIComponent(run.id)}` : '/api/productionruns', {
+        method: run ? 'PUT' : 'POST',
+        body,
+        parse: parseScheduleRun,
+      });
+      toasts.show({ message: tr('schedule.form.saved'), tone: 'success' });
+      onSaved();
+    } catch (err) {
+      setError(formError(err, tr('schedule.form.failed')));
+      setBusy(false);
+    }
+  };
+  const remove = async () => {
+    if (!run) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.request(`/api/productionruns/${encodeURIComponent(run.id)}`, { method: 'DELETE' });
+      toasts.show({ message: tr('schedule.form.deleted'), tone: 'success' });
+      onSaved();
+    } catch (err) {
+      setError(formError(err, tr('schedule.form.deleteFailed')));
+      setBusy(false);
+      setConfirming(false);
+    }
+  };
+
+  const footer = admin ? (
+    <div className="schedule-form__actions">
+      {confirming ? (
+        <>
+          <span role="alert">{tr('schedule.form.confirmDelete')}</span>
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={busy}
+            onClick={() => void remove()}
+          >
+            {tr('schedule.form.confirmYes')}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => setConfirming(false)}>
+            {tr('schedule.form.cancel')}
+          </button>
+        </>
+      ) : (
+        <>
+          {run && (
+            <>
+              <button
+                type="button"
+                className="button button--danger"
+                disabled={busy}
+                onClick={() => setConfirming(true)}
+              >
+                {tr('schedule.form.delete')}
+              </button>
+              <button type="button" className="button" disabled={busy} onClick={() => onDuplicate(run)}>
+                {tr('schedule.form.duplicateAction')}
+              </button>
+            </>
+          )}
+          <button type="button" className="button" disabled={busy} onClick={onClose}>
+            {tr('schedule.form.cancel')}
+          </button>
+          {/* reports-admin §5: submit buttons disabled while invalid or saving. */}
+          <button
+            type="submit"
+            form="schedule-form"
+            className="button button--primary"
+            disabled={!body || draft.jobId === '' || busy}
+          >
+            {busy ? tr('schedule.form.saving') : tr('schedule.form.save')}
+          </button>
+        </>
+      )}
+    </div>
+  ) : undefined;
+
+  return (
+    <Modal title={title} onClose={onClose} busy={busy} footer={footer} className="schedule-form">
+      <form
+        id="schedule-form"
+        className="run-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <FormErrorBox error={error} />
+        {run && (
+          <p className="run-form__hint">
+            <Link to={productionRunEditHref(run.id)}>
+              {tr('production.runs.editRun', { job: run.job_name, machine: run.machine_name })}
+            </Link>
+          </p>
+        )}
+        <fieldset disabled={!admin || busy}>
+          <legend>{tr('production.edit.when')}</legend>
+          <Field label={tr('production.field.job')}>
+            {(p) => (
+              <select {...p} value={draft.jobId} onChange={(e) => set('jobId', e.target.value)}>
+                {draft.jobId === '' && <option value="" />}
+                {jobChoices.map((j) => (
+                  <option key={j.id} value={j.id}>
+                    {j.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={tr('production.field.machine')}>
+            {(p) => (
+              <select {...p} value={draft.machineId} onChange={(e) => set('machineId', e.target.value)}>
+                {machines.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={tr('production.field.start')} error={errors.start}>
+            {(p) => (
+              <input
+                {...p}
+                type="datetime-local"
+                value={draft.start}
+                onChange={(e) => set('start', e.target.value)}
+              />
+            )}
+          </Field>
+          <Choice
+            legend={tr('production.field.ends')}
+            value={draft.ends}
+            options={[
+              ['never', tr('production.field.endsNever')],
+              ['date', tr('production.field.endsDate')],
+            ]}
+            onChange={(v) => set('ends', v)}
+          />
+          {draft.ends === 'date' && (
+            <Field label={tr('production.field.end')} error={errors.end}>
+              {(p) => (
+                <input
+                  {...p}
+                  type="datetime-local"
+                  value={draft.end}
+                  onChange={(e) => set('end', e.target.value)}
+                />
+              )}
+            </Field>
+          )}
+          <p className="run-form__hint">{tr('production.edit.timezone', { zone: timeZone })}</p>
+        </fieldset>
+        <fieldset
+          disabled={!admin || busy}
+          aria-describedby={errors.shifts ? 'schedule-shifts-error' : undefined}
+        >
+          <legend>{tr('schedule.form.shifts')}</legend>
+          {shiftChoices.length === 0 && <p className="run-form__hint">{tr('schedule.form.noShifts')}</p>}
+          {shiftChoices.map((s) => (
+            <label key={s.id} className="schedule-form__shift">
+              <input
+                type="checkbox"
+                checked={draft.shifts.includes(s.id)}
+                onChange={(e) =>
+                  set(
+                    'shifts',
+                    e.target.checked ? [...draft.shifts, s.id] : draft.shifts.filter((x) => x !== s.id),
+                  )
+                }
+              />
+              {s.name}
+            </label>
+          ))}
+          {errors.shifts && (
+            <p id="schedule-shifts-error" className="run-form__error">
+              {errors.shifts}
+            </p>
+          )}
+        </fieldset>
+        <fieldset disabled={!admin || busy}>
+          <legend>{tr('production.edit.setup')}</legend>
+          <Choice<StartInSetup>
+            legend={tr('production.field.startInSetup')}
+            value={draft.startInSetup}
+            options={START_IN_SETUP_MODES.map((m) => [m, tr(`production.setup.${m}`)])}
+            onChange={(v) => set('startInSetup', v)}
+          />
+          {draft.startInSetup === 'planned' && (
+            <NumberField
+              label={tr('schedule.form.setupTime')}
+              value={draft.setupMinutes}
+              error={errors.setupTime}
+              onChange={(v) => set('setupMinutes', v)}
+            />
+          )}
+          {inSetup && (
+            <Choice
+              legend={tr('production.field.setupEnds')}
+              value={draft.setupEnds}
+              options={[
+                ['still', tr('production.field.setupStill')],
+                ['date', tr('production.field.setupDate')],
+              ]}
+              onChange={(v) => set('setupEnds', v)}
+            />
+          )}
+          {inSetup && draft.setupEnds === 'date' && (
+            <Field label={tr('production.field.setupEnd')} error={errors.setupEnd}>
+              {(p) => (
+                <input
+                  {...p}
+                  type="datetime-local"
+                  value={draft.setupEnd}
+                  onChange={(e) => set('setupEnd', e.target.value)}
+                />
+              )}
+            </Field>
+          )}
+        </fieldset>
+        <fieldset disabled={!admin || busy}>
+          <legend>{tr('production.edit.standards')}</legend>
+          <NumberField
+            label={tr('production.field.cycle')}
+            value={draft.cycleSeconds}
+            error={errors.cycle}
+            onChange={(v) => set('cycleSeconds', v)}
+          />
+          <NumberField
+            label={tr('production.field.ideal')}
+            value={draft.idealSeconds}
+            error={errors.ideal}
+            hint={tr('production.field.idealHint')}
+            onChange={(v) => set('idealSeconds', v)}
+          />
+          <NumberField
+            label={tr('production.field.multiplier')}
+            value={draft.multiplier}
+            error={errors.multiplier}
+            onChange={(v) => set('multiplier', v)}
+          />
+          <NumberField
+            label={tr('production.field.actualParts')}
+            value={draft.actualParts}
+            error={errors.actualParts}
+            onChange={(v) => set('actualParts', v)}
+          />
+          <NumberField
+            label={tr('schedule.form.changeover')}
+            value={draft.changeoverSeconds}
+            error={errors.changeover}
+            onChange={(v) => set('changeoverSeconds', v)}
+          />
+        </fieldset>
+      </form>
+    </Modal>
+  );
+}

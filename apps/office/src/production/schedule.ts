@@ -1,0 +1,220 @@
+import type { ScheduleRunSave } from '@takt/domain';
+import { arrayOf, nullable, number, object, oneOf, parseWith, string, tr } from '@takt/ui';
+import { START_IN_SETUP_MODES } from '@takt/domain';
+import { parseWallInput, wallInput } from '../quality/scrap-form';
+import { PATHS } from '../routes';
+import { checkDraft, draftOf } from './runs';
+import type { ProductionRun, RunDraft, RunField } from './runs';
+
+// The schedule (job runs) timeline (reports-admin §2 "Schedule (job runs) timeline with zoom, create, edit,
+// duplicate, delete"; §3 Job schedule group; §5 "Schedule form: at least one shift unless labor activities";
+// §9 "schedule timeline zoom 1 to 31 days"; decision 0910) over GET/POST /api/productionruns and
+// PUT/DELETE /api/productionruns/{id}. Pure: SchedulePage renders what these return.
+
+/** reports-admin §9 "schedule timeline zoom 1 to 31 days". */
+export const SCHEDULE_ZOOM = { min: 1, max: 31 } as const;
+/** The window opened without a zoom in the URL: one week, a planner's usual horizon (decision 0910). */
+export const DEFAULT_ZOOM_DAYS = 7;
+/** The zoom choices offered: every step from a day to a month would crowd the list. */
+export const ZOOM_CHOICES = [1, 2, 3, 7, 14, 31] as const;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+const scheduleRunCheck = object({
+  id: string,
+  job_id: string,
+  job_name: string,
+  machine_id: string,
+  machine_name: string,
+  startdate: number,
+  enddate: nullable(number),
+  startInSetup: oneOf(START_IN_SETUP_MODES),
+  setuptime: nullable(number),
+  setupend: nullable(number),
+  cycletime: number,
+  idealcycletime: number,
+  partcount_multiplier: number,
+  actualParts: number,
+  partchangeovertime: number,
+  shifts: arrayOf(string),
+});
+export type ScheduleRun = ReturnType<typeof scheduleRunCheck>;
+export const parseScheduleRun = parseWith(scheduleRunCheck);
+export const parseScheduleRuns = parseWith(arrayOf(scheduleRunCheck));
+
+/** A zoom from the URL: whole days from 1 to 31; anything else opens the default. */
+export function zoomOf(text: string | null): number {
+  const n = text === null || !/^\d+$/.test(text) ? NaN : Number(text);
+  return n >= SCHEDULE_ZOOM.min && n <= SCHEDULE_ZOOM.max ? n : DEFAULT_ZOOM_DAYS;
+}
+
+/** The company day a `start=YYYY-MM-DD` names, else today's; the window starts at its midnight. */
+export function windowOf(
+  timezone: string,
+  startDay: string | null,
+  days: number,
+  now: number,
+): { day: string; start: number; end: number } {
+  const today = wallInput(timezone, now).slice(0, 10);
+  const day = startDay && /^\d{4}-\d{2}-\d{2}$/.test(startDay) ? startDay : today;
+  const start = parseWallInput(timezone, `${day}T00:00`) ?? parseWallInput(timezone, `${today}T00:00`)!;
+  // The end is `days` company midnights later, so a daylight-saving change keeps whole days.
+  const end = parseWallInput(
+    timezone,
+    `${wallInput(timezone, start + days * DAY_MS + 12 * 3600 * 1000).slice(0, 10)}T00:00`,
+  )!;
+  return { day: wallInput(timezone, start).slice(0, 10), start, end };
+}
+
+/** The day `days` days after (or before, negative) a YYYY-MM-DD, for the previous and next links. */
+export function shiftDay(day: string, days: number): string {
+  const t = Date.parse(`${day}T12:00:00Z`) + days * DAY_MS;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+export const scheduleHref = (day: string, days: number): string =>
+  `${PATHS.schedule}?${new URLSearchParams({ start: day, days: String(days) }).toString()}`;
+
+/** Where a run's bar sits in the window, in percent; null when it is outside. An open end runs to `now`'s right. */
+export function barOf(
+  run: { startdate: number; enddate: number | null },
+  w: { start: number; end: number },
+): { left: number; width: number; clippedStart: boolean; clippedEnd: boolean } | null {
+  const end = run.enddate ?? Number.POSITIVE_INFINITY;
+  if (end <= w.start || run.startdate >= w.end) return null;
+  const from = Math.max(run.startdate, w.start);
+  const to = Math.min(end, w.end);
+  const span = w.end - w.start;
+  return {
+    left: ((from - w.start) / span) * 100,
+    width: Math.max(((to - from) / span) * 100, 0.25),
+    clippedStart: run.startdate < w.start,
+    clippedEnd: end > w.end,
+  };
+}
+
+/** One lane per machine in the order given, with its runs by start; runs of unknown machines get their own. */
+export function lanesOf<R extends { machine_id: string; machine_name: string; startdate: number }>(
+  machines: ReadonlyArray<{ id: string; name: string }>,
+  runs: readonly R[],
+): Array<{ id: string; name: string; runs: R[] }> {
+  const lanes = machines.map((m) => ({ id: m.id, name: m.name, runs: [] as R[] }));
+  for (const r of runs) {
+    let lane = lanes.find((l) => l.id === r.machine_id);
+    if (!lane) {
+      lane = { id: r.machine_id, name: r.machine_name, runs: [] };
+      lanes.push(lane);
+    }
+    lane.runs.push(r);
+  }
+  for (const l of lanes) l.runs.sort((a, b) => a.startdate - b.startdate);
+  return lanes;
+}
+
+// ---- The schedule form (with shifts): the editor's draft and checks plus the schedule's fields.
+
+export interface ScheduleDraft extends RunDraft {
+  /** reports-admin §3 shifts: the ids of the shifts the run runs in. */
+  shifts: string[];
+  /** Part changeover time in seconds (stored in ms). */
+  changeoverSeconds: string;
+  /** A planned setup's expected time in minutes (§4: none null, unplanned 0). */
+  setupMinutes: string;
+}
+
+export type ScheduleField = RunField | 'shifts' | 'changeover' | 'setupTime';
+
+export function scheduleDraftOf(run: ScheduleRun, timezone: string): ScheduleDraft {
+  return {
+    ...draftOf(run as ProductionRun, timezone),
+    shifts: [...run.shifts],
+    changeoverSeconds: String(run.partchangeovertime / 1000),
+    setupMinutes: run.startInSetup === 'planned' && run.setuptime ? String(run.setuptime / 60000) : '0',
+  };
+}
+
+/** A new run: the machine and start clicked, no end, no setup, the spec's defaults (§9 "Defaults: cycle times 60000 ms, part multiplier 1, actual parts 1"). */
+export function newDraft(
+  machineId: string,
+  jobId: string,
+  start: number,
+  timezone: string,
+  shifts: string[],
+): ScheduleDraft {
+  return {
+    jobId,
+    machineId,
+    start: wallInput(timezone, start),
+    ends: 'never',
+    end: '',
+    startInSetup: 'none',
+    setupEnds: 'still',
+    setupEnd: '',
+    cycleSeconds: '60',
+    idealSeconds: '60',
+    multiplier: '1',
+    actualParts: '1',
+    shifts,
+    changeoverSeconds: '0',
+    setupMinutes: '0',
+  };
+}
+
+/**
+ * A copy of a run (§2 "duplicate"): the same job, machine, standards and shifts, starting where the run ends
+ * and lasting as long (a run that never ends copies to start now's next hour, never ending), so the copy does
+ * not overlap it.
+ */
+export function duplicateDraft(run: ScheduleRun, timezone: string, now: number): ScheduleDraft {
+  const d = scheduleDraftOf(run, timezone);
+  const HOUR = 3600 * 1000;
+  const start = run.enddate ?? Math.ceil(Math.max(now, run.startdate + 1) / HOUR) * HOUR;
+  const move = start - run.startdate;
+  return {
+    ...d,
+    start: wallInput(timezone, start),
+    end: run.enddate === null ? '' : wallInput(timezone, run.enddate + move),
+    setupEnd: d.setupEnds === 'date' && run.setupend !== null ? wallInput(timezone, run.setupend + move) : '',
+  };
+}
+
+const decimal = (text: string): number | null => {
+  const t = text.trim();
+  return /^\d+(\.\d+)?$|^\.\d+$/.test(t) ? Number(t) : null;
+};
+
+/**
+ * The schedule form checked as the user types: the editor's checks (runs.ts checkDraft) and §5 "at least one
+ * shift unless labor activities" (a run with labor activities may have none), with the body to send.
+ */
+export function checkScheduleDraft(
+  d: ScheduleDraft,
+  timezone: string,
+  hasLaborActivities = false,
+): { errors: Partial<Record<ScheduleField, string>>; body: ScheduleRunSave | null } {
+  const base = checkDraft(d, timezone);
+  const errors: Partial<Record<ScheduleField, string>> = { ...base.errors };
+  if (d.shifts.length === 0 && !hasLaborActivities) errors.shifts = tr('schedule.rule.shiftRequired');
+  const changeover = decimal(d.changeoverSeconds);
+  if (changeover === null) errors.changeover = tr('schedule.rule.changeoverNotNegative');
+  const setupMinutes = d.startInSetup === 'planned' ? decimal(d.setupMinutes) : 0;
+  if (setupMinutes === null) errors.setupTime = tr('schedule.rule.setupTimeNotNegative');
+  if (!base.body || Object.keys(errors).length > 0 || changeover === null || setupMinutes === null)
+    return { errors, body: null };
+  return {
+    errors,
+    body: {
+      ...base.body,
+      shifts: d.shifts,
+      partchangeovertime: Math.round(changeover * 1000),
+      setuptime: d.startInSetup === 'none' ? null : Math.round(setupMinutes * 60000),
+    },
+  };
+}
+
+/** Instants to a company wall time rounded down to the hour: where a click on a lane starts a new run. */
+export function hourAt(w: { start: number; end: number }, fraction: number): number {
+  const HOUR = 3600 * 1000;
+  const t = w.start + Math.min(Math.max(fraction, 0), 1) * (w.end - w.start);
+  return w.start + Math.floor((t - w.start) / HOUR) * HOUR;
+}
