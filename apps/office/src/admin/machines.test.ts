@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AdminMachine } from '@takt/domain';
 import { t } from '@takt/ui';
 import {
+  ADAPTER_POLL_MS,
+  adapterStatusText,
   decommissionMatches,
   inOrder,
   machineBody,
@@ -22,6 +24,11 @@ const machine = (name: string, over: Partial<AdminMachine> = {}): AdminMachine =
   adapterId: null,
   decommissionedAt: null,
   source: null,
+  dispatchKey: null,
+  excludeFromBenchmarking: null,
+  pingMonitor: null,
+  utilizationWarningPercent: null,
+  utilizationFailurePercent: null,
   ...over,
 });
 
@@ -57,6 +64,11 @@ describe('machines admin form', () => {
       adapterId: 'a1',
       downtimeFailureDelay: 5,
       source: { kind: 'shdr', host: '10.0.0.7', port: 7879 },
+      dispatchKey: null,
+      excludeFromBenchmarking: null,
+      pingMonitor: null,
+      utilizationWarningPercent: null,
+      utilizationFailurePercent: null,
     });
     const agent = { ...f, sourceKind: 'agent' as const, baseUrl: 'agent.local' };
     expect(machineErrors(agent).baseUrl).toBe(t('admin.machines.agentUrlError'));
@@ -120,5 +132,80 @@ describe('a reorder before the list reloads', () => {
     const ms = ['a', 'b', 'c', 'd'].map((id) => ({ id }));
     expect(inOrder(ms, null).map((m) => m.id)).toEqual(['a', 'b', 'c', 'd']);
     expect(inOrder(ms, ['c', 'a', 'gone']).map((m) => m.id)).toEqual(['c', 'a', 'b', 'd']);
+  });
+});
+
+describe('Software and Utilization panels (decision 0892)', () => {
+  it('reads the panels back and sends them, empty as null', () => {
+    const f = machineFormOf(
+      machine('Lathe', {
+        dispatchKey: 'O1234',
+        excludeFromBenchmarking: 0,
+        pingMonitor: 1,
+        utilizationWarningPercent: 60,
+        utilizationFailurePercent: null,
+      }),
+    );
+    expect(f).toMatchObject({
+      dispatchKey: 'O1234',
+      excludeFromBenchmarking: '0',
+      pingMonitor: '1',
+      utilizationWarningPercent: '60',
+      utilizationFailurePercent: '',
+    });
+    expect(machineBody({ ...f, dispatchKey: ' ' })).toMatchObject({
+      dispatchKey: null,
+      excludeFromBenchmarking: 0,
+      pingMonitor: 1,
+      utilizationWarningPercent: 60,
+      utilizationFailurePercent: null,
+    });
+    expect(machineBody(newMachineForm())).toMatchObject({ excludeFromBenchmarking: null, pingMonitor: null });
+  });
+
+  it.each([
+    ['101', '', { utilizationWarningPercent: 'Utilization warning percent must be from 0 to 100' }],
+    ['50', '4.5', { utilizationFailurePercent: 'Utilization failure percent must be from 0 to 100' }],
+    [
+      '50',
+      '70',
+      { utilizationFailurePercent: 'Utilization failure percent must not be above the warning percent' },
+    ],
+    ['50', '50', {}],
+    ['', '', {}],
+  ])('warning %j, failure %j: %o', (w, fail, expected) => {
+    const f = {
+      ...newMachineForm(),
+      name: 'Lathe',
+      host: 'h',
+      utilizationWarningPercent: w,
+      utilizationFailurePercent: fail,
+    };
+    expect(machineErrors(f)).toEqual(expected);
+  });
+});
+
+describe('adapter status (reports-admin §4, §7, §8; decision 0891)', () => {
+  const base = { adapterId: null, adapterName: null, message: null, resetAt: null };
+  it.each([
+    [{ status: 'checking' as const }, 'Checking status', null],
+    [{ ...base, status: 'waiting' as const }, 'Waiting for workcenter', null],
+    [{ ...base, status: 'gathering' as const }, 'Gathering info', null],
+    [
+      { ...base, status: 'problem' as const, message: 'No source.' },
+      'Problem configuring machine',
+      'No source.',
+    ],
+    [
+      { ...base, status: 'mapped' as const, adapterId: 'a', adapterName: 'Haas' },
+      'Adapter Haas in use',
+      null,
+    ],
+  ])('%o reads %s', (view, text, detail) => {
+    expect(adapterStatusText(view)).toEqual({ text, detail });
+  });
+
+  it('polls every 3 s', () => {
+    expect(ADAPTER_POLL_MS).toBe(3000);
   });
 });

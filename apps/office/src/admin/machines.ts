@@ -1,4 +1,4 @@
-import type { AdminMachine, MachineSaveRequest } from '@takt/domain';
+import type { AdapterStatus, AdminMachine, MachineSaveRequest } from '@takt/domain';
 import { t } from '@takt/ui';
 import { missingField, nameError, setErrors } from './form';
 
@@ -23,6 +23,13 @@ export interface MachineForm {
   machineRef: string;
   /** A gateway binding is kept as it is (root users change it on the gateway). */
   gatewayBound: boolean;
+  // Software panel (decision 0892): '' is unset (Undecided for benchmarking).
+  dispatchKey: string;
+  excludeFromBenchmarking: '' | '0' | '1';
+  pingMonitor: '' | '0' | '1';
+  // Utilization panel: whole percents as typed; '' follows the company's.
+  utilizationWarningPercent: string;
+  utilizationFailurePercent: string;
 }
 
 /** A new machine's downtime delay (minutes), the one machines provisioned by the API start with. */
@@ -42,7 +49,15 @@ export const newMachineForm = (): MachineForm => ({
   agentDevice: '',
   machineRef: '',
   gatewayBound: false,
+  dispatchKey: '',
+  excludeFromBenchmarking: '',
+  pingMonitor: '',
+  utilizationWarningPercent: '',
+  utilizationFailurePercent: '',
 });
+
+const choice = (v: 0 | 1 | null): '' | '0' | '1' => (v === null ? '' : v === 0 ? '0' : '1');
+const fromChoice = (v: '' | '0' | '1'): 0 | 1 | null => (v === '' ? null : v === '0' ? 0 : 1);
 
 export function machineFormOf(m: AdminMachine): MachineForm {
   const s = m.source;
@@ -59,6 +74,13 @@ export function machineFormOf(m: AdminMachine): MachineForm {
     agentDevice: s?.agentDevice ?? '',
     machineRef: s?.kind === 'mqtt' ? (s.machineRef ?? '') : '',
     gatewayBound: s?.kind === 'gateway',
+    dispatchKey: m.dispatchKey ?? '',
+    excludeFromBenchmarking: choice(m.excludeFromBenchmarking),
+    pingMonitor: choice(m.pingMonitor),
+    utilizationWarningPercent:
+      m.utilizationWarningPercent === null ? '' : String(m.utilizationWarningPercent),
+    utilizationFailurePercent:
+      m.utilizationFailurePercent === null ? '' : String(m.utilizationFailurePercent),
   };
 }
 
@@ -86,7 +108,23 @@ export const machineErrors = (f: MachineForm) =>
       f.sourceKind === 'mqtt' && f.machineRef.trim() === ''
         ? missingField(t('admin.machines.machineRef'))
         : null,
+    dispatchKey: f.dispatchKey.trim().length > 250 ? t('admin.tooLong', { max: 250 }) : null,
+    utilizationWarningPercent: percentError(f.utilizationWarningPercent, 'admin.machines.utilWarningError'),
+    utilizationFailurePercent:
+      percentError(f.utilizationFailurePercent, 'admin.machines.utilFailureError') ??
+      (f.utilizationWarningPercent.trim() !== '' &&
+      f.utilizationFailurePercent.trim() !== '' &&
+      Number(f.utilizationFailurePercent) > Number(f.utilizationWarningPercent)
+        ? t('admin.machines.utilOrderError')
+        : null),
   });
+
+/** A whole percent from 0 to 100, or empty (the company's). */
+function percentError(v: string, key: 'admin.machines.utilWarningError' | 'admin.machines.utilFailureError') {
+  return v.trim() === '' || wholeIn(v, 0, 100) ? null : t(key);
+}
+
+const percentOf = (v: string): number | null => (v.trim() === '' ? null : Number(v));
 
 function sourceOf(f: MachineForm): MachineSaveRequest['source'] {
   switch (f.sourceKind) {
@@ -109,7 +147,37 @@ export const machineBody = (f: MachineForm): MachineSaveRequest => ({
   adapterId: f.adapterId === '' ? null : f.adapterId,
   downtimeFailureDelay: Number(f.downtimeDelay),
   ...(f.gatewayBound ? {} : { source: sourceOf(f) }),
+  dispatchKey: f.dispatchKey.trim() || null,
+  excludeFromBenchmarking: fromChoice(f.excludeFromBenchmarking),
+  pingMonitor: fromChoice(f.pingMonitor),
+  utilizationWarningPercent: percentOf(f.utilizationWarningPercent),
+  utilizationFailurePercent: percentOf(f.utilizationFailurePercent),
 });
+
+// ---------- Adapter reset (reports-admin §4, §7, §8; decision 0891) ----------
+
+/** reports-admin §7 "Machine form polls adapter status every 3 s". */
+export const ADAPTER_POLL_MS = 3000;
+
+/** What the form shows before the first answer, then the status the API derives. */
+export type AdapterStatusView = { status: 'checking' } | AdapterStatus;
+
+/**
+ * reports-admin §4 "Status text: Checking status, Waiting for workcenter, Gathering info, Problem configuring
+ * machine"; §8 "Machine adapter status shows the server problem message" (`detail`).
+ */
+export function adapterStatusText(v: AdapterStatusView): { text: string; detail: string | null } {
+  switch (v.status) {
+    case 'checking':
+    case 'waiting':
+    case 'gathering':
+      return { text: t(`admin.machines.adapterStatus.${v.status}`), detail: null };
+    case 'problem':
+      return { text: t('admin.machines.adapterStatus.problem'), detail: v.message };
+    case 'mapped':
+      return { text: t('admin.machines.adapterStatus.mapped', { name: v.adapterName ?? '' }), detail: null };
+  }
+}
 
 /** How the list shows where a machine's data comes from. */
 export function sourceSummary(m: Pick<AdminMachine, 'source'>): string {

@@ -16,6 +16,7 @@ describe('administration screens by role and tier (reports-admin §6)', () => {
       'shifts',
       'startOfDay',
       'operators',
+      'tablets',
     ]);
   });
 
@@ -26,13 +27,14 @@ describe('administration screens by role and tier (reports-admin §6)', () => {
       'settings',
       'shifts',
       'startOfDay',
+      'tablets',
     ]);
   });
 
   it('gives managers nothing, root users what admins get', () => {
     expect(adminScreensFor(me(false, FULL))).toEqual([]);
     expect(isAdminUser(me(false, FULL, true))).toBe(true);
-    expect(adminScreensFor(me(false, FULL, true))).toHaveLength(9);
+    expect(adminScreensFor(me(false, FULL, true))).toHaveLength(10);
   });
 
   it.each([

@@ -17,6 +17,7 @@ export const ADMIN_PATHS = {
   shifts: '/app/admin/shifts',
   startOfDay: '/app/admin/start-of-day',
   operators: '/app/admin/operators',
+  tablets: '/app/admin/tablets',
 } as const;
 
 export type AdminScreenId = Exclude<keyof typeof ADMIN_PATHS, 'index'>;
@@ -94,6 +95,14 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
     permission: 'FullProduct',
     title: 'admin.operators.title',
     blurb: 'admin.operators.blurb',
+  },
+  {
+    // live-operations §2 "Tablet management"; the tablet calls are for every admin (decision 0890).
+    id: 'tablets',
+    path: ADMIN_PATHS.tablets,
+    permission: null,
+    title: 'admin.tablets.title',
+    blurb: 'admin.tablets.blurb',
   },
 ];
 

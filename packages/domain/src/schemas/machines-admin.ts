@@ -36,21 +36,70 @@ export const machineSourceInputSchema = z.discriminatedUnion('kind', [
 ]);
 export type MachineSourceInput = z.infer<typeof machineSourceInputSchema>;
 
-/** POST /api/machines and PUT /api/machines/:id. */
-export const machineSaveRequestSchema = z.object({
-  name: z.string().trim().min(1, missing('Name')).max(250, 'At most 250 characters'),
-  workcenterType: z.enum(WORKCENTER_TYPES),
-  /** Minutes a scheduled machine may be down before its tile turns danger (reports-admin §4). */
-  downtimeFailureDelay: z
+const percent = (label: string) =>
+  z
     .number()
-    .int()
-    .min(0, 'Downtime delay must be from 0 to 1440 minutes')
-    .max(1440, 'Downtime delay must be from 0 to 1440 minutes'),
-  autostartBehavior: z.enum(AUTOSTART_BEHAVIORS),
-  adapterId: idSchema.nullable(),
-  /** null: no source (a manual workcenter, or one whose source is set later); left out: sources kept. */
-  source: machineSourceInputSchema.nullable().optional(),
+    .int(`${label} must be a whole number from 0 to 100`)
+    .min(0, `${label} must be from 0 to 100`)
+    .max(100, `${label} must be from 0 to 100`)
+    .nullable()
+    .optional();
+
+/** reports-admin §9 "Benchmarking: Undecided (null), Opt In (0), Opt Out (1)"; §3 Machine "ping monitor (null, 1, 0)". */
+const zeroOrOne = z
+  .union([z.literal(0), z.literal(1)])
+  .nullable()
+  .optional();
+
+/**
+ * The Software and Utilization panels (reports-admin §2, §3 Machine; decision 0892). Each left out of a save
+ * keeps what the machine has; null clears it (the utilization cut-offs then follow the company's).
+ */
+export const machinePanelsSchema = z.object({
+  dispatchKey: z
+    .string()
+    .trim()
+    .max(250, 'At most 250 characters')
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional(),
+  excludeFromBenchmarking: zeroOrOne,
+  pingMonitor: zeroOrOne,
+  utilizationWarningPercent: percent('Utilization warning percent'),
+  utilizationFailurePercent: percent('Utilization failure percent'),
 });
+
+/** reports-admin §4: danger below the failure percent, warning below the warning percent; so failure ≤ warning. */
+export const UTILIZATION_ORDER_MESSAGE = 'Utilization failure percent must not be above the warning percent';
+
+function utilizationOrder(
+  v: { utilizationWarningPercent?: number | null; utilizationFailurePercent?: number | null },
+  ctx: z.RefinementCtx,
+) {
+  const w = v.utilizationWarningPercent;
+  const f = v.utilizationFailurePercent;
+  if (w != null && f != null && f > w)
+    ctx.addIssue({ code: 'custom', path: ['utilizationFailurePercent'], message: UTILIZATION_ORDER_MESSAGE });
+}
+
+/** POST /api/machines and PUT /api/machines/:id. */
+export const machineSaveRequestSchema = z
+  .object({
+    name: z.string().trim().min(1, missing('Name')).max(250, 'At most 250 characters'),
+    workcenterType: z.enum(WORKCENTER_TYPES),
+    /** Minutes a scheduled machine may be down before its tile turns danger (reports-admin §4). */
+    downtimeFailureDelay: z
+      .number()
+      .int()
+      .min(0, 'Downtime delay must be from 0 to 1440 minutes')
+      .max(1440, 'Downtime delay must be from 0 to 1440 minutes'),
+    autostartBehavior: z.enum(AUTOSTART_BEHAVIORS),
+    adapterId: idSchema.nullable(),
+    /** null: no source (a manual workcenter, or one whose source is set later); left out: sources kept. */
+    source: machineSourceInputSchema.nullable().optional(),
+    ...machinePanelsSchema.shape,
+  })
+  .superRefine(utilizationOrder);
 export type MachineSaveRequest = z.infer<typeof machineSaveRequestSchema>;
 
 /** PUT /api/machines/order: every machine in service, in the new workcenter order. */
@@ -81,6 +130,12 @@ export const adminMachineSchema = z.object({
   decommissionedAt: z.number().int().nullable(),
   /** The machine's first source; a machine has at most one in this screen. */
   source: machineSourceSchema.nullable(),
+  // Software and Utilization panels (decision 0892).
+  dispatchKey: z.string().nullable(),
+  excludeFromBenchmarking: z.union([z.literal(0), z.literal(1)]).nullable(),
+  pingMonitor: z.union([z.literal(0), z.literal(1)]).nullable(),
+  utilizationWarningPercent: z.number().int().nullable(),
+  utilizationFailurePercent: z.number().int().nullable(),
 });
 export type AdminMachine = z.infer<typeof adminMachineSchema>;
 
@@ -103,3 +158,19 @@ export type MachineGroupSaveRequest = z.infer<typeof machineGroupSaveRequestSche
 
 /** reports-admin §3 Machine group, as GET /api/machinegroups answers it. */
 export type MachineGroup = z.infer<typeof machineGroupSchema>;
+
+/**
+ * GET /api/machines/:id/adapter-status (reports-admin §4 "Adapter reset sets adapter to none then polls mapping.
+ * Status text: Checking status, Waiting for workcenter, Gathering info, Problem configuring machine"; decision
+ * 0891). `mapped`: the machine has an adapter (`adapterId`, `adapterName`); `problem` carries the server's
+ * message (§8 "Machine adapter status shows the server problem message").
+ */
+export const ADAPTER_STATUSES = ['mapped', 'waiting', 'gathering', 'problem'] as const;
+export const adapterStatusSchema = z.object({
+  status: z.enum(ADAPTER_STATUSES),
+  adapterId: idSchema.nullable(),
+  adapterName: z.string().nullable(),
+  message: z.string().nullable(),
+  resetAt: z.number().int().nullable(),
+});
+export type AdapterStatus = z.infer<typeof adapterStatusSchema>;

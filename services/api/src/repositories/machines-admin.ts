@@ -29,7 +29,14 @@ const toAdminMachine = (m: Selectable<MachinesTable>, source: SourceRow | undefi
   adapterId: m.adapter_id,
   decommissionedAt: m.decommissioned_at,
   source: source ? toSource(source) : null,
+  dispatchKey: m.dispatch_key,
+  excludeFromBenchmarking: zeroOrOne(m.exclude_from_benchmarking),
+  pingMonitor: zeroOrOne(m.ping_monitor),
+  utilizationWarningPercent: m.utilization_warningpercent,
+  utilizationFailurePercent: m.utilization_failurepercent,
 });
+
+const zeroOrOne = (v: number | null): 0 | 1 | null => (v == null ? null : v === 0 ? 0 : 1);
 
 /** Every machine but root machines (internal), in workcenter order; `ids` narrows to those machines. */
 export async function adminMachines(scope: CompanyScope, ids?: readonly string[]): Promise<AdminMachine[]> {
@@ -94,6 +101,108 @@ export async function insertMachine(
     })
     .execute();
   return id;
+}
+
+/** The Software and Utilization panels (decision 0892): each field left undefined is kept. */
+export interface MachinePanelFields {
+  dispatchKey?: string | null | undefined;
+  excludeFromBenchmarking?: 0 | 1 | null | undefined;
+  pingMonitor?: 0 | 1 | null | undefined;
+  utilizationWarningPercent?: number | null | undefined;
+  utilizationFailurePercent?: number | null | undefined;
+}
+
+export async function updateMachinePanels(scope: CompanyScope, id: string, p: MachinePanelFields) {
+  const set: Partial<{
+    dispatch_key: string | null;
+    exclude_from_benchmarking: number | null;
+    ping_monitor: number | null;
+    utilization_warningpercent: number | null;
+    utilization_failurepercent: number | null;
+  }> = {};
+  if (p.dispatchKey !== undefined) set.dispatch_key = p.dispatchKey;
+  if (p.excludeFromBenchmarking !== undefined) set.exclude_from_benchmarking = p.excludeFromBenchmarking;
+  if (p.pingMonitor !== undefined) set.ping_monitor = p.pingMonitor;
+  if (p.utilizationWarningPercent !== undefined) set.utilization_warningpercent = p.utilizationWarningPercent;
+  if (p.utilizationFailurePercent !== undefined) set.utilization_failurepercent = p.utilizationFailurePercent;
+  if (Object.keys(set).length) await scope.updateTable('machines').set(set).where('id', '=', id).execute();
+}
+
+/** reports-admin §4 "Adapter reset sets adapter to none": and notes when, so the poll matches what came since. */
+export async function resetMachineAdapter(scope: CompanyScope, id: string, now: number) {
+  await scope
+    .updateTable('machines')
+    .set({ adapter_id: null, adapter_reset_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The adapter the status poll matched (decision 0891); the reset is then done. */
+export async function setMatchedAdapter(scope: CompanyScope, id: string, adapterId: string) {
+  await scope
+    .updateTable('machines')
+    .set({ adapter_id: adapterId, adapter_reset_at: null })
+    .where('id', '=', id)
+    .where('adapter_id', 'is', null)
+    .execute();
+}
+
+/** What the adapter status needs of a machine: its adapter, the pending reset, and its sources' last line. */
+export async function adapterStatusFacts(scope: CompanyScope, id: string) {
+  const machine = await scope
+    .selectFrom('machines')
+    .select(['adapter_id', 'adapter_reset_at', 'workcenter_type', 'decommissioned_at'])
+    .where('id', '=', id)
+    .where('root_machine', '=', 0)
+    .executeTakeFirst();
+  if (!machine) return undefined;
+  const sources = await scope
+    .selectFrom('machine_sources')
+    .select(['enabled', 'last_line_at'])
+    .where('machine_id', '=', id)
+    .execute();
+  const adapter = machine.adapter_id
+    ? await scope
+        .selectFrom('adapters')
+        .select(['id', 'name'])
+        .where('id', '=', machine.adapter_id)
+        .executeTakeFirst()
+    : undefined;
+  return {
+    adapterId: machine.adapter_id,
+    adapterName: adapter?.name ?? null,
+    resetAt: machine.adapter_reset_at == null ? null : Number(machine.adapter_reset_at),
+    sources: sources.map((s) => ({
+      enabled: Number(s.enabled) === 1,
+      lastLineAt: s.last_line_at == null ? null : Number(s.last_line_at),
+    })),
+  };
+}
+
+/** The distinct keys the machine sent since `since` (its observations), at most `limit` of them. */
+export async function keysSince(scope: CompanyScope, machineId: string, since: number, limit = 2000) {
+  const rows = await scope
+    .selectFrom('observations')
+    .select('key')
+    .distinct()
+    .where('machine_id', '=', machineId)
+    .where('ts', '>=', since)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.key);
+}
+
+/** Every adapter of the company with its field names, for matching. */
+export async function adapterFieldNames(scope: CompanyScope) {
+  const [adapters, fields] = await Promise.all([
+    scope.selectFrom('adapters').select(['id', 'name']).orderBy('name').orderBy('id').execute(),
+    scope.selectFrom('adapter_fields').select(['adapter_id', 'name']).execute(),
+  ]);
+  return adapters.map((a) => ({
+    id: a.id,
+    name: a.name,
+    fields: fields.filter((f) => f.adapter_id === a.id).map((f) => f.name),
+  }));
 }
 
 export async function updateMachineFields(scope: CompanyScope, id: string, fields: MachineFields) {

@@ -212,3 +212,12 @@ export async function revokeTablet(scope: CompanyScope, id: string): Promise<boo
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/**
+ * Purge: deletes the company's revoked tablets (decision 0890), the rows a revoke leaves listed. Answers how
+ * many went. Mutates the tablets table.
+ */
+export async function deleteRevokedTablets(scope: CompanyScope): Promise<number> {
+  const r = await scope.deleteFrom('tablets').where('state', '=', 'revoked').executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -8,10 +8,12 @@ import type { AppEnv } from '../http/context';
 import { requireAdmin } from '../http/permissions';
 import { jsonBody } from '../http/validate';
 import {
+  adapterStatus,
   createAdminMachine,
   decommissionAdminMachine,
   getAdminMachine,
   listAdminMachines,
+  resetAdapter,
   setMachineOrder,
   updateAdminMachine,
 } from '../services/machines-admin';
@@ -26,6 +28,10 @@ import { inTransaction } from './live-ctx';
  * PUT  /api/machines/order `{ machineIds }` → the machines in the new order
  * PUT  /api/machines/:id (as POST)        → the machine
  * PUT  /api/machines/:id/decommission `{ name }` (the machine's name typed to confirm) → the machine
+ * POST /api/machines/:id/adapter/reset    → the adapter status after setting the adapter to none (§7 "Adapters:
+ *                                          reset"; decision 0891)
+ * GET  /api/machines/:id/adapter-status   → { status: mapped|waiting|gathering|problem, adapterId, adapterName,
+ *                                          message, resetAt }, polled every 3 s by the machine form (§7)
  */
 export const machinesAdminRoutes = new Hono<AppEnv>()
   // requireAdmin on each route, not `use('*')`: /api/machines is shared with the diagnostics routes (all users).
@@ -48,4 +54,10 @@ export const machinesAdminRoutes = new Hono<AppEnv>()
   .put('/:id/decommission', requireAdmin, async (c) => {
     const { name } = await jsonBody(c, machineDecommissionRequestSchema);
     return c.json(await inTransaction(c, (ctx) => decommissionAdminMachine(ctx, c.req.param('id'), name)));
-  });
+  })
+  .post('/:id/adapter/reset', requireAdmin, async (c) =>
+    c.json(await inTransaction(c, (ctx) => resetAdapter(ctx, c.req.param('id')))),
+  )
+  .get('/:id/adapter-status', requireAdmin, async (c) =>
+    c.json(await inTransaction(c, (ctx) => adapterStatus(ctx, c.req.param('id')))),
+  );

@@ -304,6 +304,42 @@ describe.each(DIALECTS)('tablet routes on %s', (dialect) => {
     expect((await h.get('/api/me', 'takt_tablet=ttb_made-up')).status).toBe(401);
   });
 
+  it("purges only the revoked tablets, and only the caller company's (reports-admin §7, decision 0890)", async () => {
+    const me = await h.tenant();
+    const them = await h.tenant();
+    const kept = await aTablet(me.company, null, 'SN-kept');
+    const gone = await aTablet(me.company, null, 'SN-gone');
+    const theirs = await aTablet(them.company, null, 'SN-theirs');
+    expect((await h.send('POST', `/api/tablets/${gone.id}/revoke`, me.cookie)).status).toBe(200);
+    expect((await h.send('POST', `/api/tablets/${theirs.id}/revoke`, them.cookie)).status).toBe(200);
+
+    const purge = await h.send('POST', '/api/tablets/purge', me.cookie);
+    expect(purge.status).toBe(200);
+    expect(await purge.json()).toEqual({ purgedTabletCount: 1 });
+    const mine = (await (await h.get('/api/tablets', me.cookie)).json()) as Array<{ id: string }>;
+    expect(mine.map((x) => x.id)).toEqual([kept.id]);
+    // The other company's revoked tablet is untouched by my purge; a second purge finds nothing.
+    expect((await h.get(`/api/tablets/${theirs.id}`, them.cookie)).status).toBe(200);
+    expect(await (await h.send('POST', '/api/tablets/purge', me.cookie)).json()).toEqual({
+      purgedTabletCount: 0,
+    });
+    // Not for managers.
+    const manager = await aUser(h.t.db, me.company, { role: 'manager' });
+    const managerCookie = await h.login(manager.email, manager.password);
+    expect((await h.send('POST', '/api/tablets/purge', managerCookie)).status).toBe(403);
+  });
+
+  it("answers an unreachable tablet's restart with live-operations §8 text, naming it by serial", async () => {
+    const me = await h.tenant();
+    const tab = await aTablet(me.company, null, 'SN-far');
+    const res = await h.send('POST', `/api/tablets/${tab.id}/restart`, me.cookie);
+    expect(res.status).toBe(409);
+    expect(await errorOf(res)).toEqual({
+      code: 'TABLET_UNREACHABLE',
+      message: 'Unable to restart application on tablet SN-far',
+    });
+  });
+
   it('holds a bound tablet to its machine, over HTTP and in the sync engine', async () => {
     const me = await h.tenant();
     const a = await aMachine(h.t.db, me.company, { name: 'A' });

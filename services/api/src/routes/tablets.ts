@@ -13,6 +13,7 @@ import {
   associateByCode,
   changeTablet,
   companyTablets,
+  purgeTablets,
   pushTabletAction,
   refreshAllTablets,
   removeTablet,
@@ -31,6 +32,8 @@ import {
 //   POST   /api/tablets/:id/revoke             → the tablet (state revoked; its token answers 401)
 //   POST   /api/tablets/:id/refresh | /restart → { pushed, notPushed }; 409 with §8's text when not reached
 //   POST   /api/tablets/refresh-all            → { pushed, notPushed, message }
+//   POST   /api/tablets/purge                  → { purgedTabletCount } (reports-admin §7; the revoked ones,
+//                                                decision 0890)
 // Device (no session; the device token):
 //   POST   /tablet/activate  Authorization: Bearer <token> → { tablet: { id, serial_number, remote_identifier,
 //          machine_id, dashboardView }, redirectTo } + httpOnly takt_tablet cookie
@@ -72,6 +75,7 @@ export const tabletsRoutes = new Hono<AppEnv>()
     return c.json(tablet);
   })
   .post('/refresh-all', async (c) => c.json(await refreshAllTablets(c.var.scope, c.var.deps.bus)))
+  .post('/purge', async (c) => c.json(await purgeTablets(c.var.scope)))
   .put('/:id', async (c) => {
     const body = await jsonBody(c, updateSchema);
     return c.json(await changeTablet(c.var.scope, c.req.param('id'), body));

@@ -1,15 +1,21 @@
-import type { AdminMachine, MachineSaveRequest } from '@takt/domain';
+import type { AdapterStatus, AdminMachine, MachineSaveRequest } from '@takt/domain';
 import { invalidInput, notFound } from '../http/errors';
 import {
   adapterExists,
+  adapterFieldNames,
+  adapterStatusFacts,
   adminMachines,
   decommissionMachine,
   insertMachine,
+  keysSince,
   machinesInServiceIds,
   nextSortOrder,
   replaceMachineSource,
+  resetMachineAdapter,
   setMachineSortOrder,
+  setMatchedAdapter,
   updateMachineFields,
+  updateMachinePanels,
 } from '../repositories/machines-admin';
 import type { ServiceCtx } from './context';
 
@@ -40,6 +46,15 @@ const fieldsOf = (body: MachineSaveRequest) => ({
   adapterId: body.adapterId,
 });
 
+/** The Software and Utilization panels (decision 0892); a field left out of the body is kept. */
+const panelsOf = (body: MachineSaveRequest) => ({
+  dispatchKey: body.dispatchKey,
+  excludeFromBenchmarking: body.excludeFromBenchmarking,
+  pingMonitor: body.pingMonitor,
+  utilizationWarningPercent: body.utilizationWarningPercent,
+  utilizationFailurePercent: body.utilizationFailurePercent,
+});
+
 /** A new machine goes last in the workcenter order. */
 export async function createAdminMachine(ctx: ServiceCtx, body: MachineSaveRequest): Promise<AdminMachine> {
   await checkAdapter(ctx, body.adapterId);
@@ -49,6 +64,7 @@ export async function createAdminMachine(ctx: ServiceCtx, body: MachineSaveReque
     ctx.now,
   );
   await replaceMachineSource(ctx.scope, id, body.source ?? null, ctx.now);
+  await updateMachinePanels(ctx.scope, id, panelsOf(body));
   return getAdminMachine(ctx, id);
 }
 
@@ -63,6 +79,7 @@ export async function updateAdminMachine(
     throw invalidInput([{ field: 'id', code: 'decommissioned', message: 'This machine is decommissioned.' }]);
   await checkAdapter(ctx, body.adapterId);
   await updateMachineFields(ctx.scope, id, fieldsOf(body));
+  await updateMachinePanels(ctx.scope, id, panelsOf(body));
   // No source in the body keeps the machine's sources (a gateway binding is made on the gateway).
   if (body.source !== undefined) await replaceMachineSource(ctx.scope, id, body.source, ctx.now);
   return getAdminMachine(ctx, id);
@@ -106,4 +123,72 @@ export async function decommissionAdminMachine(
     ]);
   await decommissionMachine(ctx.scope, id, ctx.now);
   return getAdminMachine(ctx, id);
+}
+
+// ---------- Adapter reset and status (reports-admin §4, §7 "Adapters: reset", "Machine form polls adapter status
+// every 3 s", §8 "Machine adapter status shows the server problem message"; decision 0891) ----------
+
+/** How long after a reset the data a machine sends is gathered before a missing match is a problem. */
+export const ADAPTER_GATHER_MS = 2 * 60_000;
+/** Without a reset pending, a machine without an adapter is matched on what it sent in this window. */
+export const ADAPTER_LOOKBACK_MS = 10 * 60_000;
+
+export const ADAPTER_PROBLEMS = {
+  noSource: 'This machine has no data source. Add one under Sources.',
+  noMatch: (n: number) => `No adapter matches the ${n} data items this machine sends.`,
+  ambiguous: (names: string[]) =>
+    `More than one adapter matches the data this machine sends: ${names.join(', ')}.`,
+};
+
+/**
+ * The adapter whose field names cover most of the keys the machine sent; `ambiguous` when two cover as many,
+ * null when none covers any. Pure.
+ */
+export function matchAdapter(
+  keys: readonly string[],
+  adapters: ReadonlyArray<{ id: string; name: string; fields: readonly string[] }>,
+): { id: string; name: string } | { ambiguous: string[] } | null {
+  const sent = new Set(keys);
+  const scored = adapters
+    .map((a) => ({ a, n: a.fields.filter((f) => sent.has(f)).length }))
+    .filter((x) => x.n > 0)
+    .sort((x, y) => y.n - x.n);
+  if (scored.length === 0) return null;
+  const best = scored.filter((x) => x.n === scored[0]!.n);
+  if (best.length > 1) return { ambiguous: best.map((x) => x.a.name) };
+  return { id: best[0]!.a.id, name: best[0]!.a.name };
+}
+
+/**
+ * The machine's adapter status; while no adapter is set it matches one to the keys sent since the reset and,
+ * when exactly one fits, sets it (mutates the machine: the "polls mapping" of reports-admin §4).
+ */
+export async function adapterStatus(ctx: ServiceCtx, id: string): Promise<AdapterStatus> {
+  const facts = await adapterStatusFacts(ctx.scope, id);
+  if (!facts) throw notFound('Machine');
+  const base = { adapterId: facts.adapterId, adapterName: facts.adapterName, resetAt: facts.resetAt };
+  if (facts.adapterId) return { ...base, status: 'mapped', message: null };
+  const enabled = facts.sources.filter((s) => s.enabled);
+  if (enabled.length === 0) return { ...base, status: 'problem', message: ADAPTER_PROBLEMS.noSource };
+  const since = facts.resetAt ?? ctx.now - ADAPTER_LOOKBACK_MS;
+  const lastLine = Math.max(...enabled.map((s) => s.lastLineAt ?? -Infinity));
+  if (!(lastLine >= since)) return { ...base, status: 'waiting', message: null };
+  const keys = await keysSince(ctx.scope, id, since);
+  const match = matchAdapter(keys, await adapterFieldNames(ctx.scope));
+  if (match && 'id' in match) {
+    await setMatchedAdapter(ctx.scope, id, match.id);
+    return { adapterId: match.id, adapterName: match.name, resetAt: null, status: 'mapped', message: null };
+  }
+  if (ctx.now - since < ADAPTER_GATHER_MS) return { ...base, status: 'gathering', message: null };
+  const message = match ? ADAPTER_PROBLEMS.ambiguous(match.ambiguous) : ADAPTER_PROBLEMS.noMatch(keys.length);
+  return { ...base, status: 'problem', message };
+}
+
+/** reports-admin §4 "Adapter reset sets adapter to none then polls mapping": answers the status right after. */
+export async function resetAdapter(ctx: ServiceCtx, id: string): Promise<AdapterStatus> {
+  const machine = await getAdminMachine(ctx, id);
+  if (machine.decommissionedAt !== null)
+    throw invalidInput([{ field: 'id', code: 'decommissioned', message: 'This machine is decommissioned.' }]);
+  await resetMachineAdapter(ctx.scope, id, ctx.now);
+  return adapterStatus(ctx, id);
 }

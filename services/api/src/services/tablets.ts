@@ -6,6 +6,7 @@ import { getMachine } from '../repositories/machines';
 import {
   activateTablet,
   associateTablet,
+  deleteRevokedTablets,
   deleteTablet,
   findPendingByCode,
   getTablet,
@@ -120,6 +121,11 @@ export async function pushTabletAction(
     throw new ApiError(409, 'TABLET_UNREACHABLE', text(label(tablet)));
   }
   return result;
+}
+
+/** reports-admin §7 "purge tablets (returns purgedTabletCount)": the company's revoked tablets go (decision 0890). */
+export async function purgeTablets(scope: CompanyScope): Promise<{ purgedTabletCount: number }> {
+  return { purgedTabletCount: await deleteRevokedTablets(scope) };
 }
 
 /** The device's own call: its registration token activates it; 401 for an unknown or unclaimed token. */
