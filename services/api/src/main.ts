@@ -11,6 +11,7 @@ import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
 import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
 import { startEventExportWorker } from './services/event-exports';
+import { startNotificationWorker } from './notifications/checker';
 
 async function main(): Promise<void> {
   let env;
@@ -83,6 +84,14 @@ async function main(): Promise<void> {
     `[takt] mail: ${mail.kind === 'smtp' ? 'SMTP' : 'kept in the mail_outbox table (TAKT_SMTP_URL unset)'}`,
   );
   const exportWorker = startEventExportWorker({ db: database.db, now, mail, log: (m) => console.log(m) });
+  // Machine downtime and utilization notifications (decision 0902): checked here, beside the mail transport and
+  // the dashboard figures; in scale-out every API process checks and the episode claim sends each e-mail once.
+  const notificationWorker = startNotificationWorker({
+    db: database.db,
+    now,
+    mail,
+    log: (m) => console.log(m),
+  });
 
   const staticRoot = env.TAKT_STATIC_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
   const { app, injectWebSocket } = buildApp({
@@ -117,6 +126,7 @@ async function main(): Promise<void> {
     console.log(`[takt] ${signal}: shutting down`);
     server.close();
     await exportWorker.stop();
+    await notificationWorker.stop();
     await ingest?.stop();
     await plant?.stop();
     await bus.close();
