@@ -32,6 +32,7 @@ export function AuthGate({
   children,
   offlineMe,
   onSignedIn,
+  forgotPasswordHref,
 }: {
   api: ApiClient;
   appName: string;
@@ -43,6 +44,8 @@ export function AuthGate({
   offlineMe?: () => Promise<Me | null>;
   /** Called with every confirmed user, so the app can keep it for offlineMe. */
   onSignedIn?: (me: Me) => void;
+  /** The login form's "Forgot password?" link (reports-admin §2 password reset). */
+  forgotPasswordHref?: string;
 }) {
   const [state, setState] = useState<GateState>({ kind: 'checking' });
   const [attempt, setAttempt] = useState(0);
@@ -119,7 +122,7 @@ export function AuthGate({
         </main>
       );
     case 'anonymous':
-      return <LoginForm appName={appName} onSubmit={login} />;
+      return <LoginForm appName={appName} onSubmit={login} forgotPasswordHref={forgotPasswordHref} />;
     case 'failed':
       return (
         <main className="center-screen">

@@ -9,12 +9,14 @@ export interface LoginFormProps {
   appName: string;
   /** Sends the credentials; rejects with an Error whose message is shown to the user. */
   onSubmit: (request: LoginRequest) => Promise<void>;
+  /** reports-admin §2 password reset: where "Forgot password?" leads; no link when left out. */
+  forgotPasswordHref?: string;
 }
 
 const validate = checkLogin;
 
 /** E-mail and password sign-in. Field rules and texts are the domain's loginRequestSchema's (shape.ts). */
-export function LoginForm({ appName, onSubmit }: LoginFormProps) {
+export function LoginForm({ appName, onSubmit, forgotPasswordHref }: LoginFormProps) {
   const id = useId();
   const [values, setValues] = useState({ email: '', password: '' });
   const [touched, setTouched] = useState<Partial<Record<keyof LoginRequest, boolean>>>({});
@@ -90,6 +92,11 @@ export function LoginForm({ appName, onSubmit }: LoginFormProps) {
         >
           {t('login.submit')}
         </button>
+        {forgotPasswordHref && (
+          <p className="login__forgot">
+            <a href={forgotPasswordHref}>{t('password.forgot')}</a>
+          </p>
+        )}
       </form>
     </main>
   );

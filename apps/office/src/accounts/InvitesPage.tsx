@@ -1,0 +1,227 @@
+import type { Invite } from '@takt/domain';
+import { formatDateTime, t, useSession, useToasts } from '@takt/ui';
+import { useState } from 'react';
+import type { Dispatch, SetStateAction } from 'react';
+import { api } from '../api';
+import {
+  ConfirmDialog,
+  Field,
+  FormDialog,
+  LoadedView,
+  RowButton,
+  useLoaded,
+  useSubmit,
+} from '../admin/AdminParts';
+import { formError } from '../admin/form';
+import { AccountsFrame } from './UsersPage';
+import { inviteBody, inviteErrors, inviteState, newInviteForm, ROLE_TEXT, roleOptions } from './users';
+import type { InviteForm } from './users';
+import '../admin/admin.css';
+import './accounts.css';
+
+// reports-admin §2 "Invites: list, create, resend, delete", §5 "Invitees one per line, trimmed", §6
+// "InviteUsers … gates the invites screen" and "Invite roles: default kiosk". Calls GET and POST /api/invites,
+// POST /api/invites/:id/resend and DELETE /api/invites/:id (decision 0880).
+
+const invitePath = (id: string, action = '') =>
+  `/api/invites/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
+
+export function InvitesPage() {
+  const { me } = useSession();
+  const allowed = me.permissions.includes('InviteUsers');
+  const [form, setForm] = useState<InviteForm | null>(null);
+  return (
+    <AccountsFrame
+      title="invites.title"
+      allowed={allowed}
+      notPermitted="invites.notPermitted"
+      actions={
+        <button type="button" className="button button--primary" onClick={() => setForm(newInviteForm())}>
+          {t('invites.add')}
+        </button>
+      }
+    >
+      {allowed && <InvitesScreen form={form} setForm={setForm} />}
+    </AccountsFrame>
+  );
+}
+
+function InvitesScreen({
+  form,
+  setForm,
+}: {
+  form: InviteForm | null;
+  setForm: Dispatch<SetStateAction<InviteForm | null>>;
+}) {
+  const { me } = useSession();
+  const zone = { locale: me.company.locale, timeZone: me.company.timezone };
+  const [state, reload] = useLoaded(async (signal) => ({
+    invites: await api.request<Invite[]>('/api/invites', { signal }),
+    now: Date.now(),
+  }));
+  const [deleting, setDeleting] = useState<Invite | null>(null);
+  const save = useSubmit(t('invites.failed'));
+  const act = useSubmit(t('invites.failed'));
+  const toasts = useToasts();
+
+  const errors = form ? inviteErrors(form) : {};
+  const set = (patch: Partial<InviteForm>) => setForm((f) => f && { ...f, ...patch });
+
+  const submit = async () => {
+    if (!form) return;
+    const body = inviteBody(form);
+    const ok = await save.run(() => api.request('/api/invites', { method: 'POST', body }));
+    // A failed e-mail still made the invites: the list shows them, to resend.
+    reload();
+    if (!ok) return;
+    setForm(null);
+    toasts.show({ message: t('invites.sentDone', { count: body.invitees.length }), tone: 'success' });
+  };
+
+  const resend = async (invite: Invite) => {
+    // reports-admin §8 E-mail texts: the server's "Sent. …" or "Something went wrong. Please try again."
+    try {
+      const { message } = await api.request<{ message: string }>(invitePath(invite.id, 'resend'), {
+        method: 'POST',
+      });
+      toasts.show({ message, tone: 'success' });
+    } catch (err) {
+      toasts.show({ message: formError(err, '').lines[0] ?? t('invites.failed'), tone: 'error' });
+    }
+    reload();
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    const ok = await act.run(() => api.request(invitePath(deleting.id), { method: 'DELETE' }));
+    if (!ok) return;
+    toasts.show({ message: t('invites.deletedDone', { email: deleting.email }), tone: 'success' });
+    setDeleting(null);
+    reload();
+  };
+
+  return (
+    <>
+      <p className="admin__intro">{t('invites.intro')}</p>
+      <LoadedView state={state} retry={reload}>
+        {({ invites, now }) =>
+          invites.length === 0 ? (
+            <p className="notice" role="status">
+              {t('invites.empty')}
+            </p>
+          ) : (
+            <div className="admin-table-wrap">
+              <table className="admin-table">
+                <caption className="visually-hidden">{t('invites.caption')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('invites.email')}</th>
+                    <th scope="col">{t('invites.role')}</th>
+                    <th scope="col">{t('invites.invitedBy')}</th>
+                    <th scope="col">{t('invites.sent')}</th>
+                    <th scope="col">{t('invites.expires')}</th>
+                    <th scope="col">
+                      <span className="visually-hidden">{t('admin.actions')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {invites.map((i) => {
+                    const expired = inviteState(i, now) === 'expired';
+                    return (
+                      <tr key={i.id}>
+                        <th scope="row" data-label={t('invites.email')} className="accounts__email">
+                          {i.email}
+                        </th>
+                        <td data-label={t('invites.role')}>{t(ROLE_TEXT[i.role])}</td>
+                        <td data-label={t('invites.invitedBy')}>{i.invitedBy ?? t('common.none')}</td>
+                        <td data-label={t('invites.sent')}>{formatDateTime(i.sentAt, zone)}</td>
+                        <td data-label={t('invites.expires')}>
+                          {expired ? (
+                            <span className="accounts__state accounts__state--locked">
+                              {t('invites.expired')}
+                            </span>
+                          ) : (
+                            formatDateTime(i.expiresAt, zone)
+                          )}
+                        </td>
+                        <td className="admin-table__actions">
+                          <RowButton
+                            text={t('invites.resend')}
+                            label={t('invites.resendNamed', { email: i.email })}
+                            onClick={() => void resend(i)}
+                          />
+                          <RowButton
+                            danger
+                            text={t('invites.delete')}
+                            label={t('invites.deleteNamed', { email: i.email })}
+                            onClick={() => {
+                              act.clear();
+                              setDeleting(i);
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </LoadedView>
+
+      {form && (
+        <FormDialog
+          title={t('invites.newTitle')}
+          onClose={() => setForm(null)}
+          onSubmit={() => void submit()}
+          invalid={Object.keys(errors).length > 0}
+          busy={save.busy}
+          error={save.error}
+          submitLabel={t('invites.create')}
+        >
+          <Field label={t('invites.invitees')} hint={t('invites.inviteesHint')} error={errors.invitees}>
+            {(p) => (
+              <textarea
+                {...p}
+                rows={5}
+                value={form.invitees}
+                autoComplete="off"
+                spellCheck={false}
+                onChange={(e) => set({ invitees: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label={t('invites.role')}>
+            {(p) => (
+              <select
+                {...p}
+                value={form.role}
+                onChange={(e) => set({ role: e.target.value as InviteForm['role'] })}
+              >
+                {roleOptions().map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </FormDialog>
+      )}
+
+      {deleting && (
+        <ConfirmDialog
+          title={t('invites.deleteTitle')}
+          body={t('invites.deleteBody', { email: deleting.email })}
+          confirmLabel={t('invites.delete')}
+          onConfirm={() => void confirmDelete()}
+          onClose={() => setDeleting(null)}
+          busy={act.busy}
+          error={act.error}
+        />
+      )}
+    </>
+  );
+}
