@@ -11,7 +11,8 @@ import {
 import { lazy, Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
-import { accountsRoutes } from './accounts/AccountsRoutes';
+import { accountsRoutes, publicAccountsElement } from './accounts/AccountsRoutes';
+import { ACCOUNTS_PATHS } from './accounts/paths';
 import { adminRoutes } from './admin/AdminRoutes';
 import { api } from './api';
 import { AppShell } from './components/AppShell';
@@ -87,6 +88,10 @@ const ProductionRunsPage = lazy(() =>
 );
 const ProductionRunEditPage = lazy(() =>
   import('./production/ProductionRunEditPage').then((m) => ({ default: m.ProductionRunEditPage })),
+);
+// The schedule (job runs) timeline (reports-admin §2; decision 0910).
+const SchedulePage = lazy(() =>
+  import('./production/SchedulePage').then((m) => ({ default: m.SchedulePage })),
 );
 
 function LazyPage({ children }: { children: ReactNode }) {
@@ -253,6 +258,13 @@ const PAGES: Record<PageId, () => ReactNode> = {
       </LazyPage>
     </RequirePermission>
   ),
+  schedule: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <SchedulePage />
+      </LazyPage>
+    </RequirePermission>
+  ),
 };
 
 /** reports-admin §8 offline toast and the new-version countdown (MM-API-Version), as in the floor app. */
@@ -264,10 +276,19 @@ function AppToasts() {
 
 export function App() {
   usePeriodicReload();
+  // reports-admin §2 password set and reset: an e-mailed link and "Forgot password?" open without a session.
+  const publicPage = publicAccountsElement(globalThis.location.pathname);
+  if (publicPage)
+    return (
+      <ToastProvider>
+        <AppToasts />
+        {publicPage}
+      </ToastProvider>
+    );
   return (
     <ToastProvider>
       <AppToasts />
-      <AuthGate api={api} appName={t('app.officeName')}>
+      <AuthGate api={api} appName={t('app.officeName')} forgotPasswordHref={ACCOUNTS_PATHS.forgotPassword}>
         {(session) => (
           <SessionContext.Provider value={session}>
             <BrowserRouter>

@@ -38,6 +38,7 @@ describe('office routes', () => {
     ['/reports/production-runs', 'productionRuns'],
     ['/app/production/production-runs/r1/edit', 'productionRunEdit'],
     ['/app/production/production-runs/r1', 'notFound'],
+    ['/app/production/schedule', 'schedule'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -47,6 +48,9 @@ describe('office routes', () => {
     expect(navSection('/app/admin')).toBe('admin');
     expect(navSection('/app/admin/shifts')).toBe('admin');
     expect(navSection('/app/accounts/api-keys')).toBe('accounts');
+    expect(navSection('/app/accounts/users')).toBe('users');
+    expect(navSection('/app/accounts/invites')).toBe('users');
+    expect(navSection('/app/profile')).toBe('profile');
     expect(navSection('/reports/downtime')).toBe('reports');
     expect(navSection('/dashboard/utilization')).toBe('reports');
     expect(navSection('/dashboard/oee')).toBe('reports');
@@ -67,6 +71,7 @@ describe('office routes', () => {
     expect(navSection('/reports/machineoperationreport')).toBe('reports');
     expect(navSection('/reports/production-runs')).toBe('reports');
     expect(navSection('/app/production/production-runs/r1/edit')).toBe('reports');
+    expect(navSection('/app/production/schedule')).toBe('reports');
     expect(navSection('/app/')).toBe('machines');
     // The machine pages of decision 0810 open from the Machines page.
     expect(navSection('/machine/m1/diagnostics')).toBe('machines');

@@ -1,7 +1,7 @@
 import type { Me, Permission } from '@takt/domain';
 import { tr } from '@takt/ui';
 import { isAdminPath } from './admin/screens';
-import { isAccountsPath } from './accounts/paths';
+import { isAccountsPath, isUsersPath } from './accounts/paths';
 
 // Office routes (reports-admin §2 "Report routes"). The server sends /app, /machine, /machines, /dashboard/
 // and /reports to this app; only pages that exist are routed, everything else is a real "Not found" page.
@@ -73,6 +73,8 @@ export const PATHS = {
   productionRuns: '/reports/production-runs',
   /** reports-admin §2: /app/production/production-runs/{jobschedulegroup_id}/edit, one run's editor. */
   productionRunEdit: '/app/production/production-runs/:id/edit',
+  /** reports-admin §2 "Schedule (job runs) timeline" (decision 0910): ?start=YYYY-MM-DD&days=1..31. */
+  schedule: '/app/production/schedule',
 } as const;
 
 export type PageId =
@@ -97,7 +99,8 @@ export type PageId =
   | 'jobReport'
   | 'machineJob'
   | 'productionRuns'
-  | 'productionRunEdit';
+  | 'productionRunEdit'
+  | 'schedule';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -128,6 +131,7 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'machineJob', path: PATHS.machineJob },
   { id: 'productionRuns', path: PATHS.productionRuns },
   { id: 'productionRunEdit', path: PATHS.productionRunEdit },
+  { id: 'schedule', path: PATHS.schedule },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
@@ -231,9 +235,13 @@ export const reportsFor = (me: Pick<Me, 'permissions'>): ReportEntry[] =>
   REPORTS.filter((r) => hasPermission(me, r.permission));
 
 /** Which top-level navigation entry a path belongs to. */
-export function navSection(pathname: string): 'machines' | 'reports' | 'admin' | 'accounts' | null {
+export function navSection(
+  pathname: string,
+): 'machines' | 'reports' | 'admin' | 'accounts' | 'users' | 'profile' | null {
   const p = pathname.replace(/\/+$/, '') || '/';
   if (isAdminPath(p)) return 'admin';
+  if (isUsersPath(p)) return 'users';
+  if (p === '/app/profile') return 'profile';
   if (isAccountsPath(p)) return 'accounts';
   if (p === PATHS.home || p === PATHS.machines) return 'machines';
   // The machine pages of decision 0810 are opened from the Machines page.
@@ -243,6 +251,8 @@ export function navSection(pathname: string): 'machines' | 'reports' | 'admin' |
   if (p === PATHS.jobReport || p === PATHS.machineJob) return 'reports';
   if (p === PATHS.productionRuns || /^\/app\/production\/production-runs\/[^/]+\/edit$/.test(p))
     return 'reports';
+  // The schedule is opened from the Production Runs report (decision 0910).
+  if (p === PATHS.schedule) return 'reports';
   if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts|utilization)$/.test(p))
     return 'reports';
   if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';

@@ -92,6 +92,13 @@ export interface MachinesTable {
   cycle_source: Generated<'part_count' | 'execution'>;
   /** An internal machine, for root users only (reports-admin §2 "Root Machine"). */
   root_machine: Generated<number>;
+  // 0016 (machines admin Software and Utilization panels, adapter reset; decisions 0891, 0892)
+  adapter_reset_at: number | null;
+  utilization_warningpercent: number | null;
+  utilization_failurepercent: number | null;
+  dispatch_key: string | null;
+  exclude_from_benchmarking: number | null;
+  ping_monitor: number | null;
 }
 
 export interface AdaptersTable {
@@ -282,6 +289,15 @@ export interface JobRunsTable {
   expected_setup_ms: number | null;
   setup_note: string | null;
   created_at: number;
+  /** 0018: part changeover time in ms (reports-admin §3 partchangeovertime); 0 when none. */
+  part_changeover_ms: Generated<number>;
+}
+
+/** 0018: the shifts a job run is scheduled to run in (reports-admin §3 Job schedule group: shifts). */
+export interface JobRunShiftsTable {
+  company_id: string;
+  job_run_id: string;
+  shift_id: string;
 }
 
 export interface LaborActivitiesTable {
@@ -600,6 +616,67 @@ export interface LoginFailuresTable {
   at: number;
 }
 
+/** reports-admin §3 Machine notification (migration 0017, decision 0900). */
+export interface MachineNotificationsTable {
+  id: string;
+  company_id: string;
+  machine_id: string;
+  /** The user told (accountId). */
+  account_id: string;
+  type: 'downtime' | 'utilization';
+  /** 2 Failure, otherwise Warning. */
+  level: number;
+  delay_minutes: number;
+  created_at: number;
+}
+
+/** A notification's condition while it holds (migration 0017, decision 0901). */
+export interface MachineNotificationEpisodesTable {
+  notification_id: string;
+  company_id: string;
+  machine_id: string;
+  /** When the condition began. */
+  since: number;
+  /** The last check that found it holding. */
+  seen_at: number;
+  /** Set once, by the one process that claims the e-mail. */
+  notified_at: number | null;
+}
+
+/** An open invite (0015, decision 0880): accepted once through its e-mailed link; only the token's sha256. */
+export interface InvitesTable {
+  id: string;
+  company_id: string;
+  /** Lower case. */
+  email: string;
+  role: UsersTable['role'];
+  token_hash: string;
+  invited_by: string | null;
+  created_at: number;
+  /** When the last link went out (create or resend). */
+  sent_at: number;
+  expires_at: number;
+}
+
+/** A password link (0015, decision 0880): single use, `used_at` set when spent. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  company_id: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** The profile's shift notifications (0015): `shift_ids` a JSON array; empty means every shift. */
+export interface ShiftNotificationsTable {
+  user_id: string;
+  company_id: string;
+  notify: number;
+  shift_ids: string;
+  updated_at: number;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -621,6 +698,7 @@ export interface Database {
   job_machines: JobMachinesTable;
   setup_stages: SetupStagesTable;
   job_runs: JobRunsTable;
+  job_run_shifts: JobRunShiftsTable;
   labor_activities: LaborActivitiesTable;
   annotation_types: AnnotationTypesTable;
   annotations: AnnotationsTable;
@@ -645,6 +723,11 @@ export interface Database {
   event_exports: EventExportsTable;
   api_keys: ApiKeysTable;
   login_failures: LoginFailuresTable;
+  machine_notifications: MachineNotificationsTable;
+  machine_notification_episodes: MachineNotificationEpisodesTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
+  shift_notifications: ShiftNotificationsTable;
 }
 
 /**

@@ -14,10 +14,12 @@ import { publishesWrites } from './live/publish-writes';
 import { tabletAuthRoutes } from './live/tablet-auth';
 import { authRoutes, meRoutes } from './routes/auth';
 import { apiKeysRoutes } from './routes/api-keys';
+import { accountLinkRoutes, invitesRoutes, profileRoutes, usersRoutes } from './routes/accounts-users';
 import { openApiRoutes } from './routes/openapi';
 import { adaptersRoutes } from './routes/adapters';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { machinesAdminRoutes } from './routes/machines-admin';
+import { machineNotificationRoutes } from './routes/machine-notifications';
 import { machineGroupsRoutes } from './routes/machine-groups';
 import { gatewayPushRoutes } from './routes/gateway-push';
 import { gatewaysRoutes } from './routes/gateways';
@@ -78,6 +80,8 @@ export function buildApp(deps: Deps) {
   app.route('/api/gateway-push', gatewayPushRoutes);
   // The API description is public (decision 0841), so it sits before the caller-guarded /api.
   app.route('/api/openapi.json', openApiRoutes);
+  // E-mailed set-password links and "forgot password" work without a session (the token is the proof).
+  app.route('/api/account', accountLinkRoutes);
   // A registered tablet activates with its device token (no session yet).
   app.route('/tablet', tabletDeviceRoutes);
 
@@ -96,6 +100,9 @@ export function buildApp(deps: Deps) {
     api.use(path, publishesWrites(topic));
   api.route('/me', meRoutes);
   api.route('/apikeys', apiKeysRoutes);
+  api.route('/users', usersRoutes);
+  api.route('/invites', invitesRoutes);
+  api.route('/profile', profileRoutes);
   api.route('/dashboard', dashboardRoutes);
   api.route('/jobs', jobsRoutes);
   api.route('/jobmachines', jobMachinesRoutes);
@@ -119,6 +126,7 @@ export function buildApp(deps: Deps) {
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', diagnosticsRoutes);
   api.route('/machines', machinesAdminRoutes);
+  api.route('/machines', machineNotificationRoutes);
   api.route('/machinegroups', machineGroupsRoutes);
   api.route('/sync', syncRoutes(bindSyncHandlers(permitSyncHandlers(syncHandlers))));
   api.route('/tablets', tabletsRoutes);

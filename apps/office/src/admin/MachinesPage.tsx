@@ -1,7 +1,7 @@
-import type { AdminMachine } from '@takt/domain';
+import type { AdapterStatus, AdminMachine } from '@takt/domain';
 import { AUTOSTART_BEHAVIORS, WORKCENTER_TYPES } from '@takt/domain';
 import { formatDateTime, localeZone, t, useSession, useToasts } from '@takt/ui';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { api } from '../api';
 import {
@@ -17,6 +17,8 @@ import {
   useSubmit,
 } from './AdminParts';
 import {
+  ADAPTER_POLL_MS,
+  adapterStatusText,
   decommissionMatches,
   inOrder,
   machineBody,
@@ -27,9 +29,11 @@ import {
   splitMachines,
   workcenterTypeText,
 } from './machines';
-import type { MachineForm, SourceKind } from './machines';
+import type { AdapterStatusView, MachineForm, SourceKind } from './machines';
 import { SortableRows } from './SortableRows';
+import { MachineNotificationsPanel } from './MachineNotificationsPanel';
 import './admin-machines.css';
+import './admin-tablets.css';
 
 // Machines admin (reports-admin §2 "Machines admin: create and edit with panels …; reorder by drag; show or
 // hide decommissioned; decommission", §4 "Machine: active to decommissioned (typed machine name required)",
@@ -155,11 +159,13 @@ export function MachinesPage() {
           error={save.error}
         >
           <MachineFields
+            machineId={editing.machine?.id ?? null}
             form={editing.form}
             adapters={state.kind === 'ready' ? state.data.adapters : null}
             errors={editing.touched ? errors : {}}
             set={(patch) => setEditing((e) => e && { ...e, form: { ...e.form, ...patch }, touched: true })}
           />
+          <MachineNotificationsPanel machineId={editing.machine?.id ?? null} />
         </FormDialog>
       )}
       {decommissioning && (
@@ -338,13 +344,18 @@ function Select<V extends string>({
   );
 }
 
-/** The panels of the machine form that the API keeps: Workcenter, Hardware, Sources and Downtime. */
+/**
+ * The panels of the machine form (reports-admin §2): Workcenter, Hardware (with the adapter reset and status of
+ * a saved machine), Sources, Software, Utilization and Downtime.
+ */
 function MachineFields({
+  machineId,
   form: f,
   adapters,
   errors,
   set,
 }: {
+  machineId: string | null;
   form: MachineForm;
   adapters: Adapter[] | null;
   errors: Partial<Record<string, string>>;
@@ -383,6 +394,14 @@ function MachineFields({
             value={f.adapterId}
             options={adapterOptions}
             onChange={(adapterId) => set({ adapterId })}
+          />
+        )}
+        {machineId !== null && (
+          <AdapterReset
+            machineId={machineId}
+            onAdapter={(adapterId) => {
+              if (adapterId !== f.adapterId) set({ adapterId });
+            }}
           />
         )}
       </Panel>
@@ -445,6 +464,57 @@ function MachineFields({
           </>
         )}
       </Panel>
+      <Panel title={t('admin.machines.panel.software')}>
+        <TextField
+          label={t('admin.machines.dispatchKey')}
+          hint={t('admin.machines.dispatchKeyHint')}
+          error={errors.dispatchKey}
+          value={f.dispatchKey}
+          onChange={(dispatchKey) => set({ dispatchKey })}
+        />
+        <div className="admin__pair">
+          <Select
+            label={t('admin.machines.benchmarking')}
+            value={f.excludeFromBenchmarking}
+            options={[
+              { value: '', text: t('admin.machines.benchmarking.undecided') },
+              { value: '0', text: t('admin.machines.benchmarking.in') },
+              { value: '1', text: t('admin.machines.benchmarking.out') },
+            ]}
+            onChange={(excludeFromBenchmarking) => set({ excludeFromBenchmarking })}
+          />
+          <Select
+            label={t('admin.machines.pingMonitor')}
+            hint={t('admin.machines.pingMonitorHint')}
+            value={f.pingMonitor}
+            options={[
+              { value: '', text: t('admin.machines.pingMonitor.unset') },
+              { value: '1', text: t('admin.machines.pingMonitor.on') },
+              { value: '0', text: t('admin.machines.pingMonitor.off') },
+            ]}
+            onChange={(pingMonitor) => set({ pingMonitor })}
+          />
+        </div>
+      </Panel>
+      <Panel title={t('admin.machines.panel.utilization')}>
+        <p className="admin__hint">{t('admin.machines.utilHint')}</p>
+        <div className="admin__pair">
+          <TextField
+            label={t('admin.machines.utilWarning')}
+            error={errors.utilizationWarningPercent}
+            range={[0, 100]}
+            value={f.utilizationWarningPercent}
+            onChange={(utilizationWarningPercent) => set({ utilizationWarningPercent })}
+          />
+          <TextField
+            label={t('admin.machines.utilFailure')}
+            error={errors.utilizationFailurePercent}
+            range={[0, 100]}
+            value={f.utilizationFailurePercent}
+            onChange={(utilizationFailurePercent) => set({ utilizationFailurePercent })}
+          />
+        </div>
+      </Panel>
       <Panel title={t('admin.machines.panel.downtime')}>
         <TextField
           label={t('admin.machines.downtimeDelay')}
@@ -484,5 +554,103 @@ function TextField({
     <Field label={label} hint={hint} error={error}>
       {(p) => <input {...p} {...attrs} value={value} onChange={(e) => onChange(e.target.value)} />}
     </Field>
+  );
+}
+
+/**
+ * reports-admin §4 "Adapter reset sets adapter to none then polls mapping", §7 "Machine form polls adapter status
+ * every 3 s", §8 "Machine adapter status shows the server problem message" (decision 0891). The status is polled
+ * while the form is open; `onAdapter` hands the form the adapter after a reset (none) and once one is mapped, so
+ * a save keeps what the server matched.
+ */
+function AdapterReset({
+  machineId,
+  onAdapter,
+}: {
+  machineId: string;
+  onAdapter: (adapterId: string) => void;
+}) {
+  const [view, setView] = useState<AdapterStatusView>({ status: 'checking' });
+  const [asking, setAsking] = useState(false);
+  const reset = useSubmit(t('admin.machines.resetAdapterFailed'));
+  /** Set by a reset: the next mapped status is handed to the form. */
+  const resetting = useRef(false);
+  const onAdapterRef = useRef(onAdapter);
+  useEffect(() => {
+    onAdapterRef.current = onAdapter;
+  });
+
+  const shown = (s: AdapterStatus) => {
+    setView(s);
+    if (resetting.current && s.status === 'mapped' && s.adapterId) {
+      resetting.current = false;
+      onAdapterRef.current(s.adapterId);
+    }
+  };
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        shown(
+          await api.request<AdapterStatus>(path(machineId, '/adapter-status'), { signal: controller.signal }),
+        );
+      } catch {
+        // A failed poll keeps the last status; the next one tries again.
+      }
+      if (!controller.signal.aborted) timer = setTimeout(() => void poll(), ADAPTER_POLL_MS);
+    };
+    void poll();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [machineId]);
+
+  const run = async () => {
+    let answer: AdapterStatus | null = null;
+    const ok = await reset.run(async () => {
+      answer = await api.request<AdapterStatus>(path(machineId, '/adapter/reset'), { method: 'POST' });
+    });
+    setAsking(false);
+    if (!ok || !answer) return;
+    resetting.current = true;
+    onAdapterRef.current('');
+    shown(answer);
+  };
+
+  const { text, detail } = adapterStatusText(view);
+  return (
+    <div className="admin-adapter-status">
+      <p className="admin-adapter-status__line" role="status" aria-live="polite">
+        <span className="admin__hint">{t('admin.machines.adapterStatus')}: </span>
+        <span className={`admin-adapter-status__text admin-adapter-status__text--${view.status}`}>
+          {text}
+        </span>
+        {detail && <span className="admin-adapter-status__detail"> {detail}</span>}
+      </p>
+      <FormErrorBox error={reset.error} />
+      {asking ? (
+        <span className="admin-adapter-status__confirm">
+          <span>{t('admin.machines.resetAdapterBody')}</span>
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={reset.busy}
+            onClick={() => void run()}
+          >
+            {t('admin.machines.resetAdapterConfirm')}
+          </button>
+          <button type="button" className="button" onClick={() => setAsking(false)}>
+            {t('admin.cancel')}
+          </button>
+        </span>
+      ) : (
+        <button type="button" className="button" onClick={() => setAsking(true)}>
+          {t('admin.machines.resetAdapter')}
+        </button>
+      )}
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import { t, tr, useSession } from '@takt/ui';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { ADMIN_PATHS, isAdminUser } from '../admin/screens';
 import { ACCOUNTS_PATHS } from '../accounts/paths';
+import { EMAIL_PREFERENCES_PATH } from '../accounts/email-preferences';
 import { navSection, PATHS } from '../routes';
 
 /** Header (company, user, Log out), main navigation and the page. */
@@ -52,6 +53,14 @@ export function AppShell() {
                 </NavLink>
               </li>
             )}
+            {/* reports-admin §2 "Users" and "Invites": admins (decision 0880). */}
+            {isAdminUser(me) && (
+              <li>
+                <NavLink to={ACCOUNTS_PATHS.users} aria-current={section === 'users' ? 'page' : undefined}>
+                  {t('users.nav')}
+                </NavLink>
+              </li>
+            )}
             <li>
               {/* The live dashboards belong to the floor app: a full page load, not an in-app link. */}
               <a href="/dashboards/live/utilization">{t('office.liveDashboards')}</a>
@@ -59,7 +68,16 @@ export function AppShell() {
           </ul>
         </nav>
         <div className="shell__user">
-          <span className="shell__who">{t('office.signedInAs', { name: me.displayName })}</span>
+          {/* reports-admin §2 "Profile": the signed-in user's own account. */}
+          <NavLink
+            className="shell__who"
+            to={ACCOUNTS_PATHS.profile}
+            aria-current={section === 'profile' ? 'page' : undefined}
+          >
+            {t('office.signedInAs', { name: me.displayName })}
+          </NavLink>
+          {/* reports-admin §2 "E-mail notification preferences": every user's own (decision 0904). */}
+          <NavLink to={EMAIL_PREFERENCES_PATH}>{t('email.nav')}</NavLink>
           <button type="button" className="button" onClick={() => void logout()}>
             {t('logout')}
           </button>

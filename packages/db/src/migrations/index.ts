@@ -13,6 +13,10 @@ import * as m0011 from './2026-11-25-0011-rollup-days';
 import * as m0012 from './2026-11-26-0012-accounts';
 import * as m0013 from './2026-11-26-0013-rollup-weeks';
 import * as m0014 from './2026-11-26-0014-machine-group-reasons';
+import * as m0015 from './2026-11-26-0015-invites';
+import * as m0016 from './2026-11-26-0016-machine-panels';
+import * as m0017 from './2026-11-26-0017-machine-notifications';
+import * as m0018 from './2026-11-26-0018-job-run-shifts';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +34,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0012-accounts': m0012,
   '2026-11-26-0013-rollup-weeks': m0013,
   '2026-11-26-0014-machine-group-reasons': m0014,
+  '2026-11-26-0015-invites': m0015,
+  '2026-11-26-0016-machine-panels': m0016,
+  '2026-11-26-0017-machine-notifications': m0017,
+  '2026-11-26-0018-job-run-shifts': m0018,
 };

@@ -7,3 +7,5 @@ export * from './dashboard-status';
 export * from './production-runs';
 export * from './api-keys';
 export * from './machines-admin';
+export * from './machine-notifications';
+export * from './accounts-users';

@@ -2,9 +2,13 @@
 // so the other locales of the region list can follow as catalogues of the same keys.
 // Texts quoted by the spec are verbatim; keep them so.
 import { accounts } from './accounts';
+import { accountsUsers } from './accounts-users';
 import { adminPlant } from './admin-plant';
 import { adminMachines } from './admin-machines';
+import { adminTablets } from './admin-tablets';
+import { email } from './email';
 import { production } from './production';
+import { schedule } from './schedule';
 
 export const en = {
   'app.name': 'Takt',
@@ -942,10 +946,18 @@ export const en = {
   ...adminPlant,
   // Machines admin and machine groups (reports-admin §2), in their own file.
   ...adminMachines,
+  // Tablets, and the machine form's Software and Utilization panels and adapter reset, in their own file.
+  ...adminTablets,
   // Account administration (reports-admin §2 "API keys"), in its own file.
   ...accounts,
+  // Users, invites, password links and the profile (reports-admin §2 accounts), in their own file.
+  ...accountsUsers,
   // Production runs (reports-admin §2 /reports/production-runs and the editor), in their own file.
   ...production,
+  // The schedule (job runs) timeline (reports-admin §2), in its own file.
+  ...schedule,
+  // E-mail preferences and machine notifications (reports-admin §2, §3, §8 "E-mail"), in their own file.
+  ...email,
 } as const;
 
 export type MessageKey = keyof typeof en;

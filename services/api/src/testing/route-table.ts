@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Company } from '../repositories/company';
 import type { ApiHarness } from './app';
-import { aGroup, aMachine } from './builders';
+import { aGroup, aMachine, aUser } from './builders';
 import { aDowntimeReason, anAnnotation, aRejectReason, HOUR } from './downtime-builders';
 import { aJob, aJobMachine, anOperator, aSetupStage, aShift } from './live-builders';
 import { aTablet } from './tablet-builders';
@@ -28,6 +28,9 @@ export interface Shop {
   shiftId: string;
   /** A machine group with the shop's machine and downtime reason. */
   groupId: string;
+  /** An operator's account of the company, and an open invite (reports-admin §2 Users, Invites). */
+  userId: string;
+  inviteId: string;
   T: number;
 }
 
@@ -389,6 +392,28 @@ export const ROUTES: RouteCase[] = [
     }),
     id: (s) => s.jsgId,
   },
+  // The schedule's create (with its shifts) and delete (reports-admin §2 Schedule; decision 0910).
+  {
+    method: 'POST',
+    path: '/api/productionruns',
+    full: true,
+    reach: 'company',
+    body: (s) => ({
+      job_id: s.jobId,
+      machine_id: s.machineId,
+      startdate: s.T - 30 * HOUR,
+      enddate: s.T - 29 * HOUR,
+      startInSetup: 'none',
+      setupend: null,
+      cycletime: 60_000,
+      idealcycletime: 50_000,
+      partcount_multiplier: 1,
+      actualParts: 1,
+      partchangeovertime: 0,
+      shifts: [s.shiftId],
+    }),
+  },
+  { method: 'DELETE', path: '/api/productionruns/:id', full: true, reach: 'company', id: (s) => s.jsgId },
   { method: 'GET', path: '/api/tablets/:id', reach: 'company', id: (s) => s.tabletId },
   {
     method: 'PUT',
@@ -405,6 +430,8 @@ export const ROUTES: RouteCase[] = [
   },
   { method: 'POST', path: '/api/tablets/:id/refresh', reach: 'company', id: (s) => s.tabletId },
   { method: 'POST', path: '/api/tablets/:id/revoke', reach: 'company', id: (s) => s.tabletId },
+  { method: 'POST', path: '/api/tablets/:id/restart', reach: 'company', id: (s) => s.tabletId },
+  { method: 'POST', path: '/api/tablets/purge', reach: 'own' },
   { method: 'DELETE', path: '/api/tablets/:id', reach: 'company', id: (s) => s.tabletId },
   {
     method: 'POST',
@@ -613,12 +640,23 @@ export const ROUTES: RouteCase[] = [
     body: () => ({ name: 'Not its name' }),
     id: (s) => s.machineId,
   },
+  // A machine's notifications (reports-admin §3 Machine notification, decision 0900).
+  { method: 'GET', path: '/api/machines/:id/notifications', reach: 'machine', id: (s) => s.machineId },
+  {
+    method: 'PUT',
+    path: '/api/machines/:id/notifications',
+    reach: 'machine',
+    body: () => ({ notifications: [] }),
+    id: (s) => s.machineId,
+  },
   {
     method: 'PUT',
     path: '/api/machines/order',
     reach: 'machine',
     body: (s) => ({ machineIds: [s.machineId] }),
   },
+  { method: 'POST', path: '/api/machines/:id/adapter/reset', reach: 'machine', id: (s) => s.machineId },
+  { method: 'GET', path: '/api/machines/:id/adapter-status', reach: 'machine', id: (s) => s.machineId },
   { method: 'GET', path: '/api/machinegroups', reach: 'own' },
   { method: 'GET', path: '/api/machinegroups/:id', reach: 'company', id: (s) => s.groupId },
   { method: 'POST', path: '/api/machinegroups', reach: 'own', body: groupBody },
@@ -639,6 +677,39 @@ export const ROUTES: RouteCase[] = [
     id: (s) => s.groupId,
   },
   { method: 'DELETE', path: '/api/machinegroups/:id', reach: 'company', id: (s) => s.groupId },
+  // Users, invites and the profile (reports-admin §2 accounts; decision 0880).
+  { method: 'GET', path: '/api/users', reach: 'own' },
+  {
+    method: 'PUT',
+    path: '/api/users/:id',
+    reach: 'company',
+    body: () => ({ displayName: 'Otto', role: 'manager' }),
+    id: (s) => s.userId,
+  },
+  ...(['lock', 'unlock', 'revoke', 'reset-password'] as const).map((action): RouteCase => ({
+    method: 'POST',
+    path: `/api/users/:id/${action}`,
+    reach: 'company',
+    id: (s) => s.userId,
+  })),
+  { method: 'DELETE', path: '/api/users/:id', reach: 'company', id: (s) => s.userId },
+  { method: 'GET', path: '/api/invites', reach: 'own' },
+  {
+    method: 'POST',
+    path: '/api/invites',
+    reach: 'own',
+    body: () => ({ invitees: ['new.hand@shop.example'], role: 'operator' }),
+  },
+  { method: 'POST', path: '/api/invites/:id/resend', reach: 'company', id: (s) => s.inviteId },
+  { method: 'DELETE', path: '/api/invites/:id', reach: 'company', id: (s) => s.inviteId },
+  { method: 'GET', path: '/api/profile', reach: 'own' },
+  {
+    method: 'PUT',
+    path: '/api/profile/shift-notifications',
+    reach: 'own',
+    body: (s) => ({ notify: true, shifts: [s.shiftId] }),
+  },
+  { method: 'POST', path: '/api/profile/reset-password', reach: 'own' },
 ];
 
 /** Query parameters as the apps send them. */
@@ -719,6 +790,17 @@ export async function aShop(
     tabletId: (await aTablet(db, company, null, T)).id,
     shiftId: await aShift(db, company),
     groupId: await aGroup(db, company),
+    userId: (await aUser(db, company, { role: 'operator', displayName: 'Otto Operator' })).id,
+    inviteId: await anInvite(h, cookie),
     T,
   };
+}
+
+/** An open invite of the caller's company, made through the API (reports-admin §2 Invites). */
+async function anInvite(h: ApiHarness, cookie: string): Promise<string> {
+  const res = await h.send('POST', '/api/invites', cookie, {
+    invitees: [`invitee-${crypto.randomUUID().slice(0, 8)}@shop.example`],
+  });
+  if (res.status !== 201) throw new Error(`invite setup failed: ${res.status} ${await res.text()}`);
+  return z.object({ invites: z.array(z.object({ id: z.string() })) }).parse(await res.json()).invites[0]!.id;
 }
