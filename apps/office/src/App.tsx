@@ -1,6 +1,5 @@
 import {
   AuthGate,
-  Progress,
   SessionContext,
   t,
   ToastProvider,
@@ -8,7 +7,7 @@ import {
   useOfflineToast,
   usePeriodicReload,
 } from '@takt/ui';
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { accountsRoutes, publicAccountsElement } from './accounts/AccountsRoutes';
@@ -22,6 +21,7 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { ReportsIndexPage } from './pages/ReportsIndexPage';
 import { machineUtilizationHref, OFFICE_ROUTES } from './routes';
 import type { PageId } from './routes';
+import { LazyPage } from './components/LazyPage';
 
 // The report pages carry chart.js: loaded when first opened, not with the shell.
 const UtilizationReportPage = lazy(() =>
@@ -93,20 +93,6 @@ const ProductionRunEditPage = lazy(() =>
 const SchedulePage = lazy(() =>
   import('./production/SchedulePage').then((m) => ({ default: m.SchedulePage })),
 );
-
-function LazyPage({ children }: { children: ReactNode }) {
-  return (
-    <Suspense
-      fallback={
-        <main className="page">
-          <Progress />
-        </main>
-      }
-    >
-      {children}
-    </Suspense>
-  );
-}
 
 /** /machine/{id}/utilization opens the Utilization report drilled into the machine (routes.ts). */
 function MachineUtilizationRedirect() {

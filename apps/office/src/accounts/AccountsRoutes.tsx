@@ -1,9 +1,9 @@
-import { Progress } from '@takt/ui';
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import type { ReactNode } from 'react';
 import { Route } from 'react-router';
 import { ACCOUNTS_PATHS, publicAccountsPage } from './paths';
 import { EMAIL_PREFERENCES_PATH } from './email-preferences';
+import { LazyPage } from '../components/LazyPage';
 
 // The account routes (reports-admin §2 "API keys", "Users", "Invites", "Profile", password set and reset),
 // loaded when first opened.
@@ -21,20 +21,6 @@ const EmailPreferencesPage = lazy(() =>
   import('./EmailPreferencesPage').then((m) => ({ default: m.EmailPreferencesPage })),
 );
 
-function Lazy({ children }: { children: ReactNode }) {
-  return (
-    <Suspense
-      fallback={
-        <main className="page">
-          <Progress />
-        </main>
-      }
-    >
-      {children}
-    </Suspense>
-  );
-}
-
 const PAGES: Array<[string, () => ReactNode]> = [
   [ACCOUNTS_PATHS.apiKeys, () => <ApiKeysPage />],
   [ACCOUNTS_PATHS.users, () => <UsersPage />],
@@ -45,7 +31,9 @@ const PAGES: Array<[string, () => ReactNode]> = [
 
 /** <Route> elements to place inside the app's <Routes>. */
 export function accountsRoutes(): ReactNode[] {
-  return PAGES.map(([path, page]) => <Route key={path} path={path} element={<Lazy>{page()}</Lazy>} />);
+  return PAGES.map(([path, page]) => (
+    <Route key={path} path={path} element={<LazyPage>{page()}</LazyPage>} />
+  ));
 }
 
 /**
@@ -55,5 +43,5 @@ export function accountsRoutes(): ReactNode[] {
 export function publicAccountsElement(pathname: string): ReactNode | null {
   const page = publicAccountsPage(pathname);
   if (!page) return null;
-  return <Lazy>{page === 'setPassword' ? <SetPasswordPage /> : <ForgotPasswordPage />}</Lazy>;
+  return <LazyPage>{page === 'setPassword' ? <SetPasswordPage /> : <ForgotPasswordPage />}</LazyPage>;
 }

@@ -11,7 +11,7 @@ import { useMachineNames } from '../reports/hooks';
 import type { Named } from '../reports/hooks';
 import { START_IN_SETUP_MODES } from '@takt/domain';
 import { checkDraft, draftOf, parseRun, productionRunsHref } from './runs';
-import type { ProductionRun, RunDraft, StartInSetup } from './runs';
+import type { ProductionRun, RunDraft, RunField, StartInSetup } from './runs';
 import './production.css';
 
 type Load = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; run: ProductionRun };
@@ -131,7 +131,6 @@ function RunForm({ run, onSaved }: { run: ProductionRun; onSaved: (run: Producti
     : [{ id: run.machine_id, name: run.machine_name }, ...machines];
   const { errors, body } = checkDraft(draft, timeZone);
   const set = <K extends keyof RunDraft>(k: K, v: RunDraft[K]) => setDraft((d) => ({ ...d, [k]: v }));
-  const inSetup = draft.startInSetup !== 'none';
   const save = async () => {
     if (!body) return;
     setSaving(true);
@@ -222,66 +221,8 @@ function RunForm({ run, onSaved }: { run: ProductionRun; onSaved: (run: Producti
         )}
         <p className="run-form__hint">{tr('production.edit.timezone', { zone: timeZone })}</p>
       </fieldset>
-      <fieldset disabled={!admin || saving}>
-        <legend>{tr('production.edit.setup')}</legend>
-        <Choice<StartInSetup>
-          legend={tr('production.field.startInSetup')}
-          value={draft.startInSetup}
-          options={START_IN_SETUP_MODES.map((m) => [m, tr(`production.setup.${m}`)])}
-          onChange={(v) => set('startInSetup', v)}
-        />
-        {inSetup && (
-          <Choice
-            legend={tr('production.field.setupEnds')}
-            value={draft.setupEnds}
-            options={[
-              ['still', tr('production.field.setupStill')],
-              ['date', tr('production.field.setupDate')],
-            ]}
-            onChange={(v) => set('setupEnds', v)}
-          />
-        )}
-        {inSetup && draft.setupEnds === 'date' && (
-          <Field label={tr('production.field.setupEnd')} error={errors.setupEnd}>
-            {(p) => (
-              <input
-                {...p}
-                type="datetime-local"
-                value={draft.setupEnd}
-                onChange={(e) => set('setupEnd', e.target.value)}
-              />
-            )}
-          </Field>
-        )}
-      </fieldset>
-      <fieldset disabled={!admin || saving}>
-        <legend>{tr('production.edit.standards')}</legend>
-        <NumberField
-          label={tr('production.field.cycle')}
-          value={draft.cycleSeconds}
-          error={errors.cycle}
-          onChange={(v) => set('cycleSeconds', v)}
-        />
-        <NumberField
-          label={tr('production.field.ideal')}
-          value={draft.idealSeconds}
-          error={errors.ideal}
-          hint={tr('production.field.idealHint')}
-          onChange={(v) => set('idealSeconds', v)}
-        />
-        <NumberField
-          label={tr('production.field.multiplier')}
-          value={draft.multiplier}
-          error={errors.multiplier}
-          onChange={(v) => set('multiplier', v)}
-        />
-        <NumberField
-          label={tr('production.field.actualParts')}
-          value={draft.actualParts}
-          error={errors.actualParts}
-          onChange={(v) => set('actualParts', v)}
-        />
-      </fieldset>
+      <SetupFieldset draft={draft} errors={errors} set={set} disabled={!admin || saving} />
+      <StandardsFieldset draft={draft} errors={errors} set={set} disabled={!admin || saving} />
       {admin && (
         <div className="run-form__actions">
           {/* reports-admin §5: submit buttons disabled while invalid or saving. */}
@@ -373,6 +314,91 @@ export function Choice<V extends string>({
           {label}
         </label>
       ))}
+    </fieldset>
+  );
+}
+
+/** What the run forms' shared fieldsets read and write: the editor's draft, its errors and its setter. */
+interface RunFieldsetProps {
+  draft: RunDraft;
+  errors: Partial<Record<RunField, string>>;
+  set: <K extends keyof RunDraft>(k: K, v: RunDraft[K]) => void;
+  disabled: boolean;
+  /** The schedule form's own fields in the same fieldset (planned setup time, changeover time). */
+  children?: ReactNode;
+}
+
+/** Setup (reports-admin §4 start-in-setup none/planned/unplanned; setup ends still in setup or a date). */
+export function SetupFieldset({ draft, errors, set, disabled, children }: RunFieldsetProps) {
+  const inSetup = draft.startInSetup !== 'none';
+  return (
+    <fieldset disabled={disabled}>
+      <legend>{tr('production.edit.setup')}</legend>
+      <Choice<StartInSetup>
+        legend={tr('production.field.startInSetup')}
+        value={draft.startInSetup}
+        options={START_IN_SETUP_MODES.map((m) => [m, tr(`production.setup.${m}`)])}
+        onChange={(v) => set('startInSetup', v)}
+      />
+      {children}
+      {inSetup && (
+        <Choice
+          legend={tr('production.field.setupEnds')}
+          value={draft.setupEnds}
+          options={[
+            ['still', tr('production.field.setupStill')],
+            ['date', tr('production.field.setupDate')],
+          ]}
+          onChange={(v) => set('setupEnds', v)}
+        />
+      )}
+      {inSetup && draft.setupEnds === 'date' && (
+        <Field label={tr('production.field.setupEnd')} error={errors.setupEnd}>
+          {(p) => (
+            <input
+              {...p}
+              type="datetime-local"
+              value={draft.setupEnd}
+              onChange={(e) => set('setupEnd', e.target.value)}
+            />
+          )}
+        </Field>
+      )}
+    </fieldset>
+  );
+}
+
+/** Standards (reports-admin §3 cycletime, idealcycletime, partcount_multiplier, actualParts). */
+export function StandardsFieldset({ draft, errors, set, disabled, children }: RunFieldsetProps) {
+  return (
+    <fieldset disabled={disabled}>
+      <legend>{tr('production.edit.standards')}</legend>
+      <NumberField
+        label={tr('production.field.cycle')}
+        value={draft.cycleSeconds}
+        error={errors.cycle}
+        onChange={(v) => set('cycleSeconds', v)}
+      />
+      <NumberField
+        label={tr('production.field.ideal')}
+        value={draft.idealSeconds}
+        error={errors.ideal}
+        hint={tr('production.field.idealHint')}
+        onChange={(v) => set('idealSeconds', v)}
+      />
+      <NumberField
+        label={tr('production.field.multiplier')}
+        value={draft.multiplier}
+        error={errors.multiplier}
+        onChange={(v) => set('multiplier', v)}
+      />
+      <NumberField
+        label={tr('production.field.actualParts')}
+        value={draft.actualParts}
+        error={errors.actualParts}
+        onChange={(v) => set('actualParts', v)}
+      />
+      {children}
     </fieldset>
   );
 }

@@ -1,4 +1,3 @@
-import { START_IN_SETUP_MODES } from '@takt/domain';
 import { localeZone, Modal, Progress, t, tr, useSession, useToasts } from '@takt/ui';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -9,8 +8,15 @@ import type { FormError } from '../admin/form';
 import { isAdminUser } from '../admin/screens';
 import { useMachineNames } from '../reports/hooks';
 import { productionRunEditHref } from './runs';
-import type { StartInSetup } from './runs';
-import { Choice, Field, NumberField, useJobs } from './ProductionRunEditPage';
+import type { RunDraft } from './runs';
+import {
+  Choice,
+  Field,
+  NumberField,
+  SetupFieldset,
+  StandardsFieldset,
+  useJobs,
+} from './ProductionRunEditPage';
 import {
   barOf,
   checkScheduleDraft,
@@ -312,7 +318,8 @@ function ScheduleForm({
   const { errors, body } = checkScheduleDraft(draft, timeZone);
   const set = <K extends keyof ScheduleDraft>(k: K, v: ScheduleDraft[K]) =>
     setDraft((d) => ({ ...d, [k]: v }));
-  const inSetup = draft.startInSetup !== 'none';
+  // The fieldsets the editor shares write the editor's fields only.
+  const setRun = <K extends keyof RunDraft>(k: K, v: RunDraft[K]) => setDraft((d) => ({ ...d, [k]: v }));
   const shiftChoices = shifts.filter((s) => !s.terminated || draft.shifts.includes(s.id));
   const title =
     editing.mode === 'edit'
@@ -508,14 +515,7 @@ function ScheduleForm({
             </p>
           )}
         </fieldset>
-        <fieldset disabled={!admin || busy}>
-          <legend>{tr('production.edit.setup')}</legend>
-          <Choice<StartInSetup>
-            legend={tr('production.field.startInSetup')}
-            value={draft.startInSetup}
-            options={START_IN_SETUP_MODES.map((m) => [m, tr(`production.setup.${m}`)])}
-            onChange={(v) => set('startInSetup', v)}
-          />
+        <SetupFieldset draft={draft} errors={errors} set={setRun} disabled={!admin || busy}>
           {draft.startInSetup === 'planned' && (
             <NumberField
               label={tr('schedule.form.setupTime')}
@@ -524,64 +524,15 @@ function ScheduleForm({
               onChange={(v) => set('setupMinutes', v)}
             />
           )}
-          {inSetup && (
-            <Choice
-              legend={tr('production.field.setupEnds')}
-              value={draft.setupEnds}
-              options={[
-                ['still', tr('production.field.setupStill')],
-                ['date', tr('production.field.setupDate')],
-              ]}
-              onChange={(v) => set('setupEnds', v)}
-            />
-          )}
-          {inSetup && draft.setupEnds === 'date' && (
-            <Field label={tr('production.field.setupEnd')} error={errors.setupEnd}>
-              {(p) => (
-                <input
-                  {...p}
-                  type="datetime-local"
-                  value={draft.setupEnd}
-                  onChange={(e) => set('setupEnd', e.target.value)}
-                />
-              )}
-            </Field>
-          )}
-        </fieldset>
-        <fieldset disabled={!admin || busy}>
-          <legend>{tr('production.edit.standards')}</legend>
-          <NumberField
-            label={tr('production.field.cycle')}
-            value={draft.cycleSeconds}
-            error={errors.cycle}
-            onChange={(v) => set('cycleSeconds', v)}
-          />
-          <NumberField
-            label={tr('production.field.ideal')}
-            value={draft.idealSeconds}
-            error={errors.ideal}
-            hint={tr('production.field.idealHint')}
-            onChange={(v) => set('idealSeconds', v)}
-          />
-          <NumberField
-            label={tr('production.field.multiplier')}
-            value={draft.multiplier}
-            error={errors.multiplier}
-            onChange={(v) => set('multiplier', v)}
-          />
-          <NumberField
-            label={tr('production.field.actualParts')}
-            value={draft.actualParts}
-            error={errors.actualParts}
-            onChange={(v) => set('actualParts', v)}
-          />
+        </SetupFieldset>
+        <StandardsFieldset draft={draft} errors={errors} set={setRun} disabled={!admin || busy}>
           <NumberField
             label={tr('schedule.form.changeover')}
             value={draft.changeoverSeconds}
             error={errors.changeover}
             onChange={(v) => set('changeoverSeconds', v)}
           />
-        </fieldset>
+        </StandardsFieldset>
       </form>
     </Modal>
   );

@@ -11,7 +11,8 @@ import { PATHS } from '../routes';
 
 export type StartInSetup = StartInSetupMode;
 
-const runCheck = object({
+/** A run's fields as GET /api/productionruns answers them (the schedule adds its own to these). */
+export const RUN_FIELDS = {
   id: string,
   job_id: string,
   job_name: string,
@@ -26,7 +27,8 @@ const runCheck = object({
   idealcycletime: number,
   partcount_multiplier: number,
   actualParts: number,
-});
+};
+const runCheck = object(RUN_FIELDS);
 export type ProductionRun = ReturnType<typeof runCheck>;
 export const parseRun = parseWith(runCheck);
 export const parseRuns = parseWith(arrayOf(runCheck));

@@ -1,9 +1,8 @@
 import type { ScheduleRunSave } from '@takt/domain';
-import { arrayOf, nullable, number, object, oneOf, parseWith, string, tr } from '@takt/ui';
-import { START_IN_SETUP_MODES } from '@takt/domain';
+import { arrayOf, number, object, parseWith, string, tr } from '@takt/ui';
 import { parseWallInput, wallInput } from '../quality/scrap-form';
 import { PATHS } from '../routes';
-import { checkDraft, draftOf } from './runs';
+import { checkDraft, draftOf, RUN_FIELDS } from './runs';
 import type { ProductionRun, RunDraft, RunField } from './runs';
 
 // The schedule (job runs) timeline (reports-admin §2 "Schedule (job runs) timeline with zoom, create, edit,
@@ -21,20 +20,7 @@ export const ZOOM_CHOICES = [1, 2, 3, 7, 14, 31] as const;
 const DAY_MS = 24 * 3600 * 1000;
 
 const scheduleRunCheck = object({
-  id: string,
-  job_id: string,
-  job_name: string,
-  machine_id: string,
-  machine_name: string,
-  startdate: number,
-  enddate: nullable(number),
-  startInSetup: oneOf(START_IN_SETUP_MODES),
-  setuptime: nullable(number),
-  setupend: nullable(number),
-  cycletime: number,
-  idealcycletime: number,
-  partcount_multiplier: number,
-  actualParts: number,
+  ...RUN_FIELDS,
   partchangeovertime: number,
   shifts: arrayOf(string),
 });
