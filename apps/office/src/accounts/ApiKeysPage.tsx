@@ -4,6 +4,7 @@ import { formatDateTime, FormActions, Modal, t, useSession, useToasts } from '@t
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '../api';
 import {
+  AdminTable,
   ConfirmDialog,
   Field,
   FormDialog,
@@ -117,71 +118,62 @@ function ApiKeysScreen({ headingId }: { headingId: string }) {
               {t('accounts.apiKeys.empty')}
             </p>
           ) : (
-            <div className="admin-table-wrap">
-              <table className="admin-table">
-                <caption className="visually-hidden">{t('accounts.apiKeys.caption')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('accounts.apiKeys.name')}</th>
-                    <th scope="col">{t('accounts.apiKeys.key')}</th>
-                    <th scope="col">{t('accounts.apiKeys.scopes')}</th>
-                    <th scope="col">{t('accounts.apiKeys.created')}</th>
-                    <th scope="col">{t('accounts.apiKeys.lastUsed')}</th>
-                    <th scope="col">
-                      <span className="visually-hidden">{t('admin.actions')}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {keys.map((k) => (
-                    <tr key={k.id}>
-                      <th scope="row" data-label={t('accounts.apiKeys.name')}>
-                        {k.name}
-                      </th>
-                      <td data-label={t('accounts.apiKeys.key')} className="admin__mono">
-                        {k.prefix}…
-                      </td>
-                      <td data-label={t('accounts.apiKeys.scopes')}>
-                        <ul className="accounts__scopes">
-                          {k.scopes.map((s) => (
-                            <li key={s} className="accounts__scope">
-                              {t(SCOPE_TEXT[s].label)}
-                            </li>
-                          ))}
-                        </ul>
-                      </td>
-                      <td data-label={t('accounts.apiKeys.created')}>{formatDateTime(k.createdAt, zone)}</td>
-                      <td data-label={t('accounts.apiKeys.lastUsed')}>
-                        {k.lastUsedAt == null
-                          ? t('accounts.apiKeys.never')
-                          : formatDateTime(k.lastUsedAt, zone)}
-                      </td>
-                      <td className="admin-table__actions">
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={t('accounts.apiKeys.editNamed', { name: k.name })}
-                          onClick={() => open(k)}
-                        >
-                          {t('accounts.apiKeys.edit')}
-                        </button>
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={t('accounts.apiKeys.deleteNamed', { name: k.name })}
-                          onClick={() => {
-                            remove.clear();
-                            setDeleting(k);
-                          }}
-                        >
-                          {t('accounts.apiKeys.delete')}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <AdminTable
+              caption={t('accounts.apiKeys.caption')}
+              status={false}
+              headers={[
+                t('accounts.apiKeys.name'),
+                t('accounts.apiKeys.key'),
+                t('accounts.apiKeys.scopes'),
+                t('accounts.apiKeys.created'),
+                t('accounts.apiKeys.lastUsed'),
+              ]}
+            >
+              {keys.map((k) => (
+                <tr key={k.id}>
+                  <th scope="row" data-label={t('accounts.apiKeys.name')}>
+                    {k.name}
+                  </th>
+                  <td data-label={t('accounts.apiKeys.key')} className="admin__mono">
+                    {k.prefix}…
+                  </td>
+                  <td data-label={t('accounts.apiKeys.scopes')}>
+                    <ul className="accounts__scopes">
+                      {k.scopes.map((s) => (
+                        <li key={s} className="accounts__scope">
+                          {t(SCOPE_TEXT[s].label)}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td data-label={t('accounts.apiKeys.created')}>{formatDateTime(k.createdAt, zone)}</td>
+                  <td data-label={t('accounts.apiKeys.lastUsed')}>
+                    {k.lastUsedAt == null ? t('accounts.apiKeys.never') : formatDateTime(k.lastUsedAt, zone)}
+                  </td>
+                  <td className="admin-table__actions">
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={t('accounts.apiKeys.editNamed', { name: k.name })}
+                      onClick={() => open(k)}
+                    >
+                      {t('accounts.apiKeys.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={t('accounts.apiKeys.deleteNamed', { name: k.name })}
+                      onClick={() => {
+                        remove.clear();
+                        setDeleting(k);
+                      }}
+                    >
+                      {t('accounts.apiKeys.delete')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </AdminTable>
           )
         }
       </LoadedView>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { Dispatch, SetStateAction } from 'react';
 import { api } from '../api';
 import {
+  AdminTable,
   ConfirmDialog,
   Field,
   FormDialog,
@@ -110,63 +111,56 @@ function InvitesScreen({
               {t('invites.empty')}
             </p>
           ) : (
-            <div className="admin-table-wrap">
-              <table className="admin-table">
-                <caption className="visually-hidden">{t('invites.caption')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('invites.email')}</th>
-                    <th scope="col">{t('invites.role')}</th>
-                    <th scope="col">{t('invites.invitedBy')}</th>
-                    <th scope="col">{t('invites.sent')}</th>
-                    <th scope="col">{t('invites.expires')}</th>
-                    <th scope="col">
-                      <span className="visually-hidden">{t('admin.actions')}</span>
+            <AdminTable
+              caption={t('invites.caption')}
+              status={false}
+              headers={[
+                t('invites.email'),
+                t('invites.role'),
+                t('invites.invitedBy'),
+                t('invites.sent'),
+                t('invites.expires'),
+              ]}
+            >
+              {invites.map((i) => {
+                const expired = inviteState(i, now) === 'expired';
+                return (
+                  <tr key={i.id}>
+                    <th scope="row" data-label={t('invites.email')} className="accounts__email">
+                      {i.email}
                     </th>
+                    <td data-label={t('invites.role')}>{t(ROLE_TEXT[i.role])}</td>
+                    <td data-label={t('invites.invitedBy')}>{i.invitedBy ?? t('common.none')}</td>
+                    <td data-label={t('invites.sent')}>{formatDateTime(i.sentAt, zone)}</td>
+                    <td data-label={t('invites.expires')}>
+                      {expired ? (
+                        <span className="accounts__state accounts__state--locked">
+                          {t('invites.expired')}
+                        </span>
+                      ) : (
+                        formatDateTime(i.expiresAt, zone)
+                      )}
+                    </td>
+                    <td className="admin-table__actions">
+                      <RowButton
+                        text={t('invites.resend')}
+                        label={t('invites.resendNamed', { email: i.email })}
+                        onClick={() => void resend(i)}
+                      />
+                      <RowButton
+                        danger
+                        text={t('invites.delete')}
+                        label={t('invites.deleteNamed', { email: i.email })}
+                        onClick={() => {
+                          act.clear();
+                          setDeleting(i);
+                        }}
+                      />
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {invites.map((i) => {
-                    const expired = inviteState(i, now) === 'expired';
-                    return (
-                      <tr key={i.id}>
-                        <th scope="row" data-label={t('invites.email')} className="accounts__email">
-                          {i.email}
-                        </th>
-                        <td data-label={t('invites.role')}>{t(ROLE_TEXT[i.role])}</td>
-                        <td data-label={t('invites.invitedBy')}>{i.invitedBy ?? t('common.none')}</td>
-                        <td data-label={t('invites.sent')}>{formatDateTime(i.sentAt, zone)}</td>
-                        <td data-label={t('invites.expires')}>
-                          {expired ? (
-                            <span className="accounts__state accounts__state--locked">
-                              {t('invites.expired')}
-                            </span>
-                          ) : (
-                            formatDateTime(i.expiresAt, zone)
-                          )}
-                        </td>
-                        <td className="admin-table__actions">
-                          <RowButton
-                            text={t('invites.resend')}
-                            label={t('invites.resendNamed', { email: i.email })}
-                            onClick={() => void resend(i)}
-                          />
-                          <RowButton
-                            danger
-                            text={t('invites.delete')}
-                            label={t('invites.deleteNamed', { email: i.email })}
-                            onClick={() => {
-                              act.clear();
-                              setDeleting(i);
-                            }}
-                          />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </AdminTable>
           )
         }
       </LoadedView>

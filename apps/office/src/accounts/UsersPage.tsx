@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { api } from '../api';
 import {
+  AdminTable,
   ConfirmDialog,
   Field,
   FormDialog,
@@ -172,101 +173,94 @@ function UsersScreen() {
       <p className="admin__intro">{t('users.intro')}</p>
       <LoadedView state={state} retry={reload}>
         {(users) => (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">{t('users.caption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('users.nameAndEmail')}</th>
-                  <th scope="col">{t('users.role')}</th>
-                  <th scope="col">{t('users.status')}</th>
-                  <th scope="col">{t('users.sessions')}</th>
-                  <th scope="col">{t('users.created')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('admin.actions')}</span>
+          <AdminTable
+            caption={t('users.caption')}
+            status={false}
+            headers={[
+              t('users.nameAndEmail'),
+              t('users.role'),
+              t('users.status'),
+              t('users.sessions'),
+              t('users.created'),
+            ]}
+          >
+            {users.map((u) => {
+              const self = u.id === me.id;
+              // Internal staff's accounts are left to internal staff (decision 0880).
+              const mayChange = !u.isRoot || me.isRoot;
+              const name = u.displayName;
+              return (
+                <tr key={u.id}>
+                  <th scope="row" data-label={t('users.name')}>
+                    {name} {self && <span className="admin__hint">{t('users.you')}</span>}
+                    <span className="accounts__email accounts__sub">{u.email}</span>
                   </th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.map((u) => {
-                  const self = u.id === me.id;
-                  // Internal staff's accounts are left to internal staff (decision 0880).
-                  const mayChange = !u.isRoot || me.isRoot;
-                  const name = u.displayName;
-                  return (
-                    <tr key={u.id}>
-                      <th scope="row" data-label={t('users.name')}>
-                        {name} {self && <span className="admin__hint">{t('users.you')}</span>}
-                        <span className="accounts__email accounts__sub">{u.email}</span>
-                      </th>
-                      <td data-label={t('users.role')}>
-                        {t(ROLE_TEXT[u.role])}
-                        {u.isRoot && <span className="admin__hint"> · {t('users.internal')}</span>}
-                      </td>
-                      <td data-label={t('users.status')}>
-                        <span
-                          className={u.locked ? 'accounts__state accounts__state--locked' : 'accounts__state'}
-                        >
-                          {u.locked ? t('users.locked') : t('users.active')}
-                        </span>
-                      </td>
-                      <td data-label={t('users.sessions')} className="admin__num">
-                        {u.sessions}
-                      </td>
-                      <td data-label={t('users.created')}>{formatDay(u.createdAt, zone)}</td>
-                      <td className="admin-table__actions">
-                        {mayChange && (
-                          <div className="accounts__actions">
+                  <td data-label={t('users.role')}>
+                    {t(ROLE_TEXT[u.role])}
+                    {u.isRoot && <span className="admin__hint"> · {t('users.internal')}</span>}
+                  </td>
+                  <td data-label={t('users.status')}>
+                    <span
+                      className={u.locked ? 'accounts__state accounts__state--locked' : 'accounts__state'}
+                    >
+                      {u.locked ? t('users.locked') : t('users.active')}
+                    </span>
+                  </td>
+                  <td data-label={t('users.sessions')} className="admin__num">
+                    {u.sessions}
+                  </td>
+                  <td data-label={t('users.created')}>{formatDay(u.createdAt, zone)}</td>
+                  <td className="admin-table__actions">
+                    {mayChange && (
+                      <div className="accounts__actions">
+                        <RowButton
+                          text={t('users.edit')}
+                          label={t('users.editNamed', { name })}
+                          onClick={() => {
+                            save.clear();
+                            setEditing({ user: u, form: userFormOf(u) });
+                          }}
+                        />
+                        {!self &&
+                          (u.locked ? (
                             <RowButton
-                              text={t('users.edit')}
-                              label={t('users.editNamed', { name })}
-                              onClick={() => {
-                                save.clear();
-                                setEditing({ user: u, form: userFormOf(u) });
-                              }}
+                              text={t('users.unlock')}
+                              label={t('users.unlockNamed', { name })}
+                              onClick={() => void unlock(u)}
                             />
-                            {!self &&
-                              (u.locked ? (
-                                <RowButton
-                                  text={t('users.unlock')}
-                                  label={t('users.unlockNamed', { name })}
-                                  onClick={() => void unlock(u)}
-                                />
-                              ) : (
-                                <RowButton
-                                  text={t('users.lock')}
-                                  label={t('users.lockNamed', { name })}
-                                  onClick={() => ask(u, 'lock')}
-                                />
-                              ))}
+                          ) : (
                             <RowButton
-                              text={t('users.resetPassword')}
-                              label={t('users.resetNamed', { name })}
-                              onClick={() => ask(u, 'reset')}
+                              text={t('users.lock')}
+                              label={t('users.lockNamed', { name })}
+                              onClick={() => ask(u, 'lock')}
                             />
-                            <RowButton
-                              text={t('users.revoke')}
-                              label={t('users.revokeNamed', { name })}
-                              disabled={u.sessions === 0}
-                              onClick={() => ask(u, 'revoke')}
-                            />
-                            {!self && (
-                              <RowButton
-                                danger
-                                text={t('users.delete')}
-                                label={t('users.deleteNamed', { name })}
-                                onClick={() => ask(u, 'delete')}
-                              />
-                            )}
-                          </div>
+                          ))}
+                        <RowButton
+                          text={t('users.resetPassword')}
+                          label={t('users.resetNamed', { name })}
+                          onClick={() => ask(u, 'reset')}
+                        />
+                        <RowButton
+                          text={t('users.revoke')}
+                          label={t('users.revokeNamed', { name })}
+                          disabled={u.sessions === 0}
+                          onClick={() => ask(u, 'revoke')}
+                        />
+                        {!self && (
+                          <RowButton
+                            danger
+                            text={t('users.delete')}
+                            label={t('users.deleteNamed', { name })}
+                            onClick={() => ask(u, 'delete')}
+                          />
                         )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </AdminTable>
         )}
       </LoadedView>
 
