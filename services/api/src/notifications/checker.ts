@@ -25,6 +25,7 @@ import {
 import type { StoredNotification } from './repository';
 import { downtimeObservation, dueAt, episodeStep, utilizationObservation } from './rules';
 import type { Observation } from './rules';
+import { everyInterval } from '../workers/interval';
 
 // The notification checker (reports-admin §1 "Users can also receive e-mail notifications about downtime,
 // utilization", §3 Machine notification; decisions 0901, 0902): every round, for every company with machine
@@ -224,17 +225,9 @@ export async function runNotificationChecks(deps: NotificationWorkerDeps): Promi
 
 /** Check every `intervalMs` in this process (main.ts); stop() waits for the running round. */
 export function startNotificationWorker(deps: NotificationWorkerDeps, intervalMs = 60_000) {
-  let round: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    round = round
-      .then(() => runNotificationChecks(deps))
-      .catch((err: Error) => deps.log?.(`[notify] worker: ${err.message}`));
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await round;
-    },
-  };
+  return everyInterval(
+    () => runNotificationChecks(deps),
+    intervalMs,
+    (err) => deps.log?.(`[notify] worker: ${err.message}`),
+  );
 }

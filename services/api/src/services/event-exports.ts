@@ -19,6 +19,7 @@ import { getMachine } from '../repositories/machines';
 import { getUser } from '../repositories/users';
 import type { ServiceCtx } from './context';
 import { userCallerOf } from './email-notifications';
+import { everyInterval } from '../workers/interval';
 
 // Event export (live-operations §5, §7, §8; decision 0702): the request is queued and answered at once; a
 // worker in the API process builds the CSV of the machine's stored observations and mails the link.
@@ -173,17 +174,9 @@ export async function runEventExports(deps: ExportWorkerDeps): Promise<number> {
 
 /** Poll the queue every `intervalMs` in this API process (main.ts); stop() waits for the running round. */
 export function startEventExportWorker(deps: ExportWorkerDeps, intervalMs = 5000) {
-  let round: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    round = round
-      .then(() => runEventExports(deps))
-      .catch((err: Error) => deps.log?.(`[export] worker: ${err.message}`));
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await round;
-    },
-  };
+  return everyInterval(
+    () => runEventExports(deps),
+    intervalMs,
+    (err) => deps.log?.(`[export] worker: ${err.message}`),
+  );
 }
