@@ -72,6 +72,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
       'Shifts',
       'Start of day',
       'Operators',
+      'Tablets',
     ]);
     if (shots) await office.screenshots('admin-index');
 
