@@ -164,63 +164,15 @@ function RunForm({ run, onSaved }: { run: ProductionRun; onSaved: (run: Producti
         </p>
       )}
       <FormErrorBox error={error} />
-      <fieldset disabled={!admin || saving}>
-        <legend>{tr('production.edit.when')}</legend>
-        <Field label={tr('production.field.job')}>
-          {(p) => (
-            <select {...p} value={draft.jobId} onChange={(e) => set('jobId', e.target.value)}>
-              {jobs.map((j) => (
-                <option key={j.id} value={j.id}>
-                  {j.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={tr('production.field.machine')}>
-          {(p) => (
-            <select {...p} value={draft.machineId} onChange={(e) => set('machineId', e.target.value)}>
-              {machineChoices.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={tr('production.field.start')} error={errors.start}>
-          {(p) => (
-            <input
-              {...p}
-              type="datetime-local"
-              value={draft.start}
-              onChange={(e) => set('start', e.target.value)}
-            />
-          )}
-        </Field>
-        <Choice
-          legend={tr('production.field.ends')}
-          value={draft.ends}
-          options={[
-            ['never', tr('production.field.endsNever')],
-            ['date', tr('production.field.endsDate')],
-          ]}
-          onChange={(v) => set('ends', v)}
-        />
-        {draft.ends === 'date' && (
-          <Field label={tr('production.field.end')} error={errors.end}>
-            {(p) => (
-              <input
-                {...p}
-                type="datetime-local"
-                value={draft.end}
-                onChange={(e) => set('end', e.target.value)}
-              />
-            )}
-          </Field>
-        )}
-        <p className="run-form__hint">{tr('production.edit.timezone', { zone: timeZone })}</p>
-      </fieldset>
+      <WhenFieldset
+        draft={draft}
+        errors={errors}
+        set={set}
+        disabled={!admin || saving}
+        jobs={jobs}
+        machines={machineChoices}
+        timeZone={timeZone}
+      />
       <SetupFieldset draft={draft} errors={errors} set={set} disabled={!admin || saving} />
       <StandardsFieldset draft={draft} errors={errors} set={set} disabled={!admin || saving} />
       {admin && (
@@ -326,6 +278,79 @@ interface RunFieldsetProps {
   disabled: boolean;
   /** The schedule form's own fields in the same fieldset (planned setup time, changeover time). */
   children?: ReactNode;
+}
+
+/** When: job, machine, start and end (reports-admin §4 "Ends: never or date"), in the company's zone. */
+export function WhenFieldset({
+  draft,
+  errors,
+  set,
+  disabled,
+  jobs,
+  machines,
+  timeZone,
+}: RunFieldsetProps & { jobs: readonly Named[]; machines: readonly Named[]; timeZone: string }) {
+  return (
+    <fieldset disabled={disabled}>
+      <legend>{tr('production.edit.when')}</legend>
+      <Field label={tr('production.field.job')}>
+        {(p) => (
+          <select {...p} value={draft.jobId} onChange={(e) => set('jobId', e.target.value)}>
+            {/* A new run has no job until the list is in. */}
+            {draft.jobId === '' && <option value="" />}
+            {jobs.map((j) => (
+              <option key={j.id} value={j.id}>
+                {j.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={tr('production.field.machine')}>
+        {(p) => (
+          <select {...p} value={draft.machineId} onChange={(e) => set('machineId', e.target.value)}>
+            {machines.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={tr('production.field.start')} error={errors.start}>
+        {(p) => (
+          <input
+            {...p}
+            type="datetime-local"
+            value={draft.start}
+            onChange={(e) => set('start', e.target.value)}
+          />
+        )}
+      </Field>
+      <Choice
+        legend={tr('production.field.ends')}
+        value={draft.ends}
+        options={[
+          ['never', tr('production.field.endsNever')],
+          ['date', tr('production.field.endsDate')],
+        ]}
+        onChange={(v) => set('ends', v)}
+      />
+      {draft.ends === 'date' && (
+        <Field label={tr('production.field.end')} error={errors.end}>
+          {(p) => (
+            <input
+              {...p}
+              type="datetime-local"
+              value={draft.end}
+              onChange={(e) => set('end', e.target.value)}
+            />
+          )}
+        </Field>
+      )}
+      <p className="run-form__hint">{tr('production.edit.timezone', { zone: timeZone })}</p>
+    </fieldset>
+  );
 }
 
 /** Setup (reports-admin §4 start-in-setup none/planned/unplanned; setup ends still in setup or a date). */

@@ -10,12 +10,11 @@ import { useMachineNames } from '../reports/hooks';
 import { productionRunEditHref } from './runs';
 import type { RunDraft } from './runs';
 import {
-  Choice,
-  Field,
   NumberField,
   SetupFieldset,
   StandardsFieldset,
   useJobs,
+  WhenFieldset,
 } from './ProductionRunEditPage';
 import {
   barOf,
@@ -430,64 +429,15 @@ function ScheduleForm({
             </Link>
           </p>
         )}
-        <fieldset disabled={!admin || busy}>
-          <legend>{tr('production.edit.when')}</legend>
-          <Field label={tr('production.field.job')}>
-            {(p) => (
-              <select {...p} value={draft.jobId} onChange={(e) => set('jobId', e.target.value)}>
-                {draft.jobId === '' && <option value="" />}
-                {jobChoices.map((j) => (
-                  <option key={j.id} value={j.id}>
-                    {j.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label={tr('production.field.machine')}>
-            {(p) => (
-              <select {...p} value={draft.machineId} onChange={(e) => set('machineId', e.target.value)}>
-                {machines.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label={tr('production.field.start')} error={errors.start}>
-            {(p) => (
-              <input
-                {...p}
-                type="datetime-local"
-                value={draft.start}
-                onChange={(e) => set('start', e.target.value)}
-              />
-            )}
-          </Field>
-          <Choice
-            legend={tr('production.field.ends')}
-            value={draft.ends}
-            options={[
-              ['never', tr('production.field.endsNever')],
-              ['date', tr('production.field.endsDate')],
-            ]}
-            onChange={(v) => set('ends', v)}
-          />
-          {draft.ends === 'date' && (
-            <Field label={tr('production.field.end')} error={errors.end}>
-              {(p) => (
-                <input
-                  {...p}
-                  type="datetime-local"
-                  value={draft.end}
-                  onChange={(e) => set('end', e.target.value)}
-                />
-              )}
-            </Field>
-          )}
-          <p className="run-form__hint">{tr('production.edit.timezone', { zone: timeZone })}</p>
-        </fieldset>
+        <WhenFieldset
+          draft={draft}
+          errors={errors}
+          set={setRun}
+          disabled={!admin || busy}
+          jobs={jobChoices}
+          machines={machines}
+          timeZone={timeZone}
+        />
         <fieldset
           disabled={!admin || busy}
           aria-describedby={errors.shifts ? 'schedule-shifts-error' : undefined}
