@@ -2,7 +2,7 @@
 // `npm test`: everything, in the order that fails fastest: set-up of what the tests need, formatting, lint,
 // type check, the app builds (end-to-end tests use them), then every vitest suite (unit, API on SQLite and
 // PostgreSQL, ingest with real sockets, end-to-end in Chromium). Ends with one "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { ensureChromium, ensureMosquitto, ensurePostgres } from './ensure-services.mjs';
 
@@ -21,14 +21,35 @@ ensureMosquitto();
 const pgUrl = await ensurePostgres(process.env.TAKT_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test');
 const env = { ...process.env, TAKT_TEST_PG_URL: pgUrl, TAKT_CHROMIUM: chromium };
 
+// The four checks are single-threaded tools: two at a time keep both cores busy. Each one's output is
+// printed whole when it ends, so two never interleave.
+const checked = (name, cmd, args) =>
+  new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      const took = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `\n=== ${name}\n${out.trimEnd()}\n=== ${name}: ${code === 0 ? 'ok' : 'FAILED'} (${took} s)`,
+      );
+      resolve(code === 0);
+    });
+  });
 const checks = [
-  ['format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
   ['build', 'npm', ['run', 'build', '--silent']],
 ];
 let failedChecks = 0;
-for (const [name, cmd, args] of checks) if (!step(name, cmd, args, env)) failedChecks++;
+const queue = [...checks];
+const lane = async () => {
+  for (let next = queue.shift(); next; next = queue.shift()) if (!(await checked(...next))) failedChecks++;
+};
+await Promise.all([lane(), lane()]);
 
 mkdirSync('.tmp', { recursive: true });
 const report = '.tmp/vitest-report.json';
