@@ -74,7 +74,12 @@ export function openDb(url: string, options: { poolSize?: number } = {}): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  // Kysely closes the file only if it ever ran a query; a database opened and never used is closed here.
+  const close = async () => {
+    await db.destroy();
+    if (sqlite.open) sqlite.close();
+  };
+  return { db, dialect: 'sqlite', close };
 }
 
 /**
