@@ -13,6 +13,7 @@ import { BrowserRouter, Navigate, Route, Routes, useLocation, useParams } from '
 import { accountsRoutes, publicAccountsElement } from './accounts/AccountsRoutes';
 import { ACCOUNTS_PATHS } from './accounts/paths';
 import { adminRoutes } from './admin/AdminRoutes';
+import { internalRoutes } from './internal/InternalRoutes';
 import { api } from './api';
 import { AppShell } from './components/AppShell';
 import { RequirePermission } from './components/RequirePermission';
@@ -287,6 +288,8 @@ export function App() {
                   {adminRoutes(LazyPage)}
                   {/* reports-admin §2 "API keys" (accounts/AccountsRoutes.tsx). */}
                   {accountsRoutes()}
+                  {/* reports-admin §2 "Internal screens", root users (internal/InternalRoutes.tsx). */}
+                  {internalRoutes(LazyPage)}
                   <Route path="*" element={<NotFoundPage />} />
                 </Route>
               </Routes>

@@ -47,6 +47,9 @@ describe('office routes', () => {
     expect(navSection('/app/reports')).toBe('reports');
     expect(navSection('/app/admin')).toBe('admin');
     expect(navSection('/app/admin/shifts')).toBe('admin');
+    expect(navSection('/app/internal')).toBe('internal');
+    expect(navSection('/app/internal/companies')).toBe('internal');
+    expect(navSection('/app/internal/adapters')).toBe('internal');
     expect(navSection('/app/accounts/api-keys')).toBe('accounts');
     expect(navSection('/app/accounts/users')).toBe('users');
     expect(navSection('/app/accounts/invites')).toBe('users');

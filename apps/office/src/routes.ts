@@ -2,6 +2,7 @@ import type { Me, Permission } from '@takt/domain';
 import { tr } from '@takt/ui';
 import { isAdminPath } from './admin/screens';
 import { isAccountsPath, isUsersPath } from './accounts/paths';
+import { isInternalPath } from './internal/paths';
 
 // Office routes (reports-admin §2 "Report routes"). The server sends /app, /machine, /machines, /dashboard/
 // and /reports to this app; only pages that exist are routed, everything else is a real "Not found" page.
@@ -237,9 +238,10 @@ export const reportsFor = (me: Pick<Me, 'permissions'>): ReportEntry[] =>
 /** Which top-level navigation entry a path belongs to. */
 export function navSection(
   pathname: string,
-): 'machines' | 'reports' | 'admin' | 'accounts' | 'users' | 'profile' | null {
+): 'machines' | 'reports' | 'admin' | 'accounts' | 'users' | 'profile' | 'internal' | null {
   const p = pathname.replace(/\/+$/, '') || '/';
   if (isAdminPath(p)) return 'admin';
+  if (isInternalPath(p)) return 'internal';
   if (isUsersPath(p)) return 'users';
   if (p === '/app/profile') return 'profile';
   if (isAccountsPath(p)) return 'accounts';

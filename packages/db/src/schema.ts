@@ -26,6 +26,11 @@ export interface CompaniesTable {
   utilization_failurepercent: Generated<number>;
   /** The company's name in MQTT topics; unique when set (0004). */
   mqtt_ref: string | null;
+  // 0019 (internal company admin; decisions 0920, 0921): 'YYYY-MM-DD' or NULL, free text, 0/1, whole USD.
+  trial_expiration_date: string | null;
+  erp: string | null;
+  muted: Generated<number>;
+  annual_recurring_revenue: number | null;
 }
 
 export interface UsersTable {
@@ -99,6 +104,10 @@ export interface MachinesTable {
   dispatch_key: string | null;
   exclude_from_benchmarking: number | null;
   ping_monitor: number | null;
+  // 0019: the internal machine list's Make, Model and Payer (decision 0923).
+  make: string | null;
+  model: string | null;
+  payer: string | null;
 }
 
 export interface AdaptersTable {
@@ -677,6 +686,23 @@ export interface ShiftNotificationsTable {
   updated_at: number;
 }
 
+/** One-time sign-in codes (0022, decision 0935): one per user, only the code's sha256 kept. */
+export interface LoginCodesTable {
+  user_id: string;
+  company_id: string;
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** The API and JS revisions in the MM-API-Version header (0019, decision 0922); one row, id 'current'. */
+export interface SystemVersionsTable {
+  id: string;
+  api_revision: number;
+  js_revision: number;
+  updated_at: number | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -728,13 +754,18 @@ export interface Database {
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
   shift_notifications: ShiftNotificationsTable;
+  login_codes: LoginCodesTable;
+  system_versions: SystemVersionsTable;
 }
 
 /**
  * Tables whose rows belong to one company: all but companies, global reference data (adapter types) and
  * login failures (counted before a company is known).
  */
-export type CompanyTable = Exclude<keyof Database, 'companies' | 'adapter_types' | 'login_failures'>;
+export type CompanyTable = Exclude<
+  keyof Database,
+  'companies' | 'adapter_types' | 'login_failures' | 'system_versions'
+>;
 
 // Generated is re-exported for migrations that add auto columns later.
 export type { Generated };

@@ -48,8 +48,11 @@ import { syncRoutes } from './routes/sync';
 import { tabletDeviceRoutes, tabletsRoutes } from './routes/tablets';
 import { workcenterRoutes } from './routes/workcenter';
 import { userTokenRoutes } from './routes/user-token';
+import { internalCompaniesRoutes } from './routes/internal-companies';
+import { internalMachinesRoutes } from './routes/internal-machines';
+import { internalSystemRoutes } from './routes/internal-system';
 import { syncHandlers } from './services/sync-handlers';
-import { API_VERSION } from './version';
+import { currentVersionStamp } from './services/internal-system';
 
 /**
  * The HTTP application: request id, version header, error mapping and not-found once, then one sub-app per
@@ -68,7 +71,8 @@ export function buildApp(deps: Deps) {
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     await next();
-    c.header('MM-API-Version', API_VERSION);
+    // The build's version plus the System page's revisions (decision 0922), so an increment reaches every app.
+    c.header('MM-API-Version', await currentVersionStamp(deps));
   });
   // Cookies are SameSite=Strict; this also refuses cross-origin form posts (CSRF) outright.
   app.use('*', csrf());
@@ -135,6 +139,10 @@ export function buildApp(deps: Deps) {
   api.route('/emailnotifications', emailNotificationRoutes);
   api.route('/timecontext', timeContextRoutes);
   api.route('/company', companyRoutes);
+  // reports-admin §2 "Internal screens" (root users only; decisions 0920-0923).
+  api.route('/internal/companies', internalCompaniesRoutes);
+  api.route('/internal/machines', internalMachinesRoutes);
+  api.route('/internal/system', internalSystemRoutes);
   // POST /api/reports/event/queue, GET /api/reports/export/download/:id (beside the report routes).
   api.route('/reports', eventExportRoutes);
   api.route('/reports', overridesRoutes);
@@ -148,8 +156,8 @@ export function buildApp(deps: Deps) {
   if (deps.staticRoot) app.use('*', serveApps(deps.staticRoot));
 
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: 'Not found.' } }, 404));
-  app.onError((err, c) => {
-    c.header('MM-API-Version', API_VERSION);
+  app.onError(async (err, c) => {
+    c.header('MM-API-Version', await currentVersionStamp(deps));
     if (err instanceof ApiError) {
       return c.json(
         { error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } },

@@ -3,6 +3,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { ADMIN_PATHS, isAdminUser } from '../admin/screens';
 import { ACCOUNTS_PATHS } from '../accounts/paths';
 import { EMAIL_PREFERENCES_PATH } from '../accounts/email-preferences';
+import { INTERNAL_PATHS, isRootUser } from '../internal/paths';
 import { navSection, PATHS } from '../routes';
 
 /** Header (company, user, Log out), main navigation and the page. */
@@ -61,6 +62,14 @@ export function AppShell() {
                 </NavLink>
               </li>
             )}
+            {/* reports-admin §6: the internal screens are for root users only. */}
+            {isRootUser(me) && (
+              <li>
+                <NavLink to={INTERNAL_PATHS.index} aria-current={section === 'internal' ? 'page' : undefined}>
+                  {t('internal.nav')}
+                </NavLink>
+              </li>
+            )}
             <li>
               {/* The live dashboards belong to the floor app: a full page load, not an in-app link. */}
               <a href="/dashboards/live/utilization">{t('office.liveDashboards')}</a>
@@ -74,7 +83,9 @@ export function AppShell() {
             to={ACCOUNTS_PATHS.profile}
             aria-current={section === 'profile' ? 'page' : undefined}
           >
-            {t('office.signedInAs', { name: me.displayName })}
+            <span className="shell__who-full">{t('office.signedInAs', { name: me.displayName })}</span>
+            {/* Phones (reports-admin §9, 736 px) have no room for the name: the link still leads to Profile. */}
+            <span className="shell__who-short">{t('profile.nav')}</span>
           </NavLink>
           {/* reports-admin §2 "E-mail notification preferences": every user's own (decision 0904). */}
           <NavLink to={EMAIL_PREFERENCES_PATH}>{t('email.nav')}</NavLink>

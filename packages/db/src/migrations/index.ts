@@ -17,6 +17,8 @@ import * as m0015 from './2026-11-26-0015-invites';
 import * as m0016 from './2026-11-26-0016-machine-panels';
 import * as m0017 from './2026-11-26-0017-machine-notifications';
 import * as m0018 from './2026-11-26-0018-job-run-shifts';
+import * as m0019 from './2026-11-26-0019-internal-admin';
+import * as m0022 from './2026-11-26-0022-login-codes';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0016-machine-panels': m0016,
   '2026-11-26-0017-machine-notifications': m0017,
   '2026-11-26-0018-job-run-shifts': m0018,
+  '2026-11-26-0019-internal-admin': m0019,
+  '2026-11-26-0022-login-codes': m0022,
 };

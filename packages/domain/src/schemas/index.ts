@@ -9,3 +9,4 @@ export * from './api-keys';
 export * from './machines-admin';
 export * from './machine-notifications';
 export * from './accounts-users';
+export * from './internal-admin';

@@ -3,12 +3,17 @@
 // Texts quoted by the spec are verbatim; keep them so.
 import { accounts } from './accounts';
 import { accountsUsers } from './accounts-users';
+import { accountsMore } from './accounts-more';
 import { adminPlant } from './admin-plant';
 import { adminMachines } from './admin-machines';
 import { adminTablets } from './admin-tablets';
 import { email } from './email';
+import { internalCompanies } from './internal-companies';
+import { internalAdapters } from './internal-adapters';
+import { internalGateways } from './internal-gateways';
 import { production } from './production';
 import { schedule } from './schedule';
+import { scheduleMore } from './schedule-more';
 
 export const en = {
   'app.name': 'Takt',
@@ -948,16 +953,25 @@ export const en = {
   ...adminMachines,
   // Tablets, and the machine form's Software and Utilization panels and adapter reset, in their own file.
   ...adminTablets,
+  // Internal adapter admin and adapter import (reports-admin §2 "Internal screens"), in their own file.
+  ...internalAdapters,
   // Account administration (reports-admin §2 "API keys"), in its own file.
   ...accounts,
   // Users, invites, password links and the profile (reports-admin §2 accounts), in their own file.
   ...accountsUsers,
+  // The login page's variants and the profile's shift choice (decisions 0935, 0936).
+  ...accountsMore,
   // Production runs (reports-admin §2 /reports/production-runs and the editor), in their own file.
   ...production,
   // The schedule (job runs) timeline (reports-admin §2), in its own file.
   ...schedule,
+  ...scheduleMore,
   // E-mail preferences and machine notifications (reports-admin §2, §3, §8 "E-mail"), in their own file.
   ...email,
+  // The internal (root) screens: companies, all machines, System (reports-admin §2 "Internal screens").
+  ...internalCompanies,
+  // The internal (root) gateway list and modal (reports-admin §2 "Internal screens"), in their own file.
+  ...internalGateways,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -125,18 +125,43 @@ export async function getGateway(db: Executor, id: string): Promise<Gateway | un
   return row && toGateway(row);
 }
 
+/**
+ * All gateways with their company's name and whether that company is active: it has a machine in service
+ * (reports-admin §2 filter "Inactive Companies", docs/decisions/0926).
+ */
 export async function listGatewayRows(
   db: Executor,
-): Promise<Array<Gateway & { companyName: string | null }>> {
+): Promise<Array<Gateway & { companyName: string | null; companyActive: boolean }>> {
   const rows = await db
     .selectFrom('gateways as g')
     .leftJoin('companies as c', 'c.id', 'g.company_id')
     .selectAll('g')
     .select('c.name as company_name')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('machines as m')
+            .select('m.id')
+            .whereRef('m.company_id', '=', 'g.company_id')
+            .where('m.decommissioned_at', 'is', null),
+        )
+        .as('company_active'),
+    )
     .orderBy('g.created_at')
     .orderBy('g.id')
     .execute();
-  return rows.map((r) => ({ ...toGateway(r), companyName: r.company_name }));
+  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+  return rows.map((r) => ({
+    ...toGateway(r),
+    companyName: r.company_name,
+    companyActive: Boolean(Number(r.company_active)),
+  }));
+}
+
+/** Every company by name, for the gateway modal's company choice (root only). */
+export async function listCompanyOptions(db: Executor): Promise<Array<{ id: string; name: string }>> {
+  return db.selectFrom('companies').select(['id', 'name']).orderBy('name').orderBy('id').execute();
 }
 
 export interface GatewayMachine {

@@ -107,6 +107,16 @@ describe.each(DIALECTS)('adapters on %s', (dialect) => {
     expect(await (await h.get(`/api/adapters/${made.id}`, cookie)).json()).toEqual(
       expect.objectContaining({ id: made.id, name: 'Haas NGC' }),
     );
+    // reports-admin §7 "data item list": the kinds the company's adapters use, for the editor to offer.
+    await create(cookie, {
+      name: 'Mazak',
+      fields: [field('load', { dataItemType: 'LOAD', componentName: 'C', componentType: 'Rotary' })],
+    });
+    expect(await (await h.get('/api/adapters/data-items', cookie)).json()).toEqual({
+      types: ['EXECUTION', 'LOAD', 'PART_COUNT'],
+      subtypes: ['ALL'],
+      componentTypes: ['Path', 'Rotary'],
+    });
 
     const put = await h.send('PUT', `/api/adapters/${made.id}`, cookie, {
       name: 'Haas',
@@ -209,6 +219,7 @@ describe.each(DIALECTS)('adapters on %s', (dialect) => {
     ] as const) {
       expect((await h.send(method, path, admin.cookie, { name: 'x' })).status).toBe(403);
     }
+    expect((await h.get('/api/adapters/data-items', admin.cookie)).status).toBe(403);
   });
 
   it('lists the adapter types to company admins (reports-admin §3 Adapter type)', async () => {
@@ -400,5 +411,41 @@ describe.each(DIALECTS)('adapters on %s', (dialect) => {
       'Missing required field: Devices XML',
       'Missing required field: Sample',
     ]);
+  });
+
+  it('names malformed Devices.xml and SHDR pastes; a sample of commands only is the no-match state', async () => {
+    const { cookie } = await rootTenant();
+    const problem = async (body: Record<string, unknown>) => {
+      const res = await h.send('POST', '/api/adapters/import', cookie, body);
+      expect(res.status).toBe(400);
+      return (await errorOf(res)).issues?.map((i) => [i.field, i.message]);
+    };
+    expect(await problem({ devicesXml: 'OKUMA lathe', sample: okumaSample })).toEqual([
+      [
+        'devicesXml',
+        'The Devices.xml is not XML. Paste the MTConnect device description (it starts with <?xml or <MTConnectDevices>).',
+      ],
+    ]);
+    expect(await problem({ devicesXml: '<MTConnectDevices><Devices/>', sample: okumaSample })).toEqual([
+      ['devicesXml', expect.stringMatching(/^The Devices.xml has no <Device> with <DataItem> elements/)],
+    ]);
+    // The two boxes swapped.
+    expect(await problem({ devicesXml: okumaSample, sample: cppagentXml })).toEqual([
+      ['devicesXml', expect.stringMatching(/^The Devices.xml is not XML/)],
+    ]);
+    expect(await problem({ devicesXml: nistXml, sample: nistXml })).toEqual([
+      ['sample', expect.stringMatching(/^The SHDR sample is XML/)],
+    ]);
+    expect(
+      await problem({ devicesXml: nistXml, sample: 'Hurco04 program status active\nspindle on' }),
+    ).toEqual([['sample', expect.stringMatching(/^The SHDR sample has no readable data lines/)]]);
+    // reports-admin §8 "Adapter search no fields: no-match state", even with adapters to compare against.
+    await create(cookie, { name: 'Any', fields: [field('exec')] });
+    expect(await importing(cookie, { devicesXml: nistXml, sample: '* PING\n* PONG 10000' })).toMatchObject({
+      outcome: 'none',
+      proposed: [],
+      unmatchedItems: [],
+      extraneousItems: [],
+    });
   });
 });

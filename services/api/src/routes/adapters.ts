@@ -10,6 +10,7 @@ import {
   addAdapter,
   cloneAdapter,
   companyAdapters,
+  dataItemList,
   editAdapter,
   importAdapterSample,
   removeAdapter,
@@ -95,6 +96,7 @@ export const adaptersRoutes = new Hono<AppEnv>()
   .get('/', requireAdmin, async (c) => c.json(await companyAdapters(c.var.scope)))
   // Before /:id, which would take "types" for an id.
   .get('/types', requireAdmin, async (c) => c.json(await adapterTypes(c.var.scope)))
+  .get('/data-items', requireRoot, async (c) => c.json(await dataItemList(c.var.scope)))
   /**
    * The adapter import: a pasted Devices.xml and an SHDR sample against the company's adapters.
    * exact → Select; partial → Select or Clone & Modify (missing, extra); none → Create (proposed fields).

@@ -246,6 +246,41 @@ describe.each(DIALECTS)('gateways on %s', (dialect) => {
     expect((await h.get('/api/gateways', '')).status).toBe(401);
   });
 
+  it('filters the list by Inactive Companies, sorts it both ways and offers every company (reports-admin §2)', async () => {
+    const { company: active, cookie } = await rootTenant();
+    await aMachine(h.t.db, active);
+    const idle = await aCompany(h.t.db, { name: 'Idle Works' });
+    const decommissioned = await aMachine(h.t.db, idle);
+    await h.t.db
+      .updateTable('machines')
+      .set({ decommissioned_at: h.clock.now })
+      .where('id', '=', decommissioned)
+      .execute();
+    await createGateway(cookie, { name: 'Alpha', companyId: active.id });
+    await createGateway(cookie, { name: 'Bravo', companyId: idle.id });
+    await createGateway(cookie, { name: 'Spare' });
+    const names = async (query: string) =>
+      ((await (await h.get(`/api/gateways${query}`, cookie)).json()) as GatewayBody[]).map((g) => g.name);
+
+    // A company whose machines are all decommissioned is inactive; a gateway without a company has none.
+    expect(await names('?inactiveCompanies=true')).toEqual(['Bravo']);
+    expect(await names('?sort=name&direction=desc')).toEqual(['Spare', 'Bravo', 'Alpha']);
+    expect(await names('?sort=name&direction=asc&inactiveCompanies=false')).toEqual([
+      'Alpha',
+      'Bravo',
+      'Spare',
+    ]);
+
+    const options = (await (await h.get('/api/gateways/companies', cookie)).json()) as Array<{
+      id: string;
+      name: string;
+    }>;
+    expect(options.map((o) => o.id).sort()).toEqual([active.id, idle.id].sort());
+    expect(options.find((o) => o.id === idle.id)?.name).toBe('Idle Works');
+    const admin = await h.tenant();
+    expect((await h.get('/api/gateways/companies', admin.cookie)).status).toBe(403);
+  });
+
   it('validates names and the ingest multiplier (reports-admin §5: 0.1 to 100, step 0.1)', async () => {
     const { cookie } = await rootTenant();
     const bad = async (body: unknown, message: string) => {

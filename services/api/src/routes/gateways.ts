@@ -15,6 +15,7 @@ import {
   disableGateway,
   editGateway,
   enableGateway,
+  gatewayCompanyOptions,
   gatewayDetail,
   listGateways,
   removeGateway,
@@ -31,6 +32,8 @@ const listQuery = z.object({
   direction: z.enum(['asc', 'desc']).default('asc'),
   /** reports-admin §2 filter "Unactivated Edges": only gateways that never pushed (or were deregistered). */
   unactivated: queryBool.optional(),
+  /** reports-admin §2 filter "Inactive Companies": only gateways of companies without a machine in service. */
+  inactiveCompanies: queryBool.optional(),
   company: z.string().min(1).optional(),
 });
 
@@ -93,6 +96,7 @@ export const gatewaysRoutes = new Hono<AppEnv>()
     const q = queryParams(c, listQuery);
     return c.json(await listGateways(c.var.deps.db, q, c.var.deps.now()));
   })
+  .get('/companies', requireRoot, async (c) => c.json(await gatewayCompanyOptions(c.var.deps.db)))
   .get('/:id', requireRoot, async (c) =>
     c.json(await gatewayDetail(c.var.deps.db, c.req.param('id'), c.var.deps.now())),
   )

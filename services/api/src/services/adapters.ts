@@ -100,6 +100,27 @@ export async function cloneAdapter(
   });
 }
 
+const NOT_XML =
+  'The Devices.xml is not XML. Paste the MTConnect device description (it starts with <?xml or <MTConnectDevices>).';
+const NO_DEVICES =
+  'The Devices.xml has no <Device> with <DataItem> elements. Paste the MTConnect device description (the agent’s /probe answer).';
+const SAMPLE_IS_XML =
+  'The SHDR sample is XML. Paste the adapter’s lines here (timestamp|key|value…), and the XML under Devices.xml.';
+const NO_SHDR_LINES =
+  'The SHDR sample has no readable data lines. Each line is timestamp|key|value… (for example 2024-01-01T00:00:00Z|execution|ACTIVE).';
+
+/** reports-admin §7 "data item list": the data item and component kinds the company's adapters use. */
+export async function dataItemList(scope: CompanyScope) {
+  const distinct = (values: Array<string | null>) =>
+    [...new Set(values.filter((v): v is string => Boolean(v)))].sort();
+  const fields = (await listAdapters(scope)).flatMap((a) => a.fields);
+  return {
+    types: distinct(fields.map((f) => f.dataItemType)),
+    subtypes: distinct(fields.map((f) => f.dataItemSubtype)),
+    componentTypes: distinct(fields.map((f) => f.componentType)),
+  };
+}
+
 function pickFrom(
   rules: IngestRules,
   devices: readonly Device[],
@@ -124,11 +145,19 @@ export async function importAdapterSample(
   rules: IngestRules,
   input: { devicesXml: string; sample: string; device?: string | undefined },
 ) {
+  // The parsers are forgiving (ingest never throws on input); a paste that yields nothing readable is a
+  // mistake to name, not a "no match" (reports-admin §2 adapter import).
+  if (!input.devicesXml.trimStart().startsWith('<')) throw oneProblem('devicesXml', NOT_XML);
+  if (input.sample.trimStart().startsWith('<')) throw oneProblem('sample', SAMPLE_IS_XML);
   const devices = rules.parseDevicesXml(input.devicesXml).filter((d) => d.dataItems.length > 0);
-  if (devices.length === 0) throw oneProblem('devicesXml', 'The description has no devices with data items.');
+  if (devices.length === 0) throw oneProblem('devicesXml', NO_DEVICES);
   const device = pickFrom(rules, devices, input.sample, input.device);
   const adapters = await listAdapters(scope);
   const result = rules.importAdapter(device?.dataItems ?? [], input.sample, adapters);
+  // Only commands (* PING) and no bad lines is a sample without fields: reports-admin §8 "Adapter search
+  // no fields: no-match state". Lines that are all unreadable are a malformed sample.
+  if (result.fields.length === 0 && result.unresolvedKeys.length === 0 && result.rejected > 0)
+    throw oneProblem('sample', NO_SHDR_LINES);
   const byId = new Map(adapters.map((a) => [a.id, a]));
   const common = {
     unmatchedItems: result.unmatchedItems,

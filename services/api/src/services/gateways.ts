@@ -27,6 +27,7 @@ import {
   insertGateway,
   listCompanyGateways,
   listGatewayBindings,
+  listCompanyOptions,
   listGatewayRows,
   unbindGatewayMachine,
   unbindGatewaySources,
@@ -234,6 +235,11 @@ export interface GatewayListQuery {
   direction: 'asc' | 'desc';
   /** reports-admin §2 filter "Unactivated Edges": only gateways that never pushed (or were deregistered). */
   unactivated?: boolean | undefined;
+  /**
+   * reports-admin §2 filter "Inactive Companies": only gateways whose company has no machine in service
+   * (docs/decisions/0926).
+   */
+  inactiveCompanies?: boolean | undefined;
   company?: string | undefined;
 }
 
@@ -242,6 +248,7 @@ export async function listGateways(db: Db, q: GatewayListQuery, now: number): Pr
   const [rows, machines] = await Promise.all([listGatewayRows(db), gatewayMachines(db)]);
   const views = rows
     .filter((g) => !q.unactivated || g.activationStatus !== 'activated')
+    .filter((g) => !q.inactiveCompanies || (g.companyId !== null && !g.companyActive))
     .filter((g) => !q.company || g.companyId === q.company)
     .map((g) =>
       gatewayView(
@@ -253,6 +260,9 @@ export async function listGateways(db: Db, q: GatewayListQuery, now: number): Pr
     );
   return views.sort(compareBy(q.sort, q.direction));
 }
+
+/** The companies a gateway can belong to (the modal's company choice). */
+export const gatewayCompanyOptions = (db: Db) => listCompanyOptions(db);
 
 export async function gatewayDetail(db: Db, id: string, now: number) {
   const view = await gatewayViewOf(db, id, now);

@@ -1,0 +1,493 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  internalCompanyListSchema,
+  internalCompanySchema,
+  internalMachinePageSchema,
+  systemVersionSchema,
+  tabletRefreshAllSchema,
+} from '@takt/domain';
+import { DIALECTS } from '@takt/db/testing';
+import type { ApiHarness } from '../testing/app';
+import { apiHarness } from '../testing/app';
+import { aCompany, aMachine, aUser } from '../testing/builders';
+import { aTablet } from '../testing/tablet-builders';
+import { API_VERSION } from '../version';
+
+// The internal (root) screens' calls (reports-admin §2 "Internal company admin", "Internal machine list", "System
+// page"; §5 trial rule; §6 root only; §7 calls; decisions 0920-0923), on both dialects. One harness per dialect:
+// every test makes its own companies and finds its rows by their ids or a tag of its own.
+
+const DAY = 86_400_000;
+const MIN = 60_000;
+// The harness clock: 2025-11-22 08:26:40 UTC, 02:26 in America/Chicago, so "today" is 2025-11-22 there.
+const START = 1_763_800_000_000;
+
+const Issues = (res: unknown) =>
+  ((res as { error?: { issues?: Array<{ field: string; message: string }> } }).error?.issues ?? []).map(
+    (i) => `${i.field}: ${i.message}`,
+  );
+
+const companyBody = (over: Record<string, unknown> = {}) => ({
+  name: `Acme ${crypto.randomUUID().slice(0, 6)}`,
+  timezone: 'America/Chicago',
+  product_tier: 'full',
+  erp: 'Epicor',
+  trial_expiration_date: '2025-12-06',
+  annualRecurringRevenue: 12_000,
+  ...over,
+});
+
+describe.each(DIALECTS)('internal screens on %s', (dialect) => {
+  let h: ApiHarness;
+  let root: string;
+
+  beforeAll(async () => {
+    h = await apiHarness(dialect, START);
+    const home = await aCompany(h.t.db, { name: 'Takt internal' });
+    const user = await aUser(h.t.db, home, { isRoot: true });
+    root = await h.login(user.email, user.password);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const list = async (query = '') =>
+    internalCompanyListSchema.parse(await (await h.get(`/api/internal/companies${query}`, root)).json());
+
+  it('answers 401 without a session and 403 to non-root admins, managers and operators on every call', async () => {
+    const company = await aCompany(h.t.db);
+    const machineId = await aMachine(h.t.db, company);
+    const calls: Array<['GET' | 'POST' | 'PUT', string, unknown?]> = [
+      ['GET', '/api/internal/companies'],
+      ['POST', '/api/internal/companies', companyBody()],
+      ['PUT', `/api/internal/companies/${company.id}`, companyBody()],
+      ['PUT', `/api/internal/companies/${company.id}/muted`, { muted: true }],
+      ['GET', '/api/internal/machines'],
+      ['PUT', `/api/internal/machines/${machineId}`, { make: 'Haas' }],
+      ['GET', '/api/internal/system/version'],
+      ['POST', '/api/internal/system/version/increment', { type: 'js' }],
+      ['POST', '/api/internal/system/tablets/refresh-all'],
+      ['POST', '/api/internal/system/tablets/purge'],
+    ];
+    // The list is every route of the three internal mounts, so a new one cannot go unchecked.
+    const mounted = h.app.routes
+      .filter((r) => r.method !== 'ALL' && /^\/api\/internal\/(companies|machines|system)(\/|$)/.test(r.path))
+      .map((r) => `${r.method} ${r.path.replace(/\/$/, '')}`);
+    const listed = calls.map(
+      ([method, path]) => `${method} ${path.replace(company.id, ':id').replace(machineId, ':id')}`,
+    );
+    expect([...new Set(mounted)].sort()).toEqual([...listed].sort());
+    const before = await h.t.db.selectFrom('system_versions').selectAll().execute();
+    const cookies: string[] = [];
+    for (const role of ['admin', 'manager', 'operator'] as const) {
+      const u = await aUser(h.t.db, company, { role });
+      cookies.push(await h.login(u.email, u.password));
+    }
+    const answers: string[] = [];
+    for (const [method, path, body] of calls) {
+      const anonymous =
+        method === 'GET'
+          ? await h.app.request(path)
+          : await h.app.request(path, {
+              method,
+              headers: { origin: 'http://localhost', 'content-type': 'application/json' },
+              body: JSON.stringify(body ?? {}),
+            });
+      answers.push(`${method} ${path} none ${anonymous.status}`);
+      for (const [i, cookie] of cookies.entries()) {
+        const res = method === 'GET' ? await h.get(path, cookie) : await h.send(method, path, cookie, body);
+        answers.push(`${method} ${path} ${['admin', 'manager', 'operator'][i]} ${res.status}`);
+      }
+    }
+    expect(answers).toEqual(
+      calls.flatMap(([method, path]) => [
+        `${method} ${path} none 401`,
+        `${method} ${path} admin 403`,
+        `${method} ${path} manager 403`,
+        `${method} ${path} operator 403`,
+      ]),
+    );
+    // Refused calls changed nothing.
+    expect(await h.t.db.selectFrom('system_versions').selectAll().execute()).toEqual(before);
+    const row = await h.t.db
+      .selectFrom('companies')
+      .select('muted')
+      .where('id', '=', company.id)
+      .executeTakeFirst();
+    expect(row?.muted).toBe(0);
+  });
+
+  it('lists every company with machine count, last seen, muted and the total ARR', async () => {
+    const a = await aCompany(h.t.db);
+    const b = await aCompany(h.t.db);
+    const silent = await aCompany(h.t.db);
+    const [m1] = [await aMachine(h.t.db, a), await aMachine(h.t.db, a)];
+    const rootMachine = await aMachine(h.t.db, a);
+    const gone = await aMachine(h.t.db, a);
+    await h.t.db.updateTable('machines').set({ root_machine: 1 }).where('id', '=', rootMachine).execute();
+    await h.t.db
+      .updateTable('machines')
+      .set({ decommissioned_at: START - DAY })
+      .where('id', '=', gone)
+      .execute();
+    await aMachine(h.t.db, b);
+    // a: its SHDR source took a line 3 minutes ago; b: its gateway pushed 30 s ago, its source 10 minutes ago.
+    await h.t.db
+      .insertInto('machine_sources')
+      .values({
+        id: crypto.randomUUID(),
+        company_id: a.id,
+        machine_id: m1!,
+        kind: 'shdr',
+        host: '10.0.0.1',
+        port: 7878,
+        enabled: 1,
+        stat_lines: 1,
+        stat_observations: 1,
+        stat_rejected: 0,
+        last_line_at: START - 3 * MIN,
+        created_at: START - DAY,
+      })
+      .execute();
+    const bMachine = (
+      await h.t.db
+        .selectFrom('machines')
+        .select('id')
+        .where('company_id', '=', b.id)
+        .executeTakeFirstOrThrow()
+    ).id;
+    await h.t.db
+      .insertInto('machine_sources')
+      .values({
+        id: crypto.randomUUID(),
+        company_id: b.id,
+        machine_id: bMachine,
+        kind: 'shdr',
+        host: '10.0.0.2',
+        port: 7878,
+        enabled: 1,
+        stat_lines: 1,
+        stat_observations: 1,
+        stat_rejected: 0,
+        last_line_at: START - 10 * MIN,
+        created_at: START - DAY,
+      })
+      .execute();
+    await h.t.db
+      .insertInto('gateways')
+      .values({
+        id: crypto.randomUUID(),
+        company_id: b.id,
+        name: 'Edge',
+        state: 'active',
+        activation_status: 'activated',
+        ingest_multiplier: 1,
+        pusher_config: '{}',
+        supervisor_config: '{}',
+        last_response: START - 30_000,
+        created_at: START - DAY,
+      })
+      .execute();
+    await h.t.db
+      .updateTable('companies')
+      .set({ annual_recurring_revenue: 1000 })
+      .where('id', '=', a.id)
+      .execute();
+    await h.t.db
+      .updateTable('companies')
+      .set({ annual_recurring_revenue: 250 })
+      .where('id', '=', b.id)
+      .execute();
+
+    const all = await list();
+    const byId = new Map(all.companies.map((c) => [c.id, c]));
+    expect(byId.get(a.id)).toMatchObject({ machineCount: 2, lastSeen: START - 3 * MIN, muted: false });
+    expect(byId.get(b.id)).toMatchObject({
+      machineCount: 1,
+      lastSeen: START - 30_000,
+      annualRecurringRevenue: 250,
+    });
+    expect(byId.get(silent.id)).toMatchObject({
+      machineCount: 0,
+      lastSeen: null,
+      annualRecurringRevenue: null,
+    });
+    expect(all.totalAnnualRecurringRevenue).toBe(
+      all.companies.reduce((s, c) => s + (c.annualRecurringRevenue ?? 0), 0),
+    );
+    expect((await list('?rootMachines=true')).companies.find((c) => c.id === a.id)?.machineCount).toBe(3);
+
+    const muted = await h.send('PUT', `/api/internal/companies/${b.id}/muted`, root, { muted: true });
+    expect(internalCompanySchema.parse(await muted.json()).muted).toBe(true);
+    const onlyMuted = await list('?muted=true');
+    expect(onlyMuted.companies.map((c) => c.id)).toContain(b.id);
+    expect(onlyMuted.companies.every((c) => c.muted)).toBe(true);
+    expect((await list('?muted=false')).companies.map((c) => c.id)).not.toContain(b.id);
+    await h.send('PUT', `/api/internal/companies/${b.id}/muted`, root, { muted: false });
+    expect((await list()).companies.find((c) => c.id === b.id)?.muted).toBe(false);
+    expect(
+      (await h.send('PUT', `/api/internal/companies/${crypto.randomUUID()}/muted`, root, { muted: true }))
+        .status,
+    ).toBe(404);
+  });
+
+  it('creates and edits a company with the trial rules of reports-admin §5, saying what is wrong', async () => {
+    const created = await h.send(
+      'POST',
+      '/api/internal/companies',
+      root,
+      companyBody({ name: '  Lakeside Tool  ' }),
+    );
+    expect(created.status).toBe(201);
+    const c = internalCompanySchema.parse(await created.json());
+    expect(c).toMatchObject({
+      name: 'Lakeside Tool',
+      timezone: 'America/Chicago',
+      product_tier: 'full',
+      erp: 'Epicor',
+      trial_expiration_date: '2025-12-06',
+      annualRecurringRevenue: 12_000,
+      machineCount: 0,
+      muted: false,
+    });
+
+    const refused = async (
+      body: Record<string, unknown>,
+      path = '/api/internal/companies',
+      method: 'POST' | 'PUT' = 'POST',
+    ) => {
+      const res = await h.send(method, path, root, body);
+      expect(res.status).toBe(400);
+      return Issues(await res.json());
+    };
+    expect(await refused(companyBody({ name: ' ' }))).toEqual(['name: Missing required field: Name']);
+    expect(await refused(companyBody({ timezone: 'Mars/Olympus' }))).toEqual([
+      'timezone: Choose a time zone from the list',
+    ]);
+    expect(await refused(companyBody({ product_tier: 'gold' }))).toEqual([
+      'product_tier: Choose a product tier: Service Provider, Utilization or Full',
+    ]);
+    // At most 365 days ahead: 2026-11-22 is the last day allowed.
+    expect(
+      (
+        await h.send(
+          'POST',
+          '/api/internal/companies',
+          root,
+          companyBody({ trial_expiration_date: '2026-11-22' }),
+        )
+      ).status,
+    ).toBe(201);
+    expect(await refused(companyBody({ trial_expiration_date: '2026-11-23' }))).toEqual([
+      'trial_expiration_date: Trial expiration can be at most 365 days ahead (2026-11-22 at the latest)',
+    ]);
+    // Not before today (today itself is allowed).
+    expect(await refused(companyBody({ trial_expiration_date: '2025-11-21' }))).toEqual([
+      'trial_expiration_date: Trial expiration cannot be earlier than 2025-11-22',
+    ]);
+    expect(await refused(companyBody({ trial_expiration_date: '2025-02-30' }))).toEqual([
+      'trial_expiration_date: Trial expiration must be a real date (YYYY-MM-DD)',
+    ]);
+    // "Today" is the company's own day: at 08:26 UTC it is still 2025-11-21 in Pago Pago (UTC-11).
+    expect(
+      (
+        await h.send(
+          'POST',
+          '/api/internal/companies',
+          root,
+          companyBody({ timezone: 'Pacific/Pago_Pago', trial_expiration_date: '2025-11-21' }),
+        )
+      ).status,
+    ).toBe(201);
+    // No trial at all is allowed.
+    expect(
+      (await h.send('POST', '/api/internal/companies', root, companyBody({ trial_expiration_date: null })))
+        .status,
+    ).toBe(201);
+
+    // Edit: a date already past may be kept (or moved later), not moved earlier.
+    await h.t.db
+      .updateTable('companies')
+      .set({ trial_expiration_date: '2025-10-01' })
+      .where('id', '=', c.id)
+      .execute();
+    const path = `/api/internal/companies/${c.id}`;
+    const kept = await h.send(
+      'PUT',
+      path,
+      root,
+      companyBody({
+        name: 'Lakeside Tool & Die',
+        trial_expiration_date: '2025-10-01',
+        product_tier: 'utilization',
+        erp: '',
+      }),
+    );
+    expect(kept.status).toBe(200);
+    expect(internalCompanySchema.parse(await kept.json())).toMatchObject({
+      name: 'Lakeside Tool & Die',
+      trial_expiration_date: '2025-10-01',
+      product_tier: 'utilization',
+      erp: null,
+    });
+    expect(await refused(companyBody({ trial_expiration_date: '2025-09-30' }), path, 'PUT')).toEqual([
+      'trial_expiration_date: Trial expiration cannot be earlier than 2025-10-01',
+    ]);
+    expect(
+      (await h.send('PUT', `/api/internal/companies/${crypto.randomUUID()}`, root, companyBody())).status,
+    ).toBe(404);
+  });
+
+  it('pages, sorts and searches every company’s machines (getAllMachines)', async () => {
+    const tag = `q${crypto.randomUUID().slice(0, 6)}`;
+    const north = await aCompany(h.t.db, { name: `North ${tag}` });
+    const south = await aCompany(h.t.db, { name: `South ${tag}` });
+    const ids: string[] = [];
+    for (let i = 0; i < 27; i++) {
+      const id = await aMachine(h.t.db, i % 2 ? south : north, {
+        name: `${tag} M${String(i).padStart(2, '0')}`,
+      });
+      await h.t.db
+        .updateTable('machines')
+        .set({ created_at: START - (27 - i) * DAY })
+        .where('id', '=', id)
+        .execute();
+      ids.push(id);
+    }
+    const page = async (query: string) => {
+      const res = await h.get(`/api/internal/machines?${query}`, root);
+      expect(res.status).toBe(200);
+      return internalMachinePageSchema.parse(await res.json());
+    };
+
+    // Default: 25 per page, newest first.
+    const first = await page(`filter=${tag}`);
+    expect(first.total).toBe(27);
+    expect(first.items.map((m) => m.id)).toEqual([...ids].reverse().slice(0, 25));
+    const second = await page(`filter=${tag}&offset=25`);
+    expect(second.items.map((m) => m.id)).toEqual([ids[1], ids[0]]);
+    expect(first.items[0]).toMatchObject({
+      company: `North ${tag}`,
+      integrationType: 'none',
+      rootMachine: false,
+      decommissionedAt: null,
+    });
+
+    // By name ascending; by company descending (South first).
+    const byName = await page(`filter=${tag}&orderBy=name&orderDirection=asc&limit=3`);
+    expect(byName.items.map((m) => m.name)).toEqual([`${tag} M00`, `${tag} M01`, `${tag} M02`]);
+    const byCompany = await page(`filter=${tag}&orderBy=company&orderDirection=desc&limit=100`);
+    expect(byCompany.items.slice(0, 13).every((m) => m.company === `South ${tag}`)).toBe(true);
+
+    // Make, model and payer are set here, searched and sorted with blanks last both ways.
+    expect(
+      (
+        await h.send('PUT', `/api/internal/machines/${ids[3]}`, root, {
+          make: 'Haas',
+          model: 'VF-2',
+          payer: 'Distributor',
+        })
+      ).status,
+    ).toBe(204);
+    expect((await h.send('PUT', `/api/internal/machines/${ids[5]}`, root, { make: 'Okuma' })).status).toBe(
+      204,
+    );
+    for (const dir of ['asc', 'desc']) {
+      const byMake = await page(`filter=${tag}&orderBy=make&orderDirection=${dir}&limit=3`);
+      expect(byMake.items.map((m) => m.make)).toEqual(
+        dir === 'asc' ? ['Haas', 'Okuma', null] : ['Okuma', 'Haas', null],
+      );
+    }
+    const haas = await page(`filter=${encodeURIComponent('vf-2')}`);
+    expect(haas.items.map((m) => m.id)).toEqual([ids[3]]);
+    expect(haas.items[0]).toMatchObject({ make: 'Haas', model: 'VF-2', payer: 'Distributor' });
+    expect((await page(`filter=${encodeURIComponent(`north ${tag}`)}`)).total).toBe(14);
+    // A search's % is a character, not a wildcard.
+    expect((await page(`filter=${tag}%25`)).total).toBe(0);
+
+    const bad = await h.get('/api/internal/machines?orderBy=colour&limit=500', root);
+    expect(bad.status).toBe(400);
+    expect(Issues(await bad.json())).toEqual([
+      'limit: limit must be at most 100',
+      expect.stringContaining('orderBy: orderBy must be one of name, createdAt'),
+    ]);
+    expect(
+      (await h.send('PUT', `/api/internal/machines/${crypto.randomUUID()}`, root, { make: 'X' })).status,
+    ).toBe(404);
+  });
+
+  it('increments the version and the JS version for good: every response then carries the new MM-API-Version', async () => {
+    const read = async () =>
+      systemVersionSchema.parse(await (await h.get('/api/internal/system/version', root)).json());
+    const before = await read();
+    const header = async () => (await h.get('/api/me', root)).headers.get('MM-API-Version');
+    expect(await header()).toBe(before.version);
+
+    const api = await h.send('POST', '/api/internal/system/version/increment', root);
+    const afterApi = systemVersionSchema.parse(await api.json());
+    expect(afterApi).toMatchObject({
+      apiRevision: before.apiRevision + 1,
+      jsRevision: before.jsRevision,
+      updatedAt: START,
+    });
+    expect(afterApi.version).toBe(`${API_VERSION}+${before.apiRevision + 1}.${before.jsRevision}`);
+    // The answer to the increment itself already carries it, so the root user's own page sees it too.
+    expect(api.headers.get('MM-API-Version')).toBe(afterApi.version);
+    expect(await header()).toBe(afterApi.version);
+
+    const js = systemVersionSchema.parse(
+      await (await h.send('POST', '/api/internal/system/version/increment', root, { type: 'js' })).json(),
+    );
+    expect(js).toMatchObject({ apiRevision: before.apiRevision + 1, jsRevision: before.jsRevision + 1 });
+    expect(await header()).toBe(js.version);
+    // Stored, not held in memory.
+    expect(
+      await h.t.db.selectFrom('system_versions').select(['api_revision', 'js_revision']).executeTakeFirst(),
+    ).toEqual({
+      api_revision: before.apiRevision + 1,
+      js_revision: before.jsRevision + 1,
+    });
+    expect(
+      (await h.send('POST', '/api/internal/system/version/increment', root, { type: 'css' })).status,
+    ).toBe(400);
+  });
+
+  it('refreshes and purges the tablets of every company', async () => {
+    const a = await aCompany(h.t.db);
+    const b = await aCompany(h.t.db);
+    const ta = await aTablet(h.t.db, a, null, START);
+    const tb = await aTablet(h.t.db, b, null, START);
+    const revokedA = await aTablet(h.t.db, a, null, START);
+    const revokedB = await aTablet(h.t.db, b, null, START);
+    await h.t.db
+      .updateTable('tablets')
+      .set({ state: 'revoked' })
+      .where('id', 'in', [revokedA.id, revokedB.id])
+      .execute();
+    // Tablet a's socket answers (as the tablet-auth socket would); tablet b's does not.
+    const stop = h.bus.subscribe((e) => {
+      if (e.topic === 'tablet' && e.machineId === ta.id && e.tablet?.event === 'refresh')
+        void h.bus.publish([{ ...e, tablet: { event: 'ack', nonce: e.tablet.nonce! } }]);
+    });
+    try {
+      const res = await h.send('POST', '/api/internal/system/tablets/refresh-all', root);
+      expect(res.status).toBe(200);
+      const body = tabletRefreshAllSchema.parse(await res.json());
+      expect(body.pushed).toContain(ta.id);
+      expect(body.notPushed).toContain(tb.id);
+      expect(body.notPushedTablets).toContainEqual({ id: tb.id, company: b.name, label: expect.any(String) });
+      expect([...body.pushed, ...body.notPushed]).not.toContain(revokedA.id);
+    } finally {
+      stop();
+    }
+
+    const purge = await h.send('POST', '/api/internal/system/tablets/purge', root);
+    expect(await purge.json()).toEqual({ purgedTabletCount: 2 });
+    const left = await h.t.db
+      .selectFrom('tablets')
+      .select('id')
+      .where('company_id', 'in', [a.id, b.id])
+      .execute();
+    expect(left.map((r) => r.id).sort()).toEqual([ta.id, tb.id].sort());
+  });
+});
