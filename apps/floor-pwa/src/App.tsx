@@ -16,6 +16,9 @@ import { SyncProvider } from './offline/SyncProvider';
 import { WorkcenterPage } from './pages/WorkcenterPage';
 import { isTvMode, resolveFloorRoute } from './routes';
 import { useTabletPushes } from './tablet/pushes';
+import { tabletDeviceOf, writeTabletDevice } from './tablet/device';
+import { deviceSerial } from './tablet/registration';
+import type { DeviceRegistration } from '@takt/ui';
 
 // The workcenter route is the tablet's first paint and loads with the entry; the other screens load on first
 // use so its initial JavaScript stays within its 150 KB gzip budget.
@@ -63,6 +66,21 @@ function Screen() {
 const offlineMe = () => kvGet<Me>(floorDb(), KV.me).then((m) => m ?? null);
 const rememberMe = (me: Me) => void kvPut(floorDb(), KV.me, me);
 
+// "Use this device" on the login page (?device, decision 0935): the tablet keeps its serial number and, once
+// registered, what it is, as the code registration does (tablet/TabletRegisterPage.tsx).
+const localStorageOrNull = () => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+};
+const thisDeviceSerial = () => deviceSerial(localStorageOrNull());
+const rememberDevice = ({ tablet }: DeviceRegistration) => {
+  const device = tabletDeviceOf(tablet);
+  if (device) writeTabletDevice(localStorageOrNull(), device);
+};
+
 /** live-operations §1, §4: a changed MM-API-Version counts "Reloading in ..." for 30 s, then reloads. */
 function VersionWatch() {
   useNewVersionReload(api);
@@ -90,7 +108,14 @@ export function App() {
           <TabletRegisterPage />
         </Suspense>
       ) : (
-        <AuthGate api={api} appName={t('app.floorName')} offlineMe={offlineMe} onSignedIn={rememberMe}>
+        <AuthGate
+          api={api}
+          appName={t('app.floorName')}
+          offlineMe={offlineMe}
+          onSignedIn={rememberMe}
+          deviceSerial={thisDeviceSerial}
+          onDeviceRegistered={rememberDevice}
+        >
           {(session) => (
             <SessionContext.Provider value={session}>
               <SyncProvider api={api}>

@@ -11,35 +11,55 @@ export interface LoginFormProps {
   onSubmit: (request: LoginRequest) => Promise<void>;
   /** reports-admin §2 password reset: where "Forgot password?" leads; no link when left out. */
   forgotPasswordHref?: string;
+  /**
+   * reports-admin §2 "Login: device button" (decision 0935): registers this device with the credentials typed;
+   * rejects with an Error whose message is shown. No button when left out.
+   */
+  onUseDevice?: (request: LoginRequest) => Promise<void>;
+  /** The line under the device button: what it does. */
+  deviceHint?: string;
+  /** reports-admin §2 "Login: … code option": switches to signing in with an e-mailed code. No link when left out. */
+  onUseCode?: () => void;
 }
 
 const validate = checkLogin;
 
 /** E-mail and password sign-in. Field rules and texts are the domain's loginRequestSchema's (shape.ts). */
-export function LoginForm({ appName, onSubmit, forgotPasswordHref }: LoginFormProps) {
+export function LoginForm({
+  appName,
+  onSubmit,
+  forgotPasswordHref,
+  onUseDevice,
+  deviceHint,
+  onUseCode,
+}: LoginFormProps) {
   const id = useId();
   const [values, setValues] = useState({ email: '', password: '' });
   const [touched, setTouched] = useState<Partial<Record<keyof LoginRequest, boolean>>>({});
   const [serverError, setServerError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const [submitting, setSubmitting] = useState<'login' | 'device' | null>(null);
 
   const { errors } = validate(values);
   const shown = (f: keyof LoginRequest) => (touched[f] ? errors[f] : undefined);
 
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  const run = async (action: 'login' | 'device', send: (request: LoginRequest) => Promise<void>) => {
     if (submitting) return;
     setTouched({ email: true, password: true });
     const result = validate(values);
     if (!result.data) return;
-    setSubmitting(true);
+    setSubmitting(action);
     setServerError(null);
     try {
-      await onSubmit(result.data);
+      await send(result.data);
     } catch (err) {
       setServerError(err instanceof Error && err.message ? err.message : t('login.failed'));
-      setSubmitting(false);
+      setSubmitting(null);
     }
+  };
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void run('login', onSubmit);
   };
 
   const field = (name: keyof LoginRequest, label: string, type: string, autoComplete: string) => {
@@ -70,12 +90,7 @@ export function LoginForm({ appName, onSubmit, forgotPasswordHref }: LoginFormPr
 
   return (
     <main className="login">
-      <form
-        className="login__card"
-        onSubmit={(e) => void submit(e)}
-        noValidate
-        aria-labelledby={`${id}-heading`}
-      >
+      <form className="login__card" onSubmit={submit} noValidate aria-labelledby={`${id}-heading`}>
         <h1 id={`${id}-heading`}>{t('login.heading', { app: appName })}</h1>
         {field('email', t('login.email'), 'email', 'username')}
         {field('password', t('login.password'), 'password', 'current-password')}
@@ -87,14 +102,40 @@ export function LoginForm({ appName, onSubmit, forgotPasswordHref }: LoginFormPr
         <button
           type="submit"
           className="button button--primary button--block"
-          disabled={submitting}
-          aria-busy={submitting || undefined}
+          disabled={submitting !== null}
+          aria-busy={submitting === 'login' || undefined}
         >
           {t('login.submit')}
         </button>
-        {forgotPasswordHref && (
-          <p className="login__forgot">
-            <a href={forgotPasswordHref}>{t('password.forgot')}</a>
+        {onUseDevice && (
+          <div className="login__variant">
+            <button
+              type="button"
+              className="button button--block"
+              disabled={submitting !== null}
+              aria-busy={submitting === 'device' || undefined}
+              aria-describedby={deviceHint ? `${id}-device-hint` : undefined}
+              onClick={() => void run('device', onUseDevice)}
+            >
+              {submitting === 'device'
+                ? t('accountsMore.device.registering')
+                : t('accountsMore.device.button')}
+            </button>
+            {deviceHint && (
+              <p className="login__hint" id={`${id}-device-hint`}>
+                {deviceHint}
+              </p>
+            )}
+          </div>
+        )}
+        {(forgotPasswordHref || onUseCode) && (
+          <p className="login__links">
+            {forgotPasswordHref && <a href={forgotPasswordHref}>{t('password.forgot')}</a>}
+            {onUseCode && (
+              <button type="button" className="login__link" onClick={onUseCode}>
+                {t('accountsMore.code.option')}
+              </button>
+            )}
           </p>
         )}
       </form>

@@ -100,7 +100,9 @@ function ShiftNotifications({ profile, shifts }: { profile: Profile; shifts: Shi
               </label>
             ))}
           </div>
-          <p className="admin__hint">{t('profile.allShifts')}</p>
+          <p className="admin__hint">
+            {chosen.length === 0 ? t('profile.allShifts') : t('accountsMore.profile.byStart')}
+          </p>
         </fieldset>
       )}
       <div>

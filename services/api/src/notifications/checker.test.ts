@@ -8,6 +8,7 @@ import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine, aUser } from '../testing/builders';
 import { HOUR, MIN, someStates } from '../testing/downtime-builders';
+import { aShift } from '../testing/live-builders';
 import { listOutboxMail } from '../testing/mail-outbox';
 import { startSmtpServer } from '../testing/smtp-server';
 import type { TestSmtpServer } from '../testing/smtp-server';
@@ -232,6 +233,60 @@ describe.each(DIALECTS)('machine notifications by e-mail on %s', (dialect) => {
     expect(await after(1)).toBe(1);
     expect(mailTo(theirs.user).map((m) => m.subject)).toEqual(['Warning: Theirs has been down for 1 minute']);
     expect(mailTo(mine.user)).toHaveLength(1);
+  });
+
+  it("mails only episodes that begin in the recipient's chosen shifts", async () => {
+    const { company, user: admin, cookie } = await h.tenant();
+    // START is 02:26 in the company's zone (America/Chicago): in Night, before Day.
+    const night = await aShift(h.t.db, company, {
+      name: 'Night',
+      startoffsetminutes: 0,
+      endoffsetminutes: 360,
+    });
+    const day = await aShift(h.t.db, company, {
+      name: 'Day',
+      startoffsetminutes: 360,
+      endoffsetminutes: 840,
+    });
+    const people = {
+      nights: await aUser(h.t.db, company, { role: 'manager' }),
+      days: await aUser(h.t.db, company, { role: 'manager' }),
+      off: await aUser(h.t.db, company, { role: 'manager' }),
+      every: await aUser(h.t.db, company, { role: 'manager' }),
+    };
+    const choose = async (who: User & { password: string }, notify: boolean, shifts: string[]) => {
+      const own = await h.login(who.email, who.password);
+      const res = await h.send('PUT', '/api/profile/shift-notifications', own, { notify, shifts });
+      expect(res.status).toBe(200);
+    };
+    await choose(people.nights, true, [night]);
+    await choose(people.days, true, [day]);
+    await choose(people.off, false, [night, day]);
+    await choose(people.every, true, []);
+    const machine = await aMachine(h.t.db, company, { name: 'Saw 1' });
+    await notify(
+      cookie,
+      machine,
+      [admin, ...Object.values(people)].map((u) => ({
+        accountId: u.id,
+        type: 'downtime' as const,
+        level: 1,
+      })),
+    );
+    const counts = () => [admin, ...Object.values(people)].map((u) => mailTo(u).length);
+
+    // An episode beginning at 02:26 (Night): the admin has saved no choice, so every shift reaches them.
+    await live(company, machine, 'INACTIVE', h.clock.now);
+    expect(await after(10)).toBe(3);
+    expect(counts()).toEqual([1, 1, 0, 0, 1]);
+
+    // Running again, then down at 06:26 (Day): the Day recipient is told, the Night one is not, even though
+    // this check runs while Day is under way for both.
+    await live(company, machine, 'ACTIVE', h.clock.now);
+    expect(await after(230)).toBe(0);
+    await live(company, machine, 'INACTIVE', h.clock.now);
+    expect(await after(10)).toBe(3);
+    expect(counts()).toEqual([2, 1, 1, 0, 2]);
   });
 
   it('respects the e-mail preferences, and sends nothing more for an episode whose mail failed', async () => {

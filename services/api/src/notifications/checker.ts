@@ -6,11 +6,13 @@ import { sendMail } from '../mail/send';
 import type { MailTransport } from '../mail/transport';
 import { getCompany } from '../repositories/company';
 import type { Company } from '../repositories/company';
+import { getShiftNotifications } from '../repositories/account-links';
 import { getEmailPreferences } from '../repositories/email-notifications';
 import { liveByMachine } from '../repositories/live';
 import { getUser } from '../repositories/users';
 import { dashboardFigures } from '../services/dashboard';
 import { DEFAULT_EMAIL_PREFERENCES } from '../services/email-notifications';
+import { currentShiftAt } from '../services/shifts';
 import { machineLink } from '../services/workcenter';
 import {
   activeBetween,
@@ -23,7 +25,7 @@ import {
   touchEpisode,
 } from './repository';
 import type { StoredNotification } from './repository';
-import { downtimeObservation, dueAt, episodeStep, utilizationObservation } from './rules';
+import { downtimeObservation, dueAt, episodeStep, shiftChoiceAllows, utilizationObservation } from './rules';
 import type { Observation } from './rules';
 import { everyInterval } from '../workers/interval';
 
@@ -194,6 +196,11 @@ export async function checkCompanyNotifications(
     if (!user || user.locked) continue;
     const prefs = (await getEmailPreferences(scope, user.id)) ?? DEFAULT_EMAIL_PREFERENCES;
     if (n.type === 'downtime' ? !prefs.receiveDowntimeEmail : !prefs.receiveUtilizationEmail) continue;
+    // reports-admin §2 Profile "shift notifications": only episodes that begin in a chosen shift.
+    const choice = await getShiftNotifications(scope, user.id);
+    const byShift = choice?.notify === true && choice.shifts.length > 0;
+    const shiftAtStart = byShift ? ((await currentShiftAt(scope, since))?.id ?? null) : null;
+    if (!shiftChoiceAllows(choice, shiftAtStart)) continue;
     const mail = notificationMail({
       notification: n,
       machine: machine.name,

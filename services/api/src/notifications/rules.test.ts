@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downtimeObservation, dueAt, episodeStep, utilizationObservation } from './rules';
+import { downtimeObservation, dueAt, episodeStep, shiftChoiceAllows, utilizationObservation } from './rules';
 
 // Decisions 0901, 0902: the condition, episode and delay rules by table.
 
@@ -58,4 +58,18 @@ describe('when the e-mail is due', () => {
       expect(dueAt({ type, level, delayMinutes }, 1000, failure)).toBe(1000 + due);
     },
   );
+});
+
+describe('shift choice (decision 0936)', () => {
+  it.each([
+    ['no saved choice', undefined, null, true],
+    ['notifications off', { notify: false, shifts: [] }, 'day', false],
+    ['notifications off, shift chosen', { notify: false, shifts: ['day'] }, 'day', false],
+    ['every shift', { notify: true, shifts: [] }, null, true],
+    ['in a chosen shift', { notify: true, shifts: ['day', 'late'] }, 'late', true],
+    ['in another shift', { notify: true, shifts: ['day'] }, 'night', false],
+    ['between shifts', { notify: true, shifts: ['day'] }, null, false],
+  ] as const)('%s → %s', (_, choice, shift, allowed) => {
+    expect(shiftChoiceAllows(choice, shift)).toBe(allowed);
+  });
 });

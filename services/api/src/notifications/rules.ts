@@ -73,3 +73,22 @@ export function dueAt(
   const danger = n.type === 'downtime' && isFailureLevel(n.level) ? downtimeFailureDelayMinutes * MIN : 0;
   return since + danger + n.delayMinutes * MIN;
 }
+
+/** The profile's choice (reports-admin §2 Profile "shift notifications", §3 Current user "shifts, notify"). */
+export interface ShiftChoice {
+  notify: boolean;
+  shifts: readonly string[];
+}
+
+/**
+ * Whether a user's shift choice lets an episode's e-mail through (decision 0936). No saved choice and a
+ * choice of no shift mean every shift; "Send me notifications" off means none; otherwise the episode must
+ * begin in one of the chosen shifts (`shiftAtStart` is the shift occurrence covering its start, null between
+ * shifts).
+ */
+export function shiftChoiceAllows(choice: ShiftChoice | undefined, shiftAtStart: string | null): boolean {
+  if (!choice) return true;
+  if (!choice.notify) return false;
+  if (choice.shifts.length === 0) return true;
+  return shiftAtStart !== null && choice.shifts.includes(shiftAtStart);
+}

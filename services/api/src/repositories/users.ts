@@ -125,12 +125,13 @@ export async function countActiveAdmins(scope: CompanyScope): Promise<number> {
 }
 
 /**
- * Delete a user and what is theirs alone (sessions, password links, preferences). Rows that record what
+ * Delete a user and what is theirs alone (sessions, password links, sign-in codes, preferences). Rows that record what
  * they did (mail sent, annotations made) keep the id as history. Mutates.
  */
 export async function deleteUser(scope: CompanyScope, id: string): Promise<boolean> {
   await scope.deleteFrom('sessions').where('user_id', '=', id).execute();
   await scope.deleteFrom('password_resets').where('user_id', '=', id).execute();
+  await scope.deleteFrom('login_codes').where('user_id', '=', id).execute();
   await scope.deleteFrom('email_preferences').where('user_id', '=', id).execute();
   await scope.deleteFrom('shift_notifications').where('user_id', '=', id).execute();
   // Machine notifications name the user (account_id references users.id): they go with the user.

@@ -454,7 +454,7 @@ describe.each(DIALECTS)('the profile on %s', (dialect) => {
       email: user.email,
       displayName: user.displayName,
       role: 'admin',
-      notify: false,
+      notify: true,
       shifts: [],
       sessions: 1,
     });

@@ -1,17 +1,51 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { loginRequestSchema } from '@takt/domain';
+import { z } from 'zod';
+import { idSchema, loginRequestSchema } from '@takt/domain';
 import { SESSION_COOKIE } from '../auth/middleware';
 import type { AppEnv } from '../http/context';
 import { jsonBody } from '../http/validate';
+import { outboxTransport } from '../mail/transport';
 import { SESSION_TTL_MS } from '../repositories/sessions';
+import { loginWithCode, registerDevice, requestLoginCode } from '../services/accounts-login';
 import { login, logout, toMe } from '../services/auth';
 import { clientAddress } from '../http/client-address';
+import { deviceAnswer } from './tablets';
+
+// The login page's variants (reports-admin §2 "Login: device button and code option depending on query
+// parameters"; decision 0935), outside /api like POST /login:
+//   POST /login/device  { email, password, serial_number?, machineId?, remote_identifier? } → { tablet, redirectTo }
+//        + the takt_tablet cookie (admins only: 403 DEVICE_ADMIN_ONLY; no session is opened)
+//   POST /login/code/request { email } → { message } (the same whether or not the address has an account)
+//   POST /login/code    { email, code } → { user } + the session cookie, like POST /login
+
+const emailSchema = loginRequestSchema.shape.email;
+const deviceSchema = loginRequestSchema.extend({
+  serial_number: z.string().trim().min(1).max(100).nullish(),
+  machineId: idSchema.nullish(),
+  remote_identifier: z.string().trim().max(200).nullish(),
+});
+const codeRequestSchema = z.object({ email: emailSchema });
+const codeLoginSchema = z.object({
+  email: emailSchema,
+  code: z.string().trim().min(1, 'Enter the code from the e-mail.').max(20),
+});
+
+function setSessionCookie(c: Context<AppEnv>, token: string) {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: c.var.deps.secureCookies,
+    path: '/',
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  });
+}
 
 /** POST /login and DELETE /logout (ARCHITECTURE.md "Conventions"); outside /api, no caller needed. */
 export const authRoutes = new Hono<AppEnv>()
   .post('/login', async (c) => {
-    const { db, now, demoMode, secureCookies } = c.var.deps;
+    const { db, now, demoMode } = c.var.deps;
     const { token, me } = await login(
       db,
       await jsonBody(c, loginRequestSchema),
@@ -19,13 +53,38 @@ export const authRoutes = new Hono<AppEnv>()
       demoMode,
       clientAddress(c),
     );
-    setCookie(c, SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'Strict',
-      secure: secureCookies,
-      path: '/',
-      maxAge: Math.floor(SESSION_TTL_MS / 1000),
-    });
+    setSessionCookie(c, token);
+    return c.json({ user: me });
+  })
+  .post('/login/device', async (c) => {
+    const { db, now, secureCookies } = c.var.deps;
+    const body = await jsonBody(c, deviceSchema);
+    const { tablet, token } = await registerDevice(
+      db,
+      {
+        email: body.email,
+        password: body.password,
+        serialNumber: body.serial_number ?? null,
+        machineId: body.machineId ?? null,
+        remoteIdentifier: body.remote_identifier ?? null,
+      },
+      now(),
+      clientAddress(c),
+    );
+    return deviceAnswer(c, tablet, token, secureCookies);
+  })
+  .post('/login/code/request', async (c) => {
+    const { db, now, mail } = c.var.deps;
+    const { email } = await jsonBody(c, codeRequestSchema);
+    return c.json(
+      await requestLoginCode(db, mail ?? outboxTransport, email, new URL(c.req.url).origin, now()),
+    );
+  })
+  .post('/login/code', async (c) => {
+    const { db, now, demoMode } = c.var.deps;
+    const body = await jsonBody(c, codeLoginSchema);
+    const { token, me } = await loginWithCode(db, body, now(), demoMode, clientAddress(c));
+    setSessionCookie(c, token);
     return c.json({ user: me });
   })
   .delete('/logout', async (c) => {

@@ -6,8 +6,10 @@ import { verifyPassword } from '../auth/passwords';
 import type { Caller } from '../http/context';
 import { ApiError } from '../http/errors';
 import { getCompany } from '../repositories/company';
+import type { Company } from '../repositories/company';
 import { createSession, revokeSession } from '../repositories/sessions';
 import { findUserForLogin } from '../repositories/users';
+import type { User } from '../repositories/users';
 import { assertNotThrottled, loginKeys, noteFailedLogin, noteGoodLogin } from './login-throttle';
 
 // Logging users in and out (ARCHITECTURE.md "Conventions": POST /login, DELETE /logout); the routes set and
@@ -40,16 +42,15 @@ export function toMe(caller: Pick<Caller, 'user' | 'company'>, demoMode: boolean
 }
 
 /**
- * Checks the credentials and opens a session: its token and the user as GET /api/me answers. `address` is
- * the client's address for throttling (decision 0842); null when unknown.
+ * Checks the credentials, throttled per account and address (decision 0842): the user and their company, or
+ * 401 with one text for an unknown e-mail, a wrong password and a locked user. Mutates login_failures.
  */
-export async function login(
+export async function authenticate(
   db: Db,
   credentials: LoginRequest,
   now: number,
-  demoMode: boolean,
   address: string | null = null,
-): Promise<{ token: string; me: Me }> {
+): Promise<{ user: User; company: Company }> {
   const keys = loginKeys(credentials.email, address);
   await assertNotThrottled(db, keys, now);
   const found = await findUserForLogin(db, credentials.email);
@@ -61,8 +62,32 @@ export async function login(
   await noteGoodLogin(db, keys);
   const company = await getCompany(db, found.user.companyId);
   if (!company) throw badLogin();
-  const { token } = await createSession(db, { companyId: company.id, userId: found.user.id }, now);
-  return { token, me: toMe({ user: found.user, company }, demoMode) };
+  return { user: found.user, company };
+}
+
+/** Opens a session for a user already checked: its cookie token and the user as GET /api/me answers. */
+export async function openSession(
+  db: Db,
+  who: { user: User; company: Company },
+  now: number,
+  demoMode: boolean,
+): Promise<{ token: string; me: Me }> {
+  const { token } = await createSession(db, { companyId: who.company.id, userId: who.user.id }, now);
+  return { token, me: toMe(who, demoMode) };
+}
+
+/**
+ * Checks the credentials and opens a session: its token and the user as GET /api/me answers. `address` is
+ * the client's address for throttling (decision 0842); null when unknown.
+ */
+export async function login(
+  db: Db,
+  credentials: LoginRequest,
+  now: number,
+  demoMode: boolean,
+  address: string | null = null,
+): Promise<{ token: string; me: Me }> {
+  return openSession(db, await authenticate(db, credentials, now, address), now, demoMode);
 }
 
 /** Ends the session of a token (mutates the sessions table). */
