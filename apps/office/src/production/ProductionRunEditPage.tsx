@@ -353,9 +353,19 @@ export function WhenFieldset({
   );
 }
 
-/** Setup (reports-admin §4 start-in-setup none/planned/unplanned; setup ends still in setup or a date). */
-export function SetupFieldset({ draft, errors, set, disabled, children }: RunFieldsetProps) {
-  const inSetup = draft.startInSetup !== 'none';
+/**
+ * Setup (reports-admin §4 start-in-setup none/planned/unplanned; setup ends still in setup or a date). The form
+ * with setup stages leaves the setup end out (`askSetupEnd` false): the stages give it.
+ */
+export function SetupFieldset({
+  draft,
+  errors,
+  set,
+  disabled,
+  children,
+  askSetupEnd = true,
+}: RunFieldsetProps & { askSetupEnd?: boolean }) {
+  const inSetup = draft.startInSetup !== 'none' && askSetupEnd;
   return (
     <fieldset disabled={disabled}>
       <legend>{tr('production.edit.setup')}</legend>

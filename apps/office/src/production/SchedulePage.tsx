@@ -1,15 +1,16 @@
 import { localeZone, Modal, Progress, t, tr, useSession, useToasts } from '@takt/ui';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api';
 import { FormErrorBox } from '../admin/AdminParts';
 import { formError } from '../admin/form';
 import type { FormError } from '../admin/form';
-import { isAdminUser } from '../admin/screens';
-import { useMachineNames } from '../reports/hooks';
+import { ADMIN_PATHS, isAdminUser } from '../admin/screens';
+import { useCompanyFlags, useMachineNames } from '../reports/hooks';
 import { productionRunEditHref } from './runs';
 import type { RunDraft } from './runs';
 import {
+  Choice,
   NumberField,
   SetupFieldset,
   StandardsFieldset,
@@ -17,6 +18,7 @@ import {
   WhenFieldset,
 } from './ProductionRunEditPage';
 import {
+  barLabelsOf,
   barOf,
   checkScheduleDraft,
   duplicateDraft,
@@ -27,20 +29,25 @@ import {
   parseScheduleRuns,
   scheduleDraftOf,
   scheduleHref,
+  setupShareOf,
   shiftDay,
   windowOf,
   zoomOf,
   ZOOM_CHOICES,
 } from './schedule';
 import type { ScheduleDraft, ScheduleRun } from './schedule';
+import { checkStagesDraft, opensWithStages, setupMinutesOf, stageTimes } from './schedule-stages';
+import type { ScheduleFormKind, StageChoice } from './schedule-stages';
 import { useWallTime } from './time';
 import './production.css';
 import './schedule.css';
 
 type Load = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; runs: ScheduleRun[] };
 
-/** What the form edits: a new run (also a duplicate) or a saved one. */
-type Editing = { mode: 'new' | 'duplicate'; draft: ScheduleDraft } | { mode: 'edit'; run: ScheduleRun };
+/** What the form edits: a new run (also a duplicate, in the form of its run) or a saved one. */
+type Editing =
+  | { mode: 'new' | 'duplicate'; draft: ScheduleDraft; kind: ScheduleFormKind }
+  | { mode: 'edit'; run: ScheduleRun };
 
 interface ShiftChoice {
   id: string;
@@ -64,6 +71,31 @@ function useShifts(): ShiftChoice[] {
   return shifts;
 }
 
+/** GET /api/setup/stages: the company's active setup stages in stage order, for the second form (decision 0940). */
+function useSetupStages(): StageChoice[] {
+  const [stages, setStages] = useState<StageChoice[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .request<StageChoice[]>('/api/setup/stages', { signal: controller.signal })
+      .then((list) =>
+        setStages(
+          list.map((s) => ({
+            id: s.id,
+            name: s.name,
+            stageOrder: s.stageOrder,
+            setupPercentage: s.setupPercentage,
+          })),
+        ),
+      )
+      .catch(() => {
+        // The form says no stages are configured; saving is refused by the server's rule as well.
+      });
+    return () => controller.abort();
+  }, []);
+  return stages;
+}
+
 /**
  * /app/production/schedule?start=YYYY-MM-DD&days=N (reports-admin §2 "Schedule (job runs) timeline with zoom,
  * create, edit, duplicate, delete"; §9 zoom 1 to 31 days; decision 0910): one lane per machine with its job runs
@@ -83,6 +115,8 @@ export function SchedulePage() {
   );
   const machines = useMachineNames().machines;
   const shifts = useShifts();
+  const stages = useSetupStages();
+  const stagesOn = useCompanyFlags()?.enable_setup_stages ?? false;
   const wall = useWallTime();
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [editing, setEditing] = useState<Editing | null>(null);
@@ -110,7 +144,11 @@ export function SchedulePage() {
   const lanes = lanesOf(machines, load.kind === 'ready' ? load.runs : []);
   const activeShifts = shifts.filter((s) => !s.terminated).map((s) => s.id);
   const startNew = (machineId: string, start: number) =>
-    setEditing({ mode: 'new', draft: newDraft(machineId, '', start, timeZone, activeShifts) });
+    setEditing({
+      mode: 'new',
+      draft: newDraft(machineId, '', start, timeZone, activeShifts),
+      kind: 'shifts',
+    });
   const saved = useCallback(() => {
     setEditing(null);
     setVersion((v) => v + 1);
@@ -206,50 +244,76 @@ export function SchedulePage() {
               </div>
             </div>
             <ul className="schedule__lanes">
-              {lanes.map((lane) => (
-                <li key={lane.id} className="schedule__lane" aria-label={lane.name}>
-                  <div className="schedule__name">{lane.name}</div>
-                  <div
-                    className="schedule__track"
-                    onClick={(e) => {
-                      if (!admin || e.target !== e.currentTarget) return;
-                      const box = e.currentTarget.getBoundingClientRect();
-                      startNew(lane.id, hourAt(win, (e.clientX - box.left) / box.width));
-                    }}
+              {lanes.map((lane) => {
+                const bars = lane.runs.map((run) => barOf(run, win));
+                const { labels, rows } = barLabelsOf(bars);
+                return (
+                  <li
+                    key={lane.id}
+                    className={`schedule__lane${rows === 2 ? ' schedule__lane--stagger' : ''}`}
+                    aria-label={lane.name}
                   >
-                    {dayTicks.map((d) => (
-                      <span
-                        key={d.day}
-                        className="schedule__gridline"
-                        style={{ left: `${d.left}%` }}
-                        aria-hidden="true"
-                      />
-                    ))}
-                    {lane.runs.map((run) => {
-                      const bar = barOf(run, win);
-                      if (!bar) return null;
-                      const label = tr('schedule.bar', {
-                        job: run.job_name,
-                        from: wall(run.startdate),
-                        to: run.enddate === null ? tr('schedule.never') : wall(run.enddate),
-                      });
-                      return (
-                        <button
-                          key={run.id}
-                          type="button"
-                          className={`schedule__bar${run.startInSetup !== 'none' ? ' schedule__bar--setup' : ''}${run.enddate === null ? ' schedule__bar--open' : ''}`}
-                          style={{ left: `${bar.left}%`, width: `${bar.width}%` }}
-                          title={label}
-                          aria-label={label}
-                          onClick={() => setEditing({ mode: 'edit', run })}
-                        >
-                          <span className="schedule__bar-text">{run.job_name}</span>
-                        </button>
-                      );
-                    })}
-                  </div>
-                </li>
-              ))}
+                    <div className="schedule__name">{lane.name}</div>
+                    <div
+                      className="schedule__track"
+                      onClick={(e) => {
+                        if (!admin || e.target !== e.currentTarget) return;
+                        const box = e.currentTarget.getBoundingClientRect();
+                        startNew(lane.id, hourAt(win, (e.clientX - box.left) / box.width));
+                      }}
+                    >
+                      {dayTicks.map((d) => (
+                        <span
+                          key={d.day}
+                          className="schedule__gridline"
+                          style={{ left: `${d.left}%` }}
+                          aria-hidden="true"
+                        />
+                      ))}
+                      {lane.runs.map((run, k) => {
+                        const bar = bars[k];
+                        const place = labels[k];
+                        if (!bar || !place) return null;
+                        const times = {
+                          job: run.job_name,
+                          from: wall(run.startdate),
+                          to: run.enddate === null ? tr('schedule.never') : wall(run.enddate),
+                        };
+                        const label = tr('schedule.bar', times);
+                        // The lane names the machine; the tooltip names it too, for a lane scrolled aside.
+                        const title = tr('scheduleMore.bar.title', { ...times, machine: run.machine_name });
+                        const open = () => setEditing({ mode: 'edit', run });
+                        return (
+                          <Fragment key={run.id}>
+                            <button
+                              type="button"
+                              className={`schedule__bar${run.startInSetup !== 'none' ? ' schedule__bar--setup' : ''}${run.enddate === null ? ' schedule__bar--open' : ''}`}
+                              style={{
+                                left: `${bar.left}%`,
+                                width: `${bar.width}%`,
+                                backgroundSize: `${setupShareOf(run, win)}% 100%`,
+                              }}
+                              title={title}
+                              aria-label={label}
+                              onClick={open}
+                            />
+                            {/* The job name under the bar, readable at any zoom; the bar is the control. */}
+                            <span
+                              className={`schedule__label schedule__label--row${place.row}`}
+                              style={{ left: `${place.left}%`, maxWidth: `${place.maxWidth}%` }}
+                              title={title}
+                              aria-hidden="true"
+                              onClick={open}
+                            >
+                              {run.job_name}
+                            </span>
+                          </Fragment>
+                        );
+                      })}
+                    </div>
+                  </li>
+                );
+              })}
             </ul>
           </section>
         </div>
@@ -264,11 +328,20 @@ export function SchedulePage() {
           admin={admin}
           timeZone={timeZone}
           shifts={shifts}
+          stages={stages}
+          stagesOn={stagesOn}
           machines={machines}
           onClose={() => setEditing(null)}
           onSaved={saved}
           onDuplicate={(run) =>
-            setEditing({ mode: 'duplicate', draft: duplicateDraft(run, timeZone, Date.now()) })
+            setEditing({
+              mode: 'duplicate',
+              draft: {
+                ...duplicateDraft(run, timeZone, Date.now()),
+                ...(opensWithStages(run) ? { setupMinutes: setupMinutesOf(run) } : {}),
+              },
+              kind: opensWithStages(run) ? 'stages' : 'shifts',
+            })
           }
         />
       )}
@@ -277,15 +350,19 @@ export function SchedulePage() {
 }
 
 /**
- * The schedule form with shifts (reports-admin §2 "two forms: with shifts, …"): the production-run editor's
- * fields (runs.ts) plus setup time, part changeover time and the shifts it runs in. §5: at least one shift;
- * Save disabled while invalid or saving.
+ * The schedule's two forms (reports-admin §2 "two forms: with shifts, and with setup-stage labor activities"):
+ * the production-run editor's fields (runs.ts) and part changeover time, plus either the shifts it runs in and
+ * a planned setup time, or its setup as the company's setup stages (schedule-stages.ts; decision 0940). §5: at
+ * least one shift unless labor activities; a setup needs a stage when the company uses stages. Save disabled
+ * while invalid or saving.
  */
 function ScheduleForm({
   editing,
   admin,
   timeZone,
   shifts,
+  stages,
+  stagesOn,
   machines,
   onClose,
   onSaved,
@@ -295,6 +372,8 @@ function ScheduleForm({
   admin: boolean;
   timeZone: string;
   shifts: ShiftChoice[];
+  stages: readonly StageChoice[];
+  stagesOn: boolean;
   machines: ReadonlyArray<{ id: string; name: string }>;
   onClose: () => void;
   onSaved: () => void;
@@ -302,8 +381,16 @@ function ScheduleForm({
 }) {
   const toasts = useToasts();
   const run = editing.mode === 'edit' ? editing.run : null;
+  const [kind, setKind] = useState<ScheduleFormKind>(() =>
+    editing.mode === 'edit' ? (opensWithStages(editing.run) ? 'stages' : 'shifts') : editing.kind,
+  );
   const [draft, setDraft] = useState<ScheduleDraft>(() =>
-    editing.mode === 'edit' ? scheduleDraftOf(editing.run, timeZone) : editing.draft,
+    editing.mode === 'edit'
+      ? {
+          ...scheduleDraftOf(editing.run, timeZone),
+          ...(opensWithStages(editing.run) ? { setupMinutes: setupMinutesOf(editing.run) } : {}),
+        }
+      : editing.draft,
   );
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -314,7 +401,17 @@ function ScheduleForm({
   useEffect(() => {
     if (draft.jobId === '' && jobChoices[0]) setDraft((d) => ({ ...d, jobId: jobChoices[0]!.id }));
   }, [draft.jobId, jobChoices]);
-  const { errors, body } = checkScheduleDraft(draft, timeZone);
+  const savedLabor = run?.laborActivities ?? [];
+  const withShifts = checkScheduleDraft(
+    draft,
+    timeZone,
+    savedLabor.length > 0,
+    stagesOn && !savedLabor.some((a) => a.setupStageId !== null),
+  );
+  const withStages = checkStagesDraft(draft, timeZone, stages);
+  const { errors, body } = kind === 'stages' ? withStages : withShifts;
+  // Offered where stages mean something: the company uses them, or the run is planned with them already.
+  const offerStages = stagesOn || kind === 'stages';
   const set = <K extends keyof ScheduleDraft>(k: K, v: ScheduleDraft[K]) =>
     setDraft((d) => ({ ...d, [k]: v }));
   // The fieldsets the editor shares write the editor's fields only.
@@ -429,6 +526,19 @@ function ScheduleForm({
             </Link>
           </p>
         )}
+        {offerStages && (
+          <fieldset disabled={!admin || busy} className="schedule-form__kind">
+            <Choice<ScheduleFormKind>
+              legend={tr('scheduleMore.form.plan')}
+              value={kind}
+              options={[
+                ['shifts', tr('scheduleMore.form.planShifts')],
+                ['stages', tr('scheduleMore.form.planStages')],
+              ]}
+              onChange={setKind}
+            />
+          </fieldset>
+        )}
         <WhenFieldset
           draft={draft}
           errors={errors}
@@ -438,43 +548,60 @@ function ScheduleForm({
           machines={machines}
           timeZone={timeZone}
         />
-        <fieldset
-          disabled={!admin || busy}
-          aria-describedby={errors.shifts ? 'schedule-shifts-error' : undefined}
-        >
-          <legend>{tr('schedule.form.shifts')}</legend>
-          {shiftChoices.length === 0 && <p className="run-form__hint">{tr('schedule.form.noShifts')}</p>}
-          {shiftChoices.map((s) => (
-            <label key={s.id} className="schedule-form__shift">
-              <input
-                type="checkbox"
-                checked={draft.shifts.includes(s.id)}
-                onChange={(e) =>
-                  set(
-                    'shifts',
-                    e.target.checked ? [...draft.shifts, s.id] : draft.shifts.filter((x) => x !== s.id),
-                  )
-                }
-              />
-              {s.name}
-            </label>
-          ))}
-          {errors.shifts && (
-            <p id="schedule-shifts-error" className="run-form__error">
-              {errors.shifts}
-            </p>
-          )}
-        </fieldset>
-        <SetupFieldset draft={draft} errors={errors} set={setRun} disabled={!admin || busy}>
-          {draft.startInSetup === 'planned' && (
-            <NumberField
-              label={tr('schedule.form.setupTime')}
-              value={draft.setupMinutes}
-              error={errors.setupTime}
-              onChange={(v) => set('setupMinutes', v)}
-            />
-          )}
-        </SetupFieldset>
+        {kind === 'stages' ? (
+          <StagesFieldset
+            draft={draft}
+            errors={errors}
+            plan={withStages.plan}
+            stages={stages}
+            stagesOn={stagesOn}
+            timeZone={timeZone}
+            disabled={!admin || busy}
+            setRun={setRun}
+            setMinutes={(v) => set('setupMinutes', v)}
+          />
+        ) : (
+          <>
+            <fieldset
+              disabled={!admin || busy}
+              aria-describedby={errors.shifts ? 'schedule-shifts-error' : undefined}
+            >
+              <legend>{tr('schedule.form.shifts')}</legend>
+              {shiftChoices.length === 0 && <p className="run-form__hint">{tr('schedule.form.noShifts')}</p>}
+              {shiftChoices.map((s) => (
+                <label key={s.id} className="schedule-form__shift">
+                  <input
+                    type="checkbox"
+                    checked={draft.shifts.includes(s.id)}
+                    onChange={(e) =>
+                      set(
+                        'shifts',
+                        e.target.checked ? [...draft.shifts, s.id] : draft.shifts.filter((x) => x !== s.id),
+                      )
+                    }
+                  />
+                  {s.name}
+                </label>
+              ))}
+              {errors.shifts && (
+                <p id="schedule-shifts-error" className="run-form__error">
+                  {errors.shifts}
+                </p>
+              )}
+            </fieldset>
+            <SetupFieldset draft={draft} errors={errors} set={setRun} disabled={!admin || busy}>
+              {draft.startInSetup === 'planned' && (
+                <NumberField
+                  label={tr('schedule.form.setupTime')}
+                  value={draft.setupMinutes}
+                  error={errors.setupTime}
+                  onChange={(v) => set('setupMinutes', v)}
+                />
+              )}
+              {errors.stages && <p className="run-form__error">{errors.stages}</p>}
+            </SetupFieldset>
+          </>
+        )}
         <StandardsFieldset draft={draft} errors={errors} set={setRun} disabled={!admin || busy}>
           <NumberField
             label={tr('schedule.form.changeover')}
@@ -485,5 +612,99 @@ function ScheduleForm({
         </StandardsFieldset>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * The second form's setup (decision 0940): start in setup none, planned or unplanned, the setup time, and the
+ * plan it makes: each active stage in stage order with its share, minutes and times, then production.
+ */
+function StagesFieldset({
+  draft,
+  errors,
+  plan,
+  stages,
+  stagesOn,
+  timeZone,
+  disabled,
+  setRun,
+  setMinutes,
+}: {
+  draft: ScheduleDraft;
+  errors: ReturnType<typeof checkStagesDraft>['errors'];
+  plan: ReturnType<typeof checkStagesDraft>['plan'];
+  stages: readonly StageChoice[];
+  stagesOn: boolean;
+  timeZone: string;
+  disabled: boolean;
+  setRun: <K extends keyof RunDraft>(k: K, v: RunDraft[K]) => void;
+  setMinutes: (v: string) => void;
+}) {
+  const inSetup = draft.startInSetup !== 'none';
+  const last = plan.at(-1);
+  return (
+    <SetupFieldset draft={draft} errors={errors} set={setRun} disabled={disabled} askSetupEnd={false}>
+      {inSetup && (
+        <NumberField
+          label={tr('scheduleMore.form.setupTotal')}
+          value={draft.setupMinutes}
+          error={errors.setupTime}
+          hint={tr('scheduleMore.form.stagesHint')}
+          onChange={setMinutes}
+        />
+      )}
+      {inSetup && !stagesOn && <p className="run-form__hint">{tr('scheduleMore.form.stagesNotOn')}</p>}
+      {inSetup && stages.length === 0 && (
+        <p className="run-form__hint">
+          {tr('scheduleMore.form.noStages')}{' '}
+          <Link to={ADMIN_PATHS.setupStages}>{tr('scheduleMore.form.stagesLink')}</Link>
+        </p>
+      )}
+      {inSetup && plan.length > 0 && (
+        <table className="schedule-form__stages">
+          <caption>{tr('scheduleMore.form.stages')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{tr('scheduleMore.form.stage')}</th>
+              <th scope="col" className="schedule-form__share">
+                {tr('scheduleMore.form.share')}
+              </th>
+              <th scope="col">{tr('scheduleMore.form.minutes')}</th>
+              <th scope="col">{tr('scheduleMore.form.time')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {plan.map((p) => {
+              const times = stageTimes(p, timeZone);
+              // A no-break space keeps "25 %" on one line in a narrow column.
+              const share = `${p.stage.setupPercentage}\u00a0%`;
+              return (
+                <tr key={p.stage.id}>
+                  <th scope="row">
+                    {p.stage.name}
+                    {/* A phone has no room for the Share column: the share follows the name. */}
+                    <span className="schedule-form__share-inline">{share}</span>
+                  </th>
+                  <td className="schedule-form__share">{share}</td>
+                  <td>{times.minutes}</td>
+                  <td>
+                    {times.from}–{times.to}
+                  </td>
+                </tr>
+              );
+            })}
+            {last && (
+              <tr>
+                <th scope="row">{tr('scheduleMore.form.production')}</th>
+                <td className="schedule-form__share" />
+                <td />
+                <td>{tr('scheduleMore.form.productionFrom', { from: stageTimes(last, timeZone).to })}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+      {errors.stages && <p className="run-form__error">{errors.stages}</p>}
+    </SetupFieldset>
   );
 }

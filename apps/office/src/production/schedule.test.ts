@@ -41,6 +41,7 @@ const aRun = (over: Partial<ScheduleRun> = {}): ScheduleRun => ({
   actualParts: 1,
   partchangeovertime: 30_000,
   shifts: ['day'],
+  laborActivities: [],
   ...over,
 });
 

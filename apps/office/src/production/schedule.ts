@@ -1,5 +1,5 @@
 import type { ScheduleRunSave } from '@takt/domain';
-import { arrayOf, number, object, parseWith, string, tr } from '@takt/ui';
+import { arrayOf, boolean, nullable, number, object, parseWith, string, tr } from '@takt/ui';
 import { parseWallInput, wallInput } from '../quality/scrap-form';
 import { PATHS } from '../routes';
 import { checkDraft, draftOf, RUN_FIELDS } from './runs';
@@ -23,6 +23,10 @@ const scheduleRunCheck = object({
   ...RUN_FIELDS,
   partchangeovertime: number,
   shifts: arrayOf(string),
+  // reports-admin §3 Labor activity: the stages and production the second form plans (decision 0940).
+  laborActivities: arrayOf(
+    object({ startAt: number, endAt: nullable(number), setupStageId: nullable(string), setup: boolean }),
+  ),
 });
 export type ScheduleRun = ReturnType<typeof scheduleRunCheck>;
 export const parseScheduleRun = parseWith(scheduleRunCheck);
@@ -108,7 +112,7 @@ export interface ScheduleDraft extends RunDraft {
   setupMinutes: string;
 }
 
-export type ScheduleField = RunField | 'shifts' | 'changeover' | 'setupTime';
+export type ScheduleField = RunField | 'shifts' | 'changeover' | 'setupTime' | 'stages';
 
 export function scheduleDraftOf(run: ScheduleRun, timezone: string): ScheduleDraft {
   return {
@@ -171,16 +175,20 @@ const decimal = (text: string): number | null => {
 
 /**
  * The schedule form checked as the user types: the editor's checks (runs.ts checkDraft) and §5 "at least one
- * shift unless labor activities" (a run with labor activities may have none), with the body to send.
+ * shift unless labor activities" (a run with labor activities may have none) and "with setup stages, non-none
+ * setup needs at least one saved labor activity with a stage" (`needsStage`: the company uses stages and the
+ * run has none saved), with the body to send.
  */
 export function checkScheduleDraft(
   d: ScheduleDraft,
   timezone: string,
   hasLaborActivities = false,
+  needsStage = false,
 ): { errors: Partial<Record<ScheduleField, string>>; body: ScheduleRunSave | null } {
   const base = checkDraft(d, timezone);
   const errors: Partial<Record<ScheduleField, string>> = { ...base.errors };
   if (d.shifts.length === 0 && !hasLaborActivities) errors.shifts = tr('schedule.rule.shiftRequired');
+  if (needsStage && d.startInSetup !== 'none') errors.stages = tr('scheduleMore.rule.stageRequired');
   const changeover = decimal(d.changeoverSeconds);
   if (changeover === null) errors.changeover = tr('schedule.rule.changeoverNotNegative');
   const setupMinutes = d.startInSetup === 'planned' ? decimal(d.setupMinutes) : 0;
@@ -203,4 +211,60 @@ export function hourAt(w: { start: number; end: number }, fraction: number): num
   const HOUR = 3600 * 1000;
   const t = w.start + Math.min(Math.max(fraction, 0), 1) * (w.end - w.start);
   return w.start + Math.floor((t - w.start) / HOUR) * HOUR;
+}
+
+/** Where a run's label sits under the bars: its row and the room it has before the next label in that row. */
+export interface BarLabel {
+  /** 0 or 1: a crowded lane staggers its labels over two rows so each gets twice the room. */
+  row: 0 | 1;
+  /** Left edge, in percent of the window. */
+  left: number;
+  /** The room in percent of the window up to the next label in its row (or the window's end). */
+  maxWidth: number;
+}
+
+/** Below this room (percent of the window) a label gets too few characters: the lane staggers its labels. */
+export const CROWDED_LABEL_PERCENT = 12;
+
+/**
+ * The labels of a lane's bars (in the lane's order, null for a run outside the window). At wide zooms a bar is
+ * a few pixels: its job name goes under it with the room up to the next bar's label, staggered over two rows
+ * when the lane is crowded, truncated with an ellipsis (the full text stays in the bar's title and name).
+ */
+export function barLabelsOf(bars: ReadonlyArray<{ left: number } | null>): {
+  labels: Array<BarLabel | null>;
+  rows: 1 | 2;
+} {
+  const shown = bars.flatMap((b, k) => (b ? [{ k, left: b.left }] : []));
+  const crowded = shown.some(
+    (b, i) => i + 1 < shown.length && shown[i + 1]!.left - b.left < CROWDED_LABEL_PERCENT,
+  );
+  const step = crowded ? 2 : 1;
+  const labels: Array<BarLabel | null> = bars.map(() => null);
+  shown.forEach((b, i) => {
+    const next = shown[i + step];
+    labels[b.k] = {
+      row: crowded ? ((i % 2) as 0 | 1) : 0,
+      left: b.left,
+      maxWidth: Math.max((next ? next.left : 100) - b.left, 0),
+    };
+  });
+  return { labels, rows: crowded ? 2 : 1 };
+}
+
+/**
+ * How much of a run's visible bar is setup, in percent (reports-admin §4 start in setup; decision 0940): the
+ * stripe covers the setup only, from the start to the setup end (all of it while still in setup), so a run
+ * planned as setup stages reads as setup then production. 0 without setup.
+ */
+export function setupShareOf(
+  run: { startdate: number; enddate: number | null; startInSetup: string; setupend: number | null },
+  w: { start: number; end: number },
+): number {
+  if (run.startInSetup === 'none') return 0;
+  const from = Math.max(run.startdate, w.start);
+  const to = Math.min(run.enddate ?? Number.POSITIVE_INFINITY, w.end);
+  if (to <= from) return 0;
+  const setupEnd = Math.min(Math.max(run.setupend ?? to, from), to);
+  return ((setupEnd - from) / (to - from)) * 100;
 }

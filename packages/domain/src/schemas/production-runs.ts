@@ -3,8 +3,20 @@ import type { StartInSetupMode } from '../metrics/production';
 // reports-admin §3 Job schedule group (job run) as GET /api/productionruns answers it and PUT
 // /api/productionruns/{id} takes it (decision 0850): one shape for the API and the office editor.
 
+/** A job run's setup and cycle figures, alike in every answer that shows a run (reports-admin §3, §4). */
+export interface JobRunFigures {
+  /** reports-admin §4: none has no setup time (null); planned and unplanned count from 0. */
+  setuptime: number | null;
+  /** When production started: null while still in setup; without setup, the start. */
+  setupend: number | null;
+  cycletime: number;
+  idealcycletime: number;
+  partcount_multiplier: number;
+  actualParts: number;
+}
+
 /** A job run as the production runs list and the editor read it. */
-export interface ProductionRun {
+export interface ProductionRun extends JobRunFigures {
   id: string;
   job_id: string;
   job_name: string;
@@ -15,18 +27,29 @@ export interface ProductionRun {
   enddate: number | null;
   /** reports-admin §4 start-in-setup. */
   startInSetup: StartInSetupMode;
-  /** reports-admin §4: none has no setup time (null); planned and unplanned count from 0. */
-  setuptime: number | null;
-  /** Null with a setup: still in setup. Without setup, the start. */
-  setupend: number | null;
-  cycletime: number;
-  idealcycletime: number;
-  partcount_multiplier: number;
-  actualParts: number;
   /** reports-admin §3 partchangeovertime (ms); 0 when none (decision 0910). */
   partchangeovertime: number;
   /** reports-admin §3 shifts: the ids of the shifts the run is scheduled in (decision 0910). */
   shifts: string[];
+  /** reports-admin §3 laborActivities of the run's labor activity set, by start (decision 0940). */
+  laborActivities: RunLaborActivity[];
+}
+
+/** reports-admin §3 Labor activity: a setup stage's time (setup true) or production (setup false, no stage). */
+export interface RunLaborActivity {
+  startAt: number;
+  /** Null: still going on. */
+  endAt: number | null;
+  setupStageId: string | null;
+  setup: boolean;
+}
+
+/** A setup stage's planned time in the schedule form with setup-stage labor activities (decision 0940). */
+export interface ScheduleStageActivity {
+  setupStageId: string;
+  startAt: number;
+  /** Null: the run is still in this stage (only the last). */
+  endAt: number | null;
 }
 
 /**
@@ -38,10 +61,15 @@ export interface ScheduleRunSave extends Omit<ProductionRunSave, 'partchangeover
   partchangeovertime?: number;
   shifts?: string[];
   setuptime?: number | null;
+  /**
+   * The second schedule form (decision 0940): the setup stages in order from the start; the server saves them
+   * and production after them as the run's labor activities. Absent: the saved ones are kept.
+   */
+  laborActivities?: ScheduleStageActivity[];
 }
 
 /** PUT /api/productionruns/{id}: every field of the run the editor sets. */
 export type ProductionRunSave = Omit<
   ProductionRun,
-  'id' | 'job_name' | 'machine_name' | 'setuptime' | 'partchangeovertime' | 'shifts'
+  'id' | 'job_name' | 'machine_name' | 'setuptime' | 'partchangeovertime' | 'shifts' | 'laborActivities'
 >;

@@ -1,3 +1,4 @@
+import type { RunLaborActivity } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 
 // The schedule's storage beside dispatch's (repositories/dispatch.ts): a job run's shifts and part changeover
@@ -79,4 +80,51 @@ export async function deleteJobRun(scope: CompanyScope, runId: string): Promise<
     .where('job_run_id', '=', runId)
     .execute();
   await scope.deleteFrom('job_runs').where('id', '=', runId).execute();
+}
+
+/** The labor activities of each run asked for, by start (reports-admin §3 laborActivitySet.laborActivities). */
+export async function laborActivitiesOfRuns(
+  scope: CompanyScope,
+  runIds: readonly string[],
+): Promise<Map<string, RunLaborActivity[]>> {
+  const out = new Map<string, RunLaborActivity[]>(runIds.map((id) => [id, []]));
+  if (runIds.length === 0) return out;
+  const rows = await scope
+    .selectFrom('labor_activities')
+    .select(['job_run_id', 'start_at', 'end_at', 'setup_stage_id', 'setup'])
+    .where('job_run_id', 'in', [...runIds])
+    .orderBy('start_at')
+    .orderBy('setup', 'desc')
+    .execute();
+  for (const r of rows)
+    out.get(r.job_run_id)?.push({
+      startAt: Number(r.start_at),
+      endAt: r.end_at === null ? null : Number(r.end_at),
+      setupStageId: r.setup_stage_id,
+      setup: Number(r.setup) === 1,
+    });
+  return out;
+}
+
+/** Replace the run's labor activities (the schedule form with setup stages, decision 0940). */
+export async function setRunLaborActivities(
+  scope: CompanyScope,
+  runId: string,
+  activities: readonly RunLaborActivity[],
+): Promise<void> {
+  await scope.deleteFrom('labor_activities').where('job_run_id', '=', runId).execute();
+  if (activities.length > 0)
+    await scope
+      .insertInto(
+        'labor_activities',
+        activities.map((a) => ({
+          id: crypto.randomUUID(),
+          job_run_id: runId,
+          start_at: a.startAt,
+          end_at: a.endAt,
+          setup_stage_id: a.setupStageId,
+          setup: a.setup ? 1 : 0,
+        })),
+      )
+      .execute();
 }

@@ -5,6 +5,8 @@ import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/db/
 import { aMachine, aUser } from '../testing/builders';
 import { MIN, someStates } from '../testing/downtime-builders';
 import { apiPerTest, aJobWithRun, aReportTenant, someCycles } from '../testing/report-plant';
+import { insertSetupStage } from '../repositories/setup-stages';
+import type { WarehouseJobsReport } from '../services/jobs-report';
 import { RUN_RULES, SCHEDULE_RULES } from '../services/production-runs';
 
 // The schedule (reports-admin §2 "Schedule (job runs) timeline with zoom, create, edit, duplicate, delete";
@@ -97,13 +99,13 @@ describe.each(DIALECTS)('the schedule on %s', (dialect) => {
       await clearDirty(api.h.t.db, mark.machine_id, mark.marked_at);
     }
   }
-  /** POST /api/oee/bymachine (reports-admin §7): the Lathe's performance over the day. */
-  const performance = async (p: Awaited<ReturnType<typeof plant>>) => {
+  /** POST /api/oee/bymachine (reports-admin §7): a figure of the Lathe over the day (performance by default). */
+  const performance = async (p: Awaited<ReturnType<typeof plant>>, metric = 'performance') => {
     const res = await api.h.send('POST', '/api/oee/bymachine', p.cookie, {
       start: START,
       end: END,
       intervalType: 'day',
-      efficiencyMetric: 'performance',
+      efficiencyMetric: metric,
       machines: [p.lathe],
     });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -243,5 +245,177 @@ describe.each(DIALECTS)('the schedule on %s', (dialect) => {
       ).status,
     ).toBe(404);
     expect((await runs(p.cookie)).map((r) => r.id)).toEqual([run!.id]);
+  });
+
+  // ---- The second form: setup-stage labor activities (reports-admin §2, §3 Labor activity, §5; decision 0940).
+
+  /**
+   * The plant with setup stages on (Fixture 25 %, First article 75 %, an archived Deburr) and the Lathe as the
+   * floor app records a 10-minute setup before the hour in cycle: SETUP 06:00–06:10, ACTIVE 06:10–07:00.
+   */
+  async function stagePlant() {
+    const p = await plant();
+    await p.scope.deleteFrom('state_intervals').where('machine_id', '=', p.lathe).execute();
+    await someStates(api.h.t.db, p.company, p.lathe, [
+      [START, mon(6), 'INACTIVE'],
+      [mon(6), mon(6, 10), 'SETUP'],
+      [mon(6, 10), mon(7), 'ACTIVE'],
+      [mon(7), END, 'INACTIVE'],
+    ]);
+    await api.h.t.db
+      .updateTable('companies')
+      .set({ enable_setup_stages: 1 })
+      .where('id', '=', p.company.id)
+      .execute();
+    const fixture = await insertSetupStage(p.scope, { name: 'Fixture', stageOrder: 1, setupPercentage: 25 });
+    const article = await insertSetupStage(p.scope, {
+      name: 'First article',
+      stageOrder: 2,
+      setupPercentage: 75,
+    });
+    const deburr = await insertSetupStage(p.scope, {
+      name: 'Deburr',
+      stageOrder: 3,
+      setupPercentage: 0,
+      archivedAt: START,
+    });
+    const [flange] = await runs(p.cookie);
+    expect((await api.h.send('DELETE', `/api/productionruns/${flange!.id}`, p.cookie)).status).toBe(204);
+    await p.recompute([p.lathe], { from: START, to: END, now: NOW });
+    await recomputeDirty();
+    return { ...p, fixture, article, deburr };
+  }
+  /**
+   * A planned setup of 10 min as its stages: Fixture 25 % (2.5 min, 06:00:00–06:02:30), First article 75 %
+   * (7.5 min, 06:02:30–06:10), production 06:10–08:00; no shifts.
+   */
+  const staged = (p: Awaited<ReturnType<typeof stagePlant>>, over: Record<string, unknown> = {}) =>
+    scheduled(p, {
+      startInSetup: 'planned',
+      setuptime: 10 * MIN,
+      setupend: mon(6, 10),
+      shifts: [],
+      laborActivities: [
+        { setupStageId: p.fixture, startAt: mon(6), endAt: mon(6) + 150_000 },
+        { setupStageId: p.article, startAt: mon(6) + 150_000, endAt: mon(6, 10) },
+      ],
+      ...over,
+    });
+
+  it('plans a run as setup stages then production; the job report setup time and the OEE follow', async () => {
+    const p = await stagePlant();
+    // Without a run the setup is unplanned downtime: availability 50 min in cycle / 960 min of shift time
+    // (Sunday's Night 00:00–06:00, Day 06:00–14:00, Monday's Night 22:00–24:00).
+    expect(await performance(p, 'availability')).toBeCloseTo(50 / 960, 12);
+    const res = await api.h.send('POST', '/api/productionruns', p.cookie, staged(p));
+    expect(res.status, await res.clone().text()).toBe(201);
+    const made = (await res.json()) as ProductionRun;
+    expect(made).toMatchObject({
+      startInSetup: 'planned',
+      setuptime: 10 * MIN,
+      setupend: mon(6, 10),
+      shifts: [],
+      laborActivities: [
+        { setupStageId: p.fixture, startAt: mon(6), endAt: mon(6) + 150_000, setup: true },
+        { setupStageId: p.article, startAt: mon(6) + 150_000, endAt: mon(6, 10), setup: true },
+        { setupStageId: null, startAt: mon(6, 10), endAt: mon(8), setup: false },
+      ],
+    });
+    await recomputeDirty();
+    // The planned setup (METRICS.md §2 T_pdt) leaves 960 − 10 min of planned production time; the job report's
+    // setup time is the stages' 2.5 + 7.5 min.
+    expect(await performance(p, 'availability')).toBeCloseTo(50 / 950, 12);
+    const report = await api.h.get(`/api/reports/warehouse/jobs?start=${START}&end=${END}`, p.cookie);
+    expect(report.status).toBe(200);
+    const job = ((await report.json()) as WarehouseJobsReport).jobs[0]!;
+    expect(job.runs.map((r) => [r.jobschedulegroup_id, r.setup_ms])).toEqual([[made.id, 10 * MIN]]);
+    expect(job.setup_ms).toBe(10 * MIN);
+
+    // The same stages as an unplanned setup (setup time 0, §4): the 10 min count against availability.
+    const put = await api.h.send(
+      'PUT',
+      `/api/productionruns/${made.id}`,
+      p.cookie,
+      staged(p, { startInSetup: 'unplanned', setuptime: 0 }),
+    );
+    expect(put.status, await put.clone().text()).toBe(200);
+    expect(await put.json()).toMatchObject({ startInSetup: 'unplanned', setuptime: 0 });
+    await recomputeDirty();
+    expect(await performance(p, 'availability')).toBeCloseTo(50 / 960, 12);
+
+    // The form with shifts may then leave the shifts out: the run has labor activities (§5), kept as saved.
+    const kept = await api.h.send('PUT', `/api/productionruns/${made.id}`, p.cookie, {
+      ...scheduled(p, { startInSetup: 'planned', setuptime: 10 * MIN, setupend: mon(6, 10) }),
+      shifts: [],
+    });
+    expect(kept.status, await kept.clone().text()).toBe(200);
+    expect(((await kept.json()) as ProductionRun).laborActivities).toHaveLength(3);
+  });
+
+  it('refuses setup stages that do not plan the setup, and a setup without a stage when stages are on', async () => {
+    const p = await stagePlant();
+    const post = (over: Record<string, unknown>) =>
+      api.h.send('POST', '/api/productionruns', p.cookie, staged(p, over));
+    const at = (k: number) => mon(6) + k * 150_000;
+    // §5 with setup stages: non-none setup needs a stage, in either form.
+    expect(await issues(await post({ laborActivities: [], setupend: mon(6) }))).toEqual([
+      SCHEDULE_RULES.stageRequired,
+    ]);
+    expect(await issues(await post({ laborActivities: undefined, shifts: [p.day] }))).toEqual([
+      SCHEDULE_RULES.stageRequired,
+    ]);
+    expect(
+      await issues(await post({ startInSetup: 'none', setuptime: null, setupend: null, shifts: [p.day] })),
+    ).toEqual([SCHEDULE_RULES.stageWithoutSetup]);
+    expect(
+      await issues(
+        await post({
+          laborActivities: [
+            { setupStageId: p.fixture, startAt: at(1), endAt: at(2) },
+            { setupStageId: p.article, startAt: at(3), endAt: mon(6, 10) },
+          ],
+        }),
+      ),
+    ).toEqual([
+      SCHEDULE_RULES.firstStageAtStart,
+      SCHEDULE_RULES.stagesInSequence,
+      SCHEDULE_RULES.setupTimeIsStagesTotal,
+    ]);
+    expect(
+      await issues(
+        await post({ laborActivities: [{ setupStageId: p.fixture, startAt: mon(6), endAt: mon(6) }] }),
+      ),
+    ).toEqual([
+      SCHEDULE_RULES.stageLength,
+      SCHEDULE_RULES.setupEndAtLastStage,
+      SCHEDULE_RULES.setupTimeIsStagesTotal,
+    ]);
+    const other = await aReportTenant(api.h, [['Elsewhere', 0, 480]]);
+    const foreign = await insertSetupStage(other.scope, {
+      name: 'Theirs',
+      stageOrder: 1,
+      setupPercentage: 100,
+    });
+    expect(
+      await issues(
+        await post({ laborActivities: [{ setupStageId: foreign, startAt: mon(6), endAt: mon(6, 10) }] }),
+      ),
+    ).toEqual([SCHEDULE_RULES.unknownStage]);
+    expect(
+      await issues(
+        await post({ laborActivities: [{ setupStageId: p.deburr, startAt: mon(6), endAt: mon(6, 10) }] }),
+      ),
+    ).toEqual(['Setup stage Deburr is archived.']);
+    // Still in the last stage: the setup has no end yet, and no production follows.
+    const open = await post({
+      enddate: null,
+      setupend: null,
+      laborActivities: [{ setupStageId: p.fixture, startAt: mon(6), endAt: null }],
+    });
+    expect(open.status, await open.clone().text()).toBe(201);
+    expect(((await open.json()) as ProductionRun).laborActivities).toEqual([
+      { setupStageId: p.fixture, startAt: mon(6), endAt: null, setup: true },
+    ]);
+    expect(await runs(p.cookie)).toHaveLength(1);
   });
 });

@@ -59,7 +59,7 @@ describe.each(DIALECTS)('production runs on %s', (dialect) => {
     api.h.send('PUT', `/api/productionruns/${id}`, cookie, body);
   const runs = (cookie: string, q = '') =>
     get<ProductionRun[]>(`/api/productionruns?start=${START}&end=${END}${q}`, cookie);
-  /** The editor's body: every field of the run as read, with `over` changed (no schedule fields: 0910). */
+  /** The editor's body: every field of the run as read, with `over` changed (no schedule fields: 0910, 0940). */
   const edited = (r: ProductionRun, over: Partial<ProductionRun> = {}) => {
     const {
       id: _id,
@@ -68,6 +68,7 @@ describe.each(DIALECTS)('production runs on %s', (dialect) => {
       setuptime: _s,
       shifts: _sh,
       partchangeovertime: _pc,
+      laborActivities: _la,
       ...fields
     } = { ...r, ...over };
     return fields;

@@ -49,6 +49,18 @@ const saveSchema = z.object({
   shifts: z.array(idSchema, { error: 'Shifts must be a list of shift ids' }).optional(),
   /** Planned setup's expected time in ms; none and unplanned ignore it (§4). */
   setuptime: durationMsField('Setup time').nullable().optional(),
+  // The second schedule form: the setup stages planned from the start, in order (§3 Labor activity; 0940).
+  laborActivities: z
+    .array(
+      z.object({
+        setupStageId: idSchema,
+        startAt: instant('Setup stage start'),
+        /** Null: still in this stage. */
+        endAt: instant('Setup stage end').nullable(),
+      }),
+      { error: 'Labor activities must be a list of setup stages' },
+    )
+    .optional(),
 });
 
 /**

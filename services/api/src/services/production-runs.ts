@@ -1,20 +1,24 @@
 import { historyChanged } from '@takt/db/rollups';
-import type { ProductionRun, ScheduleRunSave } from '@takt/domain';
+import type { ProductionRun, RunLaborActivity, ScheduleRunSave } from '@takt/domain';
 import { invalidInput, notFound } from '../http/errors';
 import { getJobRun, insertJobRun, updateJobRun } from '../repositories/dispatch';
 import type { JobRunRecord } from '../repositories/dispatch';
+import { companySettings } from '../repositories/company';
 import { getJob } from '../repositories/jobs';
 import { jobRunsOverlapping } from '../repositories/jobs-report';
 import type { JobReportRun } from '../repositories/jobs-report';
 import {
   countCompanyShifts,
   deleteJobRun,
+  laborActivitiesOfRuns,
   runHasLaborActivities,
   scheduleFieldsOfRuns,
+  setRunLaborActivities,
   setRunShifts,
 } from '../repositories/job-runs';
 import type { RunScheduleFields } from '../repositories/job-runs';
 import { getMachine } from '../repositories/machines';
+import { setupStagesByIds } from '../repositories/setup-stages';
 import type { ServiceCtx } from './context';
 
 // Production runs: the job runs ("job schedule groups", reports-admin §3) listed by range and edited one at a
@@ -27,6 +31,7 @@ const NO_SCHEDULE: RunScheduleFields = { partChangeoverMs: 0, shiftIds: [] };
 const toProductionRun = (
   r: JobReportRun | (JobRunRecord & { jobName: string; machineName: string }),
   sched: RunScheduleFields = NO_SCHEDULE,
+  laborActivities: RunLaborActivity[] = [],
 ) =>
   ({
     id: r.id,
@@ -45,6 +50,7 @@ const toProductionRun = (
     actualParts: r.actualParts,
     partchangeovertime: sched.partChangeoverMs,
     shifts: sched.shiftIds,
+    laborActivities,
   }) satisfies ProductionRun;
 
 /** The runs overlapping [start, end), of one machine when given, by start (reports-admin §2 production runs). */
@@ -54,12 +60,13 @@ export async function listProductionRuns(
 ): Promise<ProductionRun[]> {
   if (q.machineId && !(await getMachine(ctx.scope, q.machineId))) throw notFound('Machine');
   const rows = await jobRunsOverlapping(ctx.scope, q.machineId ? { machineIds: [q.machineId] } : {}, q);
-  const sched = await scheduleFieldsOfRuns(
-    ctx.scope,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const [sched, labor] = await Promise.all([
+    scheduleFieldsOfRuns(ctx.scope, ids),
+    laborActivitiesOfRuns(ctx.scope, ids),
+  ]);
   return rows
-    .map((r) => toProductionRun(r, sched.get(r.id)))
+    .map((r) => toProductionRun(r, sched.get(r.id), labor.get(r.id)))
     .sort((a, b) => a.startdate - b.startdate || a.machine_name.localeCompare(b.machine_name));
 }
 
@@ -70,10 +77,14 @@ export async function getProductionRun(ctx: ServiceCtx, id: string): Promise<Pro
     getJob(ctx.scope, run.jobId),
     getMachine(ctx.scope, run.machineId),
   ]);
-  const sched = await scheduleFieldsOfRuns(ctx.scope, [id]);
+  const [sched, labor] = await Promise.all([
+    scheduleFieldsOfRuns(ctx.scope, [id]),
+    laborActivitiesOfRuns(ctx.scope, [id]),
+  ]);
   return toProductionRun(
     { ...run, jobName: job?.name ?? '', machineName: machine?.name ?? '' },
     sched.get(id),
+    labor.get(id),
   );
 }
 
@@ -87,11 +98,80 @@ export const RUN_RULES = {
   runningMoved: 'A running job run cannot move to another machine',
 } as const;
 
-/** The schedule form's rules (reports-admin §5 "Schedule form: at least one shift unless labor activities"). */
+/**
+ * The schedule forms' rules (reports-admin §5 "Schedule form: at least one shift unless labor activities; with
+ * setup stages, non-none setup needs at least one saved labor activity with a stage"; decisions 0910, 0940).
+ */
 export const SCHEDULE_RULES = {
   shiftRequired: 'Choose at least one shift',
   unknownShift: 'Unknown shift',
+  stageRequired: 'A run that starts in setup needs at least one setup stage',
+  stageWithoutSetup: 'A setup stage needs a start in setup.',
+  unknownStage: 'Unknown setup stage',
+  firstStageAtStart: 'The first setup stage must start when the run starts',
+  stagesInSequence: 'Each setup stage must start when the one before it ends',
+  stageLength: 'Each setup stage must end after it starts',
+  setupEndAtLastStage: 'Setup end must be where the last setup stage ends',
+  setupTimeIsStagesTotal: "A planned setup time must be the setup stages' total",
 } as const;
+
+const stageArchived = (name: string) => `Setup stage ${name} is archived.`;
+
+/**
+ * The second form's setup stages (decision 0940): from the run's start, each where the one before ends, each
+ * longer than nothing, only the last still going on, the setup ending where the last ends; stages of the
+ * company, not archived unless the run had the stage already; a planned setup time is their total.
+ */
+async function checkStages(
+  ctx: ServiceCtx,
+  id: string | null,
+  s: ScheduleRunSave,
+  stages: NonNullable<ScheduleRunSave['laborActivities']>,
+  issues: Issue[],
+): Promise<void> {
+  const issue = (code: string, message: string): void => {
+    issues.push({ field: 'laborActivities', code, message });
+  };
+  if (s.startInSetup === 'none') {
+    if (stages.length > 0) issue('stage_without_setup', SCHEDULE_RULES.stageWithoutSetup);
+    return;
+  }
+  if (stages.length === 0) {
+    issue('required', SCHEDULE_RULES.stageRequired);
+    return;
+  }
+  if (stages[0]!.startAt !== s.startdate) issue('start', SCHEDULE_RULES.firstStageAtStart);
+  if (stages.some((a, k) => k > 0 && a.startAt !== stages[k - 1]!.endAt))
+    issue('sequence', SCHEDULE_RULES.stagesInSequence);
+  if (stages.some((a) => a.endAt !== null && a.endAt <= a.startAt))
+    issue('length', SCHEDULE_RULES.stageLength);
+  const last = stages.at(-1)!;
+  if (s.setupend !== last.endAt) issue('setup_end', SCHEDULE_RULES.setupEndAtLastStage);
+  const total = stages.reduce((sum, a) => sum + (a.endAt ?? a.startAt) - a.startAt, 0);
+  if (s.startInSetup === 'planned' && last.endAt !== null && s.setuptime != null && s.setuptime !== total)
+    issue('setup_time', SCHEDULE_RULES.setupTimeIsStagesTotal);
+  const ids = [...new Set(stages.map((a) => a.setupStageId))];
+  const known = await setupStagesByIds(ctx.scope, ids);
+  if (known.length !== ids.length) {
+    issue('unknown', SCHEDULE_RULES.unknownStage);
+    return;
+  }
+  const had = id === null ? [] : ((await laborActivitiesOfRuns(ctx.scope, [id])).get(id) ?? []);
+  for (const stage of known)
+    if (stage.archivedAt !== null && !had.some((a) => a.setupStageId === stage.id))
+      issue('stage_archived', stageArchived(stage.name));
+}
+
+/**
+ * §5 "with setup stages, non-none setup needs at least one saved labor activity with a stage", for the form with
+ * shifts (it sends no labor activities): the run's saved ones must name a stage when the company uses stages.
+ */
+async function checkSavedStage(ctx: ServiceCtx, id: string | null, s: ScheduleRunSave, issues: Issue[]) {
+  if (s.startInSetup === 'none' || !(await companySettings(ctx.scope)).enableSetupStages) return;
+  const saved = id === null ? [] : ((await laborActivitiesOfRuns(ctx.scope, [id])).get(id) ?? []);
+  if (!saved.some((a) => a.setupStageId !== null))
+    issues.push({ field: 'laborActivities', code: 'required', message: SCHEDULE_RULES.stageRequired });
+}
 
 /**
  * The checks every save of a run makes, new (id null) or not. reports-admin §4: start-in-setup none keeps no
@@ -115,9 +195,14 @@ async function checkRun(
     issues.push({ field: 'setupend', code: 'range', message: RUN_RULES.setupOutside });
   if (old && old.endAt === null && s.machine_id !== old.machineId)
     issues.push({ field: 'machine_id', code: 'running', message: RUN_RULES.runningMoved });
+  if (s.laborActivities !== undefined) await checkStages(ctx, id, s, s.laborActivities, issues);
+  else if (s.shifts !== undefined) await checkSavedStage(ctx, id, s, issues);
   if (s.shifts !== undefined) {
     const shifts = [...new Set(s.shifts)];
-    if (shifts.length === 0 && !(id !== null && (await runHasLaborActivities(ctx.scope, id))))
+    // The second form saves labor activities (its stages, production after them): they stand in for shifts.
+    const labor =
+      s.laborActivities !== undefined || (id !== null && (await runHasLaborActivities(ctx.scope, id)));
+    if (shifts.length === 0 && !labor)
       issues.push({ field: 'shifts', code: 'required', message: SCHEDULE_RULES.shiftRequired });
     else if ((await countCompanyShifts(ctx.scope, shifts)) !== shifts.length)
       issues.push({ field: 'shifts', code: 'unknown', message: SCHEDULE_RULES.unknownShift });
@@ -138,6 +223,20 @@ async function checkRun(
 /** reports-admin §4 "none (setuptime null), planned, unplanned (setuptime 0)": planned keeps the time given. */
 const setupTimeOf = (s: ScheduleRunSave, given: number | null | undefined): number | null =>
   s.startInSetup === 'none' ? null : s.startInSetup === 'unplanned' ? 0 : (given ?? 0);
+
+/**
+ * The labor activities the second form saves (decision 0940): each setup stage (setup true), then production
+ * (no stage) from the setup end to the run's end, as the floor app's setup and Start Production leave them
+ * (services/setup.ts), so the floor's stages and the job report's setup time read the same plan.
+ */
+const laborActivitiesOf = (
+  s: ScheduleRunSave,
+  stages: NonNullable<ScheduleRunSave['laborActivities']>,
+  setupEnd: number | null,
+): RunLaborActivity[] => [
+  ...stages.map((a) => ({ startAt: a.startAt, endAt: a.endAt, setupStageId: a.setupStageId, setup: true })),
+  ...(setupEnd === null ? [] : [{ startAt: setupEnd, endAt: s.enddate, setupStageId: null, setup: false }]),
+];
 
 const columnsOf = (s: ScheduleRunSave, setupEnd: number | null) => ({
   job_id: s.job_id,
@@ -171,6 +270,8 @@ export async function saveProductionRun(
     ...(s.partchangeovertime === undefined ? {} : { part_changeover_ms: s.partchangeovertime }),
   });
   if (s.shifts !== undefined) await setRunShifts(ctx.scope, id, [...new Set(s.shifts)]);
+  if (s.laborActivities !== undefined)
+    await setRunLaborActivities(ctx.scope, id, laborActivitiesOf(s, s.laborActivities, setupEnd));
   // The rollups of every machine whose history changed, from the earlier of the old and the new start.
   await historyChanged(ctx.scope, old.machineId, Math.min(old.startAt, s.startdate));
   if (s.machine_id !== old.machineId) await historyChanged(ctx.scope, s.machine_id, s.startdate);
@@ -182,7 +283,7 @@ export async function saveProductionRun(
  * machine standard behind it: its standards are the ones typed; parts count one per cycle (dispatch's default).
  */
 export async function createProductionRun(ctx: ServiceCtx, s: ScheduleRunSave): Promise<ProductionRun> {
-  // A new run has no labor activities yet, so the schedule form's shifts are required (§5).
+  // A new run has no saved labor activities: shifts are required (§5) unless the second form gives them.
   const withShifts = { ...s, shifts: s.shifts ?? [] };
   const setupEnd = await checkRun(ctx, null, null, withShifts);
   const id = crypto.randomUUID();
@@ -200,6 +301,8 @@ export async function createProductionRun(ctx: ServiceCtx, s: ScheduleRunSave): 
     part_changeover_ms: s.partchangeovertime ?? 0,
   });
   await setRunShifts(ctx.scope, id, [...new Set(withShifts.shifts)]);
+  if (s.laborActivities !== undefined)
+    await setRunLaborActivities(ctx.scope, id, laborActivitiesOf(s, s.laborActivities, setupEnd));
   await historyChanged(ctx.scope, s.machine_id, s.startdate);
   return getProductionRun(ctx, id);
 }
