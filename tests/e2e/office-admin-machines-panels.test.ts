@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { AdminMachine } from '@takt/domain';
 import type { Database } from '@takt/db';
 import { companyScope } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { createAdapter } from '../../services/api/src/repositories/adapters';
 import { replaceMachineSource } from '../../services/api/src/repositories/machines-admin';
 import { aUser } from '../../services/api/src/testing/builders';
 import { logIn } from './harness';
-import { anOfficePlant, officeSession, POLL } from './office-harness';
+import { anOfficePlant, officeSession, ON_POSTGRES, POLL } from './office-harness';
 import type { Span } from './office-harness';
 
 // The machine form's adapter reset with its 3 s status poll (reports-admin §4 "Adapter reset sets adapter to
@@ -33,9 +32,8 @@ async function seedPlant(db: Kysely<Database>, week: Span, now: number) {
   return { email: admin.email, password: admin.password, company: plant.company, lathe: plant.lathe, haas };
 }
 
-describe.each(DIALECTS)('machine form panels in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('machine form panels in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-admin-machines-panels', seedPlant);
-  const shots = dialect === 'sqlite';
   const toast = (text: string) => office.page.getByText(text, { exact: true });
 
   async function editLathe() {
@@ -60,7 +58,7 @@ describe.each(DIALECTS)('machine form panels in Chromium on %s', (dialect) => {
     await dialog.getByRole('button', { name: 'Reset', exact: true }).click();
     await expect.poll(() => status.textContent(), POLL).toBe('Adapter status: Waiting for workcenter');
     expect(await dialog.getByLabel('Adapter').inputValue()).toBe('');
-    if (shots) await office.screenshots('adapter-waiting');
+    await office.screenshots('adapter-waiting');
 
     // The machine sends something no adapter knows: gathering.
     const sends = async (keys: string[]) => {
@@ -101,7 +99,7 @@ describe.each(DIALECTS)('machine form panels in Chromium on %s', (dialect) => {
     expect(await save.isDisabled()).toBe(true);
     await dialog.getByLabel('Failure below (%)').fill('40');
     expect(await save.isDisabled()).toBe(false);
-    if (shots) await office.screenshots('software-utilization', true);
+    await office.screenshots('software-utilization', true);
     await save.click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect.poll(() => toast('Lathe saved.').count(), POLL).toBe(1);

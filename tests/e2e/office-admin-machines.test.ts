@@ -3,15 +3,14 @@ import type { Page } from 'playwright-core';
 import type { AdminMachine, MachineGroup } from '@takt/domain';
 import type { Database } from '@takt/db';
 import { companyScope } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { createAdapter } from '../../services/api/src/repositories/adapters';
 import { aUser } from '../../services/api/src/testing/builders';
 import { aDowntimeReason } from '../../services/api/src/testing/downtime-builders';
-import { anOfficePlant, dragAbove, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, dragAbove, officeSession, ON_SQLITE, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
-// The machines admin and machine groups (reports-admin §2, §4, §5, §8) in Chromium on SQLite and PostgreSQL:
+// The machines admin and machine groups (reports-admin §2, §4, §5, §8) in Chromium on SQLite (decision 0871):
 // an admin creates a machine with an SHDR source, reorders the machines by keyboard and by dragging (each
 // save says 'Your workcenter order has been updated!'), decommissions one with its name typed, and creates and
 // deletes a machine group with downtime reasons. Screenshots at 1280×800 and 390×844 go to
@@ -28,9 +27,8 @@ async function seedPlant(db: Kysely<Database>, week: Span) {
 /** The machine names in the order the workcenter list shows them. */
 const machineNames = (page: Page) => page.locator('.admin-machine__name').allTextContents();
 
-describe.each(DIALECTS)('machines admin in Chromium on %s', (dialect) => {
+describe.each(ON_SQLITE)('machines admin in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-admin-machines', seedPlant);
-  const shots = dialect === 'sqlite';
   const toast = (text: string) => office.page.getByText(text, { exact: true });
 
   it('creates a machine with an SHDR source', async () => {
@@ -54,7 +52,7 @@ describe.each(DIALECTS)('machines admin in Chromium on %s', (dialect) => {
     await dialog.getByLabel('Adapter').selectOption({ label: 'Haas NGC' });
     await dialog.getByLabel('Minutes down before the tile turns red').fill('10');
     expect(await save.isDisabled()).toBe(false);
-    if (shots) await office.screenshots('machine-form', true);
+    await office.screenshots('machine-form', true);
     await save.click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect.poll(() => toast('Lathe 2 saved.').count(), POLL).toBe(1);
@@ -84,7 +82,7 @@ describe.each(DIALECTS)('machines admin in Chromium on %s', (dialect) => {
     await expect.poll(() => machineNames(page), POLL).toEqual(['Lathe 2', 'Press', 'Lathe', 'Mill']);
     await page.reload();
     await expect.poll(() => machineNames(page), POLL).toEqual(['Lathe 2', 'Press', 'Lathe', 'Mill']);
-    if (shots) await office.screenshots('machines');
+    await office.screenshots('machines');
   }, 120_000);
 
   it('decommissions a machine only with its name typed', async () => {
@@ -97,7 +95,7 @@ describe.each(DIALECTS)('machines admin in Chromium on %s', (dialect) => {
     expect(await dialog.getByText('Decommission prompt must match machine name.').count()).toBe(1);
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel('Type the machine’s name to confirm').fill('Mill');
-    if (shots) await office.screenshots('decommission');
+    await office.screenshots('decommission');
     await confirm.click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect.poll(() => toast('Mill decommissioned.').count(), POLL).toBe(1);
@@ -108,7 +106,7 @@ describe.each(DIALECTS)('machines admin in Chromium on %s', (dialect) => {
     await expect
       .poll(() => retired.getByRole('listitem').allTextContents(), POLL)
       .toEqual([expect.stringMatching(/^MillDecommissioned /)]);
-    if (shots) await office.screenshots('machines-decommissioned');
+    await office.screenshots('machines-decommissioned');
   }, 120_000);
 
   it('creates and deletes a machine group with machines and downtime reasons', async () => {
@@ -129,7 +127,7 @@ describe.each(DIALECTS)('machines admin in Chromium on %s', (dialect) => {
       .getByRole('group', { name: /^Downtime reasons/ })
       .getByLabel('Tool change')
       .check();
-    if (shots) await office.screenshots('group-form');
+    await office.screenshots('group-form');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect
@@ -139,7 +137,7 @@ describe.each(DIALECTS)('machines admin in Chromium on %s', (dialect) => {
       await page.request.get(`${product.url}/api/machinegroups`)
     ).json()) as MachineGroup[];
     expect(groups.find((g) => g.name === 'Turning')?.machines).toHaveLength(2);
-    if (shots) await office.screenshots('machine-groups');
+    await office.screenshots('machine-groups');
 
     await page.getByRole('button', { name: 'Delete Turning' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Turning' });

@@ -3,13 +3,12 @@ import type { Page } from 'playwright-core';
 import { addDays, formatDay, parseDay } from '@takt/domain';
 import type { AnnotationType, SetupStage } from '@takt/domain';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
 import { aDowntimeReason } from '../../services/api/src/testing/downtime-builders';
 import { aSetupStage, aShift } from '../../services/api/src/testing/live-builders';
 import { logIn } from './harness';
-import { anOfficePlant, dragAbove, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, dragAbove, officeSession, ON_SQLITE, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The plant administration screens (reports-admin §2 "Administration screens", §5, §6) in Chromium on SQLite
@@ -49,9 +48,8 @@ const stageNames = (page: Page) =>
     .getByRole('textbox')
     .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
 
-describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
+describe.each(ON_SQLITE)('plant administration in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-admin-plant', seedPlant);
-  const shots = dialect === 'sqlite';
 
   it('opens Administration from the navigation and adds, then archives a downtime reason', async () => {
     const { page, plant, product } = office;
@@ -74,7 +72,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
       'Operators',
       'Tablets',
     ]);
-    if (shots) await office.screenshots('admin-index');
+    await office.screenshots('admin-index');
 
     await page.getByRole('link', { name: /^Downtime reasons/ }).click();
     await expect.poll(() => office.heading().textContent(), POLL).toBe('Downtime reasons');
@@ -96,7 +94,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await limit.fill('0');
     expect(await dialog.getByText('The limit must be more than 0 minutes.').count()).toBe(1);
     await limit.fill('7.5');
-    if (shots) await office.screenshots('reason-form');
+    await office.screenshots('reason-form');
     await save.click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect
@@ -116,7 +114,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await expect
       .poll(() => tableRows(table), POLL)
       .toContainEqual(['Coolant refill', 'Planned up to 7.5 min', 'Archived', 'Restore']);
-    if (shots) await office.screenshots('downtime-reasons');
+    await office.screenshots('downtime-reasons');
   }, 120_000);
 
   it('adds a non-conforming reject reason', async () => {
@@ -130,12 +128,12 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await dialog.getByLabel('Name').fill('Burr');
     await dialog.getByLabel('Non-Conforming').check();
-    if (shots) await office.screenshots('reject-form');
+    await office.screenshots('reject-form');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(() => tableRows(page.getByRole('table', { name: 'Reject reasons' })), POLL)
       .toEqual([['Burr', 'Non-Conforming', 'Offered', 'Active', 'EditArchive']]);
-    if (shots) await office.screenshots('reject-reasons');
+    await office.screenshots('reject-reasons');
   }, 60_000);
 
   it('reorders the setup stages by keyboard and by dragging, keeping the total at 100', async () => {
@@ -169,7 +167,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await expect.poll(() => page.getByText('Setup stage percentages must total 100').count()).toBe(1);
     expect(await page.getByText('Total: 110%').count()).toBe(1);
     expect(await save.isDisabled()).toBe(true);
-    if (shots) await office.screenshots('setup-stages-wrong-total');
+    await office.screenshots('setup-stages-wrong-total');
     await pct.fill('30');
     expect(await page.getByText('Setup stage percentages must total 100').count()).toBe(0);
     await save.click();
@@ -183,7 +181,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     ]);
     await page.reload();
     await expect.poll(() => stageNames(page), POLL).toEqual(['First article', 'Teardown', 'Tooling']);
-    if (shots) await office.screenshots('setup-stages');
+    await office.screenshots('setup-stages');
   }, 120_000);
 
   it('edits a shift as a pending change effective tomorrow', async () => {
@@ -212,7 +210,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
       await dialog.getByText('The effective date must be from tomorrow to one month ahead.').count(),
     ).toBe(1);
     await date.fill(tomorrow);
-    if (shots) await office.screenshots('shift-form');
+    await office.screenshots('shift-form');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
 
@@ -230,7 +228,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await expect
       .poll(() => tableRows(table).then((rows) => rows[0]!.slice(0, 4)))
       .toEqual(['Day', '06:00–15:00', 'Mon, Tue, Wed, Thu, Fri', tomorrow]);
-    if (shots) await office.screenshots('shifts');
+    await office.screenshots('shifts');
 
     // Terminate Night from tomorrow, then undo it (reports-admin §4).
     await page.getByRole('button', { name: 'Terminate Night' }).click();
@@ -267,10 +265,10 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await dialog.getByLabel('Company name').fill('Acme');
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel('Company name').fill('Acme Machining');
-    if (shots) await office.screenshots('settings-confirm');
+    await office.screenshots('settings-confirm');
     await confirm.click();
     await expect.poll(() => page.getByText('Setup stages are on', { exact: false }).count(), POLL).toBe(1);
-    if (shots) await office.screenshots('settings');
+    await office.screenshots('settings');
 
     await page.goto(`${product.url}/app/admin/start-of-day`);
     await expect.poll(() => office.heading().textContent(), POLL).toBe('Start of day');
@@ -285,7 +283,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await expect
       .poll(() => page.getByText(`From ${later} the day starts at 22:00 the evening before.`).count(), POLL)
       .toBe(1);
-    if (shots) await office.screenshots('start-of-day');
+    await office.screenshots('start-of-day');
 
     await page.goto(`${product.url}/app/admin/operators`);
     await expect.poll(() => page.getByText('No Operators configured.').count(), POLL).toBe(1);
@@ -298,7 +296,7 @@ describe.each(DIALECTS)('plant administration in Chromium on %s', (dialect) => {
     await expect
       .poll(() => tableRows(table), POLL)
       .toEqual([['Olga Operator', 'E-17', '0', 'Active', 'EditArchiveDelete']]);
-    if (shots) await office.screenshots('operators');
+    await office.screenshots('operators');
     await page.getByRole('button', { name: 'Delete Olga Operator' }).click();
     await page
       .getByRole('dialog', { name: 'Delete Olga Operator' })

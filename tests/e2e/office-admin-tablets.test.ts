@@ -1,16 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
 import { aTablet } from '../../services/api/src/testing/tablet-builders';
 import { logIn } from './harness';
-import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, officeSession, ON_POSTGRES, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The Tablets admin screen (live-operations §2 "Tablet management", §8 tablet texts; reports-admin §4 tablet
-// actions, §8 "Tablet refresh", "Purge") in Chromium on SQLite and PostgreSQL. A tablet, played here by a
+// actions, §8 "Tablet refresh", "Purge") in Chromium on PostgreSQL (decision 0871). A tablet, played here by a
 // WebSocket client of /tablet-auth, shows a code; the admin registers it with that code and the tablet gets
 // its token; refresh and restart reach it once it listens, refresh all names the tablets it could not reach,
 // and revoke then purge clear a tablet away. Screenshots at 1280×800 and 390×844 go to
@@ -48,9 +47,8 @@ async function tabletSocket(url: string, cookie?: string) {
   return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
 }
 
-describe.each(DIALECTS)('tablets admin in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('tablets admin in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-admin-tablets', seedPlant);
-  const shots = dialect === 'sqlite';
   const toast = (text: string) => office.page.getByText(text, { exact: true });
   const table = () => office.page.getByRole('table', { name: 'Registered tablets' });
   const sockets: WebSocket[] = [];
@@ -88,7 +86,7 @@ describe.each(DIALECTS)('tablets admin in Chromium on %s', (dialect) => {
     await dialog.getByLabel('Code').fill(`${typed.slice(0, 3)}-${typed.slice(3)}`);
     await dialog.getByLabel('Remote Identifier').fill('Lathe front');
     await dialog.getByLabel('Machine').selectOption({ label: 'Lathe' });
-    if (shots) await office.screenshots('register');
+    await office.screenshots('register');
     await register.click();
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect.poll(() => toast('Lathe front registered.').count(), POLL).toBe(1);
@@ -128,10 +126,10 @@ describe.each(DIALECTS)('tablets admin in Chromium on %s', (dialect) => {
     await expect.poll(() => failed.count(), POLL).toBe(1);
     const ids = await failed.getByRole('listitem').allTextContents();
     expect(ids).toEqual([`${office.plant.pressTabletId} Press kiosk`]);
-    if (shots) await office.screenshots('refresh-all-failed');
+    await office.screenshots('refresh-all-failed');
     await failed.getByRole('button', { name: 'Close' }).last().click();
     await expect.poll(() => failed.count(), POLL).toBe(0);
-    if (shots) await office.screenshots('list', true);
+    await office.screenshots('list', true);
   }, 120_000);
 
   it('revokes a tablet after confirming, then purges the revoked ones', async () => {
@@ -159,7 +157,7 @@ describe.each(DIALECTS)('tablets admin in Chromium on %s', (dialect) => {
     expect((await fetch(`${office.product.url}/api/me`, { headers: { cookie: paint.cookie } })).status).toBe(
       401,
     );
-    if (shots) await office.screenshots('revoked');
+    await office.screenshots('revoked');
 
     await page.getByRole('button', { name: 'Purge', exact: true }).click();
     const purge = page.getByRole('dialog', { name: 'Purge revoked tablets' });

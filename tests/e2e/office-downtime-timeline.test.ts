@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import {
   aDowntimeReason,
@@ -11,11 +10,11 @@ import {
 } from '../../services/api/src/testing/downtime-builders';
 import type { StateRows } from '../../services/api/src/testing/downtime-builders';
 import { recomputeMachines, someCycles } from '../../services/api/src/testing/report-plant';
-import { anOfficePlant, clickChart, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, clickChart, officeSession, ON_SQLITE, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // From the Downtime report to the timeline and back (reports-admin §2 "Downtime report", "Machine timeline"
-// and the standard timeline, §4 split, §5, §9 minutes with 2 decimals), in Chromium on SQLite and PostgreSQL.
+// and the standard timeline, §4 split, §5, §9 minutes with 2 decimals), in Chromium on SQLite (decision 0871).
 // A manager finds last week's top downtime reason on /dashboard/downtime, opens the standard timeline at one
 // of its stops from the grid's Start cell and from there the machine's timeline, splits the stop in half,
 // gives one half another reason and sees the pareto change; then reads the standard timeline's lanes.
@@ -99,9 +98,9 @@ async function seedPlant(db: Kysely<Database>, week: Span, now: number): Promise
 const reportGrid = (page: Page) => page.locator('section:has(#grid-heading)').getByRole('table');
 const timelineGrid = (page: Page) => page.getByRole('table', { name: 'Downtime periods' });
 
-describe.each(DIALECTS)('from the Downtime report to the timeline in Chromium on %s', (dialect) => {
+describe.each(ON_SQLITE)('from the Downtime report to the timeline in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-downtime-timeline', seedPlant);
-  const shots = (name: string) => (dialect === 'sqlite' ? office.screenshots(name) : Promise.resolve());
+  const shots = (name: string) => office.screenshots(name);
   const pareto = () => office.section('Downtime by reason').getByRole('table');
 
   it("finds last week's top reason, opens the timeline at its stop, splits it and recategorizes a half", async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import {
   aDowntimeReason,
@@ -11,7 +10,7 @@ import {
 } from '../../services/api/src/testing/downtime-builders';
 import type { StateRows } from '../../services/api/src/testing/downtime-builders';
 import { recomputeMachines } from '../../services/api/src/testing/report-plant';
-import { anOfficePlant, clickChart, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, clickChart, officeSession, ON_SQLITE, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The Downtime report of the office app (reports-admin §2 "Downtime report", §4 planned values, §8 errors,
@@ -83,7 +82,7 @@ async function seedPlant(db: Kysely<Database>, range: Span, now: number) {
 /** The grid of downtime periods (its heading says which reason). */
 const grid = (page: Page) => page.locator('section:has(#grid-heading)');
 
-describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
+describe.each(ON_SQLITE)('the Downtime report in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-downtime', seedPlant);
   const range = office.week;
 
@@ -119,7 +118,7 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
     ).resolves.toBe(total.toFixed(2));
     expect(await tableRows(grid(page).getByRole('table'))).toHaveLength(13);
 
-    if (dialect === 'sqlite') await office.screenshots('downtime-report');
+    await office.screenshots('downtime-report');
   }, 120_000);
 
   it('drills into the top reason from the pareto, then downloads the same rows as CSV', async () => {
@@ -148,7 +147,7 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
     );
     expect(csv[0]).toEqual(['Start', 'Duration', 'Machine', 'Reason', 'Message', 'Planned']);
     expect(csv.slice(1).map((r) => r.slice(1))).toEqual(rows.map((r) => r.slice(1)));
-    if (dialect === 'sqlite') await office.screenshots('downtime-report-reason');
+    await office.screenshots('downtime-report-reason');
   }, 60_000);
 
   it("opens a machine's downtime from the stacked chart, with the range and the reason", async () => {
@@ -172,7 +171,7 @@ describe.each(DIALECTS)('the Downtime report in Chromium on %s', (dialect) => {
       'Downtime periods: Tool change',
     );
     expect(await tableRows(grid(page).getByRole('table'))).toHaveLength(5);
-    if (dialect === 'sqlite') await office.screenshots('machine-downtime');
+    await office.screenshots('machine-downtime');
 
     // Back to all machines with the same dates.
     await page.getByRole('button', { name: 'Return to Downtime Report for All Machines' }).click();

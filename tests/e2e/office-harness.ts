@@ -204,3 +204,10 @@ export async function screenshots(page: Page, folder: string, name: string, scre
   await page.setViewportSize(desk ?? { width: 1280, height: 800 });
   await page.waitForTimeout(300);
 }
+
+/**
+ * The database an office browser test runs on (decision 0871): every API test runs on both dialects, so each
+ * browser test runs on one, half the files on each, and every run still drives both through Chromium.
+ */
+export const ON_POSTGRES = ['postgres'] as const;
+export const ON_SQLITE = ['sqlite'] as const;

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aJobPlant } from './job-plant';
-import { officeSession, POLL, tableRows } from './office-harness';
+import { officeSession, ON_POSTGRES, POLL, tableRows } from './office-harness';
 
 // The Jobs report (reports-admin §2 "Jobs report (all machines)": /reports/operationreport, by default the
 // last 30 days) and the job report (/dashboard/jobreport?job_id&start&end, §3 "Job report"; the all-time link
-// omits start and end) over the warehouse job calls (decision 0813), in Chromium on SQLite and PostgreSQL.
+// omits start and end) over the warehouse job calls (decision 0813), in Chromium on PostgreSQL (decision 0871).
 // Screenshots at desk and phone widths go to test-results/office-jobs/ (gitignored).
 
 // The plant: job-plant.ts (Flange on the Lathe, Bracket on the Mill, last week).
@@ -27,7 +26,7 @@ async function seedPlant(db: Kysely<Database>, range: { start: number; end: numb
 const FLANGE = ['50.0%', '6', '12', '0', '40.0%', '50.0%', '80.0%', '100.0%', '0.0 h'];
 const FLANGE_TILES = ['50.0%', '6', '0', '40.0%', '50.0%', '80.0%', '100.0%', '0.0 h'];
 
-describe.each(DIALECTS)('the Jobs report and the job report in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('the Jobs report and the job report in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-jobs', seedPlant);
 
   it('lists the jobs of the last 30 days as cards, searchable by name, with the CSV', async () => {
@@ -47,7 +46,7 @@ describe.each(DIALECTS)('the Jobs report and the job report in Chromium on %s', 
       .poll(() => bracket.locator('dd').allTextContents(), POLL)
       .toEqual(['100.0%', '6 / 6', '92.3%']);
     await expect.poll(() => bracket.textContent(), POLL).toContain('On goal');
-    if (dialect === 'sqlite') await office.screenshots('jobs-report');
+    await office.screenshots('jobs-report');
 
     // The CSV: one row per job (decision 0813), the same figures.
     const csv = await office.downloadCsv(
@@ -105,7 +104,7 @@ describe.each(DIALECTS)('the Jobs report and the job report in Chromium on %s', 
       ['Lathe', '6'],
       ['Total', '6'],
     ]);
-    if (dialect === 'sqlite') await office.screenshots('job-report', true);
+    await office.screenshots('job-report', true);
 
     // All time: the link omits start and end; the report covers 2014-04-01 to today, the same one run.
     await page.goBack();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import {
   aDowntimeReason,
@@ -16,13 +15,13 @@ import {
   recomputeMachines,
   someCycles,
 } from '../../services/api/src/testing/report-plant';
-import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, officeSession, ON_SQLITE, POLL, tableRows } from './office-harness';
 
 // The job detail of the job report (reports-admin §2 Jobs report: "detail with quality, downtime and OEE by
 // machine and by shift", a per-run table with actions) and the machine-job report
 // (/reports/machineoperationreport?machine_id&job_id[&start&end]: rejects by reason, downtime by reason, OEE
 // by machine and by shift, CSV; without a start, the job's own range rounded to 15 minutes), decision 0820, in
-// Chromium on SQLite and PostgreSQL. Screenshots go to test-results/office-machine-jobs/ (gitignored).
+// Chromium on SQLite (decision 0871). Screenshots go to test-results/office-machine-jobs/ (gitignored).
 
 // The plant, America/Chicago, a Day shift 06:00–14:00, last week (weekday 1 = Tuesday):
 // Flange (expected 10 min, ideal 8 min, one part a cycle) on the Lathe, run Tuesday 06:07–08:31 (144 min, all
@@ -102,7 +101,7 @@ async function seedPlant(db: Kysely<Database>, range: { start: number; end: numb
 /** Flange's figures after its name and times: goal, good, expected, rejected, OEE, A, P, Q, setup. */
 const FLANGE = ['45.5%', '5', '11', '1', '35.1%', '52.6%', '80.0%', '83.3%', '0.0 h'];
 
-describe.each(DIALECTS)('the job detail and the machine-job report in Chromium on %s', (dialect) => {
+describe.each(ON_SQLITE)('the job detail and the machine-job report in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-machine-jobs', seedPlant);
 
   /** The three detail tables: rejects by reason, downtime by reason, OEE by shift. */
@@ -139,7 +138,7 @@ describe.each(DIALECTS)('the job detail and the machine-job report in Chromium o
     await expect
       .poll(async () => (await tableRows(runs)).map((r) => [r[0], ...r.slice(3)]), POLL)
       .toEqual([['Lathe', ...FLANGE, 'Job on Lathe Go to Production Run']]);
-    if (dialect === 'sqlite') await office.screenshots('job-report-detail', true);
+    await office.screenshots('job-report-detail', true);
 
     // The run's action: the machine-job report of its machine over the same range (the user's start).
     await runs.getByRole('link', { name: 'Job on Lathe' }).click();
@@ -210,7 +209,7 @@ describe.each(DIALECTS)('the job detail and the machine-job report in Chromium o
       ['Lathe', '45.5', '11', '5', '1', '35.1', '52.6', '80.0', '83.3', '0.0', '1.0', '84.00'],
       ['Total', '45.5', '11', '5', '1', '35.1', '52.6', '80.0', '83.3', '0.0', '1.0', '84.00'],
     ]);
-    if (dialect === 'sqlite') await office.screenshots('machine-job-report', true);
+    await office.screenshots('machine-job-report', true);
   }, 120_000);
 
   it('pages the Jobs report as the user scrolls to its end, and aggregates by machine', async () => {
@@ -249,7 +248,7 @@ describe.each(DIALECTS)('the job detail and the machine-job report in Chromium o
     expect(
       await flange.getByRole('link', { name: 'Job report for this range' }).getAttribute('href'),
     ).toMatch(/^\/reports\/machineoperationreport\?machine_id=.*&job_id=.*&start=\d+&end=\d+$/);
-    if (dialect === 'sqlite') await office.screenshots('jobs-by-machine');
+    await office.screenshots('jobs-by-machine');
     const csv = await office.downloadCsv(
       jobs.getByRole('link', { name: 'Download CSV' }),
       /^\/api\/reports\/warehouse\/jobs\?.*aggregate_by=machine&format=csv&token=/,
@@ -289,7 +288,7 @@ describe.each(DIALECTS)('the job detail and the machine-job report in Chromium o
     expect(await menu.getByRole('button', { name: 'All Time', exact: true }).count()).toBe(0);
     expect(await menu.getByRole('button', { name: 'Last 2 weeks', exact: true }).count()).toBe(0);
     await page.keyboard.press('Escape');
-    if (dialect === 'sqlite') await office.screenshots('machine-jobs-report');
+    await office.screenshots('machine-jobs-report');
     await flange.getByRole('link', { name: 'Job report for this range' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('job_id')).toBe(plant.flange);
     await expect.poll(() => office.heading().textContent(), POLL).toBe('Job Report: Flange on Lathe');

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { companyScope } from '@takt/db';
-import { DIALECTS, freshDb } from '@takt/db/testing';
+import { freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { toLocalInput } from '../../apps/office/src/machine-tools/export-form';
 import { createAdapter } from '../../services/api/src/repositories/adapters';
@@ -11,10 +11,10 @@ import { createMachine } from '../../services/api/src/repositories/machines';
 import { aCompany, aUser } from '../../services/api/src/testing/builders';
 import { launchChromium, logIn, startProduct } from './harness';
 import type { RunningProduct } from './harness';
-import { CLOCK, POLL, screenshots } from './office-harness';
+import { CLOCK, ON_POSTGRES, POLL, screenshots } from './office-harness';
 
 // The machine diagnostics, conditions and event-export pages of the office app (reports-admin §2, §4, §5,
-// §7, §8, §9; decision 0810) in Chromium, on SQLite and PostgreSQL. The product runs with ingest on and one
+// §7, §8, §9; decision 0810) in Chromium, on PostgreSQL (decision 0871). The product runs with ingest on and one
 // machine, "Mill 1", fed by an SHDR adapter this test plays: what the test's adapter sends reaches the pages
 // through ingest and the live channel, as on a plant floor. Screenshots at desk and phone widths go to
 // test-results/office-machine-tools/ (gitignored).
@@ -50,7 +50,7 @@ async function anAdapter() {
   };
 }
 
-describe.each(DIALECTS)(
+describe.each(ON_POSTGRES)(
   'the machine diagnostics, conditions and export pages in Chromium on %s',
   (dialect) => {
     let db: TestDb;
@@ -62,8 +62,7 @@ describe.each(DIALECTS)(
     let login = { email: '', password: '' };
     /** What the live channel sent the page, as text (to tell a live update from a reload). */
     const frames: string[] = [];
-    const shoot = (name: string) =>
-      dialect === 'sqlite' ? screenshots(page, 'office-machine-tools', name) : Promise.resolve();
+    const shoot = (name: string) => screenshots(page, 'office-machine-tools', name);
 
     beforeAll(async () => {
       db = await freshDb(dialect);

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { WaterfallStep } from '@takt/domain';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import {
   aDowntimeReason,
@@ -19,11 +18,11 @@ import {
   recomputeMachines,
   someCycles,
 } from '../../services/api/src/testing/report-plant';
-import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, officeSession, ON_POSTGRES, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The OEE report of the office app (reports-admin §2 "OEE report", §9 rounding; decision 0803 waterfall) in
-// Chromium, on a plant seeded last week with hand-computed figures, on SQLite and PostgreSQL. A manager opens
+// Chromium, on a plant seeded last week with hand-computed figures, on PostgreSQL (decision 0871). A manager opens
 // it from /app/reports, picks "Last week", drills into a group and a machine, filters one shift, downloads the
 // CSV and checks the loss waterfall. Screenshots of the OEE and utilization reports at desk and phone widths
 // go to test-results/office-oee/ (gitignored).
@@ -191,7 +190,7 @@ async function listFigures(page: Page, name: string): Promise<Map<string, string
   return new Map(rows.map((r) => [r[0]!, r.slice(1)]));
 }
 
-describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('the OEE report in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-oee', seedPlant);
   const range = office.week;
   const T_ALL = (range.end - range.start) / MIN;
@@ -238,7 +237,7 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     // The Press never ran: no performance, no OEE.
     expect(machines.get('Press')!.slice(0, 4)).toEqual(['-', '-', '-', '0.0%']);
 
-    if (dialect === 'sqlite') await office.screenshots('oee-report', true);
+    await office.screenshots('oee-report', true);
 
     // Drill into the group: its machines only, no group list, the back link.
     await list(page, 'Machine Groups').getByRole('button', { name: 'Cell', exact: true }).click();
@@ -400,7 +399,7 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     expect((await tile.textContent()) ?? '').toBe('19%');
     const rows = await listFigures(page, 'Machines');
     expect(rows.get('Lathe')![0]).toBe(`${Math.round((LATHE.run / T_ALL) * 100)}%`);
-    if (dialect === 'sqlite') await office.screenshots('utilization-report', true);
+    await office.screenshots('utilization-report', true);
   }, 60_000);
 
   it('lists utilization by shift, group and machine as the OEE report does, with the server CSV, and drills into a group', async () => {
@@ -439,7 +438,7 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     expect(matrixHeaders.map((h) => h.replace(/[▲▼]/g, '').trim())).toEqual(['Name', 'Day', 'Swing']);
     await list(page, 'Machines').getByLabel('Show').selectOption({ label: 'Summary' });
 
-    if (dialect === 'sqlite') await office.screenshots('utilization-lists', true);
+    await office.screenshots('utilization-lists', true);
 
     // A group row drills down: the group goes into the URL, its In-Cycle share heads the panel.
     await list(page, 'Machine Groups').getByRole('button', { name: 'Cell' }).click();
@@ -451,7 +450,7 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
       .toBe(`Cell: In-Cycle ${inCycle(LATHE.run + MILL.run, 2)}`);
     expect(await list(page, 'Machine Groups').count()).toBe(0);
     expect([...(await listFigures(page, 'Machines')).keys()]).toEqual(['Lathe', 'Mill']);
-    if (dialect === 'sqlite') await office.screenshots('utilization-group', true);
+    await office.screenshots('utilization-group', true);
     await page.getByRole('button', { name: 'Return to Utilization Report for All Machines' }).click();
     await expect.poll(() => office.heading().textContent(), POLL).toBe('Utilization Report for All Machines');
   }, 90_000);
@@ -469,6 +468,6 @@ describe.each(DIALECTS)('the OEE report in Chromium on %s', (dialect) => {
     expect(await list(page, 'Where the time went').locator('figcaption').textContent()).toBe(
       'No run time in this range, so there is no OEE.',
     );
-    if (dialect === 'sqlite') await office.screenshots('oee-report-empty', true);
+    await office.screenshots('oee-report-empty', true);
   }, 60_000);
 });

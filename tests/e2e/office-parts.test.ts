@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { createAdapter } from '../../services/api/src/repositories/adapters';
 import { MIN, someStates } from '../../services/api/src/testing/downtime-builders';
 import { aJobWithRun, recomputeMachines, someCycles } from '../../services/api/src/testing/report-plant';
-import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, officeSession, ON_SQLITE, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The Parts report (reports-admin §2 "Parts report": /dashboard/parts and /machine/{id}/parts, at most 7
@@ -79,7 +78,7 @@ async function seedPlant(db: Kysely<Database>, range: Span, now: number): Promis
   return { email: user.email, password: user.password, lathe, tuesday: { start: at(1, 0), end: at(2, 0) } };
 }
 
-describe.each(DIALECTS)('the Parts and Overrides reports in Chromium on %s', (dialect) => {
+describe.each(ON_SQLITE)('the Parts and Overrides reports in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-parts', seedPlant);
 
   it('opens the Parts report from /app/reports and shows each machine against its goal', async () => {
@@ -99,7 +98,7 @@ describe.each(DIALECTS)('the Parts and Overrides reports in Chromium on %s', (di
     const tiles = page.getByRole('region', { name: 'Parts for the range' });
     await expect.poll(() => tiles.textContent(), POLL).toContain('Good parts6');
     await expect.poll(() => tiles.textContent(), POLL).toContain('Percent of goal50 %');
-    if (dialect === 'sqlite') await office.screenshots('parts-report');
+    await office.screenshots('parts-report');
 
     // The CSV: one row per machine and day, the same parts and goal (reports-admin §2, §7).
     const csv = await office.downloadCsv(
@@ -142,7 +141,7 @@ describe.each(DIALECTS)('the Parts and Overrides reports in Chromium on %s', (di
     await expect(
       page.getByRole('img', { name: 'Override settings over time, in percent' }).count(),
     ).resolves.toBe(1);
-    if (dialect === 'sqlite') await office.screenshots('overrides-report');
+    await office.screenshots('overrides-report');
   }, 60_000);
 
   it("opens the Lathe's utilization at /machine/{id}/utilization as the Utilization report drilled into it", async () => {

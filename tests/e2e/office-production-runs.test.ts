@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
 import { aJobPlant } from './job-plant';
-import { officeSession, POLL, tableRows } from './office-harness';
+import { officeSession, ON_POSTGRES, POLL, tableRows } from './office-harness';
 
 // Production runs (reports-admin §2 /reports/production-runs?start&end&jsg and
 // /app/production/production-runs/{id}/edit, §3 Job schedule group, §4 start-in-setup; decision 0850) in
-// Chromium on SQLite and PostgreSQL: the list of last week's runs, filtered by machine, and an edit of Flange's
+// Chromium on PostgreSQL (decision 0871): the list of last week's runs, filtered by machine, and an edit of Flange's
 // run from the job report's "Go to Production Run" that changes the job report. Screenshots at desk and phone
 // widths go to test-results/office-production-runs/ (gitignored).
 
@@ -29,7 +28,7 @@ async function seedPlant(db: Kysely<Database>, range: { start: number; end: numb
   return { email: admin.email, password: admin.password, flange } satisfies Plant;
 }
 
-describe.each(DIALECTS)('production runs in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('production runs in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-production-runs', seedPlant);
 
   it("lists last week's runs by start with their standards, filtered by machine", async () => {
@@ -48,7 +47,7 @@ describe.each(DIALECTS)('production runs in Chromium on %s', (dialect) => {
         ['Lathe', 'Flange', 'None', '600', '480', '1', '1', 'Edit'],
         ['Mill', 'Bracket', 'None', '600', '600', '1', '1', 'Edit'],
       ]);
-    if (dialect === 'sqlite') await office.screenshots('production-runs');
+    await office.screenshots('production-runs');
 
     await page.getByLabel('Machine', { exact: true }).selectOption({ label: 'Mill' });
     await expect.poll(() => new URL(page.url()).searchParams.get('machine_id')).not.toBeNull();
@@ -105,7 +104,7 @@ describe.each(DIALECTS)('production runs in Chromium on %s', (dialect) => {
     await page.getByRole('radio', { name: 'None', exact: true }).check();
     await expect.poll(() => page.getByRole('radio', { name: 'Still in setup' }).count(), POLL).toBe(0);
     await page.getByLabel('Expected cycle time (s)').fill('300');
-    if (dialect === 'sqlite') await office.screenshots('production-run-edit');
+    await office.screenshots('production-run-edit');
     await save.click();
     await expect.poll(() => page.getByText(/The production run was saved/).count(), POLL).toBe(1);
     await expect.poll(() => page.getByLabel('Expected cycle time (s)').inputValue(), POLL).toBe('300');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aRejectReason, MIN, someStates } from '../../services/api/src/testing/downtime-builders';
 import { aShift } from '../../services/api/src/testing/live-builders';
@@ -11,7 +10,7 @@ import {
   recomputeMachines,
   someCycles,
 } from '../../services/api/src/testing/report-plant';
-import { anOfficePlant, clickChart, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, clickChart, officeSession, ON_POSTGRES, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The Quality and Cycles reports of the office app (reports-admin §2 "Quality report", "Cycles report", §7
@@ -92,7 +91,7 @@ async function seedPlant(db: Kysely<Database>, range: Span, now: number) {
 
 const rejectList = (page: Page) => page.locator('section:has(#rejects-heading)');
 
-describe.each(DIALECTS)('the Quality and Cycles reports in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('the Quality and Cycles reports in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-quality', seedPlant);
   const range = office.week;
 
@@ -124,7 +123,7 @@ describe.each(DIALECTS)('the Quality and Cycles reports in Chromium on %s', (dia
     await expect
       .poll(() => rejectList(page).getByRole('status').textContent(), POLL)
       .toBe('Rejects 1–25 of 37');
-    if (dialect === 'sqlite') await office.screenshots('quality-report');
+    await office.screenshots('quality-report');
   }, 120_000);
 
   it('drills into the top reason, pages its rejects and downloads the same rows as CSV', async () => {
@@ -157,7 +156,7 @@ describe.each(DIALECTS)('the Quality and Cycles reports in Chromium on %s', (dia
     expect(last.map((r) => r.slice(1, 5))).toEqual(
       Array.from({ length: 5 }, () => ['Lathe', 'Burr', '1', 'Scrap']),
     );
-    if (dialect === 'sqlite') await office.screenshots('quality-report-burr');
+    await office.screenshots('quality-report-burr');
 
     const csv = await office.downloadCsv(
       byMachine.getByRole('link', { name: 'Download CSV' }),
@@ -246,6 +245,6 @@ describe.each(DIALECTS)('the Quality and Cycles reports in Chromium on %s', (dia
     );
     expect(csv[0]!.join(',')).toBe('Time,Duration,Expected,Ideal,Parts,Scrap,Non-Conform,Operation');
     expect(csv).toHaveLength(7);
-    if (dialect === 'sqlite') await office.screenshots('machine-cycles');
+    await office.screenshots('machine-cycles');
   }, 60_000);
 });

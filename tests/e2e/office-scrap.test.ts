@@ -8,7 +8,7 @@ import type { CompanyClock } from '@takt/domain';
 import { companyScope } from '@takt/db';
 import type { Database } from '@takt/db';
 import { recomputeRollups } from '@takt/db/rollups';
-import { DIALECTS, freshDb } from '@takt/db/testing';
+import { freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import { aCompany, aMachine, aUser } from '../../services/api/src/testing/builders';
@@ -16,10 +16,11 @@ import { aRejectReason, MIN, someStates } from '../../services/api/src/testing/d
 import { aShift } from '../../services/api/src/testing/live-builders';
 import { launchChromium, logIn, startProduct } from './harness';
 import type { RunningProduct } from './harness';
+import { ON_POSTGRES } from './office-harness';
 
 // The scrap form of the machine quality screen (reports-admin §2 "Machine quality", §4 "Scrap form: create,
 // edit, delete; closing a dirty form asks confirmation", §5 scrap rules, §8 "Scrap save failure: server error
-// list or single message in the form") in Chromium on SQLite and PostgreSQL. A manager opens
+// list or single message in the form") in Chromium on PostgreSQL (decision 0871). A manager opens
 // /machine/{id}/quality with adjustmenttime and qty (what the Cycles report's Reject Part opens), rejects two
 // parts; the reject shows in the grid, in the Quality report, and lowers Quality on the OEE report by the
 // hand-computed amount; then edits it, meets the dirty-close confirmation and a server error list, and deletes
@@ -191,7 +192,7 @@ const timeText = (t: number) =>
     timeZone: CLOCK.timezone,
   }).format(t);
 
-describe.each(DIALECTS)('the scrap form in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('the scrap form in Chromium on %s', (dialect) => {
   let db: TestDb;
   let product: RunningProduct;
   let browser: Browser;
@@ -263,7 +264,7 @@ describe.each(DIALECTS)('the scrap form in Chromium on %s', (dialect) => {
     expect(await f.getByText('Set by the reason: Scrap.').count()).toBe(1);
     expect(await f.getByRole('checkbox', { name: 'Remove from good parts' }).isChecked()).toBe(true);
     await f.getByLabel('Message').fill('Burr on the bore');
-    if (dialect === 'sqlite') await screenshots(page, 'scrap-form-new');
+    await screenshots(page, 'scrap-form-new');
 
     const posted = page.waitForRequest(
       (r) => r.url().endsWith('/api/partadjustment') && r.method() === 'POST',
@@ -288,7 +289,7 @@ describe.each(DIALECTS)('the scrap form in Chromium on %s', (dialect) => {
       .toBe(pct((PARTS - 2) / PARTS));
     // The prefill is spent: a reload does not open the form again.
     expect(new URL(page.url()).searchParams.has('adjustmenttime')).toBe(false);
-    if (dialect === 'sqlite') await screenshots(page, 'machine-quality');
+    await screenshots(page, 'machine-quality');
   }, 120_000);
 
   it('shows the reject in the Quality report and lowers Quality on the OEE report by 2 / 20', async () => {
@@ -324,7 +325,7 @@ describe.each(DIALECTS)('the scrap form in Chromium on %s', (dialect) => {
     expect(await f.getByRole('radio', { name: 'Non-Conforming' }).isDisabled()).toBe(false);
     await f.getByRole('radio', { name: 'Non-Conforming' }).check();
     await f.getByRole('checkbox', { name: 'Remove from good parts' }).uncheck();
-    if (dialect === 'sqlite') await screenshots(page, 'scrap-form-edit');
+    await screenshots(page, 'scrap-form-edit');
     const put = page.waitForRequest((r) => r.method() === 'PUT');
     await f.getByRole('button', { name: 'Save' }).click();
     // Not removed from good parts: count = scrap count.
@@ -372,7 +373,7 @@ describe.each(DIALECTS)('the scrap form in Chromium on %s', (dialect) => {
     const alert = f.getByRole('alert');
     await expect.poll(() => alert.locator('p').textContent(), POLL).toBe('Parts could not be rejected.');
     expect(await alert.getByRole('listitem').allTextContents()).toEqual(['This reject reason is archived.']);
-    if (dialect === 'sqlite') await screenshots(page, 'scrap-form-error');
+    await screenshots(page, 'scrap-form-error');
     await f.getByRole('button', { name: 'Cancel' }).click();
     await f.getByRole('button', { name: 'Close without saving' }).click();
     await expect.poll(() => f.count(), POLL).toBe(0);
@@ -417,7 +418,7 @@ describe.each(DIALECTS)('the scrap form in Chromium on %s', (dialect) => {
     await expect
       .poll(() => oeeTiles(page, 'Rejects of this machine in the range'), POLL)
       .toMatchObject({ Quality: pct(1), 'Net correction': '−1' });
-    if (dialect === 'sqlite') await screenshots(page, 'part-corrections');
+    await screenshots(page, 'part-corrections');
   }, 60_000);
 });
 

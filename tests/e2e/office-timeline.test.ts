@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Database } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
 import type { Kysely } from 'kysely';
 import {
   aDowntimeReason,
@@ -13,11 +12,11 @@ import {
 } from '../../services/api/src/testing/downtime-builders';
 import { someCycles } from '../../services/api/src/testing/report-plant';
 import { logIn } from './harness';
-import { anOfficePlant, officeSession, POLL, tableRows } from './office-harness';
+import { anOfficePlant, officeSession, ON_POSTGRES, POLL, tableRows } from './office-harness';
 import type { Span } from './office-harness';
 
 // The Machine timeline of the office app (reports-admin §2 "Machine timeline", §4 categorize form, §5 saving
-// rules and period links, §9 zoom) in Chromium, on SQLite and PostgreSQL. A manager opens a machine's
+// rules and period links, §9 zoom) in Chromium, on PostgreSQL (decision 0871). A manager opens a machine's
 // timeline over four hours of yesterday, sees its lanes drawn on the canvas, zooms, clicks an uncategorized
 // stop, gives it a reason and finds it in the annotation grid. Screenshots at desk and phone widths go to
 // test-results/office-timeline/ (gitignored).
@@ -106,10 +105,10 @@ function coloursAlong(canvas: Locator, y: number): Promise<number> {
   }, y);
 }
 
-describe.each(DIALECTS)('the Machine timeline in Chromium on %s', (dialect) => {
+describe.each(ON_POSTGRES)('the Machine timeline in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-timeline', seedPlant);
   const screenshots = async (name: string) => {
-    if (dialect === 'sqlite') await office.screenshots(name);
+    await office.screenshots(name);
   };
 
   it('opens the timeline of a machine with its lanes, the grid and the period links', async () => {

@@ -1,3 +1,3 @@
 import { describeMalformedWalk } from '../testing/malformed-walk';
 
-describeMalformedWalk(0, 2);
+describeMalformedWalk(0, 4);

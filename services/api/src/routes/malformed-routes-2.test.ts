@@ -1,3 +1,3 @@
 import { describeMalformedWalk } from '../testing/malformed-walk';
 
-describeMalformedWalk(1, 2);
+describeMalformedWalk(1, 4);

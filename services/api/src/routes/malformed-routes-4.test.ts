@@ -1,0 +1,3 @@
+import { describeMalformedWalk } from '../testing/malformed-walk';
+
+describeMalformedWalk(3, 4);
