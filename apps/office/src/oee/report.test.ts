@@ -433,7 +433,12 @@ describe('loss waterfall (decision 0803)', () => {
     );
     expect(waterfallCaption([], null)).toBe('No planned production time in this range, so there is no OEE.');
     // Planned production time but no run time: the tile shows '-', so does the caption.
-    expect(waterfallCaption(rows, null)).toBe('No run time in this range, so there is no OEE.');
+    const noRun = rows.map((r) => (r.key === 'runTime' ? { ...r, ms: 0 } : r));
+    expect(waterfallCaption(noRun, null)).toBe('No run time in this range, so there is no OEE.');
+    // Run time but no parts: no quality, so no OEE either.
+    expect(waterfallCaption(rows, null)).toBe(
+      'No parts counted in this range, so quality and OEE are unknown.',
+    );
     expect(waterfallOee(steps.filter((s) => s.key !== 'plannedProductionTime'))).toBeCloseTo(0.7479, 4);
     expect(waterfallOee([])).toBeNull();
   });

@@ -583,8 +583,12 @@ export function wrapLabel(text: string, width: number): string | string[] {
 export function waterfallCaption(rows: readonly WaterfallRow[], oee: number | null): string {
   const planned = rows.find((r) => r.key === 'plannedProductionTime');
   const productive = rows.find((r) => r.key === 'fullyProductiveTime');
-  // Planned time but no run time: OEE is '-' on the tile (no performance), not 0 % (decision 0803).
-  if (oee == null && planned && planned.ms > 0) return tr('oee.losses.captionNoRun');
+  // Planned time but no run time (no performance), or run time but no parts (no quality): OEE is '-' on
+  // the tile, not 0 % (decision 0803); the caption says which.
+  if (oee == null && planned && planned.ms > 0) {
+    const run = rows.find((r) => r.key === 'runTime');
+    return tr(run && run.ms > 0 ? 'oee.losses.captionNoParts' : 'oee.losses.captionNoRun');
+  }
   if (oee == null || !planned || !productive) return tr('oee.losses.captionNone');
   return tr('oee.losses.caption', {
     oee: pct(oee),

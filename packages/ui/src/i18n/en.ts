@@ -431,6 +431,7 @@ export const en = {
     'OEE {oee} = fully productive time ({productive}) ÷ planned production time ({planned}).',
   'oee.losses.captionNone': 'No planned production time in this range, so there is no OEE.',
   'oee.losses.captionNoRun': 'No run time in this range, so there is no OEE.',
+  'oee.losses.captionNoParts': 'No parts counted in this range, so quality and OEE are unknown.',
   'oee.losses.step': 'Step',
   'oee.losses.hours': 'Hours',
   'oee.losses.share': '% of planned production time',
