@@ -29,6 +29,7 @@ const group = (
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    setupFiles: ['./vitest.setup.ts'],
     hookTimeout: 120_000,
     pool: 'forks',
     projects: [

@@ -1,3 +1,4 @@
+import './texts';
 import '@takt/ui/styles.css';
 import './office.css';
 import { StrictMode } from 'react';

@@ -1,19 +1,11 @@
 // The English message catalogue. Every user-facing text of both apps goes through here (UI.md "Both"),
-// so the other locales of the region list can follow as catalogues of the same keys.
+// so the other locales of the region list can follow as catalogues of the same keys. The office app's own
+// screens (administration, internal, production) have theirs in office-texts.ts, which only the office app
+// loads (addTexts), so the floor app's first load does not carry them.
 // Texts quoted by the spec are verbatim; keep them so.
-import { accounts } from './accounts';
 import { accountsUsers } from './accounts-users';
+import type { officeTexts } from './office-texts';
 import { accountsMore } from './accounts-more';
-import { adminPlant } from './admin-plant';
-import { adminMachines } from './admin-machines';
-import { adminTablets } from './admin-tablets';
-import { email } from './email';
-import { internalCompanies } from './internal-companies';
-import { internalAdapters } from './internal-adapters';
-import { internalGateways } from './internal-gateways';
-import { production } from './production';
-import { schedule } from './schedule';
-import { scheduleMore } from './schedule-more';
 
 export const en = {
   'app.name': 'Takt',
@@ -948,32 +940,11 @@ export const en = {
   'machineTools.export.queueing': 'Queueing…',
   'machineTools.export.byEmail': 'A link to download the CSV file will be e-mailed to {email}.',
   'machineTools.export.failed': 'The export could not be queued. Please try again.',
-  // Plant administration screens (reports-admin §2 "Administration screens"), in their own file.
-  ...adminPlant,
-  // Machines admin and machine groups (reports-admin §2), in their own file.
-  ...adminMachines,
-  // Tablets, and the machine form's Software and Utilization panels and adapter reset, in their own file.
-  ...adminTablets,
-  // Internal adapter admin and adapter import (reports-admin §2 "Internal screens"), in their own file.
-  ...internalAdapters,
-  // Account administration (reports-admin §2 "API keys"), in its own file.
-  ...accounts,
   // Users, invites, password links and the profile (reports-admin §2 accounts), in their own file.
   ...accountsUsers,
   // The login page's variants and the profile's shift choice (decisions 0935, 0936).
   ...accountsMore,
-  // Production runs (reports-admin §2 /reports/production-runs and the editor), in their own file.
-  ...production,
-  // The schedule (job runs) timeline (reports-admin §2), in its own file.
-  ...schedule,
-  ...scheduleMore,
-  // E-mail preferences and machine notifications (reports-admin §2, §3, §8 "E-mail"), in their own file.
-  ...email,
-  // The internal (root) screens: companies, all machines, System (reports-admin §2 "Internal screens").
-  ...internalCompanies,
-  // The internal (root) gateway list and modal (reports-admin §2 "Internal screens"), in their own file.
-  ...internalGateways,
 } as const;
 
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof en | keyof typeof officeTexts;
 export type Catalogue = Partial<Record<MessageKey, string>>;

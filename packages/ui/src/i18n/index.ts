@@ -15,9 +15,19 @@ export function interpolate(template: string, params?: MessageParams): string {
   );
 }
 
-/** A translator for one catalogue, falling back to English key by key. */
+/** Texts an app adds to the English catalogue at start (the office app's own screens: office-texts.ts). */
+const added: Catalogue = {};
+export function addTexts(texts: Catalogue): void {
+  Object.assign(added, texts);
+}
+
+/**
+ * A translator for one catalogue, falling back to English key by key; a key no catalogue holds shows
+ * itself, so a missing text is noticed.
+ */
 export function createTranslator(catalogue: Catalogue = en): Translate {
-  return (key, params) => interpolate(catalogue[key] ?? en[key], params);
+  const english: Catalogue = en;
+  return (key, params) => interpolate(catalogue[key] ?? english[key] ?? added[key] ?? key, params);
 }
 
 /** English, the only catalogue so far. */

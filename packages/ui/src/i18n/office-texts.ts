@@ -1,0 +1,28 @@
+// The office app's own screens' texts (reports-admin §2 administration, internal screens, production runs and
+// the schedule, e-mail), one file per feature. The office app registers them at start (apps/office/src/texts.ts);
+// the floor app never loads them. Texts quoted by the spec are verbatim; keep them so.
+import { accounts } from './accounts';
+import { adminPlant } from './admin-plant';
+import { adminMachines } from './admin-machines';
+import { adminTablets } from './admin-tablets';
+import { email } from './email';
+import { internalCompanies } from './internal-companies';
+import { internalAdapters } from './internal-adapters';
+import { internalGateways } from './internal-gateways';
+import { production } from './production';
+import { schedule } from './schedule';
+import { scheduleMore } from './schedule-more';
+
+export const officeTexts = {
+  ...adminPlant,
+  ...adminMachines,
+  ...adminTablets,
+  ...accounts,
+  ...production,
+  ...schedule,
+  ...scheduleMore,
+  ...email,
+  ...internalCompanies,
+  ...internalAdapters,
+  ...internalGateways,
+} as const;
