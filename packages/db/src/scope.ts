@@ -13,6 +13,9 @@ import type { CompanyTable, Database } from './schema';
 // A Transaction<Database> is a Kysely<Database>, so one type covers both.
 export type Executor = Kysely<Database>;
 
+/** A new row of a company table, without its company: the scope sets company_id. */
+export type CompanyRow<T extends CompanyTable> = Omit<Insertable<Database[T]>, 'company_id'>;
+
 /**
  * Tenancy in one place: every query a company's caller can cause goes through a CompanyScope, which adds
  * `company_id = caller's company` to selects, updates and deletes, and sets it on inserts. Repositories take
@@ -27,7 +30,7 @@ export interface CompanyScope {
   deleteFrom<T extends CompanyTable>(table: T): ReturnType<typeof scopedDelete<T>>;
   insertInto<T extends CompanyTable>(
     table: T,
-    rows: Omit<Insertable<Database[T]>, 'company_id'> | Omit<Insertable<Database[T]>, 'company_id'>[],
+    rows: CompanyRow<T> | CompanyRow<T>[],
   ): ReturnType<typeof scopedInsert<T>>;
   /** Run work in one transaction with the same company. */
   transaction<R>(work: (scope: CompanyScope) => Promise<R>): Promise<R>;
@@ -42,27 +45,15 @@ const companyIs = (table: string, companyId: string) =>
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type NoSelection = {};
 
-function scopedSelect<T extends CompanyTable>(
-  db: Executor,
-  companyId: string,
-  table: T,
-): SelectQueryBuilder<Database, T, NoSelection> {
+function scopedSelect<T extends CompanyTable>(db: Executor, companyId: string, table: T) {
   const qb = db.selectFrom(table) as unknown as SelectQueryBuilder<Database, T, NoSelection>;
   return qb.where(companyIs(table, companyId));
 }
-function scopedUpdate<T extends CompanyTable>(
-  db: Executor,
-  companyId: string,
-  table: T,
-): UpdateQueryBuilder<Database, T, T, UpdateResult> {
+function scopedUpdate<T extends CompanyTable>(db: Executor, companyId: string, table: T) {
   const qb = db.updateTable(table) as unknown as UpdateQueryBuilder<Database, T, T, UpdateResult>;
   return qb.where(companyIs(table, companyId));
 }
-function scopedDelete<T extends CompanyTable>(
-  db: Executor,
-  companyId: string,
-  table: T,
-): DeleteQueryBuilder<Database, T, DeleteResult> {
+function scopedDelete<T extends CompanyTable>(db: Executor, companyId: string, table: T) {
   const qb = db.deleteFrom(table) as unknown as DeleteQueryBuilder<Database, T, DeleteResult>;
   return qb.where(companyIs(table, companyId));
 }
@@ -70,7 +61,7 @@ function scopedInsert<T extends CompanyTable>(
   db: Executor,
   companyId: string,
   table: T,
-  rows: Omit<Insertable<Database[T]>, 'company_id'> | Omit<Insertable<Database[T]>, 'company_id'>[],
+  rows: CompanyRow<T> | CompanyRow<T>[],
 ) {
   const list = Array.isArray(rows) ? rows : [rows];
   const values = list.map((r) => ({ ...r, company_id: companyId })) as unknown as Insertable<Database[T]>[];

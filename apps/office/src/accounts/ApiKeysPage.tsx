@@ -1,7 +1,7 @@
 import { API_KEY_SCOPES } from '@takt/domain';
 import type { ApiKey, ApiKeyCreated } from '@takt/domain';
 import { formatDateTime, FormActions, Modal, t, useSession, useToasts } from '@takt/ui';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { api } from '../api';
 import {
   AdminTable,
@@ -10,6 +10,8 @@ import {
   FormDialog,
   LoadedView,
   NameField,
+  saveState,
+  useClipboardCopy,
   useLoaded,
   useSubmit,
 } from '../admin/AdminParts';
@@ -183,9 +185,7 @@ function ApiKeysScreen({ headingId }: { headingId: string }) {
           title={t(editing.key ? 'accounts.apiKeys.editTitle' : 'accounts.apiKeys.newTitle')}
           onClose={() => setEditing(null)}
           onSubmit={() => void submit()}
-          invalid={Object.keys(errors).length > 0}
-          busy={save.busy}
-          error={save.error}
+          {...saveState(save, errors)}
           submitLabel={editing.key ? undefined : t('accounts.apiKeys.create')}
         >
           <NameField value={editing.form.name} onChange={(name) => set({ name })} error={errors.name} />
@@ -239,18 +239,7 @@ function ApiKeysScreen({ headingId }: { headingId: string }) {
 
 /** The access token, shown once (reports-admin §2): closing the dialog drops it from memory. */
 function TokenDialog({ created, onClose }: { created: ApiKeyCreated; onClose: () => void }) {
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const input = useRef<HTMLInputElement>(null);
-  const onCopy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.accessToken);
-      setCopy('copied');
-    } catch {
-      // Without clipboard access (permissions, plain http) the token is selected for a manual copy.
-      input.current?.select();
-      setCopy('failed');
-    }
-  };
+  const { copy, input, onCopy } = useClipboardCopy<HTMLInputElement>(created.accessToken);
   return (
     <Modal
       title={t('accounts.apiKeys.tokenTitle')}

@@ -2,7 +2,7 @@ import type { Invite } from '@takt/domain';
 import { formatDateTime, t, useSession, useToasts } from '@takt/ui';
 import { useState } from 'react';
 import type { Dispatch, SetStateAction } from 'react';
-import { api } from '../api';
+import { api, itemPath } from '../api';
 import {
   AdminTable,
   ConfirmDialog,
@@ -10,12 +10,13 @@ import {
   FormDialog,
   LoadedView,
   RowButton,
+  saveState,
   useLoaded,
   useSubmit,
 } from '../admin/AdminParts';
 import { formError } from '../admin/form';
-import { AccountsFrame } from './UsersPage';
-import { inviteBody, inviteErrors, inviteState, newInviteForm, ROLE_TEXT, roleOptions } from './users';
+import { AccountsFrame, RoleField } from './UsersPage';
+import { inviteBody, inviteErrors, inviteState, newInviteForm, ROLE_TEXT } from './users';
 import type { InviteForm } from './users';
 import '../admin/admin.css';
 import './accounts.css';
@@ -24,8 +25,7 @@ import './accounts.css';
 // "InviteUsers … gates the invites screen" and "Invite roles: default kiosk". Calls GET and POST /api/invites,
 // POST /api/invites/:id/resend and DELETE /api/invites/:id (decision 0880).
 
-const invitePath = (id: string, action = '') =>
-  `/api/invites/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
+const invitePath = itemPath('/api/invites');
 
 export function InvitesPage() {
   const { me } = useSession();
@@ -170,9 +170,7 @@ function InvitesScreen({
           title={t('invites.newTitle')}
           onClose={() => setForm(null)}
           onSubmit={() => void submit()}
-          invalid={Object.keys(errors).length > 0}
-          busy={save.busy}
-          error={save.error}
+          {...saveState(save, errors)}
           submitLabel={t('invites.create')}
         >
           <Field label={t('invites.invitees')} hint={t('invites.inviteesHint')} error={errors.invitees}>
@@ -187,21 +185,7 @@ function InvitesScreen({
               />
             )}
           </Field>
-          <Field label={t('invites.role')}>
-            {(p) => (
-              <select
-                {...p}
-                value={form.role}
-                onChange={(e) => set({ role: e.target.value as InviteForm['role'] })}
-              >
-                {roleOptions().map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <RoleField label={t('invites.role')} value={form.role} onChange={(role) => set({ role })} />
         </FormDialog>
       )}
 

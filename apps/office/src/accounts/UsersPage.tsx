@@ -1,10 +1,10 @@
-import type { AccountUser, Me } from '@takt/domain';
+import type { AccountUser, Me, Role } from '@takt/domain';
 import { t, useSession, useToasts } from '@takt/ui';
 import type { MessageKey } from '@takt/ui';
 import { useEffect, useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { api } from '../api';
+import { api, itemPath } from '../api';
 import {
   AdminTable,
   ConfirmDialog,
@@ -12,6 +12,7 @@ import {
   FormDialog,
   LoadedView,
   RowButton,
+  saveState,
   useLoaded,
   useSubmit,
 } from '../admin/AdminParts';
@@ -26,8 +27,7 @@ import './accounts.css';
 // (reports-admin §1 "Admins configure … users"; decision 0880). Calls GET /api/users, PUT /api/users/:id,
 // POST /api/users/:id/{lock,unlock,revoke,reset-password} and DELETE /api/users/:id.
 
-const userPath = (id: string, action = '') =>
-  `/api/users/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
+const userPath = itemPath('/api/users');
 
 /** Users | Invites, the two screens of the Users entry (Invites only with InviteUsers, reports-admin §6). */
 export function UsersTabs({ me }: { me: Pick<Me, 'permissions'> }) {
@@ -269,9 +269,7 @@ function UsersScreen() {
           title={t('users.editTitle')}
           onClose={() => setEditing(null)}
           onSubmit={() => void submit()}
-          invalid={Object.keys(errors).length > 0}
-          busy={save.busy}
-          error={save.error}
+          {...saveState(save, errors)}
         >
           <p className="admin__hint">{editing.user.email}</p>
           <Field label={t('users.name')} error={errors.displayName}>
@@ -284,21 +282,7 @@ function UsersScreen() {
               />
             )}
           </Field>
-          <Field label={t('users.role')}>
-            {(p) => (
-              <select
-                {...p}
-                value={editing.form.role}
-                onChange={(e) => set({ role: e.target.value as UserForm['role'] })}
-              >
-                {roleOptions().map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <RoleField label={t('users.role')} value={editing.form.role} onChange={(role) => set({ role })} />
         </FormDialog>
       )}
 
@@ -317,5 +301,30 @@ function UsersScreen() {
         />
       )}
     </>
+  );
+}
+
+/** The role of a user or of invitees (reports-admin §6 roles). */
+export function RoleField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: Role;
+  onChange: (role: Role) => void;
+}) {
+  return (
+    <Field label={label}>
+      {(p) => (
+        <select {...p} value={value} onChange={(e) => onChange(e.target.value as Role)}>
+          {roleOptions().map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

@@ -1,6 +1,6 @@
 import { t, useSession } from '@takt/ui';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { ScreenList } from './AdminParts';
 import { adminScreensFor, isAdminUser } from './screens';
 import './admin.css';
 
@@ -25,16 +25,7 @@ export function AdminIndexPage() {
       ) : (
         <>
           <p className="admin__intro">{t('admin.intro')}</p>
-          <ul className="report-list">
-            {screens.map((s) => (
-              <li key={s.id}>
-                <Link to={s.path} className="report-list__link">
-                  <span className="report-list__title">{t(s.title)}</span>
-                  <span className="report-list__blurb">{t(s.blurb)}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <ScreenList screens={screens} />
         </>
       )}
     </main>

@@ -259,21 +259,26 @@ export function FormDialog({
         form: formId,
       }}
     >
-      <form
+      <DialogForm
         id={formId}
         className="admin__form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={() => {
           if (!invalid && !busy) onSubmit();
         }}
       >
         <FormErrorBox error={error} />
         {children}
-      </form>
+      </DialogForm>
     </AdminDialog>
   );
 }
+
+/** FormDialog's state from a form's errors and its save call: Save is off while a field is wrong or saving. */
+export const saveState = (save: { busy: boolean; error: FormError | null }, errors: object) => ({
+  invalid: Object.keys(errors).length > 0,
+  busy: save.busy,
+  error: save.error,
+});
 
 /** "Are you sure?" before a destructive action; the server's refusal shows inside. */
 export function ConfirmDialog({
@@ -467,20 +472,95 @@ export function AdminTable({
     <div className="admin-table-wrap">
       <table className="admin-table">
         <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {(status ? [...headers, t('admin.status')] : headers).map((h) => (
-              <th key={h} scope="col">
-                {h}
-              </th>
-            ))}
-            <th scope="col">
-              <span className="visually-hidden">{t('admin.actions')}</span>
+        <AdminTableHead>
+          {(status ? [...headers, t('admin.status')] : headers).map((h) => (
+            <th key={h} scope="col">
+              {h}
             </th>
-          </tr>
-        </thead>
+          ))}
+        </AdminTableHead>
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** An admin table's header row: the column headers, then the unlabelled column of row actions. */
+export function AdminTableHead({ children }: { children: ReactNode }) {
+  return (
+    <thead>
+      <tr>
+        {children}
+        <th scope="col">
+          <span className="visually-hidden">{t('admin.actions')}</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+/** A dialog's form, sent by Enter or by the footer's button (its `form` is this id), never by the browser. */
+export function DialogForm({
+  id,
+  className,
+  onSubmit,
+  children,
+}: {
+  id: string;
+  className: string;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      id={id}
+      className={className}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/**
+ * Copies a secret shown once (an access token) to the clipboard. Without clipboard access (permissions,
+ * plain http) it selects the text in `input` for a manual copy, and `copy` says it failed.
+ */
+export function useClipboardCopy<E extends HTMLInputElement | HTMLTextAreaElement>(text: string) {
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const input = useRef<E>(null);
+  const onCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopy('copied');
+    } catch {
+      input.current?.select();
+      setCopy('failed');
+    }
+  };
+  return { copy, input, onCopy };
+}
+
+/** An index page's screens: each a link with its title and a line on what it is for. */
+export function ScreenList({
+  screens,
+}: {
+  screens: readonly { id: string; path: string; title: MessageKey; blurb: MessageKey }[];
+}) {
+  return (
+    <ul className="report-list">
+      {screens.map((s) => (
+        <li key={s.id}>
+          <Link to={s.path} className="report-list__link">
+            <span className="report-list__title">{t(s.title)}</span>
+            <span className="report-list__blurb">{t(s.blurb)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }

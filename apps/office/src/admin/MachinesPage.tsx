@@ -13,6 +13,7 @@ import {
   LoadedView,
   NameField,
   RowButton,
+  saveState,
   useLoaded,
   useSubmit,
 } from './AdminParts';
@@ -154,9 +155,7 @@ export function MachinesPage() {
           }
           onClose={() => setEditing(null)}
           onSubmit={() => void submit()}
-          invalid={Object.keys(errors).length > 0}
-          busy={save.busy}
-          error={save.error}
+          {...saveState(save, errors)}
         >
           <MachineFields
             machineId={editing.machine?.id ?? null}

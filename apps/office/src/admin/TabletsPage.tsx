@@ -10,6 +10,7 @@ import {
   FormDialog,
   LoadedView,
   RowButton,
+  saveState,
   useLoaded,
   useSubmit,
 } from './AdminParts';
@@ -311,9 +312,7 @@ export function TabletsPage() {
           submitLabel={editing.tablet ? undefined : t('admin.tablets.registerSubmit')}
           onClose={() => setEditing(null)}
           onSubmit={() => void submit()}
-          invalid={Object.keys(errors).length > 0}
-          busy={save.busy}
-          error={save.error}
+          {...saveState(save, errors)}
         >
           <TabletFields
             form={editing.form}

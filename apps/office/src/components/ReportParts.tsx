@@ -1,6 +1,6 @@
 import type { CompanyClock, QuickLinkOptions } from '@takt/domain';
 import { DateRangePicker, GroupSelect, Progress, ShiftFilter, t, tr, useSession } from '@takt/ui';
-import type { Horizon } from '@takt/ui';
+import type { Horizon, MessageKey } from '@takt/ui';
 import { useEffect, useState } from 'react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -56,6 +56,22 @@ export function ReportPage({ title, report: Report }: { title: string; report: C
       {(clock, offsetMs) => <Report clock={clock} offsetMs={offsetMs} />}
     </ReportClockGate>
   );
+}
+
+/**
+ * The two pages of a report shown for the company and for one machine (reports-admin §2: the Job and Jobs
+ * reports and their machine variants): one view, told which of the two it is.
+ */
+export function reportPagePair(
+  View: ComponentType<ClockProps & { onMachine: boolean }>,
+  titles: { all: MessageKey; machine: MessageKey },
+) {
+  const All = (props: ClockProps) => <View {...props} onMachine={false} />;
+  const OneMachine = (props: ClockProps) => <View {...props} onMachine />;
+  return {
+    all: () => <ReportPage title={tr(titles.all)} report={All} />,
+    machine: () => <ReportPage title={tr(titles.machine)} report={OneMachine} />,
+  };
 }
 
 /**

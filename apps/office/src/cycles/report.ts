@@ -1,17 +1,7 @@
 import { formatPartTime } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
-import {
-  ApiError,
-  arrayOf,
-  boolean,
-  nullable,
-  number,
-  object,
-  optional,
-  parseWith,
-  string,
-  tr,
-} from '@takt/ui';
+import { arrayOf, boolean, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
+import { failureText } from '../reports/shared';
 import { PATHS } from '../routes';
 
 // reports-admin §2 "Cycles report" (/machine/{id}/cycles?start&end) over GET /api/reports/cycles
@@ -153,12 +143,5 @@ export function machineCyclesHref(
   return `${PATHS.machineCycles.replace(':id', encodeURIComponent(id))}?${q.toString()}`;
 }
 
-/**
- * reports-admin §8: a report that failed says 'There was an error with your request. Please try again.'; a
- * request the server refused (4xx, e.g. a machine of another company) says why.
- */
-export function reportErrorText(err: unknown): string {
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message.trim())
-    return err.message;
-  return tr('reports.requestError');
-}
+/** reports-admin §8: a report that failed says 'There was an error with your request. Please try again.'. */
+export const reportErrorText = (err: unknown): string => failureText(err, tr('reports.requestError'));

@@ -1,17 +1,7 @@
 import { formatDowntimeMinutes, plannedLabel } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
-import {
-  ApiError,
-  arrayOf,
-  boolean,
-  nullable,
-  number,
-  object,
-  optional,
-  parseWith,
-  string,
-  tr,
-} from '@takt/ui';
+import { arrayOf, boolean, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
+import { failureText } from '../reports/shared';
 import { PATHS } from '../routes';
 
 // reports-admin §2 "Downtime report (company-wide)" and /machine/{id}/downtime over GET /api/reports/downtime
@@ -260,10 +250,7 @@ export function companyDowntimeHref(search: string): string {
 
 /**
  * reports-admin §8: "downtime reasons report shows the server message or 'An error occurred with your
- * request.'" A request the server refused (4xx) says why; a failure of the server or the network does not.
+ * request.'"
  */
-export function downtimeErrorText(err: unknown): string {
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message.trim())
-    return err.message;
-  return tr('downtimeReport.requestError');
-}
+export const downtimeErrorText = (err: unknown): string =>
+  failureText(err, tr('downtimeReport.requestError'));

@@ -9,6 +9,7 @@ import {
 import type { CompanyClock, EpochMs, GoalStatus } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
 import { arrayOf, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
+import { unsavedHorizons } from '../reports/shared';
 import { PATHS } from '../routes';
 
 // reports-admin §2 "Jobs report (all machines)" (/reports/operationreport) and the job report
@@ -20,11 +21,7 @@ import { PATHS } from '../routes';
 export const JOB_HORIZONS: readonly Horizon[] = ['day', 'week', 'month'];
 export const DEFAULT_JOB_HORIZON: Horizon = 'day';
 /** What a job page gives useReportPage: no saved company horizon, days by default. */
-export const JOB_PAGE_HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_JOB_HORIZON,
-  horizons: JOB_HORIZONS,
-} as const;
+export const JOB_PAGE_HORIZONS = unsavedHorizons(DEFAULT_JOB_HORIZON, JOB_HORIZONS);
 /** reports-admin §2 "Job reports add All Time, starting 2014-04-01". */
 export const JOB_QUICK_LINKS = { allTime: true } as const;
 

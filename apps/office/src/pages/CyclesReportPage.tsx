@@ -29,9 +29,8 @@ import {
 } from '../cycles/report';
 import type { CycleRow, CyclesAnswer, CyclesSelection } from '../cycles/report';
 import { CHART_BASE, registerBarLineCharts } from '../reports/charts';
-import { useMachineReport, useSettledCall } from '../reports/hooks';
-import type { ReportCall } from '../reports/hooks';
-import { listTimeFormat } from '../reports/shared';
+import { reportGet, useMachineReport, useSettledCall } from '../reports/hooks';
+import { listTimeFormat, unsavedHorizons } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { adjustmentHref } from '../quality/scrap-form';
 import { machineTimelinePath, PATHS } from '../routes';
@@ -39,19 +38,10 @@ import { timelineAround } from '../timeline/model';
 
 registerBarLineCharts();
 
-const cyclesCall = (s: CyclesSelection): ReportCall<CyclesAnswer> => ({
-  path: '/api/reports/cycles',
-  query: cyclesQuery(s),
-  parse: parseCycles,
-  errorText: reportErrorText,
-});
+const cyclesCall = reportGet('/api/reports/cycles', cyclesQuery, parseCycles, reportErrorText);
 
 /** reports-admin §2: the cycles report's horizons; §9 remembers the OEE and utilization ones only. */
-const HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_CYCLES_HORIZON,
-  horizons: CYCLES_HORIZONS,
-} as const;
+const HORIZONS = unsavedHorizons(DEFAULT_CYCLES_HORIZON, CYCLES_HORIZONS);
 
 /** A cycle's end to the second, without the year the range already names: short enough for a phone. */
 const timeFormat = (lz: LZ) => listTimeFormat(lz, { seconds: true });

@@ -1,6 +1,6 @@
 import { tr, useUserToken } from '@takt/ui';
 import { useId, useMemo } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api } from '../api';
 import {
   PlainTable,
@@ -33,27 +33,23 @@ import {
   writeReason,
 } from '../downtime/report';
 import type { DowntimeAnswer, DowntimeSelection, GridRow, Kinds, ParetoBar } from '../downtime/report';
-import { useMachineNames, useReportPage, useSettledCall, useShiftSelection } from '../reports/hooks';
-import type { ReportCall } from '../reports/hooks';
+import {
+  reportGet,
+  useMachineNames,
+  useReportOfPathMachine,
+  useSettledCall,
+  useShiftSelection,
+} from '../reports/hooks';
 import { MachineStackSection } from '../reports/MachineStackSection';
 import { ParetoSection, paretoTexts, ReasonTools } from '../reports/ParetoSection';
-import { reportSubject } from '../reports/shared';
+import { reportSubject, unsavedHorizons } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { standardTimelineAround } from '../timeline/model';
 
-const downtimeCall = (s: DowntimeSelection): ReportCall<DowntimeAnswer> => ({
-  path: '/api/reports/downtime',
-  query: downtimeQuery(s),
-  parse: parseDowntime,
-  errorText: downtimeErrorText,
-});
+const downtimeCall = reportGet('/api/reports/downtime', downtimeQuery, parseDowntime, downtimeErrorText);
 
 /** reports-admin §2: the downtime report's horizons; §9 remembers the OEE and utilization ones only. */
-const HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_DOWNTIME_HORIZON,
-  horizons: DOWNTIME_HORIZONS,
-} as const;
+const HORIZONS = unsavedHorizons(DEFAULT_DOWNTIME_HORIZON, DOWNTIME_HORIZONS);
 
 /** A stop's start on the company clock, to the minute: seconds only add noise to a list of stops. */
 const startFormat = (lz: LZ) =>
@@ -72,11 +68,8 @@ export function DowntimeReportPage() {
 }
 
 function DowntimeReport({ clock, offsetMs }: ClockProps) {
-  const { id: machineId = null } = useParams();
-  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
+  const { report, machineId } = useReportOfPathMachine({ clock, offsetMs, ...HORIZONS });
   const navigate = useNavigate();
-  // The machine of /machine/{id}/downtime is in the path, not in the query the OEE and utilization use.
-  const report = machineId ? { ...page, machine: machineId, group: null } : page;
   const { applied, setParams, lz, query, group } = report;
   const names = useMachineNames();
   const shiftFilter = useShiftSelection();

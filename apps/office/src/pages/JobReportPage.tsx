@@ -6,7 +6,7 @@ import {
   CsvLink,
   PlainTable,
   ReportFrame,
-  ReportPage,
+  reportPagePair,
   SectionHead,
   SummaryTiles,
   Tile,
@@ -66,26 +66,6 @@ const runsCall = (s: JobSelection): ReportCall<JobsAnswer> => ({
   parse: parseJobs,
   errorText: jobErrorText,
 });
-
-/**
- * /dashboard/jobreport?job_id={id}&start&end, one job's report (reports-admin §2, §3 "Job report"): the
- * job's tiles, its figures by machine with their CSV, and its runs. Without start and end it covers all time
- * (from 2014-04-01).
- */
-export function JobReportPage() {
-  return <ReportPage title={tr('jobReport.title')} report={JobReport} />;
-}
-
-/**
- * /reports/machineoperationreport?machine_id&job_id[&start&end], the machine-job report (reports-admin §2): the
- * job report of the job's runs on one machine, with its CSV; without a start it covers the job's own range.
- */
-export function MachineJobReportPage() {
-  return <ReportPage title={tr('machineJob.title')} report={MachineJobReport} />;
-}
-
-const JobReport = (props: ClockProps) => <JobReportView {...props} onMachine={false} />;
-const MachineJobReport = (props: ClockProps) => <JobReportView {...props} onMachine />;
 
 function JobReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine: boolean }) {
   const page = useReportPage({ clock, offsetMs, ...JOB_PAGE_HORIZONS });
@@ -277,3 +257,18 @@ function Results({
     </>
   );
 }
+
+const pages = reportPagePair(JobReportView, { all: 'jobReport.title', machine: 'machineJob.title' });
+
+/**
+ * /dashboard/jobreport?job_id={id}&start&end, one job's report (reports-admin §2, §3 "Job report"): the
+ * job's tiles, its figures by machine with their CSV, and its runs. Without start and end it covers all time
+ * (from 2014-04-01).
+ */
+export const JobReportPage = pages.all;
+
+/**
+ * /reports/machineoperationreport?machine_id&job_id[&start&end], the machine-job report (reports-admin §2): the
+ * job report of the job's runs on one machine, with its CSV; without a start it covers the job's own range.
+ */
+export const MachineJobReportPage = pages.machine;

@@ -10,7 +10,7 @@ import {
   cssVar,
   MACHINE_QUICK_LINKS,
   ReportFrame,
-  ReportPage,
+  reportPagePair,
   SectionHead,
 } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
@@ -44,28 +44,6 @@ const jobsCall = (s: JobsSelection): ReportCall<JobsAnswer> => ({
   query: jobsPageQuery(s, 0),
   parse: parseJobs,
 });
-
-/**
- * reports/operationreport?job_id&start&end, the Jobs report (reports-admin §2 "Jobs report (all machines)"):
- * by default the last 30 days from the start of the company day; job cards with their percentage of parts
- * goal, good and expected parts, OEE and status (§4), a search by name, the CSV, and each job's report for
- * the range or for all time; a machine group narrows it to the runs on the group's machines.
- */
-export function JobsReportPage() {
-  return <ReportPage title={tr('jobs.title')} report={JobsReport} />;
-}
-
-/**
- * /reports/machineoperationreport?machine_id (no job_id), the Machine jobs report (reports-admin §2 "Machine
- * jobs report (one machine)": the same, quick links at most one week): the jobs run on that machine, each card
- * opening the machine-job report (decision 0821).
- */
-export function MachineJobsReportPage() {
-  return <ReportPage title={tr('machineJobs.title')} report={MachineJobsReport} />;
-}
-
-const JobsReport = (props: ClockProps) => <JobsReportView {...props} onMachine={false} />;
-const MachineJobsReport = (props: ClockProps) => <JobsReportView {...props} onMachine />;
 
 function JobsReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine: boolean }) {
   const page = useReportPage({ clock, offsetMs, ...JOB_PAGE_HORIZONS });
@@ -277,3 +255,20 @@ function JobsChart({ cards, jobs }: { cards: JobCard[]; jobs: JobAnswer[] }) {
     </ChartSection>
   );
 }
+
+const pages = reportPagePair(JobsReportView, { all: 'jobs.title', machine: 'machineJobs.title' });
+
+/**
+ * reports/operationreport?job_id&start&end, the Jobs report (reports-admin §2 "Jobs report (all machines)"):
+ * by default the last 30 days from the start of the company day; job cards with their percentage of parts
+ * goal, good and expected parts, OEE and status (§4), a search by name, the CSV, and each job's report for
+ * the range or for all time; a machine group narrows it to the runs on the group's machines.
+ */
+export const JobsReportPage = pages.all;
+
+/**
+ * /reports/machineoperationreport?machine_id (no job_id), the Machine jobs report (reports-admin §2 "Machine
+ * jobs report (one machine)": the same, quick links at most one week): the jobs run on that machine, each card
+ * opening the machine-job report (decision 0821).
+ */
+export const MachineJobsReportPage = pages.machine;

@@ -23,7 +23,7 @@ import type { Adjustment, AdjustmentKind, Reason, ScrapDraft, ScrapFormContext }
 import { ScrapForm } from '../quality/ScrapForm';
 import '../quality/scrap.css';
 import { useCompanyFlags, useMachine, useMachineReport } from '../reports/hooks';
-import { listTimeFormat } from '../reports/shared';
+import { listTimeFormat, unsavedHorizons } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { hasPermission, PATHS } from '../routes';
 
@@ -60,13 +60,7 @@ function MachineAdjustments({
   const { me } = useSession();
   const toasts = useToasts();
   const navigate = useNavigate();
-  const { report, machineId } = useMachineReport({
-    clock,
-    offsetMs,
-    horizonPreference: null,
-    defaultHorizon: 'day',
-    horizons: HORIZONS,
-  });
+  const { report, machineId } = useMachineReport({ clock, offsetMs, ...unsavedHorizons('day', HORIZONS) });
   const page = report;
   const { applied, lz, query, setParams } = report;
   const canEdit = hasPermission(me, 'FullProduct');

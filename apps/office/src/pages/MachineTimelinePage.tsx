@@ -256,8 +256,7 @@ function Timeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: number }
                 view={view}
                 bounds={bounds}
                 setView={setView}
-                showSlow={marks.showSlow}
-                showFast={marks.showFast}
+                marks={marks}
                 selected={selected}
                 onPick={onPick}
                 lz={lz}

@@ -17,25 +17,16 @@ import {
 } from '../overrides/report';
 import type { OverridesAnswer, OverridesSelection } from '../overrides/report';
 import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
-import { useMachineReport, useSettledCall } from '../reports/hooks';
-import type { ReportCall } from '../reports/hooks';
+import { reportGet, useMachineReport, useSettledCall } from '../reports/hooks';
+import { unsavedHorizons } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { PATHS } from '../routes';
 
 registerBarLineCharts();
 
-const overridesCall = (s: OverridesSelection): ReportCall<OverridesAnswer> => ({
-  path: '/api/reports/overrides',
-  query: overridesQuery(s),
-  parse: parseOverrides,
-  errorText: reportErrorText,
-});
+const overridesCall = reportGet('/api/reports/overrides', overridesQuery, parseOverrides, reportErrorText);
 
-const HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_OVERRIDES_HORIZON,
-  horizons: OVERRIDES_HORIZONS,
-} as const;
+const HORIZONS = unsavedHorizons(DEFAULT_OVERRIDES_HORIZON, OVERRIDES_HORIZONS);
 
 /** /machine/{id}/overrides?interval&start&end&quicklink (reports-admin §2 "Overrides report"; decision 0807). */
 export function OverridesReportPage() {

@@ -2,7 +2,7 @@ import { tr, useUserToken } from '@takt/ui';
 import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Chart } from 'react-chartjs-2';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api } from '../api';
 import {
   ChartSection,
@@ -29,26 +29,22 @@ import {
 } from '../parts/report';
 import type { PartsAnswer, PartsSelection } from '../parts/report';
 import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
-import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
-import type { ReportCall } from '../reports/hooks';
-import { intervalLabel, reportSubject } from '../reports/shared';
+import {
+  NO_SHIFTS,
+  reportGet,
+  useMachineNames,
+  useReportOfPathMachine,
+  useSettledCall,
+} from '../reports/hooks';
+import { intervalLabel, reportSubject, unsavedHorizons } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 import { PATHS } from '../routes';
 
 registerBarLineCharts();
 
-const partsCall = (s: PartsSelection): ReportCall<PartsAnswer> => ({
-  path: '/api/reports/partGoals',
-  query: partsQuery(s),
-  parse: parseParts,
-  errorText: reportErrorText,
-});
+const partsCall = reportGet('/api/reports/partGoals', partsQuery, parseParts, reportErrorText);
 
-const HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_PARTS_HORIZON,
-  horizons: PARTS_HORIZONS,
-} as const;
+const HORIZONS = unsavedHorizons(DEFAULT_PARTS_HORIZON, PARTS_HORIZONS);
 
 /** /machine/{id}/parts with the same dates. */
 const machinePartsHref = (id: string, query: URLSearchParams): string => {
@@ -68,10 +64,8 @@ export function PartsReportPage() {
 }
 
 function PartsReport({ clock, offsetMs }: ClockProps) {
-  const { id: machineId = null } = useParams();
-  const page = useReportPage({ clock, offsetMs, ...HORIZONS });
+  const { report, machineId } = useReportOfPathMachine({ clock, offsetMs, ...HORIZONS });
   const navigate = useNavigate();
-  const report = machineId ? { ...page, machine: machineId, group: null } : page;
   const { applied, lz, query, group } = report;
   const names = useMachineNames();
   const selection: PartsSelection = useMemo(

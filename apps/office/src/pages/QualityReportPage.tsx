@@ -33,11 +33,12 @@ import {
   writePage,
   writeReason,
 } from '../quality/report';
-import type { ParetoBar, QualitySelection, RejectPage, RejectTotal, RejectTotals } from '../quality/report';
+import type { ParetoBar, QualitySelection, RejectPage, RejectTotal } from '../quality/report';
 import {
   dataOf,
   newCallCache,
   NO_SHIFTS,
+  reportGet,
   useMachineNames,
   useReportCall,
   useReportPage,
@@ -46,15 +47,15 @@ import {
 import type { ReportCall } from '../reports/hooks';
 import { MachineStackSection } from '../reports/MachineStackSection';
 import { ParetoSection, paretoTexts, ReasonTools } from '../reports/ParetoSection';
-import { listTimeFormat, reportSubject } from '../reports/shared';
+import { listTimeFormat, reportSubject, unsavedHorizons } from '../reports/shared';
 import type { LZ } from '../reports/shared';
 
-const totalsCall = (s: QualitySelection): ReportCall<RejectTotals> => ({
-  path: '/api/partadjustment/allRejectsByCategory',
-  query: totalsQuery(s),
-  parse: parseRejectTotals,
-  errorText: reportErrorText,
-});
+const totalsCall = reportGet(
+  '/api/partadjustment/allRejectsByCategory',
+  totalsQuery,
+  parseRejectTotals,
+  reportErrorText,
+);
 
 const rejectsCall = (s: QualitySelection, reason: string | null, page: number): ReportCall<RejectPage> => ({
   path: '/api/partadjustment/rejects',
@@ -64,11 +65,7 @@ const rejectsCall = (s: QualitySelection, reason: string | null, page: number): 
 });
 
 /** reports-admin §2: the quality report's horizons; §9 remembers the OEE and utilization ones only. */
-const HORIZONS = {
-  horizonPreference: null,
-  defaultHorizon: DEFAULT_QUALITY_HORIZON,
-  horizons: QUALITY_HORIZONS,
-} as const;
+const HORIZONS = unsavedHorizons(DEFAULT_QUALITY_HORIZON, QUALITY_HORIZONS);
 
 /** A reject's time to the minute, without the year the range already names: short enough for a phone. */
 const timeFormat = (lz: LZ) => listTimeFormat(lz, { weekday: true });

@@ -131,8 +131,7 @@ function StandardTimeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: 
               view={view}
               bounds={range}
               setView={setView}
-              showSlow={marks.showSlow}
-              showFast={marks.showFast}
+              marks={marks}
               selected={null}
               onPick={() => undefined}
               lz={lz}

@@ -1,4 +1,4 @@
-import { Modal, t } from '@takt/ui';
+import { CountInput, Modal, t } from '@takt/ui';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { api } from '../api';
@@ -214,12 +214,9 @@ export function ScrapForm({ machineId, ctx, editing, initial, prefilled, onClose
           <label htmlFor={`${id}-count`}>
             {reject ? t('scrap.form.count') : t('scrap.form.correctionCount')}
           </label>
-          <input
+          <CountInput
             id={`${id}-count`}
             className="num scrap-form__count"
-            type="number"
-            inputMode="numeric"
-            step={1}
             {...(reject ? { min: 1 } : {})}
             value={draft.count}
             aria-invalid={!!err('count') || undefined}

@@ -247,6 +247,19 @@ export interface ReportCall<T> {
   errorText?: (err: unknown) => string;
 }
 
+/**
+ * The GET call of a report read for one selection: `path` with the selection's `query`, the answer checked
+ * by `parse`, a failure said by `errorText` (by default the OEE and utilization text).
+ */
+export const reportGet =
+  <S, T>(
+    path: string,
+    query: (s: S) => Record<string, string | number>,
+    parse: (value: unknown) => T,
+    errorText?: (err: unknown) => string,
+  ) =>
+  (s: S): ReportCall<T> => ({ path, query: query(s), parse, ...(errorText ? { errorText } : {}) });
+
 export type CallState<T> =
   | { kind: 'idle' }
   | { kind: 'loading'; previous: T | null }
@@ -446,6 +459,17 @@ export function useReportLists<P extends { items: readonly unknown[] }>(
     token,
     onDrill: kind === 'shift' ? null : (id: string) => onDrill(kind === 'machine' ? 'machine' : 'group', id),
   }));
+}
+
+/**
+ * A report with a company page and a one-machine page (reports-admin §2 /machine/{id}/…): the machine of the
+ * one-machine page is in the path, not in the query the OEE and utilization use (and has no group).
+ */
+export function useReportOfPathMachine(options: Parameters<typeof useReportRange>[0]) {
+  const { id: machineId = null } = useParams();
+  const page = useReportPage(options);
+  const report: ReportPageState = machineId ? { ...page, machine: machineId, group: null } : page;
+  return { report, machineId };
 }
 
 /**

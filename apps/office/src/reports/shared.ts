@@ -1,7 +1,7 @@
 import { adoptServerInterval, epochMs } from '@takt/domain';
 import type { EpochMs } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
-import { tr } from '@takt/ui';
+import { ApiError, tr } from '@takt/ui';
 
 // What the OEE and utilization reports share (reports-admin §2 "Utilization report: Same layout"): horizons,
 // interval labels and drill-down, adopting the server's interval, the URL's drill-down and sortable lists.
@@ -9,6 +9,23 @@ import { tr } from '@takt/ui';
 
 /** The company's locale and time zone, which every report formats its dates and times in. */
 export type LZ = { locale: string; timeZone: string };
+
+/**
+ * reports-admin §8: the text of a report request that failed. A request the server refused (4xx, e.g. a
+ * machine of another company) says why; a failure of the server or the network says `fallback`.
+ */
+export function failureText(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message.trim())
+    return err.message;
+  return fallback;
+}
+
+/**
+ * The horizons of a report that does not remember its last one (reports-admin §9 remembers the OEE and
+ * utilization horizons only): the options useReportPage takes, `defaultHorizon` first, `horizons` offered.
+ */
+export const unsavedHorizons = (defaultHorizon: Horizon, horizons: readonly Horizon[]) =>
+  ({ horizonPreference: null, defaultHorizon, horizons }) as const;
 
 /** reports-admin §2: OEE and utilization horizons Hour, Day, Week, Month, Quarter. */
 export const REPORT_HORIZONS: readonly Horizon[] = ['hour', 'day', 'week', 'month', 'quarter'];

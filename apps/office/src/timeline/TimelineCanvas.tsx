@@ -152,13 +152,18 @@ const geometryFor = (width: number): Geometry => ({
   axisHeight: 26,
 });
 
+/** reports-admin §9: which parts the zoom level lets the timeline mark (slow ones, and fast ones too). */
+export interface PartMarks {
+  showSlow: boolean;
+  showFast: boolean;
+}
+
 export function TimelineCanvas({
   lanes,
   view,
   bounds,
   setView,
-  showSlow,
-  showFast,
+  marks: { showSlow, showFast },
   selected,
   onPick,
   lz,
@@ -170,8 +175,7 @@ export function TimelineCanvas({
   view: TimeWindow;
   bounds: TimeWindow;
   setView: (w: TimeWindow) => void;
-  showSlow: boolean;
-  showFast: boolean;
+  marks: PartMarks;
   selected: Hit | null;
   onPick: (hit: Hit) => void;
   lz: LZ;
@@ -414,7 +418,7 @@ export function Legend({
 }: {
   colors: LaneColors;
   fullProduct: boolean;
-  marks: { showSlow: boolean; showFast: boolean };
+  marks: PartMarks;
 }) {
   const partsNote = !fullProduct
     ? null

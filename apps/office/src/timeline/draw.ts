@@ -402,8 +402,9 @@ export function drawTimeline(ctx: DrawContext, scene: Scene): DrawStats {
       ctx.font = 'italic 12px system-ui, sans-serif';
       ctx.fillText(fitText(ctx, lane.note, plotWidth - 16), g.labelWidth + 8, box.top + box.height / 2);
     }
-    stats.rects += drawItems(ctx, lane, from, to, s, box, scene);
-    drawLabels(ctx, lane, from, to, s, box, scene);
+    const paint: LanePaint = { ctx, lane, from, to, s, box, scene };
+    stats.rects += drawItems(paint);
+    drawLabels(paint);
     ctx.restore();
   }
 
@@ -447,15 +448,18 @@ function colorOf(it: TimelineItem, scene: Scene): string {
   return it.color;
 }
 
-function drawItems(
-  ctx: DrawContext,
-  lane: Lane,
-  from: number,
-  to: number,
-  s: Scale,
-  box: LaneBox,
-  scene: Scene,
-): number {
+/** What drawing the visible items [from, to) of one lane needs. */
+interface LanePaint {
+  ctx: DrawContext;
+  lane: Lane;
+  from: number;
+  to: number;
+  s: Scale;
+  box: LaneBox;
+  scene: Scene;
+}
+
+function drawItems({ ctx, lane, from, to, s, box, scene }: LanePaint): number {
   const { geometry: g, dpr } = scene;
   const left = g.labelWidth;
   const right = g.width;
@@ -539,15 +543,7 @@ function drawItems(
 }
 
 /** Names inside bars wide enough to hold some text (jobs, programs, reasons). */
-function drawLabels(
-  ctx: DrawContext,
-  lane: Lane,
-  from: number,
-  to: number,
-  s: Scale,
-  box: LaneBox,
-  scene: Scene,
-) {
+function drawLabels({ ctx, lane, from, to, s, box, scene }: LanePaint) {
   const { geometry: g } = scene;
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'left';

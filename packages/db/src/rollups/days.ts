@@ -181,11 +181,8 @@ async function insertRows(
       .execute();
 }
 
-const DAY_COLUMNS = [
-  'machine_id',
-  'start_at',
-  'end_at',
-  'shift_id',
+/** The time measures of a day row, in ms: its length, each state's share, spindle, in-cut, planned downtime. */
+const TIME_COLUMNS = [
   'duration_ms',
   'active_ms',
   'setup_ms',
@@ -195,6 +192,14 @@ const DAY_COLUMNS = [
   'spindle_ms',
   'in_cut_ms',
   'planned_downtime_ms',
+] as const;
+
+const DAY_COLUMNS = [
+  'machine_id',
+  'start_at',
+  'end_at',
+  'shift_id',
+  ...TIME_COLUMNS,
   'unplanned_downtime_ms',
   'cycles',
   'ideal_ms',
@@ -364,15 +369,7 @@ const CELL_COLUMNS = [
   'shift_id',
   'start_at',
   'end_at',
-  'duration_ms',
-  'active_ms',
-  'setup_ms',
-  'inactive_ms',
-  'fault_ms',
-  'unavailable_ms',
-  'spindle_ms',
-  'in_cut_ms',
-  'planned_downtime_ms',
+  ...TIME_COLUMNS,
   'ideal_ms',
   'parts',
   'adjustment_count',

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import {
   applyStandards,
@@ -137,22 +137,20 @@ export async function loadDowntimeFacts(
 ): Promise<DowntimeFacts> {
   const ids = [...machineIds];
   if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
+  const activePerMachine = () =>
+    db
+      .selectFrom('state_intervals')
+      .where('machine_id', 'in', ids)
+      .where('state', '=', 'ACTIVE')
+      .groupBy('machine_id');
   const [runStarts, runEnds] = await Promise.all([
-    db
-      .selectFrom('state_intervals')
+    activePerMachine()
       .select(['machine_id', (eb) => eb.fn.max<number>('end_at').as('at')])
-      .where('machine_id', 'in', ids)
-      .where('state', '=', 'ACTIVE')
       .where('end_at', '<=', range.start)
-      .groupBy('machine_id')
       .execute(),
-    db
-      .selectFrom('state_intervals')
+    activePerMachine()
       .select(['machine_id', (eb) => eb.fn.min<number>('start_at').as('at')])
-      .where('machine_id', 'in', ids)
-      .where('state', '=', 'ACTIVE')
       .where('start_at', '>=', range.end)
-      .groupBy('machine_id')
       .execute(),
   ]);
   const startOf = new Map(runStarts.map((r) => [r.machine_id, Number(r.at)]));
@@ -168,6 +166,19 @@ export async function loadDowntimeFacts(
   );
   const chunks: string[][] = [];
   for (let i = 0; i < ids.length; i += BOUNDS_CHUNK) chunks.push(ids.slice(i, i + BOUNDS_CHUNK));
+  // One query a chunk of machines, each read over its own bounds: rows that start before the bounds end and
+  // reach back into them (`reaches`).
+  const inBounds = <T extends 'state_intervals' | 'annotations'>(
+    eb: ExpressionBuilder<Database, T>,
+    chunk: readonly string[],
+    reaches: (b: { from: number; to: number }) => Expression<SqlBool>,
+  ) =>
+    eb.or(
+      chunk.map((id) => {
+        const b = bounds.get(id)!;
+        return eb.and([eb(sql.ref('machine_id'), '=', id), eb(sql.ref('start_at'), '<', b.to), reaches(b)]);
+      }),
+    );
   const [intervals, annotationRows] = await Promise.all([
     Promise.all(
       chunks.map((chunk) =>
@@ -175,16 +186,7 @@ export async function loadDowntimeFacts(
           .selectFrom('state_intervals')
           .select(['machine_id', 'start_at', 'end_at', 'state', 'reason'])
           .where((eb) =>
-            eb.or(
-              chunk.map((id) => {
-                const b = bounds.get(id)!;
-                return eb.and([
-                  eb('machine_id', '=', id),
-                  eb('start_at', '<', b.to),
-                  eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)]),
-                ]);
-              }),
-            ),
+            inBounds(eb, chunk, (b) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)])),
           )
           .orderBy('start_at')
           .execute(),
@@ -196,18 +198,11 @@ export async function loadDowntimeFacts(
           .selectFrom('annotations')
           .selectAll()
           .where((eb) =>
-            eb.or(
-              chunk.map((id) => {
-                const b = bounds.get(id)!;
-                return eb.and([
-                  eb('machine_id', '=', id),
-                  eb('start_at', '<', b.to),
-                  eb.or([
-                    eb.and([eb('end_at', 'is', null), eb('start_at', '>=', b.from)]),
-                    eb('end_at', '>', b.from),
-                  ]),
-                ]);
-              }),
+            inBounds(eb, chunk, (b) =>
+              eb.or([
+                eb.and([eb('end_at', 'is', null), eb('start_at', '>=', b.from)]),
+                eb('end_at', '>', b.from),
+              ]),
             ),
           )
           .orderBy('start_at')

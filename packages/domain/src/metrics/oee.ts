@@ -141,6 +141,17 @@ export function addTotals(a: EfficiencyTotals, b: EfficiencyTotals): EfficiencyT
   };
 }
 
+/** The sums of the fields `keys` of two records, field by field. */
+export function sumFields<K extends string>(
+  a: Readonly<Record<K, number>>,
+  b: Readonly<Record<K, number>>,
+  keys: readonly K[],
+): Record<K, number> {
+  const sum = {} as Record<K, number>;
+  for (const k of keys) sum[k] = a[k] + b[k];
+  return sum;
+}
+
 export function minNullable(a: number | null, b: number | null): number | null {
   if (a === null) return b;
   if (b === null) return a;

@@ -1,6 +1,6 @@
 import type { TimeRange } from '../calendar/intervals';
 import type { EfficiencyTotals } from '../metrics/oee';
-import { addTotals, efficiency, emptyTotals } from '../metrics/oee';
+import { addTotals, efficiency, emptyTotals, sumFields } from '../metrics/oee';
 import { percentOfGoal } from '../metrics/parts-goal';
 import type { Rollup } from '../rollup/rollup';
 import { efficiencyTotals } from '../rollup/rollup';
@@ -69,6 +69,17 @@ export function jobRunTally(
   };
 }
 
+/** The tally fields that add up plainly. */
+const SUMMED_TALLY = [
+  'goodParts',
+  'rejectedParts',
+  'setupMs',
+  'inCycleMs',
+  'downtimeMs',
+  'cycleMs',
+  'cycles',
+] as const;
+
 /** Sum of two tallies (a commutative monoid, as EfficiencyTotals are; expected parts null only if both are). */
 export function addJobTallies(a: JobTally, b: JobTally): JobTally {
   return {
@@ -77,13 +88,7 @@ export function addJobTallies(a: JobTally, b: JobTally): JobTally {
       a.expectedParts === null && b.expectedParts === null
         ? null
         : (a.expectedParts ?? 0) + (b.expectedParts ?? 0),
-    goodParts: a.goodParts + b.goodParts,
-    rejectedParts: a.rejectedParts + b.rejectedParts,
-    setupMs: a.setupMs + b.setupMs,
-    inCycleMs: a.inCycleMs + b.inCycleMs,
-    downtimeMs: a.downtimeMs + b.downtimeMs,
-    cycleMs: a.cycleMs + b.cycleMs,
-    cycles: a.cycles + b.cycles,
+    ...sumFields(a, b, SUMMED_TALLY),
   };
 }
 

@@ -10,6 +10,10 @@ export async function getAnnotation(scope: CompanyScope, id: string): Promise<An
   return row && toAnnotation(row);
 }
 
+/** The machine's annotations, every column. */
+const machineAnnotations = (scope: CompanyScope, machineId: string) =>
+  scope.selectFrom('annotations').selectAll().where('machine_id', '=', machineId);
+
 /** The machine's first annotation starting at (`=`) or after (`>`) `start`: earliest start, then earliest written. */
 async function firstAnnotationFrom(
   scope: CompanyScope,
@@ -17,10 +21,7 @@ async function firstAnnotationFrom(
   op: '=' | '>',
   start: number,
 ): Promise<Annotation | undefined> {
-  const row = await scope
-    .selectFrom('annotations')
-    .selectAll()
-    .where('machine_id', '=', machineId)
+  const row = await machineAnnotations(scope, machineId)
     .where('start_at', op, start)
     .orderBy('start_at')
     .orderBy('created_at')
@@ -54,10 +55,7 @@ export async function listAnnotations(
   from: number,
   to: number,
 ): Promise<Annotation[]> {
-  const rows = await scope
-    .selectFrom('annotations')
-    .selectAll()
-    .where('machine_id', '=', machineId)
+  const rows = await machineAnnotations(scope, machineId)
     .where('start_at', '<', to)
     .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', from)]))
     .orderBy('start_at')
@@ -73,15 +71,8 @@ export async function listAnnotationsStartingIn(
   from: number,
   to: number,
 ): Promise<Annotation[]> {
-  const rows = await scope
-    .selectFrom('annotations')
-    .selectAll()
-    .where('machine_id', '=', machineId)
-    .where('start_at', '>=', from)
-    .where('start_at', '<=', to)
-    .orderBy('start_at')
-    .execute();
-  return rows.map(toAnnotation);
+  const startingIn = machineAnnotations(scope, machineId).where((eb) => eb.between('start_at', from, to));
+  return (await startingIn.orderBy('start_at').execute()).map(toAnnotation);
 }
 
 /** The first annotation of the machine that starts after `start`. */

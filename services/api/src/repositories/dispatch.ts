@@ -1,5 +1,5 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Database, JobRunsTable, LaborActivitiesTable, CompanyScope } from '@takt/db';
+import type { Selectable, Updateable } from 'kysely';
+import type { CompanyRow, JobRunsTable, LaborActivitiesTable, CompanyScope } from '@takt/db';
 
 // Job dispatch's storage: job runs ("job schedule groups") and their labor activities (live-operations §3
 // Labor activity set, reports-admin §3 Job schedule group). A job run's id is also its labor activity set's
@@ -112,18 +112,11 @@ export async function getJobRun(scope: CompanyScope, id: string): Promise<JobRun
   return row && toJobRun(row);
 }
 
-export async function insertJobRun(
-  scope: CompanyScope,
-  row: Omit<Insertable<Database['job_runs']>, 'company_id'>,
-): Promise<void> {
+export async function insertJobRun(scope: CompanyScope, row: CompanyRow<'job_runs'>): Promise<void> {
   await scope.insertInto('job_runs', row).execute();
 }
 
-export async function updateJobRun(
-  scope: CompanyScope,
-  id: string,
-  set: Updateable<Database['job_runs']>,
-): Promise<void> {
+export async function updateJobRun(scope: CompanyScope, id: string, set: Updateable<JobRunsTable>) {
   await scope.updateTable('job_runs').set(set).where('id', '=', id).execute();
 }
 

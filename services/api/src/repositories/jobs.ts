@@ -1,7 +1,7 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Job, JobMachine } from '@takt/domain';
-import type { Database, JobMachinesTable, JobsTable, CompanyScope } from '@takt/db';
+import type { CompanyRow, JobMachinesTable, JobsTable, CompanyScope } from '@takt/db';
 
 // Jobs and job machines (live-operations §3 Job, JobMachine). SQL only; one mapping function per table.
 
@@ -84,10 +84,7 @@ export async function getJob(scope: CompanyScope, id: string): Promise<JobRow | 
   return scope.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertJob(
-  scope: CompanyScope,
-  row: Omit<Insertable<Database['jobs']>, 'company_id'>,
-): Promise<void> {
+export async function insertJob(scope: CompanyScope, row: CompanyRow<'jobs'>): Promise<void> {
   await scope.insertInto('jobs', row).execute();
 }
 
@@ -128,18 +125,11 @@ export async function getJobMachine(
     .executeTakeFirst();
 }
 
-export async function insertJobMachine(
-  scope: CompanyScope,
-  row: Omit<Insertable<Database['job_machines']>, 'company_id'>,
-): Promise<void> {
+export async function insertJobMachine(scope: CompanyScope, row: CompanyRow<'job_machines'>): Promise<void> {
   await scope.insertInto('job_machines', row).execute();
 }
 
-export async function updateJobMachine(
-  scope: CompanyScope,
-  id: string,
-  set: Updateable<Database['job_machines']>,
-): Promise<void> {
+export async function updateJobMachine(scope: CompanyScope, id: string, set: Updateable<JobMachinesTable>) {
   await scope.updateTable('job_machines').set(set).where('id', '=', id).execute();
 }
 

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { idSchema } from '@takt/domain';
@@ -20,6 +21,7 @@ import {
   revokeTabletById,
   tabletOr404,
 } from '../services/tablets';
+import type { Tablet } from '../repositories/tablets';
 
 // live-operations §2 "Operator runs (admin) and tablets", §3 Tablet, §7 Tablets, §8 tablet texts.
 //
@@ -90,18 +92,19 @@ export const tabletsRoutes = new Hono<AppEnv>()
     return c.json(await pushTabletAction(c.var.scope, c.var.deps.bus, c.req.param('id'), action));
   });
 
-/** The device side, outside /api: no session, the registration's device token. */
-export const tabletDeviceRoutes = new Hono<AppEnv>().post('/activate', async (c) => {
-  const { db, now, secureCookies } = c.var.deps;
-  const { tablet, token } = await activateDevice(db, bearerToken(c.req.header('authorization')), now());
+/**
+ * A registered device's answer, the same for POST /tablet/activate and POST /login/device so the floor app
+ * keeps the device the same way: the httpOnly device cookie, then live-operations §3 Tablet (tabletSchema);
+ * the menu's Remote Identifier shows remote_identifier.
+ */
+export function deviceAnswer(c: Context<AppEnv>, tablet: Tablet, token: string, secure: boolean) {
   setCookie(c, TABLET_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Strict',
-    secure: secureCookies,
+    secure,
     path: '/',
     maxAge: TABLET_COOKIE_MAX_AGE_S,
   });
-  // live-operations §3 Tablet (tabletSchema): the menu's Remote Identifier shows remote_identifier.
   const body: { tablet: z.infer<typeof tabletSchema>; redirectTo: string } = {
     tablet: {
       id: tablet.id,
@@ -113,4 +116,11 @@ export const tabletDeviceRoutes = new Hono<AppEnv>().post('/activate', async (c)
     redirectTo: tablet.machine_id ? `/${encodeURIComponent(tablet.machine_id)}` : '/',
   };
   return c.json(body);
+}
+
+/** The device side, outside /api: no session, the registration's device token. */
+export const tabletDeviceRoutes = new Hono<AppEnv>().post('/activate', async (c) => {
+  const { db, now, secureCookies } = c.var.deps;
+  const { tablet, token } = await activateDevice(db, bearerToken(c.req.header('authorization')), now());
+  return deviceAnswer(c, tablet, token, secureCookies);
 });

@@ -25,17 +25,14 @@ import {
 } from '../repositories/account-links';
 import type { InviteRecord } from '../repositories/account-links';
 import { getCompany } from '../repositories/company';
-import { countFailuresSince, recordFailure } from '../repositories/login-failures';
-import { LOGIN_WINDOW_MS } from './login-throttle';
+import { mailableUser } from './login-throttle';
 import {
   countActiveAdmins,
   createUser,
   deleteUser,
   emailTaken,
-  findUserForLogin,
   getUser,
   listUsers,
-  normalizeEmail,
   revokeUserSessions,
   updateUser,
 } from '../repositories/users';
@@ -393,21 +390,12 @@ export async function forgotPassword(
   origin: string,
   now: number,
 ): Promise<{ message: string }> {
-  // At most RESET_MAILS_PER_WINDOW e-mails per address and window, counted in the login throttle's table
-  // (decision 0842) under a key of their own, so nobody can fill a mailbox through this form. Counted
-  // whether or not the address has an account, and answered the same either way.
-  const key = `reset:${normalizeEmail(email)}`;
-  const since = now - LOGIN_WINDOW_MS;
-  if ((await countFailuresSince(db, key, since)) >= RESET_MAILS_PER_WINDOW)
-    return { message: ACCOUNT_TEXTS.forgotSent };
-  await recordFailure(db, [key], now, since);
-  const found = await findUserForLogin(db, email);
-  if (found && !found.user.locked)
+  // At most RESET_MAILS_PER_WINDOW e-mails per address and window (decision 0842).
+  const user = await mailableUser(db, 'reset', email, RESET_MAILS_PER_WINDOW, now);
+  if (user)
     await db
       .transaction()
-      .execute((trx) =>
-        mailPasswordLink(companyScope(trx, found.user.companyId), transport, found.user, origin, now),
-      );
+      .execute((trx) => mailPasswordLink(companyScope(trx, user.companyId), transport, user, origin, now));
   return { message: ACCOUNT_TEXTS.forgotSent };
 }
 
@@ -416,7 +404,8 @@ export async function forgotPassword(
 export async function profile(ctx: ServiceCtx): Promise<Profile> {
   const { user } = userCaller(ctx);
   const me = await accountUser(ctx, user.id);
-  const prefs = (await getShiftNotifications(ctx.scope, user.id)) ?? { notify: false, shifts: [] };
+  // Until the user saves a choice, notifications come for every shift (decision 0936).
+  const prefs = (await getShiftNotifications(ctx.scope, user.id)) ?? { notify: true, shifts: [] };
   return {
     email: me.email,
     displayName: me.displayName,

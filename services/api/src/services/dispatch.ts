@@ -1,4 +1,4 @@
-import type { LaborActivitySet, SetupStage } from '@takt/domain';
+import type { JobRunFigures, LaborActivitySet, SetupStage } from '@takt/domain';
 import type { PartBehavior, StartInSetup, CompanyScope } from '@takt/db';
 import { historyChanged } from '@takt/db/rollups';
 import { ApiError, notFound } from '../http/errors';
@@ -35,7 +35,7 @@ const startFailed = (status: 400 | 409, code: string, issues: Issue[]) =>
   new ApiError(status, code, JOB_START_FAILED, issues);
 
 /** reports-admin §3 Job schedule group, with its labor activity set (same id, decision 0300). */
-export interface JobRunView {
+export interface JobRunView extends JobRunFigures {
   id: string;
   job_id: string;
   jobName: string;
@@ -43,14 +43,6 @@ export interface JobRunView {
   startdate: number;
   enddate: number | null;
   setupMode: StartInSetup;
-  /** Expected setup, seconds; null when not started in setup. */
-  setuptime: number | null;
-  /** When production started; null while in setup. */
-  setupend: number | null;
-  cycletime: number;
-  idealcycletime: number;
-  partcount_multiplier: number;
-  actualParts: number;
   reportedParts: number | null;
   requiredCycles: number | null;
   partBehavior: PartBehavior;

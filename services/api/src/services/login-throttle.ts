@@ -6,6 +6,8 @@ import {
   oldestFailureSince,
   recordFailure,
 } from '../repositories/login-failures';
+import { findUserForLogin, normalizeEmail } from '../repositories/users';
+import type { User } from '../repositories/users';
 
 // Login throttling per account and per address (decision 0842): after too many failed logins within the
 // window, further attempts answer 429 until the oldest failure leaves the window, without checking the
@@ -52,3 +54,24 @@ export async function noteFailedLogin(db: Executor, keys: LoginKeys, now: number
 
 export const noteGoodLogin = (db: Executor, keys: LoginKeys): Promise<void> =>
   clearFailures(db, keys.account);
+
+/**
+ * The user a form may e-mail at this address (sign-in codes, password links), or null. The e-mails are
+ * counted in the same table under a key of their own, so nobody can fill a mailbox through the form: once
+ * `max` were sent within the window, null. Counted whether or not the address has an account; a locked
+ * account gets nothing either.
+ */
+export async function mailableUser(
+  db: Executor,
+  kind: string,
+  email: string,
+  max: number,
+  now: number,
+): Promise<User | null> {
+  const key = `${kind}:${normalizeEmail(email)}`;
+  const since = now - LOGIN_WINDOW_MS;
+  if ((await countFailuresSince(db, key, since)) >= max) return null;
+  await recordFailure(db, [key], now, since);
+  const found = await findUserForLogin(db, email);
+  return found && !found.user.locked ? found.user : null;
+}

@@ -328,94 +328,87 @@ export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Prom
     ]);
   }
 
-  await insertRows(
-    trx,
-    numbered,
+  /** Inserts `rows` into `table`: the machine's company_id and machine_id, then `columns` as `put` fills them. */
+  const insertMachineRows = <T>(
+    table: string,
+    columns: readonly string[],
+    rows: readonly T[],
+    put: (params: unknown[], at: number, row: T) => void,
+  ) =>
+    insertRows(trx, numbered, table, ['company_id', 'machine_id', ...columns], rows, (params, at, row) => {
+      params[at] = company_id;
+      params[at + 1] = machine_id;
+      put(params, at + 2, row);
+    });
+
+  await insertMachineRows(
     'state_intervals',
-    ['company_id', 'machine_id', 'start_at', 'end_at', 'state', 'reason'],
+    ['start_at', 'end_at', 'state', 'reason'],
     keep(result.intervals),
     (p, at, i) => {
-      p[at] = company_id;
-      p[at + 1] = machine_id;
-      p[at + 2] = i.start;
-      p[at + 3] = openEnd(i);
-      p[at + 4] = i.state;
-      p[at + 5] = i.reason;
+      p[at] = i.start;
+      p[at + 1] = openEnd(i);
+      p[at + 2] = i.state;
+      p[at + 3] = i.reason;
     },
   );
 
-  await insertRows(
-    trx,
-    numbered,
+  await insertMachineRows(
     'cycles',
-    ['company_id', 'machine_id', 'start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
+    ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
     result.cycles.filter((c) => c.end >= from),
     (p, at, c) => {
-      p[at] = company_id;
-      p[at + 1] = machine_id;
-      p[at + 2] = c.start;
-      p[at + 3] = c.end;
-      p[at + 4] = c.duration;
-      p[at + 5] = c.count;
-      p[at + 6] = c.source;
-      p[at + 7] = c.setup ? 1 : 0;
+      p[at] = c.start;
+      p[at + 1] = c.end;
+      p[at + 2] = c.duration;
+      p[at + 3] = c.count;
+      p[at + 4] = c.source;
+      p[at + 5] = c.setup ? 1 : 0;
     },
   );
 
-  await insertRows(
-    trx,
-    numbered,
+  await insertMachineRows(
     'program_intervals',
-    ['company_id', 'machine_id', 'sub', 'start_at', 'end_at', 'name'],
+    ['sub', 'start_at', 'end_at', 'name'],
     [
       ...keep(result.programs).map((p) => ({ p, sub: 0 })),
       ...keep(result.subprograms).map((p) => ({ p, sub: 1 })),
     ],
     (params, at, { p, sub }) => {
-      params[at] = company_id;
-      params[at + 1] = machine_id;
-      params[at + 2] = sub;
-      params[at + 3] = p.start;
-      params[at + 4] = openEnd(p);
-      params[at + 5] = p.name;
+      params[at] = sub;
+      params[at + 1] = p.start;
+      params[at + 2] = openEnd(p);
+      params[at + 3] = p.name;
     },
   );
 
-  await insertRows(
-    trx,
-    numbered,
+  await insertMachineRows(
     'faults',
-    ['company_id', 'machine_id', 'item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
+    ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
     keep(result.faults),
     (p, at, f) => {
-      p[at] = company_id;
-      p[at + 1] = machine_id;
-      p[at + 2] = f.item;
-      p[at + 3] = f.start;
-      p[at + 4] = openEnd(f);
-      p[at + 5] = f.value;
-      p[at + 6] = f.nativecode;
-      p[at + 7] = f.type;
+      p[at] = f.item;
+      p[at + 1] = f.start;
+      p[at + 2] = openEnd(f);
+      p[at + 3] = f.value;
+      p[at + 4] = f.nativecode;
+      p[at + 5] = f.type;
     },
   );
 
   // Spans have no open flag: one reaching `now` may still grow, so store it open.
   const now = result.current.lastHeartbeat ?? 0;
-  await insertRows(
-    trx,
-    numbered,
+  await insertMachineRows(
     'flag_spans',
-    ['company_id', 'machine_id', 'kind', 'start_at', 'end_at'],
+    ['kind', 'start_at', 'end_at'],
     [
       ...result.spindle.filter((s) => s.end >= from).map((s) => ({ s, kind: 'spindle' as const })),
       ...result.inCut.filter((s) => s.end >= from).map((s) => ({ s, kind: 'incut' as const })),
     ],
     (p, at, { s, kind }) => {
-      p[at] = company_id;
-      p[at + 1] = machine_id;
-      p[at + 2] = kind;
-      p[at + 3] = s.start;
-      p[at + 4] = s.end >= now && now > 0 ? null : s.end;
+      p[at] = kind;
+      p[at + 1] = s.start;
+      p[at + 2] = s.end >= now && now > 0 ? null : s.end;
     },
   );
 }

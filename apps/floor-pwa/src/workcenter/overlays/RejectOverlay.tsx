@@ -1,4 +1,4 @@
-import { t } from '@takt/ui';
+import { CountInput, t } from '@takt/ui';
 import { FormModal } from '../../components/FormModal';
 import { OverlayForm } from './OverlayForm';
 import { ReasonChoices } from './ReasonChoices';
@@ -71,11 +71,7 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
       onClose={onClose}
       busy={busy}
       className="modal--tall"
-      submit={{
-        label: t('overlay.save'),
-        form: `${id}-form`,
-        disabled: !view.valid || reasons.length === 0,
-      }}
+      submit={{ label: t('overlay.save'), form: `${id}-form`, disabled: !view.valid || reasons.length === 0 }}
     >
       <OverlayForm
         id={`${id}-form`}
@@ -99,13 +95,10 @@ export default function RejectOverlay({ machineId, data, onClose, manual: isManu
             >
               −
             </button>
-            <input
+            <CountInput
               id={`${id}-count`}
               className="touch-input num"
-              type="number"
-              inputMode="numeric"
               min={1}
-              step={1}
               required
               value={draft.count}
               aria-invalid={!!view.errors.count || undefined}

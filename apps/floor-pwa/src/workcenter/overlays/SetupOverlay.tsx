@@ -1,6 +1,6 @@
 import { formatPartTime } from '@takt/domain';
 import { FormModal } from '../../components/FormModal';
-import { ApiError, t, useServerNow } from '@takt/ui';
+import { ApiError, CountInput, t, useServerNow } from '@takt/ui';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo } from 'react';
 import { fromPromise } from 'xstate';
@@ -126,11 +126,7 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
       onClose={onClose}
       busy={busy}
       className="modal--tall"
-      submit={{
-        label: t('setup.startProduction'),
-        form: `${id}-form`,
-        disabled: errors.length > 0 || !job,
-      }}
+      submit={{ label: t('setup.startProduction'), form: `${id}-form`, disabled: errors.length > 0 || !job }}
     >
       <div
         className={`setup-timer${over ? ' setup-timer--over' : ''}`}
@@ -170,14 +166,11 @@ export default function SetupOverlay({ machineId, data, onClose }: OverlayProps)
           <label className="field__label" htmlFor={`${id}-keep`}>
             {t('setup.partsToKeep')}
           </label>
-          <input
+          <CountInput
             id={`${id}-keep`}
             className="touch-input num"
-            type="number"
-            inputMode="numeric"
             min={0}
             max={setupParts ?? undefined}
-            step={1}
             value={draft.keptParts}
             aria-invalid={errors.some((x) => x.field === 'keptParts') || undefined}
             aria-describedby={`${id}-keep-hint`}
