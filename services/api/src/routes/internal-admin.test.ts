@@ -21,6 +21,8 @@ const DAY = 86_400_000;
 const MIN = 60_000;
 // The harness clock: 2025-11-22 08:26:40 UTC, 02:26 in America/Chicago, so "today" is 2025-11-22 there.
 const START = 1_763_800_000_000;
+const GATEWAY = crypto.randomUUID();
+const ADAPTER = crypto.randomUUID();
 
 const Issues = (res: unknown) =>
   ((res as { error?: { issues?: Array<{ field: string; message: string }> } }).error?.issues ?? []).map(
@@ -57,7 +59,7 @@ describe.each(DIALECTS)('internal screens on %s', (dialect) => {
   it('answers 401 without a session and 403 to non-root admins, managers and operators on every call', async () => {
     const company = await aCompany(h.t.db);
     const machineId = await aMachine(h.t.db, company);
-    const calls: Array<['GET' | 'POST' | 'PUT', string, unknown?]> = [
+    const calls: Array<['GET' | 'POST' | 'PUT' | 'DELETE', string, unknown?]> = [
       ['GET', '/api/internal/companies'],
       ['POST', '/api/internal/companies', companyBody()],
       ['PUT', `/api/internal/companies/${company.id}`, companyBody()],
@@ -68,13 +70,52 @@ describe.each(DIALECTS)('internal screens on %s', (dialect) => {
       ['POST', '/api/internal/system/version/increment', { type: 'js' }],
       ['POST', '/api/internal/system/tablets/refresh-all'],
       ['POST', '/api/internal/system/tablets/purge'],
+      // The gateway and adapter administration (reports-admin §2 Internal screens) is root-only too; the
+      // refusal comes before any lookup, so ids of records that do not exist do.
+      ['GET', '/api/gateways'],
+      ['GET', '/api/gateways/companies'],
+      ['GET', `/api/gateways/${GATEWAY}`],
+      ['POST', '/api/gateways', { name: 'Edge 1' }],
+      ['PUT', `/api/gateways/${GATEWAY}`, { name: 'Edge 2' }],
+      ['DELETE', `/api/gateways/${GATEWAY}`],
+      ['POST', `/api/gateways/${GATEWAY}/enable`],
+      ['POST', `/api/gateways/${GATEWAY}/disable`],
+      ['POST', `/api/gateways/${GATEWAY}/reset`],
+      ['POST', `/api/gateways/${GATEWAY}/deregister`],
+      ['POST', `/api/gateways/${GATEWAY}/pusher-update`, { version: '3.1.0' }],
+      ['POST', `/api/gateways/${GATEWAY}/machines`, { machineId, machineRef: 'lathe' }],
+      ['DELETE', `/api/gateways/${GATEWAY}/machines/${machineId}`],
+      ['GET', '/api/adapters/data-items'],
+      ['POST', '/api/adapters/import', { devicesXml: '<MTConnectDevices/>', shdr: 'x|1' }],
+      ['POST', '/api/adapters', { name: 'Okuma' }],
+      ['PUT', `/api/adapters/${ADAPTER}`, { name: 'Okuma 2' }],
+      ['DELETE', `/api/adapters/${ADAPTER}`],
+      ['POST', `/api/adapters/${ADAPTER}/clone`, { name: 'Okuma 3' }],
     ];
-    // The list is every route of the three internal mounts, so a new one cannot go unchecked.
+    // The list is every root-only route (the internal mounts, gateways and adapters, less the company admins'
+    // gateway status and adapter reads), so a new one cannot go unchecked.
+    const forAdmins = [
+      'GET /api/gateways/status',
+      'GET /api/adapters',
+      'GET /api/adapters/types',
+      'GET /api/adapters/:id',
+    ];
     const mounted = h.app.routes
-      .filter((r) => r.method !== 'ALL' && /^\/api\/internal\/(companies|machines|system)(\/|$)/.test(r.path))
-      .map((r) => `${r.method} ${r.path.replace(/\/$/, '')}`);
+      .filter(
+        (r) =>
+          r.method !== 'ALL' &&
+          /^\/api\/(internal\/(companies|machines|system)|gateways|adapters)(\/|$)/.test(r.path),
+      )
+      .map((r) => `${r.method} ${r.path.replace(/\/$/, '')}`)
+      .filter((r) => !forAdmins.includes(r));
     const listed = calls.map(
-      ([method, path]) => `${method} ${path.replace(company.id, ':id').replace(machineId, ':id')}`,
+      ([method, path]) =>
+        `${method} ${path
+          .replace(`${GATEWAY}/machines/${machineId}`, `${GATEWAY}/machines/:machineId`)
+          .replace(company.id, ':id')
+          .replace(machineId, ':id')
+          .replace(GATEWAY, ':id')
+          .replace(ADAPTER, ':id')}`,
     );
     expect([...new Set(mounted)].sort()).toEqual([...listed].sort());
     const before = await h.t.db.selectFrom('system_versions').selectAll().execute();

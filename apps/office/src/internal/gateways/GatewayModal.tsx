@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import { api } from '../../api';
 import { ConfirmDialog, Field, FormErrorBox, useSubmit } from '../../admin/AdminParts';
+import '../../admin/admin-machines.css';
 import {
   SUPERVISOR_MODES,
   VERSION_PATTERN,
@@ -239,7 +240,7 @@ export function GatewayModal({
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <fieldset className="gateway-form__section">
+    <fieldset className="admin-panel">
       <legend>{title}</legend>
       {children}
     </fieldset>
