@@ -4,15 +4,18 @@ import type { Browser, Page } from 'playwright-core';
 import { freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { getCompany } from '../../services/api/src/repositories/company';
-import { aCompany, aUser } from '../../services/api/src/testing/builders';
+import type { Company } from '../../services/api/src/repositories/company';
+import { aCompany, aMachine, aUser } from '../../services/api/src/testing/builders';
 import { launchChromium, logIn, startProduct } from './harness';
 import type { RunningProduct } from './harness';
 import { POLL, screenshots } from './office-harness';
 
-// The internal (root) screens end to end (reports-admin §2 "Internal screens"): a root user creates a
-// company, then that company's gateway in the gateway modal and takes its token (shown once); an adapter is
-// imported from the Okuma files; a machine of the company is bound to the gateway with that adapter; the
-// edge pushes a batch with the token, and the machine's state shows on the company's live dashboard.
+// The internal (root) screens end to end (reports-admin §2 "Internal screens"): a root user of the staff
+// company creates a company, then that company's gateway in the gateway modal and takes its token (shown once),
+// chooses the new company on the adapter screen and imports an adapter into it from the Okuma files (decision
+// 0946); the company's admin adds a machine with that adapter, the root user binds it to the gateway; the edge
+// pushes a batch with the token, and the machine's state shows on the company's live dashboard. The All
+// machines table fits a 1280 px screen, Edit buttons included.
 // One product (ingest on, no demo) on SQLite, one page. Screenshots at 1280×800 and 390×844 go to
 // test-results/office-internal/ (gitignored).
 
@@ -48,11 +51,12 @@ describe('internal screens in Chromium', () => {
   let product: RunningProduct;
   let browser: Browser;
   let page: Page;
+  let staff: Company;
   let root: { email: string; password: string };
 
   beforeAll(async () => {
     db = await freshDb('sqlite');
-    const staff = await aCompany(db.db, { name: 'Takt Internal' });
+    staff = await aCompany(db.db, { name: 'Takt Internal' });
     root = await aUser(db.db, staff, { isRoot: true, displayName: 'Rhea Root' });
     [product, browser] = await Promise.all([
       startProduct({ DATABASE_URL: db.url, TAKT_DEMO: '0' }),
@@ -128,14 +132,16 @@ describe('internal screens in Chromium', () => {
     const gatewayId = new URL(page.url()).searchParams.get('selected');
     expect(gatewayId).not.toBeNull();
 
-    // 3. The adapter, from the Okuma files; 4. the company's machine with it, bound to the gateway.
-    // Adapters belong to a company (services/api/src/routes/adapters.ts), so a root user of that company
-    // imports it (docs/decisions/0928); the company's admin watches the dashboard.
+    // 3. The adapter, from the Okuma files, into the new company: adapters belong to a company, and the
+    // staff root user chooses it on the adapter screen (decision 0946).
+    const adapterId = await importAdapter(companyId);
+
+    // 4. The company's admin adds the machine with that adapter; the root user binds it to the gateway.
     const company = (await getCompany(db.db, companyId))!;
-    const staff = await aUser(db.db, company, { isRoot: true, displayName: 'Rhea at Bolt' });
     const admin = await aUser(db.db, company, { role: 'admin', displayName: 'Ada Admin' });
-    await switchUser(staff, '/app/internal/adapters');
-    const adapterId = await importAdapter();
+    await switchUser(admin, '/app/admin');
+    const theirs = await api<Array<{ id: string }>>('GET', '/api/adapters');
+    expect(theirs.map((a) => a.id)).toEqual([adapterId]);
     const machine = await api<{ id: string }>('POST', '/api/machines', {
       name: MACHINE,
       workcenterType: 'machine',
@@ -144,6 +150,7 @@ describe('internal screens in Chromium', () => {
       adapterId,
       source: null,
     });
+    await switchUser(root, '/app/internal');
     await api('POST', `/api/gateways/${gatewayId}/machines`, { machineId: machine.id, machineRef: 'okuma' });
 
     // 5. The edge pushes a batch with its token.
@@ -227,6 +234,8 @@ describe('internal screens in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('selected')).toBe(gatewayId);
     expect(new URL(page.url()).searchParams.get('gateway')).toBeNull();
 
+    await allMachines();
+
     // 6. The company's live dashboard shows the machine in cycle.
     await switchUser(admin, '/dashboards/live/utilization');
     const tile = page.getByRole('article', { name: MACHINE, exact: true });
@@ -249,12 +258,24 @@ describe('internal screens in Chromium', () => {
   }
 
   /**
-   * The adapter import (reports-admin §2): the Okuma's Devices.xml and the first lines of its log match no
-   * adapter yet, so Create; the new adapter opens (its id in the URL).
+   * The adapter import (reports-admin §2) into the company chosen on the adapter screen (decision 0946): the
+   * Okuma's Devices.xml and the first lines of its log match none of its adapters yet, so Create; the new
+   * adapter opens, its id and the company's in the URL, which opens it again as a bookmark would.
    */
-  async function importAdapter(): Promise<string> {
+  async function importAdapter(companyId: string): Promise<string> {
+    await page.goto(`${product.url}/app/internal/adapters`);
+    // The root user's own company is the default; the list of companies comes from the company admin.
+    const choice = page.getByRole('main').getByLabel('Company');
+    await expect.poll(() => choice.getByRole('option', { name: COMPANY }).count(), POLL).toBe(1);
+    expect(await choice.locator('option:checked').textContent()).toBe('Takt Internal');
+    await choice.selectOption({ label: COMPANY });
+    await expect.poll(() => new URL(page.url()).searchParams.get('companyId'), POLL).toBe(companyId);
+    await expect.poll(() => page.getByText('No adapters yet.', { exact: false }).count(), POLL).toBe(1);
+    await screenshots(page, SHOTS, 'adapters-company');
     await page.getByRole('button', { name: 'Import adapter' }).click();
     const form = dialog('Import adapter');
+    expect(await form.getByLabel('Company').inputValue()).toBe(companyId);
+    await screenshots(page, SHOTS, 'adapter-import');
     await form.getByLabel('Devices.xml').fill(devicesXml);
     await form.getByLabel('SHDR sample').fill(okumaSample);
     await form.getByRole('button', { name: 'Find matches' }).click();
@@ -263,12 +284,51 @@ describe('internal screens in Chromium', () => {
     await form.getByRole('button', { name: 'Create', exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('adapterId'), POLL).not.toBeNull();
     const adapterId = new URL(page.url()).searchParams.get('adapterId')!;
+    expect(new URL(page.url()).searchParams.get('companyId')).toBe(companyId);
     const adapter = await api<{ name: string; fields: Array<{ name: string; dataItemType: string }> }>(
       'GET',
-      `/api/adapters/${adapterId}`,
+      `/api/adapters/${adapterId}?companyId=${companyId}`,
     );
     expect(adapter.name).toBe('Okuma OSP');
     expect(adapter.fields.find((f) => f.name === 'pexecution')?.dataItemType).toBe('EXECUTION');
+    // Made in the chosen company, not in the root user's own.
+    expect(await api('GET', '/api/adapters')).toEqual([]);
+    await page.goto(page.url());
+    const heading = page.getByRole('heading', { name: 'Adapter Okuma OSP' });
+    await expect.poll(() => heading.count(), POLL).toBe(1);
+    expect(await page.getByRole('main').getByLabel('Company').inputValue()).toBe(companyId);
     return adapterId;
+  }
+
+  /**
+   * The All machines table at 1280 px (reports-admin §2 "Internal machine list"): long names, makes, models and
+   * payers wrap, so every row's Edit button shows without scrolling the table. Make, model and payer are set
+   * through the Edit dialog.
+   */
+  async function allMachines() {
+    for (const n of [1, 2])
+      await aMachine(db.db, staff, { name: `Okuma LB3000 EX II demonstration lathe ${n}` });
+    await page.goto(`${product.url}/app/internal/machines?orderBy=name`);
+    await page.getByRole('button', { name: `Edit make, model and payer of ${MACHINE}` }).click();
+    const edit = dialog(`${MACHINE} (${COMPANY})`);
+    await edit.getByLabel('Make').fill('Okuma Corporation');
+    await edit.getByLabel('Model').fill('LB3000 EX II');
+    await edit.getByLabel('Payer').fill('Acme Distribution Partners LLC');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => edit.count(), POLL).toBe(0);
+    const table = page.getByRole('table', { name: 'Machines of every company' });
+    await expect.poll(() => table.getByText('Acme Distribution Partners LLC').count(), POLL).toBe(1);
+    const fit = await table.evaluate((t) => {
+      const wrap = t.parentElement!;
+      const edits = [...t.querySelectorAll('tbody button')].map((b) => b.getBoundingClientRect().right);
+      return {
+        overflow: wrap.scrollWidth - wrap.clientWidth,
+        right: Math.max(...edits),
+        edits: edits.length,
+      };
+    });
+    expect(fit).toEqual({ overflow: 0, right: expect.any(Number), edits: 3 });
+    expect(fit.right).toBeLessThanOrEqual(1280);
+    await screenshots(page, SHOTS, 'all-machines');
   }
 });

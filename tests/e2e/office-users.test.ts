@@ -72,6 +72,19 @@ describe.each(ON_SQLITE)('users and invites in Chromium on %s', (dialect) => {
     // reports-admin §5: the submit button is disabled while the form is invalid; §6 kiosk by default.
     expect(await send.isDisabled()).toBe(true);
     expect(await form.getByLabel('Role').inputValue()).toBe('kiosk');
+    // A new form is incomplete, not wrong: its error shows once a submit is tried (Save is disabled, so the
+    // form is submitted as Enter would) or the addresses are edited.
+    const missing = form.getByText('Missing required field: E-mail addresses');
+    expect(await missing.count()).toBe(0);
+    await form.locator('form').evaluate((f: HTMLFormElement) => f.requestSubmit());
+    await expect.poll(() => missing.count(), POLL).toBe(1);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Invite users' }).click();
+    expect(await send.isDisabled()).toBe(true);
+    expect(await missing.count()).toBe(0);
+    await form.getByLabel('E-mail addresses').fill(MAX);
+    await form.getByLabel('E-mail addresses').fill('');
+    await expect.poll(() => missing.count(), POLL).toBe(1);
     await form.getByLabel('E-mail addresses').fill(`  ${MAX}  \nnot an address`);
     await expect.poll(() => form.getByText('Not an e-mail address: not an address').count(), POLL).toBe(1);
     expect(await send.isDisabled()).toBe(true);

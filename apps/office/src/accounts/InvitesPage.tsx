@@ -67,6 +67,9 @@ function InvitesScreen({
 
   const errors = form ? inviteErrors(form) : {};
   const set = (patch: Partial<InviteForm>) => setForm((f) => f && { ...f, ...patch });
+  // A new form is incomplete, not wrong: its errors show once the addresses were edited or a submit tried.
+  const [touched, setTouched] = useState(false);
+  const shown = touched ? errors : {};
 
   const submit = async () => {
     if (!form) return;
@@ -76,6 +79,7 @@ function InvitesScreen({
     reload();
     if (!ok) return;
     setForm(null);
+    setTouched(false);
     toasts.show({ message: t('invites.sentDone', { count: body.invitees.length }), tone: 'success' });
   };
 
@@ -168,12 +172,16 @@ function InvitesScreen({
       {form && (
         <FormDialog
           title={t('invites.newTitle')}
-          onClose={() => setForm(null)}
+          onClose={() => {
+            setForm(null);
+            setTouched(false);
+          }}
           onSubmit={() => void submit()}
+          onInvalidSubmit={() => setTouched(true)}
           {...saveState(save, errors)}
           submitLabel={t('invites.create')}
         >
-          <Field label={t('invites.invitees')} hint={t('invites.inviteesHint')} error={errors.invitees}>
+          <Field label={t('invites.invitees')} hint={t('invites.inviteesHint')} error={shown.invitees}>
             {(p) => (
               <textarea
                 {...p}
@@ -181,7 +189,10 @@ function InvitesScreen({
                 value={form.invitees}
                 autoComplete="off"
                 spellCheck={false}
-                onChange={(e) => set({ invitees: e.target.value })}
+                onChange={(e) => {
+                  setTouched(true);
+                  set({ invitees: e.target.value });
+                }}
               />
             )}
           </Field>

@@ -236,6 +236,7 @@ export function FormDialog({
   busy,
   error,
   submitLabel,
+  onInvalidSubmit,
   children,
 }: {
   title: string;
@@ -245,6 +246,8 @@ export function FormDialog({
   busy: boolean;
   error: FormError | null;
   submitLabel?: string;
+  /** A submit while the form is invalid (Save is disabled, but a form can still be submitted): show its errors. */
+  onInvalidSubmit?: () => void;
   children: ReactNode;
 }) {
   const formId = useId();
@@ -263,7 +266,8 @@ export function FormDialog({
         id={formId}
         className="admin__form"
         onSubmit={() => {
-          if (!invalid && !busy) onSubmit();
+          if (invalid) onInvalidSubmit?.();
+          else if (!busy) onSubmit();
         }}
       >
         <FormErrorBox error={error} />

@@ -108,4 +108,9 @@ export const internalAdapters = {
   'internal.adapters.import.create': 'Create',
   'internal.adapters.import.actionFailed': 'The adapter could not be opened.',
   'internal.adapters.import.required': 'Missing required field: {label}',
+  'internal.adapters.company': 'Company',
+  'internal.adapters.companyHint':
+    'Adapters belong to a company. The list, the import and new adapters are this company’s.',
+  'internal.adapters.import.companyHint':
+    'The files are matched against this company’s adapters; a new adapter is made there.',
 } as const;

@@ -312,6 +312,65 @@ describe.each(DIALECTS)('adapters on %s', (dialect) => {
     expect(result.outcome).toBe('none');
   });
 
+  it('acts on the company a root user names with ?companyId=, and only for root users (decision 0946)', async () => {
+    const staff = await rootTenant();
+    const customer = await h.tenant();
+    const inCustomer = (path: string) => `${path}?companyId=${customer.company.id}`;
+    // Import, create, edit, clone and delete in the customer's company; the staff company stays empty.
+    const okumaImport = async () => {
+      const res = await h.send('POST', inCustomer('/api/adapters/import'), staff.cookie, {
+        devicesXml: cppagentXml,
+        sample: okumaSample,
+      });
+      return (await res.json()) as ImportBody;
+    };
+    const none = await okumaImport();
+    expect(none.outcome).toBe('none');
+    const made = await h.send('POST', inCustomer('/api/adapters'), staff.cookie, {
+      name: 'Okuma OSP',
+      fields: none.proposed,
+    });
+    expect(made.status).toBe(201);
+    const okuma = (await made.json()) as AdapterBody;
+    expect(await (await h.get('/api/adapters', staff.cookie)).json()).toEqual([]);
+    expect((await h.get(`/api/adapters/${okuma.id}`, staff.cookie)).status).toBe(404);
+    // The customer's own admin sees it (the machine form's list), and the import there now matches it.
+    const theirs = (await (await h.get('/api/adapters', customer.cookie)).json()) as AdapterBody[];
+    expect(theirs.map((a) => a.id)).toEqual([okuma.id]);
+    expect(await okumaImport()).toMatchObject({ adapter: { id: okuma.id } });
+    const edited = await h.send('PUT', inCustomer(`/api/adapters/${okuma.id}`), staff.cookie, {
+      notes: 'Bolt Works',
+    });
+    // A patch without fields keeps them.
+    expect(await edited.json()).toMatchObject({ notes: 'Bolt Works', fields: okuma.fields });
+    const items = await h.get(inCustomer('/api/adapters/data-items'), staff.cookie);
+    expect(((await items.json()) as { types: string[] }).types).toContain('EXECUTION');
+    const copy = await h.send('POST', inCustomer(`/api/adapters/${okuma.id}/clone`), staff.cookie, {});
+    expect(copy.status).toBe(201);
+    const copyId = ((await copy.json()) as AdapterBody).id;
+    expect((await h.send('DELETE', inCustomer(`/api/adapters/${copyId}`), staff.cookie)).status).toBe(204);
+    // A company that does not exist is not found.
+    const nowhere = `/api/adapters?companyId=${crypto.randomUUID()}`;
+    expect((await h.get(nowhere, staff.cookie)).status).toBe(404);
+
+    // A non-root admin who names a company is refused, another company's or their own, and nothing changes.
+    const staffAdmin = await aUser(h.t.db, staff.company, { role: 'admin' });
+    const adminCookie = await h.login(staffAdmin.email, staffAdmin.password);
+    expect((await h.get(inCustomer('/api/adapters'), adminCookie)).status).toBe(403);
+    expect((await h.get(inCustomer(`/api/adapters/${okuma.id}`), adminCookie)).status).toBe(403);
+    expect((await h.get(`/api/adapters?companyId=${staff.company.id}`, adminCookie)).status).toBe(403);
+    expect((await h.get(inCustomer('/api/adapters'), customer.cookie)).status).toBe(403);
+    expect((await h.get('/api/adapters', adminCookie)).status).toBe(200);
+    expect(
+      (await h.send('PUT', inCustomer(`/api/adapters/${okuma.id}`), customer.cookie, { name: 'Mine' }))
+        .status,
+    ).toBe(403);
+    expect(await (await h.get(`/api/adapters/${okuma.id}`, customer.cookie)).json()).toMatchObject({
+      name: 'Okuma OSP',
+      notes: 'Bolt Works',
+    });
+  });
+
   it('imports the Okuma sample through the cppagent Devices.xml: none → Create, then exact, then partial', async () => {
     const { cookie } = await rootTenant();
     const none = await importing(cookie, { devicesXml: cppagentXml, sample: okumaSample });

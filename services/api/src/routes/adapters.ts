@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http/context';
+import { forbidden } from '../http/errors';
 import { requireAdmin, requireRoot } from '../http/permissions';
 import { jsonBody } from '../http/validate';
 import type { AdapterInput } from '../repositories/adapters';
@@ -8,6 +10,7 @@ import {
   adapterOf,
   adapterTypes,
   addAdapter,
+  chosenCompanyScope,
   cloneAdapter,
   companyAdapters,
   dataItemList,
@@ -63,7 +66,8 @@ export const adapterBody = z.object({
   incomplete: z.boolean().optional(),
   fields: fieldsBody.default([]),
 });
-const adapterPatch = adapterBody.partial();
+// A patch without `fields` keeps them: the body's default ([]) would otherwise replace every field.
+const adapterPatch = adapterBody.partial().extend({ fields: fieldsBody.optional() });
 const cloneBody = z.object({ name: required('Name').optional(), fields: fieldsBody.optional() });
 
 const MAX_IMPORT_TEXT = 8 * 1024 * 1024;
@@ -92,7 +96,22 @@ function toInput(body: z.infer<typeof adapterBody>): AdapterInput {
   };
 }
 
+/**
+ * `?companyId=` on any adapter call: a root user acts on that company's adapters instead of their own (staff
+ * look after several customers; decision 0946). Anyone else who names a company is refused (403) before the
+ * route runs, even naming their own, so the parameter can never widen a non-root caller's reach.
+ */
+const chosenCompany: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const companyId = c.req.query('companyId');
+  if (companyId !== undefined) {
+    if (!c.var.caller.user.isRoot) throw forbidden();
+    c.set('scope', await chosenCompanyScope(c.var.deps.db, companyId));
+  }
+  await next();
+};
+
 export const adaptersRoutes = new Hono<AppEnv>()
+  .use(chosenCompany)
   .get('/', requireAdmin, async (c) => c.json(await companyAdapters(c.var.scope)))
   // Before /:id, which would take "types" for an id.
   .get('/types', requireAdmin, async (c) => c.json(await adapterTypes(c.var.scope)))

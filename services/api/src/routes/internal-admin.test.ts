@@ -118,6 +118,25 @@ describe.each(DIALECTS)('internal screens on %s', (dialect) => {
           .replace(ADAPTER, ':id')}`,
     );
     expect([...new Set(mounted)].sort()).toEqual([...listed].sort());
+    // `?companyId=` (decision 0946) is for root users only: every other caller who names a company is refused,
+    // on the company admins' adapter reads too, whether it names another company or their own.
+    const other = await aCompany(h.t.db);
+    const naming: typeof calls = [
+      ['GET', `/api/adapters?companyId=${other.id}`],
+      ['GET', `/api/adapters?companyId=${company.id}`],
+      ['GET', `/api/adapters/types?companyId=${other.id}`],
+      ['GET', `/api/adapters/${ADAPTER}?companyId=${other.id}`],
+      ['GET', `/api/adapters/data-items?companyId=${other.id}`],
+      [
+        'POST',
+        `/api/adapters/import?companyId=${other.id}`,
+        { devicesXml: '<MTConnectDevices/>', sample: 'x|1' },
+      ],
+      ['POST', `/api/adapters?companyId=${other.id}`, { name: 'Okuma' }],
+      ['PUT', `/api/adapters/${ADAPTER}?companyId=${other.id}`, { name: 'Okuma 2' }],
+      ['DELETE', `/api/adapters/${ADAPTER}?companyId=${other.id}`],
+      ['POST', `/api/adapters/${ADAPTER}/clone?companyId=${other.id}`, {}],
+    ];
     const before = await h.t.db.selectFrom('system_versions').selectAll().execute();
     const cookies: string[] = [];
     for (const role of ['admin', 'manager', 'operator'] as const) {
@@ -125,7 +144,7 @@ describe.each(DIALECTS)('internal screens on %s', (dialect) => {
       cookies.push(await h.login(u.email, u.password));
     }
     const answers: string[] = [];
-    for (const [method, path, body] of calls) {
+    for (const [method, path, body] of [...calls, ...naming]) {
       const anonymous =
         method === 'GET'
           ? await h.app.request(path)
@@ -141,7 +160,7 @@ describe.each(DIALECTS)('internal screens on %s', (dialect) => {
       }
     }
     expect(answers).toEqual(
-      calls.flatMap(([method, path]) => [
+      [...calls, ...naming].flatMap(([method, path]) => [
         `${method} ${path} none 401`,
         `${method} ${path} admin 403`,
         `${method} ${path} manager 403`,
@@ -156,6 +175,12 @@ describe.each(DIALECTS)('internal screens on %s', (dialect) => {
       .where('id', '=', company.id)
       .executeTakeFirst();
     expect(row?.muted).toBe(0);
+    const adapters = await h.t.db
+      .selectFrom('adapters')
+      .select('id')
+      .where('company_id', '=', other.id)
+      .execute();
+    expect(adapters).toEqual([]);
   });
 
   it('lists every company with machine count, last seen, muted and the total ARR', async () => {

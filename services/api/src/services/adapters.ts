@@ -1,8 +1,10 @@
+import { companyScope } from '@takt/db';
 import type { CompanyScope, Executor } from '@takt/db';
 import type { AdapterField, Device } from '@takt/domain';
 import { ApiError, notFound } from '../http/errors';
 import type { IngestRules } from '../ingest-rules';
 import type { Adapter, AdapterInput } from '../repositories/adapters';
+import { getCompany } from '../repositories/company';
 import {
   adapterTypeNamed,
   deleteAdapter,
@@ -28,6 +30,12 @@ async function mustBeAdapterType(db: Executor, className: string): Promise<void>
   throw new ApiError(400, 'VALIDATION_ERROR', message, [
     { field: 'class', code: 'unknown_adapter_type', message },
   ]);
+}
+
+/** The scope of the company a root user chose for the adapter calls (decision 0946); 404 when there is none. */
+export async function chosenCompanyScope(db: Executor, companyId: string): Promise<CompanyScope> {
+  if (!(await getCompany(db, companyId))) throw notFound('Company');
+  return companyScope(db, companyId);
 }
 
 /** The company's adapters with their fields. */

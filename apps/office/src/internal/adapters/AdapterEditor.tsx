@@ -7,6 +7,8 @@ import {
   adapterBody,
   adapterErrors,
   adapterFormOf,
+  adapterPath,
+  adapterUrl,
   emptyFieldRow,
   fieldErrors,
   isEmpty,
@@ -15,9 +17,8 @@ import {
 import { FieldsTable } from './FieldsTable';
 
 // One adapter: create or edit its name, type, notes and fields; clone or delete it (reports-admin §2
-// "Internal adapter admin"). Opened directly with ?adapterId= (the page keeps the id in the URL).
-
-export const adapterPath = (id: string, action = '') => `/api/adapters/${encodeURIComponent(id)}${action}`;
+// "Internal adapter admin"). Opened directly with ?adapterId= (the page keeps the id in the URL), in the company
+// the page chose (decision 0946).
 
 interface Loaded {
   adapter: Adapter | null;
@@ -30,6 +31,8 @@ interface Loaded {
 export interface AdapterEditorProps {
   /** null: a new adapter. */
   id: string | null;
+  /** The chosen company (null: the user's own). */
+  company: string | null;
   types: readonly AdapterType[];
   adapters: readonly Adapter[];
   onOpen: (id: string) => void;
@@ -37,18 +40,18 @@ export interface AdapterEditorProps {
   onChanged: () => void;
 }
 
-const loadAdapter = (id: string, signal: AbortSignal) =>
-  api.request<Adapter>(adapterPath(id), { signal }).catch((err: unknown) => {
+const loadAdapter = (company: string | null, id: string, signal: AbortSignal) =>
+  api.request<Adapter>(adapterPath(company, id), { signal }).catch((err: unknown) => {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
   });
 
 export function AdapterEditor(props: AdapterEditorProps) {
-  const { id } = props;
+  const { id, company } = props;
   const [state, retry] = useLoaded<Loaded>(async (signal) => {
     const [adapter, dataItems] = await Promise.all([
-      id === null ? null : loadAdapter(id, signal),
-      api.request<DataItemList>('/api/adapters/data-items', { signal }).catch(() => null),
+      id === null ? null : loadAdapter(company, id, signal),
+      api.request<DataItemList>(adapterUrl(company, '/data-items'), { signal }).catch(() => null),
     ]);
     return { adapter, missing: id !== null && adapter === null, dataItems };
   });
@@ -73,6 +76,7 @@ export function AdapterEditor(props: AdapterEditorProps) {
 type Confirming = 'delete' | null;
 
 function EditorForm({
+  company,
   adapter,
   dataItems,
   types,
@@ -123,8 +127,11 @@ function EditorForm({
     let saved: Adapter | null = null;
     const ok = await save.run(async () => {
       saved = adapter
-        ? await api.request<Adapter>(adapterPath(adapter.id), { method: 'PUT', body: adapterBody(form) })
-        : await api.request<Adapter>('/api/adapters', { method: 'POST', body: adapterBody(form) });
+        ? await api.request<Adapter>(adapterPath(company, adapter.id), {
+            method: 'PUT',
+            body: adapterBody(form),
+          })
+        : await api.request<Adapter>(adapterUrl(company), { method: 'POST', body: adapterBody(form) });
     });
     if (!ok || !saved) return;
     const done: Adapter = saved;
@@ -141,7 +148,10 @@ function EditorForm({
     if (!adapter) return;
     let copy: Adapter | null = null;
     const ok = await clone.run(async () => {
-      copy = await api.request<Adapter>(adapterPath(adapter.id, '/clone'), { method: 'POST', body: {} });
+      copy = await api.request<Adapter>(adapterPath(company, adapter.id, '/clone'), {
+        method: 'POST',
+        body: {},
+      });
     });
     if (!ok || !copy) return;
     const made: Adapter = copy;
@@ -152,7 +162,7 @@ function EditorForm({
 
   const doDelete = async () => {
     if (!adapter) return;
-    const ok = await remove.run(() => api.request(adapterPath(adapter.id), { method: 'DELETE' }));
+    const ok = await remove.run(() => api.request(adapterPath(company, adapter.id), { method: 'DELETE' }));
     if (!ok) return;
     setConfirming(null);
     toasts.show({ message: t('internal.adapters.deleted', { name: adapter.name }), tone: 'success' });

@@ -1,5 +1,5 @@
-import { t, useToasts } from '@takt/ui';
-import { useState } from 'react';
+import { t, useSession, useToasts } from '@takt/ui';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   AdminTable,
@@ -11,33 +11,50 @@ import {
 } from '../../admin/AdminParts';
 import { api } from '../../api';
 import { InternalPage } from '../InternalParts';
-import { AdapterEditor, adapterPath } from './AdapterEditor';
+import { AdapterEditor } from './AdapterEditor';
 import type { Adapter, AdapterType } from './adapters';
-import { sortAdapters, typeLabel } from './adapters';
+import { adapterPath, adaptersSearch, adapterUrl, sortAdapters, typeLabel } from './adapters';
+import { CompanyChoice, useCompanyOptions } from '../CompanyChoice';
 import { ImportAdapterModal } from './ImportAdapterModal';
 import './adapters.css';
 
 // Internal adapter admin (reports-admin §2 "Internal screens": "list, create, edit, delete, import or clone;
 // fields and data item with subtype; direct open with adapterId query parameter"); root users only, the
-// API answers 403 to anyone else. The open adapter lives in the URL (?adapterId=), so a link opens it.
+// API answers 403 to anyone else. The open adapter lives in the URL (?adapterId=), so a link opens it, and so
+// does the chosen company (?companyId=, decision 0946): the adapters listed, imported and created are its.
 
 interface Loaded {
+  /** The company these adapters belong to (null: the user's own). */
+  company: string | null;
   adapters: Adapter[];
   types: AdapterType[];
 }
 
-const load = async (signal: AbortSignal): Promise<Loaded> => {
+const load = async (company: string | null, signal: AbortSignal): Promise<Loaded> => {
   const [adapters, types] = await Promise.all([
-    api.request<Adapter[]>('/api/adapters', { signal }),
-    api.request<AdapterType[]>('/api/adapters/types', { signal }),
+    api.request<Adapter[]>(adapterUrl(company), { signal }),
+    api.request<AdapterType[]>(adapterUrl(company, '/types'), { signal }),
   ]);
-  return { adapters: sortAdapters(adapters), types };
+  return { company, adapters: sortAdapters(adapters), types };
 };
 
 export default function AdaptersPage() {
-  const [state, reload] = useLoaded(load);
+  const { me } = useSession();
   const [params, setParams] = useSearchParams();
   const adapterId = params.get('adapterId');
+  const chosen = params.get('companyId');
+  const company = chosen === me.company.id ? null : chosen;
+  const companies = useCompanyOptions(me.company);
+  const [loaded, reload] = useLoaded((signal) => load(company, signal));
+  // Another company chosen: load its adapters; the previous company's list is not shown meanwhile.
+  const loadedFor = useRef(company);
+  useEffect(() => {
+    if (loadedFor.current === company) return;
+    loadedFor.current = company;
+    reload();
+  }, [company, reload]);
+  const state =
+    loaded.kind === 'ready' && loaded.data.company !== company ? { kind: 'loading' as const } : loaded;
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<Adapter | null>(null);
@@ -48,19 +65,24 @@ export default function AdaptersPage() {
   const open = (id: string) => {
     setCreating(false);
     setImporting(false);
-    setParams({ adapterId: id });
+    setParams(adaptersSearch(me.company.id, company, id));
     window.scrollTo?.(0, 0);
   };
   const closeEditor = () => {
     setCreating(false);
-    setParams({});
+    setParams(adaptersSearch(me.company.id, company));
+  };
+  /** An open adapter belongs to the previous company: the choice goes back to the list. */
+  const choose = (id: string) => {
+    setCreating(false);
+    setParams(adaptersSearch(me.company.id, id));
   };
   const editorOpen = creating || adapterId !== null;
 
   const doClone = async (a: Adapter) => {
     let copy: Adapter | null = null;
     const ok = await clone.run(async () => {
-      copy = await api.request<Adapter>(adapterPath(a.id, '/clone'), { method: 'POST', body: {} });
+      copy = await api.request<Adapter>(adapterPath(company, a.id, '/clone'), { method: 'POST', body: {} });
     });
     if (!ok || !copy) {
       toasts.show({ message: t('internal.adapters.cloneFailed'), tone: 'error' });
@@ -74,7 +96,7 @@ export default function AdaptersPage() {
 
   const doDelete = async () => {
     if (!deleting) return;
-    const ok = await remove.run(() => api.request(adapterPath(deleting.id), { method: 'DELETE' }));
+    const ok = await remove.run(() => api.request(adapterPath(company, deleting.id), { method: 'DELETE' }));
     if (!ok) return;
     toasts.show({ message: t('internal.adapters.deleted', { name: deleting.name }), tone: 'success' });
     setDeleting(null);
@@ -98,10 +120,18 @@ export default function AdaptersPage() {
         </>
       }
     >
+      <div className="admin__toolbar adapters__company">
+        <CompanyChoice
+          value={company ?? me.company.id}
+          companies={companies}
+          onChange={choose}
+          hint={t('internal.adapters.companyHint')}
+        />
+      </div>
       {editorOpen && (
         <p className="adapters__all">
           <a
-            href="?"
+            href={`?${new URLSearchParams(adaptersSearch(me.company.id, company))}`}
             onClick={(e) => {
               e.preventDefault();
               closeEditor();
@@ -115,8 +145,9 @@ export default function AdaptersPage() {
         {({ adapters, types }) =>
           editorOpen ? (
             <AdapterEditor
-              key={adapterId ?? 'new'}
+              key={`${company ?? ''}:${adapterId ?? 'new'}`}
               id={adapterId}
+              company={company}
               types={types}
               adapters={adapters}
               onOpen={open}
@@ -141,7 +172,7 @@ export default function AdaptersPage() {
                   <tr key={a.id}>
                     <th scope="row" data-label={t('internal.adapters.col.name')}>
                       <a
-                        href={`?adapterId=${encodeURIComponent(a.id)}`}
+                        href={`?${new URLSearchParams(adaptersSearch(me.company.id, company, a.id))}`}
                         onClick={(e) => {
                           e.preventDefault();
                           open(a.id);
@@ -205,7 +236,15 @@ export default function AdaptersPage() {
         </ConfirmDialog>
       )}
       {importing && (
-        <ImportAdapterModal onClose={() => setImporting(false)} onOpen={open} onChanged={reload} />
+        <ImportAdapterModal
+          company={company ?? me.company.id}
+          ownCompany={me.company.id}
+          companies={companies}
+          onCompany={choose}
+          onClose={() => setImporting(false)}
+          onOpen={open}
+          onChanged={reload}
+        />
       )}
     </InternalPage>
   );

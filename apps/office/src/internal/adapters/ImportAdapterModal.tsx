@@ -3,9 +3,12 @@ import type { MessageKey } from '@takt/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { DialogForm, Field, FormErrorBox, useSubmit } from '../../admin/AdminParts';
 import { api } from '../../api';
-import { adapterPath } from './AdapterEditor';
 import type { Adapter, AdapterField, ImportForm, ImportResult } from './adapters';
+import { CompanyChoice } from '../CompanyChoice';
+import type { CompanyOption } from '../CompanyChoice';
 import {
+  adapterPath,
+  adapterUrl,
   cloneFields,
   createBody,
   fieldMeaning,
@@ -18,7 +21,8 @@ import {
 // reports-admin §2 "Adapter import: paste an XML device description and a line-based text stream to map data
 // items to adapter fields. Outcomes: exact match (Select), partial match (Select or Clone & Modify, with
 // missing and extra items shown), no match (Create)." The matching runs in the API (POST
-// /api/adapters/import, reports-admin §7 "adapter search by shdr").
+// /api/adapters/import, reports-admin §7 "adapter search by shdr"), against the chosen company's adapters, and
+// Create or Clone & Modify make the adapter there (decision 0946).
 
 /** The two pastes, the device description first. */
 const PASTES = [
@@ -31,10 +35,19 @@ const PASTES = [
 ] as const satisfies readonly { key: keyof ImportForm; label: MessageKey; hint: MessageKey }[];
 
 export function ImportAdapterModal({
+  company,
+  ownCompany,
+  companies,
+  onCompany,
   onClose,
   onOpen,
   onChanged,
 }: {
+  /** The chosen company's id (the page's, in its URL). */
+  company: string;
+  ownCompany: string;
+  companies: readonly CompanyOption[];
+  onCompany: (id: string) => void;
   onClose: () => void;
   /** Opens an adapter in the editor (and closes the import). */
   onOpen: (id: string) => void;
@@ -42,14 +55,17 @@ export function ImportAdapterModal({
 }) {
   const [form, setForm] = useState<ImportForm>({ devicesXml: '', sample: '' });
   const [touched, setTouched] = useState<Partial<Record<keyof ImportForm, boolean>>>({});
-  const [result, setResult] = useState<ImportResult | null>(null);
+  /** The matches, for the company they were found in: another company's adapters make them stale. */
+  const [found, setFound] = useState<{ company: string; result: ImportResult } | null>(null);
+  const result = found?.company === company ? found.result : null;
   const find = useSubmit(t('internal.adapters.import.failed'));
   const errors = importErrors(form);
   const formId = useId();
+  const target = company === ownCompany ? null : company;
 
   const set = (patch: Partial<ImportForm>) => {
     // A changed paste makes the shown matches stale.
-    setResult(null);
+    setFound(null);
     setForm((f) => ({ ...f, ...patch }));
     setTouched((x) => ({ ...x, ...Object.fromEntries(Object.keys(patch).map((k) => [k, true])) }));
   };
@@ -58,9 +74,11 @@ export function ImportAdapterModal({
     if (!isEmpty(errors) || find.busy) return;
     let answer: ImportResult | null = null;
     const ok = await find.run(async () => {
-      answer = await api.request<ImportResult>('/api/adapters/import', { method: 'POST', body: form });
+      answer = await api.request<ImportResult>(adapterUrl(target, '/import'), { method: 'POST', body: form });
     });
-    if (ok) setResult(answer);
+    if (!ok || !answer) return;
+    const matches: ImportResult = answer;
+    setFound({ company, result: matches });
   };
 
   return (
@@ -85,6 +103,12 @@ export function ImportAdapterModal({
       <DialogForm id={formId} className="admin__form adapters-import__form" onSubmit={() => void submit()}>
         <p className="admin__intro">{t('internal.adapters.import.intro')}</p>
         <FormErrorBox error={find.error} />
+        <CompanyChoice
+          value={company}
+          companies={companies}
+          onChange={onCompany}
+          hint={t('internal.adapters.import.companyHint')}
+        />
         <div className="adapters-import__pastes">
           {PASTES.map(({ key, label, hint }) => (
             <Field key={key} label={t(label)} hint={t(hint)} error={touched[key] ? errors[key] : undefined}>
@@ -103,16 +127,18 @@ export function ImportAdapterModal({
           ))}
         </div>
       </DialogForm>
-      {result && <ImportOutcome result={result} onOpen={onOpen} onChanged={onChanged} />}
+      {result && <ImportOutcome company={target} result={result} onOpen={onOpen} onChanged={onChanged} />}
     </Modal>
   );
 }
 
 function ImportOutcome({
+  company,
   result,
   onOpen,
   onChanged,
 }: {
+  company: string | null;
   result: ImportResult;
   onOpen: (id: string) => void;
   onChanged: () => void;
@@ -247,7 +273,7 @@ function ImportOutcome({
             onClick={() =>
               void run(
                 () =>
-                  api.request<Adapter>(adapterPath(result.adapter.id, '/clone'), {
+                  api.request<Adapter>(adapterPath(company, result.adapter.id, '/clone'), {
                     method: 'POST',
                     body: { fields: cloneFields(result.adapter, result.missing) },
                   }),
@@ -266,7 +292,10 @@ function ImportOutcome({
             onClick={() =>
               void run(
                 () =>
-                  api.request<Adapter>('/api/adapters', { method: 'POST', body: createBody(result, name) }),
+                  api.request<Adapter>(adapterUrl(company), {
+                    method: 'POST',
+                    body: createBody(result, name),
+                  }),
                 'internal.adapters.created',
               )
             }

@@ -4,6 +4,9 @@ import {
   adapterBody,
   adapterErrors,
   adapterFormOf,
+  adapterPath,
+  adaptersSearch,
+  adapterUrl,
   cloneFields,
   createBody,
   emptyFieldRow,
@@ -179,5 +182,22 @@ describe('the adapter import', () => {
   it('reports-admin §8 "Adapter search no fields: no-match state"', () => {
     expect(hasNoFields(noneResult({ proposed: [] }))).toBe(true);
     expect(hasNoFields(noneResult({ proposed: [field('exec')] }))).toBe(false);
+  });
+});
+
+describe('the chosen company in adapter calls and the page URL (decision 0946)', () => {
+  it('sends ?companyId= only when a company was chosen', () => {
+    expect(adapterUrl(null)).toBe('/api/adapters');
+    expect(adapterUrl(null, '/import')).toBe('/api/adapters/import');
+    expect(adapterUrl('c 1', '/import')).toBe('/api/adapters/import?companyId=c%201');
+    expect(adapterPath('c1', 'a/1', '/clone')).toBe('/api/adapters/a%2F1/clone?companyId=c1');
+    expect(adapterPath(null, 'a1')).toBe('/api/adapters/a1');
+  });
+
+  it('keeps the company in the URL unless it is the user’s own, and the open adapter', () => {
+    expect(adaptersSearch('own', null)).toEqual({});
+    expect(adaptersSearch('own', 'own', 'a1')).toEqual({ adapterId: 'a1' });
+    expect(adaptersSearch('own', 'bolt')).toEqual({ companyId: 'bolt' });
+    expect(adaptersSearch('own', 'bolt', 'a1')).toEqual({ companyId: 'bolt', adapterId: 'a1' });
   });
 });

@@ -237,3 +237,31 @@ export function fieldMeaning(f: AdapterField): string {
   const component = sameName ? f.componentType : `${f.componentType} (${f.componentName})`;
   return [f.dataItemType, f.dataItemSubtype, component].filter(Boolean).join(' · ');
 }
+
+/**
+ * An adapter call's URL (reports-admin §7 adapter calls). `company`: the company a root user chose (decision
+ * 0946), sent as `?companyId=`; null acts on the user's own company.
+ */
+export function adapterUrl(company: string | null, path = ''): string {
+  const url = `/api/adapters${path}`;
+  return company === null ? url : `${url}?companyId=${encodeURIComponent(company)}`;
+}
+
+/** One adapter's URL, or one of its actions ('/clone'). */
+export const adapterPath = (company: string | null, id: string, action = ''): string =>
+  adapterUrl(company, `/${encodeURIComponent(id)}${action}`);
+
+/**
+ * The page's URL state: the chosen company (left out when it is the user's own, so plain links keep working)
+ * and the open adapter (reports-admin §2 "direct open with adapterId query parameter").
+ */
+export function adaptersSearch(
+  ownCompany: string,
+  company: string | null,
+  adapterId: string | null = null,
+): Record<string, string> {
+  return {
+    ...(company !== null && company !== ownCompany ? { companyId: company } : {}),
+    ...(adapterId !== null ? { adapterId } : {}),
+  };
+}

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { api } from '../../api';
 import { ConfirmDialog, Field, FormErrorBox, useSubmit } from '../../admin/AdminParts';
 import '../../admin/admin-machines.css';
+import { CompanyOptions } from '../CompanyChoice';
 import {
   SUPERVISOR_MODES,
   VERSION_PATTERN,
@@ -277,11 +278,7 @@ function GatewayFields({
         {(p) => (
           <select {...p} value={current} onChange={(e) => set({ companyId: e.target.value })}>
             <option value="">{t('internal.gateways.noCompany')}</option>
-            {options.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <CompanyOptions companies={options} />
           </select>
         )}
       </Field>

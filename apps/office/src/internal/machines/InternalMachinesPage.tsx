@@ -196,8 +196,12 @@ export function InternalMachinesPage() {
                       <th scope="row" data-label={label('name')}>
                         {m.name}
                       </th>
-                      <td data-label={label('createdAt')}>{day(m.createdAt)}</td>
-                      <td data-label={label('decommissionedAt')}>{day(m.decommissionedAt)}</td>
+                      <td data-label={label('createdAt')} className="internal-nowrap">
+                        {day(m.createdAt)}
+                      </td>
+                      <td data-label={label('decommissionedAt')} className="internal-nowrap">
+                        {day(m.decommissionedAt)}
+                      </td>
                       <td data-label={label('company')} className="internal-wrap">
                         {m.company}
                       </td>
