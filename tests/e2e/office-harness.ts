@@ -91,12 +91,14 @@ export interface OfficeSession<P> {
 
 /**
  * A fresh database of `dialect` seeded with `seed` for last week, the product on it (no demo plant, no
- * ingest) and a Chromium page at desk width: set up before the describe's tests, torn down after.
+ * ingest unless `env` turns it on) and a Chromium page at desk width: set up before the describe's tests,
+ * torn down after.
  */
 export function officeSession<P extends { email: string; password: string }>(
   dialect: Parameters<typeof freshDb>[0],
   folder: string,
   seed: (db: Kysely<Database>, week: Span, now: number) => Promise<P>,
+  env: Record<string, string> = {},
 ): OfficeSession<P> {
   const s: OfficeSession<P> = {
     week: lastWeek(Date.now()),
@@ -142,7 +144,7 @@ export function officeSession<P extends { email: string; password: string }>(
     s.db = await freshDb(dialect);
     s.plant = await seed(s.db.db, s.week, Date.now());
     [s.product, s.browser] = await Promise.all([
-      startProduct({ DATABASE_URL: s.db.url, TAKT_DEMO: '0', TAKT_INGEST: '0' }),
+      startProduct({ DATABASE_URL: s.db.url, TAKT_DEMO: '0', TAKT_INGEST: '0', ...env }),
       launchChromium(),
     ]);
     s.page = await s.browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
