@@ -3,6 +3,11 @@
 // records and the live row) against a raw batched insert of the same rows, on SQLite and on PostgreSQL, in the
 // same run. Prints ratios, not a test.
 //
+// On PostgreSQL, where ingest stores observations with COPY (packages/db/src/copy.ts), the round also loads the
+// same rows with one raw COPY (pg-copy-streams straight on pg: the fastest this server takes them) and through
+// the ingest worker's store function alone (writeBatch, in the replay's batches of 5,000, without parsing and
+// derivation), and prints both of ours as a ratio of that raw COPY.
+//
 // Several rounds, each on fresh databases, raw then ours back to back (the machine's load changes slowly, so
 // a round's two figures are comparable even on a busy machine). Round 1 runs both paths cold (the JIT has
 // not compiled our parser and engine yet; the raw path is native code); an ingest worker runs for days, so
@@ -15,16 +20,21 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { finished } from 'node:stream/promises';
 import type { Database } from '@takt/db';
-import { migrateToLatest, openDb } from '@takt/db';
+import { copyField, copyStatement, migrateToLatest, openDb } from '@takt/db';
 import { fileURLToPath } from 'node:url';
 import { parseShdrLine } from '@takt/ingest';
 import type { ObservationRow } from '@takt/ingest';
 import { freshDb } from '@takt/db/testing';
 import { runReplay } from '../services/ingest/src/replay/replay-cli';
+import { writeBatch } from '../services/ingest/src/worker/store';
 
 const FILE = new URL('../../shared/data/mtconnect/nist_2-1-2017-Hurco04-Clean.shdr.txt', import.meta.url);
 const BATCH = 2000;
+/** The replay writes every 5,000 observations (runReplay's buffer). */
+const REPLAY_BATCH = 5000;
 const COMPANY = 'bench-company';
 const MACHINE = 'bench-machine';
 const RECEIVED_AT = Date.UTC(2017, 1, 1, 21);
@@ -87,6 +97,9 @@ interface Round {
   /** SQLite only: CPU time of this process (all of the work is in it), insensitive to other load. */
   rawCpuMs?: number;
   oursCpuMs?: number;
+  /** PostgreSQL only: one raw COPY of every row, and ours through the ingest store function alone. */
+  copyMs?: number;
+  storeMs?: number;
 }
 
 const cpuMs = (since: NodeJS.CpuUsage) => {
@@ -130,13 +143,61 @@ async function sqliteRound(rows: ObservationRow[]): Promise<Round> {
   }
 }
 
-/** PostgreSQL: multi-row INSERTs of the same batches in one transaction each, straight on pg; then ours. */
+/** Raw COPY: every row in one COPY … FROM STDIN in one transaction, straight on pg and pg-copy-streams. */
+async function rawCopy(url: string, rows: ObservationRow[]): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const t = performance.now();
+  await client.query('BEGIN');
+  const stream = client.query(
+    copyFrom(copyStatement('observations', ['company_id', 'machine_id', 'ts', 'key', 'value'])),
+  );
+  let data = '';
+  for (const r of rows)
+    data += `${copyField(r.company_id)}\t${copyField(r.machine_id)}\t${r.ts}\t${copyField(r.key)}\t${copyField(r.value)}\n`;
+  stream.end(data);
+  await finished(stream);
+  await client.query('COMMIT');
+  const ms = performance.now() - t;
+  if (stream.rowCount !== rows.length)
+    throw new Error(`raw COPY stored ${stream.rowCount} of ${rows.length} rows`);
+  await client.end();
+  return ms;
+}
+
+/** Ours without parsing and derivation: the ingest worker's store function, in the replay's batches. */
+async function storeOnly(db: Kysely<Database>, rows: ObservationRow[]): Promise<number> {
+  const t = performance.now();
+  for (let i = 0; i < rows.length; i += REPLAY_BATCH)
+    await writeBatch(db, {
+      observations: [],
+      machineObservations: [
+        { companyId: COMPANY, machineId: MACHINE, observations: rows.slice(i, i + REPLAY_BATCH) },
+      ],
+      derived: [],
+      live: [],
+      stats: [],
+    });
+  const ms = performance.now() - t;
+  const { n } = await db
+    .selectFrom('observations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(n) !== rows.length) throw new Error(`the store function stored ${n} of ${rows.length} rows`);
+  return ms;
+}
+
+/**
+ * PostgreSQL: multi-row INSERTs of the same batches in one transaction each, straight on pg; a raw COPY; then
+ * ours: the store function alone and the whole replay.
+ */
 async function postgresRound(rows: ObservationRow[]): Promise<Round> {
   const raw = await freshDb('postgres');
   const db = await freshDb('postgres');
+  const copied = await freshDb('postgres');
+  const stored = await freshDb('postgres');
   try {
-    await seed(raw.db);
-    await seed(db.db);
+    for (const d of [raw, db, copied, stored]) await seed(d.db);
     const client = new pg.Client({ connectionString: raw.url });
     await client.connect();
     const t = performance.now();
@@ -157,11 +218,12 @@ async function postgresRound(rows: ObservationRow[]): Promise<Round> {
     }
     const rawMs = performance.now() - t;
     await client.end();
+    const copyMs = await rawCopy(copied.url, rows);
+    const storeMs = await storeOnly(stored.db, rows);
     const oursMs = await ours(db.db, rows.length);
-    return { rawMs, oursMs };
+    return { rawMs, oursMs, copyMs, storeMs };
   } finally {
-    await raw.cleanup();
-    await db.cleanup();
+    for (const d of [raw, db, copied, stored]) await d.cleanup();
   }
 }
 
@@ -187,6 +249,19 @@ function report(name: string, n: number, rounds: Round[]) {
       Math.round(median(warm.map((r) => rate(n, r.oursMs)))),
     )}/s · ratio ${median(warm.map((r) => r.rawMs / r.oursMs)).toFixed(2)}`,
   );
+  if (warm.every((r) => r.copyMs !== undefined && r.storeMs !== undefined)) {
+    const copyLine = (r: Round) =>
+      `raw COPY ${fmt(rate(n, r.copyMs!))}/s · takt store ${fmt(rate(n, r.storeMs!))}/s (ratio ${(r.copyMs! / r.storeMs!).toFixed(2)}) · takt replay ratio ${(r.copyMs! / r.oursMs).toFixed(2)}`;
+    console.log(`    against raw COPY, round 1 (cold JIT)  ${copyLine(cold!)}`);
+    warm.forEach((r, i) => console.log(`    against raw COPY, round ${i + 2}          ${copyLine(r)}`));
+    console.log(
+      `    warm median against raw COPY ${fmt(Math.round(median(warm.map((r) => rate(n, r.copyMs!)))))}/s: takt store (ingest write path) ${fmt(
+        Math.round(median(warm.map((r) => rate(n, r.storeMs!)))),
+      )}/s · ratio ${median(warm.map((r) => r.copyMs! / r.storeMs!)).toFixed(2)}; takt replay (parse, derive, store) ratio ${median(
+        warm.map((r) => r.copyMs! / r.oursMs),
+      ).toFixed(2)}`,
+    );
+  }
   if (warm.every((r) => r.rawCpuMs !== undefined && r.oursCpuMs !== undefined))
     console.log(
       `    warm median by CPU time: takt replay ${fmt(Math.round(median(warm.map((r) => rate(n, r.oursCpuMs!)))))}/s · ratio ${median(

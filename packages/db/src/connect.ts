@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import type { SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index';
+import { CopyClient } from './copy';
 
 /** ARCHITECTURE.md conventions: without DATABASE_URL, a SQLite file under ./data. */
 export const DEFAULT_DATABASE_URL = './data/takt.db';
@@ -54,19 +55,23 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** The SQLite file a non-PostgreSQL DATABASE_URL names (an optional `file:` or `sqlite:` prefix stripped). */
+export const sqliteFilePath = (url: string): string => url.replace(/^(file|sqlite):(\/\/)?/i, '');
+
 /**
  * Open the database named by DATABASE_URL: postgres://… uses pg; anything else is a SQLite file path
  * (an optional `file:` or `sqlite:` prefix is stripped) opened with better-sqlite3 in WAL mode.
  */
 export function openDb(url: string, options: { poolSize?: number } = {}): Db {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    // CopyClient: observations are loaded with COPY (copy.ts).
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, Client: CopyClient });
     // An idle client losing its server must not crash the process; the next query reconnects.
     pool.on('error', (err) => console.error('[db] idle PostgreSQL client error:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  const path = url.replace(/^(file|sqlite):(\/\/)?/i, '');
+  const path = sqliteFilePath(url);
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
@@ -99,4 +104,18 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
     throw new Error(`Migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * The migrations this build knows that the database has not applied (readiness: a node whose schema is behind
+ * its code must not take traffic). Reads Kysely's migration table only; changes nothing.
+ */
+export async function pendingMigrations(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }

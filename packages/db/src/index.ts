@@ -5,4 +5,7 @@ export * from './rows';
 export * from './inbox';
 export * from './observations';
 export * from './batch-insert';
+export { copyField, copyStatement } from './copy';
+export * from './backup';
 export * from './sources';
+export * from './leases';

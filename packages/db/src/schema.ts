@@ -494,6 +494,22 @@ export interface RollupDirtyTable {
   company_id: string;
   from_at: number;
   marked_at: number;
+  /** 0023: a worker took the mark until then (PostgreSQL; null when free). */
+  claimed_until: number | null;
+}
+
+/** 0023: an ingest node's heartbeat (decision 0970). */
+export interface IngestNodesTable {
+  node_id: string;
+  heartbeat_at: number;
+}
+
+/** 0023: which ingest node derives a machine source, until when, under which claim (decision 0970). */
+export interface SourceLeasesTable {
+  source_id: string;
+  node_id: string | null;
+  expires_at: number;
+  epoch: number;
 }
 
 export interface GatewaysTable {
@@ -743,6 +759,8 @@ export interface Database {
   gateways: GatewaysTable;
   ingest_inbox: IngestInboxTable;
   rollup_dirty: RollupDirtyTable;
+  ingest_nodes: IngestNodesTable;
+  source_leases: SourceLeasesTable;
   tablets: TabletsTable;
   email_preferences: EmailPreferencesTable;
   mail_outbox: MailOutboxTable;

@@ -135,3 +135,23 @@ export async function freshDb(dialect: DialectName): Promise<TestDb> {
     },
   };
 }
+
+/**
+ * A database that does not exist yet or has no tables, to restore a backup into: a file path in a new
+ * temporary folder, or a new PostgreSQL database made from template0 (no migrations, no tables).
+ */
+export async function emptyDatabase(
+  dialect: DialectName,
+): Promise<{ url: string; cleanup(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'takt-empty-'));
+    return { url: join(dir, 'takt.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `takt_e_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0`));
+  return {
+    url: urlFor(name),
+    cleanup: () =>
+      withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}

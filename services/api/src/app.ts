@@ -52,7 +52,13 @@ import { internalCompaniesRoutes } from './routes/internal-companies';
 import { internalMachinesRoutes } from './routes/internal-machines';
 import { internalSystemRoutes } from './routes/internal-system';
 import { syncHandlers } from './services/sync-handlers';
-import { currentVersionStamp } from './services/internal-system';
+import { currentVersionStamp, knownVersionStamp } from './services/internal-system';
+import { healthRoutes } from './routes/health';
+import { bodyLimits } from './http/body-limits';
+import { refuseNulText } from './http/nul-text';
+import { createMetrics } from './http/metrics';
+import { observeRequests, routeOf } from './http/observe';
+import { securityHeaders } from './http/security';
 
 /**
  * The HTTP application: request id, version header, error mapping and not-found once, then one sub-app per
@@ -67,16 +73,31 @@ export function buildApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
 
+  // A test app makes its own registry, without the process metrics (they would pile up per app).
+  const metrics = deps.metrics ?? createMetrics({ db: deps.db, defaultMetrics: false });
+  const frame = { frameAncestors: deps.frameAncestors ?? [] };
+
   app.use('*', requestId());
   app.use('*', async (c, next) => {
     c.set('deps', deps);
+    c.set('metrics', metrics);
     await next();
     // The build's version plus the System page's revisions (decision 0922), so an increment reaches every app.
-    c.header('MM-API-Version', await currentVersionStamp(deps));
+    // Liveness answers without waiting for the database (decision 0960).
+    c.header(
+      'MM-API-Version',
+      c.req.path === '/healthz' ? knownVersionStamp(deps.db) : await currentVersionStamp(deps),
+    );
   });
+  app.use('*', observeRequests(metrics, deps.log));
+  app.use('*', securityHeaders(frame));
+  app.use('*', bodyLimits());
+  app.use('*', refuseNulText());
   // Cookies are SameSite=Strict; this also refuses cross-origin form posts (CSRF) outright.
   app.use('*', csrf());
 
+  // /healthz, /readyz and /metrics: outside /api, no session (decisions 0960, 0961).
+  app.route('/', healthRoutes);
   app.route('/', authRoutes);
 
   // Gateways authenticate by gateway token, not by cookie: registered before the cookie-guarded /api, this
@@ -153,7 +174,7 @@ export function buildApp(deps: Deps) {
   app.route('/tablet-auth', tabletAuthRoutes(upgradeWebSocket, deps.bus));
   app.all('/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: 'No such API route.' } }, 404));
 
-  if (deps.staticRoot) app.use('*', serveApps(deps.staticRoot));
+  if (deps.staticRoot) app.use('*', serveApps(deps.staticRoot, frame));
 
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: 'Not found.' } }, 404));
   app.onError(async (err, c) => {
@@ -169,7 +190,16 @@ export function buildApp(deps: Deps) {
       const code = status === 403 ? 'FORBIDDEN' : 'HTTP_ERROR';
       return c.json({ error: { code, message: err.message || 'The request was refused.' } }, status);
     }
-    console.error(`[api] ${c.req.method} ${c.req.path} (${c.var.requestId ?? '-'}):`, err);
+    const entry = {
+      level: 'error' as const,
+      msg: 'unhandled error',
+      reqId: c.var.requestId,
+      method: c.req.method,
+      route: routeOf(c),
+      err,
+    };
+    if (deps.log) deps.log(entry);
+    else console.error(JSON.stringify({ ...entry, err: { message: err.message, stack: err.stack } }));
     return c.json({ error: { code: 'INTERNAL', message: 'An error occurred with your request.' } }, 500);
   });
   return { app, injectWebSocket };

@@ -45,6 +45,11 @@ const envSchema = z.object({
    * stored when the worker died come again (decision 0200). Give each ingest worker its own.
    */
   TAKT_MQTT_CLIENT_ID: z.string().min(1).max(128).default('takt-ingest'),
+  /**
+   * This ingest node's id among several on PostgreSQL (decision 0970): its leases on the machine sources are held
+   * under it. Unset: host name and process id. A node restarted with the same id takes its own leases back at once.
+   */
+  TAKT_NODE_ID: z.string().min(1).max(128).optional(),
   /** The one company whose users get the Cycles live dashboard (live-operations §6; decision 0600). Unset: none. */
   TAKT_CYCLES_DASHBOARD_COMPANY: z
     .string()
@@ -62,6 +67,25 @@ const envSchema = z.object({
   /** The From address of outgoing mail. */
   TAKT_MAIL_FROM: z.string().trim().min(1).default('Takt <takt@localhost>'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Bearer token for GET /metrics; unset: only clients on this host (loopback) may read it (decision 0961). */
+  TAKT_METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  /**
+   * Origins allowed to show the apps in a frame (a signage system showing the live dashboards), separated by
+   * spaces, e.g. `https://signage.example`; unset: no site may frame them (decision 0962).
+   */
+  TAKT_FRAME_ANCESTORS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(/\s+/).filter((o) => o !== ''))
+    .refine(
+      (list) => list.every((o) => /^(https?:\/\/[\w.*-]+(:\d{1,5})?|'self')$/.test(o)),
+      "must be origins such as https://signage.example (or 'self'), separated by spaces",
+    ),
 });
 
 export type Env = z.infer<typeof envSchema>;

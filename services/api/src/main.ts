@@ -12,6 +12,8 @@ import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
 import { startEventExportWorker } from './services/event-exports';
 import { startNotificationWorker } from './notifications/checker';
+import { jsonLines, textLog } from './http/log';
+import { createMetrics } from './http/metrics';
 
 async function main(): Promise<void> {
   let env;
@@ -22,9 +24,13 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const now = () => Date.now();
+  // Structured logs, one JSON object a line on stdout (decision 0960); workers' text messages become entries.
+  const log = jsonLines((line) => process.stdout.write(`${line}\n`), env.LOG_LEVEL);
+  const say = textLog(log, 'takt');
   const database = openDb(env.DATABASE_URL);
   const applied = await migrateToLatest(database.db);
-  console.log(`[takt] database: ${database.dialect} (${applied.length} migration(s) applied)`);
+  say(`[takt] database: ${database.dialect} (${applied.length} migration(s) applied)`);
+  const metrics = createMetrics({ db: database.db });
 
   let plant: DemoPlant | undefined;
   if (env.TAKT_DEMO) {
@@ -40,7 +46,7 @@ async function main(): Promise<void> {
       speed: env.TAKT_DEMO_SPEED,
       host: '127.0.0.1',
     });
-    console.log(
+    say(
       `[takt] demo plant: ${machines.length} simulated machines on SHDR ports ${env.TAKT_DEMO_PORT_BASE}-${env.TAKT_DEMO_PORT_BASE + machines.length - 1}` +
         (env.TAKT_DEMO_SPEED !== 1 ? ` at ${env.TAKT_DEMO_SPEED}x speed` : ''),
     );
@@ -51,13 +57,13 @@ async function main(): Promise<void> {
       password: env.TAKT_ADMIN_PASSWORD,
       now: now(),
     });
-    console.log(`[takt] admin ${env.TAKT_ADMIN_EMAIL}: ${result}`);
+    say(`[takt] admin ${env.TAKT_ADMIN_EMAIL}: ${result}`);
   }
 
   // One process: an in-process bus. PostgreSQL: LISTEN/NOTIFY, so every API process hears every change.
   const bus =
     database.dialect === 'postgres'
-      ? await postgresBus(env.DATABASE_URL, (m) => console.log(m))
+      ? await postgresBus(env.DATABASE_URL, textLog(log, 'live'))
       : inProcessBus();
 
   let ingest: IngestService | undefined;
@@ -65,14 +71,17 @@ async function main(): Promise<void> {
     ingest = await startIngest({
       db: database.db,
       now,
-      log: (m) => console.log(m),
+      log: textLog(log, 'ingest'),
+      onStored: metrics.ingest.observationsStored,
+      onLeases: metrics.ingest.leasesHeld,
       ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
       ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
       mqttClientId: env.TAKT_MQTT_CLIENT_ID,
+      ...(env.TAKT_NODE_ID ? { leases: { nodeId: env.TAKT_NODE_ID } } : {}),
       onWritten: (machines) => {
         bus
           .publish(machines.map((m) => ({ ...m, topic: 'live' as const })))
-          .catch((err: Error) => console.log(`[live] publish failed: ${err.message}`));
+          .catch((err: Error) => say(`[live] publish failed: ${err.message}`));
       },
     });
   }
@@ -80,17 +89,17 @@ async function main(): Promise<void> {
   // Outgoing mail by SMTP when configured, else kept in the mail_outbox table (decision 0701); queued event
   // exports are built by this process's worker, claimed one by one so several processes can share the queue.
   const mail = mailTransportFor(env);
-  console.log(
+  say(
     `[takt] mail: ${mail.kind === 'smtp' ? 'SMTP' : 'kept in the mail_outbox table (TAKT_SMTP_URL unset)'}`,
   );
-  const exportWorker = startEventExportWorker({ db: database.db, now, mail, log: (m) => console.log(m) });
+  const exportWorker = startEventExportWorker({ db: database.db, now, mail, log: textLog(log, 'exports') });
   // Machine downtime and utilization notifications (decision 0902): checked here, beside the mail transport and
   // the dashboard figures; in scale-out every API process checks and the episode claim sends each e-mail once.
   const notificationWorker = startNotificationWorker({
     db: database.db,
     now,
     mail,
-    log: (m) => console.log(m),
+    log: textLog(log, 'notifications'),
   });
 
   const staticRoot = env.TAKT_STATIC_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
@@ -105,10 +114,15 @@ async function main(): Promise<void> {
     cyclesDashboardCompany: env.TAKT_CYCLES_DASHBOARD_COMPANY ?? null,
     mail,
     ingest: apiRules,
+    metrics,
+    log,
+    ...(env.TAKT_METRICS_TOKEN ? { metricsToken: env.TAKT_METRICS_TOKEN } : {}),
+    frameAncestors: env.TAKT_FRAME_ANCESTORS,
   });
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
-    console.log(`[takt] listening on ${url}`);
+    say(`[takt] listening on ${url}`);
+    // The demo's start banner stays plain text: it is read by a person at `npm start`, not by a log pipeline.
     if (env.TAKT_DEMO) {
       console.log(`[takt] live plant:   ${url}/dashboards/live/utilization`);
       console.log(`[takt] office app:   ${url}/app`);
@@ -123,7 +137,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[takt] ${signal}: shutting down`);
+    say(`[takt] ${signal}: shutting down`);
     server.close();
     await exportWorker.stop();
     await notificationWorker.stop();

@@ -19,6 +19,7 @@ import * as m0017 from './2026-11-26-0017-machine-notifications';
 import * as m0018 from './2026-11-26-0018-job-run-shifts';
 import * as m0019 from './2026-11-26-0019-internal-admin';
 import * as m0022 from './2026-11-26-0022-login-codes';
+import * as m0023 from './2026-11-28-0023-ingest-leases';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-0018-job-run-shifts': m0018,
   '2026-11-26-0019-internal-admin': m0019,
   '2026-11-26-0022-login-codes': m0022,
+  '2026-11-28-0023-ingest-leases': m0023,
 };

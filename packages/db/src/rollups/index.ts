@@ -2,3 +2,4 @@ export * from './recompute';
 export * from './read';
 export * from './touch';
 export * from './days';
+export * from './claims';

@@ -70,6 +70,15 @@ function bodyCandidates(body: unknown, out: Candidates, depth = 0): void {
 const usable = (ids: Set<string>, bound: string) =>
   [...ids].filter((s) => s !== bound && s.length > 0 && s.length <= 200).slice(0, MAX_CANDIDATES);
 
+/** A path segment as the route sees it; a malformed %-sequence (no id of ours) stays as sent. */
+function decodedSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
+}
+
 /**
  * Every id a request names: any path segment below /api/<resource>, the query parameters machineId /
  * machine_id / id / machine and RECORD_KEYS, and a JSON body's machine fields (and `id`, which is the
@@ -80,7 +89,7 @@ async function namedIds(c: Context<AppEnv>): Promise<Candidates> {
   const found: Candidates = { machines: new Set(), records: new Set() };
   for (const seg of c.req.path.split('/').slice(2)) {
     if (!seg) continue;
-    const id = decodeURIComponent(seg);
+    const id = decodedSegment(seg);
     found.machines.add(id);
     found.records.add(id);
   }

@@ -7,6 +7,8 @@ import type { Tablet } from '../repositories/tablets';
 import type { MailTransport } from '../mail/transport';
 import type { IngestRules } from '../ingest-rules';
 import type { ApiKeyScope } from '@takt/domain';
+import type { Metrics } from './metrics';
+import type { LogSink } from './log';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
@@ -26,6 +28,14 @@ export interface Deps {
   ingest: IngestRules;
   /** How mail leaves (TAKT_SMTP_URL; decision 0701); absent: kept in the mail_outbox table only. */
   mail?: MailTransport;
+  /** Prometheus registry and the hooks that feed it (http/metrics.ts); absent: the app makes its own. */
+  metrics?: Metrics;
+  /** Where structured logs go (http/log.ts); absent: request lines are dropped, errors go to stderr. */
+  log?: LogSink;
+  /** Bearer token for GET /metrics (TAKT_METRICS_TOKEN; decision 0961); absent: loopback clients only. */
+  metricsToken?: string;
+  /** Origins that may frame the apps (TAKT_FRAME_ANCESTORS; decision 0962); absent or empty: none. */
+  frameAncestors?: readonly string[];
 }
 
 export interface UserCaller {
@@ -68,5 +78,6 @@ export interface AppEnv {
     requestId: string;
     caller: Caller;
     scope: CompanyScope;
+    metrics: Metrics;
   };
 }

@@ -1,8 +1,10 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context';
+import type { FramePolicy } from './security';
+import { contentSecurityPolicy, inlineScriptHashes } from './security';
 
 // Both built apps are served from one port (ARCHITECTURE.md "Process model": one process serves the API and both built apps). The office app owns the report and admin paths of
 // reports-admin §2; every other page belongs to the floor PWA (live-operations §2 routes such as
@@ -44,38 +46,56 @@ function fileIn(root: string, pathname: string): string | null {
   }
 }
 
-function send(path: string, cacheControl: string): Response {
+/** Each page's inline script hashes, kept while the file is unchanged (a rebuild replaces it). */
+const pageHashes = new Map<string, { mtimeMs: number; hashes: string[] }>();
+
+function hashesOf(path: string): string[] {
+  const { mtimeMs } = statSync(path);
+  const known = pageHashes.get(path);
+  if (known?.mtimeMs === mtimeMs) return known.hashes;
+  const hashes = inlineScriptHashes(readFileSync(path, 'utf8'));
+  pageHashes.set(path, { mtimeMs, hashes });
+  return hashes;
+}
+
+function send(path: string, cacheControl: string, csp: (hashes: string[]) => string): Response {
   const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
-  return new Response(body, {
-    headers: {
-      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
-      'cache-control': cacheControl,
-    },
-  });
+  const headers: Record<string, string> = {
+    'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+    'cache-control': cacheControl,
+  };
+  // A page's own inline scripts (the floor app's early API calls) run by hash, never by 'unsafe-inline'.
+  if (extname(path) === '.html') headers['content-security-policy'] = csp(hashesOf(path));
+  return new Response(body, { headers });
 }
 
 /** Serve built files, then each app's index.html for its client-side routes. */
-export function serveApps(staticRoot: string): MiddlewareHandler<AppEnv> {
+export function serveApps(
+  staticRoot: string,
+  frame: FramePolicy = { frameAncestors: [] },
+): MiddlewareHandler<AppEnv> {
   const dists = {
     floor: normalize(join(staticRoot, 'apps', 'floor-pwa', 'dist')),
     office: normalize(join(staticRoot, 'apps', 'office', 'dist')),
   };
-  return async (c, next) => {
+  // Named: the request log labels what it answers `static` (observe.ts routeOf).
+  return async function serveApps(c, next) {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const pathname = new URL(c.req.url).pathname;
     const owner = appForPath(pathname);
     const other = owner === 'floor' ? 'office' : 'floor';
+    const csp = (hashes: string[]) => contentSecurityPolicy(c.req.header('host'), frame, hashes);
     const file = fileIn(dists[owner], pathname) ?? fileIn(dists[other], pathname);
     if (file) {
       // Hashed bundles never change; the service worker, manifest and pages must always be revalidated.
       const immutable = /-assets\//.test(pathname);
-      return send(file, immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return send(file, immutable ? 'public, max-age=31536000, immutable' : 'no-cache', csp);
     }
     if (extname(pathname) !== '') return next(); // a missing asset is a 404, not a page
     const index = fileIn(dists[owner], '/index.html');
     if (!index) {
       return c.text(`The ${owner} app is not built. Run \`npm run build\` (npm start does it for you).`, 503);
     }
-    return send(index, 'no-cache');
+    return send(index, 'no-cache', csp);
   };
 }

@@ -59,6 +59,9 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
     '/',
     upgradeWebSocket((c) => {
       const { now } = c.var.deps;
+      // Open sockets of this process (metrics: takt_live_sockets), counted once each from open to close.
+      const sockets = c.var.metrics.liveSockets.labels('live');
+      let counted = false;
       const lookup = callerLookup(c);
       // Looked up as the upgrade is accepted, before the socket exists; messages may arrive before the answer.
       const first = lookup();
@@ -68,6 +71,8 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
 
       return {
         async onOpen(_evt, ws) {
+          sockets.inc();
+          counted = true;
           const s = sessionOf(ws);
           if (!(await s.open())) return;
           s.whenClosed(bus.subscribe((e) => s.onPublish(e)));
@@ -76,6 +81,8 @@ export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveB
           return sessionOf(ws).receive(String(evt.data));
         },
         onClose(_evt, ws) {
+          if (counted) sockets.dec();
+          counted = false;
           sessionOf(ws).close();
         },
       };

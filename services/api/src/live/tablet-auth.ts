@@ -76,6 +76,8 @@ export function tabletAuthRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveBu
     '/',
     upgradeWebSocket((c) => {
       const { db, now } = c.var.deps;
+      const sockets = c.var.metrics.liveSockets.labels('tablet-auth');
+      let counted = false;
       const cookieToken = getCookie(c, TABLET_COOKIE);
       /** The tablet this socket speaks for: the pending one it asked a code for, or the joined one. */
       let tabletId: string | null = null;
@@ -138,6 +140,8 @@ export function tabletAuthRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveBu
 
       return {
         onOpen(_evt, ws) {
+          sockets.inc();
+          counted = true;
           unsubscribe = bus.subscribe(onEvent(ws));
         },
         async onMessage(evt, ws) {
@@ -168,6 +172,8 @@ export function tabletAuthRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveBu
           }
         },
         onClose() {
+          if (counted) sockets.dec();
+          counted = false;
           unsubscribe?.();
           if (renew) clearTimeout(renew);
         },

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { bearerToken } from '../auth/tokens';
 import type { AppEnv } from '../http/context';
@@ -16,8 +15,6 @@ import {
 // ---------------------------------------------------------------------------------------------
 // /api/gateway-push: the edge's own calls, authenticated by gateway token (services/gateway-push.ts)
 
-/** Largest push body: MAX_PUSH_RECORDS short lines fit easily; a runaway body is refused before parsing. */
-const MAX_PUSH_BYTES = 32 * 1024 * 1024;
 /** Header alternative to the body's `bufferedRecords` (the body wins when both are sent). */
 const BUFFERED_RECORDS_HEADER = 'X-Buffered-Records';
 
@@ -45,18 +42,8 @@ const joinBody = z.object({
 const gatewayOf = (c: Context<AppEnv>) =>
   authenticateGateway(c.var.deps.db, bearerToken(c.req.header('authorization')));
 
+// The body limit (32 MB, "The push is too large; send fewer records.") is the app's, in http/body-limits.ts.
 export const gatewayPushRoutes = new Hono<AppEnv>()
-  .use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_PUSH_BYTES,
-      onError: (c) =>
-        c.json(
-          { error: { code: 'PAYLOAD_TOO_LARGE', message: 'The push is too large; send fewer records.' } },
-          413,
-        ),
-    }),
-  )
   // A batch of SHDR records `{ gatewayId, records: [{ seq, machineRef, line }], bufferedRecords? }`; the
   // answer acknowledges the highest stored sequence (ARCHITECTURE.md "Ingest contract").
   .post('/', async (c) => {
@@ -65,7 +52,8 @@ export const gatewayPushRoutes = new Hono<AppEnv>()
     const batch = checkPushBatch(ingest, caller, await readJson(c));
     const buffered = batch.bufferedRecords ?? bufferedFromHeader(c);
     const { db, dialect, now } = c.var.deps;
-    return c.json(await storePush({ db, dialect, ingest }, caller, batch, buffered, now()));
+    const { observationsStored: onStored } = c.var.metrics.ingest;
+    return c.json(await storePush({ db, dialect, ingest, onStored }, caller, batch, buffered, now()));
   })
   // The supervisor's join (reports-admin §2 "Supervisor Last Join"): reports versions, learns its config.
   .post('/join', async (c) => {

@@ -62,14 +62,21 @@ export function checkPushBatch(rules: IngestRules, caller: GatewayCaller, body: 
  * (docs/decisions/0400-gateway-unknown-machines.md). Mutates the gateway's row and its sources' counters.
  */
 export async function storePush(
-  deps: { db: Db; dialect: DialectName; ingest: IngestRules },
+  deps: {
+    db: Db;
+    dialect: DialectName;
+    ingest: IngestRules;
+    /** Monitoring once committed (the ingest counter and lag of decision 0961): count, earliest time, now. */
+    onStored?: (count: number, oldestTs: number, at: number) => void;
+  },
   caller: GatewayCaller,
   batch: PushBatch,
   buffered: number | null,
   at: number,
 ) {
   const { db, dialect, ingest } = deps;
-  return db.transaction().execute(async (trx) => {
+  let stored = { count: 0, oldestTs: Infinity };
+  const answer = await db.transaction().execute(async (trx) => {
     // Re-read under the lock, by token: a reset or deregister that committed meanwhile wins.
     const g = await lockGatewayForPush(trx, dialect, caller.tokenHash);
     if (!g) throw unknownToken();
@@ -117,6 +124,9 @@ export async function storePush(
       }
     }
     await insertObservations(trx, observations);
+    let oldestTs = Infinity;
+    for (const o of observations) if (o.ts < oldestTs) oldestTs = o.ts;
+    stored = { count: observations.length, oldestTs };
     await insertInbox(trx, inbox);
     for (const [sourceId, s] of stats) await addSourceStats(trx, sourceId, { ...s, lastLineAt: at });
     await updateGateway(trx, g.id, {
@@ -141,6 +151,8 @@ export async function storePush(
       unknownRecords,
     };
   });
+  if (stored.count > 0) deps.onStored?.(stored.count, stored.oldestTs, at);
+  return answer;
 }
 
 /**

@@ -63,6 +63,12 @@ export async function currentVersionStamp(deps: { db: Executor; now: () => numbe
   return entry.pending;
 }
 
+/**
+ * The last stamp read for `db`, without waiting for the database: for answers that must not depend on it
+ * (GET /healthz while the database is partitioned away).
+ */
+export const knownVersionStamp = (db: Executor): string => caches.get(db)?.stamp ?? API_VERSION;
+
 const view = (v: VersionRow): SystemVersion => ({ ...v, version: versionStamp(v) });
 
 export const systemVersion = async (db: Executor): Promise<SystemVersion> => view(await readVersions(db));

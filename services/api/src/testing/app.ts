@@ -35,12 +35,19 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
+type HarnessOptions = Partial<Pick<Deps, 'mail' | 'log' | 'metricsToken' | 'frameAncestors' | 'staticRoot'>>;
+
 export async function apiHarness(
   dialect: DialectName,
   start = 1_763_800_000_000,
-  over: Partial<Pick<Deps, 'mail'>> = {},
+  over: HarnessOptions = {},
 ): Promise<ApiHarness> {
-  const t = await freshDb(dialect);
+  return apiHarnessOn(await freshDb(dialect), start, over);
+}
+
+/** The harness on a database the test made itself (a restored backup, say); close() runs its cleanup. */
+export function apiHarnessOn(t: TestDb, start = 1_763_800_000_000, over: HarnessOptions = {}): ApiHarness {
+  const dialect = t.dialect;
   const clock = { now: start };
   const deps: Deps = {
     db: t.db,

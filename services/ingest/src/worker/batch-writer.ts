@@ -15,6 +15,18 @@ export interface BatchWriterOptions {
   rebuild: (link: Link) => Promise<void>;
   /** Called after each stored batch with the machines it touched. */
   onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
+  /** Monitoring, once per committed batch with observations: how many, the earliest observation time, now. */
+  onStored?: (count: number, oldestTs: number, at: number) => void;
+  /**
+   * Several nodes (decision 0970): run first in each batch's transaction with the machines the batch writes
+   * for; throws when one of their leases is no longer this node's (the batch is then kept and retried).
+   */
+  fence?: (trx: Kysely<Database>, machineIds: ReadonlySet<string>) => Promise<void>;
+  /**
+   * Several nodes: whether this node still derives the machine. What waits for a machine it gave up (a lost
+   * lease) is dropped before each batch: the next holder receives and derives it itself.
+   */
+  owns?: (machineId: string) => boolean;
 }
 
 /**
@@ -25,7 +37,7 @@ export interface BatchWriterOptions {
  */
 export class BatchWriter implements ObservationSink, InboxLedger {
   private observations: ObservationRow[] = [];
-  private inboxDone: string[] = [];
+  private inboxDone: Array<{ id: string; machineId: string }> = [];
   private flushing: Promise<void> = Promise.resolve();
   /** Batches taken from the buffers, and the last of them that committed (batches commit in order). */
   private takenBatches = 0;
@@ -44,11 +56,27 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   }
 
   inboxDoneIds(): ReadonlySet<string> {
-    return new Set(this.inboxDone);
+    return new Set(this.inboxDone.map((d) => d.id));
   }
 
-  markInboxDone(id: string): void {
-    this.inboxDone.push(id);
+  markInboxDone(id: string, machineId: string): void {
+    this.inboxDone.push({ id, machineId });
+  }
+
+  /** Something of the machine waits to be written (observations or inbox lines). */
+  holds(machineId: string): boolean {
+    return (
+      this.observations.some((o) => o.machine_id === machineId) ||
+      this.inboxDone.some((d) => d.machineId === machineId)
+    );
+  }
+
+  /** Mutates: drops what waits for machines `keep` refuses (stored here it would be doubled, decision 0970). */
+  discard(keep: (machineId: string) => boolean): void {
+    if (this.observations.some((o) => !keep(o.machine_id)))
+      this.observations = this.observations.filter((o) => keep(o.machine_id));
+    if (this.inboxDone.some((d) => !keep(d.machineId)))
+      this.inboxDone = this.inboxDone.filter((d) => keep(d.machineId));
   }
 
   /** Write everything buffered now; batches (and work queued with `enqueue`) run one at a time. */
@@ -84,8 +112,10 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   }
 
   private async writeOut(): Promise<void> {
-    const { db, links, log, onWritten } = this.options;
+    const { db, links, log, onWritten, owns } = this.options;
     const t = this.options.now();
+    // A failed batch put its rows back, those of a machine whose lease was lost meanwhile included.
+    if (owns) this.discard(owns);
     for (const l of links.values()) {
       if (l.pipeline.rebuildFrom == null) continue;
       try {
@@ -141,7 +171,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       return;
     const batch: IngestBatch = {
       now: t,
-      inboxDone: done,
+      inboxDone: done.map((d) => d.id),
       agentPositions: positions.map((l) => ({ sourceId: l.source.sourceId, ...l.agentPosition! })),
       observations: this.observations,
       derived: derived.map((d) => d.write),
@@ -155,9 +185,21 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     for (const l of positions) delete l.agentPosition;
     for (const l of live) l.liveDirty = false;
     try {
-      await writeBatch(db, batch);
+      const { fence } = this.options;
+      await writeBatch(
+        db,
+        batch,
+        fence
+          ? (trx) => fence(trx, machinesOf(batch, done, [...stats.map((s) => s.link), ...positions]))
+          : undefined,
+      );
       // In-memory state changes only once the batch committed.
       this.committedBatches = batchNo;
+      if (this.options.onStored && batch.observations.length > 0) {
+        let oldest = Infinity;
+        for (const o of batch.observations) if (o.ts < oldest) oldest = o.ts;
+        this.options.onStored(batch.observations.length, oldest, this.options.now());
+      }
       for (const s of stats) s.link.flushed = s.c;
       for (const d of derived) d.link.pipeline.stored(t);
       if (onWritten) {
@@ -183,4 +225,19 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       log(`[ingest] write failed, will retry: ${(err as Error).message}`);
     }
   }
+}
+
+/** The machines a batch writes for. */
+function machinesOf(
+  batch: IngestBatch,
+  inbox: ReadonlyArray<{ machineId: string }>,
+  counted: readonly Link[],
+): Set<string> {
+  const ids = new Set<string>();
+  for (const o of batch.observations) ids.add(o.machine_id);
+  for (const d of batch.derived) ids.add(d.machineId);
+  for (const l of batch.live) ids.add(l.machine_id);
+  for (const d of inbox) ids.add(d.machineId);
+  for (const l of counted) ids.add(l.source.machineId);
+  return ids;
 }

@@ -1,8 +1,6 @@
 // docs/decisions/0201-shdr-durability.md: an ingest worker killed (SIGKILL) at random
 // moments while a real SHDR adapter streams loses nothing it had committed, stores nothing twice, and its
 // derived records equal a from-scratch derivation of the stored observations.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
 import { createAdapter } from '../../../api/src/repositories/adapters';
@@ -16,33 +14,9 @@ import { CONNECTION_KEY } from '@takt/db';
 import { feedStored } from './rebuild';
 import { loadFieldMaps } from './store';
 import type { FakeAdapter } from '../testing/test-support';
-import { fakeAdapter, sleep, waitFor } from '../testing/test-support';
+import { fakeAdapter, sleep, startWorker, waitFor } from '../testing/test-support';
 
-const WORKER = fileURLToPath(new URL('../testing/crash-worker.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const KILLS = 6;
-
-/** The worker in its own process; `ready` says whether it came up before it exited. */
-function startWorker(url: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, url], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ready = new Promise<boolean>((resolve) => {
-    child.stdout.on('data', (c: Buffer) => {
-      if (c.toString().includes('ready')) resolve(true);
-    });
-    void exited.then(() => resolve(false));
-  });
-  const kill = async () => {
-    child.kill('SIGKILL');
-    await exited;
-  };
-  return { ready, kill, stderr: () => stderr };
-}
 
 /**
  * An adapter that streams a line every 3 ms on whatever connection is open, each line tagged `seq|n` (n

@@ -239,4 +239,31 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     expect(states.map((s) => s.state)).toEqual(['UNAVAILABLE', 'ACTIVE', 'UNAVAILABLE', 'ACTIVE']);
     expect(states.filter((s) => s.end_at === null)).toHaveLength(1);
   });
+
+  // The monitoring hook (decision 0961): after each committed batch, how many observations it stored, the
+  // earliest observation time among them and the store time, so the API exports ingest rate and lag.
+  it('reports every stored observation once to onStored, with the oldest observation time of its batch', async () => {
+    const calls: Array<{ count: number; oldestTs: number; at: number }> = [];
+    ingest = await startIngest({
+      db: t.db,
+      flushIntervalMs: 20,
+      now,
+      onStored: (count, oldestTs, at) => calls.push({ count, oldestTs, at }),
+    });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|execution|ACTIVE|part_count|1`);
+    send(`${iso(t0 + 1000)}|part_count|2`);
+    const stored = () =>
+      t.db
+        .selectFrom('observations')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('ts').as('earliest')])
+        .where('machine_id', '=', machineId)
+        .executeTakeFirstOrThrow();
+    await expect.poll(async () => Number((await stored()).n), { timeout: 5000 }).toBeGreaterThanOrEqual(3);
+    await ingest.flush();
+    const { n, earliest } = await stored();
+    expect(calls.reduce((sum, c) => sum + c.count, 0)).toBe(Number(n));
+    expect(Math.min(...calls.map((c) => c.oldestTs))).toBe(Number(earliest));
+    expect(calls.every((c) => c.count > 0 && c.oldestTs <= c.at)).toBe(true);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import type { Database } from '@takt/db';
 import { agentTransport } from '../sources/agent/transport';
 import { drainInbox, INBOX_TAKE } from '../sources/gateway/inbox';
@@ -10,6 +11,8 @@ import { passiveTransport } from '../sources/transport';
 import { BatchWriter } from './batch-writer';
 import { Link } from './link';
 import { checkLinks, syncSetup } from './link-checks';
+import type { LeaseOptions } from './leases';
+import { LeaseKeeper, LeaseLostError, defaultNodeId } from './leases';
 import { limitedLog } from './log';
 import type { FieldMeaning } from './pipeline';
 import { rebuild } from './rebuild';
@@ -48,6 +51,19 @@ export interface IngestOptions {
    * runs (the machines admin) is connected without a restart; 0 reads them at start only (decision 0860).
    */
   sourcesIntervalMs?: number;
+  /**
+   * Several ingest nodes on PostgreSQL share the sources through leases (decision 0970): always on PostgreSQL,
+   * as node `nodeId` (TAKT_NODE_ID; default host-pid); tests may shorten the TTL and renewal period. SQLite runs
+   * one node and holds no leases.
+   */
+  leases?: Partial<LeaseOptions>;
+  /** Called whenever the number of source leases this node holds changes (the `takt_ingest_leases` gauge). */
+  onLeases?: (count: number) => void;
+  /**
+   * Called after each committed batch that stored observations: how many, the earliest observation time among
+   * them and the store time (the `takt_ingest_observations_total` counter and lag histogram; decision 0961).
+   */
+  onStored?: (count: number, oldestTs: number, at: number) => void;
 }
 
 export interface IngestService {
@@ -60,6 +76,8 @@ export interface IngestService {
   stop(): Promise<void>;
   /** Live counters per source id. */
   counters(): Map<string, ShdrCounters>;
+  /** Source leases this node holds (PostgreSQL; 0 on SQLite, where one node derives every source). */
+  leases(): number;
 }
 
 /** A link keeps its transport while its source still points at the same place. */
@@ -89,6 +107,32 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   };
   const links = new Map<string, Link>();
   let stopped = false;
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  /** Mutates `links`: a source whose lease is gone stops at once, and nothing more of it is stored here. */
+  const dropLinks = (sourceIds: readonly string[]) => {
+    for (const id of sourceIds) {
+      const link = links.get(id);
+      if (!link) continue;
+      link.detached = true;
+      links.delete(id);
+      link.transport.stop().catch((err: Error) => log(`[ingest] stopping a source failed: ${err.message}`));
+    }
+    writer.discard(owned);
+  };
+  const owned = (machineId: string) => {
+    for (const l of links.values()) if (l.source.machineId === machineId) return true;
+    return false;
+  };
+  const keeper = postgres
+    ? new LeaseKeeper(
+        db,
+        { ...options.leases, nodeId: options.leases?.nodeId ?? defaultNodeId() },
+        log,
+        dropLinks,
+        options.onLeases,
+      )
+    : null;
 
   const writer: BatchWriter = new BatchWriter({
     db,
@@ -97,7 +141,29 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     links,
     rebuild: (link) => rebuild({ db, link, buffered: () => writer.buffered(), inbox: writer, now, log }),
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
+    ...(options.onStored ? { onStored: options.onStored } : {}),
+    ...(keeper
+      ? {
+          owns: owned,
+          fence: async (trx: Kysely<Database>, machineIds: ReadonlySet<string>) => {
+            const sourceIds = [...links.values()]
+              .filter((l) => machineIds.has(l.source.machineId))
+              .map((l) => l.source.sourceId);
+            const unheld = [...machineIds].filter((m) => !owned(m));
+            try {
+              // A machine whose link is gone (its lease lost while the batch was built) has nothing to fence by.
+              if (unheld.length > 0) throw new LeaseLostError(unheld);
+              await keeper.fence(trx, sourceIds);
+            } catch (err) {
+              // Learn now which leases are gone, rather than at the next renewal.
+              if (err instanceof LeaseLostError) void keeper.renew();
+              throw err;
+            }
+          },
+        }
+      : {}),
   });
+  const active = () => [...links.values()].filter((l) => !l.detached);
 
   const mqtt = options.mqttUrl
     ? new MqttSource({
@@ -105,7 +171,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         ...(options.mqttPrefix ? { prefix: options.mqttPrefix } : {}),
         ...(options.mqttClientId ? { clientId: options.mqttClientId } : {}),
         env,
-        links: () => links.values(),
+        links: active,
         committed: () => writer.committed(),
       })
     : null;
@@ -122,17 +188,51 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     }
   }
 
+  /**
+   * Hands a source over to another node (decision 0970): its transport stops without a drop being recorded
+   * (the machine's link is not lost, only moved), what it received is stored, then the lease is given back. If
+   * the store fails the lease is kept, and the next round tries again.
+   */
+  async function handOver(keeper: LeaseKeeper, sourceId: string): Promise<void> {
+    const link = links.get(sourceId);
+    if (link) {
+      link.detached = true;
+      await link.transport.stop();
+      await writer.flush();
+      if (writer.holds(link.source.machineId) || link.pipeline.pendingFrom != null) {
+        log(`[ingest] ${link.source.machineName}: not handed over yet, its last data is not stored`);
+        return;
+      }
+      links.delete(sourceId);
+    }
+    await keeper.release([sourceId]);
+  }
+
   async function refresh(): Promise<void> {
     const sources = await loadSources(db);
-    const wanted = new Map(sources.map((s) => [s.sourceId, s]));
+    let wanted = new Map(sources.map((s) => [s.sourceId, s]));
+    let gone: string[] = [];
+    if (keeper) {
+      for (const id of await keeper.balance(sources.length)) await handOver(keeper, id);
+      gone = keeper
+        .leases()
+        .map((l) => l.sourceId)
+        .filter((id) => !wanted.has(id));
+      wanted = new Map([...wanted].filter(([id]) => keeper.holds(id)));
+    }
     for (const [id, link] of links) {
       const s = wanted.get(id);
-      if (!s || !sameTarget(s, link.source)) {
+      // A link detached for a hand-over that could not finish starts afresh if this node keeps the source.
+      if (!s || !sameTarget(s, link.source) || link.detached) {
         await link.transport.stop();
+        // Several nodes: what it received is stored now, while its lease still covers it (decision 0970).
+        if (keeper && !link.detached) await writer.flush();
         links.delete(id);
       }
     }
-    const fresh = sources.filter((s) => !links.has(s.sourceId));
+    // Leases of sources no longer in service go back once what their links received is stored.
+    if (keeper && gone.length > 0) await keeper.release(gone);
+    const fresh = [...wanted.values()].filter((s) => !links.has(s.sourceId));
     const fieldMaps = await loadFieldMaps(
       db,
       fresh.map((s) => s.machineId),
@@ -154,7 +254,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     return next;
   };
 
-  const rollups = new RollupWorker(db, now, log);
+  // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
+  const rollups = new RollupWorker(db, now, log, postgres);
   const flush = () => writer.flush();
 
   const tick = () => {
@@ -167,8 +268,18 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     );
   };
 
+  if (keeper) await keeper.renew();
   await refreshInTurn();
   mqtt?.start();
+  // Renewal runs on its own timer, never queued behind a refresh; the balance (claims, hand-overs) follows it.
+  const leaseTimer = keeper
+    ? setInterval(() => {
+        void keeper
+          .renew()
+          .then(() => refreshInTurn())
+          .catch((err: Error) => log(`[ingest] balancing the sources failed: ${err.message}`));
+      }, keeper.renewMs)
+    : null;
   const sourcesEvery = options.sourcesIntervalMs ?? 5000;
   const sourcesTimer =
     sourcesEvery > 0
@@ -178,7 +289,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       : null;
   const inboxTimer = setInterval(() => {
     writer.enqueue(
-      () => drainInbox(db, links.values(), writer, options.inboxTake ?? INBOX_TAKE),
+      () => drainInbox(db, active(), writer, options.inboxTake ?? INBOX_TAKE),
       (err) => log(`[ingest] reading the gateway inbox failed: ${err.message}`),
     );
   }, options.inboxIntervalMs ?? 500);
@@ -193,6 +304,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     flush,
     rollUp: () => rollups.run(),
     counters: () => new Map([...links].map(([id, l]) => [id, l.transport.counters])),
+    leases: () => keeper?.count ?? 0,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -202,10 +314,15 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       if (rollupTimer) clearInterval(rollupTimer);
       if (sourcesTimer) clearInterval(sourcesTimer);
       clearInterval(inboxTimer);
+      if (leaseTimer) clearInterval(leaseTimer);
       await refreshing;
       await mqtt?.stop();
       await Promise.all([...links.values()].map((l) => l.transport.stop()));
       await flush();
+      // Another node takes the sources over at its next round instead of after the leases expire.
+      await keeper
+        ?.leave()
+        .catch((err: Error) => log(`[ingest] giving the leases back failed: ${err.message}`));
     },
   };
 }

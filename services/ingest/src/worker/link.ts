@@ -29,6 +29,12 @@ export class Link implements LinkInput {
   liveDirty = true;
   /** Agent: the position reached by buffered observations, saved with them. */
   agentPosition?: { instanceId: string; nextSequence: number };
+  /**
+   * The node no longer derives this source (its lease was handed over or lost, decision 0970): whatever the
+   * transport still reports, its closing socket included, is neither derived nor stored. The next holder's
+   * first write takes the machine's history over from its own connect.
+   */
+  detached = false;
 
   constructor(
     readonly source: SourceRow,
@@ -48,6 +54,7 @@ export class Link implements LinkInput {
   }
 
   received(raw: readonly RawObservation[], at: number, store: boolean): void {
+    if (this.detached) return;
     const { source } = this;
     this.liveDirty = true;
     const values = raw.filter((o) => o.kind !== 'asset');
@@ -69,6 +76,7 @@ export class Link implements LinkInput {
   }
 
   connection(status: TransportStatus, at: number): void {
+    if (this.detached) return;
     const placed = this.pipeline.setConnection(status, at);
     this.liveDirty = true;
     if (status !== 'CONNECTING') {
@@ -83,11 +91,13 @@ export class Link implements LinkInput {
   }
 
   heartbeat(at: number, markLive = true): void {
+    if (this.detached) return;
     this.pipeline.heartbeat(at);
     if (markLive) this.liveDirty = true;
   }
 
   savePosition(position: { instanceId: string; nextSequence: number }): void {
+    if (this.detached) return;
     this.agentPosition = position;
   }
 }

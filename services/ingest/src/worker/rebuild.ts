@@ -104,7 +104,7 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
     // more, and a backlog larger than one take would rebuild once per take): the batch that writes the
     // rebuilt records removes them, and until then a take skips them.
     const done = inbox.inboxDoneIds();
-    for (const id of covered) if (!done.has(id)) inbox.markInboxDone(id);
+    for (const id of covered) if (!done.has(id)) inbox.markInboxDone(id, machineId);
   }
   log(
     `[ingest] ${link.source.machineName}: re-derived history from ${new Date(start).toISOString()} after late data at ${new Date(from).toISOString()}`,

@@ -226,8 +226,14 @@ const LIVE_UPSERT =
  * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
  * per-source counters. Either all of it is stored or none.
  */
-export async function writeBatch(db: Kysely<Database>, batch: IngestBatch): Promise<void> {
+export async function writeBatch(
+  db: Kysely<Database>,
+  batch: IngestBatch,
+  /** Runs first in the transaction; throwing stores nothing (several nodes: the lease check, decision 0970). */
+  fence?: (trx: Kysely<Database>) => Promise<void>,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    if (fence) await fence(trx);
     const numbered = numberedPlaceholders(trx);
     await insertObservations(trx, batch.observations);
     for (const m of batch.machineObservations ?? []) await insertMachineObservations(trx, m);

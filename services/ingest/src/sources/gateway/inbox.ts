@@ -14,7 +14,8 @@ export const INBOX_TAKE = 5000;
 export interface InboxLedger {
   /** A snapshot of the lines marked done and not yet deleted. */
   inboxDoneIds(): ReadonlySet<string>;
-  markInboxDone(id: string): void;
+  /** `machineId`: the line's machine (a node that loses the machine's lease leaves its lines to the next holder). */
+  markInboxDone(id: string, machineId: string): void;
 }
 
 /**
@@ -55,6 +56,6 @@ export async function drainInbox(
     // The push stored the observations already: derive only.
     if (parsed.type === 'data') link.received(parsed.observations, r.received_at, false);
     else link.heartbeat(r.received_at, false);
-    ledger.markInboxDone(r.id);
+    ledger.markInboxDone(r.id, r.machine_id);
   }
 }

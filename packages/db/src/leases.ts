@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import type { Executor } from './scope';
+
+// Ingest leases on PostgreSQL (decision 0970): the database is the one arbiter of which node derives which
+// machine source. Every time here is the database's clock, so nodes on different hosts never compare their own
+// clocks. PostgreSQL only (FOR UPDATE SKIP LOCKED, FOR SHARE); SQLite runs one node and never calls these.
+
+/** The database's clock in epoch ms (clock_timestamp: the time of the statement, not of the transaction). */
+export const dbNowMs = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+
+/** A source lease as one node holds it: the claim's epoch fences what the node stores under it. */
+export interface HeldLease {
+  sourceId: string;
+  epoch: number;
+}
+
+/** The node is alive: its heartbeat row (live nodes share the sources between them). */
+export async function beatNode(db: Executor, nodeId: string): Promise<void> {
+  await sql`insert into ingest_nodes (node_id, heartbeat_at) values (${nodeId}, ${dbNowMs})
+    on conflict (node_id) do update set heartbeat_at = excluded.heartbeat_at`.execute(db);
+}
+
+/** Nodes whose heartbeat is younger than `ttlMs` (the caller's own included once it beat). */
+export async function liveNodeCount(db: Executor, ttlMs: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ingest_nodes
+    where heartbeat_at > ${dbNowMs} - ${ttlMs}`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
+/** A node leaving on purpose: it no longer counts as live. */
+export async function forgetNode(db: Executor, nodeId: string): Promise<void> {
+  await sql`delete from ingest_nodes where node_id = ${nodeId}`.execute(db);
+}
+
+const rowsToLeases = (rows: ReadonlyArray<{ source_id: string; epoch: number }>): HeldLease[] =>
+  rows.map((r) => ({ sourceId: r.source_id, epoch: Number(r.epoch) }));
+
+/**
+ * Extend the node's unexpired leases by `ttlMs`; returns the ones extended. A lease that expired meanwhile is not
+ * extended (another node may have claimed it): the caller stops that source.
+ */
+export async function renewLeases(
+  db: Executor,
+  nodeId: string,
+  held: readonly HeldLease[],
+  ttlMs: number,
+): Promise<HeldLease[]> {
+  if (held.length === 0) return [];
+  const { rows } = await sql<{ source_id: string; epoch: number }>`update source_leases
+    set expires_at = ${dbNowMs} + ${ttlMs}
+    where node_id = ${nodeId} and source_id = any(${held.map((h) => h.sourceId)}::text[]) and expires_at > ${dbNowMs}
+    returning source_id, epoch`.execute(db);
+  const epochs = new Map(held.map((h) => [h.sourceId, h.epoch]));
+  return rowsToLeases(rows).filter((r) => epochs.get(r.sourceId) === r.epoch);
+}
+
+/**
+ * Claim up to `limit` free leases of sources in service: never held, expired, or left by an earlier process of
+ * the same node id (a restarted node takes its own back at once). Rows another node is claiming right now are
+ * skipped, not waited for (SKIP LOCKED); each claim raises the lease's epoch, fencing the previous holder.
+ */
+export async function claimLeases(
+  db: Executor,
+  nodeId: string,
+  exclude: readonly string[],
+  limit: number,
+  ttlMs: number,
+): Promise<HeldLease[]> {
+  if (limit <= 0) return [];
+  await sql`insert into source_leases (source_id, node_id, expires_at, epoch)
+    select s.id, null, 0, 0 from machine_sources s
+    where not exists (select 1 from source_leases l where l.source_id = s.id)
+    on conflict (source_id) do nothing`.execute(db);
+  const { rows } = await sql<{ source_id: string; epoch: number }>`update source_leases
+    set node_id = ${nodeId}, expires_at = ${dbNowMs} + ${ttlMs}, epoch = source_leases.epoch + 1
+    where source_id in (
+      select l.source_id from source_leases l
+      join machine_sources s on s.id = l.source_id
+      join machines m on m.id = s.machine_id
+      where s.enabled = 1 and m.decommissioned_at is null
+        and (l.node_id is null or l.expires_at <= ${dbNowMs} or l.node_id = ${nodeId})
+        and not (l.source_id = any(${[...exclude]}::text[]))
+      order by l.source_id
+      limit ${limit}
+      for update of l skip locked)
+    returning source_id, epoch`.execute(db);
+  return rowsToLeases(rows);
+}
+
+/** Give leases back (graceful hand-over): free for any node at once. */
+export async function releaseLeases(db: Executor, nodeId: string, held: readonly HeldLease[]): Promise<void> {
+  for (const h of held)
+    await sql`update source_leases set node_id = null, expires_at = 0
+      where source_id = ${h.sourceId} and node_id = ${nodeId} and epoch = ${h.epoch}`.execute(db);
+}
+
+/**
+ * Inside the transaction that stores a batch: which of `held` are still this node's and unexpired. The rows are
+ * locked FOR SHARE, so no node can claim them before this transaction ends: nothing is stored under a lease
+ * after it was taken over.
+ */
+export async function fenceLeases(
+  trx: Executor,
+  nodeId: string,
+  held: readonly HeldLease[],
+): Promise<Set<string>> {
+  if (held.length === 0) return new Set();
+  const { rows } = await sql<{ source_id: string; epoch: number }>`select source_id, epoch from source_leases
+    where node_id = ${nodeId} and source_id = any(${held.map((h) => h.sourceId)}::text[]) and expires_at > ${dbNowMs}
+    for share`.execute(trx);
+  const epochs = new Map(held.map((h) => [h.sourceId, h.epoch]));
+  return new Set(
+    rowsToLeases(rows)
+      .filter((r) => epochs.get(r.sourceId) === r.epoch)
+      .map((r) => r.sourceId),
+  );
+}
+
+/** Who holds what (tests, metrics): the unexpired leases by node id. */
+export async function leaseHolders(db: Executor): Promise<Map<string, string>> {
+  const { rows } = await sql<{
+    source_id: string;
+    node_id: string;
+  }>`select source_id, node_id from source_leases
+    where node_id is not null and expires_at > ${dbNowMs}`.execute(db);
+  return new Map(rows.map((r) => [r.source_id, r.node_id]));
+}

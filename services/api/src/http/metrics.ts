@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Database } from '@takt/db';
+
+// Prometheus metrics (decision 0961). One registry per process, made in main.ts (or per test app) and passed
+// in through Deps: no module-level registry, so two apps in one test process never share counters.
+
+/**
+ * What the ingest worker reports (services/ingest IngestOptions.metrics has this shape; main.ts hands it the
+ * one below). Every call is cheap: it runs once per stored batch or lease change, never per observation.
+ */
+export interface IngestMetricsHooks {
+  /**
+   * A batch of `count` observations committed at `at`; `oldestTs` is the earliest observation time in it, so
+   * `at - oldestTs` is the batch's largest ingest lag.
+   */
+  observationsStored(count: number, oldestTs: number, at: number): void;
+  /** The machine sources this node holds a lease on right now (set after every claim, renewal and release). */
+  leasesHeld(count: number): void;
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** HTTP answers by method, route pattern (never the raw path) and status. */
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Open live channel and tablet registration sockets. */
+  liveSockets: Gauge<'channel'>;
+  ingest: IngestMetricsHooks;
+}
+
+/** Seconds: HTTP answers take milliseconds; reports and exports may take seconds. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds: a live source's batch is a flush (250 ms) old; an edge back from a day offline is a day late. */
+const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86_400];
+
+/**
+ * The registry with every Takt metric; `db` is where the inbox depth is counted at each scrape, `defaultMetrics`
+ * (on unless false) adds prom-client's process metrics (CPU, memory, event loop lag, handles).
+ */
+export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: boolean }): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'takt_' });
+  const registers = [registry];
+  const httpDuration = new Histogram({
+    name: 'takt_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+  const liveSockets = new Gauge({
+    name: 'takt_live_sockets',
+    help: 'Open WebSocket connections of this process, by channel (live, tablet-auth).',
+    labelNames: ['channel'] as const,
+    registers,
+  });
+  const observations = new Counter({
+    name: 'takt_ingest_observations_total',
+    help: 'Observations stored (ingest batches and gateway pushes); rate() gives observations per second.',
+    registers,
+  });
+  const lag = new Histogram({
+    name: 'takt_ingest_lag_seconds',
+    help: 'Largest ingest lag (store time minus observation time) of each stored batch.',
+    buckets: LAG_BUCKETS,
+    registers,
+  });
+  const lastLag = new Gauge({
+    name: 'takt_ingest_last_lag_seconds',
+    help: 'Largest ingest lag of the last stored batch.',
+    registers,
+  });
+  const leases = new Gauge({
+    name: 'takt_ingest_leases',
+    help: 'Machine sources whose ingest lease this node holds.',
+    registers,
+  });
+  new Gauge({
+    name: 'takt_ingest_inbox_depth',
+    help: 'Gateway push lines stored and waiting in the inbox to be derived (all nodes).',
+    registers,
+    async collect() {
+      // A database that does not answer keeps the last count: the scrape itself must still succeed (readyz
+      // reports the database).
+      const row = await options.db
+        .selectFrom('ingest_inbox')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirst()
+        .catch(() => undefined);
+      if (row) this.set(Number(row.n));
+    },
+  });
+  return {
+    registry,
+    httpDuration,
+    liveSockets,
+    ingest: {
+      observationsStored(count, oldestTs, at) {
+        if (count <= 0) return;
+        observations.inc(count);
+        const seconds = Math.max(0, at - oldestTs) / 1000;
+        lag.observe(seconds);
+        lastLag.set(seconds);
+      },
+      leasesHeld(count) {
+        leases.set(count);
+      },
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { describeFuzzWalk } from '../testing/fuzz-walk';
+
+describeFuzzWalk(0, 3);

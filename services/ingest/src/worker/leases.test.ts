@@ -1,0 +1,147 @@
+// Decision 0970: the lease and rollup-claim statements on PostgreSQL, the one arbiter between ingest nodes.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  beatNode,
+  claimLeases,
+  companyScope,
+  fenceLeases,
+  leaseHolders,
+  liveNodeCount,
+  releaseLeases,
+  renewLeases,
+} from '@takt/db';
+import { claimDirty, markRollupsDirty, unclaimDirty } from '@takt/db/rollups';
+import { freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
+import { createShdrSource } from '../../../api/src/repositories/machine-sources';
+import { aCompany, aMachine } from '../../../api/src/testing/builders';
+import { sleep } from '../testing/test-support';
+import { LeaseKeeper } from './leases';
+
+const TTL = 10_000;
+
+describe('ingest leases on PostgreSQL', () => {
+  let t: TestDb;
+  let sources: string[];
+  let machines: string[];
+  let companyId: string;
+
+  beforeEach(async () => {
+    t = await freshDb('postgres');
+    const company = await aCompany(t.db);
+    companyId = company.id;
+    machines = [];
+    sources = [];
+    for (let i = 0; i < 4; i++) {
+      const machineId = await aMachine(t.db, company, { name: `M${i}` });
+      machines.push(machineId);
+      sources.push(
+        await createShdrSource(
+          companyScope(t.db, company.id),
+          { machineId, host: '127.0.0.1', port: 7000 + i },
+          0,
+        ),
+      );
+    }
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('gives each source to one of two nodes claiming at the same time', async () => {
+    const [a, b] = await Promise.all([
+      claimLeases(t.db, 'a', [], 4, TTL),
+      claimLeases(t.db, 'b', [], 4, TTL),
+    ]);
+    const claimed = [...a, ...b].map((l) => l.sourceId);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.sort()).toEqual([...sources].sort());
+    // Nothing is left to claim while the leases run.
+    expect(await claimLeases(t.db, 'c', [], 4, TTL)).toEqual([]);
+  });
+
+  it('fences a node out once its lease expired and another node claimed it', async () => {
+    const [held] = await claimLeases(t.db, 'a', [], 1, TTL);
+    expect(await fenceLeases(t.db, 'a', [held!])).toEqual(new Set([held!.sourceId]));
+    await t.db
+      .updateTable('source_leases')
+      .set({ expires_at: 0 })
+      .where('source_id', '=', held!.sourceId)
+      .execute();
+    expect(await renewLeases(t.db, 'a', [held!], TTL)).toEqual([]);
+    const [taken] = await claimLeases(t.db, 'b', [], 1, TTL);
+    expect(taken).toEqual({ sourceId: held!.sourceId, epoch: held!.epoch + 1 });
+    expect(await fenceLeases(t.db, 'a', [held!])).toEqual(new Set());
+    // The other three are still free.
+    expect(await claimLeases(t.db, 'a', [], 4, TTL)).toHaveLength(3);
+  });
+
+  it('keeps a lease out of any claim while a batch fenced by it is being stored', async () => {
+    const [held] = await claimLeases(t.db, 'a', [], 1, 300);
+    let others: string[] = [];
+    await t.db.transaction().execute(async (trx) => {
+      expect(await fenceLeases(trx, 'a', [held!])).toEqual(new Set([held!.sourceId]));
+      await sleep(400);
+      // Expired now, but the batch's transaction holds the row: a claim skips it rather than waiting.
+      others = (await claimLeases(t.db, 'b', [], 4, TTL)).map((l) => l.sourceId);
+      expect(others).not.toContain(held!.sourceId);
+    });
+    expect((await claimLeases(t.db, 'b', others, 4, TTL)).map((l) => l.sourceId)).toEqual([held!.sourceId]);
+    await releaseLeases(t.db, 'b', [{ sourceId: held!.sourceId, epoch: held!.epoch + 1 }]);
+    expect((await leaseHolders(t.db)).get(held!.sourceId)).toBeUndefined();
+  });
+
+  it('balances: a node claims its share of the live nodes, and hands back what is over it', async () => {
+    const lost: string[] = [];
+    const a = new LeaseKeeper(
+      t.db,
+      { nodeId: 'a' },
+      () => {},
+      (ids) => lost.push(...ids),
+    );
+    await a.renew();
+    expect(await a.balance(4)).toEqual([]);
+    expect(a.count).toBe(4);
+    await beatNode(t.db, 'b');
+    expect(await liveNodeCount(t.db, TTL)).toBe(2);
+    const extra = await a.balance(4);
+    expect(extra).toHaveLength(2);
+    await a.release(extra);
+    const b = new LeaseKeeper(
+      t.db,
+      { nodeId: 'b' },
+      () => {},
+      () => {},
+    );
+    await b.renew();
+    expect(await b.balance(4)).toEqual([]);
+    expect([a.count, b.count]).toEqual([2, 2]);
+    // A lease taken from under a node is lost at its next renewal.
+    const [mine] = a.leases();
+    await t.db
+      .updateTable('source_leases')
+      .set({ node_id: 'c' })
+      .where('source_id', '=', mine!.sourceId)
+      .execute();
+    await a.renew();
+    expect(lost).toEqual([mine!.sourceId]);
+    expect(a.count).toBe(1);
+  });
+
+  it('gives each dirty rollup mark to one worker, and frees a mark renewed while it was claimed', async () => {
+    for (const machineId of machines)
+      await markRollupsDirty(t.db, { companyId, machineId, from: 100, now: 1000 });
+    const [x, y] = await Promise.all([claimDirty(t.db, 3), claimDirty(t.db, 3)]);
+    const taken = [...x, ...y].map((m) => m.machine_id);
+    expect(new Set(taken).size).toBe(taken.length);
+    expect(taken.sort()).toEqual([...machines].sort());
+    expect(await claimDirty(t.db, 10)).toEqual([]);
+    const mark = x[0] ?? y[0]!;
+    // Renewed after it was taken: done by the next run, by any worker.
+    await markRollupsDirty(t.db, { companyId, machineId: mark.machine_id, from: 50, now: 2000 });
+    await unclaimDirty(t.db, mark.machine_id, mark.marked_at);
+    expect((await claimDirty(t.db, 10)).map((m) => [m.machine_id, m.from_at])).toEqual([
+      [mark.machine_id, 50],
+    ]);
+  });
+});

@@ -1,0 +1,188 @@
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Kysely } from 'kysely';
+import type { Database, HeldLease } from '@takt/db';
+import {
+  beatNode,
+  claimLeases,
+  fenceLeases,
+  forgetNode,
+  liveNodeCount,
+  releaseLeases,
+  renewLeases,
+} from '@takt/db';
+
+/** How long a lease (and a node's heartbeat) lasts without renewal (decision 0970). */
+export const LEASE_TTL_MS = 10_000;
+/** How often a node renews its leases and heartbeat, and balances its share of the sources. */
+export const LEASE_RENEW_MS = 3_000;
+
+/** A node's id when none is configured (TAKT_NODE_ID): unique per process on a host. */
+export const defaultNodeId = (): string => `${hostname()}-${process.pid}`;
+
+export interface LeaseOptions {
+  nodeId: string;
+  /** LEASE_TTL_MS unless a test shortens it. */
+  ttlMs?: number;
+  /** LEASE_RENEW_MS unless a test shortens it. */
+  renewMs?: number;
+}
+
+/** Thrown inside a batch's transaction when a lease it writes under is no longer this node's. */
+export class LeaseLostError extends Error {
+  constructor(readonly sourceIds: readonly string[]) {
+    super(`lease lost for source(s) ${sourceIds.join(', ')}`);
+  }
+}
+
+/**
+ * One ingest node's leases on the machine sources (PostgreSQL, decision 0970): PostgreSQL is the arbiter, this
+ * keeps only what the node was granted. Each lease is trusted until its last claim or renewal was *sent* plus the
+ * TTL (by this process's monotonic clock), so a node cut off from the database gives its sources up before any
+ * other node can have claimed them. Mutable: `held` changes on claim, renewal, loss and release.
+ */
+export class LeaseKeeper {
+  readonly nodeId: string;
+  readonly ttlMs: number;
+  readonly renewMs: number;
+  /** sourceId → the claim's epoch and the local time until which it surely holds. */
+  private readonly held = new Map<string, { epoch: number; until: number }>();
+  private renewing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    options: LeaseOptions,
+    private readonly log: (message: string) => void,
+    /** Called with sources whose lease is gone: the node stops them at once and stores nothing more of them. */
+    private readonly onLost: (sourceIds: string[]) => void,
+    /** Called whenever the number of leases held changes (the `takt_ingest_leases` gauge). */
+    private readonly onCount: (count: number) => void = () => {},
+  ) {
+    this.nodeId = options.nodeId;
+    this.ttlMs = options.ttlMs ?? LEASE_TTL_MS;
+    this.renewMs = options.renewMs ?? LEASE_RENEW_MS;
+  }
+
+  get count(): number {
+    return this.held.size;
+  }
+
+  holds(sourceId: string): boolean {
+    return this.held.has(sourceId);
+  }
+
+  /** The leases held, for a fence or a release. */
+  leases(sourceIds: Iterable<string> = this.held.keys()): HeldLease[] {
+    const out: HeldLease[] = [];
+    for (const sourceId of sourceIds) {
+      const h = this.held.get(sourceId);
+      if (h) out.push({ sourceId, epoch: h.epoch });
+    }
+    return out;
+  }
+
+  /** Mutates: forgets leases and tells the node to stop those sources. */
+  private lose(sourceIds: string[], why: string): void {
+    if (sourceIds.length === 0) return;
+    for (const id of sourceIds) this.held.delete(id);
+    this.log(
+      `[ingest] node ${this.nodeId} lost ${sourceIds.length} lease(s) (${why}): stopping those sources`,
+    );
+    this.onCount(this.held.size);
+    this.onLost(sourceIds);
+  }
+
+  /** Mutates: gives up at once every lease whose time ran out here (the database may be out of reach). */
+  expire(): void {
+    const t = performance.now();
+    this.lose(
+      [...this.held].filter(([, h]) => h.until <= t).map(([id]) => id),
+      'not renewed in time',
+    );
+  }
+
+  /**
+   * Heartbeat and renew every held lease (one at a time: a renewal still waiting on the database is not
+   * doubled). A lease the database did not extend was taken over or expired: lost.
+   */
+  renew(): Promise<void> {
+    this.expire();
+    this.renewing ??= this.renewOnce().finally(() => (this.renewing = null));
+    return this.renewing;
+  }
+
+  private async renewOnce(): Promise<void> {
+    const sent = performance.now();
+    const asked = this.leases();
+    try {
+      await beatNode(this.db, this.nodeId);
+      const renewed = new Set(
+        (await renewLeases(this.db, this.nodeId, asked, this.ttlMs)).map((l) => l.sourceId),
+      );
+      const lost: string[] = [];
+      for (const l of asked) {
+        const h = this.held.get(l.sourceId);
+        if (!h || h.epoch !== l.epoch) continue;
+        if (renewed.has(l.sourceId)) h.until = sent + this.ttlMs;
+        else lost.push(l.sourceId);
+      }
+      this.lose(lost, 'taken over or expired');
+    } catch (err) {
+      this.log(`[ingest] node ${this.nodeId}: renewing leases failed: ${(err as Error).message}`);
+      this.expire();
+    }
+  }
+
+  /**
+   * Balance (decision 0970): this node's share is ceil(sources / live nodes). Claims free leases up to it and
+   * returns the sources held beyond it, for the node to hand over gracefully (then `release`).
+   */
+  async balance(sourceCount: number): Promise<string[]> {
+    const live = Math.max(1, await liveNodeCount(this.db, this.ttlMs));
+    const share = Math.ceil(sourceCount / live);
+    if (this.held.size < share) {
+      const sent = performance.now();
+      const claimed = await claimLeases(
+        this.db,
+        this.nodeId,
+        [...this.held.keys()],
+        share - this.held.size,
+        this.ttlMs,
+      );
+      for (const l of claimed) this.held.set(l.sourceId, { epoch: l.epoch, until: sent + this.ttlMs });
+      if (claimed.length > 0) {
+        this.log(`[ingest] node ${this.nodeId} claimed ${claimed.length} source(s), holds ${this.held.size}`);
+        this.onCount(this.held.size);
+      }
+    }
+    return [...this.held.keys()].slice(share);
+  }
+
+  /** Mutates: hands leases back (their sources are stopped and everything they received is stored). */
+  async release(sourceIds: readonly string[]): Promise<void> {
+    const leases = this.leases(sourceIds);
+    if (leases.length === 0) return;
+    await releaseLeases(this.db, this.nodeId, leases);
+    for (const l of leases) this.held.delete(l.sourceId);
+    this.onCount(this.held.size);
+  }
+
+  /**
+   * Inside a batch's transaction: throws LeaseLostError unless every lease of `sourceIds` is still this node's,
+   * and keeps them so until the transaction ends (FOR SHARE).
+   */
+  async fence(trx: Kysely<Database>, sourceIds: Iterable<string>): Promise<void> {
+    const wanted = [...new Set(sourceIds)];
+    const leases = this.leases(wanted);
+    const valid = await fenceLeases(trx, this.nodeId, leases);
+    const lost = wanted.filter((id) => !valid.has(id));
+    if (lost.length > 0) throw new LeaseLostError(lost);
+  }
+
+  /** Leaving on purpose: every lease back, and no longer a live node. */
+  async leave(): Promise<void> {
+    await this.renewing;
+    await this.release([...this.held.keys()]);
+    await forgetNode(this.db, this.nodeId);
+  }
+}

@@ -1,0 +1,292 @@
+// Decision 0970: ingest nodes share the machines through leases in PostgreSQL. Two worker processes on four real
+// SHDR adapters split the machines; a node started later gets half; a node killed with SIGKILL has its machines
+// taken over within 15 s; and every machine's stored observations and state time equal those of a single node
+// that listened to the same adapters all along.
+import type net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { Database } from '@takt/db';
+import { CONNECTION_KEY, companyScope, leaseHolders } from '@takt/db';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
+import { createAdapter } from '../../../api/src/repositories/adapters';
+import { createShdrSource } from '../../../api/src/repositories/machine-sources';
+import { aCompany, aMachine } from '../../../api/src/testing/builders';
+import { demoAdapterFields } from '../demo/demo-adapter';
+import type { FakeAdapter } from '../testing/test-support';
+import { fakeAdapter, sleep, startWorker, waitFor } from '../testing/test-support';
+import type { IngestService } from './ingest';
+import { startIngest } from './ingest';
+import { LEASE_TTL_MS } from './leases';
+
+const MACHINES = 4;
+/** Script lines per phase and the time between them. */
+const LINES = 120;
+const STEP_MS = 8;
+/** issue: a dead node's machines are taken over within 15 s. */
+const TAKEOVER_MS = 15_000;
+
+/**
+ * A simulated SHDR adapter playing one script to every client that took the link (sent `* PING`), as a real
+ * adapter serves several agents. `play(n)` sends the next n script lines, each tagged `seq|n`; a client that
+ * connects gets the current values first, stamped with the time they were last sent (a new run starts from
+ * them at its connect: decision 0201).
+ */
+async function scriptedAdapter(index: number) {
+  const clients = new Set<net.Socket>();
+  let n = 0;
+  let lastTs = Date.now();
+  let execution = 'READY';
+  let parts = 10 * index;
+  let program = 1;
+  const current = () => `avail|AVAILABLE|program|O${program}|execution|${execution}|part_count|${parts}`;
+  const send = (socket: net.Socket, ts: number, body: string) => {
+    if (!socket.destroyed) socket.write(`${new Date(ts).toISOString()}|${body}\n`);
+  };
+  const adapter: FakeAdapter = await fakeAdapter(
+    (socket) => socket.on('close', () => clients.delete(socket)),
+    (socket, text) => {
+      if (text !== '* PING' || clients.has(socket)) return;
+      clients.add(socket);
+      send(socket, lastTs, current());
+    },
+  );
+  return {
+    adapter,
+    clients: () => clients.size,
+    /** Lines sent so far (seq 1..sent). */
+    sent: () => n,
+    async play(lines: number) {
+      for (let i = 0; i < lines; i++) {
+        const seq = ++n;
+        const pairs: string[] = [];
+        // Machine-specific rhythm, so the four machines' state times differ.
+        if (seq % (11 + index) === 0)
+          pairs.push(`execution|${(execution = execution === 'ACTIVE' ? 'READY' : 'ACTIVE')}`);
+        if (seq % 7 === 0) pairs.push(`part_count|${++parts}`);
+        if (seq % 50 === 0) pairs.push(`program|O${++program}`);
+        lastTs = Math.max(Date.now(), lastTs + 1);
+        for (const socket of clients) send(socket, lastTs, [`seq|${seq}`, ...pairs].join('|'));
+        await sleep(STEP_MS);
+      }
+    },
+  };
+}
+
+type Scripted = Awaited<ReturnType<typeof scriptedAdapter>>;
+
+/** A company with one SHDR machine per adapter; the machine ids in adapter order. */
+async function plant(db: Kysely<Database>, adapters: readonly Scripted[]): Promise<string[]> {
+  const company = await aCompany(db);
+  const scope = companyScope(db, company.id);
+  const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
+  const ids: string[] = [];
+  for (const [i, a] of adapters.entries()) {
+    const machineId = await aMachine(db, company, { name: `M${i}` });
+    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
+    await createShdrSource(scope, { machineId, host: '127.0.0.1', port: a.adapter.port }, 0);
+    ids.push(machineId);
+  }
+  return ids;
+}
+
+/** Waits until every machine stored every script line its adapter sent. */
+async function allStored(
+  db: Kysely<Database>,
+  machines: readonly string[],
+  adapters: readonly Scripted[],
+  what: string,
+) {
+  for (const [i, machineId] of machines.entries()) {
+    const want = adapters[i]!.sent();
+    for (let tries = 0; ; tries++) {
+      const rows = await db
+        .selectFrom('observations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('machine_id', '=', machineId)
+        .where('key', '=', 'seq')
+        .executeTakeFirstOrThrow();
+      if (Number(rows.n) >= want) break;
+      if (tries > 600) throw new Error(`${what}: machine ${i} stored ${rows.n} of ${want} lines`);
+      await sleep(25);
+    }
+  }
+  await sleep(100); // the batch with the last line holds its derived records: nothing else is due
+}
+
+/** State time per state within [from, to], and the order of states there (adjacent repeats merged). */
+async function stateTime(db: Kysely<Database>, machineId: string, from: number, to: number) {
+  const rows = await db
+    .selectFrom('state_intervals')
+    .select(['start_at', 'end_at', 'state'])
+    .where('machine_id', '=', machineId)
+    .orderBy('start_at')
+    .execute();
+  const ms: Record<string, number> = {};
+  const order: string[] = [];
+  for (const r of rows) {
+    const start = Math.max(r.start_at, from);
+    const end = Math.min(r.end_at ?? Infinity, to);
+    if (end <= start) continue;
+    ms[r.state] = (ms[r.state] ?? 0) + (end - start);
+    if (order.at(-1) !== r.state) order.push(r.state);
+  }
+  return { ms, order };
+}
+
+/** The script's observations as stored: every row of a line tagged `seq` (current values and link rows aside). */
+async function scriptRows(db: Kysely<Database>, machineId: string) {
+  const rows = await db
+    .selectFrom('observations')
+    .select(['ts', 'key', 'value'])
+    .where('machine_id', '=', machineId)
+    .where('key', '!=', CONNECTION_KEY)
+    .orderBy(['ts', 'key'])
+    .execute();
+  const lineTimes = new Set(rows.filter((r) => r.key === 'seq').map((r) => r.ts));
+  return rows.filter((r) => lineTimes.has(r.ts));
+}
+
+const holdersBy = async (db: Kysely<Database>) => {
+  const byNode = new Map<string, number>();
+  for (const node of (await leaseHolders(db)).values()) byNode.set(node, (byNode.get(node) ?? 0) + 1);
+  return byNode;
+};
+
+async function poll(check: () => Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await sleep(50);
+  }
+}
+
+describe('ingest nodes sharing machines on PostgreSQL', () => {
+  let reference: TestDb;
+  let cluster: TestDb;
+  let adapters: Scripted[];
+  let single: IngestService | undefined;
+  const workers: Array<ReturnType<typeof startWorker>> = [];
+
+  beforeEach(async () => {
+    reference = await freshDb('postgres');
+    cluster = await freshDb('postgres');
+    adapters = await Promise.all(Array.from({ length: MACHINES }, (_, i) => scriptedAdapter(i)));
+  });
+  afterEach(async () => {
+    await single?.stop();
+    await Promise.all(workers.map((w) => w.kill()));
+    await Promise.all(adapters.map((a) => a.adapter.close()));
+    await reference.cleanup();
+    await cluster.cleanup();
+  });
+
+  it('splits the machines, takes a killed node’s over within 15 s, and stores what a single node stores', async () => {
+    const refMachines = await plant(reference.db, adapters);
+    const machines = await plant(cluster.db, adapters);
+    // The single-node run: the same adapters, heard by one node all along.
+    single = await startIngest({
+      db: reference.db,
+      flushIntervalMs: 20,
+      rollupIntervalMs: 0,
+      leases: { nodeId: 'single' },
+    });
+    expect(single.leases()).toBe(MACHINES);
+
+    // Node A alone holds every machine.
+    const a = startWorker(cluster.url, 'node-a');
+    workers.push(a);
+    expect(await a.ready, a.stderr()).toBe(true);
+    expect(await holdersBy(cluster.db)).toEqual(new Map([['node-a', MACHINES]]));
+    // Each adapter serves the single node and the one cluster node holding its machine.
+    const oneNodeEach = (what: string) =>
+      waitFor(() => adapters.every((s) => s.clients() === 2), 20_000, what);
+    await oneNodeEach('node A on every adapter');
+    await Promise.all(adapters.map((s) => s.play(LINES)));
+    await allStored(cluster.db, machines, adapters, 'node A alone');
+
+    // Node B starts: A hands half of the machines over (no drop recorded), B takes them.
+    const b = startWorker(cluster.url, 'node-b');
+    workers.push(b);
+    expect(await b.ready, b.stderr()).toBe(true);
+    await poll(
+      async () => {
+        const by = await holdersBy(cluster.db);
+        return by.get('node-a') === MACHINES / 2 && by.get('node-b') === MACHINES / 2;
+      },
+      4 * LEASE_TTL_MS,
+      () => `half of the machines each: ${a.stderr()} ${b.stderr()}`,
+    );
+    await oneNodeEach('node A or node B on every adapter');
+    await Promise.all(adapters.map((s) => s.play(LINES)));
+    await allStored(cluster.db, machines, adapters, 'two nodes');
+
+    // A dies without a word: B holds every machine within 15 s.
+    await a.kill();
+    const killedAt = Date.now();
+    await poll(
+      async () => (await holdersBy(cluster.db)).get('node-b') === MACHINES,
+      TAKEOVER_MS - (Date.now() - killedAt),
+      () => `node B taking node A's machines over: ${b.stderr()}`,
+    );
+    await oneNodeEach('node B on every adapter');
+    await Promise.all(adapters.map((s) => s.play(LINES)));
+    await allStored(cluster.db, machines, adapters, 'node B after the kill');
+    await allStored(reference.db, refMachines, adapters, 'the single node');
+
+    for (const [i, machineId] of machines.entries()) {
+      const why = `machine ${i}: ${b.stderr()}`;
+      const rows = await scriptRows(cluster.db, machineId);
+      const refRows = await scriptRows(reference.db, refMachines[i]!);
+      // Every observation stored exactly once, at the time the single node stored it.
+      const seqs = rows.filter((r) => r.key === 'seq').map((r) => Number(r.value));
+      expect(seqs, why).toEqual(Array.from({ length: 3 * LINES }, (_, k) => k + 1));
+      expect(new Set(rows.map((r) => `${r.ts}|${r.key}`)).size, why).toBe(rows.length);
+      expect(rows, why).toEqual(refRows);
+      // The same state time, state by state, in the same order, from the first script line to the last.
+      const from = rows[0]!.ts;
+      const to = rows.at(-1)!.ts;
+      const mine = await stateTime(cluster.db, machineId, from, to);
+      const theirs = await stateTime(reference.db, refMachines[i]!, from, to);
+      expect(mine, why).toEqual(theirs);
+      expect(Object.keys(mine.ms).length, 'the script changes state').toBeGreaterThan(1);
+      // The same parts at the same times. A new run does not know when the cycle under way at its connect began
+      // (decision 0201: it starts from its own connect), so the start of the cycle spanning a hand-over is left out.
+      const cycles = (db: Kysely<Database>, id: string) =>
+        db
+          .selectFrom('cycles')
+          .select(['end_at', 'count'])
+          .where('machine_id', '=', id)
+          .where('end_at', '>', from)
+          .orderBy('start_at')
+          .execute();
+      expect(await cycles(cluster.db, machineId), why).toEqual(await cycles(reference.db, refMachines[i]!));
+    }
+  }, 120_000);
+});
+
+describe.each(DIALECTS.filter((d) => d === 'sqlite'))('one ingest node on %s', (dialect) => {
+  let t: TestDb;
+  let adapter: Scripted;
+  let ingest: IngestService | undefined;
+
+  beforeEach(async () => {
+    t = await freshDb(dialect);
+    adapter = await scriptedAdapter(0);
+  });
+  afterEach(async () => {
+    await ingest?.stop();
+    await adapter.adapter.close();
+    await t.cleanup();
+  });
+
+  it('holds no leases and derives every source', async () => {
+    const [machineId] = await plant(t.db, [adapter]);
+    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, rollupIntervalMs: 0 });
+    expect(ingest.leases()).toBe(0);
+    await waitFor(() => adapter.clients() === 1, 10_000, 'the link');
+    await adapter.play(20);
+    await allStored(t.db, [machineId!], [adapter], 'the one node');
+    expect(await t.db.selectFrom('source_leases').selectAll().execute()).toEqual([]);
+  });
+});
