@@ -1,0 +1,197 @@
+// Soak benchmark: N simulated SHDR machines at 1 Hz for M minutes on PostgreSQL, on the multi-host lab of
+// tests/multihost (network namespaces; run as root): 2 ingest and 2 API nodes behind the proxy, and in the same
+// invocation, at the same time and on the same adapter script, a single node (API and ingest in one process) on
+// a database of its own as the baseline. Prints ingest lag p99, line → tile p99, RSS growth of every node and
+// PostgreSQL size per machine-day, each against the single node. Not a test.
+//   npx tsx bench/soak.ts [machines=1000] [minutes=10]
+import { readFileSync } from 'node:fs';
+import { sql } from 'kysely';
+import type { Db } from '@takt/db';
+import { logIn, startCluster } from '../tests/multihost/cluster';
+import type { Cluster, HostName, SetName } from '../tests/multihost/cluster';
+import { until } from '../tests/multihost/netns';
+
+const MACHINES = Number(process.argv[2] ?? 1000);
+const MINUTES = Number(process.argv[3] ?? 10);
+const STEP_MS = 1000;
+/** Machines whose stored observations are watched for the ingest lag (a sample: one query per poll). */
+const LAG_SAMPLE = 20;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+
+function rssMb(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+async function databaseBytes(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: string }>`SELECT pg_database_size(current_database()) AS n`.execute(db.db);
+  return Number(rows[0]?.n);
+}
+
+interface Watch {
+  tileMs: number[];
+  lagMs: number[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Watches one run: its dashboard (through `url`) for the program each machine shows (the script's step
+ * number: line → tile), and the newest stored program observation of a sample of machines (ingest lag).
+ */
+function watch(url: string, cookie: string, db: Db, startAt: number, sample: string[]): Watch {
+  const tileMs: number[] = [];
+  const lagMs: number[] = [];
+  const seenTile = new Map<string, number>();
+  const seenStored = new Map<string, number>();
+  let running = true;
+  const stepAt = (program: string | null) =>
+    program && /^P\d+$/.test(program) ? startAt + Number(program.slice(1)) * STEP_MS : null;
+  const tiles = (async () => {
+    while (running) {
+      try {
+        const res = await fetch(`${url}/api/dashboard`, { headers: { cookie } });
+        const body = (await res.json()) as { machines: Array<{ id: string; program: string | null }> };
+        const now = Date.now();
+        for (const m of body.machines) {
+          const at = stepAt(m.program);
+          if (at === null || at < startAt || (seenTile.get(m.id) ?? -1) >= at) continue;
+          seenTile.set(m.id, at);
+          tileMs.push(now - at);
+        }
+      } catch {
+        // a failed poll is a gap in the samples, not a figure
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  const stored = (async () => {
+    while (running) {
+      const { rows } = await sql<{ machine_id: string; ts: string }>`SELECT machine_id, MAX(ts) AS ts
+        FROM observations WHERE key = 'program' AND machine_id IN (${sql.join(sample)})
+        GROUP BY machine_id`.execute(db.db);
+      const now = Date.now();
+      for (const r of rows) {
+        const ts = Number(r.ts);
+        if (ts < startAt || (seenStored.get(r.machine_id) ?? -1) >= ts) continue;
+        seenStored.set(r.machine_id, ts);
+        lagMs.push(now - ts);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    tileMs,
+    lagMs,
+    async stop() {
+      running = false;
+      await Promise.all([tiles, stored]);
+    },
+  };
+}
+
+async function main() {
+  console.log(`soak: ${MACHINES} machines × 1 line/s for ${MINUTES} min on PostgreSQL (setting up the lab…)`);
+  const cluster: Cluster = await startCluster({
+    machines: MACHINES,
+    phases: [{ steps: Math.round((MINUTES * 60_000) / STEP_MS), quiet: false }],
+    stepMs: STEP_MS,
+  });
+  try {
+    // Measured from when every machine is linked once and the ingest nodes share them (not while they balance).
+    await until(
+      async () => {
+        const s = await cluster.adapters();
+        const holders = s.sets.multi!.peers.flat();
+        const share = (h: string) =>
+          holders.filter((a) => a === cluster.lab.ip(h)).length >= Math.floor(MACHINES / 2);
+        return (
+          Object.values(s.sets).every((set) => set.peers.every((p) => p.length === 1)) &&
+          share('ingest1') &&
+          share('ingest2')
+        );
+      },
+      300_000,
+      'every adapter to have one client, and both ingest nodes their share',
+    );
+    const urls: Record<SetName, string> = { multi: cluster.proxyUrl, solo: cluster.soloUrl };
+    const nodes: Record<SetName, HostName[]> = {
+      multi: ['api1', 'api2', 'ingest1', 'ingest2'],
+      solo: ['solo'],
+    };
+    const sets = ['multi', 'solo'] as const;
+    const cookies = await Promise.all(sets.map((s) => logIn(urls[s])));
+    const bytesBefore = await Promise.all(sets.map((s) => databaseBytes(cluster.dbs[s])));
+    const rssBefore = new Map([...cluster.procs].map(([h, p]) => [h, rssMb(p.child.pid)]));
+    const startAt = Date.now() + 3000;
+    await cluster.play(startAt);
+    const watches = await Promise.all(
+      sets.map(async (s, i) => {
+        const { rows } = await sql<{ id: string }>`SELECT machine_id AS id FROM machine_sources
+          ORDER BY port LIMIT ${LAG_SAMPLE}`.execute(cluster.dbs[s].db);
+        return watch(
+          urls[s],
+          cookies[i]!,
+          cluster.dbs[s],
+          startAt,
+          rows.map((r) => r.id),
+        );
+      }),
+    );
+    const endAt = startAt + MINUTES * 60_000;
+    while (Date.now() < endAt + 5000) {
+      await new Promise((r) => setTimeout(r, Math.min(30_000, endAt + 5000 - Date.now())));
+      const left = Math.max(0, Math.round((endAt - Date.now()) / 1000));
+      if (left > 0) console.log(`  … ${left} s to go`);
+    }
+    const rssAfter = new Map([...cluster.procs].map(([h, p]) => [h, rssMb(p.child.pid)]));
+    await Promise.all(watches.map((w) => w.stop()));
+    const bytesAfter = await Promise.all(sets.map((s) => databaseBytes(cluster.dbs[s])));
+    const machineDays = (MACHINES * MINUTES) / (24 * 60);
+
+    const figures = sets.map((s, i) => {
+      const w = watches[i]!;
+      return {
+        lagP99: pct(w.lagMs, 99),
+        tileP99: pct(w.tileMs, 99),
+        samples: `${w.lagMs.length} stored / ${w.tileMs.length} tile samples`,
+        rss: nodes[s].map((h) => {
+          const mb = (rssAfter.get(h) ?? NaN) - (rssBefore.get(h) ?? NaN);
+          return `${h} ${mb >= 0 ? '+' : ''}${mb.toFixed(0)} MB`;
+        }),
+        mbPerMachineDay: (bytesAfter[i]! - bytesBefore[i]!) / 1024 / 1024 / machineDays,
+      };
+    });
+    const [multi, solo] = figures as [(typeof figures)[0], (typeof figures)[0]];
+    console.log(
+      `soak: ${MACHINES} machines × 1 Hz × ${MINUTES} min (${machineDays.toFixed(2)} machine-days)`,
+    );
+    for (const [name, f] of [
+      ['2 ingest + 2 API nodes (proxy)', multi],
+      ['single node (baseline)', solo],
+    ] as const) {
+      console.log(`  ${name}: ${f.samples}`);
+      console.log(`    ingest lag p99 ${f.lagP99} ms, line → tile p99 ${f.tileP99} ms`);
+      console.log(`    RSS growth: ${f.rss.join(', ')}`);
+      console.log(`    PostgreSQL size: ${f.mbPerMachineDay.toFixed(1)} MB per machine-day`);
+    }
+    console.log(
+      `  ratio multi / single: ingest lag p99 ${(multi.lagP99 / solo.lagP99).toFixed(2)}, ` +
+        `line → tile p99 ${(multi.tileP99 / solo.tileP99).toFixed(2)}, ` +
+        `size per machine-day ${(multi.mbPerMachineDay / solo.mbPerMachineDay).toFixed(2)}`,
+    );
+  } finally {
+    await cluster.destroy();
+  }
+  process.exit(0);
+}
+
+await main();
