@@ -4,8 +4,8 @@
 // app.request on stored rollups (hourly rows as ingest stores them, decision 0009, and the day rows written
 // with them, decision 0804), on SQLite and on PostgreSQL. Printed as a ratio against a raw scan of the hourly
 // rollup rows (select them all) measured in the same run; also the production call on a range that starts
-// mid-day (the hourly path), the scans of the day rows and the day rows summed per week by the database (what
-// the calls read, loadRollupCells). Not a test: figures only.
+// mid-day (the hourly path), the scans of the day rows and the week and day rows the calls read for week cells
+// (loadRollupCells), and whether each call met the 200 ms target. Not a test: figures only.
 // Run: npx tsx bench/oee-reports.ts [machines] [days] [sqlite|postgres|both]  (BENCH_PROFILE=dir: a CPU
 // profile of the five calls alone, written to dir)
 import { writeFile } from 'node:fs/promises';
@@ -290,11 +290,14 @@ async function bench(dialect: DialectName) {
     line('raw scan of the day rows', rawDaysMs);
     line('day rows, numeric (loadRollupDays)', daysMs);
     line('day rows with reason maps', daysReasonsMs);
-    line(`day rows summed per week by the db (${cellCount})`, cellsMs);
+    line(`week/day rows for week cells (${cellCount})`, cellsMs);
     line('production, hourly path (mid-day start)', hourlyMs);
-    for (const [name, ms] of callMs) line(name, ms, ms < 200 ? '   < 200 ms' : '   (target < 200 ms)');
+    for (const [name, ms] of callMs) line(name, ms);
     line(`summing alone, hourly (${MACHINES}×${weeks.length} cells)`, sumMs);
     console.log(`  aggregate OEE ${(result.aggregate.oee * 100).toFixed(1)} %, ${result.items.length} items`);
+    // issue target: each call under 200 ms for 100 machines × 1 year by week (the median above).
+    for (const [name, ms] of callMs)
+      console.log(`  ${name.padEnd(40)} ${ms < 200 ? 'met' : 'MISSED'} 200 ms (${f(ms).trim()})`);
   } finally {
     await h.close();
   }

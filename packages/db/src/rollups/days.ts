@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, RawBuilder, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import {
   addDowntimeByReasonInto,
@@ -232,28 +232,15 @@ export async function loadRollupDays(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Report cells summed by the database (decision 0804, Consequences: next steps)
+// Report cells read from the stored sums (decisions 0804 and 0953)
 
 /**
- * The index of the cell a day row falls in, as a portable SQL expression: a binary tree of `CASE` over the
- * cell starts (`starts` sorted; cell i is [starts[i], starts[i + 1])), so each row takes ⌈log₂ cells⌉
- * comparisons. Cell starts are numbers of our own making, inlined as literals.
- */
-function cellIndex(starts: readonly number[], lo: number, hi: number): RawBuilder<number> {
-  if (lo >= hi) return sql<number>`${sql.lit(lo)}`;
-  const mid = (lo + hi + 1) >>> 1;
-  return sql<number>`CASE WHEN start_at < ${sql.lit(starts[mid]!)} THEN ${cellIndex(starts, lo, mid - 1)} ELSE ${cellIndex(starts, mid, hi)} END`;
-}
-
-/**
- * The machines' day rows starting in [start, end) summed by the database per machine × shift × report cell
- * (`GROUP BY machine_id, shift_id, cell`), packed per machine (RollupSeries) with the measures the packed
- * series keep: each row starts at its first day row's start and ends at its last one's end, so it falls in
- * the cell its day rows fall in, and its measures are their sums (min of min expected part time): whole ms
- * and counts, so exactly what packing the day (or hourly) rows and summing gives, for any union of cells and
- * any shift selection. Only the columns the series keep are summed (half the aggregates of every measure,
- * the database's cost). `cellStarts` are the report's cell starts, sorted, each a company-day start
- * (decision 0804). Also the latest computed_at of each machine's day rows in the range, from the same scan,
+ * The machines' stored sums starting in [start, end) for report cells, packed per machine (RollupSeries)
+ * with the measures the packed series keep: the whole company weeks inside the cells from the week rows,
+ * the rest from the day rows. Every such row falls wholly inside one cell (`cellStarts`: the report's cell
+ * starts, sorted, each a company-day start, decision 0804), so summing the packed rows per cell and shift
+ * selection (efficiencyTotalsSeries, knownStateMsSeries) gives exactly what summing the hourly rows gives:
+ * whole ms and counts. Also the latest computed_at of each machine's rows in the range, from the same scan,
  * so deciding which machines the stored rows cover (decision 0700) costs no second pass over them.
  */
 export async function loadRollupCells(
@@ -270,27 +257,25 @@ export async function loadRollupCells(
   const computedAt = new Map<string, number>();
   if (input.machineIds.length === 0) return { series, computedAt };
   const { weeks, days } = weeksAndDays(input.clock, input.cellStarts, input);
-  const rows = [
-    ...(days.length > 0 ? await cellSums(scope, 'rollup_days', input, days) : []),
-    ...(weeks.length > 0 ? await cellSums(scope, 'rollup_weeks', input, weeks) : []),
-  ];
-  // Rows in any order: by machine, then by start (each machine's run packed in time order).
-  const byMachine = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const list = byMachine.get(r.machine_id);
-    if (list) list.push(r);
-    else byMachine.set(r.machine_id, [r]);
+  // Both at once (PostgreSQL runs them on two connections).
+  const read = (table: 'rollup_days' | 'rollup_weeks', ranges: Ranges) =>
+    ranges.length > 0 ? seriesRows(scope, table, input.machineIds, ranges) : Promise.resolve([]);
+  const parts = (await Promise.all([read('rollup_days', days), read('rollup_weeks', weeks)])).flat();
+  const byMachine = new Map<string, SeriesRow[]>();
+  for (const p of parts) {
+    const rows = JSON.parse(p.rows) as SeriesRow[];
+    const list = byMachine.get(p.machine_id);
+    if (!list) byMachine.set(p.machine_id, rows);
+    else for (const r of rows) list.push(r);
+    const latest = Number(p.computed_at);
+    computedAt.set(p.machine_id, Math.max(latest, computedAt.get(p.machine_id) ?? latest));
   }
+  // Each machine's rows packed in time order: the database hands them out in no particular order.
   for (const [id, list] of byMachine) {
-    let latest = Number.NEGATIVE_INFINITY;
     let sorted = true;
-    for (let i = 0; i < list.length; i++) {
-      latest = Math.max(latest, Number(list[i]!.computedAt));
-      if (i > 0 && Number(list[i - 1]!.start) > Number(list[i]!.start)) sorted = false;
-    }
-    if (!sorted) list.sort((a, b) => Number(a.start) - Number(b.start));
-    series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
-    computedAt.set(id, latest);
+    for (let i = 1; i < list.length && sorted; i++) sorted = list[i - 1]![1] <= list[i]![1];
+    if (!sorted) list.sort((a, b) => a[1] - b[1]);
+    series.set(id, packSeriesRows(list));
   }
   return { series, computedAt };
 }
@@ -318,65 +303,46 @@ function weeksAndDays(
   return { weeks, days };
 }
 
-/** The rows of `table` starting in `ranges` summed per machine × report cell × shift (loadRollupCells). */
-function cellSums(
+/**
+ * `table`'s rows of the machines starting in `ranges`, one result row per machine: its latest computed_at
+ * and its rows as a JSON array of SeriesRow tuples. A JSON text per machine instead of a driver row per
+ * stored row: materializing ~16,000 rows of 14 columns (100 machines × 1 year of week rows) cost the
+ * drivers 2–4× what the database's own JSON aggregate costs (decision 0953). The aggregate is named
+ * differently on the two dialects; both write numbers in their shortest exact form (SQLite 3.53 bundled
+ * with better-sqlite3; PostgreSQL with its default extra_float_digits = 1).
+ */
+async function seriesRows(
   scope: CompanyScope,
   table: 'rollup_days' | 'rollup_weeks',
-  input: { machineIds: readonly string[]; cellStarts: readonly number[] },
-  ranges: ReadonlyArray<{ start: number; end: number }>,
-) {
-  const cell = cellIndex(input.cellStarts, 0, Math.max(0, input.cellStarts.length - 1));
-  const rows = scope
+  machineIds: readonly string[],
+  ranges: Ranges,
+): Promise<Array<{ machine_id: string; computed_at: number | string; rows: string }>> {
+  const tuple = sql.join([
+    sql.ref('shift_id'),
+    sql.ref('start_at'),
+    sql.ref('end_at'),
+    sql.ref('duration_ms'),
+    sql.ref('active_ms'),
+    sql`active_ms + setup_ms + inactive_ms + fault_ms + unavailable_ms`,
+    sql.ref('spindle_ms'),
+    sql.ref('in_cut_ms'),
+    sql.ref('planned_downtime_ms'),
+    sql.ref('ideal_ms'),
+    sql`parts + adjustment_count`,
+    sql.ref('rejected'),
+    sql.ref('min_expected_part_time'),
+  ]);
+  const rows = numberedPlaceholders(scope.db)
+    ? sql<string>`json_agg(json_build_array(${tuple}))::text`
+    : sql<string>`json_group_array(json_array(${tuple}))`;
+  return scope
     .selectFrom(table)
-    .select([...CELL_COLUMNS, cell.as('cell')])
-    .where('machine_id', 'in', [...input.machineIds])
-    .where((eb) =>
-      eb.or(ranges.map((r) => eb.and([eb('start_at', '>=', r.start), eb('start_at', '<', r.end)]))),
-    );
-  // PostgreSQL hash-aggregates the rows as they come. SQLite sorts its GROUP BY input in one temp B-tree
-  // of every row with all the summed columns; read from the (machine_id, start_at) index in the order
-  // machine, cell (the cell is monotone in start_at), shift, it sorts only within each machine's rows
-  // ("LAST 2 TERMS OF ORDER BY") and then streams the groups: ~10 % less on 100 machines × 1 year by week.
-  const from = numberedPlaceholders(scope.db)
-    ? rows.as('d')
-    : rows.orderBy('machine_id').orderBy(sql.ref('cell')).orderBy('shift_id').as('d');
-  return scope.db
-    .selectFrom(from)
-    .select((eb) => [
-      'machine_id',
-      'shift_id as shiftId',
-      eb.fn.min('start_at').as('start'),
-      eb.fn.max('end_at').as('end'),
-      eb.fn.sum<number>('duration_ms').as('duration'),
-      eb.fn.sum<number>('active_ms').as('active'),
-      eb.fn.sum<number>(sql`active_ms + setup_ms + inactive_ms + fault_ms + unavailable_ms`).as('known'),
-      eb.fn.sum<number>('spindle_ms').as('spindle'),
-      eb.fn.sum<number>('in_cut_ms').as('inCut'),
-      eb.fn.sum<number>('planned_downtime_ms').as('plannedDowntime'),
-      eb.fn.sum<number>('ideal_ms').as('ideal'),
-      eb.fn.sum<number>(sql`parts + adjustment_count`).as('total'),
-      eb.fn.sum<number>('rejected').as('rejected'),
-      eb.fn.min('min_expected_part_time').as('minExpected'),
-      eb.fn.max('computed_at').as('computedAt'),
-    ])
-    .groupBy(['machine_id', 'cell', 'shift_id'])
+    .select((eb) => ['machine_id', eb.fn.max('computed_at').as('computed_at'), rows.as('rows')])
+    .where('machine_id', 'in', [...machineIds])
+    .where((eb) => inRanges(eb, ranges))
+    .groupBy('machine_id')
     .execute();
 }
-
-/** The day rows' columns loadRollupCells sums (the rest stay unread). */
-const CELL_COLUMNS = [
-  'machine_id',
-  'shift_id',
-  'start_at',
-  'end_at',
-  ...TIME_COLUMNS,
-  'ideal_ms',
-  'parts',
-  'adjustment_count',
-  'rejected',
-  'min_expected_part_time',
-  'computed_at',
-] as const;
 
 /** Each machine's pending dirty mark (decision 0700): time from which its stored rows are stale. */
 export async function rollupDirtyMarks(

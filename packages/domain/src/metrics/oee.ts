@@ -126,19 +126,29 @@ export const emptyTotals = (): EfficiencyTotals => ({
 
 /** Sum of two totals (min for minExpectedPartTime): totals are a commutative monoid. */
 export function addTotals(a: EfficiencyTotals, b: EfficiencyTotals): EfficiencyTotals {
-  return {
-    allTimeMs: a.allTimeMs + b.allTimeMs,
-    shiftTimeMs: a.shiftTimeMs + b.shiftTimeMs,
-    plannedDowntimeMs: a.plannedDowntimeMs + b.plannedDowntimeMs,
-    runTimeMs: a.runTimeMs + b.runTimeMs,
-    idealTimeMs: a.idealTimeMs + b.idealTimeMs,
-    totalParts: a.totalParts + b.totalParts,
-    rejectedParts: a.rejectedParts + b.rejectedParts,
-    inCycleMs: a.inCycleMs + b.inCycleMs,
-    spindleMs: a.spindleMs + b.spindleMs,
-    inCutMs: a.inCutMs + b.inCutMs,
-    minExpectedPartTime: minNullable(a.minExpectedPartTime, b.minExpectedPartTime),
-  };
+  const sum = { ...a };
+  addTotalsInto(sum, b);
+  return sum;
+}
+
+/** The totals that add (minExpectedPartTime takes the minimum). */
+const SUMMED_TOTALS = [
+  'allTimeMs',
+  'shiftTimeMs',
+  'plannedDowntimeMs',
+  'runTimeMs',
+  'idealTimeMs',
+  'totalParts',
+  'rejectedParts',
+  'inCycleMs',
+  'spindleMs',
+  'inCutMs',
+] as const;
+
+/** Mutates `into`: adds `b` to it (addTotals without a new object, for sums over many machines). */
+export function addTotalsInto(into: EfficiencyTotals, b: EfficiencyTotals): void {
+  for (const k of SUMMED_TOTALS) into[k] += b[k];
+  into.minExpectedPartTime = minNullable(into.minExpectedPartTime, b.minExpectedPartTime);
 }
 
 /** The sums of the fields `keys` of two records, field by field. */

@@ -539,21 +539,21 @@ describe('rollup properties', () => {
         // in-shift downtime by reason without the other sums.
         const packed = packRollups(rows);
         const asRows = packSeriesRows(
-          rows.map((r, i) => ({
-            start: String(r.start),
-            end: r.end,
-            shiftId: r.shiftId,
-            duration: packed.duration[i]!,
-            active: packed.active[i]!,
-            known: packed.known[i]!,
-            spindle: packed.spindle[i]!,
-            inCut: packed.inCut[i]!,
-            plannedDowntime: packed.plannedDowntime[i]!,
-            ideal: packed.ideal[i]!,
-            total: packed.total[i]!,
-            rejected: packed.rejected[i]!,
-            minExpected: r.minExpectedPartTime,
-          })),
+          rows.map((r, i) => [
+            r.shiftId,
+            r.start,
+            r.end,
+            packed.duration[i]!,
+            packed.active[i]!,
+            packed.known[i]!,
+            packed.spindle[i]!,
+            packed.inCut[i]!,
+            packed.plannedDowntime[i]!,
+            packed.ideal[i]!,
+            packed.total[i]!,
+            packed.rejected[i]!,
+            r.minExpectedPartTime,
+          ]),
         );
         expect(asRows).toEqual(packed);
         expect(knownStateMsSeries(packed, range)).toBe(

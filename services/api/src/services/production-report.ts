@@ -170,7 +170,7 @@ async function loadReportData(
   // Before any rollup is read or built.
   const intervals = intervalsOf(calendar, range, unit);
   const ids = machines.map((m) => m.id);
-  // Cells summed by the database when the cells allow (decision 0804); reasons only for the waterfall.
+  // Week and day rows when the cells allow (decision 0804); reasons only for the waterfall.
   const { rows, series, downtimeByReason } = await reportRollups(ctx, calendar, ids, range, {
     useStored: true,
     key,
@@ -250,21 +250,17 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
     machineIds: q.filter.machine,
     group: q.filter.machineGroup,
   });
-  const data = await loadReportData(
-    ctx,
-    range,
-    selectedMachines,
-    q.filter.shift,
-    q.interval,
-    `production:${q.interval}`,
-  );
+  const [data, allGroups, colors] = await Promise.all([
+    loadReportData(ctx, range, selectedMachines, q.filter.shift, q.interval, `production:${q.interval}`),
+    listGroups(ctx.scope),
+    shiftColors(ctx),
+  ]);
   const { machines, shiftFilter, intervals } = data;
   const selectedIds = machines.map((m) => m.id);
   const selected = new Set(selectedIds);
-  const groups = (await listGroups(ctx.scope))
+  const groups = allGroups
     .map((g) => ({ ...g, machineIds: g.machineIds.filter((id) => selected.has(id)) }))
     .filter((g) => g.machineIds.length > 0);
-  const colors = await shiftColors(ctx);
   const shifts = colors.filter((s) => !shiftFilter || shiftFilter.has(s.id));
 
   const dimKeys = (dim: ProductionGroupBy): DimKey[] => {
@@ -425,17 +421,22 @@ export async function oeeByMachine(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeB
 }
 
 export async function oeeByShift(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeByShiftResponse> {
-  const { range, data } = await oeeByData(ctx, q, `oeeByShift:${q.intervalType}`);
+  const [{ range, data }, colors, allGroups] = await Promise.all([
+    oeeByData(ctx, q, `oeeByShift:${q.intervalType}`),
+    shiftColors(ctx),
+    listGroups(ctx.scope),
+  ]);
   const intervals = data.intervals;
-  const shifts = (await shiftColors(ctx)).filter((s) => !data.shiftFilter || data.shiftFilter.has(s.id));
+  const shifts = colors.filter((s) => !data.shiftFilter || data.shiftFilter.has(s.id));
   const selected = new Set(data.machines.map((m) => m.id));
   // A shift's cell is shift time only: OOE and TEEP are null (METRICS.md §3).
+  const only = new Map(shifts.map((s) => [s.id, new Set([s.id])]));
   const value = (ids: Iterable<string>, r: Range, shiftId: string) =>
-    metricOf(efficiency(data.sum(ids, r, new Set([shiftId])), { shiftFiltered: true }), q.efficiencyMetric);
+    metricOf(efficiency(data.sum(ids, r, only.get(shiftId)!), { shiftFiltered: true }), q.efficiencyMetric);
   const byShift = (ids: readonly string[]): ShiftValue[] =>
     shifts.map((s) => ({ shift: s.id, value: value(ids, range, s.id) }));
   const all = [...selected];
-  const groups = (await listGroups(ctx.scope))
+  const groups = allGroups
     .map((g) => ({ ...g, machineIds: g.machineIds.filter((id) => selected.has(id)) }))
     .filter((g) => g.machineIds.length > 0);
   return {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   addDowntimeByReasonInto,
-  addTotals,
+  addTotalsInto,
   buildRollups,
   checkRange,
   efficiency,
@@ -125,10 +125,10 @@ export interface ReportCells {
  * domain code the recompute uses. The cache token fingerprints
  * what the stored rows depend on, so it changes whenever the numbers may have (decision 0700).
  *
- * With `cells` day or coarser and a range on company-day starts, stored machines are read from the day
- * rows (one per machine × company day × shift, decision 0804) summed by the database per machine × shift ×
- * cell: one row per machine, shift and cell, which every sum over whole cells (a cell, the range) and
- * every shift selection adds exactly as it would the day or hourly rows. Those rows carry empty per-reason
+ * With `cells` day or coarser and a range on company-day starts, stored machines are read from the week
+ * and day rows (one per machine × company week or day × shift, decision 0804; loadRollupCells), each
+ * wholly inside one cell, which every sum over whole cells (a cell, the range) and every shift selection
+ * adds exactly as it would the hourly rows. Those rows carry empty per-reason
  * maps; with `reasons` the result's `downtimeByReason` is the in-shift downtime by reason over the range of
  * all the machines in the selected shifts (`reasons.shiftIds`; null: all shift time), from the database
  * for the stored machines and from the rows for the others.
@@ -239,7 +239,7 @@ export async function reportRollups(
 /**
  * Per-machine totals (METRICS.md §2–§3) of report cells from each machine's packed series (the cells read
  * packed, else its rows packed once with packRollups), summed once per (machine, range, shift selection),
- * memoized; sums over machines add those totals (addTotals), so no cell is summed from rows twice.
+ * memoized; sums over machines add those totals (addTotalsInto), so no cell is summed from rows twice.
  */
 export function rollupTotals(
   rows: ReadonlyMap<string, readonly Rollup[]>,
@@ -251,26 +251,42 @@ export function rollupTotals(
     if (!s) series.set(machineId, (s = packRollups(rows.get(machineId) ?? [])));
     return s;
   };
-  const memo = new Map<string, EfficiencyTotals>();
-  const shiftKey = (ids: ReadonlySet<string> | null) => (ids ? [...ids].sort().join(',') : '*');
+  // Memo by shift selection, machine and range start (Map lookups, no key string per cell), then the few
+  // ranges of that start (an interval and the whole range may share it) by end.
+  const memo = new Map<string, Map<string, Map<number, Array<{ end: number; t: EfficiencyTotals }>>>>();
+  const keys = new WeakMap<ReadonlySet<string>, string>();
+  const shiftKey = (ids: ReadonlySet<string> | null) => {
+    if (!ids) return '*';
+    let k = keys.get(ids);
+    if (k === undefined) keys.set(ids, (k = [...ids].sort().join(',')));
+    return k;
+  };
+  const memoOf = (machineId: string, shiftIds: ReadonlySet<string> | null, start: number) => {
+    const k = shiftKey(shiftIds);
+    let bySelection = memo.get(k);
+    if (!bySelection) memo.set(k, (bySelection = new Map()));
+    let byMachine = bySelection.get(machineId);
+    if (!byMachine) bySelection.set(machineId, (byMachine = new Map()));
+    let ofStart = byMachine.get(start);
+    if (!ofStart) byMachine.set(start, (ofStart = []));
+    return ofStart;
+  };
   /** Totals of one machine over [start, end) in the selected shifts (null = no shift filter). */
   const totals = (machineId: string, r: Range, shiftIds: ReadonlySet<string> | null): EfficiencyTotals => {
-    const k = `${machineId}|${r.start}|${r.end}|${shiftKey(shiftIds)}`;
-    let t = memo.get(k);
-    if (!t) {
-      t = efficiencyTotalsSeries(seriesOf(machineId), {
-        start: epochMs(r.start),
-        end: epochMs(r.end),
-        shiftIds,
-      });
-      memo.set(k, t);
-    }
+    const ofStart = memoOf(machineId, shiftIds, r.start);
+    for (const e of ofStart) if (e.end === r.end) return e.t;
+    const t = efficiencyTotalsSeries(seriesOf(machineId), {
+      start: epochMs(r.start),
+      end: epochMs(r.end),
+      shiftIds,
+    });
+    ofStart.push({ end: r.end, t });
     return t;
   };
-  /** Σ totals over machines. */
+  /** Σ totals over machines (a new object; the memoized totals stay as they are). */
   const sum = (machineIds: Iterable<string>, r: Range, shiftIds: ReadonlySet<string> | null) => {
-    let t = emptyTotals();
-    for (const id of machineIds) t = addTotals(t, totals(id, r, shiftIds));
+    const t = emptyTotals();
+    for (const id of machineIds) addTotalsInto(t, totals(id, r, shiftIds));
     return t;
   };
   /** Σ time in any machine state of one machine over [start, end) in the selected shifts. */
@@ -358,9 +374,11 @@ export interface UtilizationQuery extends Range {
 export const NO_UTILIZATION_DATA = 'No utilization data in this range.';
 
 export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
-  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const [calendar, machines] = await Promise.all([
+    loadCalendar(ctx.scope.db, ctx.scope.companyId),
+    reportMachines(ctx.scope, q),
+  ]);
   const range = { start: epochMs(q.start), end: epochMs(q.end) };
-  const machines = await reportMachines(ctx.scope, q);
   const ids = machines.map((m) => m.id);
   const intervals = reportIntervals(calendar, range, q.interval);
   const shiftIds = q.shifts?.length ? new Set(q.shifts) : null;
