@@ -31,7 +31,7 @@ export interface AdapterStatus {
   sets: Record<
     string,
     {
-      /** Observation pairs written to connected clients, per machine and SHDR key. */
+      /** Observation pairs written to connected clients (once per line, however many), per machine and key. */
       sent: Array<Record<string, number>>;
       /** Remote addresses of the clients connected now, per machine. */
       peers: string[][];
@@ -95,9 +95,12 @@ class Adapter {
       buffer = lines.pop() ?? '';
       for (const l of lines) if (l.trim().toUpperCase() === '* PING') socket.write('* PONG 10000\n');
     });
+    // A real adapter sends every current value on connect, stamped with when they took effect. A node taking
+    // the machine over while its holder still listens hears values that were stored already, and stores them
+    // no second time (decision 0971): only the snapshot of a client that is alone counts as sent.
+    const alone = this.clients.size === 0;
     this.clients.add(socket);
-    // A real adapter sends every current value on connect, stamped with when they took effect.
-    this.write(socket, this.since, this.values);
+    if (this.write(socket, this.since, this.values) && alone) this.count(this.values);
   }
 
   /** Mutates: the values of this step; writes the changed ones (and the feed-rate sample) to every client. */
@@ -107,15 +110,24 @@ class Adapter {
     );
     this.values = { ...this.values, ...next };
     this.since = ts;
-    for (const socket of this.clients) this.write(socket, ts, changed);
+    // Each line is to be stored once, however many nodes hear it.
+    let written = false;
+    for (const socket of this.clients) written = this.write(socket, ts, changed) || written;
+    if (written) this.count(changed);
   }
 
-  private write(socket: net.Socket, ts: number, pairs: Record<string, string>): void {
-    if (socket.destroyed || !socket.writable) return;
+  /** Writes the pairs as one line; false when there was nothing to write or the socket is closing. */
+  private write(socket: net.Socket, ts: number, pairs: Record<string, string>): boolean {
+    if (socket.destroyed || !socket.writable) return false;
     const entries = Object.entries(pairs);
-    if (entries.length === 0) return;
+    if (entries.length === 0) return false;
     socket.write(`${new Date(ts).toISOString()}|${entries.map(([k, v]) => `${k}|${v}`).join('|')}\n`);
-    for (const [k] of entries) this.sent[k] = (this.sent[k] ?? 0) + 1;
+    return true;
+  }
+
+  /** Mutates `sent`. */
+  private count(pairs: Record<string, string>): void {
+    for (const k of Object.keys(pairs)) this.sent[k] = (this.sent[k] ?? 0) + 1;
   }
 
   peers(): string[] {

@@ -56,7 +56,8 @@ export async function renewLeases(
 
 /**
  * Claim up to `limit` free leases of sources in service: never held, expired, or left by an earlier process of
- * the same node id (a restarted node takes its own back at once). Rows another node is claiming right now are
+ * the same node id (a restarted node takes its own back at once). A lease freed for a successor (handOverLease)
+ * stays unexpired until its reservation ends, so only that successor claims it (claimHandedLeases). Rows another node is claiming right now are
  * skipped, not waited for (SKIP LOCKED); each claim raises the lease's epoch, fencing the previous holder.
  */
 export async function claimLeases(
@@ -72,13 +73,14 @@ export async function claimLeases(
     where not exists (select 1 from source_leases l where l.source_id = s.id)
     on conflict (source_id) do nothing`.execute(db);
   const { rows } = await sql<{ source_id: string; epoch: number }>`update source_leases
-    set node_id = ${nodeId}, expires_at = ${dbNowMs} + ${ttlMs}, epoch = source_leases.epoch + 1
+    set node_id = ${nodeId}, expires_at = ${dbNowMs} + ${ttlMs}, epoch = source_leases.epoch + 1,
+      releasing = 0, successor = null, successor_ready = 0
     where source_id in (
       select l.source_id from source_leases l
       join machine_sources s on s.id = l.source_id
       join machines m on m.id = s.machine_id
       where s.enabled = 1 and m.decommissioned_at is null
-        and (l.node_id is null or l.expires_at <= ${dbNowMs} or l.node_id = ${nodeId})
+        and (l.expires_at <= ${dbNowMs} or l.node_id = ${nodeId})
         and not (l.source_id = any(${[...exclude]}::text[]))
       order by l.source_id
       limit ${limit}
@@ -90,8 +92,124 @@ export async function claimLeases(
 /** Give leases back (graceful hand-over): free for any node at once. */
 export async function releaseLeases(db: Executor, nodeId: string, held: readonly HeldLease[]): Promise<void> {
   for (const h of held)
-    await sql`update source_leases set node_id = null, expires_at = 0
+    await sql`update source_leases set node_id = null, expires_at = 0, releasing = 0, successor = null,
+      successor_ready = 0
       where source_id = ${h.sourceId} and node_id = ${nodeId} and epoch = ${h.epoch}`.execute(db);
+}
+
+// A graceful hand-over of an SHDR source is make-before-break (decision 0971): the holder offers the lease, a node
+// below its share reserves it and dials the adapter alongside the holder, says when it hears it, and only then
+// does the holder flush and free the lease, for that node alone. The successor continues the stored run.
+
+/**
+ * The holder's side, each round: offers `extras` (sets `releasing`), withdraws the offer of its other leases, and
+ * forgets a successor that is no longer a live node. Returns each offered lease's successor once it is ready.
+ */
+export async function offerLeases(
+  db: Executor,
+  nodeId: string,
+  extras: readonly HeldLease[],
+  held: readonly HeldLease[],
+  ttlMs: number,
+): Promise<Map<string, string>> {
+  const offered = extras.map((h) => h.sourceId);
+  const kept = held.map((h) => h.sourceId).filter((id) => !offered.includes(id));
+  if (kept.length > 0)
+    await sql`update source_leases set releasing = 0, successor = null, successor_ready = 0
+      where node_id = ${nodeId} and releasing = 1 and source_id = any(${kept}::text[])`.execute(db);
+  if (offered.length === 0) return new Map();
+  await sql`update source_leases set releasing = 1, successor = null, successor_ready = 0
+    where node_id = ${nodeId} and source_id = any(${offered}::text[]) and successor is not null
+      and not exists (select 1 from ingest_nodes n where n.node_id = source_leases.successor
+        and n.heartbeat_at > ${dbNowMs} - ${ttlMs})`.execute(db);
+  await sql`update source_leases set releasing = 1
+    where node_id = ${nodeId} and releasing = 0 and source_id = any(${offered}::text[])`.execute(db);
+  const { rows } = await sql<{ source_id: string; epoch: number; successor: string | null; ready: number }>`
+    select source_id, epoch, successor, successor_ready as ready from source_leases
+    where node_id = ${nodeId} and releasing = 1 and source_id = any(${offered}::text[])`.execute(db);
+  const epochs = new Map(extras.map((h) => [h.sourceId, h.epoch]));
+  const ready = new Map<string, string>();
+  for (const r of rows)
+    if (epochs.get(r.source_id) === Number(r.epoch) && r.successor && Number(r.ready) === 1)
+      ready.set(r.source_id, r.successor);
+  return ready;
+}
+
+/**
+ * A node below its share reserves up to `limit` SHDR leases other live holders offer (none reserved yet);
+ * returns their source ids. It then dials those adapters alongside their holders. No SKIP LOCKED here: the
+ * holder's batches lock its rows FOR SHARE often, so each update waits for the batch instead, and re-checks
+ * that nobody reserved the row meanwhile.
+ */
+export async function reserveLeases(db: Executor, nodeId: string, limit: number): Promise<string[]> {
+  if (limit <= 0) return [];
+  const { rows: offered } = await sql<{ source_id: string }>`select l.source_id from source_leases l
+    join machine_sources s on s.id = l.source_id
+    where l.releasing = 1 and l.successor is null and s.kind = 'shdr'
+      and l.node_id is not null and l.node_id <> ${nodeId} and l.expires_at > ${dbNowMs}
+    order by l.source_id`.execute(db);
+  const reserved: string[] = [];
+  // One row per statement: a statement locking several rows could deadlock with a batch's FOR SHARE.
+  for (const { source_id } of offered) {
+    if (reserved.length >= limit) break;
+    const { rows } = await sql`update source_leases set successor = ${nodeId}, successor_ready = 0
+      where source_id = ${source_id} and releasing = 1 and successor is null and node_id <> ${nodeId}
+        and expires_at > ${dbNowMs}
+      returning source_id`.execute(db);
+    if (rows.length > 0) reserved.push(source_id);
+  }
+  return reserved;
+}
+
+/** The successor hears the adapters of `sourceIds` itself: their holders may let go. */
+export async function markSuccessorReady(
+  db: Executor,
+  nodeId: string,
+  sourceIds: readonly string[],
+): Promise<void> {
+  for (const sourceId of sourceIds)
+    await sql`update source_leases set successor_ready = 1
+      where source_id = ${sourceId} and successor = ${nodeId} and releasing = 1`.execute(db);
+}
+
+/** Of `sourceIds`, the reservations of `nodeId` that still stand (offered to it, or freed for it). */
+export async function standingReservations(
+  db: Executor,
+  nodeId: string,
+  sourceIds: readonly string[],
+): Promise<Set<string>> {
+  if (sourceIds.length === 0) return new Set();
+  const { rows } = await sql<{ source_id: string }>`select source_id from source_leases
+    where successor = ${nodeId} and source_id = any(${[...sourceIds]}::text[]) and expires_at > ${dbNowMs}
+      and (releasing = 1 or node_id is null)`.execute(db);
+  return new Set(rows.map((r) => r.source_id));
+}
+
+/**
+ * The holder lets go of a lease whose successor is ready (after storing all it received): free for that
+ * successor alone until `ttlMs` from now, then for anyone. False when the offer was withdrawn meanwhile.
+ */
+export async function handOverLease(
+  db: Executor,
+  nodeId: string,
+  lease: HeldLease,
+  ttlMs: number,
+): Promise<boolean> {
+  const { rows } = await sql`update source_leases set node_id = null, expires_at = ${dbNowMs} + ${ttlMs},
+      releasing = 0, successor_ready = 0
+    where source_id = ${lease.sourceId} and node_id = ${nodeId} and epoch = ${lease.epoch}
+      and successor is not null and successor_ready = 1
+    returning source_id`.execute(db);
+  return rows.length > 0;
+}
+
+/** The successor claims the leases freed for it (each claim raises the epoch, fencing the previous holder). */
+export async function claimHandedLeases(db: Executor, nodeId: string, ttlMs: number): Promise<HeldLease[]> {
+  const { rows } = await sql<{ source_id: string; epoch: number }>`update source_leases
+    set node_id = ${nodeId}, expires_at = ${dbNowMs} + ${ttlMs}, epoch = epoch + 1, successor = null
+    where node_id is null and successor = ${nodeId} and expires_at > ${dbNowMs}
+    returning source_id, epoch`.execute(db);
+  return rowsToLeases(rows);
 }
 
 /**

@@ -510,6 +510,12 @@ export interface SourceLeasesTable {
   node_id: string | null;
   expires_at: number;
   epoch: number;
+  /** 0024: the holder offers the lease to a node below its share (1) (decision 0971). */
+  releasing: number;
+  /** 0024: the node that reserved the offered lease; it alone may claim it once freed, until `expires_at`. */
+  successor: string | null;
+  /** 0024: the successor hears the adapter itself (1): the holder may let go. */
+  successor_ready: number;
 }
 
 export interface GatewaysTable {

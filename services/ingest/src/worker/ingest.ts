@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { PostgresAdapter } from 'kysely';
 import type { Database } from '@takt/db';
@@ -17,6 +18,7 @@ import { limitedLog } from './log';
 import type { FieldMeaning } from './pipeline';
 import { rebuild } from './rebuild';
 import { RollupWorker } from './rollup';
+import { ShadowLink, continueRun } from './shadow';
 import type { SourceRow } from './store';
 import { loadFieldMaps, loadSources } from './store';
 
@@ -189,11 +191,42 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   }
 
   /**
+   * Adapters this node dials ahead of a graceful hand-over (decision 0971), by source id: their holder still
+   * derives them. Mutated by `refresh` only.
+   */
+  const shadows = new Map<string, ShadowLink>();
+  /** When this node first offered each of its extra SHDR sources (local monotonic ms). */
+  const offeredSince = new Map<string, number>();
+
+  /** Mutates `shadows`: dials an offered source's adapter; the holder learns it may let go at its first line. */
+  function listen(keeper: LeaseKeeper, s: SourceRow, fields: Map<string, FieldMeaning>): void {
+    const shadow = new ShadowLink(s, fields, () => {
+      keeper
+        .ready([s.sourceId])
+        .then(() => (shadow.announced = true))
+        .catch((err: Error) =>
+          log(`[ingest] ${s.machineName}: announcing the hand-over failed: ${err.message}`),
+        );
+    });
+    shadow.transport = shdrTransport(shadow, env);
+    shadows.set(s.sourceId, shadow);
+  }
+
+  /** Mutates `shadows`: stops listening ahead for a source. */
+  async function unlisten(sourceId: string): Promise<void> {
+    const shadow = shadows.get(sourceId);
+    if (!shadow) return;
+    shadows.delete(sourceId);
+    await shadow.transport.stop();
+  }
+
+  /**
    * Hands a source over to another node (decision 0970): its transport stops without a drop being recorded
-   * (the machine's link is not lost, only moved), what it received is stored, then the lease is given back. If
+   * (the machine's link is not lost, only moved), what it received is stored, then the lease is given back:
+   * to the successor that already hears its adapter when there is one (decision 0971), else to any node. If
    * the store fails the lease is kept, and the next round tries again.
    */
-  async function handOver(keeper: LeaseKeeper, sourceId: string): Promise<void> {
+  async function handOver(keeper: LeaseKeeper, sourceId: string, toSuccessor: boolean): Promise<void> {
     const link = links.get(sourceId);
     if (link) {
       link.detached = true;
@@ -205,15 +238,51 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       }
       links.delete(sourceId);
     }
-    await keeper.release([sourceId]);
+    offeredSince.delete(sourceId);
+    if (!toSuccessor || !(await keeper.handTo(sourceId))) await keeper.release([sourceId]);
+  }
+
+  /**
+   * The sources over this node's share go to other nodes. An SHDR source is offered first and handed over once
+   * its successor hears the adapter (make-before-break, decision 0971); other kinds, and an SHDR source nobody
+   * took up within two lease periods (a node of an older version), are handed over at once.
+   */
+  async function handOverExtras(keeper: LeaseKeeper, extras: readonly string[]): Promise<void> {
+    const t = performance.now();
+    const offered = extras.filter((id) => links.get(id)?.source.kind === 'shdr');
+    for (const id of offeredSince.keys()) if (!offered.includes(id)) offeredSince.delete(id);
+    for (const id of offered) if (!offeredSince.has(id)) offeredSince.set(id, t);
+    const ready = await keeper.offer(offered);
+    for (const id of extras) {
+      const since = offeredSince.get(id);
+      if (ready.has(id)) await handOver(keeper, id, true);
+      else if (since == null || t - since > 2 * keeper.ttlMs) await handOver(keeper, id, false);
+    }
   }
 
   async function refresh(): Promise<void> {
     const sources = await loadSources(db);
     let wanted = new Map(sources.map((s) => [s.sourceId, s]));
     let gone: string[] = [];
+    let handed = new Set<string>();
     if (keeper) {
-      for (const id of await keeper.balance(sources.length)) await handOver(keeper, id);
+      const plan = await keeper.balance(sources.length, [...shadows.keys()]);
+      handed = new Set(plan.handed);
+      await handOverExtras(keeper, plan.extras);
+      // A reservation withdrawn, or a source claimed after its holder died (a new run, decision 0970).
+      for (const id of [...shadows.keys()]) if (!plan.standing.has(id) && !handed.has(id)) await unlisten(id);
+      const listenTo = plan.reserved.map((id) => wanted.get(id)).filter((s) => s != null);
+      const listenFields = await loadFieldMaps(
+        db,
+        listenTo.map((s) => s.machineId),
+      );
+      for (const s of listenTo) listen(keeper, s, listenFields.get(s.machineId) ?? new Map());
+      // An announcement that failed is repeated.
+      const unannounced = [...shadows.values()].filter((sh) => sh.answered && !sh.announced);
+      if (unannounced.length > 0) {
+        await keeper.ready(unannounced.map((sh) => sh.source.sourceId));
+        for (const sh of unannounced) sh.announced = true;
+      }
       gone = keeper
         .leases()
         .map((l) => l.sourceId)
@@ -240,6 +309,21 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     for (const s of fresh) {
       const fields: Map<string, FieldMeaning> = fieldMaps.get(s.machineId) ?? new Map();
       const link = new Link(s, fields, now(), writer);
+      const shadow = shadows.get(s.sourceId);
+      if (shadow) {
+        shadows.delete(s.sourceId);
+        // Handed over by a holder that stored everything up to here: the stored run goes on (decision 0971).
+        const taken =
+          handed.has(s.sourceId) && sameTarget(s, shadow.source)
+            ? await continueRun(db, link, shadow, now)
+            : null;
+        if (taken != null) {
+          links.set(s.sourceId, link);
+          log(`[ingest] ${s.machineName}: continues the run handed over (${taken} line(s) heard meanwhile)`);
+          continue;
+        }
+        await shadow.transport.stop();
+      }
       link.transport = transportFor(link);
       links.set(s.sourceId, link);
     }
@@ -317,6 +401,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       if (leaseTimer) clearInterval(leaseTimer);
       await refreshing;
       await mqtt?.stop();
+      await Promise.all([...shadows.keys()].map((id) => unlisten(id)));
       await Promise.all([...links.values()].map((l) => l.transport.stop()));
       await flush();
       // Another node takes the sources over at its next round instead of after the leases expire.

@@ -2,13 +2,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   beatNode,
+  claimHandedLeases,
   claimLeases,
   companyScope,
   fenceLeases,
+  handOverLease,
   leaseHolders,
   liveNodeCount,
+  markSuccessorReady,
+  offerLeases,
   releaseLeases,
   renewLeases,
+  reserveLeases,
+  standingReservations,
 } from '@takt/db';
 import { claimDirty, markRollupsDirty, unclaimDirty } from '@takt/db/rollups';
 import { freshDb } from '@takt/db/testing';
@@ -100,11 +106,11 @@ describe('ingest leases on PostgreSQL', () => {
       (ids) => lost.push(...ids),
     );
     await a.renew();
-    expect(await a.balance(4)).toEqual([]);
+    expect((await a.balance(4)).extras).toEqual([]);
     expect(a.count).toBe(4);
     await beatNode(t.db, 'b');
     expect(await liveNodeCount(t.db, TTL)).toBe(2);
-    const extra = await a.balance(4);
+    const { extras: extra } = await a.balance(4);
     expect(extra).toHaveLength(2);
     await a.release(extra);
     const b = new LeaseKeeper(
@@ -114,7 +120,7 @@ describe('ingest leases on PostgreSQL', () => {
       () => {},
     );
     await b.renew();
-    expect(await b.balance(4)).toEqual([]);
+    expect((await b.balance(4)).extras).toEqual([]);
     expect([a.count, b.count]).toEqual([2, 2]);
     // A lease taken from under a node is lost at its next renewal.
     const [mine] = a.leases();
@@ -126,6 +132,41 @@ describe('ingest leases on PostgreSQL', () => {
     await a.renew();
     expect(lost).toEqual([mine!.sourceId]);
     expect(a.count).toBe(1);
+  });
+
+  it('hands a lease over make-before-break: offered, reserved, ready, freed for the successor alone', async () => {
+    await beatNode(t.db, 'a');
+    await beatNode(t.db, 'b');
+    const held = await claimLeases(t.db, 'a', [], 4, TTL);
+    const [offered, kept] = [held.slice(0, 1), held.slice(1)];
+    const id = offered[0]!.sourceId;
+    expect(await offerLeases(t.db, 'a', offered, held, TTL)).toEqual(new Map());
+    // Only an offered SHDR lease can be reserved, by one node.
+    expect(await reserveLeases(t.db, 'b', 4)).toEqual([id]);
+    expect(await reserveLeases(t.db, 'c', 4)).toEqual([]);
+    expect(await standingReservations(t.db, 'b', [id])).toEqual(new Set([id]));
+    // Not ready yet: the holder keeps it.
+    expect(await handOverLease(t.db, 'a', offered[0]!, TTL)).toBe(false);
+    expect(await offerLeases(t.db, 'a', offered, held, TTL)).toEqual(new Map());
+    await markSuccessorReady(t.db, 'b', [id]);
+    expect(await offerLeases(t.db, 'a', offered, held, TTL)).toEqual(new Map([[id, 'b']]));
+    expect(await handOverLease(t.db, 'a', offered[0]!, TTL)).toBe(true);
+    // The old holder is fenced out at once; nobody but the successor claims the freed lease.
+    expect(await fenceLeases(t.db, 'a', offered)).toEqual(new Set());
+    expect(await claimLeases(t.db, 'c', [], 4, TTL)).toEqual([]);
+    expect(await standingReservations(t.db, 'b', [id])).toEqual(new Set([id]));
+    expect(await claimHandedLeases(t.db, 'b', TTL)).toEqual([{ sourceId: id, epoch: offered[0]!.epoch + 1 }]);
+    expect((await leaseHolders(t.db)).get(id)).toBe('b');
+    // An offer withdrawn (the holder is back within its share) drops the reservation.
+    await offerLeases(t.db, 'a', kept.slice(0, 1), kept, TTL);
+    expect(await reserveLeases(t.db, 'b', 4)).toEqual([kept[0]!.sourceId]);
+    await offerLeases(t.db, 'a', [], kept, TTL);
+    expect(await standingReservations(t.db, 'b', [kept[0]!.sourceId])).toEqual(new Set());
+    // A successor that is no longer a live node is forgotten, and a live one may reserve again.
+    await offerLeases(t.db, 'a', kept.slice(0, 1), kept, TTL);
+    expect(await reserveLeases(t.db, 'gone', 4)).toEqual([kept[0]!.sourceId]);
+    await offerLeases(t.db, 'a', kept.slice(0, 1), kept, TTL);
+    expect(await reserveLeases(t.db, 'b', 4)).toEqual([kept[0]!.sourceId]);
   });
 
   it('gives each dirty rollup mark to one worker, and frees a mark renewed while it was claimed', async () => {

@@ -4,12 +4,18 @@ import type { Kysely } from 'kysely';
 import type { Database, HeldLease } from '@takt/db';
 import {
   beatNode,
+  claimHandedLeases,
   claimLeases,
   fenceLeases,
   forgetNode,
+  handOverLease,
   liveNodeCount,
+  markSuccessorReady,
+  offerLeases,
   releaseLeases,
   renewLeases,
+  reserveLeases,
+  standingReservations,
 } from '@takt/db';
 
 /** How long a lease (and a node's heartbeat) lasts without renewal (decision 0970). */
@@ -26,6 +32,18 @@ export interface LeaseOptions {
   ttlMs?: number;
   /** LEASE_RENEW_MS unless a test shortens it. */
   renewMs?: number;
+}
+
+/** What one balancing round asks of the node (decision 0970; the graceful hand-over: decision 0971). */
+export interface BalancePlan {
+  /** Sources held beyond the share: to be handed over. */
+  extras: string[];
+  /** Sources a holder freed for this node after it heard their adapters: their stored runs continue here. */
+  handed: string[];
+  /** Sources offered by their holders and reserved now by this node: dial their adapters alongside. */
+  reserved: string[];
+  /** Of the sources this node listens to ahead of a hand-over, those whose reservation still stands. */
+  standing: Set<string>;
 }
 
 /** Thrown inside a batch's transaction when a lease it writes under is no longer this node's. */
@@ -133,29 +151,71 @@ export class LeaseKeeper {
     }
   }
 
+  /** Mutates: records leases just granted, trusted until `sent` plus the TTL. */
+  private grant(leases: readonly HeldLease[], sent: number): void {
+    for (const l of leases) this.held.set(l.sourceId, { epoch: l.epoch, until: sent + this.ttlMs });
+    if (leases.length > 0) {
+      this.log(`[ingest] node ${this.nodeId} claimed ${leases.length} source(s), holds ${this.held.size}`);
+      this.onCount(this.held.size);
+    }
+  }
+
   /**
-   * Balance (decision 0970): this node's share is ceil(sources / live nodes). Claims free leases up to it and
-   * returns the sources held beyond it, for the node to hand over gracefully (then `release`).
+   * Balance (decision 0970): this node's share is ceil(sources / live nodes). Claims first the leases handed
+   * to it (decision 0971), then free leases up to the share, then reserves offered leases up to the share,
+   * counting the reservations it listens for (`listening`) already. Returns the plan for the node.
    */
-  async balance(sourceCount: number): Promise<string[]> {
+  async balance(sourceCount: number, listening: readonly string[] = []): Promise<BalancePlan> {
     const live = Math.max(1, await liveNodeCount(this.db, this.ttlMs));
     const share = Math.ceil(sourceCount / live);
+    let sent = performance.now();
+    const handed = await claimHandedLeases(this.db, this.nodeId, this.ttlMs);
+    this.grant(handed, sent);
     if (this.held.size < share) {
-      const sent = performance.now();
-      const claimed = await claimLeases(
-        this.db,
-        this.nodeId,
-        [...this.held.keys()],
-        share - this.held.size,
-        this.ttlMs,
+      sent = performance.now();
+      this.grant(
+        await claimLeases(this.db, this.nodeId, [...this.held.keys()], share - this.held.size, this.ttlMs),
+        sent,
       );
-      for (const l of claimed) this.held.set(l.sourceId, { epoch: l.epoch, until: sent + this.ttlMs });
-      if (claimed.length > 0) {
-        this.log(`[ingest] node ${this.nodeId} claimed ${claimed.length} source(s), holds ${this.held.size}`);
-        this.onCount(this.held.size);
-      }
     }
-    return [...this.held.keys()].slice(share);
+    const standing = await standingReservations(
+      this.db,
+      this.nodeId,
+      listening.filter((id) => !this.held.has(id)),
+    );
+    const reserved = await reserveLeases(this.db, this.nodeId, share - this.held.size - standing.size);
+    return {
+      extras: [...this.held.keys()].slice(share),
+      handed: handed.map((l) => l.sourceId),
+      reserved,
+      standing,
+    };
+  }
+
+  /**
+   * Offers `sourceIds` to nodes below their share and withdraws the offer of every other lease held; returns
+   * the offered sources whose successor already hears their adapter (decision 0971).
+   */
+  async offer(sourceIds: readonly string[]): Promise<Set<string>> {
+    const ready = await offerLeases(this.db, this.nodeId, this.leases(sourceIds), this.leases(), this.ttlMs);
+    return new Set(ready.keys());
+  }
+
+  /** This node hears the adapters of the sources it reserved: their holders may let go. */
+  async ready(sourceIds: readonly string[]): Promise<void> {
+    await markSuccessorReady(this.db, this.nodeId, sourceIds);
+  }
+
+  /**
+   * Mutates: lets go of a lease for its ready successor (everything its source received is stored); false when
+   * the offer was withdrawn meanwhile (then `release` it).
+   */
+  async handTo(sourceId: string): Promise<boolean> {
+    const [lease] = this.leases([sourceId]);
+    if (!lease || !(await handOverLease(this.db, this.nodeId, lease, this.ttlMs))) return false;
+    this.held.delete(sourceId);
+    this.onCount(this.held.size);
+    return true;
   }
 
   /** Mutates: hands leases back (their sources are stopped and everything they received is stored). */

@@ -1,7 +1,8 @@
 // Decision 0970: ingest nodes share the machines through leases in PostgreSQL. Two worker processes on four real
 // SHDR adapters split the machines; a node started later gets half; a node killed with SIGKILL has its machines
 // taken over within 15 s; and every machine's stored observations and state time equal those of a single node
-// that listened to the same adapters all along.
+// that listened to the same adapters all along. Decision 0971: a machine handed over while its adapter sends
+// changes continues its run on the new node, with nothing lost, doubled or moved.
 import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
@@ -25,6 +26,8 @@ const LINES = 120;
 const STEP_MS = 8;
 /** issue: a dead node's machines are taken over within 15 s. */
 const TAKEOVER_MS = 15_000;
+/** The time between the adapters' changes while node B joins. */
+const BUSY_MS = 200;
 
 /**
  * A simulated SHDR adapter playing one script to every client that took the link (sent `* PING`), as a real
@@ -56,14 +59,15 @@ async function scriptedAdapter(index: number) {
     clients: () => clients.size,
     /** Lines sent so far (seq 1..sent). */
     sent: () => n,
-    async play(lines: number) {
+    /** `busy`: every line changes the execution and counts a part (a change in any gap is noticed). */
+    async play(lines: number, busy = false) {
       for (let i = 0; i < lines; i++) {
         const seq = ++n;
         const pairs: string[] = [];
         // Machine-specific rhythm, so the four machines' state times differ.
-        if (seq % (11 + index) === 0)
+        if (busy || seq % (11 + index) === 0)
           pairs.push(`execution|${(execution = execution === 'ACTIVE' ? 'READY' : 'ACTIVE')}`);
-        if (seq % 7 === 0) pairs.push(`part_count|${++parts}`);
+        if (busy || seq % 7 === 0) pairs.push(`part_count|${++parts}`);
         if (seq % 50 === 0) pairs.push(`program|O${++program}`);
         lastTs = Math.max(Date.now(), lastTs + 1);
         for (const socket of clients) send(socket, lastTs, [`seq|${seq}`, ...pairs].join('|'));
@@ -141,10 +145,55 @@ async function scriptRows(db: Kysely<Database>, machineId: string) {
     .select(['ts', 'key', 'value'])
     .where('machine_id', '=', machineId)
     .where('key', '!=', CONNECTION_KEY)
-    .orderBy(['ts', 'key'])
+    .orderBy('ts')
+    .orderBy('key')
     .execute();
   const lineTimes = new Set(rows.filter((r) => r.key === 'seq').map((r) => r.ts));
   return rows.filter((r) => lineTimes.has(r.ts));
+}
+
+/**
+ * Per machine, what the cluster stored equals what the single node stored: every script observation exactly once
+ * at the same time, the same state time state by state in the same order from the first script line to the
+ * last, and the same parts at the same times.
+ */
+async function expectSameAsSingleNode(
+  runs: {
+    cluster: Kysely<Database>;
+    machines: readonly string[];
+    reference: Kysely<Database>;
+    refMachines: readonly string[];
+    adapters: readonly Scripted[];
+  },
+  log: () => string,
+) {
+  const { cluster, machines, reference, refMachines, adapters } = runs;
+  for (const [i, machineId] of machines.entries()) {
+    const why = `machine ${i}: ${log()}`;
+    const rows = await scriptRows(cluster, machineId);
+    const refRows = await scriptRows(reference, refMachines[i]!);
+    const seqs = rows.filter((r) => r.key === 'seq').map((r) => Number(r.value));
+    expect(seqs, why).toEqual(Array.from({ length: adapters[i]!.sent() }, (_, k) => k + 1));
+    expect(new Set(rows.map((r) => `${r.ts}|${r.key}`)).size, why).toBe(rows.length);
+    expect(rows, why).toEqual(refRows);
+    const from = rows[0]!.ts;
+    const to = rows.at(-1)!.ts;
+    const mine = await stateTime(cluster, machineId, from, to);
+    const theirs = await stateTime(reference, refMachines[i]!, from, to);
+    expect(mine, why).toEqual(theirs);
+    expect(Object.keys(mine.ms).length, 'the script changes state').toBeGreaterThan(1);
+    // A new run does not know when the cycle under way at its connect began (decision 0201: it starts from its
+    // own connect), so the start of a cycle spanning a takeover is left out.
+    const cycles = (db: Kysely<Database>, id: string) =>
+      db
+        .selectFrom('cycles')
+        .select(['end_at', 'count'])
+        .where('machine_id', '=', id)
+        .where('end_at', '>', from)
+        .orderBy('start_at')
+        .execute();
+    expect(await cycles(cluster, machineId), why).toEqual(await cycles(reference, refMachines[i]!));
+  }
 }
 
 const holdersBy = async (db: Kysely<Database>) => {
@@ -159,6 +208,22 @@ async function poll(check: () => Promise<boolean>, timeoutMs: number, what: () =
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
     await sleep(50);
   }
+}
+
+/** Waits until node A and node B hold half of the machines each. */
+async function halfEach(
+  db: Kysely<Database>,
+  a: ReturnType<typeof startWorker>,
+  b: ReturnType<typeof startWorker>,
+): Promise<void> {
+  await poll(
+    async () => {
+      const by = await holdersBy(db);
+      return by.get('node-a') === MACHINES / 2 && by.get('node-b') === MACHINES / 2;
+    },
+    4 * LEASE_TTL_MS,
+    () => `half of the machines each: ${a.stderr()} ${b.stderr()}`,
+  );
 }
 
 describe('ingest nodes sharing machines on PostgreSQL', () => {
@@ -181,7 +246,8 @@ describe('ingest nodes sharing machines on PostgreSQL', () => {
     await cluster.cleanup();
   });
 
-  it('splits the machines, takes a killed node’s over within 15 s, and stores what a single node stores', async () => {
+  /** Both plants, the single node on the reference, and worker A alone on the cluster. */
+  async function startNodeA() {
     const refMachines = await plant(reference.db, adapters);
     const machines = await plant(cluster.db, adapters);
     // The single-node run: the same adapters, heard by one node all along.
@@ -192,11 +258,15 @@ describe('ingest nodes sharing machines on PostgreSQL', () => {
       leases: { nodeId: 'single' },
     });
     expect(single.leases()).toBe(MACHINES);
-
-    // Node A alone holds every machine.
     const a = startWorker(cluster.url, 'node-a');
     workers.push(a);
     expect(await a.ready, a.stderr()).toBe(true);
+    return { refMachines, machines, a };
+  }
+
+  it('splits the machines, takes a killed node’s over within 15 s, and stores what a single node stores', async () => {
+    const { refMachines, machines, a } = await startNodeA();
+    // Node A alone holds every machine.
     expect(await holdersBy(cluster.db)).toEqual(new Map([['node-a', MACHINES]]));
     // Each adapter serves the single node and the one cluster node holding its machine.
     const oneNodeEach = (what: string) =>
@@ -209,14 +279,7 @@ describe('ingest nodes sharing machines on PostgreSQL', () => {
     const b = startWorker(cluster.url, 'node-b');
     workers.push(b);
     expect(await b.ready, b.stderr()).toBe(true);
-    await poll(
-      async () => {
-        const by = await holdersBy(cluster.db);
-        return by.get('node-a') === MACHINES / 2 && by.get('node-b') === MACHINES / 2;
-      },
-      4 * LEASE_TTL_MS,
-      () => `half of the machines each: ${a.stderr()} ${b.stderr()}`,
-    );
+    await halfEach(cluster.db, a, b);
     await oneNodeEach('node A or node B on every adapter');
     await Promise.all(adapters.map((s) => s.play(LINES)));
     await allStored(cluster.db, machines, adapters, 'two nodes');
@@ -234,35 +297,60 @@ describe('ingest nodes sharing machines on PostgreSQL', () => {
     await allStored(cluster.db, machines, adapters, 'node B after the kill');
     await allStored(reference.db, refMachines, adapters, 'the single node');
 
-    for (const [i, machineId] of machines.entries()) {
-      const why = `machine ${i}: ${b.stderr()}`;
-      const rows = await scriptRows(cluster.db, machineId);
-      const refRows = await scriptRows(reference.db, refMachines[i]!);
-      // Every observation stored exactly once, at the time the single node stored it.
-      const seqs = rows.filter((r) => r.key === 'seq').map((r) => Number(r.value));
-      expect(seqs, why).toEqual(Array.from({ length: 3 * LINES }, (_, k) => k + 1));
-      expect(new Set(rows.map((r) => `${r.ts}|${r.key}`)).size, why).toBe(rows.length);
-      expect(rows, why).toEqual(refRows);
-      // The same state time, state by state, in the same order, from the first script line to the last.
-      const from = rows[0]!.ts;
-      const to = rows.at(-1)!.ts;
-      const mine = await stateTime(cluster.db, machineId, from, to);
-      const theirs = await stateTime(reference.db, refMachines[i]!, from, to);
-      expect(mine, why).toEqual(theirs);
-      expect(Object.keys(mine.ms).length, 'the script changes state').toBeGreaterThan(1);
-      // The same parts at the same times. A new run does not know when the cycle under way at its connect began
-      // (decision 0201: it starts from its own connect), so the start of the cycle spanning a hand-over is left out.
-      const cycles = (db: Kysely<Database>, id: string) =>
-        db
-          .selectFrom('cycles')
-          .select(['end_at', 'count'])
-          .where('machine_id', '=', id)
-          .where('end_at', '>', from)
-          .orderBy('start_at')
-          .execute();
-      expect(await cycles(cluster.db, machineId), why).toEqual(await cycles(reference.db, refMachines[i]!));
-    }
+    await expectSameAsSingleNode(
+      { cluster: cluster.db, machines, reference: reference.db, refMachines, adapters },
+      b.stderr,
+    );
   }, 120_000);
+
+  it('hands machines over to a node that joins while the adapters send changes, continuing their runs', async () => {
+    const { refMachines, machines, a } = await startNodeA();
+    await waitFor(() => adapters.every((s) => s.clients() === 2), 20_000, 'node A on every adapter');
+    // Every machine changes its execution and counts a part every 200 ms, from before node B starts until
+    // after it took its half over: changes fall while each machine is handed over.
+    let playing = true;
+    const player = (async () => {
+      while (playing) {
+        await Promise.all(adapters.map((s) => s.play(1, true)));
+        await sleep(BUSY_MS);
+      }
+    })();
+    const b = startWorker(cluster.url, 'node-b');
+    workers.push(b);
+    try {
+      await sleep(1000);
+      expect(await b.ready, b.stderr()).toBe(true);
+      await halfEach(cluster.db, a, b);
+      await waitFor(
+        () => adapters.every((s) => s.clients() === 2),
+        20_000,
+        'node A or node B on every adapter',
+      );
+      await sleep(1000);
+    } finally {
+      playing = false;
+      await player;
+    }
+    await allStored(cluster.db, machines, adapters, 'two nodes');
+    await allStored(reference.db, refMachines, adapters, 'the single node');
+
+    const logs = () => `${a.stderr()} ${b.stderr()}`;
+    await expectSameAsSingleNode(
+      { cluster: cluster.db, machines, reference: reference.db, refMachines, adapters },
+      logs,
+    );
+    // Node B continued the runs node A handed over: no new run began (one connect per machine, node A's).
+    expect(b.stderr().split('continues the run handed over').length - 1, logs()).toBe(MACHINES / 2);
+    for (const machineId of machines) {
+      const links = await cluster.db
+        .selectFrom('observations')
+        .select('value')
+        .where('machine_id', '=', machineId)
+        .where('key', '=', CONNECTION_KEY)
+        .execute();
+      expect(links, logs()).toEqual([{ value: 'CONNECTED' }]);
+    }
+  }, 90_000);
 });
 
 describe.each(DIALECTS.filter((d) => d === 'sqlite'))('one ingest node on %s', (dialect) => {
