@@ -182,11 +182,16 @@ describe('internal screens in Chromium', () => {
     await bufferHeader.click();
     await bufferHeader.click();
     await expect.poll(() => new URL(page.url()).search, POLL).toBe('?sort=bufferSize&direction=desc');
-    expect(
-      await gatewayTable()
-        .getByRole('columnheader', { name: /Buffer Size/ })
-        .getAttribute('aria-sort'),
-    ).toBe('descending');
+    // The URL changes first; the header follows on the next render.
+    await expect
+      .poll(
+        () =>
+          gatewayTable()
+            .getByRole('columnheader', { name: /Buffer Size/ })
+            .getAttribute('aria-sort'),
+        POLL,
+      )
+      .toBe('descending');
     // The edge has pushed with its token, so it is no longer an "Unactivated Edge".
     // The box follows the URL, so it is clicked and the URL read (check() wants the state at once).
     await page.getByRole('checkbox', { name: 'Unactivated Edges' }).click();
