@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { pendingMigrations } from '@takt/db';
 import { bearerToken } from '../auth/tokens';
 import type { AppEnv } from '../http/context';
@@ -9,6 +10,20 @@ import { ApiError } from '../http/errors';
 
 // Operations endpoints outside /api (decisions 0960, 0961): no session, so a load balancer, an orchestrator
 // and Prometheus can call them; never a 401.
+
+/** GET /healthz's answer. The OpenAPI description is built from these schemas (routes/openapi.ts). */
+export const healthSchema = z.object({ status: z.literal('ok') });
+/** GET /readyz's answer when the node may take traffic. */
+export const readySchema = z.object({ status: z.literal('ready') });
+/** GET /readyz's 503: why the node must not take traffic. */
+export const unavailableSchema = z.object({
+  status: z.literal('unavailable'),
+  reason: z.enum(['DATABASE_UNREACHABLE', 'MIGRATIONS_PENDING']),
+  message: z.string(),
+});
+type Health = z.infer<typeof healthSchema>;
+type Ready = z.infer<typeof readySchema>;
+type Unavailable = z.infer<typeof unavailableSchema>;
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -21,7 +36,7 @@ const sameToken = (given: string, expected: string) => {
 export const healthRoutes = new Hono<AppEnv>()
   // Liveness: the process answers HTTP. Never touches the database, so a slow database does not get every node
   // restarted at once.
-  .get('/healthz', (c) => c.json({ status: 'ok' }))
+  .get('/healthz', (c) => c.json<Health>({ status: 'ok' }))
   // Readiness: the database answers and this build's migrations are all applied; else 503 with the reason, so
   // a balancer sends traffic elsewhere.
   .get('/readyz', async (c) => {
@@ -30,14 +45,14 @@ export const healthRoutes = new Hono<AppEnv>()
       await sql`SELECT 1`.execute(db);
     } catch {
       // No driver text: the endpoint is public, and its message would name hosts and users.
-      return c.json(
+      return c.json<Unavailable, 503>(
         { status: 'unavailable', reason: 'DATABASE_UNREACHABLE', message: 'The database does not answer.' },
         503,
       );
     }
     const pending = await pendingMigrations(db).catch(() => null);
     if (pending === null || pending.length > 0) {
-      return c.json(
+      return c.json<Unavailable, 503>(
         {
           status: 'unavailable',
           reason: 'MIGRATIONS_PENDING',
@@ -49,7 +64,7 @@ export const healthRoutes = new Hono<AppEnv>()
         503,
       );
     }
-    return c.json({ status: 'ready' });
+    return c.json<Ready>({ status: 'ready' });
   })
   // Prometheus text format. Readable with TAKT_METRICS_TOKEN as a bearer token when set, else from loopback
   // only (decision 0961).

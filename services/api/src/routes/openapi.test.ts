@@ -4,7 +4,8 @@ import { DIALECTS } from '@takt/db/testing';
 import { apiKeyMayCall } from '../auth/api-key-scopes';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
-import { DOCUMENTED_CALLS } from './openapi';
+import { healthSchema, readySchema } from './health';
+import { DOCUMENTED_CALLS, OPERATIONS_PATHS } from './openapi';
 
 // Decision 0841: the OpenAPI description is served, public, and agrees with the routes and with what each
 // API-key scope opens (decision 0840).
@@ -46,6 +47,23 @@ describe.each(DIALECTS)('GET /api/openapi.json on %s', (dialect) => {
       const text = await res.text();
       expect(text, `${method} ${call.path}`).not.toContain('No such API route.');
     }
+  });
+
+  it('documents /healthz, /readyz and /metrics as they answer, without a login', async () => {
+    const doc = (await (await h.app.request('/api/openapi.json')).json()) as {
+      paths: Record<string, { get?: { security: unknown[]; responses: Record<string, unknown> } }>;
+    };
+    for (const path of OPERATIONS_PATHS) {
+      expect(doc.paths[path]?.get, path).toBeDefined();
+      // An empty requirement: callable without credentials.
+      expect(doc.paths[path]!.get!.security, path).toContainEqual({});
+    }
+    expect(Object.keys(doc.paths['/readyz']!.get!.responses)).toEqual(['200', '503']);
+    expect(healthSchema.parse(await (await h.app.request('/healthz')).json())).toEqual({ status: 'ok' });
+    expect(readySchema.parse(await (await h.app.request('/readyz')).json())).toEqual({ status: 'ready' });
+    // In-process requests have no peer address, so no loopback caller: the documented 403.
+    expect(Object.keys(doc.paths['/metrics']!.get!.responses)).toEqual(['200', '403']);
+    expect((await h.app.request('/metrics')).status).toBe(403);
   });
 
   it.each(DOCUMENTED_CALLS)('$method $path: open to exactly the keys its scope names', (call) => {

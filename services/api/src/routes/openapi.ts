@@ -34,6 +34,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context';
 import { API_VERSION } from '../version';
 import { annotationQuerySchema, annotationRangeSchema } from './annotations';
+import { healthSchema, readySchema, unavailableSchema } from './health';
 import { downtimeQuerySchema, splitDowntimeRequestSchema } from './downtime';
 import { jobByMachineQuerySchema } from './jobs-report';
 import { rejectListSchema } from './part-adjustments';
@@ -435,9 +436,57 @@ function operation(call: DocumentedCall): JsonSchema {
   };
 }
 
+const json = (description: string, schema: z.ZodType) => ({
+  description,
+  content: { 'application/json': { schema: toSchema(schema) } },
+});
+
+/**
+ * The operations endpoints outside /api (routes/health.ts, decisions 0960, 0961): no session and no API key,
+ * for load balancers, orchestrators and Prometheus.
+ */
+export const OPERATIONS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+
+function operationsPaths(): Record<(typeof OPERATIONS_PATHS)[number], Record<'get', JsonSchema>> {
+  // `{}`: a requirement met without credentials.
+  const op = (
+    operationId: string,
+    summary: string,
+    responses: JsonSchema,
+    security: JsonSchema[] = [{}],
+  ) => ({
+    get: { summary, operationId, tags: ['node'], security, responses },
+  });
+  return {
+    '/healthz': op('getHealthz', 'Liveness: the process answers HTTP (never touches the database)', {
+      200: json('Alive', healthSchema),
+    }),
+    '/readyz': op(
+      'getReadyz',
+      'Readiness: the database answers and every migration of this build is applied',
+      {
+        200: json('Ready for traffic', readySchema),
+        503: json('Not ready: the reason', unavailableSchema),
+      },
+    ),
+    '/metrics': op(
+      'getMetrics',
+      'Prometheus metrics: ingest observations/s and lag, inbox depth, lease holders, HTTP latency, live sockets',
+      {
+        200: {
+          description: 'Prometheus text exposition format',
+          content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } },
+        },
+        403: errorResponse('Neither the metrics token nor a loopback caller'),
+      },
+      [{}, { metricsToken: [] }],
+    ),
+  };
+}
+
 /** The whole OpenAPI 3.1 document. */
 export function openApiDocument(): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = { ...operationsPaths() };
   for (const call of DOCUMENTED_CALLS) (paths[call.path] ??= {})[call.method] = operation(call);
   return {
     openapi: '3.1.0',
@@ -453,6 +502,7 @@ export function openApiDocument(): JsonSchema {
       { name: 'reports', description: 'Scope reports:read' },
       { name: 'operations', description: 'Scope operations:write' },
       { name: 'administration', description: 'Logged-in admins only' },
+      { name: 'node', description: 'Health, readiness and metrics of one node (outside /api, no login)' },
     ],
     components: {
       securitySchemes: {
@@ -461,6 +511,11 @@ export function openApiDocument(): JsonSchema {
           type: 'http',
           scheme: 'bearer',
           description: `An API key (tak_…) with the scopes ${API_KEY_SCOPES.join(', ')}`,
+        },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'TAKT_METRICS_TOKEN; without it set, /metrics answers loopback callers only',
         },
       },
       schemas: { Error: ERROR },
