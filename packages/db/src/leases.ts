@@ -167,9 +167,9 @@ export async function markSuccessorReady(
   nodeId: string,
   sourceIds: readonly string[],
 ): Promise<void> {
-  for (const sourceId of sourceIds)
-    await sql`update source_leases set successor_ready = 1
-      where source_id = ${sourceId} and successor = ${nodeId} and releasing = 1`.execute(db);
+  if (sourceIds.length === 0) return;
+  await sql`update source_leases set successor_ready = 1
+    where source_id = any(${[...sourceIds]}::text[]) and successor = ${nodeId} and releasing = 1`.execute(db);
 }
 
 /** Of `sourceIds`, the reservations of `nodeId` that still stand (offered to it, or freed for it). */
