@@ -1,13 +1,16 @@
 // Benchmark: N simulated machines sending one SHDR line a second each; p50/p99 time from
 // a line leaving its adapter to the change being visible through GET /api/dashboard. Printed against a
 // baseline measured in the same run: the time GET /api/dashboard itself takes. Not a test.
-//   npx tsx bench/live-latency.ts [machines=500] [seconds=20]
+//   npx tsx bench/live-latency.ts [machines=500] [seconds=20] [sqlite|postgres]
+// (postgres: a new database on the test server, TAKT_TEST_PG_URL, dropped after.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '@takt/api';
 import { companyScope, migrateToLatest, openDb } from '@takt/db';
+import type { DialectName } from '@takt/db';
+import { emptyDatabase } from '@takt/db/testing';
 import { apiRules, startIngest } from '@takt/ingest';
 import { demoAdapterFields } from '../services/ingest/src/demo/demo-adapter';
 import { createAdapter } from '../services/api/src/repositories/adapters';
@@ -17,6 +20,7 @@ import { aCompany, aMachine, aUser } from '../services/api/src/testing/builders'
 
 const MACHINES = Number(process.argv[2] ?? 500);
 const SECONDS = Number(process.argv[3] ?? 20);
+const DIALECT = (process.argv[4] ?? 'sqlite') as DialectName;
 
 interface Adapter {
   port: number;
@@ -45,7 +49,8 @@ const pct = (xs: number[], p: number) => {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'takt-latency-'));
-  const database = openDb(join(dir, 'bench.db'));
+  const pgDatabase = DIALECT === 'postgres' ? await emptyDatabase('postgres') : null;
+  const database = openDb(pgDatabase?.url ?? join(dir, 'bench.db'));
   await migrateToLatest(database.db);
   const company = await aCompany(database.db, { timezone: 'UTC' });
   const user = await aUser(database.db, company);
@@ -64,7 +69,7 @@ async function main() {
   const ingest = await startIngest({ db: database.db, rollupIntervalMs: 0 });
   const app = createApp({
     db: database.db,
-    dialect: 'sqlite',
+    dialect: database.dialect,
     now: Date.now,
     demoMode: false,
     secureCookies: false,
@@ -120,11 +125,12 @@ async function main() {
     a.server.close();
   }
   await database.close();
+  await pgDatabase?.cleanup();
   rmSync(dir, { recursive: true, force: true });
 
   const base = pct(dashboardMs, 50);
   console.log(
-    `live-latency: ${MACHINES} machines × 1 line/s for ${SECONDS} s on SQLite, ${latencies.length} changes seen`,
+    `live-latency: ${MACHINES} machines × 1 line/s for ${SECONDS} s on ${DIALECT}, ${latencies.length} changes seen`,
   );
   console.log(
     `  GET /api/dashboard (baseline): p50 ${base.toFixed(1)} ms, p99 ${pct(dashboardMs, 99).toFixed(1)} ms`,

@@ -1,7 +1,7 @@
 // Soak benchmark: N simulated SHDR machines at 1 Hz for M minutes on PostgreSQL, on the multi-host lab of
-// tests/multihost (network namespaces; run as root): 2 ingest and 2 API nodes behind the proxy, and in the same
-// invocation, at the same time and on the same adapter script, a single node (API and ingest in one process) on
-// a database of its own as the baseline. Prints ingest lag p99, line → tile p99, RSS growth of every node and
+// tests/multihost (network namespaces; run as root): 2 ingest and 2 API nodes behind the proxy, then, in
+// the same invocation and on the same adapter script, a single node (API and ingest in one process) on a
+// database of its own as the baseline. Prints ingest lag p99, line → tile p99, RSS growth of every node and
 // PostgreSQL size per machine-day, each against the single node. Not a test.
 //   npx tsx bench/soak.ts [machines=1000] [minutes=10]
 import { readFileSync } from 'node:fs';
@@ -98,99 +98,108 @@ function watch(url: string, cookie: string, db: Db, startAt: number, sample: str
   };
 }
 
-async function main() {
-  console.log(`soak: ${MACHINES} machines × 1 line/s for ${MINUTES} min on PostgreSQL (setting up the lab…)`);
+interface Figures {
+  lagP99: number;
+  tileP99: number;
+  samples: string;
+  rss: string[];
+  mbPerMachineDay: number;
+}
+
+const NODES: Record<SetName, HostName[]> = {
+  multi: ['api1', 'api2', 'ingest1', 'ingest2'],
+  solo: ['solo'],
+};
+
+/** One arrangement on a lab of its own: linked, balanced, then MINUTES of the script, watched. */
+async function measure(set: SetName): Promise<Figures> {
   const cluster: Cluster = await startCluster({
     machines: MACHINES,
     phases: [{ steps: Math.round((MINUTES * 60_000) / STEP_MS), quiet: false }],
     stepMs: STEP_MS,
+    sets: [set],
   });
   try {
     // Measured from when every machine is linked once and the ingest nodes share them (not while they balance).
     await until(
       async () => {
         const s = await cluster.adapters();
-        const holders = s.sets.multi!.peers.flat();
+        const holders = s.sets[set]!.peers.flat();
         const share = (h: string) =>
           holders.filter((a) => a === cluster.lab.ip(h)).length >= Math.floor(MACHINES / 2);
         return (
-          Object.values(s.sets).every((set) => set.peers.every((p) => p.length === 1)) &&
-          share('ingest1') &&
-          share('ingest2')
+          s.sets[set]!.peers.every((p) => p.length === 1) &&
+          (set === 'solo' || (share('ingest1') && share('ingest2')))
         );
       },
       300_000,
       'every adapter to have one client, and both ingest nodes their share',
     );
-    const urls: Record<SetName, string> = { multi: cluster.proxyUrl, solo: cluster.soloUrl };
-    const nodes: Record<SetName, HostName[]> = {
-      multi: ['api1', 'api2', 'ingest1', 'ingest2'],
-      solo: ['solo'],
-    };
-    const sets = ['multi', 'solo'] as const;
-    const cookies = await Promise.all(sets.map((s) => logIn(urls[s])));
-    const bytesBefore = await Promise.all(sets.map((s) => databaseBytes(cluster.dbs[s])));
+    const url = set === 'multi' ? cluster.proxyUrl : cluster.soloUrl;
+    const db = cluster.dbs[set];
+    const cookie = await logIn(url);
+    const bytesBefore = await databaseBytes(db);
     const rssBefore = new Map([...cluster.procs].map(([h, p]) => [h, rssMb(p.child.pid)]));
     const startAt = Date.now() + 3000;
     await cluster.play(startAt);
-    const watches = await Promise.all(
-      sets.map(async (s, i) => {
-        const { rows } = await sql<{ id: string }>`SELECT machine_id AS id FROM machine_sources
-          ORDER BY port LIMIT ${LAG_SAMPLE}`.execute(cluster.dbs[s].db);
-        return watch(
-          urls[s],
-          cookies[i]!,
-          cluster.dbs[s],
-          startAt,
-          rows.map((r) => r.id),
-        );
-      }),
+    const { rows } = await sql<{ id: string }>`SELECT machine_id AS id FROM machine_sources
+      ORDER BY port LIMIT ${LAG_SAMPLE}`.execute(db.db);
+    const w = watch(
+      url,
+      cookie,
+      db,
+      startAt,
+      rows.map((r) => r.id),
     );
     const endAt = startAt + MINUTES * 60_000;
     while (Date.now() < endAt + 5000) {
-      await new Promise((r) => setTimeout(r, Math.min(30_000, endAt + 5000 - Date.now())));
+      await new Promise((r) => setTimeout(r, Math.min(60_000, endAt + 5000 - Date.now())));
       const left = Math.max(0, Math.round((endAt - Date.now()) / 1000));
-      if (left > 0) console.log(`  … ${left} s to go`);
+      if (left > 0) console.log(`  … ${set}: ${left} s to go`);
     }
     const rssAfter = new Map([...cluster.procs].map(([h, p]) => [h, rssMb(p.child.pid)]));
-    await Promise.all(watches.map((w) => w.stop()));
-    const bytesAfter = await Promise.all(sets.map((s) => databaseBytes(cluster.dbs[s])));
+    await w.stop();
+    const bytesAfter = await databaseBytes(db);
     const machineDays = (MACHINES * MINUTES) / (24 * 60);
-
-    const figures = sets.map((s, i) => {
-      const w = watches[i]!;
-      return {
-        lagP99: pct(w.lagMs, 99),
-        tileP99: pct(w.tileMs, 99),
-        samples: `${w.lagMs.length} stored / ${w.tileMs.length} tile samples`,
-        rss: nodes[s].map((h) => {
-          const mb = (rssAfter.get(h) ?? NaN) - (rssBefore.get(h) ?? NaN);
-          return `${h} ${mb >= 0 ? '+' : ''}${mb.toFixed(0)} MB`;
-        }),
-        mbPerMachineDay: (bytesAfter[i]! - bytesBefore[i]!) / 1024 / 1024 / machineDays,
-      };
-    });
-    const [multi, solo] = figures as [(typeof figures)[0], (typeof figures)[0]];
-    console.log(
-      `soak: ${MACHINES} machines × 1 Hz × ${MINUTES} min (${machineDays.toFixed(2)} machine-days)`,
-    );
-    for (const [name, f] of [
-      ['2 ingest + 2 API nodes (proxy)', multi],
-      ['single node (baseline)', solo],
-    ] as const) {
-      console.log(`  ${name}: ${f.samples}`);
-      console.log(`    ingest lag p99 ${f.lagP99} ms, line → tile p99 ${f.tileP99} ms`);
-      console.log(`    RSS growth: ${f.rss.join(', ')}`);
-      console.log(`    PostgreSQL size: ${f.mbPerMachineDay.toFixed(1)} MB per machine-day`);
-    }
-    console.log(
-      `  ratio multi / single: ingest lag p99 ${(multi.lagP99 / solo.lagP99).toFixed(2)}, ` +
-        `line → tile p99 ${(multi.tileP99 / solo.tileP99).toFixed(2)}, ` +
-        `size per machine-day ${(multi.mbPerMachineDay / solo.mbPerMachineDay).toFixed(2)}`,
-    );
+    return {
+      lagP99: pct(w.lagMs, 99),
+      tileP99: pct(w.tileMs, 99),
+      samples: `${w.lagMs.length} stored / ${w.tileMs.length} tile samples`,
+      rss: NODES[set].map((h) => {
+        const mb = (rssAfter.get(h) ?? NaN) - (rssBefore.get(h) ?? NaN);
+        return `${h} ${mb >= 0 ? '+' : ''}${mb.toFixed(0)} MB`;
+      }),
+      mbPerMachineDay: (bytesAfter - bytesBefore) / 1024 / 1024 / machineDays,
+    };
   } finally {
     await cluster.destroy();
   }
+}
+
+async function main() {
+  console.log(
+    `soak: ${MACHINES} machines × 1 line/s for ${MINUTES} min on PostgreSQL, the cluster then the single node`,
+  );
+  // One after the other, each on a lab of its own: side by side, the two arrangements and their 2 × MACHINES
+  // adapters share the machine's cores and measure each other's load.
+  const multi = await measure('multi');
+  const solo = await measure('solo');
+  const machineDays = (MACHINES * MINUTES) / (24 * 60);
+  console.log(`soak: ${MACHINES} machines × 1 Hz × ${MINUTES} min (${machineDays.toFixed(2)} machine-days)`);
+  for (const [name, f] of [
+    ['2 ingest + 2 API nodes (proxy)', multi],
+    ['single node (baseline)', solo],
+  ] as const) {
+    console.log(`  ${name}: ${f.samples}`);
+    console.log(`    ingest lag p99 ${f.lagP99} ms, line → tile p99 ${f.tileP99} ms`);
+    console.log(`    RSS growth: ${f.rss.join(', ')}`);
+    console.log(`    PostgreSQL size: ${f.mbPerMachineDay.toFixed(1)} MB per machine-day`);
+  }
+  console.log(
+    `  ratio multi / single: ingest lag p99 ${(multi.lagP99 / solo.lagP99).toFixed(2)}, ` +
+      `line → tile p99 ${(multi.tileP99 / solo.tileP99).toFixed(2)}, ` +
+      `size per machine-day ${(multi.mbPerMachineDay / solo.mbPerMachineDay).toFixed(2)}`,
+  );
   process.exit(0);
 }
 

@@ -30,10 +30,16 @@ export interface ClusterOptions {
   stepMs?: number;
   /** Copy every process's output to stderr. */
   echo?: boolean;
+  /**
+   * The arrangements to run (default both, side by side): a benchmark may run them one after the other so
+   * that each has the machine to itself.
+   */
+  sets?: readonly SetName[];
 }
 
 export interface Cluster {
   lab: NetLab;
+  sets: readonly SetName[];
   /** The proxy in front of api1 and api2. */
   proxyUrl: string;
   /** The single-node baseline. */
@@ -87,6 +93,7 @@ async function seed(url: string, machines: number, portBase: number, adaptersHos
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const stepMs = options.stepMs ?? 1000;
+  const sets = options.sets ?? (Object.keys(SET_PORTS) as SetName[]);
   const lab = NetLab.create(HOSTS);
   const procs = new Map<HostName, Proc>();
   const dbs: Partial<Record<SetName, Db>> = {};
@@ -99,20 +106,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     procs.set('db', server.proc);
     const admin = new pg.Client({ connectionString: `${server.url}/postgres` });
     await admin.connect();
-    for (const name of Object.keys(SET_PORTS)) await admin.query(`CREATE DATABASE takt_${name}`);
+    for (const name of sets) await admin.query(`CREATE DATABASE takt_${name}`);
     await admin.end();
     const urls = {
       multi: `${server.url}/takt_multi`,
       solo: `${server.url}/takt_solo`,
     } satisfies Record<SetName, string>;
-    for (const name of Object.keys(SET_PORTS) as SetName[])
+    for (const name of sets)
       dbs[name] = await seed(urls[name], options.machines, SET_PORTS[name], lab.ip('adapters'));
 
     const config: AdapterHostConfig = {
       host: lab.ip('adapters'),
       controlPort: CONTROL_PORT,
       machines: options.machines,
-      sets: SET_PORTS,
+      sets: Object.fromEntries(sets.map((name) => [name, SET_PORTS[name]])),
       phases: options.phases,
       stepMs,
     };
@@ -147,19 +154,26 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       );
       return proc;
     };
-    await Promise.all((['api1', 'api2', 'ingest1', 'ingest2', 'solo'] as const).map(startNode));
-    const proxy = lab.node(
-      'proxy',
-      'tests/multihost/proxy.ts',
-      ['0.0.0.0', String(HTTP_PORT), ...['api1', 'api2'].map((h) => `http://${lab.ip(h)}:${HTTP_PORT}`)],
-      { echo: options.echo ?? false },
-    );
-    procs.set('proxy', proxy);
-    await until(() => proxy.output().includes('[proxy] listening'), 30_000, 'the proxy to listen');
+    const nodes = [
+      ...(sets.includes('multi') ? (['api1', 'api2', 'ingest1', 'ingest2'] as const) : []),
+      ...(sets.includes('solo') ? (['solo'] as const) : []),
+    ];
+    await Promise.all(nodes.map(startNode));
+    if (sets.includes('multi')) {
+      const proxy = lab.node(
+        'proxy',
+        'tests/multihost/proxy.ts',
+        ['0.0.0.0', String(HTTP_PORT), ...['api1', 'api2'].map((h) => `http://${lab.ip(h)}:${HTTP_PORT}`)],
+        { echo: options.echo ?? false },
+      );
+      procs.set('proxy', proxy);
+      await until(() => proxy.output().includes('[proxy] listening'), 30_000, 'the proxy to listen');
+    }
     await until(() => adapters.output().includes('[adapters] ready'), 30_000, 'the adapters to listen');
 
     return {
       lab,
+      sets,
       proxyUrl: `http://${lab.ip('proxy')}:${HTTP_PORT}`,
       soloUrl: `http://${lab.ip('solo')}:${HTTP_PORT}`,
       dbs: dbs as Record<SetName, Db>,
