@@ -8,7 +8,7 @@ import { MachinePipeline } from './pipeline';
 import type { FieldMeaning } from './pipeline';
 import { REBUILD_MAX_MS, feedStored } from './rebuild';
 import type { SourceRow } from './store';
-import { loadObservationsSince, rebuildStart } from './store';
+import { lastConnectionChange, loadObservationsSince } from './store';
 
 /** Lines kept while waiting for a hand-over; past this the wait is given up and the source starts a new run. */
 const MAX_HEARD = 100_000;
@@ -110,7 +110,10 @@ export async function continueRun(
 ): Promise<number | null> {
   const { machineId } = link.source;
   const at = now();
-  const runStart = await rebuildStart(db, machineId, Number.MAX_SAFE_INTEGER, at - REBUILD_MAX_MS);
+  // A run whose connect lies beyond the rebuild window cannot be continued (its pipeline would start without
+  // a link): known before reading up to a week of its observations.
+  const runStart = await lastConnectionChange(db, machineId, Number.MAX_SAFE_INTEGER, at - REBUILD_MAX_MS);
+  if (runStart === null) return null;
   const stored = await loadObservationsSince(db, machineId, runStart);
   // From here on nothing awaits: every line the adapter sends is either heard already or arrives at the link.
   const last = stored.at(-1)?.ts;

@@ -134,6 +134,16 @@ export async function rebuildStart(
   at: number,
   floor: number,
 ): Promise<number> {
+  return (await lastConnectionChange(db, machineId, at, floor)) ?? floor;
+}
+
+/** The machine's latest stored connection change in [floor, at]; null when there is none. */
+export async function lastConnectionChange(
+  db: Kysely<Database>,
+  machineId: string,
+  at: number,
+  floor: number,
+): Promise<number | null> {
   const row = await db
     .selectFrom('observations')
     .select('ts')
@@ -144,7 +154,7 @@ export async function rebuildStart(
     .orderBy('ts', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row?.ts ?? floor;
+  return row?.ts ?? null;
 }
 
 /** A machine's stored observations from `from` on, in time order (re-deriving history after late data). */
