@@ -226,8 +226,11 @@ describe.each(ON_POSTGRES)('the OEE report in Chromium on %s', (dialect) => {
         Quality: p1(all.good / all.total),
       });
     expect((await tiles(page)).OEE).toBe('24.0%');
+    // The lists answer their own calls, after the tiles' (polled, as they may still be loading).
+    const keysOf = async (name: string) => [...(await listFigures(page, name)).keys()];
+    await expect.poll(() => keysOf('Machine Groups'), POLL).toEqual(['Cell']);
+    await expect.poll(() => keysOf('Machines'), POLL).toEqual(['Lathe', 'Mill', 'Press']);
     const groups = await listFigures(page, 'Machine Groups');
-    expect([...groups.keys()]).toEqual(['Cell']);
     expect(groups.get('Cell')![0]).toBe(p1(oee(sum(LATHE, MILL)))); // 36.1%
     const machines = await listFigures(page, 'Machines');
     expect([...machines.keys()]).toEqual(['Lathe', 'Mill', 'Press']);
@@ -407,8 +410,11 @@ describe.each(ON_POSTGRES)('the OEE report in Chromium on %s', (dialect) => {
     // Continues on the previous page: all shifts, last week.
     await office.settled();
     const inCycle = (run: number, machines: number) => `${Math.round((run / (machines * T_ALL)) * 100)}%`;
+    // The lists answer their own calls, after the tiles' (polled, as they may still be loading).
+    const keysOf = async (name: string) => [...(await listFigures(page, name)).keys()];
+    await expect.poll(() => keysOf('Machine Groups'), POLL).toEqual(['Cell']);
+    await expect.poll(() => keysOf('Machines'), POLL).toEqual(['Lathe', 'Mill', 'Press']);
     const groups = await listFigures(page, 'Machine Groups');
-    expect([...groups.keys()]).toEqual(['Cell']);
     // Groups offer In-Cycle only (reports-admin §2): spindle-rotating and in-cut show '-'.
     expect(groups.get('Cell')!.slice(0, 3)).toEqual([inCycle(LATHE.run + MILL.run, 2), '-', '-']);
     const shifts = await listFigures(page, 'Shifts');
