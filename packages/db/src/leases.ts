@@ -3,7 +3,10 @@ import type { Executor } from './scope';
 
 // Ingest leases on PostgreSQL (decision 0970): the database is the one arbiter of which node derives which
 // machine source. Every time here is the database's clock, so nodes on different hosts never compare their own
-// clocks. PostgreSQL only (FOR UPDATE SKIP LOCKED, FOR SHARE); SQLite runs one node and never calls these.
+// clocks. PostgreSQL only (FOR UPDATE SKIP LOCKED, FOR KEY SHARE); SQLite runs one node and never calls these.
+// A batch's fence locks its leases FOR KEY SHARE (decision 0977): the holder's own updates (renewals, offers,
+// hand-overs) never wait for a batch, and every claim by another node locks the row FOR UPDATE, so it skips a
+// row a batch is writing under.
 
 /** The database's clock in epoch ms (clock_timestamp: the time of the statement, not of the transaction). */
 export const dbNowMs = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
@@ -137,9 +140,9 @@ export async function offerLeases(
 
 /**
  * A node below its share reserves up to `limit` SHDR leases other live holders offer (none reserved yet);
- * returns their source ids. It then dials those adapters alongside their holders. No SKIP LOCKED here: the
- * holder's batches lock its rows FOR SHARE often, so each update waits for the batch instead, and re-checks
- * that nobody reserved the row meanwhile.
+ * returns their source ids. It then dials those adapters alongside their holders. The holder's batches lock
+ * the rows FOR KEY SHARE, which a reservation (an UPDATE of non-key columns) does not wait for; each update
+ * re-checks that nobody reserved the row meanwhile.
  */
 export async function reserveLeases(db: Executor, nodeId: string, limit: number): Promise<string[]> {
   if (limit <= 0) return [];
@@ -149,7 +152,7 @@ export async function reserveLeases(db: Executor, nodeId: string, limit: number)
       and l.node_id is not null and l.node_id <> ${nodeId} and l.expires_at > ${dbNowMs}
     order by l.source_id`.execute(db);
   const reserved: string[] = [];
-  // One row per statement: a statement locking several rows could deadlock with a batch's FOR SHARE.
+  // One row per statement: each re-checks its row, and two reserving nodes never lock rows in crossed order.
   for (const { source_id } of offered) {
     if (reserved.length >= limit) break;
     const { rows } = await sql`update source_leases set successor = ${nodeId}, successor_ready = 0
@@ -203,19 +206,25 @@ export async function handOverLease(
   return rows.length > 0;
 }
 
-/** The successor claims the leases freed for it (each claim raises the epoch, fencing the previous holder). */
+/**
+ * The successor claims the leases freed for it (each claim raises the epoch, fencing the previous holder). A row
+ * the previous holder's last batch still fences is skipped until the next round (FOR UPDATE SKIP LOCKED).
+ */
 export async function claimHandedLeases(db: Executor, nodeId: string, ttlMs: number): Promise<HeldLease[]> {
   const { rows } = await sql<{ source_id: string; epoch: number }>`update source_leases
     set node_id = ${nodeId}, expires_at = ${dbNowMs} + ${ttlMs}, epoch = epoch + 1, successor = null
-    where node_id is null and successor = ${nodeId} and expires_at > ${dbNowMs}
+    where source_id in (select l.source_id from source_leases l
+      where l.node_id is null and l.successor = ${nodeId} and l.expires_at > ${dbNowMs}
+      for update of l skip locked)
     returning source_id, epoch`.execute(db);
   return rowsToLeases(rows);
 }
 
 /**
  * Inside the transaction that stores a batch: which of `held` are still this node's and unexpired. The rows are
- * locked FOR SHARE, so no node can claim them before this transaction ends: nothing is stored under a lease
- * after it was taken over.
+ * locked FOR KEY SHARE, so no node can claim them before this transaction ends (claims lock FOR UPDATE): nothing
+ * is stored under a lease after it was taken over. The holder's renewals (UPDATEs of non-key columns) do not
+ * wait for the batch: a batch longer than the lease must not cost the node its leases (decision 0977).
  */
 export async function fenceLeases(
   trx: Executor,
@@ -225,7 +234,7 @@ export async function fenceLeases(
   if (held.length === 0) return new Set();
   const { rows } = await sql<{ source_id: string; epoch: number }>`select source_id, epoch from source_leases
     where node_id = ${nodeId} and source_id = any(${held.map((h) => h.sourceId)}::text[]) and expires_at > ${dbNowMs}
-    for share`.execute(trx);
+    for key share`.execute(trx);
   const epochs = new Map(held.map((h) => [h.sourceId, h.epoch]));
   return new Set(
     rowsToLeases(rows)

@@ -97,6 +97,42 @@ describe('ingest leases on PostgreSQL', () => {
     expect((await leaseHolders(t.db)).get(held!.sourceId)).toBeUndefined();
   });
 
+  it('renews the leases a long batch is storing under, without waiting for the batch (decision 0977)', async () => {
+    const held = await claimLeases(t.db, 'a', [], 4, 2000);
+    await t.db.transaction().execute(async (trx) => {
+      expect(await fenceLeases(trx, 'a', held)).toEqual(new Set(sources));
+      // The batch outlives a lease period; the renewals go through meanwhile (each waits at most 1 s here).
+      for (let i = 0; i < 3; i++) {
+        const renewed = await Promise.race([
+          renewLeases(t.db, 'a', held, 2000).then((r) => r.map((l) => l.sourceId).sort()),
+          sleep(1000).then(() => 'waited for the batch' as const),
+        ]);
+        expect(renewed).toEqual([...sources].sort());
+        await sleep(800);
+      }
+      expect(await claimLeases(t.db, 'b', [], 4, TTL)).toEqual([]);
+    });
+    expect(await fenceLeases(t.db, 'a', held)).toEqual(new Set(sources));
+  });
+
+  it("lets a successor claim a handed lease only after the old holder's last batch committed", async () => {
+    await beatNode(t.db, 'a');
+    await beatNode(t.db, 'b');
+    const held = await claimLeases(t.db, 'a', [], 1, TTL);
+    const id = held[0]!.sourceId;
+    await offerLeases(t.db, 'a', held, held, TTL);
+    expect(await reserveLeases(t.db, 'b', 1)).toEqual([id]);
+    await markSuccessorReady(t.db, 'b', [id]);
+    await offerLeases(t.db, 'a', held, held, TTL);
+    await t.db.transaction().execute(async (trx) => {
+      expect(await fenceLeases(trx, 'a', held)).toEqual(new Set([id]));
+      // The hand-over itself does not wait for the batch, but the successor's claim skips the row it fences.
+      expect(await handOverLease(t.db, 'a', held[0]!, TTL)).toBe(true);
+      expect(await claimHandedLeases(t.db, 'b', TTL)).toEqual([]);
+    });
+    expect(await claimHandedLeases(t.db, 'b', TTL)).toEqual([{ sourceId: id, epoch: held[0]!.epoch + 1 }]);
+  });
+
   it('balances: a node claims its share of the live nodes, and hands back what is over it', async () => {
     const lost: string[] = [];
     const a = new LeaseKeeper(

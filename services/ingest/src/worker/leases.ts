@@ -229,7 +229,7 @@ export class LeaseKeeper {
 
   /**
    * Inside a batch's transaction: throws LeaseLostError unless every lease of `sourceIds` is still this node's,
-   * and keeps them so until the transaction ends (FOR SHARE).
+   * and keeps them so until the transaction ends (FOR KEY SHARE: claims wait, renewals do not).
    */
   async fence(trx: Kysely<Database>, sourceIds: Iterable<string>): Promise<void> {
     const wanted = [...new Set(sourceIds)];
