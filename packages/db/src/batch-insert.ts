@@ -27,9 +27,15 @@ export function numberedPlaceholders(trx: Executor): boolean {
 
 const statementTexts = new Map<string, string>();
 
-/** `INSERT INTO table (columns) VALUES (…), (…)` for `rows` rows; made once per shape. */
-function insertText(numbered: boolean, table: string, columns: readonly string[], rows: number): string {
-  const key = `${numbered ? '$' : '?'} ${table} ${rows}`;
+/** `INSERT INTO table (columns) VALUES (…), (…) [tail]` for `rows` rows; made once per shape. */
+function insertText(
+  numbered: boolean,
+  table: string,
+  columns: readonly string[],
+  rows: number,
+  tail: string,
+): string {
+  const key = `${numbered ? '$' : '?'} ${table} ${rows} ${tail}`;
   let text = statementTexts.get(key);
   if (text !== undefined) return text;
   const tuples: string[] = [];
@@ -39,7 +45,7 @@ function insertText(numbered: boolean, table: string, columns: readonly string[]
     for (let c = 1; c <= width; c++) p.push(numbered ? `$${r * width + c}` : '?');
     tuples.push(`(${p.join(', ')})`);
   }
-  text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
+  text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}${tail ? ` ${tail}` : ''}`;
   statementTexts.set(key, text);
   return text;
 }
@@ -76,7 +82,10 @@ export function insertSizes(n: number, width: number, numbered: boolean): number
   return sizes;
 }
 
-/** Multi-row INSERTs of `rows`; `put` writes one row's values into the parameter list at `at`. */
+/**
+ * Multi-row INSERTs of `rows`; `put` writes one row's values into the parameter list at `at`. `tail` follows
+ * the values (an `on conflict …` clause).
+ */
 export async function insertRows<T>(
   trx: Executor,
   numbered: boolean,
@@ -84,6 +93,7 @@ export async function insertRows<T>(
   columns: readonly string[],
   rows: readonly T[],
   put: (params: unknown[], at: number, row: T) => void,
+  tail = '',
 ): Promise<void> {
   if (rows.length === 0) return;
   const width = columns.length;
@@ -91,7 +101,7 @@ export async function insertRows<T>(
   for (const n of insertSizes(rows.length, width, numbered)) {
     const params: unknown[] = new Array(n * width);
     for (let k = 0; k < n; k++, i++) put(params, k * width, rows[i] as T);
-    await trx.executeQuery(CompiledQuery.raw(insertText(numbered, table, columns, n), params));
+    await trx.executeQuery(CompiledQuery.raw(insertText(numbered, table, columns, n, tail), params));
   }
 }
 

@@ -511,20 +511,43 @@ export async function markRollupsDirty(
   db: Kysely<Database>,
   input: { companyId: string; machineId: string; from: number; now: number },
 ): Promise<void> {
-  await db
-    .insertInto('rollup_dirty')
-    .values({
-      machine_id: input.machineId,
-      company_id: input.companyId,
-      from_at: input.from,
-      marked_at: input.now,
-    })
-    // Keep the earliest mark; `excluded` is the row that was refused (same syntax on both dialects).
-    .onConflict((oc) =>
-      oc.column('machine_id').doUpdateSet({
-        from_at: sql<number>`CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END`,
-        marked_at: sql<number>`excluded.marked_at`,
-      }),
-    )
-    .execute();
+  await markRollupsDirtyMany(db, [input]);
+}
+
+/**
+ * markRollupsDirty for several machines in one statement per 500 (an ingest batch marks every machine it
+ * derived for). Two marks of one machine become its earliest `from` and latest `now`.
+ */
+export async function markRollupsDirtyMany(
+  db: Kysely<Database>,
+  marks: ReadonlyArray<{ companyId: string; machineId: string; from: number; now: number }>,
+): Promise<void> {
+  const byMachine = new Map<string, { companyId: string; machineId: string; from: number; now: number }>();
+  for (const m of marks) {
+    const seen = byMachine.get(m.machineId);
+    byMachine.set(
+      m.machineId,
+      seen ? { ...seen, from: Math.min(seen.from, m.from), now: Math.max(seen.now, m.now) } : m,
+    );
+  }
+  const rows = [...byMachine.values()];
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('rollup_dirty')
+      .values(
+        rows.slice(i, i + 500).map((m) => ({
+          machine_id: m.machineId,
+          company_id: m.companyId,
+          from_at: m.from,
+          marked_at: m.now,
+        })),
+      )
+      // Keep the earliest mark; `excluded` is the row that was refused (same syntax on both dialects).
+      .onConflict((oc) =>
+        oc.column('machine_id').doUpdateSet({
+          from_at: sql<number>`CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END`,
+          marked_at: sql<number>`excluded.marked_at`,
+        }),
+      )
+      .execute();
 }

@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database, MachineLiveTable, MachineObservations, ObservationRow } from '@takt/db';
 import {
@@ -10,7 +11,7 @@ import {
   sourcesInService,
 } from '@takt/db';
 import type { DerivationResult } from '@takt/domain';
-import { markRollupsDirty } from '@takt/db/rollups';
+import { markRollupsDirtyMany } from '@takt/db/rollups';
 import type { FieldMeaning, SourceRow } from '../sources/source';
 import { keyKindsFromFields } from '../sources/devices/devices';
 import type { KeyKinds } from '../sources/shdr/shdr';
@@ -226,11 +227,80 @@ const LIVE_COLUMNS_COMPLETE: Exclude<keyof MachineLiveTable, (typeof LIVE_COLUMN
   ? true
   : never = true;
 void LIVE_COLUMNS_COMPLETE;
-const LIVE_UPSERT =
-  `insert into "machine_live" (${LIVE_COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${LIVE_COLUMNS.map(() => '?').join(', ')}) ` +
-  `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
-    .map((c) => `"${c}" = excluded."${c}"`)
-    .join(', ')}`;
+/** The upsert's tail: every column but the key takes the new row's value. */
+const LIVE_ON_CONFLICT = `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
+  .map((c) => `"${c}" = excluded."${c}"`)
+  .join(', ')}`;
+
+/**
+ * The machines' live rows, a multi-row upsert per chunk (one statement, not one a machine: on PostgreSQL each
+ * is a round trip). A machine's later row wins: one statement may not touch a row twice.
+ */
+async function upsertLive(trx: Kysely<Database>, numbered: boolean, live: readonly MachineLiveTable[]) {
+  const rows = [...new Map(live.map((r) => [r.machine_id, r])).values()];
+  await insertRows(
+    trx,
+    numbered,
+    'machine_live',
+    LIVE_COLUMNS,
+    rows,
+    (params, at, row) => {
+      for (let c = 0; c < LIVE_COLUMNS.length; c++) params[at + c] = row[LIVE_COLUMNS[c]!];
+    },
+    LIVE_ON_CONFLICT,
+  );
+}
+
+const STATS_UPDATE =
+  'update "machine_sources" set "stat_lines" = "stat_lines" + ?, "stat_observations" = "stat_observations" + ?, ' +
+  '"stat_rejected" = "stat_rejected" + ?, "last_line_at" = ? where "id" = ?';
+
+/**
+ * Adds each source's counters. PostgreSQL: one UPDATE … FROM unnest(…) for them all (a round trip a source
+ * made the statements most of a batch's time, decision 0976); SQLite runs the prepared statement a source.
+ */
+async function addSourceStats(trx: Kysely<Database>, numbered: boolean, stats: readonly SourceStats[]) {
+  if (stats.length === 0) return;
+  if (!numbered) {
+    for (const s of stats)
+      await run(trx, numbered, STATS_UPDATE, [s.lines, s.observations, s.rejected, s.lastLineAt, s.sourceId]);
+    return;
+  }
+  // unnest pairs the arrays by position; a source listed twice would be updated once, so sum first.
+  const bySource = new Map<string, SourceStats>();
+  for (const s of stats) {
+    const seen = bySource.get(s.sourceId);
+    bySource.set(
+      s.sourceId,
+      seen
+        ? {
+            sourceId: s.sourceId,
+            lines: seen.lines + s.lines,
+            observations: seen.observations + s.observations,
+            rejected: seen.rejected + s.rejected,
+            lastLineAt: s.lastLineAt,
+          }
+        : s,
+    );
+  }
+  const all = [...bySource.values()];
+  await trx.executeQuery(
+    CompiledQuery.raw(
+      'update "machine_sources" as s set "stat_lines" = s."stat_lines" + d.lines, ' +
+        '"stat_observations" = s."stat_observations" + d.observations, "stat_rejected" = s."stat_rejected" + d.rejected, ' +
+        '"last_line_at" = d.last_line_at ' +
+        'from unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) ' +
+        'as d(id, lines, observations, rejected, last_line_at) where s."id" = d.id',
+      [
+        all.map((s) => s.sourceId),
+        all.map((s) => s.lines),
+        all.map((s) => s.observations),
+        all.map((s) => s.rejected),
+        all.map((s) => s.lastLineAt),
+      ],
+    ),
+  );
+}
 
 /**
  * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
@@ -262,32 +332,19 @@ export async function writeBatch(
         [p.instanceId, p.nextSequence, p.sourceId],
       );
     }
-    for (const d of batch.derived) {
-      await writeDerived(trx, d);
-      // The rollup worker recomputes reports' buckets from here (late data included).
-      await markRollupsDirty(trx, {
+    await writeDerivedMany(trx, numbered, batch.derived);
+    // The rollup worker recomputes reports' buckets from here (late data included).
+    await markRollupsDirtyMany(
+      trx,
+      batch.derived.map((d) => ({
         companyId: d.companyId,
         machineId: d.machineId,
         from: d.from,
         now: batch.now ?? d.from,
-      });
-    }
-    for (const row of batch.live)
-      await run(
-        trx,
-        numbered,
-        LIVE_UPSERT,
-        LIVE_COLUMNS.map((c) => row[c]),
-      );
-    for (const s of batch.stats) {
-      await run(
-        trx,
-        numbered,
-        'update "machine_sources" set "stat_lines" = "stat_lines" + ?, "stat_observations" = "stat_observations" + ?, ' +
-          '"stat_rejected" = "stat_rejected" + ?, "last_line_at" = ? where "id" = ?',
-        [s.lines, s.observations, s.rejected, s.lastLineAt, s.sourceId],
-      );
-    }
+      })),
+    );
+    await upsertLive(trx, numbered, batch.live);
+    await addSourceStats(trx, numbered, batch.stats);
   });
 }
 
@@ -308,59 +365,129 @@ const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 /**
  * Replace a machine's derived records from `from` on with the engine's latest result (late data,
  * ARCHITECTURE.md "Ingest contract"):
- * state intervals, cycles, programs and sub-programs, faults, spindle and in-cut spans. One DELETE and at
- * most one multi-row INSERT per table (a handful of rows each in steady state).
+ * state intervals, cycles, programs and sub-programs, faults, spindle and in-cut spans.
  */
 export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Promise<void> {
-  const { companyId: company_id, machineId: machine_id, from, result } = w;
-  const numbered = numberedPlaceholders(trx);
-  const keep = <T extends { end: number; open?: boolean }>(rows: readonly T[]) =>
-    rows.filter((r) => r.open || r.end >= from);
-  if (w.takeOverAt != null) {
-    // A new run's first write (rare): the query builder is fine here.
-    const at = w.takeOverAt;
-    for (const table of DERIVED_TABLES) {
-      await trx.deleteFrom(table).where('machine_id', '=', machine_id).where('start_at', '>=', at).execute();
-      await trx
-        .updateTable(table)
-        .set({ end_at: at })
-        .where('machine_id', '=', machine_id)
-        .where('end_at', 'is', null)
-        .execute();
-    }
-    await trx.deleteFrom('cycles').where('machine_id', '=', machine_id).where('end_at', '>=', at).execute();
-  } else {
-    // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
-    for (const table of DERIVED_TABLES)
-      await run(
-        trx,
-        numbered,
-        `delete from "${table}" where "machine_id" = ? and ("end_at" is null or "end_at" >= ?)`,
-        [machine_id, from],
+  await writeDerivedMany(trx, numberedPlaceholders(trx), [w]);
+}
+
+/**
+ * writeDerived for every machine of a batch: the replaced records deleted (per table, one statement for all
+ * the machines on PostgreSQL), then each table's new rows of all the machines in multi-row INSERTs. Per machine,
+ * a dozen statements each a round trip made PostgreSQL ingest fall behind at 1,000 machines (decision 0976).
+ */
+export async function writeDerivedMany(
+  trx: Kysely<Database>,
+  numbered: boolean,
+  writes: readonly DerivedWrite[],
+): Promise<void> {
+  if (writes.length === 0) return;
+  // A machine twice (not sent by the batch writer): one write after the other, as each replaces the last.
+  if (new Set(writes.map((w) => w.machineId)).size < writes.length) {
+    for (const w of writes) await writeDerivedMany(trx, numbered, [w]);
+    return;
+  }
+  const takeOvers = writes.filter((w) => w.takeOverAt != null);
+  const replaced = writes.filter((w) => w.takeOverAt == null);
+  if (numbered) {
+    // PostgreSQL: one statement per table and kind for all the machines (unnest pairs each machine with its
+    // time). A new run's first write: open records end at its start, records from it on are replaced.
+    const unnest = (ws: readonly DerivedWrite[], at: (w: DerivedWrite) => number) => [
+      ws.map((w) => w.machineId),
+      ws.map(at),
+    ];
+    const using = 'using unnest($1::text[], $2::bigint[]) as d(machine_id, at)';
+    const statement = (text: string, params: unknown[]) => trx.executeQuery(CompiledQuery.raw(text, params));
+    if (takeOvers.length > 0) {
+      const params = unnest(takeOvers, (w) => w.takeOverAt!);
+      for (const table of DERIVED_TABLES) {
+        await statement(
+          `delete from "${table}" as t ${using} where t."machine_id" = d.machine_id and t."start_at" >= d.at`,
+          params,
+        );
+        await statement(
+          `update "${table}" as t set "end_at" = d.at from unnest($1::text[], $2::bigint[]) as d(machine_id, at) ` +
+            'where t."machine_id" = d.machine_id and t."end_at" is null',
+          params,
+        );
+      }
+      await statement(
+        `delete from "cycles" as t ${using} where t."machine_id" = d.machine_id and t."end_at" >= d.at`,
+        params,
       );
-    await run(trx, numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
-      machine_id,
-      from,
-    ]);
+    }
+    // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
+    if (replaced.length > 0) {
+      const params = unnest(replaced, (w) => w.from);
+      for (const table of DERIVED_TABLES)
+        await statement(
+          `delete from "${table}" as t ${using} ` +
+            'where t."machine_id" = d.machine_id and (t."end_at" is null or t."end_at" >= d.at)',
+          params,
+        );
+      await statement(
+        `delete from "cycles" as t ${using} where t."machine_id" = d.machine_id and t."end_at" >= d.at`,
+        params,
+      );
+    }
+  } else {
+    // SQLite: in-process, a prepared statement a machine costs no round trip.
+    for (const w of takeOvers) {
+      const at = w.takeOverAt!;
+      for (const table of DERIVED_TABLES) {
+        await run(trx, numbered, `delete from "${table}" where "machine_id" = ? and "start_at" >= ?`, [
+          w.machineId,
+          at,
+        ]);
+        await run(
+          trx,
+          numbered,
+          `update "${table}" set "end_at" = ? where "machine_id" = ? and "end_at" is null`,
+          [at, w.machineId],
+        );
+      }
+      await run(trx, numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
+        w.machineId,
+        at,
+      ]);
+    }
+    for (const w of replaced) {
+      for (const table of DERIVED_TABLES)
+        await run(
+          trx,
+          numbered,
+          `delete from "${table}" where "machine_id" = ? and ("end_at" is null or "end_at" >= ?)`,
+          [w.machineId, w.from],
+        );
+      await run(trx, numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
+        w.machineId,
+        w.from,
+      ]);
+    }
   }
 
-  /** Inserts `rows` into `table`: the machine's company_id and machine_id, then `columns` as `put` fills them. */
+  /** Each write's rows of one table, with the write they belong to. */
+  const rowsOf = <T>(pick: (w: DerivedWrite) => readonly T[]) =>
+    writes.flatMap((w) => pick(w).map((row) => ({ w, row })));
+  /** Inserts `rows` into `table`: their machine's company_id and machine_id, then `columns` as `put` fills them. */
   const insertMachineRows = <T>(
     table: string,
     columns: readonly string[],
-    rows: readonly T[],
-    put: (params: unknown[], at: number, row: T) => void,
+    rows: ReadonlyArray<{ w: DerivedWrite; row: T }>,
+    put: (params: unknown[], at: number, row: T, w: DerivedWrite) => void,
   ) =>
-    insertRows(trx, numbered, table, ['company_id', 'machine_id', ...columns], rows, (params, at, row) => {
-      params[at] = company_id;
-      params[at + 1] = machine_id;
-      put(params, at + 2, row);
+    insertRows(trx, numbered, table, ['company_id', 'machine_id', ...columns], rows, (params, at, r) => {
+      params[at] = r.w.companyId;
+      params[at + 1] = r.w.machineId;
+      put(params, at + 2, r.row, r.w);
     });
+  const keep = <T extends { end: number; open?: boolean }>(w: DerivedWrite, rows: readonly T[]) =>
+    rows.filter((r) => r.open || r.end >= w.from);
 
   await insertMachineRows(
     'state_intervals',
     ['start_at', 'end_at', 'state', 'reason'],
-    keep(result.intervals),
+    rowsOf((w) => keep(w, w.result.intervals)),
     (p, at, i) => {
       p[at] = i.start;
       p[at + 1] = openEnd(i);
@@ -372,7 +499,7 @@ export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Prom
   await insertMachineRows(
     'cycles',
     ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
-    result.cycles.filter((c) => c.end >= from),
+    rowsOf((w) => w.result.cycles.filter((c) => c.end >= w.from)),
     (p, at, c) => {
       p[at] = c.start;
       p[at + 1] = c.end;
@@ -386,10 +513,10 @@ export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Prom
   await insertMachineRows(
     'program_intervals',
     ['sub', 'start_at', 'end_at', 'name'],
-    [
-      ...keep(result.programs).map((p) => ({ p, sub: 0 })),
-      ...keep(result.subprograms).map((p) => ({ p, sub: 1 })),
-    ],
+    rowsOf((w) => [
+      ...keep(w, w.result.programs).map((p) => ({ p, sub: 0 })),
+      ...keep(w, w.result.subprograms).map((p) => ({ p, sub: 1 })),
+    ]),
     (params, at, { p, sub }) => {
       params[at] = sub;
       params[at + 1] = p.start;
@@ -401,7 +528,7 @@ export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Prom
   await insertMachineRows(
     'faults',
     ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
-    keep(result.faults),
+    rowsOf((w) => keep(w, w.result.faults)),
     (p, at, f) => {
       p[at] = f.item;
       p[at + 1] = f.start;
@@ -412,16 +539,16 @@ export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Prom
     },
   );
 
-  // Spans have no open flag: one reaching `now` may still grow, so store it open.
-  const now = result.current.lastHeartbeat ?? 0;
+  // Spans have no open flag: one reaching the machine's `now` may still grow, so store it open.
   await insertMachineRows(
     'flag_spans',
     ['kind', 'start_at', 'end_at'],
-    [
-      ...result.spindle.filter((s) => s.end >= from).map((s) => ({ s, kind: 'spindle' as const })),
-      ...result.inCut.filter((s) => s.end >= from).map((s) => ({ s, kind: 'incut' as const })),
-    ],
-    (p, at, { s, kind }) => {
+    rowsOf((w) => [
+      ...w.result.spindle.filter((s) => s.end >= w.from).map((s) => ({ s, kind: 'spindle' as const })),
+      ...w.result.inCut.filter((s) => s.end >= w.from).map((s) => ({ s, kind: 'incut' as const })),
+    ]),
+    (p, at, { s, kind }, w) => {
+      const now = w.result.current.lastHeartbeat ?? 0;
       p[at] = kind;
       p[at + 1] = s.start;
       p[at + 2] = s.end >= now && now > 0 ? null : s.end;
