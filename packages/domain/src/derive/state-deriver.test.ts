@@ -503,8 +503,16 @@ describe('incremental derivation', () => {
     d.forgetBefore(at(1500));
     expect(d.size).toBeLessThan(2000);
     const kept = d.result(at(2000));
-    // What is still held is exactly the tail of the full result.
+    // What is still held is exactly the tail of the full result, and nothing ending long before the horizon
+    // (checkpoints are 256 observations apart).
+    expect(kept.intervals.length).toBeLessThan(full.intervals.length / 2);
     expect(kept.intervals).toEqual(full.intervals.slice(full.intervals.length - kept.intervals.length));
+    expect(kept.intervals[0]!.end).toBeGreaterThanOrEqual(at(1500 - 256));
+    // Forgetting again drops again (a node forgets after every write, for months).
+    d.forgetBefore(at(1900));
+    const again = d.result(at(2000));
+    expect(again.intervals[0]!.end).toBeGreaterThanOrEqual(at(1900 - 256));
+    expect(again.intervals).toEqual(full.intervals.slice(full.intervals.length - again.intervals.length));
     const late = d.push([exec(at(10.5), 'READY')]);
     expect(late.tooLate).toHaveLength(1);
     const ok = d.push([exec(at(1999.5), 'FEED_HOLD')]);
@@ -604,6 +612,45 @@ describe('deriver properties', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('a result since a time holds every record a write from that time keeps, the same as the whole result', () => {
+    /** What a write replacing records from `since` on stores (services/ingest writeDerived). */
+    const kept = (r: DerivationResult, since: number) => {
+      const ending = <T extends { end: number; open?: boolean }>(rows: readonly T[]) =>
+        rows.filter((x) => x.open || x.end >= since);
+      return {
+        intervals: ending(r.intervals),
+        cycles: r.cycles.filter((c) => c.end >= since),
+        programs: ending(r.programs),
+        subprograms: ending(r.subprograms),
+        faults: ending(r.faults),
+        spindle: r.spindle,
+        inCut: r.inCut,
+        current: r.current,
+      };
+    };
+    fc.assert(
+      fc.property(
+        historyArb,
+        configArb,
+        fc.integer({ min: -10, max: 2010 }),
+        fc.nat(),
+        (obs, config, s, k) => {
+          // Half the time exactly an observation's time, where records end.
+          const since = k % 2 ? at(s) : obs[k % obs.length]!.ts;
+          const d = new StateDeriver(config);
+          d.push(obs);
+          const part = d.result(NOW, since);
+          expect(kept(part, since)).toEqual(kept(d.result(NOW), since));
+          // Nothing closed before `since` is copied.
+          for (const rows of [part.intervals, part.programs, part.subprograms, part.faults])
+            for (const x of rows as ReadonlyArray<{ end: number; open?: boolean }>)
+              expect(x.open || x.end >= since || x.end >= d.lastTs!).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

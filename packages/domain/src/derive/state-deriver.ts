@@ -440,7 +440,7 @@ function step(f: Fold, o: Observation, config: DeriverConfig, out: Outputs): voi
 }
 
 /** Cuts every open record at `now` (without changing the fold) and returns sorted copies of all outputs. */
-function materialize(src: Fold, closed: Outputs, now: number): DerivationResult {
+function materialize(src: Fold, closed: Outputs, now: number, since: number): DerivationResult {
   const f = cloneFold(src);
   const tail = emptyOutputs();
   const end = Math.max(now, f.t);
@@ -448,7 +448,10 @@ function materialize(src: Fold, closed: Outputs, now: number): DerivationResult 
     advance(f, end, tail);
     commit(f, end, tail);
   }
-  const intervals = [...closed.intervals, ...tail.intervals].map((x) => ({ ...x }));
+  /** The closed records a write from `since` on keeps (it keeps every open one, and these). */
+  const ending = <T extends { end: number }>(rows: T[]): T[] =>
+    since === -Infinity ? rows : rows.filter((r) => r.end >= since);
+  const intervals = [...ending(closed.intervals), ...tail.intervals].map((x) => ({ ...x }));
   if (f.started && end > f.stateStart) {
     intervals.push({
       start: f.stateStart as EpochMs,
@@ -458,10 +461,10 @@ function materialize(src: Fold, closed: Outputs, now: number): DerivationResult 
       open: true,
     });
   }
-  const programs = [...closed.programs, ...tail.programs];
+  const programs = [...ending(closed.programs), ...tail.programs];
   if (f.program !== null && end > f.programStart)
     programs.push({ start: f.programStart as EpochMs, end: end as EpochMs, name: f.program, open: true });
-  const subprograms = [...closed.subprograms, ...tail.subprograms];
+  const subprograms = [...ending(closed.subprograms), ...tail.subprograms];
   if (f.subprogram !== null && end > f.subprogramStart)
     subprograms.push({
       start: f.subprogramStart as EpochMs,
@@ -469,7 +472,7 @@ function materialize(src: Fold, closed: Outputs, now: number): DerivationResult 
       name: f.subprogram,
       open: true,
     });
-  const faults = [...closed.faults, ...tail.faults];
+  const faults = [...ending(closed.faults), ...tail.faults];
   for (const x of f.faults) {
     if (end > x.start) faults.push({ ...faultUntil(x, end), open: true });
   }
@@ -506,7 +509,8 @@ function materialize(src: Fold, closed: Outputs, now: number): DerivationResult 
   };
   return {
     intervals,
-    cycles: mergeSameEnd(closed.cycles),
+    // Cycles of one end are merged: all of them end at or after `since`, or none.
+    cycles: mergeSameEnd(ending(closed.cycles)),
     programs: programs.sort(byStart),
     subprograms: subprograms.sort(byStart),
     faults,
@@ -633,9 +637,15 @@ export class StateDeriver {
     return { changedFrom: changedFrom as EpochMs, duplicates, tooLate };
   }
 
-  /** All outputs, with open records cut at `now` (now earlier than the last observation is ignored). */
-  result(now: EpochMs): DerivationResult {
-    return materialize(this.fold, this.out, now);
+  /**
+   * All outputs, with open records cut at `now` (now earlier than the last observation is ignored). With
+   * `since`, closed state intervals, cycles, programs, sub-programs and faults ending before it are left out:
+   * a write that replaces records from `since` on keeps none of them, and copying the whole history held at
+   * every write made each one cost the history, not the change. Spindle and in-cut spans are always whole
+   * (adjacent ones merge, whatever their end). `result(now, since)` equals `result(now)` with those left out.
+   */
+  result(now: EpochMs, since = -Infinity): DerivationResult {
+    return materialize(this.fold, this.out, now, since);
   }
 
   /**
@@ -652,7 +662,8 @@ export class StateDeriver {
     }
     if (!keep) return;
     const cut = keep.index;
-    const drop = keep.lengths;
+    // A copy: `keep` is among the checkpoints whose lengths are shifted below (its own become 0).
+    const drop = { ...keep.lengths };
     this.horizon = Math.max(this.horizon, (this.log[cut - 1] as Observation).ts);
     this.log = this.log.slice(cut);
     this.foldedCount -= cut;

@@ -86,6 +86,7 @@ export function toDomainObservation(
 export interface PipelineOutputs {
   /** Earliest time whose stored records must be replaced (every record ending at or after it, and open ones). */
   from: number;
+  /** The engine's outputs a write from `from` keeps: closed records ending before it are left out. */
   result: DerivationResult;
   /**
    * Set on a new pipeline's first write: records still open from before (a previous worker's run) end at
@@ -264,7 +265,8 @@ export class MachinePipeline {
   liveRow(now: number, derived?: DerivationResult): MachineLiveTable {
     // A result just taken for the same flush already holds the current signals: no second materialization.
     if (!derived) this.drain();
-    const c = (derived ?? this.deriver.result(epochMs(now))).current;
+    // Only the current signals are read: no closed record is needed (since = Infinity).
+    const c = (derived ?? this.deriver.result(epochMs(now), Infinity)).current;
     return {
       machine_id: this.machineId,
       company_id: this.companyId,
@@ -294,14 +296,18 @@ export class MachinePipeline {
     const from = this.changedFrom;
     this.changedFrom = null;
     // Open records are stored without an end, so materialize a millisecond ahead: a state that began this
-    // very millisecond must not be cut to nothing and lost.
-    const result = this.deriver.result(epochMs(now + 1));
-    if (!this.tookOver && this.takeOverAt != null)
-      return { from: Math.min(from, this.takeOverAt), result, takeOverAt: this.takeOverAt };
+    // very millisecond must not be cut to nothing and lost. Only what the write keeps (records ending at or
+    // after its `from`) is materialized, not the whole history held.
+    const result = (since: number) => this.deriver.result(epochMs(now + 1), since);
+    if (!this.tookOver && this.takeOverAt != null) {
+      const takeOverFrom = Math.min(from, this.takeOverAt);
+      return { from: takeOverFrom, result: result(takeOverFrom), takeOverAt: this.takeOverAt };
+    }
     // Records ending exactly at the takeover are the previous run's (the takeover closed them there); this
     // pipeline's own all end after its first observation. Replacing from the takeover time itself would
     // delete them (decision 0201: found by the crash test).
-    return { from: this.tookOverAt == null ? from : Math.max(from, this.tookOverAt + 1), result };
+    const replaceFrom = this.tookOverAt == null ? from : Math.max(from, this.tookOverAt + 1);
+    return { from: replaceFrom, result: result(replaceFrom) };
   }
 
   /** A rebuilt pipeline continues the stored history instead of taking it over. */
