@@ -2,12 +2,21 @@ import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 // One vitest run covers every workspace. Unit tests live next to the code; cross-package tests in tests/.
-// Three groups run one after the other (decision 0870): files that share nothing (each opens its own SQLite
-// file or PostgreSQL database) two at a time; the office app's browser tests two at a time (each boots its
-// own product on free ports); then the ones whose timing matters (real SHDR and MQTT sockets, the floor app
-// going offline, killed servers, live tiles) one at a time, so they never compete for the two cores.
+// Four groups run one after the other (decisions 0870, 0979): files that share nothing (each opens its own
+// SQLite file or PostgreSQL database) two at a time, in workers that keep their imported modules from one
+// file to the next (importing the API app once a worker, not once a file); the few of those that rely on
+// module state of their own (an import's side effect on globals, a page cache) two at a time with fresh
+// modules each; the office app's browser tests two at a time (each boots its own product on free ports);
+// then the ones whose timing matters (real SHDR and MQTT sockets, the floor app going offline, killed
+// servers, live tiles) one at a time, so they never compete for the two cores.
 const OFFICE_E2E = ['tests/e2e/office-*.test.ts'];
 const SERIAL = ['services/ingest/src/**/*.test.ts', 'tests/**/*.test.ts'];
+/** Files that need modules of their own: `fake-indexeddb/auto` sets globals once per import. */
+const OWN_MODULES = [
+  'apps/floor-pwa/src/offline/outbox.test.ts',
+  'apps/floor-pwa/src/offline/refdata.test.ts',
+  'services/api/src/routes/health.test.ts',
+];
 
 const group = (
   name: string,
@@ -15,6 +24,7 @@ const group = (
   maxWorkers: number,
   include: string[],
   exclude: string[] = [],
+  isolate = true,
 ): TestProjectInlineConfiguration => ({
   extends: true,
   test: {
@@ -22,6 +32,7 @@ const group = (
     include,
     exclude: ['**/node_modules/**', '**/dist/**', ...exclude],
     maxWorkers,
+    isolate,
     sequence: { groupOrder: order },
   },
 });
@@ -44,10 +55,12 @@ export default defineConfig({
           'apps/*/src/**/*.test.ts',
           'apps/*/src/**/*.test.tsx',
         ],
-        SERIAL,
+        [...SERIAL, ...OWN_MODULES],
+        false,
       ),
-      group('office-e2e', 1, 2, OFFICE_E2E),
-      group('serial', 2, 1, SERIAL, OFFICE_E2E),
+      group('own-modules', 1, 2, OWN_MODULES),
+      group('office-e2e', 2, 2, OFFICE_E2E),
+      group('serial', 3, 1, SERIAL, OFFICE_E2E),
     ],
   },
 });
