@@ -190,6 +190,16 @@ async function listFigures(page: Page, name: string): Promise<Map<string, string
   return new Map(rows.map((r) => [r[0]!, r.slice(1)]));
 }
 
+/**
+ * Waits until the Machine Groups and Machines lists name the plant's group and machines: they answer their own
+ * calls, after the tiles' (polled, as they may still be loading).
+ */
+async function listsNameThePlant(page: Page): Promise<void> {
+  const keysOf = async (name: string) => [...(await listFigures(page, name)).keys()];
+  await expect.poll(() => keysOf('Machine Groups'), POLL).toEqual(['Cell']);
+  await expect.poll(() => keysOf('Machines'), POLL).toEqual(['Lathe', 'Mill', 'Press']);
+}
+
 describe.each(ON_POSTGRES)('the OEE report in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-oee', seedPlant);
   const range = office.week;
@@ -226,10 +236,7 @@ describe.each(ON_POSTGRES)('the OEE report in Chromium on %s', (dialect) => {
         Quality: p1(all.good / all.total),
       });
     expect((await tiles(page)).OEE).toBe('24.0%');
-    // The lists answer their own calls, after the tiles' (polled, as they may still be loading).
-    const keysOf = async (name: string) => [...(await listFigures(page, name)).keys()];
-    await expect.poll(() => keysOf('Machine Groups'), POLL).toEqual(['Cell']);
-    await expect.poll(() => keysOf('Machines'), POLL).toEqual(['Lathe', 'Mill', 'Press']);
+    await listsNameThePlant(page);
     const groups = await listFigures(page, 'Machine Groups');
     expect(groups.get('Cell')![0]).toBe(p1(oee(sum(LATHE, MILL)))); // 36.1%
     const machines = await listFigures(page, 'Machines');
@@ -410,10 +417,7 @@ describe.each(ON_POSTGRES)('the OEE report in Chromium on %s', (dialect) => {
     // Continues on the previous page: all shifts, last week.
     await office.settled();
     const inCycle = (run: number, machines: number) => `${Math.round((run / (machines * T_ALL)) * 100)}%`;
-    // The lists answer their own calls, after the tiles' (polled, as they may still be loading).
-    const keysOf = async (name: string) => [...(await listFigures(page, name)).keys()];
-    await expect.poll(() => keysOf('Machine Groups'), POLL).toEqual(['Cell']);
-    await expect.poll(() => keysOf('Machines'), POLL).toEqual(['Lathe', 'Mill', 'Press']);
+    await listsNameThePlant(page);
     const groups = await listFigures(page, 'Machine Groups');
     // Groups offer In-Cycle only (reports-admin §2): spindle-rotating and in-cut show '-'.
     expect(groups.get('Cell')!.slice(0, 3)).toEqual([inCycle(LATHE.run + MILL.run, 2), '-', '-']);
