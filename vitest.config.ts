@@ -5,13 +5,16 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 // Four groups run one after the other (decisions 0870, 0979): files that share nothing (each opens its own
 // SQLite file or PostgreSQL database) two at a time, in workers that keep their imported modules from one
 // file to the next (importing the API app once a worker, not once a file); the few of those that rely on
-// module state of their own (an import's side effect on globals, a page cache) two at a time with fresh
+// module state of their own (an import's side effect on globals; see OWN_MODULES) two at a time with fresh
 // modules each; the office app's browser tests two at a time (each boots its own product on free ports);
 // then the ones whose timing matters (real SHDR and MQTT sockets, the floor app going offline, killed
 // servers, live tiles) one at a time, so they never compete for the two cores.
 const OFFICE_E2E = ['tests/e2e/office-*.test.ts'];
 const SERIAL = ['services/ingest/src/**/*.test.ts', 'tests/**/*.test.ts'];
-/** Files that need modules of their own: `fake-indexeddb/auto` sets globals once per import. */
+/**
+ * Files that need modules of their own: `fake-indexeddb/auto` sets globals once per import; health.test.ts's
+ * security-header test loses nosniff on a page after another file built the API app in its worker (0979).
+ */
 const OWN_MODULES = [
   'apps/floor-pwa/src/offline/outbox.test.ts',
   'apps/floor-pwa/src/offline/refdata.test.ts',
