@@ -11,6 +11,8 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 // servers, live tiles) one at a time, so they never compete for the two cores.
 const OFFICE_E2E = ['tests/e2e/office-*.test.ts'];
 const SERIAL = ['services/ingest/src/**/*.test.ts', 'tests/**/*.test.ts'];
+/** The security regressions (issue 26) are route tests on fresh databases: they share nothing, so run two at a time. */
+const SECURITY = ['tests/security/**/*.test.ts'];
 /**
  * Files that need modules of their own: `fake-indexeddb/auto` sets globals once per import; health.test.ts's
  * security-header test loses nosniff on a page after another file built the API app in its worker (0979).
@@ -57,13 +59,14 @@ export default defineConfig({
           'services/*/src/**/*.test.ts',
           'apps/*/src/**/*.test.ts',
           'apps/*/src/**/*.test.tsx',
+          ...SECURITY,
         ],
-        [...SERIAL, ...OWN_MODULES],
+        [...SERIAL.filter((g) => g.startsWith('services/')), ...OWN_MODULES],
         false,
       ),
       group('own-modules', 1, 2, OWN_MODULES),
       group('office-e2e', 2, 2, OFFICE_E2E),
-      group('serial', 3, 1, SERIAL, OFFICE_E2E),
+      group('serial', 3, 1, SERIAL, [...OFFICE_E2E, ...SECURITY]),
     ],
   },
 });
