@@ -14,13 +14,12 @@ const SERIAL = ['services/ingest/src/**/*.test.ts', 'tests/**/*.test.ts'];
 /** The security regressions (issue 26) are route tests on fresh databases: they share nothing, so run two at a time. */
 const SECURITY = ['tests/security/**/*.test.ts'];
 /**
- * Files that need modules of their own: `fake-indexeddb/auto` sets globals once per import; health.test.ts's
- * security-header test loses nosniff on a page after another file built the API app in its worker (0979).
+ * Files that need modules of their own: `fake-indexeddb/auto` sets globals once per import. (health.test.ts
+ * left this list: the headers it lost beside other files were static.ts's, decisions 0979 and 0993.)
  */
 const OWN_MODULES = [
   'apps/floor-pwa/src/offline/outbox.test.ts',
   'apps/floor-pwa/src/offline/refdata.test.ts',
-  'services/api/src/routes/health.test.ts',
 ];
 
 const group = (

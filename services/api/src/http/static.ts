@@ -1,7 +1,7 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context';
 import type { FramePolicy } from './security';
 import { contentSecurityPolicy, inlineScriptHashes } from './security';
@@ -58,7 +58,21 @@ function hashesOf(path: string): string[] {
   return hashes;
 }
 
-function send(path: string, cacheControl: string, csp: (hashes: string[]) => string): Response {
+/**
+ * The file's answer, made through the context (c.body), never as a bare `new Response(body, { headers: {…} })`:
+ * once @hono/node-server has served a request it replaces the global Response with a lightweight one that
+ * keeps headers given as a plain object apart from the ones middleware adds later, and drops the latter as
+ * soon as an outer middleware sets a header (MM-API-Version). That is how pages, /sw.js and assets lost the
+ * security headers in production (issue 26 finding 8) and how health.test.ts lost nosniff after another file
+ * had started a server in the same worker (decision 0979). c.body builds a real Headers object, and the
+ * request id set before the handler ran is kept.
+ */
+function send(
+  c: Context<AppEnv>,
+  path: string,
+  cacheControl: string,
+  csp: (hashes: string[]) => string,
+): Response {
   const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
   const headers: Record<string, string> = {
     'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
@@ -66,7 +80,7 @@ function send(path: string, cacheControl: string, csp: (hashes: string[]) => str
   };
   // A page's own inline scripts (the floor app's early API calls) run by hash, never by 'unsafe-inline'.
   if (extname(path) === '.html') headers['content-security-policy'] = csp(hashesOf(path));
-  return new Response(body, { headers });
+  return c.body(body, 200, headers);
 }
 
 /** Serve built files, then each app's index.html for its client-side routes. */
@@ -89,13 +103,13 @@ export function serveApps(
     if (file) {
       // Hashed bundles never change; the service worker, manifest and pages must always be revalidated.
       const immutable = /-assets\//.test(pathname);
-      return send(file, immutable ? 'public, max-age=31536000, immutable' : 'no-cache', csp);
+      return send(c, file, immutable ? 'public, max-age=31536000, immutable' : 'no-cache', csp);
     }
     if (extname(pathname) !== '') return next(); // a missing asset is a 404, not a page
     const index = fileIn(dists[owner], '/index.html');
     if (!index) {
       return c.text(`The ${owner} app is not built. Run \`npm run build\` (npm start does it for you).`, 503);
     }
-    return send(index, 'no-cache', csp);
+    return send(c, index, 'no-cache', csp);
   };
 }
