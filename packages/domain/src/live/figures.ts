@@ -10,7 +10,7 @@ import {
   productionRuntimeMs,
 } from '../metrics/parts-goal';
 import type { PartBehaviorFields } from '../metrics/production';
-import { partCountMultiplier } from '../metrics/production';
+import { goodOf, partCountMultiplier } from '../metrics/production';
 import type { RollupSource, RollupSum } from '../rollup/rollup';
 import { buildRollups, efficiencyTotals, sumRollups } from '../rollup/rollup';
 import type { GoalStatus } from './status';
@@ -118,7 +118,7 @@ export function livePartsGoal(
   const multiplier = run ? partCountMultiplier(run) : 1;
   const totalParts = runSum ? runSum.all.parts + runSum.all.adjustmentCount : 0;
   const rejectedParts = runSum ? runSum.all.rejected : 0;
-  const goodParts = totalParts - rejectedParts;
+  const goodParts = goodOf(totalParts, rejectedParts);
   const runtime = productionRuntimeMs(run?.productionStart ?? null, now, runSum?.all.plannedDowntimeMs ?? 0);
   const expected = run && !inSetup ? expectedPartsNow(runtime, run.expectedCycleTime, multiplier) : null;
   const pct = percentOfGoal(goodParts, expected);

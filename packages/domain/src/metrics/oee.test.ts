@@ -323,6 +323,11 @@ describe('part behaviors and standards', () => {
       rejectBehavior: null,
       categoryId: null,
     };
-    expect(qualityCounts(100, [removed, extra, correction])).toEqual({ total: 101, rejected: 5, good: 96 });
+    expect(qualityCounts(100, [removed, extra, correction])).toEqual({
+      total: 101,
+      rejected: 5,
+      good: 96,
+      shortfall: 0,
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { goodOf } from './production';
+
 // METRICS.md §2–§3: the time bases and the OEE factors. Inputs are sums over a range (rollup totals or a
 // direct computation); nothing here rounds (METRICS.md §6: rounding happens only when formatting).
 
@@ -61,9 +63,12 @@ export const availability = (t: EfficiencyTotals): number | null =>
 /** P = Σ ideal / T_run. Above 1 means the ideal is wrong: shown as is, never clamped (METRICS.md §3). */
 export const performance = (t: EfficiencyTotals): number | null => ratio(t.idealTimeMs, t.runTimeMs);
 
-/** Q = good / total, good = total − rejected. */
+/**
+ * Q = good / total, good = total − rejected. Within [0, 1] (METRICS.md §3: good parts are never negative; rows
+ * stored before decision 0997 may reject more than was made); null without a positive total.
+ */
 export const quality = (t: EfficiencyTotals): number | null =>
-  ratio(t.totalParts - t.rejectedParts, t.totalParts);
+  t.totalParts > 0 ? Math.min(1, goodOf(t.totalParts, t.rejectedParts) / t.totalParts) : null;
 
 /** Product of factors; null as soon as one is null. */
 export function product(...factors: (number | null)[]): number | null {

@@ -26,11 +26,15 @@ export function expectedPartsNow(
   return Math.floor(Math.floor(runtimeMs / expectedCycleTimeMs) * multiplier);
 }
 
-/** parts ahead (> 0) or behind (< 0) = actual good parts − expected parts now. */
-export const partsAheadBehind = (actualGood: number, expected: number): number => actualGood - expected;
+/**
+ * parts ahead (> 0) or behind (< 0) = actual good parts − expected parts now. Good parts count from 0
+ * (METRICS.md §3: never negative), so a run can be at most its expected parts behind.
+ */
+export const partsAheadBehind = (actualGood: number, expected: number): number =>
+  Math.max(0, actualGood) - expected;
 
-/** percent of goal = actual / expected × 100; null when nothing is expected yet. */
+/** percent of goal = actual / expected × 100, never negative; null when nothing (or nothing sane) is expected. */
 export function percentOfGoal(actual: number, expected: number | null): number | null {
-  if (expected === null || expected === 0) return null;
-  return (actual / expected) * 100;
+  if (expected === null || !(expected > 0)) return null;
+  return (Math.max(0, actual) / expected) * 100;
 }

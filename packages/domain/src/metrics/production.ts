@@ -172,8 +172,17 @@ export interface PartAdjustmentFact {
 export interface QualityCounts {
   total: number;
   rejected: number;
+  /** total − rejected, never below 0 (METRICS.md §3: good parts are never negative). */
   good: number;
+  /** Parts rejected beyond the total (rejected − total when above 0): what a clamped `good` hides. */
+  shortfall: number;
 }
+
+/**
+ * METRICS.md §3 good = total − rejected, never negative: a reject that would take it below 0 is refused
+ * when written (decision 0997), and data stored before that rule shows 0 good parts, not −9.
+ */
+export const goodOf = (total: number, rejected: number): number => Math.max(0, total - rejected);
 
 /** total = machine parts + Σ count; rejected = Σ scrapcount of scrap and non-conforming rejects; good = total − rejected. */
 export function qualityCounts(
@@ -186,5 +195,5 @@ export function qualityCounts(
     total += a.count;
     if (a.rejectBehavior !== null) rejected += a.scrapcount;
   }
-  return { total, rejected, good: total - rejected };
+  return { total, rejected, good: goodOf(total, rejected), shortfall: Math.max(0, rejected - total) };
 }

@@ -4,7 +4,7 @@ import { formatInCycleHours, formatPercent } from '../live/rules';
 import type { EfficiencyTotals } from '../metrics/oee';
 import { expectedPartsNow, productionRuntimeMs } from '../metrics/parts-goal';
 import type { PartBehaviorFields } from '../metrics/production';
-import { partCountMultiplier } from '../metrics/production';
+import { goodOf, partCountMultiplier } from '../metrics/production';
 import type { Rollup, RollupSum } from '../rollup/rollup';
 import { sumRollups } from '../rollup/rollup';
 import { formatDay } from '../time/civil';
@@ -13,9 +13,9 @@ import { toWall } from '../time/zone';
 // The cells of the report calls (live-operations §7: partGoals, utilization, downtime), from rollups and job
 // runs. Exact numbers; the display strings follow METRICS.md §6 (rounding only when formatting).
 
-/** METRICS.md §3: good = total − rejected, total = parts counted by the machine + Σ adjustment count. */
+/** METRICS.md §3: good = total − rejected (never negative), total = parts counted by the machine + Σ adjustment count. */
 export const goodParts = (sum: RollupSum): number =>
-  sum.all.parts + sum.all.adjustmentCount - sum.all.rejected;
+  goodOf(sum.all.parts + sum.all.adjustmentCount, sum.all.rejected);
 
 /** Index of the first row starting at or after t (rows sorted by start). */
 function firstStartingAt(rows: readonly Rollup[], t: number): number {
