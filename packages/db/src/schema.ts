@@ -638,6 +638,8 @@ export interface ApiKeysTable {
   created_by: string;
   created_at: number;
   last_used_at: number | null;
+  /** When the key stops working (decision 0990); null only for keys an older version made without one. */
+  expires_at: number | null;
 }
 
 /** A failed login (0012, decision 0842); not a company's row: it is counted before anyone is known. */
@@ -645,6 +647,16 @@ export interface LoginFailuresTable {
   /** `account:<e-mail, lower case>` or `address:<client address>`. */
   key: string;
   at: number;
+}
+
+/** One counter per key (migration 0025, decision 0987): services/api/src/http/rate-limit.ts. */
+export interface RateLimitsTable {
+  /** `<what>:<who>`, e.g. `login:pair:<e-mail>|<address>`, `sync:<tablet id>`. */
+  key: string;
+  /** When the key's current window began (epoch ms). */
+  window_start: number;
+  /** Hits counted in that window (never above the limit: refused hits are not counted). */
+  count: number;
 }
 
 /** reports-admin §3 Machine notification (migration 0017, decision 0900). */
@@ -773,6 +785,7 @@ export interface Database {
   event_exports: EventExportsTable;
   api_keys: ApiKeysTable;
   login_failures: LoginFailuresTable;
+  rate_limits: RateLimitsTable;
   machine_notifications: MachineNotificationsTable;
   machine_notification_episodes: MachineNotificationEpisodesTable;
   invites: InvitesTable;
@@ -788,7 +801,7 @@ export interface Database {
  */
 export type CompanyTable = Exclude<
   keyof Database,
-  'companies' | 'adapter_types' | 'login_failures' | 'system_versions'
+  'companies' | 'adapter_types' | 'login_failures' | 'rate_limits' | 'system_versions'
 >;
 
 // Generated is re-exported for migrations that add auto columns later.

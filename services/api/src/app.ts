@@ -6,6 +6,7 @@ import { requestId } from 'hono/request-id';
 import { requireCaller } from './auth/middleware';
 import type { AppEnv, Deps } from './http/context';
 import { ApiError } from './http/errors';
+import { TooManyRequests } from './http/rate-limit';
 import { permitSyncHandlers } from './http/permissions';
 import { serveApps } from './http/static';
 import { bindSyncHandlers } from './auth/tablet-binding';
@@ -180,6 +181,8 @@ export function buildApp(deps: Deps) {
   app.onError(async (err, c) => {
     c.header('MM-API-Version', await currentVersionStamp(deps));
     if (err instanceof ApiError) {
+      // Every 429 says when to come back (decision 0987).
+      if (err instanceof TooManyRequests) c.header('Retry-After', String(err.retryAfterS));
       return c.json(
         { error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } },
         err.status,

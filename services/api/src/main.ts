@@ -12,6 +12,7 @@ import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
 import { startEventExportWorker } from './services/event-exports';
 import { startNotificationWorker } from './notifications/checker';
+import { startRateLimitPruner } from './services/rate-limits';
 import { jsonLines, textLog } from './http/log';
 import { createMetrics } from './http/metrics';
 
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
     mail,
     log: textLog(log, 'notifications'),
   });
+  // Rate-limit counters whose window is over are dropped now and then (decision 0987).
+  const rateLimitPruner = startRateLimitPruner({ db: database.db, now, log: textLog(log, 'rate-limits') });
 
   const staticRoot = env.TAKT_STATIC_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
   const { app, injectWebSocket } = buildApp({
@@ -141,6 +144,7 @@ async function main(): Promise<void> {
     server.close();
     await exportWorker.stop();
     await notificationWorker.stop();
+    await rateLimitPruner.stop();
     await ingest?.stop();
     await plant?.stop();
     await bus.close();
