@@ -56,6 +56,7 @@ import { syncHandlers } from './services/sync-handlers';
 import { currentVersionStamp, knownVersionStamp } from './services/internal-system';
 import { healthRoutes } from './routes/health';
 import { bodyLimits } from './http/body-limits';
+import { jsonBodiesOnly } from './http/content-type';
 import { refuseNulText } from './http/nul-text';
 import { createMetrics } from './http/metrics';
 import { observeRequests, routeOf } from './http/observe';
@@ -93,9 +94,11 @@ export function buildApp(deps: Deps) {
   app.use('*', observeRequests(metrics, deps.log));
   app.use('*', securityHeaders(frame));
   app.use('*', bodyLimits());
-  app.use('*', refuseNulText());
   // Cookies are SameSite=Strict; this also refuses cross-origin form posts (CSRF) outright.
   app.use('*', csrf());
+  // A body is JSON or refused (415) before any check or handler reads it (decision 0994).
+  app.use('*', jsonBodiesOnly());
+  app.use('*', refuseNulText());
 
   // /healthz, /readyz and /metrics: outside /api, no session (decisions 0960, 0961).
   app.route('/', healthRoutes);

@@ -105,8 +105,10 @@ async function namedIds(c: Context<AppEnv>): Promise<Candidates> {
       // malformed: the route refuses it
     }
   }
-  const type = c.req.header('content-type') ?? '';
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && type.includes('json')) {
+  // Any body, whatever its label: the handler parses any body as JSON, so the check reads every one the same
+  // way (issue 26 finding 7: a text/plain or unlabelled body skipped it). The app refuses a non-JSON label
+  // with 415 before this runs (http/content-type.ts); this is the second line.
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.raw.body) {
     bodyCandidates(await c.req.json().catch(() => null), found);
   }
   return found;
