@@ -534,6 +534,8 @@ export interface GatewaysTable {
   /** JSON */
   supervisor_config: string;
   last_sequence: number | null;
+  /** 0028: JSON `[[from, to], …]`, sequences below last_sequence never received (decision 0981); null: none. */
+  sequence_gaps: string | null;
   last_response: number | null;
   buffered_records: number | null;
   last_shdr: number | null;

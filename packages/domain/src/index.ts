@@ -9,6 +9,7 @@ export * from './palette';
 // Time and calendar
 export * from './time/civil';
 export * from './time/zone';
+export * from './time/window';
 export * from './calendar/time-context';
 export * from './calendar/shifts';
 export * from './calendar/intervals';

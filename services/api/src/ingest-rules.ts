@@ -8,6 +8,7 @@ import type {
   KeyKinds,
   PushBatch,
   PushDecision,
+  SequenceGap,
   PushValidation,
 } from '@takt/domain';
 
@@ -25,6 +26,7 @@ export interface IngestRules {
     storedSeq: number | null,
     receivedAt: number,
     keyKinds?: (machineRef: string) => KeyKinds | undefined,
+    gaps?: readonly SequenceGap[],
   ): PushDecision;
   pushKeyKinds(
     db: Kysely<Database>,

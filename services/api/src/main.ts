@@ -75,6 +75,7 @@ async function main(): Promise<void> {
       log: textLog(log, 'ingest'),
       onStored: metrics.ingest.observationsStored,
       onLeases: metrics.ingest.leasesHeld,
+      onTimeRefused: metrics.timesRefused,
       ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
       ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
       mqttClientId: env.TAKT_MQTT_CLIENT_ID,

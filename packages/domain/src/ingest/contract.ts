@@ -57,6 +57,8 @@ export interface ShdrData {
   /** bad tokens or pairs on this line (a line holding only `2017` counts 1) */
   rejected: number;
   assets?: AssetRecord[];
+  /** The line's time was outside the window of decision 0980: its pairs were refused (counted in rejected). */
+  outOfWindow?: true;
 }
 
 export type ShdrLine = ShdrCommand | ShdrData;
@@ -110,7 +112,17 @@ export interface PushDecision {
   observations: number;
   /** bad tokens in the accepted lines (see ShdrData.rejected); the record is stored all the same */
   rejected: number;
+  /** records whose line was dated outside the window of decision 0980: refused (not stored), still acknowledged */
+  timeRefused: number;
+  /**
+   * Sequences below `ack` never received, as inclusive [from, to] ranges, lowest first (decision 0981): a late
+   * record in one is stored once and leaves it; a record below `ack` outside them is a repeat.
+   */
+  gaps: SequenceGap[];
 }
+
+/** An inclusive range of gateway sequences not received yet. */
+export type SequenceGap = [from: number, to: number];
 
 // ---------------------------------------------------------------------------------------------------------
 // Device descriptions and the adapter import (reports-admin §2, §3)

@@ -26,6 +26,11 @@ export interface Metrics {
   /** Open live channel and tablet registration sockets. */
   liveSockets: Gauge<'channel'>;
   ingest: IngestMetricsHooks;
+  /**
+   * Times refused for being outside the window of decision 0980, by source: api (a request), sync (a command),
+   * gateway (a pushed record), shdr, mqtt, agent (machine lines), rollup (a dirty mark dropped or clamped).
+   */
+  timesRefused(source: string, count?: number): void;
 }
 
 /** Seconds: HTTP answers take milliseconds; reports and exports may take seconds. */
@@ -90,10 +95,19 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
       if (row) this.set(Number(row.n));
     },
   });
+  const refused = new Counter({
+    name: 'takt_times_refused_total',
+    help: 'Times outside the accepted window (decision 0980) refused, by source.',
+    labelNames: ['source'] as const,
+    registers,
+  });
   return {
     registry,
     httpDuration,
     liveSockets,
+    timesRefused(source, count = 1) {
+      if (count > 0) refused.inc({ source }, count);
+    },
     ingest: {
       observationsStored(count, oldestTs, at) {
         if (count <= 0) return;

@@ -335,6 +335,26 @@ export async function lockGatewayForPush(
   return row && toGateway(row);
 }
 
+/** The gateway's sequence holes (decision 0981), as stored; a malformed value reads as none. */
+export async function sequenceGapsOf(trx: Executor, gatewayId: string): Promise<Array<[number, number]>> {
+  const row = await trx
+    .selectFrom('gateways')
+    .select('sequence_gaps')
+    .where('id', '=', gatewayId)
+    .executeTakeFirst();
+  if (!row?.sequence_gaps) return [];
+  try {
+    const parsed = JSON.parse(row.sequence_gaps) as unknown;
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (g): g is [number, number] =>
+        Array.isArray(g) && g.length === 2 && Number.isSafeInteger(g[0]) && Number.isSafeInteger(g[1]),
+    );
+  } catch {
+    return [];
+  }
+}
+
 export interface PushTarget {
   sourceId: string;
   machineId: string;

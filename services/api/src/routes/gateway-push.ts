@@ -53,7 +53,10 @@ export const gatewayPushRoutes = new Hono<AppEnv>()
     const buffered = batch.bufferedRecords ?? bufferedFromHeader(c);
     const { db, dialect, now } = c.var.deps;
     const { observationsStored: onStored } = c.var.metrics.ingest;
-    return c.json(await storePush({ db, dialect, ingest, onStored }, caller, batch, buffered, now()));
+    const onTimeRefused = c.var.metrics.timesRefused;
+    return c.json(
+      await storePush({ db, dialect, ingest, onStored, onTimeRefused }, caller, batch, buffered, now()),
+    );
   })
   // The supervisor's join (reports-admin §2 "Supervisor Last Join"): reports versions, learns its config.
   .post('/join', async (c) => {

@@ -11,6 +11,7 @@ import {
   findGatewayByTokenHash,
   lockGatewayForPush,
   pushTargets,
+  sequenceGapsOf,
   updateGateway,
 } from '../repositories/gateways';
 
@@ -68,6 +69,8 @@ export async function storePush(
     ingest: IngestRules;
     /** Monitoring once committed (the ingest counter and lag of decision 0961): count, earliest time, now. */
     onStored?: (count: number, oldestTs: number, at: number) => void;
+    /** Records refused for a time outside the window (decision 0980), once committed. */
+    onTimeRefused?: (source: string, count: number) => void;
   },
   caller: GatewayCaller,
   batch: PushBatch,
@@ -84,7 +87,9 @@ export async function storePush(
     const targets = await pushTargets(trx, g.id, g.companyId);
     // Keys resolve through each machine's adapter fields, as the worker reads the same lines, so a pushed
     // line and a streamed one mean the same (ARCHITECTURE.md "Ingest contract": adapters map raw keys).
-    const decision = ingest.decidePush(batch, g.lastSequence, at, await ingest.pushKeyKinds(trx, targets));
+    const gaps = await sequenceGapsOf(trx, g.id);
+    const kinds = await ingest.pushKeyKinds(trx, targets);
+    const decision = ingest.decidePush(batch, g.lastSequence, at, kinds, gaps);
     const observations: ObservationRow[] = [];
     const inbox: IngestInboxTable[] = [];
     const stats = new Map<string, { lines: number; observations: number; rejected: number }>();
@@ -131,6 +136,7 @@ export async function storePush(
     for (const [sourceId, s] of stats) await addSourceStats(trx, sourceId, { ...s, lastLineAt: at });
     await updateGateway(trx, g.id, {
       last_sequence: decision.ack,
+      sequence_gaps: decision.gaps.length > 0 ? JSON.stringify(decision.gaps) : null,
       last_response: at,
       buffered_records: buffered ?? g.bufferedRecords,
       ...(inbox.length > 0 ? { last_shdr: at } : {}),
@@ -147,11 +153,13 @@ export async function storePush(
       conflicts: decision.conflicts,
       skipped: decision.skipped,
       rejected: decision.rejected,
+      timeRefused: decision.timeRefused,
       unknownMachines: [...unknown].sort().slice(0, 100),
       unknownRecords,
     };
   });
   if (stored.count > 0) deps.onStored?.(stored.count, stored.oldestTs, at);
+  if (answer.timeRefused > 0) deps.onTimeRefused?.('gateway', answer.timeRefused);
   return answer;
 }
 

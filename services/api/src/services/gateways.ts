@@ -359,6 +359,7 @@ export async function resetGateway(db: Db, id: string, now: number) {
   await updateGateway(db, id, {
     ...columns,
     last_sequence: null,
+    sequence_gaps: null,
     last_response: null,
     buffered_records: null,
     last_shdr: null,
@@ -387,6 +388,7 @@ export async function deregisterGateway(db: Db, id: string, now: number) {
       activation_issued_at: null,
       activated_at: null,
       last_sequence: null,
+      sequence_gaps: null,
       buffered_records: null,
     });
   });

@@ -10,6 +10,8 @@ import {
   startOfLocalDay,
   toWall,
   epochMs,
+  EARLIEST_TIME_MS,
+  timeProblem,
 } from '@takt/domain';
 import type { PartAdjustment, PartAdjustmentType, RejectBehavior, TimeSpan } from '@takt/domain';
 import { historyChanged, historyOfRowChanged, loadCalendar } from '@takt/db/rollups';
@@ -141,7 +143,11 @@ async function adjustmentFields(
   const heading = input.scrap ? REJECT_FAILED : ADJUSTMENT_FAILED;
   const issues: Issue[] = [];
   const at = input.adjustmenttime ?? ctx.at;
-  if (at >= endOfToday(ctx.caller.company.timezone, ctx.now)) {
+  // Decision 0980: nothing happened before the floor (a year-1 time made the rollups build from year 1).
+  const early = at < EARLIEST_TIME_MS ? timeProblem('The adjustment time', at, ctx.now) : null;
+  if (early) {
+    issues.push({ field: 'adjustmenttime', code: 'too_small', message: early });
+  } else if (at >= endOfToday(ctx.caller.company.timezone, ctx.now)) {
     issues.push({
       field: 'adjustmenttime',
       code: 'too_big',

@@ -1,4 +1,4 @@
-import { SYNC_MAX_FUTURE_MS } from '@takt/domain';
+import { EARLIEST_TIME_MS, SYNC_MAX_FUTURE_MS } from '@takt/domain';
 import type { SyncBatch, SyncCommand, SyncCommandType, SyncError, SyncOutcome } from '@takt/domain';
 import type { z } from 'zod';
 import type { CompanyScope } from '@takt/db';
@@ -8,6 +8,9 @@ import type { LiveBus, LiveEvent } from '../live/bus';
 import type { SyncCommandRow } from '../repositories/sync';
 import { findSyncCommand, insertSyncCommand, setSyncCommandResult } from '../repositories/sync';
 import type { ServiceCtx } from './context';
+
+/** A command dated before the floor of decision 0980. */
+export const OCCURRED_TOO_EARLY = 'The action is dated before 2014-04-01; check the tablet clock.';
 
 /** Applies one command's payload; throws ApiError (with the spec's text) to reject it. */
 export type SyncHandler = (ctx: ServiceCtx, command: SyncCommand) => Promise<unknown>;
@@ -117,6 +120,12 @@ export async function applySyncBatch(
           'OCCURRED_IN_FUTURE',
           'The action is dated in the future; check the tablet clock.',
         );
+      }
+      // Decision 0980: an action dated before the floor (a tablet clock at 1970) is refused, not recorded.
+      if (command.occurredAt < EARLIEST_TIME_MS) {
+        throw new ApiError(400, 'OCCURRED_TOO_EARLY', OCCURRED_TOO_EARLY, [
+          { field: 'occurredAt', code: 'too_small', message: OCCURRED_TOO_EARLY },
+        ]);
       }
       const handler = handlers[command.type];
       if (!handler)

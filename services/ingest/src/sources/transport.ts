@@ -43,6 +43,8 @@ export interface TransportEnv {
   logLimited: (key: string, message: string) => void;
   /** Redial backoff for adapter links. */
   backoff?: BackoffOptions;
+  /** Lines or observations refused for a time outside the window of decision 0980, by source kind. */
+  onTimeRefused?: (source: string, count: number) => void;
 }
 
 export const noCounters = (): ShdrCounters => ({

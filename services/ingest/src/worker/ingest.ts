@@ -66,6 +66,8 @@ export interface IngestOptions {
    * them and the store time (the `takt_ingest_observations_total` counter and lag histogram; decision 0961).
    */
   onStored?: (count: number, oldestTs: number, at: number) => void;
+  /** Lines or observations refused for a time outside the window of decision 0980 (`takt_times_refused_total`). */
+  onTimeRefused?: (source: string, count: number) => void;
 }
 
 export interface IngestService {
@@ -106,6 +108,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     log,
     logLimited: limitedLog(log, now),
     ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.onTimeRefused ? { onTimeRefused: options.onTimeRefused } : {}),
   };
   const links = new Map<string, Link>();
   let stopped = false;

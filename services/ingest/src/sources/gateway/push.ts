@@ -7,8 +7,16 @@
 // The decision is a pure function; the API's push route runs it in one transaction holding the gateway's
 // row, so two concurrent pushes of one gateway cannot both take the same records.
 import { z } from 'zod';
-import type { AcceptedRecord, KeyKinds, PushBatch, PushDecision, PushValidation } from '@takt/domain';
-import { parseShdrLine, withoutNul } from '../shdr/shdr';
+import type {
+  AcceptedRecord,
+  KeyKinds,
+  PushBatch,
+  PushDecision,
+  PushRecord,
+  PushValidation,
+  SequenceGap,
+} from '@takt/domain';
+import { boundToWindow, parseShdrLine, withoutNul } from '../shdr/shdr';
 
 export const MAX_PUSH_RECORDS = 10_000;
 export const MAX_PUSH_LINE_LENGTH = 1 << 16;
@@ -49,38 +57,79 @@ export function validatePushBatch(body: unknown): PushValidation {
   };
 }
 
+/** Gap ranges kept per gateway (decision 0981): past this many the lowest are forgotten (their records repeats). */
+export const MAX_SEQUENCE_GAPS = 1000;
+
+/** Index of the gap holding `seq`, or -1. `gaps` is sorted and disjoint. */
+function gapOf(gaps: readonly SequenceGap[], seq: number): number {
+  let lo = 0;
+  let hi = gaps.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [from, to] = gaps[mid]!;
+    if (seq < from) hi = mid - 1;
+    else if (seq > to) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** Mutates `gaps`: takes `seq` out of the gap at index `i`, splitting it when `seq` is inside. */
+function fillGap(gaps: SequenceGap[], i: number, seq: number): void {
+  const [from, to] = gaps[i]!;
+  const parts: SequenceGap[] = [];
+  if (from < seq) parts.push([from, seq - 1]);
+  if (seq < to) parts.push([seq + 1, to]);
+  gaps.splice(i, 1, ...parts);
+}
+
 /**
- * What to store from a valid batch, given the highest sequence stored so far (null: none yet).
- * Records at or below it were stored before: a redelivery. Inside the batch the first record of a
- * sequence wins. A sequence hole is not waited for: sequences are monotonic, not dense, and a gateway
- * that lost records cannot send them again.
+ * What to store from a valid batch, given the highest sequence stored so far (null: none yet) and the holes
+ * below it never received (`gaps`). A record above the stored sequence is new; one below it is stored when its
+ * sequence is in a hole (a late record, decision 0981) and is a redelivery otherwise. Inside the batch the
+ * first record of a sequence wins. A hole is not waited for: sequences are monotonic, not dense. A data line
+ * dated outside the window of decision 0980 is refused and counted (`timeRefused`) but its sequence is
+ * consumed, so the gateway may drop it. Pure: `receivedAt` is the server clock.
  */
 export function decidePush(
   batch: PushBatch,
   storedSeq: number | null,
   receivedAt: number,
   keyKinds?: (machineRef: string) => KeyKinds | undefined,
+  storedGaps: readonly SequenceGap[] = [],
 ): PushDecision {
   const ordered = batch.records.every((r, i, all) => i === 0 || (all[i - 1]?.seq ?? 0) <= r.seq);
   // Stable sort: among equal sequences the first sent stays first.
   const records = ordered ? batch.records : [...batch.records].sort((a, b) => a.seq - b.seq);
+  const gaps: SequenceGap[] = storedGaps.map(([from, to]) => [from, to]);
   const accepted: AcceptedRecord[] = [];
   let duplicates = 0;
   let conflicts = 0;
   let skipped = 0;
   let observations = 0;
   let rejected = 0;
+  let timeRefused = 0;
   let high = storedSeq;
+  let last: PushRecord | null = null;
   for (const r of records) {
-    if (high !== null && r.seq <= high) {
+    const hole = high !== null && r.seq <= high ? gapOf(gaps, r.seq) : -1;
+    if (high !== null && r.seq <= high && hole < 0) {
       duplicates++;
-      const previous = accepted.at(-1);
-      if (
-        previous &&
-        previous.seq === r.seq &&
-        (previous.line !== r.line || previous.machineRef !== r.machineRef)
-      )
-        conflicts++;
+      if (last && last.seq === r.seq && (last.line !== r.line || last.machineRef !== r.machineRef)) conflicts++;
+      continue;
+    }
+    if (hole >= 0) fillGap(gaps, hole, r.seq);
+    else {
+      if (high !== null && r.seq > high + 1) {
+        skipped += r.seq - high - 1;
+        gaps.push([high + 1, r.seq - 1]);
+      }
+      high = r.seq;
+    }
+    last = r;
+    const parsed = boundToWindow(parseShdrLine(r.line, receivedAt, keyKinds?.(r.machineRef)), receivedAt);
+    if (parsed.type === 'data' && parsed.outOfWindow) {
+      timeRefused++;
       continue;
     }
     if (high !== null && r.seq > high + 1) skipped += r.seq - high - 1;
@@ -92,5 +141,17 @@ export function decidePush(
     accepted.push({ ...r, parsed });
     high = r.seq;
   }
-  return { accepted, ack: high, duplicates, conflicts, reordered: !ordered, skipped, observations, rejected };
+  if (gaps.length > MAX_SEQUENCE_GAPS) gaps.splice(0, gaps.length - MAX_SEQUENCE_GAPS);
+  return {
+    accepted,
+    ack: high,
+    duplicates,
+    conflicts,
+    reordered: !ordered,
+    skipped,
+    observations,
+    rejected,
+    timeRefused,
+    gaps,
+  };
 }

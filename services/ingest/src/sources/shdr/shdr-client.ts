@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { shdrSilenceLimitMs } from '@takt/domain';
 import type { KeyKinds, ShdrLine } from './shdr';
-import { parseShdrLine, pongInterval, splitShdrStream } from './shdr';
+import { boundToWindow, parseShdrLine, pongInterval, splitShdrStream } from './shdr';
 import { callListener, reportTo } from '../listeners';
 
 export type ShdrStatus = 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED';
@@ -171,7 +171,7 @@ export class ShdrClient {
 
   private onRawLine(raw: string): void {
     const at = this.now();
-    const line = parseShdrLine(raw, at, this.options.keyKinds);
+    const line = boundToWindow(parseShdrLine(raw, at, this.options.keyKinds), at);
     this.count(line, at);
     // Any line proves the link and the adapter alive: back to the short redial delay.
     this.nextDelayMs = this.backoff.initialMs;

@@ -2,6 +2,7 @@
 // Rules: shared/data/mtconnect/README.md. Nothing in here throws on input: a bad token is counted
 // in `rejected` and skipped, the good pairs on the same line are kept (ARCHITECTURE.md, Ingest contract).
 import { StringDecoder } from 'node:string_decoder';
+import { timeProblem } from '@takt/domain';
 
 import type {
   AssetOp,
@@ -204,6 +205,22 @@ export function parseShdrLine(line: string, receivedAt: number, kinds?: KeyKinds
     if (asset) return asset;
   }
   return parsePairs(tokenize(trimmed, bar + 1), ts, kinds);
+}
+
+/**
+ * Decision 0980: a data line stamped before 2014-04-01 or later than `now` plus the clock-skew tolerance is
+ * refused whole: every pair on it carries the same wrong time, so none is kept. Counted as rejected, like any
+ * malformed line, and flagged so the source can count it as a refused time. Commands pass unchanged.
+ */
+export function boundToWindow(line: ShdrLine, now: number): ShdrLine {
+  if (line.type !== 'data' || timeProblem('time', line.ts, now) === null) return line;
+  return {
+    type: 'data',
+    ts: line.ts,
+    observations: [],
+    rejected: line.rejected + Math.max(1, line.observations.length),
+    outOfWindow: true,
+  };
 }
 
 function parseCommand(line: string): ShdrCommand {

@@ -15,7 +15,10 @@ export function shdrTransport(link: LinkInput, env: TransportEnv): Transport {
       const at = env.now();
       // A PONG or any other command proves the link without carrying data.
       if (line.type !== 'data') link.heartbeat(at);
-      else link.received(line.observations, at, true);
+      else {
+        if (line.outOfWindow) env.onTimeRefused?.('shdr', 1);
+        link.received(line.observations, at, true);
+      }
     },
     onError: (err) =>
       env.log(`[ingest] ${source.machineName} (${source.host}:${source.port}): ${err.message}`),

@@ -1,0 +1,14 @@
+import type { Kysely } from 'kysely';
+
+// Issue 26 (decision 0981): a gateway's sequences below the highest stored one that never arrived, as JSON
+// `[[from, to], …]` (inclusive, lowest first, at most 1,000 ranges), so a late record in a hole is stored once
+// instead of being taken for a repeat. Null: no holes known.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('gateways').addColumn('sequence_gaps', 'text').execute();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('gateways').dropColumn('sequence_gaps').execute();
+}

@@ -1,0 +1,79 @@
+// The bounded-time rule (docs/decisions/0980-bounded-times.md). Every time a client or a machine sends is
+// checked against a window around the server's clock. Pure: `now` is always a parameter.
+
+const DAY_MS = 86_400_000;
+
+/** reports-admin §7: "Earliest all-time job date 2014-04-01". Nothing the product stores happened before. */
+export const EARLIEST_TIME_MS = Date.UTC(2014, 3, 1);
+/** How far ahead of the server's clock a time that happened may be (a tablet or a controller running fast). */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+/** Planned times (schedules, shift dates, billing, trial expiry): at most about a year ahead (reports-admin §7). */
+export const PLAN_AHEAD_MS = 366 * DAY_MS;
+/** Longest range of a report or a recompute the spec leaves open (OEE, utilization, production, jobs…). */
+export const MAX_REPORT_SPAN_MS = 400 * DAY_MS;
+/** The spec's own maximums (reports-admin §7, live-operations §7). */
+export const SPEC_MAX_SPAN_MS = {
+  downtime: 31 * DAY_MS,
+  parts: 7 * DAY_MS,
+  timeline: 7 * DAY_MS,
+  timelineList: DAY_MS,
+} as const;
+
+export type TimeKind = 'happened' | 'planned';
+
+const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/** The latest acceptable value of a time of `kind` at `now`. */
+export function latestTime(kind: TimeKind, now: number): number {
+  return now + (kind === 'happened' ? CLOCK_SKEW_MS : PLAN_AHEAD_MS);
+}
+
+/**
+ * Why `t` is outside the window of `kind` at `now` (a sentence naming `label`), or null when it is inside.
+ * Non-numbers, fractions and values outside the window all answer a problem.
+ */
+export function timeProblem(label: string, t: unknown, now: number, kind: TimeKind = 'happened'): string | null {
+  if (typeof t !== 'number' || !Number.isFinite(t)) return `${label} must be a time in epoch milliseconds`;
+  if (!Number.isInteger(t)) return `${label} must be a whole number of milliseconds`;
+  if (t < EARLIEST_TIME_MS) return `${label} must not be before ${iso(EARLIEST_TIME_MS)}`;
+  if (t > latestTime(kind, now))
+    return kind === 'happened'
+      ? `${label} must not be in the future`
+      : `${label} must not be more than a year ahead`;
+  return null;
+}
+
+/**
+ * Why the range [start, end) is not a range a report or a recompute may cover at `now`, or null: both ends in
+ * the window of things that happened (the end may be up to a year ahead when `future` allows planned ranges),
+ * start before end, and at most `maxSpanMs` long.
+ */
+export function rangeProblem(
+  range: { start: unknown; end: unknown },
+  now: number,
+  opts: { maxSpanMs?: number; future?: boolean; labels?: [string, string] } = {},
+): { field: 'start' | 'end'; message: string } | null {
+  const [startLabel, endLabel] = opts.labels ?? ['start', 'end'];
+  const kind: TimeKind = opts.future ? 'planned' : 'happened';
+  const s = timeProblem(startLabel, range.start, now, kind);
+  if (s) return { field: 'start', message: s };
+  const e = timeProblem(endLabel, range.end, now, kind);
+  if (e) return { field: 'end', message: e };
+  const start = range.start as number;
+  const end = range.end as number;
+  if (end <= start) return { field: 'end', message: `${endLabel} must be after ${startLabel}` };
+  const max = opts.maxSpanMs ?? MAX_REPORT_SPAN_MS;
+  if (end - start > max)
+    return { field: 'end', message: `The range must not be longer than ${Math.round(max / DAY_MS)} days` };
+  return null;
+}
+
+/**
+ * [from, to) narrowed to what may be recomputed at `now`: not before EARLIEST_TIME_MS, not after `now`.
+ * Null when nothing of it is left (a mark dated in the far future, or a range entirely before the floor).
+ */
+export function clampToWindow(from: number, to: number, now: number): { from: number; to: number } | null {
+  const f = Number.isFinite(from) ? Math.max(from, EARLIEST_TIME_MS) : EARLIEST_TIME_MS;
+  const t = Number.isFinite(to) ? Math.min(to, now) : now;
+  return t > f ? { from: f, to: t } : null;
+}
