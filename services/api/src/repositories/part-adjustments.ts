@@ -301,6 +301,23 @@ export async function jobRunAt(scope: CompanyScope, machineId: string, t: number
   return row?.id ?? null;
 }
 
+/** The job run covering instant t on the machine (as jobRunAt finds it), with its bounds. */
+export async function jobRunSpanAt(
+  scope: CompanyScope,
+  machineId: string,
+  t: number,
+): Promise<{ id: string; start: number; end: number | null } | null> {
+  const row = await scope
+    .selectFrom('job_runs')
+    .select(['id', 'start_at', 'end_at'])
+    .where('machine_id', '=', machineId)
+    .where('start_at', '<=', t)
+    .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', t)]))
+    .orderBy('start_at', 'desc')
+    .executeTakeFirst();
+  return row ? { id: row.id, start: row.start_at, end: row.end_at } : null;
+}
+
 /** Machine ids of a machine group of the company; undefined when there is no such group. */
 export async function groupMachineIds(scope: CompanyScope, groupId: string): Promise<string[] | undefined> {
   const group = await scope

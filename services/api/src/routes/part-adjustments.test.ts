@@ -4,6 +4,8 @@ import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aGroup, aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
+import { companyScope } from '@takt/db';
+import type { Company } from '../repositories/company';
 import {
   aJobRun,
   aManualWorkcenter,
@@ -27,8 +29,30 @@ describe.each(DIALECTS)('part adjustment routes on %s', (dialect) => {
     await h.close();
   });
 
+  /**
+   * Parts the machine counted today (one cycle early in the company day, one a minute before T): rejects never
+   * take more than were made (METRICS.md §3, decision 0997).
+   */
+  async function madeParts(company: Company, machineId: string, count = 50) {
+    await companyScope(h.t.db, company.id)
+      .insertInto(
+        'cycles',
+        [T - 2 * HOUR - 10 * MIN, T - MIN].map((end) => ({
+          machine_id: machineId,
+          start_at: end - MIN,
+          end_at: end,
+          duration: MIN,
+          count,
+          source: 'part_count',
+          setup: 0,
+        })),
+      )
+      .execute();
+  }
+
   async function shop() {
     const me = await aTenantWithMachine(h, { machine: { name: 'Lathe 1' } });
+    await madeParts(me.company, me.machineId);
     const scrap = await aRejectReason(h.t.db, me.company, {
       name: 'Oversize',
       reject_behavior: 'scrap',
@@ -182,13 +206,19 @@ describe.each(DIALECTS)('part adjustment routes on %s', (dialect) => {
     const res = await reject(s.cookie, { machine_id: m, category_id: archived.id, scrapcount: 1 });
     expect((await errorOf(res)).issues.map((i) => i.message)).toEqual(['This reject reason is archived.']);
     expect(
-      await (await h.get(`/api/partadjustment?machine_id=${m}&start=0&end=${END_OF_TODAY}`, s.cookie)).json(),
+      await (
+        await h.get(
+          `/api/partadjustment?machine_id=${m}&start=${END_OF_TODAY - 7 * 86_400_000}&end=${END_OF_TODAY}`,
+          s.cookie,
+        )
+      ).json(),
     ).toHaveLength(1);
   });
 
   it('skips "remove from good parts" on manual work centers (count 0)', async () => {
     const s = await shop();
     const bench = await aManualWorkcenter(h.t.db, s.company);
+    await h.send('POST', '/api/partadjustment/manual', s.cookie, { machineId: bench, count: 4 });
     const res = await reject(s.cookie, {
       machine_id: bench,
       category_id: s.scrap.id,
@@ -303,6 +333,7 @@ describe.each(DIALECTS)('part adjustment routes on %s', (dialect) => {
     const s = await shop();
     const group = await aGroup(h.t.db, s.company, 'Turning');
     const m2 = await aMachine(h.t.db, s.company, { name: 'Lathe 2', groupIds: [group] });
+    await madeParts(s.company, m2);
     await reject(s.cookie, { machine_id: s.machineId, category_id: s.scrap.id, scrapcount: 2 });
     await reject(s.cookie, { machine_id: m2, category_id: s.scrap.id, scrapcount: 3 });
     await reject(s.cookie, {
@@ -454,10 +485,12 @@ describe.each(DIALECTS)('part adjustment routes on %s', (dialect) => {
     );
     expect(await status(h.send('PUT', `/api/partadjustment/${created.id}`, c, { scrapcount: 9 }))).toBe(404);
     expect(await status(h.send('DELETE', `/api/partadjustment/${created.id}`, c))).toBe(404);
-    expect(await status(h.get(`/api/partadjustment?machine_id=${s.machineId}&start=0&end=${T + 1}`, c))).toBe(
-      404,
-    );
-    const range = `start=0&end=${T + 1}`;
+    expect(
+      await status(
+        h.get(`/api/partadjustment?machine_id=${s.machineId}&start=${T - 86_400_000}&end=${T + 1}`, c),
+      ),
+    ).toBe(404);
+    const range = `start=${T - 86_400_000}&end=${T + 1}`;
     expect(await status(h.get(`/api/partadjustment/rejects?${range}&machine_id=${s.machineId}`, c))).toBe(
       404,
     );

@@ -19,6 +19,23 @@ describe.each(DIALECTS)('offline sync on %s', (dialect) => {
     await h.close();
   });
 
+  /** Parts the machine counted (rejects never take more than were made: METRICS.md §3, decision 0997). */
+  const madeParts = async (companyId: string, machineId: string, end: number, count = 10) => {
+    await companyScope(h.t.db, companyId)
+      .insertInto('cycles', [
+        {
+          machine_id: machineId,
+          start_at: end - MIN,
+          end_at: end,
+          duration: MIN,
+          count,
+          source: 'part_count',
+          setup: 0,
+        },
+      ])
+      .execute();
+  };
+
   const post = async (cookie: string, commands: unknown[]) => {
     const res = await h.send('POST', '/api/sync', cookie, { commands });
     return {
@@ -30,6 +47,7 @@ describe.each(DIALECTS)('offline sync on %s', (dialect) => {
   it('applies a batch at the operators’ times, and a repeated batch changes nothing', async () => {
     const { company, cookie } = await h.tenant();
     const machine = await aMachine(h.t.db, company, { name: 'Mill' });
+    await madeParts(company.id, machine, h.clock.now - 55 * MIN);
     const reason = await aRejectReason(h.t.db, company, { reject_behavior: 'scrap' });
     const downtime = await aDowntimeReason(h.t.db, company, { plannedBehavior: 'unplanned' });
     const jobId = await aJob(h.t.db, company);
@@ -107,6 +125,7 @@ describe.each(DIALECTS)('offline sync on %s', (dialect) => {
   it('answers each command on its own: a rejected one keeps its spec text and is answered the same on redelivery', async () => {
     const { company, cookie } = await h.tenant();
     const machine = await aMachine(h.t.db, company);
+    await madeParts(company.id, machine, h.clock.now - MIN);
     const reason = await aRejectReason(h.t.db, company);
     const bad = {
       id: uuid(),
@@ -173,6 +192,7 @@ describe.each(DIALECTS)('offline sync on %s', (dialect) => {
     const id = uuid();
     const command = async (tenant: typeof a, scrapcount: number) => {
       const machine = await aMachine(h.t.db, tenant.company);
+      await madeParts(tenant.company.id, machine, h.clock.now - MIN);
       const reason = await aRejectReason(h.t.db, tenant.company);
       return {
         id,

@@ -36,6 +36,7 @@ import {
 import { getPartAdjustmentType } from '../repositories/part-adjustment-types';
 import type { ServiceCtx } from './context';
 import { DEFAULT_REASON_COLOR } from './annotation-types';
+import { checkAdjustmentKeepsGoodParts, checkRemovalKeepsGoodParts } from './good-parts';
 import type { Issue } from './issues';
 import { invalid, machineOr404 } from './issues';
 
@@ -273,6 +274,8 @@ export async function createPartAdjustment(
 ): Promise<PartAdjustmentView> {
   const machine = await machineOr404(ctx, input.machine_id);
   const fields = await adjustmentFields(ctx, machine, input, { checkArchived: true });
+  // METRICS.md §3: never more parts rejected than made (decision 0997).
+  await checkAdjustmentKeepsGoodParts(ctx, fields, null, input.scrap ? REJECT_FAILED : ADJUSTMENT_FAILED);
   const jobRunId = await jobRunAt(ctx.scope, machine.id, fields.adjustmentTime);
   const id = await insertPartAdjustment(ctx.scope, { ...fields, jobRunId }, ctx.caller.user.id, ctx.at);
   return reload(ctx, id);
@@ -309,6 +312,7 @@ export async function updatePartAdjustment(
     checkArchived: merged.category_id !== current.category_id,
     kind: current.kind,
   });
+  await checkAdjustmentKeepsGoodParts(ctx, fields, current, scrap ? REJECT_FAILED : ADJUSTMENT_FAILED);
   const jobRunId = await jobRunAt(ctx.scope, machine.id, fields.adjustmentTime);
   const { machineId: _m, ...rest } = fields;
   await updatePartAdjustmentRow(ctx.scope, id, { ...rest, jobRunId });
@@ -322,6 +326,7 @@ export async function deletePartAdjustment(
 ): Promise<{ id: string; deleted: true }> {
   const current = await getPartAdjustment(ctx.scope, id);
   if (!current) throw notFound('Part adjustment');
+  await checkRemovalKeepsGoodParts(ctx, current, current.scrap ? REJECT_FAILED : ADJUSTMENT_FAILED, 'id');
   await deletePartAdjustmentRow(ctx.scope, id);
   return { id, deleted: true };
 }
@@ -376,6 +381,8 @@ export async function undoManualParts(
   await machineOr404(ctx, input.machineId);
   const id = await latestOfKind(ctx.scope, input.machineId, 'manual');
   if (!id) throw new ApiError(409, 'NOTHING_TO_UNDO', 'There are no added parts to undo.');
+  const added = await getPartAdjustment(ctx.scope, id);
+  if (added) await checkRemovalKeepsGoodParts(ctx, added, ADJUSTMENT_FAILED, 'machineId');
   await deletePartAdjustmentRow(ctx.scope, id);
   return { id, deleted: true };
 }
