@@ -62,6 +62,9 @@ import { createMetrics } from './http/metrics';
 import { observeRequests, routeOf } from './http/observe';
 import { securityHeaders } from './http/security';
 
+/** The largest WebSocket message a client may send (/live, /tablet-auth). */
+export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
+
 /**
  * The HTTP application: request id, version header, error mapping and not-found once, then one sub-app per
  * resource. Everything under /api needs a caller.
@@ -73,7 +76,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 /** The app plus the hook that lets a Node HTTP server accept the live channel's WebSocket upgrades. */
 export function buildApp(deps: Deps) {
   const app = new Hono<AppEnv>();
-  const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
+  const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
+  // Socket messages are small JSON (join, get_code): a frame over 64 KiB closes the socket (1009) instead of
+  // being buffered (ws allows 100 MiB by default; decision 0992).
+  wss.options.maxPayload = MAX_SOCKET_MESSAGE_BYTES;
 
   // A test app makes its own registry, without the process metrics (they would pile up per app).
   const metrics = deps.metrics ?? createMetrics({ db: deps.db, defaultMetrics: false });

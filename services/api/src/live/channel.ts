@@ -8,6 +8,7 @@ import { callerPermissions } from '../http/permissions';
 import type { LiveBus } from './bus';
 import type { CallerLookup } from './session';
 import { LiveSession } from './session';
+import { ownOriginOnly } from './origin';
 
 // live-operations §7: a WebSocket channel scoped by machine_id. Clients join `temp_timeline` (config start,
 // end, key), `diagnostics` (stream raw) or `live` (the machine's tile); events join, leave, reinit,
@@ -57,6 +58,8 @@ function callerLookup(c: Context<AppEnv>): CallerLookup {
 export function liveChannelRoutes(upgradeWebSocket: UpgradeWebSocket, bus: LiveBus) {
   return new Hono<AppEnv>().get(
     '/',
+    // Another site's page may not open it with the user's cookies (decision 0995).
+    ownOriginOnly(),
     upgradeWebSocket((c) => {
       const { now } = c.var.deps;
       // Open sockets of this process (metrics: takt_live_sockets), counted once each from open to close.

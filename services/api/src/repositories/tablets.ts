@@ -49,48 +49,109 @@ export const newTabletToken = () => 'ttb_' + randomBytes(32).toString('base64url
 
 export const normalizeCode = (code: string) => code.trim().toUpperCase().replace(/[\s-]/g, '');
 
+/** A code not shown by another live pending registration (31^6 codes: a retry is rare). */
+async function freshCode(db: Executor, now: number): Promise<string> {
+  let code = newCode();
+  for (let i = 0; i < 5 && (await findPendingByCode(db, code, now)); i++) code = newCode();
+  return code;
+}
+
 /**
- * The pending tablet of this serial number with a live code: reused while its code is valid, re-issued
- * (new code, new expiry) once expired, created on first contact.
+ * A new pending registration for `serialNumber` with its own code (decision 0992): every call makes its own
+ * row, never reuses another's by serial number, so whoever shows a code is the only one its association can
+ * reach (issue 26 finding 6: a second device asking with the same serial got the first one's code and
+ * token). The tablet-auth socket keeps the row's id to itself; "Use this device" associates it at once.
  */
 export async function requestCode(
   db: Executor,
   serialNumber: string,
   now: number,
 ): Promise<{ tablet: Tablet; code: string; expiresAt: number }> {
+  const code = await freshCode(db, now);
+  const expiresAt = now + CODE_TTL_MS;
+  const id = crypto.randomUUID();
+  await db
+    .insertInto('tablets')
+    .values({
+      id,
+      company_id: null,
+      serial_number: serialNumber,
+      code,
+      code_expires_at: expiresAt,
+      created_at: now,
+    })
+    .execute();
+  const row = await db.selectFrom('tablets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return { tablet: toTablet(row), code, expiresAt };
+}
+
+/**
+ * The code of the pending registration `id`: kept while it is valid, a new one (new expiry) once expired;
+ * undefined when the row is no longer pending (claimed, or cleared as stale). Mutates the row's code.
+ */
+export async function renewCode(
+  db: Executor,
+  id: string,
+  now: number,
+): Promise<{ tablet: Tablet; code: string; expiresAt: number } | undefined> {
   const pending = await db
     .selectFrom('tablets')
     .selectAll()
-    .where('serial_number', '=', serialNumber)
+    .where('id', '=', id)
     .where('state', '=', 'pending')
     .where('company_id', 'is', null)
-    .orderBy('created_at', 'desc')
     .executeTakeFirst();
-  if (pending?.code && pending.code_expires_at != null && Number(pending.code_expires_at) > now) {
+  if (!pending) return undefined;
+  if (pending.code && pending.code_expires_at != null && Number(pending.code_expires_at) > now) {
     return { tablet: toTablet(pending), code: pending.code, expiresAt: Number(pending.code_expires_at) };
   }
-  // A code must not collide with another live one; with 31^6 codes a retry is rare.
-  let code = newCode();
-  for (let i = 0; i < 5 && (await findPendingByCode(db, code, now)); i++) code = newCode();
+  const code = await freshCode(db, now);
   const expiresAt = now + CODE_TTL_MS;
-  const id = pending?.id ?? crypto.randomUUID();
-  if (pending) {
-    await db.updateTable('tablets').set({ code, code_expires_at: expiresAt }).where('id', '=', id).execute();
-  } else {
-    await db
-      .insertInto('tablets')
-      .values({
-        id,
-        company_id: null,
-        serial_number: serialNumber,
-        code,
-        code_expires_at: expiresAt,
-        created_at: now,
-      })
-      .execute();
-  }
-  const row = await db.selectFrom('tablets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  return { tablet: toTablet(row), code, expiresAt };
+  const r = await db
+    .updateTable('tablets')
+    .set({ code, code_expires_at: expiresAt })
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .where('company_id', 'is', null)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) return undefined;
+  return { tablet: { ...toTablet(pending) }, code, expiresAt };
+}
+
+/** Forgets a pending registration nobody claimed (its socket closed). Mutates tablets. */
+export async function deletePendingTablet(db: Executor, id: string): Promise<void> {
+  await db
+    .deleteFrom('tablets')
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .where('company_id', 'is', null)
+    .execute();
+}
+
+/** Pending registrations whose code is still valid, on every API process (the global bound, decision 0992). */
+export async function countLivePending(db: Executor, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('tablets')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', '=', 'pending')
+    .where('company_id', 'is', null)
+    .where('code_expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Drops pending registrations whose code expired before `before` (their socket is gone: a live socket renews
+ * its code as it expires). Answers how many went. Mutates tablets.
+ */
+export async function deleteStalePending(db: Executor, before: number): Promise<number> {
+  const r = await db
+    .deleteFrom('tablets')
+    .where('state', '=', 'pending')
+    .where('company_id', 'is', null)
+    .where((eb) => eb.or([eb('code_expires_at', '<', before), eb('code_expires_at', 'is', null)]))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
 
 /** The pending tablet showing `code`, if the code has not expired. */

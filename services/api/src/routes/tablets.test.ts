@@ -4,7 +4,7 @@ import { tabletSchema } from '@takt/domain';
 import type { SyncOutcome } from '@takt/domain';
 import { BOUND_ELSEWHERE } from '../auth/tablet-binding';
 import { inProcessBus, postgresBus } from '../live/bus';
-import { CODE_TTL_MS, requestCode } from '../repositories/tablets';
+import { CODE_TTL_MS, renewCode, requestCode } from '../repositories/tablets';
 import { apiHarness } from '../testing/app';
 import { aTablet as aTabletIn } from '../testing/tablet-builders';
 import type { ApiHarness } from '../testing/app';
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('tablet routes on %s', (dialect) => {
 
   it('refuses an expired code and an unknown one', async () => {
     const admin = await h.tenant();
-    const { code } = await requestCode(h.t.db, 'SN-9', h.clock.now);
+    const { code, tablet: pending } = await requestCode(h.t.db, 'SN-9', h.clock.now);
     h.clock.now += CODE_TTL_MS + 1;
     const late = await h.send('POST', '/api/tablets/associate', admin.cookie, { code });
     expect(late.status).toBe(404);
@@ -220,8 +220,9 @@ describe.each(DIALECTS)('tablet routes on %s', (dialect) => {
       code: 'CODE_NOT_FOUND',
       message: 'The code is invalid or has expired.',
     });
-    // Asking again after expiry issues a new code for the same pending tablet.
-    const again = await requestCode(h.t.db, 'SN-9', h.clock.now);
+    // Its socket asking again after expiry gets a new code for the same pending tablet.
+    const again = (await renewCode(h.t.db, pending.id, h.clock.now))!;
+    expect(again.tablet.id).toBe(pending.id);
     expect(again.expiresAt).toBe(h.clock.now + CODE_TTL_MS);
     const ok = await h.send('POST', '/api/tablets/associate', admin.cookie, { code: again.code });
     expect(ok.status).toBe(200);

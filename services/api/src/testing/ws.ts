@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../app';
 import type { DialectName } from '@takt/db';
 import type { LiveBus } from '../live/bus';
+import type { Deps } from '../http/context';
 import type { TestDb } from '@takt/db/testing';
 
 // A real HTTP server per API process (WebSocket upgrades need one; app.request() has none), and socket
@@ -24,6 +25,7 @@ export async function startNode(
   dialect: DialectName,
   bus: LiveBus,
   now: () => number = () => Date.now(),
+  over: Partial<Pick<Deps, 'staticRoot' | 'publicUrl'>> = {},
 ): Promise<Node> {
   const { app, injectWebSocket } = buildApp({
     db: t.db,
@@ -34,6 +36,7 @@ export async function startNode(
     staticRoot: null,
     bus,
     ingest: apiRules,
+    ...over,
   });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
@@ -55,8 +58,15 @@ export async function login(node: Node, email: string, password: string): Promis
 }
 
 /** A WebSocket client of `path` (e.g. /live, /tablet-auth) that collects JSON messages. */
-export async function openSocket(node: Node, path: string, cookie?: string) {
-  const ws = new WebSocket(`ws://${node.url}${path}`, cookie ? { headers: { cookie } } : {});
+export async function openSocket(
+  node: Node,
+  path: string,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) {
+  const ws = new WebSocket(`ws://${node.url}${path}`, {
+    headers: { ...headers, ...(cookie ? { cookie } : {}) },
+  });
   const messages: Array<Record<string, unknown>> = [];
   ws.on('message', (data) => messages.push(JSON.parse(String(data))));
   await new Promise<void>((resolve, reject) => {
