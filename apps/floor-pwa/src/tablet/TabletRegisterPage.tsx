@@ -64,6 +64,8 @@ export function TabletRegisterPage() {
         const m = parseTabletAuthMessage(evt.data);
         if (!m) return;
         if (m.event === 'send_code') {
+          // A new code answers whatever was refused before (a limit reached, decision 0992).
+          setError(null);
           setCode({ code: m.code, localExpiry: Date.now() + m.expiresIn, ttl: m.expiresIn });
           setStep((s) => (stepIndex(s) <= stepIndex('code') ? 'code' : s));
         } else if (m.event === 'associated') {

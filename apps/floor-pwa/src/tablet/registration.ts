@@ -11,7 +11,10 @@ export const RECONNECT_DELAY_MS = 4000;
 
 const SERIAL_KEY = 'takt.tablet.serial';
 
-/** This device's serial number: made once and kept, so a reload shows the same pending registration. */
+/**
+ * This device's serial number: made once and kept, so the admin's list names the device the same way. It is a
+ * label, not a claim: each connection of the registration page gets a code of its own (decision 0992).
+ */
 export function deviceSerial(storage: Pick<Storage, 'getItem' | 'setItem'> | null): string {
   const kept = storage?.getItem(SERIAL_KEY);
   if (kept) return kept;
