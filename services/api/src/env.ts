@@ -1,5 +1,6 @@
 import { DEFAULT_DATABASE_URL } from '@takt/db';
 import { z } from 'zod';
+import { isAddressOrRange } from './http/client-address';
 
 // ARCHITECTURE.md "Conventions": configuration by environment, validated once at start. Nothing else reads
 // process.env; the parsed Env is passed to whoever needs it.
@@ -86,9 +87,33 @@ const envSchema = z.object({
       (list) => list.every((o) => /^(https?:\/\/[\w.*-]+(:\d{1,5})?|'self')$/.test(o)),
       "must be origins such as https://signage.example (or 'self'), separated by spaces",
     ),
+  /**
+   * The address people reach Takt at, e.g. `https://takt.example.com`: links in e-mail (password links, sign-in
+   * codes, invites, exports) are built from it, never from the request (decision 0989). Unset:
+   * `http://localhost:<PORT>`.
+   */
+  TAKT_PUBLIC_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.replace(/\/+$/, '') : undefined))
+    .refine(
+      (v) => v === undefined || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v),
+      'must be an http:// or https:// address such as https://takt.example.com',
+    ),
+  /**
+   * Reverse proxies whose X-Forwarded-For / Forwarded headers name the client (decision 0988): addresses or
+   * CIDR ranges separated by spaces or commas, e.g. `127.0.0.1 10.0.0.0/8`. Unset: the socket's address is the
+   * client, and those headers are ignored.
+   */
+  TAKT_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(/[\s,]+/).filter((o) => o !== ''))
+    .refine((list) => list.every(isAddressOrRange), 'must be IP addresses or CIDR ranges such as 10.0.0.0/8'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = z.infer<typeof envSchema> & { TAKT_PUBLIC_URL: string };
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = envSchema.safeParse(source);
@@ -96,7 +121,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration in the environment:\n${lines.join('\n')}`);
   }
-  const env = parsed.data;
+  const env = {
+    ...parsed.data,
+    TAKT_PUBLIC_URL: parsed.data.TAKT_PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`,
+  };
   if (env.TAKT_ADMIN_EMAIL && !env.TAKT_ADMIN_PASSWORD) {
     throw new Error(
       'Invalid configuration in the environment:\n  TAKT_ADMIN_PASSWORD: required with TAKT_ADMIN_EMAIL',

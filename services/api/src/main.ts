@@ -122,6 +122,8 @@ async function main(): Promise<void> {
     log,
     ...(env.TAKT_METRICS_TOKEN ? { metricsToken: env.TAKT_METRICS_TOKEN } : {}),
     frameAncestors: env.TAKT_FRAME_ANCESTORS,
+    publicUrl: env.TAKT_PUBLIC_URL,
+    trustedProxies: env.TAKT_TRUSTED_PROXIES,
   });
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;

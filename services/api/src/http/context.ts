@@ -36,6 +36,13 @@ export interface Deps {
   metricsToken?: string;
   /** Origins that may frame the apps (TAKT_FRAME_ANCESTORS; decision 0962); absent or empty: none. */
   frameAncestors?: readonly string[];
+  /**
+   * Where people reach Takt (TAKT_PUBLIC_URL, no trailing slash; decision 0989): every link in an e-mail starts
+   * with it, never with the request's Host. Absent: `http://localhost:8080`.
+   */
+  publicUrl?: string;
+  /** Proxies trusted to name the client in X-Forwarded-For (TAKT_TRUSTED_PROXIES; decision 0988); absent: none. */
+  trustedProxies?: readonly string[];
 }
 
 export interface UserCaller {

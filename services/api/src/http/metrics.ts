@@ -31,6 +31,8 @@ export interface Metrics {
    * gateway (a pushed record), shdr, mqtt, agent (machine lines), rollup (a dirty mark dropped or clamped).
    */
   timesRefused(source: string, count?: number): void;
+  /** One argon2 password check of a login, known e-mail or not (decision 0988). */
+  passwordChecked(): void;
 }
 
 /** Seconds: HTTP answers take milliseconds; reports and exports may take seconds. */
@@ -101,10 +103,18 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
     labelNames: ['source'] as const,
     registers,
   });
+  const passwordChecks = new Counter({
+    name: 'takt_login_password_checks_total',
+    help: 'Password checks of logins (argon2), unknown e-mails included; a steep rise is someone guessing.',
+    registers,
+  });
   return {
     registry,
     httpDuration,
     liveSockets,
+    passwordChecked() {
+      passwordChecks.inc();
+    },
     timesRefused(source, count = 1) {
       if (count > 0) refused.inc({ source }, count);
     },

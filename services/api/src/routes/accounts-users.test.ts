@@ -232,7 +232,7 @@ describe.each(DIALECTS)('invites on %s', (dialect) => {
     const mail = await listOutboxMail(companyScope(h.t.db, company.id));
     expect(mail.map((m) => m.to).sort()).toEqual(['kim@shop.example', 'max@shop.example']);
     expect(mail[0]?.subject).toMatch(/^You are invited to .+ on Takt$/);
-    expect(mail[0]?.text).toContain('http://localhost/app/set-password#token=');
+    expect(mail[0]?.text).toContain('http://localhost:8080/app/set-password#token=');
 
     const token = await linkTokenTo(h, company, 'max@shop.example');
     const link = await anonymous(h, '/api/account/link', { token });
@@ -509,7 +509,7 @@ describe.each(DIALECTS)('account e-mail over SMTP on %s', (dialect) => {
     expect(smtp.received[0]).toMatchObject({ to: ['max@shop.example'] });
     // The body is quoted-printable: undo its soft line breaks and `=3D` before looking for the link.
     const body = (smtp.received[0]?.data ?? '').replace(/=\r\n/g, '').replaceAll('=3D', '=');
-    expect(body).toMatch(/http:\/\/localhost\/app\/set-password#token=[\w-]{43}/);
+    expect(body).toMatch(/http:\/\/localhost:8080\/app\/set-password#token=[\w-]{43}/);
   });
 
   it('answers the failure text when the server cannot be reached, and keeps the invite to resend', async () => {

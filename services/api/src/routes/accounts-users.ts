@@ -34,13 +34,14 @@ import {
   updateShiftNotifications,
 } from '../services/accounts-users';
 import { inTransaction } from './live-ctx';
+import { publicUrlOf } from '../http/public-url';
 
 // reports-admin §2 accounts and §7 "Users: update, revoke, remove … invites (resend)" (paths not shown in the
 // spec: decision 0880).
 
 const transportOf = (c: Context<AppEnv>) => c.var.deps.mail ?? outboxTransport;
-/** Links in e-mails point at the origin the request came to, as the event export's download link does. */
-const originOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+/** Links in e-mails start with the configured public address, never the request's Host (decision 0989). */
+const originOf = (c: Context<AppEnv>) => publicUrlOf(c.var.deps);
 
 /** A sent-or-not answer: the spec's E-mail texts; the attempt itself is kept in the outbox either way. */
 const mailAnswer = (c: Context<AppEnv>, result: { sent: boolean; message: string }) => {

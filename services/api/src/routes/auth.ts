@@ -11,6 +11,7 @@ import { SESSION_TTL_MS } from '../repositories/sessions';
 import { loginWithCode, registerDevice, requestLoginCode } from '../services/accounts-login';
 import { login, logout, toMe } from '../services/auth';
 import { clientAddress } from '../http/client-address';
+import { publicUrlOf } from '../http/public-url';
 import { deviceAnswer } from './tablets';
 
 // The login page's variants (reports-admin §2 "Login: device button and code option depending on query
@@ -52,6 +53,7 @@ export const authRoutes = new Hono<AppEnv>()
       now(),
       demoMode,
       clientAddress(c),
+      c.var.metrics.passwordChecked,
     );
     setSessionCookie(c, token);
     return c.json({ user: me });
@@ -70,15 +72,15 @@ export const authRoutes = new Hono<AppEnv>()
       },
       now(),
       clientAddress(c),
+      c.var.metrics.passwordChecked,
     );
     return deviceAnswer(c, tablet, token, secureCookies);
   })
   .post('/login/code/request', async (c) => {
     const { db, now, mail } = c.var.deps;
     const { email } = await jsonBody(c, codeRequestSchema);
-    return c.json(
-      await requestLoginCode(db, mail ?? outboxTransport, email, new URL(c.req.url).origin, now()),
-    );
+    // Links in e-mail start with the configured public address, never the request's Host (decision 0989).
+    return c.json(await requestLoginCode(db, mail ?? outboxTransport, email, publicUrlOf(c.var.deps), now()));
   })
   .post('/login/code', async (c) => {
     const { db, now, demoMode } = c.var.deps;

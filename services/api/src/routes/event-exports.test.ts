@@ -64,7 +64,7 @@ describe.each(DIALECTS)('event export on %s', (dialect) => {
     expect(await work()).toBe(0);
     const [mail] = await listOutboxMail(companyScope(h.t.db, company.id));
     expect(mail).toMatchObject({ to: user.email, subject: 'Your event export for Mill 1 is ready' });
-    expect(mail?.text).toContain(`http://localhost/api/reports/export/download/${id}`);
+    expect(mail?.text).toContain(`http://localhost:8080/api/reports/export/download/${id}`);
 
     const csv = await h.get(`/api/reports/export/download/${id}`, cookie);
     expect(csv.status).toBe(200);

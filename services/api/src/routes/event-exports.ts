@@ -5,6 +5,7 @@ import { csvResponse } from '../http/csv';
 import { jsonBody } from '../http/validate';
 import { eventExportDownload, queueEventExport } from '../services/event-exports';
 import { inTransaction } from './live-ctx';
+import { publicUrlOf } from '../http/public-url';
 
 /**
  * Event export (live-operations §7; reports-admin §7; decision 0702). Mounted under /api/reports.
@@ -16,7 +17,8 @@ export const eventExportRoutes = new Hono<AppEnv>()
   .post('/event/queue', async (c) => {
     const body = await jsonBody(c, eventExportRequestSchema);
     // The link in the e-mail points back at the host the request came to.
-    const origin = new URL(c.req.url).origin;
+    // The download link in the e-mail starts with the configured public address (decision 0989).
+    const origin = publicUrlOf(c.var.deps);
     return c.json(await inTransaction(c, (ctx) => queueEventExport(ctx, body, origin)), 202);
   })
   .get('/export/download/:id', async (c) => {

@@ -14,13 +14,7 @@ import { activateTablet, associateTablet, issueTabletToken, requestCode } from '
 import type { Tablet } from '../repositories/tablets';
 import { findUserForLogin } from '../repositories/users';
 import { authenticate, openSession } from './auth';
-import {
-  assertNotThrottled,
-  loginKeys,
-  mailableUser,
-  noteFailedLogin,
-  noteGoodLogin,
-} from './login-throttle';
+import { loginKeys, mailableUser, noteGoodLogin, takeLoginAttempt } from './login-throttle';
 
 // The login page's variants (reports-admin §2 "Login: device button and code option depending on query
 // parameters"; decision 0935): "Use this device" registers the browser as a tablet of the admin's company
@@ -52,7 +46,7 @@ const webSerial = () => `WEB-${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
  * "Use this device": an admin's credentials register this browser as an active tablet of their company, bound
  * to `machineId` when given, as if the tablet had shown a code and the admin had entered it (live-operations
  * §2 registration, decision 0500). Answers the tablet and its device token; no user session is opened.
- * Mutates tablets (and login_failures).
+ * Mutates tablets (and rate_limits).
  */
 export async function registerDevice(
   db: Db,
@@ -63,8 +57,9 @@ export async function registerDevice(
   },
   now: number,
   address: string | null,
+  passwordChecked?: () => void,
 ): Promise<{ tablet: Tablet; token: string }> {
-  const { user } = await authenticate(db, input, now, address);
+  const { user } = await authenticate(db, input, now, address, passwordChecked);
   if (!(user.role === 'admin' || user.isRoot))
     throw new ApiError(403, 'DEVICE_ADMIN_ONLY', LOGIN_TEXTS.deviceAdminOnly);
   return db.transaction().execute(async (trx) => {
@@ -93,7 +88,7 @@ export async function registerDevice(
 /**
  * The code option's first step: e-mail the user a new code (the previous one stops working). Answers the
  * same text whether or not the address has an account, and sends nothing to a locked one. Mutates
- * login_codes, mail_outbox and login_failures (the per-address mail count).
+ * login_codes, mail_outbox and rate_limits (the per-address mail count).
  */
 export async function requestLoginCode(
   db: Db,
@@ -119,7 +114,8 @@ export async function requestLoginCode(
       {
         userId: user.id,
         to: user.email,
-        subject: `Your Takt sign-in code: ${code}`,
+        // Not in the subject: subjects show on lock screens and in notification previews (issue 26).
+        subject: 'Your Takt sign-in code',
         text:
           `Hello ${user.displayName},\n\nYour code to sign in to Takt as ${user.email} is:\n\n    ${code}\n\n` +
           `Enter it on the sign-in page (${origin}/app/?code). It works once, for 10 minutes. ` +
@@ -133,8 +129,8 @@ export async function requestLoginCode(
 
 /**
  * The code option's second step: a valid code opens a session like POST /login. A wrong or expired code
- * counts as a failed login of the account and the address (decision 0842), so guessing stops after 5 tries.
- * Mutates login_codes, sessions and login_failures.
+ * counts as a failed login of the account and the address (decision 0988), so guessing stops after 5 tries.
+ * Mutates login_codes, sessions and rate_limits.
  */
 export async function loginWithCode(
   db: Db,
@@ -144,7 +140,7 @@ export async function loginWithCode(
   address: string | null,
 ): Promise<{ token: string; me: Me }> {
   const keys = loginKeys(input.email, address);
-  await assertNotThrottled(db, keys, now);
+  await takeLoginAttempt(db, keys, now);
   const found = await findUserForLogin(db, input.email);
   const spent =
     found !== undefined &&
@@ -156,10 +152,7 @@ export async function loginWithCode(
       now,
     ));
   const company = spent ? await getCompany(db, found.user.companyId) : undefined;
-  if (!found || !company) {
-    await noteFailedLogin(db, keys, now);
-    throw new ApiError(401, 'INVALID_CODE', LOGIN_TEXTS.codeWrong);
-  }
+  if (!found || !company) throw new ApiError(401, 'INVALID_CODE', LOGIN_TEXTS.codeWrong);
   await noteGoodLogin(db, keys);
   return openSession(db, { user: found.user, company }, now, demoMode);
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { permissionsFor } from '@takt/domain';
 import type { LoginRequest, Me } from '@takt/domain';
 import type { Database } from '@takt/db';
-import { verifyPassword } from '../auth/passwords';
+import { checkLoginPassword } from '../auth/passwords';
 import type { Caller } from '../http/context';
 import { ApiError } from '../http/errors';
 import { getCompany } from '../repositories/company';
@@ -10,7 +10,7 @@ import type { Company } from '../repositories/company';
 import { createSession, revokeSession } from '../repositories/sessions';
 import { findUserForLogin } from '../repositories/users';
 import type { User } from '../repositories/users';
-import { assertNotThrottled, loginKeys, noteFailedLogin, noteGoodLogin } from './login-throttle';
+import { loginKeys, noteGoodLogin, takeLoginAttempt } from './login-throttle';
 
 // Logging users in and out (ARCHITECTURE.md "Conventions": POST /login, DELETE /logout); the routes set and
 // clear the session cookie.
@@ -42,23 +42,25 @@ export function toMe(caller: Pick<Caller, 'user' | 'company'>, demoMode: boolean
 }
 
 /**
- * Checks the credentials, throttled per account and address (decision 0842): the user and their company, or
- * 401 with one text for an unknown e-mail, a wrong password and a locked user. Mutates login_failures.
+ * Checks the credentials, throttled per account and address (decision 0988): the user and their company, or
+ * 401 with one text for an unknown e-mail, a wrong password and a locked user. The throttle's hit is taken
+ * before the password is checked, and an unknown e-mail costs the same argon2 check as a known one.
+ * `passwordChecked` is called once per argon2 check (metrics). Mutates rate_limits.
  */
 export async function authenticate(
   db: Db,
   credentials: LoginRequest,
   now: number,
   address: string | null = null,
+  passwordChecked?: () => void,
 ): Promise<{ user: User; company: Company }> {
   const keys = loginKeys(credentials.email, address);
-  await assertNotThrottled(db, keys, now);
+  await takeLoginAttempt(db, keys, now);
   const found = await findUserForLogin(db, credentials.email);
-  // An unknown e-mail and a wrong password answer the same text, so logins cannot probe for accounts.
-  if (!found || found.user.locked || !(await verifyPassword(found.passwordHash, credentials.password))) {
-    await noteFailedLogin(db, keys, now);
-    throw badLogin();
-  }
+  // An unknown e-mail and a wrong password answer the same text after the same work, so logins cannot probe
+  // for accounts.
+  const matches = await checkLoginPassword(found?.passwordHash, credentials.password, passwordChecked);
+  if (!found || found.user.locked || !matches) throw badLogin();
   await noteGoodLogin(db, keys);
   const company = await getCompany(db, found.user.companyId);
   if (!company) throw badLogin();
@@ -78,7 +80,7 @@ export async function openSession(
 
 /**
  * Checks the credentials and opens a session: its token and the user as GET /api/me answers. `address` is
- * the client's address for throttling (decision 0842); null when unknown.
+ * the client's address for throttling (decision 0988); null when unknown.
  */
 export async function login(
   db: Db,
@@ -86,8 +88,9 @@ export async function login(
   now: number,
   demoMode: boolean,
   address: string | null = null,
+  passwordChecked?: () => void,
 ): Promise<{ token: string; me: Me }> {
-  return openSession(db, await authenticate(db, credentials, now, address), now, demoMode);
+  return openSession(db, await authenticate(db, credentials, now, address, passwordChecked), now, demoMode);
 }
 
 /** Ends the session of a token (mutates the sessions table). */

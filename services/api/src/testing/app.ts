@@ -35,7 +35,9 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-type HarnessOptions = Partial<Pick<Deps, 'mail' | 'log' | 'metricsToken' | 'frameAncestors' | 'staticRoot'>>;
+type HarnessOptions = Partial<
+  Pick<Deps, 'mail' | 'log' | 'metricsToken' | 'frameAncestors' | 'staticRoot' | 'publicUrl' | 'trustedProxies'>
+>;
 
 export async function apiHarness(
   dialect: DialectName,
