@@ -13,6 +13,14 @@ export type StartInSetupMode = (typeof START_IN_SETUP_MODES)[number];
 /** live-operations §9 defaults. */
 export const DEFAULT_CYCLE_TIME_MS = 60_000;
 
+/**
+ * The longest cycle-time standard (decision 0998): 7 days. Longer is a typo or a probe (8.64e15 ms), never
+ * a part; parts per hour would show 0.0 long before it.
+ */
+export const MAX_CYCLE_TIME_MS = 7 * 86_400_000;
+/** A stored cycle-time standard of 0 means "no standard" (METRICS.md §3: not slow; the goal has none). */
+export const NO_STANDARD_MS = 0;
+
 export interface PartBehaviorFields {
   partBehavior: PartBehavior;
   /** manyparts: parts made by one cycle. */

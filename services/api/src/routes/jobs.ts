@@ -10,7 +10,8 @@ import {
 import type { AppEnv } from '../http/context';
 import { forbidden } from '../http/errors';
 import { requireAdmin, requirePermission } from '../http/permissions';
-import { durationMsField, intField, jsonBody, queryParams } from '../http/validate';
+import { expectedCycleTimeField, idealCycleTimeField, orNoStandard } from '../http/cycle-time';
+import { intField, jsonBody, queryParams } from '../http/validate';
 import {
   createJob,
   JOB_PAGE_SIZE,
@@ -47,9 +48,10 @@ const jobCreateSchema = z.object({
   name,
   /** The ERP job id. */
   job_id: z.string().trim().max(250).nullable().optional(),
-  expectedCycleTime: durationMsField('Expected cycle time').optional(),
-  /** 0 = no standard. */
-  idealCycleTime: durationMsField('Ideal cycle time').optional(),
+  /** Decision 0998: 1 ms to 7 days; null = no standard. */
+  expectedCycleTime: orNoStandard(expectedCycleTimeField()).optional(),
+  /** 0 or null = no standard. */
+  idealCycleTime: orNoStandard(idealCycleTimeField()).optional(),
   actualParts: countField('Actual parts').optional(),
   /** Seconds; null = no setup. */
   setuptime: setupSeconds.nullable().optional(),
@@ -98,8 +100,8 @@ const jobMachineSaveSchema = z.object({
   job_machine: z.object({
     machine_id: idSchema,
     name: z.string().max(250).optional(),
-    expectedCycleTime: durationMsField('Expected cycle time').optional(),
-    idealCycleTime: durationMsField('Ideal cycle time').optional(),
+    expectedCycleTime: orNoStandard(expectedCycleTimeField()).optional(),
+    idealCycleTime: orNoStandard(idealCycleTimeField()).optional(),
     partCountMultiplier: z.number().positive().optional(),
     actualParts: countField('Actual parts').optional(),
     reportedParts: countField('Reported parts').nullable().optional(),

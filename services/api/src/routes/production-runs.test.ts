@@ -188,7 +188,7 @@ describe.each(DIALECTS)('production runs on %s', (dialect) => {
       ),
     ).toEqual([RUN_RULES.overlap]);
     expect(await problems(flange!.id, edited(flange!, { cycletime: 0, actualParts: 0 }))).toEqual([
-      'Expected cycle time must be at least 1 ms',
+      'Expected cycle time must be more than 0 ms',
       'Actual parts must be at least 1',
     ]);
   });

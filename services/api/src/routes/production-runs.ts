@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { epochMsSchema, idSchema, startInSetupSchema } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { requireAdmin, requirePermission } from '../http/permissions';
+import { expectedCycleTimeField, idealCycleTimeField } from '../http/cycle-time';
 import { durationMsField, intField, jsonBody, queryParams } from '../http/validate';
 import {
   createProductionRun,
@@ -37,9 +38,9 @@ const saveSchema = z.object({
   /** Null: still in setup; ignored without setup. */
   setupend: instant('Setup end').nullable(),
   // Parts come from elapsed time over the expected cycle time (METRICS.md), so it cannot be 0.
-  cycletime: durationMsField('Expected cycle time').min(1, 'Expected cycle time must be at least 1 ms'),
-  /** 0 = no standard. */
-  idealcycletime: durationMsField('Ideal cycle time'),
+  cycletime: expectedCycleTimeField(),
+  /** 0 = no standard (decision 0998: at most 7 days, as the expected one). */
+  idealcycletime: idealCycleTimeField(),
   partcount_multiplier: z
     .number({ error: 'Parts multiplier must be a number' })
     .positive('Parts multiplier must be more than 0'),
