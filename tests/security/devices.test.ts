@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
+import { MAX_SOCKET_MESSAGE_BYTES } from '../../services/api/src/app';
 import { JSON_ONLY_MESSAGE } from '../../services/api/src/http/content-type';
 import { inProcessBus } from '../../services/api/src/live/bus';
 import { FOREIGN_ORIGIN_MESSAGE } from '../../services/api/src/live/origin';
@@ -229,6 +230,39 @@ describe.each(DIALECTS)('devices and transport on %s', (dialect) => {
     expect(await refused.json()).toEqual({
       error: { code: 'FORBIDDEN_ORIGIN', message: FOREIGN_ORIGIN_MESSAGE },
     });
+  });
+
+  it('finding 6: no new registration while the pending ones of every address reach the global cap', async () => {
+    const expiresAt = Date.now() + 60_000;
+    await h.t.db
+      .insertInto('tablets')
+      .values(
+        Array.from({ length: TABLET_AUTH_LIMITS.livePending }, (_, i) => ({
+          id: crypto.randomUUID(),
+          company_id: null,
+          serial_number: `SN-CAP-${i}`,
+          code: `CAP${String(i).padStart(3, '0')}`,
+          code_expires_at: expiresAt,
+          created_at: Date.now(),
+        })),
+      )
+      .execute();
+    const s = await tabletSocket();
+    s.send({ event: 'get_code', serial_number: 'SN-OVER-CAP' });
+    expect(await s.next((m) => m.event === 'send_code' || m.event === 'error', 'an answer')).toEqual({
+      event: 'error',
+      code: 'TOO_MANY_REQUESTS',
+      message: TABLET_AUTH_TEXTS.tooManyPending,
+    });
+    expect(await pendingWith('SN-OVER-CAP')).toBe(0);
+    await h.t.db.deleteFrom('tablets').where('serial_number', 'like', 'SN-CAP-%').execute();
+  });
+
+  it('closes a socket that sends a message over 64 KiB (1009) instead of buffering it', async () => {
+    const s = await tabletSocket();
+    const closed = new Promise<number>((resolve) => s.ws.once('close', (code) => resolve(code)));
+    s.send({ event: 'get_code', serial_number: 'x'.repeat(MAX_SOCKET_MESSAGE_BYTES) });
+    expect(await closed).toBe(1009);
   });
 
   // Last: it spends this address's upgrades for the minute.
