@@ -3,8 +3,10 @@
 // database; then the same number of GET /healthz in the same run as the baseline. A route that waits by design
 // (POST /api/tablets/refresh-all waits for the tablets' sockets to answer) keeps its first-round share only, and
 // the others take its cases, so the run stays minutes long. Prints the answers by
-// status, cases/s of both and their ratio, the slowest routes, and every 5xx (there must be none: the run
-// exits 1 otherwise, and also when /healthz does not answer 200 afterwards).
+// status, cases/s of both and their ratio, the slowest routes, resident memory by tenths of the run (it must
+// stay flat), and every 5xx or content-type failure (decision 0994: 415 exactly for a non-empty body not
+// labelled JSON; there must be none: the run exits 1 otherwise, and also when /healthz does not answer 200
+// afterwards).
 //
 //   npm run bench -- fuzz-routes            (SQLite)
 //   node --import tsx bench/fuzz-routes.ts postgres [cases]
@@ -28,6 +30,13 @@ try {
   const byStatus = new Map<number, number>();
   const failures: string[] = [];
   let cases = 0;
+  // Resident memory over the run: one sample per tenth of the wanted cases, to show it stays flat.
+  const MB = 1024 * 1024;
+  const rss: Array<{ cases: number; mb: number }> = [{ cases: 0, mb: process.memoryUsage().rss / MB }];
+  const sampleRss = () => {
+    if (cases >= (rss.at(-1)!.cases || 0) + wanted / 10)
+      rss.push({ cases, mb: process.memoryUsage().rss / MB });
+  };
   const round = async (list: typeof targets, runs: number, offset: number) => {
     for (const [n, target] of list.entries()) {
       const t0 = performance.now();
@@ -37,6 +46,7 @@ try {
       for (const [s, k] of r.byStatus) byStatus.set(s, (byStatus.get(s) ?? 0) + k);
       failures.push(...r.failures);
       cases += r.cases;
+      sampleRss();
     }
   };
   const started = performance.now();
@@ -70,7 +80,14 @@ try {
   console.log('slowest routes (s for all their cases):');
   for (const [route, ms] of [...spent].sort((a, b) => b[1] - a[1]).slice(0, 8))
     console.log(`  ${(ms / 1000).toFixed(1).padStart(6)}  ${route}`);
-  console.log(`5xx answers: ${failures.length}`);
+  rss.push({ cases, mb: process.memoryUsage().rss / MB });
+  console.log(`RSS (MB) by cases: ${rss.map((r) => `${r.cases}: ${r.mb.toFixed(0)}`).join(', ')}`);
+  const afterFirstTenth = rss[1]?.mb ?? rss[0]!.mb;
+  console.log(
+    `RSS growth after the first tenth: ${(rss.at(-1)!.mb - afterFirstTenth).toFixed(0)} MB ` +
+      `(max ${Math.max(...rss.map((r) => r.mb)).toFixed(0)} MB)`,
+  );
+  console.log(`failures (5xx, or 415 not exactly for bodies not labelled JSON): ${failures.length}`);
   for (const f of failures.slice(0, 50)) console.log(`  ${f}`);
   console.log(`GET /healthz after the fuzz: ${healthy ? '200' : 'NOT 200'}`);
   process.exitCode = failures.length > 0 || !healthy ? 1 : 0;

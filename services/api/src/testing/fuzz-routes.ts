@@ -4,6 +4,7 @@ import { aUser } from './builders';
 import { ADMIN_ROUTES } from './admin-matrix';
 import type { MatrixShop } from './admin-matrix';
 import { aShop, asQuery, ROUTES, withFreshIds } from './route-table';
+import { isJsonContentType } from '../http/content-type';
 
 // Fuzzing every route of the app's own route table (app.routes, so a route added later is fuzzed without being
 // listed here) with generated bodies, queries and path parameters, as a signed-in root admin (every route is
@@ -23,6 +24,8 @@ export interface FuzzCase {
   path: string;
   /** The raw body; absent: none sent. */
   raw?: string;
+  /** The body's Content-Type; absent: application/json as the apps send it; null: no header at all. */
+  contentType?: string | null;
 }
 
 /**
@@ -164,6 +167,34 @@ const rawBodies = fc.oneof(
   fc.string({ maxLength: 60 }),
 );
 
+/**
+ * Content types a client may label a body with (decision 0994): mostly the apps' JSON, else what a form, a
+ * script or a probe sends. Only `application/json` (charset utf-8 if any) is parsed; the rest answer 415.
+ */
+const contentTypes: fc.Arbitrary<string | null | undefined> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant(undefined) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<string | null>(
+      null,
+      'text/plain',
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=----takt',
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/xml',
+      'application/vnd.api+json',
+      'APPLICATION/JSON; Charset="UTF-8"',
+      'application/json;charset=utf-8',
+    ),
+  },
+);
+
+/** Whether the app must refuse this case with 415: a non-empty body not labelled JSON (http/content-type.ts). */
+export const expectsUnsupportedType = (c: FuzzCase): boolean =>
+  c.raw !== undefined && c.raw !== '' && c.contentType !== undefined && !isJsonContentType(c.contentType);
+
 /** A path parameter: the real record, other ids, odd text (percent-encoded as a client would send it). */
 function parameter(id: string | undefined): fc.Arbitrary<string> {
   return fc
@@ -206,28 +237,38 @@ export function fuzzCases(target: FuzzTarget): fc.Arbitrary<FuzzCase> {
           { weight: 1, arbitrary: rawBodies },
           { weight: 1, arbitrary: fc.constant(undefined) },
         );
-  return fc.tuple(fc.tuple(...paramArbs), query, body).map(([values, q, raw]) => {
+  return fc.tuple(fc.tuple(...paramArbs), query, body, contentTypes).map(([values, q, raw, type]) => {
     let i = 0;
     const path = target.path.replace(/:(\w+)(\{[^}]*\})?/g, () => values[i++]!);
-    return { path: q ? `${path}?${q}` : path, ...(raw === undefined ? {} : { raw }) };
+    return {
+      path: q ? `${path}?${q}` : path,
+      ...(raw === undefined ? {} : { raw }),
+      ...(raw === undefined || type === undefined ? {} : { contentType: type }),
+    };
   });
 }
 
-/** Send one case as the apps do (JSON, same origin), with fresh sync command ids. */
+/** Send one case as the apps do (same origin; JSON unless the case says otherwise), with fresh sync command ids. */
 export async function sendCase(
   h: ApiHarness,
   cookie: string,
   method: string,
   c: FuzzCase,
 ): Promise<Response> {
+  const type = c.contentType === undefined ? 'application/json' : c.contentType;
+  const raw = c.raw === undefined ? undefined : withFreshIds(c.raw);
   return await h.app.request(c.path, {
     method,
-    headers: { cookie, origin: 'http://localhost', 'content-type': 'application/json' },
-    ...(c.raw === undefined ? {} : { body: withFreshIds(c.raw) }),
+    headers: { cookie, origin: 'http://localhost', ...(type === null ? {} : { 'content-type': type }) },
+    // Bytes carry no type of their own (a string body would be labelled text/plain).
+    ...(raw === undefined ? {} : { body: type === null ? new TextEncoder().encode(raw) : raw }),
   });
 }
 
-/** Fuzz `targets`, `runs` cases each; the answers by status, and a line for each 5xx. */
+/**
+ * Fuzz `targets`, `runs` cases each; the answers by status, and a line for each 5xx and each answer that breaks
+ * the one-body-type rule (415 exactly for a non-empty body not labelled JSON; decision 0994).
+ */
 export async function fuzz(
   h: ApiHarness,
   caller: FuzzCaller,
@@ -243,9 +284,12 @@ export async function fuzz(
       const res = await sendCase(h, caller.cookie, target.method, c);
       cases++;
       byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
-      if (res.status >= 500) {
+      const unsupported = expectsUnsupportedType(c);
+      if (res.status >= 500 || unsupported !== (res.status === 415)) {
         failures.push(
-          `${target.method} ${c.path.slice(0, 200)} ${String(c.raw).slice(0, 300)} → ${res.status} ${(await res.text()).slice(0, 200)}`,
+          `${target.method} ${c.path.slice(0, 200)} ${String(c.raw).slice(0, 300)}` +
+            `${c.contentType !== undefined ? ` as ${String(c.contentType)}` : ''} → ${res.status}` +
+            `${res.status < 500 ? ` (expected ${unsupported ? '' : 'no '}415)` : ''} ${(await res.text()).slice(0, 200)}`,
         );
       } else await res.body?.cancel();
       if (res.status === 401 && c.path.startsWith('/api/') && !c.path.startsWith('/api/gateway-push')) {

@@ -21,7 +21,7 @@ export function describeFuzzWalk(part: number, parts: number): void {
       await h.close();
     });
 
-    it('never answer 5xx, and the server answers /healthz after', async () => {
+    it('never answer 5xx, refuse bodies not labelled JSON with 415, and the server answers /healthz after', async () => {
       const caller = await aFuzzCaller(h);
       const targets = fuzzTargets(h.app, caller.shop)
         .sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`))
