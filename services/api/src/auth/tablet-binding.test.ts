@@ -16,6 +16,7 @@ import {
 } from '../testing/downtime-builders';
 import { aSetupStage, errorOf } from '../testing/live-builders';
 import { aTablet } from '../testing/tablet-builders';
+import { madeParts } from '../testing/parts-builders';
 import { BOUND_ELSEWHERE } from './tablet-binding';
 
 // Decision 0500 "Consequences": calls that name only a record id are held to the record's machine. A tablet
@@ -48,6 +49,7 @@ describe.each(DIALECTS)('tablet binding by record id on %s', (dialect) => {
       ]);
       const annotation = await anAnnotation(h.t.db, me.company, { machineId, start: T - 2 * HOUR });
       await aJobRun(h.t.db, me.company, machineId, { start: T - 3 * HOUR });
+      await madeParts(h.t.db, me.company, machineId, T - 20 * MIN);
       const run = await runOf(me.company, machineId);
       const reject = await h.send('POST', '/api/partadjustment', me.cookie, {
         scrap: true,

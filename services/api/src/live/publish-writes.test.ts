@@ -4,6 +4,7 @@ import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason, aRejectReason, aTenantWithMachine, MIN } from '../testing/downtime-builders';
+import { madeParts } from '../testing/parts-builders';
 import type { LiveEvent } from './bus';
 
 // A change made through the HTTP API reaches the machine's live channels like the same action synced from a
@@ -23,6 +24,7 @@ describe.each(DIALECTS)('HTTP writes announced on the live bus on %s', (dialect)
   it('a reject, its edit and its delete each announce the machine, named in the body or by the record', async () => {
     const s = await aTenantWithMachine(h);
     const other = await aMachine(h.t.db, s.company, { name: 'Not touched' });
+    await madeParts(h.t.db, s.company, s.machineId, h.clock.now - MIN);
     const reason = await aRejectReason(h.t.db, s.company, { reject_behavior: 'scrap' });
     const created = await h.send('POST', '/api/partadjustment', s.cookie, {
       machine_id: s.machineId,

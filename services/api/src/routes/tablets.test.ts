@@ -15,6 +15,7 @@ import type { TestDb } from '@takt/db/testing';
 import type { Node } from '../testing/ws';
 import { login, openSocket, startNode, stopAll } from '../testing/ws';
 import { aRejectReason } from '../testing/downtime-builders';
+import { madeParts } from '../testing/parts-builders';
 
 // live-operations §2 tablet registration and management, §7 Tablets and the tablet-auth socket; a
 // tablet bound to one machine cannot act on another.
@@ -345,6 +346,7 @@ describe.each(DIALECTS)('tablet routes on %s', (dialect) => {
     const me = await h.tenant();
     const a = await aMachine(h.t.db, me.company, { name: 'A' });
     const b = await aMachine(h.t.db, me.company, { name: 'B' });
+    for (const m of [a, b]) await madeParts(h.t.db, me.company, m, h.clock.now - 60_000);
     const reason = await aRejectReason(h.t.db, me.company, { reject_behavior: 'scrap' });
     const tab = await aTablet(me.company, a);
     const reject = (machineId: string) =>

@@ -4,6 +4,7 @@ import type { ApiHarness } from './app';
 import { aGroup, aMachine, aUser } from './builders';
 import { aDowntimeReason, anAnnotation, aRejectReason, HOUR } from './downtime-builders';
 import { aJob, aJobMachine, anOperator, aSetupStage, aShift } from './live-builders';
+import { madeParts } from './parts-builders';
 import { aTablet } from './tablet-builders';
 
 // The live-operations write routes and queries in one table, each with a valid body or query built from a
@@ -768,6 +769,9 @@ export async function aShop(
       setupStageId: stageId,
     }),
   );
+  // Parts made before the reject (rejects never take more than were made: decision 0997), enough for every
+  // caller's reject of the route walks.
+  await madeParts(db, company, machine, T - 2000, 1000);
   const adjustmentId = await idOf(
     await h.send('POST', '/api/partadjustment', cookie, {
       machine_id: machine,
