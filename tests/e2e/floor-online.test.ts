@@ -139,8 +139,9 @@ describe('the workcenter online', () => {
       { start_at: production.occurredAt, end_at: null, setup_stage_id: null, setup: 0 },
     ]);
 
-    // Reject Part: two parts, removed from the good parts (the default).
-    await wc.rejectPart({ count: 2, reason: 'Dimension out of tolerance', message: 'bore oversize' });
+    // Reject Part: the one part kept from setup, removed from the good parts (the default). A run never has
+    // more parts rejected than made (decision 0997): the one kept is all the run is sure to have made yet.
+    await wc.rejectPart({ count: 1, reason: 'Dimension out of tolerance', message: 'bore oversize' });
     await wc.waitAllSaved();
     const reject = one('reject_part');
     expect(
@@ -152,7 +153,7 @@ describe('the workcenter online', () => {
     ).toEqual([
       {
         type_id: idOf('part_adjustment_types', 'Dimension out of tolerance'),
-        scrapcount: 2,
+        scrapcount: 1,
         count: 0,
         message: 'bore oversize',
         adjustment_time: reject.occurredAt,
