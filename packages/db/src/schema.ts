@@ -496,6 +496,8 @@ export interface RollupDirtyTable {
   marked_at: number;
   /** 0023: a worker took the mark until then (PostgreSQL; null when free). */
   claimed_until: number | null;
+  /** 0028: the earliest start merged in since the worker last advanced the mark (decision 0980). */
+  renewed_from: number | null;
 }
 
 /** 0023: an ingest node's heartbeat (decision 0970). */

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   applyStandards,
   buildRollups,
+  clampToWindow,
   companyDayRange,
   epochMs,
   piecePlannedValue,
@@ -443,8 +444,36 @@ export async function recomputeRollups(
     calendar?: CompanyCalendar;
   },
 ): Promise<number> {
-  const { companyId, machineId, now } = input;
-  const calendar = input.calendar ?? (await loadCalendar(db, companyId));
+  // Decision 0980: nothing is recomputed before 2014-04-01 or after now (a year-1 part adjustment once made
+  // this build every bucket from year 1 and run the process out of memory), and a long range is done in
+  // slices of RECOMPUTE_SLICE_MS, yielding to the event loop between them so /healthz keeps answering.
+  const window = clampToWindow(input.from, input.to, input.now);
+  if (!window) return 0;
+  const calendar = input.calendar ?? (await loadCalendar(db, input.companyId));
+  let rows = 0;
+  for (let from = window.from; from < window.to; from += RECOMPUTE_SLICE_MS) {
+    if (from > window.from) await new Promise<void>((resolve) => setImmediate(resolve));
+    const to = Math.min(from + RECOMPUTE_SLICE_MS, window.to);
+    rows += await recomputeSlice(db, { ...input, from, to, calendar });
+  }
+  return rows;
+}
+
+/** The longest range recomputed in one transaction (a week of a machine's buckets). */
+export const RECOMPUTE_SLICE_MS = 7 * 86_400_000;
+
+async function recomputeSlice(
+  db: Kysely<Database>,
+  input: {
+    companyId: string;
+    machineId: string;
+    from: number;
+    to: number;
+    now: number;
+    calendar: CompanyCalendar;
+  },
+): Promise<number> {
+  const { companyId, machineId, now, calendar } = input;
   const first = companyDayRange(calendar, shopDateOf(calendar, epochMs(input.from)));
   const last = companyDayRange(calendar, shopDateOf(calendar, epochMs(Math.max(input.from, input.to - 1))));
   const range = { start: first.start, end: Math.min(last.end, now) };
@@ -498,6 +527,35 @@ export async function takeDirty(db: Kysely<Database>, limit: number) {
 }
 
 /** Clear a mark unless it was renewed after it was taken (then it is done next round). */
+/**
+ * Done with a mark taken at `markedAt` and recomputed up to `to` (decision 0980): cleared when `done` and not
+ * renewed since; otherwise it goes on from `to`, or from an earlier renewal's start (`renewed_from`), and is free
+ * for the next run of any worker. A renewal never restarts a long mark from its old start, and never goes unseen.
+ */
+export async function finishDirty(
+  db: Kysely<Database>,
+  input: { machineId: string; markedAt: number; to: number; done: boolean },
+): Promise<void> {
+  const { machineId, markedAt, to, done } = input;
+  await db.transaction().execute(async (trx) => {
+    if (done)
+      await trx
+        .deleteFrom('rollup_dirty')
+        .where('machine_id', '=', machineId)
+        .where('marked_at', '<=', markedAt)
+        .execute();
+    await trx
+      .updateTable('rollup_dirty')
+      .set({
+        from_at: sql<number>`CASE WHEN renewed_from IS NOT NULL AND renewed_from < ${to} THEN renewed_from ELSE ${to} END`,
+        renewed_from: null,
+        claimed_until: null,
+      })
+      .where('machine_id', '=', machineId)
+      .execute();
+  });
+}
+
 export async function clearDirty(db: Kysely<Database>, machineId: string, markedAt: number): Promise<void> {
   await db
     .deleteFrom('rollup_dirty')
@@ -547,6 +605,8 @@ export async function markRollupsDirtyMany(
         oc.column('machine_id').doUpdateSet({
           from_at: sql<number>`CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END`,
           marked_at: sql<number>`excluded.marked_at`,
+          // The earliest renewal since the worker last advanced the mark (finishDirty; decision 0980).
+          renewed_from: sql<number>`CASE WHEN rollup_dirty.renewed_from IS NULL OR excluded.from_at < rollup_dirty.renewed_from THEN excluded.from_at ELSE rollup_dirty.renewed_from END`,
         }),
       )
       .execute();

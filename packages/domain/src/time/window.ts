@@ -9,8 +9,14 @@ export const EARLIEST_TIME_MS = Date.UTC(2014, 3, 1);
 export const CLOCK_SKEW_MS = 5 * 60_000;
 /** Planned times (schedules, shift dates, billing, trial expiry): at most about a year ahead (reports-admin §7). */
 export const PLAN_AHEAD_MS = 366 * DAY_MS;
-/** Longest range of a report or a recompute the spec leaves open (OEE, utilization, production, jobs…). */
-export const MAX_REPORT_SPAN_MS = 400 * DAY_MS;
+/**
+ * Longest range of a report the spec leaves open (utilization, OEE, production, parts, cycles…): two years, as
+ * the production reports already had it (decision 0801: 731 days and an hour, so a daylight-saving change
+ * inside still fits) and as the event export reaches back (reports-admin §7 "minimum two years back").
+ */
+export const MAX_REPORT_SPAN_MS = 731 * DAY_MS + 3_600_000;
+/** What a report range longer than MAX_REPORT_SPAN_MS answers (decision 0801's text). */
+export const REPORT_SPAN_TOO_LONG = 'Select up to 2 years';
 /** The spec's own maximums (reports-admin §7, live-operations §7). */
 export const SPEC_MAX_SPAN_MS = {
   downtime: 31 * DAY_MS,
@@ -32,7 +38,12 @@ export function latestTime(kind: TimeKind, now: number): number {
  * Why `t` is outside the window of `kind` at `now` (a sentence naming `label`), or null when it is inside.
  * Non-numbers, fractions and values outside the window all answer a problem.
  */
-export function timeProblem(label: string, t: unknown, now: number, kind: TimeKind = 'happened'): string | null {
+export function timeProblem(
+  label: string,
+  t: unknown,
+  now: number,
+  kind: TimeKind = 'happened',
+): string | null {
   if (typeof t !== 'number' || !Number.isFinite(t)) return `${label} must be a time in epoch milliseconds`;
   if (!Number.isInteger(t)) return `${label} must be a whole number of milliseconds`;
   if (t < EARLIEST_TIME_MS) return `${label} must not be before ${iso(EARLIEST_TIME_MS)}`;
@@ -64,7 +75,13 @@ export function rangeProblem(
   if (end <= start) return { field: 'end', message: `${endLabel} must be after ${startLabel}` };
   const max = opts.maxSpanMs ?? MAX_REPORT_SPAN_MS;
   if (end - start > max)
-    return { field: 'end', message: `The range must not be longer than ${Math.round(max / DAY_MS)} days` };
+    return {
+      field: 'end',
+      message:
+        max === MAX_REPORT_SPAN_MS
+          ? REPORT_SPAN_TOO_LONG
+          : `The range must not be longer than ${Math.round(max / DAY_MS)} days`,
+    };
   return null;
 }
 

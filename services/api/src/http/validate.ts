@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { dayStringSchema, parseDay } from '@takt/domain';
 import { ApiError, validationError } from './errors';
+import { checkTimeWindow } from './time-bounds';
 
 function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const parsed = schema.safeParse(raw);
@@ -16,25 +17,31 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
   const raw: unknown = await c.req.json().catch(() => {
     throw badJson();
   });
-  return parseWith(schema, raw);
+  return bounded(c, parseWith(schema, raw), 'body');
+}
+
+/** Decision 0980: the parsed request's times checked against the window (http/time-bounds.ts). */
+function bounded<T>(c: Context, data: T, from: 'query' | 'body'): T {
+  checkTimeWindow(c, data, from);
+  return data;
 }
 
 /** jsonBody for calls whose body may be left out entirely (it then reads as `{}`). */
 export async function optionalJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   const text = await c.req.text();
-  if (text.trim() === '') return parseWith(schema, {});
+  if (text.trim() === '') return bounded(c, parseWith(schema, {}), 'body');
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     throw badJson();
   }
-  return parseWith(schema, raw);
+  return bounded(c, parseWith(schema, raw), 'body');
 }
 
 /** Parse query parameters with a zod schema. */
 export function queryParams<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  return parseWith(schema, c.req.query());
+  return bounded(c, parseWith(schema, c.req.query()), 'query');
 }
 
 /** A 'YYYY-MM-DD' date that exists on the calendar (2025-02-30 does not). */

@@ -480,7 +480,9 @@ describe.each(DIALECTS)('annotation routes on %s', (dialect) => {
     expect(await status(h.send('POST', `/api/annotations/${theirs}/split`, c))).toBe(404);
     expect(await status(h.send('POST', `/api/annotations/${theirs}/merge`, c))).toBe(404);
     expect(await status(h.send('DELETE', `/api/annotations/${theirs}`, c))).toBe(404);
-    expect(await status(h.get(`/api/annotations?machineId=${machineId}&start=0&end=${T}`, c))).toBe(404);
+    expect(
+      await status(h.get(`/api/annotations?machineId=${machineId}&start=${T - 86_400_000}&end=${T}`, c)),
+    ).toBe(404);
     const still = await h.t.db.selectFrom('annotations').select('id').where('id', '=', theirs).execute();
     expect(still).toHaveLength(1);
   });

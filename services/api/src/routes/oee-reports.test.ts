@@ -492,7 +492,7 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       // decision 0801 limits: at most 2 years, at most 2000 intervals (100 days by hour is 2400).
       [
         '/api/reports/warehouse/production',
-        { start: 0, end: END, data: ['timeInCycle'] },
+        { start: END - 3 * 365 * 24 * HOUR, end: END, data: ['timeInCycle'] },
         RANGE_TOO_LONG_MESSAGE,
       ],
       [

@@ -9,6 +9,8 @@ import { anOperator, anOperatorRun, aShift, errorOf, issueFields, loginAs } from
 
 const operators = z.array(operatorSchema);
 const runs = z.array(operatorRunSchema);
+/** A time inside the window of decision 0980 (the harness clock is 2025-11-22). */
+const RUN_AT = Date.UTC(2025, 10, 20);
 
 describe.each(DIALECTS)('operators and operator runs on %s', (dialect) => {
   let h: ApiHarness;
@@ -197,7 +199,10 @@ describe.each(DIALECTS)('operators and operator runs on %s', (dialect) => {
     it('answers 400 with the problems for bad input', async () => {
       const { company, cookie } = await h.tenant();
       const machine = await aMachine(h.t.db, company);
-      const q = await h.get(`/api/operatorruns?machineId=${machine}&startAt=10&endAt=10`, cookie);
+      const q = await h.get(
+        `/api/operatorruns?machineId=${machine}&startAt=${RUN_AT}&endAt=${RUN_AT}`,
+        cookie,
+      );
       expect(q.status).toBe(400);
       expect((await errorOf(q)).issues?.[0]).toMatchObject({
         field: 'endAt',
@@ -224,9 +229,10 @@ describe.each(DIALECTS)('operators and operator runs on %s', (dialect) => {
       const small = await aCompany(h.t.db, { productTier: 'utilization' });
       const cookie = await loginAs(h, small, 'admin');
       expect((await login(cookie, { machineId: machine, operatorId: ann })).status).toBe(403);
-      expect((await h.get(`/api/operatorruns?machineId=${machine}&startAt=0&endAt=1`, cookie)).status).toBe(
-        403,
-      );
+      expect(
+        (await h.get(`/api/operatorruns?machineId=${machine}&startAt=${RUN_AT}&endAt=${RUN_AT + 1}`, cookie))
+          .status,
+      ).toBe(403);
     });
 
     it("answers 404 for another company's machine or operator and leaves its runs alone", async () => {
@@ -239,7 +245,7 @@ describe.each(DIALECTS)('operators and operator runs on %s', (dialect) => {
       await anOperatorRun(h.t.db, theirs.company, {
         machineId: theirMachine,
         operatorId: theirOperator,
-        startAt: 1,
+        startAt: RUN_AT + 1,
       });
       expect((await login(mine.cookie, { machineId: theirMachine, operatorId: myOperator })).status).toBe(
         404,
@@ -249,10 +255,15 @@ describe.each(DIALECTS)('operators and operator runs on %s', (dialect) => {
       );
       expect((await logout(mine.cookie, { machineId: theirMachine })).status).toBe(404);
       expect(
-        (await h.get(`/api/operatorruns?machineId=${theirMachine}&startAt=0&endAt=9`, mine.cookie)).status,
+        (
+          await h.get(
+            `/api/operatorruns?machineId=${theirMachine}&startAt=${RUN_AT}&endAt=${RUN_AT + 9}`,
+            mine.cookie,
+          )
+        ).status,
       ).toBe(404);
       const theirRuns = await h.get(
-        `/api/operatorruns?machineId=${theirMachine}&startAt=0&endAt=9`,
+        `/api/operatorruns?machineId=${theirMachine}&startAt=${RUN_AT}&endAt=${RUN_AT + 9}`,
         theirs.cookie,
       );
       expect(runs.parse(await theirRuns.json()).map((r) => r.endAt)).toEqual([null]);

@@ -10,7 +10,14 @@ export const syncRoutes = (handlers: SyncHandlers) =>
   new Hono<AppEnv>().post('/', async (c) => {
     const batch = await jsonBody(c, syncBatchSchema);
     const results = await applySyncBatch(
-      { scope: c.var.scope, caller: c.var.caller, now: c.var.deps.now(), bus: c.var.deps.bus, handlers },
+      {
+        scope: c.var.scope,
+        caller: c.var.caller,
+        now: c.var.deps.now(),
+        bus: c.var.deps.bus,
+        handlers,
+        onTimeRefused: () => c.var.metrics.timesRefused('sync'),
+      },
       batch,
     );
     return c.json({ results });

@@ -3,7 +3,8 @@ import type { SyncBatch, SyncCommand, SyncCommandType, SyncError, SyncOutcome } 
 import type { z } from 'zod';
 import type { CompanyScope } from '@takt/db';
 import type { Caller } from '../http/context';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, invalidInput, validationError } from '../http/errors';
+import { timeWindowIssues } from '../http/time-bounds';
 import type { LiveBus, LiveEvent } from '../live/bus';
 import type { SyncCommandRow } from '../repositories/sync';
 import { findSyncCommand, insertSyncCommand, setSyncCommandResult } from '../repositories/sync';
@@ -94,7 +95,15 @@ async function previousAnswer(scope: CompanyScope, id: string): Promise<SyncOutc
  * answer; a server failure is not remembered, so the outbox may retry it.
  */
 export async function applySyncBatch(
-  input: { scope: CompanyScope; caller: Caller; now: number; bus: LiveBus; handlers: SyncHandlers },
+  input: {
+    scope: CompanyScope;
+    caller: Caller;
+    now: number;
+    bus: LiveBus;
+    handlers: SyncHandlers;
+    /** A command refused for a time outside the window (decision 0980), for the metrics. */
+    onTimeRefused?: () => void;
+  },
   batch: SyncBatch,
 ): Promise<SyncOutcome[]> {
   const { scope, caller, now, bus, handlers } = input;
@@ -121,11 +130,18 @@ export async function applySyncBatch(
           'The action is dated in the future; check the tablet clock.',
         );
       }
-      // Decision 0980: an action dated before the floor (a tablet clock at 1970) is refused, not recorded.
+      // Decision 0980: an action dated before the floor (a tablet clock at 1970) is refused, not recorded, and
+      // so is a payload whose times are outside the window (the HTTP calls refuse the same bodies).
       if (command.occurredAt < EARLIEST_TIME_MS) {
+        input.onTimeRefused?.();
         throw new ApiError(400, 'OCCURRED_TOO_EARLY', OCCURRED_TOO_EARLY, [
           { field: 'occurredAt', code: 'too_small', message: OCCURRED_TOO_EARLY },
         ]);
+      }
+      const outOfWindow = timeWindowIssues(command.payload, now, { span: false });
+      if (outOfWindow.length > 0) {
+        input.onTimeRefused?.();
+        throw invalidInput(outOfWindow);
       }
       const handler = handlers[command.type];
       if (!handler)

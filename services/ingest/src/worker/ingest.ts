@@ -342,7 +342,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   };
 
   // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
-  const rollups = new RollupWorker(db, now, log, postgres);
+  const rollups = new RollupWorker(db, now, log, postgres, options.onTimeRefused);
   const flush = () => writer.flush();
 
   const tick = () => {

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
+import { clampToWindow } from '@takt/domain';
 import {
   claimDirty,
-  clearDirty,
+  finishDirty,
   loadCalendar,
   recomputeRollups,
   takeDirty,
@@ -11,6 +12,11 @@ import {
 
 /** Dirty marks recomputed per run. */
 const MARKS_PER_RUN = 50;
+/**
+ * The most of one mark's history recomputed in one run (decision 0980): a longer mark (a backfill, an edge back
+ * from weeks offline) is advanced by this much and left for the next runs, so no run holds a node for long.
+ */
+export const MARK_SPAN_PER_RUN_MS = 28 * 86_400_000;
 
 /**
  * The rollup worker: recompute the report buckets of machines marked dirty (by ingest or by the API
@@ -26,6 +32,7 @@ export class RollupWorker {
     private readonly now: () => number,
     private readonly log: (message: string) => void,
     private readonly claims = false,
+    private readonly onTimeRefused?: (source: string, count: number) => void,
   ) {}
 
   /** One run; a run asked for while one is going is skipped (the next timer's run takes what is left). */
@@ -42,16 +49,27 @@ export class RollupWorker {
         let calendar = calendars.get(mark.company_id);
         if (!calendar) calendars.set(mark.company_id, (calendar = await loadCalendar(db, mark.company_id)));
         const t = this.now();
-        await recomputeRollups(db, {
-          companyId: mark.company_id,
-          machineId: mark.machine_id,
-          from: mark.from_at,
-          to: t,
-          now: t,
-          calendar,
-        });
-        if (this.claims) await unclaimDirty(db, mark.machine_id, mark.marked_at);
-        else await clearDirty(db, mark.machine_id, mark.marked_at);
+        // Decision 0980: a mark from before 2014-04-01 (year 1) starts at the floor; one dated after now (9999)
+        // has nothing to recompute and goes. Either is said once and counted, never retried as it was.
+        const window = clampToWindow(mark.from_at, t, t);
+        if (!window || window.from !== mark.from_at) {
+          this.log(
+            `[ingest] rollup mark of machine ${mark.machine_id} from ${mark.from_at} is outside the time window: ${window ? `recomputed from ${window.from}` : 'dropped'}`,
+          );
+          this.onTimeRefused?.('rollup', 1);
+        }
+        const to = window ? Math.min(window.to, window.from + MARK_SPAN_PER_RUN_MS) : t;
+        if (window)
+          await recomputeRollups(db, {
+            companyId: mark.company_id,
+            machineId: mark.machine_id,
+            from: window.from,
+            to,
+            now: t,
+            calendar,
+          });
+        // Cleared when done; a longer mark goes on from `to` in the next run (or from a renewal before it).
+        await finishDirty(db, { machineId: mark.machine_id, markedAt: mark.marked_at, to, done: to >= t });
         done++;
       }
     } catch (err) {

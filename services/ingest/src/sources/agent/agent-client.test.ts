@@ -358,7 +358,8 @@ describe('parseAgentDocument', () => {
       { key: 's', value: null, kind: 'value', category: 'SAMPLE', element: 'SpindleSpeed' },
     ],
   ])('reads %s', (_, body, expected) => {
-    const doc = parseAgentDocument(streams(body), 42);
+    // Received in 2025: the window of decision 0980 keeps the 2024 timestamp and the fallback to receivedAt.
+    const doc = parseAgentDocument(streams(body), Date.UTC(2025, 0, 1));
     expect(doc).toMatchObject({ kind: 'streams', rejected: 0, observations: [expected] });
   });
 

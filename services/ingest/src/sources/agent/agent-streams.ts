@@ -2,6 +2,7 @@
 // MTConnectDevices (/probe). Pure and forgiving: a broken observation element is counted in `rejected`
 // and skipped, the good ones in the same document are kept; a document that is no MTConnect document at
 // all comes back as `invalid`. Nothing in here throws on input.
+import { timeProblem } from '@takt/domain';
 import type { Device } from '../devices/devices';
 import { parseDevicesXml } from '../devices/devices';
 import type { ConditionLevel, Observation } from '../shdr/shdr';
@@ -278,9 +279,12 @@ function buildObservation(
   const dataItemId = a.dataItemId?.trim();
   const sequence = sequenceOf(a.sequence);
   if (!dataItemId || sequence === null) return null;
+  const ts = (a.timestamp ? parseTimestamp(a.timestamp) : null) ?? receivedAt;
+  // Decision 0980: an observation dated before 2014-04-01 or in the future is unreadable (counted, not kept).
+  if (timeProblem('timestamp', ts, receivedAt) !== null) return null;
   const name = a.name?.trim() || null;
   const base = {
-    ts: (a.timestamp ? parseTimestamp(a.timestamp) : null) ?? receivedAt,
+    ts,
     key: keyBy === 'name' && name ? name : dataItemId,
     dataItemId,
     name,

@@ -1,8 +1,15 @@
 // MQTT topics and payloads → observations (docs/decisions/0200-mqtt-topics.md). Pure: the subscriber in
 // mqtt.ts does the IO. Nothing here throws on input; every bad item is counted, the good ones are kept.
 import { z } from 'zod';
+import { timeProblem } from '@takt/domain';
 import type { ConditionLevel, KeyKinds, Observation } from '../shdr/shdr';
-import { conditionReading, parseShdrLine, parseTimestamp, splitShdrStream } from '../shdr/shdr';
+import {
+  boundToWindow,
+  conditionReading,
+  parseShdrLine,
+  parseTimestamp,
+  splitShdrStream,
+} from '../shdr/shdr';
 
 export type MqttFormat = 'shdr' | 'json' | 'status';
 
@@ -76,7 +83,7 @@ function readShdr(text: string, receivedAt: number, kinds: KeyKinds | undefined)
   const observations: Observation[] = [];
   let rejected = 0;
   for (const raw of [...splitter.push(text), ...splitter.end()]) {
-    const line = parseShdrLine(raw, receivedAt, kinds);
+    const line = boundToWindow(parseShdrLine(raw, receivedAt, kinds), receivedAt);
     if (line.type !== 'data') continue; // adapter commands (`* PONG`) carry no data over MQTT
     observations.push(...line.observations);
     rejected += line.rejected;
@@ -164,11 +171,11 @@ function readRecord(record: unknown, receivedAt: number): { observations: Observ
   return { observations, rejected };
 }
 
+/** The record's time, or null when it is unreadable or outside the window of decision 0980 (the record is refused). */
 function recordTime(ts: unknown, receivedAt: number): number | null {
   if (ts === undefined || ts === null) return receivedAt;
-  if (typeof ts === 'number') return Number.isSafeInteger(ts) && ts >= 0 ? ts : null;
-  if (typeof ts === 'string') return parseTimestamp(ts);
-  return null;
+  const at = typeof ts === 'number' ? ts : typeof ts === 'string' ? parseTimestamp(ts) : null;
+  return at !== null && timeProblem('ts', at, receivedAt) === null ? at : null;
 }
 
 function valueText(value: string | number | boolean | null): string | null {
