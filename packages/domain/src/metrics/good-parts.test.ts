@@ -6,6 +6,7 @@ import { partsAheadBehind, percentOfGoal } from './parts-goal';
 import type { PartAdjustmentFact } from './production';
 import { goodOf, qualityCounts } from './production';
 import { emptyJobTally, jobFigures } from '../reports/job-report';
+import { oeeWaterfall } from './waterfall';
 
 // METRICS.md §3: good parts are never negative. New rejects beyond the good parts are refused when written
 // (decision 0997); these are the figures of rows stored before that rule (issue 26 finding 8: good parts −9
@@ -123,5 +124,22 @@ describe('good parts are never negative (METRICS.md §3)', () => {
     expect(f.quality).toBe(0);
     expect(f.oee).toBe(0);
     expect(f.percentage_of_parts_goal).toBe(0);
+  });
+
+  it('the OEE waterfall loses at most what was produced to quality, so fully productive time stays at 0', () => {
+    const steps = oeeWaterfall({
+      totals: totals({
+        allTimeMs: 3_600_000,
+        shiftTimeMs: 3_600_000,
+        runTimeMs: 3_600_000,
+        idealTimeMs: 3_600_000,
+        totalParts: 10,
+        rejectedParts: 19,
+      }),
+      downtimeByReason: {},
+    });
+    const of = (key: string) => steps.find((s) => s.key === key)?.ms;
+    expect(of('qualityLoss')).toBe(3_600_000);
+    expect(of('fullyProductiveTime')).toBe(0);
   });
 });

@@ -92,7 +92,9 @@ export function oeeWaterfall(input: WaterfallInput): WaterfallStep[] {
   const run = t.runTimeMs;
   const performanceLoss = run === 0 ? 0 : run - t.idealTimeMs;
   const produced = run - performanceLoss; // Σideal when running
-  const qualityLoss = run === 0 || t.totalParts === 0 ? 0 : (produced * t.rejectedParts) / t.totalParts;
+  // Never more rejected than made (METRICS.md §3, rows stored before decision 0997): the loss stops at `produced`.
+  const qualityLoss =
+    run === 0 || t.totalParts <= 0 ? 0 : (produced * Math.min(t.rejectedParts, t.totalParts)) / t.totalParts;
   const total = (key: WaterfallStep['key'], ms: number): WaterfallStep => ({ key, kind: 'total', ms });
   return [
     total('allTime', t.allTimeMs),
