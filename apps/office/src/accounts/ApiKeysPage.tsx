@@ -17,8 +17,10 @@ import {
 } from '../admin/AdminParts';
 import { isAdminUser } from '../admin/screens';
 import {
+  API_KEY_LIFETIMES,
   apiKeyBody,
   apiKeyErrors,
+  apiKeyExpired,
   apiKeyFormOf,
   newApiKeyForm,
   SCOPE_TEXT,
@@ -129,6 +131,7 @@ function ApiKeysScreen({ headingId }: { headingId: string }) {
                 t('accounts.apiKeys.scopes'),
                 t('accounts.apiKeys.created'),
                 t('accounts.apiKeys.lastUsed'),
+                t('accounts.apiKeys.expires'),
               ]}
             >
               {keys.map((k) => (
@@ -151,6 +154,13 @@ function ApiKeysScreen({ headingId }: { headingId: string }) {
                   <td data-label={t('accounts.apiKeys.created')}>{formatDateTime(k.createdAt, zone)}</td>
                   <td data-label={t('accounts.apiKeys.lastUsed')}>
                     {k.lastUsedAt == null ? t('accounts.apiKeys.never') : formatDateTime(k.lastUsedAt, zone)}
+                  </td>
+                  <td data-label={t('accounts.apiKeys.expires')}>
+                    {k.expiresAt == null
+                      ? t('accounts.apiKeys.noExpiry')
+                      : apiKeyExpired(k, Date.now())
+                        ? t('accounts.apiKeys.expired', { date: formatDateTime(k.expiresAt, zone) })
+                        : formatDateTime(k.expiresAt, zone)}
                   </td>
                   <td className="admin-table__actions">
                     <button
@@ -189,6 +199,32 @@ function ApiKeysScreen({ headingId }: { headingId: string }) {
           submitLabel={editing.key ? undefined : t('accounts.apiKeys.create')}
         >
           <NameField value={editing.form.name} onChange={(name) => set({ name })} error={errors.name} />
+          <Field label={t('accounts.apiKeys.expiresIn')} hint={t('accounts.apiKeys.expiresInHint')}>
+            {(p) => (
+              <select
+                {...p}
+                value={editing.form.expiresInDays == null ? '' : String(editing.form.expiresInDays)}
+                onChange={(e) =>
+                  set({ expiresInDays: e.target.value === '' ? null : Number(e.target.value) })
+                }
+              >
+                {editing.key && (
+                  <option value="">
+                    {editing.key.expiresAt == null
+                      ? t('accounts.apiKeys.noExpiry')
+                      : t('accounts.apiKeys.keepExpiry', {
+                          date: formatDateTime(editing.key.expiresAt, zone),
+                        })}
+                  </option>
+                )}
+                {API_KEY_LIFETIMES.map((days) => (
+                  <option key={days} value={String(days)}>
+                    {t('accounts.apiKeys.days', { days: String(days) })}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           <fieldset
             className="accounts__fieldset"
             aria-describedby={errors.scopes ? 'scopes-error' : undefined}

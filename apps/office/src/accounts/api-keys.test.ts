@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyBody, apiKeyErrors, apiKeyFormOf, newApiKeyForm, sortApiKeys, withScope } from './api-keys';
+import {
+  apiKeyBody,
+  apiKeyErrors,
+  apiKeyExpired,
+  apiKeyFormOf,
+  newApiKeyForm,
+  sortApiKeys,
+  withScope,
+} from './api-keys';
 
 describe('API key form', () => {
   it('starts with the reports scope and an empty (invalid) name', () => {
-    expect(newApiKeyForm()).toEqual({ name: '', scopes: ['reports:read'] });
+    expect(newApiKeyForm()).toEqual({ name: '', scopes: ['reports:read'], expiresInDays: 365 });
     expect(Object.keys(apiKeyErrors(newApiKeyForm()))).toEqual(['name']);
   });
 
@@ -21,6 +29,22 @@ describe('API key form', () => {
       name: 'ERP',
       scopes: ['reports:read', 'operations:write'],
     });
+    // A lifetime chosen is sent (a new key, or a renewal); none keeps the key's expiry.
+    expect(apiKeyBody({ ...newApiKeyForm(), name: 'ERP' })).toEqual({
+      name: 'ERP',
+      scopes: ['reports:read'],
+      expiresInDays: 365,
+    });
+    expect(apiKeyBody(apiKeyFormOf({ name: 'ERP', scopes: ['reports:read'] }))).toEqual({
+      name: 'ERP',
+      scopes: ['reports:read'],
+    });
+  });
+
+  it('tells an expired key', () => {
+    expect(apiKeyExpired({ expiresAt: 1000 }, 999)).toBe(false);
+    expect(apiKeyExpired({ expiresAt: 1000 }, 1000)).toBe(true);
+    expect(apiKeyExpired({ expiresAt: null }, 5000)).toBe(false);
   });
 
   it('toggles scopes without duplicates and edits from a key', () => {
@@ -33,6 +57,7 @@ describe('API key form', () => {
     expect(apiKeyFormOf({ name: 'A', scopes: ['operations:write'] })).toEqual({
       name: 'A',
       scopes: ['operations:write'],
+      expiresInDays: null,
     });
   });
 
@@ -44,6 +69,7 @@ describe('API key form', () => {
       prefix: 'tak_',
       createdAt: 0,
       lastUsedAt: null,
+      expiresAt: null,
     });
     expect(sortApiKeys([key('2', 'b'), key('3', 'a'), key('1', 'b')]).map((k) => k.id)).toEqual([
       '3',

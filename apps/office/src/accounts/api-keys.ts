@@ -1,4 +1,4 @@
-import { API_KEY_SCOPES } from '@takt/domain';
+import { API_KEY_LIFETIME_DAYS, API_KEY_SCOPES } from '@takt/domain';
 import type { ApiKey, ApiKeyScope } from '@takt/domain';
 import { t } from '@takt/ui';
 import type { MessageKey } from '@takt/ui';
@@ -10,15 +10,30 @@ import { nameError, setErrors } from '../admin/form';
 export interface ApiKeyForm {
   name: string;
   scopes: ApiKeyScope[];
+  /** Days the key works from now (decision 0990); null or absent: keep the key's expiry (edit only). */
+  expiresInDays?: number | null;
 }
 
-/** A new key reads reports: the common case (an ERP or BI tool pulling figures). */
-export const newApiKeyForm = (): ApiKeyForm => ({ name: '', scopes: ['reports:read'] });
+/** The lifetimes offered, in days; a year is the default. */
+export const API_KEY_LIFETIMES = [30, 90, 180, 365, API_KEY_LIFETIME_DAYS.max] as const;
 
+/** A new key reads reports: the common case (an ERP or BI tool pulling figures); it works for a year. */
+export const newApiKeyForm = (): ApiKeyForm => ({
+  name: '',
+  scopes: ['reports:read'],
+  expiresInDays: API_KEY_LIFETIME_DAYS.default,
+});
+
+/** Editing keeps the expiry unless a new lifetime is chosen (a renewal, counted from the day it is saved). */
 export const apiKeyFormOf = (k: Pick<ApiKey, 'name' | 'scopes'>): ApiKeyForm => ({
   name: k.name,
   scopes: [...k.scopes],
+  expiresInDays: null,
 });
+
+/** Whether a key has stopped working at `now`. */
+export const apiKeyExpired = (k: Pick<ApiKey, 'expiresAt'>, now: number): boolean =>
+  k.expiresAt != null && k.expiresAt <= now;
 
 /** reports-admin §5: validated as you type; Save stays disabled while any is set. */
 export const apiKeyErrors = (f: ApiKeyForm) =>
@@ -27,10 +42,13 @@ export const apiKeyErrors = (f: ApiKeyForm) =>
     scopes: f.scopes.length === 0 ? t('accounts.apiKeys.scopesRequired') : null,
   });
 
-/** The body of POST and PUT /api/apikeys: scopes in the catalogue's order. */
-export const apiKeyBody = (f: ApiKeyForm): { name: string; scopes: ApiKeyScope[] } => ({
+/** The body of POST and PUT /api/apikeys: scopes in the catalogue's order, the lifetime when one is chosen. */
+export const apiKeyBody = (
+  f: ApiKeyForm,
+): { name: string; scopes: ApiKeyScope[]; expiresInDays?: number } => ({
   name: f.name.trim(),
   scopes: API_KEY_SCOPES.filter((s) => f.scopes.includes(s)),
+  ...(f.expiresInDays == null ? {} : { expiresInDays: f.expiresInDays }),
 });
 
 export const withScope = (scopes: readonly ApiKeyScope[], scope: ApiKeyScope, on: boolean): ApiKeyScope[] =>

@@ -21,6 +21,15 @@ const apiKeyScopes = z
   // Stored and answered once each, in the catalogue's order.
   .transform((s) => API_KEY_SCOPES.filter((scope) => s.includes(scope)));
 
+/** Lifetimes an admin may give a key, in days (decision 0990); a key never lives longer than two years. */
+export const API_KEY_LIFETIME_DAYS = { default: 365, max: 730 } as const;
+
+const apiKeyLifetime = z
+  .number({ error: 'Expires in: a number of days' })
+  .int('Expires in: a whole number of days')
+  .min(1, 'Expires in: at least 1 day')
+  .max(API_KEY_LIFETIME_DAYS.max, `Expires in: at most ${API_KEY_LIFETIME_DAYS.max} days`);
+
 /** An API key as listed: never its token. */
 export const apiKeySchema = z.object({
   id: z.string(),
@@ -30,6 +39,8 @@ export const apiKeySchema = z.object({
   prefix: z.string(),
   createdAt: z.number(),
   lastUsedAt: z.number().nullable(),
+  /** When the key stops working (epoch ms; decision 0990); null only for a key made before keys expired. */
+  expiresAt: z.number().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
@@ -37,9 +48,22 @@ export type ApiKey = z.infer<typeof apiKeySchema>;
 export const apiKeyCreatedSchema = apiKeySchema.extend({ accessToken: z.string() });
 export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
 
-export const apiKeyCreateRequestSchema = z.object({ name: apiKeyName, scopes: apiKeyScopes });
+/** `expiresInDays`: the key works that many days from now (default 365). */
+export const apiKeyCreateRequestSchema = z.object({
+  name: apiKeyName,
+  scopes: apiKeyScopes,
+  expiresInDays: apiKeyLifetime.optional(),
+});
+/** `expiresInDays` renews the key: it then works that many days from now, with the same token. */
 export const apiKeyUpdateRequestSchema = z
-  .object({ name: apiKeyName.optional(), scopes: apiKeyScopes.optional() })
-  .refine((v) => v.name !== undefined || v.scopes !== undefined, 'Nothing to change');
+  .object({
+    name: apiKeyName.optional(),
+    scopes: apiKeyScopes.optional(),
+    expiresInDays: apiKeyLifetime.optional(),
+  })
+  .refine(
+    (v) => v.name !== undefined || v.scopes !== undefined || v.expiresInDays !== undefined,
+    'Nothing to change',
+  );
 export type ApiKeyCreateRequest = z.input<typeof apiKeyCreateRequestSchema>;
 export type ApiKeyUpdateRequest = z.input<typeof apiKeyUpdateRequestSchema>;

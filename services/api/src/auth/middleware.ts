@@ -3,7 +3,7 @@ import { getCookie } from 'hono/cookie';
 import { companyScope } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 import type { AppEnv, Caller } from '../http/context';
-import { forbidden, notAuthenticated } from '../http/errors';
+import { ApiError, forbidden, notAuthenticated } from '../http/errors';
 import { findApiKeyByHash, touchApiKey } from '../repositories/api-keys';
 import { looksLikeApiKey } from '../services/api-keys';
 import { apiKeyMayCall } from './api-key-scopes';
@@ -69,6 +69,13 @@ export async function tabletCallerFor(
   };
 }
 
+const apiKeyExpired = (at: number) =>
+  new ApiError(
+    401,
+    'API_KEY_EXPIRED',
+    `This API key expired on ${new Date(at).toISOString().slice(0, 10)}. An admin can renew it or make a new one.`,
+  );
+
 /**
  * An API key token → an API-key caller of the key's company (decision 0840): a synthetic manager, so no
  * admin route opens to it; its scopes are checked by requireCaller. Null: no such key (deleted keys stop
@@ -81,6 +88,8 @@ export async function apiKeyCallerFor(
   const { db, now } = c.var.deps;
   const key = await findApiKeyByHash(db, hashToken(token));
   if (!key) return null;
+  // Decision 0990: keys expire; an expired key says so, so its owner knows to renew it rather than debug.
+  if (key.expiresAt != null && key.expiresAt <= now()) throw apiKeyExpired(key.expiresAt);
   const company = await getCompany(db, key.companyId);
   if (!company) return null;
   if (key.lastUsedAt == null || now() - key.lastUsedAt > SEEN_EVERY_MS) await touchApiKey(db, key.id, now());

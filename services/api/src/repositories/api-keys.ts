@@ -16,6 +16,7 @@ export const toApiKey = (r: Selectable<ApiKeysTable>): ApiKeyRecord => ({
   prefix: r.prefix,
   createdAt: Number(r.created_at),
   lastUsedAt: r.last_used_at == null ? null : Number(r.last_used_at),
+  expiresAt: r.expires_at == null ? null : Number(r.expires_at),
 });
 
 export async function listApiKeys(scope: CompanyScope): Promise<ApiKeyRecord[]> {
@@ -37,6 +38,7 @@ export async function insertApiKey(
     prefix: string;
     scopes: readonly ApiKeyScope[];
     createdBy: string;
+    expiresAt: number;
   },
   now: number,
 ): Promise<void> {
@@ -50,21 +52,23 @@ export async function insertApiKey(
       created_by: input.createdBy,
       created_at: now,
       last_used_at: null,
+      expires_at: input.expiresAt,
     })
     .execute();
 }
 
-/** Changes name and/or scopes; false when the key is not the company's. */
+/** Changes name, scopes and/or expiry; false when the key is not the company's. */
 export async function updateApiKey(
   scope: CompanyScope,
   id: string,
-  change: { name?: string; scopes?: readonly ApiKeyScope[] },
+  change: { name?: string; scopes?: readonly ApiKeyScope[]; expiresAt?: number },
 ): Promise<boolean> {
   const res = await scope
     .updateTable('api_keys')
     .set({
       ...(change.name === undefined ? {} : { name: change.name }),
       ...(change.scopes === undefined ? {} : { scopes: JSON.stringify(change.scopes) }),
+      ...(change.expiresAt === undefined ? {} : { expires_at: change.expiresAt }),
     })
     .where('id', '=', id)
     .executeTakeFirst();

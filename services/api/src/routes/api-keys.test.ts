@@ -14,6 +14,7 @@ import type { Company } from '../repositories/company';
 // reports-admin §2 API keys and the `Authorization: Bearer <key>` caller (decision 0840), on both dialects.
 
 const keyList = z.array(apiKeySchema);
+const DAY_MS = 24 * 3_600_000;
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 describe.each(DIALECTS)('API keys on %s', (dialect) => {
@@ -69,8 +70,39 @@ describe.each(DIALECTS)('API keys on %s', (dialect) => {
         prefix: created.prefix,
         createdAt: created.createdAt,
         lastUsedAt: null,
+        expiresAt: created.createdAt + 365 * DAY_MS,
       },
     ]);
+  });
+
+  it('expires a key after its lifetime with a clear 401, and renews it with the same token (decision 0990)', async () => {
+    const { company, cookie } = await h.tenant();
+    const res = await h.send('POST', '/api/apikeys', cookie, {
+      name: 'BI',
+      scopes: ['reports:read'],
+      expiresInDays: 30,
+    });
+    const key = apiKeyCreatedSchema.parse(await res.json());
+    expect(key.expiresAt).toBe(h.clock.now + 30 * DAY_MS);
+    expect((await bearer('GET', '/api/dashboard', key.accessToken)).status).toBe(200);
+    h.clock.now += 30 * DAY_MS;
+    const expired = await bearer('GET', '/api/dashboard', key.accessToken);
+    expect(expired.status).toBe(401);
+    expect(await errorOf(expired)).toEqual({
+      code: 'API_KEY_EXPIRED',
+      message: `This API key expired on ${new Date(key.expiresAt!).toISOString().slice(0, 10)}. An admin can renew it or make a new one.`,
+    });
+    // The admin's session has ended meanwhile: another admin of the company renews it.
+    const admin = await loginAs(h, company, 'admin');
+    const renewed = await h.send('PUT', `/api/apikeys/${key.id}`, admin, { expiresInDays: 90 });
+    expect(apiKeySchema.parse(await renewed.json()).expiresAt).toBe(h.clock.now + 90 * DAY_MS);
+    expect((await bearer('GET', '/api/dashboard', key.accessToken)).status).toBe(200);
+    // At most two years; whole days.
+    for (const expiresInDays of [0, 731, 1.5])
+      expect(
+        (await h.send('POST', '/api/apikeys', admin, { name: 'x', scopes: ['reports:read'], expiresInDays }))
+          .status,
+      ).toBe(400);
   });
 
   it('edits name and scopes, deletes, and lists by name', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { API_KEY_LIFETIME_DAYS } from '@takt/domain';
 import type { ApiKey, ApiKeyCreated, ApiKeyScope } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 import { hashToken } from '../auth/tokens';
@@ -29,9 +30,14 @@ export async function apiKeys(scope: CompanyScope): Promise<ApiKey[]> {
   return (await listApiKeys(scope)).map(publicKey);
 }
 
+const DAY_MS = 24 * 3_600_000;
+/** When a key given `days` (default API_KEY_LIFETIME_DAYS.default) from `now` stops working (decision 0990). */
+export const apiKeyExpiry = (now: number, days: number = API_KEY_LIFETIME_DAYS.default): number =>
+  now + days * DAY_MS;
+
 export async function createApiKey(
   ctx: ServiceCtx,
-  input: { name: string; scopes: ApiKeyScope[] },
+  input: { name: string; scopes: ApiKeyScope[]; expiresInDays?: number | undefined },
 ): Promise<ApiKeyCreated> {
   const accessToken = newApiKeyToken();
   const id = crypto.randomUUID();
@@ -44,6 +50,7 @@ export async function createApiKey(
       prefix: accessToken.slice(0, SHOWN_CHARS),
       scopes: input.scopes,
       createdBy: ctx.caller.user.id,
+      expiresAt: apiKeyExpiry(ctx.now, input.expiresInDays),
     },
     ctx.now,
   );
@@ -55,9 +62,19 @@ export async function createApiKey(
 export async function editApiKey(
   ctx: ServiceCtx,
   id: string,
-  change: { name?: string; scopes?: ApiKeyScope[] },
+  change: {
+    name?: string | undefined;
+    scopes?: ApiKeyScope[] | undefined;
+    expiresInDays?: number | undefined;
+  },
 ): Promise<ApiKey> {
-  if (!(await updateApiKey(ctx.scope, id, change))) throw notFound('API key');
+  const { expiresInDays, ...rest } = change;
+  const update = {
+    ...(rest.name === undefined ? {} : { name: rest.name }),
+    ...(rest.scopes === undefined ? {} : { scopes: rest.scopes }),
+    ...(expiresInDays === undefined ? {} : { expiresAt: apiKeyExpiry(ctx.now, expiresInDays) }),
+  };
+  if (!(await updateApiKey(ctx.scope, id, update))) throw notFound('API key');
   const key = await getApiKey(ctx.scope, id);
   if (!key) throw notFound('API key');
   return publicKey(key);
