@@ -13,6 +13,7 @@ import type { DialectName } from '@takt/db';
 import { emptyDatabase } from '@takt/db/testing';
 import { apiRules, startIngest } from '@takt/ingest';
 import { demoAdapterFields } from '../services/ingest/src/demo/demo-adapter';
+import { LOOPBACK_SOURCES } from '../services/ingest/src/testing/test-support';
 import { createAdapter } from '../services/api/src/repositories/adapters';
 import { createShdrSource } from '../services/api/src/repositories/machine-sources';
 import { inProcessBus } from '../services/api/src/live/bus';
@@ -66,7 +67,7 @@ async function main() {
     await createShdrSource(scope, { machineId: id, host: '127.0.0.1', port: a.port }, Date.now());
     machineIds.push(id);
   }
-  const ingest = await startIngest({ db: database.db, rollupIntervalMs: 0 });
+  const ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: database.db, rollupIntervalMs: 0 });
   const app = createApp({
     db: database.db,
     dialect: database.dialect,

@@ -49,6 +49,7 @@ export * from './live/edge-health';
 
 // Ingest contract (types the API and ingest share)
 export * from './ingest/contract';
+export * from './ingest/source-policy';
 
 // zod schemas
 export * from './schemas/index';

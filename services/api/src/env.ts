@@ -111,6 +111,20 @@ const envSchema = z.object({
     .optional()
     .transform((v) => (v ?? '').split(/[\s,]+/).filter((o) => o !== ''))
     .refine((list) => list.every(isAddressOrRange), 'must be IP addresses or CIDR ranges such as 10.0.0.0/8'),
+  /**
+   * Networks machine sources may reach beyond the default (decision 0985: loopback, link-local, unspecified,
+   * multicast and broadcast addresses are closed; private LAN ranges are open): CIDR ranges or addresses
+   * separated by spaces or commas, e.g. `127.0.0.1/32` for a plant whose adapters run on this server.
+   */
+  TAKT_SOURCE_NETWORKS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(/[\s,]+/).filter((o) => o !== ''))
+    .refine(
+      (list) => list.every(isAddressOrRange),
+      'must be CIDR ranges or IP addresses such as 127.0.0.1/32',
+    )
+    .transform((list) => list.map((o) => (o.includes('/') ? o : `${o}/${o.includes(':') ? 128 : 32}`))),
 });
 
 export type Env = z.infer<typeof envSchema> & { TAKT_PUBLIC_URL: string };

@@ -10,6 +10,7 @@ import type {
   PushDecision,
   SequenceGap,
   PushValidation,
+  SourcePolicy,
 } from '@takt/domain';
 
 /**
@@ -39,4 +40,13 @@ export interface IngestRules {
   ): AdapterImport;
   parseDevicesXml(xml: string): Device[];
   pickDevice(devices: readonly Device[], sample: string): Device | null;
+  /** Why a source may not point at `host:port` under `policy`, null when it may (decision 0985). */
+  sourceTargetProblem(target: { host: string; port: number }, policy: SourcePolicy): Promise<string | null>;
+  /** Where a source connects, normalised (lower-case host, default ports), to compare addresses (decision 0986). */
+  sourceEndpoint(source: {
+    kind: string;
+    host?: string | null;
+    port?: number | null;
+    baseUrl?: string | null;
+  }): { host: string; port: number } | null;
 }

@@ -1,6 +1,7 @@
 // The embedded product in one process: HTTP API and both built apps on one port, ingest workers, and
 // (with TAKT_DEMO=1) the simulated demo plant. Configuration comes from the environment (env.ts).
 import { fileURLToPath } from 'node:url';
+import type { SourceAllowance } from '@takt/domain';
 import { serve } from '@hono/node-server';
 import { apiRules, demoAdapterFields, startDemoPlant, startIngest } from '@takt/ingest';
 import type { DemoPlant, IngestService } from '@takt/ingest';
@@ -33,6 +34,14 @@ async function main(): Promise<void> {
   say(`[takt] database: ${database.dialect} (${applied.length} migration(s) applied)`);
   const metrics = createMetrics({ db: database.db });
 
+  // Where machine sources may point (decision 0985): TAKT_SOURCE_NETWORKS opens networks beyond the default, and
+  // this server's own port is never a source. The demo plant's simulated adapters on this host are opened below,
+  // their ports only.
+  const sourcePolicy: { allow: SourceAllowance[]; ownPorts: number[] } = {
+    allow: env.TAKT_SOURCE_NETWORKS.map((cidr) => ({ cidr })),
+    ownPorts: env.PORT > 0 ? [env.PORT] : [],
+  };
+
   let plant: DemoPlant | undefined;
   if (env.TAKT_DEMO) {
     const machines = await ensureDemoCompany(database.db, {
@@ -42,6 +51,12 @@ async function main(): Promise<void> {
       adapterFields: demoAdapterFields(),
       now: now(),
     });
+    const ports = machines.map((m) => m.port);
+    if (ports.length > 0)
+      sourcePolicy.allow.push({
+        cidr: '127.0.0.1/32',
+        ports: { from: Math.min(...ports), to: Math.max(...ports) },
+      });
     plant = await startDemoPlant({
       machines: machines.map((m) => ({ name: m.name, port: m.port, seed: m.seed })),
       speed: env.TAKT_DEMO_SPEED,
@@ -79,6 +94,7 @@ async function main(): Promise<void> {
       ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
       ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
       mqttClientId: env.TAKT_MQTT_CLIENT_ID,
+      sourcePolicy,
       ...(env.TAKT_NODE_ID ? { leases: { nodeId: env.TAKT_NODE_ID } } : {}),
       onWritten: (machines) => {
         bus
@@ -122,6 +138,7 @@ async function main(): Promise<void> {
     log,
     ...(env.TAKT_METRICS_TOKEN ? { metricsToken: env.TAKT_METRICS_TOKEN } : {}),
     frameAncestors: env.TAKT_FRAME_ANCESTORS,
+    sourcePolicy,
     publicUrl: env.TAKT_PUBLIC_URL,
     trustedProxies: env.TAKT_TRUSTED_PROXIES,
   });

@@ -28,6 +28,7 @@ import { importAdapter, pickDevice } from './sources/devices/adapter-import';
 import { parseDevicesXml } from './sources/devices/devices';
 import { decidePush, validatePushBatch } from './sources/gateway/push';
 import { pushKeyKinds } from './worker/store';
+import { sourceEndpoint, sourceTargetProblem } from './sources/address-policy';
 
 /**
  * The ingest rules the API applies itself (gateway push, adapter import), handed to it by its composition
@@ -40,4 +41,6 @@ export const apiRules = {
   importAdapter,
   parseDevicesXml,
   pickDevice,
+  sourceTargetProblem,
+  sourceEndpoint,
 };

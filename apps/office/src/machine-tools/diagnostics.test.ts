@@ -26,6 +26,7 @@ const anAnswer = (over: Partial<DiagnosticsAnswer> = {}): DiagnosticsAnswer => (
   unmapped: [],
   counters: { lines: 10, observations: 20, rejected: 0, lastLineAt: NOW - MIN },
   serverNow: NOW,
+  sourceProblem: null,
   ...over,
 });
 
@@ -38,6 +39,7 @@ describe('parseDiagnostics', () => {
       unmapped: ['x', 3],
       counters: { lines: 1, observations: 2, rejected: 3, lastLineAt: null },
       window: { from: 0, to: 1 },
+      sourceProblem: 'This address is not allowed for a machine source: loopback addresses are closed.',
     });
     expect(a).toEqual({
       connection: 'DISCONNECTED',
@@ -46,6 +48,7 @@ describe('parseDiagnostics', () => {
       unmapped: ['x'],
       counters: { lines: 1, observations: 2, rejected: 3, lastLineAt: null },
       serverNow: 1,
+      sourceProblem: 'This address is not allowed for a machine source: loopback addresses are closed.',
     });
   });
   it('refuses an answer of another shape', () => {

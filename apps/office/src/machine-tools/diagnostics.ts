@@ -42,6 +42,8 @@ export interface DiagnosticsAnswer {
   counters: { lines: number; observations: number; rejected: number; lastLineAt: number | null };
   /** The server's clock when it answered (`window.to`), for the page's clock; null when absent. */
   serverNow: number | null;
+  /** Why the server does not connect the machine's source (the source address policy, decision 0985); null: nothing. */
+  sourceProblem: string | null;
 }
 
 export interface RawObservation {
@@ -84,6 +86,7 @@ export function parseDiagnostics(json: unknown): DiagnosticsAnswer {
       lastLineAt: num(c.lastLineAt),
     },
     serverNow: num((o as { window?: { to?: unknown } }).window?.to),
+    sourceProblem: str((o as { sourceProblem?: unknown }).sourceProblem),
   };
 }
 

@@ -48,6 +48,12 @@ export function MachineDiagnosticsPage() {
         <>
           <section className="machine-tools__section" aria-labelledby="diag-connection">
             <h2 id="diag-connection">{t('machineTools.diagnostics.connection')}</h2>
+            {/* The server does not dial this source: the reason, as the address policy gives it (decision 0985). */}
+            {answer.sourceProblem && (
+              <p className="notice notice--error" role="alert">
+                {answer.sourceProblem}
+              </p>
+            )}
             <div className="tiles tiles--wrap">
               <div className="tile" data-status={conn.status}>
                 <span className="tile__label">{t('machineTools.diagnostics.link')}</span>

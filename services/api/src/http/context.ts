@@ -6,7 +6,7 @@ import type { LiveBus } from '../live/bus';
 import type { Tablet } from '../repositories/tablets';
 import type { MailTransport } from '../mail/transport';
 import type { IngestRules } from '../ingest-rules';
-import type { ApiKeyScope } from '@takt/domain';
+import type { ApiKeyScope, SourcePolicy } from '@takt/domain';
 import type { Metrics } from './metrics';
 import type { LogSink } from './log';
 
@@ -36,6 +36,11 @@ export interface Deps {
   metricsToken?: string;
   /** Origins that may frame the apps (TAKT_FRAME_ANCESTORS; decision 0962); absent or empty: none. */
   frameAncestors?: readonly string[];
+  /**
+   * Where machine sources may point (TAKT_SOURCE_NETWORKS, the demo plant's adapters, this server's ports;
+   * decision 0985); absent: the default policy, which closes loopback, link-local and the rest.
+   */
+  sourcePolicy?: SourcePolicy;
   /**
    * Where people reach Takt (TAKT_PUBLIC_URL, no trailing slash; decision 0989): every link in an e-mail starts
    * with it, never with the request's Host. Absent: `http://localhost:8080`.

@@ -1,3 +1,4 @@
+import { sourcesInService } from '@takt/db';
 import type { CompanyScope, MachineSourcesTable } from '@takt/db';
 
 // machine_sources: how one machine's data arrives (an SHDR adapter, an MTConnect agent, MQTT, a gateway).
@@ -68,4 +69,29 @@ export async function createShdrSource(
   });
   await scope.insertInto('machine_sources', row).execute();
   return row.id;
+}
+
+/**
+ * SHDR and agent sources in service of every company but the scope's: those on `port` (SHDR) and every agent
+ * source (its port is in its URL), for comparing addresses (decision 0986: one source address belongs to one
+ * company). Deliberately across companies: only whether one matches ever leaves the service.
+ */
+export async function dialledSourcesElsewhere(scope: CompanyScope, port: number) {
+  return sourcesInService(scope.db)
+    .select(['s.kind', 's.host', 's.port', 's.base_url as baseUrl', 's.created_at as createdAt'])
+    .where('s.company_id', '!=', scope.companyId)
+    .where((eb) =>
+      eb.or([eb('s.kind', '=', 'agent'), eb.and([eb('s.kind', '=', 'shdr'), eb('s.port', '=', port)])]),
+    )
+    .execute();
+}
+
+/** The machine's enabled sources, where they point. */
+export async function enabledSourcesOf(scope: CompanyScope, machineId: string) {
+  return scope
+    .selectFrom('machine_sources')
+    .select(['kind', 'host', 'port', 'base_url as baseUrl', 'created_at as createdAt'])
+    .where('machine_id', '=', machineId)
+    .where('enabled', '=', 1)
+    .execute();
 }

@@ -5,7 +5,7 @@ import { adminMachineSchema } from '@takt/domain';
 import { startIngest } from '@takt/ingest';
 import type { IngestService } from '@takt/ingest';
 import type { FakeAdapter } from '../../../ingest/src/testing/test-support';
-import { fakeAdapter, waitFor } from '../../../ingest/src/testing/test-support';
+import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../../../ingest/src/testing/test-support';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 
@@ -19,7 +19,8 @@ describe.each(DIALECTS)('a new SHDR source reaches the running ingest on %s', (d
   let socket: net.Socket | undefined;
 
   beforeEach(async () => {
-    h = await apiHarness(dialect);
+    // The adapter runs on this host: loopback opened for the save and the connect (decision 0985).
+    h = await apiHarness(dialect, undefined, { sourcePolicy: LOOPBACK_SOURCES });
     adapter = await fakeAdapter((s) => {
       socket = s;
     });
@@ -39,6 +40,7 @@ describe.each(DIALECTS)('a new SHDR source reaches the running ingest on %s', (d
       flushIntervalMs: 20,
       sourcesIntervalMs: 50,
       rollupIntervalMs: 0,
+      sourcePolicy: LOOPBACK_SOURCES,
     });
 
     const res = await h.send('POST', '/api/machines', cookie, {

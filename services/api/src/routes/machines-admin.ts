@@ -17,6 +17,7 @@ import {
   setMachineOrder,
   updateAdminMachine,
 } from '../services/machines-admin';
+import { checkMachineSource } from '../services/machine-source-policy';
 import { inTransaction } from './live-ctx';
 
 /**
@@ -24,7 +25,9 @@ import { inTransaction } from './live-ctx';
  * another company's machine is not found.
  * GET  /api/machines                      → every machine, decommissioned too, in workcenter order
  * GET  /api/machines/:id                  → one machine with its source
- * POST /api/machines `{ name, workcenterType, downtimeFailureDelay, autostartBehavior, adapterId, source }` → 201
+ * POST /api/machines `{ name, workcenterType, downtimeFailureDelay, autostartBehavior, adapterId, source }` → 201;
+ *                                          a source address the policy closes → 400, one another company's
+ *                                          machine uses → 409 (decisions 0985, 0986)
  * PUT  /api/machines/order `{ machineIds }` → the machines in the new order
  * PUT  /api/machines/:id (as POST)        → the machine
  * PUT  /api/machines/:id/decommission `{ name }` (the machine's name typed to confirm) → the machine
@@ -38,6 +41,7 @@ export const machinesAdminRoutes = new Hono<AppEnv>()
   .get('/', requireAdmin, async (c) => c.json(await inTransaction(c, (ctx) => listAdminMachines(ctx))))
   .post('/', requireAdmin, async (c) => {
     const body = await jsonBody(c, machineSaveRequestSchema);
+    await checkMachineSource(c.var.deps, c.var.scope, body.source);
     return c.json(await inTransaction(c, (ctx) => createAdminMachine(ctx, body)), 201);
   })
   .put('/order', requireAdmin, async (c) => {
@@ -49,6 +53,7 @@ export const machinesAdminRoutes = new Hono<AppEnv>()
   )
   .put('/:id', requireAdmin, async (c) => {
     const body = await jsonBody(c, machineSaveRequestSchema);
+    await checkMachineSource(c.var.deps, c.var.scope, body.source);
     return c.json(await inTransaction(c, (ctx) => updateAdminMachine(ctx, c.req.param('id'), body)));
   })
   .put('/:id/decommission', requireAdmin, async (c) => {

@@ -36,7 +36,17 @@ export interface ApiHarness {
 }
 
 type HarnessOptions = Partial<
-  Pick<Deps, 'mail' | 'log' | 'metricsToken' | 'frameAncestors' | 'staticRoot' | 'publicUrl' | 'trustedProxies'>
+  Pick<
+    Deps,
+    | 'mail'
+    | 'log'
+    | 'metricsToken'
+    | 'frameAncestors'
+    | 'staticRoot'
+    | 'publicUrl'
+    | 'trustedProxies'
+    | 'sourcePolicy'
+  >
 >;
 
 export async function apiHarness(

@@ -20,6 +20,8 @@ export interface SourceRow {
   pollIntervalMs: number | null;
   agentInstanceId: string | null;
   agentNextSequence: number | null;
+  /** When the source was made: of two companies' sources on one address, the older keeps it (decision 0986). */
+  createdAt: number;
 }
 
 /** An adapter field as the derivation needs it: the MTConnect data item type and subtype of a key. */

@@ -8,6 +8,7 @@ import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import type { TestBroker } from '../testing/broker-test-support';
 import { ensureMosquitto } from '../testing/broker-test-support';
+import { LOOPBACK_SOURCES } from '../testing/test-support';
 import { demoAdapterFields } from '../demo/demo-adapter';
 import { startIngest } from '../worker/ingest';
 import type { IngestService } from '../worker/ingest';
@@ -79,7 +80,13 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
 
   it('derives a machine from SHDR lines published on its MQTT topic, stores them, and counts rejects', async () => {
     const { companyRef, machineId } = await machineWithSource('mqtt', 'press-7');
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, mqttUrl: broker.url, rollupIntervalMs: 0 });
+    ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
+      db: t.db,
+      flushIntervalMs: 20,
+      mqttUrl: broker.url,
+      rollupIntervalMs: 0,
+    });
     const client = await mqtt.connectAsync(broker.url);
     try {
       const t0 = Date.now() - 5000;
@@ -137,6 +144,7 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
       .execute();
     const logs: string[] = [];
     ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       flushIntervalMs: 20,
       mqttUrl: broker.url,
@@ -203,7 +211,7 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
       rollupIntervalMs: 0,
       log: () => {},
     };
-    ingest = await startIngest({ db: flaky, ...options });
+    ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: flaky, ...options });
     const client = await mqtt.connectAsync(broker.url);
     try {
       failing = true;
@@ -231,7 +239,7 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
       expect(await stored()).toEqual([]);
 
       // Same client id, persistent session: the broker delivers the unacknowledged message again.
-      ingest = await startIngest({ db: t.db, ...options });
+      ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: t.db, ...options });
       await expect.poll(async () => (await live(machineId))?.state, { timeout: 10_000 }).toBe('ACTIVE');
       expect(await stored()).toEqual([{ value: 'ACTIVE' }]);
     } finally {
@@ -267,7 +275,13 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
         })),
       )
       .execute();
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, inboxIntervalMs: 20, rollupIntervalMs: 0 });
+    ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
+      db: t.db,
+      flushIntervalMs: 20,
+      inboxIntervalMs: 20,
+      rollupIntervalMs: 0,
+    });
     await expect.poll(async () => (await live(machineId))?.state, { timeout: 10_000 }).toBe('ACTIVE');
     await expect
       .poll(async () => (await t.db.selectFrom('ingest_inbox').selectAll().execute()).length, {
@@ -330,6 +344,7 @@ describe.each(DIALECTS)('ingest from MQTT and gateway pushes into %s', (dialect)
       t0 - 100_000,
     );
     ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       flushIntervalMs: 20,
       inboxIntervalMs: 20,

@@ -1,3 +1,4 @@
+import type { SourcePolicy } from '@takt/domain';
 import type { FieldMeaning, SourceRow } from './source';
 import type { KeyKind, Observation } from './shdr/shdr';
 import type { BackoffOptions, ShdrCounters } from './shdr/shdr-client';
@@ -43,6 +44,8 @@ export interface TransportEnv {
   logLimited: (key: string, message: string) => void;
   /** Redial backoff for adapter links. */
   backoff?: BackoffOptions;
+  /** Where SHDR and agent sources may point (decision 0985): checked before every connect. */
+  sourcePolicy: SourcePolicy;
   /** Lines or observations refused for a time outside the window of decision 0980, by source kind. */
   onTimeRefused?: (source: string, count: number) => void;
 }

@@ -3,6 +3,7 @@
 // `node --import tsx crash-worker.ts <database url> [node id]`. Not used at run time.
 import { openDb } from '@takt/db';
 import { startIngest } from '../worker/ingest';
+import { LOOPBACK_SOURCES } from './test-support';
 
 const url = process.argv[2];
 if (!url) {
@@ -14,6 +15,7 @@ const db = openDb(url, { poolSize: 2 });
 const nodeId = process.argv[3] ?? 'crash-worker';
 // The log goes to stderr, which the tests show when they fail.
 await startIngest({
+  sourcePolicy: LOOPBACK_SOURCES,
   db: db.db,
   flushIntervalMs: 20,
   rollupIntervalMs: 0,

@@ -3,6 +3,13 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { SourcePolicy } from '@takt/domain';
+
+/**
+ * The source policy of tests whose fake adapters and agents listen on this host: loopback opened, as
+ * TAKT_SOURCE_NETWORKS=127.0.0.0/8 would (decision 0985).
+ */
+export const LOOPBACK_SOURCES: SourcePolicy = { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] };
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(

@@ -11,7 +11,7 @@ import { demoAdapterFields } from '../demo/demo-adapter';
 import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
 import type { FakeAdapter } from '../testing/test-support';
-import { fakeAdapter, waitFor } from '../testing/test-support';
+import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -60,7 +60,7 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
   };
 
   it('stores observations and derives ACTIVE, FAULT, INACTIVE and UNAVAILABLE with their times', async () => {
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: t.db, flushIntervalMs: 20, now });
     await waitFor(() => socket, 5000, 'the ingest link');
     send(`${iso(t0)}|avail|AVAILABLE|execution|READY|program|O100|part_count|7|Sspeed|0`);
     send(`${iso(t0 + 1000)}|execution|ACTIVE|Sspeed|1200`);
@@ -141,7 +141,7 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
   });
 
   it('keeps the good pairs of a bad line and counts what it rejected', async () => {
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: t.db, flushIntervalMs: 20, now });
     await waitFor(() => socket, 5000, 'the ingest link');
     send(`${iso(t0)}|execution|ACTIVE|part_count`); // a key without its value
     send('2017'); // a broken line, as in the NIST log
@@ -193,7 +193,7 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
         component_type: 'Controller',
       })
       .execute();
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: t.db, flushIntervalMs: 20, now });
     await waitFor(() => socket, 5000, 'the ingest link');
     send(`${iso(t0)}|msg|M1|Door open|execution|ACTIVE`);
     await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
@@ -217,14 +217,14 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
   });
 
   it('resumes the open state after a restart without a gap or a duplicate interval', async () => {
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: t.db, flushIntervalMs: 20, now });
     await waitFor(() => socket, 5000, 'the ingest link');
     send(`${iso(t0)}|avail|AVAILABLE|execution|ACTIVE`);
     await expect.poll(async () => (await live())?.state, { timeout: 5000 }).toBe('ACTIVE');
     await ingest.stop();
     socket = undefined;
 
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, now });
+    ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: t.db, flushIntervalMs: 20, now });
     await waitFor(() => socket, 5000, 'the second link');
     send(`${iso(t0 + 20_000)}|avail|AVAILABLE|execution|ACTIVE`);
     await expect.poll(async () => (await live())?.execution_since, { timeout: 5000 }).toBe(t0 + 20_000);
@@ -245,6 +245,7 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
   it('reports every stored observation once to onStored, with the oldest observation time of its batch', async () => {
     const calls: Array<{ count: number; oldestTs: number; at: number }> = [];
     ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       flushIntervalMs: 20,
       now,

@@ -2,6 +2,9 @@ import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { PostgresAdapter } from 'kysely';
 import type { Database } from '@takt/db';
+import type { SourcePolicy } from '@takt/domain';
+import { DEFAULT_SOURCE_POLICY } from '@takt/domain';
+import { contestedSources } from '../sources/address-policy';
 import { agentTransport } from '../sources/agent/transport';
 import { drainInbox, INBOX_TAKE } from '../sources/gateway/inbox';
 import { MqttSource } from '../sources/mqtt/transport';
@@ -68,6 +71,11 @@ export interface IngestOptions {
   onStored?: (count: number, oldestTs: number, at: number) => void;
   /** Lines or observations refused for a time outside the window of decision 0980 (`takt_times_refused_total`). */
   onTimeRefused?: (source: string, count: number) => void;
+  /**
+   * Where SHDR and agent sources may point (decision 0985), checked before every connect; absent: the default,
+   * which closes loopback, link-local and the rest. A plant whose adapters run on this host allows them.
+   */
+  sourcePolicy?: SourcePolicy;
 }
 
 export interface IngestService {
@@ -109,6 +117,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     logLimited: limitedLog(log, now),
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.onTimeRefused ? { onTimeRefused: options.onTimeRefused } : {}),
+    sourcePolicy: options.sourcePolicy ?? DEFAULT_SOURCE_POLICY,
   };
   const links = new Map<string, Link>();
   let stopped = false;
@@ -265,6 +274,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
 
   async function refresh(): Promise<void> {
     const sources = await loadSources(db);
+    // A source on an address another company's older source uses is not dialled (decision 0986); its lease is
+    // held like any other, so the nodes' shares stay the same whatever is contested.
+    const contested = contestedSources(sources);
     let wanted = new Map(sources.map((s) => [s.sourceId, s]));
     let gone: string[] = [];
     let handed = new Set<string>();
@@ -274,7 +286,10 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       await handOverExtras(keeper, plan.extras);
       // A reservation withdrawn, or a source claimed after its holder died (a new run, decision 0970).
       for (const id of [...shadows.keys()]) if (!plan.standing.has(id) && !handed.has(id)) await unlisten(id);
-      const listenTo = plan.reserved.map((id) => wanted.get(id)).filter((s) => s != null);
+      const listenTo = plan.reserved
+        .filter((id) => !contested.has(id))
+        .map((id) => wanted.get(id))
+        .filter((s) => s != null);
       const listenFields = await loadFieldMaps(
         db,
         listenTo.map((s) => s.machineId),
@@ -291,6 +306,13 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         .map((l) => l.sourceId)
         .filter((id) => !wanted.has(id));
       wanted = new Map([...wanted].filter(([id]) => keeper.holds(id)));
+    }
+    for (const s of sources.filter((x) => contested.has(x.sourceId) && wanted.has(x.sourceId))) {
+      wanted.delete(s.sourceId);
+      env.logLimited(
+        `${s.sourceId} contested`,
+        `[ingest] ${s.machineName}: not connected: its address is the source of another company's machine`,
+      );
     }
     for (const [id, link] of links) {
       const s = wanted.get(id);

@@ -19,7 +19,7 @@ import type { IngestService } from './ingest';
 import { parseShdrLine } from '../sources/shdr/shdr';
 import { conditionText, loadFieldMaps, writeDerived } from './store';
 import type { FakeAdapter } from '../testing/test-support';
-import { fakeAdapter, waitFor } from '../testing/test-support';
+import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MIN = 60_000;
@@ -222,6 +222,7 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
     clock = T;
     await push(lines, T - MIN);
     ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       now,
       flushIntervalMs: 20,
@@ -260,6 +261,7 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
     const T0 = Date.UTC(2026, 10, 20, 8);
     clock = T0;
     ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       now,
       flushIntervalMs: 3_600_000,
@@ -333,6 +335,7 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
     await push(lines, T - MIN);
     const logged: string[] = [];
     ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       now,
       flushIntervalMs: 20,
@@ -382,7 +385,14 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
           return args.result;
         },
       });
-      ingest = await startIngest({ db, now, flushIntervalMs: 3_600_000, rollupIntervalMs: 0, log: () => {} });
+      ingest = await startIngest({
+        sourcePolicy: LOOPBACK_SOURCES,
+        db,
+        now,
+        flushIntervalMs: 3_600_000,
+        rollupIntervalMs: 0,
+        log: () => {},
+      });
       await waitFor(() => socket, 5000, 'the ingest link');
       const sourceLines = () => [...ingest!.counters().values()][0]?.lines ?? 0;
 

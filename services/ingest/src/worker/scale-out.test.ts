@@ -15,7 +15,7 @@ import { createShdrSource } from '../../../api/src/repositories/machine-sources'
 import { aCompany, aMachine } from '../../../api/src/testing/builders';
 import { demoAdapterFields } from '../demo/demo-adapter';
 import type { FakeAdapter } from '../testing/test-support';
-import { fakeAdapter, sleep, startWorker, waitFor } from '../testing/test-support';
+import { LOOPBACK_SOURCES, fakeAdapter, sleep, startWorker, waitFor } from '../testing/test-support';
 import type { IngestService } from './ingest';
 import { startIngest } from './ingest';
 import { LEASE_TTL_MS } from './leases';
@@ -252,6 +252,7 @@ describe('ingest nodes sharing machines on PostgreSQL', () => {
     const machines = await plant(cluster.db, adapters);
     // The single-node run: the same adapters, heard by one node all along.
     single = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: reference.db,
       flushIntervalMs: 20,
       rollupIntervalMs: 0,
@@ -370,7 +371,12 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('one ingest node on %s', (
 
   it('holds no leases and derives every source', async () => {
     const [machineId] = await plant(t.db, [adapter]);
-    ingest = await startIngest({ db: t.db, flushIntervalMs: 20, rollupIntervalMs: 0 });
+    ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
+      db: t.db,
+      flushIntervalMs: 20,
+      rollupIntervalMs: 0,
+    });
     expect(ingest.leases()).toBe(0);
     await waitFor(() => adapter.clients() === 1, 10_000, 'the link');
     await adapter.play(20);

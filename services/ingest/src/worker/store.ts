@@ -40,6 +40,7 @@ export async function loadSources(db: Kysely<Database>): Promise<SourceRow[]> {
       's.poll_interval_ms as pollIntervalMs',
       's.agent_instance_id as agentInstanceId',
       's.agent_next_sequence as agentNextSequence',
+      's.created_at as createdAt',
     ])
     .execute();
 }

@@ -14,6 +14,8 @@ import { parseAgentDocument } from './agent-streams';
 import type { BackoffOptions } from '../shdr/shdr-client';
 import { nextBackoffMs } from '../shdr/shdr-client';
 import { callListener, reportTo } from '../listeners';
+import type { AgentGet } from './guarded-get';
+import { fetchGet } from './guarded-get';
 
 export interface AgentPosition {
   instanceId: string;
@@ -79,6 +81,8 @@ export interface AgentClientOptions {
   backoff?: BackoffOptions;
   requestTimeoutMs?: number;
   now?: () => number;
+  /** How a document is fetched (default: fetch); the worker's agents go through the source policy (guarded-get.ts). */
+  get?: AgentGet;
 }
 
 export type AgentStep =
@@ -294,14 +298,11 @@ export class AgentClient {
     let body: string;
     let status: number;
     try {
-      const response = await fetch(url, {
-        signal: AbortSignal.any([
-          this.stopController.signal,
-          AbortSignal.timeout(this.options.requestTimeoutMs ?? 30_000),
-        ]),
-      });
-      status = response.status;
-      body = await response.text();
+      const signal = AbortSignal.any([
+        this.stopController.signal,
+        AbortSignal.timeout(this.options.requestTimeoutMs ?? 30_000),
+      ]);
+      ({ status, body } = await (this.options.get ?? fetchGet)(url, signal));
     } catch (error) {
       this.stats.httpErrors++;
       throw new StepError(`GET ${url}: ${(error as Error).message}`);

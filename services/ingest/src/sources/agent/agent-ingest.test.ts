@@ -10,6 +10,7 @@ import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { fieldFromDataItem } from '../devices/adapter-import';
 import { FakeAgent } from '../../testing/agent-test-support';
+import { LOOPBACK_SOURCES } from '../../testing/test-support';
 import { parseDevicesXml } from '../devices/devices';
 import { startIngest } from '../../worker/ingest';
 import type { IngestService } from '../../worker/ingest';
@@ -55,6 +56,7 @@ describe.each(DIALECTS)('ingest from an MTConnect agent into %s', (dialect) => {
 
   const start = async () => {
     ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       flushIntervalMs: 20,
       rollupIntervalMs: 0,

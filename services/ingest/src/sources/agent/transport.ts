@@ -2,6 +2,7 @@ import type { Device } from '../devices/devices';
 import type { LinkInput, Transport, TransportEnv, TransportStatus } from '../transport';
 import { noCounters } from '../transport';
 import { AgentClient } from './agent-client';
+import { guardedGet } from './guarded-get';
 
 /** An MTConnect agent the worker polls (/probe, /current, /sample) for one machine. */
 export function agentTransport(link: LinkInput, env: TransportEnv): Transport {
@@ -45,6 +46,8 @@ export function agentTransport(link: LinkInput, env: TransportEnv): Transport {
     intervalMs: source.pollIntervalMs ?? 1000,
     now,
     ...(env.backoff ? { backoff: env.backoff } : {}),
+    // Every request, and every redirect, only to addresses the source policy allows (decision 0985).
+    get: guardedGet(env.sourcePolicy),
     loadSequence: () =>
       source.agentInstanceId != null && source.agentNextSequence != null
         ? { instanceId: source.agentInstanceId, nextSequence: source.agentNextSequence }

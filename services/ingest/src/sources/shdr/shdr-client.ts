@@ -44,6 +44,11 @@ export interface ShdrClientOptions {
   keepAliveMs?: number;
   /** clock, for tests and for the receive time of lines without a timestamp */
   now?: () => number;
+  /**
+   * Before each dial: the address to connect to, or a rejection when the source may not be dialled (the address
+   * policy, decision 0985); the refusal is reported and retried with the backoff like a failed connect.
+   */
+  guard?: (host: string, port: number) => Promise<string>;
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 30_000 };
@@ -69,6 +74,8 @@ export class ShdrClient {
   private running = false;
   private currentStatus: ShdrStatus = 'DISCONNECTED';
   private heartbeat: number | null = null;
+  /** Bumped by every dial and by stop(): a guard answering late for an earlier one is ignored. */
+  private attempt = 0;
   private readonly stats: ShdrCounters = {
     lines: 0,
     observations: 0,
@@ -106,6 +113,7 @@ export class ShdrClient {
   /** Closes the link and cancels every timer; resolves once the socket is fully closed. */
   async stop(): Promise<void> {
     this.running = false;
+    this.attempt++;
     this.clearTimers();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
@@ -118,7 +126,24 @@ export class ShdrClient {
     this.reconnectTimer = null;
     this.heartbeat = null;
     this.setStatus('CONNECTING');
-    const socket = net.connect({ host: this.options.host, port: this.options.port });
+    const { guard } = this.options;
+    if (!guard) return this.dial(this.options.host);
+    const attempt = ++this.attempt;
+    guard(this.options.host, this.options.port).then(
+      (address) => {
+        if (this.running && attempt === this.attempt) this.dial(address);
+      },
+      (error: unknown) => {
+        if (!this.running || attempt !== this.attempt) return;
+        this.report(error);
+        this.setStatus('DISCONNECTED');
+        this.redialLater();
+      },
+    );
+  }
+
+  private dial(address: string): void {
+    const socket = net.connect({ host: address, port: this.options.port });
     const splitter = splitShdrStream();
     this.socket = socket;
     this.socketClosed = new Promise((resolve) => socket.once('close', () => resolve()));
@@ -213,6 +238,10 @@ export class ShdrClient {
     this.clearTimers();
     this.heartbeat = null;
     this.setStatus('DISCONNECTED');
+    this.redialLater();
+  }
+
+  private redialLater(): void {
     if (!this.running) return;
     const delay = this.nextDelayMs;
     this.nextDelayMs = nextBackoffMs(delay, this.backoff);

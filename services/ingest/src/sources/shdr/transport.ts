@@ -1,4 +1,5 @@
 import type { LinkInput, Transport, TransportEnv } from '../transport';
+import { dialGuard, SourceRefusedError } from '../address-policy';
 import { ShdrClient } from './shdr-client';
 
 /** An SHDR adapter the worker dials: its lines feed the link, its socket's state is the link's connection. */
@@ -10,6 +11,7 @@ export function shdrTransport(link: LinkInput, env: TransportEnv): Transport {
     keyKinds: link.kinds,
     now: env.now,
     ...(env.backoff ? { backoff: env.backoff } : {}),
+    guard: dialGuard(env.sourcePolicy),
     onStatus: (status, at) => link.connection(status, at),
     onLine: (line) => {
       const at = env.now();
@@ -20,8 +22,12 @@ export function shdrTransport(link: LinkInput, env: TransportEnv): Transport {
         link.received(line.observations, at, true);
       }
     },
-    onError: (err) =>
-      env.log(`[ingest] ${source.machineName} (${source.host}:${source.port}): ${err.message}`),
+    onError: (err) => {
+      const text = `[ingest] ${source.machineName} (${source.host}:${source.port}): ${err.message}`;
+      // A refusal repeats at every redial: said once, then at most once a minute.
+      if (err instanceof SourceRefusedError) env.logLimited(`${source.sourceId} refused`, text);
+      else env.log(text);
+    },
   });
   client.start();
   return {
