@@ -120,14 +120,16 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   const tabletCookie = getCookie(c, TABLET_COOKIE);
   // live-operations §7: CSV links carry a short-lived link token as `?token=`, on GET only; it is never
   // taken from a cookie or a bearer header, and a session token is never taken from the query (decision 0502).
-  const linkToken = c.req.method === 'GET' ? c.req.query('token') : undefined;
-  const found = bearer
+  // It opens downloads only (decision 0991): a request that is not one is as if it had no token.
+  const linkToken = c.req.method === 'GET' && isDownloadRequest(c) ? c.req.query('token') : undefined;
+  const byHeaders = bearer
     ? looksLikeApiKey(bearer)
       ? await apiKeyCallerFor(c, bearer)
       : await tabletCallerFor(c, bearer)
     : ((session ? await userCaller(c, session, 'session') : null) ??
-      (tabletCookie ? await tabletCallerFor(c, tabletCookie) : null) ??
-      (linkToken ? await userCaller(c, linkToken, 'link') : null));
+      (tabletCookie ? await tabletCallerFor(c, tabletCookie) : null));
+  const byLink = byHeaders === null && linkToken !== undefined;
+  const found = byHeaders ?? (linkToken ? await userCaller(c, linkToken, 'link') : null);
   if (!found) throw notAuthenticated();
   // Decision 0840: a key opens only the calls its scopes name; anything else is refused before any route.
   if (found.caller.kind === 'apiKey' && !apiKeyMayCall(found.caller.apiKey.scopes, c.req.method, c.req.path))
@@ -136,4 +138,19 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('scope', found.scope);
   await enforceTabletBinding(c);
   await next();
+  // A link token's request that answered something other than a CSV file (a route that ignores `format`) is
+  // refused after the fact: the link opened a download or nothing (decision 0991).
+  if (byLink && c.res.ok && !(c.res.headers.get('content-type') ?? '').startsWith('text/csv')) {
+    const e = notAuthenticated();
+    c.res = c.json({ error: { code: e.code, message: e.message } }, 401);
+  }
 };
+
+/**
+ * A CSV download, the only kind of request a link token (`?token=`) opens (decision 0991): `format=csv` on a
+ * report, a path ending in `/csv`, or a finished event export.
+ */
+export const isDownloadRequest = (c: Context<AppEnv>): boolean =>
+  c.req.query('format') === 'csv' ||
+  c.req.path.endsWith('/csv') ||
+  c.req.path.startsWith('/api/reports/export/download/');

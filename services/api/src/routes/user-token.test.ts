@@ -14,7 +14,11 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
     await h.close();
   });
 
-  it('authenticates GET requests as ?token= for a few minutes, never writes', async () => {
+  /** A CSV download of the rejects list over the day before the harness's clock (empty, still a CSV). */
+  const csvPath = () =>
+    `/api/partadjustment/rejects?start=${h.clock.now - 86_400_000}&end=${h.clock.now}&format=csv`;
+
+  it('authenticates CSV downloads as ?token= for a few minutes, never writes', async () => {
     const { cookie, user } = await h.tenant();
     const res = await h.get('/api/user-token', cookie);
     expect(res.status).toBe(200);
@@ -26,9 +30,14 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
     expect(refreshMs).toBe(180_000);
     expect(expiresAt).toBe(h.clock.now + USER_TOKEN_TTL_MS);
 
-    const me = await h.app.request(`/api/me?token=${encodeURIComponent(token)}`);
-    expect(me.status).toBe(200);
-    expect((await me.json()).email).toBe(user.email);
+    const csv = await h.app.request(`${csvPath()}&token=${encodeURIComponent(token)}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    // Any other GET route is as if the link had no token (decision 0991), even one given `format=csv`.
+    expect((await h.app.request(`/api/me?token=${encodeURIComponent(token)}`)).status).toBe(401);
+    const dressed = await h.app.request(`/api/me?format=csv&token=${encodeURIComponent(token)}`);
+    expect(dressed.status).toBe(401);
+    expect(JSON.stringify(await dressed.json())).not.toContain(user.email);
     const write = await h.app.request(`/api/sync?token=${encodeURIComponent(token)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'http://localhost' },
@@ -37,8 +46,8 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
     expect(write.status).toBe(401);
 
     h.clock.now += USER_TOKEN_TTL_MS + 1;
-    expect((await h.app.request(`/api/me?token=${encodeURIComponent(token)}`)).status).toBe(401);
-    expect((await h.app.request('/api/me?token=made-up')).status).toBe(401);
+    expect((await h.app.request(`${csvPath()}&token=${encodeURIComponent(token)}`)).status).toBe(401);
+    expect((await h.app.request(`${csvPath()}&token=made-up`)).status).toBe(401);
   });
 
   const mint = async (cookie: string) => {
@@ -46,7 +55,7 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
     expect(res.status).toBe(200);
     return ((await res.json()) as { token: string }).token;
   };
-  const asLink = (token: string, path = '/api/me') =>
+  const asLink = (token: string, path = csvPath()) =>
     h.app.request(`${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`);
 
   it('is never a session: refused as the cookie, as a bearer, and for writes with a cookie-less request', async () => {
@@ -68,9 +77,8 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
   it('cannot mint a fresh link token, so a leaked link expires', async () => {
     const { cookie } = await h.tenant();
     const token = await mint(cookie);
-    const renewed = await asLink(token, '/api/user-token');
-    expect(renewed.status).toBe(403);
-    expect(((await renewed.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+    // Not a download: refused before it could mint anything.
+    expect((await asLink(token, '/api/user-token')).status).toBe(401);
     // The session keeps minting; the first link still dies at its own expiry.
     h.clock.now += USER_TOKEN_TTL_MS - 1_000;
     const later = await mint(cookie);
