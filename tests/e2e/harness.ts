@@ -105,6 +105,9 @@ export async function startProduct(
       DATABASE_URL: dbFile,
       TAKT_DEMO: '1',
       TAKT_DEMO_PORT_BASE: String(demoPortBase),
+      // The tests' own adapters (and the machines they add through the screens) listen on this host: loopback
+      // opened as a plant with adapters on the server would (decision 0985).
+      TAKT_SOURCE_NETWORKS: '127.0.0.0/8',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -162,6 +162,26 @@ describe.each(DIALECTS)('machine sources on %s', (dialect) => {
     expect(JSON.stringify(await own.json())).toContain(ownPortMessage(PORT));
   });
 
+  it("refuses a name for another company's adapter address (409)", async () => {
+    const c = await open.tenant();
+    const d = await open.tenant();
+    const first = await open.send(
+      'POST',
+      '/api/machines',
+      c.cookie,
+      machine('C Press', { kind: 'shdr', host: '127.0.0.1', port: 7900 }),
+    );
+    expect(first.status).toBe(201);
+    const byName = await open.send(
+      'POST',
+      '/api/machines',
+      d.cookie,
+      machine('D Spy', { kind: 'shdr', host: 'localhost', port: 7900 }),
+    );
+    expect(byName.status).toBe(409);
+    expect(await machinesOf(d.company)).toEqual([]);
+  });
+
   it('Diagnostics says why a source stored before the rule is not connected', async () => {
     const c = await h.tenant();
     const id = await aMachine(h.t.db, c.company);

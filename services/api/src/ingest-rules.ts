@@ -40,8 +40,14 @@ export interface IngestRules {
   ): AdapterImport;
   parseDevicesXml(xml: string): Device[];
   pickDevice(devices: readonly Device[], sample: string): Device | null;
-  /** Why a source may not point at `host:port` under `policy`, null when it may (decision 0985). */
-  sourceTargetProblem(target: { host: string; port: number }, policy: SourcePolicy): Promise<string | null>;
+  /**
+   * Why a source may not point at `host:port` under `policy`, null when it may (decision 0985), and the addresses
+   * the host resolves to now (none when it does not resolve).
+   */
+  sourceTargetProblem(
+    target: { host: string; port: number },
+    policy: SourcePolicy,
+  ): Promise<{ problem: string | null; addresses: string[] }>;
   /** Where a source connects, normalised (lower-case host, default ports), to compare addresses (decision 0986). */
   sourceEndpoint(source: {
     kind: string;

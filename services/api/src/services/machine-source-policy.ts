@@ -23,12 +23,17 @@ export async function checkMachineSource(
   const endpoint = deps.ingest.sourceEndpoint(source);
   if (!endpoint) return;
   const field = source.kind === 'shdr' ? 'source.host' : 'source.baseUrl';
-  const problem = await deps.ingest.sourceTargetProblem(endpoint, deps.sourcePolicy ?? DEFAULT_SOURCE_POLICY);
+  const { problem, addresses } = await deps.ingest.sourceTargetProblem(
+    endpoint,
+    deps.sourcePolicy ?? DEFAULT_SOURCE_POLICY,
+  );
   if (problem) throw invalidInput([{ field, code: 'address_not_allowed', message: problem }]);
+  // The host as typed, and the addresses a name has now: a name for another company's adapter IP is that adapter.
+  const hosts = new Set([endpoint.host, ...addresses]);
   const others = await dialledSourcesElsewhere(scope, endpoint.port);
   const taken = others.some((o) => {
     const e = deps.ingest.sourceEndpoint(o);
-    return e !== null && e.host === endpoint.host && e.port === endpoint.port;
+    return e !== null && hosts.has(e.host) && e.port === endpoint.port;
   });
   if (taken)
     throw new ApiError(409, 'SOURCE_ADDRESS_TAKEN', SOURCE_ADDRESS_TAKEN, [
@@ -50,7 +55,7 @@ export async function storedSourceProblem(
   for (const s of sources) {
     const endpoint = deps.ingest.sourceEndpoint(s);
     if (!endpoint) continue;
-    const problem = await deps.ingest.sourceTargetProblem(
+    const { problem } = await deps.ingest.sourceTargetProblem(
       endpoint,
       deps.sourcePolicy ?? DEFAULT_SOURCE_POLICY,
     );

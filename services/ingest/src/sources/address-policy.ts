@@ -175,16 +175,18 @@ export async function checkTarget(
 }
 
 /**
- * The save check the API applies (through apiRules): the reason `host:port` may not be a source, null when it
- * may. A name that does not resolve now is let through: the connect-time check refuses it if it ever resolves
- * to a closed address.
+ * The save check the API applies (through apiRules): why `host:port` may not be a source (null when it may), and
+ * the addresses the host has now (to compare with other companies' sources, decision 0986). A name that does not
+ * resolve now is let through with no addresses: the connect-time check refuses it if it ever resolves to a closed
+ * address.
  */
 export async function sourceTargetProblem(
   target: { host: string; port: number },
   policy: SourcePolicy,
-): Promise<string | null> {
+): Promise<{ problem: string | null; addresses: string[] }> {
   const check = await checkTarget(target.host, target.port, policy);
-  return check.ok === false ? check.problem : null;
+  if (check.ok === false) return { problem: check.problem, addresses: [] };
+  return { problem: null, addresses: check.ok ? check.addresses.map(normalHost) : [] };
 }
 
 /** A refusal by the policy: the connect is not made, and the reason is what the operator sees. */
