@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import {
   applyStandards,
   buildRollups,
-  clampToWindow,
   companyDayRange,
+  EARLIEST_TIME_MS,
   epochMs,
   piecePlannedValue,
   piecesOf,
@@ -447,13 +447,16 @@ export async function recomputeRollups(
   // Decision 0980: nothing is recomputed before 2014-04-01 or after now (a year-1 part adjustment once made
   // this build every bucket from year 1 and run the process out of memory), and a long range is done in
   // slices of RECOMPUTE_SLICE_MS, yielding to the event loop between them so /healthz keeps answering.
-  const window = clampToWindow(input.from, input.to, input.now);
-  if (!window) return 0;
+  // A `to` at or before `from` still means the company day of `from`, as it always did; a `from` after now
+  // recomputes today up to now.
+  if (!Number.isFinite(input.from) || !Number.isFinite(input.to) || input.now <= EARLIEST_TIME_MS) return 0;
+  const start = Math.min(Math.max(input.from, EARLIEST_TIME_MS), input.now - 1);
+  const end = Math.min(Math.max(input.to, start + 1), input.now);
   const calendar = input.calendar ?? (await loadCalendar(db, input.companyId));
   let rows = 0;
-  for (let from = window.from; from < window.to; from += RECOMPUTE_SLICE_MS) {
-    if (from > window.from) await new Promise<void>((resolve) => setImmediate(resolve));
-    const to = Math.min(from + RECOMPUTE_SLICE_MS, window.to);
+  for (let from = start; from < end; from += RECOMPUTE_SLICE_MS) {
+    if (from > start) await new Promise<void>((resolve) => setImmediate(resolve));
+    const to = Math.min(from + RECOMPUTE_SLICE_MS, end);
     rows += await recomputeSlice(db, { ...input, from, to, calendar });
   }
   return rows;

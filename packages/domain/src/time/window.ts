@@ -17,20 +17,13 @@ export const PLAN_AHEAD_MS = 366 * DAY_MS;
 export const MAX_REPORT_SPAN_MS = 731 * DAY_MS + 3_600_000;
 /** What a report range longer than MAX_REPORT_SPAN_MS answers (decision 0801's text). */
 export const REPORT_SPAN_TOO_LONG = 'Select up to 2 years';
-/** The spec's own maximums (reports-admin §7, live-operations §7). */
-export const SPEC_MAX_SPAN_MS = {
-  downtime: 31 * DAY_MS,
-  parts: 7 * DAY_MS,
-  timeline: 7 * DAY_MS,
-  timelineList: DAY_MS,
-} as const;
 
 export type TimeKind = 'happened' | 'planned';
 
 const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /** The latest acceptable value of a time of `kind` at `now`. */
-export function latestTime(kind: TimeKind, now: number): number {
+function latestTime(kind: TimeKind, now: number): number {
   return now + (kind === 'happened' ? CLOCK_SKEW_MS : PLAN_AHEAD_MS);
 }
 
@@ -52,45 +45,4 @@ export function timeProblem(
       ? `${label} must not be in the future`
       : `${label} must not be more than a year ahead`;
   return null;
-}
-
-/**
- * Why the range [start, end) is not a range a report or a recompute may cover at `now`, or null: both ends in
- * the window of things that happened (the end may be up to a year ahead when `future` allows planned ranges),
- * start before end, and at most `maxSpanMs` long.
- */
-export function rangeProblem(
-  range: { start: unknown; end: unknown },
-  now: number,
-  opts: { maxSpanMs?: number; future?: boolean; labels?: [string, string] } = {},
-): { field: 'start' | 'end'; message: string } | null {
-  const [startLabel, endLabel] = opts.labels ?? ['start', 'end'];
-  const kind: TimeKind = opts.future ? 'planned' : 'happened';
-  const s = timeProblem(startLabel, range.start, now, kind);
-  if (s) return { field: 'start', message: s };
-  const e = timeProblem(endLabel, range.end, now, kind);
-  if (e) return { field: 'end', message: e };
-  const start = range.start as number;
-  const end = range.end as number;
-  if (end <= start) return { field: 'end', message: `${endLabel} must be after ${startLabel}` };
-  const max = opts.maxSpanMs ?? MAX_REPORT_SPAN_MS;
-  if (end - start > max)
-    return {
-      field: 'end',
-      message:
-        max === MAX_REPORT_SPAN_MS
-          ? REPORT_SPAN_TOO_LONG
-          : `The range must not be longer than ${Math.round(max / DAY_MS)} days`,
-    };
-  return null;
-}
-
-/**
- * [from, to) narrowed to what may be recomputed at `now`: not before EARLIEST_TIME_MS, not after `now`.
- * Null when nothing of it is left (a mark dated in the far future, or a range entirely before the floor).
- */
-export function clampToWindow(from: number, to: number, now: number): { from: number; to: number } | null {
-  const f = Number.isFinite(from) ? Math.max(from, EARLIEST_TIME_MS) : EARLIEST_TIME_MS;
-  const t = Number.isFinite(to) ? Math.min(to, now) : now;
-  return t > f ? { from: f, to: t } : null;
 }

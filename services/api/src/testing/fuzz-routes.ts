@@ -115,7 +115,65 @@ const nasty = fc.constantFrom<unknown>(
   { __proto__: { polluted: true } },
   { constructor: { prototype: { polluted: true } } },
 );
+/**
+ * Absurd times (decision 0980): year 1, before 2014-04-01, 1970, year 9999, the largest Date, fractions, and a
+ * few good ones (2025) so the rest of a body still gets through; as numbers or as query text alike.
+ */
+const times = fc.constantFrom<number>(
+  -62135596800000,
+  -1,
+  0,
+  1000,
+  1_000_000,
+  Date.UTC(2014, 2, 31),
+  Date.UTC(9999, 11, 31),
+  8.64e15,
+  -8.64e15,
+  1_763_800_000_000.5,
+  1_763_800_000_000,
+  1_763_700_000_000,
+);
+/** Field names that carry times (http/time-bounds.ts). */
+const TIME_KEYS = [
+  'start',
+  'end',
+  'startAt',
+  'endAt',
+  'adjustmenttime',
+  'occurredAt',
+  'timestamp',
+  'resetdate',
+];
+/** Absurd ranges: start after end, zero length, spans of years and of centuries, year 1 → now. */
+const ranges = fc.constantFrom<[number, number]>(
+  [1_763_800_000_000, 1_763_700_000_000],
+  [1_763_800_000_000, 1_763_800_000_000],
+  [0, 1_763_800_000_000],
+  [-62135596800000, 1_763_800_000_000],
+  [Date.UTC(2014, 3, 1), 1_763_800_000_000],
+  [1_763_800_000_000 - 3 * 365 * 86_400_000, 1_763_800_000_000],
+  [1_763_800_000_000, Date.UTC(9999, 0, 1)],
+  [1_763_700_000_000, 1_763_800_000_000],
+);
+
+/** The seed with its time fields replaced by absurd times, or its range by an absurd range. */
+function timed(seed: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> | null {
+  const keys = Object.keys(seed).filter((k) => TIME_KEYS.includes(k));
+  if (keys.length === 0) return null;
+  const pair = [
+    ['start', 'end'],
+    ['startAt', 'endAt'],
+  ].find(([s, e]) => keys.includes(s!) && keys.includes(e!));
+  return fc.oneof(
+    fc
+      .array(times, { minLength: keys.length, maxLength: keys.length })
+      .map((ts) => ({ ...seed, ...Object.fromEntries(keys.map((k, i) => [k, ts[i]])) })),
+    ...(pair ? [ranges.map(([s, e]) => ({ ...seed, [pair[0]!]: s, [pair[1]!]: e }))] : []),
+  );
+}
+
 const value: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 1, arbitrary: times },
   { weight: 3, arbitrary: nasty },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
   { weight: 1, arbitrary: fc.uuid() },
@@ -217,8 +275,10 @@ export function fuzzCases(target: FuzzTarget): fc.Arbitrary<FuzzCase> {
     m[3] ? fc.oneof(fc.constantFrom(...m[3].split('|')), parameter(undefined)) : parameter(target.id),
   );
   const seed = target.seed;
+  const withTimes = seed ? timed(seed) : null;
   const query: fc.Arbitrary<string> = fc.oneof(
     fc.constant(target.method === 'GET' && seed ? asQuery(seed) : ''),
+    ...(withTimes && target.method === 'GET' ? [withTimes.map((m) => asQuery(m))] : []),
     ...(seed
       ? [
           mutated(seed).map((m) =>
@@ -233,6 +293,7 @@ export function fuzzCases(target: FuzzTarget): fc.Arbitrary<FuzzCase> {
       ? fc.constant(undefined)
       : fc.oneof(
           ...(seed ? [{ weight: 4, arbitrary: mutated(seed).map((m) => JSON.stringify(m)) }] : []),
+          ...(withTimes ? [{ weight: 2, arbitrary: withTimes.map((m) => JSON.stringify(m)) }] : []),
           { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
           { weight: 1, arbitrary: rawBodies },
           { weight: 1, arbitrary: fc.constant(undefined) },

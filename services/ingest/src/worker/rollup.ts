@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { clampToWindow } from '@takt/domain';
+import { EARLIEST_TIME_MS, timeProblem } from '@takt/domain';
 import {
   claimDirty,
   finishDirty,
@@ -49,21 +49,24 @@ export class RollupWorker {
         let calendar = calendars.get(mark.company_id);
         if (!calendar) calendars.set(mark.company_id, (calendar = await loadCalendar(db, mark.company_id)));
         const t = this.now();
-        // Decision 0980: a mark from before 2014-04-01 (year 1) starts at the floor; one dated after now (9999)
-        // has nothing to recompute and goes. Either is said once and counted, never retried as it was.
-        const window = clampToWindow(mark.from_at, t, t);
-        if (!window || window.from !== mark.from_at) {
+        // Decision 0980: a mark from before 2014-04-01 (year 1) starts at the floor; one more than a year ahead
+        // (9999) has nothing to recompute and goes. Either is said once and counted, never retried as it was.
+        const problem = timeProblem('from', mark.from_at, t, 'planned');
+        const dropped = problem !== null && !(mark.from_at < t);
+        if (problem) {
+          const what = dropped ? 'dropped' : `recomputed from ${EARLIEST_TIME_MS}`;
           this.log(
-            `[ingest] rollup mark of machine ${mark.machine_id} from ${mark.from_at} is outside the time window: ${window ? `recomputed from ${window.from}` : 'dropped'}`,
+            `[ingest] rollup mark of machine ${mark.machine_id}: ${problem} (${mark.from_at}): ${what}`,
           );
           this.onTimeRefused?.('rollup', 1);
         }
-        const to = window ? Math.min(window.to, window.from + MARK_SPAN_PER_RUN_MS) : t;
-        if (window)
+        const from = Math.max(mark.from_at, EARLIEST_TIME_MS);
+        const to = dropped ? t : Math.min(t, from + MARK_SPAN_PER_RUN_MS);
+        if (!dropped)
           await recomputeRollups(db, {
             companyId: mark.company_id,
             machineId: mark.machine_id,
-            from: window.from,
+            from,
             to,
             now: t,
             calendar,

@@ -115,7 +115,8 @@ export function decidePush(
     const hole = high !== null && r.seq <= high ? gapOf(gaps, r.seq) : -1;
     if (high !== null && r.seq <= high && hole < 0) {
       duplicates++;
-      if (last && last.seq === r.seq && (last.line !== r.line || last.machineRef !== r.machineRef)) conflicts++;
+      if (last && last.seq === r.seq && (last.line !== r.line || last.machineRef !== r.machineRef))
+        conflicts++;
       continue;
     }
     if (hole >= 0) fillGap(gaps, hole, r.seq);
@@ -132,14 +133,11 @@ export function decidePush(
       timeRefused++;
       continue;
     }
-    if (high !== null && r.seq > high + 1) skipped += r.seq - high - 1;
-    const parsed = parseShdrLine(r.line, receivedAt, keyKinds?.(r.machineRef));
     if (parsed.type === 'data') {
       observations += parsed.observations.length;
       rejected += parsed.rejected;
     }
     accepted.push({ ...r, parsed });
-    high = r.seq;
   }
   if (gaps.length > MAX_SEQUENCE_GAPS) gaps.splice(0, gaps.length - MAX_SEQUENCE_GAPS);
   return {
