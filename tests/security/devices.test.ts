@@ -10,6 +10,8 @@ import { JSON_ONLY_MESSAGE } from '../../services/api/src/http/content-type';
 import { inProcessBus } from '../../services/api/src/live/bus';
 import { FOREIGN_ORIGIN_MESSAGE } from '../../services/api/src/live/origin';
 import { TABLET_AUTH_LIMITS, TABLET_AUTH_TEXTS } from '../../services/api/src/live/tablet-auth';
+import { requestCode } from '../../services/api/src/repositories/tablets';
+import { TABLET_TEXTS, WRONG_CODES } from '../../services/api/src/services/tablets';
 import { apiHarness } from '../../services/api/src/testing/app';
 import type { ApiHarness } from '../../services/api/src/testing/app';
 import { aMachine, aUser } from '../../services/api/src/testing/builders';
@@ -157,6 +159,23 @@ describe.each(DIALECTS)('devices and transport on %s', (dialect) => {
     expect(refusals[0]).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: TABLET_AUTH_TEXTS.tooManyCodes });
     expect(refusals[0]!.retryAfter).toBeGreaterThan(0);
     expect(await pendingWith('SN-MANY-')).toBeLessThanOrEqual(TABLET_AUTH_LIMITS.registrations.limit);
+  });
+
+  it('finding 6: an admin guessing codes is stopped after 20 that match nothing, before the lookup', async () => {
+    const guesser = await h.tenant();
+    const { code } = await requestCode(h.t.db, 'SN-GUESSED', Date.now());
+    const typed = (c: string) => h.send('POST', '/api/tablets/associate', guesser.cookie, { code: c });
+    // A code that works is not counted.
+    const { code: own } = await requestCode(h.t.db, 'SN-OWN', Date.now());
+    expect((await typed(own)).status).toBe(200);
+    for (let i = 0; i < WRONG_CODES.limit; i++) expect((await typed(`ZZZZ${i}`)).status).toBe(404);
+    const refused = await typed(code);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toEqual({
+      error: { code: 'TOO_MANY_REQUESTS', message: TABLET_TEXTS.tooManyWrongCodes },
+    });
+    expect(await pendingWith('SN-GUESSED')).toBe(1);
   });
 
   it('finding 7: a bound tablet posting for another machine as text/plain or unlabelled gets 415, and nothing is stored', async () => {

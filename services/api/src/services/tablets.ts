@@ -1,5 +1,6 @@
 import type { CompanyScope, Executor } from '@takt/db';
 import { ApiError, notAuthenticated, notFound } from '../http/errors';
+import { enforceRate, giveBackHit, rateLimit } from '../http/rate-limit';
 import type { LiveBus } from '../live/bus';
 import { pushToTablets } from '../live/tablet-auth';
 import { getMachine } from '../repositories/machines';
@@ -21,11 +22,18 @@ import type { Tablet } from '../repositories/tablets';
 
 export const TABLET_TEXTS = {
   codeInvalid: 'The code is invalid or has expired.',
+  tooManyWrongCodes: 'Too many codes that match no tablet. Try again in a few minutes.',
   refreshOne: (label: string) => `Unable to refresh tablet ${label}`,
   restartOne: (label: string) => `Unable to restart application on tablet ${label}`,
   refreshAllFailed: 'Unable to refresh one or more tablets',
   refreshAllOk: 'Refreshing All Tablets',
 };
+
+/**
+ * Codes an admin's company may type that match no waiting tablet (decision 0992): a code is 6 of 31 characters,
+ * so guessing another plant's code takes millions of tries; this keeps it so. A code that works is given back.
+ */
+export const WRONG_CODES = rateLimit('tablet-associate', 20, 10 * 60_000);
 
 const label = (t: Tablet) => t.remote_identifier || t.serial_number || t.id;
 
@@ -51,8 +59,18 @@ export async function associateByCode(
   input: { code: string; machineId: string | null; remoteIdentifier: string | null },
 ): Promise<Tablet & { notified: boolean }> {
   if (input.machineId) await machineExists(scope, input.machineId);
+  // Counted before the lookup, so a guess over the limit learns nothing; given back when the code works.
+  await enforceRate(
+    deps.db,
+    WRONG_CODES,
+    scope.companyId,
+    deps.now,
+    'TOO_MANY_REQUESTS',
+    TABLET_TEXTS.tooManyWrongCodes,
+  );
   const pending = await findPendingByCode(deps.db, input.code, deps.now);
   if (!pending) throw new ApiError(404, 'CODE_NOT_FOUND', TABLET_TEXTS.codeInvalid);
+  await giveBackHit(deps.db, WRONG_CODES, scope.companyId);
   const claimed = await associateTablet(deps.db, pending.id, {
     companyId: scope.companyId,
     machineId: input.machineId,
