@@ -217,4 +217,68 @@ describe('push validation and decision under random input', () => {
       { numRuns: 300 },
     );
   });
+
+  it('with the holes carried between pushes (decision 0981), stores every sequence sent exactly once, late or not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(record, { maxLength: 20 }), { maxLength: 6 }), (pushes) => {
+        const stored: number[] = [];
+        let ack: number | null = null;
+        let gaps: Array<[number, number]> = [];
+        const sent = new Set<number>();
+        let base: number | null = null;
+        for (const records of pushes) {
+          const d = decidePush({ gatewayId: 'gw1', records }, ack, NOW, undefined, gaps);
+          stored.push(...d.accepted.map((r) => r.seq));
+          ack = d.ack;
+          gaps = d.gaps;
+          // The first sequence ever seen starts the gateway's count: nothing below it is a hole.
+          base ??= records.length > 0 ? Math.min(...records.map((r) => r.seq)) : null;
+          for (const r of records) if (base !== null && r.seq >= base) sent.add(r.seq);
+        }
+        expect(new Set(stored).size).toBe(stored.length);
+        expect(new Set(stored)).toEqual(sent);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('decidePush: late records and times (decisions 0980, 0981)', () => {
+  it('stores a record below the stored sequence once when it fills a hole; other ones are repeats', () => {
+    const first = decidePush(batch([1, 5]), null, NOW);
+    expect(first.gaps).toEqual([[2, 4]]);
+    const late = decidePush(batch([3]), first.ack, NOW, undefined, first.gaps);
+    expect(late.accepted.map((r) => r.seq)).toEqual([3]);
+    expect({ ack: late.ack, duplicates: late.duplicates, gaps: late.gaps }).toEqual({
+      ack: 5,
+      duplicates: 0,
+      gaps: [
+        [2, 2],
+        [4, 4],
+      ],
+    });
+    const again = decidePush(batch([3, 5, 1]), late.ack, NOW, undefined, late.gaps);
+    expect({ accepted: again.accepted.length, duplicates: again.duplicates }).toEqual({
+      accepted: 0,
+      duplicates: 3,
+    });
+  });
+
+  it('refuses and counts a line dated before 2014-04-01 or in the future, and spends its sequence', () => {
+    const d = decidePush(
+      {
+        gatewayId: 'gw1',
+        records: [
+          { seq: 1, machineRef: 'm1', line: '0001-01-01T00:00:00Z|part_count|1' },
+          { seq: 2, machineRef: 'm1', line: '2024-01-01T11:59:00Z|part_count|2' },
+          { seq: 3, machineRef: 'm1', line: '9999-12-31T00:00:00Z|part_count|3' },
+          { seq: 4, machineRef: 'm1', line: '2024-01-01T12:10:00Z|part_count|4' },
+        ],
+      },
+      null,
+      NOW,
+    );
+    expect(d.accepted.map((r) => r.seq)).toEqual([2]);
+    expect({ ack: d.ack, timeRefused: d.timeRefused }).toEqual({ ack: 4, timeRefused: 3 });
+  });
 });
