@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { bearerToken } from '../auth/tokens';
 import type { AppEnv } from '../http/context';
 import { ApiError } from '../http/errors';
+import { enforceRate } from '../http/rate-limit';
+import { GATEWAY_PUSH_RATE, PUSH_RATE_TEXT } from '../services/push-rates';
 import {
   authenticateGateway,
   checkPushBatch,
@@ -49,9 +51,12 @@ export const gatewayPushRoutes = new Hono<AppEnv>()
   .post('/', async (c) => {
     const ingest = c.var.deps.ingest;
     const caller = await gatewayOf(c);
+    // Counted per gateway before the body is read (decision 0991): 429 with Retry-After over the limit.
+    const { db, now } = c.var.deps;
+    await enforceRate(db, GATEWAY_PUSH_RATE, caller.gateway.id, now(), 'TOO_MANY_REQUESTS', PUSH_RATE_TEXT);
     const batch = checkPushBatch(ingest, caller, await readJson(c));
     const buffered = batch.bufferedRecords ?? bufferedFromHeader(c);
-    const { db, dialect, now } = c.var.deps;
+    const { dialect } = c.var.deps;
     const { observationsStored: onStored } = c.var.metrics.ingest;
     const onTimeRefused = c.var.metrics.timesRefused;
     return c.json(
