@@ -20,6 +20,11 @@ const TIME_FIELDS = new Set([
   'resetdate',
   'pinnedStart',
   'pinnedEnd',
+  // Production runs (startdate, enddate, setupend) and a job's repeating schedule (`schedule.ends`).
+  'startdate',
+  'enddate',
+  'setupend',
+  'ends',
 ]);
 /** Range pairs whose span is bounded. */
 const RANGES: ReadonlyArray<[string, string]> = [
