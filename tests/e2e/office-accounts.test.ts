@@ -76,6 +76,8 @@ describe.each(ON_SQLITE)('API keys in Chromium on %s', (dialect) => {
     const [row] = await tableRows(table);
     expect(row!.slice(0, 3)).toEqual(['ERP export', `${token.slice(0, 8)}…`, 'Read reports']);
     expect(row![4]).toBe('Never');
+    // Expires: a year from today by default (decision 0990), a date and time.
+    expect(row![5]).toMatch(/\d/);
     // The token is nowhere on the page any more.
     expect(await page.content()).not.toContain(token);
   });
