@@ -53,6 +53,8 @@ export const machinesAdminRoutes = new Hono<AppEnv>()
   )
   .put('/:id', requireAdmin, async (c) => {
     const body = await jsonBody(c, machineSaveRequestSchema);
+    // Another company's machine is not found before its source is looked at.
+    await inTransaction(c, (ctx) => getAdminMachine(ctx, c.req.param('id')));
     await checkMachineSource(c.var.deps, c.var.scope, body.source);
     return c.json(await inTransaction(c, (ctx) => updateAdminMachine(ctx, c.req.param('id'), body)));
   })

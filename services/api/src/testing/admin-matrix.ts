@@ -91,14 +91,19 @@ export function expectedStatus(route: MatrixRoute, caller: CallerName, tier: Pro
 }
 
 const groupBody = (s: MatrixShop) => ({ name: 'Cell', erpGroupId: 'E-1', machines: [s.machineId] });
-const machineBody = () => ({
-  name: 'Lathe',
-  workcenterType: 'machine',
-  downtimeFailureDelay: 10,
-  autostartBehavior: 'disabled',
-  adapterId: null,
-  source: { kind: 'shdr', host: '10.0.0.9', port: 7878 },
-});
+/** Each body names an adapter of its own: one source address belongs to one company (decision 0986). */
+let adapters = 0;
+const machineBody = () => {
+  const n = adapters++;
+  return {
+    name: 'Lathe',
+    workcenterType: 'machine',
+    downtimeFailureDelay: 10,
+    autostartBehavior: 'disabled',
+    adapterId: null,
+    source: { kind: 'shdr', host: `10.8.${(n >> 8) & 255}.${n & 255}`, port: 7878 },
+  };
+};
 /** The calendar day `days` after `at` (the test plant's clock is far from midnight in its zone). */
 const dayAfter = (at: number, days: number) => new Date(at + days * 86_400_000).toISOString().slice(0, 10);
 const shiftTimes = { startoffsetminutes: 300, endoffsetminutes: 780, byweekday: [0, 1, 2] };

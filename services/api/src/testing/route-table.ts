@@ -111,15 +111,22 @@ const oeeByBody = (s: Shop) => ({
   jobId: s.jobId,
 });
 
-/** Machines admin and machine groups (reports-admin §2, §7): admins only for writes. */
-const machineBody = () => ({
-  name: 'Lathe',
-  workcenterType: 'machine',
-  downtimeFailureDelay: 10,
-  autostartBehavior: 'disabled',
-  adapterId: null,
-  source: { kind: 'shdr', host: '10.0.0.9', port: 7878 },
-});
+/**
+ * Machines admin and machine groups (reports-admin §2, §7): admins only for writes. Each body names an adapter
+ * of its own: one source address belongs to one company (decision 0986), and the walks save as several.
+ */
+let adapters = 0;
+const machineBody = () => {
+  const n = adapters++;
+  return {
+    name: 'Lathe',
+    workcenterType: 'machine',
+    downtimeFailureDelay: 10,
+    autostartBehavior: 'disabled',
+    adapterId: null,
+    source: { kind: 'shdr', host: `10.9.${(n >> 8) & 255}.${n & 255}`, port: 7878 },
+  };
+};
 const groupBody = (s: Shop) => ({ name: 'Cell', erpGroupId: 'E-1', machines: [s.machineId] });
 
 export const ROUTES: RouteCase[] = [
