@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
 import { takeInbox } from '@takt/db';
-import { parseShdrLine } from '../shdr/shdr';
+import { boundToWindow, parseShdrLine } from '../shdr/shdr';
 import type { LinkInput } from '../transport';
 
 /** Inbox lines derived per take. */
@@ -44,7 +44,8 @@ export async function drainInbox(
       link.transport.status = 'CONNECTED';
       link.connection('CONNECTED', r.received_at);
     }
-    const parsed = parseShdrLine(r.line, r.received_at, link.kinds);
+    // Decision 0980: a line stored before the window was enforced (year 1, 9999) is not derived.
+    const parsed = boundToWindow(parseShdrLine(r.line, r.received_at, link.kinds), r.received_at);
     const c = link.transport.counters;
     c.lines += 1;
     c.lastLineAt = r.received_at;
