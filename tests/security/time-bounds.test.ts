@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EARLIEST_TIME_MS, REPORT_SPAN_TOO_LONG } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
+import { markRollupsDirty } from '@takt/db/rollups';
 import { apiHarness } from '../../services/api/src/testing/app';
 import type { ApiHarness } from '../../services/api/src/testing/app';
 import { aMachine, aUser } from '../../services/api/src/testing/builders';
@@ -252,5 +253,35 @@ describe.each(DIALECTS)('bounded times on %s', (dialect) => {
     );
     expect(logged.join('\n')).toMatch(/must not be more than a year ahead \(253370764800000\): dropped/);
     expect((await h.app.request('/healthz')).status).toBe(200);
+  });
+
+  it('goes on with a long mark from where it got to, through live renewals, and never skips an earlier renewal', async () => {
+    const lathe = await aMachine(h.t.db, admin.company, { name: 'Grinder' });
+    const now = h.clock.now;
+    const worker = new RollupWorker(
+      h.t.db,
+      () => now,
+      () => {},
+      dialect === 'postgres',
+    );
+    const mark = (from: number, markedAt: number) =>
+      markRollupsDirty(h.t.db, { companyId: admin.company.id, machineId: lathe, from, now: markedAt });
+    const fromOf = async () =>
+      (
+        await h.t.db.selectFrom('rollup_dirty').select('from_at').where('machine_id', '=', lathe).execute()
+      ).map((r) => Number(r.from_at));
+    const start = now - 90 * DAY;
+    await mark(start, 1);
+    await worker.run();
+    expect(await fromOf()).toEqual([start + MARK_SPAN_PER_RUN_MS]);
+    // Live data renews the mark at now: the next run goes on from where the last one stopped.
+    await mark(now - 60_000, 2);
+    await worker.run();
+    expect(await fromOf()).toEqual([start + 2 * MARK_SPAN_PER_RUN_MS]);
+    // A late fact before that point renews it earlier: the next run starts there.
+    await mark(start + 10 * DAY, 3);
+    expect(await fromOf()).toEqual([start + 10 * DAY]);
+    for (let run = 0; run < 4; run++) await worker.run();
+    expect(await fromOf()).toEqual([]);
   });
 });
