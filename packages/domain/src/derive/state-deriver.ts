@@ -1,6 +1,7 @@
 import type { DurationMs, EpochMs } from '../brand';
 import type { MachineState } from '../machine-state';
 import { stateFromSignals } from '../machine-state';
+import { heldAvailability, isReportingEvidence } from './availability';
 import type { ConditionValue, DeriverConfig, Observation, ObservationKey } from './observations';
 import type {
   CurrentSignals,
@@ -75,6 +76,10 @@ interface Fold {
   lastHeartbeat: number | null;
   execution: string | null;
   availability: string | null;
+  /** Time of the last availability value (decision 1000: newer reporting evidence ends an UNAVAILABLE). */
+  availabilityAt: number;
+  /** Time of the latest observation that shows the device reporting (availability.ts). */
+  reportingAt: number;
   controllerMode: string | null;
   inSetup: boolean;
   faults: OpenFault[];
@@ -116,6 +121,8 @@ function initialFold(): Fold {
     lastHeartbeat: null,
     execution: null,
     availability: null,
+    availabilityAt: -Infinity,
+    reportingAt: -Infinity,
     controllerMode: null,
     inSetup: false,
     faults: [],
@@ -171,7 +178,8 @@ function truncateOutputs(o: Outputs, l: OutputLengths): void {
 function classifyState(f: Fold): MachineState {
   return stateFromSignals({
     connected: f.connected,
-    availability: f.availability,
+    // METRICS.md §1: the newest evidence wins over an availability UNAVAILABLE (decision 1000).
+    availability: heldAvailability(f.availability, f.availabilityAt, f.reportingAt),
     execution: f.execution,
     faultActive: f.faults.length > 0,
     inSetup: f.inSetup,
@@ -374,6 +382,7 @@ function step(f: Fold, o: Observation, config: DeriverConfig, out: Outputs): voi
     f.lastHeartbeat = t;
     if (o.key !== 'connection') f.connected = true;
   }
+  if (isReportingEvidence(o)) f.reportingAt = t;
 
   switch (o.key) {
     case 'connection':
@@ -386,6 +395,7 @@ function step(f: Fold, o: Observation, config: DeriverConfig, out: Outputs): voi
       break;
     case 'availability':
       f.availability = o.value?.toUpperCase() ?? null;
+      f.availabilityAt = t;
       break;
     case 'controller_mode':
       f.controllerMode = o.value;

@@ -11,6 +11,11 @@ export const exec = (ts: EpochMs, value: string | null): Observation => ({ ts, k
 export const count = (ts: EpochMs, value: number | null): Observation => ({ ts, key: 'part_count', value });
 export const avail = (ts: EpochMs, value: string | null): Observation => ({ ts, key: 'availability', value });
 export const program = (ts: EpochMs, value: string | null): Observation => ({ ts, key: 'program', value });
+export const mode = (ts: EpochMs, value: string | null): Observation => ({
+  ts,
+  key: 'controller_mode',
+  value,
+});
 export const subprogram = (ts: EpochMs, value: string | null): Observation => ({
   ts,
   key: 'subprogram',
