@@ -6,6 +6,7 @@ import type { SourcePolicy } from '@takt/domain';
 import { SOURCE_ADDRESS_TAKEN, closedAddressMessage, ownPortMessage } from '@takt/domain';
 import { startIngest } from '@takt/ingest';
 import type { IngestService } from '@takt/ingest';
+import { parseEnv } from '../../services/api/src/env';
 import { createShdrSource } from '../../services/api/src/repositories/machine-sources';
 import { replaceMachineSource } from '../../services/api/src/repositories/machines-admin';
 import type { Company } from '../../services/api/src/repositories/company';
@@ -288,5 +289,18 @@ describe.each(DIALECTS)('ingest and stored sources on %s', (dialect) => {
     expect(logs.filter((l) => l.includes("another company's machine"))).toHaveLength(1);
     expect(adapter.sockets.length - before).toBe(1);
     expect(ingest.counters().size).toBe(1);
+  });
+});
+
+describe('TAKT_SOURCE_NETWORKS', () => {
+  it('reads CIDR ranges and addresses separated by spaces or commas, and refuses the rest', () => {
+    expect(parseEnv({}).TAKT_SOURCE_NETWORKS).toEqual([]);
+    expect(parseEnv({ TAKT_SOURCE_NETWORKS: '127.0.0.1/32, ::1 10.99.0.7' }).TAKT_SOURCE_NETWORKS).toEqual([
+      '127.0.0.1/32',
+      '::1/128',
+      '10.99.0.7/32',
+    ]);
+    for (const bad of ['localhost', '127.0.0.1/33', '10.0.0.0/8/1'])
+      expect(() => parseEnv({ TAKT_SOURCE_NETWORKS: bad })).toThrow(/TAKT_SOURCE_NETWORKS/);
   });
 });
