@@ -1,8 +1,10 @@
 // METRICS.md §1 on real logs: replaying each real log gives the state seconds of an independent reading
 // (tests/oracle/shdr-reading.ts, decision 0111), to the millisecond, on every dialect.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { runReplay } from '../services/ingest/src/replay/replay-cli';
@@ -22,6 +24,36 @@ interface Log {
   devices: string;
   device: string;
 }
+
+const MAZAK01 = fetched('nist_mtc_adapter002_Mazak01.shdr.txt');
+
+/**
+ * A log shaped like Mazak01's full days (METRICS.md §1, decision 1000): the real fixture's connect header
+ * (every item UNAVAILABLE, availability sent once by its id and never again) moved to 11:08:00, the real
+ * 11:09:06.764 values and samples as they are, then 90 minutes in cycle: 18 cycles of 5 min ACTIVE and 20 s
+ * STOPPED from 11:12:00, the part counter +1 at each stop, and a last sample at 12:50:00.
+ */
+function mazak01Shaped(): string {
+  const real = readFileSync(MAZAK01, 'utf8').trimEnd().split('\n');
+  const HEADER = '2018-08-29T05:00:00.000000Z|';
+  const lines = real.map((l) =>
+    l.startsWith(HEADER) ? `2018-08-29T11:08:00.000000Z|${l.slice(HEADER.length)}` : l,
+  );
+  const stamp = (ms: number) => new Date(ms).toISOString().replace('Z', '000Z');
+  const start = Date.parse('2018-08-29T11:12:00Z');
+  lines.push(`${stamp(start)}|mode|AUTOMATIC|program|1001`);
+  for (let i = 0; i < 18; i++) {
+    const s = start + i * 320_000;
+    lines.push(`${stamp(s)}|execution|ACTIVE|Srpm|1500`);
+    lines.push(`${stamp(s + 300_000)}|execution|STOPPED|Srpm|0|PartCountAct|${i + 1}`);
+  }
+  lines.push(`${stamp(Date.parse('2018-08-29T12:50:00Z'))}|total_time|48789491`);
+  return `${lines.join('\n')}\n`;
+}
+const scratch = mkdtempSync(join(tmpdir(), 'takt-replay-oracle-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const MAZAK01_SHAPED = join(scratch, 'mazak01-shaped.shdr.txt');
+writeFileSync(MAZAK01_SHAPED, mazak01Shaped());
 
 const LOGS: Log[] = [
   {
@@ -44,7 +76,13 @@ const LOGS: Log[] = [
   },
   {
     name: 'Mazak01 (NIST adapter 002, 2018-08-29)',
-    file: fetched('nist_mtc_adapter002_Mazak01.shdr.txt'),
+    file: MAZAK01,
+    devices: NIST_DEVICES,
+    device: 'Mazak01',
+  },
+  {
+    name: 'Mazak01-shaped: availability UNAVAILABLE once in the header, then 90 minutes in cycle',
+    file: MAZAK01_SHAPED,
     devices: NIST_DEVICES,
     device: 'Mazak01',
   },
@@ -145,6 +183,35 @@ describe('the independent reading itself', () => {
     expect(r.dataLines).toBe(3);
   });
 
+  it('newest evidence wins: an availability UNAVAILABLE holds until the device reports at a later instant', () => {
+    const r = read([
+      '2024-01-01T00:00:00Z|avail|UNAVAILABLE|exec|UNAVAILABLE',
+      '2024-01-01T00:00:10Z|exec|READY',
+      '2024-01-01T00:00:20Z|exec|ACTIVE',
+      '2024-01-01T00:00:30Z|avail|UNAVAILABLE',
+      '2024-01-01T00:00:40Z|avail|UNAVAILABLE|exec|READY',
+      '2024-01-01T00:00:50Z|exec|READY',
+    ]);
+    expect(r.stateMs).toMatchObject({ UNAVAILABLE: 10_000 + 20_000, ACTIVE: 10_000, INACTIVE: 10_000 });
+  });
+
+  it('reads the Mazak01 logs as the machine reported them (METRICS.md §1, decision 1000)', () => {
+    // The real day: UNAVAILABLE through the header and the 6 h 9 min gap, idle (STOPPED) from 11:09:06.764.
+    const real = readingOf(LOGS.find((l) => l.file === MAZAK01)!);
+    expect(real.stateMs).toEqual({
+      UNAVAILABLE: Date.parse('2018-08-29T11:09:06.764Z') - Date.parse('2018-08-29T05:00:00Z'),
+      INACTIVE: 155_484,
+      ACTIVE: 0,
+      FAULT: 0,
+      SETUP: 0,
+    });
+    // The 90 minutes in cycle read as cycle, not as an unavailable machine.
+    const shaped = readingOf(LOGS.find((l) => l.file === MAZAK01_SHAPED)!);
+    expect(shaped.stateMs.UNAVAILABLE).toBe(66_764);
+    expect(shaped.stateMs.ACTIVE).toBe(90 * 60_000);
+    expect(shaped.stateMs.INACTIVE).toBe(102 * 60_000 - 90 * 60_000 - 66_764);
+  });
+
   it.each(LOGS)('tiles the window of $name with its states', (log) => {
     const r = readingOf(log);
     expect(r.from).not.toBeNull();
@@ -178,6 +245,7 @@ describe.each(DIALECTS)('replay on %s gives the state seconds of the independent
         expect({ from: r.from, to: r.to }).toEqual({ from: expected.from, to: expected.to });
         expect(Object.values(r.stateMs).reduce((a, b) => a + b, 0)).toBe(expected.to! - expected.from!);
         expect(r.stateMs).toEqual(expected.stateMs);
+        if (log.file === MAZAK01_SHAPED) expect(r.cycles).toBe(18);
       },
       60_000,
     );

@@ -94,7 +94,9 @@ function tokens(line: string): string[] {
 type Event =
   | { ts: number; kind: 'execution'; key: string; value: string | null }
   | { ts: number; kind: 'availability'; key: string; value: string | null }
-  | { ts: number; kind: 'condition'; key: string; level: string; code: string };
+  | { ts: number; kind: 'condition'; key: string; level: string; code: string }
+  /** A controller mode or part count value: the device is reporting (METRICS.md §1, decision 1000). */
+  | { ts: number; kind: 'reporting' };
 
 const isUnavailable = (v: string) => v.toUpperCase() === 'UNAVAILABLE';
 
@@ -103,7 +105,9 @@ const isUnavailable = (v: string) => v.toUpperCase() === 'UNAVAILABLE';
  * level|nativeCode|nativeSeverity|qualifier|message, a MESSAGE nativeCode|text, anything else one value);
  * `*` command lines and `@…@` asset records (multiline bodies included) are not data. The execution,
  * availability and condition observations are then put in timestamp order (file order on ties) and held until
- * they change, and the state is summed over [first timestamp, last timestamp] by METRICS.md §1.
+ * they change, and the state is summed over [first timestamp, last timestamp] by METRICS.md §1. The newest
+ * evidence wins: an availability UNAVAILABLE counts until the device reports at a later instant (an execution
+ * value, a controller mode, a part count: decision 1000), and again when the source sends UNAVAILABLE again.
  */
 export function readShdrLog(text: string, device: OracleDevice): OracleReading {
   const events: Event[] = [];
@@ -150,6 +154,10 @@ export function readShdrLog(text: string, device: OracleDevice): OracleReading {
       const value = t[i + 1] ?? '';
       if (item?.type === 'EXECUTION')
         events.push({ ts, kind: 'execution', key, value: isUnavailable(value) ? null : value.toUpperCase() });
+      else if (item?.type === 'CONTROLLER_MODE' && value !== '' && !isUnavailable(value))
+        events.push({ ts, kind: 'reporting' });
+      else if (item?.type === 'PART_COUNT' && value !== '' && Number.isFinite(Number(value)))
+        events.push({ ts, kind: 'reporting' });
       else if (item?.type === 'AVAILABILITY')
         events.push({
           ts,
@@ -168,10 +176,14 @@ export function readShdrLog(text: string, device: OracleDevice): OracleReading {
   // Stable: observations at one instant keep their order in the file.
   const ordered = events.map((e, i) => ({ e, i })).sort((a, b) => a.e.ts - b.e.ts || a.i - b.i);
   const execution = new Map<string, string | null>();
-  const availability = new Map<string, string | null>();
+  /** Each availability item's last value (null: UNAVAILABLE) and the instant it was sent. */
+  const availability = new Map<string, { value: string | null; ts: number }>();
+  /** The latest instant the device reported: an execution value, a controller mode or a part count. */
+  let reportedAt = -Infinity;
   const conditions = new Map<string, Map<string, string>>();
   const state = (): OracleState => {
-    if ([...availability.values()].some((v) => v === null)) return 'UNAVAILABLE';
+    // An UNAVAILABLE counts until the device reports at a later instant (METRICS.md §1, newest evidence).
+    for (const a of availability.values()) if (a.value === null && reportedAt <= a.ts) return 'UNAVAILABLE';
     const values = [...execution.values()].filter((v): v is string => v !== null);
     if (values.includes('ACTIVE')) return 'ACTIVE';
     // METRICS.md §1: FAULT is "reporting an active FAULT condition and not in cycle"; a machine that reports
@@ -181,8 +193,11 @@ export function readShdrLog(text: string, device: OracleDevice): OracleReading {
     return 'INACTIVE';
   };
   const apply = (e: Event) => {
-    if (e.kind === 'execution') execution.set(e.key, e.value);
-    else if (e.kind === 'availability') availability.set(e.key, e.value);
+    if (e.kind === 'reporting') reportedAt = e.ts;
+    else if (e.kind === 'execution') {
+      execution.set(e.key, e.value);
+      if (e.value !== null && e.value !== '') reportedAt = e.ts;
+    } else if (e.kind === 'availability') availability.set(e.key, { value: e.value, ts: e.ts });
     else {
       const active = conditions.get(e.key) ?? new Map<string, string>();
       conditions.set(e.key, active);
