@@ -249,10 +249,13 @@ describe.each(DIALECTS)('ingest and stored sources on %s', (dialect) => {
       backoff: { initialMs: 10, maxMs: 20 },
       log: (m) => logs.push(m),
     });
-    // Each source is refused more than once (the redial repeats the check), and never connected.
+    // Each source is refused with the rule (by address, by name, the agent) and never connected.
+    const refused = (what: string) => logs.some((l) => l.includes(what) && l.includes(LOOPBACK_CLOSED));
     await waitFor(
       () =>
-        logs.filter((l) => l.includes(LOOPBACK_CLOSED)).length >= 3 && logs.some((l) => l.includes('agent')),
+        refused(`(127.0.0.1:${adapter.port})`) &&
+        refused(`(localhost:${adapter.port})`) &&
+        refused(`agent http://127.0.0.1:${agentPort}`),
       5000,
       'the refusals',
     );

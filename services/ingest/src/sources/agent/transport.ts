@@ -1,3 +1,4 @@
+import { SOURCE_ADDRESS_REFUSED } from '@takt/domain';
 import type { Device } from '../devices/devices';
 import type { LinkInput, Transport, TransportEnv, TransportStatus } from '../transport';
 import { noCounters } from '../transport';
@@ -85,7 +86,10 @@ export function agentTransport(link: LinkInput, env: TransportEnv): Transport {
     },
     onError: (err) => {
       countRejects();
-      log(`[ingest] ${name}: ${err.message}`);
+      // A refusal by the source policy repeats at every retry: said once, then at most once a minute.
+      if (err.message.includes(SOURCE_ADDRESS_REFUSED))
+        env.logLimited(`${source.sourceId} refused`, `[ingest] ${name}: ${err.message}`);
+      else log(`[ingest] ${name}: ${err.message}`);
     },
   });
   client.start();
