@@ -87,6 +87,8 @@ describe('checkTarget', () => {
     ['0x7f.0.0.1', 7878, 'refused'],
     ['[::1]', 7878, 'refused'],
     ['nowhere.invalid', 7878, 'unresolved'],
+    ['not a host/name', 7878, 'unresolved'],
+    ['a..b', 7878, 'unresolved'],
   ])('%s:%i → %s', async (host, port, expected) => {
     const check = await checkTarget(host, port, DEFAULT_SOURCE_POLICY, { resolve: names, own: [] });
     expect(check.ok === true ? 'ok' : check.ok === false ? 'refused' : 'unresolved').toBe(expected);

@@ -124,6 +124,10 @@ export function sourceEndpoint(source: {
 
 export type Resolve = (host: string) => Promise<string[]>;
 
+/** A DNS host name: dot-separated labels of letters, digits, hyphens (and underscores, which resolvers pass). */
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+
 /** Every address `host` resolves to (the system resolver, as a connect would use it), within `timeoutMs`. */
 export function resolveAll(timeoutMs = 3000): Resolve {
   return (host) =>
@@ -157,6 +161,8 @@ export async function checkTarget(
   const h = normalHost(host);
   let addresses: string[];
   if (net.isIP(h) !== 0) addresses = [h];
+  // Not a host name at all (spaces, slashes, empty labels): no resolver is asked, nothing can be dialled.
+  else if (!HOST_NAME.test(h)) return { ok: null, error: new Error(`${host} is not a host name`) };
   else {
     try {
       addresses = await (options.resolve ?? resolveAll())(h);
