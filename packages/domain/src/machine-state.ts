@@ -28,7 +28,10 @@ export const IDLE_EXECUTIONS = [
 export interface LiveSignals {
   /** The data link to the adapter is up (link evidence decides: derive/link.ts). */
   connected: boolean;
-  /** Last Availability value, when the device reports one. */
+  /**
+   * Last Availability value, when the device reports one. The deriver passes an UNAVAILABLE only while no
+   * newer reporting evidence came (METRICS.md §1 newest evidence wins: derive/availability.ts).
+   */
   availability?: string | null;
   /** Last Execution value (upper case), or null when unknown/UNAVAILABLE. */
   execution?: string | null;
