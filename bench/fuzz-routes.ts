@@ -10,6 +10,7 @@
 //
 //   npm run bench -- fuzz-routes            (SQLite)
 //   node --import tsx bench/fuzz-routes.ts postgres [cases]
+//   node --expose-gc --import tsx bench/fuzz-routes.ts sqlite 100000   (also the live heap after each collection)
 import type { DialectName } from '@takt/db';
 import { apiHarness } from '../services/api/src/testing/app';
 import { aFuzzCaller, fuzz, fuzzTargets } from '../services/api/src/testing/fuzz-routes';
@@ -30,12 +31,22 @@ try {
   const byStatus = new Map<number, number>();
   const failures: string[] = [];
   let cases = 0;
-  // Resident memory over the run: one sample per tenth of the wanted cases, to show it stays flat.
+  // Memory over the run: one sample per tenth of the wanted cases, to show it stays flat. Resident memory, and
+  // the live heap after a full collection when node runs with --expose-gc (RSS alone also shows how lazily V8
+  // gives memory back).
   const MB = 1024 * 1024;
-  const rss: Array<{ cases: number; mb: number }> = [{ cases: 0, mb: process.memoryUsage().rss / MB }];
-  const sampleRss = () => {
-    if (cases >= (rss.at(-1)!.cases || 0) + wanted / 10)
-      rss.push({ cases, mb: process.memoryUsage().rss / MB });
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const memory = async () => {
+    // Collect, let the finalizers it queued run, collect what they freed.
+    gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gc?.();
+    const m = process.memoryUsage();
+    return { cases, mb: m.rss / MB, heapMb: m.heapUsed / MB };
+  };
+  const rss: Array<{ cases: number; mb: number; heapMb: number }> = [await memory()];
+  const sampleRss = async () => {
+    if (cases >= (rss.at(-1)!.cases || 0) + wanted / 10) rss.push(await memory());
   };
   const round = async (list: typeof targets, runs: number, offset: number) => {
     for (const [n, target] of list.entries()) {
@@ -46,7 +57,7 @@ try {
       for (const [s, k] of r.byStatus) byStatus.set(s, (byStatus.get(s) ?? 0) + k);
       failures.push(...r.failures);
       cases += r.cases;
-      sampleRss();
+      await sampleRss();
     }
   };
   const started = performance.now();
@@ -80,8 +91,13 @@ try {
   console.log('slowest routes (s for all their cases):');
   for (const [route, ms] of [...spent].sort((a, b) => b[1] - a[1]).slice(0, 8))
     console.log(`  ${(ms / 1000).toFixed(1).padStart(6)}  ${route}`);
-  rss.push({ cases, mb: process.memoryUsage().rss / MB });
+  rss.push(await memory());
   console.log(`RSS (MB) by cases: ${rss.map((r) => `${r.cases}: ${r.mb.toFixed(0)}`).join(', ')}`);
+  if (gc) {
+    console.log(
+      `heap after GC (MB) by cases: ${rss.map((r) => `${r.cases}: ${r.heapMb.toFixed(0)}`).join(', ')}`,
+    );
+  }
   const afterFirstTenth = rss[1]?.mb ?? rss[0]!.mb;
   console.log(
     `RSS growth after the first tenth: ${(rss.at(-1)!.mb - afterFirstTenth).toFixed(0)} MB ` +
