@@ -71,6 +71,7 @@ function measures(rnd: () => number, durationMs: number, inShift: boolean): Roll
     },
     cycles,
     idealMs: cycles * 45_000,
+    standardRunMs: active,
     expectedMs: cycles * 60_000,
     parts: cycles,
     adjustmentCount: 0,

@@ -476,6 +476,8 @@ export interface RollupDaysTable {
   unplanned_downtime_ms: number;
   cycles: number;
   ideal_ms: number;
+  /** 0029: ACTIVE time of runs with an ideal cycle time (decision 1002). */
+  standard_run_ms: number;
   expected_ms: number;
   parts: number;
   adjustment_count: number;

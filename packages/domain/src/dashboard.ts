@@ -110,6 +110,8 @@ export interface UtilizationEntry {
   /** live-operations §4 utilization status with the company's utilization percents; unavailable without data. */
   status: 'success' | 'warning' | 'danger' | 'unavailable';
   oee: number | null;
+  /** The OEE dashboard's goal status: noJobStandards when the running job has no ideal cycle time (decision 1003). */
+  oeeStatus: GoalStatus;
   availability: number | null;
   performance: number | null;
   quality: number | null;

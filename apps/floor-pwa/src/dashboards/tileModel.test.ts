@@ -51,6 +51,7 @@ const someUtil = (over: Partial<UtilizationEntry> = {}): UtilizationEntry => ({
   utilization: 72.25,
   status: 'success',
   oee: 55.5,
+  oeeStatus: 'warning',
   availability: 80,
   performance: 75,
   quality: 92.5,
@@ -150,6 +151,19 @@ describe('tileModel', () => {
       aheadBehind: null,
       aheadBehindText: null,
     });
+  });
+
+  it('an OEE tile of a job without an ideal cycle time reads noJobStandards and "-", never 0.0 % (decision 1003)', () => {
+    const m = tileModel({
+      machine: scheduled(),
+      type: 'oee',
+      now: NOW,
+      utilization: someUtil({ oee: 0, performance: 0, oeeStatus: 'noJobStandards' }),
+      parts: someParts(),
+      fullProduct: true,
+    });
+    expect(m.figureStatus).toBe('noJobStandards');
+    expect(m.ring).toMatchObject({ main: '-', percent: 0, status: 'inactive' });
   });
 
   it('keeps a ring box with "-" when a figure is missing, so nothing moves when it arrives', () => {

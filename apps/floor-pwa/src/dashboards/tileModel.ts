@@ -91,9 +91,12 @@ export function tileModel(input: {
     figureStatus = u?.status ?? 'unavailable';
     ring = ringOf(pct, tilePercent(pct), null, u?.status ?? 'unavailable');
   } else if (type === 'oee') {
-    const pct = u?.oee ?? null;
-    figureStatus = goal;
-    ring = ringOf(pct, tilePercent(pct), null, goalTone(goal));
+    // live-operations §4 / METRICS.md §3 (decision 1003): a running job without an ideal cycle time has no
+    // standard to measure OEE against: noJobStandards and '-', never 0.0 %.
+    const oeeStatus: GoalStatus = scheduled && u?.oeeStatus === 'noJobStandards' ? 'noJobStandards' : goal;
+    const pct = oeeStatus === 'noJobStandards' ? null : (u?.oee ?? null);
+    figureStatus = oeeStatus;
+    ring = ringOf(pct, tilePercent(pct), null, goalTone(oeeStatus));
   } else if (type === 'partsgoal') {
     figureStatus = goal;
     ring = ringOf(

@@ -56,6 +56,7 @@ const efficiency = (
   performance: 0.8611,
   quality: 0.978,
   minExpectedPartTime: 1000,
+  missingStandards: false,
   inCycle: 0.3,
   spindleRotating: null,
   inCut: null,
@@ -173,6 +174,11 @@ describe('summary', () => {
     [null, false],
   ])('minExpectedPartTime %s → standards warning %s', (v, shown) => {
     expect(showsStandardsWarning({ minExpectedPartTime: v })).toBe(shown);
+  });
+
+  it('run time without a standard shows the warning whatever minExpectedPartTime is (decision 1002)', () => {
+    expect(showsStandardsWarning({ minExpectedPartTime: 1200, missingStandards: true })).toBe(true);
+    expect(showsStandardsWarning({ minExpectedPartTime: 1200, missingStandards: false })).toBe(false);
   });
 
   it('is empty when no tile has a value', () => {

@@ -59,6 +59,7 @@ const figuresShape = {
   performance: optional(fraction),
   quality: optional(fraction),
   minExpectedPartTime: optional(nullable(number)),
+  missingStandards: optional(boolean),
 };
 const intervalRef = { start: number, end: number, shopDate: string };
 const UNITS = [
@@ -238,9 +239,13 @@ export const isEmpty = (s: OeeSummary): boolean => OEE_METRICS.every((m) => s.ef
 export const tileMetrics = (shiftFiltered: boolean): OeeMetric[] =>
   OEE_METRICS.filter((m) => !shiftFiltered || (m !== 'ooe' && m !== 'teep'));
 
-/** METRICS.md §3: a run without operation standards (minExpectedPartTime 0) makes Performance unreliable. */
-export const showsStandardsWarning = (f: Pick<OeeFigures, 'minExpectedPartTime'>): boolean =>
-  f.minExpectedPartTime === 0;
+/**
+ * METRICS.md §3: run time or a run without operation standards (missingStandards, or minExpectedPartTime 0)
+ * makes Performance unreliable (decision 1002).
+ */
+export const showsStandardsWarning = (
+  f: Pick<OeeFigures, 'minExpectedPartTime'> & { missingStandards?: boolean | undefined },
+): boolean => f.missingStandards === true || f.minExpectedPartTime === 0;
 
 // ---- Chart (reports-admin §2 chart dropdown)
 

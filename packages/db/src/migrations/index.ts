@@ -23,6 +23,7 @@ import * as m0023 from './2026-11-28-0023-ingest-leases';
 import * as m0024 from './2026-11-28-0024-lease-handover';
 import * as m0025 from './2026-11-29-0025-rate-limits';
 import * as m0028 from './2026-11-29-0028-gateway-sequence-gaps';
+import * as m0029 from './2026-11-29-0029-standard-run-time';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0024-lease-handover': m0024,
   '2026-11-29-0025-rate-limits': m0025,
   '2026-11-29-0028-gateway-sequence-gaps': m0028,
+  '2026-11-29-0029-standard-run-time': m0029,
 };

@@ -37,6 +37,7 @@ function toRow(companyId: string, r: Rollup, computedAt: number): Insertable<Rol
     unplanned_downtime_ms: r.unplannedDowntimeMs,
     cycles: r.cycles,
     ideal_ms: r.idealMs,
+    standard_run_ms: r.standardRunMs,
     expected_ms: r.expectedMs,
     parts: r.parts,
     adjustment_count: r.adjustmentCount,
@@ -79,6 +80,7 @@ function fromRow(r: DayRow): Rollup {
     downtimeByReason: reasons.downtimeByReason,
     cycles: r.cycles,
     idealMs: r.ideal_ms,
+    standardRunMs: r.standard_run_ms,
     expectedMs: r.expected_ms,
     parts: r.parts,
     adjustmentCount: r.adjustment_count,
@@ -203,6 +205,7 @@ const DAY_COLUMNS = [
   'unplanned_downtime_ms',
   'cycles',
   'ideal_ms',
+  'standard_run_ms',
   'expected_ms',
   'parts',
   'adjustment_count',
@@ -331,6 +334,7 @@ async function seriesRows(
     sql`parts + adjustment_count`,
     sql.ref('rejected'),
     sql.ref('min_expected_part_time'),
+    sql.ref('standard_run_ms'),
   ]);
   const rows = numberedPlaceholders(scope.db)
     ? sql<string>`json_agg(json_build_array(${tuple}))::text`

@@ -17,10 +17,20 @@ export async function loadRollups(
     .orderBy('start_at')
     .execute();
   return rows.map((r) => ({
-    ...(JSON.parse(r.measures) as RollupMeasures),
+    ...storedMeasures(r.measures),
     machineId: r.machine_id,
     start: epochMs(r.start_at),
     end: epochMs(r.end_at),
     shiftId: r.shift_id,
   }));
+}
+
+/**
+ * A stored row's measures. Rows written before standardRunMs existed (migration 0029, decision 1002) read as
+ * their whole ACTIVE time having a standard when they hold ideal time, else none, until the worker rewrites them.
+ */
+function storedMeasures(json: string): RollupMeasures {
+  const m = JSON.parse(json) as RollupMeasures & { standardRunMs?: number };
+  m.standardRunMs ??= m.idealMs > 0 ? m.stateMs.ACTIVE : 0;
+  return m;
 }

@@ -26,6 +26,8 @@ export interface LiveGoalRun extends PartBehaviorFields {
   /** When the run went into production (setup end); null while in setup. */
   productionStart: number | null;
   expectedCycleTime: number;
+  /** 0 = no ideal cycle time: the run's time is out of Performance and the OEE tile has no standard. */
+  idealCycleTime: number;
 }
 
 /** The company's goal (parts goal, OEE) and utilization percents (live-operations §4). */
@@ -91,6 +93,17 @@ export interface LiveFigures {
   percents: LivePercents;
   utilizationStatus: 'success' | 'warning' | 'danger' | 'unavailable';
   goal: LivePartsGoal;
+  /**
+   * The OEE dashboard's status (live-operations §4): the goal status, noJobStandards when the running job has no
+   * ideal cycle time (METRICS.md §3: its Performance is unknown, never 0 %, decision 1003).
+   */
+  oeeStatus: GoalStatus;
+}
+
+/** The OEE tile's status from the parts goal status and the running job's ideal cycle time (decision 1003). */
+export function oeeGoalStatus(run: Pick<LiveGoalRun, 'idealCycleTime'> | null, goal: GoalStatus): GoalStatus {
+  if (run === null || goal === 'unavailable') return 'unavailable';
+  return run.idealCycleTime > 0 ? goal : 'noJobStandards';
 }
 
 function sumOver(
@@ -157,6 +170,7 @@ export function liveFigures(input: LiveFiguresInput): LiveFigures {
 
   const productionStart = run?.productionStart ?? null;
   const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now) : null;
+  const goal = livePartsGoal(run, runSum, now, limits);
 
   return {
     window: { start: windowStart, end: now },
@@ -178,6 +192,7 @@ export function liveFigures(input: LiveFiguresInput): LiveFigures {
             warningPercent: limits.utilizationWarningPercent,
             failurePercent: limits.utilizationFailurePercent,
           }),
-    goal: livePartsGoal(run, runSum, now, limits),
+    goal,
+    oeeStatus: oeeGoalStatus(run, goal.status),
   };
 }

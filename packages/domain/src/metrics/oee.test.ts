@@ -37,6 +37,7 @@ describe('METRICS.md §7 worked example (oee.com)', () => {
     plannedDowntimeMs: min(60),
     runTimeMs: min(373),
     idealTimeMs: 19_271 * 1000,
+    standardRunTimeMs: min(373),
     totalParts: 19_271,
     rejectedParts: 423,
     inCycleMs: min(373),
@@ -77,10 +78,44 @@ describe('factors (METRICS.md §3)', () => {
   });
 
   it.each([
-    { name: 'no run time → P null', t: { idealTimeMs: 5 }, p: null },
-    { name: 'P above 1 is shown, never clamped', t: { idealTimeMs: 150, runTimeMs: 100 }, p: 1.5 },
-  ])('$name', ({ t, p }) => {
+    { name: 'no run time → P null', t: { idealTimeMs: 5 }, p: null, warn: false },
+    {
+      name: 'P above 1 is shown, never clamped',
+      t: { idealTimeMs: 150, runTimeMs: 100, standardRunTimeMs: 100 },
+      p: 1.5,
+      warn: false,
+    },
+    // METRICS.md §3 (decision 1002): run time with no standard is out of both sides of P, with the warning.
+    {
+      name: 'no run time with a standard → P null, not 0 %',
+      t: { runTimeMs: 100, standardRunTimeMs: 0 },
+      p: null,
+      warn: true,
+    },
+    {
+      name: 'a mix → P from the run time with a standard only',
+      t: { idealTimeMs: 30, runTimeMs: 100, standardRunTimeMs: 40 },
+      p: 0.75,
+      warn: true,
+    },
+    {
+      name: 'a run without standard and no run time: the warning (minExpectedPartTime 0), P null',
+      t: { minExpectedPartTime: 0 },
+      p: null,
+      warn: true,
+    },
+  ])('$name', ({ t, p, warn }) => {
     expect(performance(totals(t))).toBe(p);
+    expect(efficiency(totals(t), { shiftFiltered: false }).missingStandards).toBe(warn);
+  });
+
+  it('no run time with a standard: P, OEE, OOE and TEEP are null, A and Q still shown', () => {
+    const e = efficiency(
+      totals({ allTimeMs: 200, shiftTimeMs: 100, runTimeMs: 50, totalParts: 4, rejectedParts: 1 }),
+      { shiftFiltered: false },
+    );
+    expect([e.performance, e.oee, e.ooe, e.teep]).toEqual([null, null, null, null]);
+    expect([e.availability, e.quality, e.missingStandards]).toEqual([0.5, 0.75, true]);
   });
 
   it.each([
@@ -92,7 +127,14 @@ describe('factors (METRICS.md §3)', () => {
 
   it('OOE and TEEP are hidden with a shift filter; OEE and factors are not', () => {
     const e = efficiency(
-      totals({ allTimeMs: 100, shiftTimeMs: 100, runTimeMs: 50, idealTimeMs: 50, totalParts: 1 }),
+      totals({
+        allTimeMs: 100,
+        shiftTimeMs: 100,
+        runTimeMs: 50,
+        idealTimeMs: 50,
+        standardRunTimeMs: 50,
+        totalParts: 1,
+      }),
       { shiftFiltered: true },
     );
     expect([e.ooe, e.teep]).toEqual([null, null]);
@@ -125,10 +167,13 @@ describe('factors (METRICS.md §3)', () => {
       plannedDowntimeMs: fc.integer({ min: 0, max: 1e8 }),
       runTimeMs: fc.integer({ min: 0, max: 1e9 }),
       idealTimeMs: fc.integer({ min: 0, max: 1e9 }),
+      standardShare: fc.constantFrom(0, 0.5, 1),
       totalParts: fc.integer({ min: 0, max: 1e6 }),
       rejectedParts: fc.integer({ min: 0, max: 1e6 }),
     })
-    .map((t) => totals(t));
+    .map(({ standardShare, ...t }) =>
+      totals({ ...t, standardRunTimeMs: Math.floor(t.runTimeMs * standardShare) }),
+    );
 
   it('OEE = A × P × Q (null when any factor is null)', () => {
     fc.assert(

@@ -15,6 +15,12 @@ export interface EfficiencyTotals {
   runTimeMs: number;
   /** Σ idealCycleTime of the cycles completed in shift time (METRICS.md §3 Performance). */
   idealTimeMs: number;
+  /**
+   * The part of T_run covered by a job run with an ideal cycle time: P's denominator. Run time with no
+   * standard (no job, or no ideal cycle time) is not slow: it is left out of both sides of P (METRICS.md §3,
+   * decision 1002).
+   */
+  standardRunTimeMs: number;
   /** Parts counted by the machine + Σ part adjustment count, in shift time (METRICS.md §3 Quality). */
   totalParts: number;
   /** Σ scrapcount of scrap and non-conforming rejects, in shift time. */
@@ -36,6 +42,11 @@ export interface Efficiency {
   performance: number | null;
   quality: number | null;
   minExpectedPartTime: number | null;
+  /**
+   * Some run time in the range has no standard, or a run in it has none (minExpectedPartTime 0): screens
+   * show MISSING_STANDARDS_WARNING (METRICS.md §3, reports-admin §2).
+   */
+  missingStandards: boolean;
   /** Utilization (in-cycle), spindle-rotating and in-cut as fractions of T_all. */
   inCycle: number | null;
   spindleRotating: number | null;
@@ -60,8 +71,16 @@ export const plannedProductionTime = (
 export const availability = (t: EfficiencyTotals): number | null =>
   ratio(t.runTimeMs, plannedProductionTime(t));
 
-/** P = Σ ideal / T_run. Above 1 means the ideal is wrong: shown as is, never clamped (METRICS.md §3). */
-export const performance = (t: EfficiencyTotals): number | null => ratio(t.idealTimeMs, t.runTimeMs);
+/**
+ * P = Σ ideal / run time with a standard; null when no run time has one (METRICS.md §3: never 0 %). Above 1
+ * means the ideal is wrong: shown as is, never clamped.
+ */
+export const performance = (t: EfficiencyTotals): number | null => ratio(t.idealTimeMs, t.standardRunTimeMs);
+
+/** METRICS.md §3: some run time lacks a standard, or a run in the range has none: show the warning. */
+export const lacksStandards = (
+  t: Pick<EfficiencyTotals, 'runTimeMs' | 'standardRunTimeMs' | 'minExpectedPartTime'>,
+): boolean => t.runTimeMs > t.standardRunTimeMs || showsMissingStandardsWarning(t.minExpectedPartTime);
 
 /**
  * Q = good / total, good = total − rejected. Within [0, 1] (METRICS.md §3: good parts are never negative; rows
@@ -99,6 +118,7 @@ export function efficiency(t: EfficiencyTotals, opts: EfficiencyOptions): Effici
     performance: p,
     quality: q,
     minExpectedPartTime: t.minExpectedPartTime,
+    missingStandards: lacksStandards(t),
     inCycle,
     spindleRotating: ratio(t.spindleMs, t.allTimeMs),
     inCut: ratio(t.inCutMs, t.allTimeMs),
@@ -111,9 +131,10 @@ export function efficiency(t: EfficiencyTotals, opts: EfficiencyOptions): Effici
 export const MISSING_STANDARDS_WARNING =
   'One or more operations associated with this metric do not have operation standards applied. This metric may not be accurate.';
 
-/** METRICS.md §3: show the warning when any run in the range has no standard (minExpectedPartTime = 0). */
-export const showsMissingStandardsWarning = (minExpectedPartTime: number | null): boolean =>
-  minExpectedPartTime === 0;
+/** reports-admin §2: "If minExpectedPartTime is 0 a warning shows" (see also lacksStandards). */
+export function showsMissingStandardsWarning(minExpectedPartTime: number | null): boolean {
+  return minExpectedPartTime === 0;
+}
 
 export const emptyTotals = (): EfficiencyTotals => ({
   allTimeMs: 0,
@@ -121,6 +142,7 @@ export const emptyTotals = (): EfficiencyTotals => ({
   plannedDowntimeMs: 0,
   runTimeMs: 0,
   idealTimeMs: 0,
+  standardRunTimeMs: 0,
   totalParts: 0,
   rejectedParts: 0,
   inCycleMs: 0,
@@ -143,6 +165,7 @@ const SUMMED_TOTALS = [
   'plannedDowntimeMs',
   'runTimeMs',
   'idealTimeMs',
+  'standardRunTimeMs',
   'totalParts',
   'rejectedParts',
   'inCycleMs',

@@ -35,6 +35,7 @@ describe('oeeWaterfall', () => {
       plannedDowntimeMs: 60 * MIN,
       runTimeMs: 373 * MIN,
       idealTimeMs: 19_271_000,
+      standardRunTimeMs: 373 * MIN,
       totalParts: 19_271,
       rejectedParts: 423,
     };
@@ -92,7 +93,14 @@ describe('oeeWaterfall', () => {
 
   it('shows performance above 1 as a negative loss, and nothing to lose without run time', () => {
     const fast = oeeWaterfall({
-      totals: { ...emptyTotals(), shiftTimeMs: 100, allTimeMs: 100, runTimeMs: 100, idealTimeMs: 150 },
+      totals: {
+        ...emptyTotals(),
+        shiftTimeMs: 100,
+        allTimeMs: 100,
+        runTimeMs: 100,
+        idealTimeMs: 150,
+        standardRunTimeMs: 100,
+      },
       downtimeByReason: {},
     });
     expect(ms(fast, 'performanceLoss')).toBe(-50);
@@ -106,6 +114,18 @@ describe('oeeWaterfall', () => {
     ]);
   });
 
+  it('run time without a standard is not slow: P from the standard part, no loss when none has one (decision 1002)', () => {
+    const base = { ...emptyTotals(), shiftTimeMs: 100, allTimeMs: 100, runTimeMs: 100 };
+    // 40 of 100 run time with a standard, 30 ideal: P 0.75 applies to all run time.
+    const mix = oeeWaterfall({
+      totals: { ...base, idealTimeMs: 30, standardRunTimeMs: 40 },
+      downtimeByReason: {},
+    });
+    expect([ms(mix, 'performanceLoss'), ms(mix, 'fullyProductiveTime')]).toEqual([25, 75]);
+    const none = oeeWaterfall({ totals: base, downtimeByReason: {} });
+    expect([ms(none, 'performanceLoss'), ms(none, 'fullyProductiveTime')]).toEqual([0, 100]);
+  });
+
   it('always adds up exactly, and fully productive / planned production time is the OEE (property)', () => {
     const reasonIds = fc.constantFrom('setup', 'uncategorized', 'r1', 'r2', 'r3');
     const input = fc
@@ -117,6 +137,8 @@ describe('oeeWaterfall', () => {
         run: fc.nat(1e9),
         // ideal as a share of run time, above 1 allowed (METRICS.md §3)
         idealShare: fc.double({ min: 0, max: 1.5, noNaN: true }),
+        // the share of run time with a standard (decision 1002)
+        standardShare: fc.constantFrom(0, 0.3, 1),
         total: fc.nat(1e6),
         rejectedShare: fc.double({ min: 0, max: 1, noNaN: true }),
       })
@@ -134,7 +156,8 @@ describe('oeeWaterfall', () => {
           shiftTimeMs,
           plannedDowntimeMs: plannedMs,
           runTimeMs: x.run,
-          idealTimeMs: Math.round(x.run * x.idealShare),
+          idealTimeMs: Math.round(x.run * x.standardShare * x.idealShare),
+          standardRunTimeMs: Math.round(x.run * x.standardShare),
           totalParts: x.total,
           rejectedParts: Math.round(x.total * x.rejectedShare),
         };

@@ -22,6 +22,7 @@ export interface WaterfallInput {
     | 'plannedDowntimeMs'
     | 'runTimeMs'
     | 'idealTimeMs'
+    | 'standardRunTimeMs'
     | 'totalParts'
     | 'rejectedParts'
   >;
@@ -90,8 +91,12 @@ export function oeeWaterfall(input: WaterfallInput): WaterfallStep[] {
     input.reasonNames,
   );
   const run = t.runTimeMs;
-  const performanceLoss = run === 0 ? 0 : run - t.idealTimeMs;
-  const produced = run - performanceLoss; // Σideal when running
+  // METRICS.md §3 (decision 1002): P is measured on the run time with a standard and applies to all run time,
+  // so fullyProductive / T_ppt stays A·P·Q. Every run with a standard: produced = Σideal, as before. None:
+  // P is unknown (OEE '-'), not slow: no performance loss.
+  const std = t.standardRunTimeMs;
+  const produced = run === 0 || std === 0 ? run : std === run ? t.idealTimeMs : (run * t.idealTimeMs) / std;
+  const performanceLoss = run - produced;
   // Never more rejected than made (METRICS.md §3, rows stored before decision 0997): the loss stops at `produced`.
   const qualityLoss =
     run === 0 || t.totalParts <= 0 ? 0 : (produced * Math.min(t.rejectedParts, t.totalParts)) / t.totalParts;

@@ -30,6 +30,7 @@ function hour(
   m.stateMs.INACTIVE = HOUR_MS - m.stateMs.ACTIVE - m.stateMs.SETUP;
   m.plannedDowntimeMs = over.planned ?? 0;
   m.idealMs = over.ideal ?? 0;
+  m.standardRunMs = m.idealMs > 0 ? m.stateMs.ACTIVE : 0; // the run has an ideal cycle time (decision 1002)
   m.parts = over.parts ?? 0;
   m.rejected = over.rejected ?? 0;
   return {

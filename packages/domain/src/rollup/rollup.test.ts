@@ -212,6 +212,7 @@ describe('rollup rules', () => {
       end: end as EpochMs,
       startInSetup: mode,
       expectedCycleTime: 1,
+      idealCycleTime: 1,
     });
     const rows = buildRollups(
       {
@@ -276,6 +277,29 @@ describe('rollup rules', () => {
       buckets,
     );
     expect(rows.map((r) => r.minExpectedPartTime)).toEqual([0, 30_000]);
+  });
+
+  it('standardRunMs is the ACTIVE time of runs with an ideal cycle time (decision 1002)', () => {
+    const run = (start: number, end: number | null, idealCycleTime: number) => ({
+      start: start as EpochMs,
+      end: end as EpochMs | null,
+      startInSetup: 'none' as const,
+      expectedCycleTime: 1,
+      idealCycleTime,
+    });
+    const rows = buildRollups(
+      {
+        machineId: 'm',
+        intervals: [iv(0, 600, 'ACTIVE'), iv(600, 900, 'INACTIVE'), iv(900, 2000, 'ACTIVE')],
+        // no run before 300, a run without ideal 300–1200, with one 1200 on
+        runs: [run(300, 1200, 0), run(1200, null, 10)],
+      },
+      buckets,
+    );
+    expect(rows.map((r) => [r.stateMs.ACTIVE, r.standardRunMs])).toEqual([
+      [700, 0],
+      [1000, 800],
+    ]);
   });
 
   it('a report range that cuts through a bucket is flagged as not aligned', () => {
@@ -398,6 +422,8 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
             end: sec(g.setupRun[0] + g.setupRun[1]),
             startInSetup: 'planned' as const,
             expectedCycleTime: 5,
+            // Decision 1002: half the runs have no ideal cycle time (their run time is out of P).
+            idealCycleTime: g.setupRun[1] % 2 === 0 ? 0 : 5,
           },
         ]
       : [];
@@ -445,6 +471,7 @@ function direct(
     plannedDowntimeMs: 0,
     runTimeMs: 0,
     idealTimeMs: 0,
+    standardRunTimeMs: 0,
     totalParts: 0,
     rejectedParts: 0,
     inCycleMs: 0,
@@ -470,6 +497,10 @@ function direct(
     if (inShift) {
       totals.shiftTimeMs += SECOND;
       if (state === 'ACTIVE') totals.runTimeMs += SECOND;
+      const standard = (s.source.runs ?? [])
+        .filter((r) => r.idealCycleTime > 0)
+        .map((r) => ({ start: r.start, end: r.end ?? Infinity }));
+      if (state === 'ACTIVE' && within(standard, at)) totals.standardRunTimeMs += SECOND;
     }
     if (state === 'ACTIVE') continue;
     let reason: string;
@@ -553,6 +584,7 @@ describe('rollup properties', () => {
             packed.total[i]!,
             packed.rejected[i]!,
             r.minExpectedPartTime,
+            packed.standardRun[i]!,
           ]),
         );
         expect(asRows).toEqual(packed);

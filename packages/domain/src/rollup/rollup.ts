@@ -39,6 +39,11 @@ export interface RollupMeasures {
   /** Machine cycles ending here. */
   cycles: number;
   idealMs: number;
+  /**
+   * ACTIVE time covered by a job run with an ideal cycle time: Performance's denominator (METRICS.md §3: run
+   * time with no standard is left out of both sides of P, decision 1002).
+   */
+  standardRunMs: number;
   expectedMs: number;
   /** Parts counted by the machine (after part behaviors). */
   parts: number;
@@ -81,7 +86,10 @@ export interface RollupSource {
   adjustments?: readonly PartAdjustmentFact[];
   annotations?: readonly DowntimeAnnotation[];
   /** Job runs: setup of a run started in 'planned' setup mode is planned downtime (METRICS.md §2). */
-  runs?: readonly Pick<RunStandards, 'start' | 'end' | 'startInSetup' | 'expectedCycleTime'>[];
+  runs?: readonly Pick<
+    RunStandards,
+    'start' | 'end' | 'startInSetup' | 'expectedCycleTime' | 'idealCycleTime'
+  >[];
 }
 
 export const emptyStateMs = (): StateMs => ({ ACTIVE: 0, SETUP: 0, INACTIVE: 0, FAULT: 0, UNAVAILABLE: 0 });
@@ -97,6 +105,7 @@ export function emptyMeasures(): RollupMeasures {
     downtimeByReason: {},
     cycles: 0,
     idealMs: 0,
+    standardRunMs: 0,
     expectedMs: 0,
     parts: 0,
     adjustmentCount: 0,
@@ -125,6 +134,7 @@ function newRollup(machineId: string, b: Bucket): Rollup {
     downtimeByReason: {},
     cycles: 0,
     idealMs: 0,
+    standardRunMs: 0,
     expectedMs: 0,
     parts: 0,
     adjustmentCount: 0,
@@ -145,6 +155,7 @@ export function addMeasuresInto(into: RollupMeasures, m: RollupMeasures): Rollup
   addDowntimeByReasonInto(into.downtimeByReason, m.downtimeByReason);
   into.cycles += m.cycles;
   into.idealMs += m.idealMs;
+  into.standardRunMs += m.standardRunMs;
   into.expectedMs += m.expectedMs;
   into.parts += m.parts;
   into.adjustmentCount += m.adjustmentCount;
@@ -238,13 +249,22 @@ export function buildRollups(source: RollupSource, buckets: readonly Bucket[]): 
       .filter((r) => r.startInSetup === 'planned')
       .map((r) => ({ start: r.start as number, end: (r.end ?? Infinity) as number })),
   );
+  // METRICS.md §3 (decision 1002): the run time Performance is measured on, ACTIVE time of runs with a standard.
+  const standardRuns = normalized(
+    (source.runs ?? [])
+      .filter((r) => r.idealCycleTime > 0)
+      .map((r) => ({ start: r.start as number, end: (r.end ?? Infinity) as number })),
+  );
 
   // State time and downtime classification.
   for (const iv of normalized(source.intervals)) {
     eachOverlap(buckets, iv.start, iv.end, (_b, from, to, i) => {
       const row = rows[i] as Rollup;
       row.stateMs[iv.state] += to - from;
-      if (iv.state === 'ACTIVE') return;
+      if (iv.state === 'ACTIVE') {
+        eachOverlap(standardRuns, from, to, (_s, a, b) => (row.standardRunMs += b - a));
+        return;
+      }
       if (iv.state === 'SETUP') {
         // METRICS.md §2: setup of a run started in 'planned' setup mode is planned downtime.
         let planned = 0;
@@ -377,6 +397,7 @@ export function efficiencyTotals(sum: RollupSum): EfficiencyTotals {
     plannedDowntimeMs: inShift.plannedDowntimeMs,
     runTimeMs: inShift.stateMs.ACTIVE,
     idealTimeMs: inShift.idealMs,
+    standardRunTimeMs: inShift.standardRunMs,
     totalParts: inShift.parts + inShift.adjustmentCount,
     rejectedParts: inShift.rejected,
     inCycleMs: all.stateMs.ACTIVE,
@@ -404,6 +425,7 @@ export function efficiencyTotalsSorted(rows: readonly Rollup[], filter: RollupFi
   let plannedDowntimeMs = 0;
   let runTimeMs = 0;
   let idealTimeMs = 0;
+  let standardRunTimeMs = 0;
   let totalParts = 0;
   let rejectedParts = 0;
   let inCycleMs = 0;
@@ -429,6 +451,7 @@ export function efficiencyTotalsSorted(rows: readonly Rollup[], filter: RollupFi
     plannedDowntimeMs += r.plannedDowntimeMs;
     runTimeMs += r.stateMs.ACTIVE;
     idealTimeMs += r.idealMs;
+    standardRunTimeMs += r.standardRunMs;
     totalParts += r.parts + r.adjustmentCount;
     rejectedParts += r.rejected;
   }
@@ -438,6 +461,7 @@ export function efficiencyTotalsSorted(rows: readonly Rollup[], filter: RollupFi
     plannedDowntimeMs,
     runTimeMs,
     idealTimeMs,
+    standardRunTimeMs,
     totalParts,
     rejectedParts,
     inCycleMs,
@@ -474,6 +498,8 @@ export interface RollupSeries {
   readonly rejected: Float64Array;
   /** NaN when null. */
   readonly minExpected: Float64Array;
+  /** ACTIVE time of runs with a standard (RollupMeasures.standardRunMs). */
+  readonly standardRun: Float64Array;
 }
 
 /**
@@ -496,6 +522,7 @@ export type SeriesRow = readonly [
   total: number,
   rejected: number,
   minExpected: number | null,
+  standardRun: number,
 ];
 
 /** A series being packed: its shift ids still grow. */
@@ -520,6 +547,7 @@ function newSeries(n: number): SeriesBeingPacked {
     total: col(),
     rejected: col(),
     minExpected: col(),
+    standardRun: col(),
   };
 }
 
@@ -554,6 +582,7 @@ export function packSeriesRows(rows: readonly SeriesRow[]): RollupSeries {
     s.total[i] = r[10];
     s.rejected[i] = r[11];
     s.minExpected[i] = r[12] ?? Number.NaN;
+    s.standardRun[i] = r[13];
   }
   return s;
 }
@@ -579,6 +608,7 @@ export function packRollups(rows: readonly Rollup[]): RollupSeries {
     s.total[i] = r.parts + r.adjustmentCount;
     s.rejected[i] = r.rejected;
     s.minExpected[i] = r.minExpectedPartTime ?? Number.NaN;
+    s.standardRun[i] = r.standardRunMs;
   });
   return s;
 }
@@ -631,6 +661,7 @@ export function efficiencyTotalsSeries(s: RollupSeries, filter: RollupFilter): E
     t.plannedDowntimeMs += s.plannedDowntime[i] as number;
     t.runTimeMs += active;
     t.idealTimeMs += s.ideal[i] as number;
+    t.standardRunTimeMs += s.standardRun[i] as number;
     t.totalParts += s.total[i] as number;
     t.rejectedParts += s.rejected[i] as number;
   }

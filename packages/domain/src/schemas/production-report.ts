@@ -55,6 +55,8 @@ export type ProductionRequest = z.input<typeof productionRequestSchema>;
 export type ProductionFigures = Partial<Record<ProductionMetric, number | null>> & {
   /** 0 = a run without operation standards (the report's warning), null = no runs. */
   minExpectedPartTime: number | null;
+  /** Some run time or run in the cell has no standard: the report's warning (METRICS.md §3, decision 1002). */
+  missingStandards?: boolean;
 };
 
 /** One row: the keys of its groupBy dimensions, then the requested metrics. */

@@ -21,6 +21,8 @@ export const efficiencySchema = z.object({
   performance: fraction,
   quality: fraction,
   minExpectedPartTime: z.number().nullable(),
+  /** Some run time or run in range has no standard: the warning shows (METRICS.md §3, decision 1002). */
+  missingStandards: z.boolean(),
   inCycle: fraction,
   spindleRotating: fraction,
   inCut: fraction,

@@ -57,9 +57,16 @@ const LATHE_Q = LATHE.good / LATHE.total;
 const LATHE_OEE = (448 * 51) / (55 * 1830); // = A × P × Q = 0.2270…
 const LATHE_OOE = (448 * 51) / (55 * 1920); // (T_run / T_shift) × P × Q
 const LATHE_TEEP = (448 * 51) / (55 * 2940); // (T_run / T_all) × P × Q
-// Mill: in cycle during Sunday's Day shift only (480 min), idle otherwise, no job, no cycles: P = 0, Q null.
-// All machines: T_all 5880; T_shift 3840; T_ppt 3750; T_run 1060; ideal 448; total 55; good 51.
-const ALL_OEE = (448 * 51) / (55 * 3750);
+// Mill: in cycle during Sunday's Day shift only (480 min), idle otherwise, no job, no cycles: its run time has
+// no standard, so P is null (METRICS.md §3, decision 1002: never 0 %), Q null, and the warning shows.
+// All machines: T_all 5880; T_shift 3840; T_ppt 3750; T_run 1060, of which 580 with a standard (the Lathe's);
+// ideal 448: P = 448 / 580; total 55; good 51.
+const ALL_P = 448 / 580;
+/** OEE (or OOE, TEEP) of the two machines over a time base: (T_run / base) × P × Q. */
+const allOver = (run: number, base: number) => (run / base) * ALL_P * (51 / 55);
+const ALL_OEE = allOver(1060, 3750);
+/** Day shifts of both machines: T_ppt 1830, run 820 of which 340 with a standard, ideal 264, 29 of 32 good. */
+const DAY_BOTH = (820 / 1830) * (264 / 340) * (29 / 32);
 
 const close = (actual: number | null | undefined, expected: number) => {
   expect(actual).not.toBeNull();
@@ -203,18 +210,23 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     expect(lathe!.allTime).toBe(49 * HOUR);
     close(lathe!.utilizationRate, 580 / 2940);
     expect(lathe!.minExpectedPartTime).toBe(10 * MIN);
-    // Mill: 480 min run of 3750 − … its own T_ppt 1920: A = 0.25; no cycles: P = 0; no parts: Q and OEE null.
+    expect(lathe!.missingStandards).toBe(false);
+    // Mill: 480 min run of its own T_ppt 1920: A = 0.25; no job: P null, not 0 (decision 1002), with the
+    // warning; no parts: Q and OEE null.
     expect(mill).toMatchObject({
       machine: p.mill,
       oee: null,
       quality: null,
-      performance: 0,
+      performance: null,
       availability: 0.25,
+      missingStandards: true,
     });
     expect(mill!.minExpectedPartTime).toBeNull();
     close(r.aggregate.oee, ALL_OEE);
+    close(r.aggregate.performance, ALL_P); // the Lathe's standard run time only
     close(r.aggregate.availability, 1060 / 3750);
-    close(r.aggregate.teep, (448 * 51) / (55 * 5880));
+    close(r.aggregate.teep, allOver(1060, 5880));
+    expect(r.aggregate.missingStandards).toBe(true);
     expect(r.aggregate.timeInCycle).toBe(1060 * MIN);
     expect(r.aggregate.minExpectedPartTime).toBe(10 * MIN);
     expect(r.csv).toBeUndefined();
@@ -267,10 +279,11 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     close(groups.items[0]!.oee, LATHE_OEE);
 
     // By shift (shift time only: OOE and TEEP null). Day, both machines: T_ppt 2 × 960 − 90 = 1830, run
-    // 340 + 480 = 820, ideal 264, 29 of 32 good. Swing: T_ppt 1920, run 240, ideal 184, 22 of 23 good.
+    // 340 + 480 = 820 of which 340 with a standard, ideal 264, 29 of 32 good. Swing: T_ppt 1920, run 240,
+    // ideal 184, 22 of 23 good.
     const shifts = await production(p.cookie, { data: ['oee', 'ooe', 'availability'], groupBy: ['shift'] });
     const byShift = new Map(shifts.items.map((i) => [i.shift, i]));
-    close(byShift.get(p.day)!.oee, (264 * 29) / (32 * 1830));
+    close(byShift.get(p.day)!.oee, DAY_BOTH);
     close(byShift.get(p.day)!.availability, 820 / 1830);
     expect(byShift.get(p.day)!.ooe).toBeNull();
     close(byShift.get(p.swing)!.oee, (184 * 22) / (23 * 1920));
@@ -303,13 +316,13 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     expect(res.headers.get('content-type')).toContain('text/csv');
     // OEE 1 decimal, utilization 0 decimals, in-cycle hours 1 decimal (reports-admin §9):
     // Lathe 22.70 %, 580 / 2940 = 19.7 %, 9.67 h; Mill '-', 480 / 2940 = 16.3 %, 8 h;
-    // all: 11.08 %, 1060 / 5880 = 18.0 %, 17.67 h.
+    // all: 20.25 % (P of the Lathe's standard run time, decision 1002), 1060 / 5880 = 18.0 %, 17.67 h.
     expect(await res.text()).toBe(
       [
         'Machine,OEE (%),Utilization (%),In-Cycle (h)',
         'Lathe,22.7,20,9.7',
         'Mill,-,16,8.0',
-        'Total,11.1,18,17.7',
+        'Total,20.2,18,17.7',
         '',
       ].join('\r\n'),
     );
@@ -325,7 +338,7 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     close(byMachine.allMachines.value, ALL_OEE);
     // Saturday: no run time anywhere; Sunday: T_ppt 2 × 960 − 90 = 1830, run 1060, ideal 448, 51 of 55.
     expect(byMachine.allMachines.intervalData[0]).toEqual({ start: START, value: null });
-    close(byMachine.allMachines.intervalData[1]!.value, (448 * 51) / (55 * 1830));
+    close(byMachine.allMachines.intervalData[1]!.value, allOver(1060, 1830));
     expect(byMachine.machines.map((m) => m.name)).toEqual(['Lathe', 'Mill']);
     close(byMachine.machines[0]!.value, LATHE_OEE);
     expect(byMachine.machines[1]!.value).toBeNull();
@@ -342,11 +355,11 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     expect(byShift.shifts.map((s) => s.name).sort()).toEqual(['Day', 'Swing']);
     const value = (list: Array<{ shift: string; value: number | null }>, shift: string) =>
       list.find((v) => v.shift === shift)!.value;
-    close(value(byShift.allMachines.byShift, p.day), (264 * 29) / (32 * 1830));
+    close(value(byShift.allMachines.byShift, p.day), DAY_BOTH);
     close(value(byShift.allMachines.byShift, p.swing), (184 * 22) / (23 * 1920));
-    // Sunday's Day shift of both machines: T_ppt 960 − 90 = 870, run 820, ideal 264, 29 of 32.
+    // Sunday's Day shift of both machines: T_ppt 960 − 90 = 870, run 820 (340 with a standard), ideal 264, 29 of 32.
     const sundayDay = byShift.allMachines.intervalData.find((d) => d.start === MID && d.shift === p.day)!;
-    close(sundayDay.value, (264 * 29) / (32 * 870));
+    close(sundayDay.value, (820 / 870) * (264 / 340) * (29 / 32));
     expect(byShift.machineGroups.map((g) => g.name)).toEqual(['Cell']);
     close(value(byShift.machineGroups[0]!.byShift, p.swing), (184 * 22) / (23 * 960));
     const ooe = await post<OeeByShiftResponse>('/api/oee/byabstractshift', p.cookie, {
@@ -361,13 +374,14 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     const r = await get<OeeReportResponse>(`/api/reports/oee?start=${START}&end=${END}`, p.cookie);
     expect(r.shiftFiltered).toBe(false);
     close(r.efficiency.oee, ALL_OEE);
-    close(r.efficiency.ooe, (448 * 51) / (55 * 3840));
-    close(r.efficiency.teep, (448 * 51) / (55 * 5880));
+    close(r.efficiency.ooe, allOver(1060, 3840));
+    close(r.efficiency.teep, allOver(1060, 5880));
     close(r.efficiency.availability, 1060 / 3750);
-    close(r.efficiency.performance, 448 / 1060);
+    close(r.efficiency.performance, ALL_P);
     close(r.efficiency.quality, 51 / 55);
+    expect(r.efficiency.missingStandards).toBe(true); // the Mill's run time has no job
     expect(r.intervals.map((i) => i.shopDate)).toEqual(['2025-11-01', '2025-11-02']);
-    close(r.intervals[1]!.efficiency.oee, (448 * 51) / (55 * 1830));
+    close(r.intervals[1]!.efficiency.oee, allOver(1060, 1830));
 
     const ms = (key: WaterfallStep['key']) =>
       r.waterfall.filter((s) => s.key === key).reduce((t, s) => t + s.ms, 0);
@@ -385,8 +399,10 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
       ['availabilityLoss', 'Tool change', 30 * MIN],
       ['runTime', null, 1060 * MIN],
     ]);
-    expect(ms('performanceLoss')).toBe((1060 - 448) * MIN);
-    expect(ms('qualityLoss')).toBeCloseTo((448 * MIN * 4) / 55, 6);
+    // P (448 / 580) applies to all run time: produced 1060 × P, the rest is performance loss (decision 1002).
+    const produced = 1060 * MIN * ALL_P;
+    expect(ms('performanceLoss')).toBeCloseTo(1060 * MIN - produced, 6);
+    expect(ms('qualityLoss')).toBeCloseTo((produced * 4) / 55, 6);
     expect(ms('fullyProductiveTime') / ms('plannedProductionTime')).toBeCloseTo(r.efficiency.oee!, 12);
     expect(r.waterfall.find((s) => s.reasonName === 'Tool change')).toMatchObject({
       kind: 'loss',
@@ -404,6 +420,51 @@ describe.each(DIALECTS)('OEE and utilization report calls on %s', (dialect) => {
     close(day.efficiency.oee, (264 * 29) / (32 * 870));
     expect(day.waterfall[0]).toEqual({ key: 'allTime', kind: 'total', ms: 960 * MIN });
     expect(day.waterfall[1]!.ms).toBe(0);
+  });
+
+  it('a job without ideal cycle time: P null with the warning, never 0 %; a mix: P from the standard part (decision 1002)', async () => {
+    const { company, cookie, scope, recompute } = await aReportTenant(api.h, [['Day', 360, 840]]);
+    const m = await aMachine(api.h.t.db, company, { name: 'Press' });
+    // In cycle 06:00–14:00 on Sunday: a job without ideal cycle time 06:00–10:00, one of 8 min 10:00–14:00
+    // with 24 cycles of 10 min ending 10:09 … 13:59 (ideal 192 of 240 min).
+    await someStates(api.h.t.db, company, m, [
+      [START, sun(6), 'INACTIVE'],
+      [sun(6), sun(14), 'ACTIVE'],
+      [sun(14), END, 'INACTIVE'],
+    ]);
+    const job = { machineId: m, expected: 10 * MIN, jobCreatedAt: START };
+    await aJobWithRun(scope, { ...job, name: 'No ideal', ideal: 0, start: sun(6), end: sun(10) });
+    await aJobWithRun(scope, { ...job, name: 'Bracket', ideal: 8 * MIN, start: sun(10), end: sun(14) });
+    const ends = Array.from({ length: 24 }, (_, i) => sun(10, 9) + i * 10 * MIN);
+    await someCycles(
+      scope,
+      m,
+      ends.map((end) => ({ start: end - 10 * MIN, end })),
+    );
+    await recompute([m], { from: START, to: END, now: NOW });
+    const report = (start: number, end: number) =>
+      get<OeeReportResponse>(`/api/reports/oee?start=${start}&end=${end}&machineId=${m}`, cookie);
+
+    const without = await report(sun(6), sun(10));
+    expect(without.efficiency).toMatchObject({
+      availability: 1,
+      performance: null,
+      oee: null,
+      ooe: null,
+      teep: null,
+      missingStandards: true,
+    });
+    const mix = await report(START, END);
+    close(mix.efficiency.performance, 192 / 240);
+    close(mix.efficiency.availability, 480 / 960);
+    close(mix.efficiency.oee, (480 / 960) * (192 / 240));
+    expect(mix.efficiency.missingStandards).toBe(true);
+    const standard = await report(sun(10), sun(14));
+    close(standard.efficiency.performance, 192 / 240);
+    expect(standard.efficiency.missingStandards).toBe(false);
+    const figures = await production(cookie, { data: ['performance', 'oee'], filter: { machine: [m] } });
+    close(figures.aggregate.performance, 192 / 240);
+    expect(figures.aggregate.missingStandards).toBe(true);
   });
 
   it('utilization: a shift filter and format=csv (0 decimals)', async () => {

@@ -69,6 +69,7 @@ function machineFigures(input: {
       utilization: percents.utilization,
       status: figures.utilizationStatus,
       oee: percents.oee,
+      oeeStatus: figures.oeeStatus,
       availability: percents.availability,
       performance: percents.performance,
       quality: percents.quality,

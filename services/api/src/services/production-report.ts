@@ -210,7 +210,10 @@ function figuresOf(
   shiftFiltered: boolean,
 ): ProductionFigures {
   const e = efficiency(t, { shiftFiltered });
-  const out: ProductionFigures = { minExpectedPartTime: e.minExpectedPartTime };
+  const out: ProductionFigures = {
+    minExpectedPartTime: e.minExpectedPartTime,
+    missingStandards: e.missingStandards,
+  };
   for (const m of data) {
     switch (m) {
       case 'timeInCut':
