@@ -134,6 +134,32 @@ describe('liveFigures: one machine, hand-computed', () => {
     );
   });
 
+  it.each([
+    ['a job with standards: the goal status', run, 'danger'],
+    ['unscheduled: unavailable', null, 'unavailable'],
+    ['a job without ideal cycle time: noJobStandards', { ...run, idealCycleTime: 0 }, 'noJobStandards'],
+    ['a job without expected cycle time: noJobStandards', { ...run, expectedCycleTime: 0 }, 'noJobStandards'],
+  ] as const)('OEE tile status, %s (decision 1003)', (_, r, status) => {
+    expect(liveFigures({ calendar, source, windowStart: S0, run: r, now: NOW, limits }).oeeStatus).toBe(
+      status,
+    );
+  });
+
+  it('run time of a job without ideal cycle time is out of P: P and OEE null, never 0 % (decision 1002)', () => {
+    const noIdeal = { ...run, idealCycleTime: 0 };
+    const f0 = liveFigures({
+      calendar,
+      source: { ...source, cycles: applyStandards(cycles, [noIdeal]), runs: [noIdeal] },
+      windowStart: S0,
+      run: noIdeal,
+      now: NOW,
+      limits,
+    });
+    expect(f0.percents).toMatchObject({ availability: 50, performance: null, oee: null });
+    expect(f0.efficiency?.missingStandards).toBe(true);
+    expect(f.efficiency?.missingStandards).toBe(false);
+  });
+
   it('an empty window has no figures', () => {
     const empty = liveFigures({ calendar, source, windowStart: NOW, run: null, now: NOW, limits });
     expect(empty.efficiency).toBeNull();

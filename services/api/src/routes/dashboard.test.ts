@@ -10,6 +10,8 @@ import type { ApiHarness } from '../testing/app';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, HOUR, MIN, someStates } from '../testing/downtime-builders';
+import { aJobWithRun } from '../testing/report-plant';
+import { aShift } from '../testing/live-builders';
 
 /** `count` one-part cycles of `each` ms back to back from `start`. */
 async function someCycles(
@@ -133,6 +135,36 @@ describe.each(DIALECTS)('live dashboard figures on %s', (dialect) => {
     }
     expect(rows[0]!.utilization).toBeGreaterThan(rows[1]!.utilization!);
     expect(rows[1]!.status).toBe('danger');
+  });
+
+  it('an OEE tile of a job without ideal cycle time: noJobStandards, P and OEE null, never 0 % (decisions 1002, 1003)', async () => {
+    const { company, cookie } = await h.tenant();
+    const none = await aMachine(h.t.db, company, { name: 'No ideal', sortOrder: 1 });
+    const std = await aMachine(h.t.db, company, { name: 'Standard', sortOrder: 2 });
+    const idle = await aMachine(h.t.db, company, { name: 'Unscheduled', sortOrder: 3 });
+    await aShift(h.t.db, company, { startoffsetminutes: 0, endoffsetminutes: 1440 });
+    const now = h.clock.now;
+    const start = now - HOUR;
+    const scope = companyScope(h.t.db, company.id);
+    for (const [machineId, ideal] of [
+      [none, 0],
+      [std, 60_000],
+    ] as const) {
+      await someStates(h.t.db, company, machineId, [[start, null, 'ACTIVE']]);
+      const job = { machineId, name: `Job ${ideal}`, expected: 60_000, ideal, jobCreatedAt: start };
+      await aJobWithRun(scope, { ...job, start, end: null });
+      await someCycles(h.t.db, company, machineId, start, 59, 60_000);
+    }
+    await someStates(h.t.db, company, idle, [[start, null, 'ACTIVE']]);
+
+    const rows = (await (await h.get('/api/dashboard/utilization', cookie)).json()) as UtilizationEntry[];
+    const byId = new Map(rows.map((r) => [r.machineId, r]));
+    expect(byId.get(none)).toMatchObject({ oeeStatus: 'noJobStandards', performance: null, oee: null });
+    expect(byId.get(none)!.availability).toBeGreaterThan(0);
+    expect(byId.get(std)!.oeeStatus).not.toBe('noJobStandards');
+    expect(byId.get(std)!.performance).toBeGreaterThan(0);
+    // Unscheduled: unavailable (live-operations §4), its run time has no standard either.
+    expect(byId.get(idle)).toMatchObject({ oeeStatus: 'unavailable', performance: null, oee: null });
   });
 
   it('filters by group, and keeps parts goal to FullProduct companies', async () => {
