@@ -306,11 +306,21 @@ export class WorkcenterPage {
     return made;
   }
 
-  async rejectPart(o: { count: number; reason: string; message?: string }): Promise<void> {
+  /**
+   * Reject Part. `removeFromGood: false` unticks "Remove from good parts" (on by default): the rejected parts are
+   * then counted as made too, so a run that has made nothing yet can take them (decision 0997).
+   */
+  async rejectPart(o: {
+    count: number;
+    reason: string;
+    message?: string;
+    removeFromGood?: false;
+  }): Promise<void> {
     await this.button('Reject Part').click();
     const d = this.dialog('Reject Part');
     await d.getByRole('radio', { name: o.reason, exact: true }).check();
     await d.getByLabel('Count').fill(String(o.count));
+    if (o.removeFromGood === false) await d.getByLabel('Remove from good parts').uncheck();
     if (o.message) await d.getByLabel('Message').fill(o.message);
     await d.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => d.count(), SOON).toBe(0);

@@ -36,6 +36,12 @@ const RANGES: ReadonlyArray<[string, string]> = [
  * (reports-admin §7; their cost follows the jobs, not the span).
  */
 const UNBOUNDED_SPAN = [/^\/api\/reports\/warehouse\/jobs(\/|$)/];
+/**
+ * Routes whose service refuses a range by the spec's own, tighter maximum before it reads anything (live-operations
+ * §9: parts 7 days, downtime 31 days, timeline 7 days): the spec's text ('Select up to 7 days') speaks for them,
+ * as the live channel's temp_timeline does, instead of this rule's two years.
+ */
+const SPEC_SPAN = [/^\/api\/reports\/(partGoals|downtime|operation)$/];
 
 interface Issue {
   field: string;
@@ -86,7 +92,8 @@ export function checkTimeWindow(c: Context, data: unknown, from: 'query' | 'body
   // A sync batch is answered per command (services/sync.ts applies this rule to each command's time and payload).
   if (!deps || path === '/api/sync') return;
   const span =
-    (from === 'query' || path.startsWith('/api/reports/')) && !UNBOUNDED_SPAN.some((r) => r.test(path));
+    (from === 'query' || path.startsWith('/api/reports/')) &&
+    ![...UNBOUNDED_SPAN, ...SPEC_SPAN].some((r) => r.test(path));
   const issues = timeWindowIssues(data, deps.now(), { span });
   if (issues.length === 0) return;
   metrics?.timesRefused('api');
