@@ -38,7 +38,8 @@ describe('the workcenter offline', () => {
     await tablet.setOffline(true);
     await expect.poll(() => wc.syncText(), SOON).toMatch(/^Offline · 0 pending/);
 
-    await wc.rejectPart({ count: 3, reason: 'Dimension out of tolerance' });
+    // Not removed from good parts: the demo machine may have made none yet today (decision 0997).
+    await wc.rejectPart({ count: 3, reason: 'Dimension out of tolerance', removeFromGood: false });
     await wc.categorizeDowntime({ reason: 'Machine breakdown', description: 'coolant pump' });
     await wc.startJob('Pin P-6 (2 per cycle)', 'production');
     await expect.poll(() => wc.syncText(), SOON).toMatch(/^Offline · 3 pending/);

@@ -48,11 +48,14 @@ describe('a server killed in the middle of a sync', () => {
     await tablet.setOffline(true);
     await expect.poll(() => wc.syncText(), SOON).toMatch(/^Offline · 0 pending/);
     await wc.startJob('Bracket 7075-A', { stage: 'Teardown' });
-    for (const count of [1, 2, 3]) await wc.rejectPart({ count, reason: 'Surface finish' });
+    // Not removed from good parts: the run has made none yet (decision 0997).
+    for (const count of [1, 2, 3])
+      await wc.rejectPart({ count, reason: 'Surface finish', removeFromGood: false });
     await wc.categorizeDowntime({ reason: 'Tool change' });
     await wc.logInOperator('James Carter');
     await wc.changeStage('Program prove-out');
-    for (const count of [4, 5]) await wc.rejectPart({ count, reason: 'Surface finish' });
+    for (const count of [4, 5])
+      await wc.rejectPart({ count, reason: 'Surface finish', removeFromGood: false });
     const queued = await tablet.outbox();
     expect(queued).toHaveLength(9);
 

@@ -108,6 +108,8 @@ export async function startProduct(
       // The tests' own adapters (and the machines they add through the screens) listen on this host: loopback
       // opened as a plant with adapters on the server would (decision 0985).
       TAKT_SOURCE_NETWORKS: '127.0.0.0/8',
+      // E-mailed links start with the public URL, never the request's Host (decision 0989): here, this product.
+      TAKT_PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
