@@ -9,7 +9,7 @@ import { invalidInput } from './errors';
 // spec's 31-day downtime and 7-day timeline ranges; the event export's two years) stay with their services.
 
 /** Fields that carry an epoch-ms time wherever they appear in a request. */
-const TIME_FIELDS = new Set([
+export const TIME_FIELDS: ReadonlySet<string> = new Set([
   'start',
   'end',
   'startAt',

@@ -7,6 +7,7 @@ import { aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aDowntimeReason, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
 import { aJob } from '../testing/live-builders';
+import { madeParts as madePartsBy } from '../testing/parts-builders';
 
 const uuid = () => crypto.randomUUID();
 
@@ -20,21 +21,8 @@ describe.each(DIALECTS)('offline sync on %s', (dialect) => {
   });
 
   /** Parts the machine counted (rejects never take more than were made: METRICS.md §3, decision 0997). */
-  const madeParts = async (companyId: string, machineId: string, end: number, count = 10) => {
-    await companyScope(h.t.db, companyId)
-      .insertInto('cycles', [
-        {
-          machine_id: machineId,
-          start_at: end - MIN,
-          end_at: end,
-          duration: MIN,
-          count,
-          source: 'part_count',
-          setup: 0,
-        },
-      ])
-      .execute();
-  };
+  const madeParts = (companyId: string, machineId: string, end: number, count = 10) =>
+    madePartsBy(h.t.db, { id: companyId }, machineId, end, count);
 
   const post = async (cookie: string, commands: unknown[]) => {
     const res = await h.send('POST', '/api/sync', cookie, { commands });

@@ -1,5 +1,6 @@
 import type { ApiKeyScope, ProductTier } from '@takt/domain';
 import type { Method, Shop } from './route-table';
+import { distinctMachineBodies } from './route-table';
 
 // The administration routes (reports-admin §2 "Administration screens", the account screens and the API keys
 // screen) with who may call each, written from reports-admin §6 and the decisions that fill it in, so a test
@@ -91,19 +92,7 @@ export function expectedStatus(route: MatrixRoute, caller: CallerName, tier: Pro
 }
 
 const groupBody = (s: MatrixShop) => ({ name: 'Cell', erpGroupId: 'E-1', machines: [s.machineId] });
-/** Each body names an adapter of its own: one source address belongs to one company (decision 0986). */
-let adapters = 0;
-const machineBody = () => {
-  const n = adapters++;
-  return {
-    name: 'Lathe',
-    workcenterType: 'machine',
-    downtimeFailureDelay: 10,
-    autostartBehavior: 'disabled',
-    adapterId: null,
-    source: { kind: 'shdr', host: `10.8.${(n >> 8) & 255}.${n & 255}`, port: 7878 },
-  };
-};
+const machineBody = distinctMachineBodies(8);
 /** The calendar day `days` after `at` (the test plant's clock is far from midnight in its zone). */
 const dayAfter = (at: number, days: number) => new Date(at + days * 86_400_000).toISOString().slice(0, 10);
 const shiftTimes = { startoffsetminutes: 300, endoffsetminutes: 780, byweekday: [0, 1, 2] };

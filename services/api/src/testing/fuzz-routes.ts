@@ -5,6 +5,7 @@ import { ADMIN_ROUTES } from './admin-matrix';
 import type { MatrixShop } from './admin-matrix';
 import { aShop, asQuery, ROUTES, withFreshIds } from './route-table';
 import { isJsonContentType } from '../http/content-type';
+import { TIME_FIELDS } from '../http/time-bounds';
 
 // Fuzzing every route of the app's own route table (app.routes, so a route added later is fuzzed without being
 // listed here) with generated bodies, queries and path parameters, as a signed-in root admin (every route is
@@ -133,17 +134,6 @@ const times = fc.constantFrom<number>(
   1_763_800_000_000,
   1_763_700_000_000,
 );
-/** Field names that carry times (http/time-bounds.ts). */
-const TIME_KEYS = [
-  'start',
-  'end',
-  'startAt',
-  'endAt',
-  'adjustmenttime',
-  'occurredAt',
-  'timestamp',
-  'resetdate',
-];
 /** Absurd ranges: start after end, zero length, spans of years and of centuries, year 1 → now. */
 const ranges = fc.constantFrom<[number, number]>(
   [1_763_800_000_000, 1_763_700_000_000],
@@ -158,7 +148,7 @@ const ranges = fc.constantFrom<[number, number]>(
 
 /** The seed with its time fields replaced by absurd times, or its range by an absurd range. */
 function timed(seed: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> | null {
-  const keys = Object.keys(seed).filter((k) => TIME_KEYS.includes(k));
+  const keys = Object.keys(seed).filter((k) => TIME_FIELDS.has(k));
   if (keys.length === 0) return null;
   const pair = [
     ['start', 'end'],

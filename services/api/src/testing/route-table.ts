@@ -112,21 +112,27 @@ const oeeByBody = (s: Shop) => ({
 });
 
 /**
- * Machines admin and machine groups (reports-admin §2, §7): admins only for writes. Each body names an adapter
- * of its own: one source address belongs to one company (decision 0986), and the walks save as several.
+ * Machine bodies that each name an adapter of their own, on 10.`subnet`.x.y: one source address belongs to one
+ * company (decision 0986), and the walks save as several. Each walk takes its own subnet, so walks that share a
+ * worker's modules never meet.
  */
-let adapters = 0;
-const machineBody = () => {
-  const n = adapters++;
-  return {
-    name: 'Lathe',
-    workcenterType: 'machine',
-    downtimeFailureDelay: 10,
-    autostartBehavior: 'disabled',
-    adapterId: null,
-    source: { kind: 'shdr', host: `10.9.${(n >> 8) & 255}.${n & 255}`, port: 7878 },
+export function distinctMachineBodies(subnet: number): () => Record<string, unknown> {
+  let adapters = 0;
+  return () => {
+    const n = adapters++;
+    return {
+      name: 'Lathe',
+      workcenterType: 'machine',
+      downtimeFailureDelay: 10,
+      autostartBehavior: 'disabled',
+      adapterId: null,
+      source: { kind: 'shdr', host: `10.${subnet}.${(n >> 8) & 255}.${n & 255}`, port: 7878 },
+    };
   };
-};
+}
+
+/** Machines admin and machine groups (reports-admin §2, §7): admins only for writes. */
+const machineBody = distinctMachineBodies(9);
 const groupBody = (s: Shop) => ({ name: 'Cell', erpGroupId: 'E-1', machines: [s.machineId] });
 
 export const ROUTES: RouteCase[] = [
