@@ -181,6 +181,22 @@ describe.each(DIALECTS)('machine sources on %s', (dialect) => {
     );
     expect(byName.status).toBe(409);
     expect(await machinesOf(d.company)).toEqual([]);
+    // The other way round: C names its adapter, D types the address the name has.
+    const named = await open.send(
+      'POST',
+      '/api/machines',
+      c.cookie,
+      machine('C Lathe', { kind: 'shdr', host: 'localhost', port: 7901 }),
+    );
+    expect(named.status).toBe(201);
+    const byAddress = await open.send(
+      'POST',
+      '/api/machines',
+      d.cookie,
+      machine('D Spy 2', { kind: 'shdr', host: '127.0.0.1', port: 7901 }),
+    );
+    expect(byAddress.status).toBe(409);
+    expect(await machinesOf(d.company)).toEqual([]);
   });
 
   it('Diagnostics says why a source stored before the rule is not connected', async () => {

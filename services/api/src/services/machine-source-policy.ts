@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { CompanyScope } from '@takt/db';
 import type { MachineSourceInput } from '@takt/domain';
 import { DEFAULT_SOURCE_POLICY, SOURCE_ADDRESS_TAKEN } from '@takt/domain';
@@ -7,6 +8,9 @@ import { dialledSourcesElsewhere, enabledSourcesOf } from '../repositories/machi
 
 // Where a machine source may point (issue 26 finding 2): the server dials it, so an address is a request the
 // server makes for the admin who typed it. Checked at save here and again at every connect by ingest.
+
+/** How many of other companies' source names on the same port a save resolves (decision 0986). */
+const MAX_NAMES_RESOLVED = 64;
 
 /**
  * A source to be saved: 400 when the address policy refuses it (decision 0985: loopback, link-local, unspecified,
@@ -30,11 +34,26 @@ export async function checkMachineSource(
   if (problem) throw invalidInput([{ field, code: 'address_not_allowed', message: problem }]);
   // The host as typed, and the addresses a name has now: a name for another company's adapter IP is that adapter.
   const hosts = new Set([endpoint.host, ...addresses]);
-  const others = await dialledSourcesElsewhere(scope, endpoint.port);
-  const taken = others.some((o) => {
-    const e = deps.ingest.sourceEndpoint(o);
-    return e !== null && hosts.has(e.host) && e.port === endpoint.port;
-  });
+  const others = (await dialledSourcesElsewhere(scope, endpoint.port))
+    .map((o) => deps.ingest.sourceEndpoint(o))
+    .filter((e) => e !== null && e.port === endpoint.port);
+  let taken = others.some((e) => hosts.has(e!.host));
+  if (!taken) {
+    // Another company's source stored by name is that name's addresses now: resolved (at most
+    // MAX_NAMES_RESOLVED names, each within the resolver's 3 s) so typing the address of an adapter another
+    // company named is refused too.
+    const names = [...new Set(others.map((e) => e!.host).filter((host) => isIP(host) === 0))];
+    const resolved = await Promise.all(
+      names.slice(0, MAX_NAMES_RESOLVED).map(async (host) => {
+        const r = await deps.ingest.sourceTargetProblem(
+          { host, port: endpoint.port },
+          deps.sourcePolicy ?? DEFAULT_SOURCE_POLICY,
+        );
+        return r.addresses;
+      }),
+    );
+    taken = resolved.some((addresses) => addresses.some((a) => hosts.has(a)));
+  }
   if (taken)
     throw new ApiError(409, 'SOURCE_ADDRESS_TAKEN', SOURCE_ADDRESS_TAKEN, [
       { field, code: 'address_taken', message: SOURCE_ADDRESS_TAKEN },
