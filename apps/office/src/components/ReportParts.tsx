@@ -7,7 +7,8 @@ import { Link } from 'react-router';
 import { useCompanyClock } from '../company-clock';
 import { NO_SHIFTS } from '../reports/hooks';
 import type { ReportPageState, useShiftSelection } from '../reports/hooks';
-import { returnToAll } from '../reports/shared';
+import { recomputingNotice, returnToAll } from '../reports/shared';
+import type { Recomputing } from '../reports/shared';
 import { PATHS } from '../routes';
 import type { SortDirection } from '../reports/shared';
 
@@ -93,6 +94,7 @@ export function ReportFrame({
   onReturn,
   tools,
   quickLinkOptions,
+  recomputing,
   children,
 }: {
   /** The page's URL state (useReportPage). */
@@ -118,10 +120,13 @@ export function ReportFrame({
   tools?: ReactNode;
   /** Machine reports offer quick links of one week or less (reports-admin §2). */
   quickLinkOptions?: QuickLinkOptions;
+  /** The answer's machines whose figures are still being recomputed (decision 1004): a notice above them. */
+  recomputing?: Recomputing | undefined;
   children: ReactNode;
 }) {
   const { clock, now, lz, applied, apply, setParams, group, machine, openDrill } = report;
   const [stale, setStale] = useState(false);
+  const unsettled = loading ? null : recomputingNotice(recomputing);
   return (
     <main className="page report" aria-labelledby="report-heading" aria-busy={loading || undefined}>
       <p className="report__back">
@@ -158,6 +163,11 @@ export function ReportFrame({
       {stale && (
         <p className="notice report__stale-note" role="status">
           {tr('reports.stale')}
+        </p>
+      )}
+      {unsettled != null && error == null && (
+        <p className="notice report__recomputing" role="status">
+          {unsettled}
         </p>
       )}
       <div className={stale ? 'report__body report__body--stale' : 'report__body'}>

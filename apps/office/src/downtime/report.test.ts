@@ -35,6 +35,7 @@ const aPeriod = (over: Partial<DowntimePeriod> = {}): DowntimePeriod => ({
 
 const answer: Omit<DowntimeAnswer, 'items'> = {
   range: { start: 0, end: 7 * 24 * 60 * MIN },
+  recomputing: [],
   data: [
     { count: 2, duration: 90 * MIN + 300, annotationType: tool, reason: 'Tool change' },
     { count: 1, duration: 30 * MIN, annotationType: brk, reason: 'Break' },

@@ -1,7 +1,7 @@
 import { formatDowntimeMinutes, plannedLabel } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
 import { arrayOf, boolean, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
-import { failureText } from '../reports/shared';
+import { failureText, recomputingCheck } from '../reports/shared';
 import { PATHS } from '../routes';
 
 // reports-admin §2 "Downtime report (company-wide)" and /machine/{id}/downtime over GET /api/reports/downtime
@@ -19,6 +19,7 @@ const reasonRef = object({ id: string, name: string });
 const tally = { count: number, duration: number, annotationType: nullable(reasonRef) };
 const answerCheck = object({
   range: object({ start: number, end: number }),
+  recomputing: recomputingCheck,
   data: arrayOf(object({ ...tally, reason: string })),
   summary: object({
     count: number,

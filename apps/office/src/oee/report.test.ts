@@ -80,6 +80,7 @@ const summary = (over: Partial<OeeReportResponse> = {}): OeeReportResponse => ({
     },
   ],
   waterfall: [],
+  recomputing: [],
   ...over,
 });
 
@@ -223,6 +224,7 @@ const production = (over: Partial<ProductionResponse> = {}): ProductionResponse 
     ],
   },
   aggregate: { minExpectedPartTime: null },
+  recomputing: [],
   ...over,
 });
 

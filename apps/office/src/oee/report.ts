@@ -13,7 +13,7 @@ import type { MessageKey } from '@takt/ui';
 import { machineCyclesHref } from '../cycles/report';
 import { qualityHref } from '../quality/report';
 import { PATHS } from '../routes';
-import { nextSort, sortRows } from '../reports/shared';
+import { nextSort, recomputingCheck, sortRows } from '../reports/shared';
 import type { DrillDown, Sort } from '../reports/shared';
 
 // reports-admin §2 "OEE report" over GET /api/reports/oee, POST /api/reports/warehouse/production and
@@ -101,6 +101,7 @@ const summaryCheck = object({
       ),
     }),
   ),
+  recomputing: recomputingCheck,
 });
 /** GET /api/reports/oee (OeeReportResponse, the fields this page reads). */
 export type OeeSummary = ReturnType<typeof summaryCheck>;

@@ -115,6 +115,7 @@ function DowntimeReport({ clock, offsetMs }: ClockProps) {
       shifts={shiftFilter}
       {...status}
       empty={empty}
+      recomputing={answer?.recomputing}
       tools={<KindFilter kinds={kinds} onChange={(k) => setParams((q) => writeKinds(q, k))} />}
     >
       {answer && settled && (

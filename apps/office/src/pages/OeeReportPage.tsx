@@ -154,6 +154,7 @@ function OeeReport({ clock, offsetMs }: ClockProps) {
       returnText={tr('oee.returnToAll')}
       groups={names.groups}
       empty={answer && isEmpty(answer) ? tr('oee.empty') : null}
+      recomputing={answer?.recomputing}
     >
       {answer && results && <Results summary={answer} {...results} />}
     </ReportFrame>

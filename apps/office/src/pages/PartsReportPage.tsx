@@ -96,6 +96,7 @@ function PartsReport({ clock, offsetMs }: ClockProps) {
       shifts={NO_SHIFTS}
       {...status}
       empty={answer ? partsEmptyText(answer) : null}
+      recomputing={answer?.recomputing}
     >
       {answer && settled && answer.machines.length > 0 && (
         <Results answer={answer} selection={settled} lz={lz} query={query} single={machineId != null} />

@@ -110,6 +110,7 @@ function UtilizationReport({ clock, offsetMs }: ClockProps) {
       returnText={tr('utilization.returnToAll')}
       groups={groups}
       empty={answer && isEmpty(answer) ? tr('utilization.empty') : null}
+      recomputing={answer?.recomputing}
     >
       {answer && results && <Results answer={answer} groupName={groupName} {...results} />}
     </ReportFrame>

@@ -1,6 +1,7 @@
 import { percentOfGoal } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
 import { arrayOf, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
+import { recomputingCheck } from '../reports/shared';
 
 // reports-admin §2 "Parts report" (/dashboard/parts?{query}, and /machine/{id}/parts) over GET
 // /api/reports/partGoals (reports-admin §7): good parts per machine by hour, shift or day against the goal
@@ -23,6 +24,7 @@ const cell = {
 };
 const answerCheck = object({
   range: object({ start: number, end: number }),
+  recomputing: recomputingCheck,
   interval: string,
   intervals: arrayOf(
     object({

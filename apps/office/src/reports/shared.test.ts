@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drillTo, nextSort, readDrillDown, returnToAll, sortRows } from './shared';
+import { parseDowntime } from '../downtime/report';
+import { drillTo, nextSort, readDrillDown, recomputingNotice, returnToAll, sortRows } from './shared';
 
 const q = (s: string) => new URLSearchParams(s);
 const RANGE = 'interval=day&start=1&end=2&quicklink=last-week';
@@ -65,5 +66,35 @@ describe('sortRows', () => {
       key: 'name',
       direction: 'ascending',
     });
+  });
+});
+
+describe('figures being recomputed (issue 27 point 8, decision 1004)', () => {
+  const lathe = { machineId: 'm1', machineName: 'Lathe 1' };
+  const mill = { machineId: 'm2', machineName: 'Mill 2' };
+
+  it('names every machine whose figures may still change', () => {
+    expect(recomputingNotice([lathe])).toBe(
+      'Figures for Lathe 1 are being recomputed (late data or an edit); they may change.',
+    );
+    expect(recomputingNotice([lathe, mill])).toBe(
+      'Figures for Lathe 1, Mill 2 are being recomputed (late data or an edit); they may change.',
+    );
+  });
+
+  it('says nothing when the figures are settled', () => {
+    expect(recomputingNotice([])).toBeNull();
+    expect(recomputingNotice(undefined)).toBeNull();
+  });
+
+  it('reads the list from a report answer and refuses one of the wrong shape', () => {
+    const answer = {
+      range: { start: 0, end: 1 },
+      data: [],
+      summary: { count: 0, duration: 0, plannedDuration: 0, unplannedDuration: 0, uncategorizedDuration: 0 },
+      byMachine: [],
+    };
+    expect(parseDowntime({ ...answer, recomputing: [lathe] }).recomputing).toEqual([lathe]);
+    expect(() => parseDowntime({ ...answer, recomputing: [{ machineId: 'm1' }] })).toThrow(/recomputing/);
   });
 });

@@ -1,11 +1,25 @@
 import { adoptServerInterval, epochMs } from '@takt/domain';
 import type { EpochMs } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
-import { ApiError, tr } from '@takt/ui';
+import { ApiError, arrayOf, object, optional, string, tr } from '@takt/ui';
 
 // What the OEE and utilization reports share (reports-admin §2 "Utilization report: Same layout"): horizons,
 // interval labels and drill-down, adopting the server's interval, the URL's drill-down and sortable lists.
 // Pure: tested without a browser.
+
+/** A report answer's machines whose figures in its range are still being recomputed (decision 1004). */
+export type Recomputing = readonly { machineId: string; machineName: string }[];
+/** The answers' `recomputing` field (optional: an older server does not send it). */
+export const recomputingCheck = optional(arrayOf(object({ machineId: string, machineName: string })));
+
+/**
+ * Issue 27 point 8 (decision 1004): the notice a report shows while some of its machines' figures are being
+ * recomputed (late data, an edited run), so nobody reads a half-updated number as final; null when settled.
+ */
+export function recomputingNotice(list: Recomputing | undefined): string | null {
+  if (!list?.length) return null;
+  return tr('reports.recomputing', { machines: list.map((m) => m.machineName).join(', ') });
+}
 
 /** The company's locale and time zone, which every report formats its dates and times in. */
 export type LZ = { locale: string; timeZone: string };

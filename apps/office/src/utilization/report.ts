@@ -10,6 +10,7 @@ import {
   REPORT_HORIZONS,
   sortRows,
 } from '../reports/shared';
+import { recomputingCheck } from '../reports/shared';
 import type { Sort } from '../reports/shared';
 import { productionFilter } from '../oee/report';
 import type { ListKind, OeeSelection } from '../oee/report';
@@ -34,6 +35,7 @@ const cellCheck = object(cell);
 
 const answerCheck = object({
   range: object({ start: number, end: number }),
+  recomputing: recomputingCheck,
   interval: oneOf(['hour', 'shift', 'day', 'week', 'month', 'quarter'] as const),
   machines: arrayOf(
     object({

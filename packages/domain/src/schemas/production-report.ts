@@ -75,6 +75,16 @@ export interface ReportIntervalRef {
   shopDate: string;
 }
 
+/**
+ * A machine of a report whose figures in the range are still being recomputed (a pending rollup mark: late
+ * data or an edit, decision 1004); they may change. Every report answer lists them (`recomputing`, empty when
+ * settled).
+ */
+export interface RecomputingMachine {
+  machineId: string;
+  machineName: string;
+}
+
 export interface ProductionResponse {
   range: { start: number; end: number };
   interval: ReportIntervalUnit;
@@ -86,6 +96,7 @@ export interface ProductionResponse {
     intervals: ReportIntervalRef[];
   };
   aggregate: ProductionFigures;
+  recomputing: RecomputingMachine[];
   csv?: { url: string };
 }
 
@@ -123,6 +134,7 @@ export interface OeeByMachineResponse {
   intervals: ReportIntervalRef[];
   allMachines: { intervalData: MetricPoint[]; value: number | null };
   machines: Array<{ machineId: string; name: string; intervalData: MetricPoint[]; value: number | null }>;
+  recomputing: RecomputingMachine[];
 }
 
 /**
@@ -138,6 +150,7 @@ export interface OeeByShiftResponse {
   };
   machines: Array<{ machineId: string; name: string; byShift: ShiftValue[] }>;
   machineGroups: Array<{ id: string; name: string; byShift: ShiftValue[] }>;
+  recomputing: RecomputingMachine[];
 }
 
 /** GET /api/reports/oee: the summary of the OEE report (tiles, chart over intervals, loss waterfall). */
@@ -189,4 +202,5 @@ export interface OeeReportResponse {
   efficiency: Efficiency;
   intervals: Array<ReportIntervalRef & { efficiency: Efficiency }>;
   waterfall: WaterfallStep[];
+  recomputing: RecomputingMachine[];
 }

@@ -330,6 +330,8 @@ export const en = {
   'reports.backToReports': 'Back to Reports',
   'reports.requestError': 'There was an error with your request. Please try again.',
   'reports.stale': 'Changes not applied yet. Press Apply to update the report.',
+  'reports.recomputing':
+    'Figures for {machines} are being recomputed (late data or an edit); they may change.',
   'range.label': 'Date range',
   'range.horizon': 'Horizon',
   'range.apply': 'Apply',

@@ -79,6 +79,25 @@ export async function rollupState(
   };
 }
 
+/**
+ * The machines (of `machineIds`) whose figures in [start, end) are still being recomputed: a pending dirty
+ * mark (late data or an edit, decision 1004) from before the range's end. One query, company-scoped.
+ */
+export async function recomputingMachines(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+): Promise<Set<string>> {
+  if (machineIds.length === 0) return new Set();
+  const marks = await scope
+    .selectFrom('rollup_dirty')
+    .select('machine_id')
+    .where('machine_id', 'in', [...machineIds])
+    .where('from_at', '<', range.end)
+    .execute();
+  return new Set(marks.map((m) => m.machine_id));
+}
+
 /** Job runs of the machines overlapping [start, end), by start, with their job's name. */
 export async function runsOverlapping(
   scope: CompanyScope,

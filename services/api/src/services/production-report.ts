@@ -23,6 +23,7 @@ import type {
   ProductionItem,
   ProductionMetric,
   ProductionResponse,
+  RecomputingMachine,
   ReportInterval,
   ReportIntervalRef,
   ReportIntervalUnit,
@@ -38,7 +39,7 @@ import type { Machine } from '../repositories/machines';
 import { getMachine, listGroups } from '../repositories/machines';
 import { reportMachines, runsOverlapping } from '../repositories/reports';
 import type { ServiceCtx } from './context';
-import { reportRollups, rollupTotals } from './reports';
+import { recomputingOf, reportRollups, rollupTotals } from './reports';
 import { shiftColors } from './shifts';
 
 // The calls behind the OEE and utilization reports (reports-admin §2, §7; decision 0801). Every
@@ -118,6 +119,8 @@ interface ReportData {
   rows: Map<string, Rollup[]>;
   /** In-shift downtime by reason over the range, all machines, selected shifts (only when asked for). */
   downtimeByReason: Record<string, DowntimeMs>;
+  /** The machines whose figures in the range are being recomputed (decision 1004). */
+  recomputing: RecomputingMachine[];
   /** Totals of one machine over [start, end) in the selected shifts (null = no shift filter). */
   totals(machineId: string, range: Range, shiftIds: ReadonlySet<string> | null): EfficiencyTotals;
   /** Σ totals over machines. */
@@ -171,7 +174,7 @@ async function loadReportData(
   const intervals = intervalsOf(calendar, range, unit);
   const ids = machines.map((m) => m.id);
   // Week and day rows when the cells allow (decision 0804); reasons only for the waterfall.
-  const { rows, series, downtimeByReason } = await reportRollups(ctx, calendar, ids, range, {
+  const { rows, series, downtimeByReason, recomputing } = await reportRollups(ctx, calendar, ids, range, {
     useStored: true,
     key,
     cells: { unit, intervals },
@@ -184,6 +187,7 @@ async function loadReportData(
     shiftFilter,
     rows,
     downtimeByReason,
+    recomputing: recomputingOf(machines, recomputing),
     ...rollupTotals(rows, series),
   };
 }
@@ -321,6 +325,7 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
       intervals: intervals.map(intervalRef),
     },
     aggregate: figuresOf(data.sum(selectedIds, range, shiftFilter), q.data, shiftFilter !== null),
+    recomputing: data.recomputing,
   };
 }
 
@@ -420,6 +425,7 @@ export async function oeeByMachine(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeB
     intervals: intervals.map(intervalRef),
     allMachines: series(all),
     machines: data.machines.map((m) => ({ machineId: m.id, name: m.name, ...series([m.id]) })),
+    recomputing: data.recomputing,
   };
 }
 
@@ -453,6 +459,7 @@ export async function oeeByShift(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeByS
     },
     machines: data.machines.map((m) => ({ machineId: m.id, name: m.name, byShift: byShift([m.id]) })),
     machineGroups: groups.map((g) => ({ id: g.id, name: g.name, byShift: byShift(g.machineIds) })),
+    recomputing: data.recomputing,
   };
 }
 
@@ -485,5 +492,6 @@ export async function oeeReport(ctx: ServiceCtx, q: OeeReportQuery): Promise<Oee
       downtimeByReason: byReason,
       reasonNames: new Map([...types].map(([id, t]) => [id, t.name])),
     }),
+    recomputing: data.recomputing,
   };
 }

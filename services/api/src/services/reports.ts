@@ -51,6 +51,7 @@ import {
   hiddenReasonIds,
   jobNames,
   programsOverlapping,
+  recomputingMachines,
   reportMachines,
   rollupState,
   runsOverlapping,
@@ -88,6 +89,27 @@ function checkReportRange(calendar: CompanyCalendar, range: Range, report: Range
 }
 
 const machineRef = (m: Machine) => ({ machineId: m.id, machineName: m.name });
+
+/** A report answer's machines whose figures in its range are still being recomputed (decision 1004). */
+export type Recomputing = Array<{ machineId: string; machineName: string }>;
+
+/** The report's machines (in its order) among `ids`. */
+export const recomputingOf = (machines: readonly Machine[], ids: Iterable<string>): Recomputing => {
+  const set = new Set(ids);
+  return machines.filter((m) => set.has(m.id)).map(machineRef);
+};
+
+/** One query: the machines with a pending recompute in the range, as a report answer lists them. */
+export async function loadRecomputing(ctx: ServiceCtx, machines: readonly Machine[], range: Range) {
+  return recomputingOf(
+    machines,
+    await recomputingMachines(
+      ctx.scope,
+      machines.map((m) => m.id),
+      range,
+    ),
+  );
+}
 
 const intervalLabel = (i: ReportInterval) => ({
   start: i.start,
@@ -150,6 +172,8 @@ export async function reportRollups(
   series: Map<string, RollupSeries>;
   cacheToken: string;
   downtimeByReason: Record<string, DowntimeMs>;
+  /** The machines with a pending dirty mark before the range's end: figures being recomputed (decision 1004). */
+  recomputing: string[];
 }> {
   const cells = opts.useStored && readsDayRows(calendar, range, opts.cells?.unit) ? opts.cells : undefined;
   const rows = new Map<string, Rollup[]>(machineIds.map((id) => [id, []]));
@@ -233,6 +257,7 @@ export async function reportRollups(
     series,
     cacheToken: createHash('sha256').update(fingerprint).digest('hex').slice(0, 20),
     downtimeByReason,
+    recomputing: machineIds.filter((id) => (state.dirty.get(id) ?? Number.POSITIVE_INFINITY) < range.end),
   };
 }
 
@@ -312,7 +337,7 @@ export async function partGoalsReport(ctx: ServiceCtx, q: PartGoalsQuery) {
   const machines = await reportMachines(ctx.scope, q);
   const ids = machines.map((m) => m.id);
   const intervals = reportIntervals(calendar, { start: epochMs(q.start), end: epochMs(q.end) }, q.interval);
-  const [{ rows, cacheToken }, runs] = await Promise.all([
+  const [{ rows, cacheToken, recomputing }, runs] = await Promise.all([
     reportRollups(ctx, calendar, ids, range, { useStored: q.cache, key: `partGoals:${q.interval}` }),
     runsOverlapping(ctx.scope, ids, range),
   ]);
@@ -338,6 +363,7 @@ export async function partGoalsReport(ctx: ServiceCtx, q: PartGoalsQuery) {
       };
     }),
     cacheToken,
+    recomputing: recomputingOf(machines, recomputing),
   };
 }
 
@@ -383,7 +409,7 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
   const intervals = reportIntervals(calendar, range, q.interval);
   const shiftIds = q.shifts?.length ? new Set(q.shifts) : null;
   if (q.shifts?.some((id) => !calendar.shifts.some((s) => s.id === id))) throw notFound('Shift');
-  const { rows, series, cacheToken } = await reportRollups(ctx, calendar, ids, range, {
+  const { rows, series, cacheToken, recomputing } = await reportRollups(ctx, calendar, ids, range, {
     useStored: true,
     key: `utilization:${q.interval}`,
     cells: { unit: q.interval, intervals },
@@ -422,6 +448,7 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
     machineAggregate: { ...total, intervals: cellsOf((i) => sum(ids, i, shiftIds)) },
     machineContextErrors,
     cacheToken,
+    recomputing: recomputingOf(machines, recomputing),
     // reports-admin §9: utilization percents with 0 decimals; null when there is no time.
     InCyclePerc: total.inCycle === null ? null : Number(formatPercent(total.inCycle, 'utilization')),
     InCycleSeconds: total.inCycleMs / 1000,
@@ -579,7 +606,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
   checkReportRange(calendar, range, 'downtime');
   const machines = await reportMachines(ctx.scope, q);
   const until = Math.min(q.end, ctx.now);
-  const [hidden, runs] = await Promise.all([
+  const [hidden, runs, recomputing] = await Promise.all([
     q.includeHidden ? Promise.resolve(new Set<string>()) : hiddenReasonIds(ctx.scope),
     q.onlyScheduled
       ? runsOverlapping(
@@ -588,6 +615,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
           range,
         )
       : Promise.resolve([]),
+    loadRecomputing(ctx, machines, range),
   ]);
   const shiftIds = q.shifts?.length ? q.shifts : null;
   const unknownShift = shiftIds?.find((id) => !calendar.shifts.some((s) => s.id === id));
@@ -666,6 +694,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
       }))
       .filter((m) => m.downtime.length > 0),
     ...(q.detail ? { items: periods } : {}),
+    recomputing,
     periods,
   };
 }
