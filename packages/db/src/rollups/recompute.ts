@@ -428,22 +428,22 @@ function toRollupSource(
   };
 }
 
+/** What to recompute: one machine's company days touching [from, to), built up to `now`. */
+export interface RecomputeInput {
+  companyId: string;
+  machineId: string;
+  from: number;
+  to: number;
+  now: number;
+  calendar?: CompanyCalendar;
+}
+
 /**
  * Recompute a machine's rollups for every company day touching [from, to), from what is stored: state
  * intervals, spindle/in-cut spans, cycles with their job run's standards, part adjustments, annotations
  * (the downtime they cover, judged at `now`) and job runs. Buckets are built up to `now`; later ones don't exist yet.
  */
-export async function recomputeRollups(
-  db: Kysely<Database>,
-  input: {
-    companyId: string;
-    machineId: string;
-    from: number;
-    to: number;
-    now: number;
-    calendar?: CompanyCalendar;
-  },
-): Promise<number> {
+export async function recomputeRollups(db: Kysely<Database>, input: RecomputeInput): Promise<number> {
   // Decision 0980: nothing is recomputed before 2014-04-01 or after now (a year-1 part adjustment once made
   // this build every bucket from year 1 and run the process out of memory), and a long range is done in
   // slices of RECOMPUTE_SLICE_MS, yielding to the event loop between them so /healthz keeps answering.
@@ -467,14 +467,7 @@ export const RECOMPUTE_SLICE_MS = 7 * 86_400_000;
 
 async function recomputeSlice(
   db: Kysely<Database>,
-  input: {
-    companyId: string;
-    machineId: string;
-    from: number;
-    to: number;
-    now: number;
-    calendar: CompanyCalendar;
-  },
+  input: RecomputeInput & { calendar: CompanyCalendar },
 ): Promise<number> {
   const { companyId, machineId, now, calendar } = input;
   const first = companyDayRange(calendar, shopDateOf(calendar, epochMs(input.from)));
