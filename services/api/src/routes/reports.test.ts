@@ -3,7 +3,7 @@ import { BOUND_ELSEWHERE } from '../auth/tablet-binding';
 import { companyScope } from '@takt/db';
 import type { Company } from '../repositories/company';
 import { markRollupsDirty, recomputeRollups } from '@takt/db/rollups';
-import { SUBPROGRAM_WINDOW_TOO_LONG } from '../services/reports';
+import { SUBPROGRAM_WINDOW_TOO_LONG } from '../services/report-timeline';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';

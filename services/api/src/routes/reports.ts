@@ -16,18 +16,11 @@ import type { AppEnv } from '../http/context';
 import { csvResponse } from '../http/csv';
 import { requirePermission } from '../http/permissions';
 import { queryParams } from '../http/validate';
-import {
-  cyclesCsv,
-  cyclesReport,
-  downtimeCsv,
-  downtimeReport,
-  partGoalsCsv,
-  partGoalsReport,
-  subprogramsReport,
-  timelineReport,
-  utilizationCsv,
-  utilizationReport,
-} from '../services/reports';
+import { cyclesCsv, cyclesReport } from '../services/report-cycles';
+import { downtimeCsv, downtimeReport } from '../services/report-downtime';
+import { partGoalsCsv, partGoalsReport } from '../services/report-part-goals';
+import { subprogramsReport, timelineReport } from '../services/report-timeline';
+import { utilizationCsv, utilizationReport } from '../services/report-utilization';
 import { requestCtx } from '../http/request-ctx';
 
 // The domain's query schemas quietly turn an unknown interval into 'day'; a report call answers 400 instead
