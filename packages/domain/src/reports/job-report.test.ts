@@ -106,6 +106,21 @@ describe('jobRunTally and jobFigures (reports-admin §3 Job report)', () => {
     });
     expect(averageCycleMs(emptyJobTally())).toBeNull();
   });
+
+  it('flags run time without a standard: P and OEE null with none, the warning with some (issue 27 point 4)', () => {
+    expect(jobFigures(t).missing_standards).toBe(false);
+    // The same hours, no ideal cycle time: the run time is not slow, it has no standard.
+    const bare = rows.map((r) => ({ ...r, idealMs: 0, standardRunMs: 0 }));
+    const none = jobFigures(jobRunTally(bare, run, span(T, T + 2 * HOUR_MS), T + 3 * HOUR_MS, []));
+    expect(none).toMatchObject({ performance: null, oee: null, missing_standards: true });
+    expect(none.availability).toBeCloseTo(70 / 90, 12);
+    // One run with a standard and one without: P over the standard run time only, with the warning.
+    const mixed = jobFigures(
+      addJobTallies(t, jobRunTally(bare, run, span(T, T + 2 * HOUR_MS), T + 3 * HOUR_MS, [])),
+    );
+    expect(mixed.performance).toBeCloseTo(80 / 70, 12);
+    expect(mixed.missing_standards).toBe(true);
+  });
 });
 
 describe('jobSpan', () => {

@@ -17,9 +17,22 @@ export function toCsv(header: readonly string[], rows: ReadonlyArray<readonly Cs
   return csvLine(header) + rows.map(csvLine).join('');
 }
 
-/** Answer a CSV download (`format=csv` and export links). */
-export function csvResponse(c: Context, filename: string, body: string) {
+/** The header a report CSV names its machines still being recomputed in (decision 1030). */
+export const RECOMPUTING_HEADER = 'X-Takt-Recomputing';
+
+/**
+ * Answer a CSV download (`format=csv` and export links). A report's download passes its answer's `recomputing`
+ * list: the machine ids go in RECOMPUTING_HEADER, comma-separated, empty when the figures are settled, and the
+ * CSV body keeps its usual shape (decision 1030).
+ */
+export function csvResponse(
+  c: Context,
+  filename: string,
+  body: string,
+  recomputing?: ReadonlyArray<{ machineId: string }>,
+) {
   c.header('content-type', 'text/csv; charset=utf-8');
+  if (recomputing) c.header(RECOMPUTING_HEADER, recomputing.map((m) => m.machineId).join(','));
   c.header('content-disposition', `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`);
   return c.body(body);
 }

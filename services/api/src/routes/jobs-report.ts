@@ -66,7 +66,7 @@ export const jobsReportRoutes = new Hono<AppEnv>()
     const report = await warehouseJobs(requestCtx(c, c.var.scope), q);
     if (q.format === 'csv') {
       const csv = warehouseJobsCsv(report, c.var.caller.company.timezone, q.aggregate_by === 'machine');
-      return csvResponse(c, 'jobs.csv', csv);
+      return csvResponse(c, 'jobs.csv', csv, report.recomputing);
     }
     return c.json(report);
   })
@@ -74,7 +74,12 @@ export const jobsReportRoutes = new Hono<AppEnv>()
     const q = queryParams(c, jobByMachineQuerySchema);
     const report = await jobByMachine(requestCtx(c, c.var.scope), q);
     if (q.format === 'csv')
-      return csvResponse(c, 'job-machines.csv', jobByMachineCsv(report, c.var.caller.company.timezone));
+      return csvResponse(
+        c,
+        'job-machines.csv',
+        jobByMachineCsv(report, c.var.caller.company.timezone),
+        report.recomputing,
+      );
     return c.json(report);
   })
   .get('/warehouse/jobs/withoutruns', full, async (c) => {

@@ -73,7 +73,12 @@ export const productionReportRoutes = new Hono<AppEnv>()
   .get('/warehouse/production/csv', requirePermission('Utilization'), async (c) => {
     const { request } = queryParams(c, csvQuerySchema);
     const report = await productionFor(c, request);
-    return csvResponse(c, 'production.csv', productionCsv(report, request, c.var.caller.company.timezone));
+    return csvResponse(
+      c,
+      'production.csv',
+      productionCsv(report, request, c.var.caller.company.timezone),
+      report.recomputing,
+    );
   })
   .get('/oee', requirePermission('FullProduct'), async (c) => {
     const q = queryParams(c, oeeReportQuerySchema);

@@ -65,25 +65,29 @@ export const reportsRoutes = new Hono<AppEnv>()
       ...q,
       cache: usesStoredRollups(q.cache),
     });
-    if (q.format === 'csv') return csvResponse(c, 'part-goals.csv', partGoalsCsv(report, timezoneOf(c)));
+    if (q.format === 'csv')
+      return csvResponse(c, 'part-goals.csv', partGoalsCsv(report, timezoneOf(c)), report.recomputing);
     return c.json(report);
   })
   .get('/utilization', requirePermission('Utilization'), async (c) => {
     const q = queryParams(c, utilizationSchema);
     const report = await utilizationReport(requestCtx(c, c.var.scope), q);
-    if (q.format === 'csv') return csvResponse(c, 'utilization.csv', utilizationCsv(report));
+    if (q.format === 'csv')
+      return csvResponse(c, 'utilization.csv', utilizationCsv(report), report.recomputing);
     return c.json(report);
   })
   .get('/cycles', performance, async (c) => {
     const q = queryParams(c, cyclesQuerySchema);
     const report = await cyclesReport(requestCtx(c, c.var.scope), q);
-    if (q.format === 'csv') return csvResponse(c, 'cycles.csv', cyclesCsv(report, timezoneOf(c)));
+    if (q.format === 'csv')
+      return csvResponse(c, 'cycles.csv', cyclesCsv(report, timezoneOf(c)), report.recomputing);
     return c.json(report);
   })
   .get('/downtime', performance, async (c) => {
     const q = queryParams(c, downtimeReportQuerySchema);
     const { periods, ...report } = await downtimeReport(requestCtx(c, c.var.scope), q);
-    if (q.format === 'csv') return csvResponse(c, 'downtime.csv', downtimeCsv(periods, timezoneOf(c)));
+    if (q.format === 'csv')
+      return csvResponse(c, 'downtime.csv', downtimeCsv(periods, timezoneOf(c)), report.recomputing);
     return c.json(report);
   })
   .get('/operation', performance, async (c) => {

@@ -34,6 +34,7 @@ import { jobRunsOverlapping, jobsWithoutRuns, rejectReasons } from '../repositor
 import { getMachine } from '../repositories/machines';
 import { reportMachines } from '../repositories/reports';
 import type { ServiceCtx } from './context';
+import { loadRecomputing } from './reports';
 import { shiftColors } from './shifts';
 
 // The warehouse job calls (reports-admin §2 Jobs report, §3 Job report, §7; decision 0813). A
@@ -208,6 +209,8 @@ export interface JobShiftReport {
 }
 
 /**
+  /** Some of the shift's run time has no standard: the warning (METRICS.md §3, decision 1002). */
+  missing_standards: boolean;
  * Downtime of one reason: an annotation type, or 'setup' / 'uncategorized' (reason_name null: the apps name
  * them), planned and unplanned (METRICS.md §5), longest first.
  */
@@ -252,6 +255,7 @@ async function detailReport(ctx: ServiceCtx, d: JobDetailSums) {
       },
     ];
   });
+        missing_standards: e.missingStandards,
   const downtime: JobDowntimeReason[] = Object.entries(d.downtime)
     .map(([id, ms]) => ({
       reason_id: id,
@@ -304,6 +308,18 @@ function runReport(r: JobReportRun, t: JobTally): JobRunReport {
 /** Groups runs (sorted by job) by a key, keeping the first-seen order. */
 function groupBy<K>(runs: readonly JobReportRun[], key: (r: JobReportRun) => K): Map<K, JobReportRun[]> {
   const out = new Map<K, JobReportRun[]>();
+/**
+ * The machines of the runs whose figures in the range are still being recomputed (decision 1004), by name:
+ * one company-scoped query.
+ */
+function runsRecomputing(ctx: ServiceCtx, runs: readonly JobReportRun[], range: Range) {
+  const machines = new Map(runs.map((r) => [r.machineId, { id: r.machineId, name: r.machineName }]));
+  const byName = [...machines.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+  );
+  return loadRecomputing(ctx, byName, range);
+}
+
   for (const r of runs) out.set(key(r), [...(out.get(key(r)) ?? []), r]);
   return out;
 }
@@ -337,12 +353,14 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
   const offset = q.offset ?? 0;
   const page = entries.slice(offset, q.limit === undefined ? undefined : offset + q.limit);
   // Only the page's runs are tallied: the cost follows what is shown.
-  const [tallies, limits] = await Promise.all([
+  const [tallies, limits, recomputing] = await Promise.all([
     runTallies(ctx, page.flat(), range),
     companyLimits(ctx.scope),
   ]);
   const jobs: JobReport[] = page.map((mine) => ({
     job_id: mine[0]!.jobId,
+    // Every entry's machines, not only the page's: the notice does not change while the list scrolls.
+    runsRecomputing(ctx, runs, range),
     job_name: mine[0]!.jobName,
     ...(byMachine ? { machine_id: mine[0]!.machineId, machine_name: mine[0]!.machineName } : {}),
     ...spanOfRuns(mine),
@@ -357,6 +375,8 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
     jobs,
     limits: { warningPercent: limits.warningPercent, failurePercent: limits.failurePercent },
   };
+    /** The runs' machines whose figures are still being recomputed (decision 1004). */
+    recomputing,
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -370,7 +390,10 @@ export async function jobByMachine(ctx: ServiceCtx, q: JobByMachineQuery) {
   const machineIds = q.machine_id ? [q.machine_id] : undefined;
   const runs = await jobRunsOverlapping(ctx.scope, { jobId: job.id, machineIds }, range);
   const detail = emptyDetail();
-  const tallies = await runTallies(ctx, runs, range, detail);
+  const [tallies, recomputing] = await Promise.all([
+    runTallies(ctx, runs, range, detail),
+    runsRecomputing(ctx, runs, range),
+  ]);
   const machines: JobMachineReport[] = [...groupBy(runs, (r) => r.machineId)]
     .map(([machineId, mine]) => {
       const t = sumTallies(mine.map((r) => tallies.get(r.id)!));
@@ -388,6 +411,8 @@ export async function jobByMachine(ctx: ServiceCtx, q: JobByMachineQuery) {
     job: {
       job_id: job.id,
       job_name: job.name,
+    /** The runs' machines whose figures are still being recomputed (decision 1004). */
+    recomputing,
       ...spanOfRuns(runs),
       ...jobFigures(sumTallies(tallies.values())),
     },

@@ -3,7 +3,7 @@ import { toCsv } from '../http/csv';
 import { jobNames, reportMachines } from '../repositories/reports';
 import { loadRollupSource } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
-import { machineRef } from './reports';
+import { loadRecomputing, machineRef } from './reports';
 import type { Range } from './reports';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -16,7 +16,10 @@ export interface CyclesQuery extends Range {
 export async function cyclesReport(ctx: ServiceCtx, q: CyclesQuery) {
   const [machine] = await reportMachines(ctx.scope, { machineId: q.machineId });
   const range = { start: q.start, end: q.end };
-  const source = await loadRollupSource(ctx.scope.db, machine!.id, range);
+  const [source, recomputing] = await Promise.all([
+    loadRollupSource(ctx.scope.db, machine!.id, range),
+    loadRecomputing(ctx, [machine!], range),
+  ]);
   const cycles = (source.cycles ?? []).filter((c) => c.end >= q.start && c.end < q.end);
   const rejects = (source.adjustments ?? []).filter((a) => a.rejectBehavior !== null);
   const names = await jobNames(
@@ -26,6 +29,8 @@ export async function cyclesReport(ctx: ServiceCtx, q: CyclesQuery) {
   return {
     range,
     ...machineRef(machine!),
+    /** The machine, when its figures in the range are still being recomputed (decision 1004). */
+    recomputing,
     cycles: cycles.map((c) => {
       // A reject belongs to the cycle it was made on (its time within the cycle, end included).
       const mine = rejects.filter((a) => a.adjustmenttime >= c.start && a.adjustmenttime <= c.end);

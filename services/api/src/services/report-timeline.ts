@@ -11,7 +11,7 @@ import {
 import { listStateIntervals } from '../repositories/state-intervals';
 import { loadCalendar, loadRollupSource } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
-import { rangeError, checkReportRange } from './reports';
+import { rangeError, checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -37,7 +37,7 @@ export async function timelineReport(ctx: ServiceCtx, q: TimelineQuery) {
   const id = machine!.id;
   const includeSetup = q.includeSetup !== false;
   const windowMs = q.end - q.start;
-  const [states, source, programs, runs, resets, faults, hasSubprogram] = await Promise.all([
+  const [states, source, programs, runs, resets, faults, hasSubprogram, recomputing] = await Promise.all([
     listStateIntervals(ctx.scope, id, q.start, q.end),
     loadRollupSource(ctx.scope.db, id, range),
     programsOverlapping(ctx.scope, id, range, 0),
@@ -45,6 +45,7 @@ export async function timelineReport(ctx: ServiceCtx, q: TimelineQuery) {
     correctionsIn(ctx.scope, id, range),
     faultsOverlapping(ctx.scope, id, range),
     hasSubprogramIn(ctx.scope, id, range),
+    loadRecomputing(ctx, [machine!], range),
   ]);
   const activities = await activitiesOf(
     ctx.scope,
@@ -61,6 +62,8 @@ export async function timelineReport(ctx: ServiceCtx, q: TimelineQuery) {
     range,
     start: q.start,
     end: q.end,
+    /** The machine, when its figures in the range are still being recomputed (decision 1004). */
+    recomputing,
     cycleEvents: states.map((s) => ({ value: s.state, ...lane(s.start, s.end) })),
     // live-operations §9: a program shows individually only when it lasts 1/150 of the window (instances
     // lists every one).
@@ -120,9 +123,13 @@ export async function subprogramsReport(ctx: ServiceCtx, q: Range & { machineId:
   const window = subprogramWindow(q.start, q.end);
   if (!window) throw rangeError('end', 'RANGE_TOO_LONG', SUBPROGRAM_WINDOW_TOO_LONG);
   const [machine] = await reportMachines(ctx.scope, { machineId: q.machineId });
-  const rows = await programsOverlapping(ctx.scope, machine!.id, window, 1);
+  const [rows, recomputing] = await Promise.all([
+    programsOverlapping(ctx.scope, machine!.id, window, 1),
+    loadRecomputing(ctx, [machine!], window),
+  ]);
   return {
     range: window,
+    recomputing,
     subprograms: rows.map((p) => ({
       name: p.name,
       start: p.start_at,

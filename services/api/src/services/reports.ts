@@ -54,19 +54,26 @@ export function checkReportRange(calendar: CompanyCalendar, range: Range, report
   if (!check.ok) throw rangeError('end', check.error, check.message);
 }
 
-export const machineRef = (m: Machine) => ({ machineId: m.id, machineName: m.name });
+export const machineRef = (m: Pick<Machine, 'id' | 'name'>) => ({ machineId: m.id, machineName: m.name });
 
 /** A report answer's machines whose figures in its range are still being recomputed (decision 1004). */
 export type Recomputing = Array<{ machineId: string; machineName: string }>;
 
 /** The report's machines (in its order) among `ids`. */
-export const recomputingOf = (machines: readonly Machine[], ids: Iterable<string>): Recomputing => {
+export const recomputingOf = (
+  machines: ReadonlyArray<Pick<Machine, 'id' | 'name'>>,
+  ids: Iterable<string>,
+): Recomputing => {
   const set = new Set(ids);
   return machines.filter((m) => set.has(m.id)).map(machineRef);
 };
 
 /** One query: the machines with a pending recompute in the range, as a report answer lists them. */
-export async function loadRecomputing(ctx: ServiceCtx, machines: readonly Machine[], range: Range) {
+export async function loadRecomputing(
+  ctx: ServiceCtx,
+  machines: ReadonlyArray<Pick<Machine, 'id' | 'name'>>,
+  range: Range,
+) {
   return recomputingOf(
     machines,
     await recomputingMachines(
