@@ -26,6 +26,19 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   TAKT_ADMIN_PASSWORD: z.string().optional(),
+  /**
+   * A root (staff) user made at start (decision 1040): an existing user with this e-mail is promoted; with
+   * TAKT_ROOT_PASSWORD a missing one is created in the first company. `npm run root` does the same later.
+   */
+  TAKT_ROOT_EMAIL: z
+    .string()
+    .email()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  TAKT_ROOT_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** Run the ingest workers in this process (the embedded default). */
   TAKT_INGEST: z
     .enum(['0', '1', 'true', 'false'])

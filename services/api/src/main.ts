@@ -9,6 +9,7 @@ import { buildApp } from './app';
 import { migrateToLatest, openDb } from '@takt/db';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
+import { DEMO_STAFF_LOGIN, ensureRoot, RootError } from './provision-root';
 import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
 import { startEventExportWorker } from './services/event-exports';
@@ -74,6 +75,20 @@ async function main(): Promise<void> {
       now: now(),
     });
     say(`[takt] admin ${env.TAKT_ADMIN_EMAIL}: ${result}`);
+  }
+  // A way in for staff (decision 1040): TAKT_ROOT_EMAIL, and the demo's staff login when the demo is on.
+  const roots = [
+    ...(env.TAKT_DEMO ? [{ ...DEMO_STAFF_LOGIN }] : []),
+    ...(env.TAKT_ROOT_EMAIL ? [{ email: env.TAKT_ROOT_EMAIL, password: env.TAKT_ROOT_PASSWORD }] : []),
+  ];
+  for (const root of roots) {
+    try {
+      say(`[takt] root ${root.email}: ${await ensureRoot(database.db, { ...root, now: now() })}`);
+    } catch (err) {
+      if (!(err instanceof RootError)) throw err;
+      console.error(`[takt] root ${root.email}: ${err.message}`);
+      process.exit(2);
+    }
   }
 
   // One process: an in-process bus. PostgreSQL: LISTEN/NOTIFY, so every API process hears every change.
@@ -152,6 +167,8 @@ async function main(): Promise<void> {
       console.log('[takt] demo logins:');
       for (const l of DEMO_LOGINS)
         console.log(`         ${l.role.padEnd(9)} ${l.email}  password: ${l.password}`);
+      const staff = DEMO_STAFF_LOGIN;
+      console.log(`         ${'staff'.padEnd(9)} ${staff.email}  password: ${staff.password}  (root)`);
     }
   });
   injectWebSocket(server);

@@ -159,3 +159,11 @@ export async function revokeUserSessions(scope: CompanyScope, userId: string, no
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Marks a user as root (internal staff, decision 1040). Unscoped like findUserForLogin: it runs at start and from
+ * `npm run root`, before any company is known. Mutates users.
+ */
+export async function promoteToRoot(db: Executor, id: string): Promise<void> {
+  await db.updateTable('users').set({ is_root: 1 }).where('id', '=', id).execute();
+}
