@@ -12,6 +12,7 @@ export * from './time/zone';
 export * from './time/window';
 export * from './calendar/time-context';
 export * from './calendar/shifts';
+export * from './calendar/shift-overlaps';
 export * from './calendar/intervals';
 export * from './calendar/quick-links';
 
@@ -33,6 +34,7 @@ export * from './metrics/waterfall';
 // Rollups
 export * from './rollup/rollup';
 export * from './rollup/days';
+export * from './rollup/edges';
 
 // Report cells (report calls)
 export * from './reports/report-cells';
@@ -46,6 +48,7 @@ export * from './live/link';
 export * from './live/figures';
 export * from './live/channel';
 export * from './live/edge-health';
+export * from './live/board-device';
 
 // Ingest contract (types the API and ingest share)
 export * from './ingest/contract';

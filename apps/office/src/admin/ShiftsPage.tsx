@@ -20,6 +20,7 @@ import {
   daysText,
   effectiveBounds,
   newShiftForm,
+  overlapWarning,
   pendingVersion,
   shiftErrors,
   shiftFormOf,
@@ -234,6 +235,7 @@ export function ShiftsPage() {
         <ShiftDialog
           shift={dialog.shift}
           form={dialog.form}
+          overlap={overlapWarning(dialog.form, dialog.shift, state.data.shifts)}
           tomorrow={state.data.defaults.effectivedate}
           onChange={(form) => setDialog({ ...dialog, form })}
           onClose={() => setDialog(null)}
@@ -241,13 +243,15 @@ export function ShiftsPage() {
           error={submit.error}
           onSubmit={async () => {
             const { shift, form } = dialog;
+            // The form showed the overlap before Save: saving keeps it (decision 1050).
+            const keep = overlapWarning(form, shift, state.data.shifts) ? { allowOverlap: true } : {};
             const ok = await submit.run(() =>
               shift
                 ? api.request(path(shift.id), {
                     method: 'PUT',
-                    body: updateShiftBody(form, shift.latest ?? shift.current),
+                    body: { ...updateShiftBody(form, shift.latest ?? shift.current), ...keep },
                   })
-                : api.request('/api/shifts', { method: 'POST', body: createShiftBody(form) }),
+                : api.request('/api/shifts', { method: 'POST', body: { ...createShiftBody(form), ...keep } }),
             );
             if (ok) done(t('admin.savedDone', { name: form.name.trim() }));
           }}
@@ -293,6 +297,7 @@ export function ShiftsPage() {
 function ShiftDialog({
   shift,
   form,
+  overlap,
   tomorrow,
   onChange,
   onClose,
@@ -302,6 +307,8 @@ function ShiftDialog({
 }: {
   shift: ShiftView | null;
   form: ShiftForm;
+  /** The overlap with another shift, shown before saving (decision 1050). */
+  overlap: string | null;
   tomorrow: string;
   onChange: (f: ShiftForm) => void;
   onClose: () => void;
@@ -366,6 +373,11 @@ function ShiftDialog({
         />
       ) : (
         <p className="admin__hint">{t('admin.shifts.renameOnly')}</p>
+      )}
+      {overlap && (
+        <p className="notice notice--warning" role="status">
+          {overlap} {t('admin.shifts.overlapKeep')}
+        </p>
       )}
     </FormDialog>
   );

@@ -4,6 +4,7 @@ import {
   effectiveBounds,
   minutesToTime,
   newShiftForm,
+  overlapWarning,
   shiftErrors,
   shiftStatus,
   timeToMinutes,
@@ -137,5 +138,26 @@ describe('shift status', () => {
     ],
   ] as const)('%#', (shift, expected) => {
     expect(shiftStatus(shift)).toEqual(expected);
+  });
+});
+
+describe('the overlap warning of the shift form (decision 1050)', () => {
+  const swing = newShiftForm({
+    name: 'Swing',
+    startoffsetminutes: 840,
+    endoffsetminutes: 1320,
+    byweekday: [0],
+    effectivedate: '2026-01-02',
+  });
+  const day = aShift({ latest: version({ endoffsetminutes: 870 }) });
+  it('names the other running shift and the overlapping time', () => {
+    expect(overlapWarning(swing, null, [day])).toBe(
+      'This shift overlaps Day on Mon 14:00–14:30. Overlapping time counts for the shift that starts first.',
+    );
+  });
+  it('says nothing for shifts that meet, for the shift itself, or for a terminated one', () => {
+    expect(overlapWarning(swing, null, [aShift()])).toBeNull();
+    expect(overlapWarning(swing, day, [day])).toBeNull();
+    expect(overlapWarning(swing, null, [{ ...day, terminated: true }])).toBeNull();
   });
 });

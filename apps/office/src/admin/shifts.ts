@@ -1,4 +1,4 @@
-import { addDays, formatDay, parseDay } from '@takt/domain';
+import { addDays, formatDay, parseDay, shiftOverlapMessage, shiftOverlaps } from '@takt/domain';
 import type { ShiftVersionView, ShiftView } from '@takt/domain';
 import { t } from '@takt/ui';
 import type { MessageKey } from '@takt/ui';
@@ -187,4 +187,23 @@ export function shiftStatus(s: ShiftView): ShiftStatus {
   const pending = pendingVersion(s);
   if (pending) return { kind: 'changing', date: pending.effectivedate };
   return { kind: 'running' };
+}
+
+/**
+ * The warning the shift form shows while its times overlap another running shift (decision 1050), or null.
+ * Saving with it shown keeps the overlap (the body then carries allowOverlap).
+ */
+export function overlapWarning(
+  f: ShiftForm,
+  shift: ShiftView | null,
+  all: readonly ShiftView[],
+): string | null {
+  if (timeToMinutes(f.start) === null || timeToMinutes(f.end) === null || f.days.length === 0) return null;
+  const others = all.flatMap((s) =>
+    s.id !== shift?.id && !s.terminated && s.latest && !s.latest.is_termination_set
+      ? [{ ...s.latest, id: s.id, name: s.name }]
+      : [],
+  );
+  const found = shiftOverlaps({ name: f.name, ...times(f) }, others);
+  return found.length > 0 ? shiftOverlapMessage(found) : null;
 }

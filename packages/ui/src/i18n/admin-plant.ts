@@ -150,6 +150,7 @@ export const adminPlant = {
   'admin.shifts.effectiveDate': 'Effective Date',
   'admin.shifts.effectiveHint': 'From {min} to {max}.',
   'admin.shifts.effectiveFrom': 'Effective from',
+  'admin.shifts.overlapKeep': 'Save keeps the overlap.',
   'admin.shifts.renameOnly': 'A new name applies at once. Change the times or days to set an effective date.',
   'admin.shifts.timeInvalid': 'Enter a time.',
   'admin.shifts.timeStep': 'Pick a time in 5-minute steps.',

@@ -49,6 +49,37 @@ describe.each(DIALECTS)('shift administration on %s', (dialect) => {
     expect(created.latest).toMatchObject({ startoffsetminutes: 1320, endoffsetminutes: 360 });
   });
 
+  it('refuses a shift that overlaps another until the admin confirms the overlap (decision 1050)', async () => {
+    const { company, cookie } = await h.tenant();
+    const day = await aShift(h.t.db, company, {
+      name: 'Day',
+      startoffsetminutes: 360,
+      endoffsetminutes: 870,
+    });
+    const swing = {
+      name: 'Swing',
+      startoffsetminutes: 840,
+      endoffsetminutes: 1320,
+      byweekday: [0, 1, 2, 3, 4],
+    };
+    const refused = await h.send('POST', '/api/shifts', cookie, swing);
+    expect(refused.status).toBe(409);
+    const message =
+      'This shift overlaps Day on Mon 14:00–14:30 and 4 more days. ' +
+      'Overlapping time counts for the shift that starts first. Send allowOverlap: true to keep the overlap.';
+    expect(await errorOf(refused)).toMatchObject({ code: 'SHIFT_OVERLAP', message });
+    expect((await list(cookie)).map((s) => s.name)).toEqual(['Day']);
+    // Confirmed, it is saved; an edit of its times that overlaps again needs the confirmation again.
+    const saved = await view(
+      await h.send('POST', '/api/shifts', cookie, { ...swing, allowOverlap: true }),
+      201,
+    );
+    const edit = { startoffsetminutes: 870, endoffsetminutes: 1320, effectivedate: '2025-11-24' };
+    expect((await h.send('PUT', `/api/shifts/${saved.id}`, cookie, edit)).status).toBe(200);
+    const back = await h.send('PUT', `/api/shifts/${day}`, cookie, { ...edit, startoffsetminutes: 900 });
+    expect(back.status).toBe(409);
+  });
+
   it('gives every shift a chart colour, by name order', async () => {
     const { company, cookie } = await h.tenant();
     const b = await aShift(h.t.db, company, { name: 'B' });

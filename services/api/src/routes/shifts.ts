@@ -36,11 +36,13 @@ const shiftFields = {
   endoffsetminutes: offset.optional(),
   byweekday: byweekday.optional(),
   effectivedate: dayString.optional(),
+  /** Save even though the times overlap another shift (decision 1050). */
+  allowOverlap: z.boolean().optional(),
 };
-const shiftCreateSchema = z.object({ name, ...shiftFields }).refine(differ, notEmpty);
-const shiftUpdateSchema = z.object({ name: name.optional(), ...shiftFields }).refine(differ, notEmpty);
-const terminateSchema = z.object({ terminationdate: dayString.optional() });
-const listQuerySchema = z.object({ includeTerminated: queryBool.optional() });
+export const shiftCreateSchema = z.object({ name, ...shiftFields }).refine(differ, notEmpty);
+export const shiftUpdateSchema = z.object({ name: name.optional(), ...shiftFields }).refine(differ, notEmpty);
+export const terminateSchema = z.object({ terminationdate: dayString.optional() });
+export const listQuerySchema = z.object({ includeTerminated: queryBool.optional() });
 
 /**
  * Shifts (reports-admin §3, §4, §5, §7; live-operations §7 "Shifts: current shift"; decision 0704).

@@ -6,6 +6,8 @@ import {
   parseDay,
   shiftLengthMinutes,
   shiftOccurrences,
+  shiftOverlapMessage,
+  shiftOverlaps,
   shopDateOf,
   startOfLocalDay,
 } from '@takt/domain';
@@ -199,8 +201,33 @@ export async function shiftColors(
   return shifts.map((s, i) => ({ id: s.id, name: s.name, color: CHART_COLORS[i % CHART_COLORS.length]! }));
 }
 
+/**
+ * Refuses times that overlap another running shift's latest version unless the admin confirmed the overlap
+ * (`allowOverlap`, decision 1050): 409 SHIFT_OVERLAP naming the overlap.
+ */
+async function checkOverlaps(
+  ctx: ServiceCtx,
+  candidate: ShiftTimes & { id?: string; name: string },
+  allowOverlap: boolean | undefined,
+): Promise<void> {
+  if (allowOverlap) return;
+  const others = (await listShiftsWithVersions(ctx.scope)).flatMap((s) => {
+    const v = s.versions.at(-1);
+    return v && v.terminationdate == null && s.id !== candidate.id ? [{ ...v, id: s.id, name: s.name }] : [];
+  });
+  const overlaps = shiftOverlaps(candidate, others);
+  if (overlaps.length > 0) {
+    const message = `${shiftOverlapMessage(overlaps)} Send allowOverlap: true to keep the overlap.`;
+    throw new ApiError(409, 'SHIFT_OVERLAP', message, [
+      { field: 'startoffsetminutes', code: 'overlap', message },
+    ]);
+  }
+}
+
 export interface ShiftCreateInput extends Partial<ShiftTimes> {
   name: string;
+  /** Save even though the times overlap another shift (decision 1050). */
+  allowOverlap?: boolean | undefined;
   /** 'YYYY-MM-DD'; defaults to tomorrow (reports-admin §4: effective from a date at least tomorrow). */
   effectivedate?: string;
 }
@@ -222,6 +249,7 @@ export async function createShift(ctx: ServiceCtx, input: ShiftCreateInput): Pro
   };
   if (times.startoffsetminutes === times.endoffsetminutes)
     throw badDate('endoffsetminutes', SHIFT_TEXTS.empty);
+  await checkOverlaps(ctx, { name: input.name.trim(), ...times }, input.allowOverlap);
   const shiftId = await insertShift(ctx.scope, { name: input.name.trim(), createdAt: ctx.now });
   await insertShiftVersion(ctx.scope, {
     shiftId,
@@ -236,6 +264,7 @@ export async function createShift(ctx: ServiceCtx, input: ShiftCreateInput): Pro
 
 export interface ShiftUpdateInput extends Partial<ShiftTimes> {
   name?: string;
+  allowOverlap?: boolean | undefined;
   effectivedate?: string;
 }
 
@@ -264,6 +293,7 @@ export async function updateShift(ctx: ServiceCtx, id: string, input: ShiftUpdat
   const effective = changed
     ? changeDay(input.effectivedate!, today, 'effectivedate', SHIFT_TEXTS.effectiveDate)
     : null;
+  if (changed) await checkOverlaps(ctx, { id, name: shift.name, ...times }, input.allowOverlap);
   if (input.name !== undefined && input.name.trim() !== shift.name)
     await renameShift(ctx.scope, id, input.name.trim());
   if (effective != null) {
