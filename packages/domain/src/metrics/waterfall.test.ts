@@ -79,14 +79,19 @@ describe('oeeWaterfall', () => {
     expect(steps.find((s) => s.key === 'qualityLoss')?.link).toEqual({ report: 'quality' });
   });
 
-  it('puts shift time the reasons do not explain (no machine data) under Uncategorized', () => {
+  it('puts shift time the reasons do not explain (no machine data) under No data, apart from Uncategorized', () => {
     const steps = oeeWaterfall({
-      totals: { ...emptyTotals(), allTimeMs: 100, shiftTimeMs: 100, runTimeMs: 40, idealTimeMs: 40 },
-      downtimeByReason: { setup: { plannedMs: 0, unplannedMs: 20 } },
+      totals: { ...emptyTotals(), allTimeMs: 100, shiftTimeMs: 100, runTimeMs: 30, idealTimeMs: 30 },
+      downtimeByReason: {
+        setup: { plannedMs: 0, unplannedMs: 20 },
+        uncategorized: { plannedMs: 0, unplannedMs: 10 },
+      },
     });
-    expect(steps.filter((s) => s.key === 'availabilityLoss').map((s) => [s.reasonId, s.ms])).toEqual([
-      ['uncategorized', 40],
-      ['setup', 20],
+    const losses = steps.filter((s) => s.key === 'availabilityLoss');
+    expect(losses.map((s) => [s.reasonId, s.ms, s.reasonName])).toEqual([
+      ['nodata', 40, 'No data'],
+      ['setup', 20, 'Setup'],
+      ['uncategorized', 10, 'Uncategorized'],
     ]);
     checkAddsUp(steps);
   });

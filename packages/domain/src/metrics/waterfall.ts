@@ -1,6 +1,11 @@
 import { SETUP_REASON_NAME } from '../live/rules';
 import type { DowntimeMs } from '../rollup/rollup';
-import { SETUP_REASON, UNCATEGORIZED_REASON } from '../rollup/rollup';
+import {
+  NO_DATA_REASON,
+  NO_DATA_REASON_NAME,
+  SETUP_REASON,
+  UNCATEGORIZED_REASON,
+} from '../rollup/rollup';
 import type { WaterfallStep } from '../schemas/production-report';
 import type { EfficiencyTotals } from './oee';
 import { plannedProductionTime } from './oee';
@@ -28,7 +33,7 @@ export interface WaterfallInput {
   >;
   /** Downtime in shift time by reason (RollupMeasures.downtimeByReason of the in-shift sum). */
   downtimeByReason: Readonly<Record<string, DowntimeMs>>;
-  /** Display names of annotation type ids; 'setup' and 'uncategorized' are named here. */
+  /** Display names of annotation type ids; 'setup', 'uncategorized' and 'nodata' are named here. */
   reasonNames?: ReadonlyMap<string, string>;
 }
 
@@ -37,12 +42,14 @@ const reasonName = (id: string, names: ReadonlyMap<string, string> | undefined):
     ? SETUP_REASON_NAME
     : id === UNCATEGORIZED_REASON
       ? UNCATEGORIZED_REASON_NAME
-      : (names?.get(id) ?? UNCATEGORIZED_REASON_NAME);
+      : id === NO_DATA_REASON
+        ? NO_DATA_REASON_NAME
+        : (names?.get(id) ?? UNCATEGORIZED_REASON_NAME);
 
 /**
  * Per-reason loss steps, longest first (ties by id, so the order is stable), with `total − Σ reasons` (time
- * the reasons do not explain: shift time without any machine state, i.e. no data) added to 'uncategorized'.
- * Zero steps are left out.
+ * the reasons do not explain: shift time in monitored life without any machine state, i.e. no data; rows
+ * built since METRICS.md §1 monitored life have none) added to 'nodata'. Zero steps are left out.
  */
 function reasonSteps(
   key: 'plannedDowntime' | 'availabilityLoss',
@@ -54,7 +61,7 @@ function reasonSteps(
   for (const [id, v] of byReason) if (v !== 0) ms.set(id, (ms.get(id) ?? 0) + v);
   const explained = [...ms.values()].reduce((t, v) => t + v, 0);
   const rest = total - explained;
-  if (rest !== 0) ms.set(UNCATEGORIZED_REASON, (ms.get(UNCATEGORIZED_REASON) ?? 0) + rest);
+  if (rest !== 0) ms.set(NO_DATA_REASON, (ms.get(NO_DATA_REASON) ?? 0) + rest);
   return [...ms]
     .filter(([, v]) => v !== 0)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
