@@ -9,3 +9,4 @@ export { copyField, copyStatement } from './copy';
 export * from './backup';
 export * from './sources';
 export * from './leases';
+export * from './setup-marks';

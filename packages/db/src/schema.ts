@@ -502,6 +502,14 @@ export interface RollupDirtyTable {
   renewed_from: number | null;
 }
 
+/** 0032: a machine's job-run setup changed from `from_at` on; ingest re-derives it (decision 1025). */
+export interface SetupDirtyTable {
+  machine_id: string;
+  company_id: string;
+  from_at: number;
+  marked_at: number;
+}
+
 /** 0023: an ingest node's heartbeat (decision 0970). */
 export interface IngestNodesTable {
   node_id: string;
@@ -783,6 +791,7 @@ export interface Database {
   gateways: GatewaysTable;
   ingest_inbox: IngestInboxTable;
   rollup_dirty: RollupDirtyTable;
+  setup_dirty: SetupDirtyTable;
   ingest_nodes: IngestNodesTable;
   source_leases: SourceLeasesTable;
   tablets: TabletsTable;

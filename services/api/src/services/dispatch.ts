@@ -1,6 +1,6 @@
 import type { JobRunFigures, LaborActivitySet, SetupStage } from '@takt/domain';
 import type { PartBehavior, StartInSetup, CompanyScope } from '@takt/db';
-import { historyChanged } from '@takt/db/rollups';
+import { jobRunChanged } from '@takt/db';
 import { ApiError, notFound } from '../http/errors';
 import type { JobRunRecord } from '../repositories/dispatch';
 import {
@@ -207,7 +207,7 @@ export async function startJob(ctx: ServiceCtx, input: JobStartInput): Promise<J
     : 'none';
   // A run changes how the machine's time and cycles count from its start (METRICS.md §4): the rollups
   // from there are recomputed, marked in this transaction.
-  await historyChanged(scope, input.id, at);
+  await jobRunChanged(scope, input.id, at);
   await insertJobRun(scope, {
     id: runId,
     machine_id: input.id,
@@ -266,7 +266,7 @@ export async function stopJob(ctx: ServiceCtx, input: JobStopInput): Promise<Job
   await assertNotBeforeLastChange(scope, run, at);
   await updateJobRun(scope, run.id, { end_at: at });
   // The stop changes how the run's time and cycles count, from its start (METRICS.md §4).
-  await historyChanged(scope, run.machineId, run.startAt);
+  await jobRunChanged(scope, run.machineId, run.startAt);
   await closeOpenLaborActivities(scope, run.id, at);
   return reloadRun(scope, run.id);
 }

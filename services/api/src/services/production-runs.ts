@@ -1,4 +1,4 @@
-import { historyChanged } from '@takt/db/rollups';
+import { jobRunChanged } from '@takt/db';
 import type { ProductionRun, RunLaborActivity, ScheduleRunSave } from '@takt/domain';
 import { invalidInput, notFound } from '../http/errors';
 import { getJobRun, insertJobRun, updateJobRun } from '../repositories/dispatch';
@@ -273,8 +273,8 @@ export async function saveProductionRun(
   if (s.laborActivities !== undefined)
     await setRunLaborActivities(ctx.scope, id, laborActivitiesOf(s, s.laborActivities, setupEnd));
   // The rollups of every machine whose history changed, from the earlier of the old and the new start.
-  await historyChanged(ctx.scope, old.machineId, Math.min(old.startAt, s.startdate));
-  if (s.machine_id !== old.machineId) await historyChanged(ctx.scope, s.machine_id, s.startdate);
+  await jobRunChanged(ctx.scope, old.machineId, Math.min(old.startAt, s.startdate));
+  if (s.machine_id !== old.machineId) await jobRunChanged(ctx.scope, s.machine_id, s.startdate);
   return getProductionRun(ctx, id);
 }
 
@@ -303,7 +303,7 @@ export async function createProductionRun(ctx: ServiceCtx, s: ScheduleRunSave): 
   await setRunShifts(ctx.scope, id, [...new Set(withShifts.shifts)]);
   if (s.laborActivities !== undefined)
     await setRunLaborActivities(ctx.scope, id, laborActivitiesOf(s, s.laborActivities, setupEnd));
-  await historyChanged(ctx.scope, s.machine_id, s.startdate);
+  await jobRunChanged(ctx.scope, s.machine_id, s.startdate);
   return getProductionRun(ctx, id);
 }
 
@@ -312,5 +312,5 @@ export async function deleteProductionRun(ctx: ServiceCtx, id: string): Promise<
   const old = await getJobRun(ctx.scope, id);
   if (!old) throw notFound('Production run');
   await deleteJobRun(ctx.scope, id);
-  await historyChanged(ctx.scope, old.machineId, old.startAt);
+  await jobRunChanged(ctx.scope, old.machineId, old.startAt);
 }

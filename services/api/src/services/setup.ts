@@ -1,7 +1,7 @@
 import { setupRemoval } from '@takt/domain';
 import type { LaborActivitySet } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
-import { historyChanged } from '@takt/db/rollups';
+import { jobRunChanged } from '@takt/db';
 import { ApiError, notFound } from '../http/errors';
 import type { JobRunRecord } from '../repositories/dispatch';
 import {
@@ -173,7 +173,7 @@ export async function endSetup(ctx: ServiceCtx, input: EndSetupInput): Promise<E
   await updateJobRun(scope, run.id, { setup_end: at, setup_note: note });
   // Setup end and the removed parts change how the run's time and parts count, from its start (METRICS.md
   // §4): the rollups from there are recomputed, marked in this transaction.
-  await historyChanged(scope, run.machineId, Math.min(run.startAt, at));
+  await jobRunChanged(scope, run.machineId, Math.min(run.startAt, at));
   await closeOpenLaborActivities(scope, run.id, at);
   await insertLaborActivity(scope, { jobRunId: run.id, startAt: at, setupStageId: null, setup: false });
   const updated = await getJobRun(scope, run.id);

@@ -3,7 +3,7 @@ import type { Database } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
 import type { Link, ObservationSink } from './link';
 import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
-import { writeBatch } from './store';
+import { loadSetupEvents, writeBatch } from './store';
 
 export interface BatchWriterOptions {
   db: Kysely<Database>;
@@ -116,6 +116,21 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     const t = this.options.now();
     // A failed batch put its rows back, those of a machine whose lease was lost meanwhile included.
     if (owns) this.discard(owns);
+    for (const l of links.values()) {
+      // Data older than the setup events the pipeline knows (a backlog): read them from the job runs (decision
+      // 1025). A rebuild reads them itself.
+      const wanted = l.pipeline.setupNeededFrom;
+      if (wanted == null || l.pipeline.rebuildFrom != null) continue;
+      try {
+        const events = await loadSetupEvents(db, [l.source.machineId], wanted);
+        l.pipeline.setSetup(events.get(l.source.machineId) ?? [], wanted);
+      } catch (err) {
+        log(
+          `[ingest] reading ${l.source.machineName}'s job runs failed, will retry: ${(err as Error).message}`,
+        );
+        return;
+      }
+    }
     for (const l of links.values()) {
       if (l.pipeline.rebuildFrom == null) continue;
       try {

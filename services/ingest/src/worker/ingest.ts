@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { PostgresAdapter } from 'kysely';
 import type { Database } from '@takt/db';
+import { clearSetupMark } from '@takt/db';
 import type { SourcePolicy } from '@takt/domain';
 import { DEFAULT_SOURCE_POLICY } from '@takt/domain';
 import { contestedSources } from '../sources/address-policy';
@@ -90,6 +91,8 @@ export interface IngestService {
   counters(): Map<string, ShdrCounters>;
   /** Source leases this node holds (PostgreSQL; 0 on SQLite, where one node derives every source). */
   leases(): number;
+  /** Read the job runs' setup now, and store what their changes re-derive (tests; the tick does it). */
+  syncSetup(): Promise<void>;
 }
 
 /** A link keeps its transport while its source still points at the same place. */
@@ -352,7 +355,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       link.transport = transportFor(link);
       links.set(s.sourceId, link);
     }
-    await syncSetup(db, links.values(), now);
+    clearWhenStored(await syncSetup(db, links.values(), now));
   }
 
   // One refresh at a time: two overlapping reads would both see a new source as missing and link it twice.
@@ -366,15 +369,27 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
   const rollups = new RollupWorker(db, now, log, postgres, options.onTimeRefused);
   const flush = () => writer.flush();
+  // Decision 1025: a job run's setup mark is cleared once what it re-derives is stored (a batch taken after it
+  // committed); a worker that stops first leaves it for the next holder.
+  const setupStored = async (applied: ReadonlyArray<{ machineId: string; markedAt: number }>) => {
+    if (applied.length === 0) return;
+    await writer.committed();
+    for (const m of applied) await clearSetupMark(db, m.machineId, m.markedAt);
+  };
+  const clearWhenStored = (applied: ReadonlyArray<{ machineId: string; markedAt: number }>) => {
+    setupStored(applied).catch((err: Error) =>
+      log(`[ingest] a job run's setup stays marked, will retry: ${err.message}`),
+    );
+  };
 
   const tick = () => {
     for (const l of links.values()) l.liveDirty = true;
     checkLinks(db, links.values(), now, mqtt?.status).catch((err: Error) =>
       log(`[ingest] checking gateway links failed: ${err.message}`),
     );
-    syncSetup(db, links.values(), now).catch((err: Error) =>
-      log(`[ingest] reading job runs failed: ${err.message}`),
-    );
+    syncSetup(db, links.values(), now)
+      .then(clearWhenStored)
+      .catch((err: Error) => log(`[ingest] reading job runs failed: ${err.message}`));
   };
 
   if (keeper) await keeper.renew();
@@ -414,6 +429,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     rollUp: () => rollups.run(),
     counters: () => new Map([...links].map(([id, l]) => [id, l.transport.counters])),
     leases: () => keeper?.count ?? 0,
+    async syncSetup() {
+      await setupStored(await syncSetup(db, links.values(), now));
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
+import { setupMarksOf } from '@takt/db';
 import { gatewayLinkLostAt } from '@takt/domain';
 import type { TransportStatus } from '../sources/transport';
 import type { Link } from './link';
@@ -35,20 +36,43 @@ export async function checkLinks(
   }
 }
 
+/** The job runs fed at each tick are those reaching into the last day (memory only: older ones are read on demand). */
+const SETUP_TICK_MS = 24 * 3_600_000;
+
+const eventKey = (e: { at: number; value: string }) => `${e.at}|${e.value}`;
+
 /**
  * The setup flow lives in job runs (written by the API); feed their START/END events of the last day to
- * each machine. Mutates the links' pipelines.
+ * each machine, and re-derive the machines whose job runs changed at any age (decision 1025). Mutates the links'
+ * pipelines. Returns the setup marks applied: the caller clears them once the re-derivation is stored.
  */
 export async function syncSetup(
   db: Kysely<Database>,
   links: Iterable<Link>,
   now: () => number,
-): Promise<void> {
+): Promise<Array<{ machineId: string; markedAt: number }>> {
   const byMachine = new Map([...links].map((l) => [l.source.machineId, l]));
-  const events = await loadSetupEvents(db, [...byMachine.keys()], now() - 24 * 3_600_000);
-  for (const [machineId, list] of events) {
-    const link = byMachine.get(machineId);
-    if (link) link.pipeline.setSetup(list); // the pipeline passes on only the events it has not seen
-    if (link && link.pipeline.dirty) link.liveDirty = true;
+  const since = now() - SETUP_TICK_MS;
+  const events = await loadSetupEvents(db, [...byMachine.keys()], since);
+  for (const [machineId, link] of byMachine) {
+    // The pipeline passes on only the events it has not seen.
+    link.pipeline.setSetup(events.get(machineId) ?? [], since);
+    if (link.pipeline.dirty) link.liveDirty = true;
   }
+  const applied: Array<{ machineId: string; markedAt: number }> = [];
+  for (const mark of await setupMarksOf(db, [...byMachine.keys()])) {
+    const link = byMachine.get(mark.machine_id)!;
+    const list = (await loadSetupEvents(db, [mark.machine_id], mark.from_at)).get(mark.machine_id) ?? [];
+    // An event known and no longer in the job runs (a run deleted, a setup end moved): re-derive from the mark.
+    const current = new Set(list.map(eventKey));
+    const gone = link.pipeline
+      .knownSetupEvents()
+      .some((e) => e.at >= mark.from_at && !current.has(eventKey(e)));
+    if (gone) link.pipeline.rederiveFrom(mark.from_at);
+    // New events older than the engine's memory make it re-derive from storage by themselves.
+    link.pipeline.setSetup(list, mark.from_at);
+    link.liveDirty = true;
+    applied.push({ machineId: mark.machine_id, markedAt: mark.marked_at });
+  }
+  return applied;
 }

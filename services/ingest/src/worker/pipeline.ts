@@ -18,8 +18,9 @@ const HEARTBEAT_EVERY_MS = 10_000;
 export const DERIVER_MEMORY_MS = 3_600_000;
 
 /**
- * How far back a pipeline remembers the operator's setup events: past a rebuild's reach (a week), and past the
- * day the worker hands over at each tick (older events never come again).
+ * How far back a pipeline remembers the operator's setup events, for memory only (decision 1025): past the day the
+ * worker hands over at each tick. Older ones are read from the job runs again when data that old arrives (a
+ * gateway's backlog) or a rebuild reaches back there: no window decides what a late record is worth.
  */
 const SETUP_MEMORY_MS = 8 * 24 * 3_600_000;
 
@@ -121,6 +122,10 @@ export class MachinePipeline {
   private tookOverAt: number | null = null;
   private readonly setupSeen = new Set<string>();
   private setupEvents: Array<{ at: number; value: 'START' | 'END' }> = [];
+  /** Every setup event of the job runs reaching to or past this time is known (given by the worker). */
+  private setupKnownFrom = Infinity;
+  /** Data older than `setupKnownFrom` arrived: the worker reads the setup events from here (decision 1025). */
+  private setupWantedFrom: number | null = null;
   /** Where link drops and data go among each other, by this source's arrival order (METRICS.md §1). */
   private readonly clock: LinkClock;
 
@@ -163,6 +168,12 @@ export class MachinePipeline {
       for (const o of observations) if (o.ts < first) first = o.ts;
       this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
     }
+    // Machine data older than the setup events known: they are read from the job runs before the next take.
+    let oldestData = Infinity;
+    for (const o of observations)
+      if (o.key !== 'setup' && o.key !== 'heartbeat' && o.ts < oldestData) oldestData = o.ts;
+    if (oldestData < this.setupKnownFrom)
+      this.setupWantedFrom = Math.min(this.setupWantedFrom ?? Infinity, oldestData);
     const r = this.deriver.push(observations);
     if (r.changedFrom != null) this.changedFrom = Math.min(this.changedFrom ?? Infinity, r.changedFrom);
     if (r.tooLate.length > 0) {
@@ -229,8 +240,15 @@ export class MachinePipeline {
     return this.connection;
   }
 
-  /** The operator's setup flow (a job run in setup) overrides the machine state: START at its start, END when production starts. */
-  setSetup(events: ReadonlyArray<{ at: number; value: 'START' | 'END' }>): void {
+  /**
+   * The operator's setup flow (a job run in setup) overrides the machine state: START at its start, END when
+   * production starts. `knownFrom`: the events are those of every job run reaching to or past that time.
+   */
+  setSetup(events: ReadonlyArray<{ at: number; value: 'START' | 'END' }>, knownFrom?: number): void {
+    if (knownFrom != null) {
+      this.setupKnownFrom = Math.min(this.setupKnownFrom, knownFrom);
+      if (this.setupWantedFrom != null && knownFrom <= this.setupWantedFrom) this.setupWantedFrom = null;
+    }
     // The worker hands over every recent event at each tick. Only new ones go to the engine: a repeat
     // older than its in-memory history would come back as too late and force a rebuild at every tick.
     const fresh = events.filter((e) => !this.setupSeen.has(`${e.at}|${e.value}`));
@@ -241,9 +259,24 @@ export class MachinePipeline {
     this.pushDomain(fresh.map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })));
   }
 
-  /** Setup events this pipeline was given (a rebuilt pipeline starts from them too). */
+  /** Setup events this pipeline was given and still remembers. */
   knownSetupEvents(): ReadonlyArray<{ at: number; value: 'START' | 'END' }> {
     return this.setupEvents;
+  }
+
+  /** Earliest machine data older than the setup events known (the worker reads them from there), or null. */
+  get setupNeededFrom(): number | null {
+    this.drain();
+    return this.setupWantedFrom;
+  }
+
+  /**
+   * Re-derive from storage from `at` on (a job run's setup there changed or went away, decision 1025): the
+   * worker rebuilds as for late data.
+   */
+  rederiveFrom(at: number): void {
+    this.drain();
+    this.tooLateFrom = Math.min(this.tooLateFrom ?? Infinity, at);
   }
 
   /**
@@ -330,6 +363,7 @@ export class MachinePipeline {
     if (this.setupEvents.length > 0 && this.setupEvents[0]!.at < keepFrom) {
       for (const e of this.setupEvents) if (e.at < keepFrom) this.setupSeen.delete(`${e.at}|${e.value}`);
       this.setupEvents = this.setupEvents.filter((e) => e.at >= keepFrom);
+      this.setupKnownFrom = Math.max(this.setupKnownFrom, keepFrom);
     }
   }
 

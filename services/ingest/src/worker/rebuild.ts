@@ -7,9 +7,12 @@ import type { InboxLedger } from '../sources/gateway/inbox';
 import type { Link } from './link';
 import { MachinePipeline } from './pipeline';
 import type { ObservationRow } from './store';
-import { loadObservationsSince, rebuildStart } from './store';
+import { loadObservationsSince, loadSetupEvents, rebuildStart } from './store';
 
-/** A rebuild for late data reads at most this far back from it to find the state it starts from. */
+/**
+ * A rebuild for late data reads at most this far back from it to find the state it starts from (memory: the
+ * observations it reads; the setup events come from the job runs whatever their age, decision 1025).
+ */
 export const REBUILD_MAX_MS = 7 * 24 * 3_600_000;
 
 /** Read stored observations back into the raw form (for re-deriving history after very late data). */
@@ -70,12 +73,16 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   let covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
   let runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
   let stored = await loadObservationsSince(db, machineId, runStart);
+  // The setup events of every job run reaching into the re-derived time, read now (not what the old pipeline
+  // remembers: a run entered or edited after the fact counts as if it had been there all along).
+  let setup = await loadSetupEvents(db, [machineId], runStart);
   // Lines keep arriving (into the old pipeline) while we read: more late data may have come meanwhile.
   while (lateFrom() < from) {
     from = lateFrom();
     covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
     runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
     stored = await loadObservationsSince(db, machineId, runStart);
+    setup = await loadSetupEvents(db, [machineId], runStart);
   }
   // From here on nothing awaits, so every observation is in `stored`, in the buffer, or arrives later
   // into the new pipeline.
@@ -94,7 +101,7 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
     now(),
   );
   feedStored(fresh, rows);
-  fresh.setSetup(old.knownSetupEvents());
+  fresh.setSetup(setup.get(machineId) ?? [], runStart);
   fresh.setConnection(link.transport.status, now());
   fresh.continueStoredHistory();
   fresh.replaceFrom(from);
