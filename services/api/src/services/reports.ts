@@ -12,6 +12,8 @@ import {
   knownStateMsSeries,
   packRollups,
   rollupBuckets,
+  rollupsOfRange,
+  splitRange,
 } from '@takt/domain';
 import type {
   CompanyCalendar,
@@ -156,7 +158,6 @@ export async function reportRollups(
   const cells = opts.useStored && readsDayRows(calendar, range, opts.cells?.unit) ? opts.cells : undefined;
   const rows = new Map<string, Rollup[]>(machineIds.map((id) => [id, []]));
   let state: { computedAt: Map<string, number>; dirty: Map<string, number> };
-  let storedRows: Rollup[] = [];
   let series = new Map<string, RollupSeries>();
   // The reasons of every machine read alongside the cells (in parallel on PostgreSQL); read again for the
   // stored machines alone if some turn out to be built from facts (below).
@@ -198,13 +199,32 @@ export async function reportRollups(
   const fresh = machineIds.filter((id) => !opts.useStored || !covered(id));
   const freshSet = new Set(fresh);
   const stored = machineIds.filter((id) => !freshSet.has(id));
-  if (!cells) storedRows = await loadRollups(ctx.scope, { machineIds: stored, ...range });
-  for (const r of storedRows) rows.get(r.machineId)!.push(r);
+  if (!cells && stored.length > 0 && freshEnd > range.start) {
+    // Decision 1015: the whole stored buckets inside the range, and the (at most two) buckets its edges cut
+    // (19:05, a mid-minute instant, now) built from the facts over their part inside it, so any range has
+    // exact figures and rows never straddle its edges. An aligned range reads its stored rows only.
+    const split = splitRange(calendar, { start: epochMs(range.start), end: epochMs(freshEnd) });
+    const [whole, edgeSources] = await Promise.all([
+      split.whole ? loadRollups(ctx.scope, { machineIds: stored, ...split.whole }) : [],
+      // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
+      Promise.all(split.edges.map((e) => loadRollupSources(ctx.scope.db, stored, e, { now: ctx.now }))),
+    ]);
+    const wholeOf = new Map<string, Rollup[]>(stored.map((id) => [id, []]));
+    for (const r of whole) wholeOf.get(r.machineId)!.push(r);
+    for (const id of stored)
+      rows.set(
+        id,
+        rollupsOfRange(split, wholeOf.get(id)!, (edges) =>
+          edges.flatMap((e, i) => buildRollups(edgeSources[i]!.get(id)!, [e])),
+        ),
+      );
+  }
   for (const id of fresh) series.delete(id);
   if (fresh.length > 0 && freshEnd > range.start) {
     const span = { start: epochMs(range.start), end: epochMs(freshEnd) };
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
-    const sources = await loadRollupSources(ctx.scope.db, fresh, span);
+    // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
+    const sources = await loadRollupSources(ctx.scope.db, fresh, span, { now: ctx.now });
     const buckets = rollupBuckets(calendar, span);
     for (const id of fresh) rows.set(id, buildRollups(sources.get(id)!, buckets));
   }

@@ -1,0 +1,292 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { DurationMs, EpochMs } from '../brand';
+import { HOUR_MS, MINUTE_MS } from '../brand';
+import type { CompanyCalendar, TimeRange } from '../calendar/intervals';
+import { rollupBuckets } from '../calendar/intervals';
+import type { Span, StateInterval } from '../derive/outputs';
+import { MACHINE_STATES } from '../machine-state';
+import type { ProductionCycle } from '../metrics/production';
+import { bucketAt, rollupsOfRange, splitRange } from './edges';
+import type { DowntimeAnnotation, Rollup, RollupMeasures, RollupSource } from './rollup';
+import {
+  addMeasuresInto,
+  buildRollups,
+  efficiencyTotalsSeries,
+  emptyMeasures,
+  packRollups,
+  sumRollups,
+} from './rollup';
+
+// Issue 27 point 3: figures for [a, c) are those of [a, b) and [b, c) added, for any b — mid-hour,
+// mid-minute, on a shift edge — whether a range's rows are built from the facts or read as whole stored
+// buckets plus its edge pieces (decision 1015).
+
+const t = (iso: string) => Date.parse(iso) as EpochMs;
+
+// A company on Kolkata time (+05:30) whose day starts at 06:30 wall time, with a shift from 07:10 to 15:25 and
+// one from 15:25 to 23:40: hour edges fall at :00 UTC, shift edges mid-hour, and a gap between shifts.
+const calendar: CompanyCalendar = {
+  timezone: 'Asia/Kolkata',
+  currentTimeContext: { offset_millis: 6.5 * HOUR_MS },
+  shifts: [
+    {
+      id: 'day',
+      name: 'Day',
+      versions: [
+        {
+          startoffsetminutes: 430,
+          endoffsetminutes: 925,
+          byweekday: [0, 1, 2, 3, 4, 5, 6],
+          effectivedate: '2024-01-01',
+        },
+      ],
+    },
+    {
+      id: 'late',
+      name: 'Late',
+      versions: [
+        {
+          startoffsetminutes: 925,
+          endoffsetminutes: 1420,
+          byweekday: [0, 1, 2, 3, 4, 5, 6],
+          effectivedate: '2024-01-01',
+        },
+      ],
+    },
+  ],
+};
+/** The generated facts live in [W0, W1): 8 hours of one company day. */
+const W0 = t('2024-03-12T01:00:00Z');
+const W1 = W0 + 8 * HOUR_MS;
+/** The stored grid: the whole company days around the window. */
+const GRID = { start: (W0 - 24 * HOUR_MS) as EpochMs, end: (W1 + 24 * HOUR_MS) as EpochMs };
+
+const instant = fc.oneof(
+  fc.integer({ min: W0, max: W1 }),
+  // on a minute, an hour or a shift edge as often as anywhere
+  fc.integer({ min: 0, max: 8 * 60 }).map((m) => W0 + m * MINUTE_MS),
+  fc.integer({ min: 0, max: 8 }).map((h) => W0 + h * HOUR_MS),
+);
+
+/** Sorted distinct cut points of [W0, W1) into pieces. */
+const cuts = (n: number) =>
+  fc
+    .uniqueArray(fc.integer({ min: W0 + 1, max: W1 - 1 }), { maxLength: n })
+    .map((xs) => [W0, ...xs.sort((a, b) => a - b), W1]);
+
+const spans = (n: number): fc.Arbitrary<Span[]> =>
+  fc.uniqueArray(fc.integer({ min: W0, max: W1 }), { maxLength: 2 * n }).map((xs) => {
+    const s = xs.sort((a, b) => a - b);
+    const out: Span[] = [];
+    for (let i = 0; i + 1 < s.length; i += 2) out.push({ start: s[i] as EpochMs, end: s[i + 1] as EpochMs });
+    return out;
+  });
+
+const source: fc.Arbitrary<RollupSource> = fc
+  .record({
+    cuts: cuts(40),
+    states: fc.array(fc.constantFrom(...MACHINE_STATES), { minLength: 41, maxLength: 41 }),
+    spindle: spans(10),
+    inCut: spans(10),
+    cycles: fc.array(
+      fc.record({
+        end: instant,
+        parts: fc.integer({ min: 0, max: 5 }),
+        idealMs: fc.integer({ min: 0, max: 90_000 }),
+        expectedMs: fc.integer({ min: 0, max: 120_000 }),
+        run: fc.boolean(),
+      }),
+      { maxLength: 60 },
+    ),
+    adjustments: fc.array(
+      fc.record({
+        at: instant,
+        count: fc.integer({ min: -3, max: 5 }),
+        scrap: fc.integer({ min: 0, max: 3 }),
+        reject: fc.constantFrom('scrap' as const, 'nonconform' as const, null),
+        category: fc.constantFrom('burr', 'crack', null),
+      }),
+      { maxLength: 20 },
+    ),
+    annotations: fc.array(
+      fc.record({
+        a: instant,
+        b: instant,
+        reason: fc.constantFrom('break', 'jam', null),
+        planned: fc.boolean(),
+      }),
+      { maxLength: 12 },
+    ),
+    runs: fc.array(
+      fc.record({
+        a: instant,
+        b: fc.option(instant),
+        setup: fc.constantFrom('planned' as const, 'unplanned' as const),
+        ideal: fc.constantFrom(0, 30_000),
+        expected: fc.constantFrom(0, 45_000),
+      }),
+      { maxLength: 3 },
+    ),
+  })
+  .map((g): RollupSource => {
+    const intervals: StateInterval[] = [];
+    for (let i = 0; i + 1 < g.cuts.length; i++)
+      intervals.push({
+        start: g.cuts[i] as EpochMs,
+        end: g.cuts[i + 1] as EpochMs,
+        state: g.states[i]!,
+        reason: null,
+      });
+    const cycles: ProductionCycle[] = g.cycles.map((c, i): ProductionCycle => ({
+      start: (c.end - 60_000) as EpochMs,
+      end: c.end as EpochMs,
+      duration: 60_000 as DurationMs,
+      count: 1,
+      source: 'part_count',
+      setup: false,
+      runId: c.run ? `run${i % 3}` : null,
+      jobId: null,
+      parts: c.parts,
+      expectedCycleTime: c.run ? 45_000 : 0,
+      idealCycleTime: c.run ? 30_000 : 0,
+      idealMs: c.idealMs,
+      expectedMs: c.expectedMs,
+    }));
+    const annotations: DowntimeAnnotation[] = g.annotations
+      .filter((x) => x.a !== x.b)
+      .map((x) => ({
+        start: Math.min(x.a, x.b) as EpochMs,
+        end: Math.max(x.a, x.b) as EpochMs,
+        reasonId: x.reason,
+        countsAsPlanned: x.planned,
+      }))
+      .sort((x, y) => x.start - y.start);
+    return {
+      machineId: 'm1',
+      intervals,
+      spindle: g.spindle,
+      inCut: g.inCut,
+      cycles,
+      adjustments: g.adjustments.map((x) => ({
+        adjustmenttime: x.at as EpochMs,
+        count: x.count,
+        scrapcount: x.reject ? x.scrap : 0,
+        rejectBehavior: x.reject,
+        categoryId: x.category,
+      })),
+      annotations,
+      runs: g.runs.map((r) => ({
+        start: Math.min(r.a, r.b ?? r.a) as EpochMs,
+        end: r.b === null ? null : (Math.max(r.a, r.b) as EpochMs),
+        startInSetup: r.setup,
+        expectedCycleTime: r.expected,
+        idealCycleTime: r.ideal,
+      })),
+    };
+  });
+
+/** a < b < c inside the window. */
+const triple = fc
+  .tuple(instant, instant, instant)
+  .filter(([x, y, z]) => new Set([x, y, z]).size === 3)
+  .map((xs) => xs.sort((p, q) => p - q) as [number, number, number]);
+
+const range = (start: number, end: number): TimeRange => ({ start: start as EpochMs, end: end as EpochMs });
+
+/** Rows built from the facts over exactly the range's buckets (a machine without stored rows). */
+const builtRows = (src: RollupSource, r: TimeRange) => buildRollups(src, rollupBuckets(calendar, r));
+
+/** Rows as reportRollups reads a stored machine: the whole stored buckets inside, edges from the facts. */
+const storedRows = (src: RollupSource, stored: readonly Rollup[], r: TimeRange) =>
+  rollupsOfRange(splitRange(calendar, r), stored, (edges) => buildRollups(src, edges));
+
+const added = (x: RollupMeasures, y: RollupMeasures) =>
+  addMeasuresInto(addMeasuresInto(emptyMeasures(), x), y);
+
+/** Both sums of a range's rows: over all time and over shift time. */
+const sums = (rows: readonly Rollup[], r: TimeRange) => {
+  const s = sumRollups(rows, r);
+  return { all: s.all, inShift: s.inShift };
+};
+
+describe('splitRange', () => {
+  it('leaves a range on bucket edges whole and cuts a mid-hour one into its edge pieces', () => {
+    const h = t('2024-03-12T13:00:00Z'); // 18:30 Kolkata, in the late shift
+    expect(splitRange(calendar, range(h, h + 2 * HOUR_MS))).toEqual({
+      whole: range(h, h + 2 * HOUR_MS),
+      edges: [],
+    });
+    // 19:05–19:20 wall time: inside one bucket, one edge piece.
+    const a = h + 35 * MINUTE_MS;
+    expect(splitRange(calendar, range(a, a + 15 * MINUTE_MS))).toEqual({
+      whole: null,
+      edges: [{ start: a, end: a + 15 * MINUTE_MS, shiftId: 'late' }],
+    });
+    // 19:05 to 21:20:10.5: two edge pieces around two whole hours.
+    const c = h + 3 * HOUR_MS + 50 * MINUTE_MS + 10_500;
+    expect(splitRange(calendar, range(a, c))).toEqual({
+      whole: range(h + HOUR_MS, h + 3 * HOUR_MS),
+      edges: [
+        { start: a, end: h + HOUR_MS, shiftId: 'late' },
+        { start: h + 3 * HOUR_MS, end: c, shiftId: 'late' },
+      ],
+    });
+  });
+
+  it('cuts at shift edges too (a shift starting mid-hour)', () => {
+    // The late shift starts 15:25 Kolkata = 09:55 UTC.
+    const edge = t('2024-03-12T09:55:00Z');
+    expect(bucketAt(calendar, edge - 1)).toEqual({
+      start: t('2024-03-12T09:00:00Z'),
+      end: edge,
+      shiftId: 'day',
+    });
+    expect(bucketAt(calendar, edge)).toEqual({
+      start: edge,
+      end: t('2024-03-12T10:00:00Z'),
+      shiftId: 'late',
+    });
+    expect(splitRange(calendar, range(edge, edge + HOUR_MS))).toEqual({
+      whole: range(edge, t('2024-03-12T10:00:00Z')),
+      edges: [{ start: t('2024-03-12T10:00:00Z'), end: edge + HOUR_MS, shiftId: 'late' }],
+    });
+  });
+});
+
+describe('any range, any boundary (property)', () => {
+  it('[a, c) = [a, b) + [b, c) for every additive measure, built from facts or from stored buckets and edges', () => {
+    fc.assert(
+      fc.property(source, triple, (src, [a, b, c]) => {
+        const stored = buildRollups(src, rollupBuckets(calendar, GRID));
+        const ac = range(a, c);
+        const ab = range(a, b);
+        const bc = range(b, c);
+        for (const rowsOf of [
+          (r: TimeRange) => builtRows(src, r),
+          (r: TimeRange) => storedRows(src, stored, r),
+        ]) {
+          const whole = sums(rowsOf(ac), ac);
+          const left = sums(rowsOf(ab), ab);
+          const right = sums(rowsOf(bc), bc);
+          expect(whole.all).toEqual(added(left.all, right.all));
+          expect(whole.inShift).toEqual(added(left.inShift, right.inShift));
+          // The rows of [a, c) summed per part give the same (cells of a report cut at b).
+          expect(sums(rowsOf(ac), ab).all.durationMs + sums(rowsOf(ac), bc).all.durationMs).toBe(c - a);
+        }
+        // Stored buckets plus edges give what the facts give.
+        expect(sums(storedRows(src, stored, ac), ac)).toEqual(sums(builtRows(src, ac), ac));
+        // The packed series (rollupTotals) adds up too.
+        const totals = (r: TimeRange) => efficiencyTotalsSeries(packRollups(storedRows(src, stored, r)), r);
+        const [x, y, z] = [totals(ac), totals(ab), totals(bc)];
+        for (const k of Object.keys(x) as (keyof typeof x)[]) {
+          if (k === 'minExpectedPartTime') continue;
+          expect(x[k]).toBe((y[k] as number) + (z[k] as number));
+        }
+        const mins = [y.minExpectedPartTime, z.minExpectedPartTime].filter((m) => m !== null);
+        expect(x.minExpectedPartTime).toBe(mins.length ? Math.min(...mins) : null);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,276 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { OeeReportResponse, WaterfallStep } from '@takt/domain';
+import { DIALECTS } from '@takt/db/testing';
+import { aMachine } from '../testing/builders';
+import { aDowntimeReason, anAnnotation, MIN } from '../testing/downtime-builders';
+import { anAdjustmentRow, aJobWithRun, apiPerTest, aReportTenant, someCycles } from '../testing/report-plant';
+
+// Any range, any boundary (issue 27 point 3, decision 1015): the OEE, utilization and parts figures of
+// [a, c) are those of [a, b) and [b, c) added (times and parts; ratios from the sums), for edges mid-hour,
+// mid-minute, on a shift edge or at now, whether the machine's stored rollups are read (whole buckets plus
+// the edge pieces from the facts) or it is built from the facts. Both dialects.
+
+const HOUR = 60 * MIN;
+/** Local time (America/Chicago, CST = UTC−6) on Tuesday 2025-11-04. */
+const at = (h: number, m = 0, ms = 0) => Date.UTC(2025, 10, 4, h + 6, m) + ms;
+/** The machines' facts start at 11:00; now is 16:37:12.345, mid-hour and mid-minute. */
+const T0 = at(11);
+const NOW = at(16, 37, 12_345);
+
+/** Shifts Day 06:00–14:30 and Swing 14:30–22:00: a shift edge mid-hour. */
+const SHIFTS = [
+  ['Day', 360, 870],
+  ['Swing', 870, 1320],
+] as const;
+
+/** One generated machine's facts (a fixed seed: the same plant every run). */
+const FACTS = fc.sample(
+  fc.record({
+    cuts: fc.uniqueArray(fc.integer({ min: T0 + 15 * MIN + 1, max: NOW - 1 }), {
+      minLength: 30,
+      maxLength: 30,
+    }),
+    states: fc.array(fc.constantFrom('ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'), {
+      minLength: 32,
+      maxLength: 32,
+    }),
+    cycleEnds: fc.uniqueArray(fc.integer({ min: T0 + 2 * MIN, max: NOW - 1 }), {
+      minLength: 60,
+      maxLength: 60,
+    }),
+    corrections: fc.array(
+      fc.record({ at: fc.integer({ min: T0, max: NOW - 1 }), count: fc.integer({ min: 1, max: 3 }) }),
+      {
+        minLength: 4,
+        maxLength: 4,
+      },
+    ),
+  }),
+  { seed: 27, numRuns: 1 },
+)[0]!;
+
+/** An instant of [T0, NOW]: anywhere (ms), on a minute, on an hour or the shift edge, or now. */
+const instant = fc.oneof(
+  fc.integer({ min: T0, max: NOW }),
+  fc.integer({ min: 0, max: Math.floor((NOW - T0) / MIN) }).map((m) => T0 + m * MIN),
+  fc.constantFrom(at(12), at(13), at(14), at(14, 30), at(15), at(16), NOW),
+);
+const triple = fc
+  .tuple(instant, instant, instant)
+  .filter(([x, y, z]) => new Set([x, y, z]).size === 3)
+  .map((xs) => xs.sort((p, q) => p - q) as [number, number, number]);
+
+/** The waterfall steps that are sums of time (the rest follow from P and Q). */
+const ADDITIVE_STEPS: ReadonlySet<WaterfallStep['key']> = new Set([
+  'allTime',
+  'outsideShift',
+  'shiftTime',
+  'plannedDowntime',
+  'plannedProductionTime',
+  'availabilityLoss',
+  'runTime',
+]);
+
+interface Figures {
+  /** Additive waterfall ms by step and reason. */
+  steps: Map<string, number>;
+  availability: number | null;
+  inCycleMs: number;
+  durationMs: number;
+  inCycle: number | null;
+  parts: number;
+  /** Σ of the hour cells, which must add up to the range. */
+  cellInCycleMs: number;
+  cellDurationMs: number;
+  cellParts: number;
+  partsToken: string;
+}
+
+const addSteps = (x: Map<string, number>, y: Map<string, number>) => {
+  const out = new Map(x);
+  for (const [k, v] of y) out.set(k, (out.get(k) ?? 0) + v);
+  return out;
+};
+const nonZero = (m: Map<string, number>) => new Map([...m].filter(([, v]) => v !== 0));
+
+describe.each(DIALECTS)('any range, any boundary on %s', (dialect) => {
+  const api = apiPerTest(dialect, NOW);
+
+  async function get<T>(path: string, cookie: string): Promise<T> {
+    const res = await api.h.get(path, cookie);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as T;
+  }
+
+  /** The report figures of one machine over [start, end). */
+  async function figures(cookie: string, machineId: string, start: number, end: number, cache = true) {
+    const q = `start=${start}&end=${end}&machineId=${machineId}&interval=hour`;
+    const oee = await get<OeeReportResponse>(`/api/reports/oee?${q}`, cookie);
+    type Cell = { inCycleMs: number; durationMs: number; inCycle: number | null };
+    const util = await get<{ machines: Array<Cell & { intervals: Cell[] }> }>(
+      `/api/reports/utilization?${q}`,
+      cookie,
+    );
+    const goals = await get<{
+      machines: Array<{ parts: number; intervals: Array<{ parts: number }> }>;
+      cacheToken: string;
+    }>(`/api/reports/partGoals?${q}${cache ? '' : '&cache=false'}`, cookie);
+    const steps = new Map<string, number>();
+    for (const s of oee.waterfall)
+      if (ADDITIVE_STEPS.has(s.key))
+        steps.set(`${s.key}:${s.reasonId ?? ''}`, (steps.get(`${s.key}:${s.reasonId ?? ''}`) ?? 0) + s.ms);
+    const u = util.machines[0]!;
+    const g = goals.machines[0]!;
+    return {
+      steps,
+      availability: oee.efficiency.availability,
+      inCycleMs: u.inCycleMs,
+      durationMs: u.durationMs,
+      inCycle: u.inCycle,
+      parts: g.parts,
+      cellInCycleMs: u.intervals.reduce((t, c) => t + c.inCycleMs, 0),
+      cellDurationMs: u.intervals.reduce((t, c) => t + c.durationMs, 0),
+      cellParts: g.intervals.reduce((t, c) => t + c.parts, 0),
+      partsToken: goals.cacheToken,
+    } satisfies Figures;
+  }
+
+  /**
+   * Two machines with the same generated facts: `stored` with its rollups computed up to now (read from the
+   * stored rows), `facts` without any (built from the facts on every call).
+   */
+  async function plant() {
+    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS);
+    const brk = await aDowntimeReason(api.h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
+    const jam = await aDowntimeReason(api.h.t.db, company, { name: 'Jam', plannedBehavior: 'unplanned' });
+    const cuts = [T0, T0 + 15 * MIN, ...[...FACTS.cuts].sort((x, y) => x - y)];
+    const ids: string[] = [];
+    for (const name of ['Stored', 'Facts']) {
+      const m = await aMachine(api.h.t.db, company, { name });
+      ids.push(m);
+      // Setup first (a run started in planned setup), then the generated states; the last one still open.
+      await scope
+        .insertInto(
+          'state_intervals',
+          cuts.map((start, i) => ({
+            machine_id: m,
+            start_at: start,
+            end_at: cuts[i + 1] ?? null,
+            state: i === 0 ? 'SETUP' : FACTS.states[i]!,
+          })),
+        )
+        .execute();
+      await aJobWithRun(scope, {
+        machineId: m,
+        name: `Flange ${name}`,
+        expected: 2 * MIN,
+        ideal: 90_000,
+        jobCreatedAt: T0,
+        start: T0,
+        end: null,
+        setupEnd: T0 + 15 * MIN,
+      });
+      await someCycles(
+        scope,
+        m,
+        FACTS.cycleEnds.map((end) => ({ start: end - 90_000, end })),
+      );
+      await scope
+        .insertInto(
+          'part_adjustments',
+          FACTS.corrections.map((c) => anAdjustmentRow(m, c.at, { count: c.count })),
+        )
+        .execute();
+      // The first two downtime intervals annotated: a planned Break and an unplanned Jam.
+      const downtime = cuts.flatMap((start, i) =>
+        i > 0 && FACTS.states[i] !== 'ACTIVE' && cuts[i + 1] ? [{ start, end: cuts[i + 1]! }] : [],
+      );
+      for (const [k, d] of downtime.slice(0, 2).entries())
+        await anAnnotation(api.h.t.db, company, { machineId: m, ...d, typeId: (k === 0 ? brk : jam).id });
+    }
+    const [stored, facts] = ids as [string, string];
+    await recompute([stored], { from: T0 - HOUR, to: NOW, now: NOW });
+    // The rollup worker has caught up: no pending mark, so reports read the stored rows.
+    await api.h.t.db.deleteFrom('rollup_dirty').where('machine_id', '=', stored).execute();
+    return { cookie, stored, facts };
+  }
+
+  it('[a, c) = [a, b) + [b, c) for the OEE, utilization and parts figures, stored rows or facts (property)', async () => {
+    const p = await plant();
+    await fc.assert(
+      fc.asyncProperty(triple, async ([a, b, c]) => {
+        const ac = await figures(p.cookie, p.stored, a, c);
+        const ab = await figures(p.cookie, p.stored, a, b);
+        const bc = await figures(p.cookie, p.stored, b, c);
+        // Seconds and parts add up.
+        expect(nonZero(ac.steps)).toEqual(nonZero(addSteps(ab.steps, bc.steps)));
+        expect(ac.inCycleMs).toBe(ab.inCycleMs + bc.inCycleMs);
+        expect(ac.durationMs).toBe(c - a);
+        expect(ac.parts).toBe(ab.parts + bc.parts);
+        // The report's hour cells (cut at the range's edges) add up to the range.
+        for (const f of [ac, ab, bc]) {
+          expect(f.cellInCycleMs).toBe(f.inCycleMs);
+          expect(f.cellDurationMs).toBe(f.durationMs);
+          expect(f.cellParts).toBe(f.parts);
+        }
+        // Ratios from the sums.
+        const run = ac.steps.get('runTime:') ?? 0;
+        const ppt = ac.steps.get('plannedProductionTime:') ?? 0;
+        if (ppt === 0) expect(ac.availability).toBeNull();
+        else expect(ac.availability).toBeCloseTo(run / ppt, 12);
+        expect(ac.inCycle).toBeCloseTo(ac.inCycleMs / (c - a), 12);
+        // The stored rows and their edges give what the facts give, and so does cache=false.
+        const facts = await figures(p.cookie, p.facts, a, c);
+        expect({ ...ac, partsToken: '' }).toEqual({ ...facts, partsToken: '' });
+        const uncached = await figures(p.cookie, p.stored, a, c, false);
+        expect(uncached.parts).toBe(ac.parts);
+        expect(uncached.partsToken).not.toBe(ac.partsToken); // the cached call read the stored rows
+      }),
+      { numRuns: 12, seed: 3, examples: [[[at(14, 5), at(14, 12, 30_500), NOW]]] },
+    );
+  });
+
+  it('19:05–19:20 inside one stored hour: the run time, utilization and parts of those 15 minutes', async () => {
+    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS);
+    const m = await aMachine(api.h.t.db, company, { name: 'Lathe' });
+    // Yesterday evening: in cycle 18:50–19:40 with a 2-minute cycle ending every 2 minutes from 18:52.
+    const y = (h: number, mm = 0) => at(h, mm) - 24 * HOUR;
+    await scope
+      .insertInto('state_intervals', [
+        { machine_id: m, start_at: y(18), end_at: y(18, 50), state: 'INACTIVE' },
+        { machine_id: m, start_at: y(18, 50), end_at: y(19, 40), state: 'ACTIVE' },
+        { machine_id: m, start_at: y(19, 40), end_at: y(21), state: 'INACTIVE' },
+      ])
+      .execute();
+    await aJobWithRun(scope, {
+      machineId: m,
+      name: 'Shaft',
+      expected: 2 * MIN,
+      ideal: 2 * MIN,
+      jobCreatedAt: y(18),
+      start: y(18),
+      end: y(21),
+    });
+    await someCycles(
+      scope,
+      m,
+      Array.from({ length: 25 }, (_, i) => ({ start: y(18, 50 + 2 * i), end: y(18, 52 + 2 * i) })),
+    );
+    await recompute([m], { from: y(0), to: y(23), now: NOW });
+    await api.h.t.db.deleteFrom('rollup_dirty').execute();
+
+    const f = await figures(cookie, m, y(19, 5), y(19, 20));
+    expect(f.availability).toBe(1);
+    expect(f.steps.get('runTime:')).toBe(15 * MIN);
+    expect(f.inCycleMs).toBe(15 * MIN);
+    expect(f.inCycle).toBe(1);
+    // Cycles ending 19:06, 19:08, …, 19:18.
+    expect(f.parts).toBe(7);
+    const oee = await get<OeeReportResponse>(
+      `/api/reports/oee?start=${y(19, 5)}&end=${y(19, 20)}&machineId=${m}`,
+      cookie,
+    );
+    expect(oee.efficiency.performance).toBeCloseTo((7 * 2) / 15, 12);
+  });
+});
