@@ -35,7 +35,9 @@ export function InvitesPage() {
     <AccountsFrame
       title="invites.title"
       allowed={allowed}
-      notPermitted="invites.notPermitted"
+      // reports-admin §6: InviteUsers is for root users and admins not in demo mode, so an admin without it
+      // is in the demo: say so instead of a bare refusal.
+      notPermitted={me.isAdmin ? 'invites.notInDemo' : 'invites.notPermitted'}
       actions={
         <button type="button" className="button button--primary" onClick={() => setForm(newInviteForm())}>
           {t('invites.add')}

@@ -60,6 +60,8 @@ export const accountsUsers = {
     'An invite e-mails a link to set a password. The link works once, for a week; resending makes a new link.',
   'invites.caption': 'Open invites',
   'invites.notPermitted': 'You cannot invite users.',
+  'invites.notInDemo':
+    'This is a demo company: its admins cannot invite users, so the demo logins stay the ones printed at start. A staff (root) user can invite; see the README for TAKT_ROOT_EMAIL.',
   'invites.add': 'Invite users',
   'invites.newTitle': 'Invite users',
   'invites.create': 'Send invites',
