@@ -95,6 +95,8 @@ export const meSchema = z.object({
     locale: z.string(),
     product_tier: z.enum(['serviceProvider', 'utilization', 'full']),
   }),
+  /** A board device (a TV, decision 1041): the path of the board it shows; absent for everyone else. */
+  board: z.string().optional(),
 });
 export type Me = z.infer<typeof meSchema>;
 

@@ -7,6 +7,7 @@ import { ApiError, forbidden, notAuthenticated } from '../http/errors';
 import { findApiKeyByHash, touchApiKey } from '../repositories/api-keys';
 import { looksLikeApiKey } from '../services/api-keys';
 import { apiKeyMayCall } from './api-key-scopes';
+import { boardDeviceMayCall, boardOfCaller } from './board-device';
 import { getCompany } from '../repositories/company';
 import { findLiveSession } from '../repositories/sessions';
 import type { SessionKind } from '../repositories/sessions';
@@ -133,6 +134,9 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!found) throw notAuthenticated();
   // Decision 0840: a key opens only the calls its scopes name; anything else is refused before any route.
   if (found.caller.kind === 'apiKey' && !apiKeyMayCall(found.caller.apiKey.scopes, c.req.method, c.req.path))
+    throw forbidden();
+  // Decision 1041: a TV (a tablet whose view is a live board) reads its board's data and nothing else.
+  if (boardOfCaller(found.caller) !== null && !boardDeviceMayCall(c.req.method, c.req.path))
     throw forbidden();
   c.set('caller', found.caller);
   c.set('scope', found.scope);

@@ -3,6 +3,7 @@ import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { SESSION_COOKIE, TABLET_COOKIE, tabletCallerFor, userCaller } from '../auth/middleware';
+import { boardOfCaller } from '../auth/board-device';
 import type { AppEnv } from '../http/context';
 import { callerPermissions } from '../http/permissions';
 import type { LiveBus } from './bus';
@@ -48,6 +49,7 @@ function callerLookup(c: Context<AppEnv>): CallerLookup {
         timezone: found.caller.company.timezone,
         fullProduct: callerPermissions(found.caller, demoMode).includes('FullProduct'),
         boundMachineId: found.caller.kind === 'tablet' ? found.caller.boundMachineId : null,
+        boardOnly: boardOfCaller(found.caller) !== null,
       };
     } catch {
       return 'error';

@@ -130,4 +130,20 @@ describe.each(DIALECTS)('live session on %s', (dialect) => {
     await session.receive(JSON.stringify({ event: 'join', machine_id: machine, name: 'live' }));
     expect(socket.sent.at(-1)).toMatchObject({ event: 'error', code: 'NOT_AUTHENTICATED' });
   });
+
+  it('lets a TV (board device, decision 1041) join the live tiles only', async () => {
+    const { session, socket, answers, access } = aSession(t, company);
+    sessions.push(session);
+    answers.push(
+      { ...access, boardOnly: true },
+      { ...access, boardOnly: true },
+      { ...access, boardOnly: true },
+    );
+    await session.open();
+    const machine = await aMachine(t.db, company);
+    await session.receive(JSON.stringify({ event: 'join', machine_id: machine, name: 'diagnostics' }));
+    expect(socket.sent.at(-1)).toMatchObject({ event: 'error', code: 'FORBIDDEN', name: 'diagnostics' });
+    await session.receive(JSON.stringify({ event: 'join', machine_id: machine, name: 'live' }));
+    expect(socket.sent.at(-1)).toMatchObject({ event: 'join', machine_id: machine, name: 'live' });
+  });
 });

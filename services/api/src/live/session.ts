@@ -60,6 +60,8 @@ export interface Access {
   fullProduct: boolean;
   /** A tablet bound to one machine follows only that machine. */
   boundMachineId: string | null;
+  /** A TV (decision 1041) may join only the machines' `live` tiles, not timelines or raw diagnostics. */
+  boardOnly?: boolean;
 }
 
 /** The caller as the database has it now: null when the session or tablet is gone, 'error' for no verdict. */
@@ -179,6 +181,8 @@ export class LiveSession {
     const channel = { machine_id: join.machine_id, name: join.name };
     if (boundMachineId && join.machine_id !== boundMachineId)
       return this.error('FORBIDDEN', BOUND_ELSEWHERE, channel);
+    if (this.access.boardOnly && join.name !== 'live')
+      return this.error('FORBIDDEN', 'This display shows its live board only.', channel);
     // Tenancy: a machine of another company is simply not found.
     const machine = await getMachine(scope, join.machine_id);
     if (!machine) return this.error('NOT_FOUND', 'Machine not found.', channel);

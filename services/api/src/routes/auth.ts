@@ -3,16 +3,17 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { idSchema, loginRequestSchema } from '@takt/domain';
-import { SESSION_COOKIE } from '../auth/middleware';
+import { SESSION_COOKIE, TABLET_COOKIE } from '../auth/middleware';
 import type { AppEnv } from '../http/context';
 import { jsonBody } from '../http/validate';
 import { outboxTransport } from '../mail/transport';
 import { SESSION_TTL_MS } from '../repositories/sessions';
 import { loginWithCode, registerDevice, requestLoginCode } from '../services/accounts-login';
+import { boardOfCaller } from '../auth/board-device';
 import { login, logout, toMe } from '../services/auth';
 import { clientAddress } from '../http/client-address';
 import { publicUrlOf } from '../http/public-url';
-import { deviceAnswer } from './tablets';
+import { deviceAnswer, renewDeviceCookie } from './tablets';
 
 // The login page's variants (reports-admin §2 "Login: device button and code option depending on query
 // parameters"; decision 0935), outside /api like POST /login:
@@ -99,4 +100,11 @@ export const authRoutes = new Hono<AppEnv>()
   // live-operations §7: GET /timesync lets clients correct their clock (offline commands' occurredAt).
   .get('/timesync', (c) => c.json({ now: c.var.deps.now() }));
 
-export const meRoutes = new Hono<AppEnv>().get('/', (c) => c.json(toMe(c.var.caller, c.var.deps.demoMode)));
+export const meRoutes = new Hono<AppEnv>().get('/', (c) => {
+  // A TV is told the board it shows (decision 1041), so the floor app opens it and stays there.
+  const board = boardOfCaller(c.var.caller);
+  const deviceCookie = getCookie(c, TABLET_COOKIE);
+  if (c.var.caller.kind === 'tablet' && deviceCookie && !c.req.header('authorization'))
+    renewDeviceCookie(c, deviceCookie, c.var.deps.secureCookies);
+  return c.json({ ...toMe(c.var.caller, c.var.deps.demoMode), ...(board ? { board } : {}) });
+});

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { idSchema } from '@takt/domain';
+import { boardPathOf, DEVICE_VIEWS, idSchema } from '@takt/domain';
 import type { tabletSchema } from '@takt/domain';
 import { TABLET_COOKIE } from '../auth/middleware';
 import { bearerToken } from '../auth/tokens';
@@ -41,13 +41,17 @@ import type { Tablet } from '../repositories/tablets';
 //          machine_id, dashboardView }, redirectTo } + httpOnly takt_tablet cookie
 
 // The view the tablet opens (live-operations §3 Tablet.dashboardView, default opdash).
-const dashboardViewSchema = z.string().trim().min(1).max(40);
+// A view of DEVICE_VIEWS: `opdash` (the workcenter) or a live board, which makes the device a TV (decision 1041).
+const dashboardViewSchema = z.enum(DEVICE_VIEWS, {
+  message: `Choose one of: ${DEVICE_VIEWS.join(', ')}.`,
+});
 const remoteIdentifierSchema = z.string().trim().max(200).nullish();
 
 const associateSchema = z.object({
   code: z.string().trim().min(1, 'Enter the code shown on the tablet.').max(20),
   machineId: idSchema.nullish(),
   remote_identifier: remoteIdentifierSchema,
+  dashboardView: dashboardViewSchema.optional(),
 });
 const updateSchema = z.object({
   remote_identifier: remoteIdentifierSchema,
@@ -72,6 +76,7 @@ export const tabletsRoutes = new Hono<AppEnv>()
         code: body.code,
         machineId: body.machineId ?? null,
         remoteIdentifier: body.remote_identifier ?? null,
+        ...(body.dashboardView ? { dashboardView: body.dashboardView } : {}),
       },
     );
     return c.json(tablet);
@@ -98,13 +103,7 @@ export const tabletsRoutes = new Hono<AppEnv>()
  * the menu's Remote Identifier shows remote_identifier.
  */
 export function deviceAnswer(c: Context<AppEnv>, tablet: Tablet, token: string, secure: boolean) {
-  setCookie(c, TABLET_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'Strict',
-    secure,
-    path: '/',
-    maxAge: TABLET_COOKIE_MAX_AGE_S,
-  });
+  renewDeviceCookie(c, token, secure);
   const body: { tablet: z.infer<typeof tabletSchema>; redirectTo: string } = {
     tablet: {
       id: tablet.id,
@@ -113,9 +112,25 @@ export function deviceAnswer(c: Context<AppEnv>, tablet: Tablet, token: string, 
       machine_id: tablet.machine_id,
       dashboardView: tablet.dashboardView,
     },
-    redirectTo: tablet.machine_id ? `/${encodeURIComponent(tablet.machine_id)}` : '/',
+    // A TV opens its board (decision 1041); a tablet its machine's workcenter, or the machine list.
+    redirectTo:
+      boardPathOf(tablet) ?? (tablet.machine_id ? `/${encodeURIComponent(tablet.machine_id)}` : '/'),
   };
   return c.json(body);
+}
+
+/**
+ * The device cookie's year starts again whenever the device asks who it is (every page load, and the 24-hour
+ * reload): a TV or tablet in use never loses its credential mid-shift, only by a revoke (decision 1041).
+ */
+export function renewDeviceCookie(c: Context<AppEnv>, token: string, secure: boolean): void {
+  setCookie(c, TABLET_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure,
+    path: '/',
+    maxAge: TABLET_COOKIE_MAX_AGE_S,
+  });
 }
 
 /** The device side, outside /api: no session, the registration's device token. */

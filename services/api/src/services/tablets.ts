@@ -56,7 +56,7 @@ export const companyTablets = (scope: CompanyScope): Promise<Tablet[]> => listTa
 export async function associateByCode(
   scope: CompanyScope,
   deps: { db: Executor; bus: LiveBus; now: number; userId: string },
-  input: { code: string; machineId: string | null; remoteIdentifier: string | null },
+  input: { code: string; machineId: string | null; remoteIdentifier: string | null; dashboardView?: string },
 ): Promise<Tablet & { notified: boolean }> {
   if (input.machineId) await machineExists(scope, input.machineId);
   // Counted before the lookup, so a guess over the limit learns nothing; given back when the code works.
@@ -78,6 +78,8 @@ export async function associateByCode(
     userId: deps.userId,
   });
   if (!claimed) throw new ApiError(404, 'CODE_NOT_FOUND', TABLET_TEXTS.codeInvalid);
+  // A TV is registered like a tablet, its board chosen with the code (decision 1041).
+  if (input.dashboardView) await updateTablet(scope, pending.id, { dashboardView: input.dashboardView });
   // The tablet's socket may be held by another API process: the bus reaches it there.
   const { notPushed } = await pushToTablets(deps.bus, scope.companyId, [pending.id], 'associated');
   const tablet = await tabletOr404(scope, pending.id);
