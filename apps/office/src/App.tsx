@@ -55,7 +55,7 @@ const MachineQualityPage = lazy(() =>
 );
 
 const PartsReportPage = lazy(() =>
-  import('./pages/PartsReportPage').then((m) => ({ default: m.PartsReportPage })),
+  import('./parts/PartsReportPage').then((m) => ({ default: m.PartsReportPage })),
 );
 
 const OverridesReportPage = lazy(() =>

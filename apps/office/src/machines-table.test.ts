@@ -83,7 +83,7 @@ describe('machinesCsv', () => {
   it('writes the visible columns', () => {
     const csv = machinesCsv(sortRows(rows, { key: 'name', direction: 'ascending' }), NOW, 'UTC');
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Name,Group(s),Status,Time in State,Program,Part Count,Last Heartbeat');
+    expect(lines[0]).toBe('Name,Group(s),Status,Time in State,Program,Controller count,Last Heartbeat');
     expect(lines[1]).toBe('Machine 1,,Never Reported,,O1000,12,2025-06-01 11:59:59');
     expect(lines[3]).toBe('Machine 10,"Lathes, Mills",Active,0:00:10,,5,2025-06-01 11:59:59');
   });

@@ -38,8 +38,15 @@ export const COLUMN_LABEL: Record<ColumnKey, string> = {
   status: t('field.status'),
   timeInState: t('field.timeInState'),
   program: t('field.program'),
-  partCount: t('field.partCount'),
+  // The controller's own counter (cycles since its last reset), named so: it is not good parts and never
+  // meets the tablet's or the reports' figures (decision 1021).
+  partCount: t('machines.col.controllerCount'),
   lastHeartbeat: t('field.lastHeartbeat'),
+};
+
+/** What a column's figure is, where its name alone could mislead (the header's title). */
+export const COLUMN_TITLE: Partial<Record<ColumnKey, string>> = {
+  partCount: t('machines.col.controllerCountTitle'),
 };
 
 /** Ascending status order puts what needs attention first. */

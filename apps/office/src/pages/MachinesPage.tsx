@@ -18,7 +18,15 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../api';
 import '../machine-tools/machine-links.css';
 import { machineToolPath } from '../routes';
-import { COLUMN_LABEL, COLUMNS, machineRows, machinesCsv, nextSort, sortRows } from '../machines-table';
+import {
+  COLUMN_LABEL,
+  COLUMN_TITLE,
+  COLUMNS,
+  machineRows,
+  machinesCsv,
+  nextSort,
+  sortRows,
+} from '../machines-table';
 import type { ColumnKey, MachineRow, Sort } from '../machines-table';
 
 const NUMERIC: ReadonlySet<ColumnKey> = new Set(['timeInState', 'partCount', 'lastHeartbeat']);
@@ -143,6 +151,7 @@ export function MachinesPage() {
                       scope="col"
                       aria-sort={active ? sort.direction : 'none'}
                       className={NUMERIC.has(c) ? 'num-col' : undefined}
+                      title={COLUMN_TITLE[c]}
                     >
                       <button
                         type="button"

@@ -26,8 +26,8 @@ import {
   partsQuery,
   partsRows,
   partsTotals,
-} from '../parts/report';
-import type { PartsAnswer, PartsSelection } from '../parts/report';
+} from './report';
+import type { PartsAnswer, PartsSelection } from './report';
 import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
 import {
   NO_SHIFTS,
@@ -125,6 +125,12 @@ function Results({
     <>
       <SummaryTiles label={tr('parts.summaryLabel')}>
         <Tile label={tr('parts.good')} value={String(totals.parts)} />
+        {/* Like with like (decision 1021): the goal against the good parts made where it was set. */}
+        <Tile
+          label={tr('parts.goalParts')}
+          value={totals.goal == null ? '-' : String(totals.goalParts)}
+          hint={tr('parts.goalPartsHint')}
+        />
         <Tile label={tr('parts.goal')} value={totals.goal == null ? '-' : String(totals.goal)} />
         <Tile label={tr('parts.percent')} value={totals.percent} />
       </SummaryTiles>

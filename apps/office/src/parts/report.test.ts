@@ -8,6 +8,7 @@ const machine = (over: Partial<PartsMachine>): PartsMachine => ({
   machineName: 'Mill 1',
   parts: 0,
   goal: null,
+  goalParts: over.parts ?? 0,
   intervals: [],
   ...over,
 });
@@ -43,13 +44,34 @@ describe('parts report (reports-admin §2 Parts report)', () => {
     ]);
   });
 
-  it('totals parts of every machine and goals of those that have one', () => {
+  it('totals parts of every machine, and compares the goal with the parts made where it was set', () => {
+    // Issue 27: "529 % of goal" compared every machine's parts with the one machine's goal (decision 1021).
     expect(partsTotals([machine({ parts: 45, goal: 50 }), machine({ parts: 5, goal: null })])).toEqual({
       parts: 50,
+      goalParts: 45,
       goal: 50,
-      percent: '100 %',
+      percent: '90 %',
     });
-    expect(partsTotals([machine({ parts: 5 })])).toEqual({ parts: 5, goal: null, percent: '-' });
+    // Parts made before the job run started on the machine with a goal are not held against it either.
+    expect(
+      partsTotals([machine({ parts: 529, goalParts: 0, goal: 10 }), machine({ parts: 7, goal: null })]),
+    ).toEqual({ parts: 536, goalParts: 0, goal: 10, percent: '0 %' });
+    expect(partsTotals([machine({ parts: 5 })])).toEqual({
+      parts: 5,
+      goalParts: 0,
+      goal: null,
+      percent: '-',
+    });
+  });
+
+  it('a row compares its goal with the parts of the intervals that have one', () => {
+    expect(partsRows([machine({ parts: 30, goalParts: 8, goal: 10 })])[0]).toMatchObject({
+      parts: '30',
+      goal: '10',
+      percent: '80 %',
+      delta: '−2',
+      behind: true,
+    });
   });
 
   it('asks for the picked horizon as the interval, and downloads the same query as CSV with the token', () => {

@@ -41,6 +41,8 @@ const answerCheck = object({
       machineName: string,
       parts: number,
       goal: nullable(number),
+      /** The good parts of the intervals that have a goal: what the goal is compared with (decision 1021). */
+      goalParts: number,
       intervals: arrayOf(object(cell)),
     }),
   ),
@@ -90,11 +92,14 @@ export interface PartsRow {
   behind: boolean;
 }
 
-/** One row per machine: good parts, goal, percent of goal and parts ahead or behind. */
+/**
+ * One row per machine: good parts, goal, percent of goal and parts ahead or behind. The percent and the delta
+ * compare like with like: the good parts of the intervals that have a goal against it (decision 1021).
+ */
 export function partsRows(machines: readonly PartsMachine[]): PartsRow[] {
   return machines.map((m) => {
-    const pct = percentOfGoal(m.parts, m.goal);
-    const delta = m.goal == null ? null : Math.round(m.parts) - Math.round(m.goal);
+    const pct = percentOfGoal(m.goalParts, m.goal);
+    const delta = m.goal == null ? null : Math.round(m.goalParts) - Math.round(m.goal);
     return {
       machineId: m.machineId,
       machine: m.machineName,
@@ -108,20 +113,29 @@ export function partsRows(machines: readonly PartsMachine[]): PartsRow[] {
 }
 
 export interface PartsTotals {
+  /** Every machine's good parts. */
   parts: number;
+  /** The good parts the goal is compared with: of the machines and intervals that have one. */
+  goalParts: number;
   /** Null when no machine had a goal in the range. */
   goal: number | null;
   percent: string;
 }
 
-/** The tiles: all machines' good parts and goal together. */
+/**
+ * The tiles: all machines' good parts; the goal, and the percent of it, like with like (decision 1021): the
+ * good parts made where a goal was set (machines and intervals with a job run with standards) against it,
+ * never a machine without a job's parts against another's goal.
+ */
 export function partsTotals(machines: readonly PartsMachine[]): PartsTotals {
   const parts = machines.reduce((t, m) => t + m.parts, 0);
   const goals = machines.filter((m) => m.goal != null);
   const goal = goals.length ? goals.reduce((t, m) => t + (m.goal ?? 0), 0) : null;
-  const pct = percentOfGoal(parts, goal);
+  const goalParts = goals.reduce((t, m) => t + m.goalParts, 0);
+  const pct = percentOfGoal(goalParts, goal);
   return {
     parts: Math.round(parts),
+    goalParts: Math.round(goalParts),
     goal: goal == null ? null : Math.round(goal),
     percent: pct == null ? '-' : `${String(Math.round(pct))} %`,
   };

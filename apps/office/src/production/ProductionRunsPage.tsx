@@ -115,6 +115,8 @@ function RunsTable({ runs, jsg }: { runs: readonly ProductionRun[]; jsg: string 
     { label: tr('production.col.ideal'), num: true },
     { label: tr('production.col.multiplier'), num: true },
     { label: tr('production.col.actualParts'), num: true },
+    { label: tr('production.col.totalParts'), num: true },
+    { label: tr('production.col.goodParts'), num: true },
     { label: tr('production.col.actions') },
   ];
   // The run a "jsg" link points at is scrolled to once the rows are there.
@@ -145,6 +147,10 @@ function RunsTable({ runs, jsg }: { runs: readonly ProductionRun[]; jsg: string 
             <td className="num-col num">{seconds(r.idealcycletime)}</td>
             <td className="num-col num">{r.partcount_multiplier}</td>
             <td className="num-col num">{r.actualParts}</td>
+            <td className="num-col num">{r.parts.total}</td>
+            <td className="num-col num" title={tr('production.col.goodPartsTitle')}>
+              {r.parts.good}
+            </td>
             <td>
               <Link
                 to={productionRunEditHref(r.id)}

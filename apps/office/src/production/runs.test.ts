@@ -32,6 +32,7 @@ const aRun = (over: Partial<ProductionRun> = {}): ProductionRun => ({
   idealcycletime: 8 * MIN,
   partcount_multiplier: 1,
   actualParts: 1,
+  parts: { total: 0, rejected: 0, good: 0 },
   ...over,
 });
 

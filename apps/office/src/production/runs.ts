@@ -28,8 +28,12 @@ export const RUN_FIELDS = {
   partcount_multiplier: number,
   actualParts: number,
 };
-const runCheck = object(RUN_FIELDS);
+/** The parts a listed run made in the range, as its job report counts them (decision 1020). */
+const runParts = object({ total: number, rejected: number, good: number });
+const runCheck = object({ ...RUN_FIELDS, parts: runParts });
 export type ProductionRun = ReturnType<typeof runCheck>;
+/** A run's own fields, without the parts it made (the schedule's runs and the editor's draft). */
+export type RunFields = Omit<ProductionRun, 'parts'>;
 export const parseRun = parseWith(runCheck);
 export const parseRuns = parseWith(arrayOf(runCheck));
 
@@ -80,7 +84,7 @@ export interface RunDraft {
   actualParts: string;
 }
 
-export function draftOf(run: ProductionRun, timezone: string): RunDraft {
+export function draftOf(run: RunFields, timezone: string): RunDraft {
   const inSetup = run.startInSetup !== 'none';
   return {
     jobId: run.job_id,

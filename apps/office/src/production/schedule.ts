@@ -3,7 +3,7 @@ import { arrayOf, boolean, nullable, number, object, parseWith, string, tr } fro
 import { parseWallInput, wallInput } from '../quality/scrap-form';
 import { PATHS } from '../routes';
 import { checkDraft, draftOf, RUN_FIELDS } from './runs';
-import type { ProductionRun, RunDraft, RunField } from './runs';
+import type { RunDraft, RunField } from './runs';
 
 // The schedule (job runs) timeline (reports-admin §2 "Schedule (job runs) timeline with zoom, create, edit,
 // duplicate, delete"; §3 Job schedule group; §5 "Schedule form: at least one shift unless labor activities";
@@ -116,7 +116,7 @@ export type ScheduleField = RunField | 'shifts' | 'changeover' | 'setupTime' | '
 
 export function scheduleDraftOf(run: ScheduleRun, timezone: string): ScheduleDraft {
   return {
-    ...draftOf(run as ProductionRun, timezone),
+    ...draftOf(run, timezone),
     shifts: [...run.shifts],
     changeoverSeconds: String(run.partchangeovertime / 1000),
     setupMinutes: run.startInSetup === 'planned' && run.setuptime ? String(run.setuptime / 60000) : '0',

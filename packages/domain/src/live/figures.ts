@@ -23,6 +23,11 @@ import { goalStatus, utilizationStatus } from './status';
 
 /** The job run on the machine, as the parts goal needs it. */
 export interface LiveGoalRun extends PartBehaviorFields {
+  /**
+   * When the run started, its setup included: its parts count from there (the parts kept from setup are the
+   * job's, decision 1020), as the jobs report counts a run. Absent: from the production start.
+   */
+  startAt?: number;
   /** When the run went into production (setup end); null while in setup. */
   productionStart: number | null;
   expectedCycleTime: number;
@@ -56,7 +61,10 @@ export interface LivePartsGoal {
   inSetup: boolean;
   multiplier: number;
   productionRuntimeMs: number;
-  /** Since production began: parts counted + Σ adjustment count, rejected, and good = total − rejected. */
+  /**
+   * Of the run since it started (setup parts less the setup removal, then production): parts counted + Σ
+   * adjustment count, rejected, and good = total − rejected, as the jobs report counts the run (decision 1020).
+   */
   totalParts: number;
   rejectedParts: number;
   goodParts: number;
@@ -120,17 +128,21 @@ function sumOver(
 const percent = (fraction: number | null | undefined): number | null =>
   fraction == null ? null : fraction * 100;
 
-/** METRICS.md §4 from the run and the sum over its production so far. */
+/**
+ * METRICS.md §4 from the run, the sum over its production so far (planned downtime) and the sum of its parts
+ * (from its start, setup included; the production sum when not given).
+ */
 export function livePartsGoal(
   run: LiveGoalRun | null,
   runSum: RollupSum | null,
   now: number,
   limits: Pick<LiveLimits, 'warningPercent' | 'failurePercent'>,
+  partsSum: RollupSum | null = runSum,
 ): LivePartsGoal {
   const inSetup = run != null && run.productionStart == null;
   const multiplier = run ? partCountMultiplier(run) : 1;
-  const totalParts = runSum ? runSum.all.parts + runSum.all.adjustmentCount : 0;
-  const rejectedParts = runSum ? runSum.all.rejected : 0;
+  const totalParts = partsSum ? partsSum.all.parts + partsSum.all.adjustmentCount : 0;
+  const rejectedParts = partsSum ? partsSum.all.rejected : 0;
   const goodParts = goodOf(totalParts, rejectedParts);
   const runtime = productionRuntimeMs(run?.productionStart ?? null, now, runSum?.all.plannedDowntimeMs ?? 0);
   const expected = run && !inSetup ? expectedPartsNow(runtime, run.expectedCycleTime, multiplier) : null;
@@ -170,7 +182,12 @@ export function liveFigures(input: LiveFiguresInput): LiveFigures {
 
   const productionStart = run?.productionStart ?? null;
   const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now) : null;
-  const goal = livePartsGoal(run, runSum, now, limits);
+  // The run's parts from its start (the parts kept from setup count; the setup removal is at the production
+  // start), as the jobs report and the good-parts check count the run (decision 1020).
+  const partsFrom = run?.startAt ?? productionStart;
+  const partsSum =
+    partsFrom != null && partsFrom !== productionStart ? sumOver(calendar, source, partsFrom, now) : runSum;
+  const goal = livePartsGoal(run, runSum, now, limits, partsSum);
 
   return {
     window: { start: windowStart, end: now },

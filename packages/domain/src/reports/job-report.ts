@@ -20,6 +20,8 @@ export interface JobTally {
   /** Parts of all the run's time (not only shift time), as the parts goal counts them. */
   goodParts: number;
   rejectedParts: number;
+  /** METRICS.md §3 total parts of all the run's time (counted + Σ adjustment count; decision 1020). */
+  totalParts: number;
   /** Time in SETUP, ACTIVE, and in any other state (production downtime). */
   setupMs: number;
   inCycleMs: number;
@@ -34,6 +36,7 @@ export const emptyJobTally = (): JobTally => ({
   expectedParts: null,
   goodParts: 0,
   rejectedParts: 0,
+  totalParts: 0,
   setupMs: 0,
   inCycleMs: 0,
   downtimeMs: 0,
@@ -61,6 +64,7 @@ export function jobRunTally(
     expectedParts: partsGoalCell(rows, [run], span, now).goal,
     goodParts: goodParts(sum),
     rejectedParts: sum.all.rejected,
+    totalParts: sum.all.parts + sum.all.adjustmentCount,
     setupMs,
     inCycleMs,
     downtimeMs: sum.all.durationMs - setupMs - inCycleMs,
@@ -73,6 +77,7 @@ export function jobRunTally(
 const SUMMED_TALLY = [
   'goodParts',
   'rejectedParts',
+  'totalParts',
   'setupMs',
   'inCycleMs',
   'downtimeMs',

@@ -33,6 +33,19 @@ export interface ProductionRun extends JobRunFigures {
   shifts: string[];
   /** reports-admin §3 laborActivities of the run's labor activity set, by start (decision 0940). */
   laborActivities: RunLaborActivity[];
+  /**
+   * The parts the run made (METRICS.md §3 total, rejected, good), inside the listed range (the whole run up to
+   * now for one run), as the job report counts the run: the same numbers on every screen (decision 1020).
+   * `actualParts` above is the parts-per-cycle standard of a manyparts run, not parts made.
+   */
+  parts: RunParts;
+}
+
+/** METRICS.md §3 parts of a run: total = counted + Σ adjustment count, rejected, good = total − rejected. */
+export interface RunParts {
+  total: number;
+  rejected: number;
+  good: number;
 }
 
 /** reports-admin §3 Labor activity: a setup stage's time (setup true) or production (setup false, no stage). */
@@ -71,5 +84,12 @@ export interface ScheduleRunSave extends Omit<ProductionRunSave, 'partchangeover
 /** PUT /api/productionruns/{id}: every field of the run the editor sets. */
 export type ProductionRunSave = Omit<
   ProductionRun,
-  'id' | 'job_name' | 'machine_name' | 'setuptime' | 'partchangeovertime' | 'shifts' | 'laborActivities'
+  | 'id'
+  | 'job_name'
+  | 'machine_name'
+  | 'setuptime'
+  | 'partchangeovertime'
+  | 'shifts'
+  | 'laborActivities'
+  | 'parts'
 >;

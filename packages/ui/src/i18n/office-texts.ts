@@ -9,6 +9,7 @@ import { email } from './email';
 import { internalCompanies } from './internal-companies';
 import { internalAdapters } from './internal-adapters';
 import { internalGateways } from './internal-gateways';
+import { partsTexts } from './parts-texts';
 import { production } from './production';
 import { schedule } from './schedule';
 import { scheduleMore } from './schedule-more';
@@ -19,6 +20,7 @@ export const officeTexts = {
   ...adminTablets,
   ...accounts,
   ...production,
+  ...partsTexts,
   ...schedule,
   ...scheduleMore,
   ...email,

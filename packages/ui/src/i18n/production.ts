@@ -19,7 +19,12 @@ export const production = {
   'production.col.expected': 'Expected (s)',
   'production.col.ideal': 'Ideal (s)',
   'production.col.multiplier': 'Multiplier',
-  'production.col.actualParts': 'Actual parts',
+  // A manyparts run's standard (parts one cycle makes), not the parts made (decision 1020).
+  'production.col.actualParts': 'Parts per cycle',
+  'production.col.goodParts': 'Good parts',
+  'production.col.totalParts': 'Total parts',
+  'production.col.goodPartsTitle':
+    'Parts the run made in the range (counted and corrected), less rejected parts: as its job report counts them.',
   'production.col.actions': 'Actions',
   'production.never': 'Never',
   'production.stillInSetup': 'Still in setup',

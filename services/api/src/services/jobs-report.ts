@@ -107,8 +107,11 @@ export interface JobMachineReport extends JobFigures {
   average_cycle_ms: number | null;
 }
 
-/** Each run's tally over its time inside the range up to now (an empty tally when none is left). */
-async function runTallies(
+/**
+ * Each run's tally over its time inside the range up to now (an empty tally when none is left); Production Runs
+ * shows the same good and total parts (decision 1020).
+ */
+export async function runTallies(
   ctx: ServiceCtx,
   runs: readonly JobReportRun[],
   range: Range,

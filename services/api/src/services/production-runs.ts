@@ -1,5 +1,6 @@
 import { jobRunChanged } from '@takt/db';
-import type { ProductionRun, RunLaborActivity, ScheduleRunSave } from '@takt/domain';
+import { emptyJobTally } from '@takt/domain';
+import type { JobTally, ProductionRun, RunLaborActivity, RunParts, ScheduleRunSave } from '@takt/domain';
 import { invalidInput, notFound } from '../http/errors';
 import { getJobRun, insertJobRun, updateJobRun } from '../repositories/dispatch';
 import type { JobRunRecord } from '../repositories/dispatch';
@@ -20,6 +21,7 @@ import type { RunScheduleFields } from '../repositories/job-runs';
 import { getMachine } from '../repositories/machines';
 import { setupStagesByIds } from '../repositories/setup-stages';
 import type { ServiceCtx } from './context';
+import { runTallies } from './jobs-report';
 
 // Production runs: the job runs ("job schedule groups", reports-admin §3) listed by range and edited one at a
 // time (reports-admin §2 /reports/production-runs and /app/production/production-runs/{id}/edit; decision
@@ -28,8 +30,16 @@ import type { ServiceCtx } from './context';
 
 const NO_SCHEDULE: RunScheduleFields = { partChangeoverMs: 0, shiftIds: [] };
 
+/** METRICS.md §3 parts of a run's tally, as the job report has them. */
+const partsOf = (t: JobTally): RunParts => ({
+  total: t.totalParts,
+  rejected: t.rejectedParts,
+  good: t.goodParts,
+});
+
 const toProductionRun = (
   r: JobReportRun | (JobRunRecord & { jobName: string; machineName: string }),
+  tally: JobTally,
   sched: RunScheduleFields = NO_SCHEDULE,
   laborActivities: RunLaborActivity[] = [],
 ) =>
@@ -51,6 +61,7 @@ const toProductionRun = (
     partchangeovertime: sched.partChangeoverMs,
     shifts: sched.shiftIds,
     laborActivities,
+    parts: partsOf(tally),
   }) satisfies ProductionRun;
 
 /** The runs overlapping [start, end), of one machine when given, by start (reports-admin §2 production runs). */
@@ -61,12 +72,14 @@ export async function listProductionRuns(
   if (q.machineId && !(await getMachine(ctx.scope, q.machineId))) throw notFound('Machine');
   const rows = await jobRunsOverlapping(ctx.scope, q.machineId ? { machineIds: [q.machineId] } : {}, q);
   const ids = rows.map((r) => r.id);
-  const [sched, labor] = await Promise.all([
+  // The runs' parts inside the range, tallied as the job report tallies them (decision 1020).
+  const [sched, labor, tallies] = await Promise.all([
     scheduleFieldsOfRuns(ctx.scope, ids),
     laborActivitiesOfRuns(ctx.scope, ids),
+    runTallies(ctx, rows, { start: q.start, end: q.end }),
   ]);
   return rows
-    .map((r) => toProductionRun(r, sched.get(r.id), labor.get(r.id)))
+    .map((r) => toProductionRun(r, tallies.get(r.id) ?? emptyJobTally(), sched.get(r.id), labor.get(r.id)))
     .sort((a, b) => a.startdate - b.startdate || a.machine_name.localeCompare(b.machine_name));
 }
 
@@ -77,15 +90,14 @@ export async function getProductionRun(ctx: ServiceCtx, id: string): Promise<Pro
     getJob(ctx.scope, run.jobId),
     getMachine(ctx.scope, run.machineId),
   ]);
-  const [sched, labor] = await Promise.all([
+  const named = { ...run, jobName: job?.name ?? '', machineName: machine?.name ?? '' };
+  // One run: its parts over all of it up to now (decision 1020).
+  const [sched, labor, tallies] = await Promise.all([
     scheduleFieldsOfRuns(ctx.scope, [id]),
     laborActivitiesOfRuns(ctx.scope, [id]),
+    runTallies(ctx, [named], { start: run.startAt, end: run.endAt ?? Math.max(ctx.now, run.startAt) }),
   ]);
-  return toProductionRun(
-    { ...run, jobName: job?.name ?? '', machineName: machine?.name ?? '' },
-    sched.get(id),
-    labor.get(id),
-  );
+  return toProductionRun(named, tallies.get(id) ?? emptyJobTally(), sched.get(id), labor.get(id));
 }
 
 type Issue = { field: string; code: string; message: string };

@@ -1,4 +1,4 @@
-import { formatWallTime } from '@takt/domain';
+import { formatWallTime, qualityCounts } from '@takt/domain';
 import { toCsv } from '../http/csv';
 import { jobNames, reportMachines } from '../repositories/reports';
 import { loadRollupSource } from '@takt/db/rollups';
@@ -22,6 +22,15 @@ export async function cyclesReport(ctx: ServiceCtx, q: CyclesQuery) {
   ]);
   const cycles = (source.cycles ?? []).filter((c) => c.end >= q.start && c.end < q.end);
   const rejects = (source.adjustments ?? []).filter((a) => a.rejectBehavior !== null);
+  // The range's parts (METRICS.md §3), as the Parts report and the tablet count them: the cycles' parts and
+  // every part adjustment in the range, on a cycle or between cycles (decision 1020).
+  const adjusted = (source.adjustments ?? []).filter(
+    (a) => a.adjustmenttime >= q.start && a.adjustmenttime < q.end,
+  );
+  const { total, rejected, good } = qualityCounts(
+    cycles.reduce((t, c) => t + c.parts, 0),
+    adjusted,
+  );
   const names = await jobNames(
     ctx.scope,
     cycles.flatMap((c) => (c.jobId ? [c.jobId] : [])),
@@ -31,6 +40,8 @@ export async function cyclesReport(ctx: ServiceCtx, q: CyclesQuery) {
     ...machineRef(machine!),
     /** The machine, when its figures in the range are still being recomputed (decision 1004). */
     recomputing,
+    /** The range's total, rejected and good parts: what the cycles and the adjustments add up to. */
+    parts: { total, rejected, good },
     cycles: cycles.map((c) => {
       // A reject belongs to the cycle it was made on (its time within the cycle, end included).
       const mine = rejects.filter((a) => a.adjustmenttime >= c.start && a.adjustmenttime <= c.end);

@@ -1,4 +1,11 @@
-import { epochMs, formatWallTime, partsGoalCell, reportIntervals } from '@takt/domain';
+import {
+  epochMs,
+  formatWallTime,
+  goodParts,
+  partsGoalCell,
+  reportIntervals,
+  sumSortedRollups,
+} from '@takt/domain';
 import type { ReportIntervalUnit } from '@takt/domain';
 import { toCsv } from '../http/csv';
 import { reportMachines, runsOverlapping } from '../repositories/reports';
@@ -44,8 +51,12 @@ export async function partGoalsReport(ctx: ServiceCtx, q: PartGoalsQuery) {
       const goals = cells.filter((c) => c.goal !== null);
       return {
         ...machineRef(m),
-        parts: cells.reduce((t, c) => t + c.parts, 0),
+        // The range's good parts in one sum (METRICS.md §3), as the tablet, the job report and the cycles
+        // list count a range: a reject in one interval of parts made in the one before takes them off once.
+        parts: goodParts(sumSortedRollups(mine, { start: epochMs(q.start), end: epochMs(q.end) })),
         goal: goals.length ? goals.reduce((t, c) => t + (c.goal ?? 0), 0) : null,
+        // Like with like (decision 1021): the good parts of the intervals that have a goal, against it.
+        goalParts: goals.reduce((t, c) => t + c.parts, 0),
         intervals: cells,
       };
     }),
