@@ -117,6 +117,11 @@ export interface UtilizationEntry {
   availability: number | null;
   performance: number | null;
   quality: number | null;
+  /**
+   * METRICS.md §1 No data in the window (ms): UNAVAILABLE time in the machine's monitored life no operator
+   * reason covers, the same spans the downtime report and the timeline list (decision 1012).
+   */
+  noDataMs: number;
 }
 
 /** Parts of the job running on one machine against its goal (METRICS.md §4). */

@@ -55,6 +55,7 @@ const someUtil = (over: Partial<UtilizationEntry> = {}): UtilizationEntry => ({
   availability: 80,
   performance: 75,
   quality: 92.5,
+  noDataMs: 0,
   ...over,
 });
 

@@ -24,6 +24,7 @@ import * as m0024 from './2026-11-28-0024-lease-handover';
 import * as m0025 from './2026-11-29-0025-rate-limits';
 import * as m0028 from './2026-11-29-0028-gateway-sequence-gaps';
 import * as m0029 from './2026-11-29-0029-standard-run-time';
+import * as m0030 from './2026-11-29-0030-monitored-life';
 import * as m0032 from './2026-11-29-0032-setup-dirty';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
@@ -53,5 +54,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0025-rate-limits': m0025,
   '2026-11-29-0028-gateway-sequence-gaps': m0028,
   '2026-11-29-0029-standard-run-time': m0029,
+  '2026-11-29-0030-monitored-life': m0030,
   '2026-11-29-0032-setup-dirty': m0032,
 };

@@ -1,3 +1,5 @@
+export * from './calendar';
+export * from './sources';
 export * from './recompute';
 export * from './read';
 export * from './touch';

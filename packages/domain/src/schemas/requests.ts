@@ -221,6 +221,8 @@ export const downtimeReportQuerySchema = z
     showPlanned: queryBool.default(true),
     showUnplanned: queryBool.default(true),
     showUncategorized: queryBool.default(true),
+    /** METRICS.md §1 No data rows and bars (decision 1011): hidden as planned downtime can be. */
+    showNoData: queryBool.default(true),
     includeHidden: queryBool.optional(),
     categoryId: categoryFilter('categoryId', 'a downtime reason id').optional(),
     machineId: idSchema.optional(),

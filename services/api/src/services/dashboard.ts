@@ -1,4 +1,11 @@
-import { piecesOf, segmentsOf, SETUP_REASON_NAME } from '@takt/domain';
+import {
+  NO_DATA_REASON_NAME,
+  noDataSpans,
+  piecesOf,
+  segmentsOf,
+  SETUP_REASON_NAME,
+  spansMs,
+} from '@takt/domain';
 import type {
   CompanyCalendar,
   DashboardMachine,
@@ -73,6 +80,7 @@ function machineFigures(input: {
       availability: percents.availability,
       performance: percents.performance,
       quality: percents.quality,
+      noDataMs: spansMs(noDataSpans(input.source, window.start, now)),
     },
     parts: {
       machineId,
@@ -136,8 +144,10 @@ export async function dashboardFigures(
  * The reason of the downtime each machine is in at `now` (the tile's `downtime_reason`, live-operations §3,
  * §4 "Idle … with an idle reason"): the name of the reason of the annotation covering that instant, split
  * exactly as GET /api/downtime splits it (packages/domain derive/downtime-pieces.ts), so the tile and the
- * downtime list never name different reasons. "Setup" for a setup annotation. Machines in uncategorized
- * downtime or not in downtime are left out. A fixed number of queries for all machines.
+ * downtime list never name different reasons. "Setup" for a setup annotation; "No data" for a machine
+ * UNAVAILABLE now (or without a state since its last one) that no reason covers (METRICS.md §1, decision 1010).
+ * Machines in uncategorized downtime, not in downtime or never monitored are left out. A fixed number of
+ * queries for all machines.
  */
 export async function currentDowntimeReasons(
   scope: CompanyScope,
@@ -155,16 +165,25 @@ export async function currentDowntimeReasons(
   };
   const annotationsOf = groupBy(facts.annotations, (a) => a.machineId);
   const intervalsOf = groupBy(facts.intervals, (r) => r.machine_id);
-  for (const [id, annotations] of annotationsOf) {
+  for (const id of machineIds) {
     const intervals = intervalsOf.get(id) ?? [];
     const piece = piecesOf(
       segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
-      annotations,
+      annotationsOf.get(id) ?? [],
     ).find((p) => p.start <= now && (p.end === null || p.end > now));
     const a = piece?.annotation;
-    if (!a) continue;
-    const reason = a.setup ? SETUP_REASON_NAME : a.category_id ? facts.types.get(a.category_id)?.name : null;
+    const reason = !a
+      ? null
+      : a.setup
+        ? SETUP_REASON_NAME
+        : a.category_id
+          ? facts.types.get(a.category_id)?.name
+          : null;
     if (reason) out.set(id, reason);
+    else if (piece && !piece.setup) {
+      const state = intervals.find((r) => r.start_at <= now && (r.end_at === null || r.end_at > now))?.state;
+      if (state === undefined || state === 'UNAVAILABLE') out.set(id, NO_DATA_REASON_NAME);
+    }
   }
   return out;
 }

@@ -3,15 +3,20 @@ import {
   formatDowntimeMinutes,
   formatWallTime,
   intersectSpans,
+  NO_DATA_REASON,
+  NO_DATA_REASON_NAME,
+  noDataSpans,
   plannedLabel,
   shiftOccurrences,
   spansMs,
+  subtractSpans,
+  UNCATEGORIZED_REASON,
 } from '@takt/domain';
 import type { TimeSpan } from '@takt/domain';
 import { toCsv } from '../http/csv';
 import { notFound } from '../http/errors';
 import { hiddenReasonIds, reportMachines, runsOverlapping } from '../repositories/reports';
-import { loadCalendar } from '@takt/db/rollups';
+import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
 import { downtimeItems, matchesDowntimeCategory } from './downtime';
@@ -29,6 +34,8 @@ export interface DowntimeReportQuery extends Range {
   showPlanned: boolean;
   showUnplanned: boolean;
   showUncategorized: boolean;
+  /** METRICS.md §1 No data (UNAVAILABLE time no operator reason covers); hidden like planned downtime. */
+  showNoData?: boolean | undefined;
   includeHidden?: boolean | undefined;
   categoryId?: string | undefined;
   detail?: boolean | undefined;
@@ -43,6 +50,8 @@ interface ReportPeriod {
   duration: number;
   machineId: string;
   machine: string;
+  /** Annotation type id, or 'uncategorized' / 'nodata' (the Pareto's and the waterfall's reason key). */
+  reasonId: string;
   reason: string;
   message: string | null;
   planned: boolean | null;
@@ -54,14 +63,15 @@ const UNCATEGORIZED = 'Uncategorized';
 interface Tally {
   count: number;
   duration: number;
+  reasonId: string;
   annotationType: ReasonRef | null;
 }
 
 function tallyByReason(periods: readonly ReportPeriod[]): Tally[] {
   const by = new Map<string, Tally>();
   for (const p of periods) {
-    const key = p.annotationType?.id ?? '';
-    const t = by.get(key) ?? { count: 0, duration: 0, annotationType: p.annotationType };
+    const key = p.reasonId;
+    const t = by.get(key) ?? { count: 0, duration: 0, reasonId: key, annotationType: p.annotationType };
     t.count += 1;
     t.duration += p.duration;
     by.set(key, t);
@@ -69,13 +79,31 @@ function tallyByReason(periods: readonly ReportPeriod[]): Tally[] {
   return [...by.values()].sort((a, b) => b.duration - a.duration);
 }
 
-const kindOf = (p: Pick<ReportPeriod, 'planned' | 'annotationType'>) =>
-  p.planned === true ? 'planned' : p.annotationType ? 'unplanned' : 'uncategorized';
+const kindOf = (p: Pick<ReportPeriod, 'planned' | 'annotationType' | 'reasonId'>) =>
+  p.planned === true
+    ? 'planned'
+    : p.annotationType
+      ? 'unplanned'
+      : p.reasonId === NO_DATA_REASON
+        ? 'nodata'
+        : 'uncategorized';
+
+/** The report's reason filter: an annotation type id, 'uncategorized' or 'nodata' (decision 1011). */
+const matchesReason = (
+  p: Pick<ReportPeriod, 'reasonId' | 'annotationType'>,
+  categoryId: string | undefined,
+) =>
+  categoryId === undefined ||
+  (categoryId === NO_DATA_REASON
+    ? p.reasonId === NO_DATA_REASON
+    : p.reasonId !== NO_DATA_REASON && matchesDowntimeCategory(p.annotationType, categoryId));
 
 /**
  * Company-wide downtime (reports-admin §2): each machine's periods as the workcenter list computes them
  * (setup left out, live-operations §5), clipped to the range, then to the selected shifts and, with
- * onlyScheduled, to job-run time; filtered by planned value, reason and hidden reasons.
+ * onlyScheduled, to job-run time; filtered by planned value, reason and hidden reasons. The No data of
+ * METRICS.md §1 (UNAVAILABLE time in monitored life no operator reason covers, domain noDataSpans: what the
+ * rollups count) is taken out of the uncategorized periods and listed as its own rows (decision 1011).
  */
 export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
   const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
@@ -83,7 +111,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
   checkReportRange(calendar, range, 'downtime');
   const machines = await reportMachines(ctx.scope, q);
   const until = Math.min(q.end, ctx.now);
-  const [hidden, runs, recomputing] = await Promise.all([
+  const [hidden, runs, recomputing, sources] = await Promise.all([
     q.includeHidden ? Promise.resolve(new Set<string>()) : hiddenReasonIds(ctx.scope),
     q.onlyScheduled
       ? runsOverlapping(
@@ -93,6 +121,12 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
         )
       : Promise.resolve([]),
     loadRecomputing(ctx, machines, range),
+    loadRollupSources(
+      ctx.scope.db,
+      machines.map((m) => m.id),
+      { start: q.start, end: until },
+      { now: ctx.now, downtimeOnly: true },
+    ),
   ]);
   const shiftIds = q.shifts?.length ? q.shifts : null;
   const unknownShift = shiftIds?.find((id) => !calendar.shifts.some((s) => s.id === id));
@@ -112,35 +146,56 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
     const scheduled = runs
       .filter((r) => r.machineId === m.id)
       .map((r) => ({ start: r.startAt, end: r.endAt ?? ctx.now }));
-    for (const it of items) {
-      if (it.setup) continue;
-      let spans: TimeSpan[] = [
-        { start: Math.max(it.start, q.start), end: Math.min(it.end ?? ctx.now, until) },
-      ];
+    const source = sources.get(m.id);
+    const noData = source ? noDataSpans(source, q.start, until) : [];
+    /** A row of the report: `spans` (sorted) clipped to the selected shifts and scheduled time. */
+    const add = (raw: TimeSpan[], row: Omit<ReportPeriod, 'start' | 'end' | 'duration'>) => {
+      let spans = raw;
       if (shiftSpans) spans = intersectSpans(spans, shiftSpans);
       if (q.onlyScheduled) spans = intersectSpans(spans, scheduled);
       const duration = spansMs(spans);
-      if (duration <= 0) continue;
-      const type = it.annotationType;
-      if (type && hidden.has(type.id)) continue;
-      if (!matchesDowntimeCategory(type, q.categoryId)) continue;
+      if (duration <= 0) return;
+      if (row.annotationType && hidden.has(row.annotationType.id)) return;
+      if (!matchesReason(row, q.categoryId)) return;
       const period: ReportPeriod = {
         start: spans[0]!.start,
         end: spans[spans.length - 1]!.end,
         duration,
+        ...row,
+      };
+      const kind = kindOf(period);
+      if (kind === 'planned' && !q.showPlanned) return;
+      if (kind === 'unplanned' && !q.showUnplanned) return;
+      if (kind === 'uncategorized' && !q.showUncategorized) return;
+      if (kind === 'nodata' && q.showNoData === false) return;
+      periods.push(period);
+    };
+    for (const it of items) {
+      if (it.setup) continue;
+      const spans: TimeSpan[] = [
+        { start: Math.max(it.start, q.start), end: Math.min(it.end ?? ctx.now, until) },
+      ];
+      const type = it.annotationType;
+      add(type ? spans : subtractSpans(spans, noData), {
         machineId: m.id,
         machine: m.name,
+        reasonId: type?.id ?? UNCATEGORIZED_REASON,
         reason: type?.name ?? UNCATEGORIZED,
         message: it.message,
         planned: it.planned,
         annotationType: type,
-      };
-      const kind = kindOf(period);
-      if (kind === 'planned' && !q.showPlanned) continue;
-      if (kind === 'unplanned' && !q.showUnplanned) continue;
-      if (kind === 'uncategorized' && !q.showUncategorized) continue;
-      periods.push(period);
+      });
     }
+    for (const span of noData)
+      add([span], {
+        machineId: m.id,
+        machine: m.name,
+        reasonId: NO_DATA_REASON,
+        reason: NO_DATA_REASON_NAME,
+        message: null,
+        planned: null,
+        annotationType: null,
+      });
   }
   periods.sort((a, b) => a.start - b.start || a.machine.localeCompare(b.machine));
 
@@ -152,7 +207,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
     // The Pareto by reason, longest first.
     data: tallyByReason(periods).map((t) => ({
       ...t,
-      reason: t.annotationType?.name ?? UNCATEGORIZED,
+      reason: t.annotationType?.name ?? (t.reasonId === NO_DATA_REASON ? NO_DATA_REASON_NAME : UNCATEGORIZED),
       minutes: formatDowntimeMinutes(t.duration),
     })),
     summary: {
@@ -162,6 +217,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
       plannedDuration: sumOf('planned'),
       unplannedDuration: sumOf('unplanned'),
       uncategorizedDuration: sumOf('uncategorized'),
+      noDataDuration: sumOf('nodata'),
     },
     byMachine: machines
       .map((m) => ({

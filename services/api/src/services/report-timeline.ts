@@ -1,4 +1,4 @@
-import { showProgram, subprogramWindow } from '@takt/domain';
+import { noDataSpans, showProgram, spansMs, subprogramWindow } from '@takt/domain';
 import {
   activitiesOf,
   correctionsIn,
@@ -58,12 +58,19 @@ export async function timelineReport(ctx: ServiceCtx, q: TimelineQuery) {
     const until = end ?? ctx.now;
     return { start, end, duration: until - start, ...pinned(range, start, until) };
   };
+  // METRICS.md §1 (decision 1012): before monitoredFrom the timeline is blank (not monitored); No data is
+  // the UNAVAILABLE time in life no operator reason covers, the spans the rollups count as No data.
+  const noData = noDataSpans(source, q.start, Math.min(q.end, ctx.now));
   return {
     range,
     start: q.start,
     end: q.end,
     /** The machine, when its figures in the range are still being recomputed (decision 1004). */
     recomputing,
+    /** Where the machine's monitored life starts (null: not monitored yet); nothing before it is downtime. */
+    monitoredFrom: source.monitoredFrom ?? null,
+    noData: noData.map((s) => lane(s.start, s.end)),
+    noDataMs: spansMs(noData),
     cycleEvents: states.map((s) => ({ value: s.state, ...lane(s.start, s.end) })),
     // live-operations §9: a program shows individually only when it lasts 1/150 of the window (instances
     // lists every one).

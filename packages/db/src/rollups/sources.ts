@@ -1,0 +1,413 @@
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
+import { sql } from 'kysely';
+import { applyStandards, epochMs, piecePlannedValue, piecesOf, segmentsOf } from '@takt/domain';
+import type {
+  Annotation,
+  AnnotationTypeLike,
+  AnnotationType,
+  DowntimeAnnotation,
+  MachineCycle,
+  PartAdjustmentFact,
+  RollupSource,
+  RunStandards,
+  Span,
+  StateInterval,
+} from '@takt/domain';
+import type { Database } from '../schema';
+import { toAnnotation, toAnnotationType } from '../rows';
+
+// A machine's stored facts as the domain's RollupSource (what its rollups are built from), for a range.
+
+/**
+ * Everything a machine's rollups are built from, for [range.start, range.end): stored state intervals,
+ * spindle/in-cut spans, cycles with their job run's standards, part adjustments, the downtime its
+ * annotations cover (with the planned value judged at `now`) and job runs, clipped to the range. Open
+ * records end at range.end. `now` defaults to range.end (a live range ends now).
+ */
+export async function loadRollupSource(
+  db: Kysely<Database>,
+  machineId: string,
+  range: { start: number; end: number },
+  opts: { now?: number } = {},
+): Promise<RollupSource> {
+  return (await loadRollupSources(db, [machineId], range, opts)).get(machineId)!;
+}
+
+/**
+ * Where each machine's monitored life starts (METRICS.md §1, decision 1010): its first stored observation,
+ * its first state interval (the deriver starts there) or, for a manual work center, its first manual count;
+ * absent: not monitored yet. One index lookup per machine and fact (min over (machine_id, time) indexes).
+ */
+export async function loadMonitoredFrom(
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (machineIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('machines as m')
+    .where('m.id', 'in', [...machineIds])
+    .select((eb) => [
+      'm.id',
+      eb
+        .selectFrom('observations as o')
+        .whereRef('o.machine_id', '=', 'm.id')
+        .select((e) => e.fn.min<number>('o.ts').as('t'))
+        .as('observed'),
+      eb
+        .selectFrom('state_intervals as s')
+        .whereRef('s.machine_id', '=', 'm.id')
+        .select((e) => e.fn.min<number>('s.start_at').as('t'))
+        .as('derived'),
+      eb
+        .selectFrom('part_adjustments as p')
+        .whereRef('p.machine_id', '=', 'm.id')
+        .where('p.kind', '=', 'manual')
+        .select((e) => e.fn.min<number>('p.adjustment_time').as('t'))
+        .as('counted'),
+    ])
+    .execute();
+  for (const r of rows) {
+    const times = [r.observed, r.derived, r.counted].filter((t) => t != null).map(Number);
+    if (times.length > 0) out.set(r.id, Math.min(...times));
+  }
+  return out;
+}
+
+/** Machines per query where each machine has its own bounds (keeps the OR list well under SQL limits). */
+const BOUNDS_CHUNK = 100;
+
+/** A stored state row of one machine. */
+export interface StateRowOf {
+  machine_id: string;
+  start_at: number;
+  end_at: number | null;
+  state: string;
+  reason: string | null;
+}
+
+/** What decides which annotation covers which downtime of the machines around a range. */
+export interface DowntimeFacts {
+  /** State rows over each machine's wider bounds (whole downtime periods at both ends of the range). */
+  intervals: StateRowOf[];
+  /** Annotations over the same bounds (an open one from before them belongs to an earlier period). */
+  annotations: Annotation[];
+  /** The annotation types (downtime reasons) those annotations name. */
+  types: Map<string, AnnotationType>;
+}
+
+/**
+ * The facts that split the machines' downtime around [range.start, range.end) into periods and pieces, read
+ * as GET /api/downtime reads them (services/downtime.ts downtimePieces): a period crossing range.start began
+ * where the last ACTIVE before it ended, one crossing range.end ends where the next ACTIVE begins. A fixed
+ * number of queries whatever the number of machines.
+ */
+export async function loadDowntimeFacts(
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+): Promise<DowntimeFacts> {
+  const ids = [...machineIds];
+  if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
+  const activePerMachine = () =>
+    db
+      .selectFrom('state_intervals')
+      .where('machine_id', 'in', ids)
+      .where('state', '=', 'ACTIVE')
+      .groupBy('machine_id');
+  const [runStarts, runEnds] = await Promise.all([
+    activePerMachine()
+      .select(['machine_id', (eb) => eb.fn.max<number>('end_at').as('at')])
+      .where('end_at', '<=', range.start)
+      .execute(),
+    activePerMachine()
+      .select(['machine_id', (eb) => eb.fn.min<number>('start_at').as('at')])
+      .where('start_at', '>=', range.end)
+      .execute(),
+  ]);
+  const startOf = new Map(runStarts.map((r) => [r.machine_id, Number(r.at)]));
+  const endOf = new Map(runEnds.map((r) => [r.machine_id, Number(r.at)]));
+  const bounds = new Map(
+    ids.map((id) => [
+      id,
+      {
+        from: Math.min(startOf.get(id) ?? Number.MIN_SAFE_INTEGER, range.start),
+        to: Math.max((endOf.get(id) ?? Number.MAX_SAFE_INTEGER - 1) + 1, range.end),
+      },
+    ]),
+  );
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += BOUNDS_CHUNK) chunks.push(ids.slice(i, i + BOUNDS_CHUNK));
+  // One query a chunk of machines, each read over its own bounds: rows that start before the bounds end and
+  // reach back into them (`reaches`).
+  const inBounds = <T extends 'state_intervals' | 'annotations'>(
+    eb: ExpressionBuilder<Database, T>,
+    chunk: readonly string[],
+    reaches: (b: { from: number; to: number }) => Expression<SqlBool>,
+  ) =>
+    eb.or(
+      chunk.map((id) => {
+        const b = bounds.get(id)!;
+        return eb.and([eb(sql.ref('machine_id'), '=', id), eb(sql.ref('start_at'), '<', b.to), reaches(b)]);
+      }),
+    );
+  const [intervals, annotationRows] = await Promise.all([
+    Promise.all(
+      chunks.map((chunk) =>
+        db
+          .selectFrom('state_intervals')
+          .select(['machine_id', 'start_at', 'end_at', 'state', 'reason'])
+          .where((eb) =>
+            inBounds(eb, chunk, (b) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)])),
+          )
+          .orderBy('start_at')
+          .execute(),
+      ),
+    ).then((parts) => parts.flat()),
+    Promise.all(
+      chunks.map((chunk) =>
+        db
+          .selectFrom('annotations')
+          .selectAll()
+          .where((eb) =>
+            inBounds(eb, chunk, (b) =>
+              eb.or([
+                eb.and([eb('end_at', 'is', null), eb('start_at', '>=', b.from)]),
+                eb('end_at', '>', b.from),
+              ]),
+            ),
+          )
+          .orderBy('start_at')
+          .orderBy('created_at')
+          .execute(),
+      ),
+    ).then((parts) => parts.flat()),
+  ]);
+  const typeIds = [
+    ...new Set(annotationRows.flatMap((r) => (r.annotation_type_id ? [r.annotation_type_id] : []))),
+  ];
+  const typeRows =
+    typeIds.length === 0
+      ? []
+      : await db.selectFrom('annotation_types').selectAll().where('id', 'in', typeIds).execute();
+  return {
+    intervals,
+    annotations: annotationRows.map(toAnnotation),
+    types: new Map(typeRows.map((r) => [r.id, toAnnotationType(r)])),
+  };
+}
+
+/**
+ * loadRollupSource for many machines at once: the same queries with `machine_id IN (…)`, so a live
+ * dashboard of 50+ machines costs a handful of round trips instead of several per machine. Every id gets
+ * a source. `downtimeOnly`: only the states, the downtime annotations cover and the monitored life (what
+ * domain noDataSpans reads), without spans, cycles, adjustments or runs.
+ */
+export async function loadRollupSources(
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+  opts: { now?: number; downtimeOnly?: boolean } = {},
+): Promise<Map<string, RollupSource>> {
+  const out = new Map<string, RollupSource>();
+  if (machineIds.length === 0) return out;
+  const ids = [...machineIds];
+  const now = opts.now ?? range.end;
+  const unless = <T>(q: () => Promise<T[]>): Promise<T[]> => (opts.downtimeOnly ? Promise.resolve([]) : q());
+  // Which annotation covers which downtime is decided on whole downtime periods, as the downtime list
+  // decides it; state time is still clipped to the range.
+  const [downtime, spans, cycles, adjustments, runs, life] = await Promise.all([
+    loadDowntimeFacts(db, ids, range),
+    unless(() =>
+      db
+        .selectFrom('flag_spans')
+        .select(['machine_id', 'kind', 'start_at', 'end_at'])
+        .where('machine_id', 'in', ids)
+        .where('start_at', '<', range.end)
+        .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+        .orderBy('start_at')
+        .execute(),
+    ),
+    unless(() =>
+      db
+        .selectFrom('cycles')
+        .selectAll()
+        .where('machine_id', 'in', ids)
+        .where('end_at', '>=', range.start)
+        .where('end_at', '<', range.end)
+        .orderBy('end_at')
+        .execute(),
+    ),
+    unless(() =>
+      db
+        .selectFrom('part_adjustments')
+        .select(['machine_id', 'adjustment_time', 'count', 'scrapcount', 'reject_behavior', 'type_id'])
+        .where('machine_id', 'in', ids)
+        .where('adjustment_time', '>=', range.start)
+        .where('adjustment_time', '<', range.end)
+        .execute(),
+    ),
+    unless(() =>
+      db
+        .selectFrom('job_runs')
+        .selectAll()
+        .where('machine_id', 'in', ids)
+        .where('start_at', '<', range.end)
+        .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+        .execute(),
+    ),
+    loadMonitoredFrom(db, ids),
+  ]);
+  const { intervals, types } = downtime;
+  const annotations = downtime.annotations.map((a) => ({ ...a, machine_id: a.machineId }));
+  const byMachine = <R extends { machine_id: string }>(rows: R[]) => {
+    const m = new Map<string, R[]>();
+    for (const r of rows) {
+      const list = m.get(r.machine_id);
+      if (list) list.push(r);
+      else m.set(r.machine_id, [r]);
+    }
+    return (id: string) => m.get(id) ?? [];
+  };
+  const f = {
+    intervals: byMachine(intervals),
+    spans: byMachine(spans),
+    cycles: byMachine(cycles),
+    adjustments: byMachine(adjustments),
+    annotations: byMachine(annotations),
+    runs: byMachine(runs),
+  };
+  for (const machineId of ids) {
+    out.set(
+      machineId,
+      toRollupSource(machineId, range, now, types, life.get(machineId) ?? null, {
+        intervals: f.intervals(machineId),
+        spans: f.spans(machineId),
+        cycles: f.cycles(machineId),
+        adjustments: f.adjustments(machineId),
+        annotations: f.annotations(machineId),
+        runs: f.runs(machineId),
+      }),
+    );
+  }
+  return out;
+}
+
+type FactRows = {
+  /** Over the machine's wider bounds (whole downtime periods at both ends of the range). */
+  intervals: Array<{ start_at: number; end_at: number | null; state: string; reason: string | null }>;
+  spans: Array<{ kind: string; start_at: number; end_at: number | null }>;
+  cycles: Array<Selectable<Database['cycles']>>;
+  adjustments: Array<{
+    adjustment_time: number;
+    count: number;
+    scrapcount: number;
+    reject_behavior: Selectable<Database['part_adjustments']>['reject_behavior'];
+    type_id: string | null;
+  }>;
+  /** Over the machine's wider bounds. */
+  annotations: Annotation[];
+  runs: Array<Selectable<Database['job_runs']>>;
+};
+
+/**
+ * The downtime covered by annotations, as the downtime list splits it (one engine: packages/domain
+ * derive/downtime-pieces.ts), with the METRICS.md §5 planned value judged on each period's actual duration
+ * at `now`. An open annotation covers only its own downtime period, never later ones; a live
+ * plannedWithLimit period stops counting as planned once it passes the limit, whatever was stored at save.
+ */
+function coveredDowntime(
+  range: { start: number; end: number },
+  now: number,
+  types: ReadonlyMap<string, AnnotationTypeLike>,
+  intervals: FactRows['intervals'],
+  annotations: readonly Annotation[],
+): DowntimeAnnotation[] {
+  const pieces = piecesOf(
+    segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
+    annotations,
+  );
+  const out: DowntimeAnnotation[] = [];
+  for (const p of pieces) {
+    const a = p.annotation;
+    // Setup annotations are not downtime reasons (live-operations §5): their time stays uncategorized here.
+    if (!a || a.setup) continue;
+    const start = Math.max(p.start, range.start);
+    const end = Math.min(p.end ?? Number.POSITIVE_INFINITY, range.end);
+    if (end <= start) continue;
+    const type = a.category_id ? types.get(a.category_id) : undefined;
+    out.push({
+      start: epochMs(start),
+      end: epochMs(end),
+      reasonId: a.category_id,
+      countsAsPlanned: type ? piecePlannedValue(type, a, p, now).countsAsPlanned : false,
+    });
+  }
+  return out;
+}
+
+/** One machine's stored facts, clipped to the range, as the domain's RollupSource (the one mapping). */
+function toRollupSource(
+  machineId: string,
+  range: { start: number; end: number },
+  now: number,
+  types: ReadonlyMap<string, AnnotationTypeLike>,
+  monitoredFrom: number | null,
+  { intervals, spans, cycles, adjustments, annotations, runs }: FactRows,
+): RollupSource {
+  const clipEnd = (end: number | null) => (end == null ? range.end : Math.min(end, range.end));
+  const stateIntervals: StateInterval[] = intervals
+    .map((r) => ({
+      start: epochMs(Math.max(r.start_at, range.start)),
+      end: epochMs(clipEnd(r.end_at)),
+      state: r.state as StateInterval['state'],
+      reason: r.reason,
+    }))
+    .filter((i) => i.end > i.start);
+  const toSpan = (r: { start_at: number; end_at: number | null }): Span => ({
+    start: epochMs(Math.max(r.start_at, range.start)),
+    end: epochMs(clipEnd(r.end_at)),
+  });
+  const runStandards: RunStandards[] = runs.map((r) => ({
+    id: r.id,
+    jobId: r.job_id,
+    start: epochMs(r.start_at),
+    end: r.end_at == null ? null : epochMs(r.end_at),
+    productionStart: r.setup_end == null ? null : epochMs(r.setup_end),
+    expectedCycleTime: r.expected_cycle_time,
+    idealCycleTime: r.ideal_cycle_time,
+    startInSetup: r.setup_mode,
+    partBehavior: r.part_behavior,
+    actualParts: r.actual_parts,
+    reportedParts: r.reported_parts,
+    requiredCycles: r.required_cycles,
+  }));
+  const machineCycles: MachineCycle[] = cycles.map((c) => ({
+    start: epochMs(c.start_at),
+    end: epochMs(c.end_at),
+    duration: c.duration as MachineCycle['duration'],
+    count: c.count,
+    source: c.source as MachineCycle['source'],
+    setup: c.setup === 1,
+  }));
+  const facts: PartAdjustmentFact[] = adjustments.map((a) => ({
+    adjustmenttime: epochMs(a.adjustment_time),
+    count: a.count,
+    scrapcount: a.reject_behavior ? a.scrapcount : 0,
+    rejectBehavior: a.reject_behavior,
+    categoryId: a.type_id,
+  }));
+  const downtime = coveredDowntime(range, now, types, intervals, annotations);
+
+  return {
+    machineId,
+    monitoredFrom: monitoredFrom === null ? null : epochMs(monitoredFrom),
+    intervals: stateIntervals,
+    spindle: spans.filter((s) => s.kind === 'spindle').map(toSpan),
+    inCut: spans.filter((s) => s.kind === 'incut').map(toSpan),
+    cycles: applyStandards(machineCycles, runStandards),
+    adjustments: facts,
+    annotations: downtime,
+    runs: runStandards,
+  };
+}
