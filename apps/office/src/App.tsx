@@ -30,7 +30,7 @@ const UtilizationReportPage = lazy(() =>
 );
 
 const DowntimeReportPage = lazy(() =>
-  import('./pages/DowntimeReportPage').then((m) => ({ default: m.DowntimeReportPage })),
+  import('./downtime/DowntimeReportPage').then((m) => ({ default: m.DowntimeReportPage })),
 );
 
 const QualityReportPage = lazy(() =>

@@ -31,8 +31,8 @@ import {
   totalMinutes,
   writeKinds,
   writeReason,
-} from '../downtime/report';
-import type { DowntimeAnswer, DowntimeSelection, GridRow, Kinds, ParetoBar } from '../downtime/report';
+} from './report';
+import type { DowntimeAnswer, DowntimeSelection, GridRow, Kinds, ParetoBar } from './report';
 import {
   reportGet,
   useMachineNames,
@@ -179,6 +179,7 @@ function Results({
         <Tile label={tr('downtimeReport.planned')} value={minutes(s.plannedDuration)} />
         <Tile label={tr('downtimeReport.unplanned')} value={minutes(s.unplannedDuration)} />
         <Tile label={tr('downtimeReport.uncategorized')} value={minutes(s.uncategorizedDuration)} />
+        <Tile label={tr('downtimeReport.noData')} value={minutes(s.noDataDuration ?? 0)} />
       </SummaryTiles>
       <ParetoSection
         bars={bars}

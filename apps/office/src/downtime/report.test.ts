@@ -71,7 +71,7 @@ const selection: DowntimeSelection = {
   group: 'g1',
   machine: null,
   shifts: ['s1', 's2'],
-  kinds: { planned: true, unplanned: true, uncategorized: false },
+  kinds: { planned: true, unplanned: true, uncategorized: false, noData: true },
 };
 
 describe('the downtime report (reports-admin §2, §7, §9)', () => {
@@ -83,6 +83,7 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
       showPlanned: 'true',
       showUnplanned: 'true',
       showUncategorized: 'false',
+      showNoData: 'true',
       group: 'g1',
       shifts: 's1,s2',
     });
@@ -94,6 +95,7 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
     [null, 'showUncategorized=false'],
     ['tool', 'categoryId=tool'],
     ['uncategorized', 'categoryId=uncategorized'],
+    ['nodata', 'categoryId=nodata'],
   ])('links the CSV of reason %s with the user token', (reason, part) => {
     const href = downtimeCsvHref(selection, reason, 'tok')!;
     expect(href).toMatch(/^\/api\/reports\/downtime\?start=1000&end=2000/);
@@ -108,10 +110,13 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
       planned: false,
       unplanned: true,
       uncategorized: false,
+      noData: false,
     });
-    expect(q.toString()).toBe('a=1&hide=planned%2Cuncategorized');
-    expect(readKinds(q)).toEqual({ planned: false, unplanned: true, uncategorized: false });
-    expect(writeKinds(q, { planned: true, unplanned: true, uncategorized: true }).toString()).toBe('a=1');
+    expect(q.toString()).toBe('a=1&hide=planned%2Cuncategorized%2CnoData');
+    expect(readKinds(q)).toEqual({ planned: false, unplanned: true, uncategorized: false, noData: false });
+    expect(
+      writeKinds(q, { planned: true, unplanned: true, uncategorized: true, noData: true }).toString(),
+    ).toBe('a=1');
   });
 
   it('draws the pareto longest first, in minutes with 2 decimals and the accumulated percent', () => {
@@ -141,15 +146,19 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
       aPeriod({ annotationType: brk, planned: true, reason: 'Break' }),
       aPeriod({ annotationType: brk, planned: null, reason: 'Break' }),
       aPeriod({ annotationType: null, planned: null, reason: 'Uncategorized' }),
+      // METRICS.md §1 No data: a reason of its own, apart from Uncategorized (decision 1011).
+      aPeriod({ annotationType: null, planned: null, reason: 'No data', reasonId: 'nodata' }),
     ];
     expect(gridRows(items, null).map((r) => [r.minutes, r.reason, r.message, r.planned])).toEqual([
       ['1.51', 'Tool change', 'insert', 'Unplanned'],
       ['10.00', 'Break', '', 'Planned'],
       ['10.00', 'Break', '', 'Exceeded Limit'],
       ['10.00', 'Uncategorized', '', ''],
+      ['10.00', 'No data', '', ''],
     ]);
     expect(gridRows(items, 'brk')).toHaveLength(2);
     expect(gridRows(items, 'uncategorized')).toHaveLength(1);
+    expect(gridRows(items, 'nodata')).toHaveLength(1);
     expect(totalMinutes(items, 'brk')).toBe('20.00');
   });
 

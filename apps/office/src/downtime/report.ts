@@ -14,9 +14,17 @@ export const DEFAULT_DOWNTIME_HORIZON: Horizon = 'day';
 export const DOWNTIME_MAX_DAYS = 31;
 /** The `reason` URL value of periods without a downtime reason (they have no annotation type id). */
 export const UNCATEGORIZED = 'uncategorized';
+/** The `reason` URL value of No data (METRICS.md §1 UNAVAILABLE time no operator reason covers, decision 1011). */
+export const NO_DATA = 'nodata';
 
 const reasonRef = object({ id: string, name: string });
-const tally = { count: number, duration: number, annotationType: nullable(reasonRef) };
+const tally = {
+  count: number,
+  duration: number,
+  // An annotation type id, 'uncategorized' or 'nodata' (absent from servers before decision 1011).
+  reasonId: optional(string),
+  annotationType: nullable(reasonRef),
+};
 const answerCheck = object({
   range: object({ start: number, end: number }),
   recomputing: recomputingCheck,
@@ -27,6 +35,7 @@ const answerCheck = object({
     plannedDuration: number,
     unplannedDuration: number,
     uncategorizedDuration: number,
+    noDataDuration: optional(number),
   }),
   byMachine: arrayOf(object({ machineId: string, machine: string, downtime: arrayOf(object(tally)) })),
   items: optional(
@@ -37,6 +46,7 @@ const answerCheck = object({
         duration: number,
         machineId: string,
         machine: string,
+        reasonId: optional(string),
         reason: string,
         message: nullable(string),
         planned: nullable(boolean),
@@ -49,13 +59,17 @@ export type DowntimeAnswer = ReturnType<typeof answerCheck>;
 export type DowntimePeriod = NonNullable<DowntimeAnswer['items']>[number];
 export const parseDowntime = parseWith(answerCheck);
 
-/** Which kinds of downtime the report shows (GET /api/reports/downtime showPlanned/showUnplanned/showUncategorized). */
+/**
+ * Which kinds of downtime the report shows (GET /api/reports/downtime showPlanned/showUnplanned/
+ * showUncategorized/showNoData).
+ */
 export interface Kinds {
   planned: boolean;
   unplanned: boolean;
   uncategorized: boolean;
+  noData: boolean;
 }
-export const KIND_KEYS = ['planned', 'unplanned', 'uncategorized'] as const;
+export const KIND_KEYS = ['planned', 'unplanned', 'uncategorized', 'noData'] as const;
 
 /** What the page asks, from its URL. */
 export interface DowntimeSelection {
@@ -75,6 +89,7 @@ export function readKinds(q: URLSearchParams): Kinds {
     planned: !hidden.has('planned'),
     unplanned: !hidden.has('unplanned'),
     uncategorized: !hidden.has('uncategorized'),
+    noData: !hidden.has('noData'),
   };
 }
 export function writeKinds(q: URLSearchParams, kinds: Kinds): URLSearchParams {
@@ -103,6 +118,7 @@ export function downtimeQuery(s: DowntimeSelection): Record<string, string | num
     showPlanned: String(s.kinds.planned),
     showUnplanned: String(s.kinds.unplanned),
     showUncategorized: String(s.kinds.uncategorized),
+    showNoData: String(s.kinds.noData),
   };
   if (s.machine) q.machineId = s.machine;
   else if (s.group) q.group = s.group;
@@ -131,11 +147,16 @@ export function downtimeCsvHref(
   return `/api/reports/downtime?${q.toString()}`;
 }
 
-/** A reason's key: its annotation type id, or 'uncategorized'. */
-export const reasonKey = (t: { annotationType: { id: string } | null }): string =>
-  t.annotationType?.id ?? UNCATEGORIZED;
-export const reasonName = (t: { annotationType: { name: string } | null }): string =>
-  t.annotationType?.name ?? tr('downtime.uncategorized');
+/** A reason's key: its annotation type id, 'uncategorized' or 'nodata'. */
+export const reasonKey = (t: {
+  reasonId?: string | undefined;
+  annotationType: { id: string } | null;
+}): string => t.annotationType?.id ?? t.reasonId ?? UNCATEGORIZED;
+export const reasonName = (t: {
+  reasonId?: string | undefined;
+  annotationType: { name: string } | null;
+}): string =>
+  t.annotationType?.name ?? (t.reasonId === NO_DATA ? tr('downtime.noData') : tr('downtime.uncategorized'));
 
 /** reports-admin §9: downtime minutes with 2 decimals. */
 export const minutes = (ms: number): string => formatDowntimeMinutes(ms);
@@ -220,7 +241,7 @@ export function gridRows(items: readonly DowntimePeriod[], reason: string | null
       minutes: minutes(p.duration),
       machineId: p.machineId,
       machine: p.machine,
-      reason: p.annotationType?.name ?? tr('downtime.uncategorized'),
+      reason: reasonName(p),
       message: p.message ?? '',
       planned: p.annotationType ? plannedLabel(p.planned) : '',
     }));
