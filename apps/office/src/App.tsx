@@ -38,11 +38,11 @@ const QualityReportPage = lazy(() =>
 );
 
 const CyclesReportPage = lazy(() =>
-  import('./pages/CyclesReportPage').then((m) => ({ default: m.CyclesReportPage })),
+  import('./cycles/CyclesReportPage').then((m) => ({ default: m.CyclesReportPage })),
 );
 
 const MachineTimelinePage = lazy(() =>
-  import('./pages/MachineTimelinePage').then((m) => ({ default: m.MachineTimelinePage })),
+  import('./timeline/MachineTimelinePage').then((m) => ({ default: m.MachineTimelinePage })),
 );
 
 // The standard timeline (reports-admin §2, decision 0811) shares the machine timeline's canvas.
@@ -76,13 +76,13 @@ const MachineExportPage = lazy(() =>
 );
 
 const JobsReportPage = lazy(() =>
-  import('./pages/JobsReportPage').then((m) => ({ default: m.JobsReportPage })),
+  import('./jobs/JobsReportPage').then((m) => ({ default: m.JobsReportPage })),
 );
-const JobReportPage = lazy(() => import('./pages/JobReportPage').then((m) => ({ default: m.JobReportPage })));
+const JobReportPage = lazy(() => import('./jobs/JobReportPage').then((m) => ({ default: m.JobReportPage })));
 const MachineOperationReportPage = lazy(() =>
-  import('./pages/MachineOperationReportPage').then((m) => ({ default: m.MachineOperationReportPage })),
+  import('./jobs/MachineOperationReportPage').then((m) => ({ default: m.MachineOperationReportPage })),
 );
-const OeeReportPage = lazy(() => import('./pages/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
+const OeeReportPage = lazy(() => import('./oee/OeeReportPage').then((m) => ({ default: m.OeeReportPage })));
 // Production runs and their editor (reports-admin §2; decision 0850).
 const ProductionRunsPage = lazy(() =>
   import('./production/ProductionRunsPage').then((m) => ({ default: m.ProductionRunsPage })),

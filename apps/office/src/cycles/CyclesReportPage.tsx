@@ -26,8 +26,8 @@ import {
   isSlow,
   parseCycles,
   reportErrorText,
-} from '../cycles/report';
-import type { CycleRow, CyclesAnswer, CyclesSelection } from '../cycles/report';
+} from './report';
+import type { CycleRow, CyclesAnswer, CyclesSelection } from './report';
 import { CHART_BASE, registerBarLineCharts } from '../reports/charts';
 import { reportGet, useMachineReport, useSettledCall } from '../reports/hooks';
 import { listTimeFormat, unsavedHorizons } from '../reports/shared';
@@ -81,6 +81,7 @@ function CyclesReport({ clock, offsetMs }: ClockProps) {
       onReturn={toOee}
       {...status}
       empty={answer && answer.cycles.length === 0 ? tr('cycles.empty') : null}
+      recomputing={answer?.recomputing}
       tools={
         <SlowToggle
           checked={onlySlow}

@@ -1,7 +1,7 @@
 import { formatPartTime } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
 import { arrayOf, boolean, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
-import { failureText } from '../reports/shared';
+import { failureText, recomputingCheck } from '../reports/shared';
 import { PATHS } from '../routes';
 
 // reports-admin §2 "Cycles report" (/machine/{id}/cycles?start&end) over GET /api/reports/cycles
@@ -16,6 +16,8 @@ const answerCheck = object({
   range: object({ start: number, end: number }),
   machineId: optional(string),
   machineName: optional(string),
+  /** The machine, while its figures in the range are being recomputed (decision 1004). */
+  recomputing: recomputingCheck,
   cycles: arrayOf(
     object({
       timestamp: number,

@@ -12,7 +12,7 @@ import {
   Tile,
 } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
-import { JobDetail } from '../jobs/JobDetail';
+import { JobDetail } from './JobDetail';
 import {
   allTimeRange,
   clampToJob,
@@ -29,9 +29,10 @@ import {
   machineJobHref,
   parseJobByMachine,
   parseJobs,
-} from '../jobs/report';
-import type { JobByMachineAnswer, JobsAnswer, Range } from '../jobs/report';
-import '../jobs/jobs.css';
+  standardsWarning,
+} from './report';
+import type { JobByMachineAnswer, JobsAnswer, Range } from './report';
+import './jobs.css';
 import { dataOf, NO_SHIFTS, useReportCall, useReportPage, useSettledCall } from '../reports/hooks';
 import type { CallCache, ReportCall } from '../reports/hooks';
 import type { LZ } from '../reports/shared';
@@ -127,6 +128,7 @@ function JobReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine:
       loading={selection ? status.loading : false}
       error={selection ? status.error : notFound}
       empty={answer && answer.machines.length === 0 ? tr('jobReport.noRuns') : null}
+      recomputing={answer?.recomputing}
     >
       {answer && settled && answer.machines.length > 0 && (
         <Results answer={answer} selection={settled} shown={shown} cache={cache} lz={page.lz} />
@@ -183,6 +185,8 @@ function Results({
   // The runs' actions: the machine-job report of the run's machine, and "Go to Production Run" (reports-admin
   // §2: app/production/production-runs/{jobschedulegroup_id}/edit; decision 0850).
   const runColumns = selection.machineId ? columns : [...columns, { label: tr('jobReport.col.actions') }];
+  // METRICS.md §3: run time without a standard is out of P ('-' when none has one), and the spec's warning says so.
+  const warning = standardsWarning([answer.job, ...answer.shifts]);
   return (
     <>
       <SummaryTiles label={tr('jobReport.summaryLabel')}>
@@ -190,6 +194,11 @@ function Results({
           <Tile key={t.key} label={t.label} value={t.value} />
         ))}
       </SummaryTiles>
+      {warning && (
+        <p className="notice notice--warning" role="note">
+          {warning}
+        </p>
+      )}
       <section className="report__list" aria-labelledby="job-machines-heading">
         <SectionHead id="job-machines-heading" heading={tr('jobReport.byMachine')}>
           <CsvLink

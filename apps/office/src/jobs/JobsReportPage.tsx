@@ -14,8 +14,8 @@ import {
   SectionHead,
 } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
-import { NearEnd, useJobPages } from '../jobs/paging';
-import type { JobsSelection } from '../jobs/paging';
+import { NearEnd, useJobPages } from './paging';
+import type { JobsSelection } from './paging';
 import {
   AGGREGATE_BY,
   filterJobs,
@@ -27,10 +27,11 @@ import {
   jobsPageQuery,
   parseJobs,
   readAggregateBy,
+  standardsWarning,
   writeAggregateBy,
-} from '../jobs/report';
-import type { AggregateBy, JobAnswer, JobCard, JobsAnswer } from '../jobs/report';
-import '../jobs/jobs.css';
+} from './report';
+import type { AggregateBy, JobAnswer, JobCard, JobsAnswer } from './report';
+import './jobs.css';
 import { PATHS } from '../routes';
 import { CHART_BASE, registerBarLineCharts } from '../reports/charts';
 import { NO_SHIFTS, useMachineNames, useReportPage, useSettledCall } from '../reports/hooks';
@@ -96,6 +97,7 @@ function JobsReportView({ clock, offsetMs, onMachine }: ClockProps & { onMachine
       {...status}
       {...(onMachine && !machineId ? { loading: false, error: tr('machineJob.notFound') } : {})}
       empty={answer && answer.jobs.length === 0 ? tr('jobs.none') : null}
+      recomputing={answer?.recomputing}
     >
       {answer && settled && answer.jobs.length > 0 && <Results first={answer} selection={settled} />}
     </ReportFrame>
@@ -127,12 +129,19 @@ function Results({ first, selection }: { first: JobsAnswer; selection: JobsSelec
   const pages = useJobPages(first, selection);
   const jobs = useMemo(() => filterJobs(pages.jobs, search), [pages.jobs, search]);
   const cards = useMemo(() => jobCards(jobs, range, first.limits), [jobs, range, first.limits]);
+  // METRICS.md §3: a job whose run time has no standard shows OEE '-' (or P over the rest), with the warning.
+  const warning = standardsWarning(jobs);
   return (
     <>
       <section className="report__list" aria-labelledby="jobs-list-heading">
         <SectionHead id="jobs-list-heading" heading={tr('jobs.list')}>
           <CsvLink href={jobsCsvHref(range, token, group, aggregateBy, machineId)} filename="jobs.csv" />
         </SectionHead>
+        {warning && (
+          <p className="notice notice--warning" role="note">
+            {warning}
+          </p>
+        )}
         <div className="jobs__search">
           <label htmlFor={searchId}>{tr('jobs.search')}</label>
           <input

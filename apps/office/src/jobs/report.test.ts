@@ -24,6 +24,7 @@ import {
   readAggregateBy,
   rejectRows,
   shiftRows,
+  standardsWarning,
   writeAggregateBy,
 } from './report';
 
@@ -44,6 +45,7 @@ const figures = (over: Partial<JobFiguresAnswer> = {}): JobFiguresAnswer => ({
   availability: 0.5,
   performance: 0.8,
   quality: 1,
+  missing_standards: false,
   setup_ms: 30 * MIN,
   production_in_cycle_ms: 60 * MIN,
   production_downtime_ms: 60 * MIN,
@@ -205,6 +207,25 @@ describe('job reports (reports-admin §2 Jobs report, §3 Job report)', () => {
     expect(parseJobs(answer)).toEqual(answer);
     expect(() => parseJobs({ range: RANGE, jobs: [{ job_id: 'j1' }] })).toThrow();
   });
+
+  it('shows "-" for a null P and OEE, never 0 %, with the spec’s warning (issue 27 point 4)', () => {
+    const bare = figures({ performance: null, oee: null, missing_standards: true });
+    expect(jobTiles(bare).find((t) => t.key === 'oee')!.value).toBe('-');
+    expect(jobTiles(bare).find((t) => t.key === 'performance')!.value).toBe('-');
+    expect(figureCells(bare).slice(4, 7)).toEqual(['-', '50.0%', '-']);
+    expect(jobCards([job(bare)], RANGE, LIMITS)[0]!.oee).toBe('-');
+    expect(standardsWarning([figures(), bare])).toBe(
+      'One or more operations associated with this metric do not have operation standards applied. This metric may not be accurate.',
+    );
+    // Every run with a standard (or an older server that does not say): no warning.
+    expect(standardsWarning([figures(), { missing_standards: undefined }])).toBeNull();
+  });
+
+  it('reads which machines are still being recomputed (decision 1004)', () => {
+    const recomputing = [{ machineId: 'm1', machineName: 'Lathe 1' }];
+    const answer = { range: RANGE, total: 1, recomputing, jobs: [job()], limits: LIMITS };
+    expect(parseJobs(answer).recomputing).toEqual(recomputing);
+  });
 });
 
 describe('the job detail and the machine-job report', () => {
@@ -244,7 +265,15 @@ describe('the job detail and the machine-job report', () => {
     expect(
       shiftRows({
         shifts: [
-          { shift_id: 's1', shift_name: 'Day', oee: null, availability: 1, performance: 0, quality: null },
+          {
+            shift_id: 's1',
+            shift_name: 'Day',
+            oee: null,
+            availability: 1,
+            performance: 0,
+            quality: null,
+            missing_standards: false,
+          },
         ],
       }),
     ).toEqual([{ key: 's1', name: 'Day', cells: ['-', '100.0%', '0.0%', '-'] }]);

@@ -8,8 +8,8 @@ import {
 } from '@takt/domain';
 import type { CompanyClock, EpochMs, GoalStatus } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
-import { arrayOf, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
-import { unsavedHorizons } from '../reports/shared';
+import { arrayOf, boolean, nullable, number, object, optional, parseWith, string, tr } from '@takt/ui';
+import { recomputingCheck, unsavedHorizons } from '../reports/shared';
 import { PATHS } from '../routes';
 
 // reports-admin §2 "Jobs report (all machines)" (/reports/operationreport) and the job report
@@ -41,6 +41,8 @@ const figures = {
   availability: nullable(number),
   performance: nullable(number),
   quality: nullable(number),
+  /** Some run time has no standard: P and OEE leave it out, or are null (decision 1002); older servers omit it. */
+  missing_standards: optional(boolean),
   setup_ms: number,
   production_in_cycle_ms: number,
   production_downtime_ms: number,
@@ -73,6 +75,7 @@ const jobsCheck = object({
   range: object({ start: number, end: number }),
   /** All the entries of the range; `jobs` is one page of them. */
   total: number,
+  recomputing: recomputingCheck,
   jobs: arrayOf(jobCheck),
   limits: object({ warningPercent: number, failurePercent: number }),
 });
@@ -80,6 +83,7 @@ const jobsCheck = object({
 const reasonFields = { reason_id: string, reason_name: nullable(string), color: nullable(string) };
 const byMachineCheck = object({
   range: object({ start: number, end: number }),
+  recomputing: recomputingCheck,
   shifts: arrayOf(
     object({
       shift_id: string,
@@ -88,6 +92,7 @@ const byMachineCheck = object({
       availability: nullable(number),
       performance: nullable(number),
       quality: nullable(number),
+      missing_standards: optional(boolean),
     }),
   ),
   downtime: arrayOf(
@@ -431,6 +436,14 @@ export function rejectRows(a: Pick<JobByMachineAnswer, 'rejects'>) {
     share: share(r.rejected_parts, total),
   }));
 }
+
+/**
+ * METRICS.md §3 / reports-admin §2: the spec's warning when some of the figures' run time has no operation
+ * standard (its P and OEE leave that time out, or read '-'); null otherwise. Any of `figures` lacking one.
+ */
+export const standardsWarning = (
+  figures: ReadonlyArray<{ missing_standards?: boolean | undefined }>,
+): string | null => (figures.some((f) => f.missing_standards === true) ? tr('oee.noStandards') : null);
 
 /** OEE and its factors by shift (one decimal). */
 export const shiftRows = (a: Pick<JobByMachineAnswer, 'shifts'>) =>

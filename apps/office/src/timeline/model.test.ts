@@ -247,6 +247,7 @@ describe('lanes', () => {
       ],
       faults: [],
       hasSubprogram: true,
+      recomputing: [],
     },
     downtime: [row({ start: 10 * MIN, end: 20 * MIN })],
     subprograms: null,

@@ -1,35 +1,16 @@
 import {
   annotationToSave,
   canSplitInHalf,
-  companyDayStart,
-  DAY_MS,
   epochMs,
   formatDowntimeMinutes,
   isSlowCycle,
-  maxRangeEnd,
   plannedLabel,
-  shopDateOf,
-  addDays,
   showFastParts,
   showSlowParts,
   SUBPROGRAM_WINDOW_MS,
-  wallDurationMs,
 } from '@takt/domain';
 import type { CompanyClock, EpochMs } from '@takt/domain';
-import type { Horizon } from '@takt/ui';
-import {
-  ApiError,
-  arrayOf,
-  boolean,
-  nullable,
-  number,
-  object,
-  oneOf,
-  optional,
-  parseWith,
-  string,
-  tr,
-} from '@takt/ui';
+import { ApiError, tr } from '@takt/ui';
 import type { Lane, TimelineItem, TimeWindow } from './draw';
 import { laneOf } from './draw';
 
@@ -38,182 +19,15 @@ import { laneOf } from './draw';
 // form), §5 (saving annotations, 7-day range, 1-year links, next period) and §9 (zoom, slow and fast parts,
 // programs, sub-programs). Pure: the page renders what these functions return.
 
-// ---- Answers
+// ---- Answers (answers.ts)
 
-const laneTimes = { start: number, end: nullable(number) };
-const operationCheck = object({
-  range: object({ start: number, end: number }),
-  cycleEvents: arrayOf(object({ value: string, ...laneTimes })),
-  programs: arrayOf(object({ name: string, ...laneTimes })),
-  parts: arrayOf(
-    object({
-      start: number,
-      duration: optional(number),
-      parts: number,
-      expectedCycleTime: number,
-      setup: optional(boolean),
-    }),
-  ),
-  runs: arrayOf(
-    object({ jobId: string, jobName: string, start: number, end: nullable(number), jsgId: string }),
-  ),
-  activities: optional(
-    arrayOf(
-      object({
-        activityRef: string,
-        activityTypeName: string,
-        jobName: string,
-        activityMode: string,
-        startAt: number,
-        endAt: nullable(number),
-      }),
-    ),
-  ),
-  faults: arrayOf(
-    object({
-      start: number,
-      end: nullable(number),
-      duration: number,
-      value: string,
-      nativecode: nullable(string),
-      type: nullable(string),
-    }),
-  ),
-  hasSubprogram: boolean,
-});
-export type OperationAnswer = ReturnType<typeof operationCheck>;
-export const parseOperation = parseWith(operationCheck);
+export * from './answers';
+import type { DowntimeRow, OperationAnswer, Reason, SubprogramsAnswer } from './answers';
 
-const subprogramsCheck = object({
-  range: object({ start: number, end: number }),
-  subprograms: arrayOf(object({ name: string, ...laneTimes })),
-});
-export type SubprogramsAnswer = ReturnType<typeof subprogramsCheck>;
-export const parseSubprograms = parseWith(subprogramsCheck);
+// ---- The range in the URL (range.ts)
 
-const downtimeCheck = object({
-  items: arrayOf(
-    object({
-      start: number,
-      end: nullable(number),
-      duration: number,
-      isEndSet: boolean,
-      reason: nullable(string),
-      color: nullable(string),
-      message: nullable(string),
-      planned: nullable(boolean),
-      setup: boolean,
-      annotationType: nullable(object({ id: string, name: string, color: string, plannedBehavior: string })),
-      annotation: nullable(
-        object({
-          id: string,
-          start: number,
-          end: nullable(number),
-          category_id: nullable(string),
-          message: nullable(string),
-          planned: nullable(boolean),
-          setup: boolean,
-          activesetup: boolean,
-        }),
-      ),
-    }),
-  ),
-});
-export type DowntimeAnswer = ReturnType<typeof downtimeCheck>;
-export type DowntimeRow = DowntimeAnswer['items'][number];
-export const parseDowntime = parseWith(downtimeCheck);
-
-const reasonsCheck = arrayOf(
-  object({
-    id: string,
-    name: string,
-    color: string,
-    plannedBehavior: oneOf(['operator', 'planned', 'unplanned', 'plannedWithLimit'] as const),
-    hidden: optional(boolean),
-  }),
-);
-export type Reason = ReturnType<typeof reasonsCheck>[number];
-export const parseReasons = parseWith(reasonsCheck);
-
-// ---- The range in the URL (reports-admin §5: at most 7 days; links older than 1 year hidden)
-
-export const TIMELINE_HORIZONS: readonly Horizon[] = ['hour', 'day'];
-export const TIMELINE_MAX_DAYS = 7;
-/** reports-admin §9 "Timeline links hidden beyond 1 year". */
-export const LINK_HORIZON_MS = 365 * DAY_MS;
-
-export interface TimelineRange {
-  start: EpochMs;
-  end: EpochMs;
-  interval: Horizon;
-}
-
-const msParam = (v: string | null): number | null => (v != null && /^-?\d+$/.test(v) ? Number(v) : null);
-
-/**
- * The range of a timeline URL: start and end as given (cut to 7 days on the company's wall clock), else
- * today on the company clock. The interval is hour or day (the picker's mode), hour by default.
- */
-export function readTimelineRange(q: URLSearchParams, clock: CompanyClock, now: EpochMs): TimelineRange {
-  const interval = TIMELINE_HORIZONS.find((h) => h === q.get('interval')) ?? 'hour';
-  const start = msParam(q.get('start'));
-  const end = msParam(q.get('end'));
-  if (start == null || end == null || !(start < end)) {
-    const today = shopDateOf(clock, now);
-    return {
-      start: companyDayStart(clock, today),
-      end: companyDayStart(clock, addDays(today, 1)),
-      interval,
-    };
-  }
-  const s = epochMs(start);
-  if (wallDurationMs(clock, { start: s, end: epochMs(end) }) > TIMELINE_MAX_DAYS * DAY_MS)
-    return { start: s, end: maxRangeEnd(clock, s, 'timeline'), interval };
-  return { start: s, end: epochMs(end), interval };
-}
-
-/** The URL of a timeline range (other parameters kept). */
-export function writeTimelineRange(q: URLSearchParams, r: TimelineRange): URLSearchParams {
-  const next = new URLSearchParams(q);
-  next.set('start', String(r.start));
-  next.set('end', String(r.end));
-  next.set('interval', r.interval);
-  next.delete('quicklink');
-  return next;
-}
-
-/** reports-admin §5: links and selections older than 1 year are hidden or cleared. */
-export const withinLinkHorizon = (t: number, now: number): boolean => t >= now - LINK_HORIZON_MS;
-
-/**
- * Previous and next period of the same length. Previous is null (hidden) when it would start more than a year
- * back; next is disabled when the range's end is in the future (reports-admin §5).
- */
-export function periodLinks(
-  r: TimelineRange,
-  now: number,
-): { previous: TimelineRange | null; next: TimelineRange; nextDisabled: boolean } {
-  const span = r.end - r.start;
-  const previous = { ...r, start: epochMs(r.start - span), end: r.start };
-  return {
-    previous: withinLinkHorizon(previous.start, now) ? previous : null,
-    next: { ...r, start: r.end, end: epochMs(r.end + span) },
-    nextDisabled: r.end > now,
-  };
-}
-
-/**
- * The timeline around an event (the Downtime report's "Selecting a row opens the timeline around the
- * event"): an hour either side, at least the event itself, at most 7 days; null past the 1-year horizon.
- */
-export function timelineAround(
-  event: { start: number; end: number | null },
-  now: number,
-): { start: number; end: number } | null {
-  if (!withinLinkHorizon(event.start, now)) return null;
-  const end = Math.min(event.end ?? now, event.start + TIMELINE_MAX_DAYS * DAY_MS - 2 * 3_600_000);
-  return { start: event.start - 3_600_000, end: end + 3_600_000 };
-}
+export * from './range';
+import { msParam, readTimelineRange, withinLinkHorizon, timelineAround } from './range';
 
 // ---- Lanes
 
