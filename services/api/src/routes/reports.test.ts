@@ -111,12 +111,13 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
     expect(r.machines.map((m) => [m.machineId, m.inCycle, m.value])).toEqual([
       [a, 0.75, '75'],
       [b, 0.25, '25'],
-      [c, 0, '0'],
+      // C never reported: no monitored life, no time base (METRICS.md §1, decision 1010).
+      [c, null, '-'],
     ]);
     expect(r.machines[0]).toMatchObject({ machineName: 'A', inCycleMs: 6 * HOUR, durationMs: 8 * HOUR });
-    // 8 h in cycle of 24 machine-hours.
-    expect(r.machineAggregate).toMatchObject({ inCycleMs: 8 * HOUR, durationMs: 24 * HOUR, value: '33' });
-    expect(r.InCyclePerc).toBe(33);
+    // 8 h in cycle of 16 monitored machine-hours (C's hours are in no time base).
+    expect(r.machineAggregate).toMatchObject({ inCycleMs: 8 * HOUR, durationMs: 16 * HOUR, value: '50' });
+    expect(r.InCyclePerc).toBe(50);
     expect(r.InCycleSeconds).toBe(8 * 3600);
     expect(r.machineContextErrors).toEqual([
       { machineId: c, machineName: 'C', message: 'No utilization data in this range.' },
@@ -466,6 +467,7 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
       plannedDuration: HOUR,
       unplannedDuration: HOUR,
       uncategorizedDuration: 30 * MIN,
+      noDataDuration: 0,
     });
     expect(r.data.map((d) => [d.reason, d.count, d.duration, d.minutes]).sort()).toEqual([
       ['Break', 1, HOUR, '60.00'],
@@ -481,15 +483,23 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
           {
             count: 1,
             duration: HOUR,
+            reasonId: tooling.id,
             annotationType: expect.objectContaining({ id: tooling.id, name: 'Tooling' }),
           },
-          { count: 1, duration: 30 * MIN, annotationType: null },
+          { count: 1, duration: 30 * MIN, reasonId: 'uncategorized', annotationType: null },
         ],
       },
       {
         machineId: m2,
         machine: 'M2',
-        downtime: [{ count: 1, duration: HOUR, annotationType: expect.objectContaining({ id: brk.id }) }],
+        downtime: [
+          {
+            count: 1,
+            duration: HOUR,
+            reasonId: brk.id,
+            annotationType: expect.objectContaining({ id: brk.id }),
+          },
+        ],
       },
     ]);
     expect(r.items).toBeUndefined();
@@ -548,10 +558,15 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
       plannedDuration: 0,
       unplannedDuration: 0,
       uncategorizedDuration: 30 * MIN,
+      noDataDuration: 0,
     });
     expect(none.data.map((d) => [d.reason, d.count, d.duration])).toEqual([['Uncategorized', 1, 30 * MIN]]);
     expect(none.byMachine).toEqual([
-      { machineId: m1, machine: 'M1', downtime: [{ count: 1, duration: 30 * MIN, annotationType: null }] },
+      {
+        machineId: m1,
+        machine: 'M1',
+        downtime: [{ count: 1, duration: 30 * MIN, reasonId: 'uncategorized', annotationType: null }],
+      },
     ]);
     expect(none.items!.map((i) => [i.start, i.duration, i.reason])).toEqual([
       [D + 3 * HOUR, 30 * MIN, 'Uncategorized'],
