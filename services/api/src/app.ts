@@ -17,6 +17,7 @@ import { authRoutes, meRoutes } from './routes/auth';
 import { apiKeysRoutes } from './routes/api-keys';
 import { accountLinkRoutes, invitesRoutes, profileRoutes, usersRoutes } from './routes/accounts-users';
 import { openApiRoutes } from './routes/openapi';
+import { apiDocsRoutes } from './routes/api-docs';
 import { adaptersRoutes } from './routes/adapters';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { machinesAdminRoutes } from './routes/machines-admin';
@@ -115,6 +116,8 @@ export function buildApp(deps: Deps) {
   app.route('/api/gateway-push', gatewayPushRoutes);
   // The API description is public (decision 0841), so it sits before the caller-guarded /api.
   app.route('/api/openapi.json', openApiRoutes);
+  // Its readable reference page, served from this process (no CDN; decision 1046).
+  app.route('/api/docs', apiDocsRoutes);
   // E-mailed set-password links and "forgot password" work without a session (the token is the proof).
   app.route('/api/account', accountLinkRoutes);
   // A registered tablet activates with its device token (no session yet).

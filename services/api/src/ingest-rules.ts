@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ZodType } from 'zod';
 import type { Database } from '@takt/db';
 import type {
   AdapterImport,
@@ -22,6 +23,8 @@ import type {
  */
 export interface IngestRules {
   validatePushBatch(body: unknown): PushValidation;
+  /** The push body's zod schema validatePushBatch applies, for the OpenAPI document (decision 1045). */
+  pushBatchSchema: ZodType;
   decidePush(
     batch: PushBatch,
     storedSeq: number | null,

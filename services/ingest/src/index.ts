@@ -26,7 +26,7 @@ export * from './replay/replay';
 
 import { importAdapter, pickDevice } from './sources/devices/adapter-import';
 import { parseDevicesXml } from './sources/devices/devices';
-import { decidePush, validatePushBatch } from './sources/gateway/push';
+import { decidePush, pushBatchSchema, validatePushBatch } from './sources/gateway/push';
 import { pushKeyKinds } from './worker/store';
 import { sourceEndpoint, sourceTargetProblem } from './sources/address-policy';
 
@@ -39,6 +39,7 @@ export const apiRules = {
   decidePush,
   pushKeyKinds,
   importAdapter,
+  pushBatchSchema,
   parseDevicesXml,
   pickDevice,
   sourceTargetProblem,

@@ -63,6 +63,10 @@ export const SCOPE_TEXT: Record<ApiKeyScope, { label: MessageKey; hint: MessageK
     label: 'accounts.apiKeys.scope.operations:write',
     hint: 'accounts.apiKeys.scope.operations:write.hint',
   },
+  'jobs:write': {
+    label: 'accounts.apiKeys.scope.jobs:write',
+    hint: 'accounts.apiKeys.scope.jobs:write.hint',
+  },
 };
 
 /** Keys by name (as the API lists them), so a renamed key moves to its place. */

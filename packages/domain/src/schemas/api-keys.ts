@@ -3,8 +3,11 @@ import { z } from 'zod';
 // reports-admin §2 "API keys: list, create, edit, delete, with scopes; access token shown once at creation"
 // and §3 "API key: id, scopes, accessToken". The scope names and what each opens are decision 0840.
 
-/** `reports:read`: the report and dashboard calls; `operations:write`: the live-operations calls. */
-export const API_KEY_SCOPES = ['reports:read', 'operations:write'] as const;
+/**
+ * `reports:read`: the report and dashboard calls; `operations:write`: the live-operations calls;
+ * `jobs:write`: an ERP's work orders, i.e. jobs, job machines and production runs (decision 1047).
+ */
+export const API_KEY_SCOPES = ['reports:read', 'operations:write', 'jobs:write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);

@@ -34,6 +34,9 @@ export const accounts = {
   'accounts.apiKeys.scope.operations:write': 'Live operations',
   'accounts.apiKeys.scope.operations:write.hint':
     'Start and stop jobs, setup, operators, downtime reasons and part adjustments.',
+  'accounts.apiKeys.scope.jobs:write': 'Jobs and production runs',
+  'accounts.apiKeys.scope.jobs:write.hint':
+    'Create jobs, set their standards on machines and plan production runs (work orders from an ERP).',
   'accounts.apiKeys.tokenTitle': 'API key created',
   'accounts.apiKeys.tokenOnce':
     'Copy this access token now. It is shown only once: Takt keeps only a fingerprint of it.',

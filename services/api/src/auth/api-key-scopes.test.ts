@@ -5,6 +5,7 @@ import { apiKeyMayCall } from './api-key-scopes';
 // Decision 0840: what each scope opens, as a table (method, path, scopes → allowed).
 const R: ApiKeyScope[] = ['reports:read'];
 const W: ApiKeyScope[] = ['operations:write'];
+const J: ApiKeyScope[] = ['jobs:write'];
 
 describe('apiKeyMayCall', () => {
   it.each([
@@ -37,6 +38,22 @@ describe('apiKeyMayCall', () => {
     ['GET', '/api/tablets', [...R, ...W], false],
     ['GET', '/api/dashboardx', R, false],
     ['HEAD', '/api/dashboard', R, true],
+    // Decision 1047: an ERP's work orders, and the report reads of production runs and machine groups.
+    ['POST', '/api/jobs', J, true],
+    ['GET', '/api/jobs', J, true],
+    ['POST', '/api/jobmachines', J, true],
+    ['POST', '/api/jobmachines', W, false],
+    ['GET', '/api/jobmachines', W, true],
+    ['POST', '/api/productionruns', J, true],
+    ['PUT', '/api/productionruns/abc', J, true],
+    ['DELETE', '/api/productionruns/abc', J, true],
+    ['GET', '/api/productionruns', R, true],
+    ['PUT', '/api/productionruns/abc', R, false],
+    ['POST', '/api/jobs', [...R, ...W], false],
+    ['GET', '/api/machinegroups', R, true],
+    ['POST', '/api/machinegroups', R, false],
+    ['GET', '/api/reports/downtime', J, false],
+    ['POST', '/api/shifts', J, false],
   ] as const)('%s %s with %j → %s', (method, path, scopes, allowed) => {
     expect(apiKeyMayCall(scopes, method, path)).toBe(allowed);
   });

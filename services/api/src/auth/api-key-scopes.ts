@@ -7,7 +7,9 @@ import type { ApiKeyScope } from '@takt/domain';
 // jobs). Event export (POST /api/reports/event/queue) is left out: it e-mails the calling user.
 // `operations:write`: the live-operations calls (dispatch, setup, operator runs, downtime, annotations,
 // part adjustments) and the reads an integration needs to make them; part-adjustment lists are report
-// reads. Apart from the job list, which both need, the scopes open disjoint sets of calls.
+// reads. `jobs:write` (decision 1047): an ERP's work orders, i.e. jobs, job machines and production runs,
+// read and write. The production-run list and the machine groups are report reads too (the production-runs
+// report, the group filter).
 
 type Rule = { methods: readonly string[]; path: RegExp };
 
@@ -22,14 +24,18 @@ export const API_KEY_RULES: Record<ApiKeyScope, readonly Rule[]> = {
     { methods: ['POST'], path: /^\/api\/oee\/(bymachine|byabstractshift)$/ },
     { methods: READ, path: /^\/api\/dashboard(\/.*)?$/ },
     { methods: READ, path: /^\/api\/partadjustment(\/(allRejectsByCategory|rejects))?\/?$/ },
-    { methods: READ, path: /^\/api\/(shifts|jobs)(\/.*)?$/ },
+    { methods: READ, path: /^\/api\/(shifts|jobs|productionruns|machinegroups)(\/.*)?$/ },
   ],
   'operations:write': [
-    { methods: ANY, path: /^\/api\/(dispatch|operatorruns|downtime|annotations|jobmachines)(\/.*)?$/ },
+    { methods: ANY, path: /^\/api\/(dispatch|operatorruns|downtime|annotations)(\/.*)?$/ },
     { methods: WRITE, path: /^\/api\/partadjustment(\/.*)?$/ },
     { methods: ANY, path: /^\/api\/setup\/(parts|transition|end)$/ },
-    { methods: READ, path: /^\/api\/(jobs|operators|annotationtypes|partadjustmenttypes)(\/.*)?$/ },
+    {
+      methods: READ,
+      path: /^\/api\/(jobs|jobmachines|operators|annotationtypes|partadjustmenttypes)(\/.*)?$/,
+    },
   ],
+  'jobs:write': [{ methods: ANY, path: /^\/api\/(jobs|jobmachines|productionruns)(\/.*)?$/ }],
 };
 
 /** Every key may ask who it is (GET /api/me). */

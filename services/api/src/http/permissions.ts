@@ -26,6 +26,15 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/**
+ * Admin-only routes an integration may also call with an API key (decision 1047): the key's scope was already
+ * checked before any route ran (auth/api-key-scopes.ts), and it acts only in its own company.
+ */
+export const requireAdminOrApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.var.caller.kind === 'apiKey') return next();
+  return requireAdmin(c, next);
+};
+
 /** Internal screens are for root users (reports-admin §6); anyone else gets 403. */
 export const requireRoot: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.var.caller.user.isRoot) throw forbidden();

@@ -67,8 +67,8 @@ export const adapterBody = z.object({
   fields: fieldsBody.default([]),
 });
 // A patch without `fields` keeps them: the body's default ([]) would otherwise replace every field.
-const adapterPatch = adapterBody.partial().extend({ fields: fieldsBody.optional() });
-const cloneBody = z.object({ name: required('Name').optional(), fields: fieldsBody.optional() });
+export const adapterPatch = adapterBody.partial().extend({ fields: fieldsBody.optional() });
+export const cloneBody = z.object({ name: required('Name').optional(), fields: fieldsBody.optional() });
 
 const MAX_IMPORT_TEXT = 8 * 1024 * 1024;
 export const importBody = z.object({

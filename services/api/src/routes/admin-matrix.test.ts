@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApiKeyScope, ProductTier } from '@takt/domain';
-import { PRODUCT_TIERS } from '@takt/domain';
+import { API_KEY_SCOPES, PRODUCT_TIERS } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
@@ -24,11 +24,11 @@ interface TierWorld {
   tier: ProductTier;
   shop: MatrixShop;
   callers: Record<Exclude<CallerName, 'keyWithScope' | 'keyWithoutScope' | 'otherCompanyAdmin'>, Credentials>;
-  /** Keys by the scopes they hold: `all` both, and one key per scope. */
+  /** Keys by the scopes they hold: `all` every scope, and one key per scope. */
   keys: Record<ApiKeyScope | 'all', Credentials>;
 }
 
-const SCOPES: readonly ApiKeyScope[] = ['reports:read', 'operations:write'];
+const SCOPES = API_KEY_SCOPES;
 
 async function aKey(h: ApiHarness, cookie: string, scopes: readonly ApiKeyScope[]) {
   const res = await h.send('POST', '/api/apikeys', cookie, { name: `Key ${scopes.join(' ')}`, scopes });
@@ -67,6 +67,7 @@ async function aTierWorld(h: ApiHarness, tier: ProductTier): Promise<TierWorld> 
       all: await keyOf(SCOPES),
       'reports:read': await keyOf(['reports:read']),
       'operations:write': await keyOf(['operations:write']),
+      'jobs:write': await keyOf(['jobs:write']),
     },
   };
   await h.t.db.updateTable('companies').set({ product_tier: tier }).where('id', '=', company.id).execute();

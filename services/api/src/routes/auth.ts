@@ -23,13 +23,13 @@ import { deviceAnswer, renewDeviceCookie } from './tablets';
 //   POST /login/code    { email, code } → { user } + the session cookie, like POST /login
 
 const emailSchema = loginRequestSchema.shape.email;
-const deviceSchema = loginRequestSchema.extend({
+export const deviceSchema = loginRequestSchema.extend({
   serial_number: z.string().trim().min(1).max(100).nullish(),
   machineId: idSchema.nullish(),
   remote_identifier: z.string().trim().max(200).nullish(),
 });
-const codeRequestSchema = z.object({ email: emailSchema });
-const codeLoginSchema = z.object({
+export const codeRequestSchema = z.object({ email: emailSchema });
+export const codeLoginSchema = z.object({
   email: emailSchema,
   code: z.string().trim().min(1, 'Enter the code from the e-mail.').max(20),
 });

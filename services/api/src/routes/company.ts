@@ -8,7 +8,7 @@ import { companyFlags, getCompanyAdminSettings, saveCompanyAdminSettings } from 
 import { inTransaction } from './live-ctx';
 
 // reports-admin §2 "Settings: region list; confirmation to enable setup stages", §9 "Region list of 35 locales".
-const settingsSchema = z.object({
+export const settingsSchema = z.object({
   locale: z.enum(REGION_LOCALES, { error: 'Choose a region from the list' }).optional(),
   enable_setup_stages: z.boolean().optional(),
   companyName: z.string().max(250, 'At most 250 characters').optional(),

@@ -12,9 +12,9 @@ import {
   dashboardUtilization,
 } from '../services/dashboard';
 
-const dashboardQuery = z.object({ group: z.string().min(1).optional() });
+export const dashboardQuery = z.object({ group: z.string().min(1).optional() });
 
-const statusQuery = z.object({
+export const statusQuery = z.object({
   /** One part only, so each can be polled at its own rate; both by default. */
   include: z.enum(['unmapped', 'gateways']).optional(),
 });

@@ -16,10 +16,13 @@ import { inTransaction } from './live-ctx';
  *   `null`; 400 without machineId; 404 for a machine of another company; 403 TABLET_BOUND for a tablet bound
  *   to another machine.
  */
+/** GET /api/dispatch/current?machineId= */
+export const dispatchCurrentQuerySchema = z.object({ machineId: idSchema });
+
 export const dispatchRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/current', async (c) => {
-    const { machineId } = queryParams(c, z.object({ machineId: idSchema }));
+    const { machineId } = queryParams(c, dispatchCurrentQuerySchema);
     return c.json(await inTransaction(c, (ctx) => currentJobRun(ctx, machineId)));
   })
   .post('/start', async (c) => {

@@ -36,7 +36,7 @@ function bufferedFromHeader(c: Context<AppEnv>): number | null {
   return Number(raw.trim());
 }
 
-const joinBody = z.object({
+export const joinBody = z.object({
   supervisorVersion: z.string().trim().min(1).max(64).optional(),
   pusherVersion: z.string().trim().min(1).max(64).optional(),
 });

@@ -27,7 +27,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Bodies (reports-admin §2 list, §5 fields)
 
-const listQuery = z.object({
+export const listQuery = z.object({
   sort: z.enum(Object.keys(GATEWAY_SORTS) as [GatewaySort, ...GatewaySort[]]).default('company'),
   direction: z.enum(['asc', 'desc']).default('asc'),
   /** reports-admin §2 filter "Unactivated Edges": only gateways that never pushed (or were deregistered). */
@@ -60,7 +60,7 @@ const pusherInput = z
   .strict();
 const supervisorInput = z.object({ mode: z.enum(SUPERVISOR_MODES) }).strict();
 
-const createBody = z.object({
+export const createBody = z.object({
   name,
   companyId: z.string().min(1).nullish(),
   assetSerial: optionalText,
@@ -69,8 +69,8 @@ const createBody = z.object({
   pusher: pusherInput.optional(),
   supervisor: supervisorInput.optional(),
 });
-const updateBody = createBody.partial();
-const bindBody = z.object({
+export const updateBody = createBody.partial();
+export const bindBody = z.object({
   machineId: z.string({ error: 'Missing required field: Machine' }).min(1, 'Missing required field: Machine'),
   machineRef: z
     .string({ error: 'Missing required field: Machine Ref' })
@@ -78,7 +78,7 @@ const bindBody = z.object({
     .min(1, 'Missing required field: Machine Ref')
     .max(128),
 });
-const pusherUpdateBody = z.object({
+export const pusherUpdateBody = z.object({
   version: z
     .string()
     .trim()

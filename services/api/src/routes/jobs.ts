@@ -9,7 +9,7 @@ import {
 } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { forbidden } from '../http/errors';
-import { requireAdmin, requirePermission } from '../http/permissions';
+import { requireAdminOrApiKey, requirePermission } from '../http/permissions';
 import { expectedCycleTimeField, idealCycleTimeField, orNoStandard } from '../http/cycle-time';
 import { intField, jsonBody, queryParams } from '../http/validate';
 import {
@@ -39,12 +39,12 @@ const countField = (label: string) => intField(label).min(1, `${label} must be a
 const setupSeconds = intField('Setup time').min(0, 'Setup time must not be negative');
 
 /** The domain's jobs query with `limit` left unset when absent, so its default can follow the caller. */
-const jobsSearchSchema = jobsQuerySchema.extend({
+export const jobsSearchSchema = jobsQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(100).optional(),
 });
 
 // Own schema: the domain has no job-create body.
-const jobCreateSchema = z.object({
+export const jobCreateSchema = z.object({
   name,
   /** The ERP job id. */
   job_id: z.string().trim().max(250).nullable().optional(),
@@ -63,20 +63,21 @@ const jobCreateSchema = z.object({
  * GET /api/jobs: jobs by case-insensitive name, `{ rows, count }`. A machine's jobs page by 15 unless
  * `limit` says otherwise. Searching every job of the company (no machineId) is the admins' server-side
  * search (live-operations §5, §6), 10 at a time by default (completions ask for 10 with includeHidden).
- * POST /api/jobs: create a job (admins).
+ * POST /api/jobs: create a job (admins, or an API key with `jobs:write`; decision 1047).
  */
 export const jobsRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/', async (c) => {
     const { limit, ...q } = queryParams(c, jobsSearchSchema);
-    if (!q.machineId && !isAdmin(c)) throw forbidden();
+    // An API key may search too (an ERP looks its work order up; decision 1047).
+    if (!q.machineId && !isAdmin(c) && c.var.caller.kind !== 'apiKey') throw forbidden();
     // live-operations §5, §9: a machine's jobs page by 15; the admins' company-wide search answers 10.
     const page = await inTransaction(c, (ctx) =>
       queryJobs(ctx, { ...q, limit: limit ?? (q.machineId ? JOB_PAGE_SIZE : JOB_SEARCH_LIMIT) }),
     );
     return c.json(page);
   })
-  .post('/', requireAdmin, async (c) => {
+  .post('/', requireAdminOrApiKey, async (c) => {
     const body = await jsonBody(c, jobCreateSchema);
     const job = await inTransaction(c, (ctx) =>
       createJob(ctx, {
@@ -95,7 +96,8 @@ export const jobsRoutes = new Hono<AppEnv>()
 
 // Own schema: the domain's jobMachineSaveRequestSchema fills every absent field with its default, which
 // would reset a job machine's standards on a partial save. Here absent means "leave as it is".
-const jobMachineSaveSchema = z.object({
+export const jobMachinesQuerySchema = z.object({ machineId: idSchema });
+export const jobMachineSaveSchema = z.object({
   job_id: idSchema,
   job_machine: z.object({
     machine_id: idSchema,
@@ -115,17 +117,18 @@ const jobMachineSaveSchema = z.object({
 
 /**
  * GET /api/jobmachines?machineId=: the jobs associated with a machine.
- * POST /api/jobmachines: JobMachine save `{ job_id, job_machine: { machine_id, …fields } }` (admins):
+ * POST /api/jobmachines: JobMachine save `{ job_id, job_machine: { machine_id, …fields } }` (admins, or a
+ * `jobs:write` key):
  * 201 when it associates the job with the machine, 200 when it changes an association.
  */
 export const jobMachinesRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/', async (c) => {
-    const { machineId } = queryParams(c, z.object({ machineId: idSchema }));
+    const { machineId } = queryParams(c, jobMachinesQuerySchema);
     const rows = await inTransaction(c, (ctx) => listJobMachines(ctx, machineId));
     return c.json(rows);
   })
-  .post('/', requireAdmin, async (c) => {
+  .post('/', requireAdminOrApiKey, async (c) => {
     const body = await jsonBody(c, jobMachineSaveSchema);
     const { jobMachine, created } = await inTransaction(c, (ctx) => saveJobMachine(ctx, body));
     return c.json(jobMachine, created ? 201 : 200);

@@ -32,8 +32,9 @@ const name = z
   .max(250, 'At most 250 characters');
 const erpId = z.string().max(250, 'At most 250 characters').nullable().optional();
 
-const operatorCreateSchema = z.object({ name, erpId });
-const operatorUpdateSchema = z.object({ name: name.optional(), erpId });
+export const operatorsQuerySchema = z.object({ includeArchived: queryBool.optional() });
+export const operatorCreateSchema = z.object({ name, erpId });
+export const operatorUpdateSchema = z.object({ name: name.optional(), erpId });
 
 /**
  * Operators (the operator picker needs FullProduct, live-operations §6; changes are for admins).
@@ -45,7 +46,7 @@ const operatorUpdateSchema = z.object({ name: name.optional(), erpId });
 export const operatorsRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/', async (c) => {
-    const { includeArchived } = queryParams(c, z.object({ includeArchived: queryBool.optional() }));
+    const { includeArchived } = queryParams(c, operatorsQuerySchema);
     return c.json(
       await inTransaction(c, (ctx) => listOperators(ctx, { includeArchived: includeArchived ?? false })),
     );
@@ -69,7 +70,7 @@ export const operatorsRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   });
 
-const runsQuerySchema = operatorRunsQuerySchema.refine((q) => q.startAt < q.endAt, {
+export const runsQuerySchema = operatorRunsQuerySchema.refine((q) => q.startAt < q.endAt, {
   message: 'Start Date must be before End Date',
   path: ['endAt'],
 });

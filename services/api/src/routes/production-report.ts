@@ -32,7 +32,7 @@ const needs = (c: Context<AppEnv>, permission: Permission) => {
 const CSV_PATH = '/api/reports/warehouse/production/csv';
 
 /** GET …/production/csv?request=<the POST body as JSON>&token=…: the same figures as CSV. */
-const csvQuerySchema = z.object({
+export const csvQuerySchema = z.object({
   request: z
     .string({ error: 'request is required' })
     .transform((s, ctx) => {

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { epochMsSchema, idSchema, startInSetupSchema } from '@takt/domain';
 import type { AppEnv } from '../http/context';
-import { requireAdmin, requirePermission } from '../http/permissions';
+import { requireAdminOrApiKey, requirePermission } from '../http/permissions';
 import { expectedCycleTimeField, idealCycleTimeField } from '../http/cycle-time';
 import { durationMsField, intField, jsonBody, queryParams } from '../http/validate';
 import {
@@ -16,9 +16,9 @@ import { inTransaction } from './live-ctx';
 
 // Production runs (reports-admin §2 /reports/production-runs and the production-run editor, §3 Job schedule
 // group; decision 0850). Job run figures are OEE facts: FullProduct; saving is for admins, as the job
-// machine save is.
+// machine save is, and for an API key with `jobs:write` (decision 1047).
 
-const rangeQuery = z
+export const rangeQuery = z
   .object({
     start: z.coerce.number({ error: 'start must be a number' }).int('start must be a whole number'),
     end: z.coerce.number({ error: 'end must be a number' }).int('end must be a whole number'),
@@ -28,7 +28,7 @@ const rangeQuery = z
 
 const instant = (label: string) => epochMsSchema.refine(Number.isSafeInteger, `${label} must be a date`);
 
-const saveSchema = z.object({
+export const saveSchema = z.object({
   job_id: idSchema,
   machine_id: idSchema,
   startdate: instant('Start'),
@@ -83,16 +83,16 @@ export const productionRunsRoutes = new Hono<AppEnv>()
     const run = await inTransaction(c, (ctx) => getProductionRun(ctx, c.req.param('id')));
     return c.json(run);
   })
-  .post('/', requireAdmin, async (c) => {
+  .post('/', requireAdminOrApiKey, async (c) => {
     const body = await jsonBody(c, saveSchema);
     const run = await inTransaction(c, (ctx) => createProductionRun(ctx, body));
     return c.json(run, 201);
   })
-  .delete('/:id', requireAdmin, async (c) => {
+  .delete('/:id', requireAdminOrApiKey, async (c) => {
     await inTransaction(c, (ctx) => deleteProductionRun(ctx, c.req.param('id')));
     return c.body(null, 204);
   })
-  .put('/:id', requireAdmin, async (c) => {
+  .put('/:id', requireAdminOrApiKey, async (c) => {
     const body = await jsonBody(c, saveSchema);
     const run = await inTransaction(c, (ctx) => saveProductionRun(ctx, c.req.param('id'), body));
     return c.json(run);

@@ -13,8 +13,9 @@ import { inTransaction } from './live-ctx';
  * PUT  /api/setup/stages `{ setupStages: [{ id?, name, stageOrder, setupPercentage }] }` (admins) → the
  *   active stages after the save; percentages total exactly 100 (reports-admin §5)
  */
+export const setupStagesQuerySchema = z.object({ includeArchived: queryBool.optional() });
 /** The domain's save body, with stage orders that fit the integer column on both dialects. */
-const setupStagesBodySchema = setupStagesSaveRequestSchema.refine(
+export const setupStagesBodySchema = setupStagesSaveRequestSchema.refine(
   (v) => v.setupStages.every((s) => s.stageOrder <= INT_COLUMN_MAX),
   { message: `Stage order must be at most ${INT_COLUMN_MAX}`, path: ['setupStages'] },
 );
@@ -22,7 +23,7 @@ const setupStagesBodySchema = setupStagesSaveRequestSchema.refine(
 export const setupStagesRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/', async (c) => {
-    const { includeArchived } = queryParams(c, z.object({ includeArchived: queryBool.optional() }));
+    const { includeArchived } = queryParams(c, setupStagesQuerySchema);
     const stages = await inTransaction(c, (ctx) =>
       listStages(ctx, { includeArchived: includeArchived ?? false }),
     );

@@ -47,13 +47,13 @@ const dashboardViewSchema = z.enum(DEVICE_VIEWS, {
 });
 const remoteIdentifierSchema = z.string().trim().max(200).nullish();
 
-const associateSchema = z.object({
+export const associateSchema = z.object({
   code: z.string().trim().min(1, 'Enter the code shown on the tablet.').max(20),
   machineId: idSchema.nullish(),
   remote_identifier: remoteIdentifierSchema,
   dashboardView: dashboardViewSchema.optional(),
 });
-const updateSchema = z.object({
+export const updateSchema = z.object({
   remote_identifier: remoteIdentifierSchema,
   machine_id: idSchema.nullish(),
   dashboardView: dashboardViewSchema.optional(),

@@ -14,7 +14,7 @@ import { inTransaction } from './live-ctx';
 const HOUR_MS = 3_600_000;
 
 // reports-admin §3 Company time context: offset_millis from local midnight, whole minutes, within half a day.
-const timeContextSaveSchema = z.object({
+export const timeContextSaveSchema = z.object({
   offset_millis: z
     .number({ error: 'Missing required field: Start of Day' })
     .int()

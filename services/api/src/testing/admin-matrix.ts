@@ -266,14 +266,16 @@ export const ADMIN_ROUTES: MatrixRoute[] = [
     reach: 'company',
   },
 
-  // Machine groups (§2: downtime reasons in groups are FullProduct; reports filter by group, so anyone reads).
-  { method: 'GET', path: '/api/machinegroups', audience: 'anyone', reach: 'own' },
+  // Machine groups (§2: downtime reasons in groups are FullProduct; reports filter by group, so anyone reads,
+  // a reports:read key too: decision 1047).
+  { method: 'GET', path: '/api/machinegroups', audience: 'anyone', reach: 'own', scope: 'reports:read' },
   {
     method: 'GET',
     path: '/api/machinegroups/:id',
     id: (s) => s.groupId,
     audience: 'anyone',
     reach: 'company',
+    scope: 'reports:read',
   },
   // The body names the shop's machine (and reasons): another company's admin is refused them (400, §5 list).
   {

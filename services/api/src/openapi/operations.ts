@@ -1,0 +1,231 @@
+import {
+  endSetupRequestSchema,
+  jobStartRequestSchema,
+  jobStopRequestSchema,
+  operatorRunStartRequestSchema,
+  operatorRunStopRequestSchema,
+  setupPartsQuerySchema,
+  stageTransitionRequestSchema,
+} from '@takt/domain';
+import {
+  annotationBulkSchema,
+  annotationPatchSchema,
+  annotationQuerySchema,
+  annotationRangeSchema,
+} from '../routes/annotations';
+import { dispatchCurrentQuerySchema } from '../routes/dispatch';
+import { downtimeQuerySchema, splitDowntimeRequestSchema } from '../routes/downtime';
+import { operatorsQuerySchema, runsQuerySchema } from '../routes/operators';
+import { partAdjustmentPatchSchema } from '../routes/part-adjustments';
+import { annotationSaveSchema } from '../services/annotations';
+import { manualPartsSchema, manualUndoSchema, partAdjustmentBodySchema } from '../services/part-adjustments';
+import type { DocumentedCall } from './call';
+import { W } from './call';
+
+// The live-operations calls of the workcenter view (live-operations §7), open to `operations:write` keys
+// (decision 0840). Most need the FullProduct tier (§6).
+
+const FULL = 'FullProduct';
+
+export const OPERATION_CALLS: readonly DocumentedCall[] = [
+  {
+    method: 'get',
+    path: '/api/dispatch/current',
+    summary: 'Current job run of a machine (or null)',
+    access: W,
+    who: FULL,
+    query: dispatchCurrentQuerySchema,
+  },
+  {
+    method: 'post',
+    path: '/api/dispatch/start',
+    summary: 'Start a job on a machine',
+    access: W,
+    who: FULL,
+    body: jobStartRequestSchema,
+    status: 201,
+  },
+  {
+    method: 'post',
+    path: '/api/dispatch/stop',
+    summary: 'Stop the job of a machine',
+    access: W,
+    who: FULL,
+    body: jobStopRequestSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/setup/parts',
+    summary: 'Parts made in setup',
+    access: W,
+    who: FULL,
+    query: setupPartsQuerySchema,
+  },
+  {
+    method: 'post',
+    path: '/api/setup/transition',
+    summary: 'Change setup stage',
+    access: W,
+    who: FULL,
+    body: stageTransitionRequestSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/setup/end',
+    summary: 'End setup',
+    access: W,
+    who: FULL,
+    body: endSetupRequestSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/operators',
+    summary: 'Operators, by name',
+    access: W,
+    who: FULL,
+    query: operatorsQuerySchema,
+  },
+  {
+    method: 'get',
+    path: '/api/operatorruns',
+    summary: 'Operator runs of a machine over a range',
+    access: W,
+    who: FULL,
+    query: runsQuerySchema,
+  },
+  {
+    method: 'post',
+    path: '/api/operatorruns/start',
+    summary: 'Log an operator in',
+    access: W,
+    who: FULL,
+    body: operatorRunStartRequestSchema,
+    status: 201,
+  },
+  {
+    method: 'post',
+    path: '/api/operatorruns/stop',
+    summary: 'Log the operator out',
+    access: W,
+    who: FULL,
+    body: operatorRunStopRequestSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/downtime',
+    summary: 'Downtime periods of a machine',
+    access: W,
+    query: downtimeQuerySchema,
+  },
+  {
+    method: 'post',
+    path: '/api/downtime/split',
+    summary: 'Split the current downtime',
+    access: W,
+    who: FULL,
+    body: splitDowntimeRequestSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/annotations',
+    summary: 'Annotations (downtime reasons) of a machine',
+    access: W,
+    query: annotationQuerySchema,
+  },
+  {
+    method: 'post',
+    path: '/api/annotations',
+    summary: 'Categorize a downtime period (201 new, 200 with `id`: changed)',
+    access: W,
+    who: FULL,
+    body: annotationSaveSchema,
+    status: 201,
+  },
+  {
+    method: 'post',
+    path: '/api/annotations/bulk',
+    summary: 'Categorize several downtime periods',
+    access: W,
+    who: FULL,
+    body: annotationBulkSchema,
+    status: 201,
+  },
+  {
+    method: 'post',
+    path: '/api/annotations/setRange',
+    summary: 'Save annotations over a range',
+    access: W,
+    who: FULL,
+    body: annotationRangeSchema,
+  },
+  {
+    method: 'put',
+    path: '/api/annotations/{id}',
+    summary: 'Change an annotation',
+    access: W,
+    who: FULL,
+    body: annotationPatchSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/annotations/{id}/split',
+    summary: 'Split an annotation at now',
+    access: W,
+    who: FULL,
+  },
+  {
+    method: 'post',
+    path: '/api/annotations/{id}/merge',
+    summary: 'Merge an annotation with the one before',
+    access: W,
+    who: FULL,
+  },
+  {
+    method: 'delete',
+    path: '/api/annotations/{id}',
+    summary: 'Reset an annotation (uncategorized)',
+    access: W,
+    who: FULL,
+  },
+  {
+    method: 'post',
+    path: '/api/partadjustment',
+    summary: 'Record rejects or a part correction',
+    access: W,
+    who: FULL,
+    body: partAdjustmentBodySchema,
+    status: 201,
+  },
+  {
+    method: 'post',
+    path: '/api/partadjustment/manual',
+    summary: 'Add parts on a manual work center',
+    access: W,
+    who: FULL,
+    body: manualPartsSchema,
+    status: 201,
+  },
+  {
+    method: 'post',
+    path: '/api/partadjustment/manual/undo',
+    summary: 'Undo the last parts added on a manual work center',
+    access: W,
+    who: FULL,
+    body: manualUndoSchema,
+  },
+  {
+    method: 'put',
+    path: '/api/partadjustment/{id}',
+    summary: 'Change a part adjustment',
+    access: W,
+    who: FULL,
+    body: partAdjustmentPatchSchema,
+  },
+  {
+    method: 'delete',
+    path: '/api/partadjustment/{id}',
+    summary: 'Delete a part adjustment',
+    access: W,
+    who: FULL,
+  },
+];
