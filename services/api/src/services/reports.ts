@@ -124,7 +124,10 @@ export interface ReportCells {
  * The machines' rollups over the range. Stored rows are used unless `cache` is off, the machine has a
  * pending dirty mark inside the range (late data or an edit not yet recomputed) or its rows stop before the
  * range does (the live end of today): then its rows are built from the stored facts now, with the same
- * domain code the recompute uses. The cache token fingerprints
+ * domain code the recompute uses. Either way no row straddles the range's edges: a stored machine's rows
+ * are its whole stored buckets inside the range plus the buckets the range's edges cut, built from the facts
+ * over their part inside it (decision 1015), so any range and every cell in it sums exactly its own time.
+ * The cache token fingerprints
  * what the stored rows depend on, so it changes whenever the numbers may have (decision 0700).
  *
  * With `cells` day or coarser and a range on company-day starts, stored machines are read from the week
