@@ -437,7 +437,9 @@ export function Legend({
       </ul>
       <ul aria-label={tr('timeline.lane.downtime')}>
         <Swatch color={colors.uncategorized} label={tr('timeline.uncategorized')} />
+        <Swatch color={colors.unavailable} label={tr('downtime.noData')} />
         <li>{tr('timeline.categorized')}</li>
+        <li>{tr('timeline.notMonitored')}</li>
       </ul>
       <ul aria-label={tr('timeline.lane.parts')}>
         <Swatch color={colors.part} label={tr('timeline.part')} />

@@ -290,6 +290,18 @@ describe('lanes', () => {
     expect(lanes[2]!.items[0]).toMatchObject({ end: 30 * MIN, label: 'Bracket' });
     expect(lanes[5]!.note).toBe('Zoom in to 2 hours or less to see sub-programs');
   });
+
+  it('draws No data apart from Uncategorized in the downtime lane (METRICS.md §1, decision 1012)', () => {
+    const lanes = buildLanes({
+      ...laneInput,
+      operation: { ...laneInput.operation, noData: [{ start: 12 * MIN, end: 15 * MIN }] },
+    });
+    expect(lanes[1]!.items.map((i) => [i.start / MIN, i.end / MIN, i.label, i.color])).toEqual([
+      [10, 12, 'Uncategorized', 'red'],
+      [12, 15, 'No data', 'light'],
+      [15, 20, 'Uncategorized', 'red'],
+    ]);
+  });
 });
 
 describe('the annotation grid', () => {

@@ -8,6 +8,7 @@ import {
   showFastParts,
   showSlowParts,
   SUBPROGRAM_WINDOW_MS,
+  subtractSpans,
 } from '@takt/domain';
 import type { CompanyClock, EpochMs } from '@takt/domain';
 import { ApiError, tr } from '@takt/ui';
@@ -142,12 +143,22 @@ export function buildLanes(input: LaneInput): Lane[] {
     end: until(e.end, now),
     color: stateColor[stateKind(e.value)],
   }));
-  const downtime: TimelineItem[] = input.downtime.map((d) => ({
-    start: d.start,
-    end: until(d.end, now),
-    color: d.annotationType ? (d.color ?? d.annotationType.color) : c.uncategorized,
-    label: d.reason ?? tr('timeline.uncategorized'),
-  }));
+  // METRICS.md §1 (decision 1012): No data (UNAVAILABLE time no operator reason covers) is its own item, taken
+  // out of the uncategorized periods, in the unavailable colour; the downtime report and OEE count the same.
+  const noData = (op.noData ?? []).map((d) => ({ start: d.start, end: until(d.end, now) }));
+  const downtime: TimelineItem[] = input.downtime.flatMap((d) => {
+    const item = {
+      start: d.start,
+      end: until(d.end, now),
+      color: d.annotationType ? (d.color ?? d.annotationType.color) : c.uncategorized,
+      label: d.reason ?? tr('timeline.uncategorized'),
+    };
+    return d.reason || d.annotationType
+      ? [item]
+      : subtractSpans([item], noData).map((span) => ({ ...item, ...span }));
+  });
+  downtime.push(...noData.map((d) => ({ ...d, color: c.unavailable, label: tr('downtime.noData') })));
+  downtime.sort((a, b) => a.start - b.start);
   const jobs: TimelineItem[] = input.activities
     ? (op.activities ?? []).map((a) => ({
         start: a.startAt,

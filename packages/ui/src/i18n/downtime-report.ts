@@ -3,6 +3,8 @@
 
 export const downtimeReport = {
   'downtime.noData': 'No data',
+  // The timeline's legend (decision 1012): nothing is drawn before a machine's first observation.
+  'timeline.notMonitored': 'Blank: not monitored yet (before the first observation)',
   'downtimeReport.title': 'Downtime Report for {name}',
   'downtimeReport.allMachines': 'All Machines',
   'downtimeReport.returnToAll': 'Return to Downtime Report for All Machines',
