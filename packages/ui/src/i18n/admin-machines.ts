@@ -36,6 +36,10 @@ export const adminMachines = {
   'admin.machines.adapterHint': 'Maps the data items the machine sends to what Takt shows.',
   'admin.machines.sourceKind': 'Integration Type',
   'admin.machines.source.none': 'None (no data source)',
+  'admin.machines.sourceNoneWarning':
+    'With no source, Takt does not connect to this machine: it reads "Never Reported" and gets no data until a source is set here or a gateway sends its data.',
+  'admin.machines.adapterNoneWarning':
+    'With no adapter, nothing this machine sends is read: states, cycles and parts stay empty. Choose the adapter that maps its data items.',
   'admin.machines.source.shdr': 'SHDR adapter (host and port)',
   'admin.machines.source.agent': 'MTConnect agent (URL)',
   'admin.machines.source.mqtt': 'MQTT',
