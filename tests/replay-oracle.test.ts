@@ -6,6 +6,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, freshDb } from '@takt/db/testing';
+import { loadRollupSource } from '@takt/db/rollups';
+import {
+  buildRollups,
+  epochMs,
+  NO_DATA_REASON,
+  rollupBuckets,
+  sumRollups,
+  UNCATEGORIZED_REASON,
+} from '@takt/domain';
+import type { CompanyCalendar } from '@takt/domain';
 import type { TestDb } from '@takt/db/testing';
 import { runReplay } from '../services/ingest/src/replay/replay-cli';
 import { readDevice, readShdrLog } from './oracle/shdr-reading';
@@ -14,6 +24,8 @@ import type { OracleReading } from './oracle/shdr-reading';
 const shared = (name: string) =>
   fileURLToPath(new URL(`../../shared/data/mtconnect/${name}`, import.meta.url));
 const fetched = (name: string) => fileURLToPath(new URL(`./fixtures/mtconnect/${name}`, import.meta.url));
+
+const UTC: CompanyCalendar = { timezone: 'UTC', shifts: [] };
 
 const NIST_DEVICES = shared('nist_smstestbed_Devices.xml');
 const CPPAGENT_DEVICES = shared('cppagent_demo_Devices.xml');
@@ -246,6 +258,18 @@ describe.each(DIALECTS)('replay on %s gives the state seconds of the independent
         expect(Object.values(r.stateMs).reduce((a, b) => a + b, 0)).toBe(expected.to! - expected.from!);
         expect(r.stateMs).toEqual(expected.stateMs);
         if (log.file === MAZAK01_SHAPED) expect(r.cycles).toBe(18);
+        // METRICS.md §1 through the rollups, over a range starting a day before the log: T_all is the
+        // monitored life only, and the UNAVAILABLE time in it is No data, apart from Uncategorized.
+        const range = { start: epochMs(expected.from! - 86_400_000), end: epochMs(expected.to!) };
+        const source = await loadRollupSource(t.db, r.machineId, range);
+        const sum = sumRollups(buildRollups(source, rollupBuckets(UTC, range)), range).all;
+        expect(sum.durationMs).toBe(expected.monitoredMs);
+        const ms = (reason: string) => {
+          const d = sum.downtimeByReason[reason];
+          return d ? d.plannedMs + d.unplannedMs : 0;
+        };
+        expect(ms(NO_DATA_REASON)).toBe(expected.noDataMs);
+        expect(ms(UNCATEGORIZED_REASON)).toBe(expected.stateMs.INACTIVE + expected.stateMs.FAULT);
       },
       60_000,
     );

@@ -22,6 +22,12 @@ export interface OracleReading {
   from: number | null;
   to: number | null;
   stateMs: Record<OracleState, number>;
+  /**
+   * METRICS.md §1: the machine's monitored life in the log starts at its first observation, so its T_all is
+   * [from, to]; its No data is the UNAVAILABLE time in it (a log has no operator reasons).
+   */
+  monitoredMs: number;
+  noDataMs: number;
   /** the state timeline, merged: each entry holds from its start to the next one's (the last to `to`) */
   timeline: Array<{ start: number; state: OracleState }>;
 }
@@ -171,7 +177,8 @@ export function readShdrLog(text: string, device: OracleDevice): OracleReading {
 
   const stateMs: Record<OracleState, number> = { ACTIVE: 0, INACTIVE: 0, SETUP: 0, FAULT: 0, UNAVAILABLE: 0 };
   const timeline: OracleReading['timeline'] = [];
-  if (from === null || to === null) return { dataLines, skippedLines, from, to, stateMs, timeline };
+  if (from === null || to === null)
+    return { dataLines, skippedLines, from, to, stateMs, monitoredMs: 0, noDataMs: 0, timeline };
 
   // Stable: observations at one instant keep their order in the file.
   const ordered = events.map((e, i) => ({ e, i })).sort((a, b) => a.e.ts - b.e.ts || a.i - b.i);
@@ -227,5 +234,14 @@ export function readShdrLog(text: string, device: OracleDevice): OracleReading {
     timeline.push({ start: ts, state: next });
   }
   stateMs[current] += to - at;
-  return { dataLines, skippedLines, from, to, stateMs, timeline };
+  return {
+    dataLines,
+    skippedLines,
+    from,
+    to,
+    stateMs,
+    monitoredMs: to - from,
+    noDataMs: stateMs.UNAVAILABLE,
+    timeline,
+  };
 }
