@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { OeeReportResponse, WaterfallStep } from '@takt/domain';
+import type { OeeReportResponse, ProductionResponse, WaterfallStep } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import { aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, MIN } from '../testing/downtime-builders';
@@ -75,6 +75,8 @@ const ADDITIVE_STEPS: ReadonlySet<WaterfallStep['key']> = new Set([
 interface Figures {
   /** Additive waterfall ms by step and reason. */
   steps: Map<string, number>;
+  /** The production report by shift (shift-filtered sums): all time and time in cycle by shift. */
+  byShift: Map<string, number>;
   availability: number | null;
   inCycleMs: number;
   durationMs: number;
@@ -102,19 +104,37 @@ describe.each(DIALECTS)('any range, any boundary on %s', (dialect) => {
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as T;
   }
+  async function post<T>(path: string, cookie: string, body: unknown): Promise<T> {
+    const res = await api.h.send('POST', path, cookie, body);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as T;
+  }
 
   /** The report figures of one machine over [start, end). */
   async function figures(cookie: string, machineId: string, start: number, end: number) {
     const q = `start=${start}&end=${end}&machineId=${machineId}&interval=hour`;
     type Cell = { inCycleMs: number; durationMs: number; inCycle: number | null };
-    const [oee, util, goals] = await Promise.all([
+    const [oee, util, goals, production] = await Promise.all([
       get<OeeReportResponse>(`/api/reports/oee?${q}`, cookie),
       get<{ machines: Array<Cell & { intervals: Cell[] }> }>(`/api/reports/utilization?${q}`, cookie),
       get<{ machines: Array<{ parts: number; intervals: Array<{ parts: number }> }>; cacheToken: string }>(
         `/api/reports/partGoals?${q}`,
         cookie,
       ),
+      post<ProductionResponse>('/api/reports/warehouse/production', cookie, {
+        start,
+        end,
+        interval: 'hour',
+        data: ['allTime', 'timeInCycle'],
+        filter: { machine: [machineId] },
+        groupBy: ['shift'],
+      }),
     ]);
+    const byShift = new Map<string, number>();
+    for (const i of production.items) {
+      byShift.set(`${i.shift}:allTime`, i.allTime ?? 0);
+      byShift.set(`${i.shift}:timeInCycle`, i.timeInCycle ?? 0);
+    }
     const steps = new Map<string, number>();
     for (const s of oee.waterfall)
       if (ADDITIVE_STEPS.has(s.key))
@@ -123,6 +143,7 @@ describe.each(DIALECTS)('any range, any boundary on %s', (dialect) => {
     const g = goals.machines[0]!;
     return {
       steps,
+      byShift,
       availability: oee.efficiency.availability,
       inCycleMs: u.inCycleMs,
       durationMs: u.durationMs,
@@ -212,6 +233,8 @@ describe.each(DIALECTS)('any range, any boundary on %s', (dialect) => {
         // Seconds and parts add up.
         expect(nonZero(ac.steps)).toEqual(nonZero(addSteps(ab.steps, bc.steps)));
         expect(ac.inCycleMs).toBe(ab.inCycleMs + bc.inCycleMs);
+        expect(nonZero(ac.byShift).size).toBeGreaterThan(0); // [a, c) lies in shift time
+        expect(nonZero(ac.byShift)).toEqual(nonZero(addSteps(ab.byShift, bc.byShift)));
         expect(ac.durationMs).toBe(c - a);
         expect(ac.parts).toBe(ab.parts + bc.parts);
         // The report's hour cells (cut at the range's edges) add up to the range.
