@@ -260,6 +260,7 @@ export async function loadRollupSources(
   ]);
   const { intervals, types } = downtime;
   const annotations = downtime.annotations.map((a) => ({ ...a, machine_id: a.machineId }));
+  const before = await manycyclesBefore(db, runs, range.start);
   const byMachine = <R extends { machine_id: string }>(rows: R[]) => {
     const m = new Map<string, R[]>();
     for (const r of rows) {
@@ -280,16 +281,51 @@ export async function loadRollupSources(
   for (const machineId of ids) {
     out.set(
       machineId,
-      toRollupSource(machineId, range, now, types, life.get(machineId) ?? null, {
-        intervals: f.intervals(machineId),
-        spans: f.spans(machineId),
-        cycles: f.cycles(machineId),
-        adjustments: f.adjustments(machineId),
-        annotations: f.annotations(machineId),
-        runs: f.runs(machineId),
-      }),
+      toRollupSource(
+        machineId,
+        range,
+        now,
+        types,
+        life.get(machineId) ?? null,
+        {
+          intervals: f.intervals(machineId),
+          spans: f.spans(machineId),
+          cycles: f.cycles(machineId),
+          adjustments: f.adjustments(machineId),
+          annotations: f.annotations(machineId),
+          runs: f.runs(machineId),
+        },
+        before,
+      ),
     );
   }
+  return out;
+}
+
+/**
+ * For each manycycles run that started before `from`: the count of its cycles that ended before `from`, so a
+ * range starting mid-run credits every requiredCycles-th cycle of the run, not of the range (METRICS.md §3,
+ * decision 1022). One aggregate per such run (usually none).
+ */
+async function manycyclesBefore(
+  db: Kysely<Database>,
+  runs: ReadonlyArray<Selectable<Database['job_runs']>>,
+  from: number,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const cut = runs.filter((r) => r.part_behavior === 'manycycles' && r.start_at < from);
+  await Promise.all(
+    cut.map(async (r) => {
+      const row = await db
+        .selectFrom('cycles')
+        .select((eb) => eb.fn.sum<number | string | null>('count').as('n'))
+        .where('machine_id', '=', r.machine_id)
+        .where('end_at', '>=', r.start_at)
+        .where('end_at', '<', r.end_at == null ? from : Math.min(from, r.end_at))
+        .executeTakeFirst();
+      out.set(r.id, Number(row?.n ?? 0));
+    }),
+  );
   return out;
 }
 
@@ -354,6 +390,7 @@ function toRollupSource(
   types: ReadonlyMap<string, AnnotationTypeLike>,
   monitoredFrom: number | null,
   { intervals, spans, cycles, adjustments, annotations, runs }: FactRows,
+  cyclesBefore: ReadonlyMap<string, number> = new Map(),
 ): RollupSource {
   const clipEnd = (end: number | null) => (end == null ? range.end : Math.min(end, range.end));
   const stateIntervals: StateInterval[] = intervals
@@ -405,7 +442,7 @@ function toRollupSource(
     intervals: stateIntervals,
     spindle: spans.filter((s) => s.kind === 'spindle').map(toSpan),
     inCut: spans.filter((s) => s.kind === 'incut').map(toSpan),
-    cycles: applyStandards(machineCycles, runStandards),
+    cycles: applyStandards(machineCycles, runStandards, cyclesBefore),
     adjustments: facts,
     annotations: downtime,
     runs: runStandards,

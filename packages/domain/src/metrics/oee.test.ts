@@ -323,6 +323,22 @@ describe('part behaviors and standards', () => {
     expect(out.every((c) => c.idealMs === 50_000)).toBe(true);
   });
 
+  it('manycycles keeps its place in the run when the cycles start mid-run (decision 1022)', () => {
+    const standards = [run({ partBehavior: 'manycycles', reportedParts: 2, requiredCycles: 3 })];
+    const all = applyStandards(
+      [1, 2, 3, 4, 5, 6, 7].map((i) => cycle(i * 60)),
+      standards,
+    );
+    // A range from the 3rd cycle on: 2 of the run's cycles came before it.
+    const tail = applyStandards(
+      [3, 4, 5, 6, 7].map((i) => cycle(i * 60)),
+      standards,
+      new Map([['r1', 2]]),
+    );
+    expect(tail.map((c) => c.parts)).toEqual(all.slice(2).map((c) => c.parts));
+    expect(tail.map((c) => c.parts)).toEqual([2, 0, 0, 2, 0]);
+  });
+
   it('cycles outside runs have no standards; setup cycles add parts but no ideal time', () => {
     const out = applyStandards(
       [cycle(60), cycle(200, { setup: true }), cycle(300, { count: 2 })],

@@ -123,10 +123,13 @@ function withStandards(c: MachineCycle, run: RunStandards | null, parts: number)
  * one owns its start instant). Cycles outside any run count the machine's count as parts with no
  * standards (ideal 0, decision 0101). Cycles that end in setup add parts (removed later by the setup
  * removal adjustment) but no ideal time: setup is not run time (decision 0101).
+ * `cyclesBefore`: for cycles that start later than a run (a report range starting mid-run), the count of the
+ * run's cycles before the first one passed, so manycycles credit keeps its place in the run (decision 1022).
  */
 export function applyStandards(
   cycles: readonly MachineCycle[],
   runs: readonly RunStandards[],
+  cyclesBefore: ReadonlyMap<string, number> = new Map(),
 ): ProductionCycle[] {
   const sortedRuns = [...runs].sort((a, b) => a.start - b.start);
   // maxEnd[i]: the latest end among runs 0..i, to stop the backward search early.
@@ -155,7 +158,7 @@ export function applyStandards(
       out.push(withStandards(c, null, c.count));
       continue;
     }
-    const before = cyclesInRun.get(run.id) ?? 0;
+    const before = cyclesInRun.get(run.id) ?? cyclesBefore.get(run.id) ?? 0;
     const after = before + c.count;
     cyclesInRun.set(run.id, after);
     out.push(withStandards(c, run, partsAfterCycles(run, after) - partsAfterCycles(run, before)));
