@@ -1,12 +1,14 @@
 import type { Me } from '@takt/domain';
 import {
   AuthGate,
+  navigate,
   SessionContext,
   t,
   ToastProvider,
   useLocation,
   useNewVersionReload,
   usePeriodicReload,
+  useSession,
 } from '@takt/ui';
 import { lazy, Suspense, useEffect } from 'react';
 import { api } from './api';
@@ -14,7 +16,7 @@ import { LoadBoundary } from './components/LoadBoundary';
 import { floorDb, KV, kvGet, kvPut } from './offline/db';
 import { SyncProvider } from './offline/SyncProvider';
 import { WorkcenterPage } from './pages/WorkcenterPage';
-import { isTvMode, resolveFloorRoute } from './routes';
+import { isBoardRoute, isTvMode, resolveFloorRoute } from './routes';
 import { useTabletPushes } from './tablet/pushes';
 import { tabletDeviceOf, writeTabletDevice } from './tablet/device';
 import { deviceSerial } from './tablet/registration';
@@ -41,7 +43,14 @@ const TabletRegisterPage = lazy(() =>
 
 function Screen() {
   const { pathname } = useLocation();
+  const { me } = useSession();
   const route = resolveFloorRoute(pathname);
+  // A TV (decision 1041) shows its board and nothing else: any other page sends it there.
+  const strayTv = me.board != null && !isBoardRoute(route);
+  useEffect(() => {
+    if (strayTv && me.board) navigate(me.board, { replace: true });
+  }, [strayTv, me.board]);
+  if (strayTv) return null;
   switch (route.name) {
     case 'home':
       return <HomePage />;
@@ -118,7 +127,7 @@ export function App() {
         >
           {(session) => (
             <SessionContext.Provider value={session}>
-              <SyncProvider api={api}>
+              <SyncProvider api={api} paused={session.me.board != null}>
                 <LoadBoundary resetKey={pathname}>
                   <Suspense fallback={null}>
                     <Screen />

@@ -65,5 +65,9 @@ export const dashboardPath = (type: DashboardType, group?: string | null) =>
 
 export const workcenterPath = (machineId: string) => `/${encodeURIComponent(machineId)}`;
 
+/** The live boards a TV may show (decision 1041): the all-machines boards and one machine's dashboard. */
+export const isBoardRoute = (route: FloorRoute) =>
+  route.name === 'dashboard' || route.name === 'machineDashboard';
+
 /** `?tv=1` turns on TV mode: dark, large type, no controls (UI.md "Floor"). */
 export const isTvMode = (query: URLSearchParams) => query.get('tv') === '1';

@@ -7,6 +7,7 @@ import { dt } from './messages';
 import { sameTile, tilePercent } from './tileModel';
 import type { TileMachine, TileModel } from './tileModel';
 import { PendingMark } from '../components/PendingMark';
+import { FitText } from '../components/FitText';
 
 export interface MachineTileProps {
   machine: TileMachine;
@@ -64,9 +65,11 @@ function MachineTileView({
             label={`${dt(`dash.ring.${type === 'downtime' ? 'utilization' : type}`)} ${ring.main}${ring.sub ? ` ${ring.sub}` : ''}`}
             status={ring.status}
           >
-            <span className={`num tile__ring-main${ring.main.length > 7 ? ' tile__ring-main--words' : ''}`}>
-              {ring.main}
-            </span>
+            {ring.main.length > 7 ? (
+              <span className="num tile__ring-main tile__ring-main--words">{ring.main}</span>
+            ) : (
+              <FitText className="num tile__ring-main">{ring.main}</FitText>
+            )}
             {ring.sub != null && <span className="num tile__ring-sub">{ring.sub}</span>}
           </RingChart>
         </div>
@@ -75,7 +78,9 @@ function MachineTileView({
         <div className="tile__fact tile__fact--elapsed">
           <dt>{t('field.timeInState')}</dt>
           <dd className="num">
-            <Elapsed since={m.statusSince} offsetMs={offsetMs} />
+            <FitText>
+              <Elapsed since={m.statusSince} offsetMs={offsetMs} />
+            </FitText>
           </dd>
         </div>
         {type !== 'downtime' && showParts && (
@@ -83,13 +88,15 @@ function MachineTileView({
             <div className="tile__fact">
               <dt>{dt('dash.progress')}</dt>
               <dd className="num" data-testid="progress">
-                {model.scheduled ? tilePercent(model.progress) : dt('dash.noJob')}
+                <FitText>{model.scheduled ? tilePercent(model.progress) : dt('dash.noJob')}</FitText>
               </dd>
             </div>
             <div className="tile__fact">
               <dt>{dt('dash.parts')}</dt>
               <dd className="num" data-testid="ahead-behind">
-                {model.inSetup ? t('setup.title') : (model.aheadBehindText ?? t('common.none'))}
+                <FitText>
+                  {model.inSetup ? t('setup.title') : (model.aheadBehindText ?? t('common.none'))}
+                </FitText>
               </dd>
             </div>
           </>

@@ -10,9 +10,19 @@ import { syncStatusOf } from './syncStatus';
 
 const SyncContext = createContext<FloorSync | null>(null);
 
-export function SyncProvider({ api, children }: { api: ApiClient; children: ReactNode }) {
+export function SyncProvider({
+  api,
+  paused = false,
+  children,
+}: {
+  api: ApiClient;
+  /** A TV (decision 1041) only reads its board: no sync loop, no reference data to pull. */
+  paused?: boolean;
+  children: ReactNode;
+}) {
   const [sync] = useState(() => new FloorSync(api, floorDb()));
   useEffect(() => {
+    if (paused) return;
     // The sync loop (XState, its clock sync and its pull of reference data) starts when the tablet is first
     // idle, not while the first screen renders. Nothing waits on it: taps go to the Dexie
     // outbox at once, and events sent before the loop runs are kept for it (FloorSync.send).
@@ -34,7 +44,7 @@ export function SyncProvider({ api, children }: { api: ApiClient; children: Reac
       window.removeEventListener('offline', offline);
       sync.stop();
     };
-  }, [sync]);
+  }, [sync, paused]);
   return <SyncContext.Provider value={sync}>{children}</SyncContext.Provider>;
 }
 

@@ -24,6 +24,8 @@ import type { TileAction, TileActionKind } from '../dashboards/JobActions';
 import { dt } from '../dashboards/messages';
 import { useStatusFeeds } from '../dashboards/status';
 import { tileModel } from '../dashboards/tileModel';
+import { boardGridStyle, useBoardGrid } from '../dashboards/useBoardGrid';
+import type { TileSize } from '../dashboards/useBoardGrid';
 import type { TileMachine } from '../dashboards/tileModel';
 import '../dashboards/dashboards.css';
 import { useLiveQuery } from '../offline/liveQuery';
@@ -35,6 +37,15 @@ export type LiveDashboardType = DashboardType | 'cycles';
 
 /** live-operations §6: the OEE and Parts Goal dashboards need the FullProduct permission. */
 export const needsFullProduct = (type: LiveDashboardType) => type === 'oee' || type === 'partsgoal';
+
+/**
+ * A tile's designed size in rem (decision 1042): what it shows at zoom 1 without cutting anything. Downtime tiles
+ * are half width (live-operations §2); job actions add a row of touch buttons.
+ */
+export const tileSizeOf = (type: LiveDashboardType, actions: boolean): TileSize => {
+  const base = type === 'downtime' ? { width: 10, height: 11.5 } : { width: 19, height: 13 };
+  return actions ? { width: base.width, height: base.height + 4 } : base;
+};
 
 const titleOf = (type: LiveDashboardType) => (type === 'cycles' ? dt('dash.cycles') : t(`dashboard.${type}`));
 
@@ -50,7 +61,8 @@ export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType
   const sync = useFloorSync();
   const { pathname, search, query } = useLocation();
   const group = machineId ? null : query.get('group');
-  const tv = isTvMode(query);
+  // A TV (decision 1041) is in TV mode whatever its URL says: view only.
+  const tv = isTvMode(query) || me.board != null;
   const switcher = query.get('switcher') !== 'false';
   const fullProduct = me.permissions.includes('FullProduct');
   const allowed = fullProduct || !needsFullProduct(type);
@@ -102,6 +114,9 @@ export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType
     return machineId ? all.filter((m) => m.id === machineId) : all;
   }, [data, group, machineId]);
   const groupName = data?.groups.find((g) => g.id === group)?.name;
+  // Every tile on the screen whatever the machine count (decision 1042); one machine's dashboard keeps its large tile.
+  const tilesRef = useRef<HTMLElement>(null);
+  const grid = useBoardGrid(tilesRef, machineId ? 0 : machines.length, tileSizeOf(type, actionsOn));
   const single = machineId ? machines[0] : undefined;
   const machineNames = useMemo(() => new Map(machines.map((m) => [m.id, m.name])), [machines]);
   const indicators = status.indicatorsFor(machineNames);
@@ -196,7 +211,9 @@ export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType
             )}
             {data && tileType !== null && (
               <section
-                className={`tiles${freshness === 'stale' || freshness === 'failed' ? ' tiles--stale' : ''}`}
+                ref={tilesRef}
+                className={`tiles${grid ? ' tiles--fit' : ''}${freshness === 'stale' || freshness === 'failed' ? ' tiles--stale' : ''}`}
+                style={boardGridStyle(grid)}
                 aria-label={t('home.heading')}
               >
                 {machines.map((m) => {

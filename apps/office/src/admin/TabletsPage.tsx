@@ -27,6 +27,8 @@ import {
   sortTablets,
   tabletErrors,
   tabletFormOf,
+  viewChoices,
+  viewText,
   tabletLabel,
   tabletStateText,
 } from './tablets';
@@ -222,6 +224,7 @@ export function TabletsPage() {
                 t('admin.tablets.remoteIdentifier'),
                 t('admin.tablets.serial'),
                 t('admin.tablets.machine'),
+                t('admin.tablets.view'),
                 t('admin.tablets.lastSeen'),
               ]}
             >
@@ -237,6 +240,7 @@ export function TabletsPage() {
                       {tb.serial_number}
                     </td>
                     <td data-label={t('admin.tablets.machine')}>{machineName(tb.machine_id)}</td>
+                    <td data-label={t('admin.tablets.view')}>{viewText(tb.dashboardView)}</td>
                     <td data-label={t('admin.tablets.lastSeen')}>
                       {tb.lastSeenAt === null
                         ? t('admin.tablets.never')
@@ -429,6 +433,17 @@ function TabletFields({
             {(machines ?? []).map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={t('admin.tablets.view')} hint={t('admin.tablets.viewHint')}>
+        {(p) => (
+          <select {...p} value={f.view} onChange={(e) => set({ view: e.target.value })}>
+            {viewChoices().map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
               </option>
             ))}
           </select>

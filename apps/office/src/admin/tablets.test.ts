@@ -15,6 +15,8 @@ import {
   tabletFormOf,
   tabletLabel,
   tabletStateText,
+  viewChoices,
+  viewText,
 } from './tablets';
 import type { AdminTablet } from './tablets';
 
@@ -79,20 +81,40 @@ describe('register and edit form', () => {
     expect(normalizeCode(typed)).toBe(code);
   });
 
-  it('sends the association and the edit, unbound as null', () => {
-    expect(registerBody({ code: 'k7p2qx', remoteIdentifier: ' Front ', machineId: 'm-1' })).toEqual({
+  it('sends the association and the edit, unbound as null, with what the device shows', () => {
+    expect(
+      registerBody({ code: 'k7p2qx', remoteIdentifier: ' Front ', machineId: 'm-1', view: 'opdash' }),
+    ).toEqual({
       code: 'K7P2QX',
       machineId: 'm-1',
       remote_identifier: 'Front',
+      dashboardView: 'opdash',
     });
-    expect(registerBody({ code: 'K7P2QX', remoteIdentifier: ' ', machineId: '' })).toEqual({
+    expect(registerBody({ code: 'K7P2QX', remoteIdentifier: ' ', machineId: '', view: 'downtime' })).toEqual({
       code: 'K7P2QX',
       machineId: null,
       remote_identifier: null,
+      dashboardView: 'downtime',
     });
     const form = tabletFormOf(aTablet({ remote_identifier: 'Front', machine_id: 'm-2' }));
-    expect(form).toEqual({ code: '', remoteIdentifier: 'Front', machineId: 'm-2' });
-    expect(editBody({ ...form, machineId: '' })).toEqual({ machine_id: null, remote_identifier: 'Front' });
+    expect(form).toEqual({ code: '', remoteIdentifier: 'Front', machineId: 'm-2', view: 'opdash' });
+    expect(editBody({ ...form, machineId: '', view: 'oee' })).toEqual({
+      machine_id: null,
+      remote_identifier: 'Front',
+      dashboardView: 'oee',
+    });
+  });
+
+  it('offers the workcenter and each live board, and names what a device shows (decision 1041)', () => {
+    expect(viewChoices().map((c) => c.value)).toEqual([
+      'opdash',
+      'utilization',
+      'downtime',
+      'oee',
+      'partsgoal',
+    ]);
+    expect(viewText('opdash')).toBe('Workcenter (operator tablet)');
+    expect(viewText('downtime')).toMatch(/^TV: .+ board$/);
   });
 });
 

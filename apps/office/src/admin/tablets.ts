@@ -1,3 +1,4 @@
+import { DEVICE_VIEWS, isBoardView } from '@takt/domain';
 import { t } from '@takt/ui';
 import { missingField, setErrors } from './form';
 
@@ -55,15 +56,33 @@ export interface TabletForm {
   remoteIdentifier: string;
   /** '' for any machine (not bound). */
   machineId: string;
+  /** What the device shows (decision 1041): `opdash` (the workcenter, an operator tablet) or a live board (a TV). */
+  view: string;
 }
 
-export const newTabletForm = (): TabletForm => ({ code: '', remoteIdentifier: '', machineId: '' });
+export const newTabletForm = (): TabletForm => ({
+  code: '',
+  remoteIdentifier: '',
+  machineId: '',
+  view: DEVICE_VIEWS[0],
+});
 
 export const tabletFormOf = (tb: AdminTablet): TabletForm => ({
   code: '',
   remoteIdentifier: tb.remote_identifier ?? '',
   machineId: tb.machine_id ?? '',
+  view: tb.dashboardView,
 });
+
+/** The choices of "Shows": the workcenter, then each live board (a TV). */
+export const viewChoices = (): Array<{ value: string; label: string }> =>
+  DEVICE_VIEWS.map((v) => ({ value: v, label: viewText(v) }));
+
+/** How the list says what a device shows. */
+export const viewText = (view: string): string =>
+  isBoardView(view)
+    ? t('admin.tablets.view.board', { board: t(`dashboard.${view}`) })
+    : t('admin.tablets.view.workcenter');
 
 /** The code is read off the tablet: spaces, dashes and case do not matter (the API forgives them too). */
 export const normalizeCode = (code: string): string => code.trim().toUpperCase().replace(/[\s-]/g, '');
@@ -80,12 +99,14 @@ export const registerBody = (f: TabletForm) => ({
   code: normalizeCode(f.code),
   machineId: f.machineId === '' ? null : f.machineId,
   remote_identifier: f.remoteIdentifier.trim() || null,
+  dashboardView: f.view,
 });
 
 /** PUT /api/tablets/{id}'s body. */
 export const editBody = (f: TabletForm) => ({
   machine_id: f.machineId === '' ? null : f.machineId,
   remote_identifier: f.remoteIdentifier.trim() || null,
+  dashboardView: f.view,
 });
 
 // ---------- Outcomes as the screen says them ----------

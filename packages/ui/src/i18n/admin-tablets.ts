@@ -25,6 +25,12 @@ export const adminTablets = {
   'admin.tablets.machine': 'Machine',
   'admin.tablets.machineAny': 'Any machine (not bound)',
   'admin.tablets.machineHint': 'A tablet bound to a machine opens it and acts on it only.',
+  // A TV is registered like a tablet, with a live board to show (decision 1041).
+  'admin.tablets.view': 'Shows',
+  'admin.tablets.viewHint':
+    'A TV shows its live board without anyone logged in, view only; open /tablet/register on it to get its code.',
+  'admin.tablets.view.workcenter': 'Workcenter (operator tablet)',
+  'admin.tablets.view.board': 'TV: {board} board',
   'admin.tablets.serial': 'Serial number',
   'admin.tablets.lastSeen': 'Last seen',
   'admin.tablets.never': 'Never',
