@@ -96,7 +96,8 @@ function success(call: DocumentedCall): JsonSchema {
     return { description: 'OK', content: { [call.produces]: { schema: { type: 'string' } } } };
   return {
     description: status === 202 ? 'Accepted' : status === 201 ? 'Created' : 'OK',
-    content: { 'application/json': { schema: call.response ? toSchema(call.response) : {} } },
+    // Without a zod schema of the answer: JSON, shape not described (no made-up example).
+    content: { 'application/json': call.response ? { schema: toSchema(call.response) } : {} },
   };
 }
 
