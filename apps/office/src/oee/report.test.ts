@@ -456,7 +456,8 @@ describe('loss waterfall (decision 0803)', () => {
       null,
       null,
       null,
-      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}&reason=r1`,
+      // Only the reason's planned periods: what the planned-downtime bar counts.
+      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}&reason=r1&hide=unplanned%2Cuncategorized%2CnoData`,
       null,
       // The Downtime report leaves setup out: a setup step opens it on every reason.
       `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
@@ -494,6 +495,21 @@ describe('loss waterfall (decision 0803)', () => {
     [{ report: 'quality' }, { machine: null, group: null }, '/dashboard/quality?start=1&end=2'],
   ] as const)('%j for %j → %s', (link, d, href) => {
     expect(stepHref(link, { ...d, start: 1, end: 2 })).toBe(href);
+  });
+
+  it('a downtime step opens only the periods it counts: planned ones, or the others (issue 27 point 2)', () => {
+    const ctx = { machine: 'm1', group: null, start: 1, end: 2 };
+    const link = { report: 'downtime', reasonId: 'r1' } as const;
+    expect(stepHref(link, ctx, 'plannedDowntime')).toBe(
+      '/machine/m1/downtime?start=1&end=2&reason=r1&hide=unplanned%2Cuncategorized%2CnoData',
+    );
+    expect(stepHref(link, ctx, 'availabilityLoss')).toBe(
+      '/machine/m1/downtime?start=1&end=2&reason=r1&hide=planned',
+    );
+    // Setup is not in the Downtime report: its step opens every reason, every kind.
+    expect(stepHref({ report: 'downtime', reasonId: 'setup' }, ctx, 'plannedDowntime')).toBe(
+      '/machine/m1/downtime?start=1&end=2',
+    );
   });
 
   it.each([

@@ -473,11 +473,14 @@ function stepLabel(s: OeeStep): string {
  * The report behind a loss (decisions 0803, 0806): downtime steps open the Downtime report (one machine's when
  * drilled into a machine), the quality step the Quality report for the same machine or group, and the
  * performance step a machine's Cycles report: the machine drilled into, else `performanceMachine` (the
- * machine of the Machines list with the lowest Performance); null while there is none.
+ * machine of the Machines list with the lowest Performance); null while there is none. A planned-downtime
+ * step opens only the reason's planned periods and an availability loss only its other ones (`hide`), so the
+ * list adds up to the bar (issue 27 point 2: a plannedWithLimit reason is in both).
  */
 export function stepHref(
   link: NonNullable<OeeStep['link']>,
   ctx: DrillDown & { start: number; end: number; performanceMachine?: string | null },
+  key?: OeeStep['key'],
 ): string | null {
   if (link.report === 'quality')
     return qualityHref(ctx, ctx.machine ? { machine: ctx.machine } : { group: ctx.group });
@@ -488,7 +491,11 @@ export function stepHref(
   const q = new URLSearchParams({ start: String(ctx.start), end: String(ctx.end) });
   // The Downtime report opens on the step's reason. It leaves setup out (live-operations §5), so a setup
   // step opens it on every reason.
-  if (link.reasonId && link.reasonId !== 'setup') q.set('reason', link.reasonId);
+  if (link.reasonId && link.reasonId !== 'setup') {
+    q.set('reason', link.reasonId);
+    if (key === 'plannedDowntime') q.set('hide', 'unplanned,uncategorized,noData');
+    else if (key === 'availabilityLoss') q.set('hide', 'planned');
+  }
   if (ctx.machine)
     return `${PATHS.machineDowntime.replace(':id', encodeURIComponent(ctx.machine))}?${q.toString()}`;
   if (ctx.group) q.set('group', ctx.group);
@@ -562,7 +569,7 @@ export function waterfallRows(
       to,
       hours: hoursFormat.format(h),
       share: ABOVE_PPT.has(s.key) || ppt <= 0 ? '' : pct(s.ms / ppt),
-      href: s.kind === 'loss' && s.link ? stepHref(s.link, ctx) : null,
+      href: s.kind === 'loss' && s.link ? stepHref(s.link, ctx, s.key) : null,
     };
   });
 }
