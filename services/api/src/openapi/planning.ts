@@ -1,4 +1,5 @@
-import { machineGroupSaveRequestSchema } from '@takt/domain';
+import { z } from 'zod';
+import { jobMachineSchema, jobSchema, machineGroupSaveRequestSchema } from '@takt/domain';
 import {
   annotationTypeBodySchema,
   annotationTypePatchSchema,
@@ -41,6 +42,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     access: [...R, ...W, ...J],
     who: FULL,
     query: jobsSearchSchema,
+    response: z.object({ rows: z.array(jobSchema), count: z.number().int() }),
   },
   {
     method: 'post',
@@ -49,6 +51,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     access: J,
     who: `${FULL}; ${ADMINS} or a jobs:write key`,
     body: jobCreateSchema,
+    response: jobSchema,
     status: 201,
   },
   {
@@ -58,6 +61,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     access: [...W, ...J],
     who: FULL,
     query: jobMachinesQuerySchema,
+    response: z.array(jobMachineSchema),
   },
   {
     method: 'post',
@@ -67,6 +71,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     access: J,
     who: `${FULL}; ${ADMINS} or a jobs:write key`,
     body: jobMachineSaveSchema,
+    response: jobMachineSchema,
     status: 201,
   },
   {

@@ -138,22 +138,45 @@ describe.each(DIALECTS)('API-key scopes over every call they open on %s', (diale
     expect(wrong).toEqual([]);
   });
 
-  it('lets an ERP feed a work order with jobs:write: job, job machine, production run, changed and read', async () => {
+  it('lets an ERP feed a work order with jobs:write, answered as the document describes', async () => {
     const token = keys['jobs:write'];
-    const created = await bearer(
+    /** The call's answer, read with the response schema the OpenAPI document gives for it. */
+    const answered = async (res: Response, method: string, path: string, status: number) => {
+      expect(res.status, `${method} ${path}: ${await res.clone().text()}`).toBe(status);
+      const call = DOCUMENTED_CALLS.find((c) => c.method === method && c.path === path)!;
+      return call.response!.parse(await res.json());
+    };
+    const createJob = bearer(
       token,
       'POST',
       '/api/jobs',
       JSON.stringify({ name: 'WO-4711', job_id: 'ERP-4711' }),
     );
-    expect(created.status, await created.clone().text()).toBe(201);
-    const job = z.object({ id: z.string() }).parse(await created.json());
-    const found = await bearer(token, 'GET', '/api/jobs?filter=WO-4711');
-    expect(JSON.stringify(await found.json())).toContain(job.id);
+    const job = z.object({ id: z.string() }).parse(await answered(await createJob, 'post', '/api/jobs', 201));
+    const found = await answered(
+      await bearer(token, 'GET', '/api/jobs?filter=WO-4711'),
+      'get',
+      '/api/jobs',
+      200,
+    );
+    expect(JSON.stringify(found)).toContain(job.id);
     const jm = (expectedCycleTime: number) =>
       JSON.stringify({ job_id: job.id, job_machine: { machine_id: shop.machineId, expectedCycleTime } });
-    expect((await bearer(token, 'POST', '/api/jobmachines', jm(90_000))).status).toBe(201);
-    expect((await bearer(token, 'POST', '/api/jobmachines', jm(80_000))).status).toBe(200);
+    await answered(
+      await bearer(token, 'POST', '/api/jobmachines', jm(90_000)),
+      'post',
+      '/api/jobmachines',
+      201,
+    );
+    const saved = await answered(
+      await bearer(token, 'POST', '/api/jobmachines', jm(80_000)),
+      'post',
+      '/api/jobmachines',
+      200,
+    );
+    expect(saved).toMatchObject({ job_id: job.id, machine_id: shop.machineId, expectedCycleTime: 80_000 });
+    const listed = await bearer(token, 'GET', `/api/jobmachines?machineId=${shop.machineId}`);
+    expect(JSON.stringify(await answered(listed, 'get', '/api/jobmachines', 200))).toContain(job.id);
     const planned = await bearer(
       token,
       'POST',
