@@ -47,7 +47,7 @@ const MachineTimelinePage = lazy(() =>
 
 // The standard timeline (reports-admin §2, decision 0811) shares the machine timeline's canvas.
 const StandardTimelinePage = lazy(() =>
-  import('./pages/StandardTimelinePage').then((m) => ({ default: m.StandardTimelinePage })),
+  import('./timeline/StandardTimelinePage').then((m) => ({ default: m.StandardTimelinePage })),
 );
 
 const MachineQualityPage = lazy(() =>

@@ -5,25 +5,19 @@ import { useId, useMemo } from 'react';
 import { Link } from 'react-router';
 import { ErrorBox, ReportClockGate } from '../components/ReportParts';
 import { machineTimelinePath } from '../routes';
-import { clampWindow } from '../timeline/draw';
-import { usePartMarks, useTimelineBasics, useTimelineData, useTimelineView } from '../timeline/hooks';
+import { clampWindow } from './draw';
+import { usePartMarks, useTimelineBasics, useTimelineData, useTimelineView } from './hooks';
 import { useCompanyFlags, useMachine } from '../reports/hooks';
+import { recomputingNotice } from '../reports/shared';
 import {
   buildLanes,
   readStandardTimeline,
   STANDARD_LANES,
   standardLanes,
   writeStandardTimeline,
-} from '../timeline/model';
-import type { StandardLane } from '../timeline/model';
-import {
-  formatters,
-  Legend,
-  TimelineCanvas,
-  TimelinePage,
-  useLaneColors,
-  ZoomBar,
-} from '../timeline/TimelineCanvas';
+} from './model';
+import type { StandardLane } from './model';
+import { formatters, Legend, TimelineCanvas, TimelinePage, useLaneColors, ZoomBar } from './TimelineCanvas';
 
 // /app/machines/{id}/standard-timeline?start&end&startTime&endTime&include (reports-admin §2; decision 0811):
 // the machine timeline's canvas with the state lane and the lanes `include` picks (Downtime, Parts,
@@ -84,6 +78,8 @@ function StandardTimeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: 
   const setInclude = (next: readonly StandardLane[]) =>
     setQuery(writeStandardTimeline({ range, event, include: next.length ? next : STANDARD_LANES }));
   const title = tr('standardTimeline.title', { name: name || '…' });
+  // Decision 1004: the machine's figures in the range are still being recomputed (late data, an edit).
+  const unsettled = recomputingNotice(operation?.recomputing);
 
   return (
     <TimelinePage
@@ -99,6 +95,11 @@ function StandardTimeline({ clock, offsetMs }: { clock: CompanyClock; offsetMs: 
       {t.cut && (
         <p className="notice notice--warning" role="status">
           {tr('timeline.rangeCut')}
+        </p>
+      )}
+      {unsettled != null && (
+        <p className="notice report__recomputing" role="status">
+          {unsettled}
         </p>
       )}
       <p className="report__intro timeline__event">

@@ -288,6 +288,11 @@ export const workcenterLiveSchema = z.object({
   availability: z.number().nullable(),
   performance: z.number().nullable(),
   quality: z.number().nullable(),
+  /**
+   * Some run time in the window has no standard: P leaves it out (OEE '-' when none has one) and the card shows
+   * the spec's warning (METRICS.md §3, decision 1031). Optional: an older server does not send it.
+   */
+  missingStandards: z.boolean().optional(),
   totalDowntime: durationMsSchema,
   scheduled: z.boolean(),
   jobName: z.string().nullable(),

@@ -8,6 +8,7 @@ import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
 import { aShift } from '../testing/live-builders';
+import { aJobWithRun } from '../testing/report-plant';
 
 describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
   let h: ApiHarness;
@@ -218,6 +219,33 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
     expect(card.oee).toEqual(expect.any(Number));
     expect(util[0]!.oee).toEqual(expect.any(Number));
     expect(util[0]!.quality).toEqual(expect.any(Number));
+  });
+
+  it('reads P and OEE null with missingStandards when the running job has no ideal cycle time (decision 1031)', async () => {
+    const { company, cookie } = await h.tenant();
+    await aShift(h.t.db, company, { startoffsetminutes: 0, endoffsetminutes: 720 });
+    const { machine: lathe } = await runningLathe(company);
+    const press = await aMachine(h.t.db, company, { name: 'Press' });
+    const start = h.clock.now - 60 * MIN;
+    await someStates(h.t.db, company, press, [
+      [start, start + 40 * MIN, 'ACTIVE'],
+      [start + 40 * MIN, null, 'INACTIVE'],
+    ]);
+    await aJobWithRun(companyScope(h.t.db, company.id), {
+      machineId: press,
+      name: 'No standard',
+      expected: 60_000,
+      ideal: 0,
+      jobCreatedAt: start,
+      start,
+      end: null,
+    });
+    const card = async (id: string) =>
+      workcenterLiveSchema.parse(await (await h.get(`/api/workcenter/${id}`, cookie)).json());
+    // METRICS.md §3: run time without a standard is not slow: P unknown, never 0 %, and the warning flag.
+    expect(await card(press)).toMatchObject({ performance: null, oee: null, missingStandards: true });
+    expect((await card(press)).availability).toEqual(expect.any(Number));
+    expect(await card(lathe)).toMatchObject({ missingStandards: false });
   });
 
   it('names the workcenter type of every machine, on the card and on every tile', async () => {

@@ -28,6 +28,7 @@ export function workcenterWithoutFullProduct<T extends WorkcenterLive>(live: T):
     availability: null,
     performance: null,
     quality: null,
+    missingStandards: false,
     // The operator picker's state (operator runs are FullProduct routes).
     operatorRun: null,
   };

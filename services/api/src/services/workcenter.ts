@@ -142,6 +142,7 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
     availability: percents.availability,
     performance: percents.performance,
     quality: percents.quality,
+    missingStandards: figures.efficiency?.missingStandards ?? false,
     totalDowntime: figures.downtimeMs as WorkcenterLive['totalDowntime'],
     scheduled: run != null,
     jobName: job?.name ?? null,

@@ -67,6 +67,11 @@ export function LiveCard({ state, full, savedAtText }: LiveCardProps) {
         <Pairs title={t('liveCard.cycleTimes')} items={view.cycles} className="wc-live__section--cycles" />
       )}
       {view.oee && <Pairs title={t('liveCard.oee')} items={view.oee} />}
+      {view.oeeWarning && (
+        <p className="wc-live__note" role="note">
+          {view.oeeWarning}
+        </p>
+      )}
       {stale && savedAtText && (
         <p className="wc-live__stale">
           <StatusIcon status="unavailable" />

@@ -117,6 +117,16 @@ describe('cardView', () => {
     ]);
   });
 
+  it('shows "-" for a null P and OEE with the spec’s warning when run time lacks a standard', () => {
+    expect(cardView(base, { full: true }).oeeWarning).toBeNull();
+    const v = cardView({ ...base, oee: null, performance: null, missingStandards: true }, { full: true });
+    expect(v.oee?.map((x) => x.text)).toEqual(['-', '70.0%', '-', '-']);
+    expect(v.oeeWarning).toBe(
+      'One or more operations associated with this metric do not have operation standards applied. This metric may not be accurate.',
+    );
+    expect(cardView({ ...base, missingStandards: true }, { full: false }).oeeWarning).toBeNull();
+  });
+
   it('gates parts goal, cycles, OEE and job name on FullProduct', () => {
     const v = cardView(base, { full: false });
     expect(v.parts).toBeNull();

@@ -58,6 +58,11 @@ export interface CardView {
   expectedSetup: string | null;
   cycles: LabelledValue[] | null;
   oee: LabelledValue[] | null;
+  /**
+   * METRICS.md §3 (decision 1031): the spec's warning under the OEE figures when some run time in the window has
+   * no standard (its P and OEE leave it out, or read '-'); null otherwise and without FullProduct.
+   */
+  oeeWarning: string | null;
   jobName: string | null;
 }
 
@@ -204,6 +209,7 @@ export function cardView(live: CardLive, { full, utilizationLimits = null }: Car
     expectedSetup,
     cycles,
     oee,
+    oeeWarning: full && live.missingStandards === true ? t('oee.noStandards') : null,
     jobName: full ? live.jobName : null,
   };
 }

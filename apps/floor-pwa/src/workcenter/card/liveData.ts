@@ -57,6 +57,7 @@ const workcenterLive: Check<WorkcenterLive> = object({
   availability: num,
   performance: num,
   quality: num,
+  missingStandards: optional(boolean),
   totalDowntime: nonNegative,
   scheduled: boolean,
   jobName: nullable(string),
