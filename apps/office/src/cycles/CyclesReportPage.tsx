@@ -129,6 +129,15 @@ function Results({
         <Tile label={tr('cycles.count')} value={String(summary.cycles)} />
         <Tile label={tr('cycles.slowCount')} value={String(summary.slow)} />
         <Tile label={tr('cycles.parts')} value={String(summary.parts)} />
+        {/* The range's good parts: the figure a Parts report cell links here with (decision 1020). */}
+        <Tile
+          label={tr('cycles.goodParts')}
+          value={String(answer.parts.good)}
+          hint={tr('cycles.goodPartsHint', {
+            total: String(answer.parts.total),
+            rejected: String(answer.parts.rejected),
+          })}
+        />
         <Tile label={tr('cycles.average')} value={summary.average} />
       </SummaryTiles>
       <CycleChart answer={answer} lz={lz} />

@@ -18,6 +18,11 @@ const answerCheck = object({
   machineName: optional(string),
   /** The machine, while its figures in the range are being recomputed (decision 1004). */
   recomputing: recomputingCheck,
+  /**
+   * The range's parts (METRICS.md §3): the cycles' parts and every part adjustment in the range, as the Parts
+   * report's cell for the same machine and time counts them (decision 1020).
+   */
+  parts: object({ total: number, rejected: number, good: number }),
   cycles: arrayOf(
     object({
       timestamp: number,

@@ -5,6 +5,8 @@
 export const partsTexts = {
   'parts.goalParts': 'Good parts with a goal',
   'parts.goalPartsHint': 'made while a job run set the goal: what the goal is compared with',
+  'cycles.goodParts': 'Good parts',
+  'cycles.goodPartsHint': '{total} counted and corrected, {rejected} rejected',
   'machines.col.controllerCount': 'Controller count',
   'machines.col.controllerCountTitle':
     "The machine's own part counter, not good parts: it counts cycles since the controller last reset it.",
