@@ -1,5 +1,7 @@
 import { epochMs } from '@takt/domain';
 import type { Rollup, RollupMeasures } from '@takt/domain';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema';
 import type { CompanyScope } from '../scope';
 
 /** Stored rollups of the given machines overlapping [start, end), as the domain's Rollup rows, by start. */
@@ -33,4 +35,18 @@ function storedMeasures(json: string): RollupMeasures {
   const m = JSON.parse(json) as RollupMeasures & { standardRunMs?: number };
   m.standardRunMs ??= m.idealMs > 0 ? m.stateMs.ACTIVE : 0;
   return m;
+}
+
+/**
+ * Where a machine's stored rollup rows stop (the end of its latest row), null when it has none. Rows are
+ * written up to the time of their recompute, so a recompute starting after this would leave a gap that
+ * reports reading the stored rows would take for no time at all (decision 1016).
+ */
+export async function storedRollupsEnd(db: Kysely<Database>, machineId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('rollups')
+    .select((eb) => eb.fn.max('end_at').as('end'))
+    .where('machine_id', '=', machineId)
+    .executeTakeFirst();
+  return row?.end == null ? null : Number(row.end);
 }

@@ -7,7 +7,7 @@ import { rollupBuckets } from '../calendar/intervals';
 import type { Span, StateInterval } from '../derive/outputs';
 import { MACHINE_STATES } from '../machine-state';
 import type { ProductionCycle } from '../metrics/production';
-import { bucketAt, rollupsOfRange, splitRange } from './edges';
+import { bucketAt, coversWhole, rollupsOfRange, splitRange } from './edges';
 import type { DowntimeAnnotation, Rollup, RollupMeasures, RollupSource } from './rollup';
 import {
   addMeasuresInto,
@@ -287,6 +287,21 @@ describe('splitRange', () => {
       whole: range(edge, t('2024-03-12T10:00:00Z')),
       edges: [{ start: t('2024-03-12T10:00:00Z'), end: edge + HOUR_MS, shiftId: 'late' }],
     });
+  });
+});
+
+describe('coversWhole', () => {
+  const h = t('2024-03-12T13:00:00Z');
+  const row = (start: number, end: number) => ({ start, end }) as Rollup;
+  const split = splitRange(calendar, range(h - 30 * MINUTE_MS, h + 3 * HOUR_MS));
+  it('is true when the rows leave no gap in the whole span, false when an hour has no row', () => {
+    expect(split.whole).toEqual(range(h, h + 3 * HOUR_MS));
+    const rows = [0, 1, 2].map((i) => row(h + i * HOUR_MS, h + (i + 1) * HOUR_MS));
+    expect(coversWhole(split, rows)).toBe(true);
+    expect(coversWhole(split, [rows[0]!, rows[2]!])).toBe(false);
+    expect(coversWhole(split, rows.slice(1))).toBe(false);
+    expect(coversWhole(split, rows.slice(0, 2))).toBe(false);
+    expect(coversWhole({ whole: null, edges: [] }, [])).toBe(true);
   });
 });
 

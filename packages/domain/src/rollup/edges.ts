@@ -63,3 +63,20 @@ export function rollupsOfRange(
   out.push(...buildEdges(split.edges));
   return out.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * Whether one machine's rows (sorted by start) cover the split's whole span without a gap: rows are stored
+ * for every bucket up to their recompute, so a gap is time whose rows were never written (a day left
+ * partly computed, decision 1016), which a sum would take for no time at all. No whole span: true.
+ */
+export function coversWhole(split: RangeSplit, rows: readonly Rollup[]): boolean {
+  const whole = split.whole;
+  if (!whole) return true;
+  let at: number = whole.start;
+  for (const r of rows) {
+    if (r.end <= whole.start || r.start >= whole.end) continue;
+    if (r.start > at) return false;
+    if (r.end > at) at = r.end;
+  }
+  return at >= whole.end;
+}

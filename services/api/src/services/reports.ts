@@ -4,6 +4,7 @@ import {
   addTotalsInto,
   buildRollups,
   checkRange,
+  coversWhole,
   efficiencyTotalsSeries,
   emptyTotals,
   epochMs,
@@ -214,13 +215,19 @@ export async function reportRollups(
     ]);
     const wholeOf = new Map<string, Rollup[]>(stored.map((id) => [id, []]));
     for (const r of whole) wholeOf.get(r.machineId)!.push(r);
-    for (const id of stored)
+    for (const id of stored) {
+      // A gap in the stored rows (a day left partly computed, decision 1016): built from the facts instead.
+      if (!coversWhole(split, wholeOf.get(id)!)) {
+        fresh.push(id);
+        continue;
+      }
       rows.set(
         id,
         rollupsOfRange(split, wholeOf.get(id)!, (edges) =>
           edges.flatMap((e, i) => buildRollups(edgeSources[i]!.get(id)!, [e])),
         ),
       );
+    }
   }
   for (const id of fresh) series.delete(id);
   if (fresh.length > 0 && freshEnd > range.start) {

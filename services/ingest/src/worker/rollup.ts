@@ -6,6 +6,7 @@ import {
   finishDirty,
   loadCalendar,
   recomputeRollups,
+  storedRollupsEnd,
   takeDirty,
   unclaimDirty,
 } from '@takt/db/rollups';
@@ -60,7 +61,11 @@ export class RollupWorker {
           );
           this.onTimeRefused?.('rollup', 1);
         }
-        const from = Math.max(mark.from_at, EARLIEST_TIME_MS);
+        // Decision 1016: from where the machine's rows stop when that is earlier (a machine silent overnight is
+        // marked again from its next data only), so its rows never have a gap before the mark.
+        const marked = Math.max(mark.from_at, EARLIEST_TIME_MS);
+        const stop = dropped ? null : await storedRollupsEnd(db, mark.machine_id);
+        const from = stop !== null && stop >= EARLIEST_TIME_MS && stop < marked ? stop : marked;
         const to = dropped ? t : Math.min(t, from + MARK_SPAN_PER_RUN_MS);
         if (!dropped)
           await recomputeRollups(db, {
