@@ -300,4 +300,35 @@ describe.each(DIALECTS)('any range, any boundary on %s', (dialect) => {
     );
     expect(oee.efficiency.performance).toBeCloseTo((7 * 2) / 15, 12);
   });
+
+  it('stored rows with a gap (a day computed mid-day, the next one later) are not trusted (decision 1016)', async () => {
+    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS);
+    const m = await aMachine(api.h.t.db, company, { name: 'Mill' });
+    // In cycle from 08:00 two days ago, a part every hour; its rows computed at 12:00 that day, then
+    // yesterday's and today's from yesterday's start, as before decision 1016: no rows from 12:00 to midnight.
+    const d = (days: number, h: number) => at(h) - days * 24 * HOUR;
+    await scope
+      .insertInto('state_intervals', [{ machine_id: m, start_at: d(2, 8), end_at: null, state: 'ACTIVE' }])
+      .execute();
+    await someCycles(
+      scope,
+      m,
+      Array.from({ length: 40 }, (_, i) => ({ start: d(2, 8) + i * HOUR - MIN, end: d(2, 8) + i * HOUR })),
+    );
+    await recompute([m], { from: d(2, 8), to: d(2, 12), now: d(2, 12) });
+    await recompute([m], { from: d(1, 10), to: NOW, now: NOW });
+    await api.h.t.db.deleteFrom('rollup_dirty').execute();
+
+    const [stored, facts] = await Promise.all([
+      figures(cookie, m, d(2, 10), d(1, 8)),
+      get<{ machines: Array<{ parts: number }> }>(
+        `/api/reports/partGoals?start=${d(2, 10)}&end=${d(1, 8)}&machineId=${m}&interval=hour&cache=false`,
+        cookie,
+      ),
+    ]);
+    expect(stored.durationMs).toBe(22 * HOUR);
+    expect(stored.inCycleMs).toBe(22 * HOUR);
+    expect(stored.parts).toBe(22); // 10:00, 11:00, …, 07:00
+    expect(facts.machines[0]!.parts).toBe(22);
+  });
 });
