@@ -43,10 +43,13 @@ function storedMeasures(json: string): RollupMeasures {
  * reports reading the stored rows would take for no time at all (decision 1016).
  */
 export async function storedRollupsEnd(db: Kysely<Database>, machineId: string): Promise<number | null> {
+  // The latest-starting row ends last (rows never overlap): one step down the primary key.
   const row = await db
     .selectFrom('rollups')
-    .select((eb) => eb.fn.max('end_at').as('end'))
+    .select('end_at')
     .where('machine_id', '=', machineId)
+    .orderBy('start_at', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  return row?.end == null ? null : Number(row.end);
+  return row ? Number(row.end_at) : null;
 }
