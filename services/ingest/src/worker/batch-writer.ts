@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
+import { clearSetupMark } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
 import type { Link, ObservationSink } from './link';
 import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
@@ -38,6 +39,8 @@ export interface BatchWriterOptions {
 export class BatchWriter implements ObservationSink, InboxLedger {
   private observations: ObservationRow[] = [];
   private inboxDone: Array<{ id: string; machineId: string }> = [];
+  /** Job-run setup marks applied to the pipelines, cleared by the batch that stores what they re-derive (decision 1025). */
+  private setupDone: Array<{ machineId: string; markedAt: number }> = [];
   private flushing: Promise<void> = Promise.resolve();
   /** Batches taken from the buffers, and the last of them that committed (batches commit in order). */
   private takenBatches = 0;
@@ -63,6 +66,14 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     this.inboxDone.push({ id, machineId });
   }
 
+  /**
+   * Setup marks applied to the pipelines (worker/link-checks.ts syncSetup): the next batch clears them in its
+   * transaction, with the records they re-derive; a failed batch keeps them for the next one.
+   */
+  setupApplied(marks: ReadonlyArray<{ machineId: string; markedAt: number }>): void {
+    for (const m of marks) this.setupDone.push(m);
+  }
+
   /** Something of the machine waits to be written (observations or inbox lines). */
   holds(machineId: string): boolean {
     return (
@@ -77,6 +88,9 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       this.observations = this.observations.filter((o) => keep(o.machine_id));
     if (this.inboxDone.some((d) => !keep(d.machineId)))
       this.inboxDone = this.inboxDone.filter((d) => keep(d.machineId));
+    // A mark of a machine given up stays stored: its next holder re-derives it.
+    if (this.setupDone.some((d) => !keep(d.machineId)))
+      this.setupDone = this.setupDone.filter((d) => keep(d.machineId));
   }
 
   /** Write everything buffered now; batches (and work queued with `enqueue`) run one at a time. */
@@ -175,7 +189,9 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       .filter((s) => s.delta.lines > 0);
     const positions = [...links.values()].filter((l) => l.agentPosition);
     const done = this.inboxDone;
+    const setupDone = this.setupDone;
     if (
+      setupDone.length === 0 &&
       this.observations.length === 0 &&
       derived.length === 0 &&
       live.length === 0 &&
@@ -197,17 +213,15 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     const batchNo = ++this.takenBatches;
     this.observations = [];
     this.inboxDone = [];
+    this.setupDone = [];
     for (const l of positions) delete l.agentPosition;
     for (const l of live) l.liveDirty = false;
     try {
       const { fence } = this.options;
-      await writeBatch(
-        db,
-        batch,
-        fence
-          ? (trx) => fence(trx, machinesOf(batch, done, [...stats.map((s) => s.link), ...positions]))
-          : undefined,
-      );
+      await writeBatch(db, batch, async (trx) => {
+        if (fence) await fence(trx, machinesOf(batch, done, [...stats.map((s) => s.link), ...positions]));
+        for (const m of setupDone) await clearSetupMark(trx, m.machineId, m.markedAt);
+      });
       // In-memory state changes only once the batch committed.
       this.committedBatches = batchNo;
       if (this.options.onStored && batch.observations.length > 0) {
@@ -230,6 +244,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       // database error.
       this.observations = batch.observations.concat(this.observations);
       this.inboxDone = done.concat(this.inboxDone);
+      this.setupDone = setupDone.concat(this.setupDone);
       for (const p of batch.agentPositions ?? []) {
         const l = links.get(p.sourceId);
         if (l && !l.agentPosition)

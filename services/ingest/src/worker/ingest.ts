@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { PostgresAdapter } from 'kysely';
 import type { Database } from '@takt/db';
-import { clearSetupMark } from '@takt/db';
 import type { SourcePolicy } from '@takt/domain';
 import { DEFAULT_SOURCE_POLICY } from '@takt/domain';
 import { contestedSources } from '../sources/address-policy';
@@ -355,7 +354,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       link.transport = transportFor(link);
       links.set(s.sourceId, link);
     }
-    clearWhenStored(await syncSetup(db, links.values(), now));
+    writer.setupApplied(await syncSetup(db, links.values(), now));
   }
 
   // One refresh at a time: two overlapping reads would both see a new source as missing and link it twice.
@@ -369,27 +368,20 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
   const rollups = new RollupWorker(db, now, log, postgres, options.onTimeRefused);
   const flush = () => writer.flush();
-  // Decision 1025: a job run's setup mark is cleared once what it re-derives is stored (a batch taken after it
-  // committed); a worker that stops first leaves it for the next holder.
-  const setupStored = async (applied: ReadonlyArray<{ machineId: string; markedAt: number }>) => {
-    if (applied.length === 0) return;
-    await writer.committed();
-    for (const m of applied) await clearSetupMark(db, m.machineId, m.markedAt);
-  };
-  const clearWhenStored = (applied: ReadonlyArray<{ machineId: string; markedAt: number }>) => {
-    setupStored(applied).catch((err: Error) =>
-      log(`[ingest] a job run's setup stays marked, will retry: ${err.message}`),
+  // Decision 1025: the job runs' setup is read between batches (never while a rebuild reads the pipelines), and
+  // the marks it applied are cleared by the batch that stores what they re-derive.
+  const setupInTurn = () =>
+    writer.enqueue(
+      async () => writer.setupApplied(await syncSetup(db, links.values(), now)),
+      (err) => log(`[ingest] reading job runs failed: ${err.message}`),
     );
-  };
 
   const tick = () => {
     for (const l of links.values()) l.liveDirty = true;
     checkLinks(db, links.values(), now, mqtt?.status).catch((err: Error) =>
       log(`[ingest] checking gateway links failed: ${err.message}`),
     );
-    syncSetup(db, links.values(), now)
-      .then(clearWhenStored)
-      .catch((err: Error) => log(`[ingest] reading job runs failed: ${err.message}`));
+    setupInTurn();
   };
 
   if (keeper) await keeper.renew();
@@ -430,7 +422,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     counters: () => new Map([...links].map(([id, l]) => [id, l.transport.counters])),
     leases: () => keeper?.count ?? 0,
     async syncSetup() {
-      await setupStored(await syncSetup(db, links.values(), now));
+      setupInTurn();
+      await flush();
     },
     async stop() {
       if (stopped) return;

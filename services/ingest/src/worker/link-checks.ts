@@ -68,7 +68,8 @@ export async function syncSetup(
     const gone = link.pipeline
       .knownSetupEvents()
       .some((e) => e.at >= mark.from_at && !current.has(eventKey(e)));
-    if (gone) link.pipeline.rederiveFrom(mark.from_at);
+    // So does a change before the history the pipeline derived itself (a worker started after it).
+    if (gone || !link.pipeline.holdsHistoryFrom(mark.from_at)) link.pipeline.rederiveFrom(mark.from_at);
     // New events older than the engine's memory make it re-derive from storage by themselves.
     link.pipeline.setSetup(list, mark.from_at);
     link.liveDirty = true;

@@ -120,6 +120,11 @@ export class MachinePipeline {
   private tookOver = false;
   /** Set by the takeover write: the previous run's open records were closed at this time. */
   private tookOverAt: number | null = null;
+  /**
+   * Where the history this pipeline derived from begins (its takeover, or a rebuild's start): a setup event before
+   * it would re-derive time whose machine data it never read, so it makes the worker rebuild from storage instead.
+   */
+  private historyStart = -Infinity;
   private readonly setupSeen = new Set<string>();
   private setupEvents: Array<{ at: number; value: 'START' | 'END' }> = [];
   /** Every setup event of the job runs reaching to or past this time is known (given by the worker). */
@@ -256,7 +261,23 @@ export class MachinePipeline {
       this.setupSeen.add(`${e.at}|${e.value}`);
       this.setupEvents.push({ at: e.at, value: e.value });
     }
-    this.pushDomain(fresh.map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })));
+    // An event before the history this pipeline derived: the worker re-derives from storage (decision 1025).
+    let before = Infinity;
+    if (this.tookOver) for (const e of fresh) if (e.at < this.historyStart && e.at < before) before = e.at;
+    if (before < Infinity) this.tooLateFrom = Math.min(this.tooLateFrom ?? Infinity, before);
+    this.pushDomain(
+      fresh
+        .filter((e) => !this.tookOver || e.at >= this.historyStart)
+        .map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })),
+    );
+  }
+
+  /**
+   * Whether this pipeline derived the history from `at` on itself (it took over or was rebuilt at or before it):
+   * a change there can be handed to it; an earlier one is re-derived from storage (decision 1025).
+   */
+  holdsHistoryFrom(at: number): boolean {
+    return this.tookOver && at >= this.historyStart;
   }
 
   /** Setup events this pipeline was given and still remembers. */
@@ -343,16 +364,20 @@ export class MachinePipeline {
     return { from: replaceFrom, result: result(replaceFrom) };
   }
 
-  /** A rebuilt pipeline continues the stored history instead of taking it over. */
-  continueStoredHistory(): void {
+  /** A rebuilt pipeline continues the stored history (re-derived from `from`) instead of taking it over. */
+  continueStoredHistory(from?: number): void {
     this.tookOver = true;
+    if (from != null) this.historyStart = from;
   }
 
   /** After a successful write: drop history older than the memory window. */
   stored(now: number): void {
     // What arrived during the write counts as before it (a new run's takeover time included).
     this.drain();
-    if (!this.tookOver) this.tookOverAt = this.takeOverAt;
+    if (!this.tookOver) {
+      this.tookOverAt = this.takeOverAt;
+      if (this.takeOverAt != null) this.historyStart = this.takeOverAt;
+    }
     this.tookOver = true;
     // A recorded log is read in recorded time, and its runs may come in any order (the Okuma log's four runs
     // are concatenated, later ones earlier in time): a replay keeps its whole history, so none of it arrives

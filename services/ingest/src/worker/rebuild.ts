@@ -103,7 +103,7 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   feedStored(fresh, rows);
   fresh.setSetup(setup.get(machineId) ?? [], runStart);
   fresh.setConnection(link.transport.status, now());
-  fresh.continueStoredHistory();
+  fresh.continueStoredHistory(start);
   fresh.replaceFrom(from);
   link.pipeline = fresh;
   if (covered) {
