@@ -179,7 +179,7 @@ function Results({
         <Tile label={tr('downtimeReport.planned')} value={minutes(s.plannedDuration)} />
         <Tile label={tr('downtimeReport.unplanned')} value={minutes(s.unplannedDuration)} />
         <Tile label={tr('downtimeReport.uncategorized')} value={minutes(s.uncategorizedDuration)} />
-        <Tile label={tr('downtimeReport.noData')} value={minutes(s.noDataDuration ?? 0)} />
+        <Tile label={tr('downtimeReport.noData')} value={minutes(s.noDataDuration)} />
       </SummaryTiles>
       <ParetoSection
         bars={bars}

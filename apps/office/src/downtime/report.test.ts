@@ -29,6 +29,7 @@ const aPeriod = (over: Partial<DowntimePeriod> = {}): DowntimePeriod => ({
   reason: 'Tool change',
   message: null,
   planned: false,
+  reasonId: 'tool',
   annotationType: tool,
   ...over,
 });
@@ -37,9 +38,15 @@ const answer: Omit<DowntimeAnswer, 'items'> = {
   range: { start: 0, end: 7 * 24 * 60 * MIN },
   recomputing: [],
   data: [
-    { count: 2, duration: 90 * MIN + 300, annotationType: tool, reason: 'Tool change' },
-    { count: 1, duration: 30 * MIN, annotationType: brk, reason: 'Break' },
-    { count: 1, duration: 30 * MIN - 300, annotationType: null, reason: 'Uncategorized' },
+    { count: 2, duration: 90 * MIN + 300, reasonId: 'tool', annotationType: tool, reason: 'Tool change' },
+    { count: 1, duration: 30 * MIN, reasonId: 'brk', annotationType: brk, reason: 'Break' },
+    {
+      count: 1,
+      duration: 30 * MIN - 300,
+      reasonId: 'uncategorized',
+      annotationType: null,
+      reason: 'Uncategorized',
+    },
   ],
   summary: {
     count: 4,
@@ -47,20 +54,21 @@ const answer: Omit<DowntimeAnswer, 'items'> = {
     plannedDuration: 30 * MIN,
     unplannedDuration: 90 * MIN + 300,
     uncategorizedDuration: 30 * MIN - 300,
+    noDataDuration: 0,
   },
   byMachine: [
     {
       machineId: 'm1',
       machine: 'Lathe',
-      downtime: [{ count: 1, duration: 45 * MIN, annotationType: tool }],
+      downtime: [{ count: 1, duration: 45 * MIN, reasonId: 'tool', annotationType: tool }],
     },
     {
       machineId: 'm2',
       machine: 'Mill',
       downtime: [
-        { count: 1, duration: 45 * MIN + 300, annotationType: tool },
-        { count: 1, duration: 30 * MIN, annotationType: brk },
-        { count: 1, duration: 30 * MIN - 300, annotationType: null },
+        { count: 1, duration: 45 * MIN + 300, reasonId: 'tool', annotationType: tool },
+        { count: 1, duration: 30 * MIN, reasonId: 'brk', annotationType: brk },
+        { count: 1, duration: 30 * MIN - 300, reasonId: 'uncategorized', annotationType: null },
       ],
     },
   ],
@@ -143,9 +151,9 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
   it('lists the grid with the planned value of reports-admin §4', () => {
     const items = [
       aPeriod({ message: 'insert', duration: 90_300 }),
-      aPeriod({ annotationType: brk, planned: true, reason: 'Break' }),
-      aPeriod({ annotationType: brk, planned: null, reason: 'Break' }),
-      aPeriod({ annotationType: null, planned: null, reason: 'Uncategorized' }),
+      aPeriod({ annotationType: brk, reasonId: 'brk', planned: true, reason: 'Break' }),
+      aPeriod({ annotationType: brk, reasonId: 'brk', planned: null, reason: 'Break' }),
+      aPeriod({ annotationType: null, reasonId: 'uncategorized', planned: null, reason: 'Uncategorized' }),
       // METRICS.md §1 No data: a reason of its own, apart from Uncategorized (decision 1011).
       aPeriod({ annotationType: null, planned: null, reason: 'No data', reasonId: 'nodata' }),
     ];

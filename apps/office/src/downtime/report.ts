@@ -21,8 +21,8 @@ const reasonRef = object({ id: string, name: string });
 const tally = {
   count: number,
   duration: number,
-  // An annotation type id, 'uncategorized' or 'nodata' (absent from servers before decision 1011).
-  reasonId: optional(string),
+  // An annotation type id, 'uncategorized' or 'nodata' (decision 1011).
+  reasonId: string,
   annotationType: nullable(reasonRef),
 };
 const answerCheck = object({
@@ -35,7 +35,7 @@ const answerCheck = object({
     plannedDuration: number,
     unplannedDuration: number,
     uncategorizedDuration: number,
-    noDataDuration: optional(number),
+    noDataDuration: number,
   }),
   byMachine: arrayOf(object({ machineId: string, machine: string, downtime: arrayOf(object(tally)) })),
   items: optional(
@@ -46,7 +46,7 @@ const answerCheck = object({
         duration: number,
         machineId: string,
         machine: string,
-        reasonId: optional(string),
+        reasonId: string,
         reason: string,
         message: nullable(string),
         planned: nullable(boolean),
@@ -152,10 +152,7 @@ export const reasonKey = (t: {
   reasonId?: string | undefined;
   annotationType: { id: string } | null;
 }): string => t.annotationType?.id ?? t.reasonId ?? UNCATEGORIZED;
-export const reasonName = (t: {
-  reasonId?: string | undefined;
-  annotationType: { name: string } | null;
-}): string =>
+export const reasonName = (t: { reasonId: string; annotationType: { name: string } | null }): string =>
   t.annotationType?.name ?? (t.reasonId === NO_DATA ? tr('downtime.noData') : tr('downtime.uncategorized'));
 
 /** reports-admin §9: downtime minutes with 2 decimals. */

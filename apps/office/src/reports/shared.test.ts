@@ -91,7 +91,14 @@ describe('figures being recomputed (issue 27 point 8, decision 1004)', () => {
     const answer = {
       range: { start: 0, end: 1 },
       data: [],
-      summary: { count: 0, duration: 0, plannedDuration: 0, unplannedDuration: 0, uncategorizedDuration: 0 },
+      summary: {
+        count: 0,
+        duration: 0,
+        plannedDuration: 0,
+        unplannedDuration: 0,
+        uncategorizedDuration: 0,
+        noDataDuration: 0,
+      },
       byMachine: [],
     };
     expect(parseDowntime({ ...answer, recomputing: [lathe] }).recomputing).toEqual([lathe]);

@@ -48,10 +48,10 @@ const operationCheck = object({
   hasSubprogram: boolean,
   /**
    * METRICS.md §1 (decision 1012): where the machine's monitored life starts (blank before it: not monitored)
-   * and its No data spans; absent from servers before the decision.
+   * and its No data spans.
    */
-  monitoredFrom: optional(nullable(number)),
-  noData: optional(arrayOf(object(laneTimes))),
+  monitoredFrom: nullable(number),
+  noData: arrayOf(object(laneTimes)),
   /** The machine, while its figures in the range are being recomputed (decision 1004). */
   recomputing: recomputingCheck,
 });

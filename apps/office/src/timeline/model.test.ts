@@ -248,6 +248,8 @@ describe('lanes', () => {
       faults: [],
       hasSubprogram: true,
       recomputing: [],
+      monitoredFrom: 0,
+      noData: [],
     },
     downtime: [row({ start: 10 * MIN, end: 20 * MIN })],
     subprograms: null,

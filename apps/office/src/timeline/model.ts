@@ -145,7 +145,7 @@ export function buildLanes(input: LaneInput): Lane[] {
   }));
   // METRICS.md §1 (decision 1012): No data (UNAVAILABLE time no operator reason covers) is its own item, taken
   // out of the uncategorized periods, in the unavailable colour; the downtime report and OEE count the same.
-  const noData = (op.noData ?? []).map((d) => ({ start: d.start, end: until(d.end, now) }));
+  const noData = op.noData.map((d) => ({ start: d.start, end: until(d.end, now) }));
   const downtime: TimelineItem[] = input.downtime.flatMap((d) => {
     const item = {
       start: d.start,
