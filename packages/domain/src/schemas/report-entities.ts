@@ -193,6 +193,8 @@ const jobReportBase = {
   availability: fraction,
   performance: fraction,
   quality: fraction,
+  /** Some run time has no standard: P and OEE leave it out or are null, with the warning (decision 1031). */
+  missing_standards: z.boolean().optional(),
   setup_ms: durationMsSchema,
   production_in_cycle_ms: durationMsSchema,
   production_downtime_ms: durationMsSchema,
