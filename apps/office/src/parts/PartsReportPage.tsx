@@ -8,6 +8,7 @@ import {
   ChartSection,
   CsvLink,
   PlainTable,
+  pointerOnHover,
   ReportFrame,
   ReportPage,
   SectionHead,
@@ -15,7 +16,7 @@ import {
   Tile,
 } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
-import { reportErrorText } from '../cycles/report';
+import { machineCyclesHref, reportErrorText } from '../cycles/report';
 import {
   DEFAULT_PARTS_HORIZON,
   parseParts,
@@ -155,7 +156,10 @@ function Results({
               <td>
                 {single ? r.machine : <Link to={machinePartsHref(r.machineId, query)}>{r.machine}</Link>}
               </td>
-              <td className="num-col num">{r.parts}</td>
+              <td className="num-col num">
+                {/* Drill-down (issue 27 point 2): the machine's cycles and adjustments of the range add up to it. */}
+                <Link to={machineCyclesHref(r.machineId, selection.range)}>{r.parts}</Link>
+              </td>
               <td className="num-col num">{r.goal}</td>
               <td className="num-col num">{r.percent}</td>
               <td className={`num-col num${r.behind ? ' parts-behind' : ''}`}>{r.delta}</td>
@@ -169,6 +173,7 @@ function Results({
 
 /** Good parts per interval, one stacked colour per machine, with the goal of all of them as a line. */
 function PartsChart({ answer, selection, lz }: { answer: PartsAnswer; selection: PartsSelection; lz: LZ }) {
+  const navigate = useNavigate();
   const labels = answer.intervals.map((i) => {
     const label = intervalLabel(i, selection.range.interval, lz);
     return i.shiftName ? `${label} ${i.shiftName}` : label;
@@ -214,6 +219,15 @@ function PartsChart({ answer, selection, lz }: { answer: PartsAnswer; selection:
       y: { stacked: true, beginAtZero: true, title: { display: true, text: tr('parts.good') } },
     },
     plugins: { legend: { position: 'bottom', labels: { boxWidth: 12 } } },
+    // A machine's bar opens its Cycles report over that interval, whose good parts are the bar (decision 1020).
+    onClick: (_e, elements) => {
+      const hit = elements[0];
+      const machine = hit ? answer.machines[hit.datasetIndex] : undefined;
+      const cell = hit ? machine?.intervals[hit.index] : undefined;
+      if (machine && cell)
+        void navigate(machineCyclesHref(machine.machineId, { start: cell.start, end: cell.end }));
+    },
+    onHover: pointerOnHover(),
   };
   const heading = tr('parts.chart', { interval: tr(`horizon.${selection.range.interval}`).toLowerCase() });
   return (
