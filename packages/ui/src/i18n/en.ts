@@ -64,7 +64,8 @@ export const en = {
   'field.status': 'Status',
   'field.timeInState': 'Time in State',
   'field.program': 'Program',
-  'field.partCount': 'Part Count',
+  // The controller's own counter, not good parts (decision 1021).
+  'field.partCount': 'Controller count',
   'field.lastHeartbeat': 'Last Heartbeat',
 
   'home.heading': 'Machines',
