@@ -40,6 +40,8 @@ describe('apiKeyMayCall', () => {
     ['HEAD', '/api/dashboard', R, true],
     // Decision 1047: an ERP's work orders, and the report reads of production runs and machine groups.
     ['POST', '/api/jobs', J, true],
+    ['PUT', '/api/jobs/abc', J, true],
+    ['PUT', '/api/jobs/abc', [...R, ...W], false],
     ['GET', '/api/jobs', J, true],
     ['POST', '/api/jobmachines', J, true],
     ['POST', '/api/jobmachines', W, false],

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { API_KEY_SCOPES } from '@takt/domain';
+import type { ApiKeyScope } from '@takt/domain';
 import { SESSION_COOKIE, TABLET_COOKIE } from '../auth/middleware';
 import { API_VERSION } from '../version';
 import type { DocumentedCall } from './call';
@@ -70,7 +71,7 @@ function security(call: DocumentedCall): Array<Record<string, string[]>> {
 }
 
 /** The scopes that open a call to an API key; null when no key may make it. */
-export function keyScopes(call: DocumentedCall): readonly string[] | null {
+export function keyScopes(call: DocumentedCall): readonly ApiKeyScope[] | null {
   if (call.access === 'any') return [];
   return Array.isArray(call.access) ? call.access : null;
 }

@@ -10,6 +10,7 @@ import {
   jobMachineSaveSchema,
   jobMachinesQuerySchema,
   jobsSearchSchema,
+  jobUpdateSchema,
 } from '../routes/jobs';
 import { operatorCreateSchema, operatorUpdateSchema } from '../routes/operators';
 import {
@@ -53,6 +54,15 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     body: jobCreateSchema,
     response: jobSchema,
     status: 201,
+  },
+  {
+    method: 'put',
+    path: '/api/jobs/{id}',
+    summary: 'Change a job (the work order changed); fields left out keep their value',
+    access: J,
+    who: `${FULL}; ${ADMINS} or a jobs:write key`,
+    body: jobUpdateSchema,
+    response: jobSchema,
   },
   {
     method: 'get',

@@ -88,6 +88,10 @@ export async function insertJob(scope: CompanyScope, row: CompanyRow<'jobs'>): P
   await scope.insertInto('jobs', row).execute();
 }
 
+export async function updateJobRow(scope: CompanyScope, id: string, set: Updateable<JobsTable>) {
+  await scope.updateTable('jobs').set(set).where('id', '=', id).execute();
+}
+
 export async function jobMachinesOfJobs(
   scope: CompanyScope,
   jobIds: readonly string[],

@@ -19,6 +19,14 @@ const HOUR = 3_600_000;
 const MORE: RouteCase[] = [
   { method: 'GET', path: '/api/dashboard/cycles', reach: 'own' },
   {
+    method: 'PUT',
+    path: '/api/jobs/:id',
+    full: true,
+    reach: 'company',
+    id: (s) => s.jobId,
+    body: () => ({ quantity: 500 }),
+  },
+  {
     method: 'GET',
     path: '/api/reports/operation',
     reach: 'machine',
@@ -160,6 +168,17 @@ describe.each(DIALECTS)('API-key scopes over every call they open on %s', (diale
       200,
     );
     expect(JSON.stringify(found)).toContain(job.id);
+    const renamed = await bearer(
+      token,
+      'PUT',
+      `/api/jobs/${job.id}`,
+      JSON.stringify({ name: 'WO-4711 rev B', quantity: 250 }),
+    );
+    expect(await answered(renamed, 'put', '/api/jobs/{id}', 200)).toMatchObject({
+      id: job.id,
+      job_name: 'WO-4711 rev B',
+      job_id: 'ERP-4711',
+    });
     const jm = (expectedCycleTime: number) =>
       JSON.stringify({ job_id: job.id, job_machine: { machine_id: shop.machineId, expectedCycleTime } });
     await answered(
@@ -208,6 +227,8 @@ describe.each(DIALECTS)('API-key scopes over every call they open on %s', (diale
     const theirJob = JSON.stringify({ job_id: theirs.jobId, job_machine: { machine_id: shop.machineId } });
     expect((await bearer(token, 'POST', '/api/jobmachines', theirJob)).status).toBe(404);
     expect((await bearer(token, 'GET', `/api/productionruns/${theirs.jsgId}`)).status).toBe(404);
+    const rename = JSON.stringify({ name: 'Mine now' });
+    expect((await bearer(token, 'PUT', `/api/jobs/${theirs.jobId}`, rename)).status).toBe(404);
     const body = JSON.stringify(runs(theirs));
     expect((await bearer(token, 'PUT', `/api/productionruns/${theirs.jsgId}`, body)).status).toBe(404);
     expect((await bearer(token, 'DELETE', `/api/productionruns/${theirs.jsgId}`)).status).toBe(404);

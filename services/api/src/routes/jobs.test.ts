@@ -192,6 +192,33 @@ describe.each(DIALECTS)('jobs and job machines on %s', (dialect) => {
       const manager = await loginAs(h, company, 'manager');
       expect((await h.send('POST', '/api/jobs', manager, { name: 'X' })).status).toBe(403);
     });
+
+    it('changes the fields sent and keeps the others (PUT /api/jobs/:id, admins; decision 1047)', async () => {
+      const { company, cookie } = await h.tenant();
+      const created = await h.send('POST', '/api/jobs', cookie, {
+        name: 'Bracket',
+        job_id: 'ERP-7',
+        expectedCycleTime: 30_000,
+        quantity: 100,
+      });
+      const { id } = jobSchema.parse(await created.json());
+      const res = await h.send('PUT', `/api/jobs/${id}`, cookie, { name: ' Bracket B ', actualParts: 2 });
+      expect(res.status).toBe(200);
+      expect(jobSchema.parse(await res.json())).toMatchObject({
+        id,
+        job_name: 'Bracket B',
+        job_id: 'ERP-7',
+        expectedCycleTime: 30_000,
+        actualParts: 2,
+        partCountMultiplier: 2,
+      });
+      const nothing = await errorOf(await h.send('PUT', `/api/jobs/${id}`, cookie, {}));
+      expect(nothing.message).toBe('Nothing to change');
+      const unknown = await h.send('PUT', `/api/jobs/${crypto.randomUUID()}`, cookie, { name: 'X' });
+      expect(unknown.status).toBe(404);
+      const manager = await loginAs(h, company, 'manager');
+      expect((await h.send('PUT', `/api/jobs/${id}`, manager, { name: 'X' })).status).toBe(403);
+    });
   });
 
   describe('job machines', () => {

@@ -19,6 +19,7 @@ import {
   listJobMachines,
   queryJobs,
   saveJobMachine,
+  updateJob,
 } from '../services/jobs';
 import { inTransaction } from './live-ctx';
 
@@ -59,11 +60,17 @@ export const jobCreateSchema = z.object({
   hidden: z.boolean().optional(),
 });
 
+/** PUT /api/jobs/:id: any of the create's fields; what is left out stays as it is. */
+export const jobUpdateSchema = jobCreateSchema
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'Nothing to change');
+
 /**
  * GET /api/jobs: jobs by case-insensitive name, `{ rows, count }`. A machine's jobs page by 15 unless
  * `limit` says otherwise. Searching every job of the company (no machineId) is the admins' server-side
  * search (live-operations §5, §6), 10 at a time by default (completions ask for 10 with includeHidden).
  * POST /api/jobs: create a job (admins, or an API key with `jobs:write`; decision 1047).
+ * PUT /api/jobs/:id: change a job's own fields (the same callers): an ERP's work order changed.
  */
 export const jobsRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
@@ -92,6 +99,22 @@ export const jobsRoutes = new Hono<AppEnv>()
       }),
     );
     return c.json(job, 201);
+  })
+  .put('/:id', requireAdminOrApiKey, async (c) => {
+    const body = await jsonBody(c, jobUpdateSchema);
+    const job = await inTransaction(c, (ctx) =>
+      updateJob(ctx, c.req.param('id'), {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.job_id !== undefined ? { erpJobId: body.job_id } : {}),
+        ...(body.expectedCycleTime !== undefined ? { expectedCycleTime: body.expectedCycleTime } : {}),
+        ...(body.idealCycleTime !== undefined ? { idealCycleTime: body.idealCycleTime } : {}),
+        ...(body.actualParts !== undefined ? { actualParts: body.actualParts } : {}),
+        ...(body.setuptime !== undefined ? { setuptime: body.setuptime } : {}),
+        ...(body.quantity !== undefined ? { quantity: body.quantity } : {}),
+        ...(body.hidden !== undefined ? { hidden: body.hidden } : {}),
+      }),
+    );
+    return c.json(job);
   });
 
 // Own schema: the domain's jobMachineSaveRequestSchema fills every absent field with its default, which

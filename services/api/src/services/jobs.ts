@@ -1,6 +1,7 @@
+import type { Updateable } from 'kysely';
 import { partCountMultiplier } from '@takt/domain';
 import type { Job, JobMachine } from '@takt/domain';
-import type { JobMachinesTable, PartBehavior, StartInSetup } from '@takt/db';
+import type { JobMachinesTable, JobsTable, PartBehavior, StartInSetup } from '@takt/db';
 import { ApiError, notFound } from '../http/errors';
 import type { JobRow } from '../repositories/jobs';
 import {
@@ -15,6 +16,7 @@ import {
   toJob,
   toJobMachine,
   updateJobMachine,
+  updateJobRow,
 } from '../repositories/jobs';
 import { getMachine } from '../repositories/machines';
 import type { ServiceCtx } from './context';
@@ -104,6 +106,35 @@ export async function createJob(ctx: ServiceCtx, input: JobCreateInput): Promise
   const row = await getJob(ctx.scope, id);
   if (!row) throw new Error('job vanished after insert');
   return toJob(row, []);
+}
+
+/**
+ * Change a job's own fields (an ERP's work order changed; decision 1047); what is absent stays as it is. The
+ * job machines' standards are their own (saveJobMachine).
+ */
+export async function updateJob(
+  ctx: ServiceCtx,
+  id: string,
+  patch: Partial<JobCreateInput>,
+): Promise<JobView> {
+  if (!(await getJob(ctx.scope, id))) throw notFound('Job');
+  const set: Updateable<JobsTable> = {};
+  if (patch.name !== undefined) set.name = patch.name.trim();
+  if (patch.erpJobId !== undefined) set.erp_job_id = patch.erpJobId;
+  if (patch.expectedCycleTime !== undefined) set.expected_cycle_time = patch.expectedCycleTime;
+  if (patch.idealCycleTime !== undefined) set.ideal_cycle_time = patch.idealCycleTime;
+  if (patch.actualParts !== undefined) {
+    // A job's multiplier is its parts per cycle (decision 0300).
+    set.actual_parts = patch.actualParts;
+    set.part_count_multiplier = patch.actualParts;
+  }
+  if (patch.setuptime !== undefined) set.setuptime = patch.setuptime;
+  if (patch.quantity !== undefined) set.quantity = patch.quantity;
+  if (patch.hidden !== undefined) set.hidden = patch.hidden ? 1 : 0;
+  if (Object.keys(set).length > 0) await updateJobRow(ctx.scope, id, set);
+  const row = await getJob(ctx.scope, id);
+  if (!row) throw notFound('Job');
+  return toJob(row, await jobMachinesOfJobs(ctx.scope, [id]));
 }
 
 // ---- Job machines
