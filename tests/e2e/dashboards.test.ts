@@ -96,7 +96,7 @@ describe('live dashboards with 50 machines in Chromium', () => {
       await expect.poll(() => page.url()).toContain(`/dashboards/live/${type}`);
       await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     }
-    // Downtime tiles are half width: at 1920 px about twice as many per row as on the others (less the gaps).
+    // Downtime tiles are half width: at 1920 px more per row than on the others.
     await dash.open('downtime');
     await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     const perRow = async () => {
@@ -109,7 +109,9 @@ describe('live dashboards with 50 machines in Chromium', () => {
     await dash.open('utilization');
     await expect.poll(() => dash.tiles().count(), POLL).toBe(TILE_COUNT);
     const full = await perRow();
-    expect(half).toBeGreaterThanOrEqual(Math.floor(1.8 * full));
+    // The board fits every tile on the screen (decision 1042): the half-width design puts more in a row, not
+    // exactly twice as many (the grid is chosen from the count and the space).
+    expect(half).toBeGreaterThanOrEqual(Math.ceil(1.3 * full));
     expect(full).toBeGreaterThanOrEqual(3);
   }, 120_000);
 

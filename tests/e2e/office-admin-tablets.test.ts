@@ -108,8 +108,15 @@ describe.each(ON_POSTGRES)('tablets admin in Chromium on %s', (dialect) => {
     await page.reload();
     await office.settled();
     await expect
-      .poll(async () => (await tableRows(table())).find((r) => r[0] === 'Lathe front')?.slice(0, 5), POLL)
-      .toEqual(['Lathe front', 'SN-LATHE', 'Lathe', expect.not.stringMatching(/^Never$/), 'Active']);
+      .poll(async () => (await tableRows(table())).find((r) => r[0] === 'Lathe front')?.slice(0, 6), POLL)
+      .toEqual([
+        'Lathe front',
+        'SN-LATHE',
+        'Lathe',
+        'Workcenter (operator tablet)',
+        expect.not.stringMatching(/^Never$/),
+        'Active',
+      ]);
 
     await page.getByRole('button', { name: 'Refresh Lathe front' }).click();
     await live.next('refresh');
@@ -151,7 +158,7 @@ describe.each(ON_POSTGRES)('tablets admin in Chromium on %s', (dialect) => {
     await confirm.getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => toast('Paint kiosk revoked.').count(), POLL).toBe(1);
     await expect
-      .poll(async () => (await tableRows(table())).find((r) => r[0] === 'Paint kiosk')?.[4], POLL)
+      .poll(async () => (await tableRows(table())).find((r) => r[0] === 'Paint kiosk')?.[5], POLL)
       .toBe('Revoked');
     // A revoked tablet's token no longer works.
     expect((await fetch(`${office.product.url}/api/me`, { headers: { cookie: paint.cookie } })).status).toBe(

@@ -31,6 +31,10 @@ describe('parseMe (the fields of the domain meSchema)', () => {
   it('refuses a non-object', () => {
     expect(() => parseMe(null)).toThrow(ShapeError);
   });
+  it("keeps a TV's board (decision 1041)", () => {
+    expect(parseMe({ ...me(), board: '/dashboards/live/oee?tv=1' }).board).toBe('/dashboards/live/oee?tv=1');
+    expect(() => parseMe({ ...me(), board: 3 })).toThrow(new ShapeError('board'));
+  });
 });
 
 describe('parseDashboardResponse', () => {

@@ -95,6 +95,8 @@ const meCheck: Check<Me> = object({
     locale: string,
     product_tier: oneOf(['serviceProvider', 'utilization', 'full'] as const),
   }),
+  // A TV's board (decision 1041).
+  board: optional(string),
 });
 
 /** GET /api/me → the signed-in user (same fields as the domain's meSchema). */

@@ -23,7 +23,7 @@ import { TileActionModal } from '../dashboards/JobActions';
 import type { TileAction, TileActionKind } from '../dashboards/JobActions';
 import { dt } from '../dashboards/messages';
 import { useStatusFeeds } from '../dashboards/status';
-import { tileModel } from '../dashboards/tileModel';
+import { boardStandardsWarning, tileModel } from '../dashboards/tileModel';
 import { boardGridStyle, useBoardGrid } from '../dashboards/useBoardGrid';
 import type { TileSize } from '../dashboards/useBoardGrid';
 import type { TileMachine } from '../dashboards/tileModel';
@@ -43,7 +43,7 @@ export const needsFullProduct = (type: LiveDashboardType) => type === 'oee' || t
  * are half width (live-operations §2); job actions add a row of touch buttons.
  */
 export const tileSizeOf = (type: LiveDashboardType, actions: boolean): TileSize => {
-  const base = type === 'downtime' ? { width: 10, height: 11.5 } : { width: 19, height: 13 };
+  const base = type === 'downtime' ? { width: 9.5, height: 11.5 } : { width: 19, height: 13 };
   return actions ? { width: base.width, height: base.height + 4 } : base;
 };
 
@@ -120,6 +120,11 @@ export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType
   const single = machineId ? machines[0] : undefined;
   const machineNames = useMemo(() => new Map(machines.map((m) => [m.id, m.name])), [machines]);
   const indicators = status.indicatorsFor(machineNames);
+  const standardsWarning = boardStandardsWarning(
+    tileType,
+    machines.map((m) => m.id),
+    feeds.utilization,
+  );
   // Cycles is offered on the all-machines dashboards of the one company that has it.
   const types: LiveDashboardType[] =
     !machineId && (status.cyclesDashboard || type === 'cycles')
@@ -202,6 +207,11 @@ export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType
               failures={feeds.machines.consecutiveFailures}
               zone={localeZone(me)}
             />
+            {standardsWarning && (
+              <p className="notice notice--warning" role="note">
+                {standardsWarning}
+              </p>
+            )}
             {freshness === 'loading' && !data && <Progress />}
             {data && machines.length === 0 && (
               <p className="notice">{machineId ? dt('dash.machineNotFound') : t('dashboard.empty')}</p>
