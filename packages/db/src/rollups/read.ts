@@ -53,3 +53,36 @@ export async function storedRollupsEnd(db: Kysely<Database>, machineId: string):
     .executeTakeFirst();
   return row ? Number(row.end_at) : null;
 }
+
+/**
+ * The machines whose stored rows stop somewhere before their latest row (a gap left before decision 1016),
+ * each with where its first gap begins. A day recomputed before it ended has rows up to that recompute only:
+ * the day row ending last then ends at its own computed_at. One such row that is not the machine's latest is
+ * the start of a gap. One scan of the day rows (the worker asks once per process).
+ */
+export async function rollupGaps(
+  db: Kysely<Database>,
+): Promise<Array<{ companyId: string; machineId: string; from: number }>> {
+  const [ends, stops] = await Promise.all([
+    db
+      .selectFrom('rollup_days')
+      .select(['machine_id', (eb) => eb.fn.max('end_at').as('end')])
+      .groupBy('machine_id')
+      .execute(),
+    db
+      .selectFrom('rollup_days')
+      .select(['company_id', 'machine_id', 'end_at'])
+      .whereRef('end_at', '>=', 'computed_at')
+      .execute(),
+  ]);
+  const last = new Map(ends.map((r) => [r.machine_id, Number(r.end)]));
+  const gaps = new Map<string, { companyId: string; machineId: string; from: number }>();
+  for (const s of stops) {
+    const at = Number(s.end_at);
+    if (at >= (last.get(s.machine_id) ?? at)) continue; // the latest rows: where the machine's rows stop now
+    const seen = gaps.get(s.machine_id);
+    if (!seen || at < seen.from)
+      gaps.set(s.machine_id, { companyId: s.company_id, machineId: s.machine_id, from: at });
+  }
+  return [...gaps.values()];
+}

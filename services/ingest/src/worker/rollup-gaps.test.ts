@@ -3,7 +3,7 @@
 // every hour of them (issue 27 point 3: the figures of [a, c) are those of [a, b) and [b, c) added).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
-import { loadRollups, markRollupsDirty } from '@takt/db/rollups';
+import { loadRollups, markRollupsDirty, recomputeRollups, takeDirty } from '@takt/db/rollups';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { aCompany, aMachine } from '../../../api/src/testing/builders';
@@ -57,5 +57,42 @@ describe.each(DIALECTS)('rollup worker on %s', (dialect) => {
     expect(rows.at(-1)!.end).toBe(clock);
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.start).toBe(rows[i - 1]!.end);
     expect(rows.reduce((s, r) => s + r.stateMs.ACTIVE, 0)).toBe(clock - (D + 8 * HOUR));
+  });
+
+  it('fills a gap stored before: the first run of a worker marks where it begins', async () => {
+    const company = await aCompany(t.db, { timezone: 'UTC' });
+    const machineId = await aMachine(t.db, company);
+    await companyScope(t.db, company.id)
+      .insertInto('state_intervals', [
+        { machine_id: machineId, start_at: D + 8 * HOUR, end_at: null, state: 'ACTIVE' },
+      ])
+      .execute();
+    // As the worker used to leave them: day D up to 18:00, then D + 2 from its start (D + 1 never written).
+    const now = D + 54 * HOUR;
+    await recomputeRollups(t.db, {
+      companyId: company.id,
+      machineId,
+      from: D,
+      to: D + 18 * HOUR,
+      now: D + 18 * HOUR,
+    });
+    await recomputeRollups(t.db, { companyId: company.id, machineId, from: D + 48 * HOUR, to: now, now });
+    const log: string[] = [];
+    await new RollupWorker(
+      t.db,
+      () => now,
+      (m) => log.push(m),
+    ).run();
+
+    const rows = await loadRollups(companyScope(t.db, company.id), {
+      machineIds: [machineId],
+      start: D,
+      end: now,
+    });
+    expect(rows.at(-1)!.end).toBe(now);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.start).toBe(rows[i - 1]!.end);
+    expect(rows.reduce((s, r) => s + r.stateMs.ACTIVE, 0)).toBe(now - (D + 8 * HOUR));
+    expect(log).toEqual(['[ingest] rollup gaps of 1 machine(s) marked for recompute']);
+    expect(await takeDirty(t.db, 10)).toEqual([]);
   });
 });

@@ -5,7 +5,9 @@ import {
   claimDirty,
   finishDirty,
   loadCalendar,
+  markRollupsDirtyMany,
   recomputeRollups,
+  rollupGaps,
   storedRollupsEnd,
   takeDirty,
   unclaimDirty,
@@ -27,6 +29,8 @@ export const MARK_SPAN_PER_RUN_MS = 28 * 86_400_000;
  */
 export class RollupWorker {
   private rolling = false;
+  /** Whether this process has looked for gaps left in the stored rows (decision 1016). */
+  private swept = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -44,6 +48,19 @@ export class RollupWorker {
     let marks: Awaited<ReturnType<typeof claimDirty>> = [];
     let done = 0;
     try {
+      if (!this.swept) {
+        // Decision 1016: gaps stored before the worker recomputed from where a machine's rows stop are
+        // marked once per process, so the runs below fill them.
+        const gaps = await rollupGaps(db);
+        if (gaps.length > 0) {
+          this.log(`[ingest] rollup gaps of ${gaps.length} machine(s) marked for recompute`);
+          await markRollupsDirtyMany(
+            db,
+            gaps.map((g) => ({ ...g, now: this.now() })),
+          );
+        }
+        this.swept = true;
+      }
       marks = this.claims ? await claimDirty(db, MARKS_PER_RUN) : await takeDirty(db, MARKS_PER_RUN);
       const calendars = new Map<string, Awaited<ReturnType<typeof loadCalendar>>>();
       for (const mark of marks) {
