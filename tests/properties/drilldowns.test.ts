@@ -23,7 +23,8 @@ import { anAdjustmentRow, aRejectRow, aReportTenant } from '../../services/api/s
 //   that machine, reason, planned value and shift time;
 // - a Pareto bar of the Downtime report → the report filtered to its reason;
 // - a machine's row of the OEE Machines list → that machine's OEE report (the tile it opens);
-// - a job report figure → its runs, and each run → the Production Runs list.
+// - a job report figure → its runs, and each run → the Production Runs list and the Cycles report over the
+//   run's time in the range.
 
 /** Local time (America/Chicago, CST = UTC−6) on Tuesday 2025-11-04. */
 const at = (h: number, m = 0) => Date.UTC(2025, 10, 4, h + 6, m);
@@ -318,6 +319,15 @@ describe.each(DIALECTS)('drill-downs add up on %s', (dialect) => {
           for (const run of job.runs) {
             const listed = runs.find((x) => x.id === run.jobschedulegroup_id)!;
             expect(listed.parts).toMatchObject({ good: run.good_parts, rejected: run.rejected_parts });
+            // …and the run's figure → the Cycles report of its machine over its time in the range.
+            const from = Math.max(listed.startdate, q.range.start);
+            const to = Math.min(listed.enddate ?? NOW, q.range.end, NOW);
+            if (to > from) {
+              const list = await get<CyclesAnswer>(
+                `/api/reports/cycles?start=${from}&end=${to}&machineId=${listed.machine_id}`,
+              );
+              expect(list.parts).toMatchObject({ good: run.good_parts, rejected: run.rejected_parts });
+            }
             checked.runs += 1;
           }
         }
