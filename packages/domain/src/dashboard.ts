@@ -118,6 +118,11 @@ export interface UtilizationEntry {
   performance: number | null;
   quality: number | null;
   /**
+   * Some run time in the window has no standard (METRICS.md §3): P leaves it out, or is null ('-'); the OEE
+   * board shows the spec's warning (decision 1031). Optional: an older server does not send it.
+   */
+  missingStandards?: boolean;
+  /**
    * METRICS.md §1 No data in the window (ms): UNAVAILABLE time in the machine's monitored life no operator
    * reason covers, the same spans the downtime report and the timeline list (decision 1012).
    */

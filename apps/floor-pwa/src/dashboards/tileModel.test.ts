@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 import { tileActions } from './JobActions';
-import { sameTile, tileModel, tilePercent } from './tileModel';
+import { boardStandardsWarning, sameTile, tileModel, tilePercent } from './tileModel';
 import type { TileMachine } from './tileModel';
 
 const NOW = 1_763_800_000_000;
@@ -165,6 +165,20 @@ describe('tileModel', () => {
     });
     expect(m.figureStatus).toBe('noJobStandards');
     expect(m.ring).toMatchObject({ main: '-', percent: 0, status: 'inactive' });
+  });
+
+  it('warns on the OEE board when a machine on it has run time without a standard (decision 1031)', () => {
+    const util = new Map([
+      ['m1', { missingStandards: false }],
+      ['m2', { missingStandards: true }],
+    ]);
+    expect(boardStandardsWarning('oee', ['m1', 'm2'], util)).toBe(
+      'One or more operations associated with this metric do not have operation standards applied. This metric may not be accurate.',
+    );
+    // Not for the machines it does not show, nor on the other boards, nor from an older server.
+    expect(boardStandardsWarning('oee', ['m1'], util)).toBeNull();
+    expect(boardStandardsWarning('utilization', ['m2'], util)).toBeNull();
+    expect(boardStandardsWarning('oee', ['m3'], new Map([['m3', {}]]))).toBeNull();
   });
 
   it('keeps a ring box with "-" when a figure is missing, so nothing moves when it arrives', () => {

@@ -1,6 +1,7 @@
 import { performanceRingText, ringDegrees, tileView } from '@takt/domain';
 import type { DashboardType, EpochMs, GoalStatus, TileInput, TileStatus } from '@takt/domain';
 import type { PartsEntry, UtilizationEntry } from '@takt/domain';
+import { t } from '@takt/ui';
 
 // What one live-dashboard tile shows (live-operations §2, §3, §4), from the three feeds: the machine (5 s),
 // its utilization and OEE (15 s) and its parts against goal (15 s). Pure: the tile only renders this.
@@ -49,6 +50,21 @@ export interface TileModel {
 /** One decimal in tiles (live-operations §9); '-' without a value. */
 export const tilePercent = (p: number | null | undefined): string =>
   p == null || !Number.isFinite(p) ? '-' : `${p.toFixed(1)}%`;
+
+/**
+ * METRICS.md §3 (decision 1031): the OEE board's warning when some machine on it has run time without a standard
+ * (its OEE tile reads the P of the rest, or '-'); null on other boards and when every run time has one.
+ */
+export function boardStandardsWarning(
+  type: DashboardType | null,
+  machineIds: readonly string[],
+  utilization: ReadonlyMap<string, Pick<UtilizationEntry, 'missingStandards'>>,
+): string | null {
+  if (type !== 'oee') return null;
+  return machineIds.some((id) => utilization.get(id)?.missingStandards === true)
+    ? t('oee.noStandards')
+    : null;
+}
 
 /** A goal status as a colour of the status tokens (noJobStandards has none of its own). */
 export const goalTone = (s: GoalStatus): TileStatus => (s === 'noJobStandards' ? 'inactive' : s);

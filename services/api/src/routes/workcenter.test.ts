@@ -221,7 +221,7 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
     expect(util[0]!.quality).toEqual(expect.any(Number));
   });
 
-  it('reads P and OEE null with missingStandards when the running job has no ideal cycle time (decision 1031)', async () => {
+  it('reads P and OEE null with missingStandards on the card and the OEE board when the running job has no ideal cycle time (decision 1031)', async () => {
     const { company, cookie } = await h.tenant();
     await aShift(h.t.db, company, { startoffsetminutes: 0, endoffsetminutes: 720 });
     const { machine: lathe } = await runningLathe(company);
@@ -246,6 +246,16 @@ describe.each(DIALECTS)('workcenter live data on %s', (dialect) => {
     expect(await card(press)).toMatchObject({ performance: null, oee: null, missingStandards: true });
     expect((await card(press)).availability).toEqual(expect.any(Number));
     expect(await card(lathe)).toMatchObject({ missingStandards: false });
+    // The OEE board's entries say the same.
+    const util = (await (await h.get('/api/dashboard/utilization', cookie)).json()) as Array<
+      Record<string, unknown>
+    >;
+    expect(util.find((u) => u.machineId === press)).toMatchObject({
+      performance: null,
+      oee: null,
+      missingStandards: true,
+    });
+    expect(util.find((u) => u.machineId === lathe)).toMatchObject({ missingStandards: false });
   });
 
   it('names the workcenter type of every machine, on the card and on every tile', async () => {

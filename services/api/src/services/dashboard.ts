@@ -80,6 +80,7 @@ function machineFigures(input: {
       availability: percents.availability,
       performance: percents.performance,
       quality: percents.quality,
+      missingStandards: figures.efficiency?.missingStandards ?? false,
       noDataMs: spansMs(noDataSpans(input.source, window.start, now)),
     },
     parts: {

@@ -41,5 +41,12 @@ export function tileWithoutFullProduct(tile: DashboardMachine): DashboardMachine
 
 /** GET /api/dashboard/utilization without the OEE figures (the OEE dashboard is FullProduct). */
 export function utilizationWithoutFullProduct(entry: UtilizationEntry): UtilizationEntry {
-  return { ...entry, oee: null, availability: null, performance: null, quality: null };
+  return {
+    ...entry,
+    oee: null,
+    availability: null,
+    performance: null,
+    quality: null,
+    missingStandards: false,
+  };
 }
