@@ -104,6 +104,8 @@ export async function startProduct(
       HOST: '127.0.0.1',
       DATABASE_URL: dbFile,
       TAKT_DEMO: '1',
+      // No demo history (decision 1035): tests that need a past make their own, and CI time stays as it was.
+      TAKT_DEMO_DAYS: '0',
       TAKT_DEMO_PORT_BASE: String(demoPortBase),
       // The tests' own adapters (and the machines they add through the screens) listen on this host: loopback
       // opened as a plant with adapters on the server would (decision 0985).

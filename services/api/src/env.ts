@@ -20,6 +20,8 @@ const envSchema = z.object({
   /** Machines of the simulated plant when it is first made (12 named ones, then "Demo Machine NN"); for
    * load tests such as the 50-machine dashboard end-to-end test. */
   TAKT_DEMO_MACHINES: z.coerce.number().int().min(12).max(500).default(12),
+  /** Days of history the demo company gets on its first start (decision 1035); 0 for none. */
+  TAKT_DEMO_DAYS: z.coerce.number().int().min(0).max(90).default(30),
   TAKT_ADMIN_EMAIL: z
     .string()
     .email()

@@ -3,12 +3,22 @@
 import { fileURLToPath } from 'node:url';
 import type { SourceAllowance } from '@takt/domain';
 import { serve } from '@hono/node-server';
-import { apiRules, demoAdapterFields, startDemoPlant, startIngest } from '@takt/ingest';
-import type { DemoPlant, IngestService } from '@takt/ingest';
+import {
+  apiRules,
+  computeDemoRollups,
+  demoAdapterFields,
+  demoPlantProfile,
+  planDemoHistory,
+  playDemoHistory,
+  startDemoPlant,
+  startIngest,
+} from '@takt/ingest';
+import type { DemoPlant, DemoResume, IngestService } from '@takt/ingest';
 import { buildApp } from './app';
 import { migrateToLatest, openDb } from '@takt/db';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
+import { demoHistoryNeeded, demoMachinePrograms, makeDemoHistory } from './demo-history';
 import { DEMO_STAFF_LOGIN, ensureRoot, RootError } from './provision-root';
 import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
@@ -58,8 +68,36 @@ async function main(): Promise<void> {
         cidr: '127.0.0.1/32',
         ports: { from: Math.min(...ports), to: Math.max(...ports) },
       });
+    // The machines run their jobs' programs (decision 1035); on the first start they get a past first.
+    const programs = await demoMachinePrograms(
+      database.db,
+      machines.map((m) => m.machineId),
+    );
+    const profiled = machines.map((m) => {
+      const list = programs.get(m.machineId) ?? [];
+      return { ...m, ...(list.length > 0 ? { profile: demoPlantProfile(list) } : {}) };
+    });
+    let resume = new Map<string, DemoResume>();
+    if (env.TAKT_DEMO_DAYS > 0 && (await demoHistoryNeeded(database.db))) {
+      resume = await makeDemoHistory(database.db, {
+        days: env.TAKT_DEMO_DAYS,
+        now,
+        // Nobody listens yet: the live bus is made below.
+        bus: inProcessBus(),
+        machines: profiled,
+        programs,
+        engine: { plan: planDemoHistory, play: playDemoHistory, rollups: computeDemoRollups },
+        say,
+      });
+    }
     plant = await startDemoPlant({
-      machines: machines.map((m) => ({ name: m.name, port: m.port, seed: m.seed })),
+      machines: profiled.map((m) => ({
+        name: m.name,
+        port: m.port,
+        seed: m.seed,
+        ...(m.profile ? { profile: m.profile } : {}),
+        ...(resume.has(m.machineId) ? { resume: resume.get(m.machineId)! } : {}),
+      })),
       speed: env.TAKT_DEMO_SPEED,
       host: '127.0.0.1',
     });

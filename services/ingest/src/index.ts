@@ -10,6 +10,9 @@
 export * from './sources/shdr/shdr';
 export * from './sources/shdr/shdr-client';
 export * from './demo/simulator';
+export * from './demo/demo-history';
+export { DEMO_PLANT_RATES, demoPlantProfile } from './demo/demo-script';
+export type { DemoProgram } from './demo/demo-script';
 export * from './worker/ingest';
 export { feedStored, storedToRaw } from './worker/rebuild';
 export * from './worker/pipeline';

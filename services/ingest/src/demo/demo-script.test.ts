@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoProfile, DemoStep } from './demo-script';
-import { DEMO_VALUE_KEYS, demoMachineScript, mulberry32 } from './demo-script';
+import { DEMO_PLANT_RATES, DEMO_VALUE_KEYS, demoMachineScript, mulberry32 } from './demo-script';
 
 function take(seed: number, n: number, profile?: Partial<DemoProfile>): DemoStep[] {
   const script = demoMachineScript(seed, profile);
@@ -92,5 +92,68 @@ describe('demoMachineScript', () => {
     const kinds = new Set(steps.flatMap((s) => (s.outage ? [s.outage.kind] : [])));
     expect(kinds).toEqual(new Set(['refuse', 'silent']));
     expect(steps.some((s) => s.set?.avail === 'UNAVAILABLE')).toBe(true);
+  });
+});
+
+describe('demoMachineScript with programs (the demo plant, decision 1035)', () => {
+  const PROGRAMS = [
+    {
+      name: 'O24101',
+      cycleMs: 95_000,
+      idleMs: [8_000, 46_000] as [number, number],
+      setupMs: [60_000, 90_000] as [number, number],
+    },
+    {
+      name: 'O24103',
+      cycleMs: 180_000,
+      idleMs: [12_000, 80_000] as [number, number],
+      setupMs: [60_000, 90_000] as [number, number],
+    },
+  ];
+
+  it('runs only its programs, each cycle near its program cycle, idle within its program idle', () => {
+    const steps = take(5, 40_000, { ...DEMO_PLANT_RATES, programs: PROGRAMS });
+    const cycleOf = new Map(PROGRAMS.map((p) => [p.name, p]));
+    let program = steps[0]?.set?.program ?? '';
+    expect(cycleOf.has(program)).toBe(true);
+    let clock = 0;
+    let cycleStart: number | null = null;
+    let completedAt: number | null = null;
+    const changes = new Set<string>();
+    let idles = 0;
+    for (const step of steps.slice(1)) {
+      clock += step.afterMs;
+      const set = step.set ?? {};
+      if (set.program !== undefined && set.program !== 'UNAVAILABLE') {
+        expect(cycleOf.has(set.program)).toBe(true);
+        if (set.program !== program) changes.add(set.program);
+        program = set.program;
+      }
+      if (set.execution === 'ACTIVE' && cycleStart === null) {
+        // A cycle right after the last one waited its program's load/unload time.
+        if (completedAt === clock - step.afterMs) {
+          const [min, max] = cycleOf.get(program)!.idleMs;
+          expect(step.afterMs).toBeGreaterThanOrEqual(min);
+          expect(step.afterMs).toBeLessThanOrEqual(max);
+          idles++;
+        }
+        cycleStart = clock;
+      }
+      if (set.execution === 'PROGRAM_COMPLETED' && cycleStart !== null) {
+        const nominal = cycleOf.get(program)!.cycleMs;
+        expect(clock - cycleStart).toBeGreaterThanOrEqual(nominal * 0.94);
+        expect(clock - cycleStart).toBeLessThanOrEqual(nominal * 1.06 + 90_000);
+        completedAt = clock;
+      }
+      if (set.execution !== undefined && !['ACTIVE', 'FEED_HOLD', 'INTERRUPTED'].includes(set.execution))
+        cycleStart = null;
+    }
+    expect(idles).toBeGreaterThan(1_000);
+    // Over weeks of steps the machine changes jobs, in turn to another program.
+    expect(changes.size).toBe(2);
+  });
+
+  it('keeps the default script unchanged without programs', () => {
+    expect(take(7, 500)).toEqual(take(7, 500, {}));
   });
 });

@@ -50,6 +50,17 @@ export interface DemoStep {
   outage?: { kind: DemoOutage; durationMs: number };
 }
 
+/**
+ * A program of the demo plant's jobs (the demo company's jobs: a program per job, decision 1035): its
+ * nominal cycle, and the idle between cycles and the setup it takes.
+ */
+export interface DemoProgram {
+  name: string;
+  cycleMs: number;
+  idleMs: [number, number];
+  setupMs: [number, number];
+}
+
 /** Timing and rates of one machine, in simulated ms. */
 export interface DemoProfile {
   cycleMs: [number, number];
@@ -68,7 +79,18 @@ export interface DemoProfile {
   outageMs: [number, number];
   spindleRpm: [number, number];
   feedrate: [number, number];
+  /** how long spindle and feed hold one value during a cycle */
+  segmentMs: [number, number];
+  /**
+   * The programs the machine runs, when it runs its jobs' programs (the demo plant) instead of made-up ones.
+   * Then cycles, idle and setups follow the program, and the per-cycle chances above count per
+   * PER_CHANCE_MS of cycle, so a short cycle does not break down more often per hour than a long one.
+   */
+  programs?: readonly DemoProgram[];
 }
+
+/** With programs, the per-cycle chances are per this much cycle time. */
+export const PER_CHANCE_MS = 180_000;
 
 export const DEFAULT_DEMO_PROFILE: DemoProfile = {
   cycleMs: [30_000, 360_000],
@@ -86,7 +108,44 @@ export const DEFAULT_DEMO_PROFILE: DemoProfile = {
   outageMs: [60_000, 8 * 60_000],
   spindleRpm: [800, 8_000],
   feedrate: [50, 2_500],
+  segmentMs: [8_000, 40_000],
 };
+
+/**
+ * The demo plant's rates when its machines run their jobs' programs (decision 1035): per PER_CHANCE_MS of
+ * cycle, a long break every ~4 h of cutting, a fault every ~5 h, a job change every ~8 h; spindle and feed
+ * change every 1–4 min. Tuned so a machine's OEE lands between roughly 40 and 85 %.
+ */
+export const DEMO_PLANT_RATES: Partial<DemoProfile> = {
+  longBreakChance: 0.012,
+  programChangeChance: 0.006,
+  faultChance: 0.01,
+  holdChance: 0.04,
+  outageChance: 0.004,
+  segmentMs: [60_000, 240_000],
+};
+
+/**
+ * A demo machine's profile from its jobs: one program per job, cycling at the job's expected cycle time (the
+ * script adds ±6 %), loading and unloading between cycles in proportion to the cycle, and a setup around the
+ * job's setup time (a few minutes of changeover for a job without one).
+ */
+export function demoPlantProfile(
+  programs: ReadonlyArray<{ name: string; cycleMs: number; setupMs: number | null }>,
+): Partial<DemoProfile> {
+  return {
+    ...DEMO_PLANT_RATES,
+    programs: programs.map((x) => ({
+      name: x.name,
+      cycleMs: x.cycleMs,
+      idleMs: [Math.round(x.cycleMs * 0.05) + 3_000, Math.round(x.cycleMs * 0.4) + 8_000],
+      setupMs:
+        x.setupMs && x.setupMs > 0
+          ? [Math.round(x.setupMs * 0.7), Math.round(x.setupMs * 1.3)]
+          : [3 * 60_000, 12 * 60_000],
+    })),
+  };
+}
 
 const FAULTS: ReadonlyArray<Omit<DemoCondition, 'level'>> = [
   { nativeCode: 'E101', nativeSeverity: '2', qualifier: 'HIGH', message: 'Spindle overload' },
@@ -134,6 +193,10 @@ interface Program {
   cycleMs: number;
   rpm: number;
   feed: number;
+  idleMs: [number, number];
+  setupMs: [number, number];
+  /** the factor of the per-cycle chances (1 without programs) */
+  chance: number;
 }
 
 /**
@@ -146,12 +209,29 @@ export function* demoMachineScript(
 ): Generator<DemoStep, never> {
   const p: DemoProfile = { ...DEFAULT_DEMO_PROFILE, ...profile };
   const dice = new Dice(mulberry32(seed));
-  const newProgram = (): Program => ({
-    name: `O${dice.between([1000, 9899])}`,
-    cycleMs: dice.between(p.cycleMs),
-    rpm: dice.between(p.spindleRpm),
-    feed: dice.between(p.feedrate),
-  });
+  const programs = p.programs && p.programs.length > 0 ? p.programs : null;
+  const newProgram = (current?: Program): Program => {
+    if (!programs) {
+      return {
+        name: `O${dice.between([1000, 9899])}`,
+        cycleMs: dice.between(p.cycleMs),
+        rpm: dice.between(p.spindleRpm),
+        feed: dice.between(p.feedrate),
+        idleMs: p.idleMs,
+        setupMs: p.setupMs,
+        chance: 1,
+      };
+    }
+    // Another program than the current one, when there is another.
+    const others = programs.filter((x) => x.name !== current?.name);
+    const next = dice.pick(others.length > 0 ? others : programs);
+    return {
+      ...next,
+      rpm: dice.between(p.spindleRpm),
+      feed: dice.between(p.feedrate),
+      chance: next.cycleMs / PER_CHANCE_MS,
+    };
+  };
   let program = newProgram();
   let parts = dice.between([0, 400]);
   const values: DemoValues = {
@@ -169,13 +249,13 @@ export function* demoMachineScript(
 
   for (;;) {
     if ((yield* runCycle(dice, p, program, waitMs, parts)) === 'completed') parts++;
-    waitMs = dice.between(p.idleMs);
-    if (dice.chance(p.outageChance)) {
+    waitMs = dice.between(program.idleMs);
+    if (dice.chance(p.outageChance * program.chance)) {
       waitMs += yield* outage(dice, p, program.name, parts);
-    } else if (dice.chance(p.programChangeChance)) {
-      program = newProgram();
-      yield* changeProgram(dice, p, program.name);
-    } else if (dice.chance(p.longBreakChance)) {
+    } else if (dice.chance(p.programChangeChance * program.chance)) {
+      program = newProgram(program);
+      yield* changeProgram(dice, program);
+    } else if (dice.chance(p.longBreakChance * program.chance)) {
       yield { afterMs: waitMs, set: { execution: 'STOPPED' } };
       waitMs = dice.between(p.longBreakMs);
     }
@@ -196,8 +276,8 @@ function* runCycle(
   parts: number,
 ): Generator<DemoStep, CycleEnd> {
   const total = Math.round(program.cycleMs * (0.94 + dice.between([0, 120]) / 1000));
-  const faultAt = dice.chance(p.faultChance) ? dice.between([0, total]) : -1;
-  const holdAt = dice.chance(p.holdChance) ? dice.between([0, total]) : -1;
+  const faultAt = dice.chance(p.faultChance * program.chance) ? dice.between([0, total]) : -1;
+  const holdAt = dice.chance(p.holdChance * program.chance) ? dice.between([0, total]) : -1;
   yield { afterMs: waitMs, set: { execution: 'ACTIVE', mode: 'AUTOMATIC', ...motion(dice, program) } };
   const done = {
     execution: 'PROGRAM_COMPLETED',
@@ -207,18 +287,23 @@ function* runCycle(
   };
   let elapsed = 0;
   for (;;) {
-    const segment = Math.min(dice.between([8_000, 40_000]), total - elapsed);
+    const segment = Math.min(dice.between(p.segmentMs), total - elapsed);
     if (faultAt >= elapsed && faultAt < elapsed + segment) {
       yield* fault(dice, p, faultAt - elapsed);
       return 'faulted';
     }
-    if (holdAt >= elapsed && holdAt < elapsed + segment) yield* hold(dice, p, program, holdAt - elapsed);
+    // A hold inside the segment: the rest of the segment comes after it (the cycle is its length plus the hold).
+    let rest = segment;
+    if (holdAt >= elapsed && holdAt < elapsed + segment) {
+      yield* hold(dice, p, program, holdAt - elapsed);
+      rest = segment - (holdAt - elapsed);
+    }
     elapsed += segment;
     if (elapsed >= total) {
-      yield { afterMs: segment, set: done };
+      yield { afterMs: rest, set: done };
       return 'completed';
     }
-    yield { afterMs: segment, set: motion(dice, program) };
+    yield { afterMs: rest, set: motion(dice, program) };
   }
 }
 
@@ -243,10 +328,10 @@ function* fault(dice: Dice, p: DemoProfile, afterMs: number): Generator<DemoStep
 }
 
 /** Setup for a new program: manual mode, program change, then back to automatic. */
-function* changeProgram(dice: Dice, p: DemoProfile, name: string): Generator<DemoStep, void> {
+function* changeProgram(dice: Dice, program: Program): Generator<DemoStep, void> {
   yield { afterMs: dice.between([2_000, 10_000]), set: { mode: 'MANUAL', execution: 'READY' } };
-  yield { afterMs: dice.between([10_000, 60_000]), set: { program: name } };
-  yield { afterMs: dice.between(p.setupMs), set: { mode: 'AUTOMATIC' } };
+  yield { afterMs: dice.between([10_000, 60_000]), set: { program: program.name } };
+  yield { afterMs: dice.between(program.setupMs), set: { mode: 'AUTOMATIC' } };
 }
 
 /**

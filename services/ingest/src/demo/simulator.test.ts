@@ -3,7 +3,8 @@ import type { Observation, ShdrLine } from '../sources/shdr/shdr';
 import type { ShdrStatus } from '../sources/shdr/shdr-client';
 import { ShdrClient } from '../sources/shdr/shdr-client';
 import type { DemoMachine, DemoPlantOptions, DemoProfile } from './simulator';
-import { DEMO_KEYS, startDemoPlant } from './simulator';
+import { CONDITION_NORMAL } from './demo-script';
+import { DEMO_KEYS, demoMachineScript, startDemoPlant } from './simulator';
 import { demoDevicesXml } from '../testing/xml';
 import { waitFor } from '../testing/test-support';
 
@@ -173,6 +174,33 @@ describe('demo plant simulator', () => {
     expect(observations().some((o) => o.key === 'system' && o.kind === 'condition' && o.value === null)).toBe(
       true,
     );
+  });
+
+  it('goes on from where a history left its script: that state on connect, then its next step', async () => {
+    const script = demoMachineScript(42, QUIET);
+    script.next(); // the history began with the first step
+    const values = {
+      avail: 'AVAILABLE',
+      execution: 'STOPPED',
+      mode: 'AUTOMATIC',
+      program: 'O24101',
+      part_count: '1234',
+      Sspeed: '0',
+      path_feedrate: '0',
+    };
+    const next = { step: { afterMs: 5, set: { execution: 'ACTIVE' } }, at: Date.now() + 100_000 };
+    const demo = await plant([{ resume: { script, values, condition: CONDITION_NORMAL, next } }]);
+    const { observations } = connect(demo.adapters[0]?.port ?? 0);
+    const value = (key: string) => observations().find((o) => o.key === key)?.value;
+    await waitFor(() => value('part_count') !== undefined, 5_000, 'the snapshot');
+    expect([value('program'), value('part_count'), value('execution')]).toEqual([
+      'O24101',
+      '1234',
+      'STOPPED',
+    ]);
+    // The step after the history comes at its own time (100 s of plant time: 2 s at 50×), then the script goes on.
+    await waitFor(() => demo.sent.length >= 3, 10_000, 'the script going on');
+    expect(demo.sent[0]?.line).toMatch(/\|execution\|ACTIVE$/);
   });
 
   it('stop() closes every adapter', async () => {

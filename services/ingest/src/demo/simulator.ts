@@ -5,6 +5,7 @@ import net from 'node:net';
 import type { DemoCondition, DemoKey, DemoOutage, DemoProfile, DemoStep, DemoValues } from './demo-script';
 import { CONDITION_NORMAL, DEMO_VALUE_KEYS, demoMachineScript } from './demo-script';
 import { splitShdrStream } from '../sources/shdr/shdr';
+import type { DemoResume } from './demo-history';
 
 export { DEFAULT_DEMO_PROFILE, DEMO_KEYS, demoMachineScript, mulberry32 } from './demo-script';
 export type { DemoCondition, DemoKey, DemoProfile, DemoStep } from './demo-script';
@@ -15,6 +16,8 @@ export interface DemoMachine {
   port: number;
   seed: number;
   profile?: Partial<DemoProfile>;
+  /** Go on from the end of the machine's history (demo-history.ts) instead of starting the script afresh. */
+  resume?: DemoResume;
 }
 
 export interface DemoPlantOptions {
@@ -75,6 +78,8 @@ class DemoAdapter {
   private outageTimer: NodeJS.Timeout | null = null;
   private outage: DemoOutage | null = null;
   private stopped = false;
+  /** The first step after the machine's history, due at its own time. */
+  private resumeAt: { step: DemoStep; at: number } | null = null;
 
   constructor(machine: DemoMachine, options: DemoPlantOptions) {
     this.name = machine.name;
@@ -84,6 +89,13 @@ class DemoAdapter {
     this.heartbeatMs = options.heartbeatMs ?? 10_000;
     this.now = options.now ?? Date.now;
     this.onLine = options.onLine ?? (() => {});
+    if (machine.resume) {
+      this.script = machine.resume.script;
+      this.values = { ...machine.resume.values };
+      this.condition = machine.resume.condition;
+      this.resumeAt = machine.resume.next;
+      return;
+    }
     this.script = demoMachineScript(machine.seed, machine.profile);
     // The first step sets every value: the adapter's state before anything happens.
     const first = this.script.next().value;
@@ -161,12 +173,15 @@ class DemoAdapter {
 
   private scheduleNext(): void {
     if (this.stopped) return;
-    const step = this.script.next().value;
+    const resumed = this.resumeAt;
+    this.resumeAt = null;
+    const step = resumed ? resumed.step : this.script.next().value;
+    const delayMs = resumed ? Math.max(0, resumed.at - this.now()) : step.afterMs;
     this.stepTimer = setTimeout(() => {
       this.stepTimer = null;
       this.apply(step);
       this.scheduleNext();
-    }, step.afterMs / this.speed);
+    }, delayMs / this.speed);
   }
 
   private apply(step: DemoStep): void {
