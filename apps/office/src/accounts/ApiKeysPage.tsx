@@ -113,6 +113,9 @@ function ApiKeysScreen({ headingId }: { headingId: string }) {
       </div>
       <p className="admin__intro">{t('accounts.apiKeys.intro')}</p>
       <p className="admin__hint">
+        {/* The reference page is served by the API itself (decision 1046): a full page load, not a route. */}
+        <a href="/api/docs">{t('accounts.apiKeys.reference')}</a>
+        {' · '}
         <a href="/api/openapi.json">{t('accounts.apiKeys.openapi')}</a>
       </p>
       <LoadedView state={state} retry={reload}>

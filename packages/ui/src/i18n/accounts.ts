@@ -55,4 +55,5 @@ export const accounts = {
   'accounts.apiKeys.savedDone': '{name} saved.',
   'accounts.apiKeys.deletedDone': '{name} deleted.',
   'accounts.apiKeys.openapi': 'API description (OpenAPI)',
+  'accounts.apiKeys.reference': 'API reference',
 } as const;
