@@ -21,7 +21,8 @@ import { anAdjustmentRow, aRejectRow, aReportTenant } from '../../services/api/s
 //   Cycles report over the range;
 // - a waterfall downtime step (planned downtime or availability loss of one reason) → the Downtime report of
 //   that machine, reason, planned value and shift time;
-// - a Pareto bar of the Downtime report → the report filtered to its reason;
+// - a Pareto bar of the Downtime report → the report filtered to its reason; a rejects Pareto bar of the
+//   Quality report → the reject list of its reason;
 // - a machine's row of the OEE Machines list → that machine's OEE report (the tile it opens);
 // - a job report figure → its runs, and each run → the Production Runs list and the Cycles report over the
 //   run's time in the range.
@@ -105,7 +106,10 @@ describe.each(DIALECTS)('drill-downs add up on %s', (dialect) => {
         plannedLimitMs: 10 * MIN,
       }),
     ];
-    const scrap = await aRejectReason(h.t.db, company, { name: 'Burr' });
+    const rejectReasons = [
+      await aRejectReason(h.t.db, company, { name: 'Burr' }),
+      await aRejectReason(h.t.db, company, { name: 'Scratch', reject_behavior: 'nonconform' }),
+    ];
     const machines: string[] = [];
     for (const [k, facts] of PLANT.entries()) {
       const m = await aMachine(h.t.db, company, { name: `M${k}` });
@@ -184,7 +188,14 @@ describe.each(DIALECTS)('drill-downs add up on %s', (dialect) => {
         .insertInto('part_adjustments', [
           ...ends
             .filter((_, i) => i % 7 === 6)
-            .map((e) => aRejectRow(m, minute(e), { typeId: scrap.id, scrapcount: 1 })),
+            .map((e, i) => {
+              const reason = rejectReasons[i % 2]!;
+              return aRejectRow(m, minute(e), {
+                typeId: reason.id,
+                scrapcount: 1,
+                behavior: reason.reject_behavior === 'nonconform' ? 'nonconform' : 'scrap',
+              });
+            }),
           ...facts.corrections.map((c) => anAdjustmentRow(m, minute(c.at), { count: c.count })),
         ])
         .execute();
@@ -226,7 +237,7 @@ describe.each(DIALECTS)('drill-downs add up on %s', (dialect) => {
 
   it('every figure that links to a list equals the list’s total (property)', async () => {
     /** How many pairs of each kind were checked: each kind must have been met. */
-    const checked = { cells: 0, steps: 0, bars: 0, rows: 0, runs: 0 };
+    const checked = { cells: 0, steps: 0, bars: 0, rejects: 0, rows: 0, runs: 0 };
     await fc.assert(
       fc.asyncProperty(query, async (q) => {
         const m = p.machines[q.machine]!;
@@ -284,6 +295,24 @@ describe.each(DIALECTS)('drill-downs add up on %s', (dialect) => {
             ms: bar.duration,
           });
           checked.bars += 1;
+        }
+
+        // Quality report Pareto bars → the reject list of the bar's reason (the machine, the shift filter).
+        const rq = `${r}&machine_id=${m}${shifts}`;
+        const quality = await get<{ rejects: Array<{ scrapCount: number; category_id: string | null }> }>(
+          `/api/partadjustment/allRejectsByCategory?${rq}`,
+        );
+        for (const bar of quality.rejects) {
+          const category = bar.category_id ?? 'uncategorized';
+          const list = await get<{ rows: Array<{ scrapcount: number }>; count: number }>(
+            `/api/partadjustment/rejects?${rq}&category_id=${category}&limit=100`,
+          );
+          expect(list.count).toBe(list.rows.length);
+          expect({ category, n: list.rows.reduce((t, x) => t + x.scrapcount, 0) }).toEqual({
+            category,
+            n: bar.scrapCount,
+          });
+          checked.rejects += 1;
         }
 
         // The OEE Machines list row → that machine's OEE report.
