@@ -123,6 +123,7 @@ export function App() {
           offlineMe={offlineMe}
           onSignedIn={rememberMe}
           deviceSerial={thisDeviceSerial}
+          registerScreenHref="/tablet/register"
           onDeviceRegistered={rememberDevice}
         >
           {(session) => (

@@ -63,6 +63,7 @@ export function AuthGate({
   offlineMe,
   onSignedIn,
   forgotPasswordHref,
+  registerScreenHref,
   deviceSerial,
   onDeviceRegistered,
 }: {
@@ -78,6 +79,8 @@ export function AuthGate({
   onSignedIn?: (me: Me) => void;
   /** The login form's "Forgot password?" link (reports-admin §2 password reset). */
   forgotPasswordHref?: string;
+  /** Passed to the login form: the link to register this screen as a TV or tablet (decision 1041). */
+  registerScreenHref?: string;
   /**
    * The serial number a device registered with "Use this device" (?device) is known by; the server makes one
    * when left out.
@@ -216,6 +219,7 @@ export function AuthGate({
           appName={appName}
           onSubmit={login}
           forgotPasswordHref={forgotPasswordHref}
+          {...(registerScreenHref ? { registerScreenHref } : {})}
           onUseDevice={variants.device ? registerDevice : undefined}
           deviceHint={
             variants.machineId ? t('accountsMore.device.hintMachine') : t('accountsMore.device.hint')

@@ -32,6 +32,15 @@ describe('login form variants', () => {
     expect(html).toContain('href="/app/forgot-password"');
   });
 
+  it('links the floor app to registering the screen as a TV or tablet (decision 1041)', () => {
+    const plain = renderToStaticMarkup(<LoginForm appName="Takt Office" onSubmit={noop} />);
+    expect(plain).not.toContain('Register this screen');
+    const html = renderToStaticMarkup(
+      <LoginForm appName="Takt Floor" onSubmit={noop} registerScreenHref="/tablet/register" />,
+    );
+    expect(html).toContain('<a href="/tablet/register">Register this screen (TV or tablet)</a>');
+  });
+
   it('asks for the e-mail first on the code form', () => {
     const html = renderToStaticMarkup(
       <CodeLoginForm

@@ -20,6 +20,8 @@ export interface LoginFormProps {
   deviceHint?: string;
   /** reports-admin §2 "Login: … code option": switches to signing in with an e-mailed code. No link when left out. */
   onUseCode?: () => void;
+  /** The floor app: where a TV or tablet registers by code (decision 1041). No link when left out. */
+  registerScreenHref?: string;
 }
 
 const validate = checkLogin;
@@ -32,6 +34,7 @@ export function LoginForm({
   onUseDevice,
   deviceHint,
   onUseCode,
+  registerScreenHref,
 }: LoginFormProps) {
   const id = useId();
   const [values, setValues] = useState({ email: '', password: '' });
@@ -128,9 +131,10 @@ export function LoginForm({
             )}
           </div>
         )}
-        {(forgotPasswordHref || onUseCode) && (
+        {(forgotPasswordHref || onUseCode || registerScreenHref) && (
           <p className="login__links">
             {forgotPasswordHref && <a href={forgotPasswordHref}>{t('password.forgot')}</a>}
+            {registerScreenHref && <a href={registerScreenHref}>{t('login.registerScreen')}</a>}
             {onUseCode && (
               <button type="button" className="login__link" onClick={onUseCode}>
                 {t('accountsMore.code.option')}
