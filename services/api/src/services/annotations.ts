@@ -509,9 +509,6 @@ export async function splitDowntime(
   if (!piece || piece.setup || piece.start >= ctx.at) {
     throw new ApiError(409, 'NO_DOWNTIME', 'There is no downtime to split at this time.');
   }
-  // A split ends (or adds) an annotation of the period: its figures change from the period's start (a tablet's
-  // split arriving late included), so the rollups from there are recomputed (decision 1025).
-  await historyChanged(ctx.scope, input.machineId, piece.start);
   let endedId: string;
   if (piece.annotation) {
     endedId = piece.annotation.id;

@@ -13,7 +13,7 @@ import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { demoAdapterFields } from '../demo/demo-adapter';
 import { DERIVER_MEMORY_MS, MachinePipeline } from './pipeline';
-import { feedStored } from './rebuild';
+import { REBUILD_MAX_MS, feedStored } from './rebuild';
 import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
 import { parseShdrLine } from '../sources/shdr/shdr';
@@ -248,6 +248,62 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
       T + MIN - 10,
     );
     await inboxEmpty();
+    await expectFromScratch(company.id, machineId, late);
+  }, 60_000);
+
+  it('re-derives late data past the rebuild reach from the signals stored before it, as a from-scratch derivation would', async () => {
+    const { company, scope, machineId } = await aMachineWithAdapter();
+    await scope
+      .insertInto(
+        'machine_sources',
+        machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
+      )
+      .execute();
+    const push = gatewayPusher(company.id, machineId);
+    const inboxEmpty = async () => {
+      await expect
+        .poll(async () => (await t.db.selectFrom('ingest_inbox').select('id').execute()).length, {
+          timeout: 10_000,
+        })
+        .toBe(0);
+      await ingest!.flush();
+    };
+    const T = Date.UTC(2026, 10, 20, 12);
+    // Twelve days in cycle: execution, availability and the program sent once, at the start (decision 1025: the
+    // rebuild reads at most REBUILD_MAX_MS of observations back; the state in force there is read from before it).
+    const first = T - 12 * 24 * HOUR;
+    const lines = [`${iso(first)}|avail|AVAILABLE|execution|ACTIVE|program|O100|part_count|0`];
+    for (let k = 1; k < 12 * 144; k++) lines.push(`${iso(first + k * 10 * MIN)}|part_count|${k}`);
+    clock = first;
+    const logged: string[] = [];
+    ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
+      db: t.db,
+      now,
+      flushIntervalMs: 20,
+      inboxIntervalMs: 20,
+      rollupIntervalMs: 0,
+      tickIntervalMs: 3_600_000,
+      log: (line) => logged.push(line),
+    });
+    // Live, in pushes of 300 records each received as its last one happened: the worker's memory of the machine
+    // is its recent past, as it is live.
+    for (let i = 0; i < lines.length; i += 300) {
+      const chunk = lines.slice(i, i + 300);
+      clock = Date.parse(chunk.at(-1)!.slice(0, 24)) + 1000;
+      await push(chunk, clock);
+      await inboxEmpty();
+    }
+    clock = T;
+    await ingest.rollUp();
+
+    // A stop held by the edge for three days, more than REBUILD_MAX_MS after the last execution value.
+    const late = T - 72 * HOUR + 2 * MIN;
+    expect(late - first).toBeGreaterThan(REBUILD_MAX_MS);
+    clock = T + MIN;
+    await push([`${iso(late)}|execution|READY`, `${iso(late + 16 * MIN)}|execution|ACTIVE`], T + MIN - 10);
+    await inboxEmpty();
+    expect(logged.filter((l) => l.includes('re-derived history'))).toHaveLength(1);
     await expectFromScratch(company.id, machineId, late);
   }, 60_000);
 

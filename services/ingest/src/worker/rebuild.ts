@@ -7,7 +7,8 @@ import type { InboxLedger } from '../sources/gateway/inbox';
 import type { Link } from './link';
 import { MachinePipeline } from './pipeline';
 import type { ObservationRow } from './store';
-import { loadObservationsSince, loadSetupEvents, rebuildStart } from './store';
+import { lastConnectionChange, loadObservationsSince, loadSetupEvents } from './store';
+import { signalsBefore } from './rebuild-seed';
 
 /**
  * A rebuild for late data reads at most this far back from it to find the state it starts from (memory: the
@@ -71,7 +72,14 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   // A push stores a line's observations and its inbox row in one transaction: the inbox rows seen before
   // the observations are read are all in what is read.
   let covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
-  let runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
+  // Where the run holding the late data starts (its latest connection change, at most REBUILD_MAX_MS back), and
+  // the signals in force there, read from what is stored before it (decision 1025): never taken for nothing.
+  const startOf = async (at: number) => {
+    const runStart =
+      (await lastConnectionChange(db, machineId, at, at - REBUILD_MAX_MS)) ?? at - REBUILD_MAX_MS;
+    return { runStart, seed: await signalsBefore(db, machineId, runStart) };
+  };
+  let { runStart, seed } = await startOf(from);
   let stored = await loadObservationsSince(db, machineId, runStart);
   // The setup events of every job run reaching into the re-derived time, read now (not what the old pipeline
   // remembers: a run entered or edited after the fact counts as if it had been there all along).
@@ -80,7 +88,7 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   while (lateFrom() < from) {
     from = lateFrom();
     covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
-    runStart = await rebuildStart(db, machineId, from, from - REBUILD_MAX_MS);
+    ({ runStart, seed } = await startOf(from));
     stored = await loadObservationsSince(db, machineId, runStart);
     setup = await loadSetupEvents(db, [machineId], runStart);
   }
@@ -100,7 +108,8 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
     link.source.kind,
     now(),
   );
-  feedStored(fresh, rows);
+  // The signals in force at the floor, unless a connection change received since starts the run afresh.
+  feedStored(fresh, start === runStart ? [...seed, ...rows] : rows);
   fresh.setSetup(setup.get(machineId) ?? [], runStart);
   fresh.setConnection(link.transport.status, now());
   fresh.continueStoredHistory(start);
