@@ -302,6 +302,8 @@ describe('coversWhole', () => {
     expect(coversWhole(split, rows.slice(1))).toBe(false);
     expect(coversWhole(split, rows.slice(0, 2))).toBe(false);
     expect(coversWhole({ whole: null, edges: [] }, [])).toBe(true);
+    // A row across the span's edge (another bucket grid) is no cover.
+    expect(coversWhole(split, [row(h - 30 * MINUTE_MS, h + 30 * MINUTE_MS), ...rows])).toBe(false);
   });
 });
 

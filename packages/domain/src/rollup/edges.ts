@@ -65,9 +65,9 @@ export function rollupsOfRange(
 }
 
 /**
- * Whether one machine's rows (sorted by start) cover the split's whole span without a gap: rows are stored
- * for every bucket up to their recompute, so a gap is time whose rows were never written (a day left
- * partly computed, decision 1016), which a sum would take for no time at all. No whole span: true.
+ * Whether one machine's rows (sorted by start) cover the split's whole span exactly, without a gap: rows
+ * are stored for every bucket up to their recompute, so a gap is time whose rows were never written (a day
+ * left partly computed, decision 1016), which a sum would take for no time at all. No whole span: true.
  */
 export function coversWhole(split: RangeSplit, rows: readonly Rollup[]): boolean {
   const whole = split.whole;
@@ -75,7 +75,9 @@ export function coversWhole(split: RangeSplit, rows: readonly Rollup[]): boolean
   let at: number = whole.start;
   for (const r of rows) {
     if (r.end <= whole.start || r.start >= whole.end) continue;
-    if (r.start > at) return false;
+    // A row across the span's edge is of another bucket grid (rows stored under an older calendar): the
+    // rows would not add up to the range, so it is no cover either.
+    if (r.start < whole.start || r.end > whole.end || r.start > at) return false;
     if (r.end > at) at = r.end;
   }
   return at >= whole.end;
