@@ -49,17 +49,21 @@ export class RollupWorker {
     let done = 0;
     try {
       if (!this.swept) {
-        // Decision 1016: gaps stored before the worker recomputed from where a machine's rows stop are
-        // marked once per process, so the runs below fill them.
-        const gaps = await rollupGaps(db);
-        if (gaps.length > 0) {
-          this.log(`[ingest] rollup gaps of ${gaps.length} machine(s) marked for recompute`);
-          await markRollupsDirtyMany(
-            db,
-            gaps.map((g) => ({ ...g, now: this.now() })),
-          );
-        }
         this.swept = true;
+        // Decision 1016: gaps stored before the worker recomputed from where a machine's rows stop are
+        // marked once per process, so the runs below fill them. A failure here never holds the marks up.
+        try {
+          const gaps = await rollupGaps(db);
+          if (gaps.length > 0) {
+            this.log(`[ingest] rollup gaps of ${gaps.length} machine(s) marked for recompute`);
+            await markRollupsDirtyMany(
+              db,
+              gaps.map((g) => ({ ...g, now: this.now() })),
+            );
+          }
+        } catch (err) {
+          this.log(`[ingest] looking for rollup gaps failed: ${(err as Error).message}`);
+        }
       }
       marks = this.claims ? await claimDirty(db, MARKS_PER_RUN) : await takeDirty(db, MARKS_PER_RUN);
       const calendars = new Map<string, Awaited<ReturnType<typeof loadCalendar>>>();
