@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { epochMs } from '@takt/domain';
 import { DERIVER_MEMORY_MS, MachinePipeline } from './pipeline';
 import type { FieldMeaning } from './pipeline';
 import type { Observation } from '../sources/shdr/shdr';
@@ -71,6 +72,24 @@ describe('MachinePipeline setup events', () => {
     const { p } = streamed(300, []);
     p.pushRaw([value(T0 + 10 * MIN + 30_000, 'execution', 'READY')], T0 + 301 * MIN);
     expect(p.rebuildFrom).toBe(T0 + 10 * MIN + 30_000);
+  });
+
+  it('asks for the job runs of machine data older than the setup events it knows (decision 1025)', () => {
+    const { p } = streamed(300, []);
+    p.setSetup([], T0); // the worker handed over every run reaching into the pipeline's history
+    expect(p.setupNeededFrom).toBeNull();
+    p.pushDomain([{ ts: epochMs(T0 - 90 * MIN), key: 'execution', value: 'READY' }]); // a backlog older than that
+    expect(p.setupNeededFrom).toBe(T0 - 90 * MIN);
+    p.setSetup([{ at: T0 - 100 * MIN, value: 'START' }], T0 - 90 * MIN);
+    expect(p.setupNeededFrom).toBeNull();
+  });
+
+  it('re-derives from storage for a setup event before the history it derived itself (decision 1025)', () => {
+    const { p } = streamed(300, []);
+    expect(p.holdsHistoryFrom(T0)).toBe(true);
+    expect(p.holdsHistoryFrom(T0 - 1)).toBe(false);
+    p.setSetup([{ at: T0 - 30 * MIN, value: 'START' }]);
+    expect(p.rebuildFrom).toBe(T0 - 30 * MIN);
   });
 });
 
