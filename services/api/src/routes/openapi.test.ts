@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_SCOPES } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
@@ -54,6 +55,10 @@ describe.each(DIALECTS)('GET /api/openapi.json on %s', (dialect) => {
     expect(JSON.stringify(doc.paths['/api/gateway-push']!.post!.requestBody)).toContain('machineRef');
     expect(doc.paths['/api/jobs']!.post!['x-takt-api-key-scopes']).toEqual(['jobs:write']);
     expect(JSON.stringify(doc)).not.toContain('#/$defs');
+    // A valid OpenAPI 3.1 document, as a generator or the reference page reads it.
+    const checked = await new Validator().validate(doc as unknown as Record<string, unknown>);
+    expect(checked.errors ?? [], JSON.stringify(checked.errors)).toEqual([]);
+    expect(checked.valid).toBe(true);
   });
 
   it('describes every route the app serves, and only those (method and path)', async () => {
