@@ -11,7 +11,14 @@ export const machineStateSchema = z.enum(MACHINE_STATES);
 export const workcenterTypeSchema = z.enum(['machine', 'manual', 'other']);
 export type WorkcenterType = z.infer<typeof workcenterTypeSchema>;
 export const autostartBehaviorSchema = z.enum(['disabled', 'mes', 'key']);
-export const liveConnectionSchema = z.enum(['CONNECTING', 'CONNECTED', 'DISCONNECTED', 'NOT CONFIGURED']);
+/** A tile's machine connection (machineConnection, decision 1055); CONNECTING only from older servers. */
+export const liveConnectionSchema = z.enum([
+  'CONNECTING',
+  'CONNECTED',
+  'DISCONNECTED',
+  'NOT CONFIGURED',
+  'NEVER REPORTED',
+]);
 
 /**
  * live-operations §3 "Machine (dashboard tile)": one element of GET /api/dashboard.

@@ -45,6 +45,7 @@ export * from './reports/job-report';
 export * from './live/status';
 export * from './live/rules';
 export * from './live/link';
+export * from './live/machine-connection';
 export * from './live/figures';
 export * from './live/channel';
 export * from './live/edge-health';

@@ -1,6 +1,8 @@
 import type { EpochMs } from './brand';
 import { MINUTE_MS } from './brand';
 import type { DashboardType } from './dashboard';
+import { MACHINE_CONNECTION_WORDS } from './live/machine-connection';
+import type { MachineConnectionState } from './live/machine-connection';
 import type { MachineState } from './machine-state';
 
 // live-operations §4 "Tile status".
@@ -25,7 +27,16 @@ export interface TileInput {
   lastHeartbeat: number | null;
   downtimefailuredelay: number;
   downtime_reason: string | null;
+  /**
+   * The machine's connection (machineConnection, decision 1055): a machine work center not connected shows its
+   * words (Not configured, Never Reported, Disconnected), as the Machines list and Diagnostics do. Omitted or
+   * another value (an older client's cache): the stale rule below decides.
+   */
+  connection?: string;
+  workcenterType?: 'machine' | 'manual' | 'other';
 }
+
+const NOT_UP: readonly string[] = ['NOT CONFIGURED', 'NEVER REPORTED', 'DISCONNECTED'];
 
 export interface TileView {
   status: TileStatus;
@@ -41,6 +52,16 @@ export interface TileView {
  */
 export function tileView(m: TileInput, dashboard: DashboardType, now: EpochMs): TileView {
   if (m.status === 'SETUP') return { status: 'setup', description: 'Setup' };
+  if (
+    (m.workcenterType ?? 'machine') === 'machine' &&
+    m.connection != null &&
+    NOT_UP.includes(m.connection)
+  ) {
+    return {
+      status: 'unavailable',
+      description: MACHINE_CONNECTION_WORDS[m.connection as MachineConnectionState],
+    };
+  }
   if (m.stale) {
     return {
       status: 'unavailable',
