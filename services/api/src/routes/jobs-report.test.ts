@@ -428,6 +428,8 @@ describe.each(DIALECTS)('warehouse job calls on %s', (dialect) => {
         availability: 1,
         performance: 0,
         quality: null,
+        // The run has an ideal cycle time: slow, not without a standard (decision 1031).
+        missing_standards: false,
       },
     ]);
     expect(mill.downtime).toEqual([]);
