@@ -107,16 +107,16 @@ export interface JobFigures {
   availability: number | null;
   performance: number | null;
   quality: number | null;
-  setup_ms: number;
-  production_in_cycle_ms: number;
-  production_downtime_ms: number;
-}
-
   /**
    * Some of the run time has no standard (no ideal cycle time), so P and OEE leave it out or are null: screens
    * show MISSING_STANDARDS_WARNING (METRICS.md §3, decision 1002; issue 27 point 4).
    */
   missing_standards: boolean;
+  setup_ms: number;
+  production_in_cycle_ms: number;
+  production_downtime_ms: number;
+}
+
 /** The Job report figures of a tally: METRICS.md §3 factors (no shift filter) and §4 percent of goal. */
 export function jobFigures(t: JobTally): JobFigures {
   const e = efficiency(t.totals, { shiftFiltered: false });
@@ -129,12 +129,12 @@ export function jobFigures(t: JobTally): JobFigures {
     availability: e.availability,
     performance: e.performance,
     quality: e.quality,
+    missing_standards: e.missingStandards,
     setup_ms: t.setupMs,
     production_in_cycle_ms: t.inCycleMs,
     production_downtime_ms: t.downtimeMs,
   };
 }
-    missing_standards: e.missingStandards,
 
 /** Mean duration of the production cycles of a tally; null without any. */
 export const averageCycleMs = (t: Pick<JobTally, 'cycleMs' | 'cycles'>): number | null =>
