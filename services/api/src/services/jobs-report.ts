@@ -209,11 +209,11 @@ export interface JobShiftReport {
   availability: number | null;
   performance: number | null;
   quality: number | null;
+  /** Some of the shift's run time has no standard: the warning (METRICS.md §3, decision 1002). */
+  missing_standards: boolean;
 }
 
 /**
-  /** Some of the shift's run time has no standard: the warning (METRICS.md §3, decision 1002). */
-  missing_standards: boolean;
  * Downtime of one reason: an annotation type, or 'setup' / 'uncategorized' (reason_name null: the apps name
  * them), planned and unplanned (METRICS.md §5), longest first.
  */
@@ -255,10 +255,10 @@ async function detailReport(ctx: ServiceCtx, d: JobDetailSums) {
         availability: e.availability,
         performance: e.performance,
         quality: e.quality,
+        missing_standards: e.missingStandards,
       },
     ];
   });
-        missing_standards: e.missingStandards,
   const downtime: JobDowntimeReason[] = Object.entries(d.downtime)
     .map(([id, ms]) => ({
       reason_id: id,
@@ -308,9 +308,6 @@ function runReport(r: JobReportRun, t: JobTally): JobRunReport {
   };
 }
 
-/** Groups runs (sorted by job) by a key, keeping the first-seen order. */
-function groupBy<K>(runs: readonly JobReportRun[], key: (r: JobReportRun) => K): Map<K, JobReportRun[]> {
-  const out = new Map<K, JobReportRun[]>();
 /**
  * The machines of the runs whose figures in the range are still being recomputed (decision 1004), by name:
  * one company-scoped query.
@@ -323,6 +320,9 @@ function runsRecomputing(ctx: ServiceCtx, runs: readonly JobReportRun[], range: 
   return loadRecomputing(ctx, byName, range);
 }
 
+/** Groups runs (sorted by job) by a key, keeping the first-seen order. */
+function groupBy<K>(runs: readonly JobReportRun[], key: (r: JobReportRun) => K): Map<K, JobReportRun[]> {
+  const out = new Map<K, JobReportRun[]>();
   for (const r of runs) out.set(key(r), [...(out.get(key(r)) ?? []), r]);
   return out;
 }
@@ -359,11 +359,11 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
   const [tallies, limits, recomputing] = await Promise.all([
     runTallies(ctx, page.flat(), range),
     companyLimits(ctx.scope),
+    // Every entry's machines, not only the page's: the notice does not change while the list scrolls.
+    runsRecomputing(ctx, runs, range),
   ]);
   const jobs: JobReport[] = page.map((mine) => ({
     job_id: mine[0]!.jobId,
-    // Every entry's machines, not only the page's: the notice does not change while the list scrolls.
-    runsRecomputing(ctx, runs, range),
     job_name: mine[0]!.jobName,
     ...(byMachine ? { machine_id: mine[0]!.machineId, machine_name: mine[0]!.machineName } : {}),
     ...spanOfRuns(mine),
@@ -375,11 +375,11 @@ export async function warehouseJobs(ctx: ServiceCtx, q: WarehouseJobsQuery) {
     range,
     /** All the entries of the range, the page or not. */
     total: entries.length,
+    /** The runs' machines whose figures are still being recomputed (decision 1004). */
+    recomputing,
     jobs,
     limits: { warningPercent: limits.warningPercent, failurePercent: limits.failurePercent },
   };
-    /** The runs' machines whose figures are still being recomputed (decision 1004). */
-    recomputing,
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -411,11 +411,11 @@ export async function jobByMachine(ctx: ServiceCtx, q: JobByMachineQuery) {
     .sort((a, b) => a.machine_name.localeCompare(b.machine_name) || a.machine_id.localeCompare(b.machine_id));
   return {
     range,
+    /** The runs' machines whose figures are still being recomputed (decision 1004). */
+    recomputing,
     job: {
       job_id: job.id,
       job_name: job.name,
-    /** The runs' machines whose figures are still being recomputed (decision 1004). */
-    recomputing,
       ...spanOfRuns(runs),
       ...jobFigures(sumTallies(tallies.values())),
     },
