@@ -1,11 +1,6 @@
 import { SETUP_REASON_NAME } from '../live/rules';
 import type { DowntimeMs } from '../rollup/rollup';
-import {
-  NO_DATA_REASON,
-  NO_DATA_REASON_NAME,
-  SETUP_REASON,
-  UNCATEGORIZED_REASON,
-} from '../rollup/rollup';
+import { NO_DATA_REASON, NO_DATA_REASON_NAME, SETUP_REASON, UNCATEGORIZED_REASON } from '../rollup/rollup';
 import type { WaterfallStep } from '../schemas/production-report';
 import type { EfficiencyTotals } from './oee';
 import { plannedProductionTime } from './oee';

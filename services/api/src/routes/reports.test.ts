@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOUND_ELSEWHERE } from '../auth/tablet-binding';
 import { companyScope } from '@takt/db';
 import type { Company } from '../repositories/company';
 import { markRollupsDirty, recomputeRollups } from '@takt/db/rollups';
@@ -10,7 +9,6 @@ import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, aRejectReason, HOUR, MIN, someStates } from '../testing/downtime-builders';
 import { errorOf } from '../testing/live-builders';
-import { aTablet } from '../testing/tablet-builders';
 
 // live-operations §7 report calls (decision 0700): hand-computed values from seeded facts, each validation
 // rule, CSV, and tenancy, on both dialects.
@@ -602,14 +600,5 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
       message: SUBPROGRAM_WINDOW_TOO_LONG,
     });
     await rejected(`/api/reports/subprograms?machineId=${m}&start=${D + HOUR}&end=${D}`, cookie);
-  });
-
-  it('a tablet bound to one machine gets the reports of that machine only', async () => {
-    const { company, m1, m2 } = await downtimePlant();
-    const { cookie } = await aTablet(h.t.db, company, m1, h.clock.now);
-    expect((await h.get(`${base}&machineId=${m1}`, cookie)).status).toBe(200);
-    const elsewhere = await h.get(`${base}&machineId=${m2}`, cookie);
-    expect(elsewhere.status).toBe(403);
-    expect(await errorOf(elsewhere)).toEqual({ code: 'TABLET_BOUND', message: BOUND_ELSEWHERE });
   });
 });
