@@ -26,6 +26,8 @@ import {
   paretoBars,
   parseDowntime,
   readKinds,
+  readShiftTime,
+  shiftsToAsk,
   readReason,
   stackedByMachine,
   totalMinutes,
@@ -75,7 +77,12 @@ function DowntimeReport({ clock, offsetMs }: ClockProps) {
   const shiftFilter = useShiftSelection();
   const kinds = readKinds(query);
   const reason = readReason(query);
-  const shifts = shiftFilter.filter;
+  // Opened from an OEE waterfall step: shift time only, as the step counts it (issue 27 point 2).
+  const shiftTime = readShiftTime(query);
+  const shifts = useMemo(
+    () => shiftsToAsk(shiftFilter.filter, shiftFilter.options, shiftTime),
+    [shiftFilter.filter, shiftFilter.options, shiftTime],
+  );
   const kindsKey = JSON.stringify(kinds);
 
   const selection: DowntimeSelection | null = useMemo(

@@ -12,6 +12,8 @@ import {
   stackedByMachine,
   totalMinutes,
   writeKinds,
+  readShiftTime,
+  shiftsToAsk,
 } from './report';
 import type { DowntimeAnswer, DowntimePeriod, DowntimeSelection } from './report';
 
@@ -186,5 +188,17 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
     [new Error('x'), 'An error occurred with your request.'],
   ])('says the server message or the spec text (§8): %s', (err, text) => {
     expect(downtimeErrorText(err)).toBe(text);
+  });
+
+  it('a link from an OEE waterfall step asks for shift time only, as the step counts it (issue 27 point 2)', () => {
+    const options = [{ id: 'day' }, { id: 'swing' }];
+    expect(readShiftTime(new URLSearchParams('start=1&shifttime=1'))).toBe(true);
+    expect(readShiftTime(new URLSearchParams('start=1'))).toBe(false);
+    // Every shift ticked (no filter): all the shifts' time instead of all time.
+    expect(shiftsToAsk([], options, true)).toEqual(['day', 'swing']);
+    expect(shiftsToAsk([], options, false)).toEqual([]);
+    // A filter is kept as it is; unknown options wait.
+    expect(shiftsToAsk(['swing'], options, true)).toEqual(['swing']);
+    expect(shiftsToAsk(null, options, true)).toBeNull();
   });
 });

@@ -100,6 +100,21 @@ export function writeKinds(q: URLSearchParams, kinds: Kinds): URLSearchParams {
   return next;
 }
 
+/**
+ * `shifttime=1` (a link from an OEE waterfall step): only shift time, as the waterfall counts downtime (METRICS.md
+ * §2: losses are inside shift time). With every shift ticked (no filter) the report then asks for all the shifts
+ * (`shifts` = every selectable one) instead of all time, so the list adds up to the bar (issue 27 point 2).
+ */
+export const readShiftTime = (q: URLSearchParams): boolean => q.get('shifttime') === '1';
+export function shiftsToAsk(
+  filter: readonly string[] | null,
+  options: ReadonlyArray<{ id: string }> | null,
+  shiftTime: boolean,
+): readonly string[] | null {
+  if (filter === null || !shiftTime || filter.length > 0) return filter;
+  return (options ?? []).map((o) => o.id);
+}
+
 /** The reason drilled into (`reason` = an annotation type id or 'uncategorized'), null for all. */
 export const readReason = (q: URLSearchParams): string | null => q.get('reason') || null;
 export function writeReason(q: URLSearchParams, reason: string | null): URLSearchParams {

@@ -457,11 +457,11 @@ describe('loss waterfall (decision 0803)', () => {
       null,
       null,
       // Only the reason's planned periods: what the planned-downtime bar counts.
-      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}&reason=r1&hide=unplanned%2Cuncategorized%2CnoData`,
+      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}&shifttime=1&reason=r1&hide=unplanned%2Cuncategorized%2CnoData`,
       null,
       // The Downtime report leaves setup out: a setup step opens it on every reason.
-      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
-      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}`,
+      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}&shifttime=1`,
+      `/dashboard/downtime?start=${String(T0)}&end=${String(T0 + DAY)}&shifttime=1`,
       null,
       // All machines: no machine's cycles to open until the Machines list names the slowest (decision 0806).
       null,
@@ -471,7 +471,11 @@ describe('loss waterfall (decision 0803)', () => {
   });
 
   it.each([
-    [{ report: 'downtime' }, { machine: 'm 1', group: 'g1' }, '/machine/m%201/downtime?start=1&end=2'],
+    [
+      { report: 'downtime' },
+      { machine: 'm 1', group: 'g1' },
+      '/machine/m%201/downtime?start=1&end=2&shifttime=1',
+    ],
     [{ report: 'cycles' }, { machine: 'm1', group: null }, '/machine/m1/cycles?start=1&end=2'],
     [{ report: 'quality' }, { machine: 'm1', group: 'g1' }, '/dashboard/quality?start=1&end=2&machine=m1'],
     [{ report: 'quality' }, { machine: null, group: 'g1' }, '/dashboard/quality?start=1&end=2&group=g1'],
@@ -481,16 +485,20 @@ describe('loss waterfall (decision 0803)', () => {
       '/machine/m%202/cycles?start=1&end=2',
     ],
     [{ report: 'cycles' }, { machine: null, group: null }, null],
-    [{ report: 'downtime' }, { machine: null, group: 'g1' }, '/dashboard/downtime?start=1&end=2&group=g1'],
+    [
+      { report: 'downtime' },
+      { machine: null, group: 'g1' },
+      '/dashboard/downtime?start=1&end=2&shifttime=1&group=g1',
+    ],
     [
       { report: 'downtime', reasonId: 'r 1' },
       { machine: null, group: null },
-      '/dashboard/downtime?start=1&end=2&reason=r+1',
+      '/dashboard/downtime?start=1&end=2&shifttime=1&reason=r+1',
     ],
     [
       { report: 'downtime', reasonId: 'uncategorized' },
       { machine: 'm1', group: null },
-      '/machine/m1/downtime?start=1&end=2&reason=uncategorized',
+      '/machine/m1/downtime?start=1&end=2&shifttime=1&reason=uncategorized',
     ],
     [{ report: 'quality' }, { machine: null, group: null }, '/dashboard/quality?start=1&end=2'],
   ] as const)('%j for %j → %s', (link, d, href) => {
@@ -501,14 +509,14 @@ describe('loss waterfall (decision 0803)', () => {
     const ctx = { machine: 'm1', group: null, start: 1, end: 2 };
     const link = { report: 'downtime', reasonId: 'r1' } as const;
     expect(stepHref(link, ctx, 'plannedDowntime')).toBe(
-      '/machine/m1/downtime?start=1&end=2&reason=r1&hide=unplanned%2Cuncategorized%2CnoData',
+      '/machine/m1/downtime?start=1&end=2&shifttime=1&reason=r1&hide=unplanned%2Cuncategorized%2CnoData',
     );
     expect(stepHref(link, ctx, 'availabilityLoss')).toBe(
-      '/machine/m1/downtime?start=1&end=2&reason=r1&hide=planned',
+      '/machine/m1/downtime?start=1&end=2&shifttime=1&reason=r1&hide=planned',
     );
     // Setup is not in the Downtime report: its step opens every reason, every kind.
     expect(stepHref({ report: 'downtime', reasonId: 'setup' }, ctx, 'plannedDowntime')).toBe(
-      '/machine/m1/downtime?start=1&end=2',
+      '/machine/m1/downtime?start=1&end=2&shifttime=1',
     );
   });
 

@@ -491,6 +491,8 @@ export function stepHref(
   const q = new URLSearchParams({ start: String(ctx.start), end: String(ctx.end) });
   // The Downtime report opens on the step's reason. It leaves setup out (live-operations §5), so a setup
   // step opens it on every reason.
+  // The waterfall's downtime is inside shift time (METRICS.md §2): the report opens on shift time only.
+  q.set('shifttime', '1');
   if (link.reasonId && link.reasonId !== 'setup') {
     q.set('reason', link.reasonId);
     if (key === 'plannedDowntime') q.set('hide', 'unplanned,uncategorized,noData');
