@@ -102,10 +102,12 @@ describe('a TV on the wall', () => {
         scrolls: false,
       });
 
-    // The admin gives it another board; sent home, it opens that one (any other page leads to its board).
+    // The admin gives it another board: it reloads and opens that one.
     expect((await asAdmin('PUT', `/api/tablets/${tablet.id}`, { dashboardView: 'utilization' })).status).toBe(
       200,
     );
+    await expect.poll(() => screen.url(), POLL).toContain('/dashboards/live/utilization?tv=1');
+    // Any other page leads back to its board.
     await screen.goto(`${product.url}/`);
     await expect.poll(() => screen.url(), POLL).toContain('/dashboards/live/utilization?tv=1');
     await expect.poll(() => screen.locator('article[data-status]').count(), POLL).toBe(TILE_COUNT);

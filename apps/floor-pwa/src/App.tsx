@@ -45,8 +45,9 @@ function Screen() {
   const { pathname } = useLocation();
   const { me } = useSession();
   const route = resolveFloorRoute(pathname);
-  // A TV (decision 1041) shows its board and nothing else: any other page sends it there.
-  const strayTv = me.board != null && !isBoardRoute(route);
+  // A TV (decision 1041) shows its board and nothing else: any other page (or its old board, after an admin
+  // gave it another) sends it there.
+  const strayTv = me.board != null && (!isBoardRoute(route) || pathname !== me.board.split('?')[0]);
   useEffect(() => {
     if (strayTv && me.board) navigate(me.board, { replace: true });
   }, [strayTv, me.board]);

@@ -85,7 +85,7 @@ export const tabletsRoutes = new Hono<AppEnv>()
   .post('/purge', async (c) => c.json(await purgeTablets(c.var.scope)))
   .put('/:id', async (c) => {
     const body = await jsonBody(c, updateSchema);
-    return c.json(await changeTablet(c.var.scope, c.req.param('id'), body));
+    return c.json(await changeTablet(c.var.scope, c.req.param('id'), body, c.var.deps.bus));
   })
   .delete('/:id', async (c) => {
     await removeTablet(c.var.scope, c.req.param('id'));

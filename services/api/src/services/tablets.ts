@@ -101,7 +101,11 @@ export async function refreshAllTablets(scope: CompanyScope, bus: LiveBus) {
   };
 }
 
-/** Changes a tablet's label, machine or view; answers the tablet as stored. */
+/**
+ * Changes a tablet's label, machine or view; answers the tablet as stored. An active device whose view changed is
+ * asked to reload (not awaited: the answer does not wait for its acknowledgement), so a TV shows its new board
+ * at once (decision 1041).
+ */
 export async function changeTablet(
   scope: CompanyScope,
   id: string,
@@ -110,11 +114,15 @@ export async function changeTablet(
     machine_id?: string | null | undefined;
     dashboardView?: string | undefined;
   },
+  bus?: LiveBus,
 ): Promise<Tablet> {
-  await tabletOr404(scope, id);
+  const before = await tabletOr404(scope, id);
   if (patch.machine_id) await machineExists(scope, patch.machine_id);
   await updateTablet(scope, id, patch);
-  return tabletOr404(scope, id);
+  const after = await tabletOr404(scope, id);
+  if (bus && after.state === 'active' && after.dashboardView !== before.dashboardView)
+    void pushToTablets(bus, scope.companyId, [id], 'refresh').catch(() => undefined);
+  return after;
 }
 
 export async function removeTablet(scope: CompanyScope, id: string): Promise<void> {
