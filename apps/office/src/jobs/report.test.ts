@@ -242,6 +242,8 @@ describe('the job detail and the machine-job report', () => {
           },
           { ...reason('setup', null), planned_ms: 60 * MIN, unplanned_ms: 0, downtime_ms: 60 * MIN },
           { ...reason('t1', 'Break'), planned_ms: 30 * MIN, unplanned_ms: 0, downtime_ms: 30 * MIN },
+          // METRICS.md §1: No data stays apart from Uncategorized.
+          { ...reason('nodata', null), planned_ms: 0, unplanned_ms: 0, downtime_ms: 0 },
           { ...reason('t2', 'Tool change'), planned_ms: 0, unplanned_ms: 30 * MIN, downtime_ms: 30 * MIN },
         ],
       }).map((r) => [r.name, r.planned, r.unplanned, r.total, r.share]),
@@ -249,6 +251,7 @@ describe('the job detail and the machine-job report', () => {
       ['Uncategorized', '0.00', '260.00', '260.00', '68.4%'],
       ['Setup', '60.00', '0.00', '60.00', '15.8%'],
       ['Break', '30.00', '0.00', '30.00', '7.9%'],
+      ['No data', '0.00', '0.00', '0.00', '0.0%'],
       ['Tool change', '0.00', '30.00', '30.00', '7.9%'],
     ]);
     expect(

@@ -4,7 +4,9 @@ import {
   epochMs,
   formatPercent,
   goalStatus,
+  NO_DATA_REASON,
   quickLinks,
+  SETUP_REASON,
 } from '@takt/domain';
 import type { CompanyClock, EpochMs, GoalStatus } from '@takt/domain';
 import type { AppliedRange, Horizon } from '@takt/ui';
@@ -406,9 +408,17 @@ export function figureCells(f: Omit<JobFiguresAnswer, 'job_id' | 'job_name' | 's
 
 // ---- The job detail (reports-admin §2 "detail with quality, downtime and OEE by machine and by shift")
 
-/** A reason's name: the API names annotation types and reject reasons; setup and none are named here. */
+/**
+ * A reason's name: the API names annotation types and reject reasons; setup, No data (METRICS.md §1: apart from
+ * Uncategorized on every screen) and none are named here.
+ */
 const reasonName = (r: { reason_id: string; reason_name: string | null }): string =>
-  r.reason_name ?? (r.reason_id === 'setup' ? tr('jobDetail.setup') : tr('jobDetail.uncategorized'));
+  r.reason_name ??
+  (r.reason_id === SETUP_REASON
+    ? tr('jobDetail.setup')
+    : r.reason_id === NO_DATA_REASON
+      ? tr('downtime.noData')
+      : tr('jobDetail.uncategorized'));
 
 /** A part of a whole as a percent with one decimal ('-' when the whole is 0). */
 const share = (part: number, whole: number): string => pct(whole === 0 ? null : part / whole);
