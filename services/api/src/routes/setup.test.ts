@@ -80,6 +80,30 @@ describe.each(DIALECTS)('setup on %s', (dialect) => {
       expect(await parts(cookie, run.jsgId, run.machine)).toBe(7);
     });
 
+    it('counts parts, not cycles: a manyparts job of 4 parts a cycle made 12 parts in 3 cycles (decision 1020)', async () => {
+      const { company, cookie } = await h.tenant();
+      const machine = await aCountingMachine(h.t.db, company);
+      const job = await aJob(h.t.db, company, { setuptime: 1800, actualParts: 4 });
+      await partCounts(h.t.db, company, machine, [[h.clock.now - 60_000, 100]]);
+      const res = await h.send('POST', '/api/dispatch/start', cookie, {
+        id: machine,
+        jobId: job,
+        setup: true,
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const { id } = z.object({ id: z.string() }).parse(await res.json());
+      const startedAt = h.clock.now;
+      await partCounts(h.t.db, company, machine, [[startedAt + 10_000, 103]]);
+      h.clock.now = startedAt + 30_000;
+      expect(await parts(cookie, id, machine)).toBe(12);
+      const ended = await end(cookie, { jsgId: id, machineId: machine, keptParts: 5 });
+      expect(endSetupResultSchema.parse(await ended.json())).toMatchObject({
+        setupParts: 12,
+        keptParts: 5,
+        removedParts: 7,
+      });
+    });
+
     it('is 0 for a run started in production', async () => {
       const { company, cookie } = await h.tenant();
       const machine = await aCountingMachine(h.t.db, company);

@@ -1,4 +1,4 @@
-import { setupRemoval } from '@takt/domain';
+import { partsAfterCycles, setupRemoval } from '@takt/domain';
 import type { LaborActivitySet } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 import { jobRunChanged } from '@takt/db';
@@ -60,12 +60,14 @@ async function runOnMachine(ctx: ServiceCtx, jsgId: string, machineId: string): 
 /**
  * Parts made in setup: what the machine counted from the run's start until setup ended (or until `to`
  * while still in setup), plus the run's setup part adjustments. Because the removal adjustment is included,
- * a re-submitted end of setup with the same kept parts removes nothing twice.
+ * a re-submitted end of setup with the same kept parts removes nothing twice. The counter counts cycles
+ * (METRICS.md §3): the run's part behaviour makes them parts, as every report credits the run's first cycles,
+ * so the parts kept are the parts the job report and the tablet count (decision 1020).
  */
 async function setupPartsOf(scope: CompanyScope, run: JobRunRecord, to: number): Promise<number> {
   const end = run.setupEnd ?? run.endAt ?? to;
-  const counted = end > run.startAt ? await machinePartsBetween(scope, run.machineId, run.startAt, end) : 0;
-  return counted + (await setupAdjustmentTotal(scope, run.id));
+  const cycles = end > run.startAt ? await machinePartsBetween(scope, run.machineId, run.startAt, end) : 0;
+  return partsAfterCycles(run, cycles) + (await setupAdjustmentTotal(scope, run.id));
 }
 
 /** GET setup parts: `{ netCount }` of the run (live-operations §7 Setup). */
