@@ -40,10 +40,15 @@ export const needsFullProduct = (type: LiveDashboardType) => type === 'oee' || t
 
 /**
  * A tile's designed size in rem (decision 1042): what it shows at zoom 1 without cutting anything. Downtime tiles
- * are half width (live-operations §2); job actions add a row of touch buttons.
+ * are half width (live-operations §2); job actions add a row of touch buttons; one machine's dashboard has one
+ * large tile.
  */
-export const tileSizeOf = (type: LiveDashboardType, actions: boolean): TileSize => {
-  const base = type === 'downtime' ? { width: 9.5, height: 11.5 } : { width: 19, height: 13 };
+export const tileSizeOf = (type: LiveDashboardType, actions: boolean, large = false): TileSize => {
+  const base = large
+    ? { width: 60, height: 25 }
+    : type === 'downtime'
+      ? { width: 9.5, height: 11.5 }
+      : { width: 19, height: 13 };
   return actions ? { width: base.width, height: base.height + 4 } : base;
 };
 
@@ -114,9 +119,9 @@ export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType
     return machineId ? all.filter((m) => m.id === machineId) : all;
   }, [data, group, machineId]);
   const groupName = data?.groups.find((g) => g.id === group)?.name;
-  // Every tile on the screen whatever the machine count (decision 1042); one machine's dashboard keeps its large tile.
+  // Every tile on the screen whatever the machine count (decision 1042); one machine's large tile fills it.
   const tilesRef = useRef<HTMLElement>(null);
-  const grid = useBoardGrid(tilesRef, machineId ? 0 : machines.length, tileSizeOf(type, actionsOn));
+  const grid = useBoardGrid(tilesRef, machines.length, tileSizeOf(type, actionsOn, machineId != null));
   const single = machineId ? machines[0] : undefined;
   const machineNames = useMemo(() => new Map(machines.map((m) => [m.id, m.name])), [machines]);
   const indicators = status.indicatorsFor(machineNames);
