@@ -49,6 +49,7 @@ describe('parseDiagnostics', () => {
       counters: { lines: 1, observations: 2, rejected: 3, lastLineAt: null },
       serverNow: 1,
       sourceProblem: 'This address is not allowed for a machine source: loopback addresses are closed.',
+      connectionInput: null,
     });
   });
   it('refuses an answer of another shape', () => {
@@ -125,7 +126,7 @@ describe('connectionView (live-operations §4; §9 heartbeat timeout 5 minutes)'
       'Disconnected',
       expect.stringContaining('5 minutes'),
     ],
-    ['no heartbeat yet', null, 'warning', 'Connecting', expect.any(String)],
+    ['no heartbeat yet', null, 'warning', 'Never Reported', expect.stringContaining('Connecting')],
   ])('%s', (_, heartbeat, status, label, detail) => {
     const v = connectionView(anAnswer({ lastHeartbeat: heartbeat }), NOW, time);
     expect(v).toEqual({ status, label, detail });
@@ -138,6 +139,28 @@ describe('connectionView (live-operations §4; §9 heartbeat timeout 5 minutes)'
     );
     expect(v.status).toBe('unavailable');
     expect(v.label).toBe('Not configured');
+  });
+  it('says why from the server’s facts (decision 1055), on the page’s clock', () => {
+    const input = {
+      sourceConfigured: true,
+      fieldsMapped: true,
+      everReported: false,
+      link: 'DISCONNECTED',
+      lastHeartbeat: NOW - 1_000,
+    };
+    const refused = connectionView(anAnswer({ connectionInput: input }), NOW, time);
+    expect(refused).toMatchObject({ status: 'danger', label: 'Never Reported' });
+    expect(refused.detail).toContain('cannot connect');
+    const noSource = connectionView(
+      anAnswer({ connectionInput: { ...input, sourceConfigured: false } }),
+      NOW,
+      time,
+    );
+    expect(noSource).toMatchObject({ status: 'unavailable', label: 'Not configured' });
+    expect(noSource.detail).toContain('no data source');
+    const up = { ...input, everReported: true, link: 'CONNECTED', lastHeartbeat: NOW - 4 * MIN };
+    expect(connectionView(anAnswer({ connectionInput: up }), NOW, time).label).toBe('Connected');
+    expect(connectionView(anAnswer({ connectionInput: up }), NOW + 2 * MIN, time).label).toBe('Disconnected');
   });
 });
 

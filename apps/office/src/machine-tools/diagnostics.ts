@@ -1,5 +1,5 @@
-import { HEARTBEAT_TIMEOUT_MS, liveConnection } from '@takt/domain';
-import type { LiveConnection, TileStatus } from '@takt/domain';
+import { HEARTBEAT_TIMEOUT_MS, machineConnection } from '@takt/domain';
+import type { LiveConnection, MachineConnectionInput, TileStatus } from '@takt/domain';
 import { t } from '@takt/ui';
 
 // The machine diagnostics page (reports-admin §2; live-operations §4 "Live connection status", §9 "Diagnostics
@@ -44,6 +44,8 @@ export interface DiagnosticsAnswer {
   serverNow: number | null;
   /** Why the server does not connect the machine's source (the source address policy, decision 0985); null: nothing. */
   sourceProblem: string | null;
+  /** The facts the machine's connection words come from (machineConnection, decision 1055); null from older servers. */
+  connectionInput?: MachineConnectionInput | null;
 }
 
 export interface RawObservation {
@@ -87,6 +89,19 @@ export function parseDiagnostics(json: unknown): DiagnosticsAnswer {
     },
     serverNow: num((o as { window?: { to?: unknown } }).window?.to),
     sourceProblem: str((o as { sourceProblem?: unknown }).sourceProblem),
+    connectionInput: parseConnectionInput((o as { connectionInput?: unknown }).connectionInput),
+  };
+}
+
+function parseConnectionInput(v: unknown): MachineConnectionInput | null {
+  const o = v as Record<string, unknown> | null | undefined;
+  if (!o || typeof o !== 'object') return null;
+  return {
+    sourceConfigured: o.sourceConfigured === true,
+    fieldsMapped: o.fieldsMapped === true,
+    everReported: o.everReported === true,
+    link: str(o.link),
+    lastHeartbeat: num(o.lastHeartbeat),
   };
 }
 
@@ -137,43 +152,51 @@ export interface ConnectionView {
 }
 
 /**
- * live-operations §4: NOT CONFIGURED without adapter fields, CONNECTING before the first heartbeat,
- * DISCONNECTED when none came for 5 minutes (§9), otherwise the last heartbeat: recomputed on the page's
- * clock with the domain's rule, so the page turns DISCONNECTED on time without a new answer.
+ * The machine's connection in the words of the Machines list and the tiles (machineConnection, decision 1055):
+ * Not configured (no source, or no adapter fields), Never Reported (connecting, or the source refuses), Disconnected
+ * (no heartbeat for 5 minutes, §9), otherwise Connected with the last heartbeat. Recomputed on the page's clock
+ * with the domain's rule, so the page turns Disconnected on time without a new answer. An answer without the
+ * facts (an older server) is judged by its fields and heartbeat.
  */
 export function connectionView(
-  answer: Pick<DiagnosticsAnswer, 'fields' | 'lastHeartbeat'>,
+  answer: Pick<DiagnosticsAnswer, 'fields' | 'lastHeartbeat' | 'connectionInput'>,
   now: number,
   formatTime: (ms: number) => string,
 ): ConnectionView {
-  const hasFields = answer.fields.some((f) => f.dataItemType != null);
-  const c = liveConnection(hasFields, answer.lastHeartbeat, now);
-  if (c === 'NOT CONFIGURED')
-    return {
-      status: 'unavailable',
-      label: t('machineTools.conn.notConfigured'),
-      detail: t('machineTools.conn.notConfiguredHint'),
-    };
-  if (c === 'CONNECTING')
-    return {
-      status: 'warning',
-      label: t('machineTools.conn.connecting'),
-      detail: t('machineTools.conn.connectingHint'),
-    };
-  if (c === 'DISCONNECTED')
-    return {
-      status: 'danger',
-      label: t('machineTools.conn.disconnected'),
-      detail: t('machineTools.conn.disconnectedHint', {
-        minutes: HEARTBEAT_TIMEOUT_MS / 60_000,
-        time: formatTime(answer.lastHeartbeat ?? 0),
-      }),
-    };
-  return {
-    status: 'success',
-    label: t('machineTools.conn.connected'),
-    detail: t('machineTools.conn.heartbeat', { time: formatTime(c) }),
+  const input: MachineConnectionInput = answer.connectionInput ?? {
+    sourceConfigured: true,
+    fieldsMapped: answer.fields.some((f) => f.dataItemType != null),
+    everReported: answer.lastHeartbeat != null,
+    link: answer.lastHeartbeat != null ? 'CONNECTED' : null,
+    lastHeartbeat: answer.lastHeartbeat,
   };
+  const c = machineConnection(input, now);
+  const label = c.words;
+  switch (c.why) {
+    case 'noSource':
+      return { status: 'unavailable', label, detail: t('machineTools.conn.noSourceHint') };
+    case 'noFields':
+      return { status: 'unavailable', label, detail: t('machineTools.conn.notConfiguredHint') };
+    case 'connecting':
+      return { status: 'warning', label, detail: t('machineTools.conn.neverReportedHint') };
+    case 'refused':
+      return { status: 'danger', label, detail: t('machineTools.conn.refusedHint') };
+    case 'lost':
+      return {
+        status: 'danger',
+        label,
+        detail: t('machineTools.conn.disconnectedHint', {
+          minutes: HEARTBEAT_TIMEOUT_MS / 60_000,
+          time: c.lastHeartbeat == null ? t('machineTools.never') : formatTime(c.lastHeartbeat),
+        }),
+      };
+    case 'linkUp':
+      return {
+        status: 'success',
+        label,
+        detail: t('machineTools.conn.heartbeat', { time: formatTime(c.lastHeartbeat ?? now) }),
+      };
+  }
 }
 
 /**

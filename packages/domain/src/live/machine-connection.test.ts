@@ -20,17 +20,24 @@ describe('machineConnection: one vocabulary for list, Diagnostics and tiles (dec
   it.each<[string, Partial<MachineConnectionInput>, string, string, string]>([
     [
       'no data source',
-      { sourceConfigured: false, link: null, lastHeartbeat: null },
+      { sourceConfigured: false, everReported: false, link: null, lastHeartbeat: null },
       'NOT CONFIGURED',
       'noSource',
       'Not configured',
     ],
     [
-      'no source even with a live row',
-      { sourceConfigured: false },
+      'no source, never reported, a live row',
+      { sourceConfigured: false, everReported: false },
       'NOT CONFIGURED',
       'noSource',
       'Not configured',
+    ],
+    [
+      'no source, data replayed from a log',
+      { sourceConfigured: false, link: null },
+      'DISCONNECTED',
+      'lost',
+      'Disconnected',
     ],
     [
       'a source but no adapter fields',
@@ -87,8 +94,18 @@ describe('machineConnection: one vocabulary for list, Diagnostics and tiles (dec
     ['reconnecting after it reported', { link: 'CONNECTING' }, 'DISCONNECTED', 'lost', 'Disconnected'],
     ['reported before, no worker now', { link: null }, 'DISCONNECTED', 'lost', 'Disconnected'],
   ])('%s', (_, patch, state, why, words) => {
-    expect(machineConnection({ ...configured, ...patch }, NOW)).toEqual({ state, why, words });
+    const input = { ...configured, ...patch };
+    const heartbeat = state === 'NEVER REPORTED' ? null : input.lastHeartbeat;
+    expect(machineConnection(input, NOW)).toEqual({ state, why, words, lastHeartbeat: heartbeat });
   });
+});
+
+it('a refusing adapter shows no heartbeat: its fresh link-log drop is not one', () => {
+  const c = machineConnection(
+    { ...configured, everReported: false, link: 'DISCONNECTED', lastHeartbeat: NOW - 1_000 },
+    NOW,
+  );
+  expect(c.lastHeartbeat).toBeNull();
 });
 
 describe('a tile shows the same words when the machine is not connected', () => {

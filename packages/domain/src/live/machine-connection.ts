@@ -42,6 +42,12 @@ export interface MachineConnection {
   why: MachineConnectionWhy;
   /** The words every screen shows for the state. */
   words: string;
+  /**
+   * The last heartbeat to show: none for a machine that never reported. Every failed dial of a source that
+   * refuses connections is logged as a link drop, which the engine counts as link evidence (its time is fresh),
+   * but no machine ever answered: showing it as a heartbeat made a dead adapter look alive.
+   */
+  lastHeartbeat: number | null;
 }
 
 /** The words of each state: the same on the list, in Diagnostics and on tiles. */
@@ -52,15 +58,21 @@ export const MACHINE_CONNECTION_WORDS: Readonly<Record<MachineConnectionState, s
   DISCONNECTED: 'Disconnected',
 };
 
-const of = (state: MachineConnectionState, why: MachineConnectionWhy): MachineConnection => ({
+const of = (
+  state: MachineConnectionState,
+  why: MachineConnectionWhy,
+  lastHeartbeat: number | null,
+): MachineConnection => ({
   state,
   why,
   words: MACHINE_CONNECTION_WORDS[state],
+  lastHeartbeat: state === 'NEVER REPORTED' ? null : lastHeartbeat,
 });
 
 /**
  * A machine's connection at `now`, in this order:
- *  - no data source → NOT CONFIGURED (noSource);
+ *  - no data source and no data ever → NOT CONFIGURED (noSource); a machine whose data came without a source (a
+ *    replayed log, a source since removed) goes on by its link below;
  *  - no adapter fields → NOT CONFIGURED (noFields): whatever arrives, nothing can be read from it;
  *  - link up and its heartbeat within 5 minutes → CONNECTED;
  *  - never sent data → NEVER REPORTED: refused when the worker's link is down (the adapter refuses or cannot be
@@ -69,16 +81,15 @@ const of = (state: MachineConnectionState, why: MachineConnectionWhy): MachineCo
  * A link-down entry in the link log is not machine data: a source that refuses every connection never reported.
  */
 export function machineConnection(input: MachineConnectionInput, now: number): MachineConnection {
-  if (!input.sourceConfigured) return of('NOT CONFIGURED', 'noSource');
-  if (!input.fieldsMapped) return of('NOT CONFIGURED', 'noFields');
+  const beat = input.lastHeartbeat;
+  if (!input.sourceConfigured && !input.everReported) return of('NOT CONFIGURED', 'noSource', beat);
+  if (!input.fieldsMapped) return of('NOT CONFIGURED', 'noFields', beat);
   const link =
     input.link == null ? null : liveLink({ connection: input.link, lastHeartbeat: input.lastHeartbeat }, now);
-  if (link?.up) return of('CONNECTED', 'linkUp');
+  if (link?.up) return of('CONNECTED', 'linkUp', beat);
   if (!input.everReported) {
-    return of(
-      'NEVER REPORTED',
-      link != null && link.connection === 'DISCONNECTED' ? 'refused' : 'connecting',
-    );
+    const why = link != null && link.connection === 'DISCONNECTED' ? 'refused' : 'connecting';
+    return of('NEVER REPORTED', why, beat);
   }
-  return of('DISCONNECTED', 'lost');
+  return of('DISCONNECTED', 'lost', beat);
 }

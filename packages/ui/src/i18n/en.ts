@@ -837,6 +837,10 @@ export const en = {
   'machineTools.conn.heartbeat': 'Last heartbeat {time}',
   'machineTools.conn.connecting': 'Connecting',
   'machineTools.conn.connectingHint': 'Waiting for the first heartbeat from the machine.',
+  'machineTools.conn.neverReportedHint': 'Connecting: no data has come from this machine yet.',
+  'machineTools.conn.refusedHint':
+    'The server cannot connect to the machine’s data source (refused or unreachable): no data has ever come from it. Check the address and that the adapter is running.',
+  'machineTools.conn.noSourceHint': 'This machine has no data source. Add one under Sources.',
   'machineTools.conn.disconnected': 'Disconnected',
   'machineTools.conn.disconnectedHint': 'No heartbeat for {minutes} minutes. Last heartbeat {time}.',
   'machineTools.conn.notConfigured': 'Not configured',

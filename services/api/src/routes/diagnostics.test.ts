@@ -95,8 +95,12 @@ describe.each(DIALECTS)('machine diagnostics on %s', (dialect) => {
   it('goes CONNECTING → last heartbeat → DISCONNECTED after 5 minutes without one', async () => {
     const { company, cookie } = await h.tenant();
     const machineId = await configuredMachine(company);
+    // Without a data source it is not configured (decision 1055); with one, connecting until it reports.
+    expect((await diagnostics(cookie, machineId)).connection).toBe('NOT CONFIGURED');
+    await createShdrSource(companyScope(h.t.db, company.id), { machineId, host: 'h', port: 7878 }, 1);
     expect((await diagnostics(cookie, machineId)).connection).toBe('CONNECTING');
     const at = h.clock.now;
+    await observe(company, machineId, [[at, 'exec', 'READY']]);
     await heartbeat(company, machineId, at);
     expect(await diagnostics(cookie, machineId)).toMatchObject({ connection: at, lastHeartbeat: at });
     h.clock.now += HEARTBEAT_TIMEOUT_MS;

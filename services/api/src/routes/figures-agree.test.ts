@@ -16,6 +16,7 @@ import { aCompany, aMachine, aUser } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { aJobRun, aRejectReason, MIN, someStates } from '../testing/downtime-builders';
 import { aCountingMachine, aShift } from '../testing/live-builders';
+import { createShdrSource } from '../repositories/machine-sources';
 
 // METRICS.md: "a number can never disagree with itself between two screens". One machine, one range: the
 // dashboard tile (GET /api/dashboard, /utilization, /parts), the workcenter card (GET /api/workcenter/:id)
@@ -218,8 +219,17 @@ describe.each(DIALECTS)('the same figures on every screen on %s', (dialect) => {
   it('the link heartbeat rule reads the same on the tile, the card and the diagnostics', async () => {
     const { company, cookie } = await utcTenant();
     const machine = await aCountingMachine(h.t.db, company, 'Silent');
-    // The ingest worker stopped updating the row 10 minutes ago, with the link still reported up.
+    // The ingest worker stopped updating the row 10 minutes ago, with the link still reported up; the machine
+    // has a source and reported before (else it reads Not configured or Never Reported, decision 1055).
     const heartbeat = NOW - 10 * MIN;
+    await createShdrSource(
+      companyScope(h.t.db, company.id),
+      { machineId: machine, host: 'h', port: 7878 },
+      NOW,
+    );
+    await companyScope(h.t.db, company.id)
+      .insertInto('observations', { machine_id: machine, ts: heartbeat, key: 'execution', value: 'ACTIVE' })
+      .execute();
     await companyScope(h.t.db, company.id)
       .insertInto('machine_live', {
         machine_id: machine,

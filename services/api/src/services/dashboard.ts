@@ -1,4 +1,5 @@
 import {
+  machineConnection,
   NO_DATA_REASON_NAME,
   noDataSpans,
   piecesOf,
@@ -32,6 +33,8 @@ import {
 } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
 import { liveByMachine } from '../repositories/live';
+import { connectionFacts, connectionFactsOf } from '../repositories/machine-connection';
+import type { ConnectionFacts } from '../repositories/machine-connection';
 import type { Machine, MachineGroup } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
 import { tileWithoutFullProduct, utilizationWithoutFullProduct } from './full-product';
@@ -196,14 +199,21 @@ export async function currentDowntimeReasons(
  * live-operations §3 "Machine (dashboard tile)" from the machine row and the live row ingest keeps. The
  * status, its since and the connection follow the link heartbeat rule (packages/domain live/link.ts): if the
  * ingest worker itself went silent, the machine reads as UNAVAILABLE from the moment the 5 minutes ran out.
+ * The connection is the machine's (machineConnection, decision 1055): the words the Machines list and
+ * Diagnostics show too.
  */
 function toDashboardMachine(
   m: Machine,
   live: MachineLiveTable | undefined,
   groupIds: string[],
   now: number,
+  facts: ConnectionFacts,
 ): DashboardMachine {
   const link = machineLink(live, now);
+  const connection = machineConnection(
+    { ...facts, link: live?.connection ?? null, lastHeartbeat: live?.last_heartbeat ?? null },
+    now,
+  );
   return {
     id: m.id,
     name: m.name,
@@ -220,7 +230,7 @@ function toDashboardMachine(
     setupSince: null,
     jobRunSetupTime: null,
     stale: !link.up,
-    lastHeartbeat: live?.last_heartbeat ?? null,
+    lastHeartbeat: connection.lastHeartbeat,
     faultSince: live?.fault_since ?? null,
     faultMessage: live?.fault_message ?? null,
     extendedStatus: live?.execution ?? (live ? 'UNAVAILABLE' : null),
@@ -231,7 +241,7 @@ function toDashboardMachine(
     groupIds,
     program: live?.program ?? null,
     partCount: live?.part_count ?? null,
-    connection: link.connection,
+    connection: connection.state,
     workcenterType: m.workcenterType,
   };
 }
@@ -271,10 +281,11 @@ export async function dashboardTiles(
   knownGroups?: readonly MachineGroup[],
 ): Promise<DashboardMachine[]> {
   const ids = machines.map((m) => m.id);
-  const [groups, live, runByMachine] = await Promise.all([
+  const [groups, live, runByMachine, facts] = await Promise.all([
     knownGroups ?? listGroups(scope),
     liveByMachine(scope, ids),
     openRunsOn(scope, ids),
+    connectionFacts(scope, ids),
   ]);
   const tiles = machines.map((m) =>
     toDashboardMachine(
@@ -282,6 +293,7 @@ export async function dashboardTiles(
       live.get(m.id),
       groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
       now,
+      connectionFactsOf(facts, m.id),
     ),
   );
   // Batched for all tiles: only scheduled machines have a goal (dashboardFigures), only machines

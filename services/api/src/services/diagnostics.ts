@@ -1,9 +1,12 @@
-import { liveConnection } from '@takt/domain';
+import { machineConnection } from '@takt/domain';
+import type { LiveConnection, MachineConnection } from '@takt/domain';
 import { CONNECTION_KEY } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 import { notFound } from '../http/errors';
 import { getMachine } from '../repositories/machines';
-import { adapterFieldTypes, lastHeartbeat, latestPerKey, sourceCounters } from '../repositories/diagnostics';
+import { adapterFieldTypes, latestPerKey, sourceCounters } from '../repositories/diagnostics';
+import { liveByMachine } from '../repositories/live';
+import { connectionFacts, connectionFactsOf } from '../repositories/machine-connection';
 
 // live-operations §4 machine diagnostics: the live connection status, the latest value of every key with its
 // mapping, the keys no adapter field maps, and the source's counters.
@@ -15,12 +18,21 @@ export const DIAGNOSTICS_WINDOW_MS = 24 * 3_600_000;
 export async function machineDiagnostics(scope: CompanyScope, id: string, now: number) {
   if (!(await getMachine(scope, id))) throw notFound('Machine');
   const since = now - DIAGNOSTICS_WINDOW_MS;
-  const [mapped, latest, heartbeat, counters] = await Promise.all([
+  const [mapped, latest, live, facts, counters] = await Promise.all([
     adapterFieldTypes(scope, id),
     latestPerKey(scope, id, since),
-    lastHeartbeat(scope, id),
+    liveByMachine(scope, [id]).then((rows) => rows.get(id)),
+    connectionFacts(scope, [id]),
     sourceCounters(scope, id),
   ]);
+  // The same words and heartbeat as the Machines list and the tiles (decision 1055).
+  const connectionInput = {
+    ...connectionFactsOf(facts, id),
+    link: live?.connection ?? null,
+    lastHeartbeat: live?.last_heartbeat ?? null,
+  };
+  const machine = machineConnection(connectionInput, now);
+  const heartbeat = machine.lastHeartbeat;
   // The connection log lives among the observations under an internal key: not a field.
   const seen = latest.filter((o) => o.key !== CONNECTION_KEY);
   const seenKeys = new Set(seen.map((o) => o.key));
@@ -37,11 +49,24 @@ export async function machineDiagnostics(scope: CompanyScope, id: string, now: n
       .map(([key, f]) => ({ key, value: null, ts: null, dataItemType: f.dataItemType })),
   ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return {
-    connection: liveConnection(mapped.size > 0, heartbeat, now),
+    connection: specConnection(machine, heartbeat),
+    machineConnection: machine,
+    connectionInput,
     lastHeartbeat: heartbeat,
     fields,
     unmapped: seen.filter((o) => !mapped.has(o.key)).map((o) => o.key),
     counters,
     window: { from: since, to: now },
   };
+}
+
+/**
+ * The spec's live connection value (live-operations §4) of the machine's connection: NOT CONFIGURED, CONNECTING
+ * before the first data, DISCONNECTED, or the last heartbeat while connected.
+ */
+function specConnection(c: MachineConnection, heartbeat: number | null): LiveConnection {
+  if (c.state === 'NOT CONFIGURED') return 'NOT CONFIGURED';
+  if (c.state === 'NEVER REPORTED') return 'CONNECTING';
+  if (c.state === 'DISCONNECTED' || heartbeat === null) return 'DISCONNECTED';
+  return heartbeat;
 }
