@@ -262,6 +262,7 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
       machineName: string;
       parts: number;
       goal: number | null;
+      goalParts: number;
       intervals: GoalCell[];
     }>;
     cacheToken: string;
@@ -279,6 +280,8 @@ describe.each(DIALECTS)('report calls on %s', (dialect) => {
         machineName: 'Lathe',
         parts: 98,
         goal: 120,
+        // Decision 1021: the good parts of the intervals with a goal (both hours here), against that goal.
+        goalParts: 98,
         intervals: [
           expect.objectContaining({ start: D, parts: 40, goal: 60 }),
           expect.objectContaining({ start: D + HOUR, parts: 58, goal: 60 }),
