@@ -39,6 +39,8 @@ describe.each(DIALECTS)('GET /api/docs on %s', (dialect) => {
     }
     const start = await (await h.app.request('/api/docs/start.js')).text();
     expect(start).toContain("url: '/api/openapi.json'");
+    expect(start).toContain('validatorUrl: null');
+    expect(start).not.toMatch(/https?:/);
     const bundle = await h.app.request('/api/docs/swagger-ui-bundle.js');
     expect(bundle.headers.get('content-type')).toContain('text/javascript');
     expect(bundle.headers.get('x-content-type-options')).toBe('nosniff');
