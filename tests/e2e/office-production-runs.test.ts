@@ -39,13 +39,14 @@ describe.each(ON_POSTGRES)('production runs in Chromium on %s', (dialect) => {
     await office.applyLastWeek();
     await office.settled();
     const table = page.getByRole('table', { name: 'Production runs of the range' });
-    // Machine, job, setup and the standards (start and end are local times, checked by the API tests).
+    // Machine, job, setup, the standards (start and end are local times, checked by the API tests) and the
+    // parts each run made, total and good, as its job report counts them (decision 1020).
     const pick = (rows: string[][]) => rows.map((r) => [r[0], r[1], ...r.slice(4)]);
     await expect
       .poll(async () => pick(await tableRows(table)), POLL)
       .toEqual([
-        ['Lathe', 'Flange', 'None', '600', '480', '1', '1', 'Edit'],
-        ['Mill', 'Bracket', 'None', '600', '600', '1', '1', 'Edit'],
+        ['Lathe', 'Flange', 'None', '600', '480', '1', '1', '6', '6', 'Edit'],
+        ['Mill', 'Bracket', 'None', '600', '600', '1', '1', '6', '6', 'Edit'],
       ]);
     await office.screenshots('production-runs');
 
