@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { jobMachineSchema, jobSchema, machineGroupSaveRequestSchema } from '@takt/domain';
+import {
+  annotationTypeSchema,
+  jobMachineSchema,
+  jobSchema,
+  machineGroupSaveRequestSchema,
+  machineGroupSchema,
+  partAdjustmentTypeSchema,
+  shiftSchema,
+} from '@takt/domain';
 import {
   annotationTypeBodySchema,
   annotationTypePatchSchema,
@@ -131,6 +139,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     summary: 'Shifts',
     access: R,
     query: shiftsQuerySchema,
+    response: z.array(shiftSchema),
   },
   { method: 'get', path: '/api/shifts/current', summary: 'The shift running now', access: R },
   { method: 'get', path: '/api/shifts/color', summary: 'Shift colours', access: R },
@@ -176,8 +185,20 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     who: ADMINS,
   },
   // Machine groups: the report filter (reports:read); changes are for admins.
-  { method: 'get', path: '/api/machinegroups', summary: 'Machine groups', access: R },
-  { method: 'get', path: '/api/machinegroups/{id}', summary: 'One machine group', access: R },
+  {
+    method: 'get',
+    path: '/api/machinegroups',
+    summary: 'Machine groups',
+    access: R,
+    response: z.array(machineGroupSchema),
+  },
+  {
+    method: 'get',
+    path: '/api/machinegroups/{id}',
+    summary: 'One machine group',
+    access: R,
+    response: machineGroupSchema,
+  },
   {
     method: 'post',
     path: '/api/machinegroups',
@@ -266,6 +287,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     summary: 'Downtime reasons',
     access: W,
     query: annotationTypesQuerySchema,
+    response: z.array(annotationTypeSchema),
   },
   {
     method: 'post',
@@ -304,6 +326,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     summary: 'Reject reasons',
     access: W,
     query: partAdjustmentTypesQuerySchema,
+    response: z.array(partAdjustmentTypeSchema),
   },
   {
     method: 'post',

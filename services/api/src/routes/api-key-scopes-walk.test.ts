@@ -121,7 +121,7 @@ describe.each(DIALECTS)('API-key scopes over every call they open on %s', (diale
     expect(wrong).toEqual([]);
   });
 
-  it('lets every such call through to a key with one of its scopes: reads and work orders answer 2xx', async () => {
+  it('lets every such call through to a key with one of its scopes: reads and work orders answer 2xx, as described', async () => {
     const wrong: string[] = [];
     // Deletes last: they remove what the other calls name.
     const order = [...SCOPED].sort(
@@ -141,6 +141,12 @@ describe.each(DIALECTS)('API-key scopes over every call they open on %s', (diale
           code !== 'FORBIDDEN' &&
           (!strict || res.status < 300 || code === 'DASHBOARD_NOT_AVAILABLE');
         if (!passed) wrong.push(`${call.method} ${call.path} with ${scope}: ${res.status} ${code}`);
+        // An answer the document describes has the described shape.
+        if (passed && res.status < 300 && call.response) {
+          const shaped = call.response.safeParse(await res.json());
+          if (!shaped.success)
+            wrong.push(`${call.method} ${call.path}: ${shaped.error.message.slice(0, 300)}`);
+        }
       }
     }
     expect(wrong).toEqual([]);
