@@ -1,6 +1,7 @@
 import {
   cyclesQuerySchema,
   dashboardResponseSchema,
+  dashboardStatusSchema,
   downtimeReportQuerySchema,
   eventExportRequestSchema,
   oeeByRequestSchema,
@@ -51,9 +52,10 @@ export const REPORT_CALLS: readonly DocumentedCall[] = [
   {
     method: 'get',
     path: '/api/dashboard/status',
-    summary: 'Status dashboard: each machine’s state, job and operator',
+    summary: 'Status of the data feed: unmapped values, gateways, whether the Cycles dashboard is on',
     access: R,
     query: statusQuery,
+    response: dashboardStatusSchema,
   },
   {
     method: 'get',
