@@ -26,6 +26,7 @@ import * as m0028 from './2026-11-29-0028-gateway-sequence-gaps';
 import * as m0029 from './2026-11-29-0029-standard-run-time';
 import * as m0030 from './2026-11-29-0030-monitored-life';
 import * as m0032 from './2026-11-29-0032-setup-dirty';
+import * as m0037 from './2026-11-29-0037-manycycles-credit';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0029-standard-run-time': m0029,
   '2026-11-29-0030-monitored-life': m0030,
   '2026-11-29-0032-setup-dirty': m0032,
+  '2026-11-29-0037-manycycles-credit': m0037,
 };
