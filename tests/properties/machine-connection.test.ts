@@ -8,7 +8,7 @@ import { createAdapter } from '../../services/api/src/repositories/adapters';
 import { createShdrSource } from '../../services/api/src/repositories/machine-sources';
 import { createMachine } from '../../services/api/src/repositories/machines';
 import type { Company } from '../../services/api/src/repositories/company';
-import { machineRows } from '../../apps/office/src/machines-table';
+import { machineRows } from '../../apps/office/src/machines/machines-table';
 import { connectionView, parseDiagnostics } from '../../apps/office/src/machine-tools/diagnostics';
 
 // Issue 28 point 5 (decision 1055): the office Machines list (rows from GET /api/dashboard) and the machine's

@@ -17,7 +17,7 @@ import { internalRoutes } from './internal/InternalRoutes';
 import { api } from './api';
 import { AppShell } from './components/AppShell';
 import { RequirePermission } from './components/RequirePermission';
-import { MachinesPage } from './pages/MachinesPage';
+import { MachinesPage } from './machines/MachinesPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { ReportsIndexPage } from './pages/ReportsIndexPage';
 import { machineUtilizationHref, OFFICE_ROUTES } from './routes';

@@ -17,6 +17,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api';
 import '../machine-tools/machine-links.css';
+import './machines.css';
 import { machineToolPath } from '../routes';
 import {
   COLUMN_LABEL,
@@ -26,10 +27,13 @@ import {
   machinesCsv,
   nextSort,
   sortRows,
-} from '../machines-table';
-import type { ColumnKey, MachineRow, Sort } from '../machines-table';
+} from './machines-table';
+import type { ColumnKey, MachineRow, Sort } from './machines-table';
 
 const NUMERIC: ReadonlySet<ColumnKey> = new Set(['timeInState', 'partCount', 'lastHeartbeat']);
+
+/** A column's classes: numeric alignment, and its name, by which a phone hides the less important ones. */
+const colClass = (c: ColumnKey): string => `machines-col--${c}${NUMERIC.has(c) ? ' num-col' : ''}`;
 
 function SortIcon({ direction }: { direction: Sort['direction'] | null }) {
   return (
@@ -150,7 +154,7 @@ export function MachinesPage() {
                       key={c}
                       scope="col"
                       aria-sort={active ? sort.direction : 'none'}
-                      className={NUMERIC.has(c) ? 'num-col' : undefined}
+                      className={colClass(c)}
                       title={COLUMN_TITLE[c]}
                     >
                       <button
@@ -184,16 +188,16 @@ export function MachinesPage() {
                     {/* On a phone the links column gives way: the links go under the name. */}
                     <MachineLinks id={r.id} name={r.name} className="machine-links--inline" />
                   </th>
-                  <td>{r.groups || t('common.none')}</td>
-                  <td>
+                  <td className={colClass('groups')}>{r.groups || t('common.none')}</td>
+                  <td className={colClass('status')}>
                     <StatusBadge status={r.status}>{r.statusText}</StatusBadge>
                   </td>
-                  <td className="num-col">
+                  <td className={colClass('timeInState')}>
                     <Elapsed since={r.statusSince} offsetMs={data.offsetMs} />
                   </td>
-                  <td className="mono">{r.program ?? t('common.none')}</td>
-                  <td className="num-col">{formatCount(r.partCount, lz.locale)}</td>
-                  <td className="num-col">{formatTimeOfDay(r.lastHeartbeat, lz)}</td>
+                  <td className={`mono ${colClass('program')}`}>{r.program ?? t('common.none')}</td>
+                  <td className={colClass('partCount')}>{formatCount(r.partCount, lz.locale)}</td>
+                  <td className={colClass('lastHeartbeat')}>{formatTimeOfDay(r.lastHeartbeat, lz)}</td>
                   <td className="machine-links-col">
                     <MachineLinks id={r.id} name={r.name} />
                   </td>

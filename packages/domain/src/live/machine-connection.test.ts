@@ -95,7 +95,10 @@ describe('machineConnection: one vocabulary for list, Diagnostics and tiles (dec
     ['reported before, no worker now', { link: null }, 'DISCONNECTED', 'lost', 'Disconnected'],
   ])('%s', (_, patch, state, why, words) => {
     const input = { ...configured, ...patch };
-    const heartbeat = state === 'NEVER REPORTED' ? null : input.lastHeartbeat;
+    // Shown once it sent data or while the link is up.
+    const up =
+      input.link === 'CONNECTED' && input.lastHeartbeat != null && NOW - input.lastHeartbeat <= 5 * MIN;
+    const heartbeat = input.everReported || up ? input.lastHeartbeat : null;
     expect(machineConnection(input, NOW)).toEqual({ state, why, words, lastHeartbeat: heartbeat });
   });
 });

@@ -43,7 +43,7 @@ export interface MachineConnection {
   /** The words every screen shows for the state. */
   words: string;
   /**
-   * The last heartbeat to show: none for a machine that never reported. Every failed dial of a source that
+   * The last heartbeat to show: none for a machine that never reported while its link is not up. Every failed dial of a source that
    * refuses connections is logged as a link drop, which the engine counts as link evidence (its time is fresh),
    * but no machine ever answered: showing it as a heartbeat made a dead adapter look alive.
    */
@@ -66,7 +66,7 @@ const of = (
   state,
   why,
   words: MACHINE_CONNECTION_WORDS[state],
-  lastHeartbeat: state === 'NEVER REPORTED' ? null : lastHeartbeat,
+  lastHeartbeat,
 });
 
 /**
@@ -81,11 +81,12 @@ const of = (
  * A link-down entry in the link log is not machine data: a source that refuses every connection never reported.
  */
 export function machineConnection(input: MachineConnectionInput, now: number): MachineConnection {
-  const beat = input.lastHeartbeat;
-  if (!input.sourceConfigured && !input.everReported) return of('NOT CONFIGURED', 'noSource', beat);
-  if (!input.fieldsMapped) return of('NOT CONFIGURED', 'noFields', beat);
   const link =
     input.link == null ? null : liveLink({ connection: input.link, lastHeartbeat: input.lastHeartbeat }, now);
+  // A heartbeat is shown once the machine sent data or while its link is up: never from logged drops alone.
+  const beat = input.everReported || link?.up ? input.lastHeartbeat : null;
+  if (!input.sourceConfigured && !input.everReported) return of('NOT CONFIGURED', 'noSource', beat);
+  if (!input.fieldsMapped) return of('NOT CONFIGURED', 'noFields', beat);
   if (link?.up) return of('CONNECTED', 'linkUp', beat);
   if (!input.everReported) {
     const why = link != null && link.connection === 'DISCONNECTED' ? 'refused' : 'connecting';
