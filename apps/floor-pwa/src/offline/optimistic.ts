@@ -38,6 +38,8 @@ export interface DowntimeEntry {
   short: boolean;
   setup: boolean;
   annotationTypeId: string | null;
+  /** A No data piece of a period (decision 1060): listed, never selectable for Categorize Multiple. */
+  noData?: boolean;
 }
 
 export type PendingMark = 'job' | 'operator' | 'reject' | 'parts' | `downtime:${number}`;
@@ -137,6 +139,8 @@ export function applyOverlay(view: WorkcenterView, o: Overlay): WorkcenterView {
           message: str(p.message),
           planned: typeof p.planned === 'boolean' ? p.planned : null,
           annotationTypeId: str(p.category_id),
+          // The operator's reason wins over No data (decision 1010).
+          noData: false,
         };
         next = { ...view, downtime };
         mark(`downtime:${start}`);

@@ -151,6 +151,7 @@ export function downtimeOf(raw: unknown): DowntimeEntry[] {
         short: i.short === true,
         setup: i.setup === true,
         annotationTypeId: str(obj(i.annotationType)?.id),
+        noData: i.noData === true,
       },
     ];
   });

@@ -77,6 +77,8 @@ const downtimeCheck = object({
       message: nullable(string),
       planned: nullable(boolean),
       setup: boolean,
+      /** A No data piece of a period (decision 1060); optional: an older server does not send it. */
+      noData: optional(boolean),
       annotationType: nullable(object({ id: string, name: string, color: string, plannedBehavior: string })),
       annotation: nullable(
         object({

@@ -38,6 +38,7 @@ const row = (over: Partial<DowntimeRow> = {}): DowntimeRow => ({
   message: null,
   planned: null,
   setup: false,
+  noData: false,
   annotationType: null,
   annotation: null,
   ...over,
@@ -303,6 +304,25 @@ describe('lanes', () => {
       [12, 15, 'No data', 'light'],
       [15, 20, 'Uncategorized', 'red'],
     ]);
+  });
+
+  it("draws the list's own No data pieces once (decision 1060)", () => {
+    const lanes = buildLanes({
+      ...laneInput,
+      operation: { ...laneInput.operation, noData: [{ start: 12 * MIN, end: 15 * MIN }] },
+      downtime: [
+        row({ start: 10 * MIN, end: 12 * MIN }),
+        row({ start: 12 * MIN, end: 15 * MIN, reason: 'No data', noData: true }),
+        row({ start: 15 * MIN, end: 20 * MIN }),
+      ],
+    });
+    expect(lanes[1]!.items.map((i) => [i.start / MIN, i.end / MIN, i.label])).toEqual([
+      [10, 12, 'Uncategorized'],
+      [12, 15, 'No data'],
+      [15, 20, 'Uncategorized'],
+    ]);
+    const rows = gridRows([row({ reason: 'No data', noData: true })], NOW);
+    expect(rows.map((r) => [r.reason, r.uncategorized])).toEqual([['No data', false]]);
   });
 });
 

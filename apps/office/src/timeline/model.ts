@@ -147,6 +147,8 @@ export function buildLanes(input: LaneInput): Lane[] {
   // out of the uncategorized periods, in the unavailable colour; the downtime report and OEE count the same.
   const noData = op.noData.map((d) => ({ start: d.start, end: until(d.end, now) }));
   const downtime: TimelineItem[] = input.downtime.flatMap((d) => {
+    // The list's own No data pieces (decision 1060) are the spans drawn below.
+    if (d.noData === true) return [];
     const item = {
       start: d.start,
       end: until(d.end, now),
@@ -240,7 +242,7 @@ export function gridRows(items: readonly DowntimeRow[], now: number): GridRow[] 
     start: d.start,
     end: d.end,
     minutes: formatDowntimeMinutes(d.duration),
-    reason: d.reason ?? tr('timeline.uncategorized'),
+    reason: d.noData === true ? tr('downtime.noData') : (d.reason ?? tr('timeline.uncategorized')),
     uncategorized: d.reason == null,
     message: d.message ?? '',
     planned: d.annotationType ? plannedLabel(d.planned) : '',

@@ -77,6 +77,12 @@ export interface DowntimePeriodLike {
   end: number | null;
   reason: string | null;
   setup?: boolean;
+  /**
+   * METRICS.md §1 No data (decision 1060): a piece of a period the machine sent no data in, reason "No data".
+   * It is no operator's category (shown while categorized periods are hidden) and no idle stop either: hidden
+   * by "Only Uncategorized" and never selectable for "Categorize Multiple".
+   */
+  noData?: boolean;
 }
 
 export interface DowntimeListOptions {
@@ -113,10 +119,12 @@ export function downtimeListItems<T extends DowntimePeriodLike>(
     if (p.setup || p.reason === SETUP_REASON_NAME) continue;
     const durationMs = durationOf(p, now);
     const short = durationMs <= o.filterDurationMs;
-    const categorized = p.reason !== null && p.reason !== '';
+    const noData = p.noData === true;
+    const categorized = !noData && p.reason !== null && p.reason !== '';
     if (short && (!o.showShort || o.onlyLong)) continue;
     if (categorized && (!o.showCategorized || o.onlyUncategorized)) continue;
-    out.push({ period: p, durationMs, categorized, selectable: !categorized });
+    if (noData && o.onlyUncategorized) continue;
+    out.push({ period: p, durationMs, categorized, selectable: !categorized && !noData });
   }
   return out;
 }

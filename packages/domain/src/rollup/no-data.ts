@@ -49,3 +49,29 @@ export function noDataSpans(source: RollupSource, from: number, to: number): Tim
   }
   return subtractSpans(unavailable, cut);
 }
+
+/** One piece of a downtime period cut at the No data spans (decision 1060). */
+export interface NoDataCut extends TimeSpan {
+  noData: boolean;
+}
+
+/**
+ * A downtime period [start, end) cut at the boundaries of the machine's No data spans (`noData`, sorted and
+ * disjoint, from noDataSpans): its pieces in time order, each either wholly No data or wholly not, adding
+ * up to the period. The downtime list shows an uncategorized period this way (decision 1060), so its No data
+ * part reads No data there as it does in the rollups and the downtime report.
+ */
+export function cutAtNoData(start: number, end: number, noData: readonly TimeSpan[]): NoDataCut[] {
+  const out: NoDataCut[] = [];
+  let from = start;
+  for (const s of noData) {
+    if (s.end <= from) continue;
+    if (s.start >= end) break;
+    if (s.start > from) out.push({ start: from, end: s.start, noData: false });
+    const to = Math.min(s.end, end);
+    out.push({ start: Math.max(s.start, from), end: to, noData: true });
+    from = to;
+  }
+  if (end > from || out.length === 0) out.push({ start: from, end, noData: false });
+  return out;
+}

@@ -44,6 +44,11 @@ export const downtimePeriodSchema = z.object({
   count: z.number().int().nonnegative(),
   setup: z.boolean(),
   selected: z.boolean().default(false),
+  /**
+   * METRICS.md §1 No data (decision 1060): a piece of an uncategorized period the machine sent no data in
+   * (UNAVAILABLE), reason "No data"; not offered for "Categorize Multiple" nor under "Only Uncategorized".
+   */
+  noData: z.boolean().default(false),
 });
 export type DowntimePeriod = z.infer<typeof downtimePeriodSchema>;
 

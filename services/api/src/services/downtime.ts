@@ -1,8 +1,12 @@
 import {
   checkRange,
+  cutAtNoData,
   downtimeListItems,
   epochMs,
   HOUR_MS,
+  NO_DATA_REASON,
+  NO_DATA_REASON_NAME,
+  noDataSpans,
   piecePlannedValue,
   piecesOf,
   segmentsOf,
@@ -14,7 +18,9 @@ import type {
   AnnotationType,
   DowntimePeriod,
   DowntimePiece as DomainDowntimePiece,
+  TimeSpan,
 } from '@takt/domain';
+import { loadRollupSources } from '@takt/db/rollups';
 import { downtimeListFilterMs, listAnnotations } from '../repositories/annotations';
 import { getAnnotationTypes } from '../repositories/annotation-types';
 import type { Machine } from '../repositories/machines';
@@ -128,54 +134,98 @@ export async function listDowntime(
 }
 
 /**
+ * The machine's No data spans (domain noDataSpans, what the rollups and the downtime report count) over the
+ * pieces' whole extent, up to now.
+ */
+async function noDataOf(
+  ctx: ServiceCtx,
+  machineId: string,
+  pieces: readonly DowntimePiece[],
+): Promise<TimeSpan[]> {
+  const open = pieces.filter((p) => !p.setup && !(p.annotation?.category_id ?? null));
+  if (open.length === 0) return [];
+  const from = Math.min(...open.map((p) => p.start));
+  const to = Math.min(ctx.now, Math.max(...open.map((p) => p.end ?? ctx.now)));
+  if (!(from < to)) return [];
+  const sources = await loadRollupSources(
+    ctx.scope.db,
+    [machineId],
+    { start: from, end: to },
+    { now: ctx.now, downtimeOnly: true },
+  );
+  const source = sources.get(machineId);
+  return source ? noDataSpans(source, from, to) : [];
+}
+
+/**
  * A machine's downtime items over [start, end) as GET /api/downtime lists them (the range already checked by
  * the caller; the company downtime report checks its own on the wall clock).
  */
 export async function downtimeItems(
   ctx: ServiceCtx,
   machine: Machine,
-  q: Omit<DowntimeQuery, 'machineId' | 'start' | 'end'> & { start: number; end: number },
+  q: Omit<DowntimeQuery, 'machineId' | 'start' | 'end'> & {
+    start: number;
+    end: number;
+    /** The machine's No data spans over at least [start, min(end, now)), when the caller has them. */
+    noData?: readonly TimeSpan[];
+  },
 ): Promise<DowntimeItem[]> {
   const { start, end } = q;
   const filterDurationMs = await downtimeListFilterMs(ctx.scope);
 
   const pieces = await downtimePieces(ctx, machine.id, start, end);
+  const noData = q.noData ?? (await noDataOf(ctx, machine.id, pieces));
   const types = await getAnnotationTypes(
     ctx.scope,
     pieces.flatMap((p) => (p.annotation?.category_id ? [p.annotation.category_id] : [])),
   );
-  const periods = pieces.map((p) => {
+  const periods = pieces.flatMap((p) => {
     const type = p.annotation?.category_id ? (types.get(p.annotation.category_id) ?? null) : null;
-    const pinnedStart = q.pinToBounds ? Math.max(p.start, start) : p.start;
-    const pinnedEnd = q.pinToBounds && p.end !== null ? Math.min(p.end, end) : p.end;
     // METRICS.md §5 on the period's actual duration (the rollups judge it the same way).
     const planned = p.annotation && type ? piecePlannedValue(type, p.annotation, p, ctx.now).planned : null;
-    const item: DowntimeItem = {
-      start: pinnedStart,
-      end: pinnedEnd,
-      duration: (pinnedEnd ?? ctx.now) - pinnedStart,
-      isEndSet: p.annotation?.end != null && p.annotation.end === p.end,
-      machine: machine.name,
-      machineId: machine.id,
-      reason: p.setup ? SETUP_REASON_NAME : (type?.name ?? null),
-      color: p.setup ? null : (type?.color ?? null),
-      message: p.annotation?.message ?? null,
-      planned,
-      annotationType: type && {
-        id: type.id,
-        name: type.name,
-        color: type.color,
-        plannedBehavior: type.plannedBehavior,
-        plannedLimitMs: type.plannedLimitMs,
-      },
-      count: 1,
-      setup: p.setup,
-      selected: false,
-      annotation: p.annotation,
-      selectable: false,
-      short: false,
-    };
-    return item;
+    const isEndSet = p.annotation?.end != null && p.annotation.end === p.end;
+    // Decision 1060: an uncategorized period is cut at its No data spans, each piece listed on its own.
+    const cuts =
+      p.setup || type
+        ? [{ start: p.start, end: p.end ?? ctx.now, noData: false }]
+        : cutAtNoData(p.start, p.end ?? ctx.now, noData);
+    return cuts.flatMap((c, i): DowntimeItem[] => {
+      const last = i === cuts.length - 1;
+      const cutEnd = last ? p.end : c.end;
+      const pinnedStart = q.pinToBounds ? Math.max(c.start, start) : c.start;
+      const pinnedEnd = q.pinToBounds && cutEnd !== null ? Math.min(cutEnd, end) : cutEnd;
+      // A piece of a period wholly outside the asked range is not listed.
+      if (!(c.start < end && (cutEnd === null || cutEnd > start))) return [];
+      return [
+        {
+          start: pinnedStart,
+          end: pinnedEnd,
+          duration: (pinnedEnd ?? ctx.now) - pinnedStart,
+          isEndSet: last && isEndSet,
+          machine: machine.name,
+          machineId: machine.id,
+          reason: p.setup ? SETUP_REASON_NAME : c.noData ? NO_DATA_REASON_NAME : (type?.name ?? null),
+          color: p.setup ? null : (type?.color ?? null),
+          message: p.annotation?.message ?? null,
+          planned,
+          annotationType: type && {
+            id: type.id,
+            name: type.name,
+            color: type.color,
+            plannedBehavior: type.plannedBehavior,
+            plannedLimitMs: type.plannedLimitMs,
+          },
+          count: 1,
+          setup: p.setup,
+          selected: false,
+          annotation: p.annotation,
+          selectable: false,
+          short: false,
+          noData: c.noData,
+        },
+      ];
+    });
   });
   const listed = downtimeListItems(periods, ctx.now, {
     filterDurationMs,
@@ -186,10 +236,11 @@ export async function downtimeItems(
   }).map((li) => ({ ...li.period, selectable: li.selectable, short: li.durationMs <= filterDurationMs }));
   if (q.instances !== false) return listed;
 
-  // instances=false: one row per reason (uncategorized together), with the count and total duration.
+  // instances=false: one row per reason (uncategorized together, No data together), with the count and
+  // total duration.
   const byReason = new Map<string, DowntimeItem>();
   for (const it of listed) {
-    const key = it.annotationType?.id ?? '';
+    const key = it.annotationType?.id ?? (it.noData ? NO_DATA_REASON : '');
     const acc = byReason.get(key);
     if (!acc) {
       byReason.set(key, { ...it, annotation: null, message: null, count: 1 });

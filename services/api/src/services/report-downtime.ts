@@ -142,12 +142,12 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
 
   const periods: ReportPeriod[] = [];
   for (const m of machines) {
-    const items = await downtimeItems(ctx, m, { start: q.start, end: q.end, pinToBounds: true });
+    const source = sources.get(m.id);
+    const noData = source ? noDataSpans(source, q.start, until) : [];
+    const items = await downtimeItems(ctx, m, { start: q.start, end: q.end, pinToBounds: true, noData });
     const scheduled = runs
       .filter((r) => r.machineId === m.id)
       .map((r) => ({ start: r.startAt, end: r.endAt ?? ctx.now }));
-    const source = sources.get(m.id);
-    const noData = source ? noDataSpans(source, q.start, until) : [];
     /** A row of the report: `spans` (sorted) clipped to the selected shifts and scheduled time. */
     const add = (raw: TimeSpan[], row: Omit<ReportPeriod, 'start' | 'end' | 'duration'>) => {
       let spans = raw;
@@ -171,7 +171,8 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
       periods.push(period);
     };
     for (const it of items) {
-      if (it.setup) continue;
+      // The list's No data pieces (decision 1060) are the spans listed below, clipped like every row.
+      if (it.setup || it.noData) continue;
       const spans: TimeSpan[] = [
         { start: Math.max(it.start, q.start), end: Math.min(it.end ?? ctx.now, until) },
       ];
