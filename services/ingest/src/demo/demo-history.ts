@@ -6,6 +6,7 @@
 // services. The live plant then resumes each script where its history ends.
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
+import { clearSetupMark, setupMarksOf } from '@takt/db';
 import type { DemoCondition, DemoProfile, DemoStep, DemoValues } from './demo-script';
 import { CONDITION_NORMAL, DEMO_VALUE_KEYS, demoMachineScript } from './demo-script';
 import { parseShdrLine } from '../sources/shdr/shdr';
@@ -138,16 +139,30 @@ export async function playDemoHistory(
     machines.map((m) => m.machineId),
     from,
   );
+  // The job runs just recorded marked the machines' setup changed (decision 1025): this play derives with every
+  // one of their setup events, so the marks taken now are done once it is stored (no second derivation live).
+  const marks = new Map(
+    (
+      await setupMarksOf(
+        db,
+        machines.map((m) => m.machineId),
+      )
+    ).map((m) => [m.machine_id, m.marked_at]),
+  );
   const out = new Map<string, DemoResume>();
   for (const [i, machine] of machines.entries()) {
     const source = sources.get(machine.machineId);
     if (!source) continue;
     let clock = from;
     const links = new Map<string, Link>();
+    // A failed write keeps its rows for the next one (the live writer's rule); the last one must succeed.
+    let failed: string | null = null;
     const writer = new BatchWriter({
       db,
       now: () => clock,
-      log: () => {},
+      log: (message) => {
+        failed = message;
+      },
       links,
       rebuild: async () => {},
     });
@@ -158,6 +173,9 @@ export async function playDemoHistory(
 
     const setupEvents = [...(setups.get(machine.machineId) ?? [])].sort((a, b) => a.at - b.at);
     let nextSetup = 0;
+    // Every job run from the history's start is known here and handed over in time order, as the live worker's
+    // setup sync does: the pipeline must not read them all at once (they reach into this history's future).
+    link.pipeline.setSetup([], from);
     const script = demoMachineScript(machine.seed, machine.profile);
     const first = script.next().value;
     const values: DemoValues = { ...(first.set as DemoValues) };
@@ -236,8 +254,13 @@ export async function playDemoHistory(
     while (nextSetup < setupEvents.length && setupEvents[nextSetup]!.at < to)
       link.pipeline.setSetup([setupEvents[nextSetup++]!]);
     clock = to;
+    failed = null;
     await writer.flush();
     writer.close();
+    if (failed !== null || writer.buffered().length > 0)
+      throw new Error(`the demo history of machine ${machine.machineId} was not stored: ${failed ?? ''}`);
+    const marked = marks.get(machine.machineId);
+    if (marked !== undefined) await clearSetupMark(db, machine.machineId, marked);
     out.set(machine.machineId, { script, values, condition, next });
     progress(i + 1, machines.length);
   }
