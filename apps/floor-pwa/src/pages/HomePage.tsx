@@ -7,6 +7,7 @@ import { FeedNotice } from '../components/FeedNotice';
 import { KV, kvGet } from '../offline/db';
 import { useFloorSync } from '../offline/SyncProvider';
 import { dashboardPath, workcenterPath } from '../routes';
+import './home.css';
 
 /** "/": pick a machine for the workcenter view, or open a live dashboard. */
 export function HomePage() {
