@@ -83,6 +83,14 @@ function MachineTileView({
             </FitText>
           </dd>
         </div>
+        {model.noData != null && (
+          <div className="tile__fact tile__fact--nodata">
+            <dt>{dt('dash.noData')}</dt>
+            <dd className="num" data-testid="no-data">
+              <FitText>{model.noData}</FitText>
+            </dd>
+          </div>
+        )}
         {type !== 'downtime' && showParts && (
           <>
             <div className="tile__fact">

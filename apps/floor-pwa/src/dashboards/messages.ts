@@ -11,6 +11,7 @@ const en = {
   'dash.parts': 'Parts',
   'dash.noJob': 'No job',
   'dash.noJobStandards': 'No job standards',
+  'dash.noData': 'No data',
   'dash.notAvailable': 'The {type} dashboard is not available for your product.',
   'dash.notAvailableHint': 'It needs the full product. Utilization and Downtime dashboards are available.',
   'dash.machineNotFound': 'This machine is not on the dashboard.',

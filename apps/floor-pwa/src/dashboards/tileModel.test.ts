@@ -213,6 +213,34 @@ describe('tileModel', () => {
   });
 });
 
+describe('No data on the tiles (METRICS.md §1, decision 1061)', () => {
+  const model = (type: 'downtime' | 'utilization' | 'oee', utilization?: UtilizationEntry) =>
+    tileModel({
+      machine: aMachine({ status: 'UNAVAILABLE' }),
+      type,
+      now: NOW,
+      utilization,
+      fullProduct: true,
+    });
+
+  it("shows the window's No data on the Downtime board, as a duration", () => {
+    expect(model('downtime', someUtil({ noDataMs: 150 * 60_000 })).noData).toBe('2:30:00');
+    expect(model('downtime', someUtil({ noDataMs: 90_500 })).noData).toBe('1:30');
+    expect(model('downtime', someUtil()).noData).toBe('0:00');
+    // Until the feed answers: '-', so the fact's box is there from the first render.
+    expect(model('downtime').noData).toBe('-');
+    // The other boards' tiles are full (decision 1042): not there.
+    expect(model('utilization', someUtil({ noDataMs: 60_000 })).noData).toBeNull();
+    expect(model('oee', someUtil({ noDataMs: 60_000 })).noData).toBeNull();
+  });
+
+  it('re-renders a tile when its No data changes', () => {
+    const a = model('downtime', someUtil({ noDataMs: 60_000 }));
+    expect(sameTile(a, model('downtime', someUtil({ noDataMs: 60_000 })))).toBe(true);
+    expect(sameTile(a, model('downtime', someUtil({ noDataMs: 61_000 })))).toBe(false);
+  });
+});
+
 describe('tile actions and figures', () => {
   it.each([
     [{ scheduled: false, status: 'ACTIVE', setupSince: null }, ['pick']],

@@ -1,4 +1,4 @@
-import { performanceRingText, ringDegrees, tileView } from '@takt/domain';
+import { formatPartTime, performanceRingText, ringDegrees, tileView } from '@takt/domain';
 import type { DashboardType, EpochMs, GoalStatus, TileInput, TileStatus } from '@takt/domain';
 import type { PartsEntry, UtilizationEntry } from '@takt/domain';
 import { t } from '@takt/ui';
@@ -45,6 +45,12 @@ export interface TileModel {
   /** Parts ahead (> 0) or behind (< 0) of goal. */
   aheadBehind: number | null;
   aheadBehindText: string | null;
+  /**
+   * METRICS.md §1 No data of the tile's window (the current shift, else the company day; decision 1012), as a
+   * duration: on the Downtime board only (null elsewhere), '-' until the feed answers. The same total as the
+   * office's downtime report and waterfall for that window (decision 1061).
+   */
+  noData: string | null;
 }
 
 /** One decimal in tiles (live-operations §9); '-' without a value. */
@@ -132,8 +138,13 @@ export function tileModel(input: {
     progress,
     aheadBehind,
     aheadBehindText: ringText && !inSetup ? ringText.main : null,
+    noData: type === 'downtime' ? noDataText(u) : null,
   };
 }
+
+/** The window's No data as the floor shows durations (live-operations §9 part time); '-' without the feed. */
+export const noDataText = (u: Pick<UtilizationEntry, 'noDataMs'> | undefined): string =>
+  u == null || !Number.isFinite(u.noDataMs) ? '-' : formatPartTime(u.noDataMs);
 
 function ringOf(percent: number | null, main: string, sub: string | null, status: TileStatus): TileRing {
   const pct = percent ?? 0;
@@ -151,6 +162,7 @@ export function sameTile(a: TileModel, b: TileModel): boolean {
     a.aheadBehindText === b.aheadBehindText &&
     a.scheduled === b.scheduled &&
     a.inSetup === b.inSetup &&
+    a.noData === b.noData &&
     (a.ring === b.ring ||
       (a.ring != null &&
         b.ring != null &&

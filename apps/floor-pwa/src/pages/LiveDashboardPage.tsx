@@ -73,7 +73,8 @@ export function LiveDashboardPage({ type, machineId }: { type: LiveDashboardType
   const allowed = fullProduct || !needsFullProduct(type);
   const tileType = type === 'cycles' ? null : type;
   const feeds = useDashboardFeeds(api, group, {
-    utilization: allowed && (type === 'utilization' || type === 'oee'),
+    // The Downtime board reads the tiles' No data from it too (decision 1061).
+    utilization: allowed && (type === 'utilization' || type === 'oee' || type === 'downtime'),
     parts: allowed && fullProduct && type !== 'downtime' && type !== 'cycles',
   });
   const { data, freshness } = feeds;
