@@ -151,6 +151,33 @@ describe('Categorize Downtime list', () => {
   it('totals downtime without setup', () => {
     expect(totalDowntimeMs(entries, now)).toBe(10_000 + 1000 + 10_000 + 5000);
   });
+
+  it('lists No data pieces but never selects them, nor under Only Uncategorized (decision 1060)', () => {
+    const pieces = [
+      d(60_000, 70_000),
+      d(70_000, 80_000, { reason: 'No data', noData: true }),
+      d(80_000, null),
+    ];
+    const rows = (f: Partial<typeof DEFAULT_FILTERS>) =>
+      downtimeSections(
+        pieces,
+        now,
+        { currentStart: null, previousStart: -Infinity },
+        { ...DEFAULT_FILTERS, ...f },
+        0,
+      ).current.map((r) => [r.entry.start, r.selectable]);
+    expect(rows({})).toEqual([
+      [80_000, true],
+      [70_000, false],
+      [60_000, true],
+    ]);
+    expect(rows({ showCategorized: false })).toHaveLength(3);
+    expect(rows({ onlyUncategorized: true })).toEqual([
+      [80_000, true],
+      [60_000, true],
+    ]);
+    expect(totalDowntimeMs(pieces, now)).toBe(40_000);
+  });
 });
 
 describe('manual work centers (live-operations §2: Add Part by the multiplier, Add 1 Part, Undo)', () => {
