@@ -191,7 +191,7 @@ export class StateDeriver {
     const cut = keep.index;
     // Records emitted before the kept checkpoint that end at its time are kept: a late insert restarting from it
     // reports its time as `changedFrom`, so a writer replaces every record ending there, and it must still hold
-    // them (a cycle ends at the count that precedes the checkpoint). Only those ending before it are dropped.
+    // them (a cycle ends at the count that precedes the checkpoint). Only those ending before it go (decision 1063).
     const drop = closedBefore(this.out, keep.lengths, keep.fold.t);
     this.horizon = Math.max(this.horizon, (this.log[cut - 1] as Observation).ts);
     this.log = this.log.slice(cut);
