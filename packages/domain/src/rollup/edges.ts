@@ -3,6 +3,7 @@ import { HOUR_MS } from '../brand';
 import type { Bucket, CompanyCalendar, TimeRange } from '../calendar/intervals';
 import { rollupBuckets } from '../calendar/intervals';
 import type { Rollup } from './rollup';
+import type { RollupSeries } from './series';
 
 // Any range, any boundary (issue 27 point 3, decision 1015). A range's figures are its whole rollup buckets
 // plus, at each edge it cuts a bucket (mid-hour, mid-minute, "now"), that bucket's part inside the range,
@@ -81,4 +82,63 @@ export function coversWhole(split: RangeSplit, rows: readonly Rollup[]): boolean
     if (r.end > at) at = r.end;
   }
   return at >= whole.end;
+}
+
+/**
+ * Where a machine's stored rows stop being good for a range ending at `end` (decision 1067): at the first
+ * instant they do not hold — its pending dirty mark (`dirty`, late data or an edit from then on) or the time
+ * its rows were computed up to (`computedAt`, rows stop there), whichever is first — taken back to the start
+ * of the bucket it falls in, as that bucket's stored row is stale or cut short. `end` when the rows hold to
+ * the end; -Infinity with no rows at all. The range's stored prefix is [start, storedUntil), built like any
+ * range (splitRange, rollupsOfRange); its tail [storedUntil, end) is built from the facts on the rollupBuckets
+ * grid, so together they are exactly the rows built from the facts over the whole range.
+ */
+export function storedUntil(
+  calendar: CompanyCalendar,
+  end: number,
+  dirty: number | undefined,
+  computedAt: number | undefined,
+): number {
+  const until = Math.min(dirty ?? Number.POSITIVE_INFINITY, computedAt ?? Number.NEGATIVE_INFINITY);
+  if (until >= end) return end;
+  if (!Number.isFinite(until)) return Number.NEGATIVE_INFINITY;
+  return bucketAt(calendar, until).start;
+}
+
+/** Series `a` followed by series `b` (every row of `b` starting at or after the last row of `a` ends). */
+export function joinSeries(a: RollupSeries, b: RollupSeries): RollupSeries {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const shiftIds = [...a.shiftIds];
+  const slot = b.shiftIds.map((id) => {
+    const i = shiftIds.indexOf(id);
+    return i >= 0 ? i : shiftIds.push(id) - 1;
+  });
+  const f64 = (x: Float64Array, y: Float64Array) => {
+    const out = new Float64Array(x.length + y.length);
+    out.set(x);
+    out.set(y, x.length);
+    return out;
+  };
+  const shift = new Int32Array(a.length + b.length);
+  shift.set(a.shift);
+  for (let i = 0; i < b.length; i++) shift[a.length + i] = b.shift[i]! < 0 ? -1 : slot[b.shift[i]!]!;
+  return {
+    length: a.length + b.length,
+    start: f64(a.start, b.start),
+    end: f64(a.end, b.end),
+    shift,
+    shiftIds,
+    duration: f64(a.duration, b.duration),
+    active: f64(a.active, b.active),
+    known: f64(a.known, b.known),
+    spindle: f64(a.spindle, b.spindle),
+    inCut: f64(a.inCut, b.inCut),
+    plannedDowntime: f64(a.plannedDowntime, b.plannedDowntime),
+    ideal: f64(a.ideal, b.ideal),
+    total: f64(a.total, b.total),
+    rejected: f64(a.rejected, b.rejected),
+    minExpected: f64(a.minExpected, b.minExpected),
+    standardRun: f64(a.standardRun, b.standardRun),
+  };
 }

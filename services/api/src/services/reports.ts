@@ -2,21 +2,27 @@ import { createHash } from 'node:crypto';
 import {
   addDowntimeByReasonInto,
   addTotalsInto,
+  bucketAt,
   buildRollups,
   checkRange,
   coversWhole,
+  companyDayRange,
   efficiencyTotalsSeries,
   emptyTotals,
   epochMs,
   inShiftDowntimeByReason,
   isCompanyDayStart,
+  joinSeries,
   knownStateMsSeries,
   packRollups,
   rollupBuckets,
   rollupsOfRange,
+  shopDateOf,
   splitRange,
+  storedUntil,
 } from '@takt/domain';
 import type {
+  Bucket,
   CompanyCalendar,
   DowntimeMs,
   EfficiencyTotals,
@@ -165,10 +171,10 @@ export async function reportRollups(
   let series = new Map<string, RollupSeries>();
   // The reasons of every machine read alongside the cells (in parallel on PostgreSQL); read again for the
   // stored machines alone if some turn out to be built from facts (below).
-  const reasonsOf = (ids: readonly string[]) =>
+  const reasonsOf = (ids: readonly string[], over: Range = range) =>
     loadRollupDayDowntimeByReason(ctx.scope, {
       machineIds: ids,
-      ...range,
+      ...over,
       shiftIds: opts.reasons!.shiftIds,
       clock: calendar,
     });
@@ -195,60 +201,129 @@ export async function reportRollups(
     state = await rollupState(ctx.scope, machineIds, range);
   }
   const freshEnd = Math.min(range.end, ctx.now);
-  // Stored rows serve a machine only when they cover the range: computed after its end (rows stop at the
-  // time they were computed) and no change pending inside it.
-  const covered = (id: string) =>
-    (state.computedAt.get(id) ?? Number.NEGATIVE_INFINITY) >= freshEnd &&
-    (state.dirty.get(id) ?? Number.POSITIVE_INFINITY) >= range.end;
-  const fresh = machineIds.filter((id) => !opts.useStored || !covered(id));
+  // Decision 1067: each machine's stored rows serve the range up to where they stop holding (its pending
+  // dirty mark or where they were computed up to, at a bucket start; on day rows at a company-day start),
+  // and only the rest is built from the facts. While ingest runs every machine has a mark minutes old, so
+  // a 30-day range reads 30 days of stored rows and builds minutes.
+  const until = new Map<string, number>();
+  for (const id of machineIds) {
+    let u = opts.useStored
+      ? storedUntil(calendar, freshEnd, state.dirty.get(id), state.computedAt.get(id))
+      : Number.NEGATIVE_INFINITY;
+    if (cells && u < freshEnd && u > range.start)
+      u = companyDayRange(calendar, shopDateOf(calendar, epochMs(u))).start;
+    until.set(id, u);
+  }
+  const fresh = machineIds.filter((id) => until.get(id)! < freshEnd && until.get(id)! <= range.start);
   const freshSet = new Set(fresh);
   const stored = machineIds.filter((id) => !freshSet.has(id));
+  /** Stored machines whose tail [until, freshEnd) is built from the facts. */
+  const tailOf = (id: string) => (until.get(id)! < freshEnd ? until.get(id)! : null);
   if (!cells && stored.length > 0 && freshEnd > range.start) {
-    // Decision 1015: the whole stored buckets inside the range, and the (at most two) buckets its edges cut
-    // (19:05, a mid-minute instant, now) built from the facts over their part inside it, so any range has
-    // exact figures and rows never straddle its edges. An aligned range reads its stored rows only.
-    const split = splitRange(calendar, { start: epochMs(range.start), end: epochMs(freshEnd) });
+    // Decision 1015: the whole stored buckets inside the machine's stored prefix, and the (at most two)
+    // buckets its edges cut (19:05, a mid-minute instant, now) built from the facts over their part inside
+    // it, so any range has exact figures and rows never straddle its edges. A prefix ending before the
+    // range's end ends on a bucket edge, so it cuts a bucket at its start only.
+    const splits = new Map(
+      stored.map((id) => [
+        id,
+        splitRange(calendar, { start: epochMs(range.start), end: epochMs(until.get(id)!) }),
+      ]),
+    );
+    const wholes = [...splits.values()].flatMap((s) => (s.whole ? [s.whole] : []));
+    const edgeIds = new Map<string, { edge: Bucket; ids: string[] }>();
+    for (const [id, s] of splits)
+      for (const e of s.edges) {
+        const k = `${e.start}:${e.end}`;
+        const seen = edgeIds.get(k);
+        if (seen) seen.ids.push(id);
+        else edgeIds.set(k, { edge: e, ids: [id] });
+      }
+    const edgeList = [...edgeIds.values()];
     const [whole, edgeSources] = await Promise.all([
-      split.whole ? loadRollups(ctx.scope, { machineIds: stored, ...split.whole }) : [],
+      wholes.length > 0
+        ? loadRollups(ctx.scope, {
+            machineIds: stored,
+            start: Math.min(...wholes.map((w) => w.start)),
+            end: Math.max(...wholes.map((w) => w.end)),
+          })
+        : [],
       // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
-      Promise.all(split.edges.map((e) => loadRollupSources(ctx.scope.db, stored, e, { now: ctx.now }))),
+      Promise.all(edgeList.map((e) => loadRollupSources(ctx.scope.db, e.ids, e.edge, { now: ctx.now }))),
     ]);
+    const sourceOf = new Map(edgeList.map((e, i) => [`${e.edge.start}:${e.edge.end}`, edgeSources[i]!]));
     const wholeOf = new Map<string, Rollup[]>(stored.map((id) => [id, []]));
     for (const r of whole) wholeOf.get(r.machineId)!.push(r);
     for (const id of stored) {
+      const split = splits.get(id)!;
       // A gap in the stored rows (a day left partly computed, decision 1016): built from the facts instead.
       if (!coversWhole(split, wholeOf.get(id)!)) {
         fresh.push(id);
+        until.set(id, Number.NEGATIVE_INFINITY);
         continue;
       }
       rows.set(
         id,
         rollupsOfRange(split, wholeOf.get(id)!, (edges) =>
-          edges.flatMap((e, i) => buildRollups(edgeSources[i]!.get(id)!, [e])),
+          edges.flatMap((e) => buildRollups(sourceOf.get(`${e.start}:${e.end}`)!.get(id)!, [e])),
         ),
       );
     }
   }
   for (const id of fresh) series.delete(id);
-  if (fresh.length > 0 && freshEnd > range.start) {
-    const span = { start: epochMs(range.start), end: epochMs(freshEnd) };
+  const tailed = stored.filter((id) => !fresh.includes(id) && tailOf(id) !== null);
+  if (cells && tailed.length > 0) {
+    // The day rows of a machine with a tail stop at its company day: its cells are summed again up to
+    // there (one query per distinct day, usually today's start for all of them).
+    for (const [from, ids] of groupBy(tailed, (id) => tailOf(id)!)) {
+      const prefix = await loadRollupCells(ctx.scope, {
+        machineIds: ids,
+        start: range.start,
+        end: from,
+        cellStarts: cells.intervals.filter((i) => i.start < from).map((i) => i.start),
+        clock: calendar,
+      });
+      for (const id of ids) series.set(id, prefix.series.get(id) ?? packRollups([]));
+    }
+  }
+  if (freshEnd > range.start) {
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
-    const sources = await loadRollupSources(ctx.scope.db, fresh, span, { now: ctx.now });
-    const buckets = rollupBuckets(calendar, span);
-    for (const id of fresh) rows.set(id, buildRollups(sources.get(id)!, buckets));
+    const spans: Array<[number, string[]]> = [
+      ...(fresh.length > 0 ? [[range.start, fresh] as [number, string[]]] : []),
+      ...groupBy(tailed, (id) => tailOf(id)!),
+    ];
+    for (const [from, ids] of spans) {
+      const built = await buildFromFacts(ctx, calendar, ids, { start: from, end: freshEnd });
+      for (const id of ids) {
+        const tail = built.get(id)!;
+        if (fresh.includes(id)) rows.set(id, tail);
+        else {
+          rows.get(id)!.push(...tail);
+          const prefix = series.get(id);
+          if (prefix) series.set(id, joinSeries(prefix, packRollups(tail)));
+        }
+      }
+    }
   }
   let downtimeByReason: Record<string, DowntimeMs> = {};
   if (opts.reasons) {
     const filter = { start: epochMs(range.start), end: epochMs(range.end), shiftIds: opts.reasons.shiftIds };
-    // Machines read as cells have no rows here: their reasons come from the database.
+    // Machines read as cells have no rows here (only their built tails): their reasons come from the database.
     downtimeByReason = inShiftDowntimeByReason(
       machineIds.flatMap((id) => rows.get(id)!),
       filter,
     );
     if (storedReasons) {
       const all = await storedReasons;
-      addDowntimeByReasonInto(downtimeByReason, fresh.length === 0 ? all : await reasonsOf(stored));
+      const whole = stored.filter((id) => !fresh.includes(id) && tailOf(id) === null);
+      if (whole.length === stored.length && fresh.length === 0)
+        addDowntimeByReasonInto(downtimeByReason, all);
+      else {
+        if (whole.length > 0) addDowntimeByReasonInto(downtimeByReason, await reasonsOf(whole));
+        for (const [from, ids] of groupBy(tailed, (id) => tailOf(id)!))
+          addDowntimeByReasonInto(downtimeByReason, await reasonsOf(ids, { start: range.start, end: from }));
+      }
     }
   }
   const fingerprint = JSON.stringify([
@@ -259,6 +334,7 @@ export async function reportRollups(
     [...state.computedAt].sort(),
     [...state.dirty].sort(),
     fresh,
+    [...until].sort(),
   ]);
   return {
     rows,
@@ -267,6 +343,64 @@ export async function reportRollups(
     downtimeByReason,
     recomputing: machineIds.filter((id) => (state.dirty.get(id) ?? Number.POSITIVE_INFINITY) < range.end),
   };
+}
+
+/** The items grouped by a key, in first-seen order. */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+/** The longest span of facts loaded and built at once for one machine (decision 1067). */
+const BUILD_SLICE_MS = 86_400_000;
+
+/**
+ * The machines' rollup rows over `span` built from the stored facts (the rollupBuckets grid clipped to the
+ * span), as the recompute builds them. A span of up to a day is one load for all the machines; a longer one
+ * (a mark days old, cache=false) is loaded and built a machine and a day at a time (each slice ending on a
+ * bucket edge, so the rows are the same), handing the event loop back between slices so sockets and
+ * /healthz keep running while it works (decision 1067).
+ */
+async function buildFromFacts(
+  ctx: ServiceCtx,
+  calendar: CompanyCalendar,
+  ids: readonly string[],
+  span: Range,
+): Promise<Map<string, Rollup[]>> {
+  const out = new Map<string, Rollup[]>();
+  const build = async (of: readonly string[], from: number, to: number) => {
+    const s = { start: epochMs(from), end: epochMs(to) };
+    // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
+    // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
+    const sources = await loadRollupSources(ctx.scope.db, of, s, { now: ctx.now });
+    const buckets = rollupBuckets(calendar, s);
+    for (const id of of) {
+      const built = out.get(id);
+      if (built) built.push(...buildRollups(sources.get(id)!, buckets));
+      else out.set(id, buildRollups(sources.get(id)!, buckets));
+    }
+  };
+  if (span.end - span.start <= BUILD_SLICE_MS) {
+    await build(ids, span.start, span.end);
+    return out;
+  }
+  let first = true;
+  for (const id of ids)
+    for (let from = span.start; from < span.end;) {
+      let to = from + BUILD_SLICE_MS;
+      to = to >= span.end ? span.end : Math.max(bucketAt(calendar, to).start, from + 1);
+      if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
+      first = false;
+      await build([id], from, to);
+      from = to;
+    }
+  return out;
 }
 
 /**
