@@ -27,7 +27,6 @@ export const adminTablets = {
   'admin.tablets.machineHint': 'A tablet bound to a machine opens it and acts on it only.',
   // A TV is registered like a tablet, with a live board to show (decision 1041).
   'admin.tablets.view': 'Shows',
-  'login.registerScreen': 'Register this screen (TV or tablet)',
   'admin.tablets.viewHint':
     'A TV shows its live board without anyone logged in, view only; open /tablet/register on it to get its code.',
   'admin.tablets.view.workcenter': 'Workcenter (operator tablet)',

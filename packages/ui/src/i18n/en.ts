@@ -19,6 +19,7 @@ export const en = {
   'login.password': 'Password',
   'login.submit': 'Log in',
   'login.submitting': 'Logging in…',
+  'login.registerScreen': 'Register this screen (TV or tablet)',
   'login.failed': 'Could not log in. Please try again.',
   'login.networkError': 'The server cannot be reached. Check the connection and try again.',
   logout: 'Log out',
