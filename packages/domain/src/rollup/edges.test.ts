@@ -7,7 +7,7 @@ import { rollupBuckets } from '../calendar/intervals';
 import type { Span, StateInterval } from '../derive/outputs';
 import { MACHINE_STATES } from '../machine-state';
 import type { ProductionCycle } from '../metrics/production';
-import { bucketAt, coversWhole, rollupsOfRange, splitRange } from './edges';
+import { bucketAt, coversWhole, joinSeries, rollupsOfRange, splitRange, storedUntil } from './edges';
 import type { DowntimeAnnotation, Rollup, RollupMeasures, RollupSource } from './rollup';
 import {
   addMeasuresInto,
@@ -345,5 +345,48 @@ describe.each([
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe.each([
+  ['Kolkata (mid-hour shift edges)', calendar],
+  ['Berlin (summer time starts, a night shift)', berlin],
+])('stored prefix and fresh tail in %s (decision 1067, property)', (_name, cal) => {
+  it('stored rows up to storedUntil plus the tail built from the facts are the rows built from the facts', () => {
+    fc.assert(
+      fc.property(
+        source,
+        triple,
+        fc.option(instant, { nil: undefined }),
+        fc.option(instant, { nil: undefined }),
+        (src, [a, , c], mark, computedAt) => {
+          const stored = buildRollups(src, rollupBuckets(cal, GRID));
+          const u = storedUntil(cal, c, mark, computedAt);
+          // Never past the mark or the computed-at, and on a bucket edge unless the rows hold to the end.
+          expect(u).toBeLessThanOrEqual(Math.min(c, mark ?? c, computedAt ?? Number.NEGATIVE_INFINITY));
+          if (u < c && Number.isFinite(u)) expect(bucketAt(cal, u).start).toBe(u);
+          const built = builtRows(cal, src, range(a, c));
+          if (u <= a) return; // built wholly from the facts
+          const prefix = storedRows(cal, src, stored, range(a, u));
+          const tail = u < c ? builtRows(cal, src, range(u, c)) : [];
+          expect([...prefix, ...tail]).toEqual(built);
+          const all = efficiencyTotalsSeries(packRollups(built), range(a, c));
+          expect(
+            efficiencyTotalsSeries(joinSeries(packRollups(prefix), packRollups(tail)), range(a, c)),
+          ).toEqual(all);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('storedUntil: the end when nothing is pending before it, the start of the bucket a mark falls in', () => {
+    const h = t('2024-03-31T03:00:00Z');
+    expect(storedUntil(cal, h, undefined, h + HOUR_MS)).toBe(h);
+    expect(storedUntil(cal, h, h + 1, h)).toBe(h);
+    expect(storedUntil(cal, h, undefined, undefined)).toBe(Number.NEGATIVE_INFINITY);
+    const mid = h - 20 * MINUTE_MS;
+    expect(storedUntil(cal, h, mid, h)).toBe(bucketAt(cal, mid).start);
+    expect(storedUntil(cal, h, h, mid)).toBe(bucketAt(cal, mid).start);
   });
 });

@@ -193,4 +193,24 @@ describe.each(DIALECTS)('stored prefix and fresh tail on %s', (dialect) => {
       { numRuns: 6, seed: 1067, examples: [[{ a: at(0) - DAY, b: NOW, mark: at(16, 20) }]] },
     );
   });
+  it('the rows before the mark are read stored, not rebuilt: facts removed there after the recompute do not change the figures', async () => {
+    const p = await plant(at(16, 20));
+    // Yesterday's cycles of the stored machine go after its rows were computed (no mark for them): a
+    // report that rebuilt the whole range from the facts would lose their parts and ideal time.
+    await api.h.t.db
+      .deleteFrom('cycles')
+      .where('machine_id', '=', p.stored)
+      .where('end_at', '<', at(0))
+      .execute();
+    for (const [start, end, interval] of [
+      [at(0) - DAY, NOW, 'hour'],
+      [at(0) - DAY, at(0) + DAY, 'day'],
+    ] as const) {
+      const [stored, facts] = await Promise.all([
+        figures(p.cookie, p.stored, start, end, interval),
+        figures(p.cookie, p.facts, start, end, interval),
+      ]);
+      expect(stored).toEqual(facts);
+    }
+  });
 });
