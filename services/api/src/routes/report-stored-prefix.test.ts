@@ -167,7 +167,7 @@ describe.each(DIALECTS)('stored prefix and fresh tail on %s', (dialect) => {
     await scope.deleteFrom('rollups').where('machine_id', '=', facts).execute();
     await scope.deleteFrom('rollup_days').where('machine_id', '=', facts).execute();
     await scope.deleteFrom('rollup_weeks').where('machine_id', '=', facts).execute();
-    await scope
+    await api.h.t.db
       .insertInto('rollup_dirty')
       .values({ machine_id: stored, company_id: company.id, from_at: mark, marked_at: NOW })
       .execute();

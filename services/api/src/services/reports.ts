@@ -128,12 +128,15 @@ export interface ReportCells {
 }
 
 /**
- * The machines' rollups over the range. Stored rows are used unless `cache` is off, the machine has a
- * pending dirty mark inside the range (late data or an edit not yet recomputed) or its rows stop before the
- * range does (the live end of today): then its rows are built from the stored facts now, with the same
- * domain code the recompute uses. Either way no row straddles the range's edges: a stored machine's rows
- * are its whole stored buckets inside the range plus the buckets the range's edges cut, built from the facts
- * over their part inside it (decision 1015), so any range and every cell in it sums exactly its own time.
+ * The machines' rollups over the range. Stored rows are used unless `cache` is off, up to where each
+ * machine's rows stop holding (decision 1067, `storedUntil`): its pending dirty mark (late data, an edit, or
+ * simply live ingest, which keeps a mark minutes old on every machine) or where its rows were computed up
+ * to, taken back to a bucket start. Its rows from there to the range's end (or now) are built from the
+ * stored facts now, with the same domain code the recompute uses; a machine with nothing stored before that
+ * point is built wholly from the facts. Either way no row straddles the range's edges: the stored part is
+ * its whole stored buckets plus the bucket the range's start cuts (and the one "now" cuts, when the rows
+ * hold to the end), built from the facts over their part inside it (decision 1015), so any range and every
+ * cell in it sums exactly its own time, and the figures are those of building it all from the facts.
  * The cache token fingerprints
  * what the stored rows depend on, so it changes whenever the numbers may have (decision 0700).
  *
@@ -143,7 +146,8 @@ export interface ReportCells {
  * adds exactly as it would the hourly rows. Those rows carry empty per-reason
  * maps; with `reasons` the result's `downtimeByReason` is the in-shift downtime by reason over the range of
  * all the machines in the selected shifts (`reasons.shiftIds`; null: all shift time), from the database
- * for the stored machines and from the rows for the others.
+ * for the stored machines and from the rows for the others. On day rows a machine's stored part ends at a
+ * company-day start (day rows are whole days): the day its mark falls in is built from the facts.
  */
 export async function reportRollups(
   ctx: ServiceCtx,
@@ -158,7 +162,10 @@ export async function reportRollups(
   },
 ): Promise<{
   rows: Map<string, Rollup[]>;
-  /** The stored machines read as cells, packed; those machines' `rows` stay empty. */
+  /**
+   * The stored machines read as cells, packed, with their built tail (decision 1067) packed after them;
+   * those machines' `rows` hold only that tail.
+   */
   series: Map<string, RollupSeries>;
   cacheToken: string;
   downtimeByReason: Record<string, DowntimeMs>;
@@ -357,13 +364,14 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   return out;
 }
 
-/** The longest span of facts loaded and built at once for one machine (decision 1067). */
+/** The most machine-time of facts loaded and built at once (decision 1067): a machine-day. */
 const BUILD_SLICE_MS = 86_400_000;
 
 /**
  * The machines' rollup rows over `span` built from the stored facts (the rollupBuckets grid clipped to the
- * span), as the recompute builds them. A span of up to a day is one load for all the machines; a longer one
- * (a mark days old, cache=false) is loaded and built a machine and a day at a time (each slice ending on a
+ * span), as the recompute builds them. Up to a machine-day in all (the minutes since the marks of live
+ * ingest) is one load for all the machines; more (a mark days old, cache=false, today on day rows) is loaded
+ * and built a machine and at most a day at a time (each slice ending on a
  * bucket edge, so the rows are the same), handing the event loop back between slices so sockets and
  * /healthz keep running while it works (decision 1067).
  */
@@ -386,7 +394,7 @@ async function buildFromFacts(
       else out.set(id, buildRollups(sources.get(id)!, buckets));
     }
   };
-  if (span.end - span.start <= BUILD_SLICE_MS) {
+  if ((span.end - span.start) * ids.length <= BUILD_SLICE_MS) {
     await build(ids, span.start, span.end);
     return out;
   }
