@@ -195,12 +195,12 @@ describe.each(DIALECTS)('stored prefix and fresh tail on %s', (dialect) => {
   });
   it('the rows before the mark are read stored, not rebuilt: facts removed there after the recompute do not change the figures', async () => {
     const p = await plant(at(16, 20));
-    // Yesterday's cycles of the stored machine go after its rows were computed (no mark for them): a
-    // report that rebuilt the whole range from the facts would lose their parts and ideal time.
+    // The stored machine's cycles before the mark's hour go after its rows were computed (no mark for them):
+    // a report that rebuilt the range (or, by day, today) from the facts would lose their parts and ideal time.
     await api.h.t.db
       .deleteFrom('cycles')
       .where('machine_id', '=', p.stored)
-      .where('end_at', '<', at(0))
+      .where('end_at', '<', at(16))
       .execute();
     for (const [start, end, interval] of [
       [at(0) - DAY, NOW, 'hour'],

@@ -213,12 +213,16 @@ export async function reportRollups(
   // and only the rest is built from the facts. While ingest runs every machine has a mark minutes old, so
   // a 30-day range reads 30 days of stored rows and builds minutes.
   const until = new Map<string, number>();
+  /** On day rows: where the machine's hourly rows hold, from its `until` (a day start) on. */
+  const hourUntil = new Map<string, number>();
   for (const id of machineIds) {
     let u = opts.useStored
       ? storedUntil(calendar, freshEnd, state.dirty.get(id), state.computedAt.get(id))
       : Number.NEGATIVE_INFINITY;
-    if (cells && u < freshEnd && u > range.start)
+    if (cells && u < freshEnd && u > range.start) {
+      hourUntil.set(id, u);
       u = companyDayRange(calendar, shopDateOf(calendar, epochMs(u))).start;
+    }
     until.set(id, u);
   }
   const fresh = machineIds.filter((id) => until.get(id)! < freshEnd && until.get(id)! <= range.start);
@@ -279,6 +283,8 @@ export async function reportRollups(
   }
   for (const id of fresh) series.delete(id);
   const tailed = stored.filter((id) => !fresh.includes(id) && tailOf(id) !== null);
+  /** Where each tailed machine's rows start being built from the facts. */
+  const factsFrom = new Map(tailed.map((id) => [id, tailOf(id)!]));
   if (cells && tailed.length > 0) {
     // The day rows of a machine with a tail stop at its company day: its cells are summed again up to
     // there (one query per distinct day, usually today's start for all of them).
@@ -292,13 +298,36 @@ export async function reportRollups(
       });
       for (const id of ids) series.set(id, prefix.series.get(id) ?? packRollups([]));
     }
+    // That day up to where its hourly rows hold is read from them (a report by day ending today reads today's
+    // hours, not its facts); a gap in them leaves the machine's day to the facts.
+    const hourly = tailed.filter((id) => (hourUntil.get(id) ?? Number.NEGATIVE_INFINITY) > tailOf(id)!);
+    if (hourly.length > 0) {
+      const hours = groupBy(
+        await loadRollups(ctx.scope, {
+          machineIds: hourly,
+          start: Math.min(...hourly.map((id) => tailOf(id)!)),
+          end: Math.max(...hourly.map((id) => hourUntil.get(id)!)),
+        }),
+        (r) => r.machineId,
+      );
+      for (const id of hourly) {
+        const split = splitRange(calendar, { start: epochMs(tailOf(id)!), end: epochMs(hourUntil.get(id)!) });
+        const mine = hours.get(id) ?? [];
+        if (split.edges.length > 0 || !coversWhole(split, mine)) continue;
+        rows.set(
+          id,
+          rollupsOfRange(split, mine, () => []),
+        );
+        factsFrom.set(id, hourUntil.get(id)!);
+      }
+    }
   }
   if (freshEnd > range.start) {
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
     const spans: Array<[number, string[]]> = [
       ...(fresh.length > 0 ? [[range.start, fresh] as [number, string[]]] : []),
-      ...groupBy(tailed, (id) => tailOf(id)!),
+      ...groupBy(tailed, (id) => factsFrom.get(id)!),
     ];
     for (const [from, ids] of spans) {
       const built = await buildFromFacts(ctx, calendar, ids, { start: from, end: freshEnd });
@@ -308,7 +337,7 @@ export async function reportRollups(
         else {
           rows.get(id)!.push(...tail);
           const prefix = series.get(id);
-          if (prefix) series.set(id, joinSeries(prefix, packRollups(tail)));
+          if (prefix) series.set(id, joinSeries(prefix, packRollups(rows.get(id)!)));
         }
       }
     }
@@ -364,16 +393,18 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   return out;
 }
 
-/** The most machine-time of facts loaded and built at once (decision 1067): a machine-day. */
-const BUILD_SLICE_MS = 86_400_000;
+/** Up to this much machine-time of facts, all the machines are loaded and built at once (decision 1067). */
+const ONE_LOAD_MS = 86_400_000;
+/** The longest span of one machine's facts loaded and built at once otherwise (as a recompute's slice). */
+const BUILD_SLICE_MS = 7 * 86_400_000;
 
 /**
  * The machines' rollup rows over `span` built from the stored facts (the rollupBuckets grid clipped to the
  * span), as the recompute builds them. Up to a machine-day in all (the minutes since the marks of live
  * ingest) is one load for all the machines; more (a mark days old, cache=false, today on day rows) is loaded
- * and built a machine and at most a day at a time (each slice ending on a
- * bucket edge, so the rows are the same), handing the event loop back between slices so sockets and
- * /healthz keep running while it works (decision 1067).
+ * and built a machine and at most a week at a time (each slice ending on a bucket edge, so the rows are the
+ * same), handing the event loop back between them so sockets and /healthz keep running while it works: the
+ * SQLite driver is synchronous, so one load of every machine's month was one block of seconds (decision 1067).
  */
 async function buildFromFacts(
   ctx: ServiceCtx,
@@ -394,7 +425,7 @@ async function buildFromFacts(
       else out.set(id, buildRollups(sources.get(id)!, buckets));
     }
   };
-  if ((span.end - span.start) * ids.length <= BUILD_SLICE_MS) {
+  if ((span.end - span.start) * ids.length <= ONE_LOAD_MS) {
     await build(ids, span.start, span.end);
     return out;
   }
