@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   addDowntimeByReasonInto,
   addTotalsInto,
-  bucketAt,
   buildRollups,
   checkRange,
   coversWhole,
@@ -15,7 +14,6 @@ import {
   joinSeries,
   knownStateMsSeries,
   packRollups,
-  rollupBuckets,
   rollupsOfRange,
   shopDateOf,
   splitRange,
@@ -44,6 +42,7 @@ import {
   rollupDirtyMarks,
 } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
+import { buildFromFacts, groupBy } from './report-facts';
 
 // The report calls of live-operations §7 / reports-admin §7 (decision 0700). Numbers are sums of rollups
 // (decision 0009) and the metric math of packages/domain; JSON carries exact numbers, display strings and
@@ -379,67 +378,6 @@ export async function reportRollups(
     downtimeByReason,
     recomputing: machineIds.filter((id) => (state.dirty.get(id) ?? Number.POSITIVE_INFINITY) < range.end),
   };
-}
-
-/** The items grouped by a key, in first-seen order. */
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
-
-/** Up to this much machine-time of facts, all the machines are loaded and built at once (decision 1067). */
-const ONE_LOAD_MS = 86_400_000;
-/** The longest span of one machine's facts loaded and built at once otherwise (as a recompute's slice). */
-const BUILD_SLICE_MS = 7 * 86_400_000;
-
-/**
- * The machines' rollup rows over `span` built from the stored facts (the rollupBuckets grid clipped to the
- * span), as the recompute builds them. Up to a machine-day in all (the minutes since the marks of live
- * ingest) is one load for all the machines; more (a mark days old, cache=false, today on day rows) is loaded
- * and built a machine and at most a week at a time (each slice ending on a bucket edge, so the rows are the
- * same), handing the event loop back between them so sockets and /healthz keep running while it works: the
- * SQLite driver is synchronous, so one load of every machine's month was one block of seconds (decision 1067).
- */
-async function buildFromFacts(
-  ctx: ServiceCtx,
-  calendar: CompanyCalendar,
-  ids: readonly string[],
-  span: Range,
-): Promise<Map<string, Rollup[]>> {
-  const out = new Map<string, Rollup[]>();
-  const build = async (of: readonly string[], from: number, to: number) => {
-    const s = { start: epochMs(from), end: epochMs(to) };
-    // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
-    // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
-    const sources = await loadRollupSources(ctx.scope.db, of, s, { now: ctx.now });
-    const buckets = rollupBuckets(calendar, s);
-    for (const id of of) {
-      const built = out.get(id);
-      if (built) built.push(...buildRollups(sources.get(id)!, buckets));
-      else out.set(id, buildRollups(sources.get(id)!, buckets));
-    }
-  };
-  if ((span.end - span.start) * ids.length <= ONE_LOAD_MS) {
-    await build(ids, span.start, span.end);
-    return out;
-  }
-  let first = true;
-  for (const id of ids)
-    for (let from = span.start; from < span.end;) {
-      let to = from + BUILD_SLICE_MS;
-      to = to >= span.end ? span.end : Math.max(bucketAt(calendar, to).start, from + 1);
-      if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
-      first = false;
-      await build([id], from, to);
-      from = to;
-    }
-  return out;
 }
 
 /**
