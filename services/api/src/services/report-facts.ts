@@ -26,14 +26,17 @@ export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, 
 
 /** Up to this much machine-time of facts, all the machines are loaded and built at once (decision 1067). */
 const ONE_LOAD_MS = 86_400_000;
-/** The longest span of one machine's facts loaded and built at once otherwise (as a recompute's slice). */
-const BUILD_SLICE_MS = 7 * 86_400_000;
+/**
+ * The longest span of one machine's facts loaded and built at once otherwise: a report's month (31 days, the
+ * longest range of most reports) in one load per machine; week slices cost PostgreSQL 1.5–3.5× in round trips.
+ */
+const BUILD_SLICE_MS = 31 * 86_400_000;
 
 /**
  * The machines' rollup rows over `span` built from the stored facts (the rollupBuckets grid clipped to the
  * span), as the recompute builds them. Up to a machine-day in all (the minutes since the marks of live
  * ingest) is one load for all the machines; more (a mark days old, cache=false, today on day rows) is loaded
- * and built a machine and at most a week at a time (each slice ending on a bucket edge, so the rows are the
+ * and built a machine (and at most 31 days) at a time (each slice ending on a bucket edge, so the rows are the
  * same), handing the event loop back between them so sockets and /healthz keep running while it works: the
  * SQLite driver is synchronous, so one load of every machine's month was one block of seconds (decision 1067).
  */
