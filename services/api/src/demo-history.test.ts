@@ -9,6 +9,7 @@ import type { ProductionResponse } from '@takt/domain';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
 import { demoMachinePrograms, makeDemoHistory } from './demo-history';
+import { demoManualStations, recordDemoManualHistory } from './demo-history-manual';
 import { inProcessBus } from './live/bus';
 import { DEMO_LOGINS, ensureDemoCompany } from './provision';
 import { apiPerTest } from './testing/report-plant';
@@ -99,4 +100,58 @@ describe.each(DIALECTS)('the demo plant history on %s', (dialect) => {
     expect(rejected).toBeGreaterThan(0);
     expect(rejected / total).toBeLessThan(0.05);
   }, 60_000);
+
+  it('two days of the manual assembly bench: Add Part counts by its jobs, pause reasons and rejects', async () => {
+    const { db } = api.h.t;
+    await ensureDemoCompany(db, {
+      portBase: 7000,
+      seed: 20261122,
+      adapterFields: demoAdapterFields(),
+      now: NOW,
+    });
+    const stations = await demoManualStations(db);
+    expect(stations.size).toBe(1);
+    const [bench] = [...stations.keys()] as [string];
+    const made = await recordDemoManualHistory(db, {
+      bus: inProcessBus(),
+      now: NOW,
+      from: START,
+      to: NOW,
+      seed: 20261122,
+      stations,
+    });
+    expect(made.errors).toEqual([]);
+    expect(made.failures).toBe(0);
+    expect(made.runs).toBeGreaterThanOrEqual(2);
+    expect(made.annotations).toBeGreaterThan(0);
+    expect(made.rejects).toBeGreaterThan(0);
+
+    const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
+    const cookie = await api.h.login(admin.email, admin.password);
+    const res = await api.h.send('POST', '/api/reports/warehouse/production', cookie, {
+      start: START,
+      end: NOW,
+      data: ['oee', 'availability', 'performance', 'quality', 'allTime'],
+      filter: { machine: [bench] },
+      groupBy: ['machine'],
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const [item] = ((await res.json()) as ProductionResponse).items;
+    // METRICS.md §1: the bench's monitored life starts at its first count, minutes into the first shift.
+    expect(item?.allTime).toBeGreaterThan(1.5 * DAY);
+    expect(item?.allTime).toBeLessThan(2 * DAY);
+    expect(item?.quality).toBeLessThan(1);
+    // Its availability and OEE are not asserted: the product gives a manual work center no state (its life is
+    // No data), which is why makeDemoHistory does not play the bench yet (decision 1035, consequences).
+    const cycles = await api.h.get(
+      `/api/reports/cycles?start=${START}&end=${NOW}&machineId=${bench}`,
+      cookie,
+    );
+    expect(cycles.status).toBe(200);
+    const { parts } = (await cycles.json()) as { parts: { total: number; rejected: number } };
+    // Add Part counts the run's step: a kit of 3 (Gearbox Kit GK-3) counts 3.
+    expect(parts.total).toBeGreaterThan(made.counts);
+    expect(parts.rejected).toBeGreaterThan(0);
+    expect(parts.rejected / parts.total).toBeLessThan(0.05);
+  });
 });

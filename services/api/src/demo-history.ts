@@ -89,7 +89,7 @@ export async function demoHistoryNeeded(db: Kysely<Database>): Promise<boolean> 
 }
 
 /** Applies the floor's commands as the demo operator's tablet would sync them. */
-class Floor {
+export class Floor {
   failures = 0;
   applied = 0;
   /** The first refusals, for the start log. */
@@ -125,7 +125,7 @@ class Floor {
   }
 }
 
-async function demoFloor(db: Kysely<Database>, bus: LiveBus, now: number): Promise<Floor> {
+export async function demoFloor(db: Kysely<Database>, bus: LiveBus, now: number): Promise<Floor> {
   const company = await findDemoCompany(db);
   if (!company) throw new Error('the demo company is missing');
   const operator = DEMO_LOGINS.find((l) => l.role === 'operator')!;
