@@ -26,8 +26,12 @@ describe('a server killed in the middle of a sync', () => {
   });
 
   /** SIGKILL, then the product again on the same files and ports. */
-  async function crashAndRestart(): Promise<void> {
+  const OFFLINE_TEXT = 'Network offline. Please check your Internet connection.';
+
+  /** Kills the server; `whileDown` runs before it starts again (what the tablet must see meanwhile). */
+  async function crashAndRestart(whileDown?: () => Promise<void>): Promise<void> {
     await product.kill();
+    await whileDown?.();
     product = await startProduct(ENV, { reuse: product });
   }
 
@@ -69,7 +73,19 @@ describe('a server killed in the middle of a sync', () => {
       if (batches.length === 1) {
         await route.fetch();
         atKill.push(loggedCount(product, ids));
-        await crashAndRestart();
+        // The server stays down until the live channel's reconnect has failed (the toast checked at the end):
+        // a restart quicker than the channel's retry would leave nothing to see.
+        await crashAndRestart(() =>
+          expect
+            .poll(
+              async () =>
+                (await toastLog(tablet.page)).some(
+                  (x) => x.text.includes(OFFLINE_TEXT) && x.text.includes('Failed to reconnect'),
+                ),
+              { timeout: 45_000, interval: 200 },
+            )
+            .toBe(true),
+        );
         await route.abort('connectionreset');
       } else if (batches.length === 3) {
         let answered = false;
@@ -128,7 +144,7 @@ describe('a server killed in the middle of a sync', () => {
     // live-operations §4, §8: with the server gone the live channel's reconnect failed, so the offline toast
     // showed its text and "Failed to reconnect"; once the channel was back it read "Reconnected!" and closed 2 s
     // later.
-    const offlineText = 'Network offline. Please check your Internet connection.';
+    const offlineText = OFFLINE_TEXT;
     await expect
       .poll(async () => (await toastLog(tablet.page)).at(-1)?.text.includes(offlineText), {
         timeout: 45_000,
