@@ -20,6 +20,7 @@ import { parseShdrLine } from '../sources/shdr/shdr';
 import { conditionText, loadFieldMaps, writeDerived } from './store';
 import type { FakeAdapter } from '../testing/test-support';
 import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
+import { overlappingIntervals } from '../testing/intervals';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MIN = 60_000;
@@ -176,6 +177,7 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
   async function expectFromScratch(companyId: string, machineId: string, lateFrom: number) {
     const scratch = await fromScratch(companyId, machineId);
     const actual = await stored(machineId);
+    expect(await overlappingIntervals(t.db, machineId)).toEqual([]);
     expect(actual.intervals).toEqual(scratch.expected.intervals);
     expect(actual.cycles).toEqual(scratch.expected.cycles);
     expect(actual.programs).toEqual(scratch.expected.programs);

@@ -25,6 +25,7 @@ import { aJob, aJobMachine, aShift } from '../../../api/src/testing/live-builder
 import { demoAdapterFields } from '../demo/demo-adapter';
 import { parseShdrLine } from '../sources/shdr/shdr';
 import { LOOPBACK_SOURCES } from '../testing/test-support';
+import { overlappingIntervals } from '../testing/intervals';
 import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
 import { conditionText } from './store';
@@ -301,6 +302,7 @@ describe.each(DIALECTS)('late data is the same data on %s', (dialect) => {
       .where('start_at', '<', D + DAY)
       .orderBy('start_at')
       .execute();
+    expect(await overlappingIntervals(db, machineId), order.name).toEqual([]);
     const { recomputing: _, range: __, ...figures } = report;
     return {
       figures,

@@ -118,6 +118,8 @@ export class MachinePipeline {
   /** Until its first successful write, a pipeline takes over the machine's stored history from its first observation. */
   private takeOverAt: number | null = null;
   private tookOver = false;
+  /** Before the takeover: the earliest observation handed to the engine that is not a setup event (machine data). */
+  private firstData = Infinity;
   /** Set by the takeover write: the previous run's open records were closed at this time. */
   private tookOverAt: number | null = null;
   /**
@@ -170,7 +172,10 @@ export class MachinePipeline {
     this.queued = [];
     if (!this.tookOver) {
       let first = Infinity;
-      for (const o of observations) if (o.ts < first) first = o.ts;
+      for (const o of observations) {
+        if (o.ts < first) first = o.ts;
+        if (o.key !== 'setup' && o.ts < this.firstData) this.firstData = o.ts;
+      }
       this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
     }
     // Machine data older than the setup events known: they are read from the job runs before the next take.
@@ -261,13 +266,17 @@ export class MachinePipeline {
       this.setupSeen.add(`${e.at}|${e.value}`);
       this.setupEvents.push({ at: e.at, value: e.value });
     }
-    // An event before the history this pipeline derived: the worker re-derives from storage (decision 1025).
+    // An event before the history this pipeline derived: the worker re-derives from storage (decision 1025). Before
+    // its takeover, that history starts at its first machine data: an older event (a job run begun in setup before
+    // a restart) would make the takeover replace stored time it has no data for (decision 1065).
+    if (!this.tookOver) this.drain();
+    const start = this.tookOver ? this.historyStart : this.firstData;
     let before = Infinity;
-    if (this.tookOver) for (const e of fresh) if (e.at < this.historyStart && e.at < before) before = e.at;
+    for (const e of fresh) if (e.at < start && e.at < before) before = e.at;
     if (before < Infinity) this.tooLateFrom = Math.min(this.tooLateFrom ?? Infinity, before);
     this.pushDomain(
       fresh
-        .filter((e) => !this.tookOver || e.at >= this.historyStart)
+        .filter((e) => e.at >= start)
         .map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })),
     );
   }
@@ -362,6 +371,14 @@ export class MachinePipeline {
     // delete them (decision 0201: found by the crash test).
     const replaceFrom = this.tookOverAt == null ? from : Math.max(from, this.tookOverAt + 1);
     return { from: replaceFrom, result: result(replaceFrom) };
+  }
+
+  /**
+   * This pipeline re-derives stored history (a rebuild): every setup event it is given is folded in, those before its
+   * first data included (they are the job runs' of the time it re-derives, decision 1065).
+   */
+  derivesStoredHistory(): void {
+    this.firstData = -Infinity;
   }
 
   /** A rebuilt pipeline continues the stored history (re-derived from `from`) instead of taking it over. */

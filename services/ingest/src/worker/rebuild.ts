@@ -108,6 +108,7 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
     link.source.kind,
     now(),
   );
+  fresh.derivesStoredHistory();
   // The signals in force at the floor, unless a connection change received since starts the run afresh.
   feedStored(fresh, start === runStart ? [...seed, ...rows] : rows);
   fresh.setSetup(setup.get(machineId) ?? [], runStart);
