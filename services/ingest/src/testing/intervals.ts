@@ -27,3 +27,12 @@ export async function overlappingIntervals(db: Kysely<Database>, machineId: stri
   }
   return out;
 }
+
+/** `overlappingIntervals` of every machine with stored intervals: an afterEach of a worker test expects none. */
+export async function overlappingIntervalsOfAll(db: Kysely<Database>): Promise<string[]> {
+  const machines = await db.selectFrom('state_intervals').select('machine_id').distinct().execute();
+  const out: string[] = [];
+  for (const m of machines)
+    for (const o of await overlappingIntervals(db, m.machine_id)) out.push(`${m.machine_id}: ${o}`);
+  return out;
+}

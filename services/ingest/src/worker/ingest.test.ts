@@ -12,6 +12,7 @@ import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
 import type { FakeAdapter } from '../testing/test-support';
 import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
+import { overlappingIntervalsOfAll } from '../testing/intervals';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -47,6 +48,8 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     ingest = undefined;
     socket = undefined;
     await adapter.close();
+    // Whatever the test did, a machine is in one state at a time in what the worker stored.
+    expect(await overlappingIntervalsOfAll(t.db)).toEqual([]);
     await t.cleanup();
   });
 

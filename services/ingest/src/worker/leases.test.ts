@@ -23,6 +23,7 @@ import { createShdrSource } from '../../../api/src/repositories/machine-sources'
 import { aCompany, aMachine } from '../../../api/src/testing/builders';
 import { sleep } from '../testing/test-support';
 import { LeaseKeeper } from './leases';
+import { overlappingIntervalsOfAll } from '../testing/intervals';
 
 const TTL = 10_000;
 
@@ -51,6 +52,8 @@ describe('ingest leases on PostgreSQL', () => {
     }
   });
   afterEach(async () => {
+    // A machine is in one state at a time in what the nodes stored.
+    expect(await overlappingIntervalsOfAll(t.db)).toEqual([]);
     await t.cleanup();
   });
 

@@ -120,6 +120,8 @@ export class MachinePipeline {
   private tookOver = false;
   /** Before the takeover: the earliest observation handed to the engine that is not a setup event (machine data). */
   private firstData = Infinity;
+  /** Setup events older than `firstData` were given before the takeover: it re-derives from storage (decision 1065). */
+  private setupBeforeData = false;
   /** Set by the takeover write: the previous run's open records were closed at this time. */
   private tookOverAt: number | null = null;
   /**
@@ -157,6 +159,10 @@ export class MachinePipeline {
   /** Earliest observation that was too old for the in-memory history (the worker rebuilds from storage), or null. */
   get rebuildFrom(): number | null {
     this.drain();
+    // Setup events older than its first machine data: the stored history up to that data stays as the previous
+    // worker stored it, and a rebuild from there reads the state in force (setup included) from storage.
+    if (this.setupBeforeData && this.firstData < Infinity)
+      return Math.min(this.tooLateFrom ?? Infinity, this.firstData);
     return this.tooLateFrom;
   }
 
@@ -266,14 +272,16 @@ export class MachinePipeline {
       this.setupSeen.add(`${e.at}|${e.value}`);
       this.setupEvents.push({ at: e.at, value: e.value });
     }
-    // An event before the history this pipeline derived: the worker re-derives from storage (decision 1025). Before
-    // its takeover, that history starts at its first machine data: an older event (a job run begun in setup before
-    // a restart) would make the takeover replace stored time it has no data for (decision 1065).
+    // An event before the history this pipeline derived: the worker re-derives from storage (decision 1025).
+    let before = Infinity;
+    if (this.tookOver) for (const e of fresh) if (e.at < this.historyStart && e.at < before) before = e.at;
+    if (before < Infinity) this.tooLateFrom = Math.min(this.tooLateFrom ?? Infinity, before);
+    // Before its takeover, that history starts at its first machine data: an older event (a job run begun in setup
+    // days before a restart) would make the takeover replace stored time it has no data for (decision 1065). The
+    // worker re-derives from storage from that first data instead (`rebuildFrom`).
     if (!this.tookOver) this.drain();
     const start = this.tookOver ? this.historyStart : this.firstData;
-    let before = Infinity;
-    for (const e of fresh) if (e.at < start && e.at < before) before = e.at;
-    if (before < Infinity) this.tooLateFrom = Math.min(this.tooLateFrom ?? Infinity, before);
+    if (!this.tookOver && fresh.some((e) => e.at < start)) this.setupBeforeData = true;
     this.pushDomain(
       fresh
         .filter((e) => e.at >= start)

@@ -238,6 +238,7 @@ describe.each(DIALECTS)('a worker restart during a job run begun in setup on %s'
 
     // A deploy: the worker restarts an hour after the history's end and the machine goes on sending.
     clock = D + 2 * DAY + HOUR;
+    logs.length = 0;
     await restart();
     await ingest!.syncSetup();
     const after = twoHours(D + 2 * DAY + HOUR, false);
@@ -248,6 +249,11 @@ describe.each(DIALECTS)('a worker restart during a job run begun in setup on %s'
     await rollUp();
 
     expect(await overlappingIntervals(db, machineId)).toEqual([]);
+    // The new worker re-derived from storage once, from its own first data: not from the run's setup two days back
+    // (a run open for weeks would read weeks of observations).
+    expect(logs.filter((m) => m.includes('re-derived history'))).toEqual([
+      expect.stringContaining(`after late data at ${iso(D + 2 * DAY + HOUR)}`),
+    ]);
     const restarted = await snapshot();
     expect(restarted.states).toEqual(before.states);
     expect(restarted.figures).toEqual(before.figures);

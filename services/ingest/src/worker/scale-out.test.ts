@@ -19,6 +19,7 @@ import { LOOPBACK_SOURCES, fakeAdapter, sleep, startWorker, waitFor } from '../t
 import type { IngestService } from './ingest';
 import { startIngest } from './ingest';
 import { LEASE_TTL_MS } from './leases';
+import { overlappingIntervalsOfAll } from '../testing/intervals';
 
 const MACHINES = 4;
 /** Script lines per phase and the time between them. */
@@ -242,6 +243,9 @@ describe('ingest nodes sharing machines on PostgreSQL', () => {
     await single?.stop();
     await Promise.all(workers.map((w) => w.kill()));
     await Promise.all(adapters.map((a) => a.adapter.close()));
+    // A machine is in one state at a time in what the nodes stored.
+    expect(await overlappingIntervalsOfAll(reference.db)).toEqual([]);
+    expect(await overlappingIntervalsOfAll(cluster.db)).toEqual([]);
     await reference.cleanup();
     await cluster.cleanup();
   });
@@ -366,6 +370,7 @@ describe.each(DIALECTS.filter((d) => d === 'sqlite'))('one ingest node on %s', (
   afterEach(async () => {
     await ingest?.stop();
     await adapter.adapter.close();
+    expect(await overlappingIntervalsOfAll(t.db)).toEqual([]);
     await t.cleanup();
   });
 
