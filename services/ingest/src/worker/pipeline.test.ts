@@ -91,6 +91,27 @@ describe('MachinePipeline setup events', () => {
     p.setSetup([{ at: T0 - 30 * MIN, value: 'START' }]);
     expect(p.rebuildFrom).toBe(T0 - 30 * MIN);
   });
+
+  it('takes over from its first machine data, and re-derives from storage there for an older setup event (decision 1065)', () => {
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    // A restart: the open job run's setup began two days before; the pipeline has no machine data yet.
+    p.setSetup([{ at: T0 - 2 * 24 * 60 * MIN, value: 'START' }]);
+    expect(p.rebuildFrom).toBeNull();
+    expect(p.take(T0)).toBeNull();
+    p.setConnection('CONNECTED', T0);
+    p.pushRaw([value(T0, 'execution', 'ACTIVE')], T0);
+    // Nothing before its own data is replaced: the worker re-derives from storage from that data on.
+    expect(p.rebuildFrom).toBe(T0);
+  });
+
+  it('a pipeline re-deriving stored history folds in setup events before its first data', () => {
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    p.derivesStoredHistory();
+    feedStored(p, [{ ts: T0, key: 'execution', value: 'ACTIVE' }]);
+    p.setSetup([{ at: T0 - 5 * MIN, value: 'START' }]);
+    expect(p.rebuildFrom).toBeNull();
+    expect(p.liveRow(T0 + MIN).state).toBe('SETUP');
+  });
 });
 
 describe('MachinePipeline link order (METRICS.md §1)', () => {
