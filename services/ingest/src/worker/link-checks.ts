@@ -55,8 +55,11 @@ export async function syncSetup(
   const since = now() - SETUP_TICK_MS;
   const events = await loadSetupEvents(db, [...byMachine.keys()], since);
   for (const [machineId, link] of byMachine) {
-    // The pipeline passes on only the events it has not seen.
-    link.pipeline.setSetup(events.get(machineId) ?? [], since);
+    // The pipeline passes on only the events it has not seen; those it forgot after a write are not handed again (an
+    // open run's start, older than its setup memory, would make it re-derive from storage at every tick, decision
+    // 1065): a change there comes with a setup mark.
+    const known = (events.get(machineId) ?? []).filter((e) => link.pipeline.remembersSetupFrom(e.at));
+    link.pipeline.setSetup(known, since);
     if (link.pipeline.dirty) link.liveDirty = true;
   }
   const applied: Array<{ machineId: string; markedAt: number }> = [];
@@ -69,7 +72,13 @@ export async function syncSetup(
       .knownSetupEvents()
       .some((e) => e.at >= mark.from_at && !current.has(eventKey(e)));
     // So does a change before the history the pipeline derived itself (a worker started after it).
-    if (gone || !link.pipeline.holdsHistoryFrom(mark.from_at)) link.pipeline.rederiveFrom(mark.from_at);
+    // So does one older than the setup events it remembers (the tick no longer hands them).
+    if (
+      gone ||
+      !link.pipeline.holdsHistoryFrom(mark.from_at) ||
+      !link.pipeline.remembersSetupFrom(mark.from_at)
+    )
+      link.pipeline.rederiveFrom(mark.from_at);
     // New events older than the engine's memory make it re-derive from storage by themselves.
     link.pipeline.setSetup(list, mark.from_at);
     link.liveDirty = true;

@@ -104,6 +104,30 @@ describe('MachinePipeline setup events', () => {
     expect(p.rebuildFrom).toBe(T0);
   });
 
+  it('forgets the start of a run open longer than its setup memory, and the tick leaves it out (no rebuild at every tick)', () => {
+    const DAY = 24 * 60 * MIN;
+    const setup = [{ at: T0 - 10 * DAY, value: 'START' as const }];
+    // A pipeline rebuilt from storage a week back: it folded the run's start in.
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    p.derivesStoredHistory();
+    feedStored(p, [{ ts: T0 - 7 * DAY, key: 'execution', value: 'ACTIVE' }]);
+    p.setSetup(setup, T0 - 7 * DAY);
+    p.continueStoredHistory(T0 - 7 * DAY);
+    p.replaceFrom(T0);
+    p.take(T0);
+    p.stored(T0);
+    // The write forgot the start (older than 8 days): the tick leaves it out (handed again, it would be news).
+    expect(p.knownSetupEvents()).toEqual([]);
+    expect(p.remembersSetupFrom(setup[0]!.at)).toBe(false);
+    expect(p.remembersSetupFrom(T0 - 7 * DAY)).toBe(true);
+    p.setSetup(
+      setup.filter((e) => p.remembersSetupFrom(e.at)),
+      T0 - DAY,
+    );
+    expect(p.rebuildFrom).toBeNull();
+    expect(p.liveRow(T0 + MIN).state).toBe('SETUP');
+  });
+
   it('a pipeline re-deriving stored history folds in setup events before its first data', () => {
     const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
     p.derivesStoredHistory();

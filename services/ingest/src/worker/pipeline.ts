@@ -131,6 +131,11 @@ export class MachinePipeline {
   private historyStart = -Infinity;
   private readonly setupSeen = new Set<string>();
   private setupEvents: Array<{ at: number; value: 'START' | 'END' }> = [];
+  /**
+   * Setup events before this time were forgotten after a write (SETUP_MEMORY_MS): the tick hands them no more (an open
+   * run's start would be news again at every tick); a change there comes with a setup mark (decision 1065).
+   */
+  private setupForgottenBefore = -Infinity;
   /** Every setup event of the job runs reaching to or past this time is known (given by the worker). */
   private setupKnownFrom = Infinity;
   /** Data older than `setupKnownFrom` arrived: the worker reads the setup events from here (decision 1025). */
@@ -297,6 +302,14 @@ export class MachinePipeline {
     return this.tookOver && at >= this.historyStart;
   }
 
+  /**
+   * Whether a setup event at `at` handed again would be one this pipeline remembers or never had: false for those it
+   * forgot after a write (the tick leaves them out, decision 1065).
+   */
+  remembersSetupFrom(at: number): boolean {
+    return !this.tookOver || at >= this.setupForgottenBefore;
+  }
+
   /** Setup events this pipeline was given and still remembers. */
   knownSetupEvents(): ReadonlyArray<{ at: number; value: 'START' | 'END' }> {
     return this.setupEvents;
@@ -414,6 +427,7 @@ export class MachinePipeline {
       for (const e of this.setupEvents) if (e.at < keepFrom) this.setupSeen.delete(`${e.at}|${e.value}`);
       this.setupEvents = this.setupEvents.filter((e) => e.at >= keepFrom);
       this.setupKnownFrom = Math.max(this.setupKnownFrom, keepFrom);
+      this.setupForgottenBefore = keepFrom;
     }
   }
 

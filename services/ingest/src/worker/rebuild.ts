@@ -110,8 +110,12 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   );
   fresh.derivesStoredHistory();
   // The signals in force at the floor, unless a connection change received since starts the run afresh.
-  feedStored(fresh, start === runStart ? [...seed, ...rows] : rows);
-  fresh.setSetup(setup.get(machineId) ?? [], runStart);
+  const fed = start === runStart ? [...seed, ...rows] : rows;
+  feedStored(fresh, fed);
+  // The job runs reaching past runStart are all those in force at the signals seeded from before it: the setup is
+  // known from the earliest row fed, so a seed does not make the worker read the job runs again from its time (after
+  // the pipeline forgot an old run's start, that read would re-derive from it, decision 1065).
+  fresh.setSetup(setup.get(machineId) ?? [], Math.min(runStart, fed[0]?.ts ?? runStart));
   fresh.setConnection(link.transport.status, now());
   fresh.continueStoredHistory(start);
   fresh.replaceFrom(from);

@@ -294,4 +294,36 @@ describe.each(DIALECTS)('a worker restart during a job run begun in setup on %s'
     // The setup before the first data made the worker re-derive from storage once, not at every batch.
     expect(logs.filter((m) => m.includes('re-derived history'))).toHaveLength(1);
   }, 60_000);
+
+  it('re-derives nothing at each tick for a run begun in setup longer ago than its setup memory', async () => {
+    const { db, machineId, jobId, push, enter, restart } = await world();
+    clock = D + 1000;
+    await push([[D, 'avail|AVAILABLE|execution|READY|program|O100|part_count|0']], clock);
+    await enter('start_job', { id: machineId, jobId, setup: true });
+    // Nine days on, the run still in setup, the worker restarts: it re-derives from its first data (a week of
+    // storage back), and its writes forget the run's start (8 days of setup memory).
+    clock = D + 9 * DAY;
+    logs.length = 0;
+    await restart();
+    await push([[clock - 1000, 'execution|ACTIVE']], clock);
+    await ingest!.syncSetup();
+    await ingest!.flush();
+    for (let tick = 1; tick <= 3; tick++) {
+      clock += MIN;
+      await push([[clock - 1000, `part_count|${tick}`]], clock);
+      await ingest!.syncSetup();
+      await ingest!.flush();
+    }
+    // One re-derivation, from the new worker's first data: none from the run's start, nine days of observations back.
+    expect(logs.filter((m) => m.includes('re-derived history'))).toEqual([
+      expect.stringContaining(`after late data at ${iso(D + 9 * DAY - 1000)}`),
+    ]);
+    expect(await overlappingIntervals(db, machineId)).toEqual([]);
+    const live = await db
+      .selectFrom('machine_live')
+      .select('state')
+      .where('machine_id', '=', machineId)
+      .execute();
+    expect(live).toEqual([{ state: 'SETUP' }]);
+  }, 60_000);
 });
