@@ -31,6 +31,18 @@ export interface CompaniesTable {
   erp: string | null;
   muted: Generated<number>;
   annual_recurring_revenue: number | null;
+  // 0040 (company settings screen, decision 1087): 0/1 flags, durations in ms, percents, null = not set.
+  operator_tracking: Generated<number>;
+  underlay_delay_ms: Generated<number>;
+  underlay_auto_expand_ms: Generated<number>;
+  long_downtime_threshold_ms: Generated<number>;
+  warningpercent_oee: Generated<number>;
+  failurepercent_oee: Generated<number>;
+  enable_auto_job_dispatch: Generated<number>;
+  /** reports-admin §9 benchmarking: null Undecided, 0 Opt In, 1 Opt Out. */
+  exclude_from_benchmarking: number | null;
+  tablet_registration_key: string | null;
+  address: string | null;
 }
 
 export interface UsersTable {
