@@ -27,7 +27,9 @@ export const API_KEY_RULES: Record<ApiKeyScope, readonly Rule[]> = {
     { methods: READ, path: /^\/api\/(shifts|jobs|productionruns|machinegroups)(\/.*)?$/ },
   ],
   'operations:write': [
-    { methods: ANY, path: /^\/api\/(dispatch|operatorruns|downtime|annotations)(\/.*)?$/ },
+    { methods: ANY, path: /^\/api\/(dispatch|downtime|annotations)(\/.*)?$/ },
+    // The live operator calls (query, start, stop); the operator runs screen's calls are for sessions (1091).
+    { methods: ANY, path: /^\/api\/operatorruns(\/(start|stop))?\/?$/ },
     { methods: WRITE, path: /^\/api\/partadjustment(\/.*)?$/ },
     { methods: ANY, path: /^\/api\/setup\/(parts|transition|end)$/ },
     {

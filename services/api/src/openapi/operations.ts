@@ -15,7 +15,13 @@ import {
 } from '../routes/annotations';
 import { dispatchCurrentQuerySchema } from '../routes/dispatch';
 import { downtimeQuerySchema, splitDowntimeRequestSchema } from '../routes/downtime';
-import { operatorsQuerySchema, runsQuerySchema } from '../routes/operators';
+import {
+  operatorsQuerySchema,
+  runCorrectionSchema,
+  runEndSchema,
+  runsListQuerySchema,
+  runsQuerySchema,
+} from '../routes/operators';
 import { partAdjustmentPatchSchema } from '../routes/part-adjustments';
 import { annotationSaveSchema } from '../services/annotations';
 import { manualPartsSchema, manualUndoSchema, partAdjustmentBodySchema } from '../services/part-adjustments';
@@ -109,6 +115,31 @@ export const OPERATION_CALLS: readonly DocumentedCall[] = [
     access: W,
     who: FULL,
     body: operatorRunStopRequestSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/operatorruns/list',
+    summary: 'Operator runs of a range, by machine and operator (the operator runs screen, decision 1091)',
+    access: 'session',
+    who: FULL,
+    query: runsListQuerySchema,
+  },
+  {
+    method: 'put',
+    path: '/api/operatorruns/{id}',
+    summary: "Correct an operator run's start and end",
+    access: 'session',
+    who: `${FULL}, admins`,
+    body: runCorrectionSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/operatorruns/{id}/end',
+    summary: 'End an open operator run (now, or at endAt)',
+    access: 'session',
+    who: `${FULL}, admins`,
+    body: runEndSchema,
+    optionalBody: true,
   },
   {
     method: 'get',

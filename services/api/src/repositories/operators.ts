@@ -170,3 +170,42 @@ export async function insertOperatorRun(
 export async function endOperatorRun(scope: CompanyScope, id: string, endAt: number): Promise<void> {
   await scope.updateTable('operator_runs').set({ end_at: endAt }).where('id', '=', id).execute();
 }
+
+/**
+ * The operator runs screen's list (decision 1091): runs overlapping [startAt, endAt), of one machine and/or one
+ * operator when named, newest first.
+ */
+export async function listOperatorRuns(
+  scope: CompanyScope,
+  q: { startAt: number; endAt: number; machineId?: string | undefined; operatorId?: string | undefined },
+): Promise<OperatorRun[]> {
+  let query = runsWithName(scope)
+    .where('operator_runs.start_at', '<', q.endAt)
+    .where((eb) =>
+      eb.or([eb('operator_runs.end_at', 'is', null), eb('operator_runs.end_at', '>', q.startAt)]),
+    );
+  if (q.machineId) query = query.where('operator_runs.machine_id', '=', q.machineId);
+  if (q.operatorId) query = query.where('operator_runs.operator_id', '=', q.operatorId);
+  const rows = await query
+    .orderBy('operator_runs.start_at', 'desc')
+    .orderBy('operator_runs.id')
+    .limit(OPERATOR_RUNS_LIST_LIMIT)
+    .execute();
+  return rows.map(toOperatorRun);
+}
+
+/** At most this many runs in one answer of the list (decision 1091). */
+export const OPERATOR_RUNS_LIST_LIMIT = 1000;
+
+/** A corrected run's times (end null keeps it open). */
+export async function setOperatorRunTimes(
+  scope: CompanyScope,
+  id: string,
+  times: { startAt: number; endAt: number | null },
+): Promise<void> {
+  await scope
+    .updateTable('operator_runs')
+    .set({ start_at: times.startAt, end_at: times.endAt })
+    .where('id', '=', id)
+    .execute();
+}

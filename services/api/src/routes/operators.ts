@@ -3,12 +3,15 @@ import { z } from 'zod';
 import {
   operatorRunStartRequestSchema,
   operatorRunStopRequestSchema,
+  epochMsSchema,
+  idSchema,
   operatorRunsQuerySchema,
   queryBool,
+  queryEpochMs,
 } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { requireAdmin, requirePermission } from '../http/permissions';
-import { jsonBody, queryParams } from '../http/validate';
+import { jsonBody, optionalJsonBody, queryParams } from '../http/validate';
 import {
   archiveOperator,
   createOperator,
@@ -20,6 +23,7 @@ import {
   stopOperatorRun,
   updateOperator,
 } from '../services/operators';
+import { correctOperatorRun, endOperatorRunAt, listOperatorRuns } from '../services/operator-runs';
 import { inTransaction } from './live-ctx';
 
 // Two resources, one file (decision 0114): operators (/api/operators) and their runs (/api/operatorruns);
@@ -75,17 +79,53 @@ export const runsQuerySchema = operatorRunsQuerySchema.refine((q) => q.startAt <
   path: ['endAt'],
 });
 
+const startBeforeEnd = { message: 'Start Date must be before End Date', path: ['endAt'] };
+
+/** The operator runs screen's list (decision 1091): a range, optionally one machine and one operator. */
+export const runsListQuerySchema = z
+  .strictObject({
+    startAt: queryEpochMs,
+    endAt: queryEpochMs,
+    machineId: idSchema.optional(),
+    operatorId: idSchema.optional(),
+  })
+  .refine((q) => q.startAt < q.endAt, startBeforeEnd);
+
+/** A run's corrected start and end; end null keeps an open run open (decision 1091). */
+export const runCorrectionSchema = z
+  .strictObject({ startAt: epochMsSchema, endAt: epochMsSchema.nullable() })
+  .refine((b) => b.endAt == null || b.startAt < b.endAt, startBeforeEnd);
+
+/** End an open run at endAt, or now when left out. */
+export const runEndSchema = z.strictObject({ endAt: epochMsSchema.optional() });
+
 /**
  * Operator runs (live-operations §7; operator picker, FullProduct).
  * GET  /api/operatorruns?machineId&startAt&endAt → runs overlapping the range, with operator.name
  * POST /api/operatorruns/start `{ machineId, operatorId, pinToPreviousEvent }` → 201 the new run
  * POST /api/operatorruns/stop `{ machineId }` → the ended run
+ * The operator runs screen (decision 1091):
+ * GET  /api/operatorruns/list?startAt&endAt[&machineId][&operatorId] → runs overlapping the range, newest first
+ * PUT  /api/operatorruns/:id `{ startAt, endAt }` (admins) → the corrected run
+ * POST /api/operatorruns/:id/end `{ endAt? }` (admins) → the ended run
  */
 export const operatorRunsRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/', async (c) => {
     const q = queryParams(c, runsQuerySchema);
     return c.json(await inTransaction(c, (ctx) => queryOperatorRuns(ctx, q)));
+  })
+  .get('/list', async (c) => {
+    const q = queryParams(c, runsListQuerySchema);
+    return c.json(await inTransaction(c, (ctx) => listOperatorRuns(ctx, q)));
+  })
+  .put('/:id', requireAdmin, async (c) => {
+    const body = await jsonBody(c, runCorrectionSchema);
+    return c.json(await inTransaction(c, (ctx) => correctOperatorRun(ctx, c.req.param('id'), body)));
+  })
+  .post('/:id/end', requireAdmin, async (c) => {
+    const body = await optionalJsonBody(c, runEndSchema);
+    return c.json(await inTransaction(c, (ctx) => endOperatorRunAt(ctx, c.req.param('id'), body)));
   })
   .post('/start', async (c) => {
     const body = await jsonBody(c, operatorRunStartRequestSchema);
