@@ -10,6 +10,7 @@ export * from './palette';
 export * from './time/civil';
 export * from './time/zone';
 export * from './time/window';
+export * from './time/date-entry';
 export * from './calendar/time-context';
 export * from './calendar/shifts';
 export * from './calendar/shift-overlaps';
