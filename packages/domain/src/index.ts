@@ -45,6 +45,7 @@ export * from './reports/job-report';
 // Live-operations rules
 export * from './live/status';
 export * from './live/rules';
+export * from './live/job-standards';
 export * from './live/link';
 export * from './live/machine-connection';
 export * from './live/figures';

@@ -149,7 +149,8 @@ describe.each(DIALECTS)('setup on %s', (dialect) => {
       expect(res.status, await res.clone().text()).toBe(200);
       const set = laborActivitySetSchema.parse(await res.json());
       expect(set.id).toBe(run.jsgId);
-      expect(set.expectedSetupDuration).toBe(1_800_000);
+      // The job's 30 minutes start as an unplanned setup, which has none (decision 1083).
+      expect(set.expectedSetupDuration).toBe(0);
       expect(set.laborActivities.map((a) => [a.setupStage?.name, a.startAt, a.endAt, a.setup])).toEqual([
         ['Teardown', run.startedAt, h.clock.now, true],
         ['First article', h.clock.now, null, true],

@@ -1,3 +1,4 @@
+import { runSetupMode, runSetupTime } from '@takt/domain';
 import type { JobRunFigures, LaborActivitySet, SetupStage } from '@takt/domain';
 import type { PartBehavior, StartInSetup, CompanyScope } from '@takt/db';
 import { jobRunChanged } from '@takt/db';
@@ -87,7 +88,7 @@ export async function jobRunView(scope: CompanyScope, run: JobRunRecord): Promis
     startdate: run.startAt,
     enddate: run.endAt,
     setupMode: run.setupMode,
-    setuptime: run.expectedSetupMs == null ? null : run.expectedSetupMs / 1000,
+    setuptime: runSetupTime(run.setupMode, run.expectedSetupMs == null ? null : run.expectedSetupMs / 1000),
     setupend: run.setupEnd,
     cycletime: run.expectedCycleTime,
     idealcycletime: run.idealCycleTime,
@@ -200,11 +201,9 @@ export async function startJob(ctx: ServiceCtx, input: JobStartInput): Promise<J
   }
 
   const runId = crypto.randomUUID();
-  const setupMode: StartInSetup = input.setup
-    ? jm.start_in_setup === 'none'
-      ? 'unplanned'
-      : jm.start_in_setup
-    : 'none';
+  // Start in setup means one thing from every entry point (decision 1083): the domain's rule.
+  const setupMode: StartInSetup = runSetupMode(input.setup, jm.start_in_setup);
+  const setupSeconds = runSetupTime(setupMode, jm.setuptime);
   // A run changes how the machine's time and cycles count from its start (METRICS.md §4): the rollups
   // from there are recomputed, marked in this transaction.
   await jobRunChanged(scope, input.id, at);
@@ -225,7 +224,7 @@ export async function startJob(ctx: ServiceCtx, input: JobStartInput): Promise<J
     reported_parts: jm.reported_parts,
     required_cycles: jm.required_cycles,
     part_behavior: jm.part_behavior,
-    expected_setup_ms: input.setup && jm.setuptime != null ? jm.setuptime * 1000 : null,
+    expected_setup_ms: setupSeconds === null ? null : setupSeconds * 1000,
     setup_note: null,
     created_at: ctx.now,
   });

@@ -1,5 +1,5 @@
 import { jobRunChanged } from '@takt/db';
-import { emptyJobTally } from '@takt/domain';
+import { emptyJobTally, runSetupTime } from '@takt/domain';
 import type { JobTally, ProductionRun, RunLaborActivity, RunParts, ScheduleRunSave } from '@takt/domain';
 import { invalidInput, notFound } from '../http/errors';
 import { getJobRun, insertJobRun, updateJobRun } from '../repositories/dispatch';
@@ -52,7 +52,7 @@ const toProductionRun = (
     startdate: r.startAt,
     enddate: r.endAt,
     startInSetup: r.setupMode,
-    setuptime: r.setupMode === 'none' ? null : (r.expectedSetupMs ?? 0),
+    setuptime: runSetupTime(r.setupMode, r.expectedSetupMs),
     setupend: r.setupMode === 'none' ? r.startAt : r.setupEnd,
     cycletime: r.expectedCycleTime,
     idealcycletime: r.idealCycleTime,
@@ -232,9 +232,9 @@ async function checkRun(
   return setupEnd;
 }
 
-/** reports-admin §4 "none (setuptime null), planned, unplanned (setuptime 0)": planned keeps the time given. */
+/** reports-admin §4 "none (setuptime null), planned, unplanned (setuptime 0)", the domain's rule (decision 1083). */
 const setupTimeOf = (s: ScheduleRunSave, given: number | null | undefined): number | null =>
-  s.startInSetup === 'none' ? null : s.startInSetup === 'unplanned' ? 0 : (given ?? 0);
+  runSetupTime(s.startInSetup, given);
 
 /**
  * The labor activities the second form saves (decision 0940): each setup stage (setup true), then production
