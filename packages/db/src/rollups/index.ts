@@ -5,3 +5,4 @@ export * from './read';
 export * from './touch';
 export * from './days';
 export * from './claims';
+export * from './manual-states';

@@ -11,6 +11,7 @@ import {
 import type { CompanyCalendar, EpochMs } from '@takt/domain';
 import type { Database } from '../schema';
 import { loadCalendar } from './calendar';
+import { isManualWorkCenter, rederiveManualStates } from './manual-states';
 import { writeRollupDays } from './days';
 import { loadRollupSource } from './sources';
 
@@ -40,7 +41,14 @@ export async function recomputeRollups(db: Kysely<Database>, input: RecomputeInp
   // A `to` at or before `from` still means the company day of `from`, as it always did; a `from` after now
   // recomputes today up to now.
   if (!Number.isFinite(input.from) || !Number.isFinite(input.to) || input.now <= EARLIEST_TIME_MS) return 0;
-  const start = Math.min(Math.max(input.from, EARLIEST_TIME_MS), input.now - 1);
+  // Decision 1073: a manual work center's states are derived from its floor evidence first, from the evidence
+  // before the change on (a count can turn the gap before it into downtime), and its rollups from there.
+  let changedFrom = input.from;
+  if (await isManualWorkCenter(db, input.machineId)) {
+    const anchor = await rederiveManualStates(db, { ...input, from: Math.max(input.from, EARLIEST_TIME_MS) });
+    if (anchor !== null) changedFrom = Math.min(changedFrom, anchor);
+  }
+  const start = Math.min(Math.max(changedFrom, EARLIEST_TIME_MS), input.now - 1);
   const end = Math.min(Math.max(input.to, start + 1), input.now);
   const calendar = input.calendar ?? (await loadCalendar(db, input.companyId));
   let rows = 0;

@@ -1,6 +1,6 @@
 import type { Expression, ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from 'kysely';
-import { applyStandards, epochMs, piecePlannedValue, piecesOf, segmentsOf } from '@takt/domain';
+import { applyStandards, epochMs, manualCycles, piecePlannedValue, piecesOf, segmentsOf } from '@takt/domain';
 import type {
   Annotation,
   AnnotationTypeLike,
@@ -15,6 +15,7 @@ import type {
 } from '@takt/domain';
 import type { Database } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
+import { toManualRun } from './manual-states';
 
 // A machine's stored facts as the domain's RollupSource (what its rollups are built from), for a range.
 
@@ -241,7 +242,15 @@ export async function loadRollupSources(
     unless(() =>
       db
         .selectFrom('part_adjustments')
-        .select(['machine_id', 'adjustment_time', 'count', 'scrapcount', 'reject_behavior', 'type_id'])
+        .select([
+          'machine_id',
+          'adjustment_time',
+          'count',
+          'scrapcount',
+          'reject_behavior',
+          'type_id',
+          'kind',
+        ])
         .where('machine_id', 'in', ids)
         .where('adjustment_time', '>=', range.start)
         .where('adjustment_time', '<', range.end)
@@ -340,6 +349,7 @@ type FactRows = {
     scrapcount: number;
     reject_behavior: Selectable<Database['part_adjustments']>['reject_behavior'];
     type_id: string | null;
+    kind: Selectable<Database['part_adjustments']>['kind'];
   }>;
   /** Over the machine's wider bounds. */
   annotations: Annotation[];
@@ -435,6 +445,16 @@ function toRollupSource(
     categoryId: a.type_id,
   }));
   const downtime = coveredDowntime(range, now, types, intervals, annotations);
+  // Decision 1073: a manual work center's Add Parts are its cycles for Performance (their parts count once,
+  // as the adjustments they are).
+  const added = adjustments
+    .filter((a) => a.kind === 'manual')
+    .map((a) => ({ at: Number(a.adjustment_time), count: a.count }));
+  const standardCycles = applyStandards(machineCycles, runStandards, cyclesBefore);
+  const allCycles =
+    added.length === 0
+      ? standardCycles
+      : [...standardCycles, ...manualCycles(runs.map(toManualRun), added)].sort((a, b) => a.end - b.end);
 
   return {
     machineId,
@@ -442,7 +462,7 @@ function toRollupSource(
     intervals: stateIntervals,
     spindle: spans.filter((s) => s.kind === 'spindle').map(toSpan),
     inCut: spans.filter((s) => s.kind === 'incut').map(toSpan),
-    cycles: applyStandards(machineCycles, runStandards, cyclesBefore),
+    cycles: allCycles,
     adjustments: facts,
     annotations: downtime,
     runs: runStandards,

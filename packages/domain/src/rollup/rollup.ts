@@ -6,3 +6,4 @@ export * from './build';
 export * from './sum';
 export * from './series';
 export * from './no-data';
+export * from './manual-states';

@@ -5,6 +5,7 @@ import {
   claimDirty,
   finishDirty,
   loadCalendar,
+  markManualStatesDue,
   markRollupsDirtyMany,
   recomputeRollups,
   rollupGaps,
@@ -64,6 +65,13 @@ export class RollupWorker {
         } catch (err) {
           this.log(`[ingest] looking for rollup gaps failed: ${(err as Error).message}`);
         }
+      }
+      // Decision 1073: a manual work center whose operator stopped adding parts turns from ACTIVE to INACTIVE with
+      // no new evidence: marked here when its open gap passes the limit. A failure never holds the marks up.
+      try {
+        await markManualStatesDue(db, this.now());
+      } catch (err) {
+        this.log(`[ingest] looking for manual work centers to review failed: ${(err as Error).message}`);
       }
       marks = this.claims ? await claimDirty(db, MARKS_PER_RUN) : await takeDirty(db, MARKS_PER_RUN);
       const calendars = new Map<string, Awaited<ReturnType<typeof loadCalendar>>>();
