@@ -8,7 +8,7 @@ import { useFloorSync } from '../offline/SyncProvider';
 import { queue } from '../offline/queue';
 import type { CategorizeDraft, DowntimeReason } from './forms';
 import { categorizePayload, oneTapReason } from './forms';
-import { UNDERLAY_AUTO_EXPAND_MS, underlayMachine, underlayShown } from './machines/underlayMachine';
+import { underlayMachine, underlayShown } from './machines/underlayMachine';
 import { PendingMark } from '../components/PendingMark';
 
 export interface UnderlayProps {
@@ -17,6 +17,9 @@ export interface UnderlayProps {
   reasons: DowntimeReason[];
   pending: boolean;
   onAddReason: (start: number) => void;
+  /** The company's underlay delay and auto-expand duration (decision 1087); read when the underlay mounts. */
+  delayMs: number;
+  autoExpandMs: number;
 }
 
 /**
@@ -24,10 +27,18 @@ export interface UnderlayProps {
  * grid categorizes the live downtime at once; Add Downtime Reason opens the full form; Split Downtime starts a
  * new period from now. Timing lives in underlayMachine.
  */
-export function Underlay({ machineId, live, reasons, pending, onAddReason }: UnderlayProps) {
+export function Underlay({
+  machineId,
+  live,
+  reasons,
+  pending,
+  onAddReason,
+  delayMs,
+  autoExpandMs,
+}: UnderlayProps) {
   const sync = useFloorSync();
   const id = useId();
-  const actor = useActorRef(underlayMachine, { input: {} });
+  const actor = useActorRef(underlayMachine, { input: { delayMs, autoExpandMs } });
   const state = useSelector(actor, (s) => s.value as string);
   useServerNow(0); // the progress bar ticks every 1 s
   const liveStart = live?.start ?? null;
@@ -51,7 +62,7 @@ export function Underlay({ machineId, live, reasons, pending, onAddReason }: Und
 
   if (!live || !underlayShown(state)) return null;
   const elapsed = Math.max(0, sync.now() - live.start);
-  const progress = Math.min(1, elapsed / UNDERLAY_AUTO_EXPAND_MS);
+  const progress = autoExpandMs > 0 ? Math.min(1, elapsed / autoExpandMs) : 1;
   const expanded = state === 'expanded';
 
   const save = (r: DowntimeReason, draft: CategorizeDraft) => {

@@ -229,7 +229,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                 </dd>
               </div>
             )}
-            {full && view.operator && (
+            {full && data.flags.operatorTracking && view.operator && (
               <div>
                 <dt>{t('card.operator')}</dt>
                 <dd>
@@ -299,6 +299,10 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
         <LoadBoundary quiet>
           <Suspense fallback={null}>
             <Underlay
+              // New settings make a new underlay: its timing is read when it starts.
+              key={`${data.flags.underlayDelayMs}-${data.flags.underlayAutoExpandMs}`}
+              delayMs={data.flags.underlayDelayMs}
+              autoExpandMs={data.flags.underlayAutoExpandMs}
               machineId={machineId}
               live={live}
               reasons={reasons}
@@ -346,16 +350,18 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
                   </button>
                 </>
               )}
-              <button type="button" className="button touch" onClick={() => setOpen({ kind: 'operator' })}>
-                {view.operator ? (
-                  <>
-                    <span className="visually-hidden">{t('toolbar.operatorPrefix')}</span>
-                    {view.operator.name}
-                  </>
-                ) : (
-                  t('toolbar.operatorLogin')
-                )}
-              </button>
+              {data.flags.operatorTracking && (
+                <button type="button" className="button touch" onClick={() => setOpen({ kind: 'operator' })}>
+                  {view.operator ? (
+                    <>
+                      <span className="visually-hidden">{t('toolbar.operatorPrefix')}</span>
+                      {view.operator.name}
+                    </>
+                  ) : (
+                    t('toolbar.operatorLogin')
+                  )}
+                </button>
+              )}
               <button type="button" className="button touch" onClick={() => setOpen({ kind: 'reject' })}>
                 {t('toolbar.rejectPart')}
               </button>

@@ -47,9 +47,12 @@ export function downtimeSections(
   bounds: Pick<ShiftBounds, 'currentStart' | 'previousStart'>,
   filters: ListFilters,
   filterDurationMs: number,
+  /** The company's long-downtime threshold ("Only Long Downtimes"); the filter duration when null. */
+  longDowntimeMs: number | null = null,
 ): { current: ListRow[]; previous: ListRow[] } {
   const rows = downtimeListItems(entries, now, {
     filterDurationMs,
+    longDowntimeMs: longDowntimeMs ?? filterDurationMs,
     showShort: filters.showShort,
     showCategorized: filters.showCategorized,
     onlyUncategorized: filters.onlyUncategorized,

@@ -212,6 +212,10 @@ describe('company flags (live-operations §3, GET /api/company/flags)', () => {
     downtime_list_filter_duration: 120_000,
     currentTimeContext: { offset_millis: 21_600_000 },
     product_tier: 'serviceProvider',
+    operator_tracking: false,
+    underlay_delay: 10_000,
+    underlay_auto_expand: 60_000,
+    long_downtime_threshold: 900_000,
   };
   it('reads every flag of the answer', () => {
     expect(companyFlagsOf(answer)).toEqual({
@@ -224,6 +228,10 @@ describe('company flags (live-operations §3, GET /api/company/flags)', () => {
       downtimeListFilterMs: 120_000,
       timeContextOffsetMs: 21_600_000,
       productTier: 'serviceProvider',
+      operatorTracking: false,
+      underlayDelayMs: 10_000,
+      underlayAutoExpandMs: 60_000,
+      longDowntimeMs: 900_000,
     });
   });
   it('has defaults only before the first load', () => {
@@ -236,6 +244,10 @@ describe('company flags (live-operations §3, GET /api/company/flags)', () => {
       downtimeListFilterMs: null,
       timeContextOffsetMs: 0,
       productTier: null,
+      operatorTracking: true,
+      underlayDelayMs: 30_000,
+      underlayAutoExpandMs: 300_000,
+      longDowntimeMs: null,
     });
   });
   it.each([

@@ -1,5 +1,6 @@
 import type { CycleInputOption, Me } from '@takt/domain';
 import type { DowntimeEntry, JobState, OperatorState, WorkcenterView } from '../offline/optimistic';
+import { UNDERLAY_AUTO_EXPAND_MS, UNDERLAY_DELAY_MS } from './machines/underlayTiming';
 
 // The workcenter as last pulled from the server (before the overlays of queued actions are folded over it).
 // Inputs are the loose JSON stored in Dexie: every field is read defensively, since the API grows under us.
@@ -33,6 +34,13 @@ export interface CompanyFlags {
   timeContextOffsetMs: number;
   /** null before the first load: the session's permissions alone decide FullProduct. */
   productTier: ProductTier | null;
+  // Company settings (decision 1087); before the first load, the defaults of decision 0708.
+  /** The operator name button and the card's operator (live-operations §2 "when operator tracking is on"). */
+  operatorTracking: boolean;
+  underlayDelayMs: number;
+  underlayAutoExpandMs: number;
+  /** "Only Long Downtimes" hides periods at or below it; null before the first load: the filter duration. */
+  longDowntimeMs: number | null;
 }
 
 const CYCLE_INPUT: readonly CycleInputOption[] = ['timepercycle', 'timeperpart', 'partsperhour'];
@@ -53,6 +61,10 @@ export function companyFlagsOf(raw: unknown): CompanyFlags {
     downtimeListFilterMs: num(f?.downtime_list_filter_duration),
     timeContextOffsetMs: num(obj(f?.currentTimeContext)?.offset_millis) ?? 0,
     productTier: oneOf(f?.product_tier, TIERS),
+    operatorTracking: f?.operator_tracking !== false,
+    underlayDelayMs: num(f?.underlay_delay) ?? UNDERLAY_DELAY_MS,
+    underlayAutoExpandMs: num(f?.underlay_auto_expand) ?? UNDERLAY_AUTO_EXPAND_MS,
+    longDowntimeMs: num(f?.long_downtime_threshold),
   };
 }
 

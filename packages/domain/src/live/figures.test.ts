@@ -145,6 +145,25 @@ describe('liveFigures: one machine, hand-computed', () => {
     );
   });
 
+  it("OEE tile status follows the company's OEE percents, not the parts goal's (decision 1087)", () => {
+    const withOee = (oeeWarningPercent: number, oeeFailurePercent: number) =>
+      liveFigures({
+        calendar,
+        source,
+        windowStart: S0,
+        run,
+        now: NOW,
+        limits: { ...limits, oeeWarningPercent, oeeFailurePercent },
+      });
+    const pct = withOee(85, 70).goal.percent ?? NaN;
+    expect(withOee(85, 70).goal.status).toBe('danger');
+    expect(withOee(Math.floor(pct), 0).oeeStatus).toBe('success');
+    expect(withOee(100, Math.floor(pct)).oeeStatus).toBe('warning');
+    expect(withOee(100, Math.floor(pct) + 1).oeeStatus).toBe('danger');
+    // The parts goal keeps its own cut-offs whatever the OEE ones are.
+    expect(withOee(0, 0).goal.status).toBe('danger');
+  });
+
   it('run time of a job without ideal cycle time is out of P: P and OEE null, never 0 % (decision 1002)', () => {
     const noIdeal = { ...run, idealCycleTime: 0 };
     const f0 = liveFigures({

@@ -41,6 +41,9 @@ export interface LiveLimits {
   failurePercent: number;
   utilizationWarningPercent: number;
   utilizationFailurePercent: number;
+  /** The OEE dashboard's own cut-offs (reports-admin §3 warningpercent_oee, failurepercent_oee; decision 1087). */
+  oeeWarningPercent?: number;
+  oeeFailurePercent?: number;
 }
 
 export interface LiveFiguresInput {
@@ -102,8 +105,9 @@ export interface LiveFigures {
   utilizationStatus: 'success' | 'warning' | 'danger' | 'unavailable';
   goal: LivePartsGoal;
   /**
-   * The OEE dashboard's status (live-operations §4): the goal status, noJobStandards when the running job has no
-   * ideal cycle time (METRICS.md §3: its Performance is unknown, never 0 %, decision 1003).
+   * The OEE dashboard's status (live-operations §4): the goal status against the company's OEE warning and
+   * failure percents (decision 1087), noJobStandards when the running job has no ideal cycle time (METRICS.md
+   * §3: its Performance is unknown, never 0 %, decision 1003).
    */
   oeeStatus: GoalStatus;
 }
@@ -158,17 +162,26 @@ export function livePartsGoal(
     expectedParts: expected,
     percent: pct,
     aheadBehind: expected == null ? null : partsAheadBehind(goodParts, expected),
-    status: run
-      ? goalStatus({
-          scheduled: true,
-          hasJobStandards: run.expectedCycleTime > 0,
-          percentOfGoal: pct,
-          productionRuntimeMs: runtime,
-          warningPercent: limits.warningPercent,
-          failurePercent: limits.failurePercent,
-        })
-      : 'unavailable',
+    status: runGoalStatus(run, pct, runtime, limits),
   };
+}
+
+/** A run's goal status at `percent` of goal against a pair of cut-offs (parts goal or OEE, live-operations §4). */
+function runGoalStatus(
+  run: LiveGoalRun | null,
+  percent: number | null,
+  runtimeMs: number,
+  limits: { warningPercent: number; failurePercent: number },
+): GoalStatus {
+  if (!run) return 'unavailable';
+  return goalStatus({
+    scheduled: true,
+    hasJobStandards: run.expectedCycleTime > 0,
+    percentOfGoal: percent,
+    productionRuntimeMs: runtimeMs,
+    warningPercent: limits.warningPercent,
+    failurePercent: limits.failurePercent,
+  });
 }
 
 /** A machine's live figures at `now` from its stored facts. */
@@ -210,6 +223,12 @@ export function liveFigures(input: LiveFiguresInput): LiveFigures {
             failurePercent: limits.utilizationFailurePercent,
           }),
     goal,
-    oeeStatus: oeeGoalStatus(run, goal.status),
+    oeeStatus: oeeGoalStatus(
+      run,
+      runGoalStatus(run, goal.percent, goal.productionRuntimeMs, {
+        warningPercent: limits.oeeWarningPercent ?? limits.warningPercent,
+        failurePercent: limits.oeeFailurePercent ?? limits.failurePercent,
+      }),
+    ),
   };
 }

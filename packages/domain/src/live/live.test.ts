@@ -249,6 +249,9 @@ describe('live-operations rules', () => {
         (i) => i.period.start / MINUTE_MS,
       ),
     ).toEqual([20, 60]);
+    // The company's long-downtime threshold of 6 min (decision 1087): the 5-min period is not long.
+    const longOnly = { ...opts, showShort: true, onlyLong: true, longDowntimeMs: 6 * MINUTE_MS };
+    expect(downtimeListItems(periods, now, longOnly).map((i) => i.period.start / MINUTE_MS)).toEqual([60]);
   });
 
   it('multi-select needs at least one uncategorized period and shows "Multiple"', () => {

@@ -91,8 +91,13 @@ export interface DowntimeListOptions {
   showShort: boolean;
   showCategorized: boolean;
   onlyUncategorized?: boolean;
-  /** "Only Long Downtimes": same threshold as short periods. */
+  /** "Only Long Downtimes": periods longer than `longDowntimeMs` only. */
   onlyLong?: boolean;
+  /**
+   * The company's long-downtime threshold (reports-admin §9, decision 1087), in ms; the filter duration when
+   * not given.
+   */
+  longDowntimeMs?: number;
 }
 
 export interface DowntimeListItem<T> {
@@ -121,7 +126,8 @@ export function downtimeListItems<T extends DowntimePeriodLike>(
     const short = durationMs <= o.filterDurationMs;
     const noData = p.noData === true;
     const categorized = !noData && p.reason !== null && p.reason !== '';
-    if (short && (!o.showShort || o.onlyLong)) continue;
+    if (short && !o.showShort) continue;
+    if (o.onlyLong && durationMs <= (o.longDowntimeMs ?? o.filterDurationMs)) continue;
     if (categorized && (!o.showCategorized || o.onlyUncategorized)) continue;
     if (noData && o.onlyUncategorized) continue;
     out.push({ period: p, durationMs, categorized, selectable: !categorized && !noData });

@@ -252,6 +252,13 @@ export const companyFlagsSchema = z.object({
   downtime_list_filter_duration: durationMsSchema,
   currentTimeContext: z.object({ offset_millis: z.number().int() }),
   product_tier: productTierSchema,
+  // Company settings the specs name without a flag name (decision 1087): §2 "operator name button (when
+  // operator tracking is on)", the underlay's "configured delay" and "auto-expand duration", and reports-admin
+  // §9 "Long-downtime threshold is a company setting" ("Only Long Downtimes"). Durations in ms.
+  operator_tracking: z.boolean(),
+  underlay_delay: durationMsSchema,
+  underlay_auto_expand: durationMsSchema,
+  long_downtime_threshold: durationMsSchema,
 });
 /** GET /api/company/flags: the caller's company settings the floor app follows. */
 export type CompanyFlags = z.infer<typeof companyFlagsSchema>;

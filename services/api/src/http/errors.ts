@@ -19,11 +19,16 @@ export const forbidden = () => new ApiError(403, 'FORBIDDEN', 'You do not have p
 
 /** reports-admin §5 ValidationError: a list of problems, each with field, code and details. */
 export function validationError(error: ZodError): ApiError {
-  const issues = error.issues.map((i) => ({
-    field: i.path.join('.') || '(body)',
-    code: i.code,
-    message: i.message,
-  }));
+  // A field the call does not take (a strict schema) is named as the field, one problem per unknown key.
+  const issues = error.issues.flatMap((i): Array<{ field: string; code: string; message: string }> =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({
+          field: [...i.path, key].join('.'),
+          code: i.code,
+          message: `Unknown field: ${key}`,
+        }))
+      : [{ field: i.path.join('.') || '(body)', code: i.code, message: i.message }],
+  );
   return new ApiError(400, 'VALIDATION_ERROR', issues.map((i) => i.message).join('; '), issues);
 }
 

@@ -28,10 +28,19 @@ export async function companyLimits(scope: CompanyScope): Promise<{
   failurePercent: number;
   utilizationWarningPercent: number;
   utilizationFailurePercent: number;
+  oeeWarningPercent: number;
+  oeeFailurePercent: number;
 }> {
   const c = await scope.db
     .selectFrom('companies')
-    .select(['warningpercent', 'failurepercent', 'utilization_warningpercent', 'utilization_failurepercent'])
+    .select([
+      'warningpercent',
+      'failurepercent',
+      'utilization_warningpercent',
+      'utilization_failurepercent',
+      'warningpercent_oee',
+      'failurepercent_oee',
+    ])
     .where('id', '=', scope.companyId)
     .executeTakeFirstOrThrow();
   return {
@@ -39,6 +48,8 @@ export async function companyLimits(scope: CompanyScope): Promise<{
     failurePercent: c.failurepercent,
     utilizationWarningPercent: c.utilization_warningpercent,
     utilizationFailurePercent: c.utilization_failurepercent,
+    oeeWarningPercent: c.warningpercent_oee,
+    oeeFailurePercent: c.failurepercent_oee,
   };
 }
 

@@ -34,6 +34,10 @@ describe.each(DIALECTS)('GET /api/company/flags on %s', (dialect) => {
       downtime_list_filter_duration: 120_000,
       currentTimeContext: { offset_millis: 0 },
       product_tier: 'full',
+      operator_tracking: true,
+      underlay_delay: 30_000,
+      underlay_auto_expand: 300_000,
+      long_downtime_threshold: 120_000,
     };
     expect(await flags(cookie)).toEqual(expected);
     for (const role of ['manager', 'operator', 'kiosk'] as const) {
@@ -56,6 +60,10 @@ describe.each(DIALECTS)('GET /api/company/flags on %s', (dialect) => {
         enable_tablet_machine_switching: 0,
         downtime_list_filter_duration_ms: 300_000,
         time_context_offset_ms: 6 * 3_600_000,
+        operator_tracking: 0,
+        underlay_delay_ms: 45_000,
+        underlay_auto_expand_ms: 600_000,
+        long_downtime_threshold_ms: 900_000,
       })
       .where('id', '=', mine.id)
       .execute();
@@ -68,6 +76,10 @@ describe.each(DIALECTS)('GET /api/company/flags on %s', (dialect) => {
       downtime_list_filter_duration: 300_000,
       currentTimeContext: { offset_millis: 6 * 3_600_000 },
       product_tier: 'serviceProvider',
+      operator_tracking: false,
+      underlay_delay: 45_000,
+      underlay_auto_expand: 600_000,
+      long_downtime_threshold: 900_000,
     });
     expect(await flags(theirs.cookie)).toMatchObject({
       enable_setup_stages: false,

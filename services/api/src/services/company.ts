@@ -1,6 +1,6 @@
 import type { CompanyFlags, Permission } from '@takt/domain';
 import { forbidden, invalidInput } from '../http/errors';
-import type { CompanyAdminSettings } from '../repositories/company';
+import type { CompanyAdminPatch, CompanyAdminSettings } from '../repositories/company';
 import { companyAdminSettings, companySettings, updateCompanyAdminSettings } from '../repositories/company';
 import type { ServiceCtx } from './context';
 import { getTimeContext } from './time-context';
@@ -21,38 +21,41 @@ export async function companyFlags(ctx: ServiceCtx): Promise<CompanyFlags> {
     downtime_list_filter_duration: s.downtimeListFilterDurationMs,
     currentTimeContext: { offset_millis: time.currentTimeContext.offset_millis },
     product_tier: s.productTier,
+    operator_tracking: s.operatorTracking,
+    underlay_delay: s.underlayDelayMs,
+    underlay_auto_expand: s.underlayAutoExpandMs,
+    long_downtime_threshold: s.longDowntimeThresholdMs,
   };
 }
 
 /** GET/PUT /api/company/settings as the API answers it (reports-admin §2 "Settings", §3 Company). */
-export interface CompanySettingsView {
-  name: string;
-  locale: string;
-  enable_setup_stages: boolean;
-}
+export type CompanySettingsView = CompanyAdminSettings;
 
-export interface CompanySettingsInput {
-  locale?: string | undefined;
-  enable_setup_stages?: boolean | undefined;
+export interface CompanySettingsInput extends CompanyAdminPatch {
   /** reports-admin §5: enabling setup stages requires typing the company name. */
   companyName?: string | undefined;
 }
 
 export const COMPANY_NAME_MISMATCH = 'Type the company name exactly to enable setup stages.';
 
-const settingsView = (s: CompanyAdminSettings): CompanySettingsView => ({
-  name: s.name,
-  locale: s.locale,
-  enable_setup_stages: s.enableSetupStages,
-});
+/** The longest duration setting (downtime list filter, underlay delay and auto-expand, long downtime): a day. */
+export const MAX_SETTING_MS = 24 * 60 * 60_000;
+
+/** Each pair whose failure percent may not be above its warning percent (live-operations §4 statuses). */
+const PERCENT_PAIRS = [
+  ['warningpercent', 'failurepercent', 'Parts goal'],
+  ['utilizationwarningpercent', 'utilizationfailurepercent', 'Utilization'],
+  ['warningpercent_oee', 'failurepercent_oee', 'OEE'],
+] as const;
 
 export async function getCompanyAdminSettings(ctx: ServiceCtx): Promise<CompanySettingsView> {
-  return settingsView(await companyAdminSettings(ctx.scope));
+  return companyAdminSettings(ctx.scope);
 }
 
 /**
- * PUT /api/company/settings: the region (locale) and the setup-stages switch. Turning setup stages on needs
- * the typed company name (reports-admin §5) and FullProduct, which gates setup stages (reports-admin §6).
+ * PUT /api/company/settings. Turning setup stages on needs the typed company name (reports-admin §5) and
+ * FullProduct, which gates setup stages (reports-admin §6). The warning and failure percents are checked
+ * together with the stored ones: a failure percent above its warning percent would skip the warning colour.
  */
 export async function saveCompanyAdminSettings(
   ctx: ServiceCtx,
@@ -60,16 +63,27 @@ export async function saveCompanyAdminSettings(
   permissions: readonly Permission[],
 ): Promise<CompanySettingsView> {
   const current = await companyAdminSettings(ctx.scope);
-  const enabling = input.enable_setup_stages === true && !current.enableSetupStages;
-  if (input.enable_setup_stages !== undefined && input.enable_setup_stages !== current.enableSetupStages) {
+  const { companyName, ...patch } = input;
+  const enabling = patch.enable_setup_stages === true && !current.enable_setup_stages;
+  if (patch.enable_setup_stages !== undefined && patch.enable_setup_stages !== current.enable_setup_stages) {
     if (!permissions.includes('FullProduct')) throw forbidden();
   }
-  if (enabling && input.companyName?.trim() !== current.name) {
+  if (enabling && companyName?.trim() !== current.name) {
     throw invalidInput([{ field: 'companyName', code: 'mismatch', message: COMPANY_NAME_MISMATCH }]);
   }
-  await updateCompanyAdminSettings(ctx.scope, {
-    ...(input.locale !== undefined ? { locale: input.locale } : {}),
-    ...(input.enable_setup_stages !== undefined ? { enableSetupStages: input.enable_setup_stages } : {}),
+  const issues = PERCENT_PAIRS.flatMap(([warning, failure, label]) => {
+    const w = patch[warning] ?? current[warning];
+    const f = patch[failure] ?? current[failure];
+    if (f <= w) return [];
+    return [
+      {
+        field: patch[failure] !== undefined ? failure : warning,
+        code: 'out_of_order',
+        message: `${label} failure percent (${f}) must not be above its warning percent (${w})`,
+      },
+    ];
   });
-  return settingsView(await companyAdminSettings(ctx.scope));
+  if (issues.length > 0) throw invalidInput(issues);
+  await updateCompanyAdminSettings(ctx.scope, patch);
+  return companyAdminSettings(ctx.scope);
 }

@@ -117,9 +117,12 @@ describe('Categorize Downtime flow', () => {
 });
 
 describe('downtime underlay timing', () => {
-  function run() {
+  function run(timing: { delayMs?: number; autoExpandMs?: number } = {}) {
     const clock = new SimulatedClock();
-    const actor = createActor(underlayMachine, { clock, input: { now: () => clock.now() } }).start();
+    const actor = createActor(underlayMachine, {
+      clock,
+      input: { now: () => clock.now(), ...timing },
+    }).start();
     return {
       actor,
       clock,
@@ -135,6 +138,18 @@ describe('downtime underlay timing', () => {
     t.clock.increment(1);
     expect(t.state()).toBe('collapsed');
     t.clock.increment(UNDERLAY_AUTO_EXPAND_MS - UNDERLAY_DELAY_MS);
+    expect(t.state()).toBe('expanded');
+  });
+  it("follows the company's delay and auto-expand duration (decision 1087)", () => {
+    const t = run({ delayMs: 5000, autoExpandMs: 20_000 });
+    t.actor.send({ type: 'DOWN', start: 0, elapsedMs: 0 });
+    t.clock.increment(4999);
+    expect(t.state()).toBe('waiting');
+    t.clock.increment(1);
+    expect(t.state()).toBe('collapsed');
+    t.clock.increment(14_999);
+    expect(t.state()).toBe('collapsed');
+    t.clock.increment(1);
     expect(t.state()).toBe('expanded');
   });
   it('counts a downtime that was already going on', () => {

@@ -1,11 +1,12 @@
 import { assign, setup } from 'xstate';
+import { UNDERLAY_AUTO_EXPAND_MS, UNDERLAY_DELAY_MS } from './underlayTiming';
 
 // The downtime underlay (live-operations §2): it appears a while after the machine goes down, expands by itself
 // once the downtime has lasted long enough, collapses when the downtime ends quickly, and closes 5000 ms after
-// a reason was saved. The two durations are settings the API does not serve yet; these are defaults (decision 0708).
+// a reason was saved. The delay and the auto-expand duration are company settings (decision 1087); these are their
+// defaults before the company flags were first read (decision 0708).
 
-export const UNDERLAY_DELAY_MS = 30_000;
-export const UNDERLAY_AUTO_EXPAND_MS = 5 * 60_000;
+export { UNDERLAY_AUTO_EXPAND_MS, UNDERLAY_DELAY_MS };
 export const UNDERLAY_AUTO_CLOSE_MS = 5000;
 
 export interface UnderlayContext {
@@ -15,6 +16,8 @@ export interface UnderlayContext {
   elapsedAtDown: number;
   downAt: number;
   now: () => number;
+  delayMs: number;
+  autoExpandMs: number;
 }
 
 export type UnderlayEvent =
@@ -32,12 +35,12 @@ export const underlayMachine = setup({
   types: {
     context: {} as UnderlayContext,
     events: {} as UnderlayEvent,
-    input: {} as { now?: () => number } | undefined,
+    input: {} as { now?: () => number; delayMs?: number; autoExpandMs?: number } | undefined,
   },
   delays: {
-    appear: ({ context }) => Math.max(0, UNDERLAY_DELAY_MS - context.elapsedAtDown),
+    appear: ({ context }) => Math.max(0, context.delayMs - context.elapsedAtDown),
     autoExpand: ({ context }) =>
-      Math.max(0, UNDERLAY_AUTO_EXPAND_MS - context.elapsedAtDown - (context.now() - context.downAt)),
+      Math.max(0, context.autoExpandMs - context.elapsedAtDown - (context.now() - context.downAt)),
     autoClose: UNDERLAY_AUTO_CLOSE_MS,
   },
   guards: {
@@ -57,6 +60,8 @@ export const underlayMachine = setup({
     elapsedAtDown: 0,
     downAt: 0,
     now: input?.now ?? (() => Date.now()),
+    delayMs: input?.delayMs ?? UNDERLAY_DELAY_MS,
+    autoExpandMs: input?.autoExpandMs ?? UNDERLAY_AUTO_EXPAND_MS,
   }),
   initial: 'hidden',
   states: {

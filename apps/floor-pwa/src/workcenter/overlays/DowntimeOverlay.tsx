@@ -85,7 +85,7 @@ export default function DowntimeOverlay({
     timezone: lz.timeZone,
     currentTimeContext: { offset_millis: data.flags.timeContextOffsetMs },
   });
-  const sections = downtimeSections(entries, now, bounds, filters, threshold);
+  const sections = downtimeSections(entries, now, bounds, filters, threshold, data.flags.longDowntimeMs);
   // Between shifts the first section is the time since the last shift ended; with no shift known, the 24 h.
   const firstTitle = bounds.running
     ? t('downtime.currentShift')
