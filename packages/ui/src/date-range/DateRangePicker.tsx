@@ -1,19 +1,18 @@
 import './report-tools.css';
-import { addDays, addMonths, checkRange, companyDayStart, DAY_MS, parseDay } from '@takt/domain';
-import type { CompanyClock, DayNumber, EpochMs, QuickLinkOptions } from '@takt/domain';
+import { addDays, checkRange, companyDayStart, DAY_MS, defaultDateBounds, shopDateOf } from '@takt/domain';
+import type { BoundMark, CompanyClock, DateBounds, DayNumber, EpochMs, QuickLinkOptions } from '@takt/domain';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { tr } from '../i18n/reports';
+import { MonthCalendar, YearCalendar } from './Calendar';
+import { TypedDateInput } from './DateEntry';
 import {
-  dayInputValue,
   fieldOf,
   formatRangeLabel,
   formatSlot,
   HOUR_SLOTS,
   isStale,
   maxRangeLabel,
-  monthGrid,
-  monthName,
   hourSelected,
   pickDay,
   pickHour,
@@ -24,10 +23,6 @@ import {
   setField,
   slotOf,
   TIME_SLOTS,
-  visibleMonthOf,
-  weekdayNames,
-  yearGrid,
-  yearOf,
 } from './model';
 import type { AppliedRange, Horizon, Selection } from './model';
 
@@ -46,6 +41,28 @@ export interface DateRangePickerProps {
   /** Longest range in days ('Select up to {max range}'); none when the report has no limit. */
   maxDays?: number;
   quickLinkOptions?: QuickLinkOptions;
+  /**
+   * The earliest and latest time a hand-picked range may reach (reports-admin §5 "Calendar disables dates
+   * outside min and max (default min one year back, max now)"; decision 1092). Quick links are the product's
+   * own ranges and are not held to them.
+   */
+  bounds?: DateBounds;
+}
+
+/**
+ * reports-admin §5 "Date-time select marks invalid-min and invalid-max": a range's start before the first
+ * day the calendar offers, or its end after the last one (an end is exclusive: the start of the day after).
+ */
+export function rangeMarks(
+  clock: CompanyClock,
+  r: { start: number; end: number },
+  bounds: DateBounds,
+): { start: BoundMark | null; end: BoundMark | null } {
+  const firstDay = companyDayStart(clock, shopDateOf(clock, bounds.min));
+  const afterLastDay = companyDayStart(clock, addDays(shopDateOf(clock, bounds.max), 1));
+  const mark = (t: number): BoundMark | null =>
+    t < firstDay ? 'invalid-min' : t > afterLastDay ? 'invalid-max' : null;
+  return { start: mark(r.start), end: mark(r.end) };
 }
 
 /**
@@ -56,6 +73,7 @@ export interface DateRangePickerProps {
  */
 export function DateRangePicker(props: DateRangePickerProps) {
   const { clock, now, locale, applied, horizons, onApply, onStaleChange, maxDays, quickLinkOptions } = props;
+  const bounds = props.bounds ?? defaultDateBounds(now);
   const [draft, setDraft] = useState<AppliedRange>(applied);
   const [anchor, setAnchor] = useState<DayNumber | null>(null);
   const [open, setOpen] = useState(false);
@@ -96,7 +114,17 @@ export function DateRangePicker(props: DateRangePickerProps) {
 
   const check = checkRange(clock, draft);
   const tooLong = maxDays != null && draft.end - draft.start > maxDays * DAY_MS;
-  const canApply = check.ok && !tooLong;
+  const marks = draft.quicklink == null ? rangeMarks(clock, draft, bounds) : { start: null, end: null };
+  const [typedOk, setTypedOk] = useState({ start: true, end: true });
+  const boundDay = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: clock.timezone });
+  const markText = (mark: BoundMark | null) =>
+    mark === 'invalid-min'
+      ? tr('dateEntry.invalidMin', { min: boundDay.format(bounds.min) })
+      : mark === 'invalid-max'
+        ? tr('dateEntry.invalidMax', { max: boundDay.format(bounds.max) })
+        : '';
+  const canApply =
+    check.ok && !tooLong && marks.start == null && marks.end == null && typedOk.start && typedOk.end;
   const mode = selectModeFor(draft.interval);
   const links = useMemo(
     () => quickLinksFor(clock, draft.interval, now, quickLinkOptions),
@@ -192,9 +220,21 @@ export function DateRangePicker(props: DateRangePickerProps) {
         >
           <div className="range-menu__main">
             {mode === 'month' ? (
-              <YearCalendar clock={clock} draft={draft} onPick={onPick} {...(locale ? { locale } : {})} />
+              <YearCalendar
+                clock={clock}
+                draft={draft}
+                onPick={onPick}
+                bounds={bounds}
+                {...(locale ? { locale } : {})}
+              />
             ) : (
-              <MonthCalendar clock={clock} draft={draft} onPick={onPick} {...(locale ? { locale } : {})} />
+              <MonthCalendar
+                clock={clock}
+                draft={draft}
+                onPick={onPick}
+                bounds={bounds}
+                {...(locale ? { locale } : {})}
+              />
             )}
             <div className="range-menu__fields">
               <RangeField
@@ -202,14 +242,22 @@ export function DateRangePicker(props: DateRangePickerProps) {
                 label={tr('range.start')}
                 timeLabel={tr('range.startTime')}
                 value={draft.start}
+                mark={marks.start}
+                markText={markText(marks.start)}
+                onValidity={(ok) => setTypedOk((v) => ({ ...v, start: ok }))}
                 onChange={(day, ms) => update(setField(clock, draft, 'start', day, ms))}
+                {...(locale ? { locale } : {})}
               />
               <RangeField
                 clock={clock}
                 label={tr('range.end')}
                 timeLabel={tr('range.endTime')}
                 value={draft.end}
+                mark={marks.end}
+                markText={markText(marks.end)}
+                onValidity={(ok) => setTypedOk((v) => ({ ...v, end: ok }))}
                 onChange={(day, ms) => update(setField(clock, draft, 'end', day, ms))}
+                {...(locale ? { locale } : {})}
               />
             </div>
             {mode === 'hour' && (
@@ -276,33 +324,40 @@ function RangeField({
   label,
   timeLabel,
   value,
+  mark,
+  markText,
+  locale,
   onChange,
+  onValidity,
 }: {
   clock: CompanyClock;
   label: string;
   timeLabel: string;
   value: EpochMs;
+  mark: BoundMark | null;
+  /** What the mark says: 'Not before Nov 29, 2025.' */
+  markText: string;
+  locale?: string;
   onChange: (day: DayNumber, msOfDay: number) => void;
+  onValidity: (valid: boolean) => void;
 }) {
   const id = useId();
   const f = fieldOf(clock, value);
   const slot = slotOf(f.msOfDay);
+  const markId = `${id}-mark`;
   return (
-    <div className="range-field">
+    <div className="range-field" data-mark={mark ?? undefined}>
       <div className="field">
         <label htmlFor={`${id}-d`}>{label}</label>
-        <input
+        {/* live-operations §5: typed in format L or l, kept only if valid. */}
+        <TypedDateInput
           id={`${id}-d`}
-          type="date"
-          value={dayInputValue(f.day)}
-          onChange={(e) => {
-            if (!e.target.value) return;
-            try {
-              onChange(parseDay(e.target.value), f.msOfDay);
-            } catch {
-              // A half-typed date: wait for a whole one.
-            }
-          }}
+          day={f.day}
+          mark={mark}
+          onDay={(day) => onChange(day, f.msOfDay)}
+          onValidity={onValidity}
+          {...(mark ? { describedBy: markId } : {})}
+          {...(locale ? { locale } : {})}
         />
       </div>
       <div className="field">
@@ -316,126 +371,11 @@ function RangeField({
           ))}
         </select>
       </div>
-    </div>
-  );
-}
-
-/** A day is shown selected when its company day lies inside the draft range. */
-const inRange = (clock: CompanyClock, r: { start: number; end: number }, day: DayNumber) => {
-  const s = companyDayStart(clock, day);
-  return s >= r.start && s < r.end;
-};
-
-function MonthCalendar({ clock, draft, onPick, locale }: CalendarProps) {
-  const [month, setMonth] = useState(() => visibleMonthOf(clock, draft.start));
-  const names = useMemo(() => weekdayNames(locale), [locale]);
-  const fmt = useMemo(
-    () => new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' }),
-    [locale],
-  );
-  const title = `${monthName(month, locale)} ${yearOf(month)}`;
-  const next = addMonths(month, 1);
-  return (
-    <div className="calendar">
-      <CalendarHead
-        title={title}
-        onPrevious={() => setMonth(addMonths(month, -1))}
-        onNext={() => setMonth(next)}
-      />
-      <table className="calendar__grid" role="grid" aria-label={title}>
-        <thead>
-          <tr>
-            {names.map((n) => (
-              <th key={n} scope="col" abbr={n}>
-                {n}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {monthGrid(month).map((week) => (
-            <tr key={week[0]}>
-              {week.map((d) => {
-                const outside = d < month || d >= next;
-                return (
-                  <td key={d}>
-                    <button
-                      type="button"
-                      className={outside ? 'calendar__day calendar__day--outside' : 'calendar__day'}
-                      aria-pressed={inRange(clock, draft, d)}
-                      aria-label={fmt.format(new Date(d * DAY_MS))}
-                      onClick={() => onPick(d)}
-                    >
-                      {new Date(d * DAY_MS).getUTCDate()}
-                    </button>
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function YearCalendar({ clock, draft, onPick, locale }: CalendarProps) {
-  const [year, setYear] = useState(() => yearOf(visibleMonthOf(clock, draft.start)));
-  return (
-    <div className="calendar">
-      <CalendarHead
-        title={String(year)}
-        onPrevious={() => setYear(year - 1)}
-        onNext={() => setYear(year + 1)}
-      />
-      <div className="calendar__months">
-        {yearGrid(year).map((m) => (
-          <button
-            key={m}
-            type="button"
-            className="calendar__month"
-            aria-pressed={inRange(clock, draft, m) || inRange(clock, draft, addDays(addMonths(m, 1), -1))}
-            aria-label={`${monthName(m, locale)} ${year}`}
-            onClick={() => onPick(m)}
-          >
-            {monthName(m, locale, 'short')}
-          </button>
-        ))}
-      </div>
-    </div>
-  );
-}
-
-interface CalendarProps {
-  clock: CompanyClock;
-  draft: AppliedRange;
-  onPick: (day: DayNumber) => void;
-  locale?: string;
-}
-
-/** A calendar's title between its previous and next buttons (a month, or a year). */
-function CalendarHead({
-  title,
-  onPrevious,
-  onNext,
-}: {
-  title: string;
-  onPrevious: () => void;
-  onNext: () => void;
-}) {
-  return (
-    <div className="calendar__head">
-      <button type="button" className="calendar__nav" onClick={onPrevious}>
-        <span aria-hidden="true">‹</span>
-        <span className="visually-hidden">{tr('range.previous')}</span>
-      </button>
-      <span className="calendar__title" aria-live="polite">
-        {title}
-      </span>
-      <button type="button" className="calendar__nav" onClick={onNext}>
-        <span aria-hidden="true">›</span>
-        <span className="visually-hidden">{tr('range.next')}</span>
-      </button>
+      {mark && (
+        <p id={markId} className="field__error range-field__mark" role="alert">
+          {markText}
+        </p>
+      )}
     </div>
   );
 }

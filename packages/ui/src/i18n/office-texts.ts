@@ -5,6 +5,8 @@ import { accounts } from './accounts';
 import { adminPlant } from './admin-plant';
 import { adminMachines } from './admin-machines';
 import { adminTablets } from './admin-tablets';
+import { dateEntry } from './date-entry';
+import { operatorRunsTexts } from './operator-runs';
 import { email } from './email';
 import { internalCompanies } from './internal-companies';
 import { internalAdapters } from './internal-adapters';
@@ -18,6 +20,8 @@ export const officeTexts = {
   ...adminPlant,
   ...adminMachines,
   ...adminTablets,
+  ...dateEntry,
+  ...operatorRunsTexts,
   ...accounts,
   ...production,
   ...partsTexts,
