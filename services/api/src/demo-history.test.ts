@@ -51,6 +51,8 @@ describe.each(DIALECTS)('the demo plant history on %s', (dialect) => {
     });
     // Progress is printed, and each machine's script goes on from the history's end.
     expect(said.some((m) => m.includes('machine data 3/3'))).toBe(true);
+    // The manual bench's operators are played too (decision 1073).
+    expect(said.some((m) => m.includes('manual work centers'))).toBe(true);
     expect(said.join('\n')).not.toContain('refused');
     for (const m of machines) expect(resume.get(m.machineId)?.next.at).toBeGreaterThanOrEqual(NOW);
 
@@ -125,6 +127,11 @@ describe.each(DIALECTS)('the demo plant history on %s', (dialect) => {
     expect(made.runs).toBeGreaterThanOrEqual(2);
     expect(made.annotations).toBeGreaterThan(0);
     expect(made.rejects).toBeGreaterThan(0);
+    await computeDemoRollups(
+      db,
+      () => NOW,
+      () => {},
+    );
 
     const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
     const cookie = await api.h.login(admin.email, admin.password);
@@ -137,12 +144,24 @@ describe.each(DIALECTS)('the demo plant history on %s', (dialect) => {
     });
     expect(res.status, await res.clone().text()).toBe(200);
     const [item] = ((await res.json()) as ProductionResponse).items;
-    // METRICS.md §1: the bench's monitored life starts at its first count, minutes into the first shift.
-    expect(item?.allTime).toBeGreaterThan(1.5 * DAY);
-    expect(item?.allTime).toBeLessThan(2 * DAY);
-    expect(item?.quality).toBeLessThan(1);
-    // Its availability and OEE are not asserted: the product gives a manual work center no state (its life is
-    // No data), which is why makeDemoHistory does not play the bench yet (decision 1035, consequences).
+    // Decision 1073: the bench's monitored life starts at its first evidence, minutes into the first shift; its
+    // run time comes from its Add Parts, so it reads as a job shop's bench does.
+    const figures = JSON.stringify(item);
+    expect(item?.allTime, figures).toBeGreaterThan(1.5 * DAY);
+    expect(item?.allTime, figures).toBeLessThan(2 * DAY);
+    expect(item?.quality, figures).toBeLessThan(1);
+    expect(item?.performance, figures).toBeLessThanOrEqual(1);
+    expect(item?.oee, figures).toBeGreaterThanOrEqual(0.4);
+    expect(item?.oee, figures).toBeLessThanOrEqual(0.85);
+    // Its pauses are downtime under the operators' reasons, never No data.
+    const downtime = await api.h.get(
+      `/api/reports/downtime?start=${START}&end=${NOW}&machineId=${bench}`,
+      cookie,
+    );
+    expect(downtime.status).toBe(200);
+    const pareto = ((await downtime.json()) as { data: Array<{ reason: string }> }).data.map((p) => p.reason);
+    expect(pareto).not.toContain('No data');
+    expect(pareto.filter((r) => r !== 'Uncategorized').length).toBeGreaterThanOrEqual(2);
     const cycles = await api.h.get(
       `/api/reports/cycles?start=${START}&end=${NOW}&machineId=${bench}`,
       cookie,

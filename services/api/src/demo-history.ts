@@ -21,6 +21,7 @@ import { findUserForLogin } from './repositories/users';
 import { applySyncBatch } from './services/sync';
 import { syncHandlers } from './services/sync-handlers';
 import { DEMO_LOGINS } from './provision';
+import { demoManualStations, recordDemoManualHistory } from './demo-history-manual';
 
 /** A program of a demo machine: one per job associated with it, named after the job's ERP id. */
 export interface DemoMachineProgram {
@@ -380,6 +381,19 @@ export async function makeDemoHistory<Profile, Resume>(
   });
   say(`[takt] demo history: ${floor.annotations} downtime reasons, ${floor.rejects} rejects (${secs()})`);
   for (const e of floor.errors) say(`[takt] demo history: refused ${e}`);
+  // The manual bench's operators: its states come from their Add Parts (decision 1073).
+  const bench = await recordDemoManualHistory(db, {
+    bus: input.bus,
+    now: to,
+    from,
+    to,
+    seed: machines[0]?.seed ?? 1,
+    stations: await demoManualStations(db),
+  });
+  say(
+    `[takt] demo history: manual work centers, ${bench.counts} Add Parts, ${bench.runs} job runs (${secs()})`,
+  );
+  for (const e of bench.errors) say(`[takt] demo history: refused ${e}`);
   await engine.rollups(db, input.now, (left) => {
     if (left > 0) say(`[takt] demo history: report rollups, ${left} machine(s) to go (${secs()})`);
   });
