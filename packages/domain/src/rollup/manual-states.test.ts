@@ -112,10 +112,12 @@ describe('manualCycles', () => {
       { at: 20 * MIN, count: 2 },
       { at: 25 * MIN, count: 1 },
     ]);
-    expect(cycles.map((c) => [c.count, c.idealMs / MIN, c.expectedMs / MIN, c.setup, c.parts])).toEqual([
-      [1, 0, 0, true, 0],
-      [1, 4, 5, false, 0],
-      [0.5, 2, 2.5, false, 0],
+    expect(
+      cycles.map((c) => [c.count, c.idealMs / MIN, c.expectedMs / MIN, c.setup, c.parts, c.duration / MIN]),
+    ).toEqual([
+      [1, 0, 0, true, 0, 0],
+      [1, 4, 5, false, 0, 10], // since production started at 10 min
+      [0.5, 2, 2.5, false, 0, 5],
     ]);
     expect(manualCycles([], [{ at: 1, count: 1 }])[0]).toMatchObject({ runId: null, idealMs: 0 });
   });

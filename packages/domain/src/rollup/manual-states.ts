@@ -155,23 +155,32 @@ export function manualReviewAt(
 /**
  * The Add Parts of a manual work center as cycles for Performance (METRICS.md §3: its Add Part step is one
  * cycle): each addition is `count / partCountMultiplier` cycles of the run covering it, with that share of
- * the run's ideal and expected time. They credit no parts (`parts` 0): the parts are counted once, as the
- * manual part adjustments they are. An addition outside any run, or in its setup, has no standard.
+ * the run's ideal and expected time, lasting from the previous addition of its run (or its production start),
+ * so the timeline and the card judge it slow or fast. They credit no parts (`parts` 0): the parts are counted
+ * once, as the manual part adjustments they are. An addition outside any run has no standard, one in setup no
+ * ideal time (setup is not run time).
  */
 export function manualCycles(runs: readonly ManualRun[], counts: readonly ManualCount[]): ProductionCycle[] {
   const ordered = orderedRuns(runs);
   const out: ProductionCycle[] = [];
+  let previous: { run: ManualRun | null; at: number } | null = null;
   for (const c of [...counts].sort((a, b) => a.at - b.at)) {
     const run = ordered.find((r) => r.start <= c.at && (r.end === null || c.at < r.end)) ?? null;
     const setup = run !== null && (run.setupEnd === null || c.at < run.setupEnd);
     const steps = run ? stepsOf(run, c.count) : c.count;
     const expected = run ? expectedOf(run) : 0;
     const ideal = run ? run.idealCycleTime : 0;
-    const own = run ? expected * steps : 0;
+    // What the addition took: since the previous one of its run, or since the run went into production.
+    const production = run ? Math.max(run.start, run.setupEnd ?? run.start) : c.at;
+    const since =
+      run === null || setup
+        ? c.at
+        : Math.max(production, previous && previous.run === run ? previous.at : production);
+    previous = { run, at: c.at };
     out.push({
-      start: epochMs(c.at - own) as EpochMs,
+      start: epochMs(since) as EpochMs,
       end: epochMs(c.at),
-      duration: durationMs(own),
+      duration: durationMs(c.at - since),
       count: steps,
       source: 'part_count',
       setup,

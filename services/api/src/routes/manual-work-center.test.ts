@@ -108,10 +108,12 @@ describe.each(DIALECTS)('a manual work center on %s', (dialect) => {
       start: number;
       end: number | null;
     }
-    const timeline = await get<{ cycleEvents: Lane[]; noDataMs: number; monitoredFrom: number }>(
-      `/api/reports/operation?${range}`,
-      b.cookie,
-    );
+    const timeline = await get<{
+      cycleEvents: Lane[];
+      noDataMs: number;
+      monitoredFrom: number;
+      parts: Array<{ start: number; duration: number }>;
+    }>(`/api/reports/operation?${range}`, b.cookie);
     expect(timeline.noDataMs).toBe(0);
     expect(timeline.monitoredFrom).toBe(mon(8));
     expect(timeline.cycleEvents.map((e) => [e.value, e.start, e.end])).toEqual([
@@ -120,6 +122,9 @@ describe.each(DIALECTS)('a manual work center on %s', (dialect) => {
       ['ACTIVE', mon(9) + 50 * MIN, mon(11)],
       ['INACTIVE', mon(11), null], // open: the current state
     ]);
+    // Each Add Part is a part of the parts lane, lasting since the one before it: the one after the pause is slow.
+    expect(timeline.parts).toHaveLength(12);
+    expect(timeline.parts.find((p) => p.start === mon(10))?.duration).toBe(60 * MIN);
 
     const list = await get<{ items: Array<{ start: number; duration: number; reason: string | null }> }>(
       `/api/downtime?machineId=${b.machineId}&start=${mon(0)}&end=${NOW}&pinToBounds=true`,
