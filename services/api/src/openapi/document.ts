@@ -5,7 +5,8 @@ import { SESSION_COOKIE, TABLET_COOKIE } from '../auth/middleware';
 import { API_VERSION } from '../version';
 import type { DocumentedCall } from './call';
 import type { JsonSchema } from './json-schema';
-import { ERROR, errorResponse, queryParameters, toSchema } from './json-schema';
+import { ERROR, errorResponse, queryParameters, toAnswerSchema, toSchema } from './json-schema';
+import { withAnswer } from './answers';
 import { ADMINISTRATION_CALLS } from './administration';
 import { INTERNAL_CALLS } from './internal';
 import { NODE_PATHS, NODE_TAG } from './node';
@@ -54,8 +55,22 @@ export const AREAS = [
   },
 ] as const;
 
-/** Every documented call under /api and the login paths (the node paths are in node.ts). */
-export const DOCUMENTED_CALLS: readonly DocumentedCall[] = AREAS.flatMap((a) => a.calls);
+/**
+ * Every documented call under /api and the login paths (the node paths are in node.ts), with the schema of
+ * its answer (answers.ts, decision 1079).
+ */
+export const DOCUMENTED_CALLS: readonly DocumentedCall[] = AREAS.flatMap((a) => a.calls.map(withAnswer));
+
+/** The calls that answer 429 (with Retry-After) past their rate limit (decision 0987). */
+const RATE_LIMITED = new Set([
+  'post /login',
+  'post /login/device',
+  'post /login/code',
+  'post /api/sync',
+  'post /api/gateway-push',
+  'post /api/tablets/associate',
+  'get /tablet-auth',
+]);
 
 /** Schemas the document gets from outside this service (the ingest contract, through Deps.ingest). */
 export interface ExternalSchemas {
@@ -98,7 +113,7 @@ function success(call: DocumentedCall): JsonSchema {
   return {
     description: status === 202 ? 'Accepted' : status === 201 ? 'Created' : 'OK',
     // Without a zod schema of the answer: JSON, shape not described (no made-up example).
-    content: { 'application/json': call.response ? { schema: toSchema(call.response) } : {} },
+    content: { 'application/json': call.response ? { schema: toAnswerSchema(call.response) } : {} },
   };
 }
 
@@ -137,6 +152,16 @@ function operation(call: DocumentedCall, tag: string, external: ExternalSchemas)
             403: errorResponse('Not permitted (role, product tier or API-key scope)'),
           }),
       ...(call.path.includes('{') ? { 404: errorResponse('Not found (or another company’s record)') } : {}),
+      ...(call.method === 'get' || call.status === 101
+        ? {}
+        : {
+            409: errorResponse(
+              'Conflict: the state of the records refuses the change (the message says why)',
+            ),
+          }),
+      ...(RATE_LIMITED.has(`${call.method} ${call.path}`)
+        ? { 429: errorResponse('Too many requests: try again after the Retry-After header’s seconds') }
+        : {}),
     },
   };
 }
@@ -145,7 +170,7 @@ function operation(call: DocumentedCall, tag: string, external: ExternalSchemas)
 export function openApiDocument(external: ExternalSchemas = {}): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = { ...NODE_PATHS() };
   for (const area of AREAS) {
-    for (const call of area.calls)
+    for (const call of area.calls.map(withAnswer))
       (paths[call.path] ??= {})[call.method] = operation(call, area.name, external);
   }
   return {

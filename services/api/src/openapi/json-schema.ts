@@ -4,15 +4,23 @@ import { z } from 'zod';
 
 export type JsonSchema = Record<string, unknown>;
 
-// Query schemas coerce strings and bodies transform: the description shows what a client sends (input).
-export const toSchema = (schema: z.ZodType): JsonSchema => {
+const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    io: 'input',
+    io,
     unrepresentable: 'any',
     target: 'draft-2020-12',
   }) as JsonSchema;
   return rest;
 };
+
+// Query schemas coerce strings and bodies transform: the description shows what a client sends (input).
+export const toSchema = (schema: z.ZodType): JsonSchema => jsonSchemaOf(schema, 'input');
+
+/**
+ * An answer's schema (decision 1079): what the server sends (output: defaults applied), every object closed
+ * (`additionalProperties: false`), so a field the description does not name is a drift a check can see.
+ */
+export const toAnswerSchema = (schema: z.ZodType): JsonSchema => jsonSchemaOf(schema, 'output');
 
 export function queryParameters(schema: z.ZodType): JsonSchema[] {
   const json = toSchema(schema);
@@ -45,6 +53,7 @@ export const ERROR = {
       required: ['code', 'message'],
     },
   },
+  required: ['error'],
 };
 
 export const errorResponse = (description: string) => ({

@@ -1,7 +1,5 @@
 import {
   cyclesQuerySchema,
-  dashboardResponseSchema,
-  dashboardStatusSchema,
   downtimeReportQuerySchema,
   eventExportRequestSchema,
   oeeByRequestSchema,
@@ -32,7 +30,6 @@ export const REPORT_CALLS: readonly DocumentedCall[] = [
     summary: 'Live machine tiles',
     access: R,
     query: dashboardQuery,
-    response: dashboardResponseSchema,
   },
   {
     method: 'get',
@@ -55,7 +52,6 @@ export const REPORT_CALLS: readonly DocumentedCall[] = [
     summary: 'Status of the data feed: unmapped values, gateways, whether the Cycles dashboard is on',
     access: R,
     query: statusQuery,
-    response: dashboardStatusSchema,
   },
   {
     method: 'get',

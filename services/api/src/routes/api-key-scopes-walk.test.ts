@@ -5,7 +5,8 @@ import type { ApiKeyScope } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
-import { aShop, requestFor, ROUTES, withFreshIds } from '../testing/route-table';
+import { routeOf } from '../testing/key-routes';
+import { aShop, requestFor, withFreshIds } from '../testing/route-table';
 import type { Method, RouteCase, Shop } from '../testing/route-table';
 import { DOCUMENTED_CALLS, keyScopes } from './openapi';
 
@@ -15,46 +16,11 @@ import { DOCUMENTED_CALLS, keyScopes } from './openapi';
 
 const HOUR = 3_600_000;
 
-/** Requests for the scope-opened calls the shared route table has none for. */
-const MORE: RouteCase[] = [
-  { method: 'GET', path: '/api/dashboard/cycles', reach: 'own' },
-  {
-    method: 'PUT',
-    path: '/api/jobs/:id',
-    full: true,
-    reach: 'company',
-    id: (s) => s.jobId,
-    body: () => ({ quantity: 500 }),
-  },
-  {
-    method: 'GET',
-    path: '/api/reports/operation',
-    reach: 'machine',
-    body: (s) => ({ machineId: s.machineId, start: s.T - HOUR, end: s.T }),
-  },
-  {
-    method: 'GET',
-    path: '/api/reports/subprograms',
-    reach: 'machine',
-    body: (s) => ({ machineId: s.machineId, start: s.T - HOUR, end: s.T }),
-  },
-  { method: 'GET', path: '/api/operators', reach: 'own' },
-  { method: 'GET', path: '/api/shifts', reach: 'own' },
-  { method: 'GET', path: '/api/shifts/current', reach: 'own' },
-  { method: 'GET', path: '/api/shifts/color', reach: 'own' },
-  { method: 'GET', path: '/api/shifts/defaults', reach: 'own' },
-  { method: 'GET', path: '/api/partadjustmenttypes', reach: 'own' },
-];
-
 /** Every documented call some scope opens, with a request for it naming the shop's ids. */
 const SCOPED = DOCUMENTED_CALLS.flatMap((call) => {
   const scopes = keyScopes(call);
   if (!scopes || scopes.length === 0) return [];
-  const method = call.method.toUpperCase() as Method;
-  const route = [...ROUTES, ...MORE].find(
-    (r) => r.method === method && r.path.replace(/:(\w+)/g, '{$1}') === call.path,
-  );
-  return [{ call, scopes, route }];
+  return [{ call, scopes, route: routeOf(call) }];
 });
 
 /** A production run of the shop's job and machine, `hoursAgo` before the shop's time, one hour long. */

@@ -1,0 +1,48 @@
+import type { DocumentedCall } from '../openapi/call';
+import { HOUR } from './downtime-builders';
+import { ROUTES } from './route-table';
+import type { Method, RouteCase } from './route-table';
+
+// Requests for the calls an API key may make that the shared route table (route-table.ts) has none for, and
+// the lookup of a documented call's request: the key-scope walk (decisions 0840, 1047) and the answer
+// check (decision 1079) send the same requests.
+
+export const KEY_ROUTES: RouteCase[] = [
+  { method: 'GET', path: '/api/dashboard/cycles', reach: 'own' },
+  {
+    method: 'PUT',
+    path: '/api/jobs/:id',
+    full: true,
+    reach: 'company',
+    id: (s) => s.jobId,
+    body: () => ({ quantity: 500 }),
+  },
+  // One job with its machines (the office's job screen, decision 1084).
+  {
+    method: 'GET',
+    path: '/api/reports/operation',
+    reach: 'machine',
+    body: (s) => ({ machineId: s.machineId, start: s.T - HOUR, end: s.T }),
+  },
+  {
+    method: 'GET',
+    path: '/api/reports/subprograms',
+    reach: 'machine',
+    body: (s) => ({ machineId: s.machineId, start: s.T - HOUR, end: s.T }),
+  },
+  { method: 'GET', path: '/api/operators', reach: 'own' },
+  { method: 'GET', path: '/api/shifts', reach: 'own' },
+  { method: 'GET', path: '/api/shifts/current', reach: 'own' },
+  { method: 'GET', path: '/api/shifts/color', reach: 'own' },
+  { method: 'GET', path: '/api/shifts/defaults', reach: 'own' },
+  { method: 'GET', path: '/api/partadjustmenttypes', reach: 'own' },
+];
+
+/** The request for a documented call: the first of `tables` with one for its method and path. */
+export function routeOf(
+  call: Pick<DocumentedCall, 'method' | 'path'>,
+  tables: ReadonlyArray<readonly RouteCase[]> = [ROUTES, KEY_ROUTES],
+): RouteCase | undefined {
+  const method = call.method.toUpperCase() as Method;
+  return tables.flat().find((r) => r.method === method && r.path.replace(/:(\w+)/g, '{$1}') === call.path);
+}
