@@ -63,6 +63,7 @@ export const ANSWERS: Readonly<Record<string, z.ZodType>> = {
   'delete /api/partadjustment/{id}': live.deletedAnswer,
   // Planning (jobs:write, and the reference lists reports take)
   'get /api/jobs': live.jobsPageAnswer,
+  'get /api/jobs/{id}': live.jobAnswer,
   'post /api/jobs': live.jobAnswer,
   'put /api/jobs/{id}': live.jobAnswer,
   'get /api/jobmachines': live.jobMachinesAnswer,

@@ -32,32 +32,42 @@ import { J, R, W } from './call';
 // shifts, machine groups, operators, setup stages and the reason lists (reports-admin §2, §3).
 
 const ADMINS = 'admins';
+/** Who plans jobs and their standards (decision 1084). */
+const PLANNERS = 'admins and managers';
 const FULL = 'FullProduct';
 
 export const PLANNING_CALLS: readonly DocumentedCall[] = [
   {
     method: 'get',
     path: '/api/jobs',
-    summary: 'Jobs by name: a machine’s (`machineId`, 15 a page) or the whole company’s (admins and keys)',
+    summary:
+      'Jobs by name: a machine’s (`machineId`, 15 a page) or the whole company’s (admins, managers and keys)',
     access: [...R, ...W, ...J],
     who: FULL,
     query: jobsSearchSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/jobs/{id}',
+    summary: 'One job with every machine it is assigned to',
+    access: [...R, ...W, ...J],
+    who: `${FULL}; ${PLANNERS} or a jobs:write key`,
   },
   {
     method: 'post',
     path: '/api/jobs',
     summary: 'Create a job (an ERP work order)',
     access: J,
-    who: `${FULL}; ${ADMINS} or a jobs:write key`,
+    who: `${FULL}; ${PLANNERS} or a jobs:write key`,
     body: jobCreateSchema,
     status: 201,
   },
   {
     method: 'put',
     path: '/api/jobs/{id}',
-    summary: 'Change a job (the work order changed); fields left out keep their value',
+    summary: 'Change or retire (hidden) a job (the work order changed); fields left out keep their value',
     access: J,
-    who: `${FULL}; ${ADMINS} or a jobs:write key`,
+    who: `${FULL}; ${PLANNERS} or a jobs:write key`,
     body: jobUpdateSchema,
   },
   {
@@ -74,7 +84,7 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     summary: 'Associate a job with a machine, or change its standards there (201 new, 200 changed)',
     description: 'Fields left out keep their value.',
     access: J,
-    who: `${FULL}; ${ADMINS} or a jobs:write key`,
+    who: `${FULL}; ${PLANNERS} or a jobs:write key`,
     body: jobMachineSaveSchema,
     status: 201,
   },

@@ -53,6 +53,8 @@ export interface JobsQuery {
   offset: number;
   machineId?: string;
   includeHidden: boolean;
+  /** Only the retired (hidden) jobs: the office's jobs list filtered to them (decision 1084). */
+  onlyHidden?: boolean;
 }
 
 /** One page of jobs by name, and how many match in all (live-operations §7 jobs query: rows and count). */
@@ -62,7 +64,8 @@ export async function queryJobs(
 ): Promise<{ rows: JobRow[]; count: number }> {
   let base = scope.selectFrom('jobs');
   if (q.filter !== '') base = base.where(nameContains(q.filter));
-  if (!q.includeHidden) base = base.where('jobs.hidden', '=', 0);
+  if (q.onlyHidden) base = base.where('jobs.hidden', '=', 1);
+  else if (!q.includeHidden) base = base.where('jobs.hidden', '=', 0);
   if (q.machineId) {
     const machineId = q.machineId;
     base = base.where('jobs.id', 'in', (eb) =>

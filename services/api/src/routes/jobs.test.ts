@@ -187,13 +187,59 @@ describe.each(DIALECTS)('jobs and job machines on %s', (dialect) => {
       expect(blank.message).toBe('Missing required field: Name');
     });
 
-    it('is for admins only', async () => {
+    it('is for planners: admins and managers, not operators or kiosks (decision 1084)', async () => {
       const { company } = await h.tenant();
       const manager = await loginAs(h, company, 'manager');
-      expect((await h.send('POST', '/api/jobs', manager, { name: 'X' })).status).toBe(403);
+      expect((await h.send('POST', '/api/jobs', manager, { name: 'X' })).status).toBe(201);
+      for (const role of ['operator', 'kiosk'] as const) {
+        const who = await loginAs(h, company, role);
+        expect((await h.send('POST', '/api/jobs', who, { name: 'Y' })).status).toBe(403);
+      }
+      expect((await jobs(manager, '?filter=x')).rows.map((r) => r.job_name)).toEqual(['X']);
     });
 
-    it('changes the fields sent and keeps the others (PUT /api/jobs/:id, admins; decision 1047)', async () => {
+    it('retires a job (hidden) and brings it back; the list filters active or retired jobs', async () => {
+      const { company, cookie } = await h.tenant();
+      const manager = await loginAs(h, company, 'manager');
+      const make = async (name: string) =>
+        jobSchema.parse(await (await h.send('POST', '/api/jobs', manager, { name })).json()).id;
+      const keep = await make('Keep');
+      const old = await make('Old');
+      const retire = await h.send('PUT', `/api/jobs/${old}`, manager, { hidden: true });
+      expect(retire.status).toBe(200);
+      expect(await retire.json()).toMatchObject({ id: old, hidden: true });
+      expect((await jobs(cookie)).rows.map((r) => r.id)).toEqual([keep]);
+      expect((await jobs(cookie, '?retired=true')).rows.map((r) => r.id)).toEqual([old]);
+      expect((await jobs(cookie, '?includeHidden=true')).count).toBe(2);
+      await h.send('PUT', `/api/jobs/${old}`, manager, { hidden: false });
+      expect((await jobs(cookie, '?retired=true')).count).toBe(0);
+    });
+
+    it('answers one job with every machine it is assigned to; another company’s job is 404 (GET /api/jobs/:id)', async () => {
+      const mine = await h.tenant();
+      const theirs = await h.tenant();
+      const m1 = await aMachine(h.t.db, mine.company);
+      const m2 = await aMachine(h.t.db, mine.company);
+      const job = await aJob(h.t.db, mine.company, { name: 'Cover' });
+      await aJobMachine(h.t.db, mine.company, job, m1, { expectedCycleTime: 30_000 });
+      await aJobMachine(h.t.db, mine.company, job, m2);
+      const res = await h.get(`/api/jobs/${job}`, mine.cookie);
+      expect(res.status).toBe(200);
+      const one = jobSchema.extend({ hidden: z.boolean() }).parse(await res.json());
+      expect(one.job_machines.map((jm) => [jm.machine_id, jm.expectedCycleTime]).sort()).toEqual(
+        [
+          [m1, 30_000],
+          [m2, 60_000],
+        ].sort(),
+      );
+      expect((await h.get(`/api/jobs/${job}`, theirs.cookie)).status).toBe(404);
+      expect((await h.send('PUT', `/api/jobs/${job}`, theirs.cookie, { hidden: true })).status).toBe(404);
+      expect((await h.get(`/api/jobs/${crypto.randomUUID()}`, mine.cookie)).status).toBe(404);
+      const operator = await loginAs(h, mine.company, 'operator');
+      expect((await h.get(`/api/jobs/${job}`, operator)).status).toBe(403);
+    });
+
+    it('changes the fields sent and keeps the others (PUT /api/jobs/:id, planners; decisions 1047, 1084)', async () => {
       const { company, cookie } = await h.tenant();
       const created = await h.send('POST', '/api/jobs', cookie, {
         name: 'Bracket',
@@ -217,7 +263,9 @@ describe.each(DIALECTS)('jobs and job machines on %s', (dialect) => {
       const unknown = await h.send('PUT', `/api/jobs/${crypto.randomUUID()}`, cookie, { name: 'X' });
       expect(unknown.status).toBe(404);
       const manager = await loginAs(h, company, 'manager');
-      expect((await h.send('PUT', `/api/jobs/${id}`, manager, { name: 'X' })).status).toBe(403);
+      expect((await h.send('PUT', `/api/jobs/${id}`, manager, { name: 'X' })).status).toBe(200);
+      const operator = await loginAs(h, company, 'operator');
+      expect((await h.send('PUT', `/api/jobs/${id}`, operator, { name: 'Y' })).status).toBe(403);
     });
   });
 
@@ -391,8 +439,9 @@ describe.each(DIALECTS)('jobs and job machines on %s', (dialect) => {
       expect(issueFields(await errorOf(bad))).toEqual(['job_id', 'job_machine.machine_id']);
     });
 
-    it('saving is for admins; listing for anyone with FullProduct', async () => {
+    it('saving is for planners (admins, managers); listing for anyone with FullProduct', async () => {
       const { company } = await h.tenant();
+      const manager = await loginAs(h, company, 'manager');
       const operator = await loginAs(h, company, 'operator');
       const machine = await aMachine(h.t.db, company);
       const job = await aJob(h.t.db, company);
@@ -402,6 +451,11 @@ describe.each(DIALECTS)('jobs and job machines on %s', (dialect) => {
         job_machine: { machine_id: machine },
       });
       expect(res.status).toBe(403);
+      const planned = await h.send('POST', '/api/jobmachines', manager, {
+        job_id: job,
+        job_machine: { machine_id: machine, expectedCycleTime: 90_500 },
+      });
+      expect(planned.status).toBe(201);
     });
 
     it("answers 404 for another company's machine or job, and changes nothing there", async () => {

@@ -5,15 +5,18 @@ import {
   idSchema,
   jobsQuerySchema,
   partBehaviorSchema,
+  queryBool,
   startInSetupSchema,
 } from '@takt/domain';
+import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context';
 import { forbidden } from '../http/errors';
-import { requireAdminOrApiKey, requirePermission } from '../http/permissions';
+import { requirePermission } from '../http/permissions';
 import { expectedCycleTimeField, idealCycleTimeField, orNoStandard } from '../http/cycle-time';
 import { intField, jsonBody, queryParams } from '../http/validate';
 import {
   createJob,
+  getJobView,
   JOB_PAGE_SIZE,
   JOB_SEARCH_LIMIT,
   listJobMachines,
@@ -26,8 +29,20 @@ import { inTransaction } from './live-ctx';
 // Two resources, one file (decision 0114): jobs (/api/jobs) and their job machines (/api/jobmachines), a job's
 // standards on one machine; both are services/jobs.ts and repositories/jobs.ts.
 
-const isAdmin = (c: { var: AppEnv['Variables'] }) =>
-  c.var.caller.user.role === 'admin' || c.var.caller.user.isRoot;
+/**
+ * Who plans jobs (decision 1084): admins and managers (the planners), and API keys with `jobs:write` (decision
+ * 1047, their scope checked before any route ran). Operators and kiosks do not.
+ */
+const isPlanner = (c: { var: AppEnv['Variables'] }) =>
+  c.var.caller.kind === 'apiKey' ||
+  c.var.caller.user.isRoot ||
+  c.var.caller.user.role === 'admin' ||
+  c.var.caller.user.role === 'manager';
+
+const requirePlanner: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!isPlanner(c)) throw forbidden();
+  await next();
+};
 
 const name = z
   .string({ error: 'Missing required field: Name' })
@@ -42,6 +57,8 @@ const setupSeconds = intField('Setup time').min(0, 'Setup time must not be negat
 /** The domain's jobs query with `limit` left unset when absent, so its default can follow the caller. */
 export const jobsSearchSchema = jobsQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(100).optional(),
+  /** Only the retired (hidden) jobs (the office's jobs list, decision 1084). */
+  retired: queryBool.optional(),
 });
 
 // Own schema: the domain has no job-create body.
@@ -69,22 +86,29 @@ export const jobUpdateSchema = jobCreateSchema
  * GET /api/jobs: jobs by case-insensitive name, `{ rows, count }`. A machine's jobs page by 15 unless
  * `limit` says otherwise. Searching every job of the company (no machineId) is the admins' server-side
  * search (live-operations §5, §6), 10 at a time by default (completions ask for 10 with includeHidden).
- * POST /api/jobs: create a job (admins, or an API key with `jobs:write`; decision 1047).
- * PUT /api/jobs/:id: change a job's own fields (the same callers): an ERP's work order changed.
+ * `retired=true` lists only the retired (hidden) jobs (the office's jobs list; decision 1084).
+ * GET /api/jobs/:id: one job with every machine it is assigned to (planners: decision 1084).
+ * POST /api/jobs: create a job (admins and managers, or an API key with `jobs:write`; decisions 1047, 1084).
+ * PUT /api/jobs/:id: change a job's own fields (the same callers): an ERP's work order changed; `hidden`
+ *   retires a job (no longer offered to start) or brings it back.
  */
 export const jobsRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
   .get('/', async (c) => {
     const { limit, ...q } = queryParams(c, jobsSearchSchema);
-    // An API key may search too (an ERP looks its work order up; decision 1047).
-    if (!q.machineId && !isAdmin(c) && c.var.caller.kind !== 'apiKey') throw forbidden();
+    // An API key may search too (an ERP looks its work order up; decision 1047), and a manager plans jobs
+    // in the office (decision 1084).
+    if (!q.machineId && !isPlanner(c)) throw forbidden();
     // live-operations §5, §9: a machine's jobs page by 15; the admins' company-wide search answers 10.
     const page = await inTransaction(c, (ctx) =>
       queryJobs(ctx, { ...q, limit: limit ?? (q.machineId ? JOB_PAGE_SIZE : JOB_SEARCH_LIMIT) }),
     );
     return c.json(page);
   })
-  .post('/', requireAdminOrApiKey, async (c) => {
+  .get('/:id', requirePlanner, async (c) => {
+    return c.json(await inTransaction(c, (ctx) => getJobView(ctx, c.req.param('id'))));
+  })
+  .post('/', requirePlanner, async (c) => {
     const body = await jsonBody(c, jobCreateSchema);
     const job = await inTransaction(c, (ctx) =>
       createJob(ctx, {
@@ -100,7 +124,7 @@ export const jobsRoutes = new Hono<AppEnv>()
     );
     return c.json(job, 201);
   })
-  .put('/:id', requireAdminOrApiKey, async (c) => {
+  .put('/:id', requirePlanner, async (c) => {
     const body = await jsonBody(c, jobUpdateSchema);
     const job = await inTransaction(c, (ctx) =>
       updateJob(ctx, c.req.param('id'), {
@@ -140,8 +164,8 @@ export const jobMachineSaveSchema = z.object({
 
 /**
  * GET /api/jobmachines?machineId=: the jobs associated with a machine.
- * POST /api/jobmachines: JobMachine save `{ job_id, job_machine: { machine_id, …fields } }` (admins, or a
- * `jobs:write` key):
+ * POST /api/jobmachines: JobMachine save `{ job_id, job_machine: { machine_id, …fields } }` (admins and
+ * managers, or a `jobs:write` key):
  * 201 when it associates the job with the machine, 200 when it changes an association.
  */
 export const jobMachinesRoutes = new Hono<AppEnv>()
@@ -151,7 +175,7 @@ export const jobMachinesRoutes = new Hono<AppEnv>()
     const rows = await inTransaction(c, (ctx) => listJobMachines(ctx, machineId));
     return c.json(rows);
   })
-  .post('/', requireAdminOrApiKey, async (c) => {
+  .post('/', requirePlanner, async (c) => {
     const body = await jsonBody(c, jobMachineSaveSchema);
     const { jobMachine, created } = await inTransaction(c, (ctx) => saveJobMachine(ctx, body));
     return c.json(jobMachine, created ? 201 : 200);

@@ -48,6 +48,8 @@ export interface JobsQueryInput {
   filter: string;
   machineId?: string;
   includeHidden?: boolean;
+  /** Only retired (hidden) jobs (decision 1084). */
+  retired?: boolean;
 }
 
 /** Jobs by case-insensitive name, a page at a time, with the total count (live-operations §7 jobs query). */
@@ -61,6 +63,7 @@ export async function queryJobs(
     limit: q.limit,
     offset: q.offset,
     includeHidden: q.includeHidden ?? false,
+    onlyHidden: q.retired ?? false,
     ...(q.machineId ? { machineId: q.machineId } : {}),
   });
   const jms = await jobMachinesOfJobs(
@@ -69,6 +72,13 @@ export async function queryJobs(
   );
   const relevant = q.machineId ? jms.filter((jm) => jm.machine_id === q.machineId) : jms;
   return { rows: page.rows.map((r) => toJob(r, relevant)), count: page.count };
+}
+
+/** One job with every machine it is assigned to (the office's job screen, decision 1084). */
+export async function getJobView(ctx: ServiceCtx, id: string): Promise<JobView> {
+  const row = await getJob(ctx.scope, id);
+  if (!row) throw notFound('Job');
+  return toJob(row, await jobMachinesOfJobs(ctx.scope, [id]));
 }
 
 export interface JobCreateInput {

@@ -18,6 +18,7 @@ export const KEY_ROUTES: RouteCase[] = [
     body: () => ({ quantity: 500 }),
   },
   // One job with its machines (the office's job screen, decision 1084).
+  { method: 'GET', path: '/api/jobs/:id', full: true, reach: 'company', id: (s) => s.jobId },
   {
     method: 'GET',
     path: '/api/reports/operation',
