@@ -2,11 +2,14 @@ import { t, useSession, useToasts } from '@takt/ui';
 import { useId, useState } from 'react';
 import { api } from '../api';
 import { AdminPage, Field, FormDialog, FormErrorBox, LoadedView, useLoaded, useSubmit } from './AdminParts';
+import { SettingsGroupForm } from './CompanySettingsForm';
+import { SETTING_GROUPS } from './company-settings';
 import { confirmsName, regionOptions } from './settings';
 import type { CompanySettings } from './settings';
 
 // Settings: the region list and the setup-stages switch, which asks for the company name before turning on
 // (reports-admin §2, §5). Setup stages are FullProduct (reports-admin §6): without it the switch is not offered.
+// Then every other company setting, in groups that each save their own fields (decision 1087).
 
 const PATH = '/api/company/settings';
 const load = (signal: AbortSignal) => api.request<CompanySettings>(PATH, { signal });
@@ -120,6 +123,15 @@ function SettingsForms({ settings, onSaved }: { settings: CompanySettings; onSav
           </div>
         )}
       </section>
+      {SETTING_GROUPS.map((g) => (
+        <SettingsGroupForm
+          // A saved change reloads the settings: the group starts again from what is stored.
+          key={`${g.id}-${g.fields.map((f) => String(settings[f.key])).join('|')}`}
+          group={g}
+          settings={settings}
+          onSaved={onSaved}
+        />
+      ))}
       {confirming && (
         <EnableStagesDialog
           companyName={settings.name}
