@@ -155,23 +155,26 @@ export async function rederiveManualStates(
  * INACTIVE. Returns how many were marked.
  */
 export async function markManualStatesDue(db: Kysely<Database>, now: number): Promise<number> {
-  const open = await db
-    .selectFrom('state_intervals as s')
-    .innerJoin('machines as m', 'm.id', 's.machine_id')
-    .select(['s.machine_id', 's.company_id', 's.start_at'])
-    .where('m.workcenter_type', '=', 'manual')
-    .where('s.end_at', 'is', null)
-    .where('s.state', '=', 'ACTIVE')
+  const machines = await db
+    .selectFrom('machines')
+    .select(['id', 'company_id'])
+    .where('workcenter_type', '=', 'manual')
     .execute();
   let marked = 0;
-  for (const o of open) {
-    const since = Number(o.start_at);
-    const [runs, counts] = await Promise.all([
-      runsFrom(db, o.machine_id, since),
-      countsFrom(db, o.machine_id, since),
-    ]);
+  for (const m of machines) {
+    // The latest interval, one step down the primary key (machine_id, start_at).
+    const last = await db
+      .selectFrom('state_intervals')
+      .select(['start_at', 'end_at', 'state'])
+      .where('machine_id', '=', m.id)
+      .orderBy('start_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!last || last.end_at != null || last.state !== 'ACTIVE') continue;
+    const since = Number(last.start_at);
+    const [runs, counts] = await Promise.all([runsFrom(db, m.id, since), countsFrom(db, m.id, since)]);
     if (manualReviewAt(runs, counts, now) !== null) continue;
-    await markRollupsDirty(db, { companyId: o.company_id, machineId: o.machine_id, from: since, now });
+    await markRollupsDirty(db, { companyId: m.company_id, machineId: m.id, from: since, now });
     marked++;
   }
   return marked;

@@ -149,7 +149,7 @@ export function manualReviewAt(
   let evidence = Math.max(run.setupEnd, run.start);
   for (const c of counts) if (c.at >= evidence && c.at <= now) evidence = c.at;
   const at = evidence + MANUAL_GAP_FACTOR * expectedOf(run);
-  return at > now ? at : null;
+  return at >= now ? at : null;
 }
 
 /**

@@ -12,17 +12,26 @@ export async function liveByMachine(
   if (machineIds?.length === 0) return new Map();
   let q = scope.selectFrom('machine_live').selectAll();
   if (machineIds) q = q.where('machine_id', 'in', machineIds);
-  let manual = scope
-    .selectFrom('state_intervals')
-    .innerJoin('machines', 'machines.id', 'state_intervals.machine_id')
-    .select(['state_intervals.machine_id', 'state_intervals.start_at', 'state_intervals.state'])
-    .where('machines.workcenter_type', '=', 'manual')
-    .where('state_intervals.end_at', 'is', null);
-  if (machineIds) manual = manual.where('state_intervals.machine_id', 'in', machineIds);
-  const [rows, open] = await Promise.all([q.execute(), manual.execute()]);
+  let manual = scope.selectFrom('machines').select('id').where('workcenter_type', '=', 'manual');
+  if (machineIds) manual = manual.where('id', 'in', machineIds);
+  const [rows, manualIds] = await Promise.all([q.execute(), manual.execute()]);
   const out = new Map(rows.map((r) => [r.machine_id, r]));
-  for (const s of open) {
-    if (out.has(s.machine_id)) continue;
+  // Each one's latest interval, one step down the primary key (machine_id, start_at).
+  const latest = await Promise.all(
+    manualIds
+      .filter((m) => !out.has(m.id))
+      .map((m) =>
+        scope
+          .selectFrom('state_intervals')
+          .select(['machine_id', 'start_at', 'state', 'end_at'])
+          .where('machine_id', '=', m.id)
+          .orderBy('start_at', 'desc')
+          .limit(1)
+          .executeTakeFirst(),
+      ),
+  );
+  for (const s of latest) {
+    if (!s || s.end_at != null) continue;
     const since = Number(s.start_at);
     out.set(s.machine_id, {
       machine_id: s.machine_id,
