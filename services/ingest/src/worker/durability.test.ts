@@ -84,6 +84,19 @@ async function streamingAdapter() {
   };
 }
 
+/**
+ * The stored observations as runs (each begins at a CONNECTED row), those that stored machine data: a run takes over
+ * at its first data (decision 1065), so one killed before any derived nothing.
+ */
+function runsWithData<T extends { key: string; value: string | null }>(rows: readonly T[]): T[][] {
+  const runs: T[][] = [];
+  for (const r of rows) {
+    if (r.key === CONNECTION_KEY && r.value === 'CONNECTED') runs.push([]);
+    runs.at(-1)?.push(r);
+  }
+  return runs.filter((run) => run.some((r) => r.key !== CONNECTION_KEY));
+}
+
 describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (dialect) => {
   let t: TestDb;
   let adapter: Awaited<ReturnType<typeof streamingAdapter>>;
@@ -116,8 +129,7 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
         .execute();
 
     const kills: string[] = [];
-    const storedRuns = async () =>
-      (await observations()).filter((r) => r.key === CONNECTION_KEY && r.value === 'CONNECTED').length;
+    const storedRuns = async () => runsWithData(await observations()).length;
     // On a loaded machine a kill can come before its worker stored anything: go on (up to 3× the kills)
     // until at least two killed runs stored data, or the test would prove nothing about restarts.
     for (let k = 0; k < KILLS || (k < 3 * KILLS && (await storedRuns()) < 2); k++) {
@@ -175,20 +187,16 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
     );
 
     // Derived records equal deriving the stored observations from scratch: a restart is a new run that
-    // takes over at its first stored observation (decision 0201), so each run is derived on its own and
-    // the previous run's open records end where the next one begins.
-    const runs: Array<typeof rows> = [];
-    for (const r of rows) {
-      if (r.key === CONNECTION_KEY && r.value === 'CONNECTED') runs.push([]);
-      runs.at(-1)?.push(r);
-    }
+    // takes over at its first stored machine data (decisions 0201, 1065), so each run is derived on its own
+    // and the previous run's open records end where the next one's data begins.
+    const runs = runsWithData(rows);
     expect(runs.length, `runs that stored data; ${why}`).toBeGreaterThanOrEqual(3);
     const fields = (await loadFieldMaps(t.db, [machineId])).get(machineId)!;
     const expected = { intervals: [] as unknown[], programs: [] as unknown[], cycles: [] as unknown[] };
     let current: string | undefined;
     for (const [i, run] of runs.entries()) {
       const next = runs[i + 1];
-      const cut = next ? Math.min(...next.map((r) => r.ts)) : null;
+      const cut = next ? Math.min(...next.filter((r) => r.key !== CONNECTION_KEY).map((r) => r.ts)) : null;
       const pipeline = new MachinePipeline(company.id, machineId, fields, 'part_count', 'shdr', run[0]!.ts);
       feedStored(pipeline, run);
       const result = pipeline.take((cut ?? Date.now()) - 1)!.result;

@@ -100,20 +100,15 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
       .where('machine_id', '=', machineId)
       .orderBy('start_at')
       .execute();
-    // Intervals tile time: each ends where the next starts, and only the last is open.
-    expect(intervals.map((i) => i.state)).toEqual([
-      'UNAVAILABLE',
-      'INACTIVE',
-      'ACTIVE',
-      'FAULT',
-      'INACTIVE',
-      'UNAVAILABLE',
-    ]);
+    // Intervals tile time from the first line (the run takes over at its first machine data, decision 1065):
+    // each ends where the next starts, and only the last is open.
+    expect(intervals.map((i) => i.state)).toEqual(['INACTIVE', 'ACTIVE', 'FAULT', 'INACTIVE', 'UNAVAILABLE']);
     for (let i = 0; i + 1 < intervals.length; i++)
       expect(intervals[i]!.end_at).toBe(intervals[i + 1]!.start_at);
     expect(intervals.at(-1)!.end_at).toBeNull();
     expect(intervals.every((i) => i.company_id === companyId)).toBe(true);
-    expect(intervals[2]!.start_at).toBe(t0 + 1000);
+    expect(intervals[0]!.start_at).toBe(t0);
+    expect(intervals[1]!.start_at).toBe(t0 + 1000);
 
     // The rollup worker turns what was stored into report buckets.
     await ingest.rollUp();
@@ -238,8 +233,10 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
       .where('machine_id', '=', machineId)
       .orderBy('start_at')
       .execute();
-    // The time the worker was away reads as UNAVAILABLE; only the last interval is open.
-    expect(states.map((s) => s.state)).toEqual(['UNAVAILABLE', 'ACTIVE', 'UNAVAILABLE', 'ACTIVE']);
+    // The time the worker was away (stopped: DISCONNECTED) reads as UNAVAILABLE up to the second run's first line
+    // (its takeover, decision 1065); only the last interval is open.
+    expect(states.map((s) => s.state)).toEqual(['ACTIVE', 'UNAVAILABLE', 'ACTIVE']);
+    expect(Number(states[1]!.end_at)).toBe(t0 + 20_000);
     expect(states.filter((s) => s.end_at === null)).toHaveLength(1);
   });
 

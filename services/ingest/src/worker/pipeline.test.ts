@@ -185,3 +185,55 @@ describe('MachinePipeline link order (METRICS.md §1)', () => {
     }
   });
 });
+
+describe('MachinePipeline takeover (decisions 0201, 1065)', () => {
+  it('a new run takes over at its first machine data, not at its connect: the time between is the previous run’s', () => {
+    // The adapter's values changed between the worker's connect and its answer: its first line is stamped after the
+    // connect (the multi-host test's restarted node, 1 ms before a data step).
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    p.setConnection('CONNECTED', T0);
+    p.heartbeat(T0 + 1);
+    expect(p.take(T0 + 1)).toBeNull();
+    expect(p.pendingFrom).toBeNull();
+    p.pushRaw([value(T0 + 5, 'execution', 'ACTIVE'), value(T0 + 5, 'part_count', '7')], T0 + 5);
+    const taken = p.take(T0 + 10)!;
+    expect(taken.takeOverAt).toBe(T0 + 5);
+    // Marked from the connect (the stored observations start there), written from the first data.
+    expect(taken.from).toBe(T0);
+    expect(taken.result.intervals.map((i) => [i.start - T0, i.state])).toEqual([[5, 'ACTIVE']]);
+    p.stored(T0 + 10);
+    p.pushRaw([value(T0 + 20, 'execution', 'READY')], T0 + 20);
+    const next = p.take(T0 + 30)!;
+    expect(next.takeOverAt).toBeUndefined();
+    expect(next.result.intervals.map((i) => [i.start - T0, i.end - T0, i.state])).toEqual([
+      [5, 20, 'ACTIVE'],
+      [20, 31, 'INACTIVE'],
+    ]);
+  });
+
+  it('a first line that does not tell the state starts the new run’s no-value interval at that line', () => {
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    p.setConnection('CONNECTED', T0);
+    p.pushRaw([value(T0 + 5, 'part_count', '7')], T0 + 5);
+    const taken = p.take(T0 + 10)!;
+    expect(taken.takeOverAt).toBe(T0 + 5);
+    expect(taken.result.intervals.map((i) => [i.start - T0, i.state])).toEqual([[5, 'UNAVAILABLE']]);
+    p.stored(T0 + 10);
+    p.pushRaw([value(T0 + 20, 'execution', 'ACTIVE')], T0 + 20);
+    expect(p.take(T0 + 30)!.result.intervals.map((i) => [i.start - T0, i.state])).toEqual([
+      [5, 'UNAVAILABLE'],
+      [20, 'ACTIVE'],
+    ]);
+  });
+
+  it('a link that drops before any data takes over at the drop', () => {
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    p.setConnection('CONNECTED', T0);
+    p.setConnection('DISCONNECTED', T0 + 50);
+    const taken = p.take(T0 + 60)!;
+    expect(taken.takeOverAt).toBe(T0 + 50);
+    expect(taken.result.intervals.map((i) => [i.start - T0, i.state, i.reason])).toEqual([
+      [50, 'UNAVAILABLE', 'DISCONNECTED'],
+    ]);
+  });
+});

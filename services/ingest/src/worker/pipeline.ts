@@ -9,6 +9,7 @@ import type {
 import type { MachineLiveTable } from '@takt/db';
 import type { Observation as RawObservation } from '../sources/shdr/shdr';
 import type { FieldMeaning } from '../sources/source';
+import { isMachineData, setupObservations, startingAt } from './takeover';
 
 export type { FieldMeaning } from '../sources/source';
 
@@ -115,13 +116,23 @@ export class MachinePipeline {
    * (one sort check and one fold per batch instead of per line; the engine's result is the same).
    */
   private queued: DomainObservation[] = [];
-  /** Until its first successful write, a pipeline takes over the machine's stored history from its first observation. */
+  /**
+   * Until its first successful write, a pipeline takes over the machine's stored history from its first machine data
+   * (decision 1065): a connect alone says nothing of the machine, so the previous run's records stand until then.
+   */
   private takeOverAt: number | null = null;
   private tookOver = false;
-  /** Before the takeover: the earliest observation handed to the engine that is not a setup event (machine data). */
+  /**
+   * Before the takeover: the earliest machine data handed to the engine (a line's values or a link drop; not a
+   * setup event, a connect or a heartbeat).
+   */
   private firstData = Infinity;
   /** Setup events older than `firstData` were given before the takeover: it re-derives from storage (decision 1065). */
   private setupBeforeData = false;
+  /** Before the takeover: the earliest change taken (a connect's), which its write marks from. */
+  private changedBeforeData = Infinity;
+  /** Setup events given before any machine data: sorted out at the first data (`firstData`). */
+  private setupUntilData: Array<{ at: number; value: 'START' | 'END' }> = [];
   /** Set by the takeover write: the previous run's open records were closed at this time. */
   private tookOverAt: number | null = null;
   /**
@@ -183,11 +194,17 @@ export class MachinePipeline {
     this.queued = [];
     if (!this.tookOver) {
       let first = Infinity;
-      for (const o of observations) {
-        if (o.ts < first) first = o.ts;
-        if (o.key !== 'setup' && o.ts < this.firstData) this.firstData = o.ts;
+      for (const o of observations) if (isMachineData(o) && o.ts < first) first = o.ts;
+      if (first < this.firstData) this.firstData = first;
+      if (first < Infinity) this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
+      // The first machine data: the setup events given before it are folded in from it on (decision 1065).
+      if (this.firstData < Infinity && this.setupUntilData.length > 0) {
+        const waiting = this.setupUntilData;
+        this.setupUntilData = [];
+        if (waiting.some((e) => e.at < this.firstData)) this.setupBeforeData = true;
+        for (const o of setupObservations(waiting.filter((e) => e.at >= this.firstData)))
+          observations.push(o);
       }
-      this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
     }
     // Machine data older than the setup events known: they are read from the job runs before the next take.
     let oldestData = Infinity;
@@ -285,13 +302,14 @@ export class MachinePipeline {
     // days before a restart) would make the takeover replace stored time it has no data for (decision 1065). The
     // worker re-derives from storage from that first data instead (`rebuildFrom`).
     if (!this.tookOver) this.drain();
+    // Events given before any machine data (a connect is none) wait for it: those at or after it are folded in.
+    if (!this.tookOver && this.firstData === Infinity) {
+      for (const e of fresh) this.setupUntilData.push(e);
+      return;
+    }
     const start = this.tookOver ? this.historyStart : this.firstData;
     if (!this.tookOver && fresh.some((e) => e.at < start)) this.setupBeforeData = true;
-    this.pushDomain(
-      fresh
-        .filter((e) => e.at >= start)
-        .map((e) => ({ ts: epochMs(e.at), key: 'setup' as const, value: e.value })),
-    );
+    this.pushDomain(setupObservations(fresh.filter((e) => e.at >= start)));
   }
 
   /**
@@ -383,15 +401,22 @@ export class MachinePipeline {
     // very millisecond must not be cut to nothing and lost. Only what the write keeps (records ending at or
     // after its `from`) is materialized, not the whole history held.
     const result = (since: number) => this.deriver.result(epochMs(now + 1), since);
-    if (!this.tookOver && this.takeOverAt != null) {
-      const takeOverFrom = Math.min(from, this.takeOverAt);
-      return { from: takeOverFrom, result: result(takeOverFrom), takeOverAt: this.takeOverAt };
+    if (!this.tookOver) {
+      // No machine data yet (a connect, heartbeats): the previous run's records stand, nothing is taken over.
+      this.changedBeforeData = Math.min(this.changedBeforeData, from);
+      if (this.takeOverAt == null) return null;
+      // What changed from its connect on is marked (rollups: the machine's monitored life starts at its first stored
+      // observation); what is written starts at the takeover.
+      const at = this.takeOverAt;
+      const takeOverFrom = Math.min(this.changedBeforeData, at);
+      return { from: takeOverFrom, result: startingAt(result(takeOverFrom), at), takeOverAt: at };
     }
     // Records ending exactly at the takeover are the previous run's (the takeover closed them there); this
-    // pipeline's own all end after its first observation. Replacing from the takeover time itself would
+    // pipeline's own all end after its first machine data. Replacing from the takeover time itself would
     // delete them (decision 0201: found by the crash test).
-    const replaceFrom = this.tookOverAt == null ? from : Math.max(from, this.tookOverAt + 1);
-    return { from: replaceFrom, result: result(replaceFrom) };
+    if (this.tookOverAt == null) return { from, result: result(from) };
+    const replaceFrom = Math.max(from, this.tookOverAt + 1);
+    return { from: replaceFrom, result: startingAt(result(replaceFrom), this.tookOverAt) };
   }
 
   /**

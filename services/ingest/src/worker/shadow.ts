@@ -129,8 +129,10 @@ export async function continueRun(
   feedStored(pipeline, stored);
   if (pipeline.linkStatus !== 'CONNECTED') return null;
   pipeline.continueStoredHistory();
-  // Records ending before the last stored observation are the previous holder's and stay as stored.
-  pipeline.replaceFrom(last);
+  // Records ending at or before the last stored observation are the previous holder's and stay as stored: this
+  // derivation of the run has no seed, so one ending there may be an older run's, closed by the takeover at the
+  // run's first machine data (decision 1065), which it cannot derive again.
+  pipeline.replaceFrom(last + 1);
   link.pipeline = pipeline;
   const heard = shadow.attach(link);
   // Lines received but dropped here were counted by the previous holder.
