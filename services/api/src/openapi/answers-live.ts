@@ -20,16 +20,18 @@ import type { listAnnotationTypes } from '../services/annotation-types';
 import type {
   ChangedAnnotation,
   createAnnotations,
+  listMachineAnnotations,
+  saveAnnotation,
   splitDowntime,
   updateAnnotation,
 } from '../services/annotations';
 import type { JobRunView } from '../services/dispatch';
 import type { listDowntime } from '../services/downtime';
-import type { createJob, listJobMachines, queryJobs } from '../services/jobs';
+import type { createJob, getJobView, listJobMachines, queryJobs, saveJobMachine } from '../services/jobs';
 import type { getMachineGroup } from '../services/machine-groups';
 import type { listOperators, OperatorRun } from '../services/operators';
 import type { listPartAdjustmentTypes } from '../services/part-adjustment-types';
-import type { EndSetupResult, transitionStage } from '../services/setup';
+import type { EndSetupResult, setupParts, transitionStage } from '../services/setup';
 import type { CurrentShift, listShifts, newShiftDefaults, shiftColors } from '../services/shifts';
 import type { Answer } from './answer';
 import { answer, ms, partsMade } from './answer';
@@ -67,7 +69,7 @@ export const jobRunAnswer = answer<JobRunView>()(
 
 export const currentJobRunAnswer = jobRunAnswer.nullable();
 
-export const setupPartsAnswer = setupPartsSchema;
+export const setupPartsAnswer = answer<Answer<typeof setupParts>>()(setupPartsSchema);
 
 export const stageTransitionAnswer = answer<Answer<typeof transitionStage>>()(laborActivitySetSchema);
 
@@ -108,9 +110,9 @@ export const splitDowntimeAnswer = answer<Answer<typeof splitDowntime>>()(
   z.object({ ended: annotationSchema, start: ms }),
 );
 
-export const annotationAnswer = annotationSchema;
+export const annotationAnswer = answer<Answer<typeof saveAnnotation>>()(annotationSchema);
 export const changedAnnotationAnswer = answer<Answer<typeof updateAnnotation>>()(annotationSchema);
-export const annotationsAnswer = z.array(annotationSchema);
+export const annotationsAnswer = answer<Answer<typeof listMachineAnnotations>>()(z.array(annotationSchema));
 export const bulkAnnotationsAnswer = answer<Answer<typeof createAnnotations>>()(
   z.object({ annotations: annotationsAnswer, label: z.string() }),
 );
@@ -128,10 +130,11 @@ export const deletedAnswer = answer<{ id: string; deleted: true }>()(
 
 /** A job with its job machines; `hidden` jobs are left out of the pickers. */
 export const jobAnswer = answer<Answer<typeof createJob>>()(jobSchema.extend({ hidden: z.boolean() }));
+export const jobViewAnswer = answer<Answer<typeof getJobView>>()(jobAnswer);
 export const jobsPageAnswer = answer<Answer<typeof queryJobs>>()(
   z.object({ rows: z.array(jobAnswer), count: z.number() }),
 );
-export const jobMachineAnswer = jobMachineSchema;
+export const jobMachineAnswer = answer<Answer<typeof saveJobMachine>['jobMachine']>()(jobMachineSchema);
 export const jobMachinesAnswer = answer<Answer<typeof listJobMachines>>()(z.array(jobMachineAnswer));
 
 export const productionRunAnswer = answer<ProductionRun>()(

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 import { dashboardResponseSchema, dashboardStatusSchema, meSchema } from '@takt/domain';
+import type { Me } from '@takt/domain';
+import type { dashboard } from '../services/dashboard';
+import type { Answer } from './answer';
+import { answer } from './answer';
 import type { DocumentedCall } from './call';
 import * as figures from './answers-figures';
 import * as live from './answers-live';
@@ -11,9 +15,9 @@ import * as reports from './answers-reports';
 // a schema exists.
 
 export const ANSWERS: Readonly<Record<string, z.ZodType>> = {
-  'get /api/me': meSchema,
+  'get /api/me': answer<Me>()(meSchema),
   // Dashboards and reports (reports:read)
-  'get /api/dashboard': dashboardResponseSchema,
+  'get /api/dashboard': answer<Answer<typeof dashboard>>()(dashboardResponseSchema),
   'get /api/dashboard/utilization': reports.dashboardUtilizationAnswer,
   'get /api/dashboard/parts': reports.dashboardPartsAnswer,
   'get /api/dashboard/status': dashboardStatusSchema,
@@ -63,7 +67,7 @@ export const ANSWERS: Readonly<Record<string, z.ZodType>> = {
   'delete /api/partadjustment/{id}': live.deletedAnswer,
   // Planning (jobs:write, and the reference lists reports take)
   'get /api/jobs': live.jobsPageAnswer,
-  'get /api/jobs/{id}': live.jobAnswer,
+  'get /api/jobs/{id}': live.jobViewAnswer,
   'post /api/jobs': live.jobAnswer,
   'put /api/jobs/{id}': live.jobAnswer,
   'get /api/jobmachines': live.jobMachinesAnswer,

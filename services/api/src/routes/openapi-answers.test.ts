@@ -14,7 +14,7 @@ import { routeOf, KEY_ROUTES } from '../testing/key-routes';
 import { aJobWithRun, aRejectRow, recomputeMachines, someCycles } from '../testing/report-plant';
 import { aShop, requestFor, ROUTES, withFreshIds } from '../testing/route-table';
 import type { RouteCase, Shop } from '../testing/route-table';
-import { DOCUMENTED_CALLS, keyScopes } from './openapi';
+import { DOCUMENTED_CALLS, keyScopes, openApiDocument } from './openapi';
 
 // Decision 1079: the OpenAPI document describes the answer of every JSON call an API key may make, and the
 // descriptions stay true: each call is made with a key on a seeded plant (both dialects) and its real
@@ -145,6 +145,9 @@ describe('the answers the OpenAPI document describes', () => {
       Object.keys(ANSWERS).filter((k) => !known.has(k)),
       'answers of no call',
     ).toEqual([]);
+    // What the server sends, not a request's defaults (they would read as example values).
+    const paths = openApiDocument().paths as Doc['paths'];
+    expect(JSON.stringify(paths['/api/annotationtypes']!.get!.responses['200'])).not.toContain('"default"');
   });
 });
 
