@@ -13,8 +13,9 @@ import type { Span } from './office-harness';
 // The machines admin and machine groups (reports-admin §2, §4, §5, §8) in Chromium on SQLite (decision 0871):
 // an admin creates a machine with an SHDR source, reorders the machines by keyboard and by dragging (each
 // save says 'Your workcenter order has been updated!'), decommissions one with its name typed, and creates and
-// deletes a machine group with downtime reasons. Screenshots at 1280×800 and 390×844 go to
-// test-results/office-admin-machines/ (gitignored).
+// deletes a machine group with downtime reasons; the Machines pages fit a 1024 px laptop without scrolling
+// sideways and keep name and Status in view on a 390 px phone (issue 28 point 5, decision 1081). Screenshots at
+// 1280×800 and 390×844 go to test-results/office-admin-machines/ (gitignored).
 
 async function seedPlant(db: Kysely<Database>, week: Span) {
   const plant = await anOfficePlant(db, week);
@@ -143,5 +144,63 @@ describe.each(ON_SQLITE)('machines admin in Chromium on %s', (dialect) => {
     const confirm = page.getByRole('dialog', { name: 'Delete Turning' });
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => tableRows(table).then((rows) => rows.map((r) => r[0])), POLL).toEqual(['Cell']);
+  }, 120_000);
+
+  it('fits the Machines pages on a laptop and keeps name and Status in view on a phone', async () => {
+    const { page, product } = office;
+    const table = page.getByRole('table', { name: 'Machines and their live status' });
+    const rows = () => tableRows(table).then((r) => r.map((cells) => cells[0]));
+    // How far the page and the table's box scroll sideways (issue 28 point 5: none at 1024 px).
+    const sideways = () =>
+      page.evaluate(() => {
+        const doc = document.scrollingElement!;
+        const wrap = document.querySelector('.table-wrap');
+        return {
+          page: doc.scrollWidth - doc.clientWidth,
+          table: wrap ? wrap.scrollWidth - wrap.clientWidth : 0,
+        };
+      });
+
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`${product.url}/app/machines`);
+    await expect
+      .poll(rows, POLL)
+      .toEqual([
+        expect.stringMatching(/^Lathe(?! 2)/),
+        expect.stringMatching(/^Lathe 2/),
+        expect.stringMatching(/^Press/),
+      ]);
+    expect(await sideways()).toEqual({ page: 0, table: 0 });
+    // Each machine's pages stay one click away, under its name.
+    expect(
+      await table.getByRole('list', { name: 'Pages for Press' }).getByRole('link').allTextContents(),
+    ).toEqual(['Diagnostics', 'Conditions', 'Event export']);
+    await page.goto(`${product.url}/app/admin/machines`);
+    await expect.poll(() => machineNames(page), POLL).toEqual(['Lathe 2', 'Press', 'Lathe']);
+    expect((await sideways()).page).toBe(0);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${product.url}/app/machines`);
+    await expect.poll(rows, POLL).toHaveLength(3);
+    expect(await sideways()).toEqual({ page: 0, table: 0 });
+    // Name and Status inside the screen, every row's status shown beside its name.
+    for (const header of ['Name', 'Status']) {
+      const cell = table.getByRole('columnheader', { name: header, exact: true });
+      expect(await cell.isVisible()).toBe(true);
+      const box = (await cell.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    const statuses = await table.locator('tbody td.machines-col--status').evaluateAll((cells) =>
+      cells.map((c) => {
+        const r = c.getBoundingClientRect();
+        return r.width > 0 && r.right <= window.innerWidth ? c.textContent?.trim() : null;
+      }),
+    );
+    expect(statuses).toHaveLength(3);
+    for (const s of statuses) expect(s).toMatch(/\w/);
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await office.screenshots('machines-list', true);
   }, 120_000);
 });

@@ -47,7 +47,7 @@ export const tileSizeOf = (type: LiveDashboardType, actions: boolean, large = fa
   const base = large
     ? { width: 60, height: 25 }
     : type === 'downtime'
-      ? { width: 9.5, height: 11.5 }
+      ? { width: 11, height: 15.5 }
       : { width: 19, height: 13 };
   return actions ? { width: base.width, height: base.height + 4 } : base;
 };

@@ -51,13 +51,13 @@ function SortIcon({ direction }: { direction: Sort['direction'] | null }) {
   );
 }
 
-/** reports-admin §2: the machine's diagnostics, conditions and event export pages (decision 0810). */
-function MachineLinks({ id, name, className }: { id: string; name: string; className?: string }) {
+/**
+ * reports-admin §2: the machine's diagnostics, conditions and event export pages (decision 0810), under its
+ * name at every width (decision 1081: a column of their own made the table scroll sideways).
+ */
+function MachineLinks({ id, name }: { id: string; name: string }) {
   return (
-    <ul
-      className={`machine-links${className ? ` ${className}` : ''}`}
-      aria-label={t('machineTools.linksFor', { name })}
-    >
+    <ul className="machine-links" aria-label={t('machineTools.linksFor', { name })}>
       <li>
         <Link to={machineToolPath('diagnostics', id)}>{t('machineTools.tab.diagnostics')}</Link>
       </li>
@@ -143,7 +143,7 @@ export function MachinesPage() {
 
       {data && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table machines-table">
             <caption className="visually-hidden">{t('office.machinesCaption')}</caption>
             <thead>
               <tr>
@@ -168,15 +168,12 @@ export function MachinesPage() {
                     </th>
                   );
                 })}
-                <th scope="col" className="machine-links-col">
-                  <span className="th-text">{t('machineTools.col.tools')}</span>
-                </th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 && (
                 <tr>
-                  <td colSpan={COLUMNS.length + 1} className="table__empty">
+                  <td colSpan={COLUMNS.length} className="table__empty">
                     {t('dashboard.empty')}
                   </td>
                 </tr>
@@ -185,8 +182,7 @@ export function MachinesPage() {
                 <tr key={r.id}>
                   <th scope="row">
                     {r.name}
-                    {/* On a phone the links column gives way: the links go under the name. */}
-                    <MachineLinks id={r.id} name={r.name} className="machine-links--inline" />
+                    <MachineLinks id={r.id} name={r.name} />
                   </th>
                   <td className={colClass('groups')}>{r.groups || t('common.none')}</td>
                   <td className={colClass('status')}>
@@ -198,9 +194,6 @@ export function MachinesPage() {
                   <td className={`mono ${colClass('program')}`}>{r.program ?? t('common.none')}</td>
                   <td className={colClass('partCount')}>{formatCount(r.partCount, lz.locale)}</td>
                   <td className={colClass('lastHeartbeat')}>{formatTimeOfDay(r.lastHeartbeat, lz)}</td>
-                  <td className="machine-links-col">
-                    <MachineLinks id={r.id} name={r.name} />
-                  </td>
                 </tr>
               ))}
             </tbody>

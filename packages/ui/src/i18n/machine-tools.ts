@@ -10,7 +10,6 @@ export const machineTools = {
   'machineTools.tabs': 'Pages for {name}',
   'machineTools.linksFor': 'Pages for {name}',
   'machineTools.backToMachines': '← All machines',
-  'machineTools.col.tools': 'Machine pages',
   'machineTools.live.connecting': 'Connecting to live updates…',
   'machineTools.live.live': 'Live: updates as values arrive',
   'machineTools.live.reconnecting': 'Reconnecting to live updates…',
