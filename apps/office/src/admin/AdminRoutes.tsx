@@ -22,6 +22,7 @@ const PAGES: Record<AdminScreenId, ComponentType> = {
   shifts: screen(() => import('./ShiftsPage'), 'ShiftsPage'),
   startOfDay: screen(() => import('./StartOfDayPage'), 'StartOfDayPage'),
   operators: screen(() => import('./OperatorsPage'), 'OperatorsPage'),
+  operatorRuns: screen(() => import('../operator-runs/OperatorRunsPage'), 'OperatorRunsPage'),
   tablets: screen(() => import('./TabletsPage'), 'TabletsPage'),
 };
 

@@ -16,6 +16,7 @@ describe('administration screens by role and tier (reports-admin §6)', () => {
       'shifts',
       'startOfDay',
       'operators',
+      'operatorRuns',
       'tablets',
     ]);
   });
@@ -34,7 +35,7 @@ describe('administration screens by role and tier (reports-admin §6)', () => {
   it('gives managers nothing, root users what admins get', () => {
     expect(adminScreensFor(me(false, FULL))).toEqual([]);
     expect(isAdminUser(me(false, FULL, true))).toBe(true);
-    expect(adminScreensFor(me(false, FULL, true))).toHaveLength(10);
+    expect(adminScreensFor(me(false, FULL, true))).toHaveLength(11);
   });
 
   it.each([

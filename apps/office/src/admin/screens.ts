@@ -17,6 +17,7 @@ export const ADMIN_PATHS = {
   shifts: '/app/admin/shifts',
   startOfDay: '/app/admin/start-of-day',
   operators: '/app/admin/operators',
+  operatorRuns: '/app/admin/operator-runs',
   tablets: '/app/admin/tablets',
 } as const;
 
@@ -95,6 +96,14 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
     permission: 'FullProduct',
     title: 'admin.operators.title',
     blurb: 'admin.operators.blurb',
+  },
+  {
+    // live-operations §2 "Operator runs (admin, see companion)": review, correct and end runs (decision 1091).
+    id: 'operatorRuns',
+    path: ADMIN_PATHS.operatorRuns,
+    permission: 'FullProduct',
+    title: 'admin.operatorRuns.title',
+    blurb: 'admin.operatorRuns.blurb',
   },
   {
     // live-operations §2 "Tablet management"; the tablet calls are for every admin (decision 0890).
