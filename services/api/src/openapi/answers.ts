@@ -86,6 +86,12 @@ export const ANSWERS: Readonly<Record<string, z.ZodType>> = {
   'get /api/partadjustmenttypes': live.partAdjustmentTypesAnswer,
 };
 
+/** Calls that answer 201 when they create and 200, the same answer, when they change (routes' own rule). */
+export const CREATE_OR_CHANGE: ReadonlySet<string> = new Set([
+  'post /api/annotations',
+  'post /api/jobmachines',
+]);
+
 /** The call with its answer's schema: the one listed here, else its own. */
 export const withAnswer = (call: DocumentedCall): DocumentedCall => {
   const listed = ANSWERS[`${call.method} ${call.path}`];

@@ -6,7 +6,7 @@ import { API_VERSION } from '../version';
 import type { DocumentedCall } from './call';
 import type { JsonSchema } from './json-schema';
 import { ERROR, errorResponse, queryParameters, toAnswerSchema, toSchema } from './json-schema';
-import { withAnswer } from './answers';
+import { CREATE_OR_CHANGE, withAnswer } from './answers';
 import { ADMINISTRATION_CALLS } from './administration';
 import { INTERNAL_CALLS } from './internal';
 import { NODE_PATHS, NODE_TAG } from './node';
@@ -144,6 +144,9 @@ function operation(call: DocumentedCall, tag: string, external: ExternalSchemas)
       : {}),
     responses: {
       [call.status ?? 200]: success(call),
+      ...(CREATE_OR_CHANGE.has(`${call.method} ${call.path}`)
+        ? { 200: { ...success(call), description: 'Changed' } }
+        : {}),
       ...(body || call.query ? { 400: errorResponse('Invalid input: the list of problems') } : {}),
       ...(call.access === 'public' && !call.security?.some((s) => Object.keys(s).length > 0)
         ? {}
