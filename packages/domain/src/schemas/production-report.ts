@@ -165,6 +165,20 @@ export const oeeReportQuerySchema = z
   })
   .refine(startBeforeEnd, START_BEFORE_END);
 
+/** The steps of the OEE waterfall below, top to bottom. */
+export const WATERFALL_STEP_KEYS = [
+  'allTime',
+  'outsideShift',
+  'shiftTime',
+  'plannedDowntime',
+  'plannedProductionTime',
+  'availabilityLoss',
+  'runTime',
+  'performanceLoss',
+  'qualityLoss',
+  'fullyProductiveTime',
+] as const;
+
 /**
  * Explainable OEE (decision 0803): where the range's time went, in ms, top to bottom. 'total' steps are
  * levels (all time, shift time, planned production time, run time, fully productive time); 'loss' steps are
@@ -174,17 +188,7 @@ export const oeeReportQuerySchema = z
  * qualityLoss; fullyProductive / plannedProductionTime = the OEE shown.
  */
 export interface WaterfallStep {
-  key:
-    | 'allTime'
-    | 'outsideShift'
-    | 'shiftTime'
-    | 'plannedDowntime'
-    | 'plannedProductionTime'
-    | 'availabilityLoss'
-    | 'runTime'
-    | 'performanceLoss'
-    | 'qualityLoss'
-    | 'fullyProductiveTime';
+  key: (typeof WATERFALL_STEP_KEYS)[number];
   kind: 'total' | 'loss';
   ms: number;
   /** availabilityLoss / plannedDowntime: one step per downtime reason ('setup', 'uncategorized' or a reason id). */

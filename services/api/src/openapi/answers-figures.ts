@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OEE_METRICS, partAdjustmentSchema, UTILIZATION_METRICS } from '@takt/domain';
+import { jobReportSchema, OEE_METRICS, partAdjustmentSchema, UTILIZATION_METRICS } from '@takt/domain';
 import type { OeeByMachineResponse, OeeByShiftResponse, ProductionResponse } from '@takt/domain';
 import type { jobByMachine, jobsWithoutRunsReport, warehouseJobs } from '../services/jobs-report';
 import type { PartAdjustmentView, rejectList, RejectsByCategoryRow } from '../services/part-adjustments';
@@ -82,21 +82,10 @@ export const oeeByShiftAnswer = answer<OeeByShiftResponse>()(
 // ---------------------------------------------------------------------------------------------------------
 // The job report (decisions 0813, 0820, 1031)
 
-const jobFigures = {
-  percentage_of_parts_goal: z.number().nullable(),
-  expected_parts: z.number().nullable(),
-  good_parts: z.number(),
-  rejected_parts: z.number(),
-  oee: fraction,
-  availability: fraction,
-  performance: fraction,
-  quality: fraction,
-  /** Some run time has no standard: P and OEE leave it out (METRICS.md §3). */
-  missing_standards: z.boolean(),
-  setup_ms: ms,
-  production_in_cycle_ms: ms,
-  production_downtime_ms: ms,
-};
+/** The domain's Job report figures (reports-admin §3); `missing_standards` is always sent (decision 1031). */
+const jobFigures = jobReportSchema
+  .omit({ job_id: true, job_name: true, start_at: true, end_at: true })
+  .required({ missing_standards: true }).shape;
 
 export const warehouseJobsAnswer = answer<Answer<typeof warehouseJobs>>()(
   z.object({

@@ -42,6 +42,16 @@ import { answer, ms, partsMade } from './answer';
 // ---------------------------------------------------------------------------------------------------------
 // Live operations (live-operations §7)
 
+/** A job run's figures alike in every answer that shows a run (the domain's JobRunFigures, less setuptime). */
+const runFigures = {
+  /** When production started: null while still in setup. */
+  setupend: ms.nullable(),
+  cycletime: ms,
+  idealcycletime: ms,
+  partcount_multiplier: z.number(),
+  actualParts: z.number(),
+};
+
 /** A job run (reports-admin §3 Job schedule group) with its labor activity set. */
 export const jobRunAnswer = answer<JobRunView>()(
   z.object({
@@ -54,11 +64,7 @@ export const jobRunAnswer = answer<JobRunView>()(
     setupMode: z.enum(START_IN_SETUP_MODES),
     /** Seconds; null without setup. */
     setuptime: z.number().nullable(),
-    setupend: ms.nullable(),
-    cycletime: ms,
-    idealcycletime: ms,
-    partcount_multiplier: z.number(),
-    actualParts: z.number(),
+    ...runFigures,
     reportedParts: z.number().nullable(),
     requiredCycles: z.number().nullable(),
     partBehavior: z.enum(PART_BEHAVIORS),
@@ -150,11 +156,7 @@ export const productionRunAnswer = answer<ProductionRun>()(
     startInSetup: z.enum(START_IN_SETUP_MODES),
     /** ms; null when the run starts without setup. */
     setuptime: z.number().nullable(),
-    setupend: ms.nullable(),
-    cycletime: ms,
-    idealcycletime: ms,
-    partcount_multiplier: z.number(),
-    actualParts: z.number(),
+    ...runFigures,
     partchangeovertime: ms,
     shifts: z.array(z.string()),
     laborActivities: z.array(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { annotationTypeSchema, efficiencySchema, GOAL_STATUSES } from '@takt/domain';
+import { annotationTypeSchema, efficiencySchema, GOAL_STATUSES, WATERFALL_STEP_KEYS } from '@takt/domain';
 import type { OeeReportResponse, PartsEntry, UtilizationEntry } from '@takt/domain';
 import type { CycleEntry } from '../services/dashboard';
 import type { overridesReport } from '../services/overrides';
@@ -298,18 +298,7 @@ export const oeeReportAnswer = answer<OeeReportResponse>()(
     intervals: z.array(intervalRef.extend({ efficiency: efficiencySchema })),
     waterfall: z.array(
       z.object({
-        key: z.enum([
-          'allTime',
-          'outsideShift',
-          'shiftTime',
-          'plannedDowntime',
-          'plannedProductionTime',
-          'availabilityLoss',
-          'runTime',
-          'performanceLoss',
-          'qualityLoss',
-          'fullyProductiveTime',
-        ]),
+        key: z.enum(WATERFALL_STEP_KEYS),
         kind: z.enum(['total', 'loss']),
         ms,
         reasonId: z.string().optional(),
