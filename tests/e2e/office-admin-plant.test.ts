@@ -70,6 +70,7 @@ describe.each(ON_SQLITE)('plant administration in Chromium on %s', (dialect) => 
       'Shifts',
       'Start of day',
       'Operators',
+      'Operator Runs',
       'Tablets',
     ]);
     await office.screenshots('admin-index');
