@@ -296,6 +296,10 @@ function Grid({
               { label: tr('downtimeReport.col.reason') },
               { label: tr('downtimeReport.col.message') },
               { label: tr('downtimeReport.col.planned') },
+              // reports-admin §6: with areActivitiesEnabled, "activity columns show in downtime".
+              ...(answer.activities
+                ? [{ label: tr('downtimeReport.col.job') }, { label: tr('downtimeReport.col.activity') }]
+                : []),
             ]}
           >
             {rows.map((r) => (
@@ -319,6 +323,12 @@ function Grid({
                 <td>{r.reason}</td>
                 <td>{r.message}</td>
                 <td>{r.planned}</td>
+                {answer.activities && (
+                  <>
+                    <td>{r.job}</td>
+                    <td>{r.activity}</td>
+                  </>
+                )}
               </tr>
             ))}
           </PlainTable>

@@ -33,12 +33,15 @@ const aPeriod = (over: Partial<DowntimePeriod> = {}): DowntimePeriod => ({
   planned: false,
   reasonId: 'tool',
   annotationType: tool,
+  jobName: undefined,
+  activityTypeName: undefined,
   ...over,
 });
 
 const answer: Omit<DowntimeAnswer, 'items'> = {
   range: { start: 0, end: 7 * 24 * 60 * MIN },
   recomputing: [],
+  activities: false,
   data: [
     { count: 2, duration: 90 * MIN + 300, reasonId: 'tool', annotationType: tool, reason: 'Tool change' },
     { count: 1, duration: 30 * MIN, reasonId: 'brk', annotationType: brk, reason: 'Break' },
@@ -170,6 +173,22 @@ describe('the downtime report (reports-admin §2, §7, §9)', () => {
     expect(gridRows(items, 'uncategorized')).toHaveLength(1);
     expect(gridRows(items, 'nodata')).toHaveLength(1);
     expect(totalMinutes(items, 'brk')).toBe('20.00');
+  });
+
+  it('carries the job and activity of a stop when the company has activities on (decision 1087)', () => {
+    const rows = gridRows(
+      [
+        aPeriod({ jobName: 'Bracket', activityTypeName: 'Teardown' }),
+        aPeriod({ jobName: null }),
+        aPeriod({}),
+      ],
+      null,
+    );
+    expect(rows.map((r) => [r.job, r.activity])).toEqual([
+      ['Bracket', 'Teardown'],
+      ['', ''],
+      ['', ''],
+    ]);
   });
 
   it('opens a machine with the same range, quick link and reason', () => {

@@ -51,9 +51,14 @@ const answerCheck = object({
         message: nullable(string),
         planned: nullable(boolean),
         annotationType: nullable(reasonRef),
+        // With `activities` (decision 1087): the job and activity at the stop's start.
+        jobName: optional(nullable(string)),
+        activityTypeName: optional(nullable(string)),
       }),
     ),
   ),
+  /** The company's areActivitiesEnabled: "activity columns show in downtime" (reports-admin §6). */
+  activities: optional(boolean),
 });
 export type DowntimeAnswer = ReturnType<typeof answerCheck>;
 export type DowntimePeriod = NonNullable<DowntimeAnswer['items']>[number];
@@ -240,6 +245,9 @@ export interface GridRow {
   message: string;
   /** reports-admin §4: Planned, Unplanned or Exceeded Limit; empty without a reason (as in the CSV). */
   planned: string;
+  /** With activities on (decision 1087): the job and activity at the stop's start, empty outside a run. */
+  job: string;
+  activity: string;
 }
 
 /** The grid (Start, Duration, Machine, Reason, Message, Planned) in time order, narrowed to `reason`. */
@@ -256,6 +264,8 @@ export function gridRows(items: readonly DowntimePeriod[], reason: string | null
       reason: reasonName(p),
       message: p.message ?? '',
       planned: p.annotationType ? plannedLabel(p.planned) : '',
+      job: p.jobName ?? '',
+      activity: p.activityTypeName ?? '',
     }));
 }
 

@@ -45,6 +45,8 @@ export const downtimeReport = {
   'downtimeReport.col.reason': 'Reason',
   'downtimeReport.col.message': 'Message',
   'downtimeReport.col.planned': 'Planned',
+  'downtimeReport.col.job': 'Job',
+  'downtimeReport.col.activity': 'Activity',
   'downtimeReport.rowsTotal': '{count} stops, {minutes} min in all',
   'downtimeReport.reasonRow': 'Reason',
   'downtimeReport.reasonMinutes': 'Minutes',

@@ -191,10 +191,14 @@ export const downtimeReportAnswer = answer<Omit<Answer<typeof downtimeReport>, '
           message: z.string().nullable(),
           planned: z.boolean().nullable(),
           annotationType: reasonRef,
+          /** With `activities` (the company's areActivitiesEnabled, decision 1087). */
+          jobName: z.string().nullable().optional(),
+          activityTypeName: z.string().nullable().optional(),
         }),
       )
       .optional(),
     recomputing,
+    activities: z.boolean(),
   }),
 );
 

@@ -266,6 +266,36 @@ describe.each(DIALECTS)('downtime report calls on %s', (dialect) => {
     );
   });
 
+  it('downtime: with areActivitiesEnabled the rows carry the job and activity at their start (decision 1087)', async () => {
+    const { company, cookie, m1 } = await downtimePlant();
+    await aJobRun(h.t.db, company, m1, { start: D + 2 * HOUR, end: D + 5 * HOUR, jobName: 'Bracket' });
+    const off = await json<{ activities: boolean; items: Array<Record<string, unknown>> }>(
+      `${base}&detail=true`,
+      cookie,
+    );
+    expect(off.activities).toBe(false);
+    expect(off.items.every((i) => !('jobName' in i) && !('activityTypeName' in i))).toBe(true);
+
+    await h.t.db
+      .updateTable('companies')
+      .set({ activities_enabled: 1 })
+      .where('id', '=', company.id)
+      .execute();
+    const on = await json<{ activities: boolean; items: Array<Record<string, unknown>> }>(
+      `${base}&detail=true`,
+      cookie,
+    );
+    expect(on.activities).toBe(true);
+    expect(on.items.map((i) => [i.machine, i.reason, i.jobName, i.activityTypeName])).toEqual([
+      ['M2', 'Break', null, null],
+      ['M1', 'Tooling', null, null],
+      ['M1', 'Uncategorized', 'Bracket', 'Production'],
+    ]);
+    const csv = await (await h.get(`${base}&format=csv`, cookie)).text();
+    expect(csv.split('\r\n')[0]).toBe('Start,Duration,Machine,Reason,Message,Planned,Job,Activity');
+    expect(csv).toContain('2025-11-17 03:00:00,30.00,M1,Uncategorized,,,Bracket,Production\r\n');
+  });
+
   it('downtime: at most 31 days; start before end; known group', async () => {
     const { cookie } = await utcTenant();
     const other = await utcTenant();

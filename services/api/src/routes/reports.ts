@@ -87,7 +87,12 @@ export const reportsRoutes = new Hono<AppEnv>()
     const q = queryParams(c, downtimeReportQuerySchema);
     const { periods, ...report } = await downtimeReport(requestCtx(c, c.var.scope), q);
     if (q.format === 'csv')
-      return csvResponse(c, 'downtime.csv', downtimeCsv(periods, timezoneOf(c)), report.recomputing);
+      return csvResponse(
+        c,
+        'downtime.csv',
+        downtimeCsv(periods, timezoneOf(c), report.activities),
+        report.recomputing,
+      );
     return c.json(report);
   })
   .get('/operation', performance, async (c) => {

@@ -15,7 +15,8 @@ import {
 import type { TimeSpan } from '@takt/domain';
 import { toCsv } from '../http/csv';
 import { notFound } from '../http/errors';
-import { hiddenReasonIds, reportMachines, runsOverlapping } from '../repositories/reports';
+import { companySettings } from '../repositories/company';
+import { activitiesOf, hiddenReasonIds, reportMachines, runsOverlapping } from '../repositories/reports';
 import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
@@ -56,9 +57,33 @@ interface ReportPeriod {
   message: string | null;
   planned: boolean | null;
   annotationType: ReasonRef | null;
+  /**
+   * With areActivitiesEnabled (reports-admin §6 "activity columns show in downtime", decision 1087): the job
+   * and the activity (setup stage, Setup or Production, as the timeline's activities) at the stop's start.
+   */
+  jobName?: string | null;
+  activityTypeName?: string | null;
 }
 
 const UNCATEGORIZED = 'Uncategorized';
+
+/** The job and activity at each period's start (decision 1087), from the runs and activities of the range. */
+async function addActivities(ctx: ServiceCtx, periods: ReportPeriod[], machineIds: string[], range: Range) {
+  const runs = await runsOverlapping(ctx.scope, machineIds, range);
+  const activities = await activitiesOf(
+    ctx.scope,
+    runs.map((r) => r.id),
+    range,
+  );
+  const within = (at: number, start: number, end: number | null) => start <= at && (end ?? Infinity) > at;
+  for (const p of periods) {
+    const run = runs.find((r) => r.machineId === p.machineId && within(p.start, r.startAt, r.endAt));
+    const act =
+      run && activities.find((a) => a.job_run_id === run.id && within(p.start, a.start_at, a.end_at));
+    p.jobName = run?.jobName ?? null;
+    p.activityTypeName = run ? (act?.stage_name ?? (act?.setup === 1 ? 'Setup' : 'Production')) : null;
+  }
+}
 
 interface Tally {
   count: number;
@@ -111,7 +136,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
   checkReportRange(calendar, range, 'downtime');
   const machines = await reportMachines(ctx.scope, q);
   const until = Math.min(q.end, ctx.now);
-  const [hidden, runs, recomputing, sources] = await Promise.all([
+  const [hidden, runs, recomputing, sources, settings] = await Promise.all([
     q.includeHidden ? Promise.resolve(new Set<string>()) : hiddenReasonIds(ctx.scope),
     q.onlyScheduled
       ? runsOverlapping(
@@ -127,6 +152,7 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
       { start: q.start, end: until },
       { now: ctx.now, downtimeOnly: true },
     ),
+    companySettings(ctx.scope),
   ]);
   const shiftIds = q.shifts?.length ? q.shifts : null;
   const unknownShift = shiftIds?.find((id) => !calendar.shifts.some((s) => s.id === id));
@@ -199,6 +225,14 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
       });
   }
   periods.sort((a, b) => a.start - b.start || a.machine.localeCompare(b.machine));
+  const activities = settings.activitiesEnabled;
+  if (activities)
+    await addActivities(
+      ctx,
+      periods,
+      machines.map((m) => m.id),
+      range,
+    );
 
   const sumOf = (kind: string) =>
     periods.filter((p) => kindOf(p) === kind).reduce((t, p) => t + p.duration, 0);
@@ -229,14 +263,27 @@ export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
       .filter((m) => m.downtime.length > 0),
     ...(q.detail ? { items: periods } : {}),
     recomputing,
+    /** The company's areActivitiesEnabled: the items carry jobName and activityTypeName. */
+    activities,
     periods,
   };
 }
 
-/** The downtime grid (reports-admin §2): Start, Duration (minutes, 2 decimals), Machine, Reason, Message, Planned. */
-export function downtimeCsv(periods: readonly ReportPeriod[], timezone: string): string {
+/**
+ * The downtime grid (reports-admin §2): Start, Duration (minutes, 2 decimals), Machine, Reason, Message, Planned;
+ * with activities on, Job and Activity too (decision 1087).
+ */
+export function downtimeCsv(periods: readonly ReportPeriod[], timezone: string, activities = false): string {
   return toCsv(
-    ['Start', 'Duration', 'Machine', 'Reason', 'Message', 'Planned'],
+    [
+      'Start',
+      'Duration',
+      'Machine',
+      'Reason',
+      'Message',
+      'Planned',
+      ...(activities ? ['Job', 'Activity'] : []),
+    ],
     periods.map((p) => [
       formatWallTime(timezone, p.start),
       formatDowntimeMinutes(p.duration),
@@ -244,6 +291,7 @@ export function downtimeCsv(periods: readonly ReportPeriod[], timezone: string):
       p.reason,
       p.message ?? '',
       p.annotationType ? plannedLabel(p.planned) : '',
+      ...(activities ? [p.jobName ?? '', p.activityTypeName ?? ''] : []),
     ]),
   );
 }
