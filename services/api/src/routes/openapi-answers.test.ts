@@ -24,7 +24,10 @@ import { DOCUMENTED_CALLS, keyScopes, openApiDocument } from './openapi';
 type Operation = {
   responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
 };
-type Doc = { paths: Record<string, Record<string, Operation>> };
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 
 const HOUR = 60 * MIN;
 const successOf = (call: (typeof DOCUMENTED_CALLS)[number]) => call.status ?? 200;
@@ -240,5 +243,22 @@ describe.each(DIALECTS)('real answers against the served OpenAPI document on %s'
     expect(schema.safeParse({ ...real, summary: { ...real.summary, extra: 1 } }).success).toBe(false);
     const { summary: _summary, ...withoutSummary } = real;
     expect(schema.safeParse(withoutSummary).success).toBe(false);
+  });
+
+  it('answers its errors in the one shape the document names, with code and message', async () => {
+    const error = z.fromJSONSchema(doc.components.schemas.Error as Parameters<typeof z.fromJSONSchema>[0]);
+    const key = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const unknownRun = await h.app.request(`/api/productionruns/${crypto.randomUUID()}`, { headers: key });
+    const badRange = await h.app.request('/api/reports/downtime?start=2&end=1', { headers: key });
+    const noKey = await h.app.request('/api/reports/downtime?start=1&end=2');
+    const statuses = [unknownRun, badRange, noKey].map((r) => r.status);
+    expect(statuses).toEqual([404, 400, 401]);
+    for (const res of [unknownRun, badRange, noKey]) {
+      const body: unknown = await res.json();
+      expect(error.safeParse(body).success, JSON.stringify(body)).toBe(true);
+      expect(error.safeParse({}).success).toBe(false);
+    }
+    const described = doc.paths['/api/productionruns/{id}']!.get!.responses;
+    expect(Object.keys(described)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
   });
 });
