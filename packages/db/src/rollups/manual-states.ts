@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { manualAnchor, manualReviewAt, manualStates } from '@takt/domain';
-import type { ManualCount, ManualRun } from '@takt/domain';
+import type { ManualCount, ManualRun, StateInterval } from '@takt/domain';
 import type { Database } from '../schema';
 import { markRollupsDirty } from './recompute';
 
@@ -8,7 +8,8 @@ import { markRollupsDirty } from './recompute';
 // runs and Add Parts by the domain's manualStates and stored where ingest stores a monitored machine's, so every
 // reader (rollups, timeline, downtime list and report, tiles) reads them alike. The rollup recompute derives
 // them again from the first evidence a change touches (recompute.ts), and the rollup worker marks a machine
-// whose open gap passed its limit (manualStatesDue), so its ACTIVE turns INACTIVE without new evidence.
+// whose open gap passed its limit (markManualStatesDue), so its ACTIVE turns INACTIVE without new evidence. Its
+// live row (machine_live, which ingest keeps for a machine with a source) follows its current state.
 
 /** A job run row as the manual rule reads it. */
 export const toManualRun = (r: Selectable<Database['job_runs']>): ManualRun => ({
@@ -112,6 +113,7 @@ export async function rederiveManualStates(
   const anchor = await anchorFor(db, machineId, Math.min(input.from, now));
   if (anchor === null || anchor >= now) {
     await db.deleteFrom('state_intervals').where('machine_id', '=', machineId).execute();
+    await db.deleteFrom('machine_live').where('machine_id', '=', machineId).execute();
     return null;
   }
   const [runs, counts] = await Promise.all([
@@ -145,8 +147,47 @@ export async function rederiveManualStates(
         .insertInto('state_intervals')
         .values(rows.slice(i, i + 200))
         .execute();
+    const current = states[states.length - 1];
+    if (current) await writeManualLive(trx, companyId, machineId, current);
   });
   return anchor;
+}
+
+/**
+ * The live row of a manual work center, as ingest keeps one for a machine with a source: its current state and
+ * since when, with a link that is up and no heartbeat (it has no link to lose, so it never reads Disconnected).
+ * The tile, the card, the notifications and the live channel read it as they read any machine's.
+ */
+async function writeManualLive(
+  db: Kysely<Database>,
+  companyId: string,
+  machineId: string,
+  current: StateInterval,
+): Promise<void> {
+  const since = Number(current.start);
+  const row = {
+    state: current.state,
+    state_since: since,
+    connection: 'CONNECTED',
+    connection_since: null,
+    last_heartbeat: null,
+    execution: current.state === 'ACTIVE' ? 'ACTIVE' : 'READY',
+    execution_since: since,
+    availability: null,
+    controller_mode: null,
+    program: null,
+    part_count: null,
+    spindle_speed: null,
+    fault_since: null,
+    fault_message: null,
+    in_setup: current.state === 'SETUP' ? 1 : 0,
+    updated_at: since,
+  };
+  await db
+    .insertInto('machine_live')
+    .values({ machine_id: machineId, company_id: companyId, ...row })
+    .onConflict((oc) => oc.column('machine_id').doUpdateSet(row))
+    .execute();
 }
 
 /**

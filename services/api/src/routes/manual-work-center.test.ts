@@ -145,6 +145,15 @@ describe.each(DIALECTS)('a manual work center on %s', (dialect) => {
       stale: false,
     });
 
+    // The boards' figures of the window (the All day shift up to now) are the report's (in percent).
+    const boards = await get<Array<{ machineId: string; availability: number | null; noDataMs?: number }>>(
+      '/api/dashboard/utilization',
+      b.cookie,
+    );
+    const board = boards.find((r) => r.machineId === b.machineId);
+    expect(board?.availability).toBeCloseTo((100 * 130) / 240, 9);
+    expect(board?.noDataMs).toBe(0);
+
     // Another company's user sees none of it.
     const other = await aReportTenant(api.h, [['All day', 0, 1440]]);
     const stranger = await aUser(api.h.t.db, other.company);
