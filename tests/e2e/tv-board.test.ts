@@ -11,7 +11,7 @@ const TILE_COUNT = MACHINE_COUNT + DEMO_MANUAL_STATIONS.flatMap((g) => g.station
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 const POLL = { timeout: 30_000, interval: 250 } as const;
 
-/** Tiles whose box leaves the screen, figures wider than their box, and whether the page scrolls. */
+/** Tiles whose box leaves the screen, cut figures, names and statuses, and whether the page scrolls. */
 const layoutProblems = (page: Page) =>
   page.evaluate(() => {
     const tiles = [...document.querySelectorAll('article[data-status]')];
@@ -24,10 +24,23 @@ const layoutProblems = (page: Page) =>
     const cut = [...document.querySelectorAll('article[data-status] dd, article[data-status] .fit-text')]
       .filter((e) => e.scrollWidth > e.clientWidth)
       .map((e) => e.textContent);
+    // A name or status that needs more lines than it has, and tiles whose content runs past their bottom
+    // (the Downtime tile's No data and buttons, decision 1081).
+    const clipped = [
+      ...document.querySelectorAll('article[data-status] :is(.tile__name, .tile__description)'),
+    ]
+      .filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+      .map((e) => e.textContent);
+    const spilled = tiles
+      .filter((t) => {
+        const bottom = t.getBoundingClientRect().bottom + 1;
+        return [...t.children].some((c) => c.getBoundingClientRect().bottom > bottom);
+      })
+      .map((t) => t.getAttribute('aria-label'));
     const scrolls =
       document.documentElement.scrollHeight > innerHeight ||
       document.documentElement.scrollWidth > innerWidth;
-    return { tiles: tiles.length, outside, cut, scrolls };
+    return { tiles: tiles.length, outside, cut, clipped, spilled, scrolls };
   });
 
 describe('a TV on the wall', () => {
@@ -99,6 +112,8 @@ describe('a TV on the wall', () => {
         tiles: TILE_COUNT,
         outside: [],
         cut: [],
+        clipped: [],
+        spilled: [],
         scrolls: false,
       });
 
@@ -117,6 +132,8 @@ describe('a TV on the wall', () => {
         tiles: TILE_COUNT,
         outside: [],
         cut: [],
+        clipped: [],
+        spilled: [],
         scrolls: false,
       });
   }, 180_000);

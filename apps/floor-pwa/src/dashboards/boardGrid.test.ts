@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bestGrid, MAX_TILE_SCALE } from './boardGrid';
 
-// A full-width tile designed at 19 × 13 rem (TV mode: 24 px a rem), a Downtime tile at 11 × 11.5 rem.
-const FULL = { width: 456, height: 312 };
-const HALF = { width: 264, height: 276 };
+// A full-width tile designed at 19 × 14 rem (TV mode: 24 px a rem), a Downtime tile at 11 × 15.5 rem.
+const FULL = { width: 456, height: 336 };
+const HALF = { width: 264, height: 372 };
 /** The space under the board's header bar at 1920 × 1080 and 3840 × 2160, with 12 px gaps. */
 const HD = { width: 1896, height: 1000, gap: 12 };
 const UHD = { width: 3816, height: 2080, gap: 12 };

@@ -39,16 +39,16 @@ export type LiveDashboardType = DashboardType | 'cycles';
 export const needsFullProduct = (type: LiveDashboardType) => type === 'oee' || type === 'partsgoal';
 
 /**
- * A tile's designed size in rem (decision 1042): what it shows at zoom 1 without cutting anything. Downtime tiles
- * are half width (live-operations §2); job actions add a row of touch buttons; one machine's dashboard has one
- * large tile.
+ * A tile's designed size in rem (decision 1042): what it shows at zoom 1 without cutting anything, a name on two
+ * lines included (decision 1081). Downtime tiles are half width (live-operations §2); job actions add a row of
+ * touch buttons; one machine's dashboard has one large tile.
  */
 export const tileSizeOf = (type: LiveDashboardType, actions: boolean, large = false): TileSize => {
   const base = large
     ? { width: 60, height: 25 }
     : type === 'downtime'
       ? { width: 11, height: 15.5 }
-      : { width: 19, height: 13 };
+      : { width: 19, height: 14 };
   return actions ? { width: base.width, height: base.height + 4 } : base;
 };
 
