@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { API_KEY_SCOPES } from '@takt/domain';
 import type { ApiKeyScope } from '@takt/domain';
 import { SESSION_COOKIE, TABLET_COOKIE } from '../auth/middleware';
@@ -112,9 +112,21 @@ function success(call: DocumentedCall): JsonSchema {
     return { description: 'OK', content: { [call.produces]: { schema: { type: 'string' } } } };
   return {
     description: status === 202 ? 'Accepted' : status === 201 ? 'Created' : 'OK',
-    // Without a zod schema of the answer: JSON, shape not described (no made-up example).
-    content: { 'application/json': call.response ? { schema: toAnswerSchema(call.response) } : {} },
+    content: {
+      // Without a zod schema of the answer: JSON, shape not described (no made-up example).
+      'application/json': call.response ? { schema: toAnswerSchema(call.response) } : {},
+      // A report read that takes `format=csv` answers the same rows as a CSV file then.
+      ...(takesCsvFormat(call) ? { [CSV]: { schema: { type: 'string' } } } : {}),
+    },
   };
+}
+
+const CSV = 'text/csv; charset=utf-8';
+
+/** The call's query takes `format=csv`. */
+function takesCsvFormat(call: DocumentedCall): boolean {
+  const format = queryParameters(call.query ?? z.object({})).find((p) => p.name === 'format');
+  return JSON.stringify(format?.schema ?? {}).includes('"csv"');
 }
 
 function operation(call: DocumentedCall, tag: string, external: ExternalSchemas): JsonSchema {

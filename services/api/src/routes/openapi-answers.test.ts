@@ -154,6 +154,12 @@ describe('the answers the OpenAPI document describes', () => {
     // What the server sends, not a request's defaults (they would read as example values).
     const paths = openApiDocument().paths as Doc['paths'];
     expect(JSON.stringify(paths['/api/annotationtypes']!.get!.responses['200'])).not.toContain('"default"');
+    // A report read that takes format=csv says so.
+    const downtime = paths['/api/reports/downtime']!.get!.responses['200']!.content!;
+    expect(Object.keys(downtime)).toEqual(['application/json', 'text/csv; charset=utf-8']);
+    expect(Object.keys(paths['/api/reports/oee']!.get!.responses['200']!.content!)).toEqual([
+      'application/json',
+    ]);
   });
 });
 
