@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { CONNECTION_KEY } from '@takt/db';
-import type { CompanyScope } from '@takt/db';
+import type { CompanyScope, Database, MachineLiveTable } from '@takt/db';
 import type { MachineConnectionInput } from '@takt/domain';
+import { liveByMachine } from './live';
 
 /** The facts about a machine's set-up and data that its connection words depend on (decision 1055). */
 export type ConnectionFacts = Pick<
@@ -9,15 +11,59 @@ export type ConnectionFacts = Pick<
   'sourceConfigured' | 'fieldsMapped' | 'everReported'
 >;
 
-const NONE: ConnectionFacts = { sourceConfigured: false, fieldsMapped: false, everReported: false };
+/** A machine of no known facts (none of its rows found). */
+export const NO_CONNECTION_FACTS: ConnectionFacts = {
+  sourceConfigured: false,
+  fieldsMapped: false,
+  everReported: false,
+};
 
 const truthy = (v: unknown): boolean => v === true || Number(v) === 1;
 
 /**
- * For each machine of the caller's company among `machineIds`: an enabled data source, an adapter mapping at
- * least one field, and any stored machine data (an observation other than the link log, CONNECTION_KEY). One
- * query; each `exists` stops at its first row (observations by the machine's index).
+ * The three facts as columns of a query over `machines` (each `exists` stops at its first row; observations
+ * by the machine's index): an enabled data source, an adapter mapping at least one field, and any stored
+ * machine data (an observation other than the link log, CONNECTION_KEY).
  */
+const factColumns = (eb: ExpressionBuilder<Database, 'machines'>) =>
+  [
+    eb
+      .exists(
+        eb
+          .selectFrom('machine_sources as s')
+          .select(sql`1`.as('one'))
+          .whereRef('s.machine_id', '=', 'machines.id')
+          .whereRef('s.company_id', '=', 'machines.company_id')
+          .where('s.enabled', '=', 1),
+      )
+      .as('has_source'),
+    eb
+      .exists(
+        eb
+          .selectFrom('adapter_fields as f')
+          .select(sql`1`.as('one'))
+          .whereRef('f.adapter_id', '=', 'machines.adapter_id')
+          .whereRef('f.company_id', '=', 'machines.company_id'),
+      )
+      .as('has_fields'),
+    eb
+      .exists(
+        eb
+          .selectFrom('observations as o')
+          .select(sql`1`.as('one'))
+          .whereRef('o.machine_id', '=', 'machines.id')
+          .where('o.key', '<>', CONNECTION_KEY),
+      )
+      .as('reported'),
+  ] as const;
+
+const factsOf = (r: { has_source: unknown; has_fields: unknown; reported: unknown }): ConnectionFacts => ({
+  sourceConfigured: truthy(r.has_source),
+  fieldsMapped: truthy(r.has_fields),
+  everReported: truthy(r.reported),
+});
+
+/** For each machine of the caller's company among `machineIds`: its connection facts (factColumns). One query. */
 export async function connectionFacts(
   scope: CompanyScope,
   machineIds: readonly string[],
@@ -26,48 +72,52 @@ export async function connectionFacts(
   if (machineIds.length === 0) return out;
   const rows = await scope
     .selectFrom('machines')
-    .select((eb) => [
-      'machines.id',
-      eb
-        .exists(
-          eb
-            .selectFrom('machine_sources as s')
-            .select(sql`1`.as('one'))
-            .whereRef('s.machine_id', '=', 'machines.id')
-            .whereRef('s.company_id', '=', 'machines.company_id')
-            .where('s.enabled', '=', 1),
-        )
-        .as('has_source'),
-      eb
-        .exists(
-          eb
-            .selectFrom('adapter_fields as f')
-            .select(sql`1`.as('one'))
-            .whereRef('f.adapter_id', '=', 'machines.adapter_id')
-            .whereRef('f.company_id', '=', 'machines.company_id'),
-        )
-        .as('has_fields'),
-      eb
-        .exists(
-          eb
-            .selectFrom('observations as o')
-            .select(sql`1`.as('one'))
-            .whereRef('o.machine_id', '=', 'machines.id')
-            .where('o.key', '<>', CONNECTION_KEY),
-        )
-        .as('reported'),
-    ])
+    .select((eb) => ['machines.id', ...factColumns(eb)])
     .where('machines.id', 'in', [...machineIds])
     .execute();
+  for (const r of rows) out.set(r.id, factsOf(r));
+  return out;
+}
+
+/** A machine's live row (absent before ingest wrote one) with its connection facts. */
+export interface LiveConnection {
+  live: MachineLiveTable | undefined;
+  facts: ConnectionFacts;
+}
+
+/**
+ * The machines' live rows (liveByMachine) and connection facts (connectionFacts) in one query, as a tile needs
+ * them (decision 1077): a tile push of the live channel costs no query more for the connection words.
+ */
+export async function liveConnections(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+): Promise<Map<string, LiveConnection>> {
+  const out = new Map<string, LiveConnection>();
+  if (machineIds.length === 0) return out;
+  const rows = await scope
+    .selectFrom('machines')
+    .leftJoin('machine_live as l', (j) =>
+      j.onRef('l.machine_id', '=', 'machines.id').onRef('l.company_id', '=', 'machines.company_id'),
+    )
+    .selectAll('l')
+    .select((eb) => ['machines.id as of_machine', 'machines.workcenter_type as of_type', ...factColumns(eb)])
+    .where('machines.id', 'in', [...machineIds])
+    .execute();
+  const unwritten: string[] = [];
   for (const r of rows) {
-    out.set(r.id, {
-      sourceConfigured: truthy(r.has_source),
-      fieldsMapped: truthy(r.has_fields),
-      everReported: truthy(r.reported),
+    const { of_machine, of_type, has_source, has_fields, reported, ...live } = r;
+    if (live.machine_id == null && of_type === 'manual') unwritten.push(of_machine);
+    out.set(of_machine, {
+      live: live.machine_id == null ? undefined : (live as MachineLiveTable),
+      facts: factsOf({ has_source, has_fields, reported }),
     });
   }
+  // A manual work center has no row from ingest: liveByMachine makes its live state (decision 1073).
+  if (unwritten.length > 0)
+    for (const [id, live] of await liveByMachine(scope, unwritten)) out.get(id)!.live = live;
   return out;
 }
 
 export const connectionFactsOf = (facts: ReadonlyMap<string, ConnectionFacts>, id: string): ConnectionFacts =>
-  facts.get(id) ?? NONE;
+  facts.get(id) ?? NO_CONNECTION_FACTS;

@@ -32,8 +32,7 @@ import {
   openRunsOn,
 } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
-import { liveByMachine } from '../repositories/live';
-import { connectionFacts, connectionFactsOf } from '../repositories/machine-connection';
+import { liveConnections, NO_CONNECTION_FACTS } from '../repositories/machine-connection';
 import type { ConnectionFacts } from '../repositories/machine-connection';
 import type { Machine, MachineGroup } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
@@ -281,19 +280,19 @@ export async function dashboardTiles(
   knownGroups?: readonly MachineGroup[],
 ): Promise<DashboardMachine[]> {
   const ids = machines.map((m) => m.id);
-  const [groups, live, runByMachine, facts] = await Promise.all([
+  // The live rows and the connection facts in one query (decision 1077).
+  const [groups, live, runByMachine] = await Promise.all([
     knownGroups ?? listGroups(scope),
-    liveByMachine(scope, ids),
+    liveConnections(scope, ids),
     openRunsOn(scope, ids),
-    connectionFacts(scope, ids),
   ]);
   const tiles = machines.map((m) =>
     toDashboardMachine(
       m,
-      live.get(m.id),
+      live.get(m.id)?.live,
       groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
       now,
-      connectionFactsOf(facts, m.id),
+      live.get(m.id)?.facts ?? NO_CONNECTION_FACTS,
     ),
   );
   // Batched for all tiles: only scheduled machines have a goal (dashboardFigures), only machines
