@@ -95,6 +95,10 @@ const SchedulePage = lazy(() =>
   import('./production/SchedulePage').then((m) => ({ default: m.SchedulePage })),
 );
 
+// Jobs and their standards, for planners (decision 1084).
+const JobsPage = lazy(() => import('./jobs/JobsPage').then((m) => ({ default: m.JobsPage })));
+const JobEditPage = lazy(() => import('./jobs/JobEditPage').then((m) => ({ default: m.JobEditPage })));
+
 /** /machine/{id}/utilization opens the Utilization report drilled into the machine (routes.ts). */
 function MachineUtilizationRedirect() {
   const { id = '' } = useParams();
@@ -249,6 +253,21 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <RequirePermission permission="FullProduct">
       <LazyPage>
         <SchedulePage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  // The job calls need FullProduct; the pages say so to callers who do not plan (admins and managers).
+  jobsAdmin: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <JobsPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  jobEdit: () => (
+    <RequirePermission permission="FullProduct">
+      <LazyPage>
+        <JobEditPage />
       </LazyPage>
     </RequirePermission>
   ),

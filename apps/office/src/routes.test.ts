@@ -39,6 +39,8 @@ describe('office routes', () => {
     ['/app/production/production-runs/r1/edit', 'productionRunEdit'],
     ['/app/production/production-runs/r1', 'notFound'],
     ['/app/production/schedule', 'schedule'],
+    ['/app/jobs', 'jobsAdmin'],
+    ['/app/jobs/j1', 'jobEdit'],
   ])('%s → %s', (path, id) => {
     expect(pageOf(path)).toBe(id);
   });
@@ -54,6 +56,8 @@ describe('office routes', () => {
     expect(navSection('/app/accounts/users')).toBe('users');
     expect(navSection('/app/accounts/invites')).toBe('users');
     expect(navSection('/app/profile')).toBe('profile');
+    expect(navSection('/app/jobs')).toBe('jobs');
+    expect(navSection('/app/jobs/j1')).toBe('jobs');
     expect(navSection('/reports/downtime')).toBe('reports');
     expect(navSection('/dashboard/utilization')).toBe('reports');
     expect(navSection('/dashboard/oee')).toBe('reports');

@@ -76,6 +76,9 @@ export const PATHS = {
   productionRunEdit: '/app/production/production-runs/:id/edit',
   /** reports-admin §2 "Schedule (job runs) timeline" (decision 0910): ?start=YYYY-MM-DD&days=1..31. */
   schedule: '/app/production/schedule',
+  /** Jobs and their standards per machine, for planners (issue 29 point 1; decision 1084). */
+  jobsAdmin: '/app/jobs',
+  jobEdit: '/app/jobs/:id',
 } as const;
 
 export type PageId =
@@ -101,7 +104,9 @@ export type PageId =
   | 'machineJob'
   | 'productionRuns'
   | 'productionRunEdit'
-  | 'schedule';
+  | 'schedule'
+  | 'jobsAdmin'
+  | 'jobEdit';
 
 /** The route table, as plain objects so react-router's matcher can be tested without a browser. */
 export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
@@ -133,6 +138,8 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'productionRuns', path: PATHS.productionRuns },
   { id: 'productionRunEdit', path: PATHS.productionRunEdit },
   { id: 'schedule', path: PATHS.schedule },
+  { id: 'jobsAdmin', path: PATHS.jobsAdmin },
+  { id: 'jobEdit', path: PATHS.jobEdit },
 ];
 
 /** The reports this app has, with the permission each needs (reports-admin §6). */
@@ -238,7 +245,7 @@ export const reportsFor = (me: Pick<Me, 'permissions'>): ReportEntry[] =>
 /** Which top-level navigation entry a path belongs to. */
 export function navSection(
   pathname: string,
-): 'machines' | 'reports' | 'admin' | 'accounts' | 'users' | 'profile' | 'internal' | null {
+): 'machines' | 'reports' | 'admin' | 'accounts' | 'users' | 'profile' | 'internal' | 'jobs' | null {
   const p = pathname.replace(/\/+$/, '') || '/';
   if (isAdminPath(p)) return 'admin';
   if (isInternalPath(p)) return 'internal';
@@ -246,6 +253,7 @@ export function navSection(
   if (p === '/app/profile') return 'profile';
   if (isAccountsPath(p)) return 'accounts';
   if (p === PATHS.home || p === PATHS.machines) return 'machines';
+  if (p === PATHS.jobsAdmin || /^\/app\/jobs\/[^/]+$/.test(p)) return 'jobs';
   // The machine pages of decision 0810 are opened from the Machines page.
   if (/^\/machine\/[^/]+\/(diagnostics|conditions|export)$/.test(p)) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))

@@ -4,6 +4,7 @@ import { ADMIN_PATHS, isAdminUser } from '../admin/screens';
 import { ACCOUNTS_PATHS } from '../accounts/paths';
 import { EMAIL_PREFERENCES_PATH } from '../accounts/email-preferences';
 import { INTERNAL_PATHS, isRootUser } from '../internal/paths';
+import { mayPlan } from '../jobs/planning';
 import { navSection, PATHS } from '../routes';
 
 /** Header (company, user, Log out), main navigation and the page. */
@@ -35,6 +36,14 @@ export function AppShell() {
                 {tr('reports.nav')}
               </NavLink>
             </li>
+            {/* Jobs and their standards: for planners, admins and managers (decision 1084). */}
+            {mayPlan(me) && (
+              <li>
+                <NavLink to={PATHS.jobsAdmin} aria-current={section === 'jobs' ? 'page' : undefined}>
+                  {t('planning.nav')}
+                </NavLink>
+              </li>
+            )}
             {/* reports-admin §6: administration is for admins; others get no entry. */}
             {isAdminUser(me) && (
               <li>

@@ -12,6 +12,7 @@ import { internalCompanies } from './internal-companies';
 import { internalAdapters } from './internal-adapters';
 import { internalGateways } from './internal-gateways';
 import { partsTexts } from './parts-texts';
+import { planning } from './planning';
 import { production } from './production';
 import { schedule } from './schedule';
 import { scheduleMore } from './schedule-more';
@@ -25,6 +26,7 @@ export const officeTexts = {
   ...accounts,
   ...production,
   ...partsTexts,
+  ...planning,
   ...schedule,
   ...scheduleMore,
   ...email,
