@@ -63,6 +63,11 @@ describe('company settings from the office to the tablet', () => {
     await wc.reload();
     await expect.poll(() => operatorButton.count(), SOON).toBe(0);
     expect(await wc.button('Reject Part').count()).toBe(1);
+    // Nor is operator login offered as a page (/authorize/operator of the last machine).
+    await tablet.page.goto(`${product.url}/authorize/operator`);
+    await expect
+      .poll(() => tablet.page.getByText('Operator tracking is off for this company.').count(), SOON)
+      .toBe(1);
 
     // What the office saved is what it shows after a reload.
     await page.reload();

@@ -41,11 +41,18 @@ export function AuthorizeOperatorPage() {
       </main>
     );
   }
-  if (!machineId || !hasFullProduct(me, data.flags)) {
+  // Operator tracking off (decision 1087): no operator login here either, as there is no operator button.
+  if (!machineId || !hasFullProduct(me, data.flags) || !data.flags.operatorTracking) {
     return (
       <main className="center-screen" aria-labelledby="authorize-heading">
         <h1 id="authorize-heading">{t('operator.title')}</h1>
-        <p>{machineId ? t('operator.notAllowed') : t('operator.noMachine')}</p>
+        <p>
+          {!machineId
+            ? t('operator.noMachine')
+            : hasFullProduct(me, data.flags)
+              ? t('operator.trackingOff')
+              : t('operator.notAllowed')}
+        </p>
         <Link to="/" className="button button--primary touch">
           {t('common.backHome')}
         </Link>

@@ -226,6 +226,7 @@ export const en = {
   'operator.current': 'Logged in: {name}',
   'operator.noMachine': 'No machine is open on this device yet: open a machine first.',
   'operator.notAllowed': 'Operator login is part of the full product.',
+  'operator.trackingOff': 'Operator tracking is off for this company.',
 
   // Offline, sync and version (live-operations §4, §8)
   'offline.toast': 'Network offline. Please check your Internet connection.',
