@@ -167,6 +167,26 @@ describe.each(DIALECTS)('live dashboard figures on %s', (dialect) => {
     expect(byId.get(idle)).toMatchObject({ oeeStatus: 'unavailable', performance: null, oee: null });
   });
 
+  it("colours the OEE tile by the company's OEE percents, set on the settings screen (decision 1087)", async () => {
+    const { company, cookie } = await h.tenant();
+    const machineId = await aMachine(h.t.db, company, { name: 'Standard' });
+    await aShift(h.t.db, company, { startoffsetminutes: 0, endoffsetminutes: 1440 });
+    const start = h.clock.now - HOUR;
+    await someStates(h.t.db, company, machineId, [[start, null, 'ACTIVE']]);
+    const job = { machineId, name: 'Bracket', expected: 60_000, ideal: 60_000, jobCreatedAt: start };
+    await aJobWithRun(companyScope(h.t.db, company.id), { ...job, start, end: null });
+    // 59 parts of the 60 expected: about 98 % of goal.
+    await someCycles(h.t.db, company, machineId, start, 59, 60_000);
+    const oeeStatus = async (percents: { warningpercent_oee: number; failurepercent_oee: number }) => {
+      expect((await h.send('PUT', '/api/company/settings', cookie, percents)).status).toBe(200);
+      const rows = (await (await h.get('/api/dashboard/utilization', cookie)).json()) as UtilizationEntry[];
+      return rows.find((r) => r.machineId === machineId)!.oeeStatus;
+    };
+    expect(await oeeStatus({ warningpercent_oee: 90, failurepercent_oee: 75 })).toBe('success');
+    expect(await oeeStatus({ warningpercent_oee: 100, failurepercent_oee: 90 })).toBe('warning');
+    expect(await oeeStatus({ warningpercent_oee: 100, failurepercent_oee: 100 })).toBe('danger');
+  });
+
   it('filters by group, and keeps parts goal to FullProduct companies', async () => {
     const { company, cookie } = await h.tenant();
     const group = await aGroup(h.t.db, company, 'Cell A');
