@@ -65,7 +65,8 @@ describe('the admins’ job dispatch modal', () => {
     }
 
     await dispatch.getByRole('radio', { name }).check();
-    await dispatch.getByRole('button', { name: 'Start Job in Setup' }).click();
+    // The demo company has setup stages on: one start-in-setup button per stage (live-operations §2).
+    await dispatch.getByRole('button', { name: 'Start Job in Setup: Teardown', exact: true }).click();
     await expect.poll(() => dispatch.count(), SOON).toBe(0);
     await expect.poll(() => wc.card.getByText(name).count(), SOON).toBe(1);
     await wc.waitAllSaved();
@@ -82,6 +83,15 @@ describe('the admins’ job dispatch modal', () => {
         (r) => r.job_id === job.id,
       ),
     ).toEqual([{ job_id: job.id, end_at: null }]);
+    // Started on the stage chosen.
+    expect(
+      query(
+        product,
+        `SELECT s.name FROM labor_activities a JOIN setup_stages s ON s.id = a.setup_stage_id
+         JOIN job_runs r ON r.id = a.job_run_id WHERE r.job_id = ?`,
+        job.id,
+      ).map((r) => r.name),
+    ).toEqual(['Teardown']);
   }, 120_000);
 
   it('shows a job another device started, with its setup stage, from the machine’s open run', async ({

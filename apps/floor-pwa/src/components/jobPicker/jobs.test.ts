@@ -11,12 +11,20 @@ describe('job rows and texts', () => {
     expect(emptyJobsText(filter, ranged)).toBe(text),
   );
 
-  it("prefers this machine's job machine setup time", () => {
-    const row = jobRowOf(
-      { id: 'j', displayName: 'J', setuptime: null, job_machines: [{ machine_id: 'm1', setuptime: 300 }] },
-      'm1',
-    );
-    expect(row).toMatchObject({ setuptime: 300, expectedSetupMs: 300_000 });
+  it("prefers this machine's job machine setup time; a planned setup runs against it, an unplanned one has none", () => {
+    const on = (startInSetup: string) =>
+      jobRowOf(
+        {
+          id: 'j',
+          displayName: 'J',
+          setuptime: null,
+          job_machines: [{ machine_id: 'm1', setuptime: 300, startInSetup }],
+        },
+        'm1',
+      );
+    expect(on('planned')).toMatchObject({ setuptime: 300, expectedSetupMs: 300_000 });
+    // Decision 1083: start in setup means one thing, on the device as on the server.
+    expect(on('unplanned')).toMatchObject({ setuptime: 300, expectedSetupMs: 0 });
   });
 
   it('knows a job that is not on the machine yet (job dispatch associates it first)', () => {

@@ -1,3 +1,5 @@
+import { runSetupMode, runSetupTime } from '@takt/domain';
+import type { StartInSetupMode } from '@takt/domain';
 import { ApiError, t } from '@takt/ui';
 import { ENDPOINTS } from '../../endpoints/endpoints';
 import type { FloorSync } from '../../offline/floorSync';
@@ -22,6 +24,7 @@ export interface JobRow {
   name: string;
   /** Seconds; null: the job has no setup time, so it can only start in production. */
   setuptime: number | null;
+  /** The setup a start in setup runs against (decision 1083: unplanned has none, 0). */
   expectedSetupMs: number | null;
   /** The job already has a JobMachine for this machine (live-operations §4 Job dispatch). */
   onMachine: boolean;
@@ -45,16 +48,21 @@ type RawJob = Record<string, unknown>;
 const jobMachinesOf = (job: RawJob) =>
   Array.isArray(job.job_machines) ? (job.job_machines as RawJob[]) : [];
 
+const START_MODES: readonly StartInSetupMode[] = ['none', 'planned', 'unplanned'];
+
 /** A job row from GET /api/jobs (or the cache), with the setup time of this machine's job machine if any. */
 export function jobRowOf(job: RawJob, machineId: string): JobRow {
   const jm = jobMachinesOf(job).find((x) => x.machine_id === machineId);
   const raw = jm && 'setuptime' in jm ? jm.setuptime : job.setuptime;
   const setuptime = typeof raw === 'number' ? raw : null;
+  // A start in setup takes the job machine's mode (a job not yet on the machine: unplanned, as the API's).
+  const mode = START_MODES.find((m) => m === jm?.startInSetup) ?? (setuptime == null ? 'none' : 'unplanned');
+  const planned = runSetupTime(runSetupMode(true, mode), setuptime);
   return {
     id: String(job.id),
     name: String(job.displayName ?? job.job_name ?? job.name ?? job.id),
     setuptime,
-    expectedSetupMs: setuptime == null ? null : setuptime * 1000,
+    expectedSetupMs: setuptime == null || planned == null ? null : planned * 1000,
     onMachine: jm != null,
   };
 }
