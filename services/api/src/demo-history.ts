@@ -4,6 +4,7 @@
 // and services as a tablet's outbox. The machine data itself comes from the ingest engine (demo-history.ts of
 // @takt/ingest), handed over by the composition root (decision 0113: the API never imports ingest).
 import type { Kysely } from 'kysely';
+import { sql, SqliteAdapter } from 'kysely';
 import type { SyncCommand, SyncCommandType, SyncOutcome } from '@takt/domain';
 import { epochMs, shiftOccurrences } from '@takt/domain';
 import type { CompanyScope, Database } from '@takt/db';
@@ -332,6 +333,24 @@ export interface DemoHistoryEngine<Profile, Resume> {
 }
 
 /**
+ * SQLite during the one-shot history load (decision 1076): commits not synced to disk (a crash of the process
+ * loses nothing committed; only a power loss may, and the demo's first start then simply runs again on a fresh
+ * file) and a larger page cache; both back to the product's settings (connect.ts) afterwards.
+ * PostgreSQL is left as it is.
+ */
+async function bulkLoad<T>(db: Kysely<Database>, load: () => Promise<T>): Promise<T> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return load();
+  await sql`pragma synchronous = OFF`.execute(db);
+  await sql`pragma cache_size = -131072`.execute(db);
+  try {
+    return await load();
+  } finally {
+    await sql`pragma cache_size = -2000`.execute(db);
+    await sql`pragma synchronous = NORMAL`.execute(db);
+  }
+}
+
+/**
  * The demo plant's history over the `days` before `now` (decision 1035): the operators' job runs first (the
  * machine data's setup periods come from them), then the machine data through the ingest engine, then the
  * floor's categorizations and rejects, then the rollups. Says its progress; returns where each machine's
@@ -355,48 +374,50 @@ export async function makeDemoHistory<Profile, Resume>(
   const { engine, machines, say } = input;
   const secs = () => `${((input.now() - started) / 1000).toFixed(1)} s`;
   say(`[takt] demo history: ${input.days} days of ${machines.length} machines…`);
-  const events = engine.plan(machines, from, to);
-  const jobs = await recordDemoJobRuns(db, {
-    bus: input.bus,
-    now: to,
-    from,
-    to,
-    programs: input.programs,
-    events,
+  return bulkLoad(db, async () => {
+    const events = engine.plan(machines, from, to);
+    const jobs = await recordDemoJobRuns(db, {
+      bus: input.bus,
+      now: to,
+      from,
+      to,
+      programs: input.programs,
+      events,
+    });
+    say(`[takt] demo history: ${jobs.runs} job runs, ${jobs.logins} operator shifts (${secs()})`);
+    for (const e of jobs.errors) say(`[takt] demo history: refused ${e}`);
+    let lastSaid = 0;
+    const resume = await engine.play(db, machines, from, to, (done, total) => {
+      if (done === total || input.now() - lastSaid > 3_000) {
+        lastSaid = input.now();
+        say(`[takt] demo history: machine data ${done}/${total} (${secs()})`);
+      }
+    });
+    const floor = await recordDemoFloorEvents(db, {
+      bus: input.bus,
+      now: to,
+      programs: input.programs,
+      events,
+    });
+    say(`[takt] demo history: ${floor.annotations} downtime reasons, ${floor.rejects} rejects (${secs()})`);
+    for (const e of floor.errors) say(`[takt] demo history: refused ${e}`);
+    // The manual bench's operators: its states come from their Add Parts (decision 1073).
+    const bench = await recordDemoManualHistory(db, {
+      bus: input.bus,
+      now: to,
+      from,
+      to,
+      seed: machines[0]?.seed ?? 1,
+      stations: await demoManualStations(db),
+    });
+    say(
+      `[takt] demo history: manual work centers, ${bench.counts} Add Parts, ${bench.runs} job runs (${secs()})`,
+    );
+    for (const e of bench.errors) say(`[takt] demo history: refused ${e}`);
+    await engine.rollups(db, input.now, (left) => {
+      if (left > 0) say(`[takt] demo history: report rollups, ${left} machine(s) to go (${secs()})`);
+    });
+    say(`[takt] demo history: ready in ${secs()}`);
+    return resume;
   });
-  say(`[takt] demo history: ${jobs.runs} job runs, ${jobs.logins} operator shifts (${secs()})`);
-  for (const e of jobs.errors) say(`[takt] demo history: refused ${e}`);
-  let lastSaid = 0;
-  const resume = await engine.play(db, machines, from, to, (done, total) => {
-    if (done === total || input.now() - lastSaid > 3_000) {
-      lastSaid = input.now();
-      say(`[takt] demo history: machine data ${done}/${total} (${secs()})`);
-    }
-  });
-  const floor = await recordDemoFloorEvents(db, {
-    bus: input.bus,
-    now: to,
-    programs: input.programs,
-    events,
-  });
-  say(`[takt] demo history: ${floor.annotations} downtime reasons, ${floor.rejects} rejects (${secs()})`);
-  for (const e of floor.errors) say(`[takt] demo history: refused ${e}`);
-  // The manual bench's operators: its states come from their Add Parts (decision 1073).
-  const bench = await recordDemoManualHistory(db, {
-    bus: input.bus,
-    now: to,
-    from,
-    to,
-    seed: machines[0]?.seed ?? 1,
-    stations: await demoManualStations(db),
-  });
-  say(
-    `[takt] demo history: manual work centers, ${bench.counts} Add Parts, ${bench.runs} job runs (${secs()})`,
-  );
-  for (const e of bench.errors) say(`[takt] demo history: refused ${e}`);
-  await engine.rollups(db, input.now, (left) => {
-    if (left > 0) say(`[takt] demo history: report rollups, ${left} machine(s) to go (${secs()})`);
-  });
-  say(`[takt] demo history: ready in ${secs()}`);
-  return resume;
 }

@@ -13,7 +13,7 @@ import type {
   Span,
   StateInterval,
 } from '@takt/domain';
-import type { Database } from '../schema';
+import type { Database, FlagSpansTable } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
 import { toManualRun } from './manual-states';
 
@@ -75,6 +75,31 @@ export async function loadMonitoredFrom(
   return out;
 }
 
+const chunksOf = (ids: readonly string[], size: number): string[][] => {
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) chunks.push(ids.slice(i, i + size));
+  return chunks;
+};
+
+/** The kinds of flag span, each its own series of rows that never overlap. */
+const FLAG_KINDS: ReadonlyArray<FlagSpansTable['kind']> = ['spindle', 'incut'];
+
+/**
+ * Where a machine's rows reaching into a range from `from` on start (decision 1076): at the last row that
+ * starts at or before `from` (of one `kind` of flag span), as rows of one machine (and kind) never overlap;
+ * `from` when none does. A bound on the (machine_id[, kind], start_at) key, so a range near now reads the
+ * rows near now instead of the machine's whole history before it.
+ */
+const sinceLastStart = (
+  table: 'state_intervals' | 'flag_spans',
+  machineId: string,
+  kind: FlagSpansTable['kind'] | null,
+  from: number,
+) =>
+  sql<number>`coalesce((select max(l.start_at) from ${sql.table(table)} as l where l.machine_id = ${machineId}${
+    kind === null ? sql`` : sql` and l.kind = ${kind}`
+  } and l.start_at <= ${from}), ${from})`;
+
 /** Machines per query where each machine has its own bounds (keeps the OR list well under SQL limits). */
 const BOUNDS_CHUNK = 100;
 
@@ -110,24 +135,38 @@ export async function loadDowntimeFacts(
 ): Promise<DowntimeFacts> {
   const ids = [...machineIds];
   if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
-  const activePerMachine = () =>
-    db
-      .selectFrom('state_intervals')
-      .where('machine_id', 'in', ids)
-      .where('state', '=', 'ACTIVE')
-      .groupBy('machine_id');
-  const [runStarts, runEnds] = await Promise.all([
-    activePerMachine()
-      .select(['machine_id', (eb) => eb.fn.max<number>('end_at').as('at')])
-      .where('end_at', '<=', range.start)
-      .execute(),
-    activePerMachine()
-      .select(['machine_id', (eb) => eb.fn.min<number>('start_at').as('at')])
-      .where('start_at', '>=', range.end)
-      .execute(),
-  ]);
-  const startOf = new Map(runStarts.map((r) => [r.machine_id, Number(r.at)]));
-  const endOf = new Map(runEnds.map((r) => [r.machine_id, Number(r.at)]));
+  // The last ACTIVE before the range and the first after it, one (machine_id, start_at) index step per machine
+  // (decision 1076): a machine's state rows never overlap, so the last to end is the last to start. A max()
+  // over the machine's rows read its whole history at every tile push.
+  const activeRow = (eb: ExpressionBuilder<Database, 'machines'>) =>
+    eb
+      .selectFrom('state_intervals as s')
+      .whereRef('s.machine_id', '=', 'machines.id')
+      .where('s.state', '=', 'ACTIVE');
+  const runBounds = await db
+    .selectFrom('machines')
+    .where('machines.id', 'in', ids)
+    .select((eb) => [
+      'machines.id',
+      activeRow(eb)
+        .select('s.end_at')
+        .where('s.start_at', '<=', range.start)
+        .where('s.end_at', '<=', range.start)
+        .orderBy('s.start_at', 'desc')
+        .limit(1)
+        .as('run_start'),
+      activeRow(eb)
+        .select('s.start_at')
+        .where('s.start_at', '>=', range.end)
+        .orderBy('s.start_at')
+        .limit(1)
+        .as('run_end'),
+    ])
+    .execute();
+  const startOf = new Map(
+    runBounds.flatMap((r) => (r.run_start == null ? [] : [[r.id, Number(r.run_start)]])),
+  );
+  const endOf = new Map(runBounds.flatMap((r) => (r.run_end == null ? [] : [[r.id, Number(r.run_end)]])));
   const bounds = new Map(
     ids.map((id) => [
       id,
@@ -137,19 +176,22 @@ export async function loadDowntimeFacts(
       },
     ]),
   );
-  const chunks: string[][] = [];
-  for (let i = 0; i < ids.length; i += BOUNDS_CHUNK) chunks.push(ids.slice(i, i + BOUNDS_CHUNK));
+  const chunks = chunksOf(ids, BOUNDS_CHUNK);
   // One query a chunk of machines, each read over its own bounds: rows that start before the bounds end and
   // reach back into them (`reaches`).
   const inBounds = <T extends 'state_intervals' | 'annotations'>(
     eb: ExpressionBuilder<Database, T>,
     chunk: readonly string[],
-    reaches: (b: { from: number; to: number }) => Expression<SqlBool>,
+    reaches: (b: { from: number; to: number }, id: string) => Expression<SqlBool>,
   ) =>
     eb.or(
       chunk.map((id) => {
         const b = bounds.get(id)!;
-        return eb.and([eb(sql.ref('machine_id'), '=', id), eb(sql.ref('start_at'), '<', b.to), reaches(b)]);
+        return eb.and([
+          eb(sql.ref('machine_id'), '=', id),
+          eb(sql.ref('start_at'), '<', b.to),
+          reaches(b, id),
+        ]);
       }),
     );
   const [intervals, annotationRows] = await Promise.all([
@@ -159,7 +201,12 @@ export async function loadDowntimeFacts(
           .selectFrom('state_intervals')
           .select(['machine_id', 'start_at', 'end_at', 'state', 'reason'])
           .where((eb) =>
-            inBounds(eb, chunk, (b) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)])),
+            inBounds(eb, chunk, (b, id) =>
+              eb.and([
+                eb('start_at', '>=', sinceLastStart('state_intervals', id, null, b.from)),
+                eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)]),
+              ]),
+            ),
           )
           .orderBy('start_at')
           .execute(),
@@ -220,14 +267,30 @@ export async function loadRollupSources(
   const [downtime, spans, cycles, adjustments, runs, life] = await Promise.all([
     loadDowntimeFacts(db, ids, range),
     unless(() =>
-      db
-        .selectFrom('flag_spans')
-        .select(['machine_id', 'kind', 'start_at', 'end_at'])
-        .where('machine_id', 'in', ids)
-        .where('start_at', '<', range.end)
-        .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
-        .orderBy('start_at')
-        .execute(),
+      Promise.all(
+        chunksOf(ids, BOUNDS_CHUNK / 2).map((chunk) =>
+          db
+            .selectFrom('flag_spans')
+            .select(['machine_id', 'kind', 'start_at', 'end_at'])
+            .where((eb) =>
+              eb.or(
+                chunk.flatMap((id) =>
+                  FLAG_KINDS.map((kind) =>
+                    eb.and([
+                      eb('machine_id', '=', id),
+                      eb('kind', '=', kind),
+                      eb('start_at', '>=', sinceLastStart('flag_spans', id, kind, range.start)),
+                    ]),
+                  ),
+                ),
+              ),
+            )
+            .where('start_at', '<', range.end)
+            .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+            .orderBy('start_at')
+            .execute(),
+        ),
+      ).then((parts) => parts.flat()),
     ),
     unless(() =>
       db

@@ -47,8 +47,8 @@ export interface DemoResume {
 
 /** The SHDR client drops a hung adapter's link after 2× its announced heartbeat (10 s) of silence. */
 const SILENCE_DROP_MS = 20_000;
-/** Observations buffered before a batch is written. */
-const BATCH_OBSERVATIONS = 4_000;
+/** Observations buffered before a batch is written (a one-shot load: larger than the live writer's, decision 1076). */
+const BATCH_OBSERVATIONS = 40_000;
 
 interface TimedStep {
   at: number;
