@@ -43,7 +43,8 @@ export const ENDPOINTS = {
   /**
    * GET → the company flags (exactly companyFlagsSchema in @takt/domain: enable_setup_stages,
    * hide_remove_rejected_parts_checkbox, areActivitiesEnabled, cycleinputoption, enable_tablet_machine_switching,
-   * downtime_list_filter_duration, currentTimeContext.offset_millis, product_tier).
+   * downtime_list_filter_duration, currentTimeContext.offset_millis, product_tier, and the settings of decision
+   * 1087: operator_tracking, underlay_delay, underlay_auto_expand, long_downtime_threshold).
    */
   companyFlags: '/api/company/flags',
 } as const;
