@@ -222,23 +222,6 @@ export class BatchWriter implements ObservationSink, InboxLedger {
         if (fence) await fence(trx, machinesOf(batch, done, [...stats.map((s) => s.link), ...positions]));
         for (const m of setupDone) await clearSetupMark(trx, m.machineId, m.markedAt);
       });
-      // In-memory state changes only once the batch committed.
-      this.committedBatches = batchNo;
-      if (this.options.onStored && batch.observations.length > 0) {
-        let oldest = Infinity;
-        for (const o of batch.observations) if (o.ts < oldest) oldest = o.ts;
-        this.options.onStored(batch.observations.length, oldest, this.options.now());
-      }
-      for (const s of stats) s.link.flushed = s.c;
-      for (const d of derived) d.link.pipeline.stored(t);
-      if (onWritten) {
-        const touched = new Map<string, { companyId: string; machineId: string }>();
-        for (const o of batch.observations)
-          touched.set(o.machine_id, { companyId: o.company_id, machineId: o.machine_id });
-        for (const l of batch.live)
-          touched.set(l.machine_id, { companyId: l.company_id, machineId: l.machine_id });
-        onWritten([...touched.values()]);
-      }
     } catch (err) {
       // Keep everything for the next attempt: nothing received from an adapter is dropped on a transient
       // database error.
@@ -253,6 +236,29 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       for (const d of derived) d.link.pipeline.retake(d.write.from);
       for (const l of live) l.liveDirty = true;
       log(`[ingest] write failed, will retry: ${(err as Error).message}`);
+      return;
+    }
+    // Committed: in-memory state changes now, and nothing after this puts the batch back. A hook that threw after
+    // the commit (monitoring, the live fan-out) used to, and the next batch stored its observations a second time.
+    this.committedBatches = batchNo;
+    for (const s of stats) s.link.flushed = s.c;
+    try {
+      for (const d of derived) d.link.pipeline.stored(t);
+      if (this.options.onStored && batch.observations.length > 0) {
+        let oldest = Infinity;
+        for (const o of batch.observations) if (o.ts < oldest) oldest = o.ts;
+        this.options.onStored(batch.observations.length, oldest, this.options.now());
+      }
+      if (onWritten) {
+        const touched = new Map<string, { companyId: string; machineId: string }>();
+        for (const o of batch.observations)
+          touched.set(o.machine_id, { companyId: o.company_id, machineId: o.machine_id });
+        for (const l of batch.live)
+          touched.set(l.machine_id, { companyId: l.company_id, machineId: l.machine_id });
+        onWritten([...touched.values()]);
+      }
+    } catch (err) {
+      log(`[ingest] after a stored batch (it stays stored): ${(err as Error).message}`);
     }
   }
 }

@@ -164,8 +164,14 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
     const why = `kills: ${kills.join(', ')}`;
 
     const rows = await observations();
-    // Nothing doubled: one row per (ts, key), and the worker's own rows are only connection changes.
-    expect(new Set(rows.map((r) => `${r.ts}|${r.key}`)).size, why).toBe(rows.length);
+    // Nothing doubled: one row per (ts, key), and the worker's own rows are only connection changes. A failure
+    // names the rows and the connection their line came on: one line stored twice, or two lines placed alike.
+    const count = new Map<string, number>();
+    for (const r of rows) count.set(`${r.ts}|${r.key}`, (count.get(`${r.ts}|${r.key}`) ?? 0) + 1);
+    const doubled = rows.filter((r) => count.get(`${r.ts}|${r.key}`)! > 1);
+    const onConnection = (r: (typeof rows)[number]) =>
+      `${r.ts} ${r.key}=${r.value}${r.key === 'seq' ? ` (connection ${adapter.connectionOf.get(Number(r.value))})` : ''}`;
+    expect(doubled.map(onConnection), why).toEqual([]);
     const lines = rows.filter((r) => r.key !== CONNECTION_KEY);
     const stored = lines.filter((r) => r.key === 'seq').map((r) => Number(r.value));
     // Every stored line is whole (a batch commits whole lines) …

@@ -1,6 +1,6 @@
 import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '@takt/db';
+import { CONNECTION_KEY, companyScope } from '@takt/db';
 import { loadRollups } from '@takt/db/rollups';
 import { createAdapter } from '../../../api/src/repositories/adapters';
 import { createShdrSource } from '../../../api/src/repositories/machine-sources';
@@ -238,6 +238,45 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     expect(states.map((s) => s.state)).toEqual(['ACTIVE', 'UNAVAILABLE', 'ACTIVE']);
     expect(Number(states[1]!.end_at)).toBe(t0 + 20_000);
     expect(states.filter((s) => s.end_at === null)).toHaveLength(1);
+  });
+
+  it('stores a committed batch once when a hook after its commit throws (no second write of its observations)', async () => {
+    let calls = 0;
+    const logs: string[] = [];
+    ingest = await startIngest({
+      sourcePolicy: LOOPBACK_SOURCES,
+      db: t.db,
+      flushIntervalMs: 3_600_000,
+      now,
+      log: (m) => logs.push(m),
+      onStored: () => {
+        calls++;
+        if (calls === 1) throw new Error('monitoring hook failed');
+      },
+    });
+    await waitFor(() => socket, 5000, 'the ingest link');
+    send(`${iso(t0)}|execution|ACTIVE|part_count|1`);
+    await waitFor(() => [...ingest!.counters().values()][0]?.lines === 1, 5000, 'the line');
+    await ingest.flush();
+    await ingest.flush();
+    send(`${iso(t0 + 1000)}|part_count|2`);
+    await waitFor(() => [...ingest!.counters().values()][0]?.lines === 2, 5000, 'the second line');
+    await ingest.flush();
+    const rows = await t.db
+      .selectFrom('observations')
+      .select(['ts', 'key'])
+      .where('machine_id', '=', machineId)
+      .where('key', '<>', CONNECTION_KEY)
+      .orderBy('ts')
+      .orderBy('key')
+      .execute();
+    expect(rows.map((r) => [Number(r.ts) - t0, r.key])).toEqual([
+      [0, 'execution'],
+      [0, 'part_count'],
+      [1000, 'part_count'],
+    ]);
+    expect(calls).toBe(2);
+    expect(logs.some((m) => m.includes('monitoring hook failed'))).toBe(true);
   });
 
   // The monitoring hook (decision 0961): after each committed batch, how many observations it stored, the
