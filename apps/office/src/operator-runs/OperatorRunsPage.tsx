@@ -1,5 +1,5 @@
 import { defaultDateBounds, epochMs } from '@takt/domain';
-import type { AdminMachine, CompanyClock, DateBounds, Me, Operator } from '@takt/domain';
+import type { AdminMachine, CompanyClock, DateBounds, Me, Operator, OperatorRun } from '@takt/domain';
 import {
   DateRangePicker,
   DateTimeInput,
@@ -36,7 +36,7 @@ import {
   runRows,
   writeRunsFilter,
 } from './operator-runs';
-import type { CorrectionForm, OperatorRun, RunRow, RunsFilter } from './operator-runs';
+import type { CorrectionForm, RunRow, RunsFilter } from './operator-runs';
 import './operator-runs.css';
 
 // The operator runs screen (live-operations §2 "Operator runs (admin, see companion)", decision 1091): the runs
@@ -93,6 +93,36 @@ function useRuns(filter: RunsFilter, round: number): Loaded<OperatorRun[]> {
   return state;
 }
 
+/** One filter of the list: all, or one of the options (the URL keeps its id). */
+function FilterSelect({
+  label,
+  anyLabel,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  anyLabel: string;
+  value: string | null;
+  options: readonly { id: string; name: string }[];
+  onChange: (id: string | null) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="field field--inline">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
+        <option value="">{anyLabel}</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function RunsScreen({ me, clock, offsetMs }: { me: Me; clock: CompanyClock; offsetMs: number }) {
   const now = useMinuteNow(offsetMs);
   const [params, setParams] = useSearchParams();
@@ -114,8 +144,6 @@ function RunsScreen({ me, clock, offsetMs }: { me: Me; clock: CompanyClock; offs
   const [ending, setEnding] = useState<RunRow | null>(null);
   const save = useSubmit(t('operatorRuns.failed'));
   const toasts = useToasts();
-  const operatorId = useId();
-  const machineId = useId();
   const lz = localeZone(me);
 
   const machineNames = useMemo(
@@ -151,38 +179,20 @@ function RunsScreen({ me, clock, offsetMs }: { me: Me; clock: CompanyClock; offs
           onApply={(range) => setFilter({ range })}
         />
         <div className="admin__toolbar">
-          <div className="field field--inline">
-            <label htmlFor={operatorId}>{t('operatorRuns.operator')}</label>
-            <select
-              id={operatorId}
-              value={filter.operatorId ?? ''}
-              onChange={(e) => setFilter({ operatorId: e.target.value || null })}
-            >
-              <option value="">{t('operatorRuns.anyOperator')}</option>
-              {refs.kind === 'ready' &&
-                refs.data.operators.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-            </select>
-          </div>
-          <div className="field field--inline">
-            <label htmlFor={machineId}>{t('operatorRuns.machine')}</label>
-            <select
-              id={machineId}
-              value={filter.machineId ?? ''}
-              onChange={(e) => setFilter({ machineId: e.target.value || null })}
-            >
-              <option value="">{t('operatorRuns.anyMachine')}</option>
-              {refs.kind === 'ready' &&
-                refs.data.machines.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.name}
-                  </option>
-                ))}
-            </select>
-          </div>
+          <FilterSelect
+            label={t('operatorRuns.operator')}
+            anyLabel={t('operatorRuns.anyOperator')}
+            value={filter.operatorId}
+            options={refs.kind === 'ready' ? refs.data.operators : []}
+            onChange={(operatorId) => setFilter({ operatorId })}
+          />
+          <FilterSelect
+            label={t('operatorRuns.machine')}
+            anyLabel={t('operatorRuns.anyMachine')}
+            value={filter.machineId}
+            options={refs.kind === 'ready' ? refs.data.machines : []}
+            onChange={(machineId) => setFilter({ machineId })}
+          />
         </div>
       </section>
 

@@ -11,7 +11,7 @@ import {
   runRows,
   writeRunsFilter,
 } from './operator-runs';
-import type { OperatorRun } from './operator-runs';
+import type { OperatorRun } from '@takt/domain';
 
 // The operator runs screen's rules (decision 1091): its URL, the list call, the rows and the correction form.
 

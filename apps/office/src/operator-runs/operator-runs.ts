@@ -1,20 +1,10 @@
 import { formatElapsed } from '@takt/domain';
-import type { CompanyClock, DateBounds, EpochMs } from '@takt/domain';
+import type { CompanyClock, DateBounds, EpochMs, OperatorRun } from '@takt/domain';
 import { readRangeParams, t, writeRangeParams } from '@takt/ui';
 import type { AppliedRange, Horizon } from '@takt/ui';
 
 // The operator runs screen's rules (live-operations §2 "Operator runs (admin, see companion)", decision 1091):
 // its URL (range, operator, machine), the list call, the table's rows and the correction form.
-
-/** An operator run as the API answers it (domain operatorRunSchema; live-operations §3 Operator run). */
-export interface OperatorRun {
-  id: string;
-  machineId: string;
-  operatorId: string;
-  startAt: number;
-  endAt: number | null;
-  operator: { name: string };
-}
 
 export const RUN_HORIZONS: readonly Horizon[] = ['day', 'week', 'month'];
 

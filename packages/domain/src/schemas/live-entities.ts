@@ -233,6 +233,7 @@ export const operatorRunSchema = z.object({
   endAt: epochMsSchema.nullable(),
   operator: z.object({ name: z.string() }),
 });
+export type OperatorRun = z.infer<typeof operatorRunSchema>;
 
 export const tabletSchema = z.object({
   id: idSchema,

@@ -44,15 +44,63 @@ export function timeProblemMessage(problem: TimeEntryProblem, hour12 = false): s
   }
 }
 
-/** Text kept while typing; replaced by the value's own text when the value changes from outside. */
-function useTypedText<V>(value: V, format: (v: V) => string, read: (text: string) => V | null) {
+/**
+ * One typed field: what is typed stays until it reads as a whole value (`read`), which then replaces the value;
+ * when the value changes from outside, the field shows it (`format`). Once left, a text that does not read says
+ * why (`problem`).
+ */
+function TypedInput<V>(props: {
+  id: string;
+  value: V;
+  format: (v: V) => string;
+  read: (text: string) => V | null;
+  problem: (text: string) => string;
+  placeholder: string;
+  size: number;
+  numeric?: boolean;
+  onValue: (v: V) => void;
+  mark?: BoundMark | null | undefined;
+  describedBy?: string | undefined;
+  onValidity?: ((valid: boolean) => void) | undefined;
+}) {
+  const { id, value, format, read, problem, mark, describedBy, onValue, onValidity } = props;
   const [text, setText] = useState(() => format(value));
   const [seen, setSeen] = useState(value);
   if (seen !== value) {
     setSeen(value);
     if (read(text) !== value) setText(format(value));
   }
-  return [text, setText] as const;
+  const [touched, setTouched] = useState(false);
+  const showError = touched && read(text) == null;
+  const errorId = `${id}-error`;
+  return (
+    <>
+      <input
+        id={id}
+        type="text"
+        inputMode={props.numeric ? 'numeric' : undefined}
+        autoComplete="off"
+        placeholder={props.placeholder}
+        value={text}
+        size={props.size}
+        aria-invalid={showError || mark != null}
+        aria-describedby={[describedBy, showError ? errorId : null].filter(Boolean).join(' ') || undefined}
+        data-mark={mark ?? undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          const v = read(e.target.value);
+          onValidity?.(v != null);
+          if (v != null && v !== value) onValue(v);
+        }}
+        onBlur={() => setTouched(true)}
+      />
+      {showError && (
+        <span id={errorId} className="field__error" role="alert">
+          {problem(text)}
+        </span>
+      )}
+    </>
+  );
 }
 
 export interface TypedDateInputProps {
@@ -77,41 +125,21 @@ export function TypedDateInput({
   describedBy,
   onValidity,
 }: TypedDateInputProps) {
-  const read = (s: string) => parseDateEntry(s, locale);
-  const [text, setText] = useTypedText(day, (d) => formatDateEntry(d, locale), read);
-  const [touched, setTouched] = useState(false);
-  const bad = read(text) == null;
-  const errorId = `${id}-error`;
-  const L = patternLabel(dateEntryPatterns(locale).L);
   return (
-    <>
-      <input
-        id={id}
-        type="text"
-        inputMode="numeric"
-        autoComplete="off"
-        placeholder={L}
-        value={text}
-        size={11}
-        aria-invalid={(bad && touched) || mark != null}
-        aria-describedby={
-          [describedBy, bad && touched ? errorId : null].filter(Boolean).join(' ') || undefined
-        }
-        data-mark={mark ?? undefined}
-        onChange={(e) => {
-          setText(e.target.value);
-          const d = read(e.target.value);
-          onValidity?.(d != null);
-          if (d != null && d !== day) onDay(d);
-        }}
-        onBlur={() => setTouched(true)}
-      />
-      {bad && touched && (
-        <span id={errorId} className="field__error" role="alert">
-          {dateFormatMessage(locale)}
-        </span>
-      )}
-    </>
+    <TypedInput
+      id={id}
+      value={day}
+      format={(d) => formatDateEntry(d, locale)}
+      read={(s) => parseDateEntry(s, locale)}
+      problem={() => dateFormatMessage(locale)}
+      placeholder={patternLabel(dateEntryPatterns(locale).L)}
+      size={11}
+      numeric
+      onValue={onDay}
+      mark={mark}
+      describedBy={describedBy}
+      onValidity={onValidity}
+    />
   );
 }
 
@@ -133,41 +161,25 @@ export function TypedTimeInput({
   mark,
   onValidity,
 }: TypedTimeInputProps) {
-  const read = (s: string) => {
-    const r = parseTimeEntry(s, hour12);
-    return r.ok ? r.msOfDay : null;
-  };
-  const [text, setText] = useTypedText(msOfDay, (ms) => formatTimeEntry(ms, hour12), read);
-  const [touched, setTouched] = useState(false);
-  const parsed = parseTimeEntry(text, hour12);
-  const errorId = `${id}-error`;
-  const showError = !parsed.ok && touched;
   return (
-    <>
-      <input
-        id={id}
-        type="text"
-        autoComplete="off"
-        placeholder={hour12 ? 'h:mm AM' : 'HH:mm'}
-        value={text}
-        size={12}
-        aria-invalid={showError || mark != null}
-        aria-describedby={showError ? errorId : undefined}
-        data-mark={mark ?? undefined}
-        onChange={(e) => {
-          setText(e.target.value);
-          const ms = read(e.target.value);
-          onValidity?.(ms != null);
-          if (ms != null && ms !== msOfDay) onTime(ms);
-        }}
-        onBlur={() => setTouched(true)}
-      />
-      {!parsed.ok && touched && (
-        <span id={errorId} className="field__error" role="alert">
-          {timeProblemMessage(parsed.problem, hour12)}
-        </span>
-      )}
-    </>
+    <TypedInput
+      id={id}
+      value={msOfDay}
+      format={(ms) => formatTimeEntry(ms, hour12)}
+      read={(s) => {
+        const r = parseTimeEntry(s, hour12);
+        return r.ok ? r.msOfDay : null;
+      }}
+      problem={(s) => {
+        const r = parseTimeEntry(s, hour12);
+        return r.ok ? '' : timeProblemMessage(r.problem, hour12);
+      }}
+      placeholder={hour12 ? 'h:mm AM' : 'HH:mm'}
+      size={12}
+      onValue={onTime}
+      mark={mark}
+      onValidity={onValidity}
+    />
   );
 }
 

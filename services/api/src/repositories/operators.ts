@@ -1,17 +1,10 @@
 import type { Selectable } from 'kysely';
-import type { Operator } from '@takt/domain';
+import type { Operator, OperatorRun } from '@takt/domain';
 import type { OperatorRunsTable, OperatorsTable, CompanyScope } from '@takt/db';
 
 // Operators and operator runs (live-operations §3 Operator, Operator run). SQL only; one mapping per table.
 
-export interface OperatorRun {
-  id: string;
-  machineId: string;
-  operatorId: string;
-  startAt: number;
-  endAt: number | null;
-  operator: { name: string };
-}
+export type { OperatorRun };
 
 export const toOperator = (r: Selectable<OperatorsTable>, runCount: number): Operator => ({
   id: r.id,
