@@ -83,6 +83,72 @@ export function CycleInput({
   );
 }
 
+/** The expected and ideal cycle times of a job or of its standards on a machine. */
+function CycleTimes({
+  option,
+  form,
+  set,
+  errors,
+  multiplier,
+}: {
+  option: CycleInputOption;
+  form: Pick<JobForm, 'expected' | 'ideal'>;
+  set: (patch: Partial<Pick<JobForm, 'expected' | 'ideal'>>) => void;
+  errors: Errors;
+  multiplier: number;
+}) {
+  return (
+    <>
+      <CycleInput
+        label={t('planning.field.expected')}
+        option={option}
+        value={form.expected}
+        onChange={(expected) => set({ expected })}
+        multiplier={multiplier}
+        error={errors.expected}
+      />
+      <CycleInput
+        label={t('planning.field.ideal')}
+        option={option}
+        value={form.ideal}
+        onChange={(ideal) => set({ ideal })}
+        multiplier={multiplier}
+        error={errors.ideal}
+        hint={t('planning.field.idealHint')}
+        noStandard
+      />
+    </>
+  );
+}
+
+/** A setup time in minutes (stored in seconds). */
+function SetupMinutes({
+  value,
+  onChange,
+  error,
+  hint,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  error?: string | undefined;
+  hint?: string;
+}) {
+  return (
+    <Field label={t('planning.field.setup')} error={error} {...(hint ? { hint } : {})}>
+      {(p) => (
+        <input
+          {...p}
+          type="number"
+          min={0}
+          step="any"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 export function JobFields({
   option,
   form,
@@ -116,36 +182,13 @@ export function JobFields({
           />
         )}
       </Field>
-      <CycleInput
-        label={t('planning.field.expected')}
-        option={option}
-        value={form.expected}
-        onChange={(expected) => set({ expected })}
-        multiplier={1}
-        error={errors.expected}
+      <CycleTimes option={option} form={form} set={set} errors={errors} multiplier={1} />
+      <SetupMinutes
+        value={form.setup}
+        onChange={(setup) => set({ setup })}
+        error={errors.setup}
+        hint={t('planning.field.setupHint')}
       />
-      <CycleInput
-        label={t('planning.field.ideal')}
-        option={option}
-        value={form.ideal}
-        onChange={(ideal) => set({ ideal })}
-        multiplier={1}
-        error={errors.ideal}
-        hint={t('planning.field.idealHint')}
-        noStandard
-      />
-      <Field label={t('planning.field.setup')} hint={t('planning.field.setupHint')} error={errors.setup}>
-        {(p) => (
-          <input
-            {...p}
-            type="number"
-            min={0}
-            step="any"
-            value={form.setup}
-            onChange={(e) => set({ setup: e.target.value })}
-          />
-        )}
-      </Field>
     </>
   );
 }
@@ -221,24 +264,7 @@ export function StandardsFields({
           {count('requiredCycles', t('planning.field.requiredCycles'))}
         </>
       )}
-      <CycleInput
-        label={t('planning.field.expected')}
-        option={option}
-        value={form.expected}
-        onChange={(expected) => set({ expected })}
-        multiplier={multiplier}
-        error={errors.expected}
-      />
-      <CycleInput
-        label={t('planning.field.ideal')}
-        option={option}
-        value={form.ideal}
-        onChange={(ideal) => set({ ideal })}
-        multiplier={multiplier}
-        error={errors.ideal}
-        hint={t('planning.field.idealHint')}
-        noStandard
-      />
+      <CycleTimes option={option} form={form} set={set} errors={errors} multiplier={multiplier} />
       <Field label={t('planning.field.startInSetup')} hint={t('planning.setup.hint')}>
         {(p) => (
           <select
@@ -255,18 +281,7 @@ export function StandardsFields({
         )}
       </Field>
       {form.startInSetup !== 'none' && (
-        <Field label={t('planning.field.setup')} error={errors.setup}>
-          {(p) => (
-            <input
-              {...p}
-              type="number"
-              min={0}
-              step="any"
-              value={form.setup}
-              onChange={(e) => set({ setup: e.target.value })}
-            />
-          )}
-        </Field>
+        <SetupMinutes value={form.setup} onChange={(setup) => set({ setup })} error={errors.setup} />
       )}
       <Field
         label={t('planning.field.scheduleEnds')}
