@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { companyScope } from '@takt/db';
+import { DIALECTS } from '@takt/db/testing';
+import { loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
+import { aCompany, aMachine } from '../testing/builders';
+import { MIN, someStates } from '../testing/downtime-builders';
+import { apiPerTest } from '../testing/report-plant';
+
+// Decision 1076: the stored facts of a range are read from the last row starting at or before it (state rows;
+// flag spans per kind) and the last ACTIVE before it / first ACTIVE after it one key step away. Rows that
+// start long before the range and reach into it, open rows, and rows on both sides must all still be read, and
+// another machine's rows never.
+
+const NOW = Date.UTC(2026, 10, 20, 12);
+const T0 = NOW - 3 * 24 * 60 * MIN;
+const at = (minutes: number) => T0 + minutes * MIN;
+
+describe.each(DIALECTS)('range reads on %s', (dialect) => {
+  const api = apiPerTest(dialect, NOW);
+
+  it('reads the rows reaching into a range from long before it, and the ACTIVE runs around it', async () => {
+    const { db } = api.h.t;
+    const company = await aCompany(db);
+    const machine = await aMachine(db, company, { name: 'Lathe' });
+    const other = await aMachine(db, company, { name: 'Mill' });
+    // ACTIVE for an hour, then a long IDLE (from minute 60 to 3000) across the range [1000, 1100), ACTIVE
+    // again, a FAULT, ACTIVE still going.
+    await someStates(db, company, machine, [
+      [at(0), at(60), 'ACTIVE'],
+      [at(60), at(3000), 'INACTIVE'],
+      [at(3000), at(3010), 'ACTIVE'],
+      [at(3010), at(3020), 'FAULT'],
+    ]);
+    await companyScope(db, company.id)
+      .insertInto('state_intervals', [
+        { machine_id: machine, start_at: at(3020), end_at: null, state: 'ACTIVE' },
+        // The other machine: rows overlapping the range that are not the first machine's.
+        { machine_id: other, start_at: at(0), end_at: at(2000), state: 'ACTIVE' },
+      ])
+      .execute();
+    await companyScope(db, company.id)
+      .insertInto('flag_spans', [
+        // A spindle span from long before the range to inside it; in-cut spans before, inside and open.
+        { machine_id: machine, kind: 'spindle', start_at: at(10), end_at: at(1050) },
+        { machine_id: machine, kind: 'spindle', start_at: at(1060), end_at: at(1070) },
+        { machine_id: machine, kind: 'incut', start_at: at(20), end_at: at(30) },
+        { machine_id: machine, kind: 'incut', start_at: at(900), end_at: at(1001) },
+        { machine_id: machine, kind: 'incut', start_at: at(1090), end_at: null },
+        { machine_id: other, kind: 'spindle', start_at: at(0), end_at: at(2000) },
+      ])
+      .execute();
+    const range = { start: at(1000), end: at(1100) };
+
+    const facts = await loadDowntimeFacts(db, [machine], range);
+    // The downtime period around the range: from the last ACTIVE's end (60) to the next ACTIVE's start (3000).
+    expect(facts.intervals.map((r) => [r.start_at, r.end_at, r.state])).toEqual([
+      [at(60), at(3000), 'INACTIVE'],
+      [at(3000), at(3010), 'ACTIVE'],
+    ]);
+
+    const source = (await loadRollupSources(db, [machine, other], range, { now: NOW })).get(machine)!;
+    expect(source.intervals.map((r) => [r.start, r.end, r.state])).toEqual([
+      [at(1000), at(1100), 'INACTIVE'],
+    ]);
+    expect(source.spindle?.map((s) => [s.start, s.end])).toEqual([
+      [at(1000), at(1050)],
+      [at(1060), at(1070)],
+    ]);
+    expect(source.inCut?.map((s) => [s.start, s.end])).toEqual([
+      [at(1000), at(1001)],
+      [at(1090), at(1100)],
+    ]);
+
+    // A range near now, inside the open ACTIVE row: from the end of the ACTIVE before it (3010) on.
+    const live = await loadDowntimeFacts(db, [machine], { start: NOW - MIN, end: NOW });
+    expect(live.intervals.map((r) => [r.start_at, r.end_at, r.state])).toEqual([
+      [at(3010), at(3020), 'FAULT'],
+      [at(3020), null, 'ACTIVE'],
+    ]);
+  });
+});
