@@ -226,6 +226,20 @@ describe('MachinePipeline takeover (decisions 0201, 1065)', () => {
     ]);
   });
 
+  it('a link connected and silent for hours takes nothing, then takes over at its first line', () => {
+    const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
+    p.setConnection('CONNECTED', T0);
+    for (let m = 1; m <= 120; m++) {
+      p.heartbeat(T0 + m * MIN);
+      expect(p.take(T0 + m * MIN)).toBeNull();
+    }
+    const at = T0 + 121 * MIN;
+    p.pushRaw([value(at, 'execution', 'ACTIVE'), value(at, 'part_count', '3')], at);
+    const taken = p.take(at + 10)!;
+    expect(taken.takeOverAt).toBe(at);
+    expect(taken.result.intervals.map((i) => [i.start - T0, i.state])).toEqual([[121 * MIN, 'ACTIVE']]);
+  });
+
   it('a link that drops before any data takes over at the drop', () => {
     const p = new MachinePipeline('c', 'm', FIELDS, 'part_count', 'shdr', T0);
     p.setConnection('CONNECTED', T0);

@@ -404,7 +404,12 @@ export class MachinePipeline {
     if (!this.tookOver) {
       // No machine data yet (a connect, heartbeats): the previous run's records stand, nothing is taken over.
       this.changedBeforeData = Math.min(this.changedBeforeData, from);
-      if (this.takeOverAt == null) return null;
+      if (this.takeOverAt == null) {
+        // A link that stays connected and silent: its heartbeats are not kept past the memory window.
+        if (this.sourceKind !== 'replay')
+          this.deriver.forgetBefore(epochMs(now - DERIVER_MEMORY_MS) as EpochMs);
+        return null;
+      }
       // What changed from its connect on is marked (rollups: the machine's monitored life starts at its first stored
       // observation); what is written starts at the takeover.
       const at = this.takeOverAt;
