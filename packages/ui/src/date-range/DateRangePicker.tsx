@@ -123,8 +123,9 @@ export function DateRangePicker(props: DateRangePickerProps) {
       : mark === 'invalid-max'
         ? tr('dateEntry.invalidMax', { max: boundDay.format(bounds.max) })
         : '';
-  const canApply =
-    check.ok && !tooLong && marks.start == null && marks.end == null && typedOk.start && typedOk.end;
+  // A half-typed date exists only in the open menu (closing it drops the text).
+  const typedValid = !open || (typedOk.start && typedOk.end);
+  const canApply = check.ok && !tooLong && marks.start == null && marks.end == null && typedValid;
   const mode = selectModeFor(draft.interval);
   const links = useMemo(
     () => quickLinksFor(clock, draft.interval, now, quickLinkOptions),
@@ -180,7 +181,10 @@ export function DateRangePicker(props: DateRangePickerProps) {
           aria-expanded={open}
           aria-controls={menuId}
           aria-haspopup="dialog"
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => {
+            setTypedOk({ start: true, end: true });
+            setOpen((o) => !o);
+          }}
         >
           <span className="visually-hidden">{tr('range.label')}: </span>
           {formatRangeLabel(draft, {
