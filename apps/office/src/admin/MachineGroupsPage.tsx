@@ -49,12 +49,14 @@ function groupsConfig({ machines, reasons }: Options): ResourceConfig<MachineGro
       {
         header: t('admin.groups.machines'),
         cell: (g) => namesOf(g.machines, machines) || t('common.none'),
+        list: true,
       },
       ...(reasons
         ? [
             {
               header: t('admin.groups.reasons'),
               cell: (g: MachineGroup) => namesOf(g.annotationTypes, reasons) || t('common.none'),
+              list: true,
             },
           ]
         : []),

@@ -24,6 +24,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** The row's header cell (the name). */
   rowHeader?: boolean;
+  /** A list of names that wraps in its cell rather than widen the table (decision 1081). */
+  list?: boolean;
 }
 
 export interface ResourceConfig<T extends { id: string; name: string }, F> {
@@ -175,7 +177,11 @@ export function ResourcePage<T extends { id: string; name: string }, F>({
                               {c.cell(row)}
                             </th>
                           ) : (
-                            <td key={c.header} data-label={c.header}>
+                            <td
+                              key={c.header}
+                              data-label={c.header}
+                              className={c.list ? 'admin-table__list' : undefined}
+                            >
                               {c.cell(row)}
                             </td>
                           ),
