@@ -29,5 +29,4 @@ export const operatorRunsTexts = {
   'operatorRuns.ended': 'The operator run has been ended.',
   'operatorRuns.failed': 'The operator run could not be saved.',
   'operatorRuns.startBeforeEnd': 'Start Date must be before End Date',
-  'operatorRuns.readOnly': 'Only admins can correct or end runs.',
 } as const;
