@@ -27,6 +27,13 @@ const DAYS = Number(process.env.BENCH_DAYS ?? 30);
 const SERVER = process.env.BENCH_DB ?? '';
 const NOW = Date.UTC(2026, 10, 18, 19, 30);
 
+/** The fresh databases not dropped yet: a run stopped by a signal drops them too. */
+const pending = new Set<() => Promise<void>>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    void Promise.allSettled([...pending].map((drop) => drop())).then(() => process.exit(130));
+  });
+
 /** A fresh database: a temp SQLite file, or a new database on the PostgreSQL server. */
 async function freshDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!SERVER.startsWith('postgres')) {
@@ -60,6 +67,12 @@ const cpuSince = (from: NodeJS.CpuUsage) => {
 async function history(days: number, name: string) {
   const fresh = await freshDatabase(name);
   const database = openDb(fresh.url);
+  const drop = async () => {
+    pending.delete(drop);
+    await database.close().catch(() => {});
+    await fresh.drop();
+  };
+  pending.add(drop);
   try {
     await migrateToLatest(database.db);
     const machines = await ensureDemoCompany(database.db, {
@@ -95,8 +108,7 @@ async function history(days: number, name: string) {
     if (resume.size === 0) throw new Error('no machine got a history');
     return { wallMs, cpuMs: (used.user + used.system) / 1000, said, machines: machines.length };
   } finally {
-    await database.close();
-    await fresh.drop();
+    await drop();
   }
 }
 
