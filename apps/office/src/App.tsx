@@ -29,6 +29,11 @@ const UtilizationReportPage = lazy(() =>
   import('./pages/UtilizationReportPage').then((m) => ({ default: m.UtilizationReportPage })),
 );
 
+// The older utilization dashboard (decision 1098): no chart.js, but loaded when opened as the other reports.
+const UtilizationDeprecatedPage = lazy(() =>
+  import('./utilization/UtilizationDeprecatedPage').then((m) => ({ default: m.UtilizationDeprecatedPage })),
+);
+
 const DowntimeReportPage = lazy(() =>
   import('./downtime/DowntimeReportPage').then((m) => ({ default: m.DowntimeReportPage })),
 );
@@ -113,6 +118,13 @@ const PAGES: Record<PageId, () => ReactNode> = {
     <RequirePermission permission="Utilization">
       <LazyPage>
         <UtilizationReportPage />
+      </LazyPage>
+    </RequirePermission>
+  ),
+  utilizationDeprecated: () => (
+    <RequirePermission permission="Utilization">
+      <LazyPage>
+        <UtilizationDeprecatedPage />
       </LazyPage>
     </RequirePermission>
   ),

@@ -13,7 +13,8 @@ describe('office routes', () => {
     ['/reports/downtime', 'reports'],
     ['/dashboard/utilization', 'utilization'],
     ['/dashboard/oee', 'oee'],
-    ['/dashboard/utilizationdeprecated', 'notFound'],
+    ['/dashboard/utilizationdeprecated', 'utilizationDeprecated'],
+    ['/machines/m1/cycles', 'cycles'],
     ['/app/machines/m1/standard-timeline', 'standardTimeline'],
     ['/reports', 'notFound'],
     ['/dashboard/downtime', 'downtime'],
@@ -58,6 +59,9 @@ describe('office routes', () => {
     expect(navSection('/app/profile')).toBe('profile');
     expect(navSection('/app/jobs')).toBe('jobs');
     expect(navSection('/app/jobs/j1')).toBe('jobs');
+    expect(navSection('/dashboard/utilizationdeprecated')).toBe('reports');
+    expect(navSection('/machines/m1/cycles')).toBe('reports');
+    expect(navSection('/machines/m1/quality')).toBe('reports');
     expect(navSection('/reports/downtime')).toBe('reports');
     expect(navSection('/dashboard/utilization')).toBe('reports');
     expect(navSection('/dashboard/oee')).toBe('reports');

@@ -16,6 +16,8 @@ export const PATHS = {
   /** reports-admin §2: "reports/downtime and /app/reports: report index, used as the back target". */
   reportsDowntime: '/reports/downtime',
   utilization: '/dashboard/utilization',
+  /** reports-admin §2: /dashboard/utilizationdeprecated?{query}, the older utilization dashboard (decision 1098). */
+  utilizationDeprecated: '/dashboard/utilizationdeprecated',
   oee: '/dashboard/oee',
   /**
    * The company Downtime report (reports-admin §2). Not /reports/downtime, which the spec makes the report
@@ -31,6 +33,8 @@ export const PATHS = {
   quality: '/dashboard/quality',
   /** reports-admin §2: /machine/{id}/cycles?start&end, one machine's Cycles report (decision 0806). */
   machineCycles: '/machine/:id/cycles',
+  /** reports-admin §2: "/machines/{machine_id}/cycles?start&end also appear": the same Cycles report. */
+  machinesCycles: '/machines/:id/cycles',
   /** reports-admin §2: /machine/{id}/overrides?start&end, the override step charts (decision 0807). */
   machineOverrides: '/machine/:id/overrides',
   /** reports-admin §2: /dashboard/parts?{query}, the Parts report (CSV via /api/reports/partGoals). */
@@ -85,6 +89,7 @@ export type PageId =
   | 'machines'
   | 'reports'
   | 'utilization'
+  | 'utilizationDeprecated'
   | 'oee'
   | 'downtime'
   | 'quality'
@@ -115,11 +120,13 @@ export const OFFICE_ROUTES: readonly { id: PageId; path: string }[] = [
   { id: 'reports', path: PATHS.reports },
   { id: 'reports', path: PATHS.reportsDowntime },
   { id: 'utilization', path: PATHS.utilization },
+  { id: 'utilizationDeprecated', path: PATHS.utilizationDeprecated },
   { id: 'oee', path: PATHS.oee },
   { id: 'downtime', path: PATHS.downtime },
   { id: 'downtime', path: PATHS.machineDowntime },
   { id: 'quality', path: PATHS.quality },
   { id: 'cycles', path: PATHS.machineCycles },
+  { id: 'cycles', path: PATHS.machinesCycles },
   { id: 'overrides', path: PATHS.machineOverrides },
   { id: 'parts', path: PATHS.parts },
   { id: 'parts', path: PATHS.machineParts },
@@ -258,13 +265,14 @@ export function navSection(
   if (/^\/machine\/[^/]+\/(diagnostics|conditions|export)$/.test(p)) return 'machines';
   if (p === PATHS.reports || p === PATHS.reportsDowntime || REPORTS.some((r) => r.path === p))
     return 'reports';
-  if (p === PATHS.jobReport || p === PATHS.machineJob) return 'reports';
+  if (p === PATHS.jobReport || p === PATHS.machineJob || p === PATHS.utilizationDeprecated) return 'reports';
   if (p === PATHS.productionRuns || /^\/app\/production\/production-runs\/[^/]+\/edit$/.test(p))
     return 'reports';
   // The schedule is opened from the Production Runs report (decision 0910).
   if (p === PATHS.schedule) return 'reports';
   if (/^\/machine\/[^/]+\/(downtime|cycles|timeline|quality|overrides|parts|utilization)$/.test(p))
     return 'reports';
+  if (/^\/machines\/[^/]+\/(cycles|quality)$/.test(p)) return 'reports';
   if (/^\/app\/machines\/[^/]+\/part-corrections$/.test(p)) return 'reports';
   if (/^\/app\/machines\/[^/]+\/standard-timeline$/.test(p)) return 'reports';
   return null;

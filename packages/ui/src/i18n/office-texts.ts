@@ -14,6 +14,7 @@ import { internalGateways } from './internal-gateways';
 import { partsTexts } from './parts-texts';
 import { planning } from './planning';
 import { production } from './production';
+import { remainingScreens } from './remaining-screens';
 import { schedule } from './schedule';
 import { scheduleMore } from './schedule-more';
 
@@ -27,6 +28,7 @@ export const officeTexts = {
   ...production,
   ...partsTexts,
   ...planning,
+  ...remainingScreens,
   ...schedule,
   ...scheduleMore,
   ...email,
