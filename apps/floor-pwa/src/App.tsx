@@ -34,6 +34,10 @@ const SwitchMachinesPage = lazy(() =>
 const AuthorizeOperatorPage = lazy(() =>
   import('./pages/AuthorizeOperatorPage').then((m) => ({ default: m.AuthorizeOperatorPage })),
 );
+// The operator host part count (decision 1099).
+const PartCountScreen = lazy(() =>
+  import('./workcenter/PartCountScreen').then((m) => ({ default: m.PartCountScreen })),
+);
 const NotFoundPage = lazy(() => import('./pages/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
 
 // Registration runs before the tablet has any caller, so it sits outside the sign-in gate (own chunk).
@@ -61,6 +65,8 @@ function Screen() {
       return <LiveDashboardPage type={route.type} machineId={route.machineId} />;
     case 'workcenter':
       return <WorkcenterPage machineId={route.machineId} dashboardType={route.dashboardType} />;
+    case 'partCount':
+      return <PartCountScreen machineId={route.machineId} />;
     case 'tabletRegister':
       return <TabletRegisterPage />;
     case 'switchMachines':

@@ -10,6 +10,10 @@ describe('resolveFloorRoute', () => {
     ['/dashboards/live/bogus', { name: 'notFound' }],
     ['/dashboards/machine/m-7/oee', { name: 'machineDashboard', machineId: 'm-7', type: 'oee' }],
     ['/dashboards/machine/m-7/cycles', { name: 'notFound' }],
+    // A tablet's dashboardView opdash (the default) opens the workcenter.
+    ['/dashboards/machine/m-7/opdash', { name: 'workcenter', machineId: 'm-7', dashboardType: null }],
+    ['/machine/m-7/home/partCount', { name: 'partCount', machineId: 'm-7' }],
+    ['/machine/m-7/home', { name: 'notFound' }],
     ['/m-42', { name: 'workcenter', machineId: 'm-42', dashboardType: null }],
     ['/m-42/opdash', { name: 'workcenter', machineId: 'm-42', dashboardType: 'opdash' }],
     ['/machine-1', { name: 'workcenter', machineId: 'machine-1', dashboardType: null }],

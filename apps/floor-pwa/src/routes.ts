@@ -1,4 +1,4 @@
-import { DASHBOARD_TYPES } from '@takt/domain';
+import { DASHBOARD_TYPES, WORKCENTER_VIEW } from '@takt/domain';
 import type { DashboardType } from '@takt/domain';
 import { matchPath } from '@takt/ui';
 
@@ -29,6 +29,7 @@ export type FloorRoute =
   | { name: 'dashboard'; type: DashboardType | 'cycles' }
   | { name: 'machineDashboard'; machineId: string; type: DashboardType }
   | { name: 'workcenter'; machineId: string; dashboardType: string | null }
+  | { name: 'partCount'; machineId: string }
   | { name: 'notFound' };
 
 export const isDashboardType = (s: string | null | undefined): s is DashboardType =>
@@ -49,10 +50,16 @@ export function resolveFloorRoute(pathname: string): FloorRoute {
   // /dashboards/machine/{id}/{dashboardView}?tablet=1 (live-operations §2 Routes): one machine's live dashboard.
   const one = matchPath('/dashboards/machine/:machineId/:view', pathname);
   if (one?.machineId) {
+    // A tablet's dashboardView opdash (live-operations §3 Tablet, the default) is the workcenter view.
+    if (one.view === WORKCENTER_VIEW)
+      return { name: 'workcenter', machineId: one.machineId, dashboardType: null };
     return isDashboardType(one.view)
       ? { name: 'machineDashboard', machineId: one.machineId, type: one.view }
       : { name: 'notFound' };
   }
+  // /machine/{id}/home/partCount (live-operations §2 "operator host part count"; decision 1099).
+  const count = matchPath('/machine/:machineId/home/partCount', pathname);
+  if (count?.machineId) return { name: 'partCount', machineId: count.machineId };
   const wc = matchPath('/:machineId', pathname) ?? matchPath('/:machineId/:dashboardType', pathname);
   if (wc?.machineId && !RESERVED_FIRST_SEGMENTS.has(wc.machineId)) {
     return { name: 'workcenter', machineId: wc.machineId, dashboardType: wc.dashboardType ?? null };

@@ -122,6 +122,15 @@ export const en = {
   'toolbar.addOnePart': 'Add 1 Part',
   'toolbar.undo': 'Undo',
   'toolbar.undoConfirm': 'Undo the last part added?',
+  // /machine/{id}/home/partCount, the operator host part count (decision 1099).
+  'partCount.title': 'Count parts: {name}',
+  'partCount.good': 'Good parts',
+  'partCount.count': 'Parts to add',
+  'partCount.add': 'Add Parts',
+  'partCount.notManual': 'Parts can be added by hand only on manual work centers.',
+  'partCount.notFull': 'Counting parts is part of the full product.',
+  'partCount.toWorkcenter': 'Open the workcenter',
+  'partCount.added': '{count} parts added',
 
   // Shared overlay words
   'overlay.cancel': 'Cancel',

@@ -10,8 +10,11 @@ import { contentSecurityPolicy, inlineScriptHashes } from './security';
 // reports-admin §2; every other page belongs to the floor PWA (live-operations §2 routes such as
 // /:machineId, /dashboards/live/…, /switch-machines, /tablet/register).
 const OFFICE_PATHS = /^\/(app|reports|dashboard|machines?)(\/|$)/;
+// live-operations §2 /machine/{id}/home/partCount, the operator host part count, is a floor screen (decision 1099).
+const FLOOR_MACHINE_PATHS = /^\/machine\/[^/]+\/home(\/|$)/;
 
 export function appForPath(pathname: string): 'office' | 'floor' {
+  if (FLOOR_MACHINE_PATHS.test(pathname)) return 'floor';
   return OFFICE_PATHS.test(pathname) ? 'office' : 'floor';
 }
 
