@@ -99,7 +99,8 @@ export const DEMO_JOBS: readonly DemoJob[] = [
     ideal: 55_000,
     parts: 1,
     setup: 1800,
-    // Planned: its setup runs against the 30 minutes (an unplanned one has none, decision 1083).
+    // Planned: its setup counts as planned downtime (METRICS.md §2). It starts with setup time 0 and is timed
+    // against these 30 minutes, its standard (decision 1083).
     startInSetup: 'planned',
   },
   {

@@ -42,6 +42,16 @@ describe('jobOf', () => {
     const j = jobOf({ jobId: 'j1', jobScheduleGroupId: 'run-1', setupSince: 1000, setupEnd: 5000 }, run);
     expect(j).toMatchObject({ runId: 'run-1', jobName: 'Bracket', setup: false });
   });
+  it("times the setup against the run's expected setup, not the tile's setup time a start leaves at 0", () => {
+    const started = {
+      ...run,
+      setuptime: 0,
+      laborActivitySet: { ...run.laborActivitySet, expectedSetupDuration: 1_800_000 },
+    };
+    const tile = { jobId: 'j1', jobScheduleGroupId: 'run-1', setupSince: 1000, jobRunSetupTime: 0 };
+    expect(jobOf(tile, started)).toMatchObject({ runId: 'run-1', setup: true, expectedSetupMs: 1_800_000 });
+    expect(jobOf(tile, null)?.expectedSetupMs).toBe(0);
+  });
   it('drops an ended run', () => {
     expect(jobOf({}, { ...run, enddate: 9 })).toBeNull();
   });

@@ -111,7 +111,9 @@ function jobOfTile(tile: Loose, running: Record<string, unknown> | null): JobSta
     setup: setupSince != null && num(tile?.setupEnd) == null,
     setupSince,
     stageId: same ? openStage(las) : null,
-    expectedSetupMs: num(tile?.jobRunSetupTime) ?? (same ? num(las?.expectedSetupDuration) : null),
+    // The run's expected setup (its own, else the job's standard, decision 1083) before the tile's setup time,
+    // which a start leaves at 0.
+    expectedSetupMs: (same ? num(las?.expectedSetupDuration) : null) ?? num(tile?.jobRunSetupTime),
     startedAt: same ? num(running.startdate) : null,
   };
 }

@@ -4,10 +4,12 @@ import {
   cycleEntryOf,
   cycleInputOf,
   cycleTimeOfEntry,
+  expectedSetupMs,
   hmsOf,
   runSetupMode,
   runSetupTime,
   standardPartsPerHour,
+  startSetupTime,
 } from './job-standards';
 
 const entry = (hours: number, minutes: number, seconds: number, partsPerHour = 0) => ({
@@ -18,7 +20,22 @@ const entry = (hours: number, minutes: number, seconds: number, partsPerHour = 0
 });
 
 describe('start in setup means one thing (decision 1083)', () => {
-  it('none has no setup time, unplanned 0 whatever the job says, planned the time planned (0 when none)', () => {
+  it('every start: none clears the setup time, planned and unplanned set it to 0 (live-operations §4)', () => {
+    expect(startSetupTime('none')).toBeNull();
+    expect(startSetupTime('planned')).toBe(0);
+    expect(startSetupTime('unplanned')).toBe(0);
+  });
+
+  it("a setup is timed against the run's own setup time, else the job's standard; production has none", () => {
+    expect(expectedSetupMs('unplanned', 0, 1_800_000)).toBe(1_800_000);
+    expect(expectedSetupMs('planned', null, 1_800_000)).toBe(1_800_000);
+    expect(expectedSetupMs('planned', 1_200_000, 1_800_000)).toBe(1_200_000);
+    expect(expectedSetupMs('planned', 0, 0)).toBeNull();
+    expect(expectedSetupMs('unplanned', 0, null)).toBeNull();
+    expect(expectedSetupMs('none', null, 1_800_000)).toBeNull();
+  });
+
+  it('the job-run editor: none has no setup time, unplanned 0 whatever the job says, planned the time planned (0 when none)', () => {
     expect(runSetupTime('none', 2700)).toBeNull();
     expect(runSetupTime('unplanned', 2700)).toBe(0);
     expect(runSetupTime('unplanned', null)).toBe(0);

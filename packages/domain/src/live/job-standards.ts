@@ -17,11 +17,19 @@ export const runSetupMode = (setup: boolean, jobMachineMode: StartInSetupMode): 
   !setup ? 'none' : jobMachineMode === 'none' ? 'unplanned' : jobMachineMode;
 
 /**
- * The setup time a job run holds (live-operations §4 "none clears setuptime, planned and unplanned set
- * setuptime to 0"; reports-admin §4 "none (setuptime null), planned, unplanned (setuptime 0)"), from every
- * entry point: none has none (null); unplanned has 0, whatever the job's setup time; planned has the time
- * planned for it (the job machine's, the stages' total, or what the editor was given), 0 when none was.
- * Unit-free: seconds in, seconds out; ms in, ms out.
+ * The setup time a job run starts with (live-operations §4 Job dispatch "Start-in-setup: none clears setuptime,
+ * planned and unplanned set setuptime to 0"; reports-admin §4 "none (setuptime null), planned, unplanned
+ * (setuptime 0)"; issue 29 "planned and unplanned set setuptime to 0 from every entry point"): every start of a
+ * run (the dispatch route and modal, the tile's job picker, the Start Job overlay, the tablet's offline
+ * `start_job`, auto dispatch) stores this, whatever the job or job machine says.
+ */
+export const startSetupTime = (mode: StartInSetupMode): 0 | null => (mode === 'none' ? null : 0);
+
+/**
+ * The setup time a job run holds as the job-run editor saves and the run views read it (decision 1083): none
+ * has none (null); unplanned has 0; planned keeps the time a planner explicitly planned for it in the editor
+ * (the stages' total, decision 0940; reports-admin §4 gives planned no value), 0 when none was, as every
+ * start stores. Unit-free: seconds in, seconds out; ms in, ms out.
  */
 export function runSetupTime(mode: StartInSetupMode, planned: number | null | undefined): number | null {
   switch (mode) {
@@ -32,6 +40,23 @@ export function runSetupTime(mode: StartInSetupMode, planned: number | null | un
     case 'planned':
       return planned ?? 0;
   }
+}
+
+/**
+ * The duration a setup is timed against (live-operations §2 "Setup timer against expected duration", the
+ * workcenter card's expected setup, the labor activity set's expectedSetupDuration), in ms: none when the run
+ * started in production; else the run's own setup time when above 0 (a planned one the job-run editor kept),
+ * else the job's standard (the job machine's setup time), since every start stores 0; null when neither has one.
+ */
+export function expectedSetupMs(
+  mode: StartInSetupMode,
+  runMs: number | null | undefined,
+  standardMs: number | null | undefined,
+): number | null {
+  if (mode === 'none') return null;
+  if (runMs != null && runMs > 0) return runMs;
+  if (standardMs != null && standardMs > 0) return standardMs;
+  return null;
 }
 
 // ---- Cycle-time entry (live-operations §5; the company's cycleinputoption)

@@ -101,7 +101,7 @@ describe.each(DIALECTS)('job dispatch on %s', (dialect) => {
     const res = await start(cookie, { id: machine, jobId: job, setup: true, setupStageId: stage });
     expect(res.status, await res.clone().text()).toBe(201);
     const run = jobRunSchema.parse(await res.json());
-    expect(run).toMatchObject({ setupMode: 'planned', setupend: null, setuptime: 1200 });
+    expect(run).toMatchObject({ setupMode: 'planned', setupend: null, setuptime: 0 });
     expect(run.laborActivitySet.expectedSetupDuration).toBe(1_200_000);
     expect(run.laborActivitySet.laborActivities).toEqual([
       {

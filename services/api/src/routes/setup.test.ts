@@ -149,8 +149,8 @@ describe.each(DIALECTS)('setup on %s', (dialect) => {
       expect(res.status, await res.clone().text()).toBe(200);
       const set = laborActivitySetSchema.parse(await res.json());
       expect(set.id).toBe(run.jsgId);
-      // The job's 30 minutes start as an unplanned setup, which has none (decision 1083).
-      expect(set.expectedSetupDuration).toBe(0);
+      // The run starts with setup time 0 and is timed against the job's 30 minutes (decision 1083).
+      expect(set.expectedSetupDuration).toBe(1_800_000);
       expect(set.laborActivities.map((a) => [a.setupStage?.name, a.startAt, a.endAt, a.setup])).toEqual([
         ['Teardown', run.startedAt, h.clock.now, true],
         ['First article', h.clock.now, null, true],

@@ -1,16 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { laborActivitySetSchema } from '@takt/domain';
+import { laborActivitySetSchema, workcenterLiveSchema } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
 import { aJob, aJobMachine } from '../testing/live-builders';
 
-// Start in setup means one thing from every entry point (live-operations §4, reports-admin §4; decision 1083):
-// a run started in unplanned setup has setuptime 0 whatever the job's setup time, in planned setup the
-// planned time, in production none. The entry points: the dispatch route (the dispatch modal and the tile's
-// job picker), the tablet's offline start_job command, and the job-run editor.
+// Start in setup means one thing from every entry point (live-operations §4 "Start-in-setup: none clears
+// setuptime, planned and unplanned set setuptime to 0", reports-admin §4; issue 29; decision 1083): a run
+// started in setup, planned or unplanned, has setuptime 0 whatever the job's setup time, in production none;
+// its setup is timed against the job's standard (expectedSetupDuration). The entry points: the dispatch route
+// (the dispatch modal and the tile's job picker), the tablet's offline start_job command; the job-run editor
+// keeps a planner's planned setup time.
 
 /** The job run as dispatch answers it (GET /api/dispatch/current, POST /api/dispatch/start). */
 const jobRunSchema = z.object({
@@ -52,10 +54,10 @@ describe.each(DIALECTS)('start in setup from every entry point on %s', (dialect)
     return jobRunSchema.parse(await res.json());
   };
 
-  it('the dispatch route: unplanned setup 0, planned setup the planned 45 minutes, production none', async () => {
+  it("the dispatch route: planned and unplanned setup 0, timed against the job's 45 minutes; production none", async () => {
     const cases = [
-      { mode: 'unplanned', setup: true, want: { setupMode: 'unplanned', setuptime: 0, expected: 0 } },
-      { mode: 'planned', setup: true, want: { setupMode: 'planned', setuptime: 2700, expected: 2_700_000 } },
+      { mode: 'unplanned', setup: true, want: { setupMode: 'unplanned', setuptime: 0, expected: 2_700_000 } },
+      { mode: 'planned', setup: true, want: { setupMode: 'planned', setuptime: 0, expected: 2_700_000 } },
       { mode: 'unplanned', setup: false, want: { setupMode: 'none', setuptime: null, expected: null } },
     ] as const;
     for (const c of cases) {
@@ -74,13 +76,16 @@ describe.each(DIALECTS)('start in setup from every entry point on %s', (dialect)
       ]);
       // The machine's open run reads the same.
       expect((await current(cookie, machine)).setuptime).toBe(c.want.setuptime);
+      // The workcenter card's expected setup reads the same duration (live-operations §2, §3).
+      const card = await h.read(`/api/workcenter/${machine}`, cookie, workcenterLiveSchema);
+      expect(card.currentLaborActivitySet?.expectedSetupDuration ?? null).toBe(c.want.expected);
     }
   });
 
   it("the tablet's start_job sync command: the same rule as the route", async () => {
     for (const [mode, want] of [
       ['unplanned', 0],
-      ['planned', 2700],
+      ['planned', 0],
     ] as const) {
       const { cookie, machine, job } = await plant(mode);
       const res = await h.send('POST', '/api/sync', cookie, {
@@ -96,11 +101,24 @@ describe.each(DIALECTS)('start in setup from every entry point on %s', (dialect)
       });
       expect(res.status, await res.clone().text()).toBe(200);
       const run = await current(cookie, machine);
-      expect([run.setupMode, run.setuptime]).toEqual([mode, want]);
+      expect([run.setupMode, run.setuptime, run.laborActivitySet.expectedSetupDuration]).toEqual([
+        mode,
+        want,
+        2_700_000,
+      ]);
     }
   });
 
-  it('the job-run editor: switching a planned run to unplanned sets 0, to none clears it', async () => {
+  it("another company's caller reads neither the run nor its expected setup", async () => {
+    const { cookie, machine, job } = await plant('planned');
+    const other = await h.tenant();
+    const res = await h.send('POST', '/api/dispatch/start', cookie, { id: machine, jobId: job, setup: true });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect((await h.get(`/api/dispatch/current?machineId=${machine}`, other.cookie)).status).toBe(404);
+    expect((await h.get(`/api/workcenter/${machine}`, other.cookie)).status).toBe(404);
+  });
+
+  it("the job-run editor: keeps a planned run's planned time, switching to unplanned sets 0, to none clears it", async () => {
     const { cookie, machine, job } = await plant('planned');
     const started = jobRunSchema.parse(
       await (
@@ -124,7 +142,10 @@ describe.each(DIALECTS)('start in setup from every entry point on %s', (dialect)
       expect(res.status, await res.clone().text()).toBe(200);
       return runView.parse(await res.json());
     };
-    expect(await edit('planned', null)).toMatchObject({ startInSetup: 'planned', setuptime: 2_700_000 });
+    expect(started.setuptime).toBe(0);
+    const planned = await edit('planned', null);
+    expect(planned).toMatchObject({ startInSetup: 'planned', setuptime: 2_700_000 });
+    expect((await current(cookie, machine)).laborActivitySet.expectedSetupDuration).toBe(2_700_000);
     expect(await edit('unplanned', null)).toMatchObject({ startInSetup: 'unplanned', setuptime: 0 });
     expect((await current(cookie, machine)).setuptime).toBe(0);
     expect(await edit('none', started.startdate)).toMatchObject({ startInSetup: 'none', setuptime: null });

@@ -1,4 +1,4 @@
-import { runSetupMode, runSetupTime } from '@takt/domain';
+import { expectedSetupMs, runSetupMode, runSetupTime, startSetupTime } from '@takt/domain';
 import type { JobRunFigures, LaborActivitySet, SetupStage } from '@takt/domain';
 import type { PartBehavior, StartInSetup, CompanyScope } from '@takt/db';
 import { jobRunChanged } from '@takt/db';
@@ -51,6 +51,21 @@ export interface JobRunView extends JobRunFigures {
   laborActivitySet: LaborActivitySet;
 }
 
+/**
+ * The duration a run's setup is timed against (live-operations §2 "Setup timer against expected duration"):
+ * its own setup time, else its job machine's (a start stores 0, decision 1083).
+ */
+export async function runExpectedSetupMs(scope: CompanyScope, run: JobRunRecord): Promise<number | null> {
+  const stored = expectedSetupMs(run.setupMode, run.expectedSetupMs, null);
+  if (stored != null || run.setupMode === 'none' || !run.jobMachineId) return stored;
+  const jm = await getJobMachineById(scope, run.jobMachineId);
+  return expectedSetupMs(
+    run.setupMode,
+    run.expectedSetupMs,
+    jm?.setuptime == null ? null : jm.setuptime * 1000,
+  );
+}
+
 /** live-operations §3 Labor activity set of a run, each activity with its setup stage object. */
 export async function loadLaborActivitySet(
   scope: CompanyScope,
@@ -67,7 +82,7 @@ export async function loadLaborActivitySet(
     machineId: run.machineId,
     expectedUnitDuration:
       run.partCountMultiplier > 0 ? run.expectedCycleTime / run.partCountMultiplier : null,
-    expectedSetupDuration: run.expectedSetupMs,
+    expectedSetupDuration: await runExpectedSetupMs(scope, run),
     laborActivities: activities.map((a) => ({
       startAt: a.startAt,
       endAt: a.endAt,
@@ -201,9 +216,9 @@ export async function startJob(ctx: ServiceCtx, input: JobStartInput): Promise<J
   }
 
   const runId = crypto.randomUUID();
-  // Start in setup means one thing from every entry point (decision 1083): the domain's rule.
+  // Start in setup means one thing from every entry point (decision 1083): none null, planned and unplanned 0.
   const setupMode: StartInSetup = runSetupMode(input.setup, jm.start_in_setup);
-  const setupSeconds = runSetupTime(setupMode, jm.setuptime);
+  const setupSeconds = startSetupTime(setupMode);
   // A run changes how the machine's time and cycles count from its start (METRICS.md §4): the rollups
   // from there are recomputed, marked in this transaction.
   await jobRunChanged(scope, input.id, at);

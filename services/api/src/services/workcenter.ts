@@ -20,6 +20,7 @@ import { getMachine } from '../repositories/machines';
 import type { MachineLiveTable } from '@takt/db';
 import { loadCalendar, loadRollupSource } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
+import { runExpectedSetupMs } from './dispatch';
 
 /**
  * The link heartbeat rule (packages/domain live/link.ts) over the live row ingest keeps: the one reading of a
@@ -100,6 +101,8 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
     openSubprogram(scope, machineId),
   ]);
   const job = run ? await getJob(scope, run.jobId) : undefined;
+  // The card's expected setup: the run's, else the job's standard (decision 1083).
+  const expectedSetup = run ? await runExpectedSetupMs(scope, run) : null;
 
   const window = currentWindow(calendar, now);
   const from = Math.min(window.start, run?.startAt ?? window.start);
@@ -150,7 +153,7 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
     subprogram,
     setupSince: (inSetup ? run!.startAt : null) as WorkcenterLive['setupSince'],
     currentLaborActivitySet: run
-      ? { expectedSetupDuration: run.expectedSetupMs as WorkcenterLive['cycletime'] }
+      ? { expectedSetupDuration: expectedSetup as WorkcenterLive['cycletime'] }
       : null,
     operatorRun: operatorRun
       ? { operator: { name: operatorRun.operator.name }, startAt: operatorRun.startAt as EpochMs }

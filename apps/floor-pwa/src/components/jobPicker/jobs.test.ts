@@ -11,20 +11,22 @@ describe('job rows and texts', () => {
     expect(emptyJobsText(filter, ranged)).toBe(text),
   );
 
-  it("prefers this machine's job machine setup time; a planned setup runs against it, an unplanned one has none", () => {
-    const on = (startInSetup: string) =>
+  it("prefers this machine's job machine setup time; a start in setup, planned or unplanned, is timed against it", () => {
+    const on = (startInSetup: string, setuptime = 300) =>
       jobRowOf(
         {
           id: 'j',
           displayName: 'J',
           setuptime: null,
-          job_machines: [{ machine_id: 'm1', setuptime: 300, startInSetup }],
+          job_machines: [{ machine_id: 'm1', setuptime, startInSetup }],
         },
         'm1',
       );
+    // Decision 1083: the run starts with setup time 0 either way, on the device as on the server; the
+    // Setup overlay's timer runs against the job's standard.
     expect(on('planned')).toMatchObject({ setuptime: 300, expectedSetupMs: 300_000 });
-    // Decision 1083: start in setup means one thing, on the device as on the server.
-    expect(on('unplanned')).toMatchObject({ setuptime: 300, expectedSetupMs: 0 });
+    expect(on('unplanned')).toMatchObject({ setuptime: 300, expectedSetupMs: 300_000 });
+    expect(on('planned', 0)).toMatchObject({ setuptime: 0, expectedSetupMs: null });
   });
 
   it('knows a job that is not on the machine yet (job dispatch associates it first)', () => {

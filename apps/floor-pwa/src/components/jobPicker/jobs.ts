@@ -1,4 +1,4 @@
-import { runSetupMode, runSetupTime } from '@takt/domain';
+import { expectedSetupMs, runSetupMode, startSetupTime } from '@takt/domain';
 import type { StartInSetupMode } from '@takt/domain';
 import { ApiError, t } from '@takt/ui';
 import { ENDPOINTS } from '../../endpoints/endpoints';
@@ -24,7 +24,10 @@ export interface JobRow {
   name: string;
   /** Seconds; null: the job has no setup time, so it can only start in production. */
   setuptime: number | null;
-  /** The setup a start in setup runs against (decision 1083: unplanned has none, 0). */
+  /**
+   * The setup a start in setup is timed against (decision 1083): the run starts with setup time 0, so the
+   * job's standard (this job machine's setup time); null when it has none.
+   */
   expectedSetupMs: number | null;
   /** The job already has a JobMachine for this machine (live-operations §4 Job dispatch). */
   onMachine: boolean;
@@ -57,12 +60,13 @@ export function jobRowOf(job: RawJob, machineId: string): JobRow {
   const setuptime = typeof raw === 'number' ? raw : null;
   // A start in setup takes the job machine's mode (a job not yet on the machine: unplanned, as the API's).
   const mode = START_MODES.find((m) => m === jm?.startInSetup) ?? (setuptime == null ? 'none' : 'unplanned');
-  const planned = runSetupTime(runSetupMode(true, mode), setuptime);
+  const setupMode = runSetupMode(true, mode);
   return {
     id: String(job.id),
     name: String(job.displayName ?? job.job_name ?? job.name ?? job.id),
     setuptime,
-    expectedSetupMs: setuptime == null || planned == null ? null : planned * 1000,
+    expectedSetupMs:
+      setuptime == null ? null : expectedSetupMs(setupMode, startSetupTime(setupMode), setuptime * 1000),
     onMachine: jm != null,
   };
 }
