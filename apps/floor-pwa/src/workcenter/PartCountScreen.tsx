@@ -14,8 +14,8 @@ import { hasFullProduct, multiplierOf, workcenterTypeOf } from './view';
 import { WorkcenterErrors } from './WorkcenterErrors';
 
 /**
- * /machine/{id}/home/partCount (live-operations §2 "operator host part count"; decision 1099): the good parts
- * of a manual work center in large type, a count to add with Add Parts, Add Part (the multiplier) and Undo,
+ * /machine/{id}/home/partCount (live-operations §2 "operator host part count"; decision 1099): the parts of
+ * the running job of a manual work center in large type, a count to add with Add Parts, Add Part (the multiplier) and Undo,
  * all through the workcenter's offline outbox (manual_add_part, manual_undo).
  */
 export function PartCountScreen({ machineId }: { machineId: string }) {
@@ -70,7 +70,8 @@ export function PartCountScreen({ machineId }: { machineId: string }) {
   // manual_add_part needs FullProduct (services/api http/permissions.ts), as the workcenter's Add Part.
   const full = hasFullProduct(me, data.flags);
   const multiplier = multiplierOf(tile, data.run, liveAnswer);
-  const good = countedParts(live?.actualParts, data.view.partsAdded);
+  // The running job's parts (live actualParts); no job, no figure: the count belongs to a run.
+  const good = data.view.job ? countedParts(live?.actualParts, data.view.partsAdded) : null;
   const lz = localeZone(me);
   const run = (action: () => Promise<void>) =>
     void action().catch((e: unknown) => console.error('[floor] part count', e));

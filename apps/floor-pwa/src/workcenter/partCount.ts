@@ -23,7 +23,7 @@ export function countEntry(text: string): { count: number } | { error: string } 
 }
 
 /**
- * The good parts shown: the server's (the card's live actualParts) plus what this device has queued and the
+ * The parts of the running job shown: the server's (the card's live actualParts) plus what this device has queued and the
  * server has not taken yet (the optimistic view's partsAdded); null before the first answer.
  */
 export function countedParts(actualParts: number | null | undefined, partsAdded: number): number | null {

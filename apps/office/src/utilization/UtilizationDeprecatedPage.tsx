@@ -1,7 +1,7 @@
 import { tr } from '@takt/ui';
 import { useId } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ReportFrame, ReportPage } from '../components/ReportParts';
+import { PlainTh, ReportFrame, ReportPage } from '../components/ReportParts';
 import type { ClockProps } from '../components/ReportParts';
 import type { OeeSelection } from '../oee/report';
 import { useMachineGroups, useShiftFilteredReport } from '../reports/hooks';
@@ -97,15 +97,11 @@ function Grid({
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">{tr('utilizationOld.machine')}</th>
+              <PlainTh label={tr('utilizationOld.machine')} />
               {grid.columns.map((c, i) => (
-                <th key={`${c}-${String(i)}`} scope="col" className="num-col">
-                  {c}
-                </th>
+                <PlainTh key={`${c}-${String(i)}`} label={c} className="num-col" />
               ))}
-              <th scope="col" className="num-col">
-                {tr('utilizationOld.total')}
-              </th>
+              <PlainTh label={tr('utilizationOld.total')} className="num-col" />
             </tr>
           </thead>
           <tbody>

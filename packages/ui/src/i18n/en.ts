@@ -124,7 +124,7 @@ export const en = {
   'toolbar.undoConfirm': 'Undo the last part added?',
   // /machine/{id}/home/partCount, the operator host part count (decision 1099).
   'partCount.title': 'Count parts: {name}',
-  'partCount.good': 'Good parts',
+  'partCount.good': 'Parts on the running job',
   'partCount.count': 'Parts to add',
   'partCount.add': 'Add Parts',
   'partCount.notManual': 'Parts can be added by hand only on manual work centers.',
