@@ -35,6 +35,7 @@ import { partAdjustmentRoutes } from './routes/part-adjustments';
 import { reportsRoutes } from './routes/reports';
 import { jobsReportRoutes } from './routes/jobs-report';
 import { oeeRoutes, productionReportRoutes } from './routes/production-report';
+import { warehouseReportRoutes } from './routes/warehouse-reports';
 import { dispatchRoutes } from './routes/dispatch';
 import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
 import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
@@ -157,6 +158,7 @@ export function buildApp(deps: Deps) {
   api.route('/partadjustmenttypes', partAdjustmentTypeRoutes);
   api.route('/reports', reportsRoutes);
   api.route('/reports', productionReportRoutes);
+  api.route('/reports', warehouseReportRoutes);
   api.route('/reports', jobsReportRoutes);
   api.route('/productionruns', productionRunsRoutes);
   api.route('/oee', oeeRoutes);

@@ -161,6 +161,23 @@ const downtimeTally = z.object({
   annotationType: reasonRef,
 });
 
+/** One row of the Downtime report (its `items`, the timeline list's rows). */
+export const downtimeRow = z.object({
+  start: ms,
+  end: ms,
+  duration: ms,
+  machineId: z.string(),
+  machine: z.string(),
+  reasonId: z.string(),
+  reason: z.string(),
+  message: z.string().nullable(),
+  planned: z.boolean().nullable(),
+  annotationType: reasonRef,
+  /** With `activities` (the company's areActivitiesEnabled, decision 1087). */
+  jobName: z.string().nullable().optional(),
+  activityTypeName: z.string().nullable().optional(),
+});
+
 export const downtimeReportAnswer = answer<Omit<Answer<typeof downtimeReport>, 'periods'>>()(
   z.object({
     range,
@@ -178,25 +195,7 @@ export const downtimeReportAnswer = answer<Omit<Answer<typeof downtimeReport>, '
       z.object({ machineId: z.string(), machine: z.string(), downtime: z.array(downtimeTally) }),
     ),
     /** With `detail=true`: every period. */
-    items: z
-      .array(
-        z.object({
-          start: ms,
-          end: ms,
-          duration: ms,
-          machineId: z.string(),
-          machine: z.string(),
-          reasonId: z.string(),
-          reason: z.string(),
-          message: z.string().nullable(),
-          planned: z.boolean().nullable(),
-          annotationType: reasonRef,
-          /** With `activities` (the company's areActivitiesEnabled, decision 1087). */
-          jobName: z.string().nullable().optional(),
-          activityTypeName: z.string().nullable().optional(),
-        }),
-      )
-      .optional(),
+    items: z.array(downtimeRow).optional(),
     recomputing,
     activities: z.boolean(),
   }),
@@ -210,6 +209,16 @@ const pinned = {
   pinnedEnd: ms,
   pinnedDuration: ms,
 };
+
+/** A fault of the timeline's lane (and GET /api/reports/faults). */
+export const faultRow = z.object({
+  start: ms,
+  end: ms.nullable(),
+  duration: ms,
+  value: z.string(),
+  nativecode: z.string().nullable(),
+  type: z.string().nullable(),
+});
 
 export const timelineAnswer = answer<Answer<typeof timelineReport>>()(
   z.object({
@@ -247,16 +256,7 @@ export const timelineAnswer = answer<Answer<typeof timelineReport>>()(
         account: z.object({ displayName: z.string() }),
       }),
     ),
-    faults: z.array(
-      z.object({
-        start: ms,
-        end: ms.nullable(),
-        duration: ms,
-        value: z.string(),
-        nativecode: z.string().nullable(),
-        type: z.string().nullable(),
-      }),
-    ),
+    faults: z.array(faultRow),
     hasSubprogram: z.boolean(),
   }),
 );

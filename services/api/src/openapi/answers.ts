@@ -8,6 +8,7 @@ import type { DocumentedCall } from './call';
 import * as figures from './answers-figures';
 import * as live from './answers-live';
 import * as reports from './answers-reports';
+import * as warehouse from './answers-warehouse';
 
 // The success answer of every JSON call an API key may make (decision 1079), by method and path: the
 // document describes each (document.ts), routes/openapi-answers.test.ts reads real answers with them.
@@ -31,6 +32,10 @@ export const ANSWERS: Readonly<Record<string, z.ZodType>> = {
   'get /api/reports/overrides': reports.overridesAnswer,
   'get /api/reports/oee': reports.oeeReportAnswer,
   'post /api/reports/warehouse/production': figures.productionAnswer,
+  'get /api/reports/faults': warehouse.faultsAnswer,
+  'get /api/reports/timelinelist': warehouse.timelineListAnswer,
+  'post /api/reports/warehouse/downtime': warehouse.warehouseDowntimeAnswer,
+  'post /api/reports/warehouse/quality': warehouse.warehouseQualityAnswer,
   'get /api/reports/warehouse/jobs': figures.warehouseJobsAnswer,
   'get /api/reports/warehouse/jobs/aggregatedbymachine': figures.jobByMachineAnswer,
   'get /api/reports/warehouse/jobs/withoutruns': figures.jobsWithoutRunsAnswer,

@@ -16,6 +16,7 @@ import { jobByMachineQuerySchema, jobsQuerySchema } from '../routes/jobs-report'
 import { rejectListSchema } from '../routes/part-adjustments';
 import { csvQuerySchema } from '../routes/production-report';
 import { partGoalsSchema, subprogramsSchema, utilizationSchema } from '../routes/reports';
+import { machineRangeSchema, warehouseRequestSchema } from '../routes/warehouse-reports';
 import type { DocumentedCall } from './call';
 import { R } from './call';
 
@@ -105,6 +106,20 @@ export const REPORT_CALLS: readonly DocumentedCall[] = [
   },
   {
     method: 'get',
+    path: '/api/reports/faults',
+    summary: 'Faults of one machine',
+    access: R,
+    query: machineRangeSchema,
+  },
+  {
+    method: 'get',
+    path: '/api/reports/timelinelist',
+    summary: 'Downtime rows of one machine’s timeline (at most one day)',
+    access: R,
+    query: machineRangeSchema,
+  },
+  {
+    method: 'get',
     path: '/api/reports/overrides',
     summary: 'Overrides report',
     access: R,
@@ -124,6 +139,20 @@ export const REPORT_CALLS: readonly DocumentedCall[] = [
     summary: 'OEE and utilization figures grouped by machine, shift, group or interval',
     access: R,
     body: productionRequestSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/reports/warehouse/downtime',
+    summary: 'Downtime by reason, or by machine and reason',
+    access: R,
+    body: warehouseRequestSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/reports/warehouse/quality',
+    summary: 'Rejects by reason, or by machine and reason',
+    access: R,
+    body: warehouseRequestSchema,
   },
   {
     method: 'get',

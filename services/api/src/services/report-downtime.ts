@@ -12,7 +12,7 @@ import {
   subtractSpans,
   UNCATEGORIZED_REASON,
 } from '@takt/domain';
-import type { TimeSpan } from '@takt/domain';
+import type { RangeLimitedReport, TimeSpan } from '@takt/domain';
 import { toCsv } from '../http/csv';
 import { notFound } from '../http/errors';
 import { companySettings } from '../repositories/company';
@@ -130,10 +130,15 @@ const matchesReason = (
  * METRICS.md §1 (UNAVAILABLE time in monitored life no operator reason covers, domain noDataSpans: what the
  * rollups count) is taken out of the uncategorized periods and listed as its own rows (decision 1011).
  */
-export async function downtimeReport(ctx: ServiceCtx, q: DowntimeReportQuery) {
+export async function downtimeReport(
+  ctx: ServiceCtx,
+  q: DowntimeReportQuery,
+  /** The maximum range: the report's 31 days; the timeline list's day; the warehouse call's two years (1096). */
+  limit: RangeLimitedReport | null = 'downtime',
+) {
   const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
   const range = { start: q.start, end: q.end };
-  checkReportRange(calendar, range, 'downtime');
+  checkReportRange(calendar, range, limit ?? undefined);
   const machines = await reportMachines(ctx.scope, q);
   const until = Math.min(q.end, ctx.now);
   const [hidden, runs, recomputing, sources, settings] = await Promise.all([

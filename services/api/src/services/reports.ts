@@ -57,7 +57,7 @@ export const rangeError = (field: string, code: string, message: string) =>
   new ApiError(400, 'VALIDATION_ERROR', message, [{ field, code, message }]);
 
 /** live-operations §5/§9 maximum ranges, on the company's wall clock ('Select up to 7 days'). */
-export function checkReportRange(calendar: CompanyCalendar, range: Range, report: RangeLimitedReport): void {
+export function checkReportRange(calendar: CompanyCalendar, range: Range, report?: RangeLimitedReport): void {
   const check = checkRange(calendar, { start: epochMs(range.start), end: epochMs(range.end) }, report);
   if (!check.ok) throw rangeError('end', check.error, check.message);
 }

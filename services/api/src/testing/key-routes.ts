@@ -31,6 +31,31 @@ export const KEY_ROUTES: RouteCase[] = [
     reach: 'machine',
     body: (s) => ({ machineId: s.machineId, start: s.T - HOUR, end: s.T }),
   },
+  // The remaining report calls (decision 1096).
+  {
+    method: 'GET',
+    path: '/api/reports/faults',
+    reach: 'machine',
+    body: (s) => ({ machineId: s.machineId, start: s.T - HOUR, end: s.T }),
+  },
+  {
+    method: 'GET',
+    path: '/api/reports/timelinelist',
+    reach: 'machine',
+    body: (s) => ({ machineId: s.machineId, start: s.T - HOUR, end: s.T }),
+  },
+  {
+    method: 'POST',
+    path: '/api/reports/warehouse/downtime',
+    reach: 'machine',
+    body: (s) => ({ start: s.T - HOUR, end: s.T, groupBy: 'machine', filter: { machine: s.machineId } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/reports/warehouse/quality',
+    reach: 'machine',
+    body: (s) => ({ start: s.T - HOUR, end: s.T, groupBy: 'machine', filter: { machine: s.machineId } }),
+  },
   { method: 'GET', path: '/api/operators', reach: 'own' },
   { method: 'GET', path: '/api/shifts', reach: 'own' },
   { method: 'GET', path: '/api/shifts/current', reach: 'own' },
