@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_LOGINS } from '@takt/api';
 import { describeTablets, productAndBrowser, SOON, Tablet } from './floor-app';
-import { query, syncCommands } from './server-db';
+import { manualParts, syncCommands } from './server-db';
 
 // live-operations §2 "Manual work centers show Add Part (by the multiplier), Add 1 Part (only if multiplier > 1)
 // and Undo", driven by the server's workcenterType (GET /api/dashboard, GET /api/workcenter/:id); every tap is
 // a command through the outbox (ARCHITECTURE.md "Offline sync contract") that reaches the server once.
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
-
-/** The parts added by hand on a machine, as the server stored them (oldest first). */
-const manualParts = (product: { dbFile: string }, machineId: string) =>
-  query<{ count: number }>(
-    product,
-    "SELECT count FROM part_adjustments WHERE machine_id = ? AND kind = 'manual' ORDER BY adjustment_time, rowid",
-    machineId,
-  ).map((r) => r.count);
 
 describe('a manual work center', () => {
   const running = productAndBrowser();

@@ -2,19 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_LOGINS } from '@takt/api';
 import { describeTablets, productAndBrowser, SOON, Tablet } from './floor-app';
 import { screenshots } from './office-harness';
-import { query } from './server-db';
+import { manualParts } from './server-db';
 
 // Issue 29 point 7 in Chromium on the demo plant: the operator host part count (/machine/{id}/home/partCount,
 // decision 1099), the older utilization dashboard (/dashboard/utilizationdeprecated, decision 1098) and the
 // /machines/{id}/cycles alias. Screenshots at 1280×800 and 390×844 go to test-results/remaining-screens/.
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
-
-const manualParts = (product: { dbFile: string }, machineId: string) =>
-  query<{ count: number }>(
-    product,
-    "SELECT count FROM part_adjustments WHERE machine_id = ? AND kind = 'manual' ORDER BY adjustment_time, rowid",
-    machineId,
-  ).map((r) => r.count);
 
 describe('remaining screens and routes', () => {
   const running = productAndBrowser();

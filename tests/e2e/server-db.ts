@@ -36,6 +36,14 @@ export const syncCommands = (product: Pick<RunningProduct, 'dbFile'>, machineId:
     machineId,
   );
 
+/** The parts added by hand on a machine (Add Part, the part count), as the server stored them, oldest first. */
+export const manualParts = (product: Pick<RunningProduct, 'dbFile'>, machineId: string) =>
+  query<{ count: number }>(
+    product,
+    "SELECT count FROM part_adjustments WHERE machine_id = ? AND kind = 'manual' ORDER BY adjustment_time, rowid",
+    machineId,
+  ).map((r) => r.count);
+
 /** Every table the floor app's commands write to, as row counts for one machine. */
 export function factCounts(product: Pick<RunningProduct, 'dbFile'>, machineId: string) {
   const count = (sql: string) => Number(query<{ n: number }>(product, sql, machineId)[0]?.n ?? 0);

@@ -7,7 +7,8 @@ import { storeDashboard } from '../offline/refdata';
 import { useFloorSync } from '../offline/SyncProvider';
 import { workcenterPath } from '../routes';
 import { useCardLive } from './card/useCardLive';
-import { addParts, undoParts } from './manualParts';
+import { ManualPartButtons } from './ManualPartButtons';
+import { addParts } from './manualParts';
 import { countedParts, countEntry } from './partCount';
 import { useWorkcenter } from './useWorkcenter';
 import { hasFullProduct, multiplierOf, workcenterTypeOf } from './view';
@@ -128,20 +129,12 @@ export function PartCountScreen({ machineId }: { machineId: string }) {
             <button type="submit" className="button button--primary touch">
               {t('partCount.add')}
             </button>
-            <button
-              type="button"
-              className="button touch"
-              onClick={() => run(() => addParts(sync, machineId, multiplier))}
-            >
-              {t('toolbar.addPart')}
-            </button>
-            <button
-              type="button"
-              className="button touch"
-              onClick={() => run(() => undoParts(sync, machineId, data.view, multiplier))}
-            >
-              {t('toolbar.undo')}
-            </button>
+            <ManualPartButtons
+              machineId={machineId}
+              view={data.view}
+              multiplier={multiplier}
+              addPartPrimary={false}
+            />
           </div>
         </form>
       ) : (

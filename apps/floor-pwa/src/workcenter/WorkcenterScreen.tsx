@@ -29,7 +29,7 @@ import { isDashboardType, isTvMode } from '../routes';
 import { readTabletDevice, tabletModeOf } from '../tablet/device';
 import { liveDowntime, totalDowntimeMs } from './downtimeList';
 import { downtimeReasonsOf } from './forms';
-import { addParts, undoParts } from './manualParts';
+import { ManualPartButtons } from './ManualPartButtons';
 import { PendingMark } from '../components/PendingMark';
 import { useWorkcenter } from './useWorkcenter';
 import { WorkcenterErrors } from './WorkcenterErrors';
@@ -91,10 +91,6 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   const { me } = useSession();
   const sync = useFloorSync();
   const { status } = useSyncView();
-  // Add Part, Add 1 Part and Undo are counters, not form submits: every tap is a part and goes to the outbox
-  // (decision 0711), so they are not gated like the overlays' Save.
-  const tap = (run: () => Promise<void>) =>
-    void run().catch((e: unknown) => console.error('[floor] manual parts', e));
   const { pathname, search, query } = useLocation();
   const tv = isTvMode(query);
   // Tablet mode: ?tablet=1 or a tablet registered on this device (hides Dashboard, TV Mode, and the switcher
@@ -324,31 +320,7 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
           {actions && (
             <div className="wc__toolbar-group wc__toolbar-group--actions">
               {manual && (
-                <>
-                  <button
-                    type="button"
-                    className="button touch"
-                    onClick={() => tap(() => undoParts(sync, machineId, view, multiplier))}
-                  >
-                    {t('toolbar.undo')}
-                  </button>
-                  {multiplier > 1 && (
-                    <button
-                      type="button"
-                      className="button touch"
-                      onClick={() => tap(() => addParts(sync, machineId, 1))}
-                    >
-                      {t('toolbar.addOnePart')}
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    className="button button--primary touch"
-                    onClick={() => tap(() => addParts(sync, machineId, multiplier))}
-                  >
-                    {t('toolbar.addPart')}
-                  </button>
-                </>
+                <ManualPartButtons machineId={machineId} view={view} multiplier={multiplier} addPartPrimary />
               )}
               {data.flags.operatorTracking && (
                 <button type="button" className="button touch" onClick={() => setOpen({ kind: 'operator' })}>
