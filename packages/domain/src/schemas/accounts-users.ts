@@ -145,6 +145,10 @@ export const profileSchema = z.object({
   notify: z.boolean(),
   shifts: z.array(z.string()),
   sessions: z.number(),
+  /** reports-admin §7 Current user (decision 1097): a password is set; Google authorisation; when created. */
+  hasPassword: z.boolean(),
+  hasGoogleOAuth: z.boolean(),
+  createdAt: z.number(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

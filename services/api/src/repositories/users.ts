@@ -83,6 +83,12 @@ export async function listUsers(
   return rows.map((r) => ({ ...toUser(r), createdAt: r.created_at, sessions: byUser.get(r.id) ?? 0 }));
 }
 
+/** Whether the user has a password to log in with (an empty hash: none; decision 1097). */
+export async function userHasPassword(scope: CompanyScope, id: string): Promise<boolean> {
+  const row = await scope.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst();
+  return (row?.password_hash ?? '') !== '';
+}
+
 export async function getUserCreatedAt(scope: CompanyScope, id: string): Promise<number | undefined> {
   const row = await scope.selectFrom('users').select('created_at').where('id', '=', id).executeTakeFirst();
   return row?.created_at;

@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
-import { accountLinkSchema, accountUserSchema, inviteSchema, profileSchema } from '@takt/domain';
+import { accountLinkSchema, accountUserSchema, inviteSchema } from '@takt/domain';
 import { smtpTransport } from '../mail/transport';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
-import { aUser, TEST_PASSWORD } from '../testing/builders';
-import { aShift, errorOf, issueFields, loginAs } from '../testing/live-builders';
+import { aUser } from '../testing/builders';
+import { errorOf, issueFields, loginAs } from '../testing/live-builders';
 import { listOutboxMail } from '../testing/mail-outbox';
 import { deadSmtpUrl, smtpListener } from '../testing/smtp';
 import type { SmtpListener } from '../testing/smtp';
@@ -434,58 +434,6 @@ describe.each(DIALECTS)('password links on %s', (dialect) => {
     h.clock.now += 1;
     expect((await setPassword(h, token)).status).toBe(404);
     expect(await canLogIn(h, other.email, GOOD)).toBe(false);
-  });
-});
-
-describe.each(DIALECTS)('the profile on %s', (dialect) => {
-  let h: ApiHarness;
-  beforeEach(async () => {
-    h = await apiHarness(dialect);
-  });
-  afterEach(async () => {
-    await h.close();
-  });
-
-  it('saves shift notifications for shifts of the company only', async () => {
-    const { company, user, cookie } = await h.tenant();
-    const early = await aShift(h.t.db, company, { name: 'Early' });
-    const theirs = await aShift(h.t.db, (await h.tenant()).company, { name: 'Theirs' });
-    expect(await h.read('/api/profile', cookie, profileSchema)).toEqual({
-      email: user.email,
-      displayName: user.displayName,
-      role: 'admin',
-      notify: true,
-      shifts: [],
-      sessions: 1,
-    });
-    const res = await h.send('PUT', '/api/profile/shift-notifications', cookie, {
-      notify: true,
-      shifts: [early],
-    });
-    expect(profileSchema.parse(await res.json())).toMatchObject({ notify: true, shifts: [early] });
-    const foreign = await h.send('PUT', '/api/profile/shift-notifications', cookie, {
-      notify: true,
-      shifts: [early, theirs],
-    });
-    expect(foreign.status).toBe(400);
-    expect(issueFields(await errorOf(foreign))).toEqual(['shifts.1']);
-    const bad = await h.send('PUT', '/api/profile/shift-notifications', cookie, { notify: 'yes' });
-    expect(issueFields(await errorOf(bad))).toEqual(['notify', 'shifts']);
-    expect((await h.read('/api/profile', cookie, profileSchema)).shifts).toEqual([early]);
-  });
-
-  it('revokes every other session and keeps this one; mails a link to oneself', async () => {
-    const { company, user, cookie } = await h.tenant();
-    const phone = await h.login(user.email, TEST_PASSWORD);
-    const res = await h.send('POST', '/api/profile/revoke-sessions', cookie);
-    expect(await res.json()).toEqual({ revoked: 1 });
-    expect((await h.get('/api/me', phone)).status).toBe(401);
-    expect((await h.get('/api/me', cookie)).status).toBe(200);
-    const mail = await h.send('POST', '/api/profile/reset-password', cookie);
-    expect(await mail.json()).toEqual({ message: SENT });
-    expect(await linkTokenTo(h, company, user.email)).toBeTruthy();
-    const tablet = await aTablet(h.t.db, company, null, h.clock.now);
-    expect((await h.get('/api/profile', tablet.cookie)).status).toBe(403);
   });
 });
 

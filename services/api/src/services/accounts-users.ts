@@ -35,6 +35,7 @@ import {
   listUsers,
   revokeUserSessions,
   updateUser,
+  userHasPassword,
 } from '../repositories/users';
 import type { User } from '../repositories/users';
 import type { ServiceCtx } from './context';
@@ -413,6 +414,11 @@ export async function profile(ctx: ServiceCtx): Promise<Profile> {
     notify: prefs.notify,
     shifts: prefs.shifts,
     sessions: me.sessions,
+    // reports-admin §7 "Current user: … hasPassword, hasGoogleOAuth, createdAt" (decision 1097): no Google
+    // provider is reachable, so no account has Google authorisation.
+    hasPassword: await userHasPassword(ctx.scope, user.id),
+    hasGoogleOAuth: false,
+    createdAt: me.createdAt,
   };
 }
 
