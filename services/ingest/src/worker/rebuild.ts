@@ -44,6 +44,26 @@ export function feedStored(
   }
 }
 
+/**
+ * The setup events a rebuild derives from `from` on: those before it only say whether setup was on at `from` (a START
+ * there when it was). Fed as they are, an event before the first observation fed (a job run's setup that ended hours
+ * before a connection change that starts the re-derived run) would start the engine's history there, with no data
+ * behind it: an UNAVAILABLE interval over stored history the write does not replace (found by the demo: every live
+ * batch then failed on the state intervals' key).
+ */
+export function setupFrom<E extends { at: number; value: 'START' | 'END' }>(
+  events: readonly E[],
+  from: number,
+): Array<{ at: number; value: 'START' | 'END' }> {
+  let on = false;
+  const after: Array<{ at: number; value: 'START' | 'END' }> = [];
+  for (const e of [...events].sort((a, b) => a.at - b.at)) {
+    if (e.at < from) on = e.value === 'START';
+    else after.push({ at: e.at, value: e.value });
+  }
+  return on && after[0]?.at !== from ? [{ at: from, value: 'START' }, ...after] : after;
+}
+
 export interface RebuildInput {
   db: Kysely<Database>;
   /** The link whose pipeline asks for a rebuild (`rebuildFrom` set); its pipeline is replaced. */
@@ -115,7 +135,10 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   // The job runs reaching past runStart are all those in force at the signals seeded from before it: the setup is
   // known from the earliest row fed, so a seed does not make the worker read the job runs again from its time (after
   // the pipeline forgot an old run's start, that read would re-derive from it, decision 1065).
-  fresh.setSetup(setup.get(machineId) ?? [], Math.min(runStart, fed[0]?.ts ?? runStart));
+  // The re-derived history starts at what is fed: the seed and the run from runStart, or a run a connection change
+  // received since starts afresh (`start`).
+  const fedFrom = start === runStart ? Math.min(runStart, fed[0]?.ts ?? runStart) : start;
+  fresh.setSetup(setupFrom(setup.get(machineId) ?? [], fedFrom), fedFrom);
   fresh.setConnection(link.transport.status, now());
   fresh.continueStoredHistory(start);
   fresh.replaceFrom(from);
