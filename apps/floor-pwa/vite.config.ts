@@ -20,7 +20,8 @@ const NAVIGATE_FALLBACK_DENYLIST = [
   /^\/logout(\/|$)/,
   /^\/timesync(\/|$)/,
   /^\/app(\/|$)/,
-  /^\/machine(\/|$)/,
+  // /machine/{id}/home/… is the floor's (the operator host part count, decision 1099): served offline too.
+  /^\/machine(\/|$)(?![^/]+\/home(\/|$))/,
   /^\/machines(\/|$)/,
   /^\/dashboard(\/|$)/,
   /^\/reports(\/|$)/,

@@ -33,6 +33,7 @@ describe('remaining screens and routes', () => {
     const wc = await tablet.workcenter(bench);
     await wc.startJob(name, 'production');
     await wc.waitAllSaved();
+    await wc.waitForServiceWorker();
 
     await page.goto(`${product.url}/machine/${bench.id}/home/partCount`);
     await expect
@@ -55,6 +56,15 @@ describe('remaining screens and routes', () => {
 
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => manualParts(product, bench.id), SOON).toEqual([]);
+
+    // The screen is the floor app's, so its service worker opens it with the network gone (decision 1099).
+    await tablet.setOffline(true);
+    const offline = await page.reload();
+    expect(offline?.fromServiceWorker()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Count parts: Assembly Bench 1' }).count(), SOON)
+      .toBe(1);
+    await tablet.setOffline(false);
 
     // A machine (not a manual station) gets the server's words and no button.
     const mill = await tablet.machine('Haas VF-4');
