@@ -1,8 +1,8 @@
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
-// Serving contract (services/api): one port serves both apps. Office routes (/app, /machine, /machines,
-// /dashboard/, /reports) get apps/office/dist/index.html; every other non-API path gets this app's
+// Serving contract (services/api): one port serves both apps. Office routes (/app, /machine but not
+// /machine/{id}/home/…, /machines, /dashboard/, /reports) get apps/office/dist/index.html; every other non-API path gets this app's
 // index.html. Both apps build to base '/', so each keeps its assets in its own folder.
 const API_TARGET = 'http://127.0.0.1:8080';
 const API_PREFIXES = ['/api', '/login', '/logout', '/timesync', '/tablet/activate'];
