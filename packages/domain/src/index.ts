@@ -52,6 +52,7 @@ export * from './live/figures';
 export * from './live/channel';
 export * from './live/edge-health';
 export * from './live/board-device';
+export * from './live/auto-dispatch';
 
 // Ingest contract (types the API and ingest share)
 export * from './ingest/contract';

@@ -22,6 +22,7 @@ import { demoHistoryNeeded, demoMachinePrograms, makeDemoHistory } from './demo-
 import { DEMO_STAFF_LOGIN, ensureRoot, RootError } from './provision-root';
 import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
+import { autoDispatch } from './services/auto-dispatch';
 import { startEventExportWorker } from './services/event-exports';
 import { startNotificationWorker } from './notifications/checker';
 import { startRateLimitPruner } from './services/rate-limits';
@@ -144,6 +145,10 @@ async function main(): Promise<void> {
       onStored: metrics.ingest.observationsStored,
       onLeases: metrics.ingest.leasesHeld,
       onTimeRefused: metrics.timesRefused,
+      // Auto job dispatch (decision 1094): the job a machine's data names starts through the dispatch service.
+      onDispatch: async (values) => {
+        await autoDispatch(database.db, values, { now, log: textLog(log, 'ingest') });
+      },
       ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
       ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
       mqttClientId: env.TAKT_MQTT_CLIENT_ID,

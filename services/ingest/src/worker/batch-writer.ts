@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
 import { clearSetupMark } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
+import type { DispatchHook } from './auto-dispatch';
+import { dispatchValues } from './auto-dispatch';
 import type { Link, ObservationSink } from './link';
 import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
 import { loadSetupEvents, writeBatch } from './store';
@@ -18,6 +20,8 @@ export interface BatchWriterOptions {
   onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
   /** Monitoring, once per committed batch with observations: how many, the earliest observation time, now. */
   onStored?: (count: number, oldestTs: number, at: number) => void;
+  /** Auto job dispatch (decision 1094): after each committed batch, the stored values that name a job. */
+  onDispatch?: DispatchHook;
   /**
    * Several nodes (decision 0970): run first in each batch's transaction with the machines the batch writes
    * for; throws when one of their leases is no longer this node's (the batch is then kept and retried).
@@ -256,6 +260,12 @@ export class BatchWriter implements ObservationSink, InboxLedger {
         for (const l of batch.live)
           touched.set(l.machine_id, { companyId: l.company_id, machineId: l.machine_id });
         onWritten([...touched.values()]);
+      }
+      const { onDispatch } = this.options;
+      if (onDispatch) {
+        const fields = new Map([...links.values()].map((l) => [l.source.machineId, l.fields]));
+        const values = await dispatchValues(db, batch.observations, (machineId) => fields.get(machineId));
+        if (values.length > 0) await onDispatch(values);
       }
     } catch (err) {
       log(`[ingest] after a stored batch (it stays stored): ${(err as Error).message}`);

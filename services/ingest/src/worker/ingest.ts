@@ -12,6 +12,7 @@ import { shdrTransport } from '../sources/shdr/transport';
 import type { ShdrCounters } from '../sources/shdr/shdr-client';
 import type { Transport, TransportEnv } from '../sources/transport';
 import { passiveTransport } from '../sources/transport';
+import type { DispatchHook } from './auto-dispatch';
 import { BatchWriter } from './batch-writer';
 import { Link } from './link';
 import { checkLinks, syncSetup } from './link-checks';
@@ -69,6 +70,12 @@ export interface IngestOptions {
    * them and the store time (the `takt_ingest_observations_total` counter and lag histogram; decision 0961).
    */
   onStored?: (count: number, oldestTs: number, at: number) => void;
+  /**
+   * Auto job dispatch (decision 1094): called after each committed batch with the stored values that name a job on
+   * a machine whose autostartBehavior is mes or key (company setting enable_auto_job_dispatch on); the API starts
+   * the named job through its dispatch service.
+   */
+  onDispatch?: DispatchHook;
   /** Lines or observations refused for a time outside the window of decision 0980 (`takt_times_refused_total`). */
   onTimeRefused?: (source: string, count: number) => void;
   /**
@@ -158,6 +165,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     rebuild: (link) => rebuild({ db, link, buffered: () => writer.buffered(), inbox: writer, now, log }),
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
     ...(options.onStored ? { onStored: options.onStored } : {}),
+    ...(options.onDispatch ? { onDispatch: options.onDispatch } : {}),
     ...(keeper
       ? {
           owns: owned,
