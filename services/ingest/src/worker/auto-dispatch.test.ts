@@ -192,6 +192,21 @@ describe.each(DIALECTS)('auto job dispatch from an SHDR adapter (%s)', (dialect)
     ]);
   });
 
+  it('late data: a change before the running job started is refused and counted, nothing changes', async () => {
+    await setCompany(true);
+    await setMachine({ autostart_behavior: 'mes' });
+    const p100 = await aJob(t.db, company, { name: 'PART-100' });
+    await aJob(t.db, company, { name: 'PART-200' });
+    await start();
+    await send(t0 + 5000, 'avail|AVAILABLE|program|PART-100');
+    // A line from before it (an adapter's backlog) names another job: stopping the running one then is refused.
+    await send(t0 + 1000, 'program|PART-200');
+    expect(await runs()).toEqual([
+      { job_id: p100, start_at: t0 + 5000, end_at: null, setup_mode: 'none', setup_end: t0 + 5000 },
+    ]);
+    expect(counts).toEqual({ started: 1, unknown: 0, refused: 1 });
+  });
+
   it('off: the company setting off or the machine disabled starts nothing', async () => {
     await aJob(t.db, company, { name: 'PART-100' });
     await aJob(t.db, company, { name: 'PART-200' });
