@@ -20,6 +20,8 @@ export async function waitFor<T>(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
+    // A promise is always truthy: an async check would pass at once, whatever it found.
+    if (value instanceof Promise) throw new Error(`waitFor takes a synchronous check (${what})`);
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
