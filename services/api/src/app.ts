@@ -36,6 +36,7 @@ import { reportsRoutes } from './routes/reports';
 import { jobsReportRoutes } from './routes/jobs-report';
 import { oeeRoutes, productionReportRoutes } from './routes/production-report';
 import { warehouseReportRoutes } from './routes/warehouse-reports';
+import { machineStatusesRoutes } from './routes/machine-statuses';
 import { dispatchRoutes } from './routes/dispatch';
 import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
 import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
@@ -164,6 +165,7 @@ export function buildApp(deps: Deps) {
   api.route('/oee', oeeRoutes);
   api.route('/gateways', gatewaysRoutes);
   api.route('/adapters', adaptersRoutes);
+  api.route('/machines', machineStatusesRoutes);
   api.route('/machines', diagnosticsRoutes);
   api.route('/machines', machinesAdminRoutes);
   api.route('/machines', machineNotificationRoutes);

@@ -34,6 +34,13 @@ export const REPORT_CALLS: readonly DocumentedCall[] = [
   },
   {
     method: 'get',
+    path: '/api/machines/statuses',
+    summary: 'Each machine’s tile status and since when',
+    access: 'session',
+    query: dashboardQuery,
+  },
+  {
+    method: 'get',
     path: '/api/dashboard/utilization',
     summary: 'Utilization per machine',
     access: R,
