@@ -1,16 +1,14 @@
-import { CountInput, formatCount, Link, localeZone, Progress, t, useDashboard, useSession } from '@takt/ui';
-import { useEffect, useId, useMemo, useState } from 'react';
-import { api } from '../api';
+import { CountInput, formatCount, Link, localeZone, Progress, t, useSession } from '@takt/ui';
+import { useEffect, useId, useState } from 'react';
 import { FeedNotice } from '../components/FeedNotice';
 import { SyncIndicator } from '../connection/ConnectionUi';
-import { storeDashboard } from '../offline/refdata';
 import { useFloorSync } from '../offline/SyncProvider';
 import { workcenterPath } from '../routes';
 import { useCardLive } from './card/useCardLive';
 import { ManualPartButtons } from './ManualPartButtons';
 import { addParts } from './manualParts';
 import { countedParts, countEntry } from './partCount';
-import { useWorkcenter } from './useWorkcenter';
+import { useMachineWorkcenter } from './useMachineWorkcenter';
 import { hasFullProduct, multiplierOf, workcenterTypeOf } from './view';
 import { WorkcenterErrors } from './WorkcenterErrors';
 
@@ -22,12 +20,7 @@ import { WorkcenterErrors } from './WorkcenterErrors';
 export function PartCountScreen({ machineId }: { machineId: string }) {
   const { me } = useSession();
   const sync = useFloorSync();
-  const poll = useDashboard(api, null);
-  const fetched = useMemo(() => {
-    const tile = poll.data?.machines.find((m) => m.id === machineId);
-    return tile && poll.data ? { tile, at: poll.data.now } : null;
-  }, [poll.data, machineId]);
-  const data = useWorkcenter(machineId, fetched);
+  const { poll, data } = useMachineWorkcenter(machineId);
   const cardLive = useCardLive(machineId);
   const [text, setText] = useState('1');
   const [error, setError] = useState<string | null>(null);
@@ -35,12 +28,6 @@ export function PartCountScreen({ machineId }: { machineId: string }) {
   const inputId = useId();
   const errorId = useId();
 
-  useEffect(() => {
-    if (poll.data) void storeDashboard(sync.db, poll.data.machines, poll.data.groups, poll.data.now);
-  }, [poll.data, sync]);
-  useEffect(() => {
-    sync.watch(machineId);
-  }, [sync, machineId]);
   const tile = data.tile;
   useEffect(() => {
     document.title = `${t('partCount.title', { name: tile?.name ?? machineId })} · ${t('app.floorName')}`;

@@ -9,21 +9,18 @@ import {
   Progress,
   StatusIcon,
   t,
-  useDashboard,
   useLocation,
   useServerNow,
   useSession,
   withSearchParam,
 } from '@takt/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { api } from '../api';
 import { FeedNotice } from '../components/FeedNotice';
 import { localStore } from './machineSwitch';
 import { LoadBoundary } from '../components/LoadBoundary';
 import { MachineSwitcher } from './MachineSwitcher';
 import { WorkcenterMenu } from './WorkcenterMenu';
 import { SyncIndicator } from '../connection/ConnectionUi';
-import { storeDashboard } from '../offline/refdata';
 import { useFloorSync, useSyncView } from '../offline/SyncProvider';
 import { isDashboardType, isTvMode } from '../routes';
 import { readTabletDevice, tabletModeOf } from '../tablet/device';
@@ -31,7 +28,7 @@ import { liveDowntime, totalDowntimeMs } from './downtimeList';
 import { downtimeReasonsOf } from './forms';
 import { ManualPartButtons } from './ManualPartButtons';
 import { PendingMark } from '../components/PendingMark';
-import { useWorkcenter } from './useWorkcenter';
+import { useMachineWorkcenter } from './useMachineWorkcenter';
 import { WorkcenterErrors } from './WorkcenterErrors';
 import { LiveCard } from './card/LiveCard';
 import { useCardLive } from './card/useCardLive';
@@ -97,24 +94,12 @@ export function WorkcenterScreen({ machineId, dashboardType }: WorkcenterScreenP
   // when bound to one machine).
   const device = useMemo(() => readTabletDevice(localStore()), []);
   const mode = tabletModeOf(query, device);
-  const poll = useDashboard(api, null);
-  const fetched = useMemo(() => {
-    const tile = poll.data?.machines.find((m) => m.id === machineId);
-    return tile && poll.data ? { tile, at: poll.data.now } : null;
-  }, [poll.data, machineId]);
-  const data = useWorkcenter(machineId, fetched);
+  const { poll, data } = useMachineWorkcenter(machineId);
   const cardLive = useCardLive(machineId);
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const close = useCallback(() => setOpen({ kind: 'none' }), []);
   useServerNow(0);
 
-  // Every answer of the 5 s poll goes to the store; the screen reads the store, so it works offline.
-  useEffect(() => {
-    if (poll.data) void storeDashboard(sync.db, poll.data.machines, poll.data.groups, poll.data.now);
-  }, [poll.data, sync]);
-  useEffect(() => {
-    sync.watch(machineId);
-  }, [sync, machineId]);
   const shown = data.tile != null;
   useEffect(() => (shown ? preloadOverlays() : undefined), [shown]);
 
