@@ -194,7 +194,11 @@ export class MachinePipeline {
     this.queued = [];
     if (!this.tookOver) {
       let first = Infinity;
-      for (const o of observations) if (isMachineData(o) && o.ts < first) first = o.ts;
+      // A replay reads a recorded log from its first line: no run held the machine before it, and the log's
+      // window (first to last timestamp) is tiled from its connect, as the replay oracle reads it.
+      const takesOver =
+        this.sourceKind === 'replay' ? (o: DomainObservation) => o.key !== 'setup' : isMachineData;
+      for (const o of observations) if (takesOver(o) && o.ts < first) first = o.ts;
       if (first < this.firstData) this.firstData = first;
       if (first < Infinity) this.takeOverAt = Math.min(this.takeOverAt ?? Infinity, first);
       // The first machine data: the setup events given before it are folded in from it on (decision 1065).
