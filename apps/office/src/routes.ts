@@ -1,5 +1,8 @@
 import type { Me, Permission } from '@takt/domain';
 import { tr } from '@takt/ui';
+// REPORTS reads the office texts when this module runs: registered first wherever the bundler puts this module (a
+// chunk shared with a lazily loaded page ran it before main.tsx's own import of the texts: 'production.runs.title').
+import './texts';
 import { isAdminPath } from './admin/screens';
 import { isAccountsPath, isUsersPath } from './accounts/paths';
 import { isInternalPath } from './internal/paths';
