@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { NEW_COMPANY_SETTINGS } from '@takt/domain';
 import { SETTING_GROUPS, draftErrors, draftOf, newRegistrationKey, patchOf } from './company-settings';
 import type { SettingGroup } from './company-settings';
 import type { CompanySettings } from './settings';
 
-const SAVED: CompanySettings = {
-  name: 'Acme',
-  locale: 'en-US',
-  enable_setup_stages: false,
-  hide_remove_rejected_parts_checkbox: false,
-  areActivitiesEnabled: false,
-  cycleinputoption: 'timepercycle',
-  enable_tablet_machine_switching: true,
-  operator_tracking: true,
-  downtime_list_filter_duration: 120_000,
-  underlay_delay: 30_000,
-  underlay_auto_expand: 300_000,
-  long_downtime_threshold: 120_000,
-  warningpercent: 90,
-  failurepercent: 75,
-  utilizationwarningpercent: 60,
-  utilizationfailurepercent: 40,
-  warningpercent_oee: 90,
-  failurepercent_oee: 75,
-  enable_auto_job_dispatch: false,
-  exclude_from_benchmarking: null,
-  tablet_registration_key: null,
-  address: null,
-};
+const SAVED: CompanySettings = { name: 'Acme', ...NEW_COMPANY_SETTINGS };
 
 const group = (id: SettingGroup['id']): SettingGroup => {
   const g = SETTING_GROUPS.find((x) => x.id === id);

@@ -264,6 +264,32 @@ export const companyFlagsSchema = z.object({
 /** GET /api/company/flags: the caller's company settings the floor app follows. */
 export type CompanyFlags = z.infer<typeof companyFlagsSchema>;
 
+/** A new company's settings as GET /api/company/settings shows them (the column defaults of migrations 0002 and
+ *  0040; decision 1087): durations in ms, percents 0–100. */
+export const NEW_COMPANY_SETTINGS = {
+  locale: 'en-US',
+  enable_setup_stages: false,
+  hide_remove_rejected_parts_checkbox: false,
+  areActivitiesEnabled: false,
+  cycleinputoption: 'timepercycle' as z.infer<typeof cycleInputOptionSchema>,
+  enable_tablet_machine_switching: true,
+  operator_tracking: true,
+  downtime_list_filter_duration: 120_000,
+  underlay_delay: 30_000,
+  underlay_auto_expand: 300_000,
+  long_downtime_threshold: 120_000,
+  warningpercent: 90,
+  failurepercent: 75,
+  utilizationwarningpercent: 60,
+  utilizationfailurepercent: 40,
+  warningpercent_oee: 90,
+  failurepercent_oee: 75,
+  enable_auto_job_dispatch: false,
+  exclude_from_benchmarking: null as 0 | 1 | null,
+  tablet_registration_key: null as string | null,
+  address: null as string | null,
+};
+
 export const machineGroupRefSchema = z.object({
   id: idSchema,
   name: z.string(),

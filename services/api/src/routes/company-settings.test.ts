@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
+import { NEW_COMPANY_SETTINGS } from '@takt/domain';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany } from '../testing/builders';
@@ -10,29 +11,7 @@ import { errorOf, issueFields, loginAs } from '../testing/live-builders';
 // name (reports-admin §3 Company, live-operations §2/§3; decision 1087).
 
 /** A new company's settings (migrations 0002 and 0040). */
-const DEFAULTS = {
-  locale: 'en-US',
-  enable_setup_stages: false,
-  hide_remove_rejected_parts_checkbox: false,
-  areActivitiesEnabled: false,
-  cycleinputoption: 'timepercycle',
-  enable_tablet_machine_switching: true,
-  operator_tracking: true,
-  downtime_list_filter_duration: 120_000,
-  underlay_delay: 30_000,
-  underlay_auto_expand: 300_000,
-  long_downtime_threshold: 120_000,
-  warningpercent: 90,
-  failurepercent: 75,
-  utilizationwarningpercent: 60,
-  utilizationfailurepercent: 40,
-  warningpercent_oee: 90,
-  failurepercent_oee: 75,
-  enable_auto_job_dispatch: false,
-  exclude_from_benchmarking: null,
-  tablet_registration_key: null,
-  address: null,
-};
+const DEFAULTS = NEW_COMPANY_SETTINGS;
 
 /** Every setting but setup stages (which needs its confirmation) changed from its default. */
 const CHANGED = {
