@@ -1,0 +1,219 @@
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import { sql } from 'kysely';
+import type { Annotation, AnnotationType } from '@takt/domain';
+import type { Database, FlagSpansTable } from '../schema';
+import { toAnnotation, toAnnotationType } from '../rows';
+
+// Range reads of a machine's stored facts: where its monitored life starts, its flag spans' and state rows'
+// bounds, and the downtime facts around a range (what sources.ts assembles into a RollupSource).
+
+/**
+ * Where each machine's monitored life starts (METRICS.md §1, decision 1010): its first stored observation,
+ * its first state interval (the deriver starts there) or, for a manual work center, its first manual count;
+ * absent: not monitored yet. One index lookup per machine and fact (min over (machine_id, time) indexes).
+ */
+export async function loadMonitoredFrom(
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (machineIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('machines as m')
+    .where('m.id', 'in', [...machineIds])
+    .select((eb) => [
+      'm.id',
+      eb
+        .selectFrom('observations as o')
+        .whereRef('o.machine_id', '=', 'm.id')
+        .select((e) => e.fn.min<number>('o.ts').as('t'))
+        .as('observed'),
+      eb
+        .selectFrom('state_intervals as s')
+        .whereRef('s.machine_id', '=', 'm.id')
+        .select((e) => e.fn.min<number>('s.start_at').as('t'))
+        .as('derived'),
+      eb
+        .selectFrom('part_adjustments as p')
+        .whereRef('p.machine_id', '=', 'm.id')
+        .where('p.kind', '=', 'manual')
+        .select((e) => e.fn.min<number>('p.adjustment_time').as('t'))
+        .as('counted'),
+    ])
+    .execute();
+  for (const r of rows) {
+    const times = [r.observed, r.derived, r.counted].filter((t) => t != null).map(Number);
+    if (times.length > 0) out.set(r.id, Math.min(...times));
+  }
+  return out;
+}
+
+export const chunksOf = (ids: readonly string[], size: number): string[][] => {
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) chunks.push(ids.slice(i, i + size));
+  return chunks;
+};
+
+/** The kinds of flag span, each its own series of rows that never overlap. */
+export const FLAG_KINDS: ReadonlyArray<FlagSpansTable['kind']> = ['spindle', 'incut'];
+
+/**
+ * Where a machine's rows reaching into a range from `from` on start (decision 1076): at the last row that
+ * starts at or before `from` (of one `kind` of flag span), as rows of one machine (and kind) never overlap;
+ * `from` when none does. A bound on the (machine_id[, kind], start_at) key, so a range near now reads the
+ * rows near now instead of the machine's whole history before it.
+ */
+export const sinceLastStart = (
+  table: 'state_intervals' | 'flag_spans',
+  machineId: string,
+  kind: FlagSpansTable['kind'] | null,
+  from: number,
+) =>
+  sql<number>`coalesce((select max(l.start_at) from ${sql.table(table)} as l where l.machine_id = ${machineId}${
+    kind === null ? sql`` : sql` and l.kind = ${kind}`
+  } and l.start_at <= ${from}), ${from})`;
+
+/** Machines per query where each machine has its own bounds (keeps the OR list well under SQL limits). */
+export const BOUNDS_CHUNK = 100;
+
+/** A stored state row of one machine. */
+export interface StateRowOf {
+  machine_id: string;
+  start_at: number;
+  end_at: number | null;
+  state: string;
+  reason: string | null;
+}
+
+/** What decides which annotation covers which downtime of the machines around a range. */
+export interface DowntimeFacts {
+  /** State rows over each machine's wider bounds (whole downtime periods at both ends of the range). */
+  intervals: StateRowOf[];
+  /** Annotations over the same bounds (an open one from before them belongs to an earlier period). */
+  annotations: Annotation[];
+  /** The annotation types (downtime reasons) those annotations name. */
+  types: Map<string, AnnotationType>;
+}
+
+/**
+ * The facts that split the machines' downtime around [range.start, range.end) into periods and pieces, read
+ * as GET /api/downtime reads them (services/downtime.ts downtimePieces): a period crossing range.start began
+ * where the last ACTIVE before it ended, one crossing range.end ends where the next ACTIVE begins. A fixed
+ * number of queries whatever the number of machines.
+ */
+export async function loadDowntimeFacts(
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+): Promise<DowntimeFacts> {
+  const ids = [...machineIds];
+  if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
+  // The last ACTIVE before the range and the first after it, one (machine_id, start_at) index step per machine
+  // (decision 1076): a machine's state rows never overlap, so the last to end is the last to start. A max()
+  // over the machine's rows read its whole history at every tile push.
+  const activeRow = (eb: ExpressionBuilder<Database, 'machines'>) =>
+    eb
+      .selectFrom('state_intervals as s')
+      .whereRef('s.machine_id', '=', 'machines.id')
+      .where('s.state', '=', 'ACTIVE');
+  const runBounds = await db
+    .selectFrom('machines')
+    .where('machines.id', 'in', ids)
+    .select((eb) => [
+      'machines.id',
+      activeRow(eb)
+        .select('s.end_at')
+        .where('s.start_at', '<=', range.start)
+        .where('s.end_at', '<=', range.start)
+        .orderBy('s.start_at', 'desc')
+        .limit(1)
+        .as('run_start'),
+      activeRow(eb)
+        .select('s.start_at')
+        .where('s.start_at', '>=', range.end)
+        .orderBy('s.start_at')
+        .limit(1)
+        .as('run_end'),
+    ])
+    .execute();
+  const startOf = new Map(
+    runBounds.flatMap((r) => (r.run_start == null ? [] : [[r.id, Number(r.run_start)]])),
+  );
+  const endOf = new Map(runBounds.flatMap((r) => (r.run_end == null ? [] : [[r.id, Number(r.run_end)]])));
+  const bounds = new Map(
+    ids.map((id) => [
+      id,
+      {
+        from: Math.min(startOf.get(id) ?? Number.MIN_SAFE_INTEGER, range.start),
+        to: Math.max((endOf.get(id) ?? Number.MAX_SAFE_INTEGER - 1) + 1, range.end),
+      },
+    ]),
+  );
+  const chunks = chunksOf(ids, BOUNDS_CHUNK);
+  // One query a chunk of machines, each read over its own bounds: rows that start before the bounds end and
+  // reach back into them (`reaches`).
+  const inBounds = <T extends 'state_intervals' | 'annotations'>(
+    eb: ExpressionBuilder<Database, T>,
+    chunk: readonly string[],
+    reaches: (b: { from: number; to: number }, id: string) => Expression<SqlBool>,
+  ) =>
+    eb.or(
+      chunk.map((id) => {
+        const b = bounds.get(id)!;
+        return eb.and([
+          eb(sql.ref('machine_id'), '=', id),
+          eb(sql.ref('start_at'), '<', b.to),
+          reaches(b, id),
+        ]);
+      }),
+    );
+  const [intervals, annotationRows] = await Promise.all([
+    Promise.all(
+      chunks.map((chunk) =>
+        db
+          .selectFrom('state_intervals')
+          .select(['machine_id', 'start_at', 'end_at', 'state', 'reason'])
+          .where((eb) =>
+            inBounds(eb, chunk, (b, id) =>
+              eb.and([
+                eb('start_at', '>=', sinceLastStart('state_intervals', id, null, b.from)),
+                eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)]),
+              ]),
+            ),
+          )
+          .orderBy('start_at')
+          .execute(),
+      ),
+    ).then((parts) => parts.flat()),
+    Promise.all(
+      chunks.map((chunk) =>
+        db
+          .selectFrom('annotations')
+          .selectAll()
+          .where((eb) =>
+            inBounds(eb, chunk, (b) =>
+              eb.or([
+                eb.and([eb('end_at', 'is', null), eb('start_at', '>=', b.from)]),
+                eb('end_at', '>', b.from),
+              ]),
+            ),
+          )
+          .orderBy('start_at')
+          .orderBy('created_at')
+          .execute(),
+      ),
+    ).then((parts) => parts.flat()),
+  ]);
+  const typeIds = [
+    ...new Set(annotationRows.flatMap((r) => (r.annotation_type_id ? [r.annotation_type_id] : []))),
+  ];
+  const typeRows =
+    typeIds.length === 0
+      ? []
+      : await db.selectFrom('annotation_types').selectAll().where('id', 'in', typeIds).execute();
+  return {
+    intervals,
+    annotations: annotationRows.map(toAnnotation),
+    types: new Map(typeRows.map((r) => [r.id, toAnnotationType(r)])),
+  };
+}
