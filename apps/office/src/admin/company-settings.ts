@@ -28,6 +28,31 @@ const MINUTES = { kind: 'duration', unitMs: 60_000, unit: 'minutes' } as const;
 export const MAX_DURATION_MS = 24 * 60 * 60_000;
 const TEXT_MAX = 250;
 
+/** The names N of the message keys `${L}.N` (a choice's option labels under its own label L). */
+type OptionName<L extends string> = MessageKey extends infer K
+  ? K extends `${L}.${infer N}`
+    ? N
+    : never
+  : never;
+
+/** The message keys that have a hint key `${key}Hint`. */
+type HintedKey = { [K in MessageKey]: `${K}Hint` extends MessageKey ? K : never }[MessageKey];
+
+/** A choice field: its hint is `${label}Hint` and each option's label `${label}.${name}`. */
+function choice<L extends HintedKey>(
+  key: SettingKey,
+  label: L,
+  options: ReadonlyArray<readonly [value: string, name: OptionName<L>]>,
+): SettingDef {
+  return {
+    key,
+    kind: 'choice',
+    label,
+    hint: `${label}Hint` as MessageKey,
+    options: options.map(([value, name]) => ({ value, label: `${label}.${name}` as MessageKey })),
+  };
+}
+
 export const SETTING_GROUPS: readonly SettingGroup[] = [
   {
     id: 'floor',
@@ -51,17 +76,11 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         label: 'admin.settings.hideRemoveRejected',
         hint: 'admin.settings.hideRemoveRejectedHint',
       },
-      {
-        key: 'cycleinputoption',
-        kind: 'choice',
-        label: 'admin.settings.cycleInput',
-        hint: 'admin.settings.cycleInputHint',
-        options: [
-          { value: 'timepercycle', label: 'admin.settings.cycleInput.timepercycle' },
-          { value: 'timeperpart', label: 'admin.settings.cycleInput.timeperpart' },
-          { value: 'partsperhour', label: 'admin.settings.cycleInput.partsperhour' },
-        ],
-      },
+      choice('cycleinputoption', 'admin.settings.cycleInput', [
+        ['timepercycle', 'timepercycle'],
+        ['timeperpart', 'timeperpart'],
+        ['partsperhour', 'partsperhour'],
+      ]),
       {
         key: 'areActivitiesEnabled',
         kind: 'flag',
@@ -129,18 +148,12 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
     title: 'admin.settings.group.company',
     fields: [
       { key: 'address', kind: 'text', label: 'admin.settings.address' },
-      {
-        key: 'exclude_from_benchmarking',
-        kind: 'choice',
-        label: 'admin.settings.benchmarking',
-        hint: 'admin.settings.benchmarkingHint',
-        // reports-admin §9: "Benchmarking: Undecided (null), Opt In (0), Opt Out (1)".
-        options: [
-          { value: '', label: 'admin.settings.benchmarking.undecided' },
-          { value: '0', label: 'admin.settings.benchmarking.optIn' },
-          { value: '1', label: 'admin.settings.benchmarking.optOut' },
-        ],
-      },
+      // reports-admin §9: "Benchmarking: Undecided (null), Opt In (0), Opt Out (1)".
+      choice('exclude_from_benchmarking', 'admin.settings.benchmarking', [
+        ['', 'undecided'],
+        ['0', 'optIn'],
+        ['1', 'optOut'],
+      ]),
       {
         key: 'tablet_registration_key',
         kind: 'text',
