@@ -6,7 +6,14 @@ import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
-import { aDowntimeReason, aJobRun, anAnnotation, MIN, someStates } from '../testing/downtime-builders';
+import {
+  aDowntimeReason,
+  aJobRun,
+  aMachineLive,
+  anAnnotation,
+  MIN,
+  someStates,
+} from '../testing/downtime-builders';
 import type { StateRows } from '../testing/downtime-builders';
 
 // live-operations §3 Machine tile `downtime_reason` and `pausedJobName`; §4 "Idle … with an idle reason".
@@ -27,27 +34,7 @@ describe.each(DIALECTS)('dashboard tile reason and paused job on %s', (dialect) 
     const id = await aMachine(h.t.db, company, { name });
     await someStates(h.t.db, company, id, states);
     const [since, , state] = states[states.length - 1]!;
-    await companyScope(h.t.db, company.id)
-      .insertInto('machine_live', {
-        machine_id: id,
-        state,
-        state_since: since,
-        connection: 'CONNECTED',
-        connection_since: T - 60 * MIN,
-        last_heartbeat: T - 1000,
-        execution: null,
-        execution_since: null,
-        availability: 'AVAILABLE',
-        controller_mode: null,
-        program: null,
-        part_count: null,
-        spindle_speed: null,
-        fault_since: null,
-        fault_message: null,
-        in_setup: 0,
-        updated_at: T,
-      })
-      .execute();
+    await aMachineLive(h.t.db, company, id, { state, since, connectedSince: T - 60 * MIN, now: T });
     return id;
   };
 

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aCompany, aGroup, aMachine, aUser } from '../testing/builders';
-import { HOUR, someStates } from '../testing/downtime-builders';
+import { HOUR, aMachineLive, someStates } from '../testing/downtime-builders';
 
 // GET /api/machines/statuses (reports-admin §7, decision 1096): the tiles' statuses of the caller's company
 // only, for any logged-in user (not just the machine administration's admins), on both dialects.
@@ -36,27 +35,7 @@ describe.each(DIALECTS)('machine statuses on %s', (dialect) => {
       [m2, 'INACTIVE', now - 2 * HOUR],
     ] as const) {
       await someStates(h.t.db, company, id, [[since, null, state]]);
-      await companyScope(h.t.db, company.id)
-        .insertInto('machine_live', {
-          machine_id: id,
-          state,
-          state_since: since,
-          connection: 'CONNECTED',
-          connection_since: now - 3 * HOUR,
-          last_heartbeat: now - 1000,
-          execution: null,
-          execution_since: null,
-          availability: 'AVAILABLE',
-          controller_mode: null,
-          program: null,
-          part_count: null,
-          spindle_speed: null,
-          fault_since: null,
-          fault_message: null,
-          in_setup: 0,
-          updated_at: now,
-        })
-        .execute();
+      await aMachineLive(h.t.db, company, id, { state, since, connectedSince: now - 3 * HOUR, now });
     }
     return { cookie, group, m1, m2 };
   }

@@ -22,6 +22,37 @@ export type StateName = 'ACTIVE' | 'SETUP' | 'INACTIVE' | 'FAULT' | 'UNAVAILABLE
 /** [start, end) of each state; the last one may be open (end null). */
 export type StateRows = ReadonlyArray<readonly [start: number, end: number | null, state: StateName]>;
 
+/** The machine's live row as ingest keeps it: connected since `connectedSince`, in `state` since `since`, its last
+ *  heartbeat a second before `now`, nothing else known. */
+export async function aMachineLive(
+  db: Kysely<Database>,
+  company: Company,
+  machineId: string,
+  live: { state: StateName; since: number; connectedSince: number; now: number },
+): Promise<void> {
+  await companyScope(db, company.id)
+    .insertInto('machine_live', {
+      machine_id: machineId,
+      state: live.state,
+      state_since: live.since,
+      connection: 'CONNECTED',
+      connection_since: live.connectedSince,
+      last_heartbeat: live.now - 1000,
+      execution: null,
+      execution_since: null,
+      availability: 'AVAILABLE',
+      controller_mode: null,
+      program: null,
+      part_count: null,
+      spindle_speed: null,
+      fault_since: null,
+      fault_message: null,
+      in_setup: 0,
+      updated_at: live.now,
+    })
+    .execute();
+}
+
 /** Machine states as ingest writes them: [start, end) each, the last one may be open (end null). */
 export async function someStates(
   db: Kysely<Database>,
