@@ -107,6 +107,20 @@ export const meSchema = z.object({
 });
 export type Me = z.infer<typeof meSchema>;
 
+/**
+ * GET /api/me: the caller with the rest of reports-admin §3 "Current user" (decision 1105): the shift
+ * notifications (`shifts`, `notify`), `hasPassword`, `hasGoogleOAuth` and `createdAt` (epoch ms). A tablet, a
+ * TV or an API key is no account: no shifts, notify and hasPassword false, createdAt null.
+ */
+export const currentUserSchema = meSchema.extend({
+  shifts: z.array(z.string()),
+  notify: z.boolean(),
+  hasPassword: z.boolean(),
+  hasGoogleOAuth: z.boolean(),
+  createdAt: z.number().int().nullable(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
 // GET /api/dashboard/utilization and /api/dashboard/parts: one element per machine.
 
 /** Utilization over the current shift (else the company day) of one machine. Percents are 0..100. */

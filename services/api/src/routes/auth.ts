@@ -10,7 +10,7 @@ import { outboxTransport } from '../mail/transport';
 import { SESSION_TTL_MS } from '../repositories/sessions';
 import { loginWithCode, registerDevice, requestLoginCode } from '../services/accounts-login';
 import { boardOfCaller } from '../auth/board-device';
-import { login, logout, toMe } from '../services/auth';
+import { currentAccount, login, logout, toMe } from '../services/auth';
 import { clientAddress } from '../http/client-address';
 import { publicUrlOf } from '../http/public-url';
 import { deviceAnswer, renewDeviceCookie } from './tablets';
@@ -100,11 +100,13 @@ export const authRoutes = new Hono<AppEnv>()
   // live-operations §7: GET /timesync lets clients correct their clock (offline commands' occurredAt).
   .get('/timesync', (c) => c.json({ now: c.var.deps.now() }));
 
-export const meRoutes = new Hono<AppEnv>().get('/', (c) => {
+export const meRoutes = new Hono<AppEnv>().get('/', async (c) => {
   // A TV is told the board it shows (decision 1041), so the floor app opens it and stays there.
   const board = boardOfCaller(c.var.caller);
   const deviceCookie = getCookie(c, TABLET_COOKIE);
   if (c.var.caller.kind === 'tablet' && deviceCookie && !c.req.header('authorization'))
     renewDeviceCookie(c, deviceCookie, c.var.deps.secureCookies);
-  return c.json({ ...toMe(c.var.caller, c.var.deps.demoMode), ...(board ? { board } : {}) });
+  // reports-admin §3 "Current user" whole (decision 1105): the account's fields beside the caller's.
+  const account = await currentAccount(c.var.scope, c.var.caller);
+  return c.json({ ...toMe(c.var.caller, c.var.deps.demoMode), ...account, ...(board ? { board } : {}) });
 });

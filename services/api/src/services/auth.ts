@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import { permissionsFor } from '@takt/domain';
-import type { LoginRequest, Me } from '@takt/domain';
-import type { Database } from '@takt/db';
+import type { CurrentUser, LoginRequest, Me } from '@takt/domain';
+import type { CompanyScope, Database } from '@takt/db';
 import { checkLoginPassword } from '../auth/passwords';
 import type { Caller } from '../http/context';
 import { ApiError } from '../http/errors';
 import { getCompany } from '../repositories/company';
 import type { Company } from '../repositories/company';
+import { getShiftNotifications } from '../repositories/account-links';
 import { createSession, revokeSession } from '../repositories/sessions';
 import { findUserForLogin } from '../repositories/users';
 import type { User } from '../repositories/users';
@@ -38,6 +39,33 @@ export function toMe(caller: Pick<Caller, 'user' | 'company'>, demoMode: boolean
       locale: company.locale,
       product_tier: company.productTier,
     },
+  };
+}
+
+/**
+ * The account part of GET /api/me (reports-admin §3 "Current user", decision 1105): two reads for a logged-in
+ * user; a tablet, TV or API key is no account and reads nothing.
+ */
+export async function currentAccount(
+  scope: CompanyScope,
+  caller: Caller,
+): Promise<Pick<CurrentUser, 'shifts' | 'notify' | 'hasPassword' | 'hasGoogleOAuth' | 'createdAt'>> {
+  if (caller.kind !== 'user')
+    return { shifts: [], notify: false, hasPassword: false, hasGoogleOAuth: false, createdAt: null };
+  const [row, prefs] = await Promise.all([
+    scope
+      .selectFrom('users')
+      .select(['password_hash', 'created_at'])
+      .where('id', '=', caller.user.id)
+      .executeTakeFirst(),
+    getShiftNotifications(scope, caller.user.id),
+  ]);
+  return {
+    // Until the user saves a choice, notifications come for every shift (decision 0936), as the profile says.
+    ...(prefs ?? { notify: true, shifts: [] }),
+    hasPassword: (row?.password_hash ?? '') !== '',
+    hasGoogleOAuth: false,
+    createdAt: row ? Number(row.created_at) : null,
   };
 }
 
