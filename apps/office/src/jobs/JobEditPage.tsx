@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { api } from '../api';
 import {
   AdminTable,
+  ConfirmDialog,
   FormDialog,
   FormErrorBox,
   LoadedView,
@@ -63,6 +64,8 @@ function JobEditor() {
   const [editing, setEditing] = useState<Editing | null>(null);
   const saveJob = useSubmit(t('planning.failed'));
   const saveStandards = useSubmit(t('planning.failed'));
+  const [removing, setRemoving] = useState<JobMachine | null>(null);
+  const remove = useSubmit(t('planning.failed'));
 
   const job = state.kind === 'ready' ? state.data : null;
   // The form opens with the job as loaded, in the company's entry (which may arrive after the job).
@@ -122,6 +125,24 @@ function JobEditor() {
   const unassigned = job
     ? machines.filter((m) => !job.job_machines.some((jm) => jm.machine_id === m.id))
     : [];
+
+  // JobMachine delete (decision 1106): the server refuses (409, its text shown) while a run is open.
+  const confirmRemove = async () => {
+    if (!removing || !job) return;
+    const ok = await remove.run(() =>
+      api.request(`/api/jobmachines/${encodeURIComponent(removing.id)}`, { method: 'DELETE' }),
+    );
+    if (!ok) return;
+    toasts.show({
+      message: t('planning.machines.removedDone', {
+        job: job.job_name,
+        machine: machineName(removing.machine_id),
+      }),
+      tone: 'success',
+    });
+    setRemoving(null);
+    reload();
+  };
 
   return (
     <main className="page admin jobs-admin" aria-labelledby={headingId}>
@@ -243,6 +264,18 @@ function JobEditor() {
                             setEditing({ jm, form: standardsFormOf(option, jm, tz), touched: false });
                           }}
                         />
+                        <RowButton
+                          text={t('planning.machines.remove')}
+                          danger
+                          label={t('planning.machines.removeNamed', {
+                            job: loaded.job_name,
+                            machine: machineName(jm.machine_id),
+                          })}
+                          onClick={() => {
+                            remove.clear();
+                            setRemoving(jm);
+                          }}
+                        />
                       </td>
                     </tr>
                   ))}
@@ -253,6 +286,20 @@ function JobEditor() {
         )}
       </LoadedView>
       {state.kind === 'failed' && <p className="admin__hint">{t('planning.notFound')}</p>}
+      {removing && job && (
+        <ConfirmDialog
+          title={t('planning.machines.removeNamed', {
+            job: job.job_name,
+            machine: machineName(removing.machine_id),
+          })}
+          body={t('planning.machines.removeBody')}
+          confirmLabel={t('planning.machines.remove')}
+          onConfirm={() => void confirmRemove()}
+          onClose={() => setRemoving(null)}
+          busy={remove.busy}
+          error={remove.error}
+        />
+      )}
       {editing && job && (
         <FormDialog
           title={

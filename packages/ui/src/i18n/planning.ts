@@ -64,6 +64,11 @@ export const planning = {
   'planning.machines.assignTitle': 'Assign {job} to a machine',
   'planning.machines.editTitle': 'Standards of {job} on {machine}',
   'planning.machines.editNamed': 'Edit standards on {machine}',
+  'planning.machines.remove': 'Remove',
+  'planning.machines.removeNamed': 'Remove {job} from {machine}',
+  'planning.machines.removeBody':
+    'The job is no longer offered on this machine. Its past runs and their figures stay. A job with an open run on the machine cannot be removed.',
+  'planning.machines.removedDone': '{job} removed from {machine}',
   'planning.machines.allAssigned': 'The job is assigned to every machine.',
   'planning.field.machine': 'Machine',
   'planning.field.partBehavior': 'Part behavior',

@@ -89,6 +89,15 @@ export const PLANNING_CALLS: readonly DocumentedCall[] = [
     status: 201,
   },
   {
+    method: 'delete',
+    path: '/api/jobmachines/{id}',
+    summary: 'Remove a job from a machine (409 while a run of the job is open on the machine)',
+    description: 'Past runs keep their standards and figures (decision 1106).',
+    access: J,
+    who: `${FULL}; ${PLANNERS} or a jobs:write key`,
+    status: 204,
+  },
+  {
     method: 'get',
     path: '/api/productionruns',
     summary: 'Production runs (job runs) overlapping a range, by start',

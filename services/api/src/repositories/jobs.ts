@@ -140,6 +140,36 @@ export async function updateJobMachine(scope: CompanyScope, id: string, set: Upd
   await scope.updateTable('job_machines').set(set).where('id', '=', id).execute();
 }
 
+/** Whether a run of the job on the machine is open at `now`: not ended, or ending later (scheduled or running). */
+export async function hasOpenRun(
+  scope: CompanyScope,
+  jobId: string,
+  machineId: string,
+  now: number,
+): Promise<boolean> {
+  const row = await scope
+    .selectFrom('job_runs')
+    .select('id')
+    .where('job_id', '=', jobId)
+    .where('machine_id', '=', machineId)
+    .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', now)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Removes a job machine. Its past runs keep their own copy of the standards, so they only let go of the
+ * reference (the foreign key) first. Mutates job_runs and job_machines.
+ */
+export async function deleteJobMachine(scope: CompanyScope, id: string): Promise<void> {
+  await scope
+    .updateTable('job_runs')
+    .set({ job_machine_id: null })
+    .where('job_machine_id', '=', id)
+    .execute();
+  await scope.deleteFrom('job_machines').where('id', '=', id).execute();
+}
+
 export async function getJobMachineById(scope: CompanyScope, id: string): Promise<JobMachineRow | undefined> {
   return scope.selectFrom('job_machines').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -21,6 +21,7 @@ import {
   JOB_SEARCH_LIMIT,
   listJobMachines,
   queryJobs,
+  removeJobMachine,
   saveJobMachine,
   updateJob,
 } from '../services/jobs';
@@ -167,6 +168,8 @@ export const jobMachineSaveSchema = z.object({
  * POST /api/jobmachines: JobMachine save `{ job_id, job_machine: { machine_id, …fields } }` (admins and
  * managers, or a `jobs:write` key):
  * 201 when it associates the job with the machine, 200 when it changes an association.
+ * DELETE /api/jobmachines/:id: the job no longer on the machine (the same callers); 204, or 409 while a run
+ * of the job is open on the machine (decision 1106).
  */
 export const jobMachinesRoutes = new Hono<AppEnv>()
   .use('*', requirePermission('FullProduct'))
@@ -179,4 +182,9 @@ export const jobMachinesRoutes = new Hono<AppEnv>()
     const body = await jsonBody(c, jobMachineSaveSchema);
     const { jobMachine, created } = await inTransaction(c, (ctx) => saveJobMachine(ctx, body));
     return c.json(jobMachine, created ? 201 : 200);
+  })
+  // JobMachine delete (decision 1106): 409 while a run of the job is open on the machine.
+  .delete('/:id', requirePlanner, async (c) => {
+    await inTransaction(c, (ctx) => removeJobMachine(ctx, c.req.param('id')));
+    return c.body(null, 204);
   });

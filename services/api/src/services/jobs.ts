@@ -7,7 +7,9 @@ import type { JobRow } from '../repositories/jobs';
 import {
   getJob,
   getJobMachine,
+  deleteJobMachine,
   getJobMachineById,
+  hasOpenRun,
   insertJob,
   insertJobMachine,
   jobMachinesOfJobs,
@@ -298,4 +300,20 @@ export async function saveJobMachine(
   const row = await getJobMachineById(ctx.scope, id);
   if (!row) throw new Error('job machine vanished after save');
   return { jobMachine: toJobMachine(row), created: !existing };
+}
+
+/** The answer's text when a run of the job is open on the machine (decision 1106). */
+export const JOB_MACHINE_IN_USE =
+  'This job has an open run on this machine. End or stop the run before removing the job from the machine.';
+
+/**
+ * JobMachine delete (decision 1106): the job is no longer offered on the machine. Refused (409) while a run of
+ * the job on that machine is open (running, or scheduled to end later); past runs keep their figures.
+ */
+export async function removeJobMachine(ctx: ServiceCtx, id: string): Promise<void> {
+  const row = await getJobMachineById(ctx.scope, id);
+  if (!row) throw notFound('Job machine');
+  if (await hasOpenRun(ctx.scope, row.job_id, row.machine_id, ctx.now))
+    throw new ApiError(409, 'JOB_RUN_OPEN', JOB_MACHINE_IN_USE);
+  await deleteJobMachine(ctx.scope, id);
 }

@@ -19,6 +19,14 @@ export const KEY_ROUTES: RouteCase[] = [
   },
   // One job with its machines (the office's job screen, decision 1084).
   { method: 'GET', path: '/api/jobs/:id', full: true, reach: 'company', id: (s) => s.jobId },
+  // JobMachine delete (decision 1106): a job machine without an open run.
+  {
+    method: 'DELETE',
+    path: '/api/jobmachines/:id',
+    full: true,
+    reach: 'machine',
+    id: (s) => s.spareJobMachineId,
+  },
   {
     method: 'GET',
     path: '/api/reports/operation',

@@ -18,6 +18,8 @@ export interface Shop {
   jobId: string;
   /** The job run (job schedule group) started in setup; also its labor activity set. */
   jsgId: string;
+  /** Another job's job machine on the shop's machine, with no run (JobMachine delete removes it; decision 1106). */
+  spareJobMachineId: string;
   stageId: string;
   operatorId: string;
   reasonId: string;
@@ -798,6 +800,7 @@ export async function aShop(
     machineId: machine,
     jobId,
     jsgId,
+    spareJobMachineId: await aJobMachine(db, company, await aJob(db, company, { name: 'Spare' }), machine),
     stageId,
     operatorId: await anOperator(db, company),
     reasonId: (await aDowntimeReason(db, company)).id,
