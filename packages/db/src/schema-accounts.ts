@@ -56,6 +56,8 @@ export interface UsersTable {
   is_root: number;
   locked: number;
   created_at: number;
+  /** The brand the user's app header shows instead of Takt (0043, decision 1117); null: Takt. */
+  brand_override: string | null;
 }
 
 export interface SessionsTable {
@@ -212,6 +214,20 @@ export interface InvitesTable {
   /** When the last link went out (create or resend). */
   sent_at: number;
   expires_at: number;
+  /** The brand the invite e-mail and the invited user's app show instead of Takt (0043, decision 1117). */
+  brand_override: string | null;
+}
+
+/** A user's report preferences in a company (0043, decision 1115); no row means the defaults. */
+export interface UserPreferencesTable {
+  user_id: string;
+  company_id: string;
+  oee_horizon: string | null;
+  utilization_horizon: string | null;
+  /** JSON array of shift ids; null: no choice saved (every shift). */
+  shift_ids: string | null;
+  anonymize: Generated<number>;
+  updated_at: number;
 }
 
 /** A password link (0015, decision 0880): single use, `used_at` set when spent. */

@@ -9,6 +9,7 @@ import type {
   SessionsTable,
   TabletsTable,
   EmailPreferencesTable,
+  UserPreferencesTable,
   MailOutboxTable,
   EventExportsTable,
   ApiKeysTable,
@@ -118,6 +119,7 @@ export interface Database {
   source_leases: SourceLeasesTable;
   tablets: TabletsTable;
   email_preferences: EmailPreferencesTable;
+  user_preferences: UserPreferencesTable;
   mail_outbox: MailOutboxTable;
   event_exports: EventExportsTable;
   api_keys: ApiKeysTable;

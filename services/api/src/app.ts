@@ -44,6 +44,8 @@ import { setupRoutes } from './routes/setup';
 import { setupStagesRoutes } from './routes/setup-stages';
 import { shiftsRoutes } from './routes/shifts';
 import { emailNotificationRoutes } from './routes/email-notifications';
+import { userPreferencesRoutes } from './routes/user-preferences';
+import { anonymizeAnswers } from './http/anonymize';
 import { eventExportRoutes } from './routes/event-exports';
 import { overridesRoutes } from './routes/overrides';
 import { productionRunsRoutes } from './routes/production-runs';
@@ -127,6 +129,8 @@ export function buildApp(deps: Deps) {
 
   const api = new Hono<AppEnv>();
   api.use('*', requireCaller);
+  // The anonymize option (decision 1116): report and dashboard answers with stand-in names, when the user chose it.
+  api.use('*', anonymizeAnswers);
   // Writes that change what a machine's live channel shows are announced on the bus once they committed.
   for (const [path, topic] of [
     ['/dispatch/*', 'jobs'],
@@ -139,6 +143,7 @@ export function buildApp(deps: Deps) {
   ] as const)
     api.use(path, publishesWrites(topic));
   api.route('/me', meRoutes);
+  api.route('/me/preferences', userPreferencesRoutes);
   api.route('/apikeys', apiKeysRoutes);
   api.route('/users', usersRoutes);
   api.route('/invites', invitesRoutes);

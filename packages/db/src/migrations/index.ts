@@ -28,6 +28,7 @@ import * as m0030 from './2026-11-29-0030-monitored-life';
 import * as m0032 from './2026-11-29-0032-setup-dirty';
 import * as m0037 from './2026-11-29-0037-manycycles-credit';
 import * as m0040 from './2026-11-29-0040-company-settings';
+import * as m0043 from './2026-11-29-0043-user-preferences';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0032-setup-dirty': m0032,
   '2026-11-29-0037-manycycles-credit': m0037,
   '2026-11-29-0040-company-settings': m0040,
+  '2026-11-29-0043-user-preferences': m0043,
 };

@@ -10,3 +10,4 @@ export * from './machines-admin';
 export * from './machine-notifications';
 export * from './accounts-users';
 export * from './internal-admin';
+export * from './user-preferences';

@@ -11,6 +11,8 @@ import {
   machineOrderRequestSchema,
   machineSaveRequestSchema,
   shiftNotificationsRequestSchema,
+  userPreferencesSchema,
+  userPreferencesUpdateSchema,
   syncBatchSchema,
   userUpdateRequestSchema,
 } from '@takt/domain';
@@ -147,6 +149,21 @@ export const ADMINISTRATION_CALLS: readonly DocumentedCall[] = [
     path: '/api/profile/reset-password',
     summary: 'E-mail the caller a set-password link',
     access: 'session',
+  },
+  {
+    method: 'get',
+    path: '/api/me/preferences',
+    summary: 'Report preferences of the caller (horizons, shifts, anonymize)',
+    access: 'session',
+    response: userPreferencesSchema,
+  },
+  {
+    method: 'put',
+    path: '/api/me/preferences',
+    summary: 'Change the caller’s report preferences',
+    access: 'session',
+    body: userPreferencesUpdateSchema,
+    response: userPreferencesSchema,
   },
   {
     method: 'get',
