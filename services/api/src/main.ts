@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       onTimeRefused: metrics.timesRefused,
       // Auto job dispatch (decision 1094): the job a machine's data names starts through the dispatch service.
       onDispatch: async (values) => {
-        await autoDispatch(database.db, values, { now, log: textLog(log, 'ingest') });
+        metrics.autoDispatched(await autoDispatch(database.db, values, { now, log: textLog(log, 'ingest') }));
       },
       ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
       ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),

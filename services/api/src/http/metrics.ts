@@ -33,6 +33,8 @@ export interface Metrics {
   timesRefused(source: string, count?: number): void;
   /** One argon2 password check of a login, known e-mail or not (decision 0988). */
   passwordChecked(): void;
+  /** What auto job dispatch did with a batch's values (decision 1107): started, unknown job names, refused. */
+  autoDispatched(counts: { started: number; unknown: number; refused: number }): void;
 }
 
 /** Seconds: HTTP answers take milliseconds; reports and exports may take seconds. */
@@ -103,6 +105,14 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
     labelNames: ['source'] as const,
     registers,
   });
+  const autoDispatch = new Counter({
+    name: 'takt_auto_dispatch_total',
+    help: 'Values of machine data that name a job (auto job dispatch, decision 1107), by outcome: started, unknown (no active job of that name), refused (by the dispatch service).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  // Every outcome from the start, so a rate() has a series before the first unknown name.
+  for (const outcome of ['started', 'unknown', 'refused']) autoDispatch.inc({ outcome }, 0);
   const passwordChecks = new Counter({
     name: 'takt_login_password_checks_total',
     help: 'Password checks of logins (argon2), unknown e-mails included; a steep rise is someone guessing.',
@@ -114,6 +124,10 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
     liveSockets,
     passwordChecked() {
       passwordChecks.inc();
+    },
+    autoDispatched(counts) {
+      for (const outcome of ['started', 'unknown', 'refused'] as const)
+        if (counts[outcome] > 0) autoDispatch.inc({ outcome }, counts[outcome]);
     },
     timesRefused(source, count = 1) {
       if (count > 0) refused.inc({ source }, count);
