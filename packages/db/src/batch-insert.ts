@@ -28,7 +28,7 @@ export function numberedPlaceholders(trx: Executor): boolean {
 const statementTexts = new Map<string, string>();
 
 /** `INSERT INTO table (columns) VALUES (…), (…) [tail]` for `rows` rows; made once per shape. */
-function insertText(
+export function insertText(
   numbered: boolean,
   table: string,
   columns: readonly string[],

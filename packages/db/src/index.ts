@@ -4,6 +4,8 @@ export type * from './schema';
 export * from './rows';
 export * from './inbox';
 export * from './observations';
+export * from './raw-retention';
+export * from './observation-partitions';
 export * from './batch-insert';
 export { copyField, copyStatement } from './copy';
 export * from './backup';

@@ -99,7 +99,7 @@ describe.each(DIALECTS)('observations writer on %s', (dialect) => {
     // PostgreSQL names the COPY line: the batch went by COPY, not by INSERT.
     if (dialect === 'postgres')
       await expect(failed).rejects.toMatchObject({
-        where: expect.stringContaining('COPY observations, line 151'),
+        where: expect.stringContaining('COPY observation_rows, line 151'),
       });
     else await expect(failed).rejects.toThrow();
     expect(await stored('m4')).toEqual([]);

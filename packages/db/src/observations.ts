@@ -1,12 +1,14 @@
 import type { ObservationsTable } from './schema';
 import type { Executor } from './scope';
 import { CompiledQuery } from 'kysely';
-import { insertRows, numberedPlaceholders } from './batch-insert';
+import { insertRows, insertSizes, insertText, numberedPlaceholders } from './batch-insert';
 import { copyField, copyStatement } from './copy';
+import { observationIds } from './observation-ids';
 
-// The one writer of the observations table: the gateway push (API) and the ingest worker both store machine
-// data through these. PostgreSQL loads a batch with COPY (copy.ts), SQLite with the batched prepared
-// statements of batch-insert.ts. Observations have no key of their own: exactly-once storage comes from the
+// The one writer of raw observations: the gateway push (API) and the ingest worker both store machine data through
+// these, into the compact observation_rows (migration 0044, decision 1130; `observations` is the view readers
+// read). PostgreSQL loads a batch with COPY (copy.ts), SQLite with the batched prepared statements of
+// batch-insert.ts. Observations have no key of their own: exactly-once storage comes from the
 // caller's transaction, which stores them together with what marks them done (the inbox rows it deletes, the
 // gateway sequence it acknowledges, the agent position it saves), so COPY keeps that guarantee as INSERT did.
 
@@ -43,71 +45,169 @@ export interface MachineObservations {
   }>;
 }
 
-const OBSERVATION_COLUMNS = ['company_id', 'machine_id', 'ts', 'key', 'value'] as const;
-const putObservation = (p: unknown[], at: number, r: ObservationRow) => {
-  p[at] = r.company_id;
-  p[at + 1] = r.machine_id;
-  p[at + 2] = r.ts;
-  p[at + 3] = r.key;
-  p[at + 4] = r.value;
-};
-const COPY_OBSERVATIONS = copyStatement('observations', OBSERVATION_COLUMNS);
-
 /**
  * Fewer rows go by INSERT: COPY waits for the server's go-ahead before it sends the data (two round trips),
  * a multi-row INSERT is one, and a live batch of a few lines is latency, not throughput.
  */
 const COPY_MIN_ROWS = 64;
 
-/** The rows in COPY's text format, built by `line` (one row each, tab-separated, ending in a line break). */
-async function copyObservations<T>(
+/** PostgreSQL's columns (decision 1130): the heap partitioned by day on ts; ties keep their stored order. */
+const PG_COLUMNS = ['ts', 'm', 'k', 'value'] as const;
+const COPY_ROWS = copyStatement('observation_rows', PG_COLUMNS);
+/** SQLite's: the WITHOUT ROWID key (m, ts, seq), seq numbering one machine's rows of one millisecond. */
+const SQLITE_COLUMNS = ['m', 'ts', 'seq', 'k', 'value'] as const;
+
+/** One observation in its stored form. */
+interface Compact {
+  m: number;
+  ts: number;
+  k: number;
+  value: string | null;
+  seq: number;
+}
+
+/** The rows' compact form, in the order given. */
+async function compactRows<T>(
   trx: Executor,
+  numbered: boolean,
   rows: readonly T[],
-  line: (row: T) => string,
-): Promise<void> {
-  let data = '';
-  for (const r of rows) data += line(r);
-  await trx.executeQuery(CompiledQuery.raw(COPY_OBSERVATIONS, [data]));
+  machineOf: (r: T) => string,
+  companyOf: (r: T) => string,
+  keyOf: (r: T) => string,
+  valueOf: (r: T) => string | null,
+  tsOf: (r: T) => number,
+): Promise<Compact[]> {
+  const machines = new Map<string, string>();
+  const keys = new Set<string>();
+  for (const r of rows) {
+    const m = machineOf(r);
+    if (!machines.has(m)) machines.set(m, companyOf(r));
+    keys.add(keyOf(r));
+  }
+  const ids = await observationIds(trx, numbered, machines, keys);
+  const out: Compact[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as T;
+    out[i] = {
+      m: ids.machines.get(machineOf(r))!,
+      ts: tsOf(r),
+      k: ids.keys.get(keyOf(r))!,
+      value: valueOf(r),
+      seq: 0,
+    };
+  }
+  return out;
+}
+
+/** Numbers the rows of one machine and millisecond from `base(m, ts)` on, in their order. */
+async function numberRows(rows: Compact[], base: (m: number, ts: number) => Promise<number> | number) {
+  const next = new Map<string, number>();
+  for (const r of rows) {
+    const at = `${r.m} ${r.ts}`;
+    let n = next.get(at);
+    if (n === undefined) n = await base(r.m, r.ts);
+    r.seq = n;
+    next.set(at, n + 1);
+  }
+}
+
+const isKeyConflict = (err: unknown) =>
+  typeof err === 'object' &&
+  err !== null &&
+  (err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+
+/**
+ * SQLite: the rows numbered from 0 for each machine and millisecond. A millisecond that already has rows (the
+ * previous batch ended in it, or late data) makes a statement fail on the key, which changes nothing; the rows
+ * from there on are numbered after the stored ones and written again.
+ */
+async function insertSqlite(trx: Executor, rows: Compact[]): Promise<void> {
+  await numberRows(rows, () => 0);
+  const width = SQLITE_COLUMNS.length;
+  let i = 0;
+  let renumbered = false;
+  while (i < rows.length) {
+    const sizes = insertSizes(rows.length - i, width, false);
+    try {
+      for (const n of sizes) {
+        const params: unknown[] = new Array(n * width);
+        for (let j = 0; j < n; j++) {
+          const r = rows[i + j]!;
+          const at = j * width;
+          params[at] = r.m;
+          params[at + 1] = r.ts;
+          params[at + 2] = r.seq;
+          params[at + 3] = r.k;
+          params[at + 4] = r.value;
+        }
+        await trx.executeQuery(
+          CompiledQuery.raw(insertText(false, 'observation_rows', SQLITE_COLUMNS, n, ''), params),
+        );
+        i += n;
+      }
+    } catch (err) {
+      if (!isKeyConflict(err) || renumbered) throw err;
+      renumbered = true;
+      await numberRows(rows.slice(i), async (m, ts) => {
+        const r = await trx.executeQuery<{ next: number }>(
+          CompiledQuery.raw(
+            'select coalesce(max(seq) + 1, 0) as next from observation_rows where m = ? and ts = ?',
+            [m, ts],
+          ),
+        );
+        return Number(r.rows[0]?.next ?? 0);
+      });
+    }
+  }
+}
+
+async function insertCompact(trx: Executor, numbered: boolean, rows: Compact[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (!numbered) return insertSqlite(trx, rows);
+  if (rows.length >= COPY_MIN_ROWS) {
+    let data = '';
+    for (const r of rows) data += `${r.ts}\t${r.m}\t${r.k}\t${copyField(r.value)}\n`;
+    await trx.executeQuery(CompiledQuery.raw(COPY_ROWS, [data]));
+    return;
+  }
+  await insertRows(trx, true, 'observation_rows', PG_COLUMNS, rows, (p, at, r) => {
+    p[at] = r.ts;
+    p[at + 1] = r.m;
+    p[at + 2] = r.k;
+    p[at + 3] = r.value;
+  });
 }
 
 /** Stores observations as received (pass the transaction they belong to). */
 export async function insertObservations(trx: Executor, rows: readonly ObservationRow[]): Promise<void> {
-  if (rows.length >= COPY_MIN_ROWS && numberedPlaceholders(trx)) {
-    await copyObservations(
-      trx,
-      rows,
-      (r) =>
-        `${copyField(r.company_id)}\t${copyField(r.machine_id)}\t${copyField(r.ts)}\t${copyField(r.key)}\t${copyField(r.value)}\n`,
-    );
-    return;
-  }
-  await insertRows(trx, numberedPlaceholders(trx), 'observations', OBSERVATION_COLUMNS, rows, putObservation);
+  if (rows.length === 0) return;
+  const numbered = numberedPlaceholders(trx);
+  const compact = await compactRows(
+    trx,
+    numbered,
+    rows,
+    (r) => r.machine_id,
+    (r) => r.company_id,
+    (r) => r.key,
+    (r) => r.value,
+    (r) => r.ts,
+  );
+  await insertCompact(trx, numbered, compact);
 }
 
-/** Stores one machine's parsed observations without a row object each (replay: the hot path of a whole log). */
+/** Stores one machine's parsed observations (replay: the hot path of a whole log). */
 export async function insertMachineObservations(trx: Executor, m: MachineObservations): Promise<void> {
-  if (m.observations.length >= COPY_MIN_ROWS && numberedPlaceholders(trx)) {
-    const machine = `${copyField(m.companyId)}\t${copyField(m.machineId)}\t`;
-    await copyObservations(
-      trx,
-      m.observations,
-      (o) =>
-        `${machine}${copyField(o.ts)}\t${copyField(o.key)}\t${copyField(o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value)}\n`,
-    );
-    return;
-  }
-  await insertRows(
+  if (m.observations.length === 0) return;
+  const numbered = numberedPlaceholders(trx);
+  const compact = await compactRows(
     trx,
-    numberedPlaceholders(trx),
-    'observations',
-    OBSERVATION_COLUMNS,
+    numbered,
     m.observations,
-    (p, at, o) => {
-      p[at] = m.companyId;
-      p[at + 1] = m.machineId;
-      p[at + 2] = o.ts;
-      p[at + 3] = o.key;
-      p[at + 4] = o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value;
-    },
+    () => m.machineId,
+    () => m.companyId,
+    (o) => o.key,
+    (o) => (o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value),
+    (o) => o.ts,
   );
+  await insertCompact(trx, numbered, compact);
 }

@@ -68,11 +68,50 @@ export interface MachineSourcesTable {
   agent_next_sequence: number | null;
 }
 
+/** 0044: a view over observation_rows with the machine and key names (decision 1130); read only. */
 export interface ObservationsTable {
   company_id: string;
   machine_id: string;
   ts: number;
   key: string;
+  value: string | null;
+}
+
+/** 0044: raw observations as stored (decision 1130): m and k index the two dictionaries below. */
+export interface ObservationRowsTable {
+  m: number;
+  ts: number;
+  /** SQLite only: numbers one machine's rows of one millisecond in their order (part of the key). */
+  seq?: number;
+  k: number;
+  value: string | null;
+}
+
+/** 0044: a machine that sent data, by small integer id. */
+export interface ObservationMachinesTable {
+  id: Generated<number>;
+  company_id: string;
+  machine_id: string;
+}
+
+/** 0044: a data item key (or '@connection'), by small integer id, shared by every machine. */
+export interface ObservationKeysTable {
+  id: Generated<number>;
+  key: string;
+}
+
+/** 0045: one row (id 1): raw observations before `floor_at` may be gone (decision 1132). */
+export interface RawFloorTable {
+  id: number;
+  floor_at: number;
+  updated_at: number;
+}
+
+/** 0045: a machine key's last value before the raw floor, kept when its rows go (decision 1132). */
+export interface ObservationSeedsTable {
+  m: number;
+  k: number;
+  ts: number;
   value: string | null;
 }
 

@@ -50,6 +50,11 @@ import type {
   AdapterFieldsTable,
   MachineSourcesTable,
   ObservationsTable,
+  ObservationRowsTable,
+  ObservationMachinesTable,
+  ObservationKeysTable,
+  RawFloorTable,
+  ObservationSeedsTable,
   StateIntervalsTable,
   MachineLiveTable,
   CyclesTable,
@@ -87,6 +92,11 @@ export interface Database {
   adapter_types: AdapterTypesTable;
   machine_sources: MachineSourcesTable;
   observations: ObservationsTable;
+  observation_rows: ObservationRowsTable;
+  observation_machines: ObservationMachinesTable;
+  observation_keys: ObservationKeysTable;
+  raw_floor: RawFloorTable;
+  observation_seeds: ObservationSeedsTable;
   state_intervals: StateIntervalsTable;
   machine_live: MachineLiveTable;
   shifts: ShiftsTable;
@@ -140,7 +150,16 @@ export interface Database {
  */
 export type CompanyTable = Exclude<
   keyof Database,
-  'companies' | 'adapter_types' | 'login_failures' | 'rate_limits' | 'system_versions'
+  | 'companies'
+  | 'adapter_types'
+  | 'login_failures'
+  | 'rate_limits'
+  | 'system_versions'
+  // raw observations as stored: their machine (dictionary) names the company (decision 1130)
+  | 'observation_rows'
+  | 'observation_keys'
+  | 'observation_seeds'
+  | 'raw_floor'
 >;
 
 // Generated is re-exported for migrations that add auto columns later.

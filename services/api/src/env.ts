@@ -41,6 +41,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /**
+   * Days raw observations are kept (decision 1132); older ones are removed in slices, derived intervals, cycles and
+   * rollups stay, and late data older than that is refused. 0 keeps them all.
+   */
+  TAKT_RAW_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(35),
   /** Run the ingest workers in this process (the embedded default). */
   TAKT_INGEST: z
     .enum(['0', '1', 'true', 'false'])

@@ -26,6 +26,7 @@ import { autoDispatch } from './services/auto-dispatch';
 import { startEventExportWorker } from './services/event-exports';
 import { startNotificationWorker } from './notifications/checker';
 import { startRateLimitPruner } from './services/rate-limits';
+import { startRawRetentionWorker } from './workers/raw-retention';
 import { jsonLines, textLog } from './http/log';
 import { createMetrics } from './http/metrics';
 
@@ -143,6 +144,7 @@ async function main(): Promise<void> {
       now,
       log: textLog(log, 'ingest'),
       onStored: metrics.ingest.observationsStored,
+      onLateRefused: metrics.ingest.lateRefused,
       onLeases: metrics.ingest.leasesHeld,
       onTimeRefused: metrics.timesRefused,
       // Auto job dispatch (decision 1094): the job a machine's data names starts through the dispatch service.
@@ -179,6 +181,13 @@ async function main(): Promise<void> {
   });
   // Rate-limit counters whose window is over are dropped now and then (decision 0987).
   const rateLimitPruner = startRateLimitPruner({ db: database.db, now, log: textLog(log, 'rate-limits') });
+  // Raw observations older than TAKT_RAW_RETENTION_DAYS go in slices; PostgreSQL's day partitions (decision 1132).
+  const rawRetention = startRawRetentionWorker({
+    db: database.db,
+    days: env.TAKT_RAW_RETENTION_DAYS,
+    now,
+    log: textLog(log, 'retention'),
+  });
 
   const staticRoot = env.TAKT_STATIC_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
   const { app, injectWebSocket } = buildApp({
@@ -225,6 +234,7 @@ async function main(): Promise<void> {
     await exportWorker.stop();
     await notificationWorker.stop();
     await rateLimitPruner.stop();
+    await rawRetention.stop();
     await ingest?.stop();
     await plant?.stop();
     await bus.close();

@@ -29,6 +29,8 @@ import * as m0032 from './2026-11-29-0032-setup-dirty';
 import * as m0037 from './2026-11-29-0037-manycycles-credit';
 import * as m0040 from './2026-11-29-0040-company-settings';
 import * as m0043 from './2026-11-29-0043-user-preferences';
+import * as m0044 from './2026-11-29-0044-compact-observations';
+import * as m0045 from './2026-11-29-0045-raw-retention';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -62,4 +64,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0037-manycycles-credit': m0037,
   '2026-11-29-0040-company-settings': m0040,
   '2026-11-29-0043-user-preferences': m0043,
+  '2026-11-29-0044-compact-observations': m0044,
+  '2026-11-29-0045-raw-retention': m0045,
 };

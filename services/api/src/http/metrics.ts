@@ -17,6 +17,8 @@ export interface IngestMetricsHooks {
   observationsStored(count: number, oldestTs: number, at: number): void;
   /** The machine sources this node holds a lease on right now (set after every claim, renewal and release). */
   leasesHeld(count: number): void;
+  /** Late observations refused for being older than the raw retention floor (decision 1132). */
+  lateRefused(count: number): void;
 }
 
 export interface Metrics {
@@ -113,6 +115,11 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
   });
   // Every outcome from the start, so a rate() has a series before the first unknown name.
   for (const outcome of ['started', 'unknown', 'refused']) autoDispatch.inc({ outcome }, 0);
+  const lateRefused = new Counter({
+    name: 'takt_ingest_late_refused_total',
+    help: 'Late observations refused: older than the raw retention floor (TAKT_RAW_RETENTION_DAYS, decision 1132).',
+    registers,
+  });
   const passwordChecks = new Counter({
     name: 'takt_login_password_checks_total',
     help: 'Password checks of logins (argon2), unknown e-mails included; a steep rise is someone guessing.',
@@ -142,6 +149,9 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
       },
       leasesHeld(count) {
         leases.set(count);
+      },
+      lateRefused(count) {
+        if (count > 0) lateRefused.inc(count);
       },
     },
   };

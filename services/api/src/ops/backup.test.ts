@@ -144,7 +144,7 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     await backupDatabase(h.t.url, file);
     const { api, url } = await restored(file);
     // A change after the backup, in the restored database: forcing the restore takes it back out.
-    await api.t.db.deleteFrom('observations').execute();
+    await api.t.db.deleteFrom('observation_rows').execute();
 
     await expect(restoreDatabase(url, file)).rejects.toThrow(
       /is not empty \(\d+ tables\): restore refuses to overwrite it; restore into a new database, or pass --force/,

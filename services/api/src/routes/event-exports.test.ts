@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '@takt/db';
+import { companyScope, runRawRetention } from '@takt/db';
 import { outboxTransport } from '../mail/transport';
 import { listOutboxMail } from '../testing/mail-outbox';
-import { runEventExports } from '../services/event-exports';
+import { EVENT_EXPORT_TEXTS, runEventExports } from '../services/event-exports';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
@@ -146,6 +146,23 @@ describe.each(DIALECTS)('event export on %s', (dialect) => {
     const [a, b] = await Promise.all([work(), work()]);
     expect(a + b).toBe(3);
     expect(await listOutboxMail(companyScope(h.t.db, company.id))).toHaveLength(3);
+  });
+
+  it('exports what raw retention kept and says in the mail where the kept data begins (decision 1132)', async () => {
+    const { company, cookie } = await h.tenant();
+    const { machineId, t } = await machineWithEvents(company);
+    // A pass whose floor is the start of t's day: the row a day before t goes, the others stay.
+    const floor = Math.floor(t / DAY) * DAY;
+    const pass = await runRawRetention(h.t.db, 1, floor + DAY);
+    expect(pass.floor).toBe(floor);
+    const res = await h.send('POST', QUEUE, cookie, { machineId, start: t - 2 * DAY, end: h.clock.now });
+    const { id } = (await res.json()) as { id: string };
+    expect(await work()).toBe(1);
+    const [mail] = await listOutboxMail(companyScope(h.t.db, company.id));
+    expect(mail?.text).toContain(EVENT_EXPORT_TEXTS.removedBefore(new Date(floor).toISOString()));
+    const csv = await (await h.get(`/api/reports/export/download/${id}`, cookie)).text();
+    expect(csv).not.toContain('OUT OF RANGE');
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(4);
   });
 
   it("never exports or serves another company's machine", async () => {

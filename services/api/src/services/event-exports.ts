@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, CompanyScope } from '@takt/db';
-import { companyScope } from '@takt/db';
+import { companyScope, rawFloor } from '@takt/db';
 import { csvLine } from '../http/csv';
 import { ApiError, invalidInput, notFound } from '../http/errors';
 import { sendMail } from '../mail/send';
@@ -32,6 +32,9 @@ export const EVENT_EXPORT_TEXTS = {
   future: 'End Date cannot be in the future',
   notReady: 'The export is not ready yet.',
   failed: 'The export could not be built. Please request it again.',
+  /** Decision 1132: raw observations older than TAKT_RAW_RETENTION_DAYS are removed. */
+  removedBefore: (floor: string) =>
+    `Machine data before ${floor} is no longer kept (raw data retention), so the export holds none before then.`,
 } as const;
 
 /** live-operations §9 "Export minimum 2 years back": the same calendar date two years earlier (UTC). */
@@ -143,6 +146,9 @@ async function runOne(deps: ExportWorkerDeps, job: EventExport): Promise<void> {
     text =
       `Your export of ${built.rowCount} events from ${new Date(job.start).toISOString()} to ` +
       `${new Date(job.end).toISOString()} is ready:\n\n${link}\n\nOpen it while logged in to Takt.\n`;
+    // Raw observations before the floor are no longer kept (decision 1132): say where the file's data begins.
+    const floor = await rawFloor(deps.db);
+    if (job.start < floor) text += `\n${EVENT_EXPORT_TEXTS.removedBefore(new Date(floor).toISOString())}\n`;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     deps.log?.(`[export] ${job.id} failed: ${message}`);

@@ -70,6 +70,8 @@ export interface IngestOptions {
    * them and the store time (the `takt_ingest_observations_total` counter and lag histogram; decision 0961).
    */
   onStored?: (count: number, oldestTs: number, at: number) => void;
+  /** Late observations refused for being older than the raw retention floor (decision 1132; a /metrics counter). */
+  onLateRefused?: (count: number) => void;
   /**
    * Auto job dispatch (decision 1094): called after each committed batch with the stored values that name a job on
    * a machine whose autostartBehavior is mes or key (company setting enable_auto_job_dispatch on); the API starts
@@ -162,7 +164,16 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     now,
     log,
     links,
-    rebuild: (link) => rebuild({ db, link, buffered: () => writer.buffered(), inbox: writer, now, log }),
+    rebuild: (link) =>
+      rebuild({
+        db,
+        link,
+        buffered: () => writer.buffered(),
+        inbox: writer,
+        now,
+        log,
+        ...(options.onLateRefused ? { refused: options.onLateRefused } : {}),
+      }),
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
     ...(options.onStored ? { onStored: options.onStored } : {}),
     ...(options.onDispatch ? { onDispatch: options.onDispatch } : {}),

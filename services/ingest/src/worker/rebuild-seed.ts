@@ -9,61 +9,106 @@ const SEED_SLICE_MS = 7 * 24 * 3_600_000;
  * The signals in force at `floor`, where a rebuild for late data starts reading: the latest stored value of each
  * key before it (the link's latest connection change included), back to the latest disconnect before it (the
  * engine's signals start afresh after one, decision 1025). Read in week slices as one aggregate each, so memory
- * holds one row a key whatever the age: the rebuild starts from the stored state, never from nothing.
+ * holds one row a key whatever the age: the rebuild starts from the stored state, never from nothing. Where raw
+ * retention removed the rows (decision 1132), each key's last value before the raw floor is its kept seed.
+ * Reads the stored rows by the machine's dictionary id (decision 1130): one table, so min() is one key lookup.
  */
 export async function signalsBefore(
   db: Kysely<Database>,
   machineId: string,
   floor: number,
+  /** The raw floor (decision 1132): rows before it are not read (late data refused there), the seeds stand in. */
+  rawFrom = 0,
 ): Promise<Array<{ ts: number; key: string; value: string | null }>> {
-  const first = await db
-    .selectFrom('observations')
-    .select((eb) => eb.fn.min<number>('ts').as('ts'))
+  const machine = await db
+    .selectFrom('observation_machines')
+    .select('id')
     .where('machine_id', '=', machineId)
     .executeTakeFirst();
-  const earliest = first?.ts == null ? null : Number(first.ts);
-  if (earliest == null || earliest >= floor) return [];
-  const latest = new Map<string, number>();
+  if (!machine) return [];
+  const m = machine.id;
+  const keys = new Map(
+    (await db.selectFrom('observation_keys').select(['id', 'key']).execute()).map((r) => [r.id, r.key]),
+  );
+  const connection = [...keys].find(([, key]) => key === CONNECTION_KEY)?.[0] ?? -1;
+  const first = await db
+    .selectFrom('observation_rows')
+    .select((eb) => eb.fn.min<number>('ts').as('ts'))
+    .where('m', '=', m)
+    .executeTakeFirst();
+  const earliest = first?.ts == null ? null : Math.max(rawFrom, Number(first.ts));
+  const latest = new Map<number, number>();
   let since = -Infinity;
-  for (let to = floor; to > earliest; to -= SEED_SLICE_MS) {
+  for (let to = floor; earliest != null && to > earliest; to -= SEED_SLICE_MS) {
     const slice = Math.max(earliest, to - SEED_SLICE_MS);
     const [rows, disconnect] = await Promise.all([
       db
-        .selectFrom('observations')
-        .select(['key', (eb) => eb.fn.max<number>('ts').as('ts')])
-        .where('machine_id', '=', machineId)
+        .selectFrom('observation_rows')
+        .select(['k', (eb) => eb.fn.max<number>('ts').as('ts')])
+        .where('m', '=', m)
         .where('ts', '>=', slice)
         .where('ts', '<', to)
-        .groupBy('key')
+        .groupBy('k')
         .execute(),
       db
-        .selectFrom('observations')
+        .selectFrom('observation_rows')
         .select((eb) => eb.fn.max<number>('ts').as('ts'))
-        .where('machine_id', '=', machineId)
-        .where('key', '=', CONNECTION_KEY)
+        .where('m', '=', m)
+        .where('k', '=', connection)
         .where('value', '=', 'DISCONNECTED')
         .where('ts', '>=', slice)
         .where('ts', '<', to)
         .executeTakeFirst(),
     ]);
-    for (const r of rows) if (!latest.has(r.key)) latest.set(r.key, Number(r.ts));
+    for (const r of rows) if (!latest.has(r.k)) latest.set(r.k, Number(r.ts));
     if (disconnect?.ts != null) {
       since = Number(disconnect.ts);
       break;
     }
   }
   const out: Array<{ ts: number; key: string; value: string | null }> = [];
-  for (const [key, ts] of latest) {
+  // The kept seeds (rows removed by raw retention) of keys with no row left before `floor`, back to a disconnect.
+  if (since === -Infinity) {
+    const seeds = await db
+      .selectFrom('observation_seeds')
+      .select(['k', 'ts', 'value'])
+      .where('m', '=', m)
+      .where('ts', '<', floor)
+      .execute();
+    const unseen = seeds.filter((s) => !latest.has(s.k));
+    const gone = unseen.find((s) => s.k === connection && s.value === 'DISCONNECTED');
+    if (gone) since = Number(gone.ts);
+    for (const s of unseen)
+      if (Number(s.ts) >= since) out.push({ ts: Number(s.ts), key: keys.get(s.k) ?? '', value: s.value });
+  }
+  for (const [k, ts] of latest) {
     if (ts < since) continue;
     const rows = await db
-      .selectFrom('observations')
-      .select(['ts', 'key', 'value'])
-      .where('machine_id', '=', machineId)
-      .where('key', '=', key)
+      .selectFrom('observation_rows')
+      .select(['ts', 'value'])
+      .where('m', '=', m)
+      .where('k', '=', k)
       .where('ts', '=', ts)
       .execute();
-    for (const r of rows) out.push({ ts: Number(r.ts), key: r.key, value: r.value });
+    for (const r of rows) out.push({ ts: Number(r.ts), key: keys.get(k) ?? '', value: r.value });
   }
   // Stable: equal times keep their order as read.
   return out.sort((a, b) => a.ts - b.ts);
+}
+
+/** How many observations of the machine are stored in [from, to) (late data refused before the raw floor). */
+export async function countStoredBetween(
+  db: Kysely<Database>,
+  machineId: string,
+  from: number,
+  to: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom('observations')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('machine_id', '=', machineId)
+    .where('ts', '>=', from)
+    .where('ts', '<', to)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { CONNECTION_KEY, inboxIdsOf } from '@takt/db';
+import { CONNECTION_KEY, inboxIdsOf, rawFloor } from '@takt/db';
 import { parseShdrLine } from '../sources/shdr/shdr';
 import type { Observation as RawObservation } from '../sources/shdr/shdr';
 import type { InboxLedger } from '../sources/gateway/inbox';
@@ -8,7 +8,7 @@ import type { Link } from './link';
 import { MachinePipeline } from './pipeline';
 import type { ObservationRow } from './store';
 import { lastConnectionChange, loadObservationsSince, loadSetupEvents } from './store';
-import { signalsBefore } from './rebuild-seed';
+import { countStoredBetween, signalsBefore } from './rebuild-seed';
 
 /**
  * A rebuild for late data reads at most this far back from it to find the state it starts from (memory: the
@@ -74,6 +74,8 @@ export interface RebuildInput {
   inbox: InboxLedger;
   now: () => number;
   log: (message: string) => void;
+  /** Late observations refused for being older than the raw floor (decision 1132): counted on /metrics. */
+  refused?: (count: number) => void;
 }
 
 /**
@@ -83,10 +85,14 @@ export interface RebuildInput {
  * were stored by the push), then replace what was stored from the late data's time on.
  * Mutates `link.pipeline` (replaced) and `inbox` (marks the lines read as done).
  */
-export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildInput): Promise<void> {
+export async function rebuild({ db, link, buffered, inbox, now, log, refused }: RebuildInput): Promise<void> {
   const old = link.pipeline;
   const { machineId } = link.source;
-  const lateFrom = () => Math.min(old.rebuildFrom!, old.pendingFrom ?? Infinity);
+  // Raw observations before the floor may be gone (raw retention, decision 1132): late data before it is refused,
+  // never derived from a history that is no longer whole; the re-derivation starts at the floor at the earliest.
+  const floor = await rawFloor(db);
+  const lateAt = () => Math.min(old.rebuildFrom!, old.pendingFrom ?? Infinity);
+  const lateFrom = () => Math.max(floor, lateAt());
   const gateway = link.source.kind === 'gateway';
   let from = lateFrom();
   // A push stores a line's observations and its inbox row in one transaction: the inbox rows seen before
@@ -95,9 +101,11 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   // Where the run holding the late data starts (its latest connection change, at most REBUILD_MAX_MS back), and
   // the signals in force there, read from what is stored before it (decision 1025): never taken for nothing.
   const startOf = async (at: number) => {
-    const runStart =
-      (await lastConnectionChange(db, machineId, at, at - REBUILD_MAX_MS)) ?? at - REBUILD_MAX_MS;
-    return { runStart, seed: await signalsBefore(db, machineId, runStart) };
+    const runStart = Math.max(
+      floor,
+      (await lastConnectionChange(db, machineId, at, at - REBUILD_MAX_MS)) ?? at - REBUILD_MAX_MS,
+    );
+    return { runStart, seed: await signalsBefore(db, machineId, runStart, floor) };
   };
   let { runStart, seed } = await startOf(from);
   let stored = await loadObservationsSince(db, machineId, runStart);
@@ -115,6 +123,8 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   // From here on nothing awaits, so every observation is in `stored`, in the buffer, or arrives later
   // into the new pipeline.
   const pending = buffered().filter((o) => o.machine_id === machineId);
+  if (lateAt() < floor)
+    await refuseBeforeFloor(db, machineId, pending, lateAt(), floor, gateway, log, refused);
   let start = runStart;
   for (const o of pending) if (o.key === CONNECTION_KEY && o.ts <= from && o.ts > start) start = o.ts;
   const rows = [...stored, ...pending].filter((o) => o.ts >= start);
@@ -152,5 +162,29 @@ export async function rebuild({ db, link, buffered, inbox, now, log }: RebuildIn
   }
   log(
     `[ingest] ${link.source.machineName}: re-derived history from ${new Date(start).toISOString()} after late data at ${new Date(from).toISOString()}`,
+  );
+}
+
+/**
+ * Counts and logs the late observations before the raw floor (decision 1132): those of this batch, and for a gateway
+ * (its pushes store before deriving) the stored ones from the late time to the floor. They are left out of the
+ * re-derived history, and raw retention removes what was stored of them.
+ */
+async function refuseBeforeFloor(
+  db: Kysely<Database>,
+  machineId: string,
+  pending: readonly ObservationRow[],
+  lateAt: number,
+  floor: number,
+  gateway: boolean,
+  log: (message: string) => void,
+  refused: ((count: number) => void) | undefined,
+): Promise<void> {
+  let count = pending.filter((o) => o.ts < floor).length;
+  if (gateway) count += await countStoredBetween(db, machineId, lateAt, floor);
+  if (count === 0) return;
+  refused?.(count);
+  log(
+    `[ingest] ${machineId}: refused ${count} late observations from ${new Date(lateAt).toISOString()}, older than the raw retention floor ${new Date(floor).toISOString()} (TAKT_RAW_RETENTION_DAYS)`,
   );
 }

@@ -1,0 +1,137 @@
+import { CompiledQuery } from 'kysely';
+import type { Executor } from './scope';
+
+// The two dictionaries of compact observations (decision 1130): a machine's and a key's small integer id. Each
+// database handle keeps the ids it knows committed, so a batch of known machines and keys costs no statement. An id
+// this handle inserted inside a transaction is not kept until a later transaction sees it (the first may roll
+// back, and SQLite would then give the id to another name): until then each batch reads it again.
+
+interface Known {
+  ids: Map<string, number>;
+  /** Names this handle inserted, by the transaction that inserted them (not yet known committed). */
+  insertedIn: Map<string, object>;
+}
+
+interface Dictionary {
+  table: 'observation_machines' | 'observation_keys';
+  column: 'machine_id' | 'key';
+}
+
+const MACHINES: Dictionary = { table: 'observation_machines', column: 'machine_id' };
+const KEYS: Dictionary = { table: 'observation_keys', column: 'key' };
+
+const knownByHandle = new WeakMap<object, { machines: Known; keys: Known }>();
+
+function knownOf(trx: Executor) {
+  const handle = trx.getExecutor().adapter;
+  let known = knownByHandle.get(handle);
+  if (!known) {
+    known = {
+      machines: { ids: new Map(), insertedIn: new Map() },
+      keys: { ids: new Map(), insertedIn: new Map() },
+    };
+    knownByHandle.set(handle, known);
+  }
+  return known;
+}
+
+/** Most names in one statement (far below either dialect's bind limit). */
+const NAMES_PER_STATEMENT = 400;
+
+async function readIds(
+  trx: Executor,
+  numbered: boolean,
+  d: Dictionary,
+  names: readonly string[],
+  out: Map<string, number>,
+) {
+  for (let i = 0; i < names.length; i += NAMES_PER_STATEMENT) {
+    const part = names.slice(i, i + NAMES_PER_STATEMENT);
+    const marks = part.map((_, j) => (numbered ? `$${j + 1}` : '?')).join(', ');
+    const r = await trx.executeQuery<{ id: number; name: string }>(
+      CompiledQuery.raw(
+        `select id, ${d.column} as name from ${d.table} where ${d.column} in (${marks})`,
+        part,
+      ),
+    );
+    for (const row of r.rows) out.set(row.name, Number(row.id));
+  }
+}
+
+/**
+ * The ids of `names` in dictionary `d`, inserting the missing ones (`extra` gives a machine's company). Concurrent
+ * writers on PostgreSQL: the insert waits for another's uncommitted one and skips it, and the read after it sees it.
+ */
+async function idsOf(
+  trx: Executor,
+  numbered: boolean,
+  d: Dictionary,
+  known: Known,
+  names: Iterable<string>,
+  extra?: (name: string) => string,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const missing: string[] = [];
+  for (const n of names) {
+    const id = known.ids.get(n);
+    if (id === undefined) missing.push(n);
+    else out.set(n, id);
+  }
+  if (missing.length === 0) return out;
+  const inTransaction = trx.isTransaction;
+  const found = new Map<string, number>();
+  await readIds(trx, numbered, d, missing, found);
+  for (const [name, id] of found) {
+    out.set(name, id);
+    const by = known.insertedIn.get(name);
+    // Seen from another transaction than the one that inserted it (or outside any): it is committed.
+    if (!inTransaction || by === undefined || by !== trx) {
+      known.ids.set(name, id);
+      known.insertedIn.delete(name);
+    }
+  }
+  const fresh = missing.filter((n) => !found.has(n));
+  if (fresh.length === 0) return out;
+  const columns = extra ? `company_id, ${d.column}` : d.column;
+  const width = extra ? 2 : 1;
+  for (let i = 0; i < fresh.length; i += NAMES_PER_STATEMENT) {
+    const part = fresh.slice(i, i + NAMES_PER_STATEMENT);
+    const params: string[] = [];
+    const tuples = part.map((name, j) => {
+      if (extra) params.push(extra(name));
+      params.push(name);
+      const marks = Array.from({ length: width }, (_, c) => (numbered ? `$${j * width + c + 1}` : '?'));
+      return `(${marks.join(', ')})`;
+    });
+    await trx.executeQuery(
+      CompiledQuery.raw(
+        `insert into ${d.table} (${columns}) values ${tuples.join(', ')} on conflict (${d.column}) do nothing`,
+        params,
+      ),
+    );
+  }
+  const made = new Map<string, number>();
+  await readIds(trx, numbered, d, fresh, made);
+  for (const name of fresh) {
+    const id = made.get(name);
+    if (id === undefined) throw new Error(`observation dictionary ${d.table}: no id for ${name}`);
+    out.set(name, id);
+    if (inTransaction) known.insertedIn.set(name, trx);
+    else known.ids.set(name, id);
+  }
+  return out;
+}
+
+/** The machine ids (dictionary rows made for new machines, with their company) and key ids of one batch. */
+export async function observationIds(
+  trx: Executor,
+  numbered: boolean,
+  machines: ReadonlyMap<string, string>,
+  keys: Iterable<string>,
+): Promise<{ machines: Map<string, number>; keys: Map<string, number> }> {
+  const known = knownOf(trx);
+  return {
+    machines: await idsOf(trx, numbered, MACHINES, known.machines, machines.keys(), (m) => machines.get(m)!),
+    keys: await idsOf(trx, numbered, KEYS, known.keys, keys),
+  };
+}

@@ -1,0 +1,166 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema';
+import { numberedPlaceholders } from './batch-insert';
+import { createDayPartition, DAY_MS, dayPartitionName, dayPartitions } from './observation-partitions';
+
+// Raw retention (issue 30 point 3, decision 1132): raw observations older than the retention are removed in small
+// slices, each its own short transaction, so ingest's batches wait at most one slice. Derived intervals, cycles and
+// rollups are never touched. Before a machine's rows go, each key's last value before the floor is kept in
+// observation_seeds (a rebuild for late data starts from the signals in force, decision 1025). The floor is
+// advanced before anything is removed: late data before it is refused (ingest counts and logs it).
+// PostgreSQL (decision 1131): day partitions wholly before the floor are dropped after their seeds are kept, the
+// default partition is sliced like SQLite, the days ahead are made; one node at a time (an advisory lock a slice).
+
+/** Rows one slice removes at most (a few milliseconds of work on either database). */
+export const RETENTION_SLICE_ROWS = 5_000;
+/** Day partitions kept made ahead of today (PostgreSQL). */
+export const PARTITION_DAYS_AHEAD = 3;
+/** The advisory lock every retention slice takes on PostgreSQL (several nodes never work at once). */
+const LOCK_KEY = 0x7a6b7430;
+
+export interface RetentionPass {
+  floor: number;
+  rowsRemoved: number;
+  partitionsDropped: number;
+  partitionsMade: number;
+  /** Another node held the lock: this pass stopped early. */
+  yielded: boolean;
+}
+
+/** The floor of raw observations: those before it may be gone, and late data before it is refused. */
+export async function rawFloor(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('raw_floor').select('floor_at').where('id', '=', 1).executeTakeFirst();
+  return Number(row?.floor_at ?? 0);
+}
+
+/** Where the floor stands for `days` of retention at `now`: the start of the UTC day `days` days back. */
+export const floorFor = (now: number, days: number) => Math.floor((now - days * DAY_MS) / DAY_MS) * DAY_MS;
+
+/** Runs `work` in a transaction holding the retention lock; false when another node holds it (PostgreSQL). */
+async function slice(
+  db: Kysely<Database>,
+  pg: boolean,
+  work: (trx: Kysely<Database>) => Promise<void>,
+): Promise<boolean> {
+  return (
+    db
+      .transaction()
+      .execute(async (trx) => {
+        if (pg) {
+          const got = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${LOCK_KEY}) as ok`.execute(
+            trx,
+          );
+          if (!got.rows[0]?.ok) return false;
+          // Dropping or making a partition waits for no batch longer than this; it is tried again next pass.
+          await sql`set local lock_timeout = '200ms'`.execute(trx);
+        }
+        await work(trx);
+        return true;
+      })
+      // A lock not had within lock_timeout (55P03): ingest comes first, the next pass tries again.
+      .catch((err: unknown) => {
+        if ((err as { code?: string }).code === '55P03') return false;
+        throw err;
+      })
+  );
+}
+
+/** Keeps each key's last value among machine m's rows before `before` (in `table`) as its seed, if newer. */
+async function keepSeeds(trx: Kysely<Database>, pg: boolean, table: string, m: number, before: number) {
+  const latest = pg
+    ? sql`select distinct on (k) m, k, ts, value from ${sql.table(table)} where m = ${m} and ts < ${before}
+        order by k, ts desc`
+    : // SQLite: a bare column beside max() comes from the row holding the max.
+      sql`select m, k, max(ts) as ts, value from observation_rows where m = ${m} and ts < ${before} group by k`;
+  await sql`insert into observation_seeds (m, k, ts, value) select m, k, ts, value from (${latest}) latest
+    where true
+    on conflict (m, k) do update set ts = excluded.ts, value = excluded.value
+    where excluded.ts >= observation_seeds.ts`.execute(trx);
+}
+
+/** Machine m's rows before `floor` (in `table`), in slices: seeds kept, rows removed. Returns rows removed. */
+async function trimMachine(db: Kysely<Database>, pg: boolean, m: number, floor: number, out: RetentionPass) {
+  const oldest = await sql<{
+    ts: number | null;
+  }>`select min(ts) as ts from observation_rows where m = ${m}`.execute(db);
+  const first = oldest.rows[0]?.ts;
+  if (first == null || Number(first) >= floor) return true;
+  for (;;) {
+    let done = false;
+    const ok = await slice(db, pg, async (trx) => {
+      const edge = await sql<{ ts: number }>`select ts from observation_rows where m = ${m} and ts < ${floor}
+        order by ts limit 1 offset ${RETENTION_SLICE_ROWS - 1}`.execute(trx);
+      const upTo = edge.rows[0] ? Math.min(floor, Number(edge.rows[0].ts) + 1) : floor;
+      await keepSeeds(trx, pg, 'observation_rows', m, upTo);
+      const r = await sql`delete from observation_rows where m = ${m} and ts < ${upTo}`.execute(trx);
+      out.rowsRemoved += Number(r.numAffectedRows ?? 0);
+      done = upTo >= floor;
+    });
+    if (!ok) return false;
+    if (done) return true;
+  }
+}
+
+/**
+ * One retention pass for `days` days at `now` (0 days: keep everything). Safe to run on several nodes at once
+ * and to stop anywhere: a later pass goes on where it stopped.
+ */
+export async function runRawRetention(
+  db: Kysely<Database>,
+  days: number,
+  now: number,
+): Promise<RetentionPass> {
+  const pg = numberedPlaceholders(db);
+  const out: RetentionPass = {
+    floor: 0,
+    rowsRemoved: 0,
+    partitionsDropped: 0,
+    partitionsMade: 0,
+    yielded: false,
+  };
+  const today = Math.floor(now / DAY_MS);
+  if (pg) {
+    for (let day = today; day <= today + PARTITION_DAYS_AHEAD; day++) {
+      if (
+        !(await slice(
+          db,
+          pg,
+          async (trx) => void ((await createDayPartition(trx, day)) && out.partitionsMade++),
+        ))
+      )
+        return { ...out, yielded: true };
+    }
+  }
+  if (days <= 0) return { ...out, floor: await rawFloor(db) };
+  const floor = floorFor(now, days);
+  // The floor first: from here on a late record before it is refused, whatever is removed yet.
+  await db
+    .updateTable('raw_floor')
+    .set({
+      floor_at: sql<number>`case when floor_at < ${floor} then ${floor} else floor_at end`,
+      updated_at: now,
+    })
+    .where('id', '=', 1)
+    .execute();
+  out.floor = await rawFloor(db);
+  const machines = await db.selectFrom('observation_machines').select('id').orderBy('id').execute();
+  if (pg) {
+    for (const day of await dayPartitions(db)) {
+      if ((day + 1) * DAY_MS > out.floor) break;
+      const table = dayPartitionName(day);
+      for (const { id } of machines)
+        if (!(await slice(db, pg, (trx) => keepSeeds(trx, pg, table, id, out.floor))))
+          return { ...out, yielded: true };
+      const dropped = await slice(db, pg, async (trx) => {
+        await sql`drop table ${sql.id(table)}`.execute(trx);
+      });
+      if (!dropped) return { ...out, yielded: true };
+      out.partitionsDropped++;
+    }
+  }
+  // What is left before the floor (SQLite: everything; PostgreSQL: the default partition's), machine by machine.
+  for (const { id } of machines)
+    if (!(await trimMachine(db, pg, id, out.floor, out))) return { ...out, yielded: true };
+  return out;
+}
