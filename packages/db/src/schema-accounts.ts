@@ -103,6 +103,18 @@ export interface EmailPreferencesTable {
   updated_at: number;
 }
 
+/**
+ * One benchmarking e-mail per user and week (0042, decision 1110): the row is inserted before the e-mail is sent,
+ * so a user gets each week's e-mail once whatever restarts and however many API processes.
+ */
+export interface BenchmarkMailsTable {
+  user_id: string;
+  /** 'YYYY-MM-DD': the Monday shop date the compared week starts on. */
+  week: string;
+  company_id: string;
+  claimed_at: number;
+}
+
 /** Every message the API sent, by SMTP or kept here when no SMTP server is configured (0007, decision 0701). */
 export interface MailOutboxTable {
   id: string;

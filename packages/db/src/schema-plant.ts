@@ -52,6 +52,9 @@ export interface MachinesTable {
   make: string | null;
   model: string | null;
   payer: string | null;
+  // 0042 (decisions 1111, 1112): 'YYYY-MM-DD' or NULL; epoch ms set by a root user, NULL = the first data.
+  billing_date: Generated<string | null>;
+  integrated_at: Generated<number | null>;
 }
 
 export interface ShiftsTable {

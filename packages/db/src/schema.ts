@@ -8,6 +8,7 @@ import type {
   UsersTable,
   SessionsTable,
   TabletsTable,
+  BenchmarkMailsTable,
   EmailPreferencesTable,
   UserPreferencesTable,
   MailOutboxTable,
@@ -131,6 +132,7 @@ export interface Database {
   email_preferences: EmailPreferencesTable;
   user_preferences: UserPreferencesTable;
   mail_outbox: MailOutboxTable;
+  benchmark_mails: BenchmarkMailsTable;
   event_exports: EventExportsTable;
   api_keys: ApiKeysTable;
   login_failures: LoginFailuresTable;

@@ -5,6 +5,7 @@ export * from './tile-status';
 export * from './permissions';
 export * from './regions';
 export * from './palette';
+export * from './benchmark';
 
 // Time and calendar
 export * from './time/civil';

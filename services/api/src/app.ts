@@ -37,6 +37,7 @@ import { jobsReportRoutes } from './routes/jobs-report';
 import { oeeRoutes, productionReportRoutes } from './routes/production-report';
 import { warehouseReportRoutes } from './routes/warehouse-reports';
 import { machineStatusesRoutes } from './routes/machine-statuses';
+import { machines17Routes, machineStreamsRoutes } from './routes/machines17';
 import { dispatchRoutes } from './routes/dispatch';
 import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
 import { operatorRunsRoutes, operatorsRoutes } from './routes/operators';
@@ -172,6 +173,8 @@ export function buildApp(deps: Deps) {
   api.route('/adapters', adaptersRoutes);
   api.route('/machines', machineStatusesRoutes);
   api.route('/machines', diagnosticsRoutes);
+  api.route('/machines', machineStreamsRoutes);
+  api.route('/machines17', machines17Routes);
   api.route('/machines', machinesAdminRoutes);
   api.route('/machines', machineNotificationRoutes);
   api.route('/machinegroups', machineGroupsRoutes);

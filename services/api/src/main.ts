@@ -25,6 +25,7 @@ import { mailTransportFor } from './mail/transport';
 import { autoDispatch } from './services/auto-dispatch';
 import { startEventExportWorker } from './services/event-exports';
 import { startNotificationWorker } from './notifications/checker';
+import { startBenchmarkWorker } from './benchmarking/worker';
 import { startRateLimitPruner } from './services/rate-limits';
 import { startRawRetentionWorker } from './workers/raw-retention';
 import { jsonLines, textLog } from './http/log';
@@ -179,6 +180,15 @@ async function main(): Promise<void> {
     mail,
     log: textLog(log, 'notifications'),
   });
+  // Weekly benchmarking e-mails (decision 1110): every API process runs the rounds; the per-user-and-week claim
+  // sends each e-mail once.
+  const benchmarkWorker = startBenchmarkWorker({
+    db: database.db,
+    now,
+    mail,
+    publicUrl: env.TAKT_PUBLIC_URL,
+    log: textLog(log, 'benchmarking'),
+  });
   // Rate-limit counters whose window is over are dropped now and then (decision 0987).
   const rateLimitPruner = startRateLimitPruner({ db: database.db, now, log: textLog(log, 'rate-limits') });
   // Raw observations older than TAKT_RAW_RETENTION_DAYS go in slices; PostgreSQL's day partitions (decision 1132).
@@ -233,6 +243,7 @@ async function main(): Promise<void> {
     server.close();
     await exportWorker.stop();
     await notificationWorker.stop();
+    await benchmarkWorker.stop();
     await rateLimitPruner.stop();
     await rawRetention.stop();
     await ingest?.stop();

@@ -7,6 +7,8 @@ import { api } from '../api';
 import { Field, FormErrorBox, NameField, useSubmit } from './AdminParts';
 import { ADAPTER_POLL_MS, adapterStatusText, workcenterTypeText } from './machines';
 import type { AdapterStatusView, MachineForm, SourceKind } from './machines';
+import { MachineRootPanel } from './MachineRootPanel';
+import type { RootView } from './MachineRootPanel';
 
 // The panels of the machine form (reports-admin §2), split from MachinesPage.tsx.
 
@@ -68,12 +70,15 @@ export function MachineFields({
   adapters,
   errors,
   set,
+  root = null,
 }: {
   machineId: string | null;
   form: MachineForm;
   adapters: Adapter[] | null;
   errors: Partial<Record<string, string>>;
   set: (patch: Partial<MachineForm>) => void;
+  /** A root user's view: the Takt staff panel (decision 1112); null for everyone else. */
+  root?: RootView | null;
 }) {
   const adapterOptions = [
     { value: '', text: t('admin.machines.adapterNone') },
@@ -192,30 +197,18 @@ export function MachineFields({
           value={f.dispatchKey}
           onChange={(dispatchKey) => set({ dispatchKey })}
         />
-        <div className="admin__pair">
-          <Select
-            label={t('admin.machines.benchmarking')}
-            value={f.excludeFromBenchmarking}
-            options={[
-              { value: '', text: t('admin.machines.benchmarking.undecided') },
-              { value: '0', text: t('admin.machines.benchmarking.in') },
-              { value: '1', text: t('admin.machines.benchmarking.out') },
-            ]}
-            onChange={(excludeFromBenchmarking) => set({ excludeFromBenchmarking })}
-          />
-          <Select
-            label={t('admin.machines.pingMonitor')}
-            hint={t('admin.machines.pingMonitorHint')}
-            value={f.pingMonitor}
-            options={[
-              { value: '', text: t('admin.machines.pingMonitor.unset') },
-              { value: '1', text: t('admin.machines.pingMonitor.on') },
-              { value: '0', text: t('admin.machines.pingMonitor.off') },
-            ]}
-            onChange={(pingMonitor) => set({ pingMonitor })}
-          />
-        </div>
+        <Select
+          label={t('admin.machines.benchmarking')}
+          value={f.excludeFromBenchmarking}
+          options={[
+            { value: '', text: t('admin.machines.benchmarking.undecided') },
+            { value: '0', text: t('admin.machines.benchmarking.in') },
+            { value: '1', text: t('admin.machines.benchmarking.out') },
+          ]}
+          onChange={(excludeFromBenchmarking) => set({ excludeFromBenchmarking })}
+        />
       </Panel>
+      {root && <MachineRootPanel form={f} root={root} errors={errors} set={set} />}
       <Panel title={t('admin.machines.panel.utilization')}>
         <p className="admin__hint">{t('admin.machines.utilHint')}</p>
         <div className="admin__pair">

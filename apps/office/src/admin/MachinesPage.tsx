@@ -61,15 +61,22 @@ export function MachinesPage() {
   const save = useSubmit(t('admin.machines.failed'));
   const retire = useSubmit(t('admin.machines.decommissionFailed'));
   const toasts = useToasts();
+  const { me } = useSession();
+  const zone = localeZone(me);
 
   const open = (machine: AdminMachine | null) => {
     save.clear();
-    setEditing({ machine, form: machine ? machineFormOf(machine) : newMachineForm(), touched: false });
+    setEditing({
+      machine,
+      form: machine ? machineFormOf(machine, zone.timeZone) : newMachineForm(),
+      touched: false,
+    });
   };
 
   const submit = async () => {
     if (!editing) return;
-    const body = machineBody(editing.form);
+    // reports-admin §6 "root sees extra machine options": only a root user's form sends them (decision 1112).
+    const body = machineBody(editing.form, me.isRoot ? { timezone: zone.timeZone } : undefined);
     const ok = await save.run(() =>
       editing.machine
         ? api.request(path(editing.machine.id), { method: 'PUT', body })
@@ -152,6 +159,17 @@ export function MachinesPage() {
             adapters={state.kind === 'ready' ? state.data.adapters : null}
             errors={editing.touched ? errors : {}}
             set={(patch) => setEditing((e) => e && { ...e, form: { ...e.form, ...patch }, touched: true })}
+            root={
+              me.isRoot
+                ? {
+                    zone,
+                    firstDataAt:
+                      editing.machine?.integratedAtSet === false
+                        ? (editing.machine.integratedAt ?? null)
+                        : null,
+                  }
+                : null
+            }
           />
           <MachineNotificationsPanel machineId={editing.machine?.id ?? null} />
         </FormDialog>

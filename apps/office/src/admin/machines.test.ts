@@ -66,7 +66,6 @@ describe('machines admin form', () => {
       source: { kind: 'shdr', host: '10.0.0.7', port: 7879 },
       dispatchKey: null,
       excludeFromBenchmarking: null,
-      pingMonitor: null,
       utilizationWarningPercent: null,
       utilizationFailurePercent: null,
     });
@@ -156,11 +155,10 @@ describe('Software and Utilization panels (decision 0892)', () => {
     expect(machineBody({ ...f, dispatchKey: ' ' })).toMatchObject({
       dispatchKey: null,
       excludeFromBenchmarking: 0,
-      pingMonitor: 1,
       utilizationWarningPercent: 60,
       utilizationFailurePercent: null,
     });
-    expect(machineBody(newMachineForm())).toMatchObject({ excludeFromBenchmarking: null, pingMonitor: null });
+    expect(machineBody(newMachineForm())).toMatchObject({ excludeFromBenchmarking: null });
   });
 
   it.each([
@@ -207,5 +205,52 @@ describe('adapter status (reports-admin §4, §7, §8; decision 0891)', () => {
 
   it('polls every 3 s', () => {
     expect(ADAPTER_POLL_MS).toBe(3000);
+  });
+});
+
+describe('the Takt staff panel: root-only fields (decisions 1111, 1112)', () => {
+  const NOW = Date.UTC(2025, 10, 22, 8);
+  it('an admin’s body carries none of them; a root user’s all three, the integration time from company wall time', () => {
+    const f = machineFormOf(
+      machine('Lathe', {
+        pingMonitor: 1,
+        billingDate: '2025-01-15',
+        integratedAt: Date.UTC(2025, 0, 10, 14, 30),
+        integratedAtSet: true,
+      }),
+      'America/Chicago',
+    );
+    expect(f).toMatchObject({
+      pingMonitor: '1',
+      billingDate: '2025-01-15',
+      integratedAt: '2025-01-10T08:30',
+    });
+    const admin = machineBody(f);
+    for (const key of ['pingMonitor', 'billingDate', 'integratedAt']) expect(admin).not.toHaveProperty(key);
+    expect(machineBody(f, { timezone: 'America/Chicago' })).toMatchObject({
+      pingMonitor: 1,
+      billingDate: '2025-01-15',
+      integratedAt: Date.UTC(2025, 0, 10, 14, 30),
+    });
+    expect(machineBody(newMachineForm(), { timezone: 'UTC' })).toMatchObject({
+      pingMonitor: null,
+      billingDate: null,
+      integratedAt: null,
+    });
+  });
+
+  it('an integration time that is the first data (not set by root) stays empty in the form', () => {
+    const f = machineFormOf(machine('Lathe', { integratedAt: NOW, integratedAtSet: false }), 'UTC');
+    expect(f.integratedAt).toBe('');
+  });
+
+  it.each([
+    ['2014-05-31', 'Machine billing date must be from 2014-06-01 to 1 year ahead (2026-11-22)'],
+    ['2026-11-23', 'Machine billing date must be from 2014-06-01 to 1 year ahead (2026-11-22)'],
+    ['2014-06-01', undefined],
+    ['2026-11-22', undefined],
+    ['', undefined],
+  ])('billing date %s: %s', (billingDate, error) => {
+    expect(machineErrors({ ...newMachineForm(), name: 'Lathe', billingDate }, NOW).billingDate).toBe(error);
   });
 });

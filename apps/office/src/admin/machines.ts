@@ -1,5 +1,7 @@
 import type { AdapterStatus, AdminMachine, MachineSaveRequest } from '@takt/domain';
+import { billingDateProblem } from '@takt/domain';
 import { t } from '@takt/ui';
+import { parseWallInput, wallInput } from '../quality/scrap-form';
 import { missingField, nameError, setErrors } from './form';
 
 // Machines admin (reports-admin §2 "Machines admin: create and edit with panels …; reorder by drag; show or
@@ -26,7 +28,11 @@ export interface MachineForm {
   // Software panel (decision 0892): '' is unset (Undecided for benchmarking).
   dispatchKey: string;
   excludeFromBenchmarking: '' | '0' | '1';
+  // Root users only (decisions 1111, 1112): billing date 'YYYY-MM-DD', integration time as company wall time
+  // (datetime-local), '' for none (the integration time is then the machine's first data).
   pingMonitor: '' | '0' | '1';
+  billingDate: string;
+  integratedAt: string;
   // Utilization panel: whole percents as typed; '' follows the company's.
   utilizationWarningPercent: string;
   utilizationFailurePercent: string;
@@ -52,6 +58,8 @@ export const newMachineForm = (): MachineForm => ({
   dispatchKey: '',
   excludeFromBenchmarking: '',
   pingMonitor: '',
+  billingDate: '',
+  integratedAt: '',
   utilizationWarningPercent: '',
   utilizationFailurePercent: '',
 });
@@ -59,7 +67,8 @@ export const newMachineForm = (): MachineForm => ({
 const choice = (v: 0 | 1 | null): '' | '0' | '1' => (v === null ? '' : v === 0 ? '0' : '1');
 const fromChoice = (v: '' | '0' | '1'): 0 | 1 | null => (v === '' ? null : v === '0' ? 0 : 1);
 
-export function machineFormOf(m: AdminMachine): MachineForm {
+/** The form of a saved machine; `timezone` is the company's (the integration time is typed as its wall time). */
+export function machineFormOf(m: AdminMachine, timezone = 'UTC'): MachineForm {
   const s = m.source;
   return {
     name: m.name,
@@ -76,7 +85,9 @@ export function machineFormOf(m: AdminMachine): MachineForm {
     gatewayBound: s?.kind === 'gateway',
     dispatchKey: m.dispatchKey ?? '',
     excludeFromBenchmarking: choice(m.excludeFromBenchmarking),
-    pingMonitor: choice(m.pingMonitor),
+    pingMonitor: choice(m.pingMonitor ?? null),
+    billingDate: m.billingDate ?? '',
+    integratedAt: m.integratedAtSet && m.integratedAt != null ? wallInput(timezone, m.integratedAt) : '',
     utilizationWarningPercent:
       m.utilizationWarningPercent === null ? '' : String(m.utilizationWarningPercent),
     utilizationFailurePercent:
@@ -90,8 +101,13 @@ const wholeIn = (v: string, min: number, max: number) => {
 };
 
 /** The form's errors in the API's words (reports-admin §5 MissingField labels: Name, Address, …). */
-export const machineErrors = (f: MachineForm) =>
+export const machineErrors = (f: MachineForm, now = Date.now()) =>
   setErrors({
+    billingDate: f.billingDate === '' ? null : billingDateProblem(f.billingDate, now),
+    integratedAt:
+      f.integratedAt === '' || parseWallInput('UTC', f.integratedAt) !== null
+        ? null
+        : t('admin.machines.integratedAtError'),
     name: nameError(f.name),
     downtimeDelay: wholeIn(f.downtimeDelay, 0, 1440) ? null : t('admin.machines.downtimeDelayError'),
     host: f.sourceKind === 'shdr' && f.host.trim() === '' ? missingField(t('admin.machines.host')) : null,
@@ -139,8 +155,11 @@ function sourceOf(f: MachineForm): MachineSaveRequest['source'] {
   }
 }
 
-/** The save body; a gateway-bound machine's source is left out, so the API keeps the binding. */
-export const machineBody = (f: MachineForm): MachineSaveRequest => ({
+/**
+ * The save body; a gateway-bound machine's source is left out, so the API keeps the binding. The root-only fields go
+ * only when `root` is given (the API refuses them from anyone else, decision 1112).
+ */
+export const machineBody = (f: MachineForm, root?: { timezone: string }): MachineSaveRequest => ({
   name: f.name.trim(),
   workcenterType: f.workcenterType,
   autostartBehavior: f.autostartBehavior,
@@ -149,9 +168,15 @@ export const machineBody = (f: MachineForm): MachineSaveRequest => ({
   ...(f.gatewayBound ? {} : { source: sourceOf(f) }),
   dispatchKey: f.dispatchKey.trim() || null,
   excludeFromBenchmarking: fromChoice(f.excludeFromBenchmarking),
-  pingMonitor: fromChoice(f.pingMonitor),
   utilizationWarningPercent: percentOf(f.utilizationWarningPercent),
   utilizationFailurePercent: percentOf(f.utilizationFailurePercent),
+  ...(root
+    ? {
+        pingMonitor: fromChoice(f.pingMonitor),
+        billingDate: f.billingDate === '' ? null : f.billingDate,
+        integratedAt: f.integratedAt === '' ? null : parseWallInput(root.timezone, f.integratedAt),
+      }
+    : {}),
 });
 
 // ---------- Adapter reset (reports-admin §4, §7, §8; decision 0891) ----------

@@ -28,6 +28,7 @@ import * as m0030 from './2026-11-29-0030-monitored-life';
 import * as m0032 from './2026-11-29-0032-setup-dirty';
 import * as m0037 from './2026-11-29-0037-manycycles-credit';
 import * as m0040 from './2026-11-29-0040-company-settings';
+import * as m0042 from './2026-11-29-0042-billing-and-benchmarking';
 import * as m0043 from './2026-11-29-0043-user-preferences';
 import * as m0044 from './2026-11-29-0044-compact-observations';
 import * as m0045 from './2026-11-29-0045-raw-retention';
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0032-setup-dirty': m0032,
   '2026-11-29-0037-manycycles-credit': m0037,
   '2026-11-29-0040-company-settings': m0040,
+  '2026-11-29-0042-billing-and-benchmarking': m0042,
   '2026-11-29-0043-user-preferences': m0043,
   '2026-11-29-0044-compact-observations': m0044,
   '2026-11-29-0045-raw-retention': m0045,

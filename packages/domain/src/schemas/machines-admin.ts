@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { civilFromDay, dayFromCivil, dayNumber, formatDay, parseDay } from '../time/civil';
 import { idSchema } from './common';
 import type { machineGroupSchema } from './report-entities';
 
@@ -82,6 +83,46 @@ function utilizationOrder(
     ctx.addIssue({ code: 'custom', path: ['utilizationFailurePercent'], message: UTILIZATION_ORDER_MESSAGE });
 }
 
+/** reports-admin §5 "Machine billing date from 2014-06-01 to 1 year ahead". */
+export const EARLIEST_BILLING_DATE = '2014-06-01';
+
+/**
+ * The Machine fields only root users see and set (reports-admin §3 Machine, §6 "root sees extra machine options";
+ * decision 1112). A caller who is not root gets 403 for any of them in a body, and answers leave them out.
+ */
+export const ROOT_MACHINE_FIELDS = ['billingDate', 'integratedAt', 'pingMonitor'] as const;
+
+export const machineRootFieldsSchema = z.object({
+  /** 'YYYY-MM-DD'; its range (2014-06-01 to a year ahead) depends on the day, so the service checks it. */
+  billingDate: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Machine billing date must be a date (YYYY-MM-DD)')
+    .nullable()
+    .optional(),
+  /** Epoch ms; null: the machine's first data (decision 1111). Bounded by the service (decision 0980). */
+  integratedAt: z.number().int('Integrated at must be a whole number of milliseconds').nullable().optional(),
+});
+
+/** The latest billing date at `now`: the same day a year ahead (UTC calendar). */
+export function latestBillingDate(now: number): string {
+  const today = civilFromDay(dayNumber(Math.floor(now / 86_400_000)));
+  return formatDay(dayFromCivil(today.year + 1, today.month, today.day));
+}
+
+/** Why a billing date is refused at `now` (reports-admin §5), or null. Pure: `now` is a parameter. */
+export function billingDateProblem(date: string, now: number): string | null {
+  const latest = latestBillingDate(now);
+  const message = `Machine billing date must be from ${EARLIEST_BILLING_DATE} to 1 year ahead (${latest})`;
+  let day: number;
+  try {
+    day = parseDay(date);
+  } catch {
+    return 'Machine billing date must be a date (YYYY-MM-DD)';
+  }
+  return day < parseDay(EARLIEST_BILLING_DATE) || day > parseDay(latest) ? message : null;
+}
+
 /** POST /api/machines and PUT /api/machines/:id. */
 export const machineSaveRequestSchema = z
   .object({
@@ -98,6 +139,7 @@ export const machineSaveRequestSchema = z
     /** null: no source (a manual workcenter, or one whose source is set later); left out: sources kept. */
     source: machineSourceInputSchema.nullable().optional(),
     ...machinePanelsSchema.shape,
+    ...machineRootFieldsSchema.shape,
   })
   .superRefine(utilizationOrder);
 export type MachineSaveRequest = z.infer<typeof machineSaveRequestSchema>;
@@ -133,9 +175,20 @@ export const adminMachineSchema = z.object({
   // Software and Utilization panels (decision 0892).
   dispatchKey: z.string().nullable(),
   excludeFromBenchmarking: z.union([z.literal(0), z.literal(1)]).nullable(),
-  pingMonitor: z.union([z.literal(0), z.literal(1)]).nullable(),
   utilizationWarningPercent: z.number().int().nullable(),
   utilizationFailurePercent: z.number().int().nullable(),
+  // Root users only (reports-admin §6 "root sees extra machine options"; decision 1112): left out for others.
+  pingMonitor: z
+    .union([z.literal(0), z.literal(1)])
+    .nullable()
+    .optional(),
+  billingDate: z.string().nullable().optional(),
+  /** When the machine was integrated: what a root user set, else its first data (decision 1111). */
+  integratedAt: z.number().int().nullable().optional(),
+  /** Whether `integratedAt` was set by a root user (false: it is the first data, or null before any). */
+  integratedAtSet: z.boolean().optional(),
+  /** reports-admin §3 Machine "version=2". */
+  version: z.literal(2).optional(),
 });
 export type AdminMachine = z.infer<typeof adminMachineSchema>;
 

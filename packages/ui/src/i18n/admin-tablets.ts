@@ -107,4 +107,14 @@ export const adminTablets = {
   'admin.machines.utilFailureError': 'Utilization failure percent must be from 0 to 100',
   'admin.machines.utilOrderError': 'Utilization failure percent must not be above the warning percent',
   'admin.machines.resetAdapterConfirm': 'Reset',
+  // reports-admin §6 "root sees extra machine options" (decisions 1111, 1112).
+  'admin.machines.panel.internal': 'Takt staff',
+  'admin.machines.internalHint': 'Only Takt staff (root users) see and change these.',
+  'admin.machines.billingDate': 'Billing date',
+  'admin.machines.billingDateHint': 'From 2014-06-01 to 1 year ahead.',
+  'admin.machines.integratedAt': 'Integrated at',
+  'admin.machines.integratedAtFirstData': 'Empty: the machine’s first data, {time}.',
+  'admin.machines.integratedAtNoData': 'Empty: the machine’s first data (none yet).',
+  'admin.machines.integratedAtError': 'Integrated at must be a date and time',
+  'admin.machines.version': 'Version',
 } as const;

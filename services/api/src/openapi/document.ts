@@ -9,6 +9,7 @@ import { ERROR, errorResponse, queryParameters, toAnswerSchema, toSchema } from 
 import { CREATE_OR_CHANGE, withAnswer } from './answers';
 import { ADMINISTRATION_CALLS } from './administration';
 import { INTERNAL_CALLS } from './internal';
+import { MACHINE_STREAM_CALLS } from './machine-streams';
 import { NODE_PATHS, NODE_TAG } from './node';
 import { OPERATION_CALLS } from './operations';
 import { PLANNING_CALLS } from './planning';
@@ -41,7 +42,7 @@ export const AREAS = [
   {
     name: 'administration',
     description: 'API keys, users, machines, tablets and settings: logged-in users only',
-    calls: ADMINISTRATION_CALLS,
+    calls: [...ADMINISTRATION_CALLS, ...MACHINE_STREAM_CALLS],
   },
   {
     name: 'internal',

@@ -34,6 +34,11 @@ const toAdminMachine = (m: Selectable<MachinesTable>, source: SourceRow | undefi
   pingMonitor: zeroOrOne(m.ping_monitor),
   utilizationWarningPercent: m.utilization_warningpercent,
   utilizationFailurePercent: m.utilization_failurepercent,
+  // Root-only fields (decision 1112): the service leaves them out for other callers.
+  billingDate: m.billing_date,
+  integratedAt: m.integrated_at == null ? null : Number(m.integrated_at),
+  integratedAtSet: m.integrated_at != null,
+  version: 2,
 });
 
 const zeroOrOne = (v: number | null): 0 | 1 | null => (v == null ? null : v === 0 ? 0 : 1);
@@ -110,6 +115,9 @@ export interface MachinePanelFields {
   pingMonitor?: 0 | 1 | null | undefined;
   utilizationWarningPercent?: number | null | undefined;
   utilizationFailurePercent?: number | null | undefined;
+  // Root users only (decisions 1111, 1112).
+  billingDate?: string | null | undefined;
+  integratedAt?: number | null | undefined;
 }
 
 export async function updateMachinePanels(scope: CompanyScope, id: string, p: MachinePanelFields) {
@@ -119,12 +127,16 @@ export async function updateMachinePanels(scope: CompanyScope, id: string, p: Ma
     ping_monitor: number | null;
     utilization_warningpercent: number | null;
     utilization_failurepercent: number | null;
+    billing_date: string | null;
+    integrated_at: number | null;
   }> = {};
   if (p.dispatchKey !== undefined) set.dispatch_key = p.dispatchKey;
   if (p.excludeFromBenchmarking !== undefined) set.exclude_from_benchmarking = p.excludeFromBenchmarking;
   if (p.pingMonitor !== undefined) set.ping_monitor = p.pingMonitor;
   if (p.utilizationWarningPercent !== undefined) set.utilization_warningpercent = p.utilizationWarningPercent;
   if (p.utilizationFailurePercent !== undefined) set.utilization_failurepercent = p.utilizationFailurePercent;
+  if (p.billingDate !== undefined) set.billing_date = p.billingDate;
+  if (p.integratedAt !== undefined) set.integrated_at = p.integratedAt;
   if (Object.keys(set).length) await scope.updateTable('machines').set(set).where('id', '=', id).execute();
 }
 

@@ -6,6 +6,7 @@ import { createAdapter } from '../repositories/adapters';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { errorOf, issueFields, loginAs } from '../testing/live-builders';
+import { aMachineSaveBody } from '../testing/machine-admin-builders';
 import { ADAPTER_GATHER_MS, matchAdapter } from '../services/machines-admin';
 
 // The machines admin form's Software and Utilization panels (decision 0892) and the adapter reset with its
@@ -13,15 +14,7 @@ import { ADAPTER_GATHER_MS, matchAdapter } from '../services/machines-admin';
 // "Machine form polls adapter status every 3 s", §8 "Machine adapter status shows the server problem message";
 // decision 0891).
 
-const body = (over: Record<string, unknown> = {}) => ({
-  name: 'Lathe 7',
-  workcenterType: 'machine',
-  downtimeFailureDelay: 10,
-  autostartBehavior: 'disabled',
-  adapterId: null,
-  source: { kind: 'shdr', host: '10.0.0.7', port: 7878 },
-  ...over,
-});
+const body = aMachineSaveBody;
 
 const field = (name: string) => ({
   name,
@@ -78,19 +71,18 @@ describe.each(DIALECTS)('machines admin panels and adapter reset on %s', (dialec
         .execute();
   }
 
+  // The ping monitor is root's (decision 1112): machines-admin-root.test.ts.
   it('saves the Software and Utilization panels; left out keeps them, null clears them', async () => {
     const { cookie } = await h.tenant();
     const m = await aMachineWithSource(cookie, {
       dispatchKey: ' O1234 ',
       excludeFromBenchmarking: 1,
-      pingMonitor: 0,
       utilizationWarningPercent: 60,
       utilizationFailurePercent: 40,
     });
     expect(m).toMatchObject({
       dispatchKey: 'O1234',
       excludeFromBenchmarking: 1,
-      pingMonitor: 0,
       utilizationWarningPercent: 60,
       utilizationFailurePercent: 40,
     });
@@ -107,7 +99,6 @@ describe.each(DIALECTS)('machines admin panels and adapter reset on %s', (dialec
       body({
         dispatchKey: '',
         excludeFromBenchmarking: null,
-        pingMonitor: null,
         utilizationWarningPercent: null,
         utilizationFailurePercent: null,
       }),
@@ -115,7 +106,6 @@ describe.each(DIALECTS)('machines admin panels and adapter reset on %s', (dialec
     expect(await cleared.json()).toMatchObject({
       dispatchKey: null,
       excludeFromBenchmarking: null,
-      pingMonitor: null,
       utilizationWarningPercent: null,
       utilizationFailurePercent: null,
     });

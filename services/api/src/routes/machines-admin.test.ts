@@ -8,18 +8,11 @@ import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aMachine } from '../testing/builders';
 import { errorOf, issueFields, loginAs } from '../testing/live-builders';
+import { aMachineSaveBody } from '../testing/machine-admin-builders';
 
 const machines = z.array(adminMachineSchema);
 
-const body = (over: Record<string, unknown> = {}) => ({
-  name: 'Lathe 7',
-  workcenterType: 'machine',
-  downtimeFailureDelay: 10,
-  autostartBehavior: 'disabled',
-  adapterId: null,
-  source: { kind: 'shdr', host: '10.0.0.7', port: 7878 },
-  ...over,
-});
+const body = aMachineSaveBody;
 
 describe.each(DIALECTS)('machines admin on %s', (dialect) => {
   let h: ApiHarness;

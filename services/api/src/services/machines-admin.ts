@@ -1,5 +1,7 @@
 import type { AdapterStatus, AdminMachine, MachineSaveRequest } from '@takt/domain';
-import { invalidInput, notFound } from '../http/errors';
+import { ROOT_MACHINE_FIELDS, billingDateProblem, timeProblem } from '@takt/domain';
+import { loadMonitoredFrom } from '@takt/db/rollups';
+import { ApiError, invalidInput, notFound } from '../http/errors';
 import {
   adapterExists,
   adapterFieldNames,
@@ -23,14 +25,48 @@ import type { ServiceCtx } from './context';
 // decommissioned; decommission", §4 "Machine: active to decommissioned (typed machine name required)",
 // §7 "Machines: save, update, decommission, setOrder").
 
+/**
+ * reports-admin §6 "root sees extra machine options" (decision 1112): a root caller gets the internal fields, with
+ * `integratedAt` the machine's first data when no root user set it (decision 1111); anyone else gets none of them.
+ */
+async function forCaller(ctx: ServiceCtx, machines: AdminMachine[]): Promise<AdminMachine[]> {
+  if (!ctx.caller.user.isRoot)
+    return machines.map(
+      ({ pingMonitor: _p, billingDate: _b, integratedAt: _i, integratedAtSet: _s, version: _v, ...m }) => m,
+    );
+  const unset = machines.filter((m) => m.integratedAt == null).map((m) => m.id);
+  const firstData = await loadMonitoredFrom(ctx.scope.db, unset);
+  return machines.map((m) =>
+    m.integratedAt == null ? { ...m, integratedAt: firstData.get(m.id) ?? null } : m,
+  );
+}
+
 export async function listAdminMachines(ctx: ServiceCtx): Promise<AdminMachine[]> {
-  return adminMachines(ctx.scope);
+  return forCaller(ctx, await adminMachines(ctx.scope));
 }
 
 export async function getAdminMachine(ctx: ServiceCtx, id: string): Promise<AdminMachine> {
-  const [machine] = await adminMachines(ctx.scope, [id]);
+  const [machine] = await forCaller(ctx, await adminMachines(ctx.scope, [id]));
   if (!machine) throw notFound('Machine');
   return machine;
+}
+
+/**
+ * Root-only fields in a body from anyone else are refused (403), not dropped: an admin's client that sends them
+ * learns at once that it may not (decision 1112). Their values are checked against the day (reports-admin §5,
+ * decision 0980).
+ */
+function checkRootFields(ctx: ServiceCtx, body: MachineSaveRequest) {
+  const sent = ROOT_MACHINE_FIELDS.filter((f) => body[f] !== undefined);
+  if (sent.length > 0 && !ctx.caller.user.isRoot)
+    throw new ApiError(403, 'ROOT_ONLY', `Only Takt staff (root users) may set ${sent.join(', ')}.`);
+  const issues: Array<{ field: string; code: string; message: string }> = [];
+  const billing = body.billingDate == null ? null : billingDateProblem(body.billingDate, ctx.now);
+  if (billing) issues.push({ field: 'billingDate', code: 'out_of_range', message: billing });
+  const integrated =
+    body.integratedAt == null ? null : timeProblem('Integrated at', body.integratedAt, ctx.now);
+  if (integrated) issues.push({ field: 'integratedAt', code: 'out_of_range', message: integrated });
+  if (issues.length > 0) throw invalidInput(issues);
 }
 
 async function checkAdapter(ctx: ServiceCtx, adapterId: string | null) {
@@ -53,10 +89,13 @@ const panelsOf = (body: MachineSaveRequest) => ({
   pingMonitor: body.pingMonitor,
   utilizationWarningPercent: body.utilizationWarningPercent,
   utilizationFailurePercent: body.utilizationFailurePercent,
+  billingDate: body.billingDate,
+  integratedAt: body.integratedAt,
 });
 
 /** A new machine goes last in the workcenter order. */
 export async function createAdminMachine(ctx: ServiceCtx, body: MachineSaveRequest): Promise<AdminMachine> {
+  checkRootFields(ctx, body);
   await checkAdapter(ctx, body.adapterId);
   const id = await insertMachine(
     ctx.scope,
@@ -77,6 +116,7 @@ export async function updateAdminMachine(
   const machine = await getAdminMachine(ctx, id);
   if (machine.decommissionedAt !== null)
     throw invalidInput([{ field: 'id', code: 'decommissioned', message: 'This machine is decommissioned.' }]);
+  checkRootFields(ctx, body);
   await checkAdapter(ctx, body.adapterId);
   await updateMachineFields(ctx.scope, id, fieldsOf(body));
   await updateMachinePanels(ctx.scope, id, panelsOf(body));
@@ -106,7 +146,7 @@ export async function setMachineOrder(
       },
     ]);
   for (const [i, id] of machineIds.entries()) await setMachineSortOrder(ctx.scope, id, i);
-  return adminMachines(ctx.scope);
+  return forCaller(ctx, await adminMachines(ctx.scope));
 }
 
 /** reports-admin §5 "Decommission prompt must match machine name". */
