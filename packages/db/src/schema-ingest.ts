@@ -49,7 +49,8 @@ export interface MachineSourcesTable {
   id: string;
   company_id: string;
   machine_id: string;
-  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent';
+  /** simulator: the office test screen's simulated execution (decision 1100), fed through the inbox. */
+  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent' | 'simulator';
   host: string;
   port: number;
   enabled: number;
@@ -246,4 +247,22 @@ export interface IngestInboxTable {
   received_at: number;
   seq: number;
   line: string;
+}
+
+/** Decision 1100: a simulated machine's adapter memory (migration 0046); its source is a machine_sources 'simulator'. */
+export interface MachineSimulationsTable {
+  machine_id: string;
+  company_id: string;
+  started_at: number;
+  started_by: string | null;
+  execution: string | null;
+  program: string | null;
+  part_count: number | null;
+  fault_message: string | null;
+  fault_code: string | null;
+  last_line_at: number | null;
+  cycle_every_ms: number | null;
+  cycle_until: number | null;
+  cycle_next_at: number | null;
+  cycle_phase: 'start' | 'end' | null;
 }

@@ -66,6 +66,7 @@ import type {
   SourceLeasesTable,
   GatewaysTable,
   IngestInboxTable,
+  MachineSimulationsTable,
 } from './schema-ingest';
 import type {
   RollupsTable,
@@ -124,6 +125,7 @@ export interface Database {
   rollup_weeks: RollupWeeksTable;
   gateways: GatewaysTable;
   ingest_inbox: IngestInboxTable;
+  machine_simulations: MachineSimulationsTable;
   rollup_dirty: RollupDirtyTable;
   setup_dirty: SetupDirtyTable;
   ingest_nodes: IngestNodesTable;

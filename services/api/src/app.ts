@@ -37,6 +37,7 @@ import { jobsReportRoutes } from './routes/jobs-report';
 import { oeeRoutes, productionReportRoutes } from './routes/production-report';
 import { warehouseReportRoutes } from './routes/warehouse-reports';
 import { machineStatusesRoutes } from './routes/machine-statuses';
+import { simulationRoutes } from './routes/simulation';
 import { machines17Routes, machineStreamsRoutes } from './routes/machines17';
 import { dispatchRoutes } from './routes/dispatch';
 import { jobMachinesRoutes, jobsRoutes } from './routes/jobs';
@@ -177,6 +178,7 @@ export function buildApp(deps: Deps) {
   api.route('/machines17', machines17Routes);
   api.route('/machines', machinesAdminRoutes);
   api.route('/machines', machineNotificationRoutes);
+  api.route('/machines', simulationRoutes);
   api.route('/machinegroups', machineGroupsRoutes);
   api.route('/sync', syncRoutes(bindSyncHandlers(permitSyncHandlers(syncHandlers))));
   api.route('/tablets', tabletsRoutes);

@@ -27,6 +27,7 @@ import { startEventExportWorker } from './services/event-exports';
 import { startNotificationWorker } from './notifications/checker';
 import { startBenchmarkWorker } from './benchmarking/worker';
 import { startRateLimitPruner } from './services/rate-limits';
+import { startSimulationCycles } from './workers/simulation-cycles';
 import { startRawRetentionWorker } from './workers/raw-retention';
 import { jsonLines, textLog } from './http/log';
 import { createMetrics } from './http/metrics';
@@ -191,6 +192,13 @@ async function main(): Promise<void> {
   });
   // Rate-limit counters whose window is over are dropped now and then (decision 0987).
   const rateLimitPruner = startRateLimitPruner({ db: database.db, now, log: textLog(log, 'rate-limits') });
+  // The test screen's automatic cycles (decision 1100): each step claimed, so every API process may run this.
+  const simulationCycles = startSimulationCycles({
+    db: database.db,
+    ingest: apiRules,
+    now,
+    log: textLog(log, 'simulation'),
+  });
   // Raw observations older than TAKT_RAW_RETENTION_DAYS go in slices; PostgreSQL's day partitions (decision 1132).
   const rawRetention = startRawRetentionWorker({
     db: database.db,
@@ -245,6 +253,7 @@ async function main(): Promise<void> {
     await notificationWorker.stop();
     await benchmarkWorker.stop();
     await rateLimitPruner.stop();
+    await simulationCycles.stop();
     await rawRetention.stop();
     await ingest?.stop();
     await plant?.stop();

@@ -5,6 +5,7 @@ import { AdminGate } from './AdminParts';
 import { AdminIndexPage } from './AdminIndexPage';
 import { ADMIN_PATHS, ADMIN_SCREENS } from './screens';
 import type { AdminScreenId } from './screens';
+import { SIMULATE_ROUTE } from '../simulate/simulate';
 
 // The administration routes (reports-admin §2 "Administration screens"), each screen loaded when first
 // opened and gated by reports-admin §6 (AdminGate).
@@ -25,6 +26,7 @@ const PAGES: Record<AdminScreenId, ComponentType> = {
   operatorRuns: screen(() => import('../operator-runs/OperatorRunsPage'), 'OperatorRunsPage'),
   tablets: screen(() => import('./TabletsPage'), 'TabletsPage'),
 };
+const SimulatePage = screen(() => import('../simulate/SimulatePage'), 'SimulatePage');
 
 /**
  * <Route> elements to place inside the app's <Routes> (a function: react-router reads Route elements only);
@@ -33,6 +35,18 @@ const PAGES: Record<AdminScreenId, ComponentType> = {
 export function adminRoutes(Lazy: ComponentType<{ children: ReactNode }>): ReactNode[] {
   return [
     <Route key={ADMIN_PATHS.index} path={ADMIN_PATHS.index} element={<AdminIndexPage />} />,
+    // The test screen for simulated execution of one machine (decision 1100), opened from the machines admin.
+    <Route
+      key={SIMULATE_ROUTE}
+      path={SIMULATE_ROUTE}
+      element={
+        <AdminGate screen={{ permission: null }}>
+          <Lazy>
+            <SimulatePage />
+          </Lazy>
+        </AdminGate>
+      }
+    />,
     ...ADMIN_SCREENS.map((s) => {
       const Page = PAGES[s.id];
       return (

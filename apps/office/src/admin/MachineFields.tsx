@@ -138,8 +138,13 @@ export function MachineFields({
               options={SOURCE_KINDS.map((v) => ({ value: v, text: t(`admin.machines.source.${v}`) }))}
               onChange={(sourceKind) => set({ sourceKind })}
             />
-            {f.sourceKind === 'none' && f.workcenterType !== 'manual' && (
-              <p className="notice notice--warning">{t('admin.machines.sourceNoneWarning')}</p>
+            {f.simulated && f.sourceKind === 'none' ? (
+              <p className="admin__hint">{t('simulate.sourceKept')}</p>
+            ) : (
+              f.sourceKind === 'none' &&
+              f.workcenterType !== 'manual' && (
+                <p className="notice notice--warning">{t('admin.machines.sourceNoneWarning')}</p>
+              )
             )}
             {f.sourceKind === 'shdr' && (
               <div className="admin-machine__address">

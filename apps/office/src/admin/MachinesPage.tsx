@@ -1,6 +1,7 @@
 import type { AdminMachine } from '@takt/domain';
 import { formatDateTime, localeZone, t, useSession, useToasts } from '@takt/ui';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api';
 import {
   AdminPage,
@@ -29,6 +30,7 @@ import { SortableRows } from './SortableRows';
 import { MachineNotificationsPanel } from './MachineNotificationsPanel';
 import { machinePath as path, MachineFields, TextField } from './MachineFields';
 import type { Adapter } from './MachineFields';
+import { simulatePath } from '../simulate/simulate';
 import './admin-machines.css';
 import './admin-tablets.css';
 
@@ -272,6 +274,15 @@ function MachineOrder({
                 label={t('admin.editNamed', { name: m.name })}
                 onClick={() => onEdit(m)}
               />
+              {m.workcenterType !== 'manual' && (
+                <Link
+                  className="button"
+                  to={simulatePath(m.id)}
+                  aria-label={t('simulate.linkNamed', { name: m.name })}
+                >
+                  {t('simulate.link')}
+                </Link>
+              )}
               <RowButton
                 text={t('admin.machines.decommission')}
                 label={t('admin.machines.decommissionNamed', { name: m.name })}

@@ -95,6 +95,20 @@ describe('machines admin form', () => {
     expect('source' in machineBody(f)).toBe(false);
   });
 
+  it('keeps a simulated machine’s simulator while Source stays None, and replaces it with a source chosen (decision 1100)', () => {
+    const f = machineFormOf(machine('S', { source: source({ kind: 'simulator', host: '', port: 0 }) }));
+    expect([f.sourceKind, f.simulated, f.gatewayBound]).toEqual(['none', true, false]);
+    expect('source' in machineBody(f)).toBe(false);
+    expect(machineBody({ ...f, sourceKind: 'shdr', host: '10.0.0.9' }).source).toEqual({
+      kind: 'shdr',
+      host: '10.0.0.9',
+      port: 7878,
+    });
+    expect(sourceSummary(machine('S', { source: source({ kind: 'simulator' }) }))).toBe(
+      'Simulator (test screen)',
+    );
+  });
+
   it('reads a stored SHDR source back into the form', () => {
     const f = machineFormOf(machine('M', { source: source({ host: '10.0.0.8', port: 7880 }) }));
     expect([f.sourceKind, f.host, f.port]).toEqual(['shdr', '10.0.0.8', '7880']);

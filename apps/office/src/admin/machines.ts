@@ -25,6 +25,10 @@ export interface MachineForm {
   machineRef: string;
   /** A gateway binding is kept as it is (root users change it on the gateway). */
   gatewayBound: boolean;
+  /**
+   * Fed by the test screen's simulation (decision 1100): kept while Source stays None, replaced by a source chosen.
+   */
+  simulated: boolean;
   // Software panel (decision 0892): '' is unset (Undecided for benchmarking).
   dispatchKey: string;
   excludeFromBenchmarking: '' | '0' | '1';
@@ -55,6 +59,7 @@ export const newMachineForm = (): MachineForm => ({
   agentDevice: '',
   machineRef: '',
   gatewayBound: false,
+  simulated: false,
   dispatchKey: '',
   excludeFromBenchmarking: '',
   pingMonitor: '',
@@ -76,13 +81,14 @@ export function machineFormOf(m: AdminMachine, timezone = 'UTC'): MachineForm {
     autostartBehavior: m.autostartBehavior,
     adapterId: m.adapterId ?? '',
     downtimeDelay: String(m.downtimeFailureDelay),
-    sourceKind: !s || s.kind === 'gateway' ? 'none' : s.kind,
+    sourceKind: !s || s.kind === 'gateway' || s.kind === 'simulator' ? 'none' : s.kind,
     host: s?.kind === 'shdr' ? s.host : '',
     port: s?.kind === 'shdr' ? String(s.port) : SHDR_DEFAULT_PORT,
     baseUrl: s?.baseUrl ?? '',
     agentDevice: s?.agentDevice ?? '',
     machineRef: s?.kind === 'mqtt' ? (s.machineRef ?? '') : '',
     gatewayBound: s?.kind === 'gateway',
+    simulated: s?.kind === 'simulator',
     dispatchKey: m.dispatchKey ?? '',
     excludeFromBenchmarking: choice(m.excludeFromBenchmarking),
     pingMonitor: choice(m.pingMonitor ?? null),
@@ -156,8 +162,9 @@ function sourceOf(f: MachineForm): MachineSaveRequest['source'] {
 }
 
 /**
- * The save body; a gateway-bound machine's source is left out, so the API keeps the binding. The root-only fields go
- * only when `root` is given (the API refuses them from anyone else, decision 1112).
+ * The save body; a gateway-bound machine's source is left out, so the API keeps the binding, and so is a simulated
+ * machine's while Source stays None (decision 1100). The root-only fields go only when `root` is given (the API
+ * refuses them from anyone else, decision 1112).
  */
 export const machineBody = (f: MachineForm, root?: { timezone: string }): MachineSaveRequest => ({
   name: f.name.trim(),
@@ -165,7 +172,7 @@ export const machineBody = (f: MachineForm, root?: { timezone: string }): Machin
   autostartBehavior: f.autostartBehavior,
   adapterId: f.adapterId === '' ? null : f.adapterId,
   downtimeFailureDelay: Number(f.downtimeDelay),
-  ...(f.gatewayBound ? {} : { source: sourceOf(f) }),
+  ...(f.gatewayBound || (f.simulated && f.sourceKind === 'none') ? {} : { source: sourceOf(f) }),
   dispatchKey: f.dispatchKey.trim() || null,
   excludeFromBenchmarking: fromChoice(f.excludeFromBenchmarking),
   utilizationWarningPercent: percentOf(f.utilizationWarningPercent),
@@ -217,6 +224,8 @@ export function sourceSummary(m: Pick<AdminMachine, 'source'>): string {
       return t('admin.machines.sourceMqtt', { ref: s.machineRef ?? '' });
     case 'gateway':
       return t('admin.machines.sourceGateway');
+    case 'simulator':
+      return t('simulate.sourceSummary');
   }
 }
 

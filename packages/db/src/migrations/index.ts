@@ -32,6 +32,7 @@ import * as m0042 from './2026-11-29-0042-billing-and-benchmarking';
 import * as m0043 from './2026-11-29-0043-user-preferences';
 import * as m0044 from './2026-11-29-0044-compact-observations';
 import * as m0045 from './2026-11-29-0045-raw-retention';
+import * as m0046 from './2026-11-29-0046-machine-simulations';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0043-user-preferences': m0043,
   '2026-11-29-0044-compact-observations': m0044,
   '2026-11-29-0045-raw-retention': m0045,
+  '2026-11-29-0046-machine-simulations': m0046,
 };

@@ -14,8 +14,10 @@ import type { Observation } from './observations';
  *   publisher's session is gone).
  * - `gateway`: the gateway's edge health turns NotReporting (no push or ping for GATEWAY_RESPONSE_TIMEOUT_MS).
  * - `replay`: a recorded log has no link at all; its gaps keep the last state.
+ * - `simulator`: the office test screen's simulated execution (decision 1100): its lines are stamped and stored
+ *   by the API as a gateway's; it is stopped by an UNAVAILABLE it sends.
  */
-export type SourceKind = 'shdr' | 'agent' | 'mqtt' | 'gateway' | 'replay';
+export type SourceKind = 'shdr' | 'agent' | 'mqtt' | 'gateway' | 'replay' | 'simulator';
 
 /**
  * reports-admin §9: a gateway whose last response is older than this is not reporting (edge health
@@ -49,6 +51,8 @@ const ORDER_BY_ARRIVAL: Readonly<Record<SourceKind, { drops: boolean; dataAfterD
   // An edge buffers what it reads while the server cannot hear it: its backlog keeps the times the edge
   // recorded, so the lines it pushes after a drop fill the gap with what really happened.
   gateway: { drops: true, dataAfterDrop: false },
+  // Stored with the API's stamps before it is derived, as a gateway's lines are.
+  simulator: { drops: true, dataAfterDrop: false },
   // A recorded log is read in recorded time.
   replay: { drops: false, dataAfterDrop: false },
 };

@@ -8,6 +8,7 @@ export * from './production-runs';
 export * from './api-keys';
 export * from './machines-admin';
 export * from './machine-notifications';
+export * from './simulation';
 export * from './accounts-users';
 export * from './internal-admin';
 export * from './user-preferences';

@@ -152,7 +152,8 @@ export const machineDecommissionRequestSchema = z.object({ name: z.string().max(
 
 export const machineSourceSchema = z.object({
   id: idSchema,
-  kind: z.enum(['shdr', 'agent', 'mqtt', 'gateway']),
+  // simulator: the office test screen's simulated execution (decision 1100).
+  kind: z.enum(['shdr', 'agent', 'mqtt', 'gateway', 'simulator']),
   host: z.string(),
   port: z.number().int(),
   baseUrl: z.string().nullable(),

@@ -16,6 +16,7 @@ import { planning } from './planning';
 import { production } from './production';
 import { remainingScreens } from './remaining-screens';
 import { schedule } from './schedule';
+import { simulation } from './simulation';
 import { scheduleMore } from './schedule-more';
 
 export const officeTexts = {
@@ -31,6 +32,7 @@ export const officeTexts = {
   ...remainingScreens,
   ...schedule,
   ...scheduleMore,
+  ...simulation,
   ...email,
   ...internalCompanies,
   ...internalAdapters,

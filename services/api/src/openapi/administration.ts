@@ -8,6 +8,7 @@ import {
   inviteCreateRequestSchema,
   machineDecommissionRequestSchema,
   machineNotificationsSaveSchema,
+  simulationActionSchema,
   machineOrderRequestSchema,
   machineSaveRequestSchema,
   shiftNotificationsRequestSchema,
@@ -266,6 +267,30 @@ export const ADMINISTRATION_CALLS: readonly DocumentedCall[] = [
     access: 'session',
     who: ADMINS,
     body: machineNotificationsSaveSchema,
+  },
+  // The test screen for simulated execution (live-operations §2; decision 1100).
+  {
+    method: 'get',
+    path: '/api/machines/{id}/simulation',
+    summary: 'A machine’s simulated execution: what it last sent and why it may not be simulated',
+    access: 'session',
+    who: ADMINS,
+  },
+  {
+    method: 'post',
+    path: '/api/machines/{id}/simulation',
+    summary:
+      'Simulate one action (execution, program, parts, fault, automatic cycles) through the ingest path; 409 for a machine with a real source',
+    access: 'session',
+    who: ADMINS,
+    body: simulationActionSchema,
+  },
+  {
+    method: 'delete',
+    path: '/api/machines/{id}/simulation',
+    summary: 'End a machine’s simulation: it stops (UNAVAILABLE) and the simulator stops being its source',
+    access: 'session',
+    who: ADMINS,
   },
   {
     method: 'get',

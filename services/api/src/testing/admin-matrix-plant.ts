@@ -71,6 +71,14 @@ export const PLANT_ROUTES: MatrixRoute[] = [
     audience: 'admin',
     reach: 'company',
   },
+  // The test screen for simulated execution (decision 1100): admins only (its actions: simulation.test.ts).
+  {
+    method: 'GET',
+    path: '/api/machines/:id/simulation',
+    id: (s) => s.machineId,
+    audience: 'admin',
+    reach: 'company',
+  },
 
   // Machine groups (§2: downtime reasons in groups are FullProduct; reports filter by group, so anyone reads,
   // a reports:read key too: decision 1047).

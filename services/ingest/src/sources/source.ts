@@ -3,7 +3,8 @@
 
 export interface SourceRow {
   sourceId: string;
-  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent';
+  /** simulator: lines the office test screen feeds through the inbox, as a gateway's (decision 1100). */
+  kind: 'shdr' | 'gateway' | 'mqtt' | 'agent' | 'simulator';
   companyId: string;
   machineId: string;
   machineName: string;
@@ -23,6 +24,12 @@ export interface SourceRow {
   /** When the source was made: of two companies' sources on one address, the older keeps it (decision 0986). */
   createdAt: number;
 }
+
+/**
+ * Sources whose lines the API stores (observations and an inbox row each) for the worker to derive: a gateway's
+ * pushes, and the office test screen's simulated execution (decision 1100).
+ */
+export const fedByInbox = (kind: SourceRow['kind']): boolean => kind === 'gateway' || kind === 'simulator';
 
 /** An adapter field as the derivation needs it: the MTConnect data item type and subtype of a key. */
 export interface FieldMeaning {

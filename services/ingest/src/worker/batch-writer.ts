@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
 import { clearSetupMark } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
+import { fedByInbox } from '../sources/source';
 import type { DispatchHook } from './auto-dispatch';
 import { dispatchValues } from './auto-dispatch';
 import type { Link, ObservationSink } from './link';
@@ -170,9 +171,9 @@ export class BatchWriter implements ObservationSink, InboxLedger {
         });
     }
     const live = [...links.values()].filter((l) => l.liveDirty);
-    // A gateway push counts its own lines when it stores them.
+    // A gateway push (and a simulated line) counts its own lines when it stores them.
     const stats = [...links.values()]
-      .filter((l) => l.source.kind !== 'gateway')
+      .filter((l) => !fedByInbox(l.source.kind))
       .map((l) => {
         // A copy: passive and agent transports count into one object in place, and what arrives while the
         // batch is written belongs to the next delta.

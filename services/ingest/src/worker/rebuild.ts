@@ -4,6 +4,7 @@ import { CONNECTION_KEY, inboxIdsOf, rawFloor } from '@takt/db';
 import { parseShdrLine } from '../sources/shdr/shdr';
 import type { Observation as RawObservation } from '../sources/shdr/shdr';
 import type { InboxLedger } from '../sources/gateway/inbox';
+import { fedByInbox } from '../sources/source';
 import type { Link } from './link';
 import { MachinePipeline } from './pipeline';
 import type { ObservationRow } from './store';
@@ -93,7 +94,7 @@ export async function rebuild({ db, link, buffered, inbox, now, log, refused }: 
   const floor = await rawFloor(db);
   const lateAt = () => Math.min(old.rebuildFrom!, old.pendingFrom ?? Infinity);
   const lateFrom = () => Math.max(floor, lateAt());
-  const gateway = link.source.kind === 'gateway';
+  const gateway = fedByInbox(link.source.kind);
   let from = lateFrom();
   // A push stores a line's observations and its inbox row in one transaction: the inbox rows seen before
   // the observations are read are all in what is read.

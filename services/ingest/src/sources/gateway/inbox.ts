@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
 import { takeInbox } from '@takt/db';
 import { boundToWindow, parseShdrLine } from '../shdr/shdr';
+import { fedByInbox } from '../source';
 import type { LinkInput } from '../transport';
 
 /** Inbox lines derived per take. */
@@ -19,7 +20,8 @@ export interface InboxLedger {
 }
 
 /**
- * Gateway pushes wait in the inbox (already stored by the API's push route, with their observations);
+ * Gateway pushes (and the test screen's simulated lines, decision 1100) wait in the inbox (already stored by the
+ * API, with their observations);
  * derive them in arrival order. A gateway source's link has a passive transport this drives: the first
  * line connects it, and each line counts against it.
  */
@@ -30,7 +32,7 @@ export async function drainInbox(
   take = INBOX_TAKE,
 ): Promise<void> {
   const byMachine = new Map(
-    [...links].filter((l) => l.source.kind === 'gateway').map((l) => [l.source.machineId, l]),
+    [...links].filter((l) => fedByInbox(l.source.kind)).map((l) => [l.source.machineId, l]),
   );
   if (byMachine.size === 0) return;
   const rows = await takeInbox(db, [...byMachine.keys()], take);
