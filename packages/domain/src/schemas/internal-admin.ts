@@ -202,6 +202,9 @@ export const internalMachineSchema = z.object({
   model: z.string().nullable(),
   integrationType: z.enum(INTEGRATION_TYPES),
   rootMachine: z.boolean(),
+  /** reports-admin §3 Machine billingDate ('YYYY-MM-DD') and integratedAt: root's, else the first data (decision 1111). */
+  billingDate: z.string().nullable(),
+  integratedAt: epochMsSchema.nullable(),
 });
 export type InternalMachine = z.infer<typeof internalMachineSchema>;
 

@@ -64,6 +64,8 @@ export async function listAllMachines(
     'm.make',
     'm.model',
     'm.root_machine',
+    'm.billing_date',
+    'm.integrated_at',
     integrationType.as('integration_type'),
   ]);
   if (sort.nullable) list = list.orderBy(sql`case when ${sort.expr} is null then 1 else 0 end`);
@@ -89,6 +91,8 @@ export async function listAllMachines(
       model: r.model,
       integrationType: r.integration_type,
       rootMachine: r.root_machine === 1,
+      billingDate: r.billing_date,
+      integratedAt: r.integrated_at == null ? null : Number(r.integrated_at),
     })),
   };
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
-import { adminMachineSchema } from '@takt/domain';
+import { adminMachineSchema, internalMachinePageSchema } from '@takt/domain';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aUser } from '../testing/builders';
@@ -152,6 +152,30 @@ describe.each(DIALECTS)('machines admin: root-only fields on %s', (dialect) => {
       integratedAt: first,
       integratedAtSet: false,
     });
+  });
+
+  it('the internal machine list shows the billing date and the integration time (root’s, else the first data)', async () => {
+    const { company, root } = await adminAndRoot();
+    const integratedAt = h.clock.now - 30 * DAY;
+    const set = await created(root, { name: 'Set', billingDate: '2025-01-15', integratedAt });
+    const auto = await created(root, { name: 'Auto' });
+    const first = h.clock.now - 3 * DAY;
+    await h.t.db
+      .insertInto('observations')
+      .values({
+        company_id: company.id,
+        machine_id: String(auto.id),
+        ts: first,
+        key: 'avail',
+        value: 'AVAILABLE',
+      })
+      .execute();
+    const res = await h.get(`/api/internal/machines?filter=${encodeURIComponent(company.name)}`, root);
+    expect(res.status).toBe(200);
+    const page = internalMachinePageSchema.parse(await res.json());
+    const byId = new Map(page.items.map((m) => [m.id, m]));
+    expect(byId.get(String(set.id))).toMatchObject({ billingDate: '2025-01-15', integratedAt });
+    expect(byId.get(String(auto.id))).toMatchObject({ billingDate: null, integratedAt: first });
   });
 
   it('another company’s root-less admin cannot reach the machine (404)', async () => {

@@ -1,5 +1,6 @@
 import type { Executor } from '@takt/db';
 import type { InternalMachinePage, InternalMachinePatch, InternalMachineQuery } from '@takt/domain';
+import { loadMonitoredFrom } from '@takt/db/rollups';
 import { notFound } from '../http/errors';
 import { listAllMachines, updateMachineLabels } from '../repositories/internal-machines';
 
@@ -9,7 +10,19 @@ import { listAllMachines, updateMachineLabels } from '../repositories/internal-m
 
 export async function allMachines(db: Executor, q: InternalMachineQuery): Promise<InternalMachinePage> {
   const { items, total } = await listAllMachines(db, q);
-  return { items, total, limit: q.limit, offset: q.offset };
+  // Decision 1111: an integration time no root user set is the machine's first data (one page: at most 100).
+  const firstData = await loadMonitoredFrom(
+    db,
+    items.filter((m) => m.integratedAt === null).map((m) => m.id),
+  );
+  return {
+    items: items.map((m) =>
+      m.integratedAt === null ? { ...m, integratedAt: firstData.get(m.id) ?? null } : m,
+    ),
+    total,
+    limit: q.limit,
+    offset: q.offset,
+  };
 }
 
 /** Sets make, model and payer of one machine (decision 0923); 404 when there is no such machine. */

@@ -186,6 +186,8 @@ export function InternalMachinesPage() {
                       </th>
                     );
                   })}
+                  <th scope="col">{t('internal.machines.col.billingDate')}</th>
+                  <th scope="col">{t('internal.machines.col.integratedAt')}</th>
                 </AdminTableHead>
                 <tbody>
                   {data.items.map((m) => (
@@ -215,6 +217,12 @@ export function InternalMachinesPage() {
                       </td>
                       <td data-label={label('rootMachine')}>
                         {t(m.rootMachine ? 'internal.machines.yes' : 'internal.machines.no')}
+                      </td>
+                      <td data-label={t('internal.machines.col.billingDate')} className="internal-nowrap">
+                        {m.billingDate ?? t('common.none')}
+                      </td>
+                      <td data-label={t('internal.machines.col.integratedAt')} className="internal-nowrap">
+                        {m.integratedAt === null ? t('common.none') : dateFormat.format(m.integratedAt)}
                       </td>
                       <td className="admin-table__actions">
                         <RowButton
