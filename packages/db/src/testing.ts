@@ -6,6 +6,8 @@ import pg from 'pg';
 import { migrations } from './migrations/index';
 import type { Db, DialectName } from './connect';
 import { migrateToLatest, openDb } from './connect';
+import type { TemplateFacts } from './testing-pool';
+import { dropAbandonedDatabases, pooledName, readTemplateFacts, resetDatabase } from './testing-pool';
 
 /** Every database test runs on both dialects (STYLE.md "Same suite on every dialect"). */
 export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres'];
@@ -20,7 +22,8 @@ function urlFor(database: string): string {
   return u.toString();
 }
 
-async function withAdmin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
+/** `work` on a client of the test server's admin database. */
+export async function withAdmin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: TEST_PG_URL });
   await c.connect();
   try {
@@ -119,22 +122,48 @@ export async function freshDb(dialect: DialectName): Promise<TestDb> {
     };
   }
   // A fresh database copied from a migrated template: isolated catalogs (no test can see another's
-  // tables mid-drop) and no migration run per test.
+  // tables mid-drop) and no migration run per test. Under vitest, one a test is done with is emptied back to
+  // the template's rows and handed out again (decision 1135).
   const template = await ensureTemplate();
-  const name = `takt_t_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  const reused = REUSE ? spares.pop() : undefined;
+  const name = reused ?? pooledName();
+  if (reused === undefined) await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   // Test data need not survive a crash: commits don't wait for the WAL flush (synchronous_commit off).
   const url = `${urlFor(name)}?options=${encodeURIComponent('-c synchronous_commit=off')}`;
+  // Read from the first copy before any test writes to it.
+  if (REUSE) factsReady ??= readTemplateFacts(url).catch(() => undefined);
+  const facts = REUSE ? await factsReady : undefined;
   const db = openDb(url, { poolSize: 4 });
   return {
     ...db,
     url,
     cleanup: async () => {
       await db.close();
-      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      if (facts && (await resetDatabase(url, facts))) spares.push(name);
+      else await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }
+
+/**
+ * Test databases are reused only under vitest, whose set-up drops the spares (decision 1135);
+ * TAKT_TEST_DB_REUSE=0 makes a new one for every freshDb, as before.
+ */
+const REUSE = process.env.VITEST !== undefined && process.env.TAKT_TEST_DB_REUSE !== '0';
+/** Emptied databases of this process, ready for the next freshDb('postgres'). */
+const spares: string[] = [];
+let factsReady: Promise<TemplateFacts | undefined> | undefined;
+
+/** Drops this process's spare databases (after each test file of a group whose files get fresh modules). */
+export async function dropSpareDatabases(): Promise<void> {
+  for (let name = spares.pop(); name !== undefined; name = spares.pop()) {
+    const dropping = name;
+    await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${dropping} WITH (FORCE)`));
+  }
+}
+
+/** Drops the spare databases of test processes that have ended (vitest's global set-up and teardown). */
+export const dropEndedProcessesDatabases = (): Promise<number> => dropAbandonedDatabases(TEST_PG_URL);
 
 /**
  * A database that does not exist yet or has no tables, to restore a backup into: a file path in a new
