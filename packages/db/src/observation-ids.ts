@@ -14,11 +14,38 @@ interface Known {
 
 interface Dictionary {
   table: 'observation_machines' | 'observation_keys';
-  column: 'machine_id' | 'key';
+  /** The name as the cache and the batch know it: a machine's is its company and id joined by a tab. */
+  name: string;
+  /** The column read by `in (…)`, and what a name puts in it. */
+  lookup: 'machine_id' | 'key';
+  lookupOf: (name: string) => string;
+  /** The columns an insert writes, their values from a name, and the unique key a conflict is on. */
+  columns: string;
+  valuesOf: (name: string) => string[];
+  unique: string;
 }
 
-const MACHINES: Dictionary = { table: 'observation_machines', column: 'machine_id' };
-const KEYS: Dictionary = { table: 'observation_keys', column: 'key' };
+/** A machine's name in its dictionary: its company and id (the same machine id under another company is another). */
+export const machineName = (companyId: string, machineId: string) => `${companyId}\t${machineId}`;
+
+const MACHINES: Dictionary = {
+  table: 'observation_machines',
+  name: "company_id || '\t' || machine_id",
+  lookup: 'machine_id',
+  lookupOf: (name) => name.slice(name.indexOf('\t') + 1),
+  columns: 'company_id, machine_id',
+  valuesOf: (name) => [name.slice(0, name.indexOf('\t')), name.slice(name.indexOf('\t') + 1)],
+  unique: 'machine_id, company_id',
+};
+const KEYS: Dictionary = {
+  table: 'observation_keys',
+  name: 'key',
+  lookup: 'key',
+  lookupOf: (name) => name,
+  columns: 'key',
+  valuesOf: (name) => [name],
+  unique: 'key',
+};
 
 const knownByHandle = new WeakMap<object, { machines: Known; keys: Known }>();
 
@@ -45,22 +72,20 @@ async function readIds(
   names: readonly string[],
   out: Map<string, number>,
 ) {
+  const wanted = new Set(names);
   for (let i = 0; i < names.length; i += NAMES_PER_STATEMENT) {
-    const part = names.slice(i, i + NAMES_PER_STATEMENT);
+    const part = [...new Set(names.slice(i, i + NAMES_PER_STATEMENT).map(d.lookupOf))];
     const marks = part.map((_, j) => (numbered ? `$${j + 1}` : '?')).join(', ');
     const r = await trx.executeQuery<{ id: number; name: string }>(
-      CompiledQuery.raw(
-        `select id, ${d.column} as name from ${d.table} where ${d.column} in (${marks})`,
-        part,
-      ),
+      CompiledQuery.raw(`select id, ${d.name} as name from ${d.table} where ${d.lookup} in (${marks})`, part),
     );
-    for (const row of r.rows) out.set(row.name, Number(row.id));
+    for (const row of r.rows) if (wanted.has(row.name)) out.set(row.name, Number(row.id));
   }
 }
 
 /**
- * The ids of `names` in dictionary `d`, inserting the missing ones (`extra` gives a machine's company). Concurrent
- * writers on PostgreSQL: the insert waits for another's uncommitted one and skips it, and the read after it sees it.
+ * The ids of `names` in dictionary `d`, inserting the missing ones. Concurrent writers on PostgreSQL: the insert
+ * waits for another's uncommitted one and skips it, and the read after it sees it.
  */
 async function idsOf(
   trx: Executor,
@@ -68,7 +93,6 @@ async function idsOf(
   d: Dictionary,
   known: Known,
   names: Iterable<string>,
-  extra?: (name: string) => string,
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const missing: string[] = [];
@@ -92,20 +116,18 @@ async function idsOf(
   }
   const fresh = missing.filter((n) => !found.has(n));
   if (fresh.length === 0) return out;
-  const columns = extra ? `company_id, ${d.column}` : d.column;
-  const width = extra ? 2 : 1;
+  const width = d.valuesOf(fresh[0]!).length;
   for (let i = 0; i < fresh.length; i += NAMES_PER_STATEMENT) {
     const part = fresh.slice(i, i + NAMES_PER_STATEMENT);
     const params: string[] = [];
     const tuples = part.map((name, j) => {
-      if (extra) params.push(extra(name));
-      params.push(name);
+      params.push(...d.valuesOf(name));
       const marks = Array.from({ length: width }, (_, c) => (numbered ? `$${j * width + c + 1}` : '?'));
       return `(${marks.join(', ')})`;
     });
     await trx.executeQuery(
       CompiledQuery.raw(
-        `insert into ${d.table} (${columns}) values ${tuples.join(', ')} on conflict (${d.column}) do nothing`,
+        `insert into ${d.table} (${d.columns}) values ${tuples.join(', ')} on conflict (${d.unique}) do nothing`,
         params,
       ),
     );
@@ -122,16 +144,16 @@ async function idsOf(
   return out;
 }
 
-/** The machine ids (dictionary rows made for new machines, with their company) and key ids of one batch. */
+/** The ids of one batch's machines (by machineName; a new one gets its dictionary row) and keys. */
 export async function observationIds(
   trx: Executor,
   numbered: boolean,
-  machines: ReadonlyMap<string, string>,
+  machines: Iterable<string>,
   keys: Iterable<string>,
 ): Promise<{ machines: Map<string, number>; keys: Map<string, number> }> {
   const known = knownOf(trx);
   return {
-    machines: await idsOf(trx, numbered, MACHINES, known.machines, machines.keys(), (m) => machines.get(m)!),
+    machines: await idsOf(trx, numbered, MACHINES, known.machines, machines),
     keys: await idsOf(trx, numbered, KEYS, known.keys, keys),
   };
 }

@@ -3,7 +3,7 @@ import type { Executor } from './scope';
 import { CompiledQuery } from 'kysely';
 import { insertRows, insertSizes, insertText, numberedPlaceholders } from './batch-insert';
 import { copyField, copyStatement } from './copy';
-import { observationIds } from './observation-ids';
+import { machineName, observationIds } from './observation-ids';
 
 // The one writer of raw observations: the gateway push (API) and the ingest worker both store machine data through
 // these, into the compact observation_rows (migration 0044, decision 1130; `observations` is the view readers
@@ -77,19 +77,20 @@ async function compactRows<T>(
   valueOf: (r: T) => string | null,
   tsOf: (r: T) => number,
 ): Promise<Compact[]> {
-  const machines = new Map<string, string>();
+  // A machine is its company and id: the same id under another company is another machine (tenancy, decision 1130).
+  const names: string[] = new Array(rows.length);
   const keys = new Set<string>();
-  for (const r of rows) {
-    const m = machineOf(r);
-    if (!machines.has(m)) machines.set(m, companyOf(r));
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as T;
+    names[i] = machineName(companyOf(r), machineOf(r));
     keys.add(keyOf(r));
   }
-  const ids = await observationIds(trx, numbered, machines, keys);
+  const ids = await observationIds(trx, numbered, new Set(names), keys);
   const out: Compact[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as T;
     out[i] = {
-      m: ids.machines.get(machineOf(r))!,
+      m: ids.machines.get(names[i]!)!,
       ts: tsOf(r),
       k: ids.keys.get(keyOf(r))!,
       value: valueOf(r),

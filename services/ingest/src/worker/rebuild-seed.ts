@@ -20,13 +20,11 @@ export async function signalsBefore(
   /** The raw floor (decision 1132): rows before it are not read (late data refused there), the seeds stand in. */
   rawFrom = 0,
 ): Promise<Array<{ ts: number; key: string; value: string | null }>> {
-  const machine = await db
-    .selectFrom('observation_machines')
-    .select('id')
-    .where('machine_id', '=', machineId)
-    .executeTakeFirst();
-  if (!machine) return [];
-  const m = machine.id;
+  // Its dictionary ids: one, unless rows were ever written under another company (read, as the view reads them).
+  const m = (
+    await db.selectFrom('observation_machines').select('id').where('machine_id', '=', machineId).execute()
+  ).map((r) => r.id);
+  if (m.length === 0) return [];
   const keys = new Map(
     (await db.selectFrom('observation_keys').select(['id', 'key']).execute()).map((r) => [r.id, r.key]),
   );
@@ -34,7 +32,7 @@ export async function signalsBefore(
   const first = await db
     .selectFrom('observation_rows')
     .select((eb) => eb.fn.min<number>('ts').as('ts'))
-    .where('m', '=', m)
+    .where('m', 'in', m)
     .executeTakeFirst();
   const earliest = first?.ts == null ? null : Math.max(rawFrom, Number(first.ts));
   const latest = new Map<number, number>();
@@ -45,7 +43,7 @@ export async function signalsBefore(
       db
         .selectFrom('observation_rows')
         .select(['k', (eb) => eb.fn.max<number>('ts').as('ts')])
-        .where('m', '=', m)
+        .where('m', 'in', m)
         .where('ts', '>=', slice)
         .where('ts', '<', to)
         .groupBy('k')
@@ -53,7 +51,7 @@ export async function signalsBefore(
       db
         .selectFrom('observation_rows')
         .select((eb) => eb.fn.max<number>('ts').as('ts'))
-        .where('m', '=', m)
+        .where('m', 'in', m)
         .where('k', '=', connection)
         .where('value', '=', 'DISCONNECTED')
         .where('ts', '>=', slice)
@@ -72,7 +70,7 @@ export async function signalsBefore(
     const seeds = await db
       .selectFrom('observation_seeds')
       .select(['k', 'ts', 'value'])
-      .where('m', '=', m)
+      .where('m', 'in', m)
       .where('ts', '<', floor)
       .execute();
     const unseen = seeds.filter((s) => !latest.has(s.k));
@@ -86,7 +84,7 @@ export async function signalsBefore(
     const rows = await db
       .selectFrom('observation_rows')
       .select(['ts', 'value'])
-      .where('m', '=', m)
+      .where('m', 'in', m)
       .where('k', '=', k)
       .where('ts', '=', ts)
       .execute();
