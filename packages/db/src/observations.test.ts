@@ -91,6 +91,33 @@ describe.each(DIALECTS)('observations writer on %s', (dialect) => {
     expect(await stored('m3')).toHaveLength(100);
   });
 
+  // Decision 1130: the writer keeps the dictionary ids it knows committed; one a rolled-back batch made is not kept
+  // (SQLite hands the same id to the next new name), so later rows of each machine and key read back as theirs.
+  it('keeps no machine or key id of a rolled-back batch', async () => {
+    t = await freshDb(dialect);
+    const one = (machine: string, key: string, value: string) => [
+      { company_id: 'c1', machine_id: machine, ts: 1_700_000_000_000, key, value },
+    ];
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await insertObservations(trx, one('gone', 'gone_key', 'x'));
+        await insertObservations(trx, one('gone', 'gone_key', 'y'));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await t.db.transaction().execute((trx) => insertObservations(trx, one('kept', 'kept_key', 'k')));
+    await t.db.transaction().execute((trx) => insertObservations(trx, one('gone', 'gone_key', 'g')));
+    const all = await t.db
+      .selectFrom('observations')
+      .select(['machine_id', 'key', 'value'])
+      .orderBy('value')
+      .execute();
+    expect(all).toEqual([
+      { machine_id: 'gone', key: 'gone_key', value: 'g' },
+      { machine_id: 'kept', key: 'kept_key', value: 'k' },
+    ]);
+  });
+
   it('rejects a bad row without storing the rest of its batch', async () => {
     t = await freshDb(dialect);
     const rows = rowsOf('m4', 200);
