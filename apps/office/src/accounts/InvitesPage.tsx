@@ -16,7 +16,7 @@ import {
 } from '../admin/AdminParts';
 import { formError } from '../admin/form';
 import { AccountsFrame, RoleField } from './UsersPage';
-import { inviteBody, inviteErrors, inviteState, newInviteForm, ROLE_TEXT } from './users';
+import { inviteBody, inviteErrors, inviteState, mayBrand, newInviteForm, ROLE_TEXT } from './users';
 import type { InviteForm } from './users';
 import '../admin/admin.css';
 import './accounts.css';
@@ -26,6 +26,9 @@ import './accounts.css';
 // POST /api/invites/:id/resend and DELETE /api/invites/:id (decision 0880).
 
 const invitePath = itemPath('/api/invites');
+
+/** The brand column shows only when some invite has a brand (decision 1117). */
+const branded = (invites: readonly Invite[]) => invites.some((i) => i.brandOverride !== null);
 
 export function InvitesPage() {
   const { me } = useSession();
@@ -126,6 +129,7 @@ function InvitesScreen({
                 t('invites.invitedBy'),
                 t('invites.sent'),
                 t('invites.expires'),
+                ...(branded(invites) ? [t('invites.brandColumn')] : []),
               ]}
             >
               {invites.map((i) => {
@@ -147,6 +151,9 @@ function InvitesScreen({
                         formatDateTime(i.expiresAt, zone)
                       )}
                     </td>
+                    {branded(invites) && (
+                      <td data-label={t('invites.brandColumn')}>{i.brandOverride ?? t('common.none')}</td>
+                    )}
                     <td className="admin-table__actions">
                       <RowButton
                         text={t('invites.resend')}
@@ -199,6 +206,21 @@ function InvitesScreen({
             )}
           </Field>
           <RoleField label={t('invites.role')} value={form.role} onChange={(role) => set({ role })} />
+          {/* reports-admin §3 "brand_override" (decision 1117): root users and service providers. */}
+          {mayBrand(me) && (
+            <Field label={t('invites.brand')} hint={t('invites.brandHint')} error={errors.brand}>
+              {(p) => (
+                <input
+                  {...p}
+                  type="text"
+                  maxLength={60}
+                  autoComplete="off"
+                  value={form.brand ?? ''}
+                  onChange={(e) => set({ brand: e.target.value })}
+                />
+              )}
+            </Field>
+          )}
         </FormDialog>
       )}
 

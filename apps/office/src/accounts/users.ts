@@ -1,4 +1,4 @@
-import { inviteeLines, passwordChecks, ROLES } from '@takt/domain';
+import { brandOverrideSchema, inviteeLines, passwordChecks, ROLES } from '@takt/domain';
 import type { AccountUser, Invite, PasswordRule, Role } from '@takt/domain';
 import { t } from '@takt/ui';
 import type { MessageKey } from '@takt/ui';
@@ -45,6 +45,18 @@ export interface InviteForm {
   invitees: string;
   /** reports-admin §6 "Invite roles: default kiosk". */
   role: Role;
+  /** reports-admin §3 "brand_override" (decision 1117): root users and service providers only; '' for none. */
+  brand?: string;
+}
+
+/** Who may give an invite a brand (decision 1117): root users and users of a service provider. */
+export const mayBrand = (me: { isRoot: boolean; company: { product_tier: string } }): boolean =>
+  me.isRoot || me.company.product_tier === 'serviceProvider';
+
+/** The brand as the API takes it, or the rule's words when it would refuse it. */
+function brandOf(text: string | undefined): { value: string | null } | { error: string } {
+  const parsed = brandOverrideSchema.safeParse(text ?? '');
+  return parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0]?.message ?? '' };
 }
 
 export const newInviteForm = (): InviteForm => ({ invitees: '', role: 'kiosk' });
@@ -52,10 +64,11 @@ export const newInviteForm = (): InviteForm => ({ invitees: '', role: 'kiosk' })
 /** A loose e-mail check for typing; the API has the last word. */
 const looksLikeEmail = (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s);
 
-/** reports-admin §5 "Invitees one per line, trimmed": required, and each line an address. */
+/** reports-admin §5 "Invitees one per line, trimmed": required, and each line an address; a brand as the API's. */
 export const inviteErrors = (f: InviteForm) => {
   const lines = inviteeLines(f.invitees);
   const bad = lines.find((l) => !looksLikeEmail(l));
+  const brand = brandOf(f.brand);
   return setErrors({
     invitees:
       lines.length === 0
@@ -63,13 +76,18 @@ export const inviteErrors = (f: InviteForm) => {
         : bad
           ? t('invites.badAddress', { email: bad })
           : null,
+    brand: 'error' in brand ? brand.error : null,
   });
 };
 
-export const inviteBody = (f: InviteForm): { invitees: string[]; role: Role } => ({
-  invitees: inviteeLines(f.invitees),
-  role: f.role,
-});
+export const inviteBody = (f: InviteForm): { invitees: string[]; role: Role; brandOverride?: string } => {
+  const brand = brandOf(f.brand);
+  return {
+    invitees: inviteeLines(f.invitees),
+    role: f.role,
+    ...('value' in brand && brand.value !== null ? { brandOverride: brand.value } : {}),
+  };
+};
 
 /** An invite's state at `now`: its link works until it expires. */
 export const inviteState = (i: Pick<Invite, 'expiresAt'>, now: number): 'pending' | 'expired' =>

@@ -6,20 +6,23 @@ import { EMAIL_PREFERENCES_PATH } from '../accounts/email-preferences';
 import { INTERNAL_PATHS, isRootUser } from '../internal/paths';
 import { mayPlan } from '../jobs/planning';
 import { navSection, PATHS } from '../routes';
+import { AnonymizeSwitch } from '../reports/AnonymizeSwitch';
+import { PreferencesProvider } from '../reports/preferences';
+import { ProductName } from './ProductName';
 
 /** Header (company, user, Log out), main navigation and the page. */
 export function AppShell() {
   const { me, logout } = useSession();
   const section = navSection(useLocation().pathname);
 
-  return (
+  const shell = (
     <div className="shell">
       <a className="skip-link" href="#content">
         {t('common.skipToContent')}
       </a>
       <header className="shell__header">
         <div className="shell__brand">
-          <span className="shell__product">{t('app.name')}</span>
+          <ProductName />
           <span className="shell__company">{me.company.name}</span>
         </div>
         <nav className="shell__nav" aria-label={t('office.nav')}>
@@ -98,6 +101,7 @@ export function AppShell() {
           </NavLink>
           {/* reports-admin §2 "E-mail notification preferences": every user's own (decision 0904). */}
           <NavLink to={EMAIL_PREFERENCES_PATH}>{t('email.nav')}</NavLink>
+          <AnonymizeSwitch />
           <button type="button" className="button" onClick={() => void logout()}>
             {t('logout')}
           </button>
@@ -108,4 +112,6 @@ export function AppShell() {
       </div>
     </div>
   );
+  // The report preferences and the anonymize option (decisions 1115, 1116), read once per session.
+  return <PreferencesProvider>{shell}</PreferencesProvider>;
 }

@@ -2,10 +2,8 @@ import { companyFlagsSchema } from '@takt/domain';
 import type { CompanyClock, CompanyFlags, Shift } from '@takt/domain';
 import {
   ApiError,
-  browserStorage,
   localeZone,
   parseDashboardResponse,
-  readPreferences,
   readRangeParams,
   selectableShifts,
   shiftsParam,
@@ -13,20 +11,21 @@ import {
   useDebounced,
   useSession,
   useUserToken,
-  writePreferences,
   writeRangeParams,
 } from '@takt/ui';
-import type { AppliedRange, Horizon, ReportPreferences, ShiftOption } from '@takt/ui';
+import type { AppliedRange, Horizon, ShiftOption } from '@takt/ui';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { api } from '../api';
 import { useMinuteNow } from '../company-clock';
 import { visibleLists } from '../oee/report';
 import type { ListKind, OeeSelection } from '../oee/report';
+import { usePreferences } from './preferences';
 import { adoptedRange, drillInterval, drillTo, readDrillDown, REPORT_HORIZONS } from './shared';
 
 // The state the OEE and utilization reports share: the applied range in the URL with the last horizon
-// remembered per company (reports-admin §9), and the group names for the title and the filter.
+// remembered per company (reports-admin §9; on the server, decision 1115), and the group names for the title
+// and the filter.
 
 export function useReportRange({
   clock,
@@ -43,15 +42,11 @@ export function useReportRange({
   /** The horizons the report offers (the URL's interval must be one of them). */
   horizons?: readonly Horizon[];
 }) {
-  const { me } = useSession();
   const now = useMinuteNow(offsetMs);
   const [query, setQuery] = useSearchParams();
   const search = query.toString();
-  const storedHorizon = useMemo(
-    () =>
-      horizonPreference ? readPreferences(browserStorage(), me.company.id)[horizonPreference] : undefined,
-    [me.company.id, horizonPreference],
-  );
+  const { report, update } = usePreferences();
+  const storedHorizon = horizonPreference ? report[horizonPreference] : undefined;
   const defaultInterval = storedHorizon && horizons.includes(storedHorizon) ? storedHorizon : defaultHorizon;
   const applied = useMemo(
     () =>
@@ -69,13 +64,10 @@ export function useReportRange({
   );
   const apply = useCallback(
     (r: AppliedRange) => {
-      if (horizonPreference) {
-        const patch: ReportPreferences = { [horizonPreference]: r.interval };
-        writePreferences(browserStorage(), me.company.id, patch);
-      }
+      if (horizonPreference) void update({ [horizonPreference]: r.interval });
       setParams((q) => writeRangeParams(q, r));
     },
-    [horizonPreference, me.company.id, setParams],
+    [horizonPreference, update, setParams],
   );
   return { now, query, search, applied, apply, setParams };
 }
@@ -194,12 +186,10 @@ export function useShiftSelection(): {
   /** The shift ids a report call filters to: null until the options are known, empty for no filter. */
   filter: string[] | null;
 } {
-  const { me } = useSession();
+  const { report, update } = usePreferences();
   const [options, setOptions] = useState<ShiftOption[] | null>(null);
   // Without a stored choice every shift is ticked (no filter), which is what the boxes then show.
-  const [stored, setStored] = useState<string[] | null>(
-    () => readPreferences(browserStorage(), me.company.id).shifts ?? null,
-  );
+  const stored = report.shifts ?? null;
   useEffect(() => {
     const controller = new AbortController();
     api
@@ -212,13 +202,7 @@ export function useShiftSelection(): {
     return () => controller.abort();
   }, []);
   const selected = useMemo(() => stored ?? (options ?? []).map((o) => o.id), [stored, options]);
-  const setSelected = useCallback(
-    (ids: string[]) => {
-      setStored(ids);
-      writePreferences(browserStorage(), me.company.id, { shifts: ids });
-    },
-    [me.company.id],
-  );
+  const setSelected = useCallback((ids: string[]) => void update({ shifts: ids }), [update]);
   const filter = useMemo(
     () => (options ? (shiftsParam(options, selected)?.split(',') ?? []) : null),
     [options, selected],

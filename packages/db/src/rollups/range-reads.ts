@@ -10,7 +10,8 @@ import { toAnnotation, toAnnotationType } from '../rows';
 /**
  * Where each machine's monitored life starts (METRICS.md §1, decision 1010): its first stored observation,
  * its first state interval (the deriver starts there) or, for a manual work center, its first manual count;
- * absent: not monitored yet. One index lookup per machine and fact (min over (machine_id, time) indexes).
+ * absent: not monitored yet. One index lookup per machine and fact (min over (machine_id, time) indexes). Raw
+ * retention (decision 1132) removes the first observations, never the state intervals derived from them.
  */
 export async function loadMonitoredFrom(
   db: Kysely<Database>,
@@ -23,11 +24,12 @@ export async function loadMonitoredFrom(
     .where('m.id', 'in', [...machineIds])
     .select((eb) => [
       'm.id',
-      eb
-        .selectFrom('observations as o')
-        .whereRef('o.machine_id', '=', 'm.id')
-        .select((e) => e.fn.min<number>('o.ts').as('t'))
-        .as('observed'),
+      // The first stored row of each dictionary id of the machine (decision 1130): one key lookup each, where min()
+      // through the observations view would read every row of the machine.
+      sql<
+        number | null
+      >`(select min((select r.ts from observation_rows r where r.m = om.id order by r.ts limit 1))
+        from observation_machines om where om.machine_id = ${sql.ref('m.id')})`.as('observed'),
       eb
         .selectFrom('state_intervals as s')
         .whereRef('s.machine_id', '=', 'm.id')

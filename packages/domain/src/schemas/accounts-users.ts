@@ -66,8 +66,26 @@ export const inviteSchema = z.object({
   createdAt: z.number(),
   sentAt: z.number(),
   expiresAt: z.number(),
+  /** reports-admin §3 "brand_override": the name shown instead of Takt (decision 1117); null: Takt. */
+  brandOverride: z.string().nullable(),
 });
 export type Invite = z.infer<typeof inviteSchema>;
+
+/** The longest brand an invite may set (decision 1117). */
+export const BRAND_MAX = 40;
+const BRAND_RULE = `A brand is at most ${BRAND_MAX} letters, digits, spaces and . , & ' ( ) -`;
+
+/**
+ * An invite's brand_override (decision 1117): trimmed, letters of any script, digits, spaces and . , & ' ( ) -
+ * only (it goes into e-mail subjects and the app header), at most BRAND_MAX characters; empty means none.
+ */
+export const brandOverrideSchema = z
+  .string({ error: BRAND_RULE })
+  .trim()
+  .max(BRAND_MAX, BRAND_RULE)
+  .regex(/^[\p{L}\p{N} .,&'()-]*$/u, BRAND_RULE)
+  .transform((s) => (s === '' ? null : s.replace(/ {2,}/g, ' ')))
+  .nullable();
 
 const emailSchema = z.string().trim().toLowerCase().email('Enter a valid e-mail address').max(254);
 
@@ -92,6 +110,7 @@ export const inviteCreateRequestSchema = z.object({
         .max(100, 'At most 100 invitees at once'),
     ),
   role: roleSchema.default('kiosk'),
+  brandOverride: brandOverrideSchema.optional(),
 });
 export type InviteCreateRequest = z.input<typeof inviteCreateRequestSchema>;
 

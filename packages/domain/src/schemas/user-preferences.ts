@@ -22,6 +22,8 @@ export const userPreferencesSchema = z.object({
   anonymize: z.boolean(),
   /** Whether the caller may turn anonymize on: root users and users of a company that is not the demo. */
   anonymizeOffered: z.boolean(),
+  /** The name the user's app shows instead of Takt (the brand_override of their invite; decision 1117). */
+  brand: z.string().nullable(),
 });
 export type UserPreferences = z.infer<typeof userPreferencesSchema>;
 
@@ -40,7 +42,7 @@ export const userPreferencesUpdateSchema = z.strictObject({
 export type UserPreferencesUpdate = z.infer<typeof userPreferencesUpdateSchema>;
 
 /** What a user who never saved a preference gets. */
-export const DEFAULT_USER_PREFERENCES: Omit<UserPreferences, 'anonymizeOffered'> = {
+export const DEFAULT_USER_PREFERENCES: Omit<UserPreferences, 'anonymizeOffered' | 'brand'> = {
   oeeHorizon: null,
   utilizationHorizon: null,
   shifts: null,

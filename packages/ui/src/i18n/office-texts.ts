@@ -18,6 +18,7 @@ import { remainingScreens } from './remaining-screens';
 import { schedule } from './schedule';
 import { simulation } from './simulation';
 import { scheduleMore } from './schedule-more';
+import { userPreferencesTexts } from './user-preferences';
 
 export const officeTexts = {
   ...adminPlant,
@@ -37,4 +38,5 @@ export const officeTexts = {
   ...internalCompanies,
   ...internalAdapters,
   ...internalGateways,
+  ...userPreferencesTexts,
 } as const;

@@ -11,6 +11,8 @@ export interface InviteRecord {
   createdAt: number;
   sentAt: number;
   expiresAt: number;
+  /** The brand shown instead of Takt (decision 1117); null: Takt. */
+  brandOverride: string | null;
 }
 
 const toInvite = (r: InvitesTable): InviteRecord => ({
@@ -22,6 +24,7 @@ const toInvite = (r: InvitesTable): InviteRecord => ({
   createdAt: r.created_at,
   sentAt: r.sent_at,
   expiresAt: r.expires_at,
+  brandOverride: r.brand_override ?? null,
 });
 
 /** The company's open invites, newest first; `invitedBy` is the inviter's name when they still exist. */
@@ -64,6 +67,7 @@ export async function insertInvite(
       created_at: input.createdAt,
       sent_at: input.sentAt,
       expires_at: input.expiresAt,
+      brand_override: input.brandOverride,
     })
     .execute();
 }

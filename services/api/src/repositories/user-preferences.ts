@@ -5,7 +5,7 @@ import { REPORT_INTERVAL_UNITS } from '@takt/domain';
 
 // A user's report preferences in their company (migration 0043, decision 1115). SQL only; one mapping.
 
-export type StoredPreferences = Omit<UserPreferences, 'anonymizeOffered'>;
+export type StoredPreferences = Omit<UserPreferences, 'anonymizeOffered' | 'brand'>;
 type Horizon = (typeof REPORT_INTERVAL_UNITS)[number];
 
 const horizonOf = (v: string | null): Horizon | null =>
@@ -55,4 +55,19 @@ export async function companyShiftIds(scope: CompanyScope, ids: readonly string[
   if (ids.length === 0) return new Set();
   const rows = await scope.selectFrom('shifts').select('id').where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** The brand a user's app shows instead of Takt (decision 1117); null: Takt. */
+export async function getUserBrand(scope: CompanyScope, userId: string): Promise<string | null> {
+  const row = await scope
+    .selectFrom('users')
+    .select('brand_override')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.brand_override ?? null;
+}
+
+/** Gives a user the brand of the invite that made them. Mutates. */
+export async function setUserBrand(scope: CompanyScope, userId: string, brand: string | null): Promise<void> {
+  await scope.updateTable('users').set({ brand_override: brand }).where('id', '=', userId).execute();
 }

@@ -33,6 +33,7 @@ describe.each(DIALECTS)('report preferences on %s', (dialect) => {
       shifts: null,
       anonymize: false,
       anonymizeOffered: true,
+      brand: null,
     });
     const early = await aShift(h.t.db, company, { name: 'Early' });
     const late = await aShift(h.t.db, company, { name: 'Late' });
@@ -50,6 +51,7 @@ describe.each(DIALECTS)('report preferences on %s', (dialect) => {
       shifts: [late, early],
       anonymize: true,
       anonymizeOffered: true,
+      brand: null,
     });
     // null clears a choice; a field left out stays.
     await h.send('PUT', PREFS, other, { oeeHorizon: null, shifts: null });

@@ -24,6 +24,8 @@ import {
   spendPasswordLinks,
 } from '../repositories/account-links';
 import type { InviteRecord } from '../repositories/account-links';
+import { setUserBrand } from '../repositories/user-preferences';
+import { brandRefused, mayBrandInvites } from './invite-brand';
 import { getCompany } from '../repositories/company';
 import { mailableUser } from './login-throttle';
 import {
@@ -212,6 +214,7 @@ const publicInvite = (i: InviteRecord): Invite => ({
   createdAt: i.createdAt,
   sentAt: i.sentAt,
   expiresAt: i.expiresAt,
+  brandOverride: i.brandOverride,
 });
 
 export async function invites(ctx: ServiceCtx): Promise<Invite[]> {
@@ -221,20 +224,22 @@ export async function invites(ctx: ServiceCtx): Promise<Invite[]> {
 async function mailInvite(
   ctx: ServiceCtx,
   transport: MailTransport,
-  invite: { email: string; role: Role; expiresAt: number },
+  invite: { email: string; role: Role; expiresAt: number; brandOverride: string | null },
   token: string,
   origin: string,
 ): Promise<boolean> {
   const { user, company } = userCaller(ctx);
+  // decision 1117: the invite's brand stands where the product's name would.
+  const product = invite.brandOverride ?? 'Takt';
   const result = await sendMail(
     ctx.scope,
     transport,
     {
       userId: null,
       to: invite.email,
-      subject: `You are invited to ${company.name} on Takt`,
+      subject: `You are invited to ${company.name} on ${product}`,
       text:
-        `Hello,\n\n${user.displayName} invited you to ${company.name} on Takt (role: ${invite.role}).\n\n` +
+        `Hello,\n\n${user.displayName} invited you to ${company.name} on ${product} (role: ${invite.role}).\n\n` +
         `Open this link to set your password:\n\n${linkUrl(origin, token)}\n\n` +
         `The link works once, until ${day(invite.expiresAt)}.\n`,
     },
@@ -251,10 +256,11 @@ async function mailInvite(
 export async function createInvites(
   ctx: ServiceCtx,
   transport: MailTransport,
-  input: { invitees: string[]; role: Role },
+  input: { invitees: string[]; role: Role; brandOverride?: string | null | undefined },
   origin: string,
 ): Promise<{ invites: Invite[]; failed: string[] }> {
-  userCaller(ctx);
+  const brandOverride = input.brandOverride ?? null;
+  if (brandOverride !== null && !mayBrandInvites(userCaller(ctx))) throw brandRefused();
   const emails = [...new Set(input.invitees)];
   const issues: Array<{ field: string; code: string; message: string }> = [];
   for (const [i, email] of emails.entries()) {
@@ -277,6 +283,7 @@ export async function createInvites(
       createdAt: ctx.now,
       sentAt: ctx.now,
       expiresAt: ctx.now + INVITE_TTL_MS,
+      brandOverride,
     };
     await insertInvite(ctx.scope, { ...invite, tokenHash: hashToken(token) });
     if (!(await mailInvite(ctx, transport, invite, token, origin))) failed.push(email);
@@ -370,6 +377,7 @@ export async function setPasswordWithLink(
         },
         now,
       );
+      if (invite.brandOverride) await setUserBrand(scope, user.id, invite.brandOverride);
       return { email: user.email };
     }
     const scope = companyScope(trx, found.companyId);

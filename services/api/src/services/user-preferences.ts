@@ -2,13 +2,18 @@ import { DEFAULT_USER_PREFERENCES } from '@takt/domain';
 import type { UserPreferences, UserPreferencesUpdate } from '@takt/domain';
 import { ApiError, invalidInput } from '../http/errors';
 import { anonymizeOffered } from '../http/anonymize';
-import { companyShiftIds, getUserPreferences, saveUserPreferences } from '../repositories/user-preferences';
+import {
+  companyShiftIds,
+  getUserBrand,
+  getUserPreferences,
+  saveUserPreferences,
+} from '../repositories/user-preferences';
 import type { ServiceCtx } from './context';
 import { userCallerOf } from './email-notifications';
 
 // Report preferences on the server (issue 29 point 9; decisions 1115, 1116): the last OEE and utilization
 // horizon, the ticked shifts and the anonymize option, per user in their company, so they follow the user to
-// another device. A user's own only: tablets and API keys have none (403).
+// another device; with the brand the user's app shows (decision 1117). A user's own only: tablets and API keys have none (403).
 
 export const ANONYMIZE_REFUSED = 'The anonymize option is for root or non-demo accounts.';
 
@@ -17,7 +22,12 @@ export async function userPreferences(ctx: ServiceCtx): Promise<UserPreferences>
   const stored = (await getUserPreferences(ctx.scope, caller.user.id)) ?? DEFAULT_USER_PREFERENCES;
   const offered = anonymizeOffered(caller);
   // An option no longer offered (a user moved to the demo company) is off, whatever was stored.
-  return { ...stored, anonymize: stored.anonymize && offered, anonymizeOffered: offered };
+  return {
+    ...stored,
+    anonymize: stored.anonymize && offered,
+    anonymizeOffered: offered,
+    brand: await getUserBrand(ctx.scope, caller.user.id),
+  };
 }
 
 /** Merges `change` into the caller's preferences; shifts must be the company's (400), anonymize offered (403). */
@@ -45,5 +55,5 @@ export async function updateUserPreferences(
     anonymize: (change.anonymize ?? stored.anonymize) && offered,
   };
   await saveUserPreferences(ctx.scope, caller.user.id, next, ctx.now);
-  return { ...next, anonymizeOffered: offered };
+  return { ...next, anonymizeOffered: offered, brand: await getUserBrand(ctx.scope, caller.user.id) };
 }

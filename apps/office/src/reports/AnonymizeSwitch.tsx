@@ -1,0 +1,41 @@
+import { t } from '@takt/ui';
+import { useState } from 'react';
+import { usePreferences } from './preferences';
+
+/**
+ * The anonymize option in the header (reports-admin §6 "The anonymize option is for root or non-demo
+ * accounts"; decision 1116): only where it is offered. The server replaces the names in the answers, so the
+ * page reloads to read them again.
+ */
+export function AnonymizeSwitch() {
+  const { anonymize, anonymizeOffered, update } = usePreferences();
+  const [saving, setSaving] = useState(false);
+  const [failed, setFailed] = useState(false);
+  if (!anonymizeOffered) return null;
+  const change = async (on: boolean) => {
+    setSaving(true);
+    setFailed(false);
+    if (await update({ anonymize: on })) globalThis.location.reload();
+    else {
+      setSaving(false);
+      setFailed(true);
+    }
+  };
+  return (
+    <label className="shell__anonymize" title={t('anonymize.hint')}>
+      <input
+        type="checkbox"
+        checked={anonymize}
+        disabled={saving}
+        onChange={(e) => void change(e.target.checked)}
+      />{' '}
+      {t('anonymize.label')}
+      {failed && (
+        <span role="alert" className="shell__anonymize-error">
+          {' '}
+          {t('anonymize.failed')}
+        </span>
+      )}
+    </label>
+  );
+}
