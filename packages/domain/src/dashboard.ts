@@ -112,14 +112,14 @@ export type Me = z.infer<typeof meSchema>;
  * notifications (`shifts`, `notify`), `hasPassword`, `hasGoogleOAuth` and `createdAt` (epoch ms). A tablet, a
  * TV or an API key is no account: no shifts, notify and hasPassword false, createdAt null.
  */
-export const currentUserSchema = meSchema.extend({
+export const meAnswerSchema = meSchema.extend({
   shifts: z.array(z.string()),
   notify: z.boolean(),
   hasPassword: z.boolean(),
   hasGoogleOAuth: z.boolean(),
   createdAt: z.number().int().nullable(),
 });
-export type CurrentUser = z.infer<typeof currentUserSchema>;
+export type MeAnswer = z.infer<typeof meAnswerSchema>;
 
 // GET /api/dashboard/utilization and /api/dashboard/parts: one element per machine.
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { currentUserSchema, dashboardResponseSchema, dashboardStatusSchema } from '@takt/domain';
-import type { CurrentUser } from '@takt/domain';
+import { meAnswerSchema, dashboardResponseSchema, dashboardStatusSchema } from '@takt/domain';
+import type { MeAnswer } from '@takt/domain';
 import type { dashboard } from '../services/dashboard';
 import type { Answer } from './answer';
 import { answer } from './answer';
@@ -16,7 +16,7 @@ import * as warehouse from './answers-warehouse';
 // a schema exists.
 
 export const ANSWERS: Readonly<Record<string, z.ZodType>> = {
-  'get /api/me': answer<CurrentUser>()(currentUserSchema),
+  'get /api/me': answer<MeAnswer>()(meAnswerSchema),
   // Dashboards and reports (reports:read)
   'get /api/dashboard': answer<Answer<typeof dashboard>>()(dashboardResponseSchema),
   'get /api/dashboard/utilization': reports.dashboardUtilizationAnswer,

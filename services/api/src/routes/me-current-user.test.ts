@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
-import { apiKeyCreatedSchema, currentUserSchema } from '@takt/domain';
+import { apiKeyCreatedSchema, meAnswerSchema } from '@takt/domain';
 import { getUserCreatedAt } from '../repositories/users';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
@@ -23,7 +23,7 @@ describe.each(DIALECTS)('the current user on %s', (dialect) => {
   it('answers every field of the spec’s current user, its shifts and password as the profile saves them', async () => {
     const { company, user, cookie } = await h.tenant({ role: 'manager' });
     const created = (await getUserCreatedAt(companyScope(h.t.db, company.id), user.id))!;
-    const me = await h.read('/api/me', cookie, currentUserSchema.strict());
+    const me = await h.read('/api/me', cookie, meAnswerSchema.strict());
     expect(me).toMatchObject({
       id: user.id,
       email: user.email,
@@ -51,7 +51,7 @@ describe.each(DIALECTS)('the current user on %s', (dialect) => {
       .set({ password_hash: '' })
       .where('id', '=', user.id)
       .execute();
-    expect(await h.read('/api/me', cookie, currentUserSchema)).toMatchObject({
+    expect(await h.read('/api/me', cookie, meAnswerSchema)).toMatchObject({
       shifts: [early],
       notify: false,
       hasPassword: false,
@@ -62,12 +62,12 @@ describe.each(DIALECTS)('the current user on %s', (dialect) => {
     const { company, cookie } = await h.tenant();
     const tablet = await aTablet(h.t.db, company, null, h.clock.now);
     const none = { shifts: [], notify: false, hasPassword: false, hasGoogleOAuth: false, createdAt: null };
-    expect(await h.read('/api/me', tablet.cookie, currentUserSchema)).toMatchObject(none);
+    expect(await h.read('/api/me', tablet.cookie, meAnswerSchema)).toMatchObject(none);
     const key = apiKeyCreatedSchema.parse(
       await (await h.send('POST', '/api/apikeys', cookie, { name: 'ERP', scopes: ['reports:read'] })).json(),
     );
     const res = await h.app.request('/api/me', { headers: { authorization: `Bearer ${key.accessToken}` } });
     expect(res.status).toBe(200);
-    expect(currentUserSchema.parse(await res.json())).toMatchObject(none);
+    expect(meAnswerSchema.parse(await res.json())).toMatchObject(none);
   });
 });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { permissionsFor } from '@takt/domain';
-import type { CurrentUser, LoginRequest, Me } from '@takt/domain';
+import type { MeAnswer, LoginRequest, Me } from '@takt/domain';
 import type { CompanyScope, Database } from '@takt/db';
 import { checkLoginPassword } from '../auth/passwords';
 import type { Caller } from '../http/context';
@@ -49,7 +49,7 @@ export function toMe(caller: Pick<Caller, 'user' | 'company'>, demoMode: boolean
 export async function currentAccount(
   scope: CompanyScope,
   caller: Caller,
-): Promise<Pick<CurrentUser, 'shifts' | 'notify' | 'hasPassword' | 'hasGoogleOAuth' | 'createdAt'>> {
+): Promise<Pick<MeAnswer, 'shifts' | 'notify' | 'hasPassword' | 'hasGoogleOAuth' | 'createdAt'>> {
   if (caller.kind !== 'user')
     return { shifts: [], notify: false, hasPassword: false, hasGoogleOAuth: false, createdAt: null };
   const [row, prefs] = await Promise.all([
