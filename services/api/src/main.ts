@@ -148,6 +148,7 @@ async function main(): Promise<void> {
       onStored: metrics.ingest.observationsStored,
       onLateRefused: metrics.ingest.lateRefused,
       onLeases: metrics.ingest.leasesHeld,
+      onSetAside: () => metrics.ingest.machineSetAside(),
       onTimeRefused: metrics.timesRefused,
       // Auto job dispatch (decision 1094): the job a machine's data names starts through the dispatch service.
       onDispatch: async (values) => {

@@ -17,6 +17,8 @@ export interface IngestMetricsHooks {
   observationsStored(count: number, oldestTs: number, at: number): void;
   /** The machine sources this node holds a lease on right now (set after every claim, renewal and release). */
   leasesHeld(count: number): void;
+  /** A machine whose own write failed while the others' went on, set aside and retried alone (decision 1121). */
+  machineSetAside(): void;
   /** Late observations refused for being older than the raw retention floor (decision 1132). */
   lateRefused(count: number): void;
 }
@@ -101,10 +103,20 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
       if (row) this.set(Number(row.n));
     },
   });
+  const setAside = new Counter({
+    name: 'takt_ingest_machines_set_aside_total',
+    help: "Machines set aside by the ingest batch writer: their own write failed while the other machines' went on.",
+    registers,
+  });
   const refused = new Counter({
     name: 'takt_times_refused_total',
     help: 'Times outside the accepted window (decision 0980) refused, by source.',
     labelNames: ['source'] as const,
+    registers,
+  });
+  const lateRefused = new Counter({
+    name: 'takt_ingest_late_refused_total',
+    help: 'Late observations refused: older than the raw retention floor (TAKT_RAW_RETENTION_DAYS, decision 1132).',
     registers,
   });
   const autoDispatch = new Counter({
@@ -115,11 +127,6 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
   });
   // Every outcome from the start, so a rate() has a series before the first unknown name.
   for (const outcome of ['started', 'unknown', 'refused']) autoDispatch.inc({ outcome }, 0);
-  const lateRefused = new Counter({
-    name: 'takt_ingest_late_refused_total',
-    help: 'Late observations refused: older than the raw retention floor (TAKT_RAW_RETENTION_DAYS, decision 1132).',
-    registers,
-  });
   const passwordChecks = new Counter({
     name: 'takt_login_password_checks_total',
     help: 'Password checks of logins (argon2), unknown e-mails included; a steep rise is someone guessing.',
@@ -149,6 +156,9 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
       },
       leasesHeld(count) {
         leases.set(count);
+      },
+      machineSetAside() {
+        setAside.inc();
       },
       lateRefused(count) {
         if (count > 0) lateRefused.inc(count);

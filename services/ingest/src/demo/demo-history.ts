@@ -13,7 +13,7 @@ import { parseShdrLine } from '../sources/shdr/shdr';
 import type { Transport } from '../sources/transport';
 import { noCounters } from '../sources/transport';
 import { BatchWriter } from '../worker/batch-writer';
-import { Link } from '../worker/link';
+import { Link, LinkMap } from '../worker/link';
 import { RollupWorker } from '../worker/rollup';
 import { loadFieldMaps, loadSetupEvents, loadSources } from '../worker/store';
 
@@ -154,7 +154,7 @@ export async function playDemoHistory(
     const source = sources.get(machine.machineId);
     if (!source) continue;
     let clock = from;
-    const links = new Map<string, Link>();
+    const links = new LinkMap();
     // A failed write keeps its rows for the next one (the live writer's rule); the last one must succeed.
     let failed: string | null = null;
     const writer = new BatchWriter({

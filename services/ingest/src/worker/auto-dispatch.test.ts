@@ -207,6 +207,22 @@ describe.each(DIALECTS)('auto job dispatch from an SHDR adapter (%s)', (dialect)
     expect(counts).toEqual({ started: 1, unknown: 0, refused: 1 });
   });
 
+  it('settings are read with the sources: a company turning dispatch on is heard at the next read (decision 1120)', async () => {
+    await setMachine({ autostart_behavior: 'mes' });
+    await aJob(t.db, company, { name: 'PART-100' });
+    const p200 = await aJob(t.db, company, { name: 'PART-200' });
+    await start();
+    await send(t0, 'avail|AVAILABLE|program|PART-100');
+    expect(hooked).toEqual([]);
+    await setCompany(true);
+    // The worker re-reads its sources every few seconds (sourcesIntervalMs); a test reads them now.
+    await ingest!.refresh();
+    await send(t0 + 1000, 'program|PART-200');
+    expect(await runs()).toEqual([
+      { job_id: p200, start_at: t0 + 1000, end_at: null, setup_mode: 'none', setup_end: t0 + 1000 },
+    ]);
+  });
+
   it('off: the company setting off or the machine disabled starts nothing', async () => {
     await aJob(t.db, company, { name: 'PART-100' });
     await aJob(t.db, company, { name: 'PART-200' });

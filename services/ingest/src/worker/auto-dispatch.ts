@@ -11,31 +11,44 @@ import type { FieldMeaning } from '../sources/source';
 /** Called after a committed batch with the values that name jobs, oldest first. */
 export type DispatchHook = (values: DispatchValue[]) => Promise<void>;
 
+/** A machine that dispatches: autostartBehavior mes or key, in a company with enable_auto_job_dispatch on. */
+export interface DispatchSetting {
+  mode: 'mes' | 'key';
+  dispatchKey: string | null;
+}
+
 /**
- * The observations of a committed batch that name a job: of machines whose autostartBehavior is mes or key, in
- * companies with enable_auto_job_dispatch on. One query for the batch's machines; none when nothing could match.
+ * Every machine that dispatches, by machine id (ingest derives every company's machines): read with the sources
+ * (worker/ingest.ts refresh), not per batch, so a batch's work follows its changes and not a query over its
+ * machines (decision 1120). Only dispatching machines are read, however many the plant has.
  */
-export async function dispatchValues(
-  db: Kysely<Database>,
-  observations: readonly ObservationRow[],
-  fieldsOf: (machineId: string) => Map<string, FieldMeaning> | undefined,
-): Promise<DispatchValue[]> {
-  if (observations.length === 0) return [];
-  const ids = [...new Set(observations.map((o) => o.machine_id))];
-  const machines = await db
+export async function loadDispatchSettings(db: Kysely<Database>): Promise<Map<string, DispatchSetting>> {
+  const rows = await db
     .selectFrom('machines as m')
     .innerJoin('companies as c', 'c.id', 'm.company_id')
     .select(['m.id', 'm.autostart_behavior as mode', 'm.dispatch_key as dispatchKey'])
-    .where('m.id', 'in', ids)
     .where('m.autostart_behavior', 'in', ['mes', 'key'])
     .where('c.enable_auto_job_dispatch', '=', 1)
     .execute();
-  if (machines.length === 0) return [];
-  const byId = new Map(machines.map((m) => [m.id, m]));
+  const out = new Map<string, DispatchSetting>();
+  for (const r of rows)
+    if (r.mode === 'mes' || r.mode === 'key') out.set(r.id, { mode: r.mode, dispatchKey: r.dispatchKey });
+  return out;
+}
+
+/**
+ * The observations of a committed batch that name a job, oldest first: of the machines `settingOf` knows as
+ * dispatching. No query: nothing to do when no machine of the batch dispatches.
+ */
+export function dispatchValues(
+  observations: readonly ObservationRow[],
+  settingOf: (machineId: string) => DispatchSetting | undefined,
+  fieldsOf: (machineId: string) => ReadonlyMap<string, FieldMeaning> | undefined,
+): DispatchValue[] {
   const out: DispatchValue[] = [];
   for (const o of observations) {
-    const m = byId.get(o.machine_id);
-    if (!m || m.mode === 'disabled') continue;
+    const m = settingOf(o.machine_id);
+    if (!m) continue;
     if (!namesJob(m.mode, m.dispatchKey, o.key, fieldsOf(o.machine_id)?.get(o.key))) continue;
     out.push({ companyId: o.company_id, machineId: o.machine_id, key: o.key, ts: o.ts, value: o.value });
   }

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '@takt/db';
 import { clearSetupMark } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
 import { fedByInbox } from '../sources/source';
-import type { DispatchHook } from './auto-dispatch';
+import type { DispatchHook, DispatchSetting } from './auto-dispatch';
 import { dispatchValues } from './auto-dispatch';
-import type { Link, ObservationSink } from './link';
+import { LeaseLostError } from './leases';
+import type { Link, LinkMap, ObservationSink } from './link';
 import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
 import { loadSetupEvents, writeBatch } from './store';
 
@@ -14,7 +16,7 @@ export interface BatchWriterOptions {
   now: () => number;
   log: (message: string) => void;
   /** The worker's links, read at each batch. */
-  links: ReadonlyMap<string, Link>;
+  links: LinkMap;
   /** Re-derives a link whose pipeline asks for it, before the batch is taken (worker/rebuild.ts). */
   rebuild: (link: Link) => Promise<void>;
   /** Called after each stored batch with the machines it touched. */
@@ -23,6 +25,10 @@ export interface BatchWriterOptions {
   onStored?: (count: number, oldestTs: number, at: number) => void;
   /** Auto job dispatch (decision 1094): after each committed batch, the stored values that name a job. */
   onDispatch?: DispatchHook;
+  /** The machines that dispatch, as last read with the sources (decision 1120). */
+  dispatchOf?: (machineId: string) => DispatchSetting | undefined;
+  /** A machine set aside: its own write failed while the others' went on (decision 1121). */
+  onSetAside?: (machineId: string) => void;
   /**
    * Several nodes (decision 0970): run first in each batch's transaction with the machines the batch writes
    * for; throws when one of their leases is no longer this node's (the batch is then kept and retried).
@@ -34,6 +40,10 @@ export interface BatchWriterOptions {
    */
   owns?: (machineId: string) => boolean;
 }
+
+/** A machine set aside is tried alone again after this, then ever less often up to the most (decision 1121). */
+const ASIDE_FIRST_MS = 5_000;
+const ASIDE_MAX_MS = 300_000;
 
 /**
  * The batch writer: observations, derived records, live rows, source counters, agent positions and the
@@ -50,6 +60,13 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   /** Batches taken from the buffers, and the last of them that committed (batches commit in order). */
   private takenBatches = 0;
   private committedBatches = 0;
+  /** The last committed batch that wrote for each machine. */
+  private readonly storedIn = new Map<string, number>();
+  /**
+   * Machines whose own write failed while the others' went on (decision 1121): left out of the batches, their data
+   * kept, and written alone again from `retryAt`.
+   */
+  private readonly aside = new Map<string, { retryAt: number; waitMs: number }>();
   private closed = false;
 
   constructor(private readonly options: BatchWriterOptions) {}
@@ -114,15 +131,18 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   }
 
   /**
-   * Resolves once a batch taken after the current one committed: whatever was received before this call is
-   * stored. A failed write keeps its data for the next one, so wait and flush again; rejects when the
-   * worker stops first (the MQTT message then stays unacknowledged, and the broker delivers it again).
+   * Resolves once a batch taken after the current one committed (with `machineId`, one that wrote for that machine:
+   * a machine set aside holds its data back while others' batches commit, decision 1121): whatever was received
+   * before this call is stored. A failed write keeps its data for the next one, so wait and flush again; rejects
+   * when the worker stops first (the MQTT message then stays unacknowledged, and the broker delivers it again).
    */
-  async committed(): Promise<void> {
+  async committed(machineId?: string): Promise<void> {
     const after = this.takenBatches;
+    const done = () =>
+      machineId == null ? this.committedBatches > after : (this.storedIn.get(machineId) ?? 0) > after;
     for (let delay = 50; ; delay = Math.min(delay * 2, 2000)) {
       await this.flush();
-      if (this.committedBatches > after) return;
+      if (done()) return;
       if (this.closed) throw new Error('ingest stopped before the data was stored');
       await new Promise((resolve) => setTimeout(resolve, delay));
       // A stopped worker writes nothing more (its last flush was stop's).
@@ -131,10 +151,30 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   }
 
   private async writeOut(): Promise<void> {
-    const { db, links, log, onWritten, owns } = this.options;
-    const t = this.options.now();
+    const { owns } = this.options;
     // A failed batch put its rows back, those of a machine whose lease was lost meanwhile included.
     if (owns) this.discard(owns);
+    if (!(await this.prepare())) return;
+    const t = this.options.now();
+    // Machines set aside whose retry is due are written alone first (decision 1121).
+    for (const [machineId] of [...this.aside].filter(([, a]) => a.retryAt <= t)) {
+      const r = await this.write(t, machineId);
+      if (typeof r !== 'object') {
+        this.aside.delete(machineId);
+        this.options.log(`[ingest] ${this.nameOf(machineId)}: stored again after being set aside`);
+      } else if (!(r.error instanceof LeaseLostError)) this.setAside(machineId, t, r.error);
+    }
+    const failed = await this.write(t, null);
+    if (typeof failed === 'object' && failed.machines.size > 1 && !(failed.error instanceof LeaseLostError))
+      await this.isolate(t, failed.machines);
+  }
+
+  /**
+   * Setup events a backlog needs (decision 1025) and rebuilds late data asks for, before a batch is taken; false when
+   * the database could not be read (nothing is written now, the next flush tries again).
+   */
+  private async prepare(): Promise<boolean> {
+    const { db, links, log } = this.options;
     for (const l of links.values()) {
       // Data older than the setup events the pipeline knows (a backlog): read them from the job runs (decision
       // 1025). A rebuild reads them itself.
@@ -147,7 +187,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
         log(
           `[ingest] reading ${l.source.machineName}'s job runs failed, will retry: ${(err as Error).message}`,
         );
-        return;
+        return false;
       }
     }
     for (const l of links.values()) {
@@ -158,11 +198,70 @@ export class BatchWriter implements ObservationSink, InboxLedger {
         // The database is unreachable: write nothing now (the batch would fail as well) and rebuild at the
         // next flush. A timer's flush must never reject: that would be an unhandled rejection.
         log(`[ingest] re-deriving ${l.source.machineName} failed, will retry: ${(err as Error).message}`);
-        return;
+        return false;
       }
     }
+    return true;
+  }
+
+  /**
+   * A batch of several machines failed (decision 1121). A database that does not answer is no machine's fault: the
+   * whole batch is tried again at the next flush. One that answers refused some machine's data: each machine is
+   * written alone, and those whose own write fails while others' go through are set aside, so one machine's bad
+   * write never stalls the plant.
+   */
+  private async isolate(t: number, machines: ReadonlySet<string>): Promise<void> {
+    try {
+      await sql`select 1`.execute(this.options.db);
+    } catch {
+      return;
+    }
+    const refused: Array<[string, Error]> = [];
+    let stored = 0;
+    for (const machineId of machines) {
+      const r = await this.write(t, machineId);
+      if (r === 'stored') stored++;
+      else if (typeof r === 'object' && !(r.error instanceof LeaseLostError))
+        refused.push([machineId, r.error]);
+    }
+    // None went through alone either: not one machine's data; everything is tried again.
+    if (stored === 0) return;
+    for (const [machineId, err] of refused) this.setAside(machineId, t, err);
+  }
+
+  /** Mutates `aside`: the machine is left out of the batches and retried alone, ever less often. */
+  private setAside(machineId: string, t: number, err: Error): void {
+    const before = this.aside.get(machineId);
+    const waitMs = before ? Math.min(before.waitMs * 2, ASIDE_MAX_MS) : ASIDE_FIRST_MS;
+    this.aside.set(machineId, { retryAt: t + waitMs, waitMs });
+    this.options.log(
+      `[ingest] ${this.nameOf(machineId)}: its write failed while the other machines' went on; set aside, ` +
+        `tried alone again in ${Math.round(waitMs / 1000)} s: ${err.message}`,
+    );
+    if (!before) this.options.onSetAside?.(machineId);
+  }
+
+  private nameOf(machineId: string): string {
+    return this.options.links.ofMachine(machineId)[0]?.source.machineName ?? `machine ${machineId}`;
+  }
+
+  /**
+   * Writes one batch: of machine `only`, or (null) of every machine not set aside. Takes what it writes from the
+   * buffers and the pipelines; a failed write puts it all back for the next attempt.
+   */
+  private async write(t: number, only: string | null): Promise<'stored' | 'empty' | BatchFailure> {
+    const { db, links, log, onWritten } = this.options;
+    const aside = this.aside;
+    const chosen =
+      only != null
+        ? links.ofMachine(only)
+        : aside.size === 0
+          ? [...links.values()]
+          : [...links.values()].filter((l) => !aside.has(l.source.machineId));
+    const picked = (machineId: string) => (only != null ? machineId === only : !aside.has(machineId));
+    const whole = only == null && aside.size === 0;
     const derived: Array<{ link: Link; write: DerivedWrite }> = [];
-    for (const l of links.values()) {
+    for (const l of chosen) {
       const taken = l.pipeline.take(t);
       if (taken)
         derived.push({
@@ -170,9 +269,9 @@ export class BatchWriter implements ObservationSink, InboxLedger {
           write: { companyId: l.source.companyId, machineId: l.source.machineId, ...taken },
         });
     }
-    const live = [...links.values()].filter((l) => l.liveDirty);
+    const live = chosen.filter((l) => l.liveDirty);
     // A gateway push (and a simulated line) counts its own lines when it stores them.
-    const stats = [...links.values()]
+    const stats = chosen
       .filter((l) => !fedByInbox(l.source.kind))
       .map((l) => {
         // A copy: passive and agent transports count into one object in place, and what arrives while the
@@ -192,39 +291,47 @@ export class BatchWriter implements ObservationSink, InboxLedger {
         };
       })
       .filter((s) => s.delta.lines > 0);
-    const positions = [...links.values()].filter((l) => l.agentPosition);
-    const done = this.inboxDone;
-    const setupDone = this.setupDone;
+    const positions = chosen.filter((l) => l.agentPosition);
+    const [observations, otherObservations] = whole
+      ? [this.observations, []]
+      : split(this.observations, (o) => picked(o.machine_id));
+    const [done, otherDone] = whole
+      ? [this.inboxDone, []]
+      : split(this.inboxDone, (d) => picked(d.machineId));
+    const [setupDone, otherSetup] = whole
+      ? [this.setupDone, []]
+      : split(this.setupDone, (d) => picked(d.machineId));
     if (
       setupDone.length === 0 &&
-      this.observations.length === 0 &&
+      observations.length === 0 &&
       derived.length === 0 &&
       live.length === 0 &&
       stats.length === 0 &&
       done.length === 0 &&
       positions.length === 0
     )
-      return;
+      return 'empty';
     const batch: IngestBatch = {
       now: t,
       inboxDone: done.map((d) => d.id),
       agentPositions: positions.map((l) => ({ sourceId: l.source.sourceId, ...l.agentPosition! })),
-      observations: this.observations,
+      observations,
       derived: derived.map((d) => d.write),
       live: live.map((l) => l.pipeline.liveRow(t, derived.find((d) => d.link === l)?.write.result)),
       stats: stats.map((s) => s.delta),
     };
+    const machines = machinesOf(batch, done, [...stats.map((s) => s.link), ...positions]);
     // Swap buffers before the write, so lines arriving meanwhile go to the next batch.
     const batchNo = ++this.takenBatches;
-    this.observations = [];
-    this.inboxDone = [];
-    this.setupDone = [];
+    this.observations = otherObservations;
+    this.inboxDone = otherDone;
+    this.setupDone = otherSetup;
     for (const l of positions) delete l.agentPosition;
     for (const l of live) l.liveDirty = false;
     try {
       const { fence } = this.options;
       await writeBatch(db, batch, async (trx) => {
-        if (fence) await fence(trx, machinesOf(batch, done, [...stats.map((s) => s.link), ...positions]));
+        if (fence) await fence(trx, machines);
         for (const m of setupDone) await clearSetupMark(trx, m.machineId, m.markedAt);
       });
     } catch (err) {
@@ -241,11 +348,12 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       for (const d of derived) d.link.pipeline.retake(d.write.from);
       for (const l of live) l.liveDirty = true;
       log(`[ingest] write failed, will retry: ${(err as Error).message}`);
-      return;
+      return { error: err as Error, machines };
     }
     // Committed: in-memory state changes now, and nothing after this puts the batch back. A hook that threw after
     // the commit (monitoring, the live fan-out) used to, and the next batch stored its observations a second time.
     this.committedBatches = batchNo;
+    for (const m of machines) this.storedIn.set(m, batchNo);
     for (const s of stats) s.link.flushed = s.c;
     try {
       for (const d of derived) d.link.pipeline.stored(t);
@@ -262,16 +370,30 @@ export class BatchWriter implements ObservationSink, InboxLedger {
           touched.set(l.machine_id, { companyId: l.company_id, machineId: l.machine_id });
         onWritten([...touched.values()]);
       }
-      const { onDispatch } = this.options;
-      if (onDispatch) {
-        const fields = new Map([...links.values()].map((l) => [l.source.machineId, l.fields]));
-        const values = await dispatchValues(db, batch.observations, (machineId) => fields.get(machineId));
+      const { onDispatch, dispatchOf } = this.options;
+      if (onDispatch && dispatchOf) {
+        const values = dispatchValues(batch.observations, dispatchOf, (m) => links.ofMachine(m)[0]?.fields);
         if (values.length > 0) await onDispatch(values);
       }
     } catch (err) {
       log(`[ingest] after a stored batch (it stays stored): ${(err as Error).message}`);
     }
+    return 'stored';
   }
+}
+
+/** A batch that did not commit: why, and the machines it wrote for. */
+interface BatchFailure {
+  error: Error;
+  machines: ReadonlySet<string>;
+}
+
+/** The rows `pick` keeps, and the others, each in their order. */
+function split<T>(rows: readonly T[], pick: (row: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const r of rows) (pick(r) ? yes : no).push(r);
+  return [yes, no];
 }
 
 /** The machines a batch writes for. */

@@ -12,9 +12,10 @@ import { shdrTransport } from '../sources/shdr/transport';
 import type { ShdrCounters } from '../sources/shdr/shdr-client';
 import type { Transport, TransportEnv } from '../sources/transport';
 import { passiveTransport } from '../sources/transport';
-import type { DispatchHook } from './auto-dispatch';
+import type { DispatchHook, DispatchSetting } from './auto-dispatch';
+import { loadDispatchSettings } from './auto-dispatch';
 import { BatchWriter } from './batch-writer';
-import { Link } from './link';
+import { Link, LinkMap } from './link';
 import { checkLinks, syncSetup } from './link-checks';
 import type { LeaseOptions } from './leases';
 import { LeaseKeeper, LeaseLostError, defaultNodeId } from './leases';
@@ -78,6 +79,11 @@ export interface IngestOptions {
    * the named job through its dispatch service.
    */
   onDispatch?: DispatchHook;
+  /**
+   * A machine whose own write failed while the others' went on, set aside and retried alone (decision 1121; the
+   * `takt_ingest_machines_set_aside_total` counter).
+   */
+  onSetAside?: (machineId: string) => void;
   /** Lines or observations refused for a time outside the window of decision 0980 (`takt_times_refused_total`). */
   onTimeRefused?: (source: string, count: number) => void;
   /**
@@ -130,7 +136,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     ...(options.onTimeRefused ? { onTimeRefused: options.onTimeRefused } : {}),
     sourcePolicy: options.sourcePolicy ?? DEFAULT_SOURCE_POLICY,
   };
-  const links = new Map<string, Link>();
+  const links = new LinkMap();
+  /** Machines that auto-dispatch (decision 1094), read with the sources (decision 1120). */
+  let dispatching = new Map<string, DispatchSetting>();
   let stopped = false;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -145,10 +153,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     }
     writer.discard(owned);
   };
-  const owned = (machineId: string) => {
-    for (const l of links.values()) if (l.source.machineId === machineId) return true;
-    return false;
-  };
+  const owned = (machineId: string) => links.ofMachine(machineId).length > 0;
   const keeper = postgres
     ? new LeaseKeeper(
         db,
@@ -176,14 +181,17 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       }),
     ...(options.onWritten ? { onWritten: options.onWritten } : {}),
     ...(options.onStored ? { onStored: options.onStored } : {}),
-    ...(options.onDispatch ? { onDispatch: options.onDispatch } : {}),
+    ...(options.onDispatch
+      ? { onDispatch: options.onDispatch, dispatchOf: (machineId: string) => dispatching.get(machineId) }
+      : {}),
+    ...(options.onSetAside ? { onSetAside: options.onSetAside } : {}),
     ...(keeper
       ? {
           owns: owned,
           fence: async (trx: Kysely<Database>, machineIds: ReadonlySet<string>) => {
-            const sourceIds = [...links.values()]
-              .filter((l) => machineIds.has(l.source.machineId))
-              .map((l) => l.source.sourceId);
+            const sourceIds = [...machineIds].flatMap((m) =>
+              links.ofMachine(m).map((l) => l.source.sourceId),
+            );
             const unheld = [...machineIds].filter((m) => !owned(m));
             try {
               // A machine whose link is gone (its lease lost while the batch was built) has nothing to fence by.
@@ -207,7 +215,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         ...(options.mqttClientId ? { clientId: options.mqttClientId } : {}),
         env,
         links: active,
-        committed: () => writer.committed(),
+        committed: (machineId) => writer.committed(machineId),
       })
     : null;
 
@@ -295,6 +303,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
 
   async function refresh(): Promise<void> {
     const sources = await loadSources(db);
+    if (options.onDispatch) dispatching = await loadDispatchSettings(db);
     // A source on an address another company's older source uses is not dialled (decision 0986); its lease is
     // held like any other, so the nodes' shares stay the same whatever is contested.
     const contested = contestedSources(sources);

@@ -101,3 +101,46 @@ export class Link implements LinkInput {
     this.agentPosition = position;
   }
 }
+
+/**
+ * The worker's links by source id, with an index by machine kept as they come and go: what a batch asks of a
+ * machine (its link, whether this node still derives it) is a lookup, not a pass over every link (decision 1120).
+ */
+export class LinkMap extends Map<string, Link> {
+  private readonly machines = new Map<string, Link[]>();
+
+  override set(sourceId: string, link: Link): this {
+    const old = super.get(sourceId);
+    if (old) this.unindex(old);
+    super.set(sourceId, link);
+    // Map's constructor calls set before the index field exists (never with entries here).
+    const list = this.machines?.get(link.source.machineId);
+    if (list) list.push(link);
+    else this.machines?.set(link.source.machineId, [link]);
+    return this;
+  }
+
+  override delete(sourceId: string): boolean {
+    const old = super.get(sourceId);
+    if (old) this.unindex(old);
+    return super.delete(sourceId);
+  }
+
+  override clear(): void {
+    this.machines.clear();
+    super.clear();
+  }
+
+  /** The links of a machine (usually one), oldest first. */
+  ofMachine(machineId: string): readonly Link[] {
+    return this.machines.get(machineId) ?? [];
+  }
+
+  private unindex(link: Link): void {
+    const list = this.machines.get(link.source.machineId);
+    if (!list) return;
+    const rest = list.filter((l) => l !== link);
+    if (rest.length > 0) this.machines.set(link.source.machineId, rest);
+    else this.machines.delete(link.source.machineId);
+  }
+}

@@ -14,8 +14,10 @@ export interface MqttSourceOptions {
   env: TransportEnv;
   /** The worker's links; MQTT sources among them have a passive transport this source drives. */
   links: () => Iterable<LinkInput>;
-  /** Resolves once everything received so far is committed; rejects when the worker stops first. */
-  committed: () => Promise<void>;
+  /**
+   * Resolves once everything received so far for the machine is committed; rejects when the worker stops first.
+   */
+  committed: (machineId: string) => Promise<void>;
 }
 
 /**
@@ -51,7 +53,7 @@ export class MqttSource {
           link.connection('CONNECTED', meta.receivedAt);
         }
         link.received(obs, meta.receivedAt, true);
-        await options.committed();
+        await options.committed(link.source.machineId);
       },
       // A message refused whole (bad topic, oversized payload, bad status word): counted against its machine
       // when the topic names one we derive, and logged either way.
