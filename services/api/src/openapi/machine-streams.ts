@@ -6,6 +6,7 @@ import {
   unmappedStatusSchema,
 } from '../services/machine-streams';
 import { machine17PageSchema, machine17QuerySchema, machine17Schema } from '../services/machines17';
+import { ARTIFACT_NAMES, integrationTypeSchema } from '../services/adapter-artifacts';
 import type { DocumentedCall } from './call';
 
 // The version 17 machine and a machine's data stream (reports-admin §7 "GET /api/machines17", "Machines:
@@ -74,5 +75,23 @@ export const MACHINE_STREAM_CALLS: readonly DocumentedCall[] = [
     access: 'session',
     who: ADMINS,
     response: autoJobDispatchSchema,
+  },
+  // Integration types and adapter artifacts (decision 1108).
+  {
+    method: 'get',
+    path: '/api/adapters/integration-types',
+    summary: 'The ways a machine’s data reaches Takt, with what each needs and the adapter files it uses',
+    access: 'session',
+    who: ADMINS,
+    response: integrationTypeSchema.array(),
+  },
+  {
+    method: 'get',
+    path: '/api/adapters/{id}/artifacts/{name}',
+    summary: 'A file for setting up an adapter: its Devices.xml or its SHDR key sheet',
+    access: 'session',
+    who: ADMINS,
+    produces: 'text/plain',
+    pathEnums: { name: ARTIFACT_NAMES },
   },
 ];

@@ -2,10 +2,12 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../http/context';
-import { forbidden } from '../http/errors';
+import { forbidden, invalidInput } from '../http/errors';
 import { requireAdmin, requireRoot } from '../http/permissions';
 import { jsonBody } from '../http/validate';
 import type { AdapterInput } from '../repositories/adapters';
+import { adapterArtifact, ARTIFACT_NAMES, INTEGRATION_TYPE_LIST } from '../services/adapter-artifacts';
+import type { ArtifactName } from '../services/adapter-artifacts';
 import {
   adapterOf,
   adapterTypes,
@@ -116,6 +118,8 @@ export const adaptersRoutes = new Hono<AppEnv>()
   // Before /:id, which would take "types" for an id.
   .get('/types', requireAdmin, async (c) => c.json(await adapterTypes(c.var.scope)))
   .get('/data-items', requireRoot, async (c) => c.json(await dataItemList(c.var.scope)))
+  // §7 "integration types and artifacts" (decision 1108): the ways data arrives, and an adapter's files.
+  .get('/integration-types', requireAdmin, (c) => c.json(INTEGRATION_TYPE_LIST))
   /**
    * The adapter import: a pasted Devices.xml and an SHDR sample against the company's adapters.
    * exact → Select; partial → Select or Clone & Modify (missing, extra); none → Create (proposed fields).
@@ -125,6 +129,21 @@ export const adaptersRoutes = new Hono<AppEnv>()
     return c.json(await importAdapterSample(c.var.scope, c.var.deps.ingest, input));
   })
   .get('/:id', requireAdmin, async (c) => c.json(await adapterOf(c.var.scope, c.req.param('id'))))
+  .get('/:id/artifacts/:name', requireAdmin, async (c) => {
+    const name = c.req.param('name');
+    if (!(ARTIFACT_NAMES as string[]).includes(name))
+      throw invalidInput([
+        {
+          field: 'name',
+          code: 'invalid',
+          message: `The artifact must be one of ${ARTIFACT_NAMES.join(', ')}`,
+        },
+      ]);
+    const file = await adapterArtifact(c.var.scope, c.req.param('id'), name as ArtifactName);
+    c.header('content-type', `${file.contentType}; charset=utf-8`);
+    c.header('content-disposition', `attachment; filename="${file.fileName}"`);
+    return c.body(file.text);
+  })
   .post('/', requireRoot, async (c) => {
     const input = toInput(await jsonBody(c, adapterBody));
     return c.json(await addAdapter(c.var.scope, input, c.var.deps.now()), 201);
