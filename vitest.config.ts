@@ -21,6 +21,16 @@ const OWN_MODULES = [
   'apps/floor-pwa/src/offline/outbox.test.ts',
   'apps/floor-pwa/src/offline/refdata.test.ts',
 ];
+/**
+ * Files under the serial globs that measure no time and open no socket (replays at full speed against the
+ * oracle, property tests through the API harness, the replay on a simulated clock): two at a time, with fresh
+ * modules as in the serial group (decision 1137).
+ */
+const UNTIMED = [
+  'tests/replay-oracle.test.ts',
+  'tests/properties/**/*.test.ts',
+  'services/ingest/src/replay/replay.test.ts',
+];
 
 const group = (
   name: string,
@@ -66,9 +76,9 @@ export default defineConfig({
         [...SERIAL.filter((g) => g.startsWith('services/')), ...OWN_MODULES],
         false,
       ),
-      group('own-modules', 1, 2, OWN_MODULES),
+      group('own-modules', 1, 2, [...OWN_MODULES, ...UNTIMED]),
       group('office-e2e', 2, 2, OFFICE_E2E),
-      group('serial', 3, 1, SERIAL, [...OFFICE_E2E, ...SECURITY]),
+      group('serial', 3, 1, SERIAL, [...OFFICE_E2E, ...SECURITY, ...UNTIMED]),
     ],
   },
 });
