@@ -4,6 +4,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema';
 import type { CompanyScope } from '../scope';
 
+/**
+ * The longest a stored rollup row can be: a bucket lies inside one hour of a company day (decision 0105),
+ * and a company day is at most 25 hours (DST) or a few more when the start-of-day offset changes. A bound
+ * on start_at below a range's start, so a read of the rows overlapping a range is a key range of the
+ * (machine_id, start_at) index from just before it, not every row of the machine before its end
+ * (decision 1125).
+ */
+export const LONGEST_ROLLUP_ROW_MS = 2 * 86_400_000;
+
 /** Stored rollups of the given machines overlapping [start, end), as the domain's Rollup rows, by start. */
 export async function loadRollups(
   scope: CompanyScope,
@@ -14,6 +23,7 @@ export async function loadRollups(
     .selectFrom('rollups')
     .select(['machine_id', 'start_at', 'end_at', 'shift_id', 'measures'])
     .where('machine_id', 'in', input.machineIds)
+    .where('start_at', '>', input.start - LONGEST_ROLLUP_ROW_MS)
     .where('start_at', '<', input.end)
     .where('end_at', '>', input.start)
     .orderBy('start_at')
@@ -25,6 +35,36 @@ export async function loadRollups(
     end: epochMs(r.end_at),
     shiftId: r.shift_id,
   }));
+}
+
+/**
+ * The latest computed_at of each machine's stored rollup rows overlapping any of `ranges` (absent: none
+ * stored there): where its rows were computed up to, for storedUntil (decision 1067). A key range per range.
+ */
+export async function rollupsComputedAt(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  ranges: ReadonlyArray<{ start: number; end: number }>,
+): Promise<Map<string, number>> {
+  if (machineIds.length === 0 || ranges.length === 0) return new Map();
+  const rows = await scope
+    .selectFrom('rollups')
+    .select((eb) => ['machine_id', eb.fn.max('computed_at').as('at')])
+    .where('machine_id', 'in', [...machineIds])
+    .where((eb) =>
+      eb.or(
+        ranges.map((r) =>
+          eb.and([
+            eb('start_at', '>', r.start - LONGEST_ROLLUP_ROW_MS),
+            eb('start_at', '<', r.end),
+            eb('end_at', '>', r.start),
+          ]),
+        ),
+      ),
+    )
+    .groupBy('machine_id')
+    .execute();
+  return new Map(rows.map((r) => [r.machine_id, Number(r.at)]));
 }
 
 /**

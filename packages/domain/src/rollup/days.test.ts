@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { EpochMs } from '../brand';
 import { HOUR_MS, MINUTE_MS } from '../brand';
 import type { CompanyCalendar } from '../calendar/intervals';
 import { reportIntervals, rollupBuckets } from '../calendar/intervals';
 import type { StateInterval } from '../derive/outputs';
-import { isCompanyDayStart, rollupDays, rollupWeeks, wholeWeeksOfCells } from './days';
+import { isCompanyDayStart, rollupDays, rollupWeeks, splitAtDays, wholeWeeksOfCells } from './days';
 import type { Rollup } from './rollup';
 import { buildRollups, sumRollups } from './rollup';
 
@@ -124,5 +125,55 @@ describe('rollupWeeks and the whole weeks of report cells', () => {
       ['2024-02-05T06:00:00.000Z', '2024-02-26T06:00:00.000Z'],
       ['2024-03-04T06:00:00.000Z', '2024-03-18T05:00:00.000Z'],
     ]);
+  });
+});
+
+// Decision 1125: a range as its whole company days and the partial days at its edges.
+describe('splitAtDays', () => {
+  // America/Chicago, the company day starting 06:00, a future context moving it to 05:00 on 2024-11-06; the
+  // end of DST (Sunday 2024-11-03, a 25-hour company day) on the way.
+  const clock = {
+    timezone: 'America/Chicago',
+    currentTimeContext: { offset_millis: 6 * HOUR_MS },
+    futureTimeContext: { offset_millis: 5 * HOUR_MS, effectivedate: '2024-11-06' },
+  };
+  const from = t('2024-10-28T00:00:00Z');
+  const to = t('2024-11-12T00:00:00Z');
+  it('gives back exactly the range: whole company days in the middle, less than a day at each edge', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: from, max: to }), fc.integer({ min: from, max: to }), (x, y) => {
+        const range = { start: Math.min(x, y), end: Math.max(x, y) };
+        const s = splitAtDays(clock, range);
+        const pieces = [s.head, s.days, s.tail].filter((p) => p !== null);
+        if (range.end === range.start) {
+          expect(pieces).toEqual([]);
+          return;
+        }
+        // Contiguous, in order, covering the range.
+        expect(pieces[0]!.start).toBe(range.start);
+        expect(pieces.at(-1)!.end).toBe(range.end);
+        for (let i = 1; i < pieces.length; i++) expect(pieces[i]!.start).toBe(pieces[i - 1]!.end);
+        if (!s.days) {
+          expect(s.head).toEqual(range);
+          return;
+        }
+        expect(isCompanyDayStart(clock, s.days.start as EpochMs)).toBe(true);
+        expect(isCompanyDayStart(clock, s.days.end as EpochMs)).toBe(true);
+        // No company-day start inside the head or the tail: they are partial days.
+        for (const p of [s.head, s.tail])
+          if (p)
+            for (let at = p.start + 1; at < p.end; at += 15 * MINUTE_MS)
+              expect(isCompanyDayStart(clock, at as EpochMs)).toBe(false);
+      }),
+      { numRuns: 300, seed: 1125 },
+    );
+  });
+  it('cuts at 06:00 local, in daylight and standard time, and at 05:00 once the future context applies', () => {
+    const s = splitAtDays(clock, { start: t('2024-11-01T15:17:00Z'), end: t('2024-11-07T10:30:00Z') });
+    // Saturday 06:00 CDT = 11:00Z; Tuesday 06:00 CST = 12:00Z (a 23-hour day); Wednesday 05:00 CST = 11:00Z.
+    expect(s.head).toEqual({ start: t('2024-11-01T15:17:00Z'), end: t('2024-11-02T11:00:00Z') });
+    expect(s.days).toEqual({ start: t('2024-11-02T11:00:00Z'), end: t('2024-11-06T11:00:00Z') });
+    expect(s.tail).toEqual({ start: t('2024-11-06T11:00:00Z'), end: t('2024-11-07T10:30:00Z') });
+    expect(isCompanyDayStart(clock, t('2024-11-05T12:00:00Z'))).toBe(true);
   });
 });

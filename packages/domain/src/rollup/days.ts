@@ -92,3 +92,32 @@ export function wholeWeeksOfCells(
 /** Whether an instant is a company-day start (a day/week/month/quarter cell edge can be). */
 export const isCompanyDayStart = (clock: CompanyClock, t: EpochMs): boolean =>
   companyDayRange(clock, shopDateOf(clock, t)).start === t;
+
+/** A range as its whole company days and the partial days at its two edges (decision 1125). */
+export interface DaySplit {
+  /** The whole company days inside the range (edges are company-day starts), null when there is none. */
+  days: { start: number; end: number } | null;
+  /** The range's start up to its first company-day start (all of the range when `days` is null). */
+  head: { start: number; end: number } | null;
+  /** From the range's last company-day start to its end. */
+  tail: { start: number; end: number } | null;
+}
+
+/**
+ * Splits [range) at company-day starts (the company's time zone, start-of-day offset and DST): the whole
+ * days a report reads from day and week rows, and the partial days at the edges (a range starting 10:17)
+ * it reads from hourly rows and the cut buckets built from the facts (decision 1015). Together exactly
+ * [range); a range holding no whole day is all head.
+ */
+export function splitAtDays(clock: CompanyClock, range: { start: number; end: number }): DaySplit {
+  if (range.end <= range.start) return { days: null, head: null, tail: null };
+  const firstDay = companyDayRange(clock, shopDateOf(clock, epochMs(range.start)));
+  const first = firstDay.start === range.start ? range.start : firstDay.end;
+  const last: number = companyDayRange(clock, shopDateOf(clock, epochMs(range.end))).start;
+  if (first >= last) return { days: null, head: { ...range }, tail: null };
+  return {
+    days: { start: first, end: last },
+    head: first > range.start ? { start: range.start, end: first } : null,
+    tail: last < range.end ? { start: last, end: range.end } : null,
+  };
+}

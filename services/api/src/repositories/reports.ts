@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
+import { rollupsComputedAt } from '@takt/db/rollups';
 import { notFound } from '../http/errors';
 import type { JobRunRecord } from './dispatch';
 import { toJobRun } from './dispatch';
@@ -58,15 +59,8 @@ export async function rollupState(
 ): Promise<{ computedAt: Map<string, number>; dirty: Map<string, number> }> {
   if (machineIds.length === 0) return { computedAt: new Map(), dirty: new Map() };
   const ids = [...machineIds];
-  const [computed, marks] = await Promise.all([
-    scope
-      .selectFrom('rollups')
-      .select((eb) => ['machine_id', eb.fn.max('computed_at').as('at')])
-      .where('machine_id', 'in', ids)
-      .where('start_at', '<', range.end)
-      .where('end_at', '>', range.start)
-      .groupBy('machine_id')
-      .execute(),
+  const [computedAt, marks] = await Promise.all([
+    rollupsComputedAt(scope, ids, [range]),
     scope
       .selectFrom('rollup_dirty')
       .select(['machine_id', 'from_at'])
@@ -74,7 +68,7 @@ export async function rollupState(
       .execute(),
   ]);
   return {
-    computedAt: new Map(computed.map((r) => [r.machine_id, Number(r.at)])),
+    computedAt,
     dirty: new Map(marks.map((m) => [m.machine_id, Number(m.from_at)])),
   };
 }

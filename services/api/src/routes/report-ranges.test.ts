@@ -4,7 +4,14 @@ import type { OeeReportResponse, ProductionResponse, WaterfallStep } from '@takt
 import { DIALECTS } from '@takt/db/testing';
 import { aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, MIN } from '../testing/downtime-builders';
-import { anAdjustmentRow, aJobWithRun, apiPerTest, aReportTenant, someCycles } from '../testing/report-plant';
+import {
+  aJobWithRun,
+  aMachineWithFacts,
+  apiPerTest,
+  aReportTenant,
+  generatedFacts,
+  someCycles,
+} from '../testing/report-plant';
 
 // Any range, any boundary (issue 27 point 3, decision 1015): the OEE, utilization and parts figures of
 // [a, c) are those of [a, b) and [b, c) added (times and parts; ratios from the sums), for edges mid-hour,
@@ -25,30 +32,15 @@ const SHIFTS = [
 ] as const;
 
 /** One generated machine's facts (a fixed seed: the same plant every run). */
-const FACTS = fc.sample(
-  fc.record({
-    cuts: fc.uniqueArray(fc.integer({ min: T0 + 15 * MIN + 1, max: NOW - 1 }), {
-      minLength: 30,
-      maxLength: 30,
-    }),
-    states: fc.array(fc.constantFrom('ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'), {
-      minLength: 32,
-      maxLength: 32,
-    }),
-    cycleEnds: fc.uniqueArray(fc.integer({ min: T0 + 2 * MIN, max: NOW - 1 }), {
-      minLength: 60,
-      maxLength: 60,
-    }),
-    corrections: fc.array(
-      fc.record({ at: fc.integer({ min: T0, max: NOW - 1 }), count: fc.integer({ min: 1, max: 3 }) }),
-      {
-        minLength: 4,
-        maxLength: 4,
-      },
-    ),
-  }),
-  { seed: 27, numRuns: 1 },
-)[0]!;
+const FACTS = generatedFacts({
+  t0: T0,
+  now: NOW,
+  cuts: 30,
+  cycles: 60,
+  corrections: 4,
+  states: ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'],
+  seed: 27,
+});
 
 /** An instant of [T0, NOW]: anywhere (ms), on a minute, on an hour or the shift edge, or now. */
 const instant = fc.oneof(
@@ -161,53 +153,17 @@ describe.each(DIALECTS)('any range, any boundary on %s', (dialect) => {
    * stored rows), `facts` without any (built from the facts on every call).
    */
   async function plant() {
-    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS);
+    const { company, cookie, recompute } = await aReportTenant(api.h, SHIFTS);
     const brk = await aDowntimeReason(api.h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
     const jam = await aDowntimeReason(api.h.t.db, company, { name: 'Jam', plannedBehavior: 'unplanned' });
-    const cuts = [T0, T0 + 15 * MIN, ...[...FACTS.cuts].sort((x, y) => x - y)];
     const ids: string[] = [];
     for (const name of ['Stored', 'Facts']) {
-      const m = await aMachine(api.h.t.db, company, { name });
-      ids.push(m);
       // Setup first (a run started in planned setup), then the generated states; the last one still open.
-      await scope
-        .insertInto(
-          'state_intervals',
-          cuts.map((start, i) => ({
-            machine_id: m,
-            start_at: start,
-            end_at: cuts[i + 1] ?? null,
-            state: i === 0 ? 'SETUP' : FACTS.states[i]!,
-          })),
-        )
-        .execute();
-      await aJobWithRun(scope, {
-        machineId: m,
-        name: `Flange ${name}`,
-        expected: 2 * MIN,
-        ideal: 90_000,
-        jobCreatedAt: T0,
-        start: T0,
-        end: null,
-        setupEnd: T0 + 15 * MIN,
-      });
-      await someCycles(
-        scope,
-        m,
-        FACTS.cycleEnds.map((end) => ({ start: end - 90_000, end })),
-      );
-      await scope
-        .insertInto(
-          'part_adjustments',
-          FACTS.corrections.map((c) => anAdjustmentRow(m, c.at, { count: c.count })),
-        )
-        .execute();
+      const m = await aMachineWithFacts(api.h, company, name, T0, FACTS);
+      ids.push(m.id);
       // The first two downtime intervals annotated: a planned Break and an unplanned Jam.
-      const downtime = cuts.flatMap((start, i) =>
-        i > 0 && FACTS.states[i] !== 'ACTIVE' && cuts[i + 1] ? [{ start, end: cuts[i + 1]! }] : [],
-      );
-      for (const [k, d] of downtime.slice(0, 2).entries())
-        await anAnnotation(api.h.t.db, company, { machineId: m, ...d, typeId: (k === 0 ? brk : jam).id });
+      for (const [k, d] of m.downtime.slice(0, 2).entries())
+        await anAnnotation(api.h.t.db, company, { machineId: m.id, ...d, typeId: (k === 0 ? brk : jam).id });
     }
     const [stored, facts] = ids as [string, string];
     await recompute([stored], { from: T0 - HOUR, to: NOW, now: NOW });

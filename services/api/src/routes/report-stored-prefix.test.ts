@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { OeeReportResponse, ProductionResponse } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
-import { aMachine } from '../testing/builders';
+import { machineFigures } from '../testing/report-figures';
 import { aDowntimeReason, anAnnotation, MIN } from '../testing/downtime-builders';
-import { anAdjustmentRow, aJobWithRun, apiPerTest, aReportTenant, someCycles } from '../testing/report-plant';
+import {
+  aMachineWithFacts,
+  anAdjustmentRow,
+  apiPerTest,
+  aReportTenant,
+  generatedFacts,
+  someCycles,
+} from '../testing/report-plant';
 
 // Decision 1067: a machine with a pending dirty mark is read from its stored rows before the mark and built
 // from the facts only from there to the range's end. Property: for random marks and ranges (hourly rows
@@ -24,27 +30,15 @@ const SHIFTS = [
   ['Swing', 870, 1320],
 ] as const;
 
-const FACTS = fc.sample(
-  fc.record({
-    cuts: fc.uniqueArray(fc.integer({ min: T0 + 15 * MIN + 1, max: NOW - 1 }), {
-      minLength: 40,
-      maxLength: 40,
-    }),
-    states: fc.array(fc.constantFrom('ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'), {
-      minLength: 42,
-      maxLength: 42,
-    }),
-    cycleEnds: fc.uniqueArray(fc.integer({ min: T0 + 2 * MIN, max: NOW - 1 }), {
-      minLength: 80,
-      maxLength: 80,
-    }),
-    corrections: fc.array(
-      fc.record({ at: fc.integer({ min: T0, max: NOW - 1 }), count: fc.integer({ min: 1, max: 3 }) }),
-      { minLength: 4, maxLength: 4 },
-    ),
-  }),
-  { seed: 67, numRuns: 1 },
-)[0]!;
+const FACTS = generatedFacts({
+  t0: T0,
+  now: NOW,
+  cuts: 40,
+  cycles: 80,
+  corrections: 4,
+  states: ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'],
+  seed: 67,
+});
 
 const instant = fc.oneof(
   fc.integer({ min: T0, max: NOW }),
@@ -60,40 +54,14 @@ const case_ = fc
 describe.each(DIALECTS)('stored prefix and fresh tail on %s', (dialect) => {
   const api = apiPerTest(dialect, NOW);
 
-  async function get<T>(path: string, cookie: string): Promise<T> {
-    const res = await api.h.get(path, cookie);
-    expect(res.status, await res.clone().text()).toBe(200);
-    return (await res.json()) as T;
-  }
-
   /** The additive figures of one machine over [start, end) by `interval`. */
-  async function figures(cookie: string, machineId: string, start: number, end: number, interval: string) {
-    const q = `start=${start}&end=${end}&machineId=${machineId}&interval=${interval}`;
-    type Cell = { inCycleMs: number; durationMs: number };
-    const [oee, util, production] = await Promise.all([
-      get<OeeReportResponse>(`/api/reports/oee?${q}`, cookie),
-      get<{ machines: Array<Cell & { intervals: Cell[] }> }>(`/api/reports/utilization?${q}`, cookie),
-      api.h
-        .send('POST', '/api/reports/warehouse/production', cookie, {
-          start,
-          end,
-          interval,
-          data: ['allTime', 'timeInCycle', 'performance', 'quality'],
-          filter: { machine: [machineId] },
-          groupBy: ['shift'],
-        })
-        .then(async (r) => {
-          expect(r.status, await r.clone().text()).toBe(200);
-          return (await r.json()) as ProductionResponse;
-        }),
-    ]);
-    return {
-      waterfall: oee.waterfall.map((s) => [s.key, s.reasonId ?? '', s.ms]),
-      efficiency: oee.efficiency,
-      utilization: util.machines[0]!.intervals.map((c) => [c.inCycleMs, c.durationMs]),
-      production: production.items,
-    };
-  }
+  const figures = (cookie: string, machineId: string, start: number, end: number, interval: string) =>
+    machineFigures(
+      api.h,
+      cookie,
+      { machineId, start, end, interval },
+      { data: ['allTime', 'timeInCycle', 'performance', 'quality'], groupBys: [['shift']] },
+    );
 
   /**
    * Two machines with the same facts, both recomputed up to now; then the facts from `mark` on change on
@@ -103,47 +71,11 @@ describe.each(DIALECTS)('stored prefix and fresh tail on %s', (dialect) => {
   async function plant(mark: number) {
     const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS);
     const brk = await aDowntimeReason(api.h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
-    const cuts = [T0, T0 + 15 * MIN, ...[...FACTS.cuts].sort((x, y) => x - y)];
     const ids: string[] = [];
     for (const name of ['Stored', 'Facts']) {
-      const m = await aMachine(api.h.t.db, company, { name });
-      ids.push(m);
-      await scope
-        .insertInto(
-          'state_intervals',
-          cuts.map((start, i) => ({
-            machine_id: m,
-            start_at: start,
-            end_at: cuts[i + 1] ?? null,
-            state: i === 0 ? 'SETUP' : FACTS.states[i]!,
-          })),
-        )
-        .execute();
-      await aJobWithRun(scope, {
-        machineId: m,
-        name: `Flange ${name}`,
-        expected: 2 * MIN,
-        ideal: 90_000,
-        jobCreatedAt: T0,
-        start: T0,
-        end: null,
-        setupEnd: T0 + 15 * MIN,
-      });
-      await someCycles(
-        scope,
-        m,
-        FACTS.cycleEnds.map((end) => ({ start: end - 90_000, end })),
-      );
-      await scope
-        .insertInto(
-          'part_adjustments',
-          FACTS.corrections.map((c) => anAdjustmentRow(m, c.at, { count: c.count })),
-        )
-        .execute();
-      const downtime = cuts.flatMap((start, i) =>
-        i > 0 && FACTS.states[i] !== 'ACTIVE' && cuts[i + 1] ? [{ start, end: cuts[i + 1]! }] : [],
-      );
-      await anAnnotation(api.h.t.db, company, { machineId: m, ...downtime[0]!, typeId: brk.id });
+      const m = await aMachineWithFacts(api.h, company, name, T0, FACTS);
+      ids.push(m.id);
+      await anAnnotation(api.h.t.db, company, { machineId: m.id, ...m.downtime[0]!, typeId: brk.id });
     }
     const [stored, facts] = ids as [string, string];
     await recompute(ids, { from: T0 - DAY, to: NOW, now: NOW });

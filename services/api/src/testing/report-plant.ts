@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { companyScope } from '@takt/db';
 import type { CompanyScope, Database } from '@takt/db';
 import { recomputeRollups } from '@takt/db/rollups';
@@ -6,7 +7,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { Company } from '../repositories/company';
 import { apiHarness } from './app';
 import type { ApiHarness } from './app';
-import { aCompany, aUser } from './builders';
+import { aCompany, aMachine, aUser } from './builders';
 import { aShift } from './live-builders';
 
 // Builders for the plants the report tests compute figures by hand on (reports-admin §2, §7, §9): a company in
@@ -183,4 +184,97 @@ export async function recomputeMachines(
 ): Promise<void> {
   for (const machineId of machineIds)
     await recomputeRollups(db, { companyId: company.id, machineId, ...span });
+}
+
+/** A machine's generated facts (the report property tests): state cuts and states, cycle ends, corrections. */
+export interface GeneratedFacts {
+  /** Instants the state changes at after the setup (any order). */
+  cuts: readonly number[];
+  /** The state of each interval, by index (index 0, the setup, and 1 are not read). */
+  states: readonly string[];
+  cycleEnds: readonly number[];
+  corrections: ReadonlyArray<{ at: number; count: number }>;
+}
+
+/**
+ * A machine named `name` with the generated facts from `t0`: 15 minutes of planned setup of a running job
+ * (2 min expected, 90 s ideal) then the generated states (the last one still open), a 90 s cycle ending at
+ * each cycle end and the part corrections. Returns its id and its downtime intervals (not ACTIVE, ended),
+ * for the annotations a test puts on them.
+ */
+export async function aMachineWithFacts(
+  h: ApiHarness,
+  company: Company,
+  name: string,
+  t0: number,
+  facts: GeneratedFacts,
+): Promise<{ id: string; downtime: Array<{ start: number; end: number }> }> {
+  const scope = companyScope(h.t.db, company.id);
+  const cuts = [t0, t0 + 15 * 60_000, ...[...facts.cuts].sort((x, y) => x - y)];
+  const id = await aMachine(h.t.db, company, { name });
+  await scope
+    .insertInto(
+      'state_intervals',
+      cuts.map((start, i) => ({
+        machine_id: id,
+        start_at: start,
+        end_at: cuts[i + 1] ?? null,
+        state: i === 0 ? 'SETUP' : facts.states[i]!,
+      })),
+    )
+    .execute();
+  await aJobWithRun(scope, {
+    machineId: id,
+    name: `Flange ${name}`,
+    expected: 2 * 60_000,
+    ideal: 90_000,
+    jobCreatedAt: t0,
+    start: t0,
+    end: null,
+    setupEnd: t0 + 15 * 60_000,
+  });
+  await someCycles(
+    scope,
+    id,
+    facts.cycleEnds.map((end) => ({ start: end - 90_000, end })),
+  );
+  await scope
+    .insertInto(
+      'part_adjustments',
+      facts.corrections.map((c) => anAdjustmentRow(id, c.at, { count: c.count })),
+    )
+    .execute();
+  const downtime = cuts.flatMap((start, i) =>
+    i > 0 && facts.states[i] !== 'ACTIVE' && cuts[i + 1] ? [{ start, end: cuts[i + 1]! }] : [],
+  );
+  return { id, downtime };
+}
+
+/**
+ * One machine's facts generated over [t0, now) with a fixed seed (the same plant every run): `cuts` state
+ * changes after the 15-minute setup, a state each from `states` (repeats weigh), `cycles` cycle ends and
+ * `corrections` part corrections of 1–3.
+ */
+export function generatedFacts(o: {
+  t0: number;
+  now: number;
+  cuts: number;
+  cycles: number;
+  corrections: number;
+  states: readonly string[];
+  seed: number;
+}): GeneratedFacts {
+  const exactly = (n: number) => ({ minLength: n, maxLength: n });
+  return fc.sample(
+    fc.record({
+      cuts: fc.uniqueArray(fc.integer({ min: o.t0 + 15 * 60_000 + 1, max: o.now - 1 }), exactly(o.cuts)),
+      states: fc.array(fc.constantFrom(...o.states), exactly(o.cuts + 2)),
+      cycleEnds: fc.uniqueArray(fc.integer({ min: o.t0 + 2 * 60_000, max: o.now - 1 }), exactly(o.cycles)),
+      corrections: fc.array(
+        fc.record({ at: fc.integer({ min: o.t0, max: o.now - 1 }), count: fc.integer({ min: 1, max: 3 }) }),
+        exactly(o.corrections),
+      ),
+    }),
+    { seed: o.seed, numRuns: 1 },
+  )[0]!;
 }

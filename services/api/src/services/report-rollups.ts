@@ -1,0 +1,359 @@
+import { createHash } from 'node:crypto';
+import {
+  addDowntimeByReasonInto,
+  buildRollups,
+  companyDayRange,
+  coversWhole,
+  epochMs,
+  inShiftDowntimeByReason,
+  joinSeries,
+  packRollups,
+  rollupsOfRange,
+  shopDateOf,
+  splitAtDays,
+  splitRange,
+  storedUntil,
+} from '@takt/domain';
+import type {
+  Bucket,
+  CompanyCalendar,
+  DowntimeMs,
+  RangeSplit,
+  ReportIntervalUnit,
+  Rollup,
+  RollupSeries,
+  TimeRange,
+} from '@takt/domain';
+import {
+  loadRollupCells,
+  loadRollupDayDowntimeByReason,
+  loadRollups,
+  loadRollupSources,
+  rollupDirtyMarks,
+  rollupsComputedAt,
+} from '@takt/db/rollups';
+import { rollupState } from '../repositories/reports';
+import type { ServiceCtx } from './context';
+import { buildFromFacts, groupBy } from './report-facts';
+
+// The rollup rows of a report's range (decisions 0700, 0804, 1015, 1067, 1125), for services/reports.ts.
+
+interface Range {
+  start: number;
+  end: number;
+}
+
+/** Report interval units whose every cell edge is a company-day start (decision 0804). */
+export const DAY_ALIGNED_UNITS: ReadonlySet<ReportIntervalUnit> = new Set([
+  'day',
+  'week',
+  'month',
+  'quarter',
+]);
+
+/** The cells of a day-aligned report: its interval unit and its intervals (sorted, covering the range). */
+export interface ReportCells {
+  unit: ReportIntervalUnit;
+  intervals: readonly TimeRange[];
+}
+
+/** How one stored machine's range is read (decision 1125): hourly spans around its whole days' cells. */
+interface StoredPlan {
+  /** Its whole company days read from week and day rows: [days.start, cellsEnd); null: none. */
+  cellsEnd: number | null;
+  /** Its spans read from hourly rows, their cut buckets built from the facts (at most two, in time order). */
+  spans: Array<{ span: Range; split: RangeSplit }>;
+}
+
+/**
+ * The machines' rollups over the range. Stored rows are used unless `cache` is off, up to where each
+ * machine's rows stop holding (decision 1067, `storedUntil`): its pending dirty mark (late data, an edit, or
+ * simply live ingest, which keeps a mark minutes old on every machine) or where its rows were computed up
+ * to, taken back to a bucket start. Its rows from there to the range's end (or now) are built from the
+ * stored facts now, with the same domain code the recompute uses; a machine with nothing stored before that
+ * point is built wholly from the facts. Either way no row straddles the range's edges: the stored part is
+ * its whole stored buckets plus the bucket the range's start cuts (and the one "now" cuts, when the rows
+ * hold to the end), built from the facts over their part inside it (decision 1015), so any range and every
+ * cell in it sums exactly its own time, and the figures are those of building it all from the facts.
+ * The cache token fingerprints what the stored rows depend on, so it changes whenever the numbers may have
+ * (decision 0700).
+ *
+ * With `cells` day or coarser, whatever the range's edges (decision 1125, `splitAtDays`): the whole company
+ * days of a stored machine's stored part are read from the week and day rows (one per machine × company
+ * week or day × shift, decision 0804; loadRollupCells), each wholly inside one cell, which every sum over
+ * whole cells and every shift selection adds exactly as it would the hourly rows; only the partial days at
+ * the range's edges (a range starting 10:17) and the day its stored rows stop in are read from hourly rows
+ * (plus the cut buckets from the facts). Those week and day rows carry empty per-reason maps; with `reasons`
+ * the result's `downtimeByReason` is the in-shift downtime by reason over the range of all the machines in
+ * the selected shifts (`reasons.shiftIds`; null: all shift time), from the database for the week and day
+ * rows and from the rows for the rest.
+ */
+export async function reportRollups(
+  ctx: ServiceCtx,
+  calendar: CompanyCalendar,
+  machineIds: readonly string[],
+  range: Range,
+  opts: {
+    useStored: boolean;
+    key: string;
+    cells?: ReportCells;
+    reasons?: { shiftIds: ReadonlySet<string> | null };
+  },
+): Promise<{
+  rows: Map<string, Rollup[]>;
+  /**
+   * The machines read partly from week and day rows, packed: their hourly and built rows before and after
+   * those; their `rows` hold only the hourly and built ones.
+   */
+  series: Map<string, RollupSeries>;
+  cacheToken: string;
+  downtimeByReason: Record<string, DowntimeMs>;
+  /** The machines with a pending dirty mark before the range's end: figures being recomputed (decision 1004). */
+  recomputing: string[];
+}> {
+  const cells =
+    opts.useStored && opts.cells && DAY_ALIGNED_UNITS.has(opts.cells.unit) ? opts.cells : undefined;
+  const daySplit = cells ? splitAtDays(calendar, range) : null;
+  const days = daySplit?.days ?? null;
+  /** The report's cell starts inside [from, to), `from` first: what decides which weeks are whole. */
+  const cellStarts = (from: number, to: number) => [
+    from,
+    ...cells!.intervals.map((i) => i.start as number).filter((t) => t > from && t < to),
+  ];
+  const rows = new Map<string, Rollup[]>(machineIds.map((id) => [id, []]));
+  let state: { computedAt: Map<string, number>; dirty: Map<string, number> };
+  let daySeries = new Map<string, RollupSeries>();
+  const reasonsOf = (ids: readonly string[], over: Range) =>
+    loadRollupDayDowntimeByReason(ctx.scope, {
+      machineIds: ids,
+      ...over,
+      shiftIds: opts.reasons!.shiftIds,
+      clock: calendar,
+    });
+  // The reasons of every machine's whole days, read alongside the cells (in parallel on PostgreSQL); read
+  // again for fewer machines or days if some turn out to be built from the facts (below).
+  let storedReasons: Promise<Record<string, DowntimeMs>> | null = null;
+  if (days) {
+    if (opts.reasons) {
+      storedReasons = reasonsOf(machineIds, days);
+      storedReasons.catch(() => undefined); // awaited below; a failure before then is not unhandled
+    }
+    // One scan gives the cells and the computed-at of every machine's whole days; the partial days' rows
+    // give theirs (a day is recomputed whole, its rows in one transaction with its day and week rows).
+    const edgeSpans = [daySplit!.head, daySplit!.tail].filter((s): s is Range => s !== null);
+    const [summed, dirty, edgeComputed] = await Promise.all([
+      loadRollupCells(ctx.scope, {
+        machineIds,
+        ...days,
+        cellStarts: cellStarts(days.start, days.end),
+        clock: calendar,
+      }),
+      rollupDirtyMarks(ctx.scope, machineIds),
+      rollupsComputedAt(ctx.scope, machineIds, edgeSpans),
+    ]);
+    const computedAt = new Map(summed.computedAt);
+    for (const [id, at] of edgeComputed) computedAt.set(id, Math.max(at, computedAt.get(id) ?? at));
+    state = { computedAt, dirty };
+    daySeries = summed.series;
+  } else {
+    state = await rollupState(ctx.scope, machineIds, range);
+  }
+  const freshEnd = Math.min(range.end, ctx.now);
+  // Decision 1067: each machine's stored rows serve the range up to where they stop holding (its pending
+  // dirty mark or where they were computed up to, at a bucket start), and only the rest is built from the
+  // facts. While ingest runs every machine has a mark minutes old, so a year's range reads the year's stored
+  // rows and builds minutes.
+  const until = new Map<string, number>();
+  for (const id of machineIds)
+    until.set(
+      id,
+      opts.useStored
+        ? storedUntil(calendar, freshEnd, state.dirty.get(id), state.computedAt.get(id))
+        : Number.NEGATIVE_INFINITY,
+    );
+  const fresh = machineIds.filter((id) => until.get(id)! < freshEnd && until.get(id)! <= range.start);
+  const plans = new Map<string, StoredPlan>();
+  if (freshEnd > range.start)
+    for (const id of machineIds) {
+      if (fresh.includes(id)) continue;
+      const plan = storedPlan(calendar, range, days, until.get(id)!);
+      if (plan.cellsEnd === null) daySeries.delete(id);
+      plans.set(id, plan);
+    }
+  const hourly = await hourlyRows(ctx, calendar, plans);
+  for (const [id, built] of hourly) {
+    if (built) rows.set(id, built);
+    else {
+      // A gap in the stored hourly rows (a day left partly computed, decision 1016): built from the facts.
+      fresh.push(id);
+      plans.delete(id);
+      until.set(id, Number.NEGATIVE_INFINITY);
+    }
+  }
+  for (const id of fresh) daySeries.delete(id);
+  const stored = [...plans.keys()];
+  const withCells = stored.filter((id) => plans.get(id)!.cellsEnd !== null);
+  if (days) {
+    // Whole days whose rows stop before the range's last one: the cells summed again up to their end (one
+    // query per distinct day, usually today's start for every machine while ingest runs).
+    const short = withCells.filter((id) => plans.get(id)!.cellsEnd! < days.end);
+    for (const [end, ids] of groupBy(short, (id) => plans.get(id)!.cellsEnd!)) {
+      const prefix = await loadRollupCells(ctx.scope, {
+        machineIds: ids,
+        start: days.start,
+        end,
+        cellStarts: cellStarts(days.start, end),
+        clock: calendar,
+      });
+      for (const id of ids) daySeries.set(id, prefix.series.get(id) ?? packRollups([]));
+    }
+  }
+  if (freshEnd > range.start) {
+    // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
+    // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
+    const tailed = stored.filter((id) => until.get(id)! < freshEnd);
+    const spans: Array<[number, string[]]> = [
+      ...(fresh.length > 0 ? [[range.start, fresh] as [number, string[]]] : []),
+      ...groupBy(tailed, (id) => until.get(id)!),
+    ];
+    for (const [from, ids] of spans) {
+      const built = await buildFromFacts(ctx, calendar, ids, { start: from, end: freshEnd });
+      for (const id of ids) {
+        if (fresh.includes(id)) rows.set(id, built.get(id)!);
+        else rows.get(id)!.push(...built.get(id)!);
+      }
+    }
+  }
+  const series = new Map<string, RollupSeries>();
+  for (const id of withCells) {
+    const cellsStart = days!.start;
+    const own = rows.get(id)!;
+    const before = own.filter((r) => r.start < cellsStart);
+    const after = own.filter((r) => r.start >= cellsStart);
+    series.set(id, joinSeries(joinSeries(packRollups(before), daySeries.get(id)!), packRollups(after)));
+  }
+  let downtimeByReason: Record<string, DowntimeMs> = {};
+  if (opts.reasons) {
+    const filter = { start: epochMs(range.start), end: epochMs(range.end), shiftIds: opts.reasons.shiftIds };
+    // The week and day rows carry no reasons: theirs come from the database.
+    downtimeByReason = inShiftDowntimeByReason(
+      machineIds.flatMap((id) => rows.get(id)!),
+      filter,
+    );
+    if (storedReasons) {
+      const all = await storedReasons;
+      const whole = withCells.filter((id) => plans.get(id)!.cellsEnd === days!.end);
+      if (whole.length === machineIds.length) addDowntimeByReasonInto(downtimeByReason, all);
+      else {
+        if (whole.length > 0) addDowntimeByReasonInto(downtimeByReason, await reasonsOf(whole, days!));
+        const short = withCells.filter((id) => plans.get(id)!.cellsEnd! < days!.end);
+        for (const [end, ids] of groupBy(short, (id) => plans.get(id)!.cellsEnd!))
+          addDowntimeByReasonInto(downtimeByReason, await reasonsOf(ids, { start: days!.start, end }));
+      }
+    }
+  }
+  const fingerprint = JSON.stringify([
+    ctx.scope.companyId,
+    opts.key,
+    machineIds,
+    range,
+    [...state.computedAt].sort(),
+    [...state.dirty].sort(),
+    fresh,
+    [...until].sort(),
+  ]);
+  return {
+    rows,
+    series,
+    cacheToken: createHash('sha256').update(fingerprint).digest('hex').slice(0, 20),
+    downtimeByReason,
+    recomputing: machineIds.filter((id) => (state.dirty.get(id) ?? Number.POSITIVE_INFINITY) < range.end),
+  };
+}
+
+/**
+ * How a stored machine's part of the range, [range.start, until), is read (decision 1125): its whole company
+ * days (`days`, when the report's cells allow) up to the company day `until` falls in from the week and day
+ * rows, the rest (the partial day before them, the day `until` falls in) from hourly rows. Without whole days
+ * all of it is hourly.
+ */
+function storedPlan(calendar: CompanyCalendar, range: Range, days: Range | null, until: number): StoredPlan {
+  const end = Math.min(until, range.end);
+  const spanOf = (from: number, to: number) =>
+    to > from
+      ? [
+          {
+            span: { start: from, end: to },
+            split: splitRange(calendar, { start: epochMs(from), end: epochMs(to) }),
+          },
+        ]
+      : [];
+  if (days) {
+    const dayOfEnd =
+      end >= days.end ? days.end : companyDayRange(calendar, shopDateOf(calendar, epochMs(end))).start;
+    const cellsEnd = Math.min(dayOfEnd, days.end);
+    if (cellsEnd > days.start)
+      return { cellsEnd, spans: [...spanOf(range.start, days.start), ...spanOf(cellsEnd, end)] };
+  }
+  return { cellsEnd: null, spans: spanOf(range.start, end) };
+}
+
+/**
+ * The stored machines' rows of their hourly spans: the stored buckets wholly inside each span and its cut
+ * buckets built from the facts over their part inside it (decision 1015), by start; null for a machine whose
+ * stored rows leave a gap in a span (decision 1016). One read of the hourly rows per distinct span start
+ * (the range's start; usually one day start for the rest), one load of the facts per distinct cut bucket.
+ */
+async function hourlyRows(
+  ctx: ServiceCtx,
+  calendar: CompanyCalendar,
+  plans: ReadonlyMap<string, StoredPlan>,
+): Promise<Map<string, Rollup[] | null>> {
+  const wholes: Array<{ id: string; whole: Range }> = [];
+  const edgeIds = new Map<string, { edge: Bucket; ids: string[] }>();
+  for (const [id, plan] of plans)
+    for (const { split } of plan.spans) {
+      if (split.whole) wholes.push({ id, whole: split.whole });
+      for (const e of split.edges) {
+        const k = `${e.start}:${e.end}`;
+        const seen = edgeIds.get(k);
+        if (seen) seen.ids.push(id);
+        else edgeIds.set(k, { edge: e, ids: [id] });
+      }
+    }
+  const groups = [...groupBy(wholes, (w) => w.whole.start)];
+  const edgeList = [...edgeIds.values()];
+  const [read, edgeSources] = await Promise.all([
+    Promise.all(
+      groups.map(([start, ws]) =>
+        loadRollups(ctx.scope, {
+          machineIds: [...new Set(ws.map((w) => w.id))],
+          start,
+          end: Math.max(...ws.map((w) => w.whole.end)),
+        }),
+      ),
+    ),
+    // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
+    Promise.all(edgeList.map((e) => loadRollupSources(ctx.scope.db, e.ids, e.edge, { now: ctx.now }))),
+  ]);
+  const readOf = new Map(groups.map(([start], i) => [start, groupBy(read[i]!, (r) => r.machineId)]));
+  const sourceOf = new Map(edgeList.map((e, i) => [`${e.edge.start}:${e.edge.end}`, edgeSources[i]!]));
+  const out = new Map<string, Rollup[] | null>();
+  for (const [id, plan] of plans) {
+    const mine: Rollup[] = [];
+    for (const { split } of plan.spans) {
+      const stored = split.whole ? (readOf.get(split.whole.start)!.get(id) ?? []) : [];
+      if (!coversWhole(split, stored)) {
+        out.set(id, null);
+        break;
+      }
+      mine.push(
+        ...rollupsOfRange(split, stored, (edges) =>
+          edges.flatMap((e) => buildRollups(sourceOf.get(`${e.start}:${e.end}`)!.get(id)!, [e])),
+        ),
+      );
+    }
+    if (!out.has(id)) out.set(id, mine);
+  }
+  return out;
+}
