@@ -33,6 +33,7 @@ import * as m0043 from './2026-11-29-0043-user-preferences';
 import * as m0044 from './2026-11-29-0044-compact-observations';
 import * as m0045 from './2026-11-29-0045-raw-retention';
 import * as m0046 from './2026-11-29-0046-machine-simulations';
+import * as m0047 from './2026-11-29-0047-derived-end-index';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0044-compact-observations': m0044,
   '2026-11-29-0045-raw-retention': m0045,
   '2026-11-29-0046-machine-simulations': m0046,
+  '2026-11-29-0047-derived-end-index': m0047,
 };

@@ -160,8 +160,11 @@ export async function writeBatch(
   fence?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (fence) await fence(trx);
     const numbered = numberedPlaceholders(trx);
+    // PostgreSQL compiles a statement it guesses to be large (a batch's statements over a thousand machines) to
+    // machine code first, which took longer than running it: never for a batch's small writes (decision 1122).
+    if (numbered) await trx.executeQuery(CompiledQuery.raw('set local jit = off'));
+    if (fence) await fence(trx);
     await insertObservations(trx, batch.observations);
     for (const m of batch.machineObservations ?? []) await insertMachineObservations(trx, m);
     const done = batch.inboxDone ?? [];
@@ -265,17 +268,19 @@ export async function writeDerivedMany(
     }
     // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
     if (replaced.length > 0) {
+      // Each machine's records are found through its (machine_id, end_at) index, one machine after the other (a
+      // lateral subquery the planner keeps): joined whole, the planner hashed every machine's whole history at
+      // every batch, so a batch cost more the longer the plant ran (decision 1122).
       const params = unnest(replaced, (w) => w.from);
-      for (const table of DERIVED_TABLES)
-        await statement(
-          `delete from "${table}" as t ${using} ` +
-            'where t."machine_id" = d.machine_id and (t."end_at" is null or t."end_at" >= d.at)',
+      const replace = (table: string, ending: string) =>
+        statement(
+          `delete from "${table}" where ctid = any(array(select x.ctid from unnest($1::text[], $2::bigint[]) ` +
+            `as d(machine_id, at) cross join lateral (select t.ctid from "${table}" as t ` +
+            `where t."machine_id" = d.machine_id and ${ending} offset 0) as x))`,
           params,
         );
-      await statement(
-        `delete from "cycles" as t ${using} where t."machine_id" = d.machine_id and t."end_at" >= d.at`,
-        params,
-      );
+      for (const table of DERIVED_TABLES) await replace(table, '(t."end_at" is null or t."end_at" >= d.at)');
+      await replace('cycles', 't."end_at" >= d.at');
     }
   } else {
     // SQLite: in-process, a prepared statement a machine costs no round trip.

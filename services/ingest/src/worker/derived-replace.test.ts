@@ -1,0 +1,138 @@
+// A batch replaces each machine's derived records from a time on (ARCHITECTURE "Ingest contract"): those ending at
+// or after it and the open ones, found through the (machine_id, end_at) index of migration 0047 (decision 1122), for
+// all the batch's machines in one statement a table on PostgreSQL. Records ending before the time, and every other
+// machine's, stay as they were.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DerivationResult, DurationMs, EpochMs } from '@takt/domain';
+import { DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
+import { writeBatch } from './store';
+import type { DerivedWrite } from './store';
+
+const ms = (n: number) => n as EpochMs;
+const current: DerivationResult['current'] = {
+  state: 'ACTIVE',
+  reason: null,
+  since: ms(0),
+  execution: 'ACTIVE',
+  availability: 'AVAILABLE',
+  controllerMode: null,
+  partCount: null,
+  program: null,
+  subprogram: null,
+  inSetup: false,
+  connected: true,
+  lastHeartbeat: null,
+  faultSince: null,
+  faultMessage: null,
+};
+
+/** Machine history: a program a second from `start` to `end`, the last open; a fault open from `start`. */
+function history(start: number, end: number): DerivationResult {
+  const programs = [];
+  for (let t = start; t < end; t += 1000)
+    programs.push({
+      start: ms(t),
+      end: ms(t + 1000),
+      name: `P${t}`,
+      ...(t + 1000 >= end ? { open: true } : {}),
+    });
+  return {
+    intervals: [{ start: ms(start), end: ms(end), state: 'ACTIVE', reason: null, open: true }],
+    cycles: programs.map((p) => ({
+      start: p.start,
+      end: p.end,
+      duration: 1000 as DurationMs,
+      count: 1,
+      source: 'part_count' as const,
+      setup: false,
+    })),
+    programs,
+    subprograms: [],
+    faults: [
+      {
+        item: 'system',
+        start: ms(start),
+        end: ms(end),
+        duration: (end - start) as DurationMs,
+        value: 'x',
+        nativecode: null,
+        type: null,
+        open: true,
+      },
+    ],
+    spindle: [],
+    inCut: [],
+    current,
+  };
+}
+
+describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await freshDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  const write = (derived: DerivedWrite[]) =>
+    writeBatch(t.db, { observations: [], derived, live: [], stats: [] });
+  const rows = async (
+    table: 'program_intervals' | 'cycles' | 'state_intervals' | 'faults',
+    machine: string,
+  ) =>
+    (
+      await t.db
+        .selectFrom(table)
+        .select(['start_at', 'end_at'])
+        .where('machine_id', '=', machine)
+        .orderBy('start_at')
+        .execute()
+    ).map((r) => [Number(r.start_at), r.end_at == null ? null : Number(r.end_at)]);
+
+  it('replaces what ends from the time on and the open records, of every machine of the batch, and nothing else', async () => {
+    const machines = ['m1', 'm2', 'm3'];
+    await write(machines.map((m) => ({ companyId: 'c', machineId: m, from: 0, result: history(0, 10_000) })));
+    // m1 and m2 go on from 7 s: their records from there are replaced by the new history; m3 is not in the batch.
+    await write(
+      ['m1', 'm2'].map((m) => ({ companyId: 'c', machineId: m, from: 7000, result: history(0, 12_000) })),
+    );
+    for (const m of ['m1', 'm2']) {
+      const programs = await rows('program_intervals', m);
+      expect(programs.length).toBe(12);
+      expect(programs.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5].map((s) => [s * 1000, (s + 1) * 1000]));
+      expect(programs.at(-1)).toEqual([11_000, null]);
+      // No record twice: each start once.
+      expect(new Set(programs.map((p) => p[0])).size).toBe(programs.length);
+      expect((await rows('cycles', m)).map((c) => c[1])).toEqual(
+        Array.from({ length: 12 }, (_, i) => (i + 1) * 1000),
+      );
+      expect(await rows('state_intervals', m)).toEqual([[0, null]]);
+      expect(await rows('faults', m)).toEqual([[0, null]]);
+    }
+    const untouched = await rows('program_intervals', 'm3');
+    expect(untouched.length).toBe(10);
+    expect(untouched.at(-1)).toEqual([9000, null]);
+  });
+
+  it('finds the records to replace through the (machine_id, end_at) index of migration 0047', async () => {
+    const names =
+      dialect === 'sqlite'
+        ? (
+            await t.db
+              .selectFrom('sqlite_master' as never)
+              .select('name' as never)
+              .where('type' as never, '=', 'index' as never)
+              .execute()
+          ).map((r) => (r as { name: string }).name)
+        : (
+            await t.db
+              .selectFrom('pg_indexes' as never)
+              .select('indexname' as never)
+              .execute()
+          ).map((r) => (r as { indexname: string }).indexname);
+    for (const table of ['state_intervals', 'program_intervals', 'faults', 'flag_spans'])
+      expect(names).toContain(`${table}_machine_end`);
+  });
+});
