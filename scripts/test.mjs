@@ -38,10 +38,43 @@ const checked = (name, cmd, args) =>
       resolve(code === 0);
     });
   });
+// Each keeps what it learnt in .tmp (gitignored, never committed; decision 1136): a second run on the same
+// clone checks only the files that changed. A fresh clone (CI) starts without it and checks everything.
+mkdirSync('.tmp', { recursive: true });
 const checks = [
-  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
-  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
-  ['format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']],
+  [
+    'lint',
+    'npx',
+    [
+      'eslint',
+      '.',
+      '--max-warnings',
+      '0',
+      '--cache',
+      '--cache-strategy',
+      'content',
+      '--cache-location',
+      '.tmp/eslintcache',
+    ],
+  ],
+  [
+    'typecheck',
+    'npx',
+    [
+      'tsc',
+      '-p',
+      'tsconfig.json',
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      '.tmp/typecheck.tsbuildinfo',
+    ],
+  ],
+  [
+    'format',
+    'npx',
+    ['prettier', '--check', '--log-level', 'warn', '--cache', '--cache-location', '.tmp/prettiercache', '.'],
+  ],
   ['build', 'npm', ['run', 'build', '--silent']],
 ];
 let failedChecks = 0;
@@ -51,7 +84,6 @@ const lane = async () => {
 };
 await Promise.all([lane(), lane()]);
 
-mkdirSync('.tmp', { recursive: true });
 const report = '.tmp/vitest-report.json';
 const ok = step(
   'vitest',
