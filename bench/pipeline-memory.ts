@@ -8,9 +8,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DERIVER_MEMORY_MS, MachinePipeline } from '../services/ingest/src/worker/pipeline';
-import type { FieldMeaning } from '../services/ingest/src/worker/pipeline';
 import type { Observation } from '../services/ingest/src/sources/shdr/shdr';
-import { scriptValues } from '../tests/multihost/adapters';
+import { FIELDS, T0, line } from './support/soak-script';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -22,30 +21,6 @@ const heap = () => {
 
 const machines = Number(process.argv[2] ?? 50);
 const minutes = Number(process.argv[3] ?? 90);
-const T0 = Date.UTC(2026, 10, 2, 6);
-const FIELDS: ReadonlyMap<string, FieldMeaning> = new Map([
-  ['execution', { type: 'EXECUTION', subType: null }],
-  ['part_count', { type: 'PART_COUNT', subType: null }],
-  ['program', { type: 'PROGRAM', subType: null }],
-  ['path_feedrate', { type: 'PATH_FEEDRATE', subType: null }],
-  ['avail', { type: 'AVAILABILITY', subType: null }],
-]);
-/** One line of machine `i` at second `s` (the script of tests/multihost/adapters.ts). */
-function line(i: number, s: number): Observation[] {
-  const ts = T0 + s * 1000;
-  const values = scriptValues(i, s);
-  const out: Observation[] = [
-    { ts, key: 'path_feedrate', value: values.path_feedrate!, kind: 'value' },
-    { ts, key: 'program', value: values.program!, kind: 'value' },
-  ];
-  if ((s + i) % 4 === 0)
-    out.push(
-      { ts, key: 'execution', value: values.execution!, kind: 'value' },
-      { ts, key: 'part_count', value: values.part_count!, kind: 'value' },
-    );
-  return out;
-}
-
 /** Plays the script into `feed` (per machine and second) and measures the heap every 15 minutes. */
 function play(feed: (i: number, s: number, ts: number) => void, each: (ts: number) => void): number[] {
   const base = heap();

@@ -14,9 +14,36 @@ export function materialize(src: Fold, closed: Outputs, now: number, since: numb
     advance(f, end, tail);
     commit(f, end, tail);
   }
-  /** The closed records a write from `since` on keeps (it keeps every open one, and these). */
-  const ending = <T extends { end: number }>(rows: T[]): T[] =>
+  /**
+   * The closed records a write from `since` on keeps (it keeps every open one, and these). States, programs,
+   * sub-programs and cycles close in time order, so they are the tail of their list: found from its end, at the cost
+   * of what is kept and not of the history held (a filter over the hour held made every write cost the hour,
+   * decision 1123). Faults of several items overlap: filtered.
+   */
+  const ending = <T extends { end: number }>(rows: T[]): T[] => {
+    if (since === -Infinity) return rows;
+    let i = rows.length;
+    while (i > 0 && (rows[i - 1] as T).end >= since) i--;
+    return i === 0 ? rows : rows.slice(i);
+  };
+  const endingUnordered = <T extends { end: number }>(rows: T[]): T[] =>
     since === -Infinity ? rows : rows.filter((r) => r.end >= since);
+  /**
+   * Spindle and in-cut spans a write from `since` on keeps, with every older closed span that merges into them
+   * (adjacent ones merge, whatever their end): the tail of the closed ones, found from its end (decision 1123).
+   */
+  const spansFrom = (closedSpans: Span[], later: Span[]): Span[] => {
+    if (since === -Infinity) return [...closedSpans, ...later];
+    let first = Infinity;
+    for (const x of later) if (x.start < first) first = x.start;
+    let i = closedSpans.length;
+    for (; i > 0; i--) {
+      const x = closedSpans[i - 1] as Span;
+      if (x.end < since && x.end < first) break;
+      if (x.start < first) first = x.start;
+    }
+    return [...closedSpans.slice(i), ...later];
+  };
   const intervals = [...ending(closed.intervals), ...tail.intervals].map((x) => ({ ...x }));
   if (f.started && end > f.stateStart) {
     intervals.push({
@@ -38,16 +65,18 @@ export function materialize(src: Fold, closed: Outputs, now: number, since: numb
       name: f.subprogram,
       open: true,
     });
-  const faults = [...ending(closed.faults), ...tail.faults];
+  const faults = [...endingUnordered(closed.faults), ...tail.faults];
   for (const x of f.faults) {
     if (end > x.start) faults.push({ ...faultUntil(x, end), open: true });
   }
-  const spindle = [...closed.spindle, ...tail.spindle];
+  const spindleLater = [...tail.spindle];
   if (f.spindleStart !== null && end > f.spindleStart)
-    spindle.push({ start: f.spindleStart as EpochMs, end: end as EpochMs });
-  const inCut = [...closed.inCut, ...tail.inCut];
+    spindleLater.push({ start: f.spindleStart as EpochMs, end: end as EpochMs });
+  const spindle = spansFrom(closed.spindle, spindleLater);
+  const inCutLater = [...tail.inCut];
   if (f.inCutStart !== null && end > f.inCutStart)
-    inCut.push({ start: f.inCutStart as EpochMs, end: end as EpochMs });
+    inCutLater.push({ start: f.inCutStart as EpochMs, end: end as EpochMs });
+  const inCut = spansFrom(closed.inCut, inCutLater);
 
   const byStart = <T extends { start: number }>(a: T, b: T) => a.start - b.start;
   faults.sort(

@@ -168,8 +168,9 @@ export class StateDeriver {
    * All outputs, with open records cut at `now` (now earlier than the last observation is ignored). With
    * `since`, closed state intervals, cycles, programs, sub-programs and faults ending before it are left out:
    * a write that replaces records from `since` on keeps none of them, and copying the whole history held at
-   * every write made each one cost the history, not the change. Spindle and in-cut spans are always whole
-   * (adjacent ones merge, whatever their end). `result(now, since)` equals `result(now)` with those left out.
+   * every write made each one cost the history, not the change. Spindle and in-cut spans ending before it are
+   * left out too, but for those that merge into a kept one (adjacent ones merge, whatever their end; decision
+   * 1123). `result(now, since)` equals `result(now)` with those left out.
    */
   result(now: EpochMs, since = -Infinity): DerivationResult {
     return materialize(this.fold, this.out, now, since);
