@@ -6,8 +6,9 @@ import { anOfficePlant, officeSession, ON_SQLITE, POLL, tableRows } from './offi
 // Jobs and their standards (issue 29 point 1, decision 1084) in Chromium on SQLite: a manager (a planner, not
 // an admin) creates a job with its expected cycle time typed as hours, minutes and seconds (the company's
 // cycleinputoption is time per cycle), sees its parts per hour (3,600,000 / cycle time, one decimal), assigns
-// it to the Lathe with its own standards and a planned setup, and retires it. Screenshots at desk and phone
-// widths go to test-results/office-jobs-planning/ (gitignored).
+// it to the Lathe with its own standards and a planned setup, removes it from the Lathe again (with a
+// confirmation), and retires it. Screenshots at desk and phone widths go to test-results/office-jobs-planning/
+// (gitignored).
 
 async function seedPlant(db: Kysely<Database>, week: { start: number; end: number }) {
   const { user } = await anOfficePlant(db, week);
@@ -17,7 +18,7 @@ async function seedPlant(db: Kysely<Database>, week: { start: number; end: numbe
 describe.each(ON_SQLITE)('jobs and standards in Chromium on %s', (dialect) => {
   const office = officeSession(dialect, 'office-jobs-planning', seedPlant);
 
-  it('creates a job with standards in h/m/s, assigns it to the Lathe with parts per hour, and retires it', async () => {
+  it('creates a job with standards in h/m/s, assigns it to the Lathe with parts per hour, removes it there, and retires it', async () => {
     const { page } = office;
     await page.goto(`${office.product.url}/app/reports`);
     await page.getByLabel('Email').fill(office.plant.email);
@@ -74,16 +75,30 @@ describe.each(ON_SQLITE)('jobs and standards in Chromium on %s', (dialect) => {
     await expect
       .poll(() => tableRows(machines), POLL)
       .toEqual([
-        ['Lathe', '2:00', '1:00', '60.0', 'Many parts per cycle', 'Planned, 30 min', 'Never', 'Edit'],
+        ['Lathe', '2:00', '1:00', '60.0', 'Many parts per cycle', 'Planned, 30 min', 'Never', 'EditRemove'],
       ]);
     await office.screenshots('job');
+
+    // Remove it from the Lathe (JobMachine delete, decision 1106): a confirmation first, then the job is
+    // assigned to no machine; Cancel keeps it.
+    await page.getByRole('button', { name: 'Remove Shaft S-900 from Lathe' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove Shaft S-900 from Lathe' });
+    await expect.poll(() => confirm.getByText('Its past runs and their figures stay.').count(), POLL).toBe(1);
+    await office.screenshots('remove');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => tableRows(machines).then((r) => r.length), POLL).toBe(1);
+    await page.getByRole('button', { name: 'Remove Shaft S-900 from Lathe' }).click();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'not assigned' }).count(), POLL)
+      .toBe(1);
 
     // The list shows the job with its parts per hour; retire it and it moves to the retired jobs.
     await page.getByRole('link', { name: 'Back to Jobs' }).click();
     const list = page.getByRole('table', { name: 'Jobs' });
     await expect
       .poll(() => tableRows(list), POLL)
-      .toEqual([['Shaft S-900', 'WO-900', '1:30.5', '39.8', '1', 'Active', 'EditRetire']]);
+      .toEqual([['Shaft S-900', 'WO-900', '1:30.5', '39.8', '0', 'Active', 'EditRetire']]);
     await office.screenshots('jobs');
     await page.getByRole('button', { name: 'Retire Shaft S-900' }).click();
     await expect
