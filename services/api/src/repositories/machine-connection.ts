@@ -47,13 +47,27 @@ const factColumns = (eb: ExpressionBuilder<Database, 'machines'>) =>
       )
       .as('has_fields'),
     eb
-      .exists(
-        eb
-          .selectFrom('observations as o')
-          .select(sql`1`.as('one'))
-          .whereRef('o.machine_id', '=', 'machines.id')
-          .where('o.key', '<>', CONNECTION_KEY),
-      )
+      .or([
+        eb.exists(
+          eb
+            .selectFrom('observations as o')
+            .select(sql`1`.as('one'))
+            .whereRef('o.machine_id', '=', 'machines.id')
+            .where('o.key', '<>', CONNECTION_KEY),
+        ),
+        // Raw retention (decision 1132) removes old rows and keeps each key's last value: a machine that reported
+        // before the floor still has.
+        eb.exists(
+          eb
+            .selectFrom('observation_seeds as s')
+            .innerJoin('observation_machines as om', 'om.id', 's.m')
+            .innerJoin('observation_keys as ok', 'ok.id', 's.k')
+            .select(sql`1`.as('one'))
+            .whereRef('om.machine_id', '=', 'machines.id')
+            .whereRef('om.company_id', '=', 'machines.company_id')
+            .where('ok.key', '<>', CONNECTION_KEY),
+        ),
+      ])
       .as('reported'),
   ] as const;
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_TIMEOUT_MS } from '@takt/domain';
-import { companyScope } from '@takt/db';
+import { companyScope, runRawRetention } from '@takt/db';
 import { createAdapter } from '../repositories/adapters';
 import { createShdrSource } from '../repositories/machine-sources';
 import type { Company } from '../repositories/company';
@@ -11,6 +11,8 @@ import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
+
+const DAY = 24 * 3_600_000;
 
 interface Diagnostics {
   connection: string | number;
@@ -148,6 +150,29 @@ describe.each(DIALECTS)('machine diagnostics on %s', (dialect) => {
     ]);
     expect(d.unmapped).toEqual(['Xload', 'door', 'system']);
     expect(d.counters).toEqual({ lines: 10, observations: 25, rejected: 2, lastLineAt: now - 100 });
+  });
+
+  it('reads the same after raw retention: the last 24 h, and a machine that reported only before the floor', async () => {
+    const { company, cookie } = await h.tenant();
+    const scope = companyScope(h.t.db, company.id);
+    const now = h.clock.now;
+    const recent = await configuredMachine(company);
+    const silent = await configuredMachine(company);
+    for (const machineId of [recent, silent])
+      await createShdrSource(scope, { machineId, host: 'h', port: 7878 }, 1);
+    await observe(company, recent, [
+      [now - 40 * DAY, 'exec', 'READY'],
+      [now - 3_600_000, 'pc', '5'],
+    ]);
+    await observe(company, silent, [[now - 40 * DAY, 'exec', 'ACTIVE']]);
+    const before = await Promise.all([diagnostics(cookie, recent), diagnostics(cookie, silent)]);
+    // Decision 1132: 35 days kept; the rows 40 days old go, each key's last value stays as a seed.
+    const pass = await runRawRetention(h.t.db, 35, now);
+    expect(pass.floor).toBeGreaterThan(now - 40 * DAY);
+    expect(await latestPerKey(scope, silent, 0)).toEqual([]);
+    const after = await Promise.all([diagnostics(cookie, recent), diagnostics(cookie, silent)]);
+    expect(after).toEqual(before);
+    expect(after[1].connection).not.toBe('CONNECTING');
   });
 
   it('does not show another company’s machine (404)', async () => {
