@@ -48,13 +48,13 @@ export function SimulatePage() {
       </div>
       <p className="admin__intro">{t('simulate.blurb')}</p>
       <LoadedView state={state} retry={reload}>
-        {(data) => <Simulator initial={data} onEnded={reload} />}
+        {(data) => <Simulator initial={data} />}
       </LoadedView>
     </main>
   );
 }
 
-function Simulator({ initial, onEnded }: { initial: SimulationState; onEnded: () => void }) {
+function Simulator({ initial }: { initial: SimulationState }) {
   const [sim, setSim] = useState(initial);
   const [forms, setForms] = useState<SimulateForms>(newForms);
   const [touched, setTouched] = useState<Partial<Record<keyof SimulateForms, boolean>>>({});
@@ -81,10 +81,12 @@ function Simulator({ initial, onEnded }: { initial: SimulationState; onEnded: ()
     });
   };
   const finish = async () => {
-    if (await end.run(() => api.request(simulationApi(sim.machineId), { method: 'DELETE' }))) {
+    const ended = end.run(async () =>
+      setSim(await api.request<SimulationState>(simulationApi(sim.machineId), { method: 'DELETE' })),
+    );
+    if (await ended) {
       setEnding(false);
       toasts.show({ message: t('simulate.ended'), tone: 'success' });
-      onEnded();
     }
   };
   const disabled = refused || send.busy;
@@ -102,7 +104,9 @@ function Simulator({ initial, onEnded }: { initial: SimulationState; onEnded: ()
         <FormErrorBox error={send.error} />
       </div>
       <Card title="simulate.status">
-        <p className="admin__hint">{t(sim.active ? 'simulate.running' : 'simulate.notStarted')}</p>
+        {!refused && (
+          <p className="admin__hint">{t(sim.active ? 'simulate.running' : 'simulate.notStarted')}</p>
+        )}
         <dl className="simulate__now" aria-live="polite">
           <Fact label="simulate.execution" value={sim.execution ? execText(sim.execution) : null} />
           <Fact label="simulate.program" value={sim.program} />
