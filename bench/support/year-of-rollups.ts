@@ -1,0 +1,115 @@
+// A company with MACHINES machines × DAYS days of stored rollups (hourly rows as ingest stores them, decision
+// 0009, and the day and week rows written with them, decision 0804), for the report benchmarks
+// (bench/oee-reports.ts, bench/report-load.ts). America/Chicago, a Day and a Swing shift on weekdays.
+import type { EpochMs, Rollup, RollupMeasures } from '@takt/domain';
+import { companyDayRange, epochMs, rollupBuckets, shopDateOf } from '@takt/domain';
+import { companyScope } from '@takt/db';
+import { loadCalendar, writeRollupDays } from '@takt/db/rollups';
+import type { ApiHarness } from '../../services/api/src/testing/app';
+import { aCompany, aMachine, aUser } from '../../services/api/src/testing/builders';
+import { aShift } from '../../services/api/src/testing/live-builders';
+import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
+
+/** 2024-01-01 00:00 in Chicago: the first stored day. */
+export const YEAR_START = Date.UTC(2024, 0, 1, 6);
+
+/** Plausible measures of one bucket: in cycle a random share, the rest split over planned setup and reasons. */
+function measures(rnd: () => number, durationMs: number, inShift: boolean): RollupMeasures {
+  const active = Math.floor(durationMs * rnd());
+  const rest = durationMs - active;
+  const setup = inShift ? Math.floor(rest * rnd() * 0.3) : 0;
+  const jam = Math.floor((rest - setup) * rnd());
+  const idle = rest - setup - jam;
+  const cycles = Math.floor(active / 60_000);
+  const rejected = rnd() < 0.1 ? 1 : 0;
+  return {
+    durationMs,
+    stateMs: { ACTIVE: active, SETUP: setup, INACTIVE: idle, FAULT: jam, UNAVAILABLE: 0 },
+    spindleMs: Math.floor(active * 0.9),
+    inCutMs: Math.floor(active * 0.7),
+    plannedDowntimeMs: setup,
+    unplannedDowntimeMs: jam + idle,
+    downtimeByReason: {
+      setup: { plannedMs: setup, unplannedMs: 0 },
+      jam: { plannedMs: 0, unplannedMs: jam },
+      uncategorized: { plannedMs: 0, unplannedMs: idle },
+    },
+    cycles,
+    idealMs: cycles * 45_000,
+    standardRunMs: active,
+    expectedMs: cycles * 60_000,
+    parts: cycles,
+    adjustmentCount: 0,
+    rejected,
+    rejectsByType: rejected ? { burr: rejected } : {},
+    minExpectedPartTime: 60_000,
+  };
+}
+
+/**
+ * Seeds the company and its machines' rollups from YEAR_START to the company-day start nearest `days` days
+ * on, computed at `now`. Returns the logged-in manager's cookie, the machine ids, where the rows end, the
+ * number of hourly rows and how long seeding took.
+ */
+export async function aYearOfRollups(h: ApiHarness, machines: number, days: number, now: number) {
+  const db = h.t.db;
+  const company = await aCompany(db, { timezone: 'America/Chicago', productTier: 'full' });
+  const user = await aUser(db, company, { role: 'manager' });
+  const cookie = await h.login(user.email, user.password);
+  for (const [name, startoffsetminutes, endoffsetminutes] of [
+    ['Day', 360, 840],
+    ['Swing', 840, 1320],
+  ] as const)
+    await aShift(db, company, { name, startoffsetminutes, endoffsetminutes, byweekday: [0, 1, 2, 3, 4] });
+  const calendar = await loadCalendar(db, company.id);
+  // Whole company days, so day-aligned reports may read the day rows (decision 0804).
+  const guess = YEAR_START + days * 86_400_000;
+  const end = companyDayRange(calendar, shopDateOf(calendar, epochMs(guess + 7_200_000))).start;
+  const buckets = rollupBuckets(calendar, { start: YEAR_START as EpochMs, end: end as EpochMs });
+  const ids: string[] = [];
+  const s0 = performance.now();
+  for (let m = 0; m < machines; m++) {
+    const id = await aMachine(db, company, { name: `M${String(m).padStart(3, '0')}`, sortOrder: m });
+    ids.push(id);
+    const rnd = mulberry32(m + 1);
+    const domainRows: Rollup[] = buckets.map((b) => ({
+      ...measures(rnd, b.end - b.start, b.shiftId !== null),
+      machineId: id,
+      start: epochMs(b.start),
+      end: epochMs(b.end),
+      shiftId: b.shiftId,
+    }));
+    const rows = domainRows.map(({ machineId: _m, start, end: e, shiftId, ...values }) => ({
+      machine_id: id,
+      start_at: start,
+      end_at: e,
+      shift_id: shiftId,
+      measures: JSON.stringify(values),
+      computed_at: now,
+    }));
+    await db.transaction().execute(async (trx) => {
+      const t = companyScope(trx, company.id);
+      for (let i = 0; i < rows.length; i += 1000)
+        await t.insertInto('rollups', rows.slice(i, i + 1000)).execute();
+      // The day and week rows as recomputeRollups writes them (the same writer, same transaction).
+      await writeRollupDays(trx, {
+        companyId: company.id,
+        machineId: id,
+        clock: calendar,
+        from: YEAR_START,
+        to: end,
+        rows: domainRows,
+        computedAt: now,
+      });
+    });
+  }
+  return {
+    company,
+    cookie,
+    calendar,
+    ids,
+    end,
+    hourlyRows: machines * buckets.length,
+    seedMs: performance.now() - s0,
+  };
+}
