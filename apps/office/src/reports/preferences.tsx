@@ -2,7 +2,7 @@ import { userPreferencesSchema } from '@takt/domain';
 import type { UserPreferences, UserPreferencesUpdate } from '@takt/domain';
 import { browserStorage, preferencesKey, readPreferences, useSession } from '@takt/ui';
 import type { ReportPreferences } from '@takt/ui';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { api } from '../api';
 
@@ -66,8 +66,11 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     anonymizeOffered: false,
     brand: null,
   });
+  // A choice made while the first answer was on its way is newer than that answer: the answer does not undo it.
+  const changed = useRef(false);
   const remember = useCallback(
     (next: ReportPreferences) => {
+      if (changed.current) return;
       setReport(next);
       cache(companyId, next);
     },
@@ -88,6 +91,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   }, [remember]);
   const update = useCallback(
     async (change: UserPreferencesUpdate) => {
+      changed.current = true;
       setReport((current) => {
         const next = cachedChange(current, change);
         cache(companyId, next);

@@ -2,8 +2,8 @@ import { HORIZONS } from '../date-range/model';
 import type { Horizon } from '../date-range/model';
 
 // reports-admin §9 "Stored preferences per company: last OEE or utilization horizon and selected shifts".
-// No API call stores them (reports-admin §7 names none), so they live in the browser's storage under a key
-// per company: a user of two companies keeps two sets, and nothing leaks between companies.
+// The server keeps them per user and company (GET/PUT /api/me/preferences, decision 1115); the browser's
+// storage, under a key per company, is the first-paint and offline cache the office app reads first.
 
 export interface ReportPreferences {
   oeeHorizon?: Horizon;

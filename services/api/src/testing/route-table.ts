@@ -726,6 +726,14 @@ export const ROUTES: RouteCase[] = [
     body: (s) => ({ notify: true, shifts: [s.shiftId] }),
   },
   { method: 'POST', path: '/api/profile/reset-password', reach: 'own' },
+  // Report preferences (decisions 1115, 1116): the caller's own.
+  { method: 'GET', path: '/api/me/preferences', reach: 'own' },
+  {
+    method: 'PUT',
+    path: '/api/me/preferences',
+    reach: 'own',
+    body: (s) => ({ utilizationHorizon: 'week', shifts: [s.shiftId] }),
+  },
 ];
 
 /** Query parameters as the apps send them. */
