@@ -65,7 +65,23 @@ async function dispatchOne(
     .where('ts', '<', v.ts)
     .orderBy('ts', 'desc')
     .limit(1)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    // Raw retention (decision 1132) removed the rows before its floor and kept each key's last value: the previous
+    // value of a key unchanged since before the floor is its seed.
+    .then(
+      (row) =>
+        row ??
+        trx
+          .selectFrom('observation_seeds as s')
+          .innerJoin('observation_machines as om', 'om.id', 's.m')
+          .innerJoin('observation_keys as ok', 'ok.id', 's.k')
+          .select('s.value')
+          .where('om.machine_id', '=', v.machineId)
+          .where('om.company_id', '=', v.companyId)
+          .where('ok.key', '=', v.key)
+          .where('s.ts', '<', v.ts)
+          .executeTakeFirst(),
+    );
   if (previous && (previous.value?.trim() ?? '') === name) return 'unchanged';
   // Only the machine's company's active jobs: by name, else by the ERP's job id.
   const jobs = scope.selectFrom('jobs').select('id').where('hidden', '=', 0);

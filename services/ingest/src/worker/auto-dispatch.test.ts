@@ -3,7 +3,7 @@
 import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DispatchValue } from '@takt/domain';
-import { companyScope } from '@takt/db';
+import { companyScope, runRawRetention } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { createAdapter } from '../../../api/src/repositories/adapters';
@@ -177,6 +177,23 @@ describe.each(DIALECTS)('auto job dispatch from an SHDR adapter (%s)', (dialect)
     await send(t0 + 8000, 'program|O9999');
     expect(await runs()).toEqual(switched);
     expect(counts).toEqual({ started: 2, unknown: 3, refused: 0 });
+  });
+
+  it('raw retention: the same value after its row was removed is no change (the kept seed, decision 1132)', async () => {
+    await setCompany(true);
+    await setMachine({ autostart_behavior: 'mes' });
+    const p100 = await aJob(t.db, company, { name: 'PART-100' });
+    await start();
+    await send(t0, 'avail|AVAILABLE|execution|ACTIVE|program|PART-100');
+    const started = [{ job_id: p100, start_at: t0, end_at: null, setup_mode: 'none', setup_end: t0 }];
+    expect(await runs()).toEqual(started);
+    // Three days on, one day kept: the row that named the job is gone, its value kept as the key's seed.
+    const later = t0 + 3 * 86_400_000;
+    const pass = await runRawRetention(t.db, 1, later);
+    expect(pass.floor).toBeGreaterThan(t0);
+    await send(later, 'program|PART-100');
+    expect(await runs()).toEqual(started);
+    expect(counts).toEqual({ started: 1, unknown: 0, refused: 0 });
   });
 
   it('key: the adapter key the dispatchKey names carries the job; the program does not', async () => {
