@@ -108,8 +108,8 @@ export const internalCompanies = {
   'internal.machines.col.integrationType': 'Integration Type',
   'internal.machines.col.rootMachine': 'Root Machine',
   // reports-admin §3 Machine billingDate, integratedAt (decision 1111); not sortable (§2 names the sorts).
-  'internal.machines.col.billingDate': 'Billing Date',
-  'internal.machines.col.integratedAt': 'Integrated',
+  'internal.machines.billed': 'Billed from {date}',
+  'internal.machines.integrated': 'Integrated {date}',
   'internal.machines.integration.shdr': 'SHDR adapter',
   'internal.machines.integration.agent': 'MTConnect agent',
   'internal.machines.integration.mqtt': 'MQTT',

@@ -186,8 +186,6 @@ export function InternalMachinesPage() {
                       </th>
                     );
                   })}
-                  <th scope="col">{t('internal.machines.col.billingDate')}</th>
-                  <th scope="col">{t('internal.machines.col.integratedAt')}</th>
                 </AdminTableHead>
                 <tbody>
                   {data.items.map((m) => (
@@ -197,6 +195,17 @@ export function InternalMachinesPage() {
                     >
                       <th scope="row" data-label={label('name')}>
                         {m.name}
+                        {/* reports-admin §3 Machine billingDate, integratedAt (decision 1111): under the name, so
+                            the ten columns still fit a 1280 px screen. */}
+                        <span className="admin__hint internal-machines__line">
+                          {t('internal.machines.billed', { date: m.billingDate ?? t('common.none') })}
+                        </span>
+                        <span className="admin__hint internal-machines__line">
+                          {t('internal.machines.integrated', {
+                            date:
+                              m.integratedAt === null ? t('common.none') : dateFormat.format(m.integratedAt),
+                          })}
+                        </span>
                       </th>
                       <td data-label={label('createdAt')} className="internal-nowrap">
                         {day(m.createdAt)}
@@ -217,12 +226,6 @@ export function InternalMachinesPage() {
                       </td>
                       <td data-label={label('rootMachine')}>
                         {t(m.rootMachine ? 'internal.machines.yes' : 'internal.machines.no')}
-                      </td>
-                      <td data-label={t('internal.machines.col.billingDate')} className="internal-nowrap">
-                        {m.billingDate ?? t('common.none')}
-                      </td>
-                      <td data-label={t('internal.machines.col.integratedAt')} className="internal-nowrap">
-                        {m.integratedAt === null ? t('common.none') : dateFormat.format(m.integratedAt)}
                       </td>
                       <td className="admin-table__actions">
                         <RowButton
