@@ -3,7 +3,10 @@
 // the same invocation and on the same adapter script, a single node (API and ingest in one process) on a
 // database of its own as the baseline. Prints ingest lag p99, line → tile p99, RSS growth of every node and
 // PostgreSQL size per machine-day, each against the single node. Not a test.
-//   npx tsx bench/soak.ts [machines=1000] [minutes=10]
+// Also prints each node's CPU per 1,000 observations a second stored (user + system time over the run, from /proc):
+// the share of one core a node spends on 1,000 machines × 1 Hz. `solo` as the third argument runs only the single
+// node (a shorter check).
+//   npx tsx bench/soak.ts [machines=1000] [minutes=10] [both|solo]
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Db } from '@takt/db';
@@ -13,6 +16,7 @@ import { until } from '../tests/multihost/netns';
 
 const MACHINES = Number(process.argv[2] ?? 1000);
 const MINUTES = Number(process.argv[3] ?? 10);
+const ONLY_SOLO = process.argv[4] === 'solo';
 const STEP_MS = 1000;
 /** Machines whose stored observations are watched for the ingest lag (a sample: one query per poll). */
 const LAG_SAMPLE = 20;
@@ -30,6 +34,23 @@ function rssMb(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function observationCount(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: string }>`SELECT COUNT(*) AS n FROM observations`.execute(db.db);
+  return Number(rows[0]?.n);
 }
 
 async function databaseBytes(db: Db): Promise<number> {
@@ -103,6 +124,8 @@ interface Figures {
   tileP99: number;
   samples: string;
   rss: string[];
+  /** Per node: CPU share of one core per 1,000 observations a second stored. */
+  cpu: string[];
   mbPerMachineDay: number;
 }
 
@@ -140,6 +163,9 @@ async function measure(set: SetName): Promise<Figures> {
     const cookie = await logIn(url);
     const bytesBefore = await databaseBytes(db);
     const rssBefore = new Map([...cluster.procs].map(([h, p]) => [h, rssMb(p.child.pid)]));
+    const cpuBefore = new Map([...cluster.procs].map(([h, p]) => [h, cpuSeconds(p.child.pid)]));
+    const observationsBefore = await observationCount(db);
+    const wallBefore = Date.now();
     const startAt = Date.now() + 3000;
     await cluster.play(startAt);
     const { rows } = await sql<{ id: string }>`SELECT machine_id AS id FROM machine_sources
@@ -158,6 +184,9 @@ async function measure(set: SetName): Promise<Figures> {
       if (left > 0) console.log(`  … ${set}: ${left} s to go`);
     }
     const rssAfter = new Map([...cluster.procs].map(([h, p]) => [h, rssMb(p.child.pid)]));
+    const cpuAfter = new Map([...cluster.procs].map(([h, p]) => [h, cpuSeconds(p.child.pid)]));
+    const wallSeconds = (Date.now() - wallBefore) / 1000;
+    const perSecond = ((await observationCount(db)) - observationsBefore) / wallSeconds;
     await w.stop();
     const bytesAfter = await databaseBytes(db);
     const machineDays = (MACHINES * MINUTES) / (24 * 60);
@@ -168,6 +197,10 @@ async function measure(set: SetName): Promise<Figures> {
       rss: NODES[set].map((h) => {
         const mb = (rssAfter.get(h) ?? NaN) - (rssBefore.get(h) ?? NaN);
         return `${h} ${mb >= 0 ? '+' : ''}${mb.toFixed(0)} MB`;
+      }),
+      cpu: NODES[set].map((h) => {
+        const core = ((cpuAfter.get(h) ?? NaN) - (cpuBefore.get(h) ?? NaN)) / wallSeconds;
+        return `${h} ${((core / (perSecond / 1000)) * 100).toFixed(1)} % of a core (${(core * 100).toFixed(0)} % at ${perSecond.toFixed(0)} obs/s)`;
       }),
       mbPerMachineDay: (bytesAfter - bytesBefore) / 1024 / 1024 / machineDays,
     };
@@ -182,7 +215,7 @@ async function main() {
   );
   // One after the other, each on a lab of its own: side by side, the two arrangements and their 2 × MACHINES
   // adapters share the machine's cores and measure each other's load.
-  const multi = await measure('multi');
+  const multi = ONLY_SOLO ? null : await measure('multi');
   const solo = await measure('solo');
   const machineDays = (MACHINES * MINUTES) / (24 * 60);
   console.log(`soak: ${MACHINES} machines × 1 Hz × ${MINUTES} min (${machineDays.toFixed(2)} machine-days)`);
@@ -190,16 +223,19 @@ async function main() {
     ['2 ingest + 2 API nodes (proxy)', multi],
     ['single node (baseline)', solo],
   ] as const) {
+    if (!f) continue;
     console.log(`  ${name}: ${f.samples}`);
     console.log(`    ingest lag p99 ${f.lagP99} ms, line → tile p99 ${f.tileP99} ms`);
     console.log(`    RSS growth: ${f.rss.join(', ')}`);
+    console.log(`    CPU per 1,000 observations a second: ${f.cpu.join(', ')}`);
     console.log(`    PostgreSQL size: ${f.mbPerMachineDay.toFixed(1)} MB per machine-day`);
   }
-  console.log(
-    `  ratio multi / single: ingest lag p99 ${(multi.lagP99 / solo.lagP99).toFixed(2)}, ` +
-      `line → tile p99 ${(multi.tileP99 / solo.tileP99).toFixed(2)}, ` +
-      `size per machine-day ${(multi.mbPerMachineDay / solo.mbPerMachineDay).toFixed(2)}`,
-  );
+  if (multi)
+    console.log(
+      `  ratio multi / single: ingest lag p99 ${(multi.lagP99 / solo.lagP99).toFixed(2)}, ` +
+        `line → tile p99 ${(multi.tileP99 / solo.tileP99).toFixed(2)}, ` +
+        `size per machine-day ${(multi.mbPerMachineDay / solo.mbPerMachineDay).toFixed(2)}`,
+    );
   process.exit(0);
 }
 

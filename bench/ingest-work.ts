@@ -1,0 +1,196 @@
+// Benchmark: the work of one ingest node per batch, against the machines it holds and how long it has run. The
+// soak's script (tests/multihost/adapters.ts: a line a second per machine, a new program every line) is played by
+// adapters in a process of their own; this process runs only the ingest worker, on a new database. For each machine
+// count it prints, per minute: observations stored a second, the node's CPU per 1,000 observations (process.cpuUsage,
+// user + system), queries per stored batch and the ingest lag p99 (earliest observation of a batch → its commit);
+// then the ratios of the last minute to the first (grows with time?) and of the largest machine count to the
+// smallest (grows with machines?). Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
+// Not a test.
+//   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KyselyPlugin } from 'kysely';
+import pg from 'pg';
+import { ensureDemoCompany } from '../services/api/src/provision';
+import { migrateToLatest, openDb } from '@takt/db';
+import type { DialectName } from '@takt/db';
+import { emptyDatabase } from '@takt/db/testing';
+import { demoAdapterFields, startIngest } from '@takt/ingest';
+import type { AdapterHostConfig } from '../tests/multihost/adapters';
+
+const COUNTS = (process.argv[2] ?? '100,1000').split(',').map(Number);
+const MINUTES = Number(process.argv[3] ?? 3);
+const DIALECT = (process.argv[4] ?? 'postgres') as DialectName;
+const PORT_BASE = 31_000;
+const CONTROL_PORT = 30_999;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Minute {
+  obsPerS: number;
+  cpuMsPer1000: number;
+  queriesPerBatch: number;
+  lagP99: number;
+}
+
+/** Counts every query the worker runs (a result passes each plugin once per executed statement). */
+function counter(): { plugin: KyselyPlugin; count: () => number } {
+  let n = 0;
+  return {
+    plugin: {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        n++;
+        return args.result;
+      },
+    },
+    count: () => n,
+  };
+}
+
+/**
+ * PostgreSQL: the statements of each minute by their first words, with the time they took (sent → answered;
+ * waits in the pool and the server's load included). TAKT_BENCH_QUERIES=1 prints the top ones.
+ */
+const shapes = new Map<string, { n: number; ms: number }>();
+if (process.env.TAKT_BENCH_QUERIES === '1') {
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === 'string' ? first : (first?.text ?? '')).slice(0, 90);
+    const t0 = performance.now();
+    const seen = shapes.get(text) ?? { n: 0, ms: 0 };
+    shapes.set(text, seen);
+    seen.n++;
+    const out = query.apply(this, args);
+    if (out instanceof Promise)
+      void out.then(
+        () => (seen.ms += performance.now() - t0),
+        () => (seen.ms += performance.now() - t0),
+      );
+    return out;
+  } as typeof pg.Client.prototype.query;
+}
+
+async function run(machines: number): Promise<Minute[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'takt-ingest-work-'));
+  const pgDatabase = DIALECT === 'postgres' ? await emptyDatabase('postgres') : null;
+  const database = openDb(pgDatabase?.url ?? join(dir, 'bench.db'));
+  await migrateToLatest(database.db);
+  await ensureDemoCompany(database.db, {
+    portBase: PORT_BASE,
+    seed: 20261122,
+    machines,
+    adapterFields: demoAdapterFields(),
+    now: Date.now(),
+  });
+  await database.db.updateTable('machine_sources').set({ host: '127.0.0.1' }).execute();
+  const config: AdapterHostConfig = {
+    host: '127.0.0.1',
+    controlPort: CONTROL_PORT,
+    machines,
+    sets: { bench: PORT_BASE },
+    phases: [{ steps: MINUTES * 60 + 30, quiet: false }],
+    stepMs: 1000,
+  };
+  const adapters = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'tests/multihost/adapters.ts', JSON.stringify(config)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve) =>
+    adapters.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()),
+  );
+  const control = `http://127.0.0.1:${CONTROL_PORT}`;
+  const queries = counter();
+  const batches: Array<{ count: number; lag: number }> = [];
+  const ingest = await startIngest({
+    db: database.db.withPlugin(queries.plugin),
+    sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
+    onStored: (count, oldest, at) => batches.push({ count, lag: at - oldest }),
+  });
+  try {
+    for (;;) {
+      const s = (await (await fetch(`${control}/status`)).json()) as {
+        sets: Record<string, { peers: string[][] }>;
+      };
+      if (s.sets.bench!.peers.every((p) => p.length === 1)) break;
+      await sleep(500);
+    }
+    await fetch(`${control}/start?at=${Date.now() + 2000}`, { method: 'POST' });
+    await sleep(2000 + 10_000); // the first lines, the takeovers and the first rollups are not the steady state
+    const minutes: Minute[] = [];
+    for (let m = 0; m < MINUTES; m++) {
+      batches.length = 0;
+      shapes.clear();
+      const q0 = queries.count();
+      const cpu0 = process.cpuUsage();
+      const t0 = Date.now();
+      await sleep(60_000);
+      const cpu = process.cpuUsage(cpu0);
+      const observations = batches.reduce((n, b) => n + b.count, 0);
+      const minute = {
+        obsPerS: (observations * 1000) / (Date.now() - t0),
+        cpuMsPer1000: (cpu.user + cpu.system) / 1000 / (observations / 1000),
+        queriesPerBatch: (queries.count() - q0) / Math.max(1, batches.length),
+        lagP99: pct(
+          batches.map((b) => b.lag),
+          99,
+        ),
+      };
+      minutes.push(minute);
+      console.log(
+        `  ${machines} machines, minute ${m + 1}: ${minute.obsPerS.toFixed(0)} obs/s, ` +
+          `CPU ${minute.cpuMsPer1000.toFixed(1)} ms per 1,000 obs ` +
+          `(${((minute.cpuMsPer1000 * minute.obsPerS) / 1000 / 10).toFixed(1)} % of a core), ` +
+          `${minute.queriesPerBatch.toFixed(1)} queries per batch (${batches.length} batches), lag p99 ${minute.lagP99} ms`,
+      );
+      for (const [text, q] of [...shapes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
+        console.log(
+          `    ${(q.n / Math.max(1, batches.length)).toFixed(2)} per batch, ${(q.ms / Math.max(1, batches.length)).toFixed(1)} ms per batch: ${text}`,
+        );
+    }
+    return minutes;
+  } finally {
+    await ingest.stop();
+    adapters.kill('SIGTERM');
+    await database.close();
+    await pgDatabase?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  console.log(`ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}`);
+  const runs = new Map<number, Minute[]>();
+  for (const n of COUNTS) runs.set(n, await run(n));
+  for (const [n, ms] of runs) {
+    const first = ms[0]!;
+    const last = ms[ms.length - 1]!;
+    console.log(
+      `  ${n} machines, last minute / first: CPU per 1,000 obs ${(last.cpuMsPer1000 / first.cpuMsPer1000).toFixed(2)}, ` +
+        `queries per batch ${(last.queriesPerBatch / first.queriesPerBatch).toFixed(2)}`,
+    );
+  }
+  const small = Math.min(...COUNTS);
+  const large = Math.max(...COUNTS);
+  if (small !== large) {
+    const mean = (ms: Minute[], k: keyof Minute) => ms.reduce((s, m) => s + m[k], 0) / ms.length;
+    const a = runs.get(small)!;
+    const b = runs.get(large)!;
+    console.log(
+      `  ${large} / ${small} machines: CPU per 1,000 obs ${(mean(b, 'cpuMsPer1000') / mean(a, 'cpuMsPer1000')).toFixed(2)}, ` +
+        `queries per batch ${(mean(b, 'queriesPerBatch') / mean(a, 'queriesPerBatch')).toFixed(2)} ` +
+        `(work per batch that follows the changes: about 1 for CPU per observation)`,
+    );
+  }
+  process.exit(0);
+}
+
+await main();
