@@ -165,8 +165,11 @@ export const INTERNAL_MACHINE_SORTS = [
 ] as const;
 export type InternalMachineSort = (typeof INTERNAL_MACHINE_SORTS)[number];
 
-/** How a machine's data arrives: its first enabled source's kind, or manual (decision 0923). */
-export const INTEGRATION_TYPES = ['shdr', 'agent', 'mqtt', 'gateway', 'manual', 'none'] as const;
+/**
+ * How a machine's data arrives: its first enabled source's kind, or manual (decision 0923); simulator: the test
+ * screen's simulated execution (decision 1100).
+ */
+export const INTEGRATION_TYPES = ['shdr', 'agent', 'mqtt', 'gateway', 'simulator', 'manual', 'none'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
 export const internalMachineQuerySchema = z.object({

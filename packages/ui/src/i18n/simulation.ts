@@ -57,6 +57,7 @@ export const simulation = {
   'simulate.sent': 'Sent.',
   'simulate.notMapped': 'This machine’s adapter maps no {item} item.',
   'simulate.sourceSummary': 'Simulator (test screen)',
+  'internal.machines.integration.simulator': 'Simulator (test screen)',
   'simulate.sourceKept':
     'This machine is fed by the test screen for simulated execution. Choosing a source here replaces the simulator.',
   'simulate.whole': 'Enter a whole number from {min} to {max}',

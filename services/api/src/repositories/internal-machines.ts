@@ -14,7 +14,7 @@ import type {
 
 /**
  * How the machine's data arrives (decision 0923): a manual workcenter is 'manual'; otherwise the kind of its
- * first enabled source (shdr, agent, mqtt, gateway), or 'none'.
+ * first enabled source (shdr, agent, mqtt, gateway, simulator), or 'none'.
  */
 const integrationType = sql<IntegrationType>`case when m.workcenter_type = 'manual' then 'manual' else coalesce((
   select s.kind from machine_sources s where s.machine_id = m.id and s.enabled = 1

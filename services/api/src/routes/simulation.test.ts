@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
-import { simulationStateSchema } from '@takt/domain';
+import { internalMachinePageSchema, simulationStateSchema } from '@takt/domain';
 import type { SimulationState } from '@takt/domain';
 import { apiRules, demoAdapterFields, startIngest } from '@takt/ingest';
 import type { IngestService } from '@takt/ingest';
@@ -97,6 +97,14 @@ describe.each(DIALECTS)('simulated execution on %s', (dialect) => {
       source: { kind: string };
     };
     expect(admin.source.kind).toBe('simulator');
+    // Root's machine list says how its data arrives.
+    const root = await aUser(h.t.db, company, { isRoot: true });
+    const listed = await h.read(
+      '/api/internal/machines',
+      await h.login(root.email, root.password),
+      internalMachinePageSchema,
+    );
+    expect(listed.items.find((m) => m.id === machineId)?.integrationType).toBe('simulator');
 
     await acted(cookie, machineId, { type: 'parts', count: 3 });
     expect((await acted(cookie, machineId, { type: 'parts', count: 1 })).partCount).toBe(4);
