@@ -270,16 +270,21 @@ export async function writeDerivedMany(
     if (replaced.length > 0) {
       // Each machine's records are found through its (machine_id, end_at) index, one machine after the other (a
       // lateral subquery the planner keeps): joined whole, the planner hashed every machine's whole history at
-      // every batch, so a batch cost more the longer the plant ran (decision 1122).
+      // every batch, so a batch cost more the longer the plant ran. The open records are a plain index scan of their
+      // own, which marks the entries of the open rows earlier batches replaced as dead (a bitmap scan would visit
+      // them all again at every batch until a vacuum; decision 1122).
       const params = unnest(replaced, (w) => w.from);
-      const replace = (table: string, ending: string) =>
+      const replace = (table: string, ...endings: string[]) =>
         statement(
           `delete from "${table}" where ctid = any(array(select x.ctid from unnest($1::text[], $2::bigint[]) ` +
-            `as d(machine_id, at) cross join lateral (select t.ctid from "${table}" as t ` +
-            `where t."machine_id" = d.machine_id and ${ending} offset 0) as x))`,
+            'as d(machine_id, at) cross join lateral (' +
+            endings
+              .map((e) => `select t.ctid from "${table}" as t where t."machine_id" = d.machine_id and ${e}`)
+              .join(' union all ') +
+            ' offset 0) as x))',
           params,
         );
-      for (const table of DERIVED_TABLES) await replace(table, '(t."end_at" is null or t."end_at" >= d.at)');
+      for (const table of DERIVED_TABLES) await replace(table, 't."end_at" >= d.at', 't."end_at" is null');
       await replace('cycles', 't."end_at" >= d.at');
     }
   } else {
