@@ -139,6 +139,7 @@ export async function deleteUser(scope: CompanyScope, id: string): Promise<boole
   await scope.deleteFrom('password_resets').where('user_id', '=', id).execute();
   await scope.deleteFrom('login_codes').where('user_id', '=', id).execute();
   await scope.deleteFrom('email_preferences').where('user_id', '=', id).execute();
+  await scope.deleteFrom('user_preferences').where('user_id', '=', id).execute();
   await scope.deleteFrom('shift_notifications').where('user_id', '=', id).execute();
   // Machine notifications name the user (account_id references users.id): they go with the user.
   await scope

@@ -148,6 +148,18 @@ describe.each(DIALECTS)('report preferences on %s', (dialect) => {
     expect((await read(h, rootCookie)).anonymize).toBe(true);
   });
 
+  it('goes with a deleted user', async () => {
+    const { company, cookie } = await h.tenant();
+    const maria = await aUser(h.t.db, company, { role: 'manager' });
+    const hers = await h.login(maria.email, maria.password);
+    await h.send('PUT', PREFS, hers, { oeeHorizon: 'week' });
+    const rows = () =>
+      h.t.db.selectFrom('user_preferences').select('user_id').where('user_id', '=', maria.id).execute();
+    expect(await rows()).toHaveLength(1);
+    expect((await h.send('DELETE', `/api/users/${maria.id}`, cookie)).status).toBe(204);
+    expect(await rows()).toEqual([]);
+  });
+
   it('has none for a tablet (403) and none without a login (401)', async () => {
     const { company } = await h.tenant();
     const tablet = await aTablet(h.t.db, company, null, h.clock.now);
