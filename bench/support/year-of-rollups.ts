@@ -105,6 +105,7 @@ export async function aYearOfRollups(h: ApiHarness, machines: number, days: numb
   }
   return {
     company,
+    user,
     cookie,
     calendar,
     ids,

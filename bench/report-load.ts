@@ -1,0 +1,214 @@
+// `npm run bench report-load`: issue 30 point 2 under load. A company with 100 machines × 1 year of stored
+// rollups (bench/support/year-of-rollups.ts) and 40 days of state intervals (what the downtime report reads),
+// served over real HTTP (@hono/node-server on a loopback port, as main.ts serves). A client process runs the
+// report mix (OEE waterfall, utilization, production by machine × interval, downtime; quick links and
+// arbitrary ranges with edges mid-hour) first with one client, each request once (the baseline), then with
+// CLIENTS concurrent clients each running the whole mix in its own order. Printed: p50 and p99 per report and
+// overall, as ratios against the single client's p50 of the same run, and whether the p99 under load met the
+// 500 ms aim. No live ingest runs alongside (see decision 1125). Not a test: figures only.
+// Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres]
+//   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file>)
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { DialectName } from '@takt/db';
+import { companyScope } from '@takt/db';
+import type { EpochMs } from '@takt/domain';
+import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
+import { apiHarness } from '../services/api/src/testing/app';
+import { mulberry32 } from '../services/ingest/src/demo/demo-script';
+import { aYearOfRollups } from './support/year-of-rollups';
+
+interface Req {
+  report: 'oee' | 'utilization' | 'production' | 'downtime';
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+const pct = (xs: readonly number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
+/** The client side: `clients` loops over the requests (each its own order), printing every latency as JSON. */
+async function client(url: string, cookie: string, clients: number, file: string) {
+  const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
+  const out: Array<{ report: string; ms: number; status: number }> = [];
+  const one = async (r: Req) => {
+    const t0 = performance.now();
+    const res = await fetch(url + r.path, {
+      method: r.method,
+      headers: { cookie, origin: url, 'content-type': 'application/json' },
+      ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
+    });
+    await res.arrayBuffer();
+    out.push({ report: r.report, ms: performance.now() - t0, status: res.status });
+  };
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      const rnd = mulberry32(c + 7);
+      const order = reqs.map((r) => ({ r, k: rnd() })).sort((a, b) => a.k - b.k);
+      for (const { r } of order) await one(r);
+    }),
+  );
+  process.stdout.write(JSON.stringify(out));
+}
+
+/** Runs the client process and collects its latencies. */
+function runClients(url: string, cookie: string, clients: number, file: string) {
+  return new Promise<Array<{ report: string; ms: number; status: number }>>((resolve, reject) => {
+    const self = fileURLToPath(import.meta.url);
+    const p = spawn(
+      process.execPath,
+      [...process.execArgv, self, 'client', url, cookie, String(clients), file],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let text = '';
+    p.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    p.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`client exit ${code}`)),
+    );
+  });
+}
+
+async function main() {
+  const MACHINES = Number(process.argv[2] ?? 100);
+  const DAYS = Number(process.argv[3] ?? 365);
+  const CLIENTS = Number(process.argv[4] ?? 20);
+  const DIALECT = (process.argv[5] ?? 'sqlite') as DialectName;
+  // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial.
+  const h = await apiHarness(DIALECT, 0);
+  const plant = await aYearOfRollups(h, MACHINES, DAYS, 0);
+  const { calendar, company, ids } = plant;
+  const now = plant.end - (5 * 60 + 17) * 60_000;
+  h.clock.now = now;
+  await h.t.db.updateTable('rollup_days').set({ computed_at: now }).execute();
+  await h.t.db.updateTable('rollup_weeks').set({ computed_at: now }).execute();
+  await h.t.db.updateTable('rollups').set({ computed_at: now }).execute();
+  await h.t.db.deleteFrom('rollups').where('start_at', '>=', now).execute();
+  // 40 days of state intervals up to now (a change every 20 minutes on average): what the downtime report reads.
+  const scope = companyScope(h.t.db, company.id);
+  const s0 = performance.now();
+  for (const [m, id] of ids.entries()) {
+    const rnd = mulberry32(1000 + m);
+    const rows: Array<{ machine_id: string; start_at: number; end_at: number | null; state: string }> = [];
+    for (let t = now - 40 * 86_400_000; t < now;) {
+      const next = Math.min(now, t + Math.floor(rnd() * 40 * 60_000) + 60_000);
+      const state = ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'][Math.floor(rnd() * 4)]!;
+      rows.push({ machine_id: id, start_at: t, end_at: next >= now ? null : next, state });
+      t = next;
+    }
+    for (let i = 0; i < rows.length; i += 1000)
+      await scope.insertInto('state_intervals', rows.slice(i, i + 1000)).execute();
+  }
+  const factsMs = performance.now() - s0;
+
+  // Quick links (company days, weeks, months) and arbitrary ranges with mid-hour edges (a fixed seed).
+  const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
+  const today = day(now);
+  const cells = (unit: 'week' | 'month', back: number) =>
+    reportIntervals(calendar, { start: (now - back) as EpochMs, end: today.end }, unit);
+  const weeks = cells('week', 14 * 86_400_000);
+  const months = cells('month', 400 * 86_400_000);
+  const ranges: Array<{ label: string; start: number; end: number; interval: string }> = [
+    { label: 'today', start: today.start, end: today.end, interval: 'hour' },
+    { label: 'yesterday', start: day(today.start - 1).start, end: today.start, interval: 'hour' },
+    { label: 'this week', start: weeks.at(-1)!.start, end: weeks.at(-1)!.end, interval: 'day' },
+    { label: 'last week', start: weeks.at(-2)!.start, end: weeks.at(-2)!.end, interval: 'day' },
+    { label: 'this month', start: months.at(-1)!.start, end: months.at(-1)!.end, interval: 'day' },
+    { label: 'last month', start: months.at(-2)!.start, end: months.at(-2)!.end, interval: 'day' },
+    { label: 'last 12 months', start: months.at(-13)!.end, end: months.at(-1)!.start, interval: 'month' },
+  ];
+  const rnd = mulberry32(30);
+  for (let i = 0; i < 6; i++) {
+    const days = [3, 10, 28, 90, 200, 360][i]!;
+    const end = now - Math.floor(rnd() * 20) * 86_400_000 - Math.floor(rnd() * 86_400_000);
+    const start = Math.max(
+      plant.end - DAYS * 86_400_000,
+      end - days * 86_400_000 - Math.floor(rnd() * 3_600_000),
+    );
+    ranges.push({ label: `arbitrary ${days} d`, start, end, interval: days > 60 ? 'week' : 'day' });
+  }
+  const data = ['oee', 'availability', 'performance', 'quality', 'timeInCycle', 'utilizationRate'];
+  const reqs: Req[] = ranges.flatMap((r): Req[] => {
+    const q = `start=${r.start}&end=${r.end}&interval=${r.interval}`;
+    return [
+      { report: 'oee', label: r.label, method: 'GET', path: `/api/reports/oee?${q}` },
+      { report: 'utilization', label: r.label, method: 'GET', path: `/api/reports/utilization?${q}` },
+      {
+        report: 'production',
+        label: r.label,
+        method: 'POST',
+        path: '/api/reports/warehouse/production',
+        body: { start: r.start, end: r.end, interval: r.interval, data, groupBy: ['machine', 'interval'] },
+      },
+      // The downtime report's range is at most 31 days (live-operations §9).
+      ...(r.end - r.start <= 31 * 86_400_000
+        ? [
+            {
+              report: 'downtime',
+              label: r.label,
+              method: 'GET',
+              path: `/api/reports/downtime?start=${r.start}&end=${r.end}`,
+            } as Req,
+          ]
+        : []),
+    ];
+  });
+  const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(reqs));
+
+  const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    await runClients(url, await h.login(plant.user.email, plant.user.password), 1, file); // warm
+    const cookie = await h.login(plant.user.email, plant.user.password);
+    const base = await runClients(url, cookie, 1, file);
+    const load = await runClients(url, cookie, CLIENTS, file);
+    const failed = [...base, ...load].filter((x) => x.status !== 200);
+    if (failed.length > 0) throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
+    console.log(
+      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), 40 days of states (${(factsMs / 1000).toFixed(0)} s); ${reqs.length} requests a client`,
+    );
+    const b50 = pct(
+      base.map((x) => x.ms),
+      50,
+    );
+    const row = (name: string, b: number[], l: number[]) =>
+      console.log(
+        `  ${name.padEnd(12)} 1 client p50 ${pct(b, 50).toFixed(0).padStart(5)} ms | ${CLIENTS} clients p50 ${pct(l, 50).toFixed(0).padStart(5)} ms (${(pct(l, 50) / b50).toFixed(1)}×), p99 ${pct(l, 99).toFixed(0).padStart(5)} ms (${(pct(l, 99) / b50).toFixed(1)}×)`,
+      );
+    for (const report of ['oee', 'utilization', 'production', 'downtime'])
+      row(
+        report,
+        base.filter((x) => x.report === report).map((x) => x.ms),
+        load.filter((x) => x.report === report).map((x) => x.ms),
+      );
+    const all = load.map((x) => x.ms);
+    row(
+      'all',
+      base.map((x) => x.ms),
+      all,
+    );
+    console.log(
+      `  ratios against the single client's p50 (${b50.toFixed(0)} ms); p99 under load ${pct(all, 99) < 500 ? 'met' : 'MISSED'} 500 ms (${pct(all, 99).toFixed(0)} ms)`,
+    );
+  } finally {
+    server.close();
+    await h.close();
+  }
+}
+
+if (process.argv[2] === 'client')
+  await client(process.argv[3]!, process.argv[4]!, Number(process.argv[5]), process.argv[6]!);
+else await main();
+process.exit(0);
