@@ -165,6 +165,14 @@ describe.each(DIALECTS)('weekly benchmarking e-mails on %s', (dialect) => {
     const { inCycle, oee } = report.machines[0]!;
     expect(inCycle).toBeCloseTo(0.25, 12);
     expect(oee.oee).not.toBeNull();
+    // … and the OEE report's for the machine and the week.
+    const oeeRes = await api.h.get(
+      `/api/reports/oee?machineId=${p.lathe}&start=${WEEK_START}&end=${WEEK_END}&interval=week`,
+      cookie,
+    );
+    expect(oeeRes.status).toBe(200);
+    const oeeReport = (await oeeRes.json()) as { efficiency: { oee: number | null } };
+    expect(oeeReport.efficiency.oee).toBeCloseTo(oee.oee!, 12);
     const utilizationLine = `  Alpha Lathe: ${formatPercent(inCycle, 'utilization')}% (second quarter)`;
     const oeeLine = `  Alpha Lathe: ${formatPercent(oee.oee, 'oeeTable')}%`;
     expect(mail.text).toContain(
