@@ -46,5 +46,20 @@ export async function lastOfKeysBefore(
     .orderBy('ts')
     .execute();
   for (const r of rows) out.set(r.key, { ts: r.ts, value: r.value });
+  // Raw retention (decision 1132) removed the rows before its floor and kept each key's last value as its seed.
+  const missing = keys.filter((k) => !out.has(k));
+  if (missing.length === 0) return out;
+  const seeds = await scope.db
+    .selectFrom('observation_seeds as s')
+    .innerJoin('observation_machines as om', 'om.id', 's.m')
+    .innerJoin('observation_keys as ok', 'ok.id', 's.k')
+    .select(['ok.key', 's.ts', 's.value'])
+    .where('om.machine_id', '=', machineId)
+    .where('om.company_id', '=', scope.companyId)
+    .where('ok.key', 'in', missing)
+    .where('s.ts', '>=', since)
+    .where('s.ts', '<', before)
+    .execute();
+  for (const r of seeds) out.set(r.key, { ts: Number(r.ts), value: r.value });
   return out;
 }

@@ -29,7 +29,25 @@ export async function machinePartsBetween(
     .where('ts', '<', from)
     .orderBy('ts', 'desc')
     .limit(1)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    // Raw retention (decision 1132) removed the rows before its floor and kept each key's last value: a counter
+    // unchanged since before the floor has its seed as the baseline.
+    .then(
+      (row) =>
+        row ??
+        scope.db
+          .selectFrom('observation_seeds as s')
+          .innerJoin('observation_machines as om', 'om.id', 's.m')
+          .innerJoin('observation_keys as ok', 'ok.id', 's.k')
+          .select(['s.value', 's.ts'])
+          .where('om.machine_id', '=', machineId)
+          .where('om.company_id', '=', scope.companyId)
+          .where('ok.key', 'in', names)
+          .where('s.ts', '<', from)
+          .orderBy('s.ts', 'desc')
+          .limit(1)
+          .executeTakeFirst(),
+    );
   const rows = await scope
     .selectFrom('observations')
     .select(['value', 'ts'])

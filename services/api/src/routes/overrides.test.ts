@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '@takt/db';
+import { companyScope, runRawRetention } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
 import { createAdapter } from '../repositories/adapters';
 import type { Company } from '../repositories/company';
@@ -115,6 +115,16 @@ describe.each(DIALECTS)('overrides report on %s', (dialect) => {
     expect(spindle!.steps).toEqual([{ t: start + 90 * MIN, value: 50 }]);
     expect(rapid!.steps).toEqual([]);
     expect(rapid!.summary.mean).toBeNull();
+  });
+
+  it('starts with the value in force from the kept seed when raw retention removed its row (decision 1132)', async () => {
+    const { company, cookie } = await h.tenant();
+    const m = await mill(company);
+    const floor = Math.floor((h.clock.now - 24 * HOUR) / (24 * HOUR)) * 24 * HOUR;
+    await observe(company, m, [[floor - 2 * HOUR, 'pFovr', '100']]);
+    expect((await runRawRetention(h.t.db, 1, h.clock.now)).floor).toBe(floor);
+    const r = (await (await overrides(cookie, m, floor + HOUR, floor + 2 * HOUR)).json()) as Overrides;
+    expect(r.series.find((s) => s.key === 'pFovr')!.steps).toEqual([{ t: floor + HOUR, value: 100 }]);
   });
 
   it('ends the last step at now when the range reaches into the future', async () => {

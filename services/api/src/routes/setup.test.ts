@@ -6,6 +6,7 @@ import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
+import { runRawRetention } from '@takt/db';
 import {
   aCountingMachine,
   aJob,
@@ -78,6 +79,31 @@ describe.each(DIALECTS)('setup on %s', (dialect) => {
       ]);
       h.clock.now = run.startedAt + 30_000;
       expect(await parts(cookie, run.jsgId, run.machine)).toBe(7);
+    });
+
+    it('counts from the kept last value when raw retention removed the counter’s reading before setup (decision 1132)', async () => {
+      const { company, cookie } = await h.tenant();
+      const machine = await aCountingMachine(h.t.db, company);
+      const job = await aJob(h.t.db, company, { setuptime: 1800 });
+      // The counter last moved 40 days ago; 35 days are kept, so that reading goes and stays as the key's seed.
+      await partCounts(h.t.db, company, machine, [[h.clock.now - 40 * 86_400_000, 100]]);
+      expect((await runRawRetention(h.t.db, 35, h.clock.now)).floor).toBeGreaterThan(
+        h.clock.now - 40 * 86_400_000,
+      );
+      const res = await h.send('POST', '/api/dispatch/start', cookie, {
+        id: machine,
+        jobId: job,
+        setup: true,
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const { id } = z.object({ id: z.string() }).parse(await res.json());
+      const startedAt = h.clock.now;
+      await partCounts(h.t.db, company, machine, [
+        [startedAt + 10_000, 103],
+        [startedAt + 20_000, 107],
+      ]);
+      h.clock.now = startedAt + 30_000;
+      expect(await parts(cookie, id, machine)).toBe(7);
     });
 
     it('counts parts, not cycles: a manyparts job of 4 parts a cycle made 12 parts in 3 cycles (decision 1020)', async () => {
