@@ -99,6 +99,9 @@ describe.each(DIALECTS)('internal screens on %s', (dialect) => {
       'GET /api/adapters',
       'GET /api/adapters/types',
       'GET /api/adapters/:id',
+      // Integration types and an adapter's artifacts are company admins' reads (decision 1108).
+      'GET /api/adapters/integration-types',
+      'GET /api/adapters/:id/artifacts/:name',
     ];
     const mounted = h.app.routes
       .filter(
