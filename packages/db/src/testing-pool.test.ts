@@ -64,6 +64,20 @@ describe.each(DIALECTS)('fresh test databases on %s', (dialect) => {
   });
 });
 
+describe.each(DIALECTS)('a released test database on %s', (dialect) => {
+  const { fresh, release } = fresher(dialect);
+
+  it('refuses queries through the released handle, used or not, never reaching the next test', async () => {
+    const used = await fresh();
+    await looksMigrated(used);
+    const unused = await fresh();
+    await release(used);
+    await release(unused);
+    for (const t of [used, unused])
+      await expect(t.db.selectFrom('companies').selectAll().execute()).rejects.toThrow();
+  });
+});
+
 describe('pooled PostgreSQL test databases', () => {
   const { fresh, release } = fresher('postgres');
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { migrations } from './migrations/index';
 import type { Db, DialectName } from './connect';
 import { migrateToLatest, openDb } from './connect';
@@ -138,6 +139,10 @@ export async function freshDb(dialect: DialectName): Promise<TestDb> {
     ...db,
     url,
     cleanup: async () => {
+      // Kysely opens its pool at the first query and closes only a pool it opened: one query first, so this
+      // handle fails from now on (as it did once its database was dropped) instead of reaching the database
+      // another test gets next.
+      if (facts) await sql`SELECT 1`.execute(db.db).catch(() => undefined);
       await db.close();
       if (facts && (await resetDatabase(url, facts))) spares.push(name);
       else await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
