@@ -9,15 +9,16 @@ import { usePreferences } from './preferences';
  */
 export function AnonymizeSwitch() {
   const { anonymize, anonymizeOffered, update } = usePreferences();
-  const [saving, setSaving] = useState(false);
+  // The choice being saved (the box shows it at once); null: none, the stored value shows.
+  const [saving, setSaving] = useState<boolean | null>(null);
   const [failed, setFailed] = useState(false);
   if (!anonymizeOffered) return null;
   const change = async (on: boolean) => {
-    setSaving(true);
+    setSaving(on);
     setFailed(false);
     if (await update({ anonymize: on })) globalThis.location.reload();
     else {
-      setSaving(false);
+      setSaving(null);
       setFailed(true);
     }
   };
@@ -25,8 +26,8 @@ export function AnonymizeSwitch() {
     <label className="shell__anonymize" title={t('anonymize.hint')}>
       <input
         type="checkbox"
-        checked={anonymize}
-        disabled={saving}
+        checked={saving ?? anonymize}
+        disabled={saving !== null}
         onChange={(e) => void change(e.target.checked)}
       />{' '}
       {t('anonymize.label')}
