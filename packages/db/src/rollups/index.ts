@@ -1,5 +1,6 @@
 export * from './calendar';
 export * from './sources';
+export { sinceLastStart } from './range-reads';
 export * from './recompute';
 export * from './read';
 export * from './touch';

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { StateIntervalsTable, CompanyScope } from '@takt/db';
+import { sinceLastStart } from '@takt/db/rollups';
 
 // Machine states written by ingest (METRICS.md §1). The API only reads them.
 
@@ -55,6 +56,9 @@ export async function listStateIntervals(
     .selectFrom('state_intervals')
     .select(['start_at', 'end_at', 'state'])
     .where('machine_id', '=', machineId)
+    // From the last row starting at or before `from` (rows of a machine never overlap, decision 1076): a key
+    // range near the range, not every row of the machine before its end (the downtime report, decision 1125).
+    .where('start_at', '>=', sinceLastStart('state_intervals', machineId, null, from))
     .where('start_at', '<', to)
     .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', from)]))
     .orderBy('start_at')
