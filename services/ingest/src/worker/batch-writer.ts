@@ -43,7 +43,7 @@ export interface BatchWriterOptions {
 
 /** A machine set aside is tried alone again after this, then ever less often up to the most (decision 1121). */
 const ASIDE_FIRST_MS = 5_000;
-const ASIDE_MAX_MS = 300_000;
+const ASIDE_MAX_MS = 60_000;
 
 /**
  * The batch writer: observations, derived records, live rows, source counters, agent positions and the
@@ -162,10 +162,16 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       if (typeof r !== 'object') {
         this.aside.delete(machineId);
         this.options.log(`[ingest] ${this.nameOf(machineId)}: stored again after being set aside`);
-      } else if (!(r.error instanceof LeaseLostError)) this.setAside(machineId, t, r.error);
+      } else if (!(r.error instanceof LeaseLostError) && !transient(r.error))
+        this.setAside(machineId, t, r.error);
     }
     const failed = await this.write(t, null);
-    if (typeof failed === 'object' && failed.machines.size > 1 && !(failed.error instanceof LeaseLostError))
+    if (
+      typeof failed === 'object' &&
+      failed.machines.size > 1 &&
+      !(failed.error instanceof LeaseLostError) &&
+      !transient(failed.error)
+    )
       await this.isolate(t, failed.machines);
   }
 
@@ -221,7 +227,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     for (const machineId of machines) {
       const r = await this.write(t, machineId);
       if (r === 'stored') stored++;
-      else if (typeof r === 'object' && !(r.error instanceof LeaseLostError))
+      else if (typeof r === 'object' && !(r.error instanceof LeaseLostError) && !transient(r.error))
         refused.push([machineId, r.error]);
     }
     // None went through alone either: not one machine's data; everything is tried again.
@@ -380,6 +386,18 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     }
     return 'stored';
   }
+}
+
+/**
+ * A failure the same write need not meet again: a deadlock, a serialization or lock conflict, a lost connection, a
+ * busy or shutting-down database (PostgreSQL SQLSTATE classes 40, 08, 53, 57 and 55P03; SQLite BUSY and LOCKED). The
+ * batch is tried again whole; it is never a machine's bad write (decision 1121).
+ */
+function transient(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true;
+  return /^(40|08|53|57)/.test(code) || code === '55P03';
 }
 
 /** A batch that did not commit: why, and the machines it wrote for. */
