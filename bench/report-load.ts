@@ -6,8 +6,8 @@
 // CLIENTS concurrent clients each running the whole mix in its own order. Printed: p50 and p99 per report and
 // overall, as ratios against the single client's p50 of the same run, and whether the p99 under load met the
 // 500 ms aim. No live ingest runs alongside (see decision 1125). Not a test: figures only.
-// Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres]
-//   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file>)
+// Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
+//   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,8 +36,11 @@ const pct = (xs: readonly number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 };
 
-/** The client side: `clients` loops over the requests (each its own order), printing every latency as JSON. */
-async function client(url: string, cookie: string, clients: number, file: string) {
+/**
+ * The client side: `clients` loops over the first `perClient` requests of the mix in each one's own order,
+ * printing every latency as JSON.
+ */
+async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
   const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
   const out: Array<{ report: string; ms: number; status: number }> = [];
   const one = async (r: Req) => {
@@ -54,19 +57,19 @@ async function client(url: string, cookie: string, clients: number, file: string
     Array.from({ length: clients }, async (_, c) => {
       const rnd = mulberry32(c + 7);
       const order = reqs.map((r) => ({ r, k: rnd() })).sort((a, b) => a.k - b.k);
-      for (const { r } of order) await one(r);
+      for (const { r } of order.slice(0, perClient)) await one(r);
     }),
   );
   process.stdout.write(JSON.stringify(out));
 }
 
 /** Runs the client process and collects its latencies. */
-function runClients(url: string, cookie: string, clients: number, file: string) {
+function runClients(url: string, cookie: string, clients: number, file: string, perClient = 1e9) {
   return new Promise<Array<{ report: string; ms: number; status: number }>>((resolve, reject) => {
     const self = fileURLToPath(import.meta.url);
     const p = spawn(
       process.execPath,
-      [...process.execArgv, self, 'client', url, cookie, String(clients), file],
+      [...process.execArgv, self, 'client', url, cookie, String(clients), file, String(perClient)],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
@@ -84,6 +87,8 @@ async function main() {
   const DAYS = Number(process.argv[3] ?? 365);
   const CLIENTS = Number(process.argv[4] ?? 20);
   const DIALECT = (process.argv[5] ?? 'sqlite') as DialectName;
+  /** Requests each of the concurrent clients sends (a random part of the mix; default all of it). */
+  const PER_CLIENT = Number(process.argv[6] ?? 1e9);
   // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial.
   const h = await apiHarness(DIALECT, 0);
   const plant = await aYearOfRollups(h, MACHINES, DAYS, 0);
@@ -173,11 +178,11 @@ async function main() {
     await runClients(url, await h.login(plant.user.email, plant.user.password), 1, file); // warm
     const cookie = await h.login(plant.user.email, plant.user.password);
     const base = await runClients(url, cookie, 1, file);
-    const load = await runClients(url, cookie, CLIENTS, file);
+    const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
     const failed = [...base, ...load].filter((x) => x.status !== 200);
     if (failed.length > 0) throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
     console.log(
-      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), 40 days of states (${(factsMs / 1000).toFixed(0)} s); ${reqs.length} requests a client`,
+      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), 40 days of states (${(factsMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients`,
     );
     const b50 = pct(
       base.map((x) => x.ms),
@@ -209,6 +214,12 @@ async function main() {
 }
 
 if (process.argv[2] === 'client')
-  await client(process.argv[3]!, process.argv[4]!, Number(process.argv[5]), process.argv[6]!);
+  await client(
+    process.argv[3]!,
+    process.argv[4]!,
+    Number(process.argv[5]),
+    process.argv[6]!,
+    Number(process.argv[7]),
+  );
 else await main();
 process.exit(0);
