@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, JoinBuilder, SqlBool } from 'kysely';
 import { CONNECTION_KEY } from '@takt/db';
 import type { CompanyScope, Database, MachineLiveTable } from '@takt/db';
 import type { MachineConnectionInput } from '@takt/domain';
@@ -48,13 +48,20 @@ const factColumns = (eb: ExpressionBuilder<Database, 'machines'>) =>
       .as('has_fields'),
     eb
       .or([
-        eb.exists(
-          eb
-            .selectFrom('observations as o')
-            .select(sql`1`.as('one'))
-            .whereRef('o.machine_id', '=', 'machines.id')
-            .where('o.key', '<>', CONNECTION_KEY),
-        ),
+        // One index probe of the machine's raw rows (decision 1140): `om` (its dictionary id) is joined by the query
+        // (factsFrom), so the subquery reads one table by its (m, ts) key and stops at the first row that is not
+        // the link log. Through the observations view PostgreSQL hashed every stored observation at each answer,
+        // or merged the whole (m) index into each machine's probe: tens of seconds at 1,000 machines.
+        sql<SqlBool>`(${eb
+          .selectFrom('observation_rows as o')
+          .select(sql`1`.as('one'))
+          .where('o.m', '=', sql.ref<number>('om.id'))
+          .where(
+            'o.k',
+            'is distinct from',
+            eb.selectFrom('observation_keys as ck').select('ck.id').where('ck.key', '=', CONNECTION_KEY),
+          )
+          .limit(1)}) is not null`,
         // Raw retention (decision 1132) removes old rows and keeps each key's last value: a machine that reported
         // before the floor still has.
         eb.exists(
@@ -71,6 +78,11 @@ const factColumns = (eb: ExpressionBuilder<Database, 'machines'>) =>
       .as('reported'),
   ] as const;
 
+/** The machine's id in the raw observations' dictionary (decision 1130), for the observations fact of factColumns. */
+const joinDictionary = (
+  j: JoinBuilder<Database & { om: Database['observation_machines'] }, 'machines' | 'om'>,
+) => j.onRef('om.machine_id', '=', 'machines.id').onRef('om.company_id', '=', 'machines.company_id');
+
 const factsOf = (r: { has_source: unknown; has_fields: unknown; reported: unknown }): ConnectionFacts => ({
   sourceConfigured: truthy(r.has_source),
   fieldsMapped: truthy(r.has_fields),
@@ -86,6 +98,7 @@ export async function connectionFacts(
   if (machineIds.length === 0) return out;
   const rows = await scope
     .selectFrom('machines')
+    .leftJoin('observation_machines as om', joinDictionary)
     .select((eb) => ['machines.id', ...factColumns(eb)])
     .where('machines.id', 'in', [...machineIds])
     .execute();
@@ -114,6 +127,7 @@ export async function liveConnections(
     .leftJoin('machine_live as l', (j) =>
       j.onRef('l.machine_id', '=', 'machines.id').onRef('l.company_id', '=', 'machines.company_id'),
     )
+    .leftJoin('observation_machines as om', joinDictionary)
     .selectAll('l')
     .select((eb) => ['machines.id as of_machine', 'machines.workcenter_type as of_type', ...factColumns(eb)])
     .where('machines.id', 'in', [...machineIds])

@@ -70,3 +70,18 @@ export async function aMachine(
 export async function aGroup(db: Kysely<Database>, company: Company, name = 'Group'): Promise<string> {
   return createGroup(companyScope(db, company.id), { name }, 1_700_000_000_000);
 }
+
+/** Stores raw observations of a machine as ingest would: [ts, key, value] rows. */
+export async function someObservations(
+  db: Kysely<Database>,
+  company: Company,
+  machineId: string,
+  rows: Array<[number, string, string | null]>,
+): Promise<void> {
+  await db
+    .insertInto('observations')
+    .values(
+      rows.map(([ts, key, value]) => ({ company_id: company.id, machine_id: machineId, ts, key, value })),
+    )
+    .execute();
+}
