@@ -5,9 +5,12 @@
 // PostgreSQL size per machine-day, each against the single node. Not a test.
 // Also prints each node's CPU per 1,000 observations a second stored (user + system time over the run, from /proc):
 // the share of one core a node spends on 1,000 machines × 1 Hz. `solo` as the third argument runs only the single
-// node (a shorter check).
+// node (a shorter check). Prints the dashboard's answer time too; with TAKT_SOAK_SAMPLES=<path> it writes
+// <path>.<set>.json: every tile sample, failed or slow (> 2 s) dashboard answers, statements running over a second
+// (with the dead rows of the tables the tiles read) and the nodes' output. TAKT_LAB_PROFILE_HOSTS=solo (and
+// TAKT_LAB_PROFILE_DIR) runs that node with --cpu-prof (tests/multihost/netns.ts).
 //   npx tsx bench/soak.ts [machines=1000] [minutes=10] [both|solo]
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Db } from '@takt/db';
 import { logIn, startCluster } from '../tests/multihost/cluster';
@@ -61,6 +64,12 @@ async function databaseBytes(db: Db): Promise<number> {
 interface Watch {
   tileMs: number[];
   lagMs: number[];
+  /** How long each GET /api/dashboard took to answer (a part of line → tile). */
+  answerMs: number[];
+  /** Each tile sample: the machine, the script's step it showed, line → tile. */
+  tileAt: Array<{ machine: string; step: number; ms: number }>;
+  /** Failed or slow dashboard answers and long-running statements, ms after the script's start. */
+  events: Array<{ at: number; what: string }>;
   stop(): Promise<void>;
 }
 
@@ -71,6 +80,9 @@ interface Watch {
 function watch(url: string, cookie: string, db: Db, startAt: number, sample: string[]): Watch {
   const tileMs: number[] = [];
   const lagMs: number[] = [];
+  const answerMs: number[] = [];
+  const tileAt: Array<{ machine: string; step: number; ms: number }> = [];
+  const events: Array<{ at: number; what: string }> = [];
   const seenTile = new Map<string, number>();
   const seenStored = new Map<string, number>();
   let running = true;
@@ -78,18 +90,27 @@ function watch(url: string, cookie: string, db: Db, startAt: number, sample: str
     program && /^P\d+$/.test(program) ? startAt + Number(program.slice(1)) * STEP_MS : null;
   const tiles = (async () => {
     while (running) {
+      const asked = Date.now();
       try {
         const res = await fetch(`${url}/api/dashboard`, { headers: { cookie } });
         const body = (await res.json()) as { machines: Array<{ id: string; program: string | null }> };
         const now = Date.now();
+        answerMs.push(now - asked);
+        if (!res.ok || now - asked > 2000)
+          events.push({ at: asked - startAt, what: `dashboard ${res.status} in ${now - asked} ms` });
         for (const m of body.machines) {
           const at = stepAt(m.program);
           if (at === null || at < startAt || (seenTile.get(m.id) ?? -1) >= at) continue;
           seenTile.set(m.id, at);
           tileMs.push(now - at);
+          tileAt.push({ machine: m.id, step: (at - startAt) / STEP_MS, ms: now - at });
         }
-      } catch {
+      } catch (err) {
         // a failed poll is a gap in the samples, not a figure
+        events.push({
+          at: asked - startAt,
+          what: `dashboard failed after ${Date.now() - asked} ms: ${String(err)}`,
+        });
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -109,12 +130,45 @@ function watch(url: string, cookie: string, db: Db, startAt: number, sample: str
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
+  // What the database is busy with whenever a statement has run for over a second (sampled each second).
+  const busy = (async () => {
+    while (running) {
+      try {
+        const { rows } = await sql<{ ms: string; wait: string | null; state: string; query: string }>`
+          SELECT (EXTRACT(EPOCH FROM now() - query_start) * 1000)::bigint AS ms,
+            wait_event_type || ':' || wait_event AS wait, state, left(query, 160) AS query
+          FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND state <> 'idle' AND now() - query_start > interval '1 second'`.execute(db.db);
+        for (const r of rows)
+          events.push({
+            at: Date.now() - startAt,
+            what: `pg ${r.ms} ms ${r.state} ${r.wait ?? ''} ${r.query}`,
+          });
+        if (rows.length > 0) {
+          const { rows: tables } = await sql<{
+            t: string;
+          }>`SELECT relname || ' live ' || n_live_tup || ' dead ' ||
+              n_dead_tup || ' ' || pg_size_pretty(pg_total_relation_size(relid)) || ' vacuumed ' ||
+              coalesce(last_autovacuum::text, '-') || ' analyzed ' || coalesce(last_autoanalyze::text, '-') AS t
+            FROM pg_stat_user_tables WHERE relname IN ('machine_sources', 'machine_live', 'machines',
+              'adapter_fields', 'observation_machines', 'observation_seeds')`.execute(db.db);
+          events.push({ at: Date.now() - startAt, what: `tables: ${tables.map((t) => t.t).join('; ')}` });
+        }
+      } catch {
+        // a sample lost
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
   return {
     tileMs,
     lagMs,
+    events,
+    answerMs,
+    tileAt,
     async stop() {
       running = false;
-      await Promise.all([tiles, stored]);
+      await Promise.all([tiles, stored, busy]);
     },
   };
 }
@@ -122,6 +176,8 @@ function watch(url: string, cookie: string, db: Db, startAt: number, sample: str
 interface Figures {
   lagP99: number;
   tileP99: number;
+  answerP50: number;
+  answerP99: number;
   samples: string;
   rss: string[];
   /** Per node: CPU share of one core per 1,000 observations a second stored. */
@@ -188,12 +244,23 @@ async function measure(set: SetName): Promise<Figures> {
     const wallSeconds = (Date.now() - wallBefore) / 1000;
     const perSecond = ((await observationCount(db)) - observationsBefore) / wallSeconds;
     await w.stop();
+    if (process.env.TAKT_SOAK_SAMPLES)
+      writeFileSync(
+        `${process.env.TAKT_SOAK_SAMPLES}.${set}.json`,
+        JSON.stringify({
+          tiles: w.tileAt,
+          events: w.events,
+          output: Object.fromEntries(NODES[set].map((h) => [h, cluster.procs.get(h)?.output() ?? ''])),
+        }),
+      );
     const bytesAfter = await databaseBytes(db);
     const machineDays = (MACHINES * MINUTES) / (24 * 60);
     return {
       lagP99: pct(w.lagMs, 99),
       tileP99: pct(w.tileMs, 99),
-      samples: `${w.lagMs.length} stored / ${w.tileMs.length} tile samples`,
+      answerP50: pct(w.answerMs, 50),
+      answerP99: pct(w.answerMs, 99),
+      samples: `${w.lagMs.length} stored / ${w.tileMs.length} tile samples / ${w.answerMs.length} dashboard answers`,
       rss: NODES[set].map((h) => {
         const mb = (rssAfter.get(h) ?? NaN) - (rssBefore.get(h) ?? NaN);
         return `${h} ${mb >= 0 ? '+' : ''}${mb.toFixed(0)} MB`;
@@ -226,6 +293,7 @@ async function main() {
     if (!f) continue;
     console.log(`  ${name}: ${f.samples}`);
     console.log(`    ingest lag p99 ${f.lagP99} ms, line → tile p99 ${f.tileP99} ms`);
+    console.log(`    GET /api/dashboard answer p50 ${f.answerP50} ms, p99 ${f.answerP99} ms`);
     console.log(`    RSS growth: ${f.rss.join(', ')}`);
     console.log(`    CPU per 1,000 observations a second: ${f.cpu.join(', ')}`);
     console.log(`    PostgreSQL size: ${f.mbPerMachineDay.toFixed(1)} MB per machine-day`);

@@ -240,7 +240,11 @@ export class NetLab {
 
   /** Run a TypeScript file of the repository on a host (node --import tsx). */
   node(host: string, file: string, args: string[], options: SpawnOptions = {}): Proc {
-    return this.spawn(host, process.execPath, ['--import', 'tsx', file, ...args], options);
+    // TAKT_LAB_PROFILE_HOSTS=solo,api1 (benchmarks): those hosts' programs write a CPU profile when they exit.
+    const prof = (process.env.TAKT_LAB_PROFILE_HOSTS ?? '').split(',').includes(host)
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TAKT_LAB_PROFILE_DIR ?? '/tmp'}`]
+      : [];
+    return this.spawn(host, process.execPath, [...prof, '--import', 'tsx', file, ...args], options);
   }
 
   /**
