@@ -72,11 +72,11 @@ describe('plant setup in Chromium on sqlite', () => {
       1,
     );
     await aShift(db.db, company, { name: 'Day', startoffsetminutes: 360, endoffsetminutes: 840 });
-    // The Press ran 06:00–14:00 today, tomorrow and the day after, idle otherwise: one part every 10 minutes
-    // (ideal 8) of one job run over the three days.
+    // The Press ran 06:00–14:00 on the three days before today, idle otherwise: one part every 10 minutes
+    // (ideal 8) of one job run over the three days. (Reports end at now: the days are past ones.)
     press = await aMachine(db.db, company, { name: 'Press', sortOrder: 1 });
     const states: Array<[number, number, 'ACTIVE' | 'INACTIVE']> = [];
-    for (const d of [0, 1, 2])
+    for (const d of [-3, -2, -1])
       states.push(
         [dayStart(d), local(d, 6), 'INACTIVE'],
         [local(d, 6), local(d, 14), 'ACTIVE'],
@@ -89,14 +89,14 @@ describe('plant setup in Chromium on sqlite', () => {
       name: 'Bracket',
       expected: 10 * MIN,
       ideal: 8 * MIN,
-      jobCreatedAt: dayStart(0),
-      start: dayStart(0),
-      end: dayStart(3),
+      jobCreatedAt: dayStart(-3),
+      start: dayStart(-3),
+      end: dayStart(0),
     });
     await someCycles(
       scope,
       press,
-      [0, 1, 2].flatMap((d) =>
+      [-3, -2, -1].flatMap((d) =>
         Array.from({ length: 48 }, (_, k) => ({
           start: local(d, 6) + k * 10 * MIN,
           end: local(d, 6) + (k + 1) * 10 * MIN,
@@ -168,12 +168,28 @@ describe('plant setup in Chromium on sqlite', () => {
       .toEqual(['Day', '06:00–15:00', expect.any(String), tomorrow]);
   }, 30_000);
 
-  it('counts the new shift in the OEE report from tomorrow on, and the old one today', async () => {
+  it('counts the new shift in the OEE report from its effective date on, and the old one before', async () => {
+    // As if the change had been made three days ago: its version takes effect on the second of the Press's
+    // three days (a report never reads past now, so the days with data are past ones).
+    const effective = formatDay(addDays(today, -2));
+    const tomorrow = formatDay(addDays(today, 1));
+    await db.db
+      .updateTable('shift_versions')
+      .set({ effectivedate: effective })
+      .where('company_id', '=', company.id)
+      .where('effectivedate', '=', tomorrow)
+      .execute();
+    await db.db
+      .updateTable('shift_versions')
+      .set({ terminationdate: effective })
+      .where('company_id', '=', company.id)
+      .where('terminationdate', '=', tomorrow)
+      .execute();
     // The rollups of the three days as the rollup worker writes them, with the shifts as they now stand.
     await recomputeMachines(db.db, company, [press], {
-      from: dayStart(0),
-      to: dayStart(3),
-      now: dayStart(3),
+      from: dayStart(-3),
+      to: dayStart(0),
+      now: Date.now(),
     });
     const report = async (from: number, to: number) => {
       await page.goto(`${product.url}/dashboard/oee?interval=day&start=${from}&end=${to}&machine=${press}`);
@@ -202,18 +218,18 @@ describe('plant setup in Chromium on sqlite', () => {
       return [t.OEE, t.Availability, t.Performance, t.Quality];
     };
 
-    // Tomorrow and the day after: 06:00–15:00, 9 h a day, of which the Press ran 8 (run time over shift time).
-    const after = await report(dayStart(1), dayStart(3));
+    // From the effective date: 06:00–15:00, 9 h a day, of which the Press ran 8 (run time over shift time).
+    const after = await report(dayStart(-2), dayStart(0));
     await expect.poll(async () => (await after()).get('Shift time'), POLL).toBe('18.0');
     // The rest of the two days (48 h, one more or less over a DST change) lies outside the shift.
-    expect((await after()).get('Outside shifts')).toBe(((dayStart(3) - dayStart(1)) / HOUR - 18).toFixed(1));
+    expect((await after()).get('Outside shifts')).toBe(((dayStart(0) - dayStart(-2)) / HOUR - 18).toFixed(1));
     // OEE = ideal time of the good parts ÷ planned production time: 2 × 48 × 8 min ÷ 18 h.
     await expect.poll(oeeFactors, POLL).toEqual(['71.1%', '88.9%', '80.0%', '100.0%']);
     await shoot('oee-after-change');
 
-    // Today: still 06:00–14:00, all of it run.
-    const now = await report(dayStart(0), dayStart(1));
-    await expect.poll(async () => (await now()).get('Shift time'), POLL).toBe('8.0');
+    // The day before: still 06:00–14:00, all of it run.
+    const before = await report(dayStart(-3), dayStart(-2));
+    await expect.poll(async () => (await before()).get('Shift time'), POLL).toBe('8.0');
     // The part counted at 14:00 falls just after the shift's end: 47 × 8 min ÷ 8 h.
     await expect.poll(oeeFactors, POLL).toEqual(['78.3%', '100.0%', '78.3%', '100.0%']);
   }, 60_000);
