@@ -115,6 +115,17 @@ export const ANONYMIZED_READS: readonly RegExp[] = [
   /^\/api\/downtime(\/|$)/,
 ];
 
+/** Report reads the office sends as POST (their filters are bodies): anonymized like the GET reads. */
+export const ANONYMIZED_POST_READS: readonly RegExp[] = [
+  /^\/api\/oee\/(bymachine|byabstractshift)\/?$/,
+  /^\/api\/reports\/warehouse\/(production|downtime|quality)\/?$/,
+];
+
+const anonymizedRead = (method: string, path: string): boolean =>
+  method === 'GET'
+    ? ANONYMIZED_READS.some((r) => r.test(path))
+    : method === 'POST' && ANONYMIZED_POST_READS.some((r) => r.test(path));
+
 async function aliasesOf(scope: CompanyScope, companyName: string): Promise<Map<string, string>> {
   const [machines, operators] = await Promise.all([
     scope.selectFrom('machines').select(['id', 'name', 'created_at']).execute(),
@@ -136,13 +147,14 @@ async function anonymizeOn(scope: CompanyScope, userId: string): Promise<boolean
 
 /**
  * After the route answered: a logged-in user (session or CSV link) with anonymize on gets the answer of an
- * ANONYMIZED_READS call with the names replaced, while the option is offered to them.
+ * ANONYMIZED_READS (GET) or ANONYMIZED_POST_READS call with the names replaced, while the option is offered
+ * to them.
  */
 export const anonymizeAnswers: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const { caller } = c.var;
-  if (c.req.method !== 'GET' || caller.kind !== 'user' || !c.res.ok) return;
-  if (!ANONYMIZED_READS.some((r) => r.test(c.req.path))) return;
+  if (caller.kind !== 'user' || !c.res.ok) return;
+  if (!anonymizedRead(c.req.method, c.req.path)) return;
   if (!anonymizeOffered(caller)) return;
   const type = c.res.headers.get('content-type') ?? '';
   const json = type.includes('application/json');

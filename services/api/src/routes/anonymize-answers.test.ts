@@ -61,6 +61,19 @@ describe.each(DIALECTS)('anonymized answers on %s', (dialect) => {
     expect(csv).not.toMatch(/Mill Alpha|Lathe Beta/);
     expect(csv).toContain('Machine 2');
 
+    // The report reads the office sends as POST (the OEE and production reports) too.
+    const range = { start: D, end: D + 8 * HOUR };
+    for (const [path, body] of [
+      ['/api/oee/bymachine', { ...range, intervalType: 'hour', efficiencyMetric: 'oee', machines: ids }],
+      ['/api/reports/warehouse/production', { ...range, data: ['oee'], groupBy: ['machine'] }],
+    ] as const) {
+      const res = await h.send('POST', path, cookie, body);
+      expect(res.status, path).toBe(200);
+      const text = await res.text();
+      expect(text, path).not.toMatch(/Mill Alpha|Lathe Beta/);
+      expect(text, path).toContain('Machine 1');
+    }
+
     // A CSV link (the user's link token, no cookie) is the same user's: anonymized too.
     const { token } = (await (await h.get('/api/user-token', cookie)).json()) as { token: string };
     const linked = await (await h.get(`${path}&format=csv&token=${token}`, '')).text();
