@@ -64,14 +64,13 @@ const factColumns = (eb: ExpressionBuilder<Database, 'machines'>) =>
           .limit(1)}) is not null`,
         // Raw retention (decision 1132) removes old rows and keeps each key's last value: a machine that reported
         // before the floor still has.
+        // Read by the same dictionary id `om` (joined once by the query), not by a second join of the dictionary.
         eb.exists(
           eb
             .selectFrom('observation_seeds as s')
-            .innerJoin('observation_machines as om', 'om.id', 's.m')
             .innerJoin('observation_keys as ok', 'ok.id', 's.k')
             .select(sql`1`.as('one'))
-            .whereRef('om.machine_id', '=', 'machines.id')
-            .whereRef('om.company_id', '=', 'machines.company_id')
+            .where('s.m', '=', sql.ref<number>('om.id'))
             .where('ok.key', '<>', CONNECTION_KEY),
         ),
       ])
