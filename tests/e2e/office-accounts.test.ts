@@ -115,7 +115,9 @@ describe.each(ON_SQLITE)('API keys in Chromium on %s', (dialect) => {
 
     await page.getByRole('button', { name: 'Delete ERP export' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete API key' });
-    expect(await confirm.getByText(/Are you sure\? Delete ERP export\?/).count()).toBe(1);
+    // The short question in bold, what happens under it in normal text.
+    expect(await confirm.getByText('Are you sure?', { exact: true }).count()).toBe(1);
+    expect(await confirm.getByText('Delete ERP export?', { exact: true }).count()).toBe(1);
     await screenshots(page, 'office-accounts', 'delete-confirm');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByText('No API keys yet.').count(), POLL).toBe(1);

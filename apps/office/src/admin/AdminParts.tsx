@@ -284,7 +284,10 @@ export const saveState = (save: { busy: boolean; error: FormError | null }, erro
   error: save.error,
 });
 
-/** "Are you sure?" before a destructive action; the server's refusal shows inside. */
+/**
+ * "Are you sure?" before a destructive action, `body` (what the action does) under it in normal text; the
+ * server's refusal shows inside.
+ */
 export function ConfirmDialog({
   title,
   body,
@@ -315,7 +318,9 @@ export function ConfirmDialog({
       submit={{ label: confirmLabel, tone: 'danger', onClick: onConfirm, disabled }}
     >
       <FormErrorBox error={error} />
-      <p className="modal__question">{body ?? t('admin.confirm')}</p>
+      {/* A short bold question, then what the action does in normal text (a long bold body shouted). */}
+      <p className="modal__question confirm__question">{t('admin.confirm')}</p>
+      {body && <p className="confirm__body">{body}</p>}
       {children}
     </AdminDialog>
   );

@@ -50,7 +50,7 @@ export const accounts = {
   'accounts.apiKeys.edit': 'Edit',
   'accounts.apiKeys.delete': 'Delete',
   'accounts.apiKeys.deleteTitle': 'Delete API key',
-  'accounts.apiKeys.deleteBody': 'Are you sure? Delete {name}?',
+  'accounts.apiKeys.deleteBody': 'Delete {name}?',
   'accounts.apiKeys.deleteHint': 'Systems using this key are refused from then on.',
   'accounts.apiKeys.savedDone': '{name} saved.',
   'accounts.apiKeys.deletedDone': '{name} deleted.',

@@ -49,10 +49,10 @@ export const adminTablets = {
   'admin.tablets.restarted': '{name} is restarting.',
   'admin.tablets.revoke': 'Revoke',
   'admin.tablets.revokeNamed': 'Revoke {name}',
-  'admin.tablets.revokeBody': 'The tablet loses access at once and has to be registered again. Are you sure?',
+  'admin.tablets.revokeBody': 'The tablet loses access at once and has to be registered again.',
   'admin.tablets.revokedDone': '{name} revoked.',
   'admin.tablets.revokeFailed': 'The tablet could not be revoked.',
-  'admin.tablets.deleteBody': 'The tablet is removed from the list and loses access at once. Are you sure?',
+  'admin.tablets.deleteBody': 'The tablet is removed from the list and loses access at once.',
   'admin.tablets.deleteFailed': 'The tablet could not be deleted.',
   // live-operations §8: the single-tablet alerts; the server names the tablet.
   'admin.tablets.refreshOneFailed': 'Unable to refresh tablet {name}',
@@ -66,7 +66,7 @@ export const adminTablets = {
   'admin.tablets.error': 'Error: {message}',
   'admin.tablets.purge': 'Purge',
   'admin.tablets.purgeTitle': 'Purge revoked tablets',
-  'admin.tablets.purgeBody': 'Deletes every revoked tablet of the company ({count}). Are you sure?',
+  'admin.tablets.purgeBody': 'Deletes every revoked tablet of the company ({count}).',
   // reports-admin §8 "Purge: … success '{count} tablets deleted'".
   'admin.tablets.purged': '{count} tablets deleted',
   'admin.tablets.idLabel': 'Tablet id',

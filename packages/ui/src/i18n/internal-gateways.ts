@@ -100,14 +100,12 @@ export const internalGateways = {
   'internal.gateways.machinesBound': 'Machines bound',
   'internal.gateways.noMachines': 'No machines bound yet.',
   'internal.gateways.confirmTitle': '{action} {name}?',
-  'internal.gateways.confirm.disable':
-    'Are you sure? The gateway stops being active until it is enabled again.',
+  'internal.gateways.confirm.disable': 'The gateway stops being active until it is enabled again.',
   'internal.gateways.confirm.reset':
-    'Are you sure? The gateway gets a new token; the edge must be given it before it can push again.',
+    'The gateway gets a new token; the edge must be given it before it can push again.',
   'internal.gateways.confirm.deregister':
-    'Are you sure? The gateway leaves its company, its token stops working and its machines stop taking its data.',
-  'internal.gateways.confirm.delete':
-    'Are you sure? The gateway is deleted and its machines stop taking its data.',
+    'The gateway leaves its company, its token stops working and its machines stop taking its data.',
+  'internal.gateways.confirm.delete': 'The gateway is deleted and its machines stop taking its data.',
   'internal.gateways.done.update': '{name} saved.',
   'internal.gateways.done.delete': '{name} deleted.',
   'internal.gateways.done.enable': '{name} enabled.',

@@ -152,7 +152,6 @@ export function SystemPage() {
       {confirmPurge && (
         <ConfirmDialog
           title={t('internal.system.purgeTitle')}
-          body={t('admin.confirm')}
           confirmLabel={t('internal.system.purge')}
           onConfirm={() => void purge()}
           onClose={() => setConfirmPurge(false)}
