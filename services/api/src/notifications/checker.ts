@@ -10,7 +10,7 @@ import { getShiftNotifications } from '../repositories/account-links';
 import { getEmailPreferences } from '../repositories/email-notifications';
 import { liveByMachine } from '../repositories/live';
 import { getUser } from '../repositories/users';
-import { dashboardFigures } from '../services/dashboard';
+import { dashboardFigures } from '../services/dashboard-figures';
 import { DEFAULT_EMAIL_PREFERENCES } from '../services/email-notifications';
 import { currentShiftAt } from '../services/shifts';
 import { machineLink } from '../services/workcenter';

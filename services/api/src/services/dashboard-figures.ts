@@ -1,0 +1,161 @@
+import {
+  NO_DATA_REASON_NAME,
+  noDataSpans,
+  piecesOf,
+  segmentsOf,
+  SETUP_REASON_NAME,
+  spansMs,
+} from '@takt/domain';
+import type { CompanyCalendar, LiveLimits, PartsEntry, RollupSource, UtilizationEntry } from '@takt/domain';
+import type { CompanyScope } from '@takt/db';
+import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
+import { companyLimits, openRunsOn } from '../repositories/dashboard';
+import type { JobRunRecord } from '../repositories/dispatch';
+import { currentWindow, runFigures } from './workcenter';
+
+// live-operations §2, §7: GET /api/dashboard/utilization and /api/dashboard/parts, one entry per machine.
+// The numbers come from the one computation the workcenter card uses too (services/workcenter.ts
+// runFigures over packages/domain live/figures.ts liveFigures), for every machine of a dashboard at once: one
+// calendar, one query for the open job runs and a handful for the stored facts of all machines.
+
+// The answer shapes are shared with the floor app (packages/domain dashboard.ts).
+
+/** One machine's tile figures. */
+export interface MachineFigures {
+  utilization: UtilizationEntry;
+  parts: PartsEntry;
+}
+
+/** One machine's dashboard entries at `now` from its stored facts (the same figures as workcenterLive). */
+function machineFigures(input: {
+  calendar: CompanyCalendar;
+  machineId: string;
+  source: RollupSource;
+  run: JobRunRecord | undefined;
+  window: { start: number; end: number };
+  now: number;
+  limits: LiveLimits;
+}): MachineFigures {
+  const { machineId, run, window, now } = input;
+  const figures = runFigures({ ...input, windowStart: window.start });
+  const { goal, percents } = figures;
+  return {
+    utilization: {
+      machineId,
+      start: window.start,
+      end: now,
+      utilization: percents.utilization,
+      status: figures.utilizationStatus,
+      oee: percents.oee,
+      oeeStatus: figures.oeeStatus,
+      availability: percents.availability,
+      performance: percents.performance,
+      quality: percents.quality,
+      missingStandards: figures.efficiency?.missingStandards ?? false,
+      noDataMs: spansMs(noDataSpans(input.source, window.start, now)),
+    },
+    parts: {
+      machineId,
+      scheduled: goal.scheduled,
+      jobId: run?.jobId ?? null,
+      jobScheduleGroupId: run?.id ?? null,
+      inSetup: goal.inSetup,
+      setupSince: goal.inSetup && run ? run.startAt : null,
+      expectedParts: goal.expectedParts,
+      actualParts: run ? goal.goodParts : null,
+      percent: goal.percent,
+      aheadBehind: goal.aheadBehind,
+      productionRuntimeMs: goal.productionRuntimeMs,
+      status: goal.status,
+    },
+  };
+}
+
+/**
+ * Dashboard figures of the given machines at `now`. Facts are loaded in at most two batches: machines whose
+ * run began inside the window share the window's range; the others share one range from their earliest run
+ * start, so a week-long job on one machine does not make every machine load a week.
+ */
+export async function dashboardFigures(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  now: number,
+  /** The machines' open runs when the caller has read them already (openRunsOn). */
+  knownRuns?: ReadonlyMap<string, JobRunRecord>,
+): Promise<Map<string, MachineFigures>> {
+  const out = new Map<string, MachineFigures>();
+  if (machineIds.length === 0) return out;
+  const [calendar, limits, runs] = await Promise.all([
+    loadCalendar(scope.db, scope.companyId),
+    companyLimits(scope),
+    knownRuns ?? openRunsOn(scope, machineIds),
+  ]);
+  const window = currentWindow(calendar, now);
+  const inWindow: string[] = [];
+  const older: string[] = [];
+  let olderStart = window.start;
+  for (const id of machineIds) {
+    const run = runs.get(id);
+    if (run && run.startAt < window.start) {
+      older.push(id);
+      olderStart = Math.min(olderStart, run.startAt);
+    } else inWindow.push(id);
+  }
+  const [a, b] = await Promise.all([
+    loadRollupSources(scope.db, inWindow, { start: window.start, end: now }, { now }),
+    loadRollupSources(scope.db, older, { start: olderStart, end: now }, { now }),
+  ]);
+  for (const id of machineIds) {
+    const source = a.get(id) ?? b.get(id)!;
+    out.set(id, machineFigures({ calendar, machineId: id, source, run: runs.get(id), window, now, limits }));
+  }
+  return out;
+}
+
+/**
+ * The reason of the downtime each machine is in at `now` (the tile's `downtime_reason`, live-operations §3,
+ * §4 "Idle … with an idle reason"): the name of the reason of the annotation covering that instant, split
+ * exactly as GET /api/downtime splits it (packages/domain derive/downtime-pieces.ts), so the tile and the
+ * downtime list never name different reasons. "Setup" for a setup annotation; "No data" for a machine
+ * UNAVAILABLE now (or without a state since its last one) that no reason covers (METRICS.md §1, decision 1010).
+ * Machines in uncategorized downtime, not in downtime or never monitored are left out. A fixed number of
+ * queries for all machines.
+ */
+export async function currentDowntimeReasons(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  now: number,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (machineIds.length === 0) return out;
+  // Machine ids come from the caller's company (listMachines), so the bare db reads only its rows.
+  const facts = await loadDowntimeFacts(scope.db, machineIds, { start: now, end: now });
+  const groupBy = <T>(rows: readonly T[], key: (r: T) => string) => {
+    const m = new Map<string, T[]>();
+    for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+    return m;
+  };
+  const annotationsOf = groupBy(facts.annotations, (a) => a.machineId);
+  const intervalsOf = groupBy(facts.intervals, (r) => r.machine_id);
+  for (const id of machineIds) {
+    const intervals = intervalsOf.get(id) ?? [];
+    const piece = piecesOf(
+      segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
+      annotationsOf.get(id) ?? [],
+    ).find((p) => p.start <= now && (p.end === null || p.end > now));
+    const a = piece?.annotation;
+    const reason = !a
+      ? null
+      : a.setup
+        ? SETUP_REASON_NAME
+        : a.category_id
+          ? facts.types.get(a.category_id)?.name
+          : null;
+    if (reason) out.set(id, reason);
+    else if (piece && !piece.setup) {
+      const state = intervals.find((r) => r.start_at <= now && (r.end_at === null || r.end_at > now))?.state;
+      if (state === undefined || state === 'UNAVAILABLE') out.set(id, NO_DATA_REASON_NAME);
+    }
+  }
+  return out;
+}
