@@ -110,6 +110,59 @@ describe.each(DIALECTS)('raw retention on %s', (dialect) => {
     expect(await t.db.selectFrom('observation_seeds').selectAll().execute()).toHaveLength(4);
   });
 
+  it('keeps the changes of the machine’s override keys before the rows go, once (decision 1150)', async () => {
+    t = await freshDb(dialect);
+    const floor = floorFor(NOW, DAYS);
+    if (dialect === 'postgres') for (let d = DAY; d <= DAY + 40; d++) await createDayPartition(t.db, d);
+    await sql`insert into companies (id, name, created_at) values ('c1', 'Acme', 1)`.execute(t.db);
+    await sql`insert into adapters (id, company_id, name, created_at) values ('a1', 'c1', 'Mill', 1)`.execute(
+      t.db,
+    );
+    await sql`insert into adapter_fields (id, company_id, adapter_id, name, data_item_type, component_name,
+      component_type) values ('f1', 'c1', 'a1', 'Fovr', 'PATH_FEEDRATE_OVERRIDE', 'path', 'Path'),
+      ('f2', 'c1', 'a1', 'exec', 'EXECUTION', 'path', 'Path')`.execute(t.db);
+    await sql`insert into machines (id, company_id, name, adapter_id, created_at)
+      values ('m1', 'c1', 'Mill 1', 'a1', 1)`.execute(t.db);
+    const H = 3_600_000;
+    const at = (ts: number, key: string, value: string): ObservationRow => ({
+      company_id: 'c1',
+      machine_id: 'm1',
+      ts,
+      key,
+      value,
+    });
+    await t.db.transaction().execute((trx) =>
+      insertObservations(trx, [
+        at((DAY - 3) * DAY_MS, 'Fovr', '120'), // PostgreSQL: in the default partition
+        at(DAY * DAY_MS + H, 'Fovr', '100'),
+        at(DAY * DAY_MS + H, 'exec', 'ACTIVE'),
+        at(DAY * DAY_MS + 2 * H, 'Fovr', '100'),
+        at(DAY * DAY_MS + 3 * H, 'Fovr', '80'),
+        at(floor + H, 'Fovr', '90'),
+      ]),
+    );
+    const steps = async () =>
+      (
+        await t.db
+          .selectFrom('observation_steps as s')
+          .innerJoin('observation_keys as k', 'k.id', 's.k')
+          .select(['k.key', 's.ts', 's.value'])
+          .orderBy('s.ts')
+          .execute()
+      ).map((s) => ({ ...s, ts: Number(s.ts) }));
+
+    await runRawRetention(t.db, DAYS, NOW);
+    expect(await count('m1', 'before', floor)).toBe(0);
+    const kept = [
+      { key: 'Fovr', ts: (DAY - 3) * DAY_MS, value: '120' },
+      { key: 'Fovr', ts: DAY * DAY_MS + H, value: '100' },
+      { key: 'Fovr', ts: DAY * DAY_MS + 3 * H, value: '80' },
+    ];
+    expect(await steps()).toEqual(kept);
+    await runRawRetention(t.db, DAYS, NOW);
+    expect(await steps()).toEqual(kept);
+  });
+
   it('keeps everything with 0 days, and never moves the floor back', async () => {
     t = await freshDb(dialect);
     await t.db

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import { OVERRIDE_TYPES } from '@takt/domain';
 import type { Database } from './schema';
 import { numberedPlaceholders } from './batch-insert';
 import { createDayPartition, DAY_MS, dayPartitionName, dayPartitions } from './observation-partitions';
@@ -7,7 +8,8 @@ import { createDayPartition, DAY_MS, dayPartitionName, dayPartitions } from './o
 // Raw retention (issue 30 point 3, decision 1132): raw observations older than the retention are removed in small
 // slices, each its own short transaction, so ingest's batches wait at most one slice. Derived intervals, cycles and
 // rollups are never touched. Before a machine's rows go, each key's last value before the floor is kept in
-// observation_seeds (a rebuild for late data starts from the signals in force, decision 1025). The floor is
+// observation_seeds (a rebuild for late data starts from the signals in force, decision 1025), and every change of
+// its override keys in observation_steps (the Overrides report before the floor, decision 1150). The floor is
 // advanced before anything is removed: late data before it is refused (ingest counts and logs it).
 // PostgreSQL (decision 1131): day partitions wholly before the floor are dropped after their seeds are kept, the
 // default partition is sliced like SQLite, the days ahead are made; one node at a time (an advisory lock a slice).
@@ -79,6 +81,28 @@ async function keepSeeds(trx: Kysely<Database>, pg: boolean, table: string, m: n
     where excluded.ts >= observation_seeds.ts`.execute(trx);
 }
 
+/**
+ * Keeps every change of machine m's override keys (its adapter's fields of an override type, as the Overrides report
+ * charts them) among its rows before `before` (in `table`): the report reads them for ranges before the floor
+ * (decision 1150). A key's first row in the slice is kept as it is; later ones only when the value changed.
+ */
+async function keepSteps(trx: Kysely<Database>, table: string, m: number, before: number) {
+  await sql`insert into observation_steps (m, k, ts, value)
+    select m, k, ts, value from (
+      select r.m, r.k, r.ts, r.value, lag(r.value) over (partition by r.k order by r.ts) as prev,
+        row_number() over (partition by r.k order by r.ts) as n
+      from ${sql.table(table)} r
+      where r.m = ${m} and r.ts < ${before} and r.k in (
+        select ok.id from observation_machines om
+        join machines mc on mc.id = om.machine_id and mc.company_id = om.company_id
+        join adapter_fields af on af.adapter_id = mc.adapter_id and af.company_id = om.company_id
+        join observation_keys ok on ok.key = af.name
+        where om.id = ${m} and upper(af.data_item_type) in (${sql.join([...OVERRIDE_TYPES])}))
+    ) changes
+    where n = 1 or not (prev = value or (prev is null and value is null))
+    on conflict (m, k, ts) do nothing`.execute(trx);
+}
+
 /** Machine m's rows before `floor` (in `table`), in slices: seeds kept, rows removed. Returns rows removed. */
 async function trimMachine(db: Kysely<Database>, pg: boolean, m: number, floor: number, out: RetentionPass) {
   const oldest = await sql<{
@@ -93,6 +117,7 @@ async function trimMachine(db: Kysely<Database>, pg: boolean, m: number, floor: 
         order by ts limit 1 offset ${RETENTION_SLICE_ROWS - 1}`.execute(trx);
       const upTo = edge.rows[0] ? Math.min(floor, Number(edge.rows[0].ts) + 1) : floor;
       await keepSeeds(trx, pg, 'observation_rows', m, upTo);
+      await keepSteps(trx, 'observation_rows', m, upTo);
       const r = await sql`delete from observation_rows where m = ${m} and ts < ${upTo}`.execute(trx);
       out.rowsRemoved += Number(r.numAffectedRows ?? 0);
       done = upTo >= floor;
@@ -150,7 +175,12 @@ export async function runRawRetention(
       if ((day + 1) * DAY_MS > out.floor) break;
       const table = dayPartitionName(day);
       for (const { id } of machines)
-        if (!(await slice(db, pg, (trx) => keepSeeds(trx, pg, table, id, out.floor))))
+        if (
+          !(await slice(db, pg, async (trx) => {
+            await keepSeeds(trx, pg, table, id, out.floor);
+            await keepSteps(trx, table, id, out.floor);
+          }))
+        )
           return { ...out, yielded: true };
       const dropped = await slice(db, pg, async (trx) => {
         await sql`drop table ${sql.id(table)}`.execute(trx);

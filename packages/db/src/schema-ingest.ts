@@ -116,6 +116,14 @@ export interface ObservationSeedsTable {
   value: string | null;
 }
 
+/** 0052: a change of a machine's override key before the raw floor, kept when its rows go (decision 1150). */
+export interface ObservationStepsTable {
+  m: number;
+  k: number;
+  ts: number;
+  value: string | null;
+}
+
 export interface StateIntervalsTable {
   company_id: string;
   machine_id: string;

@@ -56,6 +56,7 @@ import type {
   ObservationKeysTable,
   RawFloorTable,
   ObservationSeedsTable,
+  ObservationStepsTable,
   StateIntervalsTable,
   MachineLiveTable,
   CyclesTable,
@@ -99,6 +100,7 @@ export interface Database {
   observation_keys: ObservationKeysTable;
   raw_floor: RawFloorTable;
   observation_seeds: ObservationSeedsTable;
+  observation_steps: ObservationStepsTable;
   state_intervals: StateIntervalsTable;
   machine_live: MachineLiveTable;
   shifts: ShiftsTable;
@@ -163,6 +165,7 @@ export type CompanyTable = Exclude<
   | 'observation_rows'
   | 'observation_keys'
   | 'observation_seeds'
+  | 'observation_steps'
   | 'raw_floor'
 >;
 

@@ -1,17 +1,20 @@
+import { rawFloor } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 
 // The observations behind the Overrides report (reports-admin §2): the values of a few keys over a range.
 // The observations table is the largest there is: every read is bounded by machine and time so it runs on
-// the (machine_id, ts) index range.
+// the (machine_id, ts) index range. Before the raw floor (decision 1132) the rows are gone: the changes of the
+// override keys kept when they went (observation_steps, decision 1150) stand for them there.
 
-/** Every observation of the keys in [start, end), by time (equal times in arrival order). */
-export async function observationsOfKeys(
+type KeyValue = { key: string; ts: number; value: string | null };
+
+/** The raw observations of the keys in [start, end) (equal times in arrival order). */
+function rawOfKeys(
   scope: CompanyScope,
   machineId: string,
   keys: readonly string[],
   range: { start: number; end: number },
-): Promise<Array<{ key: string; ts: number; value: string | null }>> {
-  if (keys.length === 0) return [];
+): Promise<KeyValue[]> {
   return scope
     .selectFrom('observations')
     .select(['key', 'ts', 'value'])
@@ -21,6 +24,51 @@ export async function observationsOfKeys(
     .where('key', 'in', [...keys])
     .orderBy('ts')
     .execute();
+}
+
+/** The kept changes of the keys in [start, end), by time (decision 1150). */
+async function keptOfKeys(
+  scope: CompanyScope,
+  machineId: string,
+  keys: readonly string[],
+  range: { start: number; end: number },
+): Promise<KeyValue[]> {
+  const rows = await scope.db
+    .selectFrom('observation_steps as s')
+    .innerJoin('observation_machines as om', 'om.id', 's.m')
+    .innerJoin('observation_keys as ok', 'ok.id', 's.k')
+    .select(['ok.key', 's.ts', 's.value'])
+    .where('om.machine_id', '=', machineId)
+    .where('om.company_id', '=', scope.companyId)
+    .where('ok.key', 'in', [...keys])
+    .where('s.ts', '>=', range.start)
+    .where('s.ts', '<', range.end)
+    .orderBy('s.ts')
+    .execute();
+  return rows.map((r) => ({ key: r.key, ts: Number(r.ts), value: r.value }));
+}
+
+/**
+ * Every value of the keys in [start, end), by time (equal times in arrival order): the kept changes before the raw
+ * floor, the raw observations from it on (rows still below the floor are on their way out and are not read twice).
+ */
+export async function observationsOfKeys(
+  scope: CompanyScope,
+  machineId: string,
+  keys: readonly string[],
+  range: { start: number; end: number },
+): Promise<KeyValue[]> {
+  if (keys.length === 0 || range.end <= range.start) return [];
+  const floor = await rawFloor(scope.db);
+  const [kept, raw] = await Promise.all([
+    range.start < floor
+      ? keptOfKeys(scope, machineId, keys, { start: range.start, end: Math.min(range.end, floor) })
+      : [],
+    range.end > floor
+      ? rawOfKeys(scope, machineId, keys, { start: Math.max(range.start, floor), end: range.end })
+      : [],
+  ]);
+  return [...kept, ...raw];
 }
 
 /**
@@ -36,17 +84,10 @@ export async function lastOfKeysBefore(
 ): Promise<Map<string, { ts: number; value: string | null }>> {
   const out = new Map<string, { ts: number; value: string | null }>();
   if (keys.length === 0) return out;
-  const rows = await scope
-    .selectFrom('observations')
-    .select(['key', 'ts', 'value'])
-    .where('machine_id', '=', machineId)
-    .where('ts', '>=', since)
-    .where('ts', '<', before)
-    .where('key', 'in', [...keys])
-    .orderBy('ts')
-    .execute();
+  const rows = await observationsOfKeys(scope, machineId, keys, { start: since, end: before });
   for (const r of rows) out.set(r.key, { ts: r.ts, value: r.value });
-  // Raw retention (decision 1132) removed the rows before its floor and kept each key's last value as its seed.
+  // Raw retention (decision 1132) removed the rows before its floor and kept each key's last value as its seed
+  // (the only value left of a key that was not an override field when its rows went, or went before 0052).
   const missing = keys.filter((k) => !out.has(k));
   if (missing.length === 0) return out;
   const seeds = await scope.db

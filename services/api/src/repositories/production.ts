@@ -1,14 +1,18 @@
 import { sql } from 'kysely';
+import { rawFloor } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 
 /**
  * Parts the machine counted in [from, to): the sum of the positive steps of its PART_COUNT data item(s).
- * A reset of the counter (a step down) counts nothing; the next increments count again.
+ * A reset of the counter (a step down) counts nothing; the next increments count again. Before the raw floor
+ * (decision 1132) the counter's rows are gone: there the machine's derived cycles stand for its steps (the counter
+ * counts cycles, METRICS.md §3; a step of N is a cycle of count N), and the rows are read from the floor on
+ * (decision 1150).
  */
 export async function machinePartsBetween(
   scope: CompanyScope,
   machineId: string,
-  from: number,
+  start: number,
   to: number,
 ): Promise<number> {
   const keys = await scope
@@ -20,6 +24,11 @@ export async function machinePartsBetween(
     .execute();
   if (keys.length === 0) return 0;
   const names = keys.map((k) => k.name);
+  const floor = await rawFloor(scope.db);
+  const beforeFloor =
+    start < floor ? await cycleCountBetween(scope, machineId, start, Math.min(to, floor)) : 0;
+  if (to <= floor) return beforeFloor;
+  const from = Math.max(start, floor);
   // The last value before the range is the baseline of the first step inside it.
   const before = await scope
     .selectFrom('observations')
@@ -65,7 +74,24 @@ export async function machinePartsBetween(
     if (last != null && v > last) parts += v - last;
     last = v;
   }
-  return parts;
+  return beforeFloor + parts;
+}
+
+/** The counts of the machine's cycles ending in [from, to) (derived records, kept past the raw floor). */
+async function cycleCountBetween(
+  scope: CompanyScope,
+  machineId: string,
+  from: number,
+  to: number,
+): Promise<number> {
+  const row = await scope
+    .selectFrom('cycles')
+    .select((eb) => eb.fn.sum<number | string | null>('count').as('n'))
+    .where('machine_id', '=', machineId)
+    .where('end_at', '>=', from)
+    .where('end_at', '<', to)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** The sub-program the machine is running now (its open sub-program interval), or null. */

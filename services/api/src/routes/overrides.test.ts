@@ -127,6 +127,46 @@ describe.each(DIALECTS)('overrides report on %s', (dialect) => {
     expect(r.series.find((s) => s.key === 'pFovr')!.steps).toEqual([{ t: floor + HOUR, value: 100 }]);
   });
 
+  it('shows the steps of a range before the raw floor from the changes kept when the rows went (decision 1150)', async () => {
+    const { company, cookie } = await h.tenant();
+    const m = await mill(company);
+    const floor = Math.floor((h.clock.now - 24 * HOUR) / (24 * HOUR)) * 24 * HOUR;
+    await observe(company, m, [
+      [floor - 7 * HOUR, 'S1ovr', '95'], // in force when the second range starts
+      [floor - 5 * HOUR, 'pFovr', '100'],
+      [floor - 4 * HOUR, 'pFovr', '80'],
+      [floor - 3 * HOUR, 'pFovr', '80'], // a repeat: no step
+      [floor - 2 * HOUR, 'pFovr', '120'],
+      [floor - 2 * HOUR, 'exec', 'ACTIVE'], // not an override: not kept
+      [floor + HOUR, 'pFovr', '90'], // after the floor: stays raw
+    ]);
+    expect((await runRawRetention(h.t.db, 1, h.clock.now)).floor).toBe(floor);
+    const left = await h.t.db
+      .selectFrom('observations')
+      .select(['key', 'ts'])
+      .where('machine_id', '=', m)
+      .execute();
+    expect(left).toEqual([{ key: 'pFovr', ts: floor + HOUR }]);
+
+    const before = (await (await overrides(cookie, m, floor - 6 * HOUR, floor - HOUR)).json()) as Overrides;
+    expect(before.series.find((s) => s.key === 'pFovr')!.steps).toEqual([
+      { t: floor - 5 * HOUR, value: 100 },
+      { t: floor - 4 * HOUR, value: 80 },
+      { t: floor - 2 * HOUR, value: 120 },
+    ]);
+    expect(before.series.find((s) => s.key === 'S1ovr')!.steps).toEqual([{ t: floor - 6 * HOUR, value: 95 }]);
+
+    // Across the floor: the kept changes, then the raw rows.
+    const across = (await (
+      await overrides(cookie, m, floor - 3 * HOUR, floor + 2 * HOUR)
+    ).json()) as Overrides;
+    expect(across.series.find((s) => s.key === 'pFovr')!.steps).toEqual([
+      { t: floor - 3 * HOUR, value: 80 },
+      { t: floor - 2 * HOUR, value: 120 },
+      { t: floor + HOUR, value: 90 },
+    ]);
+  });
+
   it('ends the last step at now when the range reaches into the future', async () => {
     const { company, cookie } = await h.tenant();
     const m = await mill(company);

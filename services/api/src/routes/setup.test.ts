@@ -4,7 +4,7 @@ import { laborActivitySetSchema, setupPartsSchema, setupStageSchema } from '@tak
 import type { Company } from '../repositories/company';
 import type { ApiHarness } from '../testing/app';
 import { apiHarness } from '../testing/app';
-import { aCompany, aMachine } from '../testing/builders';
+import { TEST_PASSWORD, aCompany, aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import { runRawRetention } from '@takt/db';
 import {
@@ -16,6 +16,7 @@ import {
   loginAs,
   partCounts,
 } from '../testing/live-builders';
+import { madeParts } from '../testing/parts-builders';
 
 const endSetupResultSchema = z.object({
   setupParts: z.number(),
@@ -104,6 +105,29 @@ describe.each(DIALECTS)('setup on %s', (dialect) => {
       ]);
       h.clock.now = startedAt + 30_000;
       expect(await parts(cookie, id, machine)).toBe(7);
+    });
+
+    it('counts a setup begun before the raw floor from its derived cycles there and its readings after (decision 1150)', async () => {
+      const { company, user, cookie } = await h.tenant();
+      const { machine, jsgId: id, startedAt } = await inSetup(company, cookie);
+      await partCounts(h.t.db, company, machine, [
+        [startedAt + 10_000, 103],
+        [startedAt + 20_000, 107],
+      ]);
+      // The cycles ingest derives from those readings: one a step, its count the step (METRICS.md §3).
+      await madeParts(h.t.db, company, machine, startedAt + 10_000, 3);
+      await madeParts(h.t.db, company, machine, startedAt + 20_000, 4);
+      // 40 days on, still in setup; 35 days are kept, so the readings of the setup's first days are gone.
+      h.clock.now = startedAt + 40 * 86_400_000;
+      const floor = (await runRawRetention(h.t.db, 35, h.clock.now)).floor;
+      expect(floor).toBeGreaterThan(startedAt + 20_000);
+      expect(
+        await h.t.db.selectFrom('observations').select('ts').where('machine_id', '=', machine).execute(),
+      ).toEqual([]);
+      await partCounts(h.t.db, company, machine, [[floor + 3_600_000, 110]]);
+      await madeParts(h.t.db, company, machine, floor + 3_600_000, 3);
+      // The session of 40 days ago has expired: a new one.
+      expect(await parts(await h.login(user.email, TEST_PASSWORD), id, machine)).toBe(10);
     });
 
     it('counts parts, not cycles: a manyparts job of 4 parts a cycle made 12 parts in 3 cycles (decision 1020)', async () => {
