@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '@takt/db';
 import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
-import { anOfficePlant, officeSession, POLL } from './office-harness';
+import { anOfficePlant, officeSession, openAccountMenu, POLL } from './office-harness';
 import type { Span } from './office-harness';
 
 // E-mail in the office app (reports-admin §2 "E-mail notification preferences: toggle downtime, utilization,
@@ -55,6 +55,7 @@ describe('e-mail screens in Chromium on sqlite', () => {
   it('toggles the e-mail preferences and sends a test e-mail with the §8 texts', async () => {
     const { page } = office;
     await page.getByRole('button', { name: 'Cancel' }).first().click();
+    await openAccountMenu(page);
     await page.getByRole('link', { name: 'E-mail', exact: true }).click();
     await expect.poll(() => office.heading().textContent(), POLL).toBe('E-mail notifications');
     const utilization = page.getByRole('switch', { name: /Utilization e-mails/ });

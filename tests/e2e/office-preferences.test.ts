@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { anOperator } from '../../services/api/src/testing/live-builders';
 import { logIn } from './harness';
-import { anOfficePlant, officeSession, ON_SQLITE, POLL, screenshots } from './office-harness';
+import {
+  anOfficePlant,
+  officeSession,
+  ON_SQLITE,
+  openAccountMenu,
+  POLL,
+  screenshots,
+} from './office-harness';
 
 // Issue 29 point 9 (decisions 1115, 1116): reports-admin §9 "Stored preferences per company: last OEE or
 // utilization horizon and selected shifts" follow the user to another browser (the server keeps them), and
@@ -54,14 +61,20 @@ describe.each(ON_SQLITE)('report preferences and anonymize in Chromium on %s', (
     expect(await page.locator('.shell__company').textContent()).toBe('Acme Machining');
     expect(await csv()).toMatch(REAL);
 
+    // The switch is in the user's menu in the header (decision 1152).
+    await openAccountMenu(page);
     const toggle = page.getByRole('checkbox', { name: 'Anonymize' });
     await expect.poll(() => toggle.count(), POLL).toBe(1);
-    await toggle.check();
+    // A click, not check(): the page reloads with the menu closed, where check() would wait to see the box.
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.click();
     // The page reloads and reads the answers again.
     await expect.poll(() => page.locator('.shell__company').textContent(), POLL).toBe('Company');
     await expect.poll(() => main.textContent(), POLL).toContain('Machine 3');
     expect(await page.locator('body').textContent()).not.toMatch(REAL);
+    await openAccountMenu(page);
     expect(await page.getByRole('checkbox', { name: 'Anonymize' }).isChecked()).toBe(true);
+    await page.keyboard.press('Escape');
     await screenshots(page, 'office-preferences', 'anonymized-machines');
 
     // A report and its CSV say the same.
@@ -76,7 +89,9 @@ describe.each(ON_SQLITE)('report preferences and anonymize in Chromium on %s', (
 
     // Off again: the real names.
     await page.goto(`${product.url}/app/machines`);
-    await page.getByRole('checkbox', { name: 'Anonymize' }).uncheck();
+    await openAccountMenu(page);
+    expect(await page.getByRole('checkbox', { name: 'Anonymize' }).isChecked()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Anonymize' }).click();
     await expect.poll(() => page.locator('.shell__company').textContent(), POLL).toBe('Acme Machining');
     await expect.poll(() => main.textContent(), POLL).toContain('Lathe');
   }, 120_000);

@@ -3,7 +3,16 @@ import type { Database } from '@takt/db';
 import type { Kysely } from 'kysely';
 import { aUser } from '../../services/api/src/testing/builders';
 import { logIn } from './harness';
-import { anOfficePlant, officeSession, ON_SQLITE, POLL, screenshots, tableRows } from './office-harness';
+import {
+  anOfficePlant,
+  moreOf,
+  officeSession,
+  ON_SQLITE,
+  openAccountMenu,
+  POLL,
+  screenshots,
+  tableRows,
+} from './office-harness';
 import type { Span } from './office-harness';
 
 // Users, invites and password links (reports-admin §2 accounts, §5 live password rules; decision 0880) in
@@ -45,7 +54,7 @@ describe.each(ON_SQLITE)('users and invites in Chromium on %s', (dialect) => {
   it('lists the users and invites a manager; the link leads to a password page with live rules', async () => {
     const { page, plant, product } = office;
     await logIn(page, plant, `${product.url}/app/reports`);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+    await (await moreOf(page)).getByRole('link', { name: 'Users' }).click();
     await expect.poll(() => office.heading().textContent(), POLL).toBe('Users');
     const users = page.getByRole('table', { name: 'Users of this company' });
     // The row header is the name, then the e-mail address under it.
@@ -131,12 +140,14 @@ describe.each(ON_SQLITE)('users and invites in Chromium on %s', (dialect) => {
 
     await page.getByRole('link', { name: 'Log in' }).click();
     await logIn(page, { email: MAX, password: 'Lathe2026' });
+    await openAccountMenu(page);
     const profileLink = page.getByRole('link', { name: 'Signed in as Max Meyer' });
     await expect.poll(() => profileLink.count(), POLL).toBe(1);
-    // A manager gets no Users entry (reports-admin §6: administration is for admins).
-    expect(
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).count(),
-    ).toBe(0);
+    // A manager gets no Users entry (reports-admin §6: administration is for admins), nor the More menu
+    // that holds it (decision 1152).
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(await nav.getByRole('button', { name: 'More' }).count()).toBe(0);
     // The link worked once.
     await page.goto(link);
     await expect
@@ -177,6 +188,7 @@ describe.each(ON_SQLITE)('users and invites in Chromium on %s', (dialect) => {
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('link', { name: 'Log in' }).click();
     await logIn(page, { email: MAX, password: 'Spindle99' });
+    await openAccountMenu(page);
     await expect.poll(() => page.getByRole('link', { name: 'Signed in as Max Meyer' }).count(), POLL).toBe(1);
   }, 90_000);
 });

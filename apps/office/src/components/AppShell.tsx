@@ -8,12 +8,42 @@ import { mayPlan } from '../jobs/planning';
 import { navSection, PATHS } from '../routes';
 import { AnonymizeSwitch } from '../reports/AnonymizeSwitch';
 import { PreferencesProvider } from '../reports/preferences';
+import { HeaderMenu } from './HeaderMenu';
 import { ProductName } from './ProductName';
 
-/** Header (company, user, Log out), main navigation and the page. */
+/** The sections whose entries are under More in the main navigation. */
+const MORE_SECTIONS: readonly ReturnType<typeof navSection>[] = ['accounts', 'users', 'internal'];
+
+/** Header (company, main navigation, the user's menu with Log out) and the page. */
 export function AppShell() {
   const { me, logout } = useSession();
   const section = navSection(useLocation().pathname);
+
+  // reports-admin §2 "API keys" (admins, decision 0840), "Users" and "Invites" (admins, decision 0880);
+  // reports-admin §6: the internal screens are for root users only.
+  const more = [
+    isAdminUser(me) && (
+      <li key="api-keys">
+        <NavLink to={ACCOUNTS_PATHS.apiKeys} aria-current={section === 'accounts' ? 'page' : undefined}>
+          {t('accounts.nav')}
+        </NavLink>
+      </li>
+    ),
+    isAdminUser(me) && (
+      <li key="users">
+        <NavLink to={ACCOUNTS_PATHS.users} aria-current={section === 'users' ? 'page' : undefined}>
+          {t('users.nav')}
+        </NavLink>
+      </li>
+    ),
+    isRootUser(me) && (
+      <li key="internal">
+        <NavLink to={INTERNAL_PATHS.index} aria-current={section === 'internal' ? 'page' : undefined}>
+          {t('internal.nav')}
+        </NavLink>
+      </li>
+    ),
+  ].filter(Boolean);
 
   const shell = (
     <div className="shell">
@@ -55,56 +85,45 @@ export function AppShell() {
                 </NavLink>
               </li>
             )}
-            {/* reports-admin §2 "API keys": admins only (decision 0840). */}
-            {isAdminUser(me) && (
-              <li>
-                <NavLink
-                  to={ACCOUNTS_PATHS.apiKeys}
-                  aria-current={section === 'accounts' ? 'page' : undefined}
-                >
-                  {t('accounts.nav')}
-                </NavLink>
-              </li>
-            )}
-            {/* reports-admin §2 "Users" and "Invites": admins (decision 0880). */}
-            {isAdminUser(me) && (
-              <li>
-                <NavLink to={ACCOUNTS_PATHS.users} aria-current={section === 'users' ? 'page' : undefined}>
-                  {t('users.nav')}
-                </NavLink>
-              </li>
-            )}
-            {/* reports-admin §6: the internal screens are for root users only. */}
-            {isRootUser(me) && (
-              <li>
-                <NavLink to={INTERNAL_PATHS.index} aria-current={section === 'internal' ? 'page' : undefined}>
-                  {t('internal.nav')}
-                </NavLink>
-              </li>
-            )}
             <li>
               {/* The live dashboards belong to the floor app: a full page load, not an in-app link. */}
               <a href="/dashboards/live/utilization">{t('office.liveDashboards')}</a>
             </li>
+            {/* The less used entries under More, so the header keeps one row at 1280 px (decision 1152). */}
+            {more.length > 0 && (
+              <li className="shell__more">
+                <HeaderMenu label={t('office.more')} current={MORE_SECTIONS.includes(section)}>
+                  <ul>{more}</ul>
+                </HeaderMenu>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="shell__user">
-          {/* reports-admin §2 "Profile": the signed-in user's own account. */}
-          <NavLink
-            className="shell__who"
-            to={ACCOUNTS_PATHS.profile}
-            aria-current={section === 'profile' ? 'page' : undefined}
+          {/* The user's own links and Log out under their name (decision 1152). */}
+          <HeaderMenu
+            label={<span className="shell__who-name">{me.displayName}</span>}
+            ariaLabel={t('office.account', { name: me.displayName })}
+            current={section === 'profile'}
+            className="shell__menu--end"
           >
-            <span className="shell__who-full">{t('office.signedInAs', { name: me.displayName })}</span>
-            {/* Phones (reports-admin §9, 736 px) have no room for the name: the link still leads to Profile. */}
-            <span className="shell__who-short">{t('profile.nav')}</span>
-          </NavLink>
-          {/* reports-admin §2 "E-mail notification preferences": every user's own (decision 0904). */}
-          <NavLink to={EMAIL_PREFERENCES_PATH}>{t('email.nav')}</NavLink>
-          <AnonymizeSwitch />
-          <button type="button" className="button" onClick={() => void logout()}>
-            {t('logout')}
-          </button>
+            {/* reports-admin §2 "Profile": the signed-in user's own account. */}
+            <NavLink
+              className="shell__who"
+              to={ACCOUNTS_PATHS.profile}
+              aria-current={section === 'profile' ? 'page' : undefined}
+            >
+              <span className="shell__who-full">{t('office.signedInAs', { name: me.displayName })}</span>
+              {/* Phones (reports-admin §9, 736 px) have no room for the name: the link still leads to Profile. */}
+              <span className="shell__who-short">{t('profile.nav')}</span>
+            </NavLink>
+            {/* reports-admin §2 "E-mail notification preferences": every user's own (decision 0904). */}
+            <NavLink to={EMAIL_PREFERENCES_PATH}>{t('email.nav')}</NavLink>
+            <AnonymizeSwitch />
+            <button type="button" className="button" onClick={() => void logout()}>
+              {t('logout')}
+            </button>
+          </HeaderMenu>
         </div>
       </header>
       <div className="shell__content" id="content" tabIndex={-1}>

@@ -310,6 +310,9 @@ export const en = {
   'office.rowCount': '{count} machines',
   'office.liveDashboards': 'Live dashboards',
   'office.signedInAs': 'Signed in as {name}',
+  // The header's menus (decision 1152): the less used entries, and the user's own links with Log out.
+  'office.more': 'More',
+  'office.account': 'Account: {name}',
   'office.backToMachines': 'Back to Machines',
   'tabletRegister.title': 'Register this tablet',
   'tabletRegister.codeRegion': 'Registration code',
