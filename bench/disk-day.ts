@@ -1,0 +1,205 @@
+// Benchmark (issue 30 point 3, decision 1149): what a machine-day costs on PostgreSQL, table by table. The soak's
+// script (tests/multihost/adapters.ts: a line a second per machine, a new program every line, the execution changing
+// every fourth line) is played by adapters in a process of their own into the real ingest worker (links, batch
+// writer, pipelines, rollup worker) on a new database, for M minutes. Then, per table (partitions summed into their
+// parent), the bytes it grew by per machine-day (heap with its TOAST and maps, and its indexes), its rows, the bytes
+// a row and its dead row versions (pgstattuple: exact, not the statistics' estimate). pg_database_size's growth per
+// machine-day is what bench/soak.ts prints; WAL is not in it. Not a test.
+//   npx tsx bench/disk-day.ts [machines=100] [minutes=3]
+import { spawn } from 'node:child_process';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { ensureDemoCompany } from '../services/api/src/provision';
+import { migrateToLatest, openDb } from '@takt/db';
+import type { Database } from '@takt/db';
+import { emptyDatabase } from '@takt/db/testing';
+import { demoAdapterFields, startIngest } from '@takt/ingest';
+import type { AdapterHostConfig } from '../tests/multihost/adapters';
+
+const MACHINES = Number(process.argv[2] ?? 100);
+const MINUTES = Number(process.argv[3] ?? 3);
+const PORT_BASE = 22_000;
+const CONTROL_PORT = 21_999;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface TableSize {
+  heap: number;
+  index: number;
+  rows: number;
+  dead: number;
+}
+
+/** Every table's heap and index bytes, partitions summed into their parent. */
+async function sizes(db: Kysely<Database>): Promise<Map<string, TableSize>> {
+  const { rows } = await sql<{ t: string; heap: string; index: string }>`
+    SELECT coalesce(pg_partition_root(c.oid), c.oid)::regclass::text AS t,
+      sum(pg_table_size(c.oid)) AS heap, sum(pg_indexes_size(c.oid)) AS index
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relkind = 'r' GROUP BY 1`.execute(db);
+  const out = new Map<string, TableSize>();
+  for (const r of rows) out.set(r.t, { heap: Number(r.heap), index: Number(r.index), rows: 0, dead: 0 });
+  return out;
+}
+
+/**
+ * Exact live rows and dead row versions of one table (its partitions summed), and the statistics' inserts, updates
+ * (HOT among them) and deletes since the database was made.
+ */
+async function tuples(
+  db: Kysely<Database>,
+  table: string,
+): Promise<{ rows: number; dead: number; ins: number; upd: number; hot: number; del: number }> {
+  const { rows } = await sql<Record<'rows' | 'dead' | 'ins' | 'upd' | 'hot' | 'del', string>>`
+    WITH leaves AS (SELECT relid FROM pg_partition_tree(${table}::regclass) WHERE isleaf),
+      rels AS (SELECT relid FROM leaves UNION ALL
+        SELECT ${table}::regclass WHERE NOT EXISTS (SELECT 1 FROM leaves))
+    SELECT coalesce(sum((pgstattuple(r.relid)).tuple_count), 0) AS rows,
+      coalesce(sum((pgstattuple(r.relid)).dead_tuple_count), 0) AS dead,
+      coalesce(sum(s.n_tup_ins), 0) AS ins, coalesce(sum(s.n_tup_upd), 0) AS upd,
+      coalesce(sum(s.n_tup_hot_upd), 0) AS hot, coalesce(sum(s.n_tup_del), 0) AS del
+    FROM rels r LEFT JOIN pg_stat_user_tables s ON s.relid = r.relid`.execute(db);
+  const r = rows[0];
+  return {
+    rows: Number(r?.rows ?? 0),
+    dead: Number(r?.dead ?? 0),
+    ins: Number(r?.ins ?? 0),
+    upd: Number(r?.upd ?? 0),
+    hot: Number(r?.hot ?? 0),
+    del: Number(r?.del ?? 0),
+  };
+}
+
+async function databaseBytes(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ n: string }>`SELECT pg_database_size(current_database()) AS n`.execute(db);
+  return Number(rows[0]?.n);
+}
+
+async function main() {
+  const pgDatabase = await emptyDatabase('postgres');
+  const database = openDb(pgDatabase.url);
+  const adapters = { proc: null as ReturnType<typeof spawn> | null };
+  try {
+    await migrateToLatest(database.db);
+    await sql`CREATE EXTENSION IF NOT EXISTS pgstattuple`.execute(database.db);
+    await ensureDemoCompany(database.db, {
+      portBase: PORT_BASE,
+      seed: 20261122,
+      machines: MACHINES,
+      adapterFields: demoAdapterFields(),
+      now: Date.now(),
+    });
+    await database.db.updateTable('machine_sources').set({ host: '127.0.0.1' }).execute();
+    const config: AdapterHostConfig = {
+      host: '127.0.0.1',
+      controlPort: CONTROL_PORT,
+      machines: MACHINES,
+      sets: { bench: PORT_BASE },
+      phases: [{ steps: MINUTES * 60, quiet: false }],
+      stepMs: 1000,
+    };
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'tests/multihost/adapters.ts', JSON.stringify(config)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    adapters.proc = proc;
+    await new Promise<void>((resolve) =>
+      proc.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()),
+    );
+    const control = `http://127.0.0.1:${CONTROL_PORT}`;
+    const ingest = await startIngest({
+      db: database.db,
+      sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
+    });
+    let stopped = false;
+    try {
+      for (;;) {
+        const s = (await (await fetch(`${control}/status`)).json()) as {
+          sets: Record<string, { peers: string[][] }>;
+        };
+        if (s.sets.bench!.peers.every((p) => p.length === 1)) break;
+        await sleep(500);
+      }
+      await sleep(3000); // the snapshots every link sends first are stored before the baseline
+      const before = await sizes(database.db);
+      const dbBefore = await databaseBytes(database.db);
+      await fetch(`${control}/start?at=${Date.now() + 1000}`, { method: 'POST' });
+      for (let left = MINUTES; left > 0; left--) {
+        await sleep(60_000);
+        console.log(`  … ${left - 1} min to go`);
+      }
+      await sleep(6000); // the last lines stored and rolled up
+      await ingest.stop();
+      stopped = true;
+      await sleep(11_000); // every backend's statistics flushed (PostgreSQL 15 flushes idle ones within 10 s)
+      const after = await sizes(database.db);
+      const dbAfter = await databaseBytes(database.db);
+      const machineDays = (MACHINES * MINUTES) / (24 * 60);
+      const mb = (b: number) => b / 1024 / 1024 / machineDays;
+      const rowsOf = await tuples(database.db, 'observation_rows');
+      console.log(
+        `disk-day: ${MACHINES} machines × 1 line/s × ${MINUTES} min (${machineDays.toFixed(3)} machine-days), ` +
+          `${rowsOf.rows} raw observations (${(rowsOf.rows / (MACHINES * MINUTES * 60)).toFixed(2)} a machine-second)`,
+      );
+      console.log(
+        '| table | MB/machine-day | heap | indexes | rows/machine-day | bytes/row | dead versions | ' +
+          'inserts | updates (HOT) | deletes |',
+      );
+      console.log('|---|---|---|---|---|---|---|---|---|---|');
+      const grown = [...after]
+        .map(([t, a]) => {
+          const b = before.get(t) ?? { heap: 0, index: 0, rows: 0, dead: 0 };
+          return { t, heap: a.heap - b.heap, index: a.index - b.index };
+        })
+        .filter((g) => g.heap + g.index > 0)
+        .sort((x, y) => y.heap + y.index - (x.heap + x.index));
+      let sum = 0;
+      for (const g of grown) {
+        const { rows, dead, ins, upd, hot, del } = await tuples(database.db, g.t);
+        sum += g.heap + g.index;
+        console.log(
+          `| ${g.t} | ${mb(g.heap + g.index).toFixed(2)} | ${mb(g.heap).toFixed(2)} | ${mb(g.index).toFixed(2)} | ` +
+            `${(rows / machineDays).toFixed(0)} | ${rows > 0 ? ((g.heap + g.index) / rows).toFixed(0) : '-'} | ${dead} | ${ins} | ${upd} (${hot}) | ${del} |`,
+        );
+      }
+      console.log(
+        `tables together ${mb(sum).toFixed(1)} MB per machine-day; pg_database_size grew ${mb(dbAfter - dbBefore).toFixed(1)} ` +
+          `MB per machine-day (bench/soak.ts's figure)`,
+      );
+      // The same rows compacted: what stays of a machine-day once the dead row versions of the per-batch rewrites are
+      // reclaimed and their space reused (VACUUM FULL rewrites each table and builds its indexes anew, so this is
+      // a lower bound: indexes grown by inserts are less full). Tables whose rows are one a machine (live rows,
+      // sources, leases, dirty marks) grow with the machines, not with the days.
+      await sql`VACUUM FULL`.execute(database.db);
+      const compact = await sizes(database.db);
+      console.log('| table, compacted | MB/machine-day | heap | indexes | bytes/row | as run / compacted |');
+      console.log('|---|---|---|---|---|---|');
+      let compactSum = 0;
+      for (const g of grown) {
+        const c = compact.get(g.t)!;
+        const b = before.get(g.t) ?? { heap: 0, index: 0, rows: 0, dead: 0 };
+        const heap = c.heap - b.heap;
+        const index = c.index - b.index;
+        const { rows } = await tuples(database.db, g.t);
+        compactSum += heap + index;
+        console.log(
+          `| ${g.t} | ${mb(heap + index).toFixed(2)} | ${mb(heap).toFixed(2)} | ${mb(index).toFixed(2)} | ` +
+            `${rows > 0 ? ((heap + index) / rows).toFixed(0) : '-'} | ` +
+            `${heap + index > 0 ? ((g.heap + g.index) / (heap + index)).toFixed(2) : '-'} |`,
+        );
+      }
+      console.log(
+        `compacted together ${mb(compactSum).toFixed(1)} MB per machine-day (as run / compacted ${(sum / compactSum).toFixed(2)})`,
+      );
+    } finally {
+      if (!stopped) await ingest.stop();
+    }
+  } finally {
+    adapters.proc?.kill('SIGTERM');
+    await database.close();
+    await pgDatabase.cleanup();
+  }
+  process.exit(0);
+}
+
+await main();
