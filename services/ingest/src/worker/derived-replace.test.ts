@@ -2,6 +2,7 @@
 // or after it and the open ones, found through the (machine_id, end_at) index of migration 0047 (decision 1122), for
 // all the batch's machines in one statement a table on PostgreSQL. Records ending before the time, and every other
 // machine's, stay as they were.
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DerivationResult, DurationMs, EpochMs } from '@takt/domain';
 import { DIALECTS, freshDb } from '@takt/db/testing';
@@ -114,6 +115,45 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
     const untouched = await rows('program_intervals', 'm3');
     expect(untouched.length).toBe(10);
     expect(untouched.at(-1)).toEqual([9000, null]);
+  });
+
+  it('writes a record the batch leaves as it was no second time (decision 1149)', async () => {
+    const again = (from: number, end: number) =>
+      write([{ companyId: 'c', machineId: 'm1', from, result: history(0, end) }]);
+    // The stored row versions (PostgreSQL's xmin: the transaction that wrote each), by table and start.
+    const versions = async () => {
+      const out = new Map<string, string>();
+      for (const table of ['state_intervals', 'program_intervals', 'cycles'] as const) {
+        const r = await sql<{
+          start_at: string;
+          v: string;
+        }>`select start_at, xmin::text as v from ${sql.table(table)} where machine_id = 'm1'`.execute(t.db);
+        for (const row of r.rows) out.set(`${table} ${Number(row.start_at)}`, row.v);
+      }
+      return out;
+    };
+    await again(0, 10_000);
+    const first = dialect === 'postgres' ? await versions() : null;
+    // The same history from 9.5 s: the open state and program and the last cycle are as stored.
+    await again(9500, 10_000);
+    expect(await rows('program_intervals', 'm1')).toHaveLength(10);
+    expect((await rows('program_intervals', 'm1')).at(-1)).toEqual([9000, null]);
+    expect(await rows('state_intervals', 'm1')).toEqual([[0, null]]);
+    if (first) expect(await versions()).toEqual(first);
+    // A second more: the open program ends and a new one opens; the state is still the same open interval.
+    await again(9500, 11_000);
+    expect((await rows('program_intervals', 'm1')).slice(-2)).toEqual([
+      [9000, 10_000],
+      [10_000, null],
+    ]);
+    expect(await rows('state_intervals', 'm1')).toEqual([[0, null]]);
+    expect((await rows('cycles', 'm1')).map((c) => c[1]).slice(-2)).toEqual([10_000, 11_000]);
+    if (first) {
+      const now = await versions();
+      expect(now.get('state_intervals 0')).toBe(first.get('state_intervals 0'));
+      expect(now.get('program_intervals 8000')).toBe(first.get('program_intervals 8000'));
+      expect(now.get('program_intervals 9000')).not.toBe(first.get('program_intervals 9000'));
+    }
   });
 
   it('finds the records to replace through the (machine_id, end_at) index of migration 0047', async () => {

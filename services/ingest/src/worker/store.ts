@@ -212,6 +212,99 @@ const DERIVED_TABLES = ['state_intervals', 'program_intervals', 'faults', 'flag_
 
 const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 
+/** The columns each derived table's rows are written with, after company_id and machine_id. */
+const DERIVED_COLUMNS: Record<string, readonly string[]> = {
+  state_intervals: ['start_at', 'end_at', 'state', 'reason'],
+  program_intervals: ['sub', 'start_at', 'end_at', 'name'],
+  faults: ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
+  flag_spans: ['kind', 'start_at', 'end_at'],
+  cycles: ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
+};
+
+/** A derived table's primary key after machine_id: its time column and, for some, one more column (with its type). */
+interface UpsertKey {
+  at: string;
+  atIndex: number;
+  extra?: readonly [string, string];
+  extraIndex?: number;
+}
+
+const upsertKey = (table: string, at: string, extra?: readonly [string, string]): UpsertKey => ({
+  at,
+  atIndex: DERIVED_COLUMNS[table]!.indexOf(at),
+  ...(extra ? { extra, extraIndex: DERIVED_COLUMNS[table]!.indexOf(extra[0]) } : {}),
+});
+
+/** The derived tables with a primary key, by it (faults have none: their rows are always replaced whole). */
+const UPSERT_KEYS: Record<string, UpsertKey | undefined> = {
+  state_intervals: upsertKey('state_intervals', 'start_at'),
+  program_intervals: upsertKey('program_intervals', 'start_at', ['sub', 'int']),
+  flag_spans: upsertKey('flag_spans', 'start_at', ['kind', 'text']),
+  cycles: upsertKey('cycles', 'end_at'),
+};
+
+/**
+ * The insert's tail for a table with a primary key: a stored row with the key of a new one (left by the replace, see
+ * writeDerivedMany) takes the new values, and is not written at all when it has them already.
+ */
+function upsertTail(table: string, numbered: boolean): string {
+  const key = UPSERT_KEYS[table];
+  if (!key) return '';
+  const keyColumns = ['machine_id', key.at, ...(key.extra ? [key.extra[0]] : [])];
+  const others = DERIVED_COLUMNS[table]!.filter((c) => !keyColumns.includes(c));
+  const differs = numbered ? 'is distinct from' : 'is not';
+  return (
+    ` on conflict (${keyColumns.map((c) => `"${c}"`).join(', ')}) do update set ` +
+    ['company_id', ...others].map((c) => `"${c}" = excluded."${c}"`).join(', ') +
+    ' where ' +
+    ['company_id', ...others].map((c) => `"${table}"."${c}" ${differs} excluded."${c}"`).join(' or ')
+  );
+}
+
+/** Each write's new rows of each derived table: the values of DERIVED_COLUMNS, with the write they belong to. */
+function derivedRows(
+  writes: readonly DerivedWrite[],
+): Record<string, Array<{ w: DerivedWrite; values: unknown[] }>> {
+  const rowsOf = <T>(
+    pick: (w: DerivedWrite) => readonly T[],
+    values: (row: T, w: DerivedWrite) => unknown[],
+  ) => writes.flatMap((w) => pick(w).map((row) => ({ w, values: values(row, w) })));
+  const keep = <T extends { end: number; open?: boolean }>(w: DerivedWrite, rows: readonly T[]) =>
+    rows.filter((r) => r.open || r.end >= w.from);
+  return {
+    state_intervals: rowsOf(
+      (w) => keep(w, w.result.intervals),
+      (i) => [i.start, openEnd(i), i.state, i.reason],
+    ),
+    cycles: rowsOf(
+      (w) => w.result.cycles.filter((c) => c.end >= w.from),
+      (c) => [c.start, c.end, c.duration, c.count, c.source, c.setup ? 1 : 0],
+    ),
+    program_intervals: rowsOf(
+      (w) => [
+        ...keep(w, w.result.programs).map((p) => ({ p, sub: 0 })),
+        ...keep(w, w.result.subprograms).map((p) => ({ p, sub: 1 })),
+      ],
+      ({ p, sub }) => [sub, p.start, openEnd(p), p.name],
+    ),
+    faults: rowsOf(
+      (w) => keep(w, w.result.faults),
+      (f) => [f.item, f.start, openEnd(f), f.value, f.nativecode, f.type],
+    ),
+    // Spans have no open flag: one reaching the machine's `now` may still grow, so store it open.
+    flag_spans: rowsOf(
+      (w) => [
+        ...w.result.spindle.filter((s) => s.end >= w.from).map((s) => ({ s, kind: 'spindle' as const })),
+        ...w.result.inCut.filter((s) => s.end >= w.from).map((s) => ({ s, kind: 'incut' as const })),
+      ],
+      ({ s, kind }, w) => {
+        const now = w.result.current.lastHeartbeat ?? 0;
+        return [kind, s.start, s.end >= now && now > 0 ? null : s.end];
+      },
+    ),
+  };
+}
+
 /**
  * Replace a machine's derived records from `from` on with the engine's latest result (late data,
  * ARCHITECTURE.md "Ingest contract"):
@@ -225,6 +318,8 @@ export async function writeDerived(trx: Kysely<Database>, w: DerivedWrite): Prom
  * writeDerived for every machine of a batch: the replaced records deleted (per table, one statement for all
  * the machines on PostgreSQL), then each table's new rows of all the machines in multi-row INSERTs. Per machine,
  * a dozen statements each a round trip made PostgreSQL ingest fall behind at 1,000 machines (decision 0976).
+ * On PostgreSQL a stored record with a new row's key is not deleted: the INSERT's upsert gives it the new values,
+ * or leaves it alone when it has them, so a batch writes only the records it changed (decision 1149).
  */
 export async function writeDerivedMany(
   trx: Kysely<Database>,
@@ -237,6 +332,7 @@ export async function writeDerivedMany(
     for (const w of writes) await writeDerivedMany(trx, numbered, [w]);
     return;
   }
+  const newRows = derivedRows(writes);
   const takeOvers = writes.filter((w) => w.takeOverAt != null);
   const replaced = writes.filter((w) => w.takeOverAt == null);
   if (numbered) {
@@ -274,18 +370,44 @@ export async function writeDerivedMany(
       // own, which marks the entries of the open rows earlier batches replaced as dead (a bitmap scan would visit
       // them all again at every batch until a vacuum; decision 1122).
       const params = unnest(replaced, (w) => w.from);
-      const replace = (table: string, ...endings: string[]) =>
-        statement(
+      // A stored record with the key of one of the new rows stays: the insert's upsert below rewrites it only when
+      // it changed, so a record a batch leaves as it was (the open state, program or span of most batches) is not
+      // deleted and inserted again as a dead row version at every batch (decision 1149).
+      const replace = (table: string, endings: string[]) => {
+        const key = UPSERT_KEYS[table];
+        const mine = new Set(replaced);
+        const rows = key ? newRows[table]!.filter((r) => mine.has(r.w)) : [];
+        const extra = key?.extra;
+        const keep = key
+          ? ' where not exists (select 1 from unnest($3::text[], $4::bigint[]' +
+            (extra ? `, $5::${extra[1]}[]` : '') +
+            `) as n(machine_id, k${extra ? ', e' : ''}) where n.machine_id = x.machine_id and n.k = x."${key.at}"` +
+            (extra ? ` and n.e = x."${extra[0]}"` : '') +
+            ')'
+          : '';
+        const columns = key ? `, t."machine_id", t."${key.at}"${extra ? `, t."${extra[0]}"` : ''}` : '';
+        return statement(
           `delete from "${table}" where ctid = any(array(select x.ctid from unnest($1::text[], $2::bigint[]) ` +
             'as d(machine_id, at) cross join lateral (' +
             endings
-              .map((e) => `select t.ctid from "${table}" as t where t."machine_id" = d.machine_id and ${e}`)
+              .map(
+                (e) =>
+                  `select t.ctid${columns} from "${table}" as t where t."machine_id" = d.machine_id and ${e}`,
+              )
               .join(' union all ') +
-            ' offset 0) as x))',
-          params,
+            ` offset 0) as x${keep}))`,
+          key
+            ? [
+                ...params,
+                rows.map((r) => r.w.machineId),
+                rows.map((r) => r.values[key.atIndex]),
+                ...(extra ? [rows.map((r) => r.values[key.extraIndex!])] : []),
+              ]
+            : params,
         );
-      for (const table of DERIVED_TABLES) await replace(table, 't."end_at" >= d.at', 't."end_at" is null');
-      await replace('cycles', 't."end_at" >= d.at');
+      };
+      for (const table of DERIVED_TABLES) await replace(table, ['t."end_at" >= d.at', 't."end_at" is null']);
+      await replace('cycles', ['t."end_at" >= d.at']);
     }
   } else {
     // SQLite: in-process, a prepared statement a machine costs no round trip.
@@ -323,92 +445,18 @@ export async function writeDerivedMany(
     }
   }
 
-  /** Each write's rows of one table, with the write they belong to. */
-  const rowsOf = <T>(pick: (w: DerivedWrite) => readonly T[]) =>
-    writes.flatMap((w) => pick(w).map((row) => ({ w, row })));
-  /** Inserts `rows` into `table`: their machine's company_id and machine_id, then `columns` as `put` fills them. */
-  const insertMachineRows = <T>(
-    table: string,
-    columns: readonly string[],
-    rows: ReadonlyArray<{ w: DerivedWrite; row: T }>,
-    put: (params: unknown[], at: number, row: T, w: DerivedWrite) => void,
-  ) =>
-    insertRows(trx, numbered, table, ['company_id', 'machine_id', ...columns], rows, (params, at, r) => {
-      params[at] = r.w.companyId;
-      params[at + 1] = r.w.machineId;
-      put(params, at + 2, r.row, r.w);
-    });
-  const keep = <T extends { end: number; open?: boolean }>(w: DerivedWrite, rows: readonly T[]) =>
-    rows.filter((r) => r.open || r.end >= w.from);
-
-  await insertMachineRows(
-    'state_intervals',
-    ['start_at', 'end_at', 'state', 'reason'],
-    rowsOf((w) => keep(w, w.result.intervals)),
-    (p, at, i) => {
-      p[at] = i.start;
-      p[at + 1] = openEnd(i);
-      p[at + 2] = i.state;
-      p[at + 3] = i.reason;
-    },
-  );
-
-  await insertMachineRows(
-    'cycles',
-    ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
-    rowsOf((w) => w.result.cycles.filter((c) => c.end >= w.from)),
-    (p, at, c) => {
-      p[at] = c.start;
-      p[at + 1] = c.end;
-      p[at + 2] = c.duration;
-      p[at + 3] = c.count;
-      p[at + 4] = c.source;
-      p[at + 5] = c.setup ? 1 : 0;
-    },
-  );
-
-  await insertMachineRows(
-    'program_intervals',
-    ['sub', 'start_at', 'end_at', 'name'],
-    rowsOf((w) => [
-      ...keep(w, w.result.programs).map((p) => ({ p, sub: 0 })),
-      ...keep(w, w.result.subprograms).map((p) => ({ p, sub: 1 })),
-    ]),
-    (params, at, { p, sub }) => {
-      params[at] = sub;
-      params[at + 1] = p.start;
-      params[at + 2] = openEnd(p);
-      params[at + 3] = p.name;
-    },
-  );
-
-  await insertMachineRows(
-    'faults',
-    ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
-    rowsOf((w) => keep(w, w.result.faults)),
-    (p, at, f) => {
-      p[at] = f.item;
-      p[at + 1] = f.start;
-      p[at + 2] = openEnd(f);
-      p[at + 3] = f.value;
-      p[at + 4] = f.nativecode;
-      p[at + 5] = f.type;
-    },
-  );
-
-  // Spans have no open flag: one reaching the machine's `now` may still grow, so store it open.
-  await insertMachineRows(
-    'flag_spans',
-    ['kind', 'start_at', 'end_at'],
-    rowsOf((w) => [
-      ...w.result.spindle.filter((s) => s.end >= w.from).map((s) => ({ s, kind: 'spindle' as const })),
-      ...w.result.inCut.filter((s) => s.end >= w.from).map((s) => ({ s, kind: 'incut' as const })),
-    ]),
-    (p, at, { s, kind }, w) => {
-      const now = w.result.current.lastHeartbeat ?? 0;
-      p[at] = kind;
-      p[at + 1] = s.start;
-      p[at + 2] = s.end >= now && now > 0 ? null : s.end;
-    },
-  );
+  for (const table of [...DERIVED_TABLES, 'cycles'])
+    await insertRows(
+      trx,
+      numbered,
+      table,
+      ['company_id', 'machine_id', ...DERIVED_COLUMNS[table]!],
+      newRows[table]!,
+      (params, at, r) => {
+        params[at] = r.w.companyId;
+        params[at + 1] = r.w.machineId;
+        for (let i = 0; i < r.values.length; i++) params[at + 2 + i] = r.values[i];
+      },
+      upsertTail(table, numbered),
+    );
 }
