@@ -184,6 +184,22 @@ function runGoalStatus(
   });
 }
 
+/**
+ * The parts goal of liveFigures alone (what a dashboard tile shows of them, decision 1146): the same sums, without
+ * the window's utilization and OEE. `source` must cover the run from its start up to `now`.
+ */
+export function liveGoal(input: Omit<LiveFiguresInput, 'windowStart'>): LivePartsGoal {
+  const { calendar, source, run, now, limits } = input;
+  const productionStart = run?.productionStart ?? null;
+  const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now) : null;
+  // The run's parts from its start (the parts kept from setup count; the setup removal is at the production
+  // start), as the jobs report and the good-parts check count the run (decision 1020).
+  const partsFrom = run?.startAt ?? productionStart;
+  const partsSum =
+    partsFrom != null && partsFrom !== productionStart ? sumOver(calendar, source, partsFrom, now) : runSum;
+  return livePartsGoal(run, runSum, now, limits, partsSum);
+}
+
 /** A machine's live figures at `now` from its stored facts. */
 export function liveFigures(input: LiveFiguresInput): LiveFigures {
   const { calendar, source, windowStart, run, now, limits } = input;
@@ -193,14 +209,7 @@ export function liveFigures(input: LiveFiguresInput): LiveFigures {
   const activeMs = windowSum?.all.stateMs.ACTIVE ?? 0;
   const utilization = percent(e?.utilization);
 
-  const productionStart = run?.productionStart ?? null;
-  const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now) : null;
-  // The run's parts from its start (the parts kept from setup count; the setup removal is at the production
-  // start), as the jobs report and the good-parts check count the run (decision 1020).
-  const partsFrom = run?.startAt ?? productionStart;
-  const partsSum =
-    partsFrom != null && partsFrom !== productionStart ? sumOver(calendar, source, partsFrom, now) : runSum;
-  const goal = livePartsGoal(run, runSum, now, limits, partsSum);
+  const goal = liveGoal(input);
 
   return {
     window: { start: windowStart, end: now },

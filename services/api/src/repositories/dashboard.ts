@@ -11,15 +11,50 @@ export async function openRunsOn(
   machineIds: readonly string[],
 ): Promise<Map<string, JobRunRecord>> {
   if (machineIds.length === 0) return new Map();
-  const rows = await scope
-    .selectFrom('job_runs')
-    .selectAll()
-    .where('machine_id', 'in', [...machineIds])
-    .where('end_at', 'is', null)
-    .orderBy('start_at')
-    .execute();
+  return openRunsWhere(scope, machineIds);
+}
+
+/** openRunsOn for every machine of the company (the dashboard answer's read, decision 1146): no list of ids. */
+export const companyOpenRuns = (scope: CompanyScope): Promise<Map<string, JobRunRecord>> =>
+  openRunsWhere(scope, null);
+
+async function openRunsWhere(
+  scope: CompanyScope,
+  machineIds: readonly string[] | null,
+): Promise<Map<string, JobRunRecord>> {
+  let q = scope.selectFrom('job_runs').selectAll().where('end_at', 'is', null);
+  if (machineIds) q = q.where('machine_id', 'in', [...machineIds]);
+  const rows = await q.orderBy('start_at').execute();
   // Ordered by start: a later run overwrites an earlier one, as openRunOnMachine picks the latest.
   return new Map(rows.map((r) => [r.machine_id, toJobRun(r)]));
+}
+
+/** The groups each of the machines is in (a tile's groupIds) without reading the company's other members. */
+export async function groupIdsOf(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (machineIds.length === 0) return out;
+  // In the groups' order, as listGroups lists them.
+  const rows = await scope
+    .selectFrom('machine_group_members')
+    .innerJoin('machine_groups as g', (j) =>
+      j
+        .onRef('g.id', '=', 'machine_group_members.group_id')
+        .onRef('g.company_id', '=', 'machine_group_members.company_id'),
+    )
+    .select(['machine_group_members.machine_id', 'machine_group_members.group_id'])
+    .where('machine_group_members.machine_id', 'in', [...machineIds])
+    .orderBy('g.sort_order')
+    .orderBy('g.name')
+    .execute();
+  for (const r of rows) {
+    const ids = out.get(r.machine_id);
+    if (ids) ids.push(r.group_id);
+    else out.set(r.machine_id, [r.group_id]);
+  }
+  return out;
 }
 
 /** The company's goal and utilization percents (live-operations §4). */
@@ -122,31 +157,33 @@ export async function lastProductionCycles(
 
 /**
  * The job of each machine's latest stopped run, unless that job is archived (hidden): what the tile calls
- * the paused job (decision 0709). One query for all machines.
+ * the paused job (decision 0709). One query for all machines; each machine's last stopped run is one step of
+ * the (machine_id, end_at, start_at) index (decision 1146), not a ranking of every run it ever had.
  */
 export async function lastStoppedJobNames(
   scope: CompanyScope,
   machineIds: readonly string[],
 ): Promise<Map<string, string>> {
   if (machineIds.length === 0) return new Map();
-  const ranked = scope
-    .selectFrom('job_runs')
-    .select([
-      'job_runs.machine_id',
-      'job_runs.job_id',
-      sql<number>`row_number() over (partition by ${sql.ref('job_runs.machine_id')} order by ${sql.ref('job_runs.end_at')} desc, ${sql.ref('job_runs.start_at')} desc)`.as(
-        'rn',
-      ),
-    ])
-    .where('job_runs.machine_id', 'in', [...machineIds])
-    .where('job_runs.end_at', 'is not', null)
-    .as('r');
-  const rows = await scope.db
-    .selectFrom(ranked)
-    .innerJoin('jobs', 'jobs.id', 'r.job_id')
-    .select(['r.machine_id', 'jobs.name'])
-    .where('r.rn', '=', 1)
-    .where('jobs.company_id', '=', scope.companyId)
+  const rows = await scope
+    .selectFrom('machines')
+    .innerJoin('jobs', (j) =>
+      j
+        .onRef('jobs.company_id', '=', 'machines.company_id')
+        .on('jobs.id', '=', (eb) =>
+          eb
+            .selectFrom('job_runs as r')
+            .select('r.job_id')
+            .whereRef('r.machine_id', '=', 'machines.id')
+            .whereRef('r.company_id', '=', 'machines.company_id')
+            .where('r.end_at', 'is not', null)
+            .orderBy('r.end_at', 'desc')
+            .orderBy('r.start_at', 'desc')
+            .limit(1),
+        ),
+    )
+    .select(['machines.id as machine_id', 'jobs.name'])
+    .where('machines.id', 'in', [...machineIds])
     .where('jobs.hidden', '=', 0)
     .execute();
   return new Map(rows.map((r) => [r.machine_id, r.name]));

@@ -119,18 +119,46 @@ export async function liveConnections(
   scope: CompanyScope,
   machineIds: readonly string[],
 ): Promise<Map<string, LiveConnection>> {
+  if (machineIds.length === 0) return new Map();
+  return liveConnectionsOf(scope, { ids: machineIds });
+}
+
+/**
+ * liveConnections of the company's machines in service, or of one group's (an unknown group gives none): the
+ * dashboard answer's read (decision 1146), by company instead of a list of 1,000 ids.
+ */
+export const companyLiveConnections = (
+  scope: CompanyScope,
+  groupId: string | undefined,
+): Promise<Map<string, LiveConnection>> => liveConnectionsOf(scope, { groupId });
+
+async function liveConnectionsOf(
+  scope: CompanyScope,
+  which: { ids: readonly string[] } | { groupId: string | undefined },
+): Promise<Map<string, LiveConnection>> {
   const out = new Map<string, LiveConnection>();
-  if (machineIds.length === 0) return out;
-  const rows = await scope
+  let q = scope
     .selectFrom('machines')
     .leftJoin('machine_live as l', (j) =>
       j.onRef('l.machine_id', '=', 'machines.id').onRef('l.company_id', '=', 'machines.company_id'),
     )
     .leftJoin('observation_machines as om', joinDictionary)
     .selectAll('l')
-    .select((eb) => ['machines.id as of_machine', 'machines.workcenter_type as of_type', ...factColumns(eb)])
-    .where('machines.id', 'in', [...machineIds])
-    .execute();
+    .select((eb) => ['machines.id as of_machine', 'machines.workcenter_type as of_type', ...factColumns(eb)]);
+  if ('ids' in which) q = q.where('machines.id', 'in', [...which.ids]);
+  else {
+    q = q.where('machines.decommissioned_at', 'is', null);
+    const { groupId } = which;
+    if (groupId !== undefined)
+      q = q.where('machines.id', 'in', (eb) =>
+        eb
+          .selectFrom('machine_group_members as g')
+          .select('g.machine_id')
+          .where('g.company_id', '=', scope.companyId)
+          .where('g.group_id', '=', groupId),
+      );
+  }
+  const rows = await q.execute();
   const unwritten: string[] = [];
   for (const r of rows) {
     const { of_machine, of_type, has_source, has_fields, reported, ...live } = r;

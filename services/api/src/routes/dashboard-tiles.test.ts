@@ -4,7 +4,7 @@ import { companyScope } from '@takt/db';
 import type { Company } from '../repositories/company';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { aMachine } from '../testing/builders';
+import { aGroup, aMachine } from '../testing/builders';
 import { DIALECTS } from '@takt/db/testing';
 import {
   aDowntimeReason,
@@ -130,5 +130,54 @@ describe.each(DIALECTS)('dashboard tile reason and paused job on %s', (dialect) 
     expect(byName.get('Archived')!.pausedJobName).toBeNull();
     expect(byName.get('Scheduled')).toMatchObject({ scheduled: true, pausedJobName: null });
     expect(byName.get('Never')!.pausedJobName).toBeNull();
+  });
+
+  it("reads by company (decision 1146): another company's machines, live rows, runs and groups never show", async () => {
+    const ours = await h.tenant();
+    const theirs = await h.tenant();
+    const states: StateRows = [[T - 2 * 60 * MIN, null, 'INACTIVE']];
+    const plant = async (company: Company, prefix: string) => {
+      const group = await aGroup(h.t.db, company, `${prefix} cell`);
+      const running = await aMachine(h.t.db, company, { name: `${prefix} running`, groupIds: [group] });
+      await someStates(h.t.db, company, running, states);
+      await aMachineLive(h.t.db, company, running, {
+        state: 'INACTIVE',
+        since: T - 2 * 60 * MIN,
+        connectedSince: T - 60 * MIN,
+        now: T,
+      });
+      await aJobRun(h.t.db, company, running, { start: T - 60 * MIN, jobName: `${prefix} now` });
+      const paused = await aLiveMachine(company, `${prefix} paused`, states);
+      await aJobRun(h.t.db, company, paused, {
+        start: T - 3 * 60 * MIN,
+        end: T - 2 * 60 * MIN,
+        jobName: `${prefix} before`,
+      });
+      return { group, running, paused };
+    };
+    const a = await plant(ours.company, 'Ours');
+    const b = await plant(theirs.company, 'Theirs');
+
+    const answer = async (cookie: string, query = '') => {
+      const res = await h.get(`/api/dashboard${query}`, cookie);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as { machines: DashboardMachine[]; groups: Array<{ id: string }> };
+    };
+    // In the machines' order (by name here): paused before running.
+    const mine = await answer(ours.cookie);
+    expect(mine.machines.map((m) => [m.id, m.scheduled, m.pausedJobName, m.groupIds])).toEqual([
+      [a.paused, false, 'Ours before', []],
+      [a.running, true, null, [a.group]],
+    ]);
+    expect(mine.groups.map((g) => g.id)).toEqual([a.group]);
+    // Their group through our caller: no machine of theirs.
+    expect((await answer(ours.cookie, `?group=${b.group}`)).machines).toEqual([]);
+    expect((await answer(ours.cookie, `?group=${a.group}`)).machines.map((m) => m.id)).toEqual([a.running]);
+    // And the other way round.
+    const others = await answer(theirs.cookie);
+    expect(others.machines.map((m) => [m.id, m.scheduled, m.pausedJobName])).toEqual([
+      [b.paused, false, 'Theirs before'],
+      [b.running, true, null],
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 import {
+  liveGoal,
+  livePartsGoal,
   NO_DATA_REASON_NAME,
   noDataSpans,
   piecesOf,
@@ -6,12 +8,19 @@ import {
   SETUP_REASON_NAME,
   spansMs,
 } from '@takt/domain';
-import type { CompanyCalendar, LiveLimits, PartsEntry, RollupSource, UtilizationEntry } from '@takt/domain';
+import type {
+  CompanyCalendar,
+  LiveLimits,
+  LivePartsGoal,
+  PartsEntry,
+  RollupSource,
+  UtilizationEntry,
+} from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
 import { companyLimits, openRunsOn } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
-import { currentWindow, runFigures } from './workcenter';
+import { currentWindow, goalRun, runFigures } from './workcenter';
 
 // live-operations §2, §7: GET /api/dashboard/utilization and /api/dashboard/parts, one entry per machine.
 // The numbers come from the one computation the workcenter card uses too (services/workcenter.ts
@@ -54,21 +63,82 @@ function machineFigures(input: {
       missingStandards: figures.efficiency?.missingStandards ?? false,
       noDataMs: spansMs(noDataSpans(input.source, window.start, now)),
     },
-    parts: {
-      machineId,
-      scheduled: goal.scheduled,
-      jobId: run?.jobId ?? null,
-      jobScheduleGroupId: run?.id ?? null,
-      inSetup: goal.inSetup,
-      setupSince: goal.inSetup && run ? run.startAt : null,
-      expectedParts: goal.expectedParts,
-      actualParts: run ? goal.goodParts : null,
-      percent: goal.percent,
-      aheadBehind: goal.aheadBehind,
-      productionRuntimeMs: goal.productionRuntimeMs,
-      status: goal.status,
-    },
+    parts: partsEntry(machineId, run, goal),
   };
+}
+
+/** A machine's entry of GET /api/dashboard/parts from its parts goal (and the tile's progress and parts). */
+function partsEntry(machineId: string, run: JobRunRecord | undefined, goal: LivePartsGoal): PartsEntry {
+  return {
+    machineId,
+    scheduled: goal.scheduled,
+    jobId: run?.jobId ?? null,
+    jobScheduleGroupId: run?.id ?? null,
+    inSetup: goal.inSetup,
+    setupSince: goal.inSetup && run ? run.startAt : null,
+    expectedParts: goal.expectedParts,
+    actualParts: run ? goal.goodParts : null,
+    percent: goal.percent,
+    aheadBehind: goal.aheadBehind,
+    productionRuntimeMs: goal.productionRuntimeMs,
+    status: goal.status,
+  };
+}
+
+/** What the figures of any number of a company's machines read once: its calendar and its percents. */
+export interface FiguresContext {
+  calendar: CompanyCalendar;
+  limits: LiveLimits;
+}
+
+export const figuresContext = async (scope: CompanyScope): Promise<FiguresContext> => {
+  const [calendar, limits] = await Promise.all([
+    loadCalendar(scope.db, scope.companyId),
+    companyLimits(scope),
+  ]);
+  return { calendar, limits };
+};
+
+/**
+ * The parts goal of each of the machines at `now` (the tiles of GET /api/dashboard and GET /api/dashboard/parts,
+ * decision 1146): liveGoal, the goal liveFigures gives the card, without the window's utilization and OEE the
+ * tile does not show. Only machines running a job read facts, and from their run's start (liveGoal needs no
+ * more): in two batches, as dashboardFigures, the runs begun in the current window and the older ones.
+ */
+export async function dashboardGoals(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  runs: ReadonlyMap<string, JobRunRecord>,
+  now: number,
+  known?: FiguresContext,
+): Promise<Map<string, PartsEntry>> {
+  const out = new Map<string, PartsEntry>();
+  if (machineIds.length === 0) return out;
+  const scheduled = machineIds.filter((id) => runs.has(id));
+  const { calendar, limits } = known ?? (await figuresContext(scope));
+  const windowStart = currentWindow(calendar, now).start;
+  const batches = [
+    { ids: [] as string[], start: now },
+    { ids: [] as string[], start: now },
+  ];
+  for (const id of scheduled) {
+    const start = runs.get(id)!.startAt;
+    const batch = batches[start < windowStart ? 1 : 0]!;
+    batch.ids.push(id);
+    batch.start = Math.min(batch.start, start);
+  }
+  const sources = await Promise.all(
+    batches.map((b) => loadRollupSources(scope.db, b.ids, { start: b.start, end: now }, { now })),
+  );
+  for (const id of machineIds) {
+    const run = runs.get(id);
+    const source = sources[0]!.get(id) ?? sources[1]!.get(id);
+    const goal = source
+      ? liveGoal({ calendar, source, run: goalRun(run), now, limits })
+      : livePartsGoal(null, null, now, limits);
+    out.set(id, partsEntry(id, run, goal));
+  }
+  return out;
 }
 
 /**
@@ -132,7 +202,11 @@ export async function currentDowntimeReasons(
   const facts = await loadDowntimeFacts(scope.db, machineIds, { start: now, end: now });
   const groupBy = <T>(rows: readonly T[], key: (r: T) => string) => {
     const m = new Map<string, T[]>();
-    for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+    for (const r of rows) {
+      const of = m.get(key(r));
+      if (of) of.push(r);
+      else m.set(key(r), [r]);
+    }
     return m;
   };
   const annotationsOf = groupBy(facts.annotations, (a) => a.machineId);

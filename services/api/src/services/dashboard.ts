@@ -15,15 +15,27 @@ import {
   adapterFieldsOf,
   keysSeenSince,
   lastProductionCycles,
+  companyOpenRuns,
+  groupIdsOf,
   lastStoppedJobNames,
   openRunsOn,
 } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
-import { liveConnections, NO_CONNECTION_FACTS } from '../repositories/machine-connection';
-import type { ConnectionFacts } from '../repositories/machine-connection';
-import type { Machine, MachineGroup } from '../repositories/machines';
+import {
+  companyLiveConnections,
+  liveConnections,
+  NO_CONNECTION_FACTS,
+} from '../repositories/machine-connection';
+import type { ConnectionFacts, LiveConnection } from '../repositories/machine-connection';
+import type { Machine } from '../repositories/machines';
 import { listGroups, listMachines } from '../repositories/machines';
-import { currentDowntimeReasons, dashboardFigures } from './dashboard-figures';
+import {
+  currentDowntimeReasons,
+  dashboardFigures,
+  dashboardGoals,
+  figuresContext,
+} from './dashboard-figures';
+import type { FiguresContext } from './dashboard-figures';
 import { tileWithoutFullProduct, utilizationWithoutFullProduct } from './full-product';
 import { companyGatewayStatus } from './gateways';
 import { machineLink } from './workcenter';
@@ -108,9 +120,17 @@ function scheduledTile(
   };
 }
 
+/** What the tiles of some machines read before they are built (tilesOf). */
+interface TileReads {
+  live: ReadonlyMap<string, LiveConnection>;
+  runs: ReadonlyMap<string, JobRunRecord>;
+  groupIds: ReadonlyMap<string, string[]>;
+  context?: FiguresContext;
+}
+
 /**
- * The tiles of `machines`, in their order, as GET /api/dashboard and the live channel's `live` payload show
- * them: the live row, the groups, and for a scheduled machine its job run against its goal. Without
+ * The tiles of `machines`, in their order, as the live channel's `live` payload shows them (one machine at a
+ * time): the live row, the groups, and for a scheduled machine its job run against its goal. Without
  * FullProduct (`full` false) the fields live-operations §6 gates are blanked (services/full-product.ts).
  */
 export async function dashboardTiles(
@@ -118,32 +138,44 @@ export async function dashboardTiles(
   machines: readonly Machine[],
   now: number,
   full: boolean,
-  knownGroups?: readonly MachineGroup[],
 ): Promise<DashboardMachine[]> {
   const ids = machines.map((m) => m.id);
-  // The live rows and the connection facts in one query (decision 1077).
-  const [groups, live, runByMachine] = await Promise.all([
-    knownGroups ?? listGroups(scope),
+  // The live rows and the connection facts in one query (decision 1077); only these machines' groups.
+  const [groupIds, live, runs] = await Promise.all([
+    groupIdsOf(scope, ids),
     liveConnections(scope, ids),
     openRunsOn(scope, ids),
   ]);
+  return tilesOf(scope, machines, { live, runs, groupIds }, now, full);
+}
+
+async function tilesOf(
+  scope: CompanyScope,
+  machines: readonly Machine[],
+  reads: TileReads,
+  now: number,
+  full: boolean,
+): Promise<DashboardMachine[]> {
+  const { live, runs, groupIds } = reads;
   const tiles = machines.map((m) =>
     toDashboardMachine(
       m,
       live.get(m.id)?.live,
-      groups.filter((g) => g.machineIds.includes(m.id)).map((g) => g.id),
+      groupIds.get(m.id) ?? [],
       now,
       live.get(m.id)?.facts ?? NO_CONNECTION_FACTS,
     ),
   );
-  // Batched for all tiles: only scheduled machines have a goal (dashboardFigures), only machines
+  // Batched for all tiles: only scheduled machines have a goal (dashboardGoals, decision 1146), only machines
   // in downtime a downtime reason, only unscheduled ones a paused job (decision 0709).
-  const [figures, reasons, paused] = await Promise.all([
-    dashboardFigures(
+  const ids = machines.map((m) => m.id);
+  const [goals, reasons, paused] = await Promise.all([
+    dashboardGoals(
       scope,
-      ids.filter((id) => runByMachine.has(id)),
+      ids.filter((id) => runs.has(id)),
+      runs,
       now,
-      runByMachine,
+      reads.context,
     ),
     currentDowntimeReasons(
       scope,
@@ -152,7 +184,7 @@ export async function dashboardTiles(
     ),
     lastStoppedJobNames(
       scope,
-      ids.filter((id) => !runByMachine.has(id)),
+      ids.filter((id) => !runs.has(id)),
     ),
   ]);
   return tiles.map((base) => {
@@ -161,8 +193,8 @@ export async function dashboardTiles(
       pausedJobName: paused.get(base.id) ?? null,
       downtime_reason: reasons.get(base.id) ?? null,
     };
-    const run = runByMachine.get(tile.id);
-    const shown = run ? scheduledTile(tile, run, figures.get(tile.id)?.parts) : tile;
+    const run = runs.get(tile.id);
+    const shown = run ? scheduledTile(tile, run, goals.get(tile.id)) : tile;
     return full ? shown : tileWithoutFullProduct(shown);
   });
 }
@@ -270,9 +302,23 @@ export async function dashboard(
   now: number,
   full: boolean,
 ): Promise<DashboardResponse> {
-  const [machines, groups] = await Promise.all([listMachines(scope, { groupId: group }), listGroups(scope)]);
+  // Every read that needs no other at once, by company rather than by lists of ids (decision 1146).
+  const [machines, groups, live, runs, context] = await Promise.all([
+    listMachines(scope, { groupId: group }),
+    listGroups(scope),
+    companyLiveConnections(scope, group),
+    companyOpenRuns(scope),
+    figuresContext(scope),
+  ]);
+  const groupIds = new Map<string, string[]>();
+  for (const g of groups)
+    for (const id of g.machineIds) {
+      const of = groupIds.get(id);
+      if (of) of.push(g.id);
+      else groupIds.set(id, [g.id]);
+    }
   return {
-    machines: await dashboardTiles(scope, machines, now, full, groups),
+    machines: await tilesOf(scope, machines, { live, runs, groupIds, context }, now, full),
     groups: groups.map((g) => ({ id: g.id, name: g.name })),
     now,
   };
@@ -298,8 +344,8 @@ export async function dashboardParts(
   now: number,
 ): Promise<PartsEntry[]> {
   const ids = await machineIdsOf(scope, group);
-  const figures = await dashboardFigures(scope, ids, now);
-  return ids.map((id) => figures.get(id)!.parts);
+  const goals = await dashboardGoals(scope, ids, await openRunsOn(scope, ids), now);
+  return ids.map((id) => goals.get(id)!);
 }
 
 /** `include`: one part only, so each can be polled at its own rate; both by default. */

@@ -3,6 +3,7 @@ import type {
   CompanyCalendar,
   EpochMs,
   LiveFigures,
+  LiveGoalRun,
   LiveLimits,
   RollupSource,
   WorkcenterLive,
@@ -63,17 +64,19 @@ export function runFigures(input: {
   now: number;
   limits: LiveLimits;
 }): LiveFigures {
-  const { run } = input;
   return liveFigures({
     calendar: input.calendar,
     source: input.source,
     windowStart: input.windowStart,
-    // The run goes into production at its setup end (null while in setup).
-    run: run ? { ...run, productionStart: run.setupEnd } : null,
+    run: goalRun(input.run),
     now: input.now,
     limits: input.limits,
   });
 }
+
+/** A job run as the parts goal reads it: it goes into production at its setup end (null while in setup). */
+export const goalRun = (run: JobRunRecord | null | undefined): LiveGoalRun | null =>
+  run ? { ...run, productionStart: run.setupEnd } : null;
 
 /** GET /api/workcenter/:machineId: the §3 fields, the run they belong to and the machine's workcenter type. */
 export type WorkcenterAnswer = WorkcenterLive & {
