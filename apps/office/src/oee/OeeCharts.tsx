@@ -12,13 +12,16 @@ import {
   metricLabel,
   SHIFT_METRICS,
   summarySeries,
+} from './report';
+import type { ChartType, Series, ShiftMetric } from './report';
+import {
+  lowestPerformanceMachine,
   waterfallCaption,
   waterfallOee,
   waterfallRows,
   wrapLabel,
-  lowestPerformanceMachine,
-} from './report';
-import type { ChartType, Series, ShiftMetric, WaterfallRow } from './report';
+} from './waterfall';
+import type { WaterfallRow } from './waterfall';
 import { dataOf, useReportCall } from '../reports/hooks';
 import { intervalLabel } from '../reports/shared';
 import { CHART_BASE } from '../reports/charts';

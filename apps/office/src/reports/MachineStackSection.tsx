@@ -2,7 +2,7 @@ import type { ChartOptions } from 'chart.js';
 import type { ReactNode } from 'react';
 import { Bar } from 'react-chartjs-2';
 import { pointerOnHover, SectionHead } from '../components/ReportParts';
-import { wrapLabel } from '../oee/report';
+import { wrapLabel } from '../oee/waterfall';
 import { CHART_BASE, colorAt, registerBarLineCharts } from './charts';
 
 // The reasons stacked by machine of the Downtime and Quality reports (reports-admin §2: "Stacked bar chart

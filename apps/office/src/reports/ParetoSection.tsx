@@ -3,7 +3,7 @@ import { tr } from '@takt/ui';
 import type { ReactNode } from 'react';
 import { Chart } from 'react-chartjs-2';
 import { CsvLink, cssVar, PlainTh, pointerOnHover } from '../components/ReportParts';
-import { wrapLabel } from '../oee/report';
+import { wrapLabel } from '../oee/waterfall';
 import { CHART_BASE, colorAt, faded, registerBarLineCharts } from './charts';
 
 // The pareto by reason of the Downtime and Quality reports (reports-admin §2: "Pareto chart by reason with
