@@ -1,8 +1,6 @@
 // Helpers for the ingest tests: real TCP servers on 127.0.0.1, worker processes and polling waits. Not used at
 // runtime.
-import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { SourcePolicy } from '@takt/domain';
 
 /**
@@ -89,30 +87,6 @@ export async function fakeAdapter(
   };
 }
 
-const WORKER = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/**
- * A whole ingest worker in its own process (crash-worker.ts), for tests that kill it with SIGKILL; `ready` says
- * whether it came up before it exited.
- */
-export function startWorker(url: string, nodeId?: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, url, ...(nodeId ? [nodeId] : [])], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ready = new Promise<boolean>((resolve) => {
-    child.stdout.on('data', (c: Buffer) => {
-      if (c.toString().includes('ready')) resolve(true);
-    });
-    void exited.then(() => resolve(false));
-  });
-  const kill = async () => {
-    child.kill('SIGKILL');
-    await exited;
-  };
-  return { ready, kill, stderr: () => stderr };
-}
+// The worker processes of the crash and scale-out tests (crash-worker.ts).
+export { spawnWorker, startWorker } from './worker-process';
+export type { WorkerOptions, WorkerProcess } from './worker-process';

@@ -13,8 +13,8 @@ import { MachinePipeline } from './pipeline';
 import { CONNECTION_KEY } from '@takt/db';
 import { feedStored } from './rebuild';
 import { loadFieldMaps } from './store';
-import type { FakeAdapter } from '../testing/test-support';
-import { fakeAdapter, sleep, startWorker, waitFor } from '../testing/test-support';
+import type { FakeAdapter, WorkerProcess } from '../testing/test-support';
+import { fakeAdapter, sleep, spawnWorker, waitFor } from '../testing/test-support';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
 
 const KILLS = 6;
@@ -130,37 +130,56 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
 
     const kills: string[] = [];
     const storedRuns = async () => runsWithData(await observations()).length;
-    // On a loaded machine a kill can come before its worker stored anything: go on (up to 3× the kills)
-    // until at least two killed runs stored data, or the test would prove nothing about restarts.
-    for (let k = 0; k < KILLS || (k < 3 * KILLS && (await storedRuns()) < 2); k++) {
-      const worker = startWorker(t.url);
-      // Every third kill counts from the spawn (it may hit start-up), the others from the first batches on.
-      const fromSpawn = k % 3 === 0;
-      const delay = Math.round(Math.random() * (fromSpawn ? 1500 : 600));
-      if (!fromSpawn && (await worker.ready)) await sleep(50);
-      await sleep(delay);
-      await worker.kill();
-      kills.push(`${fromSpawn ? 'spawn' : 'ready'}+${delay}ms`);
-    }
+    // Each worker's process is spawned while the one before runs: it loads its modules meanwhile and opens
+    // nothing before start(), so the kills fall in the workers' own start-up and runs, never in module loading.
+    const spawned: WorkerProcess[] = [];
+    const spawnNext = () => {
+      const w = spawnWorker(t.url);
+      spawned.push(w);
+      return w;
+    };
+    let next = spawnNext();
+    /** The last run's link (its index among the adapter's connections). */
+    let connection = -1;
+    try {
+      // On a loaded machine a kill can come before its worker stored anything: go on (up to 3× the kills)
+      // until at least two killed runs stored data, or the test would prove nothing about restarts.
+      for (let k = 0; k < KILLS || (k < 3 * KILLS && (await storedRuns()) < 2); k++) {
+        const worker = next;
+        expect(await worker.start(), worker.stderr()).toBe(true);
+        let up = false;
+        void worker.ready.then((ready) => (up = ready));
+        next = spawnNext();
+        // Every third kill counts from the start (it may hit start-up), the others from the first batches on.
+        const fromStart = k % 3 === 0;
+        const delay = Math.round(Math.random() * (fromStart ? 1500 : 600));
+        if (!fromStart && (await worker.ready)) await sleep(50);
+        await sleep(delay);
+        await worker.kill();
+        kills.push(`${fromStart ? 'start' : 'ready'}+${delay}ms${up ? '' : ' (in start-up)'}`);
+      }
 
-    // A last run that is let finish: every line it was sent gets committed.
-    const links = adapter.adapter.sockets.length;
-    const last = startWorker(t.url);
-    expect(await last.ready, last.stderr()).toBe(true);
-    await waitFor(() => adapter.adapter.sockets.length > links, 20_000, 'the last link');
-    const connection = adapter.adapter.sockets.length - 1;
-    await waitFor(() => (adapter.sent[connection]?.length ?? 0) > 50, 20_000, 'lines on the last link');
-    adapter.stop();
-    await sleep(20);
-    const lastSeq = String(adapter.sent[connection]!.at(-1));
-    for (let tries = 0; ; tries++) {
-      const rows = await observations();
-      if (rows.some((r) => r.key === 'seq' && r.value === lastSeq)) break;
-      if (tries > 400) throw new Error(`the last run never stored seq ${lastSeq}: ${last.stderr()}`);
-      await sleep(25);
+      // A last run that is let finish: every line it was sent gets committed.
+      const links = adapter.adapter.sockets.length;
+      const last = next;
+      expect(await last.start(), last.stderr()).toBe(true);
+      expect(await last.ready, last.stderr()).toBe(true);
+      await waitFor(() => adapter.adapter.sockets.length > links, 20_000, 'the last link');
+      connection = adapter.adapter.sockets.length - 1;
+      await waitFor(() => (adapter.sent[connection]?.length ?? 0) > 50, 20_000, 'lines on the last link');
+      adapter.stop();
+      await sleep(20);
+      const lastSeq = String(adapter.sent[connection]!.at(-1));
+      for (let tries = 0; ; tries++) {
+        const rows = await observations();
+        if (rows.some((r) => r.key === 'seq' && r.value === lastSeq)) break;
+        if (tries > 400) throw new Error(`the last run never stored seq ${lastSeq}: ${last.stderr()}`);
+        await sleep(25);
+      }
+      await sleep(100); // the batch with the last line holds its derived records: nothing else is due
+    } finally {
+      await Promise.all(spawned.map((w) => w.kill()));
     }
-    await sleep(100); // the batch with the last line holds its derived records: nothing else is due
-    await last.kill();
     const why = `kills: ${kills.join(', ')}`;
 
     const rows = await observations();
