@@ -86,11 +86,17 @@ describe('ingest leases on PostgreSQL', () => {
   });
 
   it('keeps a lease out of any claim while a batch fenced by it is being stored', async () => {
-    const [held] = await claimLeases(t.db, 'a', [], 1, 300);
+    const [held] = await claimLeases(t.db, 'a', [], 1, TTL);
     let others: string[] = [];
     await t.db.transaction().execute(async (trx) => {
       expect(await fenceLeases(trx, 'a', [held!])).toEqual(new Set([held!.sourceId]));
-      await sleep(400);
+      // The lease runs out while the batch is stored (its time set past, as the clock would; the fence's lock
+      // lets that update through, as it lets renewals through).
+      await t.db
+        .updateTable('source_leases')
+        .set({ expires_at: 0 })
+        .where('source_id', '=', held!.sourceId)
+        .execute();
       // Expired now, but the batch's transaction holds the row: a claim skips it rather than waiting.
       others = (await claimLeases(t.db, 'b', [], 4, TTL)).map((l) => l.sourceId);
       expect(others).not.toContain(held!.sourceId);
@@ -101,17 +107,20 @@ describe('ingest leases on PostgreSQL', () => {
   });
 
   it('renews the leases a long batch is storing under, without waiting for the batch (decision 0977)', async () => {
-    const held = await claimLeases(t.db, 'a', [], 4, 2000);
+    // Three pauses outlast a lease; a renewal's longest wait and a pause stay within one.
+    const ttl = 1700;
+    const pauseMs = 600;
+    const held = await claimLeases(t.db, 'a', [], 4, ttl);
     await t.db.transaction().execute(async (trx) => {
       expect(await fenceLeases(trx, 'a', held)).toEqual(new Set(sources));
       // The batch outlives a lease period; the renewals go through meanwhile (each waits at most 1 s here).
       for (let i = 0; i < 3; i++) {
         const renewed = await Promise.race([
-          renewLeases(t.db, 'a', held, 2000).then((r) => r.map((l) => l.sourceId).sort()),
+          renewLeases(t.db, 'a', held, ttl).then((r) => r.map((l) => l.sourceId).sort()),
           sleep(1000).then(() => 'waited for the batch' as const),
         ]);
         expect(renewed).toEqual([...sources].sort());
-        await sleep(800);
+        await sleep(pauseMs);
       }
       expect(await claimLeases(t.db, 'b', [], 4, TTL)).toEqual([]);
     });
