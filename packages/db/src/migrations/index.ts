@@ -34,6 +34,7 @@ import * as m0044 from './2026-11-29-0044-compact-observations';
 import * as m0045 from './2026-11-29-0045-raw-retention';
 import * as m0046 from './2026-11-29-0046-machine-simulations';
 import * as m0047 from './2026-11-29-0047-derived-end-index';
+import * as m0049 from './2026-11-29-0049-hot-live-rows';
 import * as m0050 from './2026-11-29-0050-job-run-indexes';
 import * as m0052 from './2026-11-29-0052-kept-override-steps';
 
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0045-raw-retention': m0045,
   '2026-11-29-0046-machine-simulations': m0046,
   '2026-11-29-0047-derived-end-index': m0047,
+  '2026-11-29-0049-hot-live-rows': m0049,
   '2026-11-29-0050-job-run-indexes': m0050,
   '2026-11-29-0052-kept-override-steps': m0052,
 };
