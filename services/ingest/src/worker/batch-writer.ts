@@ -3,11 +3,12 @@ import { sql } from 'kysely';
 import type { Database } from '@takt/db';
 import { clearSetupMark } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
-import { fedByInbox } from '../sources/source';
 import type { DispatchHook, DispatchSetting } from './auto-dispatch';
 import { dispatchValues } from './auto-dispatch';
 import { LeaseLostError } from './leases';
 import type { Link, LinkMap, ObservationSink } from './link';
+import { liveChanged } from './live-row';
+import { SourceCounters } from './source-counters';
 import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
 import { loadSetupEvents, writeBatch } from './store';
 
@@ -17,6 +18,11 @@ export interface BatchWriterOptions {
   log: (message: string) => void;
   /** The worker's links, read at each batch. */
   links: LinkMap;
+  /**
+   * How often the sources' counters are written at most (decision 1145; a flush may ask for them sooner); default 0,
+   * with every batch.
+   */
+  countersEveryMs?: number;
   /** Re-derives a link whose pipeline asks for it, before the batch is taken (worker/rebuild.ts). */
   rebuild: (link: Link) => Promise<void>;
   /** Called after each stored batch with the machines it touched. */
@@ -57,6 +63,12 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   /** Job-run setup marks applied to the pipelines, cleared by the batch that stores what they re-derive (decision 1025). */
   private setupDone: Array<{ machineId: string; markedAt: number }> = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** A flush queued behind the running one and not started yet: later flushes join it (decision 1145). */
+  private queued: Promise<void> | null = null;
+  /** The sources' counters, written at most every `countersEveryMs` (decision 1145). */
+  private readonly counters: SourceCounters;
+  /** A flush asked for the counters: the next batch writes them whatever their period. */
+  private countersWanted = false;
   /** Batches taken from the buffers, and the last of them that committed (batches commit in order). */
   private takenBatches = 0;
   private committedBatches = 0;
@@ -69,7 +81,9 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private readonly aside = new Map<string, { retryAt: number; waitMs: number }>();
   private closed = false;
 
-  constructor(private readonly options: BatchWriterOptions) {}
+  constructor(private readonly options: BatchWriterOptions) {
+    this.counters = new SourceCounters(options.countersEveryMs ?? 0);
+  }
 
   add(row: ObservationRow): void {
     this.observations.push(row);
@@ -96,12 +110,18 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     for (const m of marks) this.setupDone.push(m);
   }
 
-  /** Something of the machine waits to be written (observations or inbox lines). */
+  /** Something of the machine waits to be written (observations, inbox lines or its sources' counts). */
   holds(machineId: string): boolean {
     return (
       this.observations.some((o) => o.machine_id === machineId) ||
-      this.inboxDone.some((d) => d.machineId === machineId)
+      this.inboxDone.some((d) => d.machineId === machineId) ||
+      this.counters.holds(machineId)
     );
+  }
+
+  /** A link leaves the worker's map: what its source counted since the last batch is written with the next counts. */
+  keepCounts(link: Link): void {
+    this.counters.collect(link);
   }
 
   /** Mutates: drops what waits for machines `keep` refuses (stored here it would be doubled, decision 0970). */
@@ -113,15 +133,29 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     // A mark of a machine given up stays stored: its next holder re-derives it.
     if (this.setupDone.some((d) => !keep(d.machineId)))
       this.setupDone = this.setupDone.filter((d) => keep(d.machineId));
+    this.counters.discard(keep);
   }
 
-  /** Write everything buffered now; batches (and work queued with `enqueue`) run one at a time. */
-  flush(): Promise<void> {
-    return (this.flushing = this.flushing.then(() => this.writeOut()));
+  /**
+   * Write everything buffered now (with `counters`, the sources' counters too, whatever their period); batches (and
+   * work queued with `enqueue`) run one at a time. A flush called while one waits to start joins it: a slow write is
+   * followed by one batch of all that arrived meanwhile, not by a queue of timer flushes (decision 1145).
+   */
+  flush(counters = false): Promise<void> {
+    if (counters) this.countersWanted = true;
+    if (this.queued) return this.queued;
+    const next = this.flushing.then(() => {
+      this.queued = null;
+      return this.writeOut();
+    });
+    this.queued = next;
+    return (this.flushing = next);
   }
 
   /** Runs `task` between batches (never concurrently with a write or a rebuild). */
   enqueue(task: () => Promise<void>, onError: (err: Error) => void): void {
+    // A flush asked for after this task runs after it.
+    this.queued = null;
     this.flushing = this.flushing.then(task).catch(onError);
   }
 
@@ -275,28 +309,17 @@ export class BatchWriter implements ObservationSink, InboxLedger {
           write: { companyId: l.source.companyId, machineId: l.source.machineId, ...taken },
         });
     }
-    const live = chosen.filter((l) => l.liveDirty);
-    // A gateway push (and a simulated line) counts its own lines when it stores them.
-    const stats = chosen
-      .filter((l) => !fedByInbox(l.source.kind))
-      .map((l) => {
-        // A copy: passive and agent transports count into one object in place, and what arrives while the
-        // batch is written belongs to the next delta.
-        const c = { ...l.transport.counters };
-        return {
-          link: l,
-          c,
-          delta: {
-            sourceId: l.source.sourceId,
-            lines: c.lines - l.flushed.lines,
-            observations: c.observations - l.flushed.observations,
-            // Stored as "rejected lines": a line with any rejected token counts once.
-            rejected: c.rejectedLines - l.flushed.rejectedLines,
-            lastLineAt: c.lastLineAt,
-          },
-        };
-      })
-      .filter((s) => s.delta.lines > 0);
+    // A live row is written when what a reader sees of it changed (decision 1145): the tick marks every link, and
+    // most rows it recomputes are the ones stored.
+    const dirty = chosen.filter((l) => l.liveDirty);
+    const takenBy = new Map(derived.map((d) => [d.link, d.write.result]));
+    const live = dirty
+      .map((l) => ({ link: l, row: l.pipeline.liveRow(t, takenBy.get(l)) }))
+      .filter((r) => liveChanged(r.link.liveStored, r.row));
+    // The sources' counts add up in memory; the batches of all the machines write them now and then (decision 1145).
+    for (const l of chosen) this.counters.collect(l);
+    const stats = only == null ? this.counters.take(picked, this.countersWanted) : [];
+    if (only == null) this.countersWanted = false;
     const positions = chosen.filter((l) => l.agentPosition);
     const [observations, otherObservations] = whole
       ? [this.observations, []]
@@ -315,25 +338,30 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       stats.length === 0 &&
       done.length === 0 &&
       positions.length === 0
-    )
+    ) {
+      for (const l of dirty) l.liveDirty = false;
       return 'empty';
+    }
     const batch: IngestBatch = {
       now: t,
       inboxDone: done.map((d) => d.id),
       agentPositions: positions.map((l) => ({ sourceId: l.source.sourceId, ...l.agentPosition! })),
       observations,
       derived: derived.map((d) => d.write),
-      live: live.map((l) => l.pipeline.liveRow(t, derived.find((d) => d.link === l)?.write.result)),
-      stats: stats.map((s) => s.delta),
+      live: live.map((r) => r.row),
+      stats,
     };
-    const machines = machinesOf(batch, done, [...stats.map((s) => s.link), ...positions]);
+    const machines = machinesOf(batch, done, [
+      ...stats.map((s) => s.machineId),
+      ...positions.map((l) => l.source.machineId),
+    ]);
     // Swap buffers before the write, so lines arriving meanwhile go to the next batch.
     const batchNo = ++this.takenBatches;
     this.observations = otherObservations;
     this.inboxDone = otherDone;
     this.setupDone = otherSetup;
     for (const l of positions) delete l.agentPosition;
-    for (const l of live) l.liveDirty = false;
+    for (const l of dirty) l.liveDirty = false;
     try {
       const { fence } = this.options;
       await writeBatch(db, batch, async (trx) => {
@@ -352,7 +380,8 @@ export class BatchWriter implements ObservationSink, InboxLedger {
           l.agentPosition = { instanceId: p.instanceId, nextSequence: p.nextSequence };
       }
       for (const d of derived) d.link.pipeline.retake(d.write.from);
-      for (const l of live) l.liveDirty = true;
+      for (const r of live) r.link.liveDirty = true;
+      this.counters.putBack(stats);
       log(`[ingest] write failed, will retry: ${(err as Error).message}`);
       return { error: err as Error, machines };
     }
@@ -360,7 +389,8 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     // the commit (monitoring, the live fan-out) used to, and the next batch stored its observations a second time.
     this.committedBatches = batchNo;
     for (const m of machines) this.storedIn.set(m, batchNo);
-    for (const s of stats) s.link.flushed = s.c;
+    for (const r of live) r.link.liveStored = r.row;
+    this.counters.stored(stats);
     try {
       for (const d of derived) d.link.pipeline.stored(t);
       if (this.options.onStored && batch.observations.length > 0) {
@@ -418,13 +448,13 @@ function split<T>(rows: readonly T[], pick: (row: T) => boolean): [T[], T[]] {
 function machinesOf(
   batch: IngestBatch,
   inbox: ReadonlyArray<{ machineId: string }>,
-  counted: readonly Link[],
+  counted: readonly string[],
 ): Set<string> {
   const ids = new Set<string>();
   for (const o of batch.observations) ids.add(o.machine_id);
   for (const d of batch.derived) ids.add(d.machineId);
   for (const l of batch.live) ids.add(l.machine_id);
   for (const d of inbox) ids.add(d.machineId);
-  for (const l of counted) ids.add(l.source.machineId);
+  for (const m of counted) ids.add(m);
   return ids;
 }

@@ -10,6 +10,7 @@ import type { TestDb } from '@takt/db/testing';
 import { demoAdapterFields } from '../demo/demo-adapter';
 import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
+import { LIVE_HEARTBEAT_MS } from './live-row';
 import type { FakeAdapter } from '../testing/test-support';
 import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
@@ -305,5 +306,91 @@ describe.each(DIALECTS)('ingest into %s', (dialect) => {
     expect(calls.reduce((sum, c) => sum + c.count, 0)).toBe(Number(n));
     expect(Math.min(...calls.map((c) => c.oldestTs))).toBe(Number(earliest));
     expect(calls.every((c) => c.count > 0 && c.oldestTs <= c.at)).toBe(true);
+  });
+
+  // Decision 1145: the rows ingest rewrites all day are written when what their readers see changed, and the sources'
+  // counters at most every period (at once the first time, and whenever a flush or a stop asks for them).
+  describe('writes what changed', () => {
+    const counters = () =>
+      t.db
+        .selectFrom('machine_sources')
+        .select(['stat_lines', 'stat_observations', 'stat_rejected', 'last_line_at'])
+        .where('machine_id', '=', machineId)
+        .executeTakeFirstOrThrow();
+    const storedOf = async (key: string) =>
+      (
+        await t.db
+          .selectFrom('observations')
+          .select('ts')
+          .where('machine_id', '=', machineId)
+          .where('key', '=', key)
+          .execute()
+      ).length;
+    const start = async (options: { countersIntervalMs?: number; tickIntervalMs?: number }) => {
+      ingest = await startIngest({
+        sourcePolicy: LOOPBACK_SOURCES,
+        db: t.db,
+        flushIntervalMs: 20,
+        now,
+        ...options,
+      });
+      await waitFor(() => socket, 5000, 'the ingest link');
+      return ingest;
+    };
+
+    it("writes a source's counters at once the first time, then with the period's batch or a flush", async () => {
+      const worker = await start({ countersIntervalMs: 3_600_000 });
+      send(`${iso(t0)}|execution|ACTIVE|program|O1`);
+      await expect
+        .poll(counters, { timeout: 5000 })
+        .toEqual({ stat_lines: 1, stat_observations: 2, stat_rejected: 0, last_line_at: t0 + 5 });
+      send(`${iso(t0 + 1000)}|program|O2`);
+      send(`${iso(t0 + 2000)}|program|O3|part_count`);
+      await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O3');
+      // Stored and shown on the tile, not counted yet: the period has not passed.
+      expect(await counters()).toMatchObject({ stat_lines: 1, last_line_at: t0 + 5 });
+      await worker.flush();
+      expect(await counters()).toEqual({
+        stat_lines: 3,
+        stat_observations: 4,
+        stat_rejected: 1,
+        last_line_at: t0 + 2005,
+      });
+    });
+
+    it('writes the counters a stopping worker still holds', async () => {
+      const worker = await start({ countersIntervalMs: 3_600_000 });
+      send(`${iso(t0)}|execution|ACTIVE`);
+      await expect.poll(async () => (await counters()).stat_lines, { timeout: 5000 }).toBe(1);
+      send(`${iso(t0 + 1000)}|program|O2`);
+      await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O2');
+      await worker.stop();
+      expect(await counters()).toMatchObject({ stat_lines: 2, stat_observations: 2 });
+    });
+
+    it('writes a live row when a field a reader sees changed, or its heartbeat moved by the period', async () => {
+      await start({ tickIntervalMs: 3_600_000 });
+      send(`${iso(t0)}|avail|AVAILABLE|execution|ACTIVE|program|O1`);
+      await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O1');
+      const first = await live();
+      expect(first).toMatchObject({ state: 'ACTIVE', last_heartbeat: t0, updated_at: t0 + 5 });
+
+      // A line of a key no tile shows, within the heartbeat period: stored, and the live row left as it is.
+      send(`${iso(t0 + 2000)}|path_feedrate|120`);
+      await expect.poll(() => storedOf('path_feedrate'), { timeout: 5000 }).toBe(1);
+      expect(await live()).toEqual(first);
+
+      // The same a period later: the heartbeat is written.
+      send(`${iso(t0 + 2000 + LIVE_HEARTBEAT_MS)}|path_feedrate|130`);
+      await expect
+        .poll(async () => (await live())?.last_heartbeat, { timeout: 5000 })
+        .toBe(t0 + 2000 + LIVE_HEARTBEAT_MS);
+      expect(await live()).toMatchObject({ program: 'O1', state: 'ACTIVE', state_since: t0 });
+
+      // A field a reader sees is written at once.
+      send(`${iso(t0 + 3000 + LIVE_HEARTBEAT_MS)}|program|O2`);
+      await expect.poll(async () => (await live())?.program, { timeout: 5000 }).toBe('O2');
+      expect((await live())?.last_heartbeat).toBe(t0 + 3000 + LIVE_HEARTBEAT_MS);
+    });
   });
 });

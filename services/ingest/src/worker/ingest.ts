@@ -32,6 +32,11 @@ export interface IngestOptions {
   now?: () => number;
   /** How often buffered observations, derived records and live rows are written (default 250 ms). */
   flushIntervalMs?: number;
+  /**
+   * How often the sources' counters (lines, observations, rejected lines, last line) are written at most: default 40
+   * flush periods, 10 s at the default flush; `flush()` and `stop()` write them at once (decision 1145).
+   */
+  countersIntervalMs?: number;
   /** How often job runs are read for setup, and silent machines re-evaluated (default 5 s). */
   tickIntervalMs?: number;
   log?: (message: string) => void;
@@ -164,11 +169,13 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       )
     : null;
 
+  const flushEvery = options.flushIntervalMs ?? 250;
   const writer: BatchWriter = new BatchWriter({
     db,
     now,
     log,
     links,
+    countersEveryMs: options.countersIntervalMs ?? 40 * flushEvery,
     rebuild: (link) =>
       rebuild({
         db,
@@ -272,7 +279,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     if (link) {
       link.detached = true;
       await link.transport.stop();
-      await writer.flush();
+      await writer.flush(true);
       if (writer.holds(link.source.machineId) || link.pipeline.pendingFrom != null) {
         log(`[ingest] ${link.source.machineName}: not handed over yet, its last data is not stored`);
         return;
@@ -350,7 +357,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       if (!s || !sameTarget(s, link.source) || link.detached) {
         await link.transport.stop();
         // Several nodes: what it received is stored now, while its lease still covers it (decision 0970).
-        if (keeper && !link.detached) await writer.flush();
+        if (keeper && !link.detached) await writer.flush(true);
+        writer.keepCounts(link);
         links.delete(id);
       }
     }
@@ -395,7 +403,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
 
   // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
   const rollups = new RollupWorker(db, now, log, postgres, options.onTimeRefused);
-  const flush = () => writer.flush();
+  // Tests and shutdown: everything, the sources' counters included (decision 1145).
+  const flush = () => writer.flush(true);
   // Decision 1025: the job runs' setup is read between batches (never while a rebuild reads the pipelines), and
   // the marks it applied are cleared by the batch that stores what they re-derive.
   const setupInTurn = () =>
@@ -437,7 +446,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       (err) => log(`[ingest] reading the gateway inbox failed: ${err.message}`),
     );
   }, options.inboxIntervalMs ?? 500);
-  const flushTimer = setInterval(() => void flush(), options.flushIntervalMs ?? 250);
+  const flushTimer = setInterval(() => void writer.flush(), flushEvery);
   const tickTimer = setInterval(tick, options.tickIntervalMs ?? 5000);
   const rollupEvery = options.rollupIntervalMs ?? 10_000;
   const rollupTimer = rollupEvery > 0 ? setInterval(() => void rollups.run(), rollupEvery) : null;

@@ -1,4 +1,5 @@
 import { CONNECTION_KEY, conditionText } from '@takt/db';
+import type { MachineLiveTable } from '@takt/db';
 import { keyKindsFromFields } from '../sources/devices/devices';
 import type { KeyKind, Observation as RawObservation } from '../sources/shdr/shdr';
 import type { ShdrCounters } from '../sources/shdr/shdr-client';
@@ -27,6 +28,8 @@ export class Link implements LinkInput {
   flushed: ShdrCounters = noCounters();
   /** The live row changed since the last write. */
   liveDirty = true;
+  /** The live row this link last wrote (a row that would not change what readers see is not written again). */
+  liveStored?: MachineLiveTable;
   /** Agent: the position reached by buffered observations, saved with them. */
   agentPosition?: { instanceId: string; nextSequence: number };
   /**
