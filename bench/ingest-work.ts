@@ -8,14 +8,15 @@
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { ensureDemoCompany } from '../services/api/src/provision';
 import { migrateToLatest, openDb } from '@takt/db';
-import type { DialectName } from '@takt/db';
+import type { Database, DialectName } from '@takt/db';
 import { emptyDatabase } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
 import type { AdapterHostConfig } from '../tests/multihost/adapters';
@@ -37,6 +38,73 @@ interface Minute {
   cpuMsPer1000: number;
   queriesPerBatch: number;
   lagP99: number;
+  /** PostgreSQL: the CPU of this database's server processes (backends, autovacuum) per 1,000 observations. */
+  dbCpuMsPer1000: number;
+}
+
+/** CPU ms (user + system) a process has used, from /proc (clock ticks of 1/100 s); null once it is gone. */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * PostgreSQL on this host: samples every second the CPU of the server processes working for the bench's database
+ * (its connections and any autovacuum worker on it). `take()` returns the CPU ms since the last take; a process
+ * first seen between two takes counts from zero (it started meanwhile).
+ */
+function databaseCpu(db: Kysely<Database>): { take: () => number; stop: () => void } {
+  const base = new Map<number, number>();
+  const last = new Map<number, number>();
+  let gone = 0;
+  const sample = async () => {
+    const { rows } = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity
+      WHERE datname = current_database()`.execute(db);
+    const seen = new Set(rows.map((r) => Number(r.pid)));
+    for (const pid of seen) {
+      const ms = cpuMsOf(pid);
+      if (ms === null) continue;
+      if (!base.has(pid)) base.set(pid, 0);
+      last.set(pid, ms);
+    }
+    // A process that ended: what it used since its base is kept.
+    for (const [pid, ms] of last)
+      if (!seen.has(pid) && cpuMsOf(pid) === null) {
+        gone += ms - (base.get(pid) ?? 0);
+        last.delete(pid);
+        base.delete(pid);
+      }
+  };
+  const timer = setInterval(() => void sample().catch(() => {}), 1000);
+  return {
+    take: () => {
+      let ms = gone;
+      gone = 0;
+      for (const [pid, now] of last) {
+        ms += now - (base.get(pid) ?? 0);
+        base.set(pid, now);
+      }
+      return ms;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** PostgreSQL: updates, HOT updates and dead row versions of the tables ingest rewrites (pg_stat_user_tables). */
+async function rowChurn(
+  db: Kysely<Database>,
+): Promise<Map<string, { upd: number; hot: number; dead: number }>> {
+  const { rows } = await sql<{ relname: string; upd: string; hot: string; dead: string }>`
+    SELECT relname, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_dead_tup AS dead FROM pg_stat_user_tables
+    WHERE relname IN ('machine_live', 'machine_sources')`.execute(db);
+  return new Map(
+    rows.map((r) => [r.relname, { upd: Number(r.upd), hot: Number(r.hot), dead: Number(r.dead) }]),
+  );
 }
 
 /** Counts every query the worker runs (a result passes each plugin once per executed statement). */
@@ -115,6 +183,7 @@ async function run(machines: number): Promise<Minute[]> {
     sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
     onStored: (count, oldest, at) => batches.push({ count, lag: at - oldest }),
   });
+  const dbCpu = DIALECT === 'postgres' ? databaseCpu(database.db) : null;
   try {
     for (;;) {
       const s = (await (await fetch(`${control}/status`)).json()) as {
@@ -129,6 +198,8 @@ async function run(machines: number): Promise<Minute[]> {
     for (let m = 0; m < MINUTES; m++) {
       batches.length = 0;
       shapes.clear();
+      dbCpu?.take();
+      const churn0 = DIALECT === 'postgres' ? await rowChurn(database.db) : null;
       const q0 = queries.count();
       const cpu0 = process.cpuUsage();
       const t0 = Date.now();
@@ -143,6 +214,7 @@ async function run(machines: number): Promise<Minute[]> {
           batches.map((b) => b.lag),
           99,
         ),
+        dbCpuMsPer1000: dbCpu ? dbCpu.take() / (observations / 1000) : NaN,
       };
       minutes.push(minute);
       console.log(
@@ -151,6 +223,18 @@ async function run(machines: number): Promise<Minute[]> {
           `(${((minute.cpuMsPer1000 * minute.obsPerS) / 1000 / 10).toFixed(1)} % of a core), ` +
           `${minute.queriesPerBatch.toFixed(1)} queries per batch (${batches.length} batches), lag p99 ${minute.lagP99} ms`,
       );
+      if (churn0) {
+        // PostgreSQL's stats arrive with a delay of up to a second or so: a minute's figures are close, not exact.
+        const churn = await rowChurn(database.db);
+        const tables = [...churn].map(([name, c]) => {
+          const c0 = churn0.get(name) ?? { upd: 0, hot: 0, dead: 0 };
+          const upd = c.upd - c0.upd;
+          return `${name} ${upd} updates (${upd > 0 ? (((c.hot - c0.hot) / upd) * 100).toFixed(0) : '-'} % HOT), ${c.dead} dead rows`;
+        });
+        console.log(
+          `    database CPU ${minute.dbCpuMsPer1000.toFixed(1)} ms per 1,000 obs; ${tables.join('; ')}`,
+        );
+      }
       for (const [text, q] of [...shapes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
         console.log(
           `    ${(q.n / Math.max(1, batches.length)).toFixed(2)} per batch, ${(q.ms / Math.max(1, batches.length)).toFixed(1)} ms per batch: ${text}`,
@@ -158,6 +242,7 @@ async function run(machines: number): Promise<Minute[]> {
     }
     return minutes;
   } finally {
+    dbCpu?.stop();
     await ingest.stop();
     adapters.kill('SIGTERM');
     await database.close();
@@ -175,7 +260,8 @@ async function main() {
     const last = ms[ms.length - 1]!;
     console.log(
       `  ${n} machines, last minute / first: CPU per 1,000 obs ${(last.cpuMsPer1000 / first.cpuMsPer1000).toFixed(2)}, ` +
-        `queries per batch ${(last.queriesPerBatch / first.queriesPerBatch).toFixed(2)}`,
+        `queries per batch ${(last.queriesPerBatch / first.queriesPerBatch).toFixed(2)}, ` +
+        `database CPU per 1,000 obs ${(last.dbCpuMsPer1000 / first.dbCpuMsPer1000).toFixed(2)}`,
     );
   }
   const small = Math.min(...COUNTS);
