@@ -61,7 +61,7 @@ export function HeaderMenu({
       <button
         ref={button}
         type="button"
-        className={`shell__menu-button${current ? ' shell__menu-button--current' : ''}`}
+        className={`button button--ghost shell__menu-button${current ? ' shell__menu-button--current' : ''}`}
         aria-expanded={open}
         aria-controls={id}
         aria-label={ariaLabel}
