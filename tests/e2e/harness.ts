@@ -7,10 +7,13 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledCommand } from '../../services/ingest/src/testing/bundle';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The product, run from one bundled file (services/ingest/src/testing/bundle.ts; decision 1151). */
+const MAIN = join(ROOT, 'services/api/src/main.ts');
 
 /** Fill and send the login form the page shows (after opening `url`, when given). */
 export async function logIn(
@@ -96,10 +99,12 @@ export async function startProduct(
   const demoPortBase = options.reuse?.demoPortBase ?? (await freePorts(12));
   const dbFile = join(dir, 'takt.db');
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/api/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, await bundledCommand(MAIN), {
     cwd: ROOT,
     env: {
       ...process.env,
+      // main.ts finds the apps beside its own file by default; the bundle is elsewhere (bundle.ts).
+      TAKT_STATIC_ROOT: process.env.TAKT_STATIC_ROOT ?? ROOT,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: dbFile,

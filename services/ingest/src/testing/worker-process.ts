@@ -2,9 +2,8 @@
 // several: durability, scale-out, restart-connect. Not used at run time.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledCommand } from './bundle';
 
 const WORKER = fileURLToPath(new URL('./crash-worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -31,73 +30,17 @@ export interface WorkerProcess {
   stderr(): string;
 }
 
-let bundled: Promise<string[]> | undefined;
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
- * How to run crash-worker.ts: its own sources (the workspace's @takt packages with it) bundled once per test
- * process into one file under .tmp, beside node_modules, which it imports as they are. Loading 170 modules one
- * by one through tsx's loader took a worker about 1.6 s of CPU and 6-8 s of wall time on the loaded machine;
- * the bundle loads in a third of the CPU. Without esbuild (tsx's own transpiler) the worker runs through tsx.
- */
-function workerCommand(): Promise<string[]> {
-  bundled ??= (async () => {
-    try {
-      const { build } = await import('esbuild');
-      const dir = join(ROOT, '.tmp', 'test-workers');
-      mkdirSync(dir, { recursive: true });
-      // A bundle whose test process was killed before it could remove its file goes now.
-      for (const name of readdirSync(dir)) {
-        const pid = Number(/^crash-worker-(\d+)\.mjs$/.exec(name)?.[1]);
-        if (pid && !alive(pid)) rmSync(join(dir, name), { force: true });
-      }
-      const outfile = join(dir, `crash-worker-${process.pid}.mjs`);
-      await build({
-        entryPoints: [WORKER],
-        outfile,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        logLevel: 'error',
-        plugins: [
-          {
-            name: 'packages-as-installed',
-            setup(b) {
-              b.onResolve({ filter: /^[^./]/ }, (a) =>
-                a.path.startsWith('@takt/') ? undefined : { path: a.path, external: true },
-              );
-            },
-          },
-        ],
-      });
-      process.once('exit', () => rmSync(outfile, { force: true }));
-      return [outfile];
-    } catch {
-      return ['--import', 'tsx', WORKER];
-    }
-  })();
-  return bundled;
-}
-
-/**
- * A worker process: it loads its modules at once and waits for `start()` before it touches the database or a
- * socket, so a test may spawn its next worker while the current one runs.
+ * A worker process, run from crash-worker.ts bundled once per test process (bundle.ts): it loads its modules at
+ * once and waits for `start()` before it touches the database or a socket, so a test may spawn its next worker
+ * while the current one runs.
  * `node crash-worker <database url> [node id] [lease ttl ms] [lease renewal ms]`.
  */
 export function spawnWorker(url: string, options: WorkerOptions = {}): WorkerProcess {
   const args = [url, options.nodeId ?? '', String(options.ttlMs ?? ''), String(options.renewMs ?? '')];
   let stderr = '';
   let stdout = '';
-  const child: Promise<ChildProcessWithoutNullStreams> = workerCommand().then((command) => {
+  const child: Promise<ChildProcessWithoutNullStreams> = bundledCommand(WORKER).then((command) => {
     const c = spawn(process.execPath, [...command, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     c.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // Registered before the listeners of `printed`, so they see the chunk that arrived.
