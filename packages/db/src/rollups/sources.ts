@@ -9,6 +9,7 @@ import {
   loadMonitoredFrom,
   sinceLastStart,
 } from './range-reads';
+import type { DowntimeFacts } from './range-reads';
 import { toRollupSource } from './rollup-source-map';
 
 export { loadDowntimeFacts, loadMonitoredFrom } from './range-reads';
@@ -35,13 +36,14 @@ export async function loadRollupSource(
  * loadRollupSource for many machines at once: the same queries with `machine_id IN (…)`, so a live
  * dashboard of 50+ machines costs a handful of round trips instead of several per machine. Every id gets
  * a source. `downtimeOnly`: only the states, the downtime annotations cover and the monitored life (what
- * domain noDataSpans reads), without spans, cycles, adjustments or runs.
+ * domain noDataSpans reads), without spans, cycles, adjustments or runs. `facts`: loadDowntimeFacts of the
+ * same machines over the same range, when the caller has read them already.
  */
 export async function loadRollupSources(
   db: Kysely<Database>,
   machineIds: readonly string[],
   range: { start: number; end: number },
-  opts: { now?: number; downtimeOnly?: boolean } = {},
+  opts: { now?: number; downtimeOnly?: boolean; facts?: DowntimeFacts } = {},
 ): Promise<Map<string, RollupSource>> {
   const out = new Map<string, RollupSource>();
   if (machineIds.length === 0) return out;
@@ -51,7 +53,7 @@ export async function loadRollupSources(
   // Which annotation covers which downtime is decided on whole downtime periods, as the downtime list
   // decides it; state time is still clipped to the range.
   const [downtime, spans, cycles, adjustments, runs, life] = await Promise.all([
-    loadDowntimeFacts(db, ids, range),
+    opts.facts ?? loadDowntimeFacts(db, ids, range),
     unless(() =>
       Promise.all(
         chunksOf(ids, BOUNDS_CHUNK / 2).map((chunk) =>

@@ -20,12 +20,13 @@ import type {
   DowntimePiece as DomainDowntimePiece,
   TimeSpan,
 } from '@takt/domain';
-import { loadRollupSources } from '@takt/db/rollups';
+import { loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
+import type { DowntimeFacts } from '@takt/db/rollups';
 import { downtimeListFilterMs, listAnnotations } from '../repositories/annotations';
 import { getAnnotationTypes } from '../repositories/annotation-types';
 import type { Machine } from '../repositories/machines';
 import { companyClock } from '../repositories/shifts';
-import { activeEdgesAround, listStateIntervals } from '../repositories/state-intervals';
+import { activeEdgesAround, listStateIntervals, toStateInterval } from '../repositories/state-intervals';
 import type { ServiceCtx } from './context';
 import { invalid, machineOr404 } from './issues';
 
@@ -157,6 +158,9 @@ async function noDataOf(
   return source ? noDataSpans(source, from, to) : [];
 }
 
+/** What downtimeItems and downtimeItemsOfMachines take besides the machine(s). */
+type ItemsQuery = Omit<DowntimeQuery, 'machineId' | 'start' | 'end'> & { start: number; end: number };
+
 /**
  * A machine's downtime items over [start, end) as GET /api/downtime lists them (the range already checked by
  * the caller; the company downtime report checks its own on the wall clock).
@@ -164,22 +168,76 @@ async function noDataOf(
 export async function downtimeItems(
   ctx: ServiceCtx,
   machine: Machine,
-  q: Omit<DowntimeQuery, 'machineId' | 'start' | 'end'> & {
-    start: number;
-    end: number;
+  q: ItemsQuery & {
     /** The machine's No data spans over at least [start, min(end, now)), when the caller has them. */
     noData?: readonly TimeSpan[];
   },
 ): Promise<DowntimeItem[]> {
-  const { start, end } = q;
   const filterDurationMs = await downtimeListFilterMs(ctx.scope);
-
-  const pieces = await downtimePieces(ctx, machine.id, start, end);
+  const pieces = await downtimePieces(ctx, machine.id, q.start, q.end);
   const noData = q.noData ?? (await noDataOf(ctx, machine.id, pieces));
   const types = await getAnnotationTypes(
     ctx.scope,
     pieces.flatMap((p) => (p.annotation?.category_id ? [p.annotation.category_id] : [])),
   );
+  return itemsOfPieces(ctx, machine, pieces, { noData, types, filterDurationMs }, q);
+}
+
+/**
+ * downtimeItems of many machines at once (the company downtime report, decision 1147): the state rows,
+ * annotations and reasons of every machine in a fixed number of queries (loadDowntimeFacts, the reads the
+ * rollups split downtime with, GET /api/downtime's bounds: the last ACTIVE before the range, the first after
+ * it), then each machine's items exactly as downtimeItems builds them. `noData`: each machine's No data spans
+ * over at least [start, min(end, now)).
+ */
+export async function downtimeItemsOfMachines(
+  ctx: ServiceCtx,
+  machines: readonly Machine[],
+  q: ItemsQuery & { noData: ReadonlyMap<string, readonly TimeSpan[]>; facts?: DowntimeFacts },
+): Promise<Map<string, DowntimeItem[]>> {
+  const ids = machines.map((m) => m.id);
+  const [filterDurationMs, facts] = await Promise.all([
+    downtimeListFilterMs(ctx.scope),
+    q.facts ?? loadDowntimeFacts(ctx.scope.db, ids, { start: q.start, end: q.end }),
+  ]);
+  const intervals = groupByMachine(facts.intervals, (r) => r.machine_id);
+  const annotations = groupByMachine(facts.annotations, (a) => a.machineId);
+  const out = new Map<string, DowntimeItem[]>();
+  for (const m of machines) {
+    const pieces = piecesOf(
+      segmentsOf((intervals.get(m.id) ?? []).map(toStateInterval)),
+      annotations.get(m.id) ?? [],
+    ).filter((p) => p.start < q.end && (p.end === null || p.end > q.start));
+    const noData = q.noData.get(m.id) ?? [];
+    out.set(m.id, itemsOfPieces(ctx, m, pieces, { noData, types: facts.types, filterDurationMs }, q));
+  }
+  return out;
+}
+
+function groupByMachine<T>(rows: readonly T[], machineOf: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(machineOf(r));
+    if (list) list.push(r);
+    else out.set(machineOf(r), [r]);
+  }
+  return out;
+}
+
+/** The items of a machine's pieces (pure: what downtimeItems lists once the facts are read). */
+function itemsOfPieces(
+  ctx: ServiceCtx,
+  machine: Machine,
+  pieces: readonly DowntimePiece[],
+  read: {
+    noData: readonly TimeSpan[];
+    types: ReadonlyMap<string, AnnotationType>;
+    filterDurationMs: number;
+  },
+  q: ItemsQuery,
+): DowntimeItem[] {
+  const { start, end } = q;
+  const { noData, types, filterDurationMs } = read;
   const periods = pieces.flatMap((p) => {
     const type = p.annotation?.category_id ? (types.get(p.annotation.category_id) ?? null) : null;
     // METRICS.md §5 on the period's actual duration (the rollups judge it the same way).

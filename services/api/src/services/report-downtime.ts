@@ -17,10 +17,10 @@ import { toCsv } from '../http/csv';
 import { notFound } from '../http/errors';
 import { companySettings } from '../repositories/company';
 import { activitiesOf, hiddenReasonIds, reportMachines, runsOverlapping } from '../repositories/reports';
-import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
+import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
-import { downtimeItems, matchesDowntimeCategory } from './downtime';
+import { downtimeItemsOfMachines, matchesDowntimeCategory } from './downtime';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
 
@@ -141,21 +141,19 @@ export async function downtimeReport(
   checkReportRange(calendar, range, limit ?? undefined);
   const machines = await reportMachines(ctx.scope, q);
   const until = Math.min(q.end, ctx.now);
+  const ids = machines.map((m) => m.id);
+  // Every machine's state rows, annotations and reasons in a fixed number of queries (decision 1147): what
+  // splits their downtime into periods, and (over the same range) what their No data is judged on.
+  const facts = await loadDowntimeFacts(ctx.scope.db, ids, range);
   const [hidden, runs, recomputing, sources, settings] = await Promise.all([
     q.includeHidden ? Promise.resolve(new Set<string>()) : hiddenReasonIds(ctx.scope),
-    q.onlyScheduled
-      ? runsOverlapping(
-          ctx.scope,
-          machines.map((m) => m.id),
-          range,
-        )
-      : Promise.resolve([]),
+    q.onlyScheduled ? runsOverlapping(ctx.scope, ids, range) : Promise.resolve([]),
     loadRecomputing(ctx, machines, range),
     loadRollupSources(
       ctx.scope.db,
-      machines.map((m) => m.id),
+      ids,
       { start: q.start, end: until },
-      { now: ctx.now, downtimeOnly: true },
+      { now: ctx.now, downtimeOnly: true, ...(until === q.end ? { facts } : {}) },
     ),
     companySettings(ctx.scope),
   ]);
@@ -171,11 +169,22 @@ export async function downtimeReport(
       )
     : null;
 
-  const periods: ReportPeriod[] = [];
+  const noDataOf = new Map<string, TimeSpan[]>();
   for (const m of machines) {
     const source = sources.get(m.id);
-    const noData = source ? noDataSpans(source, q.start, until) : [];
-    const items = await downtimeItems(ctx, m, { start: q.start, end: q.end, pinToBounds: true, noData });
+    noDataOf.set(m.id, source ? noDataSpans(source, q.start, until) : []);
+  }
+  const itemsOf = await downtimeItemsOfMachines(ctx, machines, {
+    start: q.start,
+    end: q.end,
+    pinToBounds: true,
+    noData: noDataOf,
+    facts,
+  });
+  const periods: ReportPeriod[] = [];
+  for (const m of machines) {
+    const noData = noDataOf.get(m.id)!;
+    const items = itemsOf.get(m.id)!;
     const scheduled = runs
       .filter((r) => r.machineId === m.id)
       .map((r) => ({ start: r.startAt, end: r.endAt ?? ctx.now }));
