@@ -36,6 +36,7 @@ import * as m0046 from './2026-11-29-0046-machine-simulations';
 import * as m0047 from './2026-11-29-0047-derived-end-index';
 import * as m0049 from './2026-11-29-0049-hot-live-rows';
 import * as m0050 from './2026-11-29-0050-job-run-indexes';
+import * as m0051 from './2026-11-29-0051-rollup-weeks-computed';
 import * as m0052 from './2026-11-29-0052-kept-override-steps';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
@@ -77,5 +78,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0047-derived-end-index': m0047,
   '2026-11-29-0049-hot-live-rows': m0049,
   '2026-11-29-0050-job-run-indexes': m0050,
+  '2026-11-29-0051-rollup-weeks-computed': m0051,
   '2026-11-29-0052-kept-override-steps': m0052,
 };

@@ -7,3 +7,4 @@ export * from './touch';
 export * from './days';
 export * from './claims';
 export * from './manual-states';
+export * from './version';

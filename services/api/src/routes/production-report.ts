@@ -19,6 +19,8 @@ import {
 } from '../services/production-report';
 import type { ProductionQuery } from '../services/production-report';
 import { mintLinkToken } from '../services/link-tokens';
+import type { ServiceCtx } from '../services/context';
+import { sharedAnswer } from '../services/report-shared';
 
 // The calls behind the OEE and utilization reports (reports-admin §2, §7; decision 0801).
 // Company-scoped like every report: a machine, group, shift or job of another company answers 404.
@@ -46,10 +48,21 @@ export const csvQuerySchema = z.object({
     .pipe(productionRequestSchema),
 });
 
+/** The service's answer, shared with the same call's other callers (decision 1148). */
+const shared = <Q extends { start: number; end: number }, R>(
+  c: Context<AppEnv>,
+  call: string,
+  service: (ctx: ServiceCtx, q: Q) => Promise<R>,
+  q: Q,
+): Promise<R> => {
+  const ctx = requestCtx(c, c.var.scope);
+  return sharedAnswer(ctx, call, q, q, () => service(ctx, q));
+};
+
 const productionFor = async (c: Context<AppEnv>, q: ProductionQuery) => {
   // decision 0801: any OEE metric makes it an OEE report (FullProduct); utilization metrics need Utilization.
   needs(c, asksForOee(q.data) ? 'FullProduct' : 'Utilization');
-  return productionReport(requestCtx(c, c.var.scope), q);
+  return shared(c, 'production', productionReport, q);
 };
 
 /**
@@ -82,7 +95,7 @@ export const productionReportRoutes = new Hono<AppEnv>()
   })
   .get('/oee', requirePermission('FullProduct'), async (c) => {
     const q = queryParams(c, oeeReportQuerySchema);
-    return c.json(await oeeReport(requestCtx(c, c.var.scope), q));
+    return c.json(await shared(c, 'oee', oeeReport, q));
   });
 
 /**
@@ -93,10 +106,10 @@ export const oeeRoutes = new Hono<AppEnv>()
   .post('/bymachine', requirePermission('Utilization'), async (c) => {
     const q = await jsonBody(c, oeeByRequestSchema);
     needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
-    return c.json(await oeeByMachine(requestCtx(c, c.var.scope), q));
+    return c.json(await shared(c, 'oee/bymachine', oeeByMachine, q));
   })
   .post('/byabstractshift', requirePermission('Utilization'), async (c) => {
     const q = await jsonBody(c, oeeByRequestSchema);
     needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
-    return c.json(await oeeByShift(requestCtx(c, c.var.scope), q));
+    return c.json(await shared(c, 'oee/byabstractshift', oeeByShift, q));
   });

@@ -23,6 +23,7 @@ import type { DowntimeItem } from './downtime';
 import { downtimeItemsOfMachines, matchesDowntimeCategory } from './downtime';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
+import { sharedAnswer } from './report-shared';
 
 // ---------------------------------------------------------------------------------------------------------
 // GET /api/reports/downtime
@@ -130,11 +131,10 @@ const matchesReason = (
  * METRICS.md §1 (UNAVAILABLE time in monitored life no operator reason covers, domain noDataSpans: what the
  * rollups count) is taken out of the uncategorized periods and listed as its own rows (decision 1011).
  */
-export async function downtimeReport(
+async function computeDowntimeReport(
   ctx: ServiceCtx,
   q: DowntimeReportQuery,
-  /** The maximum range: the report's 31 days; the timeline list's day; the warehouse call's two years (1096). */
-  limit: RangeLimitedReport | null = 'downtime',
+  limit: RangeLimitedReport | null,
 ) {
   const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
   const range = { start: q.start, end: q.end };
@@ -282,6 +282,14 @@ export async function downtimeReport(
     periods,
   };
 }
+
+/** computeDowntimeReport, its answer shared with the same call's other callers (decision 1148). */
+export const downtimeReport = (
+  ctx: ServiceCtx,
+  q: DowntimeReportQuery,
+  /** The maximum range: the report's 31 days; the timeline list's day; the warehouse call's two years (1096). */
+  limit: RangeLimitedReport | null = 'downtime',
+) => sharedAnswer(ctx, `downtime:${limit}`, q, q, () => computeDowntimeReport(ctx, q, limit));
 
 /**
  * The downtime grid (reports-admin §2): Start, Duration (minutes, 2 decimals), Machine, Reason, Message, Planned;

@@ -14,6 +14,7 @@ import { loadCalendar } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import { machineRef, recomputingOf, intervalLabel, reportRollups, rollupTotals } from './reports';
 import type { Range } from './reports';
+import { sharedAnswer } from './report-shared';
 
 // ---------------------------------------------------------------------------------------------------------
 // GET /api/reports/utilization
@@ -29,7 +30,7 @@ export interface UtilizationQuery extends Range {
 
 export const NO_UTILIZATION_DATA = 'No utilization data in this range.';
 
-export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
+async function computeUtilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
   const [calendar, machines] = await Promise.all([
     loadCalendar(ctx.scope.db, ctx.scope.companyId),
     reportMachines(ctx.scope, q),
@@ -84,6 +85,10 @@ export async function utilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
     InCycleSeconds: total.inCycleMs / 1000,
   };
 }
+
+/** computeUtilizationReport, its answer shared with the same call's other callers (decision 1148). */
+export const utilizationReport = (ctx: ServiceCtx, q: UtilizationQuery) =>
+  sharedAnswer(ctx, 'utilization', q, q, () => computeUtilizationReport(ctx, q));
 
 /**
  * The utilization report's Machines list as CSV (reports-admin §2 Utilization report): one row per machine

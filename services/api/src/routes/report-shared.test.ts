@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { companyScope } from '@takt/db';
+import { markRollupsDirty } from '@takt/db/rollups';
+import { DIALECTS } from '@takt/db/testing';
+import type { Caller } from '../http/context';
+import type { Company } from '../repositories/company';
+import type { ServiceCtx } from '../services/context';
+import { LIVE_REUSE_MS, sharedAnswer } from '../services/report-shared';
+import { apiHarness } from '../testing/app';
+import type { ApiHarness } from '../testing/app';
+import { aMachine, aUser } from '../testing/builders';
+import { someStates } from '../testing/downtime-builders';
+
+// Decision 1148: report answers shared between callers of the same company, call, parameters, view and data
+// version; never across companies; a write that changes an input (facts with their rollup mark, a machine's
+// name) gives a new answer; the anonymize option still applies to each caller's own copy.
+
+const HOUR = 3_600_000;
+/** Monday 2025-11-17 00:00 UTC; the harness clock stands a day later. */
+const D = Date.UTC(2025, 10, 17);
+const NOW = D + 24 * HOUR;
+
+interface Downtime {
+  summary: { count: number; duration: number };
+  byMachine: Array<{ machine: string }>;
+}
+
+describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
+  let h: ApiHarness;
+  beforeEach(async () => {
+    h = await apiHarness(dialect, NOW);
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  /** A company with one machine named `name`, down 01:00–02:00 and 05:00–07:00 of D. */
+  async function plant(name: string) {
+    const tenant = await h.tenant({ role: 'manager' });
+    const machine = await aMachine(h.t.db, tenant.company, { name });
+    await someStates(h.t.db, tenant.company, machine, [
+      [D, D + HOUR, 'ACTIVE'],
+      [D + HOUR, D + 2 * HOUR, 'INACTIVE'],
+      [D + 2 * HOUR, D + 5 * HOUR, 'ACTIVE'],
+      [D + 5 * HOUR, D + 7 * HOUR, 'FAULT'],
+      [D + 7 * HOUR, D + 12 * HOUR, 'ACTIVE'],
+    ]);
+    return { ...tenant, machine };
+  }
+
+  const path = `/api/reports/downtime?start=${D}&end=${D + 12 * HOUR}`;
+  const downtime = async (cookie: string) => {
+    const res = await h.get(path, cookie);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as Downtime;
+  };
+
+  it("another company's caller never receives a shared answer", async () => {
+    const a = await plant('Mill of A');
+    const b = await plant('Lathe of B');
+    // The same call with the same parameters, one company after the other and back.
+    const first = await downtime(a.cookie);
+    expect(first.byMachine.map((m) => m.machine)).toEqual(['Mill of A']);
+    const other = await downtime(b.cookie);
+    expect(other.byMachine.map((m) => m.machine)).toEqual(['Lathe of B']);
+    expect((await downtime(a.cookie)).byMachine.map((m) => m.machine)).toEqual(['Mill of A']);
+    // The same for the rollup reports: a company without machines gets no machines, whatever A asked first.
+    const empty = await h.tenant({ role: 'manager' });
+    const util = `/api/reports/utilization?start=${D}&end=${D + 12 * HOUR}&interval=hour`;
+    const aUtil = (await (await h.get(util, a.cookie)).json()) as {
+      machines: Array<{ machineName: string }>;
+    };
+    expect(aUtil.machines.map((m) => m.machineName)).toEqual(['Mill of A']);
+    const eUtil = (await (await h.get(util, empty.cookie)).json()) as { machines: unknown[] };
+    expect(eUtil.machines).toEqual([]);
+  });
+
+  it('a new fact with its rollup mark, or a renamed machine, gives a new answer', async () => {
+    const a = await plant('Mill');
+    const before = await downtime(a.cookie);
+    expect(before.summary).toMatchObject({ count: 2, duration: 3 * HOUR });
+    // Asked again with nothing changed: the same figures.
+    expect((await downtime(a.cookie)).summary).toEqual(before.summary);
+    // Ingest writes a stop and marks the machine's rollups, as it does with every fact it derives.
+    const scope = companyScope(h.t.db, a.company.id);
+    await scope
+      .updateTable('state_intervals')
+      .set({ end_at: D + 9 * HOUR })
+      .where('machine_id', '=', a.machine)
+      .where('start_at', '=', D + 7 * HOUR)
+      .execute();
+    await someStates(h.t.db, a.company, a.machine, [
+      [D + 9 * HOUR, D + 10 * HOUR, 'INACTIVE'],
+      [D + 10 * HOUR, D + 12 * HOUR, 'ACTIVE'],
+    ]);
+    await markRollupsDirty(h.t.db, {
+      companyId: a.company.id,
+      machineId: a.machine,
+      from: D + 9 * HOUR,
+      now: NOW + 1,
+    });
+    const after = await downtime(a.cookie);
+    expect(after.summary).toMatchObject({ count: 3, duration: 4 * HOUR });
+    // A machine renamed (configuration has no rollup mark): the answer names it.
+    await scope.updateTable('machines').set({ name: 'Mill 2' }).where('id', '=', a.machine).execute();
+    expect((await downtime(a.cookie)).byMachine.map((m) => m.machine)).toEqual(['Mill 2']);
+  });
+
+  it('the anonymize option applies to each caller of a shared answer', async () => {
+    const a = await plant('Mill Alpha');
+    const other = await aUser(h.t.db, a.company, { role: 'manager' });
+    const anonymous = await h.login(other.email, other.password);
+    expect((await h.send('PUT', '/api/me/preferences', anonymous, { anonymize: true })).status).toBe(200);
+    for (const [cookie, name] of [
+      [a.cookie, 'Mill Alpha'],
+      [anonymous, 'Machine 1'],
+      [a.cookie, 'Mill Alpha'],
+    ] as const)
+      expect((await downtime(cookie)).byMachine.map((m) => m.machine)).toEqual([name]);
+  });
+
+  it('concurrent identical calls compute once; another company, a later now or a new version compute again', async () => {
+    const a = await plant('Mill');
+    const b = await plant('Lathe');
+    const ctxOf = (company: Company, now: number): ServiceCtx => ({
+      scope: companyScope(h.t.db, company.id),
+      at: now,
+      now,
+      caller: {
+        kind: 'user',
+        user: { role: 'manager', isRoot: false },
+        company: { productTier: company.productTier },
+      } as unknown as Caller,
+    });
+    let computed = 0;
+    const compute = (answer: string) => async () => {
+      computed++;
+      await new Promise((r) => setTimeout(r, 20));
+      return answer;
+    };
+    const live = { start: D, end: NOW + HOUR };
+    const call = (company: Company, now: number, range = live) =>
+      sharedAnswer(ctxOf(company, now), 'test', { ...range, shifts: ['x'] }, range, compute(company.id));
+    // Five at once: one computation, every caller its answer.
+    expect(await Promise.all([1, 2, 3, 4, 5].map(() => call(a.company, NOW)))).toEqual(
+      Array(5).fill(a.company.id),
+    );
+    expect(computed).toBe(1);
+    // Another company with the same call and parameters: its own computation and answer.
+    expect(await call(b.company, NOW)).toBe(b.company.id);
+    expect(computed).toBe(2);
+    // A range reaching past now is given again only for LIVE_REUSE_MS.
+    await call(a.company, NOW + LIVE_REUSE_MS);
+    expect(computed).toBe(2);
+    await call(a.company, NOW + LIVE_REUSE_MS + 1);
+    expect(computed).toBe(3);
+    // A range that ended before it was computed, with no pending mark in it, is given again at any later now.
+    const past = { start: D, end: D + 12 * HOUR };
+    await call(a.company, NOW, past);
+    await call(a.company, NOW + 10 * HOUR, past);
+    expect(computed).toBe(4);
+    // A mark in the range changes the data version.
+    await markRollupsDirty(h.t.db, { companyId: a.company.id, machineId: a.machine, from: D, now: NOW });
+    await call(a.company, NOW + 10 * HOUR, past);
+    expect(computed).toBe(5);
+  });
+});
