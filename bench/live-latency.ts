@@ -4,7 +4,6 @@
 //   npx tsx bench/live-latency.ts [machines=500] [seconds=20] [sqlite|postgres]
 // (postgres: a new database on the test server, TAKT_TEST_PG_URL, dropped after.)
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '@takt/api';
@@ -18,30 +17,12 @@ import { createAdapter } from '../services/api/src/repositories/adapters';
 import { createShdrSource } from '../services/api/src/repositories/machine-sources';
 import { inProcessBus } from '../services/api/src/live/bus';
 import { aCompany, aMachine, aUser } from '../services/api/src/testing/builders';
+import { loopbackAdapter } from './support/loopback-adapter';
+import type { LoopbackAdapter } from './support/loopback-adapter';
 
 const MACHINES = Number(process.argv[2] ?? 500);
 const SECONDS = Number(process.argv[3] ?? 20);
 const DIALECT = (process.argv[4] ?? 'sqlite') as DialectName;
-
-interface Adapter {
-  port: number;
-  sockets: Set<net.Socket>;
-  server: net.Server;
-}
-
-async function adapter(): Promise<Adapter> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    s.on('error', () => {});
-    s.on('data', (d) => {
-      if (d.toString().includes('* PING')) s.write('* PONG 10000\n');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as net.AddressInfo).port, sockets, server };
-}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -57,10 +38,10 @@ async function main() {
   const user = await aUser(database.db, company);
   const scope = companyScope(database.db, company.id);
   const adapterId = await createAdapter(scope, { name: 'bench', fields: demoAdapterFields() }, Date.now());
-  const adapters: Adapter[] = [];
+  const adapters: LoopbackAdapter[] = [];
   const machineIds: string[] = [];
   for (let i = 0; i < MACHINES; i++) {
-    const a = await adapter();
+    const a = await loopbackAdapter();
     adapters.push(a);
     const id = await aMachine(database.db, company, { name: `M${String(i).padStart(3, '0')}`, sortOrder: i });
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', id).execute();
