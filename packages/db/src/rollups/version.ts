@@ -18,7 +18,9 @@ import type { CompanyScope } from '../scope';
  *   (one walk down the (company_id, computed_at, start_at) index of migration 0051);
  * - a hash of the configuration the answers name or are cut by: the company row (time zone, day start,
  *   settings), shifts and their versions, machines, groups and members, downtime reasons, part adjustment
- *   types, jobs and setup stages (names only).
+ *   types, jobs and setup stages (names only), the reasons each group offers, the jobs' standards per machine
+ *   (job_machines) and the operators. Facts outside the marks (labor activities, operator runs) are bounded by
+ *   the answer's reuse time (services/api report-shared.ts SETTLED_REUSE_MS), not by the version.
  * `marks` is the count of pending marks from before `end` (0: nothing in the range is being recomputed).
  */
 export async function reportDataVersion(
@@ -54,6 +56,14 @@ export async function reportDataVersion(
     scope.selectFrom('part_adjustment_types').selectAll().orderBy('id').execute(),
     scope.selectFrom('jobs').select(['id', 'name']).orderBy('id').execute(),
     scope.selectFrom('setup_stages').select(['id', 'name']).orderBy('id').execute(),
+    scope
+      .selectFrom('machine_group_annotation_types')
+      .selectAll()
+      .orderBy('group_id')
+      .orderBy('annotation_type_id')
+      .execute(),
+    scope.selectFrom('job_machines').selectAll().orderBy('id').execute(),
+    scope.selectFrom('operators').selectAll().orderBy('id').execute(),
   ]);
   return versionOf(rows.rows[0]!, JSON.stringify(config));
 }
@@ -69,6 +79,9 @@ const CONFIG: ReadonlyArray<[string, string]> = [
   ['part_adjustment_types', 't.id'],
   ['jobs', 't.id'],
   ['setup_stages', 't.id'],
+  ['machine_group_annotation_types', 't.group_id, t.annotation_type_id'],
+  ['job_machines', 't.id'],
+  ['operators', 't.id'],
 ];
 
 interface StateRow {

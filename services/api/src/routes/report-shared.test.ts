@@ -5,7 +5,7 @@ import { DIALECTS } from '@takt/db/testing';
 import type { Caller } from '../http/context';
 import type { Company } from '../repositories/company';
 import type { ServiceCtx } from '../services/context';
-import { LIVE_REUSE_MS, sharedAnswer } from '../services/report-shared';
+import { LIVE_REUSE_MS, SETTLED_REUSE_MS, sharedAnswer } from '../services/report-shared';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine, aUser } from '../testing/builders';
@@ -154,14 +154,21 @@ describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
     expect(computed).toBe(2);
     await call(a.company, NOW + LIVE_REUSE_MS + 1);
     expect(computed).toBe(3);
-    // A range that ended before it was computed, with no pending mark in it, is given again at any later now.
+    // A range that ended before it was computed, with no pending mark in it, is given again for SETTLED_REUSE_MS
+    // (never for an earlier now), then computed again.
     const past = { start: D, end: D + 12 * HOUR };
     await call(a.company, NOW, past);
-    await call(a.company, NOW + 10 * HOUR, past);
+    await call(a.company, NOW + SETTLED_REUSE_MS, past);
     expect(computed).toBe(4);
-    // A mark in the range changes the data version.
-    await markRollupsDirty(h.t.db, { companyId: a.company.id, machineId: a.machine, from: D, now: NOW });
-    await call(a.company, NOW + 10 * HOUR, past);
+    await call(a.company, NOW - 1, past);
     expect(computed).toBe(5);
+    await call(a.company, NOW - 1 + SETTLED_REUSE_MS + 1, past);
+    expect(computed).toBe(6);
+    // A mark in the range changes the data version.
+    await call(a.company, NOW + SETTLED_REUSE_MS, past);
+    expect(computed).toBe(6);
+    await markRollupsDirty(h.t.db, { companyId: a.company.id, machineId: a.machine, from: D, now: NOW });
+    await call(a.company, NOW + SETTLED_REUSE_MS, past);
+    expect(computed).toBe(7);
   });
 });

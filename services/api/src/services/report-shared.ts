@@ -7,6 +7,11 @@ import type { ServiceCtx } from './context';
 
 /** How long after its `now` an answer whose range reaches into unsettled time is given again (ms). */
 export const LIVE_REUSE_MS = 1_000;
+/**
+ * How long after its `now` a settled answer is given again (ms): a bound on how stale an answer can be for a write
+ * the data version does not see (a labor activity or operator run edited, a row changed behind the API's back).
+ */
+export const SETTLED_REUSE_MS = 60_000;
 /** Answers kept per database (the oldest used goes first). */
 export const SHARED_ANSWERS = 32;
 
@@ -51,7 +56,8 @@ function normalized(value: unknown): unknown {
  * the company, the call, its normalized parameters, the caller's view (product tier and admin, what their
  * permissions follow from) and the data version (reportDataVersion at the range's end) are the same, and the
  * answer either no longer depends on now (its range ended before it was computed and no pending mark reaches
- * into the range) or was computed at most LIVE_REUSE_MS before this call's now; while one is being computed
+ * into the range) and was computed at most SETTLED_REUSE_MS before this call's now, or was computed at most
+ * LIVE_REUSE_MS before it; while one is being computed
  * (begun at or before this call's now), the same call waits for it. A failure is not kept. Inside a transaction it is always computed.
  * The answer is shared: callers must not change it.
  */
@@ -74,8 +80,8 @@ export async function sharedAnswer<T>(
   const settledNow = range.end <= ctx.now;
   if (
     seen &&
-    ((seen.settled && settledNow) ||
-      (ctx.now >= seen.now && (seen.pending || ctx.now - seen.now <= LIVE_REUSE_MS)))
+    ctx.now >= seen.now &&
+    (seen.pending || ctx.now - seen.now <= (seen.settled && settledNow ? SETTLED_REUSE_MS : LIVE_REUSE_MS))
   ) {
     cache.delete(key);
     cache.set(key, seen);
