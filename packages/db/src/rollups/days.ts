@@ -12,10 +12,12 @@ import {
 import type { CompanyClock, DowntimeMs, Rollup, RollupSeries, SeriesRow } from '@takt/domain';
 import type { Database, RollupDaysTable } from '../schema';
 import { numberedPlaceholders } from '../batch-insert';
+import { writeChangedRows } from './changed-rows';
 import type { CompanyScope } from '../scope';
 
 // Decision 0804: rollup_days, the stored sum of a machine's rollups per company day × shift. Written only
-// by writeRollupDays, in the transaction that writes the hourly rows it sums, so the two never disagree.
+// by writeRollupDays, in the transaction that writes the hourly rows it sums, so the two never disagree
+// (only the rows that changed, decision 1153).
 
 /** The one mapping of a domain row to a rollup_days row. */
 function toRow(companyId: string, r: Rollup, computedAt: number): Insertable<RollupDaysTable> {
@@ -101,26 +103,31 @@ interface SumsTarget {
 }
 
 /**
- * Mutates: replaces the machine's day rows starting in [from, to) (whole company days) with the sums of
- * `rows`, the hourly rows just written for the same days. Call inside the transaction that writes them.
+ * Mutates: the machine's day rows starting in [from, to) (whole company days) become the sums of `rows`, the
+ * hourly rows just written for the same days, and the week rows of the weeks holding them the sums of their
+ * day rows. Call inside the transaction that writes the hourly rows. Only rows that changed are written
+ * (decision 1153); `changed`: whether that transaction changed any hourly row.
  */
 export async function writeRollupDays(
   trx: Kysely<Database>,
-  input: SumsTarget & { rows: readonly Rollup[] },
+  input: SumsTarget & { rows: readonly Rollup[]; changed?: boolean },
 ): Promise<void> {
   const days = rollupDays(input.clock, input.rows);
-  await replaceRows(trx, 'rollup_days', input, { start: input.from, end: input.to }, days);
-  if (input.to > input.from) await writeRollupWeeks(trx, input, days);
+  const written = await writeSums(trx, 'rollup_days', input, { start: input.from, end: input.to }, days);
+  if (input.to > input.from) await writeRollupWeeks(trx, input, days, input.changed === true || written > 0);
 }
 
 /**
- * Mutates: replaces the machine's week rows of the company weeks that hold [from, to) with the sums of their
- * day rows: `days` (just written for [from, to)) and the stored ones of the rest of those weeks.
+ * Mutates: the machine's week rows of the company weeks that hold [from, to) become the sums of their day
+ * rows: `days` (just written for [from, to)) and the stored ones of the rest of those weeks. When the hourly
+ * or day rows changed (`changed`) but no week row did (time moved within a shift's week), the week rows still
+ * take the new computed_at: a report's data version is the latest computed_at of the week rows (decision 1148).
  */
 async function writeRollupWeeks(
   trx: Kysely<Database>,
   input: SumsTarget,
   days: readonly Rollup[],
+  changed: boolean,
 ): Promise<void> {
   const weeks = {
     start: companyWeekRange(input.clock, input.from).start,
@@ -140,47 +147,27 @@ async function writeRollupWeeks(
           .execute();
   const before = (await stored(weeks.start, input.from)).map(fromRow);
   const after = (await stored(input.to, weeks.end)).map(fromRow);
-  await replaceRows(
-    trx,
-    'rollup_weeks',
-    input,
-    weeks,
-    rollupWeeks(input.clock, [...before, ...days, ...after]),
-  );
+  const sums = rollupWeeks(input.clock, [...before, ...days, ...after]);
+  if ((await writeSums(trx, 'rollup_weeks', input, weeks, sums)) > 0 || !changed) return;
+  await trx
+    .updateTable('rollup_weeks')
+    .set({ computed_at: input.computedAt })
+    .where('machine_id', '=', input.machineId)
+    .where('start_at', '>=', weeks.start)
+    .where('start_at', '<', weeks.end)
+    .execute();
 }
 
-/** Mutates: the machine's rows of `table` starting in [start, end) become `sums`. */
-async function replaceRows(
+/** Mutates: the machine's rows of `table` starting in [start, end) become `sums`; how many rows it wrote. */
+function writeSums(
   trx: Kysely<Database>,
   table: 'rollup_days' | 'rollup_weeks',
   input: SumsTarget,
   span: { start: number; end: number },
   sums: readonly Rollup[],
-): Promise<void> {
-  await trx
-    .deleteFrom(table)
-    .where('company_id', '=', input.companyId)
-    .where('machine_id', '=', input.machineId)
-    .where('start_at', '>=', span.start)
-    .where('start_at', '<', span.end)
-    .execute();
-  await insertRows(
-    trx,
-    table,
-    sums.map((r) => toRow(input.companyId, r, input.computedAt)),
-  );
-}
-
-async function insertRows(
-  trx: Kysely<Database>,
-  table: 'rollup_days' | 'rollup_weeks',
-  values: ReadonlyArray<Insertable<RollupDaysTable>>,
-): Promise<void> {
-  for (let i = 0; i < values.length; i += 100)
-    await trx
-      .insertInto(table)
-      .values(values.slice(i, i + 100))
-      .execute();
+): Promise<number> {
+  const rows = sums.map((r) => toRow(input.companyId, r, input.computedAt));
+  return writeChangedRows(trx, table, { machineId: input.machineId, ...span }, rows);
 }
 
 /** The time measures of a day row, in ms: its length, each state's share, spindle, in-cut, planned downtime. */

@@ -12,11 +12,13 @@ import type { CompanyCalendar, EpochMs } from '@takt/domain';
 import type { Database } from '../schema';
 import { loadCalendar } from './calendar';
 import { isManualWorkCenter, rederiveManualStates } from './manual-states';
+import { writeChangedRows } from './changed-rows';
 import { writeRollupDays } from './days';
 import { loadRollupSource } from './sources';
 
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
-// A recompute replaces whole company days: buckets never straddle a day, an hour or a shift boundary.
+// A recompute replaces whole company days (writing only the rows that changed, decision 1153): buckets never
+// straddle a day, an hour or a shift boundary.
 // The facts they are built from: sources.ts; the company calendar: calendar.ts.
 
 /** What to recompute: one machine's company days touching [from, to), built up to `now`. */
@@ -78,12 +80,7 @@ async function recomputeSlice(
   const rows = buildRollups(source, buckets);
 
   await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('rollups')
-      .where('machine_id', '=', machineId)
-      .where('start_at', '>=', first.start)
-      .where('start_at', '<', last.end)
-      .execute();
+    // Decision 1153: only the buckets that changed are written; the day and week rows likewise.
     const values = rows.map((r) => {
       const { machineId: _m, start, end, shiftId, ...measures } = r;
       return {
@@ -96,11 +93,8 @@ async function recomputeSlice(
         computed_at: now,
       };
     });
-    for (let i = 0; i < values.length; i += 200)
-      await trx
-        .insertInto('rollups')
-        .values(values.slice(i, i + 200))
-        .execute();
+    const span = { machineId, start: first.start, end: last.end };
+    const changed = await writeChangedRows(trx, 'rollups', span, values);
     // Decision 0804: the day rows sum exactly these rows, in the same transaction, so they never disagree.
     await writeRollupDays(trx, {
       companyId,
@@ -110,6 +104,7 @@ async function recomputeSlice(
       to: last.end,
       rows,
       computedAt: now,
+      changed: changed > 0,
     });
   });
   return rows.length;
