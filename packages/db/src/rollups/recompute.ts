@@ -14,6 +14,7 @@ import { loadCalendar } from './calendar';
 import { isManualWorkCenter, rederiveManualStates } from './manual-states';
 import { writeChangedRows } from './changed-rows';
 import { writeRollupDays } from './days';
+import { noteRecompute } from './version';
 import { loadRollupSource } from './sources';
 
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
@@ -107,6 +108,7 @@ async function recomputeSlice(
       changed: changed > 0,
     });
   });
+  noteRecompute();
   return rows.length;
 }
 

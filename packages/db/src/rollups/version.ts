@@ -91,8 +91,22 @@ interface StateRow {
   computed: unknown;
 }
 
+/**
+ * Recomputes committed in this process. Two recomputes within one millisecond of the clock (a test's fixed clock,
+ * or a fast machine) leave the same latest computed_at, so a mark set and cleared between two reads would not
+ * show in the stored part of the version; this process's own count does. Recomputes of another node still show
+ * through computed_at, and a shared answer's reuse time bounds the rest (decision 1148).
+ */
+let recomputes = 0;
+
+/** Called once a recompute's transaction has committed (recompute.ts). */
+export function noteRecompute(): void {
+  recomputes++;
+}
+
 function versionOf(r: StateRow, config: string): { version: string; marks: number } {
   const hash = createHash('sha256').update(config).digest('hex').slice(0, 24);
   const marks = Number(r.marks);
-  return { version: `${marks}:${String(r.marked)}:${String(r.froms)}:${String(r.computed)}:${hash}`, marks };
+  const stored = `${marks}:${String(r.marked)}:${String(r.froms)}:${String(r.computed)}`;
+  return { version: `${stored}:${recomputes}:${hash}`, marks };
 }
