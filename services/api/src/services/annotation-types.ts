@@ -1,3 +1,4 @@
+import { historyChanged } from '@takt/db/rollups';
 import { DEFAULT_PLANNED_LIMIT_MS } from '@takt/domain';
 import type { AnnotationType, PlannedBehavior } from '@takt/domain';
 import { notFound } from '../http/errors';
@@ -91,7 +92,28 @@ export async function updateAnnotationType(
     ),
     ...(patch.color !== undefined ? { color: patch.color } : {}),
   });
-  return (await getAnnotationType(ctx.scope, id))!;
+  const updated = (await getAnnotationType(ctx.scope, id))!;
+  if (
+    updated.plannedBehavior !== current.plannedBehavior ||
+    updated.plannedLimitMs !== current.plannedLimitMs
+  )
+    await reasonHistoryChanged(ctx, id);
+  return updated;
+}
+
+/**
+ * A reason's planned behavior or limit changed: every stored figure of a downtime with that reason is stale
+ * (planned time counts apart, METRICS.md), so each machine that has one is marked for recomputation from its
+ * first such downtime; the rollup worker recomputes in bounded slices.
+ */
+async function reasonHistoryChanged(ctx: ServiceCtx, typeId: string): Promise<void> {
+  const firsts = await ctx.scope
+    .selectFrom('annotations')
+    .select(['machine_id', (eb) => eb.fn.min<number>('start_at').as('from')])
+    .where('annotation_type_id', '=', typeId)
+    .groupBy('machine_id')
+    .execute();
+  for (const f of firsts) await historyChanged(ctx.scope, f.machine_id, Number(f.from));
 }
 
 /** Archive (hidden) or restore a downtime reason. */
