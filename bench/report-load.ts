@@ -11,7 +11,8 @@
 // same process as the API, as a single node runs (the plant's load alongside; the report company's figures stay
 // put).
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
-// the same run, and whether the p99 under load met the 500 ms aim. Not a test: figures only.
+// the same run, and whether the p99 under load met the 500 ms aim; the answers kept after the shared part and their
+// size (with NODE_OPTIONS=--expose-gc, the heap they hold). Not a test: figures only.
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
@@ -30,7 +31,11 @@ import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/dom
 import { startIngest } from '@takt/ingest';
 import { createAdapter } from '../services/api/src/repositories/adapters';
 import { createShdrSource } from '../services/api/src/repositories/machine-sources';
-import { useSharedAnswers } from '../services/api/src/services/report-shared';
+import {
+  SHARED_ANSWER_BUDGET,
+  sharedAnswersKept,
+  useSharedAnswers,
+} from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import { aCompany, aMachine } from '../services/api/src/testing/builders';
 import { demoAdapterFields } from '../services/ingest/src/demo/demo-adapter';
@@ -241,6 +246,7 @@ async function main() {
   try {
     const cookie = await h.login(plant.user.email, plant.user.password);
     const runs: Array<{ shared: boolean; base: Lat; load: Lat }> = [];
+    let kept = { answers: 0, size: 0 };
     for (const shared of [false, true]) {
       useSharedAnswers(h.t.db, shared);
       if (!shared) await runClients(url, cookie, 1, file); // warm
@@ -248,6 +254,7 @@ async function main() {
       const base = await runClients(url, cookie, 1, file);
       useSharedAnswers(h.t.db, shared);
       const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+      if (shared) kept = sharedAnswersKept(h.t.db);
       const failed = [...base, ...load].filter((x) => x.status !== 200);
       if (failed.length > 0)
         throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
@@ -283,6 +290,19 @@ async function main() {
       );
     }
     console.log(`  ratios against the single client's p50 with shared answers off (${b50.toFixed(0)} ms)`);
+    // The heap the kept answers hold (with NODE_OPTIONS=--expose-gc): measured with them, then without.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    let heap = '';
+    if (gc) {
+      gc();
+      const held = process.memoryUsage().heapUsed;
+      useSharedAnswers(h.t.db, true);
+      gc();
+      heap = `; they held ${((held - process.memoryUsage().heapUsed) / 1e6).toFixed(1)} MB of heap`;
+    }
+    console.log(
+      `  answers kept after the shared part: ${kept.answers}, ${(kept.size / 1e6).toFixed(2)} MB of JSON (budget ${SHARED_ANSWER_BUDGET / 2 ** 20} MiB)${heap}`,
+    );
   } finally {
     await stopIngest?.();
     server.close();

@@ -5,7 +5,14 @@ import { DIALECTS } from '@takt/db/testing';
 import type { Caller } from '../http/context';
 import type { Company } from '../repositories/company';
 import type { ServiceCtx } from '../services/context';
-import { LIVE_REUSE_MS, SETTLED_REUSE_MS, sharedAnswer } from '../services/report-shared';
+import {
+  LIVE_REUSE_MS,
+  SETTLED_REUSE_MS,
+  SHARED_ANSWER_BUDGET,
+  SHARED_ANSWER_MAX,
+  sharedAnswer,
+  sharedAnswersKept,
+} from '../services/report-shared';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine, aUser } from '../testing/builders';
@@ -119,19 +126,21 @@ describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
       expect((await downtime(cookie)).byMachine.map((m) => m.machine)).toEqual([name]);
   });
 
+  /** A manager's service context in `company` at `now`. */
+  const ctxOf = (company: Company, now: number): ServiceCtx => ({
+    scope: companyScope(h.t.db, company.id),
+    at: now,
+    now,
+    caller: {
+      kind: 'user',
+      user: { role: 'manager', isRoot: false },
+      company: { productTier: company.productTier },
+    } as unknown as Caller,
+  });
+
   it('concurrent identical calls compute once; another company, a later now or a new version compute again', async () => {
     const a = await plant('Mill');
     const b = await plant('Lathe');
-    const ctxOf = (company: Company, now: number): ServiceCtx => ({
-      scope: companyScope(h.t.db, company.id),
-      at: now,
-      now,
-      caller: {
-        kind: 'user',
-        user: { role: 'manager', isRoot: false },
-        company: { productTier: company.productTier },
-      } as unknown as Caller,
-    });
     let computed = 0;
     const compute = (answer: string) => async () => {
       computed++;
@@ -170,5 +179,65 @@ describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
     await markRollupsDirty(h.t.db, { companyId: a.company.id, machineId: a.machine, from: D, now: NOW });
     await call(a.company, NOW + SETTLED_REUSE_MS, past);
     expect(computed).toBe(7);
+  });
+
+  describe('kept by size, least recently used first', () => {
+    const past = { start: D, end: D + 12 * HOUR };
+    let computed: number[];
+    /**
+     * Call `i` (its own key) for company `company` at NOW, answering `answer` (after `ms`, so that callers arriving
+     * meanwhile find it in flight); counts its computations.
+     */
+    const ask = (company: Company, i: number, answer: unknown, ms = 0) =>
+      sharedAnswer(ctxOf(company, NOW), 'test', { ...past, i }, past, async () => {
+        computed[i] = (computed[i] ?? 0) + 1;
+        if (ms) await new Promise((r) => setTimeout(r, ms));
+        return answer;
+      });
+    beforeEach(() => {
+      computed = [];
+    });
+
+    it('many small answers are all kept, more than 32', async () => {
+      const a = await plant('Mill');
+      const n = 100;
+      for (let i = 0; i < n; i++) expect(await ask(a.company, i, { i })).toEqual({ i });
+      for (let i = 0; i < n; i++) expect(await ask(a.company, i, { i })).toEqual({ i });
+      expect(computed).toEqual(Array(n).fill(1));
+      expect(sharedAnswersKept(h.t.db).answers).toBe(n);
+    });
+
+    it('an answer past the budget evicts the least recently used', async () => {
+      const a = await plant('Mill');
+      // Four answers just under a quarter of the budget each fill it; a fifth does not fit.
+      const big = 'x'.repeat(SHARED_ANSWER_MAX - 1_000);
+      for (const i of [1, 2, 3, 4]) await ask(a.company, i, big);
+      const kept = sharedAnswersKept(h.t.db);
+      expect(kept.answers).toBe(4);
+      expect(kept.size).toBeGreaterThan(SHARED_ANSWER_BUDGET - 5_000);
+      expect(kept.size).toBeLessThanOrEqual(SHARED_ANSWER_BUDGET);
+      // The first is asked again (now the most recently used), so the fifth evicts the second.
+      await ask(a.company, 1, big);
+      await ask(a.company, 5, big);
+      expect(sharedAnswersKept(h.t.db).answers).toBe(4);
+      for (const i of [1, 3, 4, 5]) await ask(a.company, i, big);
+      expect(computed).toEqual([undefined, 1, 1, 1, 1, 1]);
+      await ask(a.company, 2, big);
+      expect(computed[2]).toBe(2);
+    });
+
+    it('an answer larger than a quarter of the budget is computed each time, shared only in flight', async () => {
+      const a = await plant('Mill');
+      await ask(a.company, 0, { small: true });
+      const huge = 'x'.repeat(SHARED_ANSWER_MAX);
+      for (let k = 0; k < 3; k++) expect((await ask(a.company, 1, huge)) as string).toHaveLength(huge.length);
+      expect(computed[1]).toBe(3);
+      await Promise.all([ask(a.company, 1, huge, 20), ask(a.company, 1, huge, 20)]);
+      expect(computed[1]).toBe(4);
+      // The small answer stays kept; the huge one is not.
+      expect(sharedAnswersKept(h.t.db).answers).toBe(1);
+      await ask(a.company, 0, { small: true });
+      expect(computed[0]).toBe(1);
+    });
   });
 });

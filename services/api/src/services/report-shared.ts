@@ -3,7 +3,8 @@ import type { ServiceCtx } from './context';
 
 // Shared report answers (decision 1148): the same report with the same parameters, company, caller's view and
 // data version is computed once and given to every caller who asks for it, and callers asking while it is
-// being computed wait for that computation instead of starting their own.
+// being computed wait for that computation instead of starting their own. What is kept is bounded by the answers'
+// size (SHARED_ANSWER_BUDGET per database handle), not by their number.
 
 /** How long after its `now` an answer whose range reaches into unsettled time is given again (ms). */
 export const LIVE_REUSE_MS = 1_000;
@@ -12,8 +13,13 @@ export const LIVE_REUSE_MS = 1_000;
  * the data version does not see (a labor activity or operator run edited, a row changed behind the API's back).
  */
 export const SETTLED_REUSE_MS = 60_000;
-/** Answers kept per database (the oldest used goes first). */
-export const SHARED_ANSWERS = 32;
+/**
+ * What the answers kept per database may weigh: the sum of their sizes, each measured once when it is computed as
+ * the length of its JSON (the text its response sends) plus its key's; the least recently used go first.
+ */
+export const SHARED_ANSWER_BUDGET = 64 * 1024 * 1024;
+/** An answer larger than this is not kept (computed for each call): it would push out too many others. */
+export const SHARED_ANSWER_MAX = SHARED_ANSWER_BUDGET / 4;
 
 interface Entry {
   /** When the answer was computed (ctx.now). */
@@ -22,12 +28,61 @@ interface Entry {
   settled: boolean;
   /** Still being computed. */
   pending: boolean;
+  /** Its size once computed (JSON length of the answer plus the key's length); 0 while pending. */
+  size: number;
   answer: Promise<unknown>;
 }
 
+/** The answers of one database handle, least recently used first, and the sum of their sizes. */
+interface Cache {
+  entries: Map<string, Entry>;
+  size: number;
+}
+
 /** One cache per database handle (a test's harness, the API process's pool), never shared between them. */
-const caches = new WeakMap<object, Map<string, Entry>>();
+const caches = new WeakMap<object, Cache>();
 let sharing = true;
+
+/** Forget `key`'s entry (if it is still `entry`, when given), and its size. */
+function drop(cache: Cache, key: string, entry?: Entry): void {
+  const held = cache.entries.get(key);
+  if (!held || (entry && held !== entry)) return;
+  cache.entries.delete(key);
+  cache.size -= held.size;
+}
+
+/** The answer's size (its JSON's length), or undefined when it has none (not kept). */
+function sizeOf(answer: unknown): number | undefined {
+  try {
+    return JSON.stringify(answer)?.length;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `entry` under `key` has been computed: count its size, and drop it if it is too large to keep; then drop the
+ * least recently used computed answers until the cache fits its budget (answers being computed have no size yet
+ * and stay, their callers wait for them).
+ */
+function settle(cache: Cache, key: string, entry: Entry, answer: unknown): void {
+  entry.pending = false;
+  if (cache.entries.get(key) !== entry) return;
+  const size = sizeOf(answer);
+  if (size === undefined || key.length + size > SHARED_ANSWER_MAX) return drop(cache, key, entry);
+  entry.size = key.length + size;
+  cache.size += entry.size;
+  for (const [k, e] of cache.entries) {
+    if (cache.size <= SHARED_ANSWER_BUDGET) break;
+    if (!e.pending) drop(cache, k, e);
+  }
+}
+
+/** The size of what `db`'s cache keeps (for tests): answers kept and the sum of their sizes. */
+export function sharedAnswersKept(db: object): { answers: number; size: number } {
+  const cache = caches.get(db);
+  return { answers: cache?.entries.size ?? 0, size: cache?.size ?? 0 };
+}
 
 /**
  * For bench/report-load.ts, which measures with and without shared answers in one run: turn sharing on or
@@ -71,35 +126,35 @@ export async function sharedAnswer<T>(
   const db = ctx.scope.db;
   if (db.isTransaction || !sharing) return compute();
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
+  if (!cache) caches.set(db, (cache = { entries: new Map(), size: 0 }));
   const { version, marks } = await reportDataVersion(ctx.scope, range.end);
   const user = ctx.caller.user;
   const view = [ctx.caller.company.productTier, user.role === 'admin' || user.isRoot];
   const key = JSON.stringify([ctx.scope.companyId, call, normalized(params), view, version]);
-  const seen = cache.get(key);
+  const seen = cache.entries.get(key);
   const settledNow = range.end <= ctx.now;
   if (
     seen &&
     ctx.now >= seen.now &&
     (seen.pending || ctx.now - seen.now <= (seen.settled && settledNow ? SETTLED_REUSE_MS : LIVE_REUSE_MS))
   ) {
-    cache.delete(key);
-    cache.set(key, seen);
+    cache.entries.delete(key);
+    cache.entries.set(key, seen);
     return seen.answer as Promise<T>;
   }
   const entry: Entry = {
     now: ctx.now,
     settled: settledNow && marks === 0,
     pending: true,
+    size: 0,
     answer: compute(),
   };
-  cache.set(key, entry);
-  while (cache.size > SHARED_ANSWERS) cache.delete(cache.keys().next().value!);
+  // A stale answer under the same key goes, and the new one is the most recently used.
+  drop(cache, key);
+  cache.entries.set(key, entry);
   entry.answer.then(
-    () => (entry.pending = false),
-    () => {
-      if (cache.get(key) === entry) cache.delete(key);
-    },
+    (answer) => settle(cache, key, entry, answer),
+    () => drop(cache, key, entry),
   );
   return entry.answer as Promise<T>;
 }
