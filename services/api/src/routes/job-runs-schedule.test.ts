@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OeeByMachineResponse, ProductionRun } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
-import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/db/rollups';
+import { takeDirty } from '@takt/db/rollups';
 import { aMachine, aUser } from '../testing/builders';
 import { MIN, someStates } from '../testing/downtime-builders';
-import { apiPerTest, aJobWithRun, aReportTenant, someCycles } from '../testing/report-plant';
+import { apiPerTest, aJobWithRun, aReportTenant, recomputeMarked, someCycles } from '../testing/report-plant';
 import { insertSetupStage } from '../repositories/setup-stages';
 import type { WarehouseJobsReport } from '../services/jobs-report';
 import { RUN_RULES, SCHEDULE_RULES } from '../services/production-runs';
@@ -85,20 +85,7 @@ describe.each(DIALECTS)('the schedule on %s', (dialect) => {
       (i) => i.message,
     );
   };
-  async function recomputeDirty() {
-    for (const mark of await takeDirty(api.h.t.db, 50)) {
-      const calendar = await loadCalendar(api.h.t.db, mark.company_id);
-      await recomputeRollups(api.h.t.db, {
-        companyId: mark.company_id,
-        machineId: mark.machine_id,
-        from: mark.from_at,
-        to: NOW,
-        now: NOW,
-        calendar,
-      });
-      await clearDirty(api.h.t.db, mark.machine_id, mark.marked_at);
-    }
-  }
+  const recomputeDirty = () => recomputeMarked(api.h.t.db, NOW);
   /** POST /api/oee/bymachine (reports-admin §7): a figure of the Lathe over the day (performance by default). */
   const performance = async (p: Awaited<ReturnType<typeof plant>>, metric = 'performance') => {
     const res = await api.h.send('POST', '/api/oee/bymachine', p.cookie, {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OeeByMachineResponse, ProductionRun } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
-import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/db/rollups';
+import { takeDirty } from '@takt/db/rollups';
 import { aMachine, aUser } from '../testing/builders';
 import { MIN, someStates } from '../testing/downtime-builders';
-import { apiPerTest, aJobWithRun, aReportTenant, someCycles } from '../testing/report-plant';
+import { apiPerTest, aJobWithRun, aReportTenant, recomputeMarked, someCycles } from '../testing/report-plant';
 import { RUN_RULES } from '../services/production-runs';
 
 // Production runs (reports-admin §2 /reports/production-runs and the production-run editor, §3 Job schedule
@@ -73,21 +73,7 @@ describe.each(DIALECTS)('production runs on %s', (dialect) => {
     } = { ...r, ...over };
     return fields;
   };
-  /** What the rollup worker does with the dirty marks (services/ingest worker/rollup.ts). */
-  async function recomputeDirty() {
-    for (const mark of await takeDirty(api.h.t.db, 50)) {
-      const calendar = await loadCalendar(api.h.t.db, mark.company_id);
-      await recomputeRollups(api.h.t.db, {
-        companyId: mark.company_id,
-        machineId: mark.machine_id,
-        from: mark.from_at,
-        to: NOW,
-        now: NOW,
-        calendar,
-      });
-      await clearDirty(api.h.t.db, mark.machine_id, mark.marked_at);
-    }
-  }
+  const recomputeDirty = () => recomputeMarked(api.h.t.db, NOW);
 
   it('lists the runs of the range by start with their standards, one machine when asked', async () => {
     const p = await plant();

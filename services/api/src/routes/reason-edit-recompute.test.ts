@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { OeeByMachineResponse } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
-import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/db/rollups';
 import { aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, MIN, someStates } from '../testing/downtime-builders';
-import { apiPerTest, aReportTenant } from '../testing/report-plant';
+import { apiPerTest, aReportTenant, recomputeMarked as recomputeMarkedAt } from '../testing/report-plant';
 
 // A downtime reason's planned behavior decides whether its downtime counts against availability (METRICS.md,
 // live-operations §3 Annotation type). Changing it on a reason already used must change the stored figures of
@@ -19,22 +18,7 @@ const NOW = Date.UTC(2025, 10, 5, 12);
 describe.each(DIALECTS)('editing a used downtime reason on %s', (dialect) => {
   const api = apiPerTest(dialect, NOW);
 
-  async function recomputeMarked(): Promise<number> {
-    const marks = await takeDirty(api.h.t.db, 50);
-    for (const mark of marks) {
-      const calendar = await loadCalendar(api.h.t.db, mark.company_id);
-      await recomputeRollups(api.h.t.db, {
-        companyId: mark.company_id,
-        machineId: mark.machine_id,
-        from: mark.from_at,
-        to: NOW,
-        now: NOW,
-        calendar,
-      });
-      await clearDirty(api.h.t.db, mark.machine_id, mark.marked_at);
-    }
-    return marks.length;
-  }
+  const recomputeMarked = () => recomputeMarkedAt(api.h.t.db, NOW);
 
   it('recomputes the stored availability of the downtime it names when its planned behavior changes', async () => {
     const tenant = await aReportTenant(api.h, [['Day', 360, 840]]);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { companyScope } from '@takt/db';
 import type { CompanyScope, Database } from '@takt/db';
-import { recomputeRollups } from '@takt/db/rollups';
+import { clearDirty, loadCalendar, recomputeRollups, takeDirty } from '@takt/db/rollups';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach } from 'vitest';
 import type { Company } from '../repositories/company';
@@ -184,6 +184,27 @@ export async function recomputeMachines(
 ): Promise<void> {
   for (const machineId of machineIds)
     await recomputeRollups(db, { companyId: company.id, machineId, ...span });
+}
+
+/**
+ * What the rollup worker does with the dirty marks (services/ingest worker/rollup.ts), at `now`: each mark's
+ * machine recomputed from its start, then cleared. Returns how many marks there were.
+ */
+export async function recomputeMarked(db: Kysely<Database>, now: number): Promise<number> {
+  const marks = await takeDirty(db, 50);
+  for (const mark of marks) {
+    const calendar = await loadCalendar(db, mark.company_id);
+    await recomputeRollups(db, {
+      companyId: mark.company_id,
+      machineId: mark.machine_id,
+      from: mark.from_at,
+      to: now,
+      now,
+      calendar,
+    });
+    await clearDirty(db, mark.machine_id, mark.marked_at);
+  }
+  return marks.length;
 }
 
 /** A machine's generated facts (the report property tests): state cuts and states, cycle ends, corrections. */
