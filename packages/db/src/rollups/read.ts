@@ -71,7 +71,7 @@ export async function rollupsComputedAt(
  * A stored row's measures. Rows written before standardRunMs existed (migration 0029, decision 1002) read as
  * their whole ACTIVE time having a standard when they hold ideal time, else none, until the worker rewrites them.
  */
-function storedMeasures(json: string): RollupMeasures {
+export function storedMeasures(json: string): RollupMeasures {
   const m = JSON.parse(json) as RollupMeasures & { standardRunMs?: number };
   m.standardRunMs ??= m.idealMs > 0 ? m.stateMs.ACTIVE : 0;
   return m;

@@ -15,7 +15,8 @@ import { isManualWorkCenter, rederiveManualStates } from './manual-states';
 import { writeChangedRows } from './changed-rows';
 import { writeRollupDays } from './days';
 import { noteRecompute } from './version';
-import { loadRollupSource } from './sources';
+import { loadDowntimeFacts, loadRollupSources } from './sources';
+import { plannedLimitReachBack } from './planned-reach';
 
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
 // A recompute replaces whole company days (writing only the rows that changed, decision 1153): buckets never
@@ -55,10 +56,18 @@ export async function recomputeRollups(db: Kysely<Database>, input: RecomputeInp
   const end = Math.min(Math.max(input.to, start + 1), input.now);
   const calendar = input.calendar ?? (await loadCalendar(db, input.companyId));
   let rows = 0;
-  for (let from = start; from < end; from += RECOMPUTE_SLICE_MS) {
-    if (from > start) await new Promise<void>((resolve) => setImmediate(resolve));
-    const to = Math.min(from + RECOMPUTE_SLICE_MS, end);
-    rows += await recomputeSlice(db, { ...input, from, to, calendar });
+  // Decision 1155: a downtime judged on its duration that began on an earlier day and is now counted the other
+  // way there has those days recomputed too, from its start (and so on back: each reach is earlier).
+  for (let span = { start, end }; span.start < span.end;) {
+    let reachBack: number | null = null;
+    for (let from = span.start; from < span.end; from += RECOMPUTE_SLICE_MS) {
+      if (from > span.start) await new Promise<void>((resolve) => setImmediate(resolve));
+      const to = Math.min(from + RECOMPUTE_SLICE_MS, span.end);
+      const slice = await recomputeSlice(db, { ...input, from, to, calendar });
+      rows += slice.rows;
+      if (from === span.start) reachBack = slice.reachBack;
+    }
+    span = { start: reachBack ?? span.start, end: span.start };
   }
   return rows;
 }
@@ -69,14 +78,16 @@ export const RECOMPUTE_SLICE_MS = 7 * 86_400_000;
 async function recomputeSlice(
   db: Kysely<Database>,
   input: RecomputeInput & { calendar: CompanyCalendar },
-): Promise<number> {
+): Promise<{ rows: number; reachBack: number | null }> {
   const { companyId, machineId, now, calendar } = input;
   const first = companyDayRange(calendar, shopDateOf(calendar, epochMs(input.from)));
   const last = companyDayRange(calendar, shopDateOf(calendar, epochMs(Math.max(input.from, input.to - 1))));
   const range = { start: first.start, end: Math.min(last.end, now) };
-  if (range.end <= range.start) return 0;
+  if (range.end <= range.start) return { rows: 0, reachBack: null };
 
-  const source = await loadRollupSource(db, machineId, range, { now });
+  const facts = await loadDowntimeFacts(db, [machineId], range);
+  const source = (await loadRollupSources(db, [machineId], range, { now, facts })).get(machineId)!;
+  const reachBack = await plannedLimitReachBack(db, machineId, range.start, now, facts);
   const buckets = rollupBuckets(calendar, { start: range.start as EpochMs, end: range.end as EpochMs });
   const rows = buildRollups(source, buckets);
 
@@ -109,7 +120,7 @@ async function recomputeSlice(
     });
   });
   noteRecompute();
-  return rows.length;
+  return { rows: rows.length, reachBack: reachBack !== null && reachBack < range.start ? reachBack : null };
 }
 
 /** Take the dirty marks (at most `limit`), oldest first. */
