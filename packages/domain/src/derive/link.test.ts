@@ -68,6 +68,28 @@ describe('SHDR socket', () => {
       [40, 50, 'UNAVAILABLE', 'UNAVAILABLE'],
     ]);
   });
+
+  it('lines of an adapter clock ahead of ours read in one millisecond keep a millisecond each (decision 1154)', () => {
+    const clock = new LinkClock('shdr');
+    const line = (stampMs: number, receivedMs: number) => {
+      clock.receipt();
+      return [
+        clock.place(exec(epochMs(at(0) + stampMs), 'ACTIVE'), at(0) + receivedMs),
+        clock.place(count(epochMs(at(0) + stampMs), 1), at(0) + receivedMs),
+      ];
+    };
+    expect(line(0, 0)).toEqual([at(0), at(0)]);
+    // Stamped a millisecond ahead and read in the first one's millisecond: after it, not with it.
+    expect(line(1, 0)).toEqual([at(0) + 1, at(0) + 1]);
+    expect(line(2, 0)).toEqual([at(0) + 2, at(0) + 2]);
+    expect(line(3, 3)).toEqual([at(0) + 3, at(0) + 3]);
+    // Ahead and read in a millisecond no earlier line holds: placed at its receipt, as before.
+    expect(line(9, 5)).toEqual([at(0) + 5, at(0) + 5]);
+    expect(line(10, 10)).toEqual([at(0) + 10, at(0) + 10]);
+    // The source's own lines of one stamp stay in one millisecond.
+    expect(line(12, 12)).toEqual([at(0) + 12, at(0) + 12]);
+    expect(line(12, 12)).toEqual([at(0) + 12, at(0) + 12]);
+  });
 });
 
 describe('MTConnect agent', () => {

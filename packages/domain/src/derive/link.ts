@@ -69,7 +69,9 @@ export function saysUnavailable(o: Observation): boolean {
  * and agent clocks differ, so a drop can be stamped earlier than data that was received before it: the drop
  * takes effect no earlier than the last observation received before it (1 ms after it, so that observation
  * stays before the drop in the engine's order), and only what is received after the drop ends it (data
- * received after a drop is placed no earlier than the drop). Data is never placed ahead of its receipt.
+ * received after a drop is placed no earlier than the drop). Data stamped ahead of its receipt (a source clock
+ * ahead of ours) is placed at its receipt, and ahead of it only by the milliseconds that keep receipts apart
+ * (see `data`).
  *
  * A connection starts a run (decision 0201): data received on it is placed no earlier than the connect. An
  * agent's /current re-announces every value with the time it last changed (often long before), and samples
@@ -115,16 +117,22 @@ export class LinkClock {
    * change loses its stamp but not its order: each receipt of it is placed just after everything placed so
    * far (the first at the link change), and so are the receipts after it until their stamps pass what was
    * placed. Two receipts never share a millisecond, so neither their order nor a (ts, key) row is lost when
-   * a connect is noted after the source already stamped its first lines.
+   * a connect is noted after the source already stamped its first lines. Data stamped ahead of its receipt is
+   * placed at its receipt, unless an earlier receipt holds that millisecond: then just after everything placed,
+   * as a moved receipt is. Two lines of an adapter a millisecond ahead of us, read within the millisecond the
+   * first was stamped, were stored at one time (decision 1154).
    */
   data(ts: number, receivedAt: number): number {
-    const stamp = ts > receivedAt ? receivedAt : ts;
+    const ahead = ts > receivedAt;
+    const stamp = ahead ? receivedAt : ts;
     let t = stamp;
     if (this.rules.dataAfterDrop) {
-      if (stamp < this.lastLinkChange || (this.moved && stamp <= this.lastData)) {
+      if (stamp < this.lastLinkChange || (stamp <= this.lastData && (this.moved || ahead))) {
         this.receiptTime ??= Math.max(this.lastLinkChange, this.lastData + 1);
         t = this.receiptTime;
       }
+      // The rest of a receipt stamped ahead goes where its first data went (its items stay together).
+      if (ahead) this.receiptTime ??= t;
       this.moved = t > stamp;
     }
     if (t > this.lastData) this.lastData = t;

@@ -2,13 +2,8 @@
 // moments while a real SHDR adapter streams loses nothing it had committed, stores nothing twice, and its
 // derived records equal a from-scratch derivation of the stored observations.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '@takt/db';
-import { createAdapter } from '../../../api/src/repositories/adapters';
-import { createShdrSource } from '../../../api/src/repositories/machine-sources';
-import { aCompany, aMachine } from '../../../api/src/testing/builders';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { demoAdapterFields } from '../demo/demo-adapter';
 import { MachinePipeline } from './pipeline';
 import { CONNECTION_KEY } from '@takt/db';
 import { feedStored } from './rebuild';
@@ -16,6 +11,7 @@ import { loadFieldMaps } from './store';
 import type { FakeAdapter, WorkerProcess } from '../testing/test-support';
 import { fakeAdapter, sleep, spawnWorker, waitFor } from '../testing/test-support';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
+import { aShdrMachine } from '../testing/shdr-machine';
 
 const KILLS = 6;
 
@@ -113,12 +109,7 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
   });
 
   it('loses and doubles nothing it committed, and derives what a rebuild of the stored data derives', async () => {
-    const company = await aCompany(t.db);
-    const scope = companyScope(t.db, company.id);
-    const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
-    const machineId = await aMachine(t.db, company, { name: 'Mill' });
-    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
-    await createShdrSource(scope, { machineId, host: '127.0.0.1', port: adapter.adapter.port }, 0);
+    const { company, machineId } = await aShdrMachine(t.db, adapter.adapter.port);
     const observations = () =>
       t.db
         .selectFrom('observations')

@@ -226,9 +226,10 @@ export class MachinePipeline {
   }
 
   /**
-   * Mutates each observation's `ts` to the time the engine places it at (LinkClock: machine time, never ahead
-   * of its receipt, never before a link drop received earlier); store them after this call, so a re-derivation
-   * from storage places them where this one did. `stored`: they were read back from storage, already placed.
+   * Mutates each observation's `ts` to the time the engine places it at (LinkClock: machine time, ahead of its
+   * receipt only to keep receipts apart, never before a link drop received earlier); store them after this
+   * call, so a re-derivation from storage places them where this one did. `stored`: they were read back from
+   * storage, already placed.
    */
   pushRaw(observations: readonly RawObservation[], receivedAt: number, stored = false): void {
     // Straight into the queue (once per line: no array of its own).
@@ -402,9 +403,11 @@ export class MachinePipeline {
     const from = this.changedFrom;
     this.changedFrom = null;
     // Open records are stored without an end, so materialize a millisecond ahead: a state that began this
-    // very millisecond must not be cut to nothing and lost. Only what the write keeps (records ending at or
-    // after its `from`) is materialized, not the whole history held.
-    const result = (since: number) => this.deriver.result(epochMs(now + 1), since);
+    // very millisecond must not be cut to nothing and lost; nor one that began at data the link clock placed
+    // past its receipt (to keep receipts apart, decision 1154): a millisecond past the latest data as well.
+    // Only what the write keeps (records ending at or after its `from`) is materialized, not the whole history.
+    const until = Math.max(now, this.deriver.lastTs ?? -Infinity) + 1;
+    const result = (since: number) => this.deriver.result(epochMs(until), since);
     if (!this.tookOver) {
       // No machine data yet (a connect, heartbeats): the previous run's records stand, nothing is taken over.
       this.changedBeforeData = Math.min(this.changedBeforeData, from);
