@@ -123,11 +123,15 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
     // The stored row versions (PostgreSQL's xmin: the transaction that wrote each), by table and start.
     const versions = async () => {
       const out = new Map<string, string>();
+      // Program intervals are a view over program_rows and program_open since migration 0059 (decision 1161).
+      const m1 = sql`(select id from observation_machines where machine_id = 'm1')`;
       for (const table of ['state_intervals', 'program_intervals', 'cycles'] as const) {
-        const r = await sql<{
-          start_at: string;
-          v: string;
-        }>`select start_at, xmin::text as v from ${sql.table(table)} where machine_id = 'm1'`.execute(t.db);
+        const r = await sql<{ start_at: string; v: string }>`${
+          table === 'program_intervals'
+            ? sql`select start_at, xmin::text as v from program_rows where m = ${m1}
+                union all select start_at, xmin::text as v from program_open where m = ${m1}`
+            : sql`select start_at, xmin::text as v from ${sql.table(table)} where machine_id = 'm1'`
+        }`.execute(t.db);
         for (const row of r.rows) out.set(`${table} ${Number(row.start_at)}`, row.v);
       }
       return out;
@@ -156,6 +160,33 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
     }
   });
 
+  it('a take-over ends the open program at its time and a new program updates the open row (decision 1161)', async () => {
+    await write([{ companyId: 'c', machineId: 'm1', from: 0, result: history(0, 10_000) }]);
+    const opening = (start: number, end: number) => ({
+      ...history(start, end),
+      programs: [{ start: ms(start), end: ms(end), name: `Q${start}`, open: true }],
+    });
+    await write([
+      { companyId: 'c', machineId: 'm1', from: 9500, takeOverAt: 9500, result: opening(9500, 9800) },
+    ]);
+    expect((await rows('program_intervals', 'm1')).slice(-3)).toEqual([
+      [8000, 9000],
+      [9000, 9500],
+      [9500, null],
+    ]);
+    // The next program: the open row of the machine takes its start and name, the one before is closed.
+    await write([{ companyId: 'c', machineId: 'm1', from: 9800, result: opening(11_000, 12_000) }]);
+    const open = await sql<{
+      start_at: string;
+      name: string;
+    }>`select start_at, name from program_open`.execute(t.db);
+    expect(open.rows.map((r) => [Number(r.start_at), r.name])).toEqual([[11_000, 'Q11000']]);
+    expect((await rows('program_intervals', 'm1')).slice(-2)).toEqual([
+      [9000, 9500],
+      [11_000, null],
+    ]);
+  });
+
   it('finds the records to replace through the (machine_id, end_at) index of migration 0047', async () => {
     const names =
       dialect === 'sqlite'
@@ -172,7 +203,8 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
               .select('indexname' as never)
               .execute()
           ).map((r) => (r as { indexname: string }).indexname);
-    for (const table of ['state_intervals', 'program_intervals', 'faults', 'flag_spans'])
+    for (const table of ['state_intervals', 'faults', 'flag_spans'])
       expect(names).toContain(`${table}_machine_end`);
+    expect(names).toContain('program_rows_m_end');
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '@takt/db';
 import type { DerivationResult } from '@takt/domain';
 import { markRollupsDirtyMany } from '@takt/db/rollups';
+import { writePrograms } from './store-programs';
 
 // Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
 
@@ -208,14 +209,14 @@ export interface DerivedWrite {
   takeOverAt?: number;
 }
 
-const DERIVED_TABLES = ['state_intervals', 'program_intervals', 'faults', 'flag_spans'] as const;
+// Program intervals are stored apart (store-programs.ts, decision 1161).
+const DERIVED_TABLES = ['state_intervals', 'faults', 'flag_spans'] as const;
 
 const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 
 /** The columns each derived table's rows are written with, after company_id and machine_id. */
 const DERIVED_COLUMNS: Record<string, readonly string[]> = {
   state_intervals: ['start_at', 'end_at', 'state', 'reason'],
-  program_intervals: ['sub', 'start_at', 'end_at', 'name'],
   faults: ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
   flag_spans: ['kind', 'start_at', 'end_at'],
   cycles: ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
@@ -238,7 +239,6 @@ const upsertKey = (table: string, at: string, extra?: readonly [string, string])
 /** The derived tables with a primary key, by it (faults have none: their rows are always replaced whole). */
 const UPSERT_KEYS: Record<string, UpsertKey | undefined> = {
   state_intervals: upsertKey('state_intervals', 'start_at'),
-  program_intervals: upsertKey('program_intervals', 'start_at', ['sub', 'int']),
   flag_spans: upsertKey('flag_spans', 'start_at', ['kind', 'text']),
   cycles: upsertKey('cycles', 'end_at'),
 };
@@ -445,6 +445,7 @@ export async function writeDerivedMany(
     }
   }
 
+  await writePrograms(trx, numbered, takeOvers, replaced, newRows.program_intervals!);
   for (const table of [...DERIVED_TABLES, 'cycles'])
     await insertRows(
       trx,
