@@ -38,6 +38,7 @@ import * as m0049 from './2026-11-29-0049-hot-live-rows';
 import * as m0050 from './2026-11-29-0050-job-run-indexes';
 import * as m0051 from './2026-11-29-0051-rollup-weeks-computed';
 import * as m0052 from './2026-11-29-0052-kept-override-steps';
+import * as m0057 from './2026-11-29-0057-report-config-generation';
 import * as m0059 from './2026-11-29-0059-program-rows';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
@@ -81,5 +82,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0050-job-run-indexes': m0050,
   '2026-11-29-0051-rollup-weeks-computed': m0051,
   '2026-11-29-0052-kept-override-steps': m0052,
+  '2026-11-29-0057-report-config-generation': m0057,
   '2026-11-29-0059-program-rows': m0059,
 };
