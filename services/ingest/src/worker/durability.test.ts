@@ -11,9 +11,15 @@ import { loadFieldMaps } from './store';
 import type { FakeAdapter, WorkerProcess } from '../testing/test-support';
 import { fakeAdapter, sleep, spawnWorker, waitFor } from '../testing/test-support';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
+import { mulberry32 } from '../demo/demo-script';
 import { aShdrMachine } from '../testing/shdr-machine';
 
 const KILLS = 6;
+/**
+ * The kill delays' seed, named in every failure: TAKT_TEST_SEED=<seed> replays a failed run's schedule (not its
+ * timing, which the machine's load decides).
+ */
+const SEED = Number(process.env.TAKT_TEST_SEED ?? Math.floor(Math.random() * 2 ** 32));
 
 /**
  * An adapter that streams a line every 3 ms on whatever connection is open, each line tagged `seq|n` (n
@@ -24,6 +30,8 @@ async function streamingAdapter() {
   const sent: number[][] = [];
   const keysOf = new Map<number, string[]>();
   const connectionOf = new Map<number, number>();
+  /** Each line's stamp and the adapter's clock when it sent it (a stamp ahead of that clock is placed at its receipt). */
+  const sentAt = new Map<number, string>();
   let streaming = true;
   let n = 0;
   let lastTs = 0;
@@ -42,8 +50,10 @@ async function streamingAdapter() {
       const line = (pairs: Array<[string, string | number]>) => {
         if (socket.destroyed) return;
         const seq = ++n;
-        lastTs = Math.max(Date.now(), lastTs + 1); // one line per millisecond at most: ts names the line
+        const now = Date.now();
+        lastTs = Math.max(now, lastTs + 1); // one line per millisecond at most: ts names the line
         sent[index]!.push(seq);
+        sentAt.set(seq, `stamped ${lastTs} at ${now}`);
         keysOf.set(seq, ['seq', ...pairs.map(([k]) => k)]);
         connectionOf.set(seq, index);
         const body = pairs.map(([k, v]) => `${k}|${v}`).join('|');
@@ -74,6 +84,7 @@ async function streamingAdapter() {
     sent,
     keysOf,
     connectionOf,
+    sentAt,
     stop: () => {
       streaming = false;
     },
@@ -120,6 +131,7 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
         .execute();
 
     const kills: string[] = [];
+    const random = mulberry32(SEED);
     const storedRuns = async () => runsWithData(await observations()).length;
     // Each worker's process is spawned while the one before runs: it loads its modules meanwhile and opens
     // nothing before start(), so the kills fall in the workers' own start-up and runs, never in module loading.
@@ -137,17 +149,25 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
       // until at least two killed runs stored data, or the test would prove nothing about restarts.
       for (let k = 0; k < KILLS || (k < 3 * KILLS && (await storedRuns()) < 2); k++) {
         const worker = next;
+        const firstLink = adapter.adapter.sockets.length;
         expect(await worker.start(), worker.stderr()).toBe(true);
         let up = false;
         void worker.ready.then((ready) => (up = ready));
         next = spawnNext();
         // Every third kill counts from the start (it may hit start-up), the others from the first batches on.
         const fromStart = k % 3 === 0;
-        const delay = Math.round(Math.random() * (fromStart ? 1500 : 600));
+        const delay = Math.round(random() * (fromStart ? 1500 : 600));
         if (!fromStart && (await worker.ready)) await sleep(50);
         await sleep(delay);
         await worker.kill();
-        kills.push(`${fromStart ? 'start' : 'ready'}+${delay}ms${up ? '' : ' (in start-up)'}`);
+        // The adapter's connections accepted during this worker's life (the next one starts after the kill), so
+        // that a failure naming a row's connection names its worker too.
+        const accepted = adapter.adapter.sockets.length;
+        const opened =
+          accepted === firstLink
+            ? 'no connection'
+            : `connection ${firstLink}${accepted - firstLink > 1 ? `-${accepted - 1}` : ''}`;
+        kills.push(`${fromStart ? 'start' : 'ready'}+${delay}ms${up ? '' : ' (in start-up)'} (${opened})`);
       }
 
       // A last run that is let finish: every line it was sent gets committed.
@@ -171,7 +191,7 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
     } finally {
       await Promise.all(spawned.map((w) => w.kill()));
     }
-    const why = `kills: ${kills.join(', ')}`;
+    const why = `seed ${SEED}; kills: ${kills.join(', ')}`;
 
     const rows = await observations();
     // Nothing doubled: one row per (ts, key), and the worker's own rows are only connection changes. A failure
@@ -180,7 +200,7 @@ describe.each(DIALECTS)('an ingest worker killed at random moments (%s)', (diale
     for (const r of rows) count.set(`${r.ts}|${r.key}`, (count.get(`${r.ts}|${r.key}`) ?? 0) + 1);
     const doubled = rows.filter((r) => count.get(`${r.ts}|${r.key}`)! > 1);
     const onConnection = (r: (typeof rows)[number]) =>
-      `${r.ts} ${r.key}=${r.value}${r.key === 'seq' ? ` (connection ${adapter.connectionOf.get(Number(r.value))})` : ''}`;
+      `${r.ts} ${r.key}=${r.value}${r.key === 'seq' ? ` (connection ${adapter.connectionOf.get(Number(r.value))}, ${adapter.sentAt.get(Number(r.value))})` : ''}`;
     expect(doubled.map(onConnection), why).toEqual([]);
     const lines = rows.filter((r) => r.key !== CONNECTION_KEY);
     const stored = lines.filter((r) => r.key === 'seq').map((r) => Number(r.value));
