@@ -5,6 +5,7 @@ import { DIALECTS } from '@takt/db/testing';
 import type { Caller } from '../http/context';
 import type { Company } from '../repositories/company';
 import type { ServiceCtx } from '../services/context';
+import { downtimeReport } from '../services/report-downtime';
 import {
   LIVE_REUSE_MS,
   SETTLED_REUSE_MS,
@@ -136,6 +137,31 @@ describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
       user: { role: 'manager', isRoot: false },
       company: { productTier: company.productTier },
     } as unknown as Caller,
+  });
+
+  it("the downtime report's figures are shared without its periods; the list, the detail and the CSV keep them", async () => {
+    const a = await plant('Mill');
+    const ctx = ctxOf(a.company, NOW);
+    const q = {
+      start: D,
+      end: D + 12 * HOUR,
+      showPlanned: true,
+      showUnplanned: true,
+      showUncategorized: true,
+    };
+    const full = await downtimeReport(ctx, q);
+    expect(full.periods).toHaveLength(2);
+    const figures = await downtimeReport(ctx, q, 'downtime', false);
+    // Decision 1160: the figures' answer holds no period (a month of a plant's periods weighs megabytes).
+    expect(figures.periods).toEqual([]);
+    const { periods: _p, ...rest } = full;
+    expect({ ...figures, periods: undefined }).toEqual({ ...rest, periods: undefined });
+    expect(sharedAnswersKept(h.t.db).answers).toBe(2);
+    // Again: both given from the shared answers; with detail the items are listed.
+    expect(await downtimeReport(ctx, q, 'downtime', false)).toBe(figures);
+    expect((await downtimeReport(ctx, { ...q, detail: true }, 'downtime', false)).items).toHaveLength(2);
+    const csv = await h.get(`${path}&format=csv`, a.cookie);
+    expect((await csv.text()).trim().split('\n')).toHaveLength(3);
   });
 
   it('concurrent identical calls compute once; another company, a later now or a new version compute again', async () => {

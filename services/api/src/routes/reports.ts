@@ -85,8 +85,9 @@ export const reportsRoutes = new Hono<AppEnv>()
   })
   .get('/downtime', performance, async (c) => {
     const q = queryParams(c, downtimeReportQuerySchema);
-    const { periods, ...report } = await downtimeReport(requestCtx(c, c.var.scope), q);
-    if (q.format === 'csv')
+    const csv = q.format === 'csv';
+    const { periods, ...report } = await downtimeReport(requestCtx(c, c.var.scope), q, 'downtime', csv);
+    if (csv)
       return csvResponse(
         c,
         'downtime.csv',

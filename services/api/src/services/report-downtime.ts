@@ -125,6 +125,25 @@ const matchesReason = (
     : p.reasonId !== NO_DATA_REASON && matchesDowntimeCategory(p.annotationType, categoryId));
 
 /**
+ * True when none of the machines has an ACTIVE state row beginning in [from, to): then loadDowntimeFacts over a
+ * range ending at `from` reads the same rows as over one ending at `to` (the bounds of each machine end where
+ * its next run after the range's end begins, or nowhere), so the facts of the longer range serve both.
+ */
+async function noRunBegins(ctx: ServiceCtx, ids: readonly string[], from: number, to: number) {
+  if (ids.length === 0 || !(from < to)) return true;
+  const row = await ctx.scope.db
+    .selectFrom('state_intervals')
+    .select('machine_id')
+    .where('machine_id', 'in', [...ids])
+    .where('state', '=', 'ACTIVE')
+    .where('start_at', '>=', from)
+    .where('start_at', '<', to)
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined;
+}
+
+/**
  * Company-wide downtime (reports-admin §2): each machine's periods as the workcenter list computes them
  * (setup left out, live-operations §5), clipped to the range, then to the selected shifts and, with
  * onlyScheduled, to job-run time; filtered by planned value, reason and hidden reasons. The No data of
@@ -143,8 +162,12 @@ async function computeDowntimeReport(
   const until = Math.min(q.end, ctx.now);
   const ids = machines.map((m) => m.id);
   // Every machine's state rows, annotations and reasons in a fixed number of queries (decision 1147): what
-  // splits their downtime into periods, and (over the same range) what their No data is judged on.
-  const facts = await loadDowntimeFacts(ctx.scope.db, ids, range);
+  // splits their downtime into periods, and what their No data up to now is judged on: read once, also for a
+  // range reaching past now, unless a run begins between now and its end (decision 1160).
+  const [facts, sameFacts] = await Promise.all([
+    loadDowntimeFacts(ctx.scope.db, ids, range),
+    until === q.end ? true : noRunBegins(ctx, ids, until, q.end),
+  ]);
   const [hidden, runs, recomputing, sources, settings] = await Promise.all([
     q.includeHidden ? Promise.resolve(new Set<string>()) : hiddenReasonIds(ctx.scope),
     q.onlyScheduled ? runsOverlapping(ctx.scope, ids, range) : Promise.resolve([]),
@@ -153,7 +176,7 @@ async function computeDowntimeReport(
       ctx.scope.db,
       ids,
       { start: q.start, end: until },
-      { now: ctx.now, downtimeOnly: true, ...(until === q.end ? { facts } : {}) },
+      { now: ctx.now, downtimeOnly: true, ...(sameFacts ? { facts } : {}) },
     ),
     companySettings(ctx.scope),
   ]);
@@ -283,13 +306,24 @@ async function computeDowntimeReport(
   };
 }
 
-/** computeDowntimeReport, its answer shared with the same call's other callers (decision 1148). */
+/**
+ * computeDowntimeReport, its answer shared with the same call's other callers (decision 1148). `list` false (the
+ * report's JSON without detail): the answer keeps the figures only, `periods` empty, so a month of 100 machines
+ * (tens of thousands of periods, more than a shared answer may weigh) is small enough to be shared (decision 1160).
+ */
 export const downtimeReport = (
   ctx: ServiceCtx,
   q: DowntimeReportQuery,
   /** The maximum range: the report's 31 days; the timeline list's day; the warehouse call's two years (1096). */
   limit: RangeLimitedReport | null = 'downtime',
-) => sharedAnswer(ctx, `downtime:${limit}`, q, q, () => computeDowntimeReport(ctx, q, limit));
+  list = true,
+) => {
+  const keep = list || q.detail === true;
+  return sharedAnswer(ctx, `downtime:${limit}${keep ? '' : ':figures'}`, q, q, async () => {
+    const report = await computeDowntimeReport(ctx, q, limit);
+    return keep ? report : { ...report, periods: [] as ReportPeriod[] };
+  });
+};
 
 /**
  * The downtime grid (reports-admin §2): Start, Duration (minutes, 2 decimals), Machine, Reason, Message, Planned;
