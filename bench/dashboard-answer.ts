@@ -7,7 +7,8 @@
 // Not a test: figures only.
 // Run: npx tsx bench/dashboard-answer.ts [machines=100,1000] [sqlite|postgres|both]
 //   BENCH_CALLS=n: calls of each kind (30); BENCH_PROFILE=dir: a CPU profile of 20 answers, written to dir;
-//   BENCH_BEFORE=dir: a checkout of an earlier commit, its dashboard service timed beside this one.
+//   BENCH_BEFORE=dir: a checkout of an earlier commit, its dashboard service timed beside this one (the answers
+//   must be equal); BENCH_ROLLUPS=0: no stored rollups (else the worker's rows computed 2 s before now).
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +18,7 @@ import type { LogEvent } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CONNECTION_KEY, companyScope, sqliteFilePath } from '@takt/db';
+import { recomputeRollups } from '@takt/db/rollups';
 import type { CompanyScope, Database, DialectName } from '@takt/db';
 import type { DashboardResponse } from '@takt/domain';
 import { DEMO_LOGINS, ensureDemoCompany } from '@takt/api';
@@ -41,6 +43,8 @@ const NOW = 1_763_800_000_000; // 2025-11-22 02:26 in Chicago: the third shift's
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
+const ROLLUPS = process.env.BENCH_ROLLUPS !== '0';
+const ROLLUPS_AGO = 2000;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -232,6 +236,17 @@ async function aPlant(h: ApiHarness, machines: number): Promise<{ scope: Company
     1000,
     (rows) => scope.insertInto('annotations', rows).execute(),
   );
+  // Decision 1155: the rollup worker's rows as it leaves them, computed ROLLUPS_AGO before the answers' now, so a
+  // goal reads its stored hours and a fresh tail (BENCH_ROLLUPS=0: none stored, every goal from the facts).
+  if (ROLLUPS)
+    for (const id of ids)
+      await recomputeRollups(db, {
+        companyId: company_id,
+        machineId: id,
+        from: NOW - 36 * HOUR,
+        to: NOW - ROLLUPS_AGO,
+        now: NOW - ROLLUPS_AGO,
+      });
   if (h.t.dialect === 'postgres') await sql`analyze`.execute(db);
   return { scope, cookie: await h.login(admin.email, admin.password) };
 }
@@ -370,8 +385,9 @@ async function bench(dialect: DialectName, machines: number) {
       };
       versus = { before: [], after: [] };
       for (let i = 0; i < 3; i++) {
-        await earlier.dashboard(scope, undefined, NOW, true);
-        await dashboard(scope, undefined, NOW, true);
+        const was = JSON.stringify(await earlier.dashboard(scope, undefined, NOW, true));
+        const is = JSON.stringify(await dashboard(scope, undefined, NOW, true));
+        if (was !== is) throw new Error(`the answer differs from ${BEFORE}'s`);
       }
       for (let i = 0; i < CALLS; i++) {
         let a = performance.now();

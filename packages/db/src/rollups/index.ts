@@ -8,3 +8,4 @@ export * from './days';
 export * from './claims';
 export * from './manual-states';
 export * from './version';
+export * from './held-rows';

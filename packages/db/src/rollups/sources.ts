@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { RollupSource } from '@takt/domain';
 import type { Database } from '../schema';
 import {
@@ -37,13 +38,21 @@ export async function loadRollupSource(
  * dashboard of 50+ machines costs a handful of round trips instead of several per machine. Every id gets
  * a source. `downtimeOnly`: only the states, the downtime annotations cover and the monitored life (what
  * domain noDataSpans reads), without spans, cycles, adjustments or runs. `facts`: loadDowntimeFacts of the
- * same machines over the same range, when the caller has read them already.
+ * same machines over the same range, when the caller has read them already. `within`: each machine's cycles and
+ * part adjustments only inside its own span in the range (a tile goal's head, decision 1155: the machines' runs
+ * start at different times; the other facts are few). `spans: false`: no spindle or in-cut spans (a parts goal).
  */
 export async function loadRollupSources(
   db: Kysely<Database>,
   machineIds: readonly string[],
   range: { start: number; end: number },
-  opts: { now?: number; downtimeOnly?: boolean; facts?: DowntimeFacts } = {},
+  opts: {
+    now?: number;
+    downtimeOnly?: boolean;
+    facts?: DowntimeFacts;
+    within?: ReadonlyMap<string, { start: number; end: number }>;
+    spans?: false;
+  } = {},
 ): Promise<Map<string, RollupSource>> {
   const out = new Map<string, RollupSource>();
   if (machineIds.length === 0) return out;
@@ -52,41 +61,64 @@ export async function loadRollupSources(
   const unless = <T>(q: () => Promise<T[]>): Promise<T[]> => (opts.downtimeOnly ? Promise.resolve([]) : q());
   // Which annotation covers which downtime is decided on whole downtime periods, as the downtime list
   // decides it; state time is still clipped to the range.
+  // The machines' rows in the range, or each in its own span of it (`within`).
+  const perMachine = <T extends 'cycles' | 'part_adjustments'>(
+    eb: ExpressionBuilder<Database, T>,
+    at: 'end_at' | 'adjustment_time',
+  ) => {
+    const time = sql.ref<number>(at);
+    if (!opts.within)
+      return eb.and([
+        eb(sql.ref('machine_id'), 'in', ids),
+        eb(time, '>=', range.start),
+        eb(time, '<', range.end),
+      ]);
+    return eb.or(
+      ids.map((id) => {
+        const w = opts.within!.get(id) ?? range;
+        return eb.and([
+          eb(sql.ref('machine_id'), '=', id),
+          eb(time, '>=', Math.max(w.start, range.start)),
+          eb(time, '<', Math.min(w.end, range.end)),
+        ]);
+      }),
+    );
+  };
   const [downtime, spans, cycles, adjustments, runs, life] = await Promise.all([
     opts.facts ?? loadDowntimeFacts(db, ids, range),
     unless(() =>
-      Promise.all(
-        chunksOf(ids, BOUNDS_CHUNK / 2).map((chunk) =>
-          db
-            .selectFrom('flag_spans')
-            .select(['machine_id', 'kind', 'start_at', 'end_at'])
-            .where((eb) =>
-              eb.or(
-                chunk.flatMap((id) =>
-                  FLAG_KINDS.map((kind) =>
-                    eb.and([
-                      eb('machine_id', '=', id),
-                      eb('kind', '=', kind),
-                      eb('start_at', '>=', sinceLastStart('flag_spans', id, kind, range.start)),
-                    ]),
+      opts.spans === false
+        ? Promise.resolve([])
+        : Promise.all(
+            chunksOf(ids, BOUNDS_CHUNK / 2).map((chunk) =>
+              db
+                .selectFrom('flag_spans')
+                .select(['machine_id', 'kind', 'start_at', 'end_at'])
+                .where((eb) =>
+                  eb.or(
+                    chunk.flatMap((id) =>
+                      FLAG_KINDS.map((kind) =>
+                        eb.and([
+                          eb('machine_id', '=', id),
+                          eb('kind', '=', kind),
+                          eb('start_at', '>=', sinceLastStart('flag_spans', id, kind, range.start)),
+                        ]),
+                      ),
+                    ),
                   ),
-                ),
-              ),
-            )
-            .where('start_at', '<', range.end)
-            .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
-            .orderBy('start_at')
-            .execute(),
-        ),
-      ).then((parts) => parts.flat()),
+                )
+                .where('start_at', '<', range.end)
+                .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
+                .orderBy('start_at')
+                .execute(),
+            ),
+          ).then((parts) => parts.flat()),
     ),
     unless(() =>
       db
         .selectFrom('cycles')
         .selectAll()
-        .where('machine_id', 'in', ids)
-        .where('end_at', '>=', range.start)
-        .where('end_at', '<', range.end)
+        .where((eb) => perMachine(eb, 'end_at'))
         .orderBy('end_at')
         .execute(),
     ),
@@ -102,9 +134,7 @@ export async function loadRollupSources(
           'type_id',
           'kind',
         ])
-        .where('machine_id', 'in', ids)
-        .where('adjustment_time', '>=', range.start)
-        .where('adjustment_time', '<', range.end)
+        .where((eb) => perMachine(eb, 'adjustment_time'))
         .execute(),
     ),
     unless(() =>

@@ -11,7 +11,7 @@ import {
 } from '../metrics/parts-goal';
 import type { PartBehaviorFields } from '../metrics/production';
 import { goodOf, partCountMultiplier } from '../metrics/production';
-import type { RollupSource, RollupSum } from '../rollup/rollup';
+import type { Rollup, RollupSource, RollupSum } from '../rollup/rollup';
 import { buildRollups, efficiencyTotals, sumRollups } from '../rollup/rollup';
 import type { GoalStatus } from './status';
 import { goalStatus, utilizationStatus } from './status';
@@ -118,15 +118,37 @@ export function oeeGoalStatus(run: Pick<LiveGoalRun, 'idealCycleTime'> | null, g
   return run.idealCycleTime > 0 ? goal : 'noJobStandards';
 }
 
+/**
+ * Stored rollup rows that still hold (decision 1155): whole buckets, contiguous, over [from, to), with the facts
+ * from `to` on (`tail`). The goal's sums then build rows from facts only before `from` (from the source) and from
+ * `to` (from the tail): the same rows a build from the facts alone gives, since buckets never straddle an hour.
+ */
+export interface HeldRollups {
+  rows: readonly Rollup[];
+  from: number;
+  to: number;
+  tail: RollupSource;
+}
+
 function sumOver(
   calendar: CompanyCalendar,
   source: RollupSource,
   start: number,
   end: number,
+  held?: HeldRollups | null,
 ): RollupSum | null {
   if (end <= start) return null;
   const range = { start: epochMs(start), end: epochMs(end) };
-  return sumRollups(buildRollups(source, rollupBuckets(calendar, range)), range);
+  const built = (s: RollupSource, from: number, to: number) =>
+    to > from ? buildRollups(s, rollupBuckets(calendar, { start: epochMs(from), end: epochMs(to) })) : [];
+  if (!held) return sumRollups(built(source, start, end), range);
+  // The caller's `start` is at or before held.from (the stored rows start at a bucket boundary after it).
+  const rows = [
+    ...built(source, start, Math.min(held.from, end)),
+    ...held.rows,
+    ...built(held.tail, Math.max(start, held.to), end),
+  ];
+  return sumRollups(rows, range);
 }
 
 const percent = (fraction: number | null | undefined): number | null =>
@@ -188,15 +210,23 @@ function runGoalStatus(
  * The parts goal of liveFigures alone (what a dashboard tile shows of them, decision 1146): the same sums, without
  * the window's utilization and OEE. `source` must cover the run from its start up to `now`.
  */
-export function liveGoal(input: Omit<LiveFiguresInput, 'windowStart'>): LivePartsGoal {
-  const { calendar, source, run, now, limits } = input;
+export function liveGoal(
+  input: Omit<LiveFiguresInput, 'windowStart'> & {
+    /** Stored rows from a bucket boundary at or after the production start (decision 1155); `source` covers
+     * the run's start up to their `from`. */
+    held?: HeldRollups | null;
+  },
+): LivePartsGoal {
+  const { calendar, source, run, now, limits, held } = input;
   const productionStart = run?.productionStart ?? null;
-  const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now) : null;
+  const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now, held) : null;
   // The run's parts from its start (the parts kept from setup count; the setup removal is at the production
   // start), as the jobs report and the good-parts check count the run (decision 1020).
   const partsFrom = run?.startAt ?? productionStart;
   const partsSum =
-    partsFrom != null && partsFrom !== productionStart ? sumOver(calendar, source, partsFrom, now) : runSum;
+    partsFrom != null && partsFrom !== productionStart
+      ? sumOver(calendar, source, partsFrom, now, held)
+      : runSum;
   return livePartsGoal(run, runSum, now, limits, partsSum);
 }
 

@@ -17,7 +17,7 @@ import type {
   UtilizationEntry,
 } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
-import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
+import { loadCalendar, loadDowntimeFacts, loadHeldRollups, loadRollupSources } from '@takt/db/rollups';
 import { companyLimits, openRunsOn } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
 import { currentWindow, goalRun, runFigures } from './workcenter';
@@ -102,8 +102,10 @@ export const figuresContext = async (scope: CompanyScope): Promise<FiguresContex
 /**
  * The parts goal of each of the machines at `now` (the tiles of GET /api/dashboard and GET /api/dashboard/parts,
  * decision 1146): liveGoal, the goal liveFigures gives the card, without the window's utilization and OEE the
- * tile does not show. Only machines running a job read facts, and from their run's start (liveGoal needs no
- * more): in two batches, as dashboardFigures, the runs begun in the current window and the older ones.
+ * tile does not show. Only machines running a job read anything. Decision 1155: a machine whose stored hourly rows
+ * still hold from its production start on (loadHeldRollups) reads facts only before them (from its run's start
+ * to the first of them, the head) and after them (the fresh tail); the others read the facts from their run's
+ * start, in two batches as dashboardFigures, the runs begun in the current window and the older ones.
  */
 export async function dashboardGoals(
   scope: CompanyScope,
@@ -115,31 +117,94 @@ export async function dashboardGoals(
   const out = new Map<string, PartsEntry>();
   if (machineIds.length === 0) return out;
   const scheduled = machineIds.filter((id) => runs.has(id));
-  const { calendar, limits } = known ?? (await figuresContext(scope));
+  const [{ calendar, limits }, held] = await Promise.all([
+    known ?? figuresContext(scope),
+    loadHeldRollups(
+      scope.db,
+      scope.companyId,
+      scheduled.map((id) => {
+        const run = runs.get(id)!;
+        return { machineId: id, from: run.setupEnd ?? run.startAt };
+      }),
+      now,
+    ),
+  ]);
   const windowStart = currentWindow(calendar, now).start;
-  const batches = [
-    { ids: [] as string[], start: now },
-    { ids: [] as string[], start: now },
+  const batches: FactBatch[] = [
+    { ids: [], start: now, end: now },
+    { ids: [], start: now, end: now },
+  ];
+  // The heads, each machine's cycles and adjustments read inside its own head only (they start at different times).
+  const head: FactBatch = { ids: [], start: now, end: now };
+  const within = new Map<string, { start: number; end: number }>();
+  const tails: FactBatch[] = [
+    { ids: [], start: now, end: now },
+    { ids: [], start: now, end: now },
   ];
   for (const id of scheduled) {
     const start = runs.get(id)!.startAt;
-    const batch = batches[start < windowStart ? 1 : 0]!;
-    batch.ids.push(id);
-    batch.start = Math.min(batch.start, start);
+    const h = held.get(id);
+    if (!h) {
+      addTo(batches[start < windowStart ? 1 : 0]!, id, start, now);
+      continue;
+    }
+    // Tails a quarter of an hour old or more (a mark the worker has not reached) read apart from the fresh ones.
+    addTo(tails[h.to < now - TAIL_APART_MS ? 1 : 0]!, id, h.to, now);
+    if (start < h.from) {
+      addTo(head, id, start, h.from);
+      within.set(id, { start, end: h.from });
+    }
   }
-  const sources = await Promise.all(
-    batches.map((b) => loadRollupSources(scope.db, b.ids, { start: b.start, end: now }, { now })),
-  );
+  // A goal reads no spindle or in-cut spans.
+  const load = (b: FactBatch, heads?: typeof within) =>
+    loadRollupSources(scope.db, b.ids, { start: b.start, end: b.end }, { now, spans: false, within: heads });
+  const [sources, headSources, tailSources] = await Promise.all([
+    Promise.all(batches.map((b) => load(b))),
+    Promise.all([load(head, within)]),
+    Promise.all(tails.map((b) => load(b))),
+  ]);
+  const find = (maps: ReadonlyArray<Map<string, RollupSource>>, id: string) =>
+    maps.map((m) => m.get(id)).find((x) => x !== undefined);
   for (const id of machineIds) {
     const run = runs.get(id);
-    const source = sources[0]!.get(id) ?? sources[1]!.get(id);
-    const goal = source
-      ? liveGoal({ calendar, source, run: goalRun(run), now, limits })
-      : livePartsGoal(null, null, now, limits);
+    const h = held.get(id);
+    const tail = h && find(tailSources, id);
+    const source = find(sources, id) ?? (h ? (find(headSources, id) ?? tail) : undefined);
+    const goal =
+      run && source
+        ? liveGoal({
+            calendar,
+            source,
+            run: goalRun(run),
+            now,
+            limits,
+            held: h && tail ? { ...h, tail } : null,
+          })
+        : livePartsGoal(null, null, now, limits);
     out.set(id, partsEntry(id, run, goal));
   }
   return out;
 }
+
+/** Machines whose facts are read at once over [start, end). */
+interface FactBatch {
+  ids: string[];
+  start: number;
+  end: number;
+}
+
+const addTo = (b: FactBatch, id: string, start: number, end: number) => {
+  b.ids.push(id);
+  if (b.ids.length === 1) {
+    b.start = start;
+    b.end = end;
+  } else {
+    b.start = Math.min(b.start, start);
+    b.end = Math.max(b.end, end);
+  }
+};
+
+const TAIL_APART_MS = 15 * 60_000;
 
 /**
  * Dashboard figures of the given machines at `now`. Facts are loaded in at most two batches: machines whose

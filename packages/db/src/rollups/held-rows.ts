@@ -1,0 +1,190 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { DEFAULT_PLANNED_LIMIT_MS, epochMs } from '@takt/domain';
+import type { Rollup } from '@takt/domain';
+import type { Database } from '../schema';
+import { BOUNDS_CHUNK, chunksOf } from './range-reads';
+import { storedMeasures } from './read';
+
+// Decision 1155: the stored hourly rows a live figure can take instead of summing the facts again (the tile's
+// goal): those a build from the facts now would give, so only the facts before and after them are read.
+
+/** A machine's stored rows that still hold: whole buckets, contiguous, over [from, to). */
+export interface HeldRows {
+  rows: Rollup[];
+  from: number;
+  to: number;
+}
+
+/**
+ * For each machine, its stored hourly rows starting at or after `from` and ending by `now` that still hold:
+ * none at or after the start of a pending dirty mark (facts changed there and the worker has not recomputed
+ * them yet; read in the same statement as the rows, so a mark and the rows it covers are seen together), and
+ * none computed while a downtime judged on its duration (plannedWithLimit, an annotation without an end) was
+ * still within its limit if it is past it now (nothing marks a period that crosses its limit by time passing).
+ * The rows stop at the first gap. Machines without such a row are left out. Machine ids must be the caller's.
+ */
+export async function loadHeldRollups(
+  db: Kysely<Database>,
+  companyId: string,
+  wants: ReadonlyArray<{ machineId: string; from: number }>,
+  now: number,
+): Promise<Map<string, HeldRows>> {
+  const out = new Map<string, HeldRows>();
+  if (wants.length === 0) return out;
+  const chunks = chunksOf(
+    wants.map((w) => w.machineId),
+    BOUNDS_CHUNK,
+  );
+  const fromOf = new Map(wants.map((w) => [w.machineId, w.from]));
+  const minFrom = Math.min(...wants.map((w) => w.from));
+  const [stored, limited] = await Promise.all([
+    Promise.all(
+      chunks.map((chunk) =>
+        db
+          .selectFrom('rollups as r')
+          .leftJoin('rollup_dirty as d', 'd.machine_id', 'r.machine_id')
+          .select(['r.machine_id', 'r.start_at', 'r.end_at', 'r.shift_id', 'r.measures', 'r.computed_at'])
+          .where((eb) =>
+            eb.or(
+              chunk.map((id) =>
+                eb.and([eb('r.machine_id', '=', id), eb('r.start_at', '>=', fromOf.get(id)!)]),
+              ),
+            ),
+          )
+          .where('r.end_at', '<=', now)
+          .where((eb) => eb.or([eb('d.from_at', 'is', null), eb('r.end_at', '<=', eb.ref('d.from_at'))]))
+          .orderBy('r.machine_id')
+          .orderBy('r.start_at')
+          .execute(),
+      ),
+    ).then((parts) => parts.flat()),
+    limitedAnnotations(db, companyId, [...fromOf.keys()], minFrom, now),
+  ]);
+  const byMachine = new Map<string, typeof stored>();
+  for (const r of stored) {
+    const list = byMachine.get(r.machine_id);
+    if (list) list.push(r);
+    else byMachine.set(r.machine_id, [r]);
+  }
+  // Only an annotation some row was computed within its limit of matters: its period's end is read for those.
+  const judged = await pastTheirLimit(
+    db,
+    limited.filter((a) =>
+      (byMachine.get(a.machineId) ?? []).some(
+        (r) => Number(r.computed_at) <= a.settledAt && Number(r.end_at) > a.start,
+      ),
+    ),
+    now,
+  );
+  for (const [machineId, rows] of byMachine) {
+    const cuts = judged.get(machineId) ?? [];
+    const held: Rollup[] = [];
+    let to = Number(rows[0]!.start_at);
+    for (const r of rows) {
+      const start = Number(r.start_at);
+      const end = Number(r.end_at);
+      const computedAt = Number(r.computed_at);
+      if (start !== to) break;
+      // Computed while such a downtime in it still counted as planned: read from the facts.
+      if (cuts.some((c) => computedAt <= c.settledAt && end > c.start && start < c.end)) break;
+      held.push({
+        ...storedMeasures(r.measures),
+        machineId,
+        start: epochMs(start),
+        end: epochMs(end),
+        shiftId: r.shift_id,
+      });
+      to = end;
+    }
+    if (held.length > 0) out.set(machineId, { rows: held, from: Number(held[0]!.start), to });
+  }
+  return out;
+}
+
+/** A plannedWithLimit annotation without an end: rows computed at or before `settledAt` judged it within its limit. */
+interface LimitedAnnotation {
+  id: string;
+  machineId: string;
+  start: number;
+  limitMs: number;
+  settledAt: number;
+}
+
+/** The machines' plannedWithLimit annotations without an end whose limit ends after `from`. */
+async function limitedAnnotations(
+  db: Kysely<Database>,
+  companyId: string,
+  machineIds: readonly string[],
+  from: number,
+  now: number,
+): Promise<LimitedAnnotation[]> {
+  const longest = sql<number>`(select coalesce(max(l.planned_limit_ms), ${DEFAULT_PLANNED_LIMIT_MS})
+    from annotation_types l where l.company_id = ${companyId} and l.planned_behavior = 'plannedWithLimit')`;
+  const rows = await db
+    .selectFrom('annotations as a')
+    .innerJoin('annotation_types as t', 't.id', 'a.annotation_type_id')
+    .where('a.machine_id', 'in', [...machineIds])
+    .where('a.end_at', 'is', null)
+    .where('t.planned_behavior', '=', 'plannedWithLimit')
+    .where('a.start_at', '<', now)
+    .where(sql<boolean>`a.start_at > ${from} - ${longest}`)
+    .select(['a.id', 'a.machine_id', 'a.start_at', 't.planned_limit_ms'])
+    .execute();
+  return rows
+    .map((r) => {
+      const limitMs = Number(r.planned_limit_ms ?? DEFAULT_PLANNED_LIMIT_MS);
+      const start = Number(r.start_at);
+      return { id: r.id, machineId: r.machine_id, start, limitMs, settledAt: start + limitMs };
+    })
+    .filter((a) => a.settledAt >= from);
+}
+
+/**
+ * Of those annotations, the downtime each covers that is past its limit now: its piece ends at the next ACTIVE or
+ * SETUP state or the next annotation, as derive/downtime-pieces.ts splits it (an estimate that can only be later
+ * than the piece's end, so never a period taken for within its limit when it is not).
+ */
+async function pastTheirLimit(
+  db: Kysely<Database>,
+  annotations: readonly LimitedAnnotation[],
+  now: number,
+): Promise<Map<string, Array<{ start: number; end: number; settledAt: number }>>> {
+  const out = new Map<string, Array<{ start: number; end: number; settledAt: number }>>();
+  if (annotations.length === 0) return out;
+  const rows = await db
+    .selectFrom('annotations as a')
+    .where(
+      'a.id',
+      'in',
+      annotations.map((a) => a.id),
+    )
+    .select((eb) => [
+      'a.id',
+      eb
+        .selectFrom('state_intervals as s')
+        .whereRef('s.machine_id', '=', 'a.machine_id')
+        .whereRef('s.start_at', '>', 'a.start_at')
+        .where('s.state', 'in', ['ACTIVE', 'SETUP'])
+        .select((e) => e.fn.min<number>('s.start_at').as('t'))
+        .as('active_at'),
+      eb
+        .selectFrom('annotations as b')
+        .whereRef('b.machine_id', '=', 'a.machine_id')
+        .whereRef('b.start_at', '>', 'a.start_at')
+        .select((e) => e.fn.min<number>('b.start_at').as('t'))
+        .as('next_at'),
+    ])
+    .execute();
+  const byId = new Map(annotations.map((a) => [a.id, a]));
+  for (const r of rows) {
+    const a = byId.get(r.id)!;
+    const ends = [r.active_at, r.next_at].filter((t) => t != null).map(Number);
+    const end = ends.length > 0 ? Math.min(...ends) : Number.POSITIVE_INFINITY;
+    if (Math.min(end, now) - a.start <= a.limitMs) continue;
+    const list = out.get(a.machineId) ?? [];
+    list.push({ start: a.start, end, settledAt: a.settledAt });
+    out.set(a.machineId, list);
+  }
+  return out;
+}
