@@ -41,6 +41,7 @@ export async function loadRollupSource(
  * same machines over the same range, when the caller has read them already. `within`: each machine's cycles and
  * part adjustments only inside its own span in the range (a tile goal's head, decision 1155: the machines' runs
  * start at different times; the other facts are few). `spans: false`: no spindle or in-cut spans (a parts goal).
+ * `life`: loadMonitoredFrom of the machines, read once for several ranges.
  */
 export async function loadRollupSources(
   db: Kysely<Database>,
@@ -52,6 +53,8 @@ export async function loadRollupSources(
     facts?: DowntimeFacts;
     within?: ReadonlyMap<string, { start: number; end: number }>;
     spans?: false;
+    /** loadMonitoredFrom of the machines, when the caller has read it already. */
+    life?: ReadonlyMap<string, number>;
   } = {},
 ): Promise<Map<string, RollupSource>> {
   const out = new Map<string, RollupSource>();
@@ -146,7 +149,7 @@ export async function loadRollupSources(
         .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
         .execute(),
     ),
-    loadMonitoredFrom(db, ids),
+    opts.life ?? loadMonitoredFrom(db, ids),
   ]);
   const { intervals, types } = downtime;
   const annotations = downtime.annotations.map((a) => ({ ...a, machine_id: a.machineId }));

@@ -17,7 +17,13 @@ import type {
   UtilizationEntry,
 } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
-import { loadCalendar, loadDowntimeFacts, loadHeldRollups, loadRollupSources } from '@takt/db/rollups';
+import {
+  loadCalendar,
+  loadDowntimeFacts,
+  loadHeldRollups,
+  loadMonitoredFrom,
+  loadRollupSources,
+} from '@takt/db/rollups';
 import { companyLimits, openRunsOn } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
 import { currentWindow, goalRun, runFigures } from './workcenter';
@@ -117,8 +123,10 @@ export async function dashboardGoals(
   const out = new Map<string, PartsEntry>();
   if (machineIds.length === 0) return out;
   const scheduled = machineIds.filter((id) => runs.has(id));
-  const [{ calendar, limits }, held] = await Promise.all([
+  const [{ calendar, limits }, life, held] = await Promise.all([
     known ?? figuresContext(scope),
+    // Read once for the batches below (each would read it again).
+    loadMonitoredFrom(scope.db, scheduled),
     loadHeldRollups(
       scope.db,
       scope.companyId,
@@ -157,7 +165,12 @@ export async function dashboardGoals(
   }
   // A goal reads no spindle or in-cut spans.
   const load = (b: FactBatch, heads?: typeof within) =>
-    loadRollupSources(scope.db, b.ids, { start: b.start, end: b.end }, { now, spans: false, within: heads });
+    loadRollupSources(
+      scope.db,
+      b.ids,
+      { start: b.start, end: b.end },
+      { now, spans: false, within: heads, life },
+    );
   const [sources, headSources, tailSources] = await Promise.all([
     Promise.all(batches.map((b) => load(b))),
     Promise.all([load(head, within)]),
