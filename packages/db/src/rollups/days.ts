@@ -270,13 +270,13 @@ export async function loadRollupCells(
   return { series, computedAt };
 }
 
-type Ranges = Array<{ start: number; end: number }>;
+export type Ranges = Array<{ start: number; end: number }>;
 
 /**
  * Which parts of [start, end) a report reads from week rows (the whole company weeks inside its cells: a
  * seventh of the day rows) and which from day rows (the rest); a cell's sums are the same either way.
  */
-function weeksAndDays(
+export function weeksAndDays(
   clock: CompanyClock,
   cellStarts: readonly number[],
   range: { start: number; end: number },
@@ -294,18 +294,19 @@ function weeksAndDays(
 }
 
 /**
- * `table`'s rows of the machines starting in `ranges`, one result row per machine: its latest computed_at
- * and its rows as a JSON array of SeriesRow tuples. A JSON text per machine instead of a driver row per
- * stored row: materializing ~16,000 rows of 14 columns (100 machines × 1 year of week rows) cost the
+ * `table`'s rows of the machines starting in `ranges` (null: all the company's machines, all time), one
+ * result row per machine: its latest computed_at and its rows as a JSON array of SeriesRow tuples, each
+ * with the row's computed_at after them (for the week index, decision 1157). A JSON text per machine
+ * instead of a driver row per stored row: materializing ~16,000 rows of 14 columns (100 machines × 1 year of week rows) cost the
  * drivers 2–4× what the database's own JSON aggregate costs (decision 0953). The aggregate is named
  * differently on the two dialects; both write numbers in their shortest exact form (SQLite 3.53 bundled
  * with better-sqlite3; PostgreSQL with its default extra_float_digits = 1).
  */
-async function seriesRows(
+export async function seriesRows(
   scope: CompanyScope,
   table: 'rollup_days' | 'rollup_weeks',
-  machineIds: readonly string[],
-  ranges: Ranges,
+  machineIds: readonly string[] | null,
+  ranges: Ranges | null,
 ): Promise<Array<{ machine_id: string; computed_at: number | string; rows: string }>> {
   const tuple = sql.join([
     sql.ref('shift_id'),
@@ -322,17 +323,18 @@ async function seriesRows(
     sql.ref('rejected'),
     sql.ref('min_expected_part_time'),
     sql.ref('standard_run_ms'),
+    sql.ref('computed_at'),
   ]);
   const rows = numberedPlaceholders(scope.db)
     ? sql<string>`json_agg(json_build_array(${tuple}))::text`
     : sql<string>`json_group_array(json_array(${tuple}))`;
-  return scope
+  let q = scope
     .selectFrom(table)
     .select((eb) => ['machine_id', eb.fn.max('computed_at').as('computed_at'), rows.as('rows')])
-    .where('machine_id', 'in', [...machineIds])
-    .where((eb) => inRanges(eb, ranges))
-    .groupBy('machine_id')
-    .execute();
+    .groupBy('machine_id');
+  if (machineIds) q = q.where('machine_id', 'in', [...machineIds]);
+  if (ranges) q = q.where((eb) => inRanges(eb, ranges));
+  return q.execute();
 }
 
 /** Each machine's pending dirty mark (decision 0700): time from which its stored rows are stale. */

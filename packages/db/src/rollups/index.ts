@@ -9,3 +9,4 @@ export * from './claims';
 export * from './manual-states';
 export * from './version';
 export * from './held-rows';
+export * from './week-index';

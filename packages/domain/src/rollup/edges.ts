@@ -4,6 +4,7 @@ import type { Bucket, CompanyCalendar, TimeRange } from '../calendar/intervals';
 import { rollupBuckets } from '../calendar/intervals';
 import type { Rollup } from './rollup';
 import type { RollupSeries } from './series';
+import { newSeries, SERIES_COLUMNS } from './series';
 
 // Any range, any boundary (issue 27 point 3, decision 1015). A range's figures are its whole rollup buckets
 // plus, at each edge it cuts a bucket (mid-hour, mid-minute, "now"), that bucket's part inside the range,
@@ -109,36 +110,18 @@ export function storedUntil(
 export function joinSeries(a: RollupSeries, b: RollupSeries): RollupSeries {
   if (b.length === 0) return a;
   if (a.length === 0) return b;
-  const shiftIds = [...a.shiftIds];
+  const out = newSeries(a.length + b.length);
+  const shiftIds = out.shiftIds;
+  shiftIds.push(...a.shiftIds);
   const slot = b.shiftIds.map((id) => {
     const i = shiftIds.indexOf(id);
     return i >= 0 ? i : shiftIds.push(id) - 1;
   });
-  const f64 = (x: Float64Array, y: Float64Array) => {
-    const out = new Float64Array(x.length + y.length);
-    out.set(x);
-    out.set(y, x.length);
-    return out;
-  };
-  const shift = new Int32Array(a.length + b.length);
-  shift.set(a.shift);
-  for (let i = 0; i < b.length; i++) shift[a.length + i] = b.shift[i]! < 0 ? -1 : slot[b.shift[i]!]!;
-  return {
-    length: a.length + b.length,
-    start: f64(a.start, b.start),
-    end: f64(a.end, b.end),
-    shift,
-    shiftIds,
-    duration: f64(a.duration, b.duration),
-    active: f64(a.active, b.active),
-    known: f64(a.known, b.known),
-    spindle: f64(a.spindle, b.spindle),
-    inCut: f64(a.inCut, b.inCut),
-    plannedDowntime: f64(a.plannedDowntime, b.plannedDowntime),
-    ideal: f64(a.ideal, b.ideal),
-    total: f64(a.total, b.total),
-    rejected: f64(a.rejected, b.rejected),
-    minExpected: f64(a.minExpected, b.minExpected),
-    standardRun: f64(a.standardRun, b.standardRun),
-  };
+  for (const c of SERIES_COLUMNS) {
+    out[c].set(a[c]);
+    out[c].set(b[c], a.length);
+  }
+  out.shift.set(a.shift);
+  for (let i = 0; i < b.length; i++) out.shift[a.length + i] = b.shift[i]! < 0 ? -1 : slot[b.shift[i]!]!;
+  return out;
 }

@@ -25,12 +25,11 @@ import type {
   TimeRange,
 } from '@takt/domain';
 import {
-  loadRollupCells,
+  indexedRollupCells,
   loadRollupDayDowntimeByReason,
   loadRollups,
   loadRollupSources,
   rollupDirtyMarks,
-  rollupsComputedAt,
 } from '@takt/db/rollups';
 import { rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
@@ -122,6 +121,8 @@ export async function reportRollups(
   ];
   const rows = new Map<string, Rollup[]>(machineIds.map((id) => [id, []]));
   let state: { computedAt: Map<string, number>; dirty: Map<string, number> };
+  /** Hourly rows already read over the partial days (decision 1157): hourlyRows takes its spans from them. */
+  let edgeRows: ReadonlyArray<{ span: Range; rows: Rollup[] }> = [];
   let daySeries = new Map<string, RollupSeries>();
   const reasonsOf = (ids: readonly string[], over: Range) =>
     loadRollupDayDowntimeByReason(ctx.scope, {
@@ -141,15 +142,26 @@ export async function reportRollups(
     // One scan gives the cells and the computed-at of every machine's whole days; the partial days' rows
     // give theirs (a day is recomputed whole, its rows in one transaction with its day and week rows).
     const edgeSpans = [daySplit!.head, daySplit!.tail].filter((s): s is Range => s !== null);
-    const [summed, dirty, edgeComputed] = await Promise.all([
-      loadRollupCells(ctx.scope, {
+    // The partial days' hourly rows are read here once, for their computed-at and for hourlyRows below.
+    const edgeComputed = new Map<string, number>();
+    const [summed, dirty] = await Promise.all([
+      indexedRollupCells(ctx.scope, {
         machineIds,
         ...days,
         cellStarts: cellStarts(days.start, days.end),
         clock: calendar,
       }),
       rollupDirtyMarks(ctx.scope, machineIds),
-      rollupsComputedAt(ctx.scope, machineIds, edgeSpans),
+      Promise.all(
+        edgeSpans.map(async (span) => ({
+          span,
+          rows: await loadRollups(ctx.scope, {
+            machineIds: [...machineIds],
+            ...span,
+            computedAt: edgeComputed,
+          }),
+        })),
+      ).then((read) => (edgeRows = read)),
     ]);
     const computedAt = new Map(summed.computedAt);
     for (const [id, at] of edgeComputed) computedAt.set(id, Math.max(at, computedAt.get(id) ?? at));
@@ -173,14 +185,18 @@ export async function reportRollups(
     );
   const fresh = machineIds.filter((id) => until.get(id)! < freshEnd && until.get(id)! <= range.start);
   const plans = new Map<string, StoredPlan>();
+  // Machines stored up to the same point share one plan: its spans' buckets are computed once, not per machine.
+  const planOf = new Map<number, StoredPlan>();
   if (freshEnd > range.start)
     for (const id of machineIds) {
       if (fresh.includes(id)) continue;
-      const plan = storedPlan(calendar, range, days, until.get(id)!);
+      const at = until.get(id)!;
+      let plan = planOf.get(at);
+      if (!plan) planOf.set(at, (plan = storedPlan(calendar, range, days, at)));
       if (plan.cellsEnd === null) daySeries.delete(id);
       plans.set(id, plan);
     }
-  const hourly = await hourlyRows(ctx, calendar, plans);
+  const hourly = await hourlyRows(ctx, calendar, plans, edgeRows);
   for (const [id, built] of hourly) {
     if (built) rows.set(id, built);
     else {
@@ -198,7 +214,7 @@ export async function reportRollups(
     // query per distinct day, usually today's start for every machine while ingest runs).
     const short = withCells.filter((id) => plans.get(id)!.cellsEnd! < days.end);
     for (const [end, ids] of groupBy(short, (id) => plans.get(id)!.cellsEnd!)) {
-      const prefix = await loadRollupCells(ctx.scope, {
+      const prefix = await indexedRollupCells(ctx.scope, {
         machineIds: ids,
         start: days.start,
         end,
@@ -302,12 +318,14 @@ function storedPlan(calendar: CompanyCalendar, range: Range, days: Range | null,
  * The stored machines' rows of their hourly spans: the stored buckets wholly inside each span and its cut
  * buckets built from the facts over their part inside it (decision 1015), by start; null for a machine whose
  * stored rows leave a gap in a span (decision 1016). One read of the hourly rows per distinct span start
- * (the range's start; usually one day start for the rest), one load of the facts per distinct cut bucket.
+ * (the range's start; usually one day start for the rest) unless `readBefore` holds it (the partial days read
+ * for their computed-at), one load of the facts per distinct cut bucket.
  */
 async function hourlyRows(
   ctx: ServiceCtx,
   calendar: CompanyCalendar,
   plans: ReadonlyMap<string, StoredPlan>,
+  readBefore: ReadonlyArray<{ span: Range; rows: Rollup[] }>,
 ): Promise<Map<string, Rollup[] | null>> {
   const wholes: Array<{ id: string; whole: Range }> = [];
   const edgeIds = new Map<string, { edge: Bucket; ids: string[] }>();
@@ -325,13 +343,13 @@ async function hourlyRows(
   const edgeList = [...edgeIds.values()];
   const [read, edgeSources] = await Promise.all([
     Promise.all(
-      groups.map(([start, ws]) =>
-        loadRollups(ctx.scope, {
-          machineIds: [...new Set(ws.map((w) => w.id))],
-          start,
-          end: Math.max(...ws.map((w) => w.whole.end)),
-        }),
-      ),
+      groups.map(([start, ws]) => {
+        const end = Math.max(...ws.map((w) => w.whole.end));
+        // Inside a span already read (the partial days): its rows overlapping [start, end), as a read gives them.
+        const within = readBefore.find((r) => r.span.start <= start && end <= r.span.end);
+        if (within) return within.rows.filter((r) => r.end > start && r.start < end);
+        return loadRollups(ctx.scope, { machineIds: [...new Set(ws.map((w) => w.id))], start, end });
+      }),
     ),
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     Promise.all(edgeList.map((e) => loadRollupSources(ctx.scope.db, e.ids, e.edge, { now: ctx.now }))),

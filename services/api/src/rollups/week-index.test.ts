@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
+import type { CompanyCalendar } from '@takt/domain';
+import { DIALECTS } from '@takt/db/testing';
+import type { CompanyScope } from '@takt/db';
+import { indexedRollupCells, loadCalendar, loadRollupCells } from '@takt/db/rollups';
+import {
+  anAdjustmentRow,
+  aMachineWithFacts,
+  apiPerTest,
+  aReportTenant,
+  generatedFacts,
+} from '../testing/report-plant';
+
+// Decision 1157: a report's whole weeks sliced from the company's week index give the same packed series and
+// computed-at as reading the week and day rows (loadRollupCells), over random day-aligned ranges by day, week
+// and month, and after a recompute at the same clock (the stamp's recompute count), on both dialects.
+
+const DAY = 86_400_000;
+/** Monday 2025-10-06 00:00 CDT: five company weeks and a few days, across the end of DST. */
+const T0 = Date.UTC(2025, 9, 6, 5);
+const NOW = T0 + 38 * DAY;
+
+/** A small deterministic generator (the same ranges every run). */
+function lcg(seed: number) {
+  let s = seed;
+  return (n: number) => {
+    s = (s * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return s % n;
+  };
+}
+
+describe.each(DIALECTS)('week index on %s', (dialect) => {
+  const api = apiPerTest(dialect, NOW);
+
+  async function plant() {
+    const tenant = await aReportTenant(api.h, [
+      ['Day', 360, 840],
+      ['Night', 1320, 1800],
+    ]);
+    const machines: string[] = [];
+    for (const [k, name] of ['Lathe', 'Mill'].entries()) {
+      const facts = generatedFacts({
+        t0: T0,
+        now: NOW,
+        cuts: 300,
+        cycles: 400,
+        corrections: 20,
+        states: ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'],
+        seed: 11 + k,
+      });
+      machines.push((await aMachineWithFacts(api.h, tenant.company, name, T0, facts)).id);
+    }
+    await tenant.recompute(machines, { from: T0, to: NOW, now: NOW });
+    const calendar = await loadCalendar(api.h.t.db, tenant.company.id);
+    return { ...tenant, machines, calendar };
+  }
+
+  /** Both reads of the same cells agree, over `n` random ranges of company days. */
+  async function agree(scope: CompanyScope, calendar: CompanyCalendar, machineIds: string[], n: number) {
+    const rnd = lcg(7);
+    const dayStart = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t))).start;
+    for (let i = 0; i < n; i++) {
+      const a = dayStart(T0 + rnd(37) * DAY + 12 * 3_600_000);
+      const b = dayStart(a + (1 + rnd(36)) * DAY + 12 * 3_600_000);
+      if (b <= a) continue;
+      const unit = (['day', 'week', 'month'] as const)[rnd(3)]!;
+      const span = { start: epochMs(a), end: epochMs(Math.min(b, dayStart(NOW))) };
+      if (span.end <= span.start) continue;
+      const input = {
+        machineIds,
+        ...span,
+        cellStarts: reportIntervals(calendar, span, unit).map((c) => c.start),
+        clock: calendar,
+      };
+      const [indexed, read] = await Promise.all([
+        indexedRollupCells(scope, input),
+        loadRollupCells(scope, input),
+      ]);
+      expect(indexed.computedAt).toEqual(read.computedAt);
+      expect([...indexed.series.keys()].sort()).toEqual([...read.series.keys()].sort());
+      for (const [id, s] of read.series) expect(indexed.series.get(id)).toEqual(s);
+    }
+  }
+
+  it('gives the cells of the week and day rows over random ranges, and follows a recompute at the same clock', async () => {
+    const p = await plant();
+    await agree(p.scope, p.calendar, p.machines, 25);
+    // A correction of 40 parts on the first machine, recomputed at the same now: the same computed_at, count
+    // and latest of the week rows, only the values (and this process's recompute count) change.
+    await p.scope
+      .insertInto('part_adjustments', [anAdjustmentRow(p.machines[0]!, T0 + 16 * DAY, { count: 40 })])
+      .execute();
+    await p.recompute([p.machines[0]!], { from: T0 + 14 * DAY, to: T0 + 21 * DAY, now: NOW });
+    await agree(p.scope, p.calendar, p.machines, 25);
+    // Another company's index holds none of these machines' rows.
+    const other = await aReportTenant(api.h, [['Day', 360, 840]]);
+    const cells = await indexedRollupCells(other.scope, {
+      machineIds: p.machines,
+      start: T0,
+      end: T0 + 28 * DAY,
+      cellStarts: [T0],
+      clock: p.calendar,
+    });
+    expect(cells.series.size).toBe(0);
+  });
+});
