@@ -37,6 +37,8 @@ interface Entry {
 interface Cache {
   entries: Map<string, Entry>;
   size: number;
+  /** Data version reads in flight, by company and range end: callers arriving meanwhile join the read. */
+  versions: Map<string, ReturnType<typeof reportDataVersion>>;
 }
 
 /** One cache per database handle (a test's harness, the API process's pool), never shared between them. */
@@ -76,6 +78,24 @@ function settle(cache: Cache, key: string, entry: Entry, answer: unknown): void 
     if (cache.size <= SHARED_ANSWER_BUDGET) break;
     if (!e.pending) drop(cache, k, e);
   }
+}
+
+/**
+ * The company's data version at `end`, read once for the callers that ask while it is being read: they resume
+ * together, so the first one's computation is in flight when the next one looks for it (a caller arriving while
+ * a computation runs already takes an answer from data read before it arrived; joining the read is the same).
+ */
+function dataVersion(cache: Cache, ctx: ServiceCtx, end: number): ReturnType<typeof reportDataVersion> {
+  const key = `${ctx.scope.companyId}|${end}`;
+  const held = cache.versions.get(key);
+  if (held) return held;
+  const reading = reportDataVersion(ctx.scope, end);
+  cache.versions.set(key, reading);
+  const forget = () => {
+    if (cache.versions.get(key) === reading) cache.versions.delete(key);
+  };
+  reading.then(forget, forget);
+  return reading;
 }
 
 /** The size of what `db`'s cache keeps (for tests): answers kept and the sum of their sizes. */
@@ -126,8 +146,8 @@ export async function sharedAnswer<T>(
   const db = ctx.scope.db;
   if (db.isTransaction || !sharing) return compute();
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { entries: new Map(), size: 0 }));
-  const { version, marks } = await reportDataVersion(ctx.scope, range.end);
+  if (!cache) caches.set(db, (cache = { entries: new Map(), size: 0, versions: new Map() }));
+  const { version, marks } = await dataVersion(cache, ctx, range.end);
   const user = ctx.caller.user;
   const view = [ctx.caller.company.productTier, user.role === 'admin' || user.isRoot];
   const key = JSON.stringify([ctx.scope.companyId, call, normalized(params), view, version]);
