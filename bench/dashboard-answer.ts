@@ -7,6 +7,7 @@
 // Not a test: figures only.
 // Run: npx tsx bench/dashboard-answer.ts [machines=100,1000] [sqlite|postgres|both]
 //   BENCH_CALLS=n: calls of each kind (30); BENCH_PROFILE=dir: a CPU profile of 20 answers, written to dir;
+//   BENCH_EXPLAIN=n (PostgreSQL): EXPLAIN ANALYZE of the n slowest queries of the traced answer;
 //   BENCH_BEFORE=dir: a checkout of an earlier commit, its dashboard service timed beside this one (the answers
 //   must be equal); BENCH_ROLLUPS=0: no stored rollups (else the worker's rows computed 2 s before now).
 import { writeFile } from 'node:fs/promises';
@@ -45,6 +46,7 @@ const HOUR = 60 * MIN;
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 const ROLLUPS = process.env.BENCH_ROLLUPS !== '0';
 const ROLLUPS_AGO = 2000;
+const EXPLAIN = Number(process.env.BENCH_EXPLAIN ?? 0);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -258,10 +260,14 @@ async function aPlant(h: ApiHarness, machines: number): Promise<{ scope: Company
 function loggingDb(
   url: string,
   dialect: DialectName,
-  log: Array<{ ms: number; sql: string }>,
+  log: Array<{ ms: number; sql: string; parameters: readonly unknown[] }>,
 ): Kysely<Database> {
   const onLog = (e: LogEvent) => {
-    log.push({ ms: e.queryDurationMillis, sql: e.query.sql.replace(/\s+/g, ' ') });
+    log.push({
+      ms: e.queryDurationMillis,
+      sql: e.query.sql.replace(/\s+/g, ' '),
+      parameters: e.query.parameters,
+    });
   };
   return dialect === 'postgres'
     ? new Kysely<Database>({
@@ -401,7 +407,7 @@ async function bench(dialect: DialectName, machines: number) {
     const partMs: Array<[string, number]> = [];
     for (const [name, f] of parts) partMs.push([name, pct(await timed(f, 10), 50)]);
     // The queries of one answer (after the warm answers above), one at a time.
-    const log: Array<{ ms: number; sql: string }> = [];
+    const log: Array<{ ms: number; sql: string; parameters: readonly unknown[] }> = [];
     const logging = loggingDb(h.t.url, dialect, log);
     const traced = companyScope(logging, scope.companyId);
     await dashboard(traced, undefined, NOW, true);
@@ -443,6 +449,21 @@ async function bench(dialect: DialectName, machines: number) {
     );
     for (const q of [...log].sort((a, b) => b.ms - a.ms).slice(0, 8))
       console.log(`    ${f(q.ms)}  ${q.sql.slice(0, 110)}`);
+    if (EXPLAIN > 0 && dialect === 'postgres') {
+      const client = new pg.Client({ connectionString: h.t.url });
+      await client.connect();
+      try {
+        for (const q of [...log].sort((a, b) => b.ms - a.ms).slice(0, EXPLAIN)) {
+          const plan = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${q.sql}`, [
+            ...q.parameters,
+          ]);
+          console.log(`\n  EXPLAIN ANALYZE (${q.ms.toFixed(1)} ms traced): ${q.sql.slice(0, 300)}`);
+          for (const r of plan.rows) console.log(`    ${r['QUERY PLAN']}`);
+        }
+      } finally {
+        await client.end();
+      }
+    }
   } finally {
     await h.close();
   }
