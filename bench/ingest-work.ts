@@ -4,7 +4,8 @@
 // count it prints, per minute: observations stored a second, the node's CPU per 1,000 observations (process.cpuUsage,
 // user + system), queries per stored batch and the ingest lag p99 (earliest observation of a batch → its commit);
 // then the ratios of the last minute to the first (grows with time?) and of the largest machine count to the
-// smallest (grows with machines?). Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
+// smallest (grows with machines?). TAKT_BENCH_ARRIVAL_GAP=off|<ms> sets the worker's arrivalGapMs (decision 1163: off is
+// the timer-only batches before it). Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
@@ -14,16 +15,19 @@ import { join } from 'node:path';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ensureDemoCompany } from '../services/api/src/provision';
 import { migrateToLatest, openDb } from '@takt/db';
 import type { Database, DialectName } from '@takt/db';
 import { emptyDatabase } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
+import type { BatchTimes } from '../services/ingest/src/worker/batch-writer';
 import type { AdapterHostConfig } from '../tests/multihost/adapters';
 
 const COUNTS = (process.argv[2] ?? '100,1000').split(',').map(Number);
 const MINUTES = Number(process.argv[3] ?? 3);
 const DIALECT = (process.argv[4] ?? 'postgres') as DialectName;
+const ARRIVAL_GAP = process.env.TAKT_BENCH_ARRIVAL_GAP;
 const PORT_BASE = 31_000;
 const CONTROL_PORT = 30_999;
 
@@ -146,6 +150,35 @@ if (process.env.TAKT_BENCH_QUERIES === '1') {
   } as typeof pg.Client.prototype.query;
 }
 
+/**
+ * Where a batch's lag went (decision 1163), p50 / p99 over the minute's batches: its earliest observation waiting for
+ * a flush to be asked (the timer), the flush waiting behind the running batch and the work queued between batches,
+ * the setup reads and rebuilds before it, taking the pipelines' changes (CPU), and its transaction (statements and
+ * commit); the event loop's delay over the minute.
+ */
+function printBreakdown(
+  batches: ReadonlyArray<{ oldest: number; at: number; times: BatchTimes }>,
+  loop: { percentile: (p: number) => number },
+): void {
+  const parts: Array<[string, (b: (typeof batches)[number]) => number]> = [
+    ['whole lag', (b) => b.at - b.oldest],
+    ['wait for the flush to be asked', (b) => Math.max(0, b.times.asked - b.oldest)],
+    ['wait behind the running batch', (b) => b.times.started - Math.max(b.times.asked, b.oldest)],
+    ['(of which work between batches', (b) => b.times.between],
+    [') setup reads and rebuilds', (b) => b.times.prepared - b.times.started],
+    ['take the changes', (b) => b.times.taken - b.times.prepared],
+    ['transaction', (b) => b.at - b.times.taken],
+  ];
+  const line = parts.map(([name, f]) => {
+    const xs = batches.map(f);
+    return `${name} ${pct(xs, 50)}/${pct(xs, 99)}`;
+  });
+  console.log(
+    `    lag p50/p99 ms: ${line.join(', ')}; event-loop delay ${(loop.percentile(50) / 1e6).toFixed(0)}/` +
+      `${(loop.percentile(99) / 1e6).toFixed(0)}`,
+  );
+}
+
 async function run(machines: number): Promise<Minute[]> {
   const dir = mkdtempSync(join(tmpdir(), 'takt-ingest-work-'));
   const pgDatabase = DIALECT === 'postgres' ? await emptyDatabase('postgres') : null;
@@ -177,11 +210,12 @@ async function run(machines: number): Promise<Minute[]> {
   );
   const control = `http://127.0.0.1:${CONTROL_PORT}`;
   const queries = counter();
-  const batches: Array<{ count: number; lag: number }> = [];
+  const batches: Array<{ count: number; lag: number; oldest: number; at: number; times: BatchTimes }> = [];
   const ingest = await startIngest({
     db: database.db.withPlugin(queries.plugin),
     sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
-    onStored: (count, oldest, at) => batches.push({ count, lag: at - oldest }),
+    ...(ARRIVAL_GAP != null ? { arrivalGapMs: ARRIVAL_GAP === 'off' ? null : Number(ARRIVAL_GAP) } : {}),
+    onStored: (count, oldest, at, times) => batches.push({ count, lag: at - oldest, oldest, at, times }),
   });
   const dbCpu = DIALECT === 'postgres' ? databaseCpu(database.db) : null;
   try {
@@ -201,6 +235,8 @@ async function run(machines: number): Promise<Minute[]> {
       dbCpu?.take();
       const churn0 = DIALECT === 'postgres' ? await rowChurn(database.db) : null;
       const q0 = queries.count();
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
       const cpu0 = process.cpuUsage();
       const t0 = Date.now();
       await sleep(60_000);
@@ -235,6 +271,8 @@ async function run(machines: number): Promise<Minute[]> {
           `    database CPU ${minute.dbCpuMsPer1000.toFixed(1)} ms per 1,000 obs; ${tables.join('; ')}`,
         );
       }
+      loop.disable();
+      printBreakdown(batches, loop);
       for (const [text, q] of [...shapes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
         console.log(
           `    ${(q.n / Math.max(1, batches.length)).toFixed(2)} per batch, ${(q.ms / Math.max(1, batches.length)).toFixed(1)} ms per batch: ${text}`,
@@ -252,7 +290,10 @@ async function run(machines: number): Promise<Minute[]> {
 }
 
 async function main() {
-  console.log(`ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}`);
+  console.log(
+    `ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}, ` +
+      `arrival gap ${ARRIVAL_GAP ?? 'default'}`,
+  );
   const runs = new Map<number, Minute[]>();
   for (const n of COUNTS) runs.set(n, await run(n));
   for (const [n, ms] of runs) {

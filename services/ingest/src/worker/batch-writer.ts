@@ -10,6 +10,8 @@ import type { Link, LinkMap, ObservationSink } from './link';
 import { liveChanged } from './live-row';
 import { SourceCounters } from './source-counters';
 import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
+import type { BatchFailure } from './batch-parts';
+import { machinesOf, split, transient } from './batch-parts';
 import { loadSetupEvents, writeBatch } from './store';
 
 export interface BatchWriterOptions {
@@ -23,12 +25,21 @@ export interface BatchWriterOptions {
    * with every batch.
    */
   countersEveryMs?: number;
+  /**
+   * Lines start their batch (decision 1163): a line arriving while no batch waits to start asks for one, begun once
+   * the running one ended and at least this long after the last one began (the timer's flush still writes the rest:
+   * live rows, link changes). Off (undefined) by default: batches then follow the flush timer and `flush()` only.
+   */
+  arrivalGapMs?: number | null;
   /** Re-derives a link whose pipeline asks for it, before the batch is taken (worker/rebuild.ts). */
   rebuild: (link: Link) => Promise<void>;
   /** Called after each stored batch with the machines it touched. */
   onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
-  /** Monitoring, once per committed batch with observations: how many, the earliest observation time, now. */
-  onStored?: (count: number, oldestTs: number, at: number) => void;
+  /**
+   * Monitoring, once per committed batch with observations: how many, the earliest observation time, now, and where
+   * the batch's time went (bench/ingest-work.ts prints it; decision 1163).
+   */
+  onStored?: (count: number, oldestTs: number, at: number, times: BatchTimes) => void;
   /** Auto job dispatch (decision 1094): after each committed batch, the stored values that name a job. */
   onDispatch?: DispatchHook;
   /** The machines that dispatch, as last read with the sources (decision 1120). */
@@ -45,6 +56,20 @@ export interface BatchWriterOptions {
    * lease) is dropped before each batch: the next holder receives and derives it itself.
    */
   owns?: (machineId: string) => boolean;
+}
+
+/** Where a committed batch's time went (epoch ms, the worker's clock): the lag breakdown of decision 1163. */
+export interface BatchTimes {
+  /** The first flush that this batch answers was asked (a timer's tick, or a caller's flush). */
+  asked: number;
+  /** Its write began (the batch before it and the work queued between batches were done). */
+  started: number;
+  /** Of the wait before `started`: the work queued between batches (`enqueue`) since the batch before. */
+  between: number;
+  /** Setup reads and rebuilds before the batch were done. */
+  prepared: number;
+  /** The pipelines' changes and the live rows were taken (the engine's CPU). */
+  taken: number;
 }
 
 /** A machine set aside is tried alone again after this, then ever less often up to the most (decision 1121). */
@@ -80,6 +105,13 @@ export class BatchWriter implements ObservationSink, InboxLedger {
    */
   private readonly aside = new Map<string, { retryAt: number; waitMs: number }>();
   private closed = false;
+  /** The running batch's breakdown so far. */
+  private times: BatchTimes = { asked: 0, started: 0, between: 0, prepared: 0, taken: 0 };
+  /** Time spent in work queued between batches since the last batch began. */
+  private betweenMs = 0;
+  /** When the last batch began, and the timer of a flush a line asked for (`arrivalGapMs`). */
+  private lastStart = -Infinity;
+  private arrivalTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: BatchWriterOptions) {
     this.counters = new SourceCounters(options.countersEveryMs ?? 0);
@@ -87,6 +119,21 @@ export class BatchWriter implements ObservationSink, InboxLedger {
 
   add(row: ObservationRow): void {
     this.observations.push(row);
+    if (this.options.arrivalGapMs != null) this.soon(this.options.arrivalGapMs);
+  }
+
+  /** A line arrived: a flush is asked now, or once `gapMs` passed since the last batch began (decision 1163). */
+  private soon(gapMs: number): void {
+    if (this.queued || this.arrivalTimer || this.closed) return;
+    const wait = Math.min(gapMs, this.lastStart + gapMs - this.options.now());
+    if (wait <= 0) {
+      void this.flush();
+      return;
+    }
+    this.arrivalTimer = setTimeout(() => {
+      this.arrivalTimer = null;
+      if (!this.closed) void this.flush();
+    }, wait);
   }
 
   /** Observations received and not yet taken into a batch. */
@@ -144,9 +191,10 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   flush(counters = false): Promise<void> {
     if (counters) this.countersWanted = true;
     if (this.queued) return this.queued;
+    const asked = this.options.now();
     const next = this.flushing.then(() => {
       this.queued = null;
-      return this.writeOut();
+      return this.writeOut(asked);
     });
     this.queued = next;
     return (this.flushing = next);
@@ -156,12 +204,23 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   enqueue(task: () => Promise<void>, onError: (err: Error) => void): void {
     // A flush asked for after this task runs after it.
     this.queued = null;
-    this.flushing = this.flushing.then(task).catch(onError);
+    this.flushing = this.flushing
+      .then(async () => {
+        const t0 = this.options.now();
+        try {
+          await task();
+        } finally {
+          this.betweenMs += this.options.now() - t0;
+        }
+      })
+      .catch(onError);
   }
 
   /** No batch will be waited for any more: `committed` rejects from now on. */
   close(): void {
     this.closed = true;
+    if (this.arrivalTimer) clearTimeout(this.arrivalTimer);
+    this.arrivalTimer = null;
   }
 
   /**
@@ -184,12 +243,16 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     }
   }
 
-  private async writeOut(): Promise<void> {
+  private async writeOut(asked: number): Promise<void> {
     const { owns } = this.options;
+    const started = this.options.now();
+    this.lastStart = started;
     // A failed batch put its rows back, those of a machine whose lease was lost meanwhile included.
     if (owns) this.discard(owns);
     if (!(await this.prepare())) return;
     const t = this.options.now();
+    this.times = { asked, started, between: this.betweenMs, prepared: t, taken: t };
+    this.betweenMs = 0;
     // Machines set aside whose retry is due are written alone first (decision 1121).
     for (const [machineId] of [...this.aside].filter(([, a]) => a.retryAt <= t)) {
       const r = await this.write(t, machineId);
@@ -362,6 +425,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     this.setupDone = otherSetup;
     for (const l of positions) delete l.agentPosition;
     for (const l of dirty) l.liveDirty = false;
+    this.times.taken = this.options.now();
     try {
       const { fence } = this.options;
       await writeBatch(db, batch, async (trx) => {
@@ -396,7 +460,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       if (this.options.onStored && batch.observations.length > 0) {
         let oldest = Infinity;
         for (const o of batch.observations) if (o.ts < oldest) oldest = o.ts;
-        this.options.onStored(batch.observations.length, oldest, this.options.now());
+        this.options.onStored(batch.observations.length, oldest, this.options.now(), this.times);
       }
       if (onWritten) {
         const touched = new Map<string, { companyId: string; machineId: string }>();
@@ -416,45 +480,4 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     }
     return 'stored';
   }
-}
-
-/**
- * A failure the same write need not meet again: a deadlock, a serialization or lock conflict, a lost connection, a
- * busy or shutting-down database (PostgreSQL SQLSTATE classes 40, 08, 53, 57 and 55P03; SQLite BUSY and LOCKED). The
- * batch is tried again whole; it is never a machine's bad write (decision 1121).
- */
-function transient(err: Error): boolean {
-  const code = (err as { code?: unknown }).code;
-  if (typeof code !== 'string') return false;
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true;
-  return /^(40|08|53|57)/.test(code) || code === '55P03';
-}
-
-/** A batch that did not commit: why, and the machines it wrote for. */
-interface BatchFailure {
-  error: Error;
-  machines: ReadonlySet<string>;
-}
-
-/** The rows `pick` keeps, and the others, each in their order. */
-function split<T>(rows: readonly T[], pick: (row: T) => boolean): [T[], T[]] {
-  const yes: T[] = [];
-  const no: T[] = [];
-  for (const r of rows) (pick(r) ? yes : no).push(r);
-  return [yes, no];
-}
-
-/** The machines a batch writes for. */
-function machinesOf(
-  batch: IngestBatch,
-  inbox: ReadonlyArray<{ machineId: string }>,
-  counted: readonly string[],
-): Set<string> {
-  const ids = new Set<string>();
-  for (const o of batch.observations) ids.add(o.machine_id);
-  for (const d of batch.derived) ids.add(d.machineId);
-  for (const l of batch.live) ids.add(l.machine_id);
-  for (const d of inbox) ids.add(d.machineId);
-  for (const m of counted) ids.add(m);
-  return ids;
 }

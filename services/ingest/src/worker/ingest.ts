@@ -15,6 +15,7 @@ import { passiveTransport } from '../sources/transport';
 import type { DispatchHook, DispatchSetting } from './auto-dispatch';
 import { loadDispatchSettings } from './auto-dispatch';
 import { BatchWriter } from './batch-writer';
+import type { BatchTimes } from './batch-writer';
 import { Link, LinkMap } from './link';
 import { checkLinks, syncSetup } from './link-checks';
 import type { LeaseOptions } from './leases';
@@ -32,6 +33,11 @@ export interface IngestOptions {
   now?: () => number;
   /** How often buffered observations, derived records and live rows are written (default 250 ms). */
   flushIntervalMs?: number;
+  /**
+   * A line arriving starts a batch once the running one ended and at least this long after the last one began, instead
+   * of waiting for the flush timer (decision 1163: measured, not yet on by default). Default off (null).
+   */
+  arrivalGapMs?: number | null;
   /**
    * How often the sources' counters (lines, observations, rejected lines, last line) are written at most: default 40
    * flush periods, 10 s at the default flush; `flush()` and `stop()` write them at once (decision 1145).
@@ -73,9 +79,10 @@ export interface IngestOptions {
   onLeases?: (count: number) => void;
   /**
    * Called after each committed batch that stored observations: how many, the earliest observation time among
-   * them and the store time (the `takt_ingest_observations_total` counter and lag histogram; decision 0961).
+   * them and the store time (the `takt_ingest_observations_total` counter and lag histogram; decision 0961), and where
+   * the batch's time went (decision 1163).
    */
-  onStored?: (count: number, oldestTs: number, at: number) => void;
+  onStored?: (count: number, oldestTs: number, at: number, times: BatchTimes) => void;
   /** Late observations refused for being older than the raw retention floor (decision 1132; a /metrics counter). */
   onLateRefused?: (count: number) => void;
   /**
@@ -176,6 +183,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     log,
     links,
     countersEveryMs: options.countersIntervalMs ?? 40 * flushEvery,
+    ...(options.arrivalGapMs != null ? { arrivalGapMs: options.arrivalGapMs } : {}),
     rebuild: (link) =>
       rebuild({
         db,
