@@ -22,7 +22,7 @@ export interface HeldRows {
  * them yet; read in the same statement as the rows, so a mark and the rows it covers are seen together), and
  * none computed while a downtime judged on its duration (plannedWithLimit, an annotation without an end) was
  * still within its limit if it is past it now (nothing marks a period that crosses its limit by time passing).
- * The rows stop at the first gap. Machines without such a row are left out. Machine ids must be the caller's.
+ * The rows stop at the first gap. Machines without such a row are left out. Only the company's rows are read.
  */
 export async function loadHeldRollups(
   db: Kysely<Database>,
@@ -45,6 +45,7 @@ export async function loadHeldRollups(
           .selectFrom('rollups as r')
           .leftJoin('rollup_dirty as d', 'd.machine_id', 'r.machine_id')
           .select(['r.machine_id', 'r.start_at', 'r.end_at', 'r.shift_id', 'r.measures', 'r.computed_at'])
+          .where('r.company_id', '=', companyId)
           .where((eb) =>
             eb.or(
               chunk.map((id) =>
@@ -124,6 +125,7 @@ async function limitedAnnotations(
   const rows = await db
     .selectFrom('annotations as a')
     .innerJoin('annotation_types as t', 't.id', 'a.annotation_type_id')
+    .where('t.company_id', '=', companyId)
     .where('a.machine_id', 'in', [...machineIds])
     .where('a.end_at', 'is', null)
     .where('t.planned_behavior', '=', 'plannedWithLimit')

@@ -118,6 +118,15 @@ describe.each(DIALECTS)('the tile goal from stored rows and a fresh tail on %s',
     expect(held.get(ids.Clean)).toMatchObject({ from: MON + 21 * HOUR, to: COMPUTED });
     expect(held.get(ids.Marked)).toMatchObject({ from: MON + 21 * HOUR, to: MON + 23 * HOUR });
     expect(held.get(ids.Limited)).toMatchObject({ from: MON + 21 * HOUR, to: TUE + HOUR });
+    // Another company asking for these machines reads none of their rows.
+    const other = await aCompany(t.db, { timezone: 'UTC' });
+    const foreign = await loadHeldRollups(
+      t.db,
+      other.id,
+      machineIds.map((id) => ({ machineId: id, from: SETUP_END })),
+      NOW,
+    );
+    expect(foreign.size).toBe(0);
 
     const goals = await dashboardGoals(scope, machineIds, runs, NOW);
     const { calendar, limits } = await figuresContext(scope);
