@@ -7,12 +7,10 @@
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import type { DialectName } from '@takt/db';
-import { companyScope } from '@takt/db';
 import { companyDayRange, epochMs, shopDateOf } from '@takt/domain';
 import { sharedAnswersKept, useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
-import { mulberry32 } from '../services/ingest/src/demo/demo-script';
-import { aYearOfRollups } from './support/year-of-rollups';
+import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const DIALECT = (process.argv[3] ?? 'sqlite') as DialectName;
@@ -24,19 +22,7 @@ try {
   const { calendar, company, ids } = plant;
   const now = plant.end - (5 * 60 + 17) * 60_000;
   h.clock.now = now;
-  const scope = companyScope(h.t.db, company.id);
-  for (const [m, id] of ids.entries()) {
-    const rnd = mulberry32(1000 + m);
-    const rows: Array<{ machine_id: string; start_at: number; end_at: number | null; state: string }> = [];
-    for (let t = now - 40 * 86_400_000; t < now;) {
-      const next = Math.min(now, t + Math.floor(rnd() * 40 * 60_000) + 60_000);
-      const state = ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'][Math.floor(rnd() * 4)]!;
-      rows.push({ machine_id: id, start_at: t, end_at: next >= now ? null : next, state });
-      t = next;
-    }
-    for (let i = 0; i < rows.length; i += 1000)
-      await scope.insertInto('state_intervals', rows.slice(i, i + 1000)).execute();
-  }
+  await fortyDaysOfStates(h, company.id, ids, now);
   const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
   const today = day(now);
   const ranges: Array<[string, number, number]> = [

@@ -43,7 +43,7 @@ import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { LOOPBACK_SOURCES } from '../services/ingest/src/testing/test-support';
 import { loopbackAdapter } from './support/loopback-adapter';
 import type { LoopbackAdapter } from './support/loopback-adapter';
-import { aYearOfRollups } from './support/year-of-rollups';
+import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
 
 interface Req {
   report: 'oee' | 'utilization' | 'production' | 'downtime';
@@ -160,20 +160,8 @@ async function main() {
   await h.t.db.updateTable('rollups').set({ computed_at: now }).execute();
   await h.t.db.deleteFrom('rollups').where('start_at', '>=', now).execute();
   // 40 days of state intervals up to now (a change every 20 minutes on average): what the downtime report reads.
-  const scope = companyScope(h.t.db, company.id);
   const s0 = performance.now();
-  for (const [m, id] of ids.entries()) {
-    const rnd = mulberry32(1000 + m);
-    const rows: Array<{ machine_id: string; start_at: number; end_at: number | null; state: string }> = [];
-    for (let t = now - 40 * 86_400_000; t < now;) {
-      const next = Math.min(now, t + Math.floor(rnd() * 40 * 60_000) + 60_000);
-      const state = ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'][Math.floor(rnd() * 4)]!;
-      rows.push({ machine_id: id, start_at: t, end_at: next >= now ? null : next, state });
-      t = next;
-    }
-    for (let i = 0; i < rows.length; i += 1000)
-      await scope.insertInto('state_intervals', rows.slice(i, i + 1000)).execute();
-  }
+  await fortyDaysOfStates(h, company.id, ids, now);
   const factsMs = performance.now() - s0;
 
   // Quick links (company days, weeks, months) and arbitrary ranges with mid-hour edges (a fixed seed).

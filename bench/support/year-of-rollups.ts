@@ -114,3 +114,28 @@ export async function aYearOfRollups(h: ApiHarness, machines: number, days: numb
     seedMs: performance.now() - s0,
   };
 }
+
+/**
+ * Each machine's state intervals over the 40 days before `now` (a change every 20 minutes on average, a fixed
+ * seed per machine): what the downtime report reads. The last one is open.
+ */
+export async function fortyDaysOfStates(
+  h: ApiHarness,
+  companyId: string,
+  ids: readonly string[],
+  now: number,
+): Promise<void> {
+  const scope = companyScope(h.t.db, companyId);
+  for (const [m, id] of ids.entries()) {
+    const rnd = mulberry32(1000 + m);
+    const rows: Array<{ machine_id: string; start_at: number; end_at: number | null; state: string }> = [];
+    for (let t = now - 40 * 86_400_000; t < now;) {
+      const next = Math.min(now, t + Math.floor(rnd() * 40 * 60_000) + 60_000);
+      const state = ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'][Math.floor(rnd() * 4)]!;
+      rows.push({ machine_id: id, start_at: t, end_at: next >= now ? null : next, state });
+      t = next;
+    }
+    for (let i = 0; i < rows.length; i += 1000)
+      await scope.insertInto('state_intervals', rows.slice(i, i + 1000)).execute();
+  }
+}
