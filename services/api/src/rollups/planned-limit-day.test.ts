@@ -71,21 +71,17 @@ describe.each(DIALECTS)('a planned-with-limit downtime across a day start on %s'
     });
 
     // Recomputed again: nothing reaches back any more (the hour holds), and not before the downtime's start.
-    const before = await t.db
-      .selectFrom('rollups')
-      .select(['start_at', 'computed_at'])
-      .where('machine_id', '=', machineId)
-      .where('start_at', '<', TUE)
-      .orderBy('start_at')
-      .execute();
+    const mondayRows = () =>
+      t.db
+        .selectFrom('rollups')
+        .select(['start_at', 'computed_at'])
+        .where('machine_id', '=', machineId)
+        .where('start_at', '<', TUE)
+        .orderBy('start_at')
+        .execute();
+    const before = await mondayRows();
     await recompute(TUE + 41 * MIN, TUE + 42 * MIN);
-    const after = await t.db
-      .selectFrom('rollups')
-      .select(['start_at', 'computed_at'])
-      .where('machine_id', '=', machineId)
-      .where('start_at', '<', TUE)
-      .orderBy('start_at')
-      .execute();
+    const after = await mondayRows();
     expect(after).toEqual(before);
     expect(before.map((r) => Number(r.computed_at))).toContain(TUE + 40 * MIN);
   });

@@ -1,40 +1,26 @@
 // Decision 1163: a line starts its own batch (once the running one ended, at least `arrivalGapMs` after the last one
 // began) instead of waiting for the flush timer. Here the timer is a minute away and nothing calls flush(): the lines
 // are stored all the same, each once, in their order.
-import type net from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONNECTION_KEY } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import type { FakeAdapter } from '../testing/test-support';
-import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
-import { aShdrMachine } from '../testing/shdr-machine';
+import { LOOPBACK_SOURCES, waitFor } from '../testing/test-support';
+import { aShdrMachine, anAdapterPerTest } from '../testing/shdr-machine';
 import { startIngest } from './ingest';
-import type { IngestService } from './ingest';
 
 describe.each(DIALECTS)('lines start their batch (%s)', (dialect) => {
   let t: TestDb;
-  let adapter: FakeAdapter;
-  let socket: net.Socket | undefined;
-  let ingest: IngestService | undefined;
-
-  beforeEach(async () => {
-    t = await freshDb(dialect);
-    adapter = await fakeAdapter((s) => {
-      socket = s;
-    });
-  });
-  afterEach(async () => {
-    await ingest?.stop();
-    ingest = undefined;
-    socket = undefined;
-    await adapter.close();
-    await t.cleanup();
-  });
+  const link = anAdapterPerTest(
+    async () => {
+      t = await freshDb(dialect);
+    },
+    () => t.cleanup(),
+  );
 
   it('stores lines without the flush timer, each once and in order', async () => {
-    const { machineId } = await aShdrMachine(t.db, adapter.port);
-    ingest = await startIngest({
+    const { machineId } = await aShdrMachine(t.db, link.adapter.port);
+    link.ingest = await startIngest({
       sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       flushIntervalMs: 60_000,
@@ -42,7 +28,7 @@ describe.each(DIALECTS)('lines start their batch (%s)', (dialect) => {
       rollupIntervalMs: 0,
       tickIntervalMs: 60_000,
     });
-    await waitFor(() => socket, 5000, 'the ingest link');
+    await waitFor(() => link.socket, 5000, 'the ingest link');
     const stored = () =>
       t.db
         .selectFrom('observations')
@@ -54,7 +40,7 @@ describe.each(DIALECTS)('lines start their batch (%s)', (dialect) => {
     const base = Date.now();
     // Lines one after another, some while a batch runs: each is written by a batch it started or joined.
     for (let i = 0; i < 12; i++) {
-      socket!.write(`${new Date(base + i).toISOString()}|seq|${i}\n`);
+      link.socket!.write(`${new Date(base + i).toISOString()}|seq|${i}\n`);
       await new Promise((resolve) => setTimeout(resolve, 7));
     }
     for (let tries = 0; (await stored()).length < 12; tries++) {

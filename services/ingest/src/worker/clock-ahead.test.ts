@@ -2,17 +2,14 @@
 // clock, decision 0112), but lines read within one millisecond each keep a millisecond of their own, in their order:
 // stored at one time, their order was the storage's (the durability test once found two lines stored at one instant
 // on PostgreSQL), and a re-derivation from storage could take them in another order than the live derivation did.
-import type net from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONNECTION_KEY } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import type { FakeAdapter } from '../testing/test-support';
-import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
+import { LOOPBACK_SOURCES, waitFor } from '../testing/test-support';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
-import { aShdrMachine } from '../testing/shdr-machine';
+import { aShdrMachine, anAdapterPerTest } from '../testing/shdr-machine';
 import { startIngest } from './ingest';
-import type { IngestService } from './ingest';
 import { MachinePipeline } from './pipeline';
 import { feedStored } from './rebuild';
 import { loadFieldMaps } from './store';
@@ -21,43 +18,34 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 describe.each(DIALECTS)('an adapter clock ahead of the worker’s (%s)', (dialect) => {
   let t: TestDb;
-  let adapter: FakeAdapter;
-  let socket: net.Socket | undefined;
-  let ingest: IngestService | undefined;
   // The worker's clock is the test's: every line below is received at t0, stamped up to 4 ms after it.
   const t0 = 1_790_000_000_000;
   let clock = t0 - 1000;
-
-  beforeEach(async () => {
-    t = await freshDb(dialect);
-    clock = t0 - 1000;
-    adapter = await fakeAdapter((s) => {
-      socket = s;
-    });
-  });
-  afterEach(async () => {
-    await ingest?.stop();
-    ingest = undefined;
-    socket = undefined;
-    await adapter.close();
-    expect(await overlappingIntervalsOfAll(t.db)).toEqual([]);
-    await t.cleanup();
-  });
+  const link = anAdapterPerTest(
+    async () => {
+      t = await freshDb(dialect);
+      clock = t0 - 1000;
+    },
+    async () => {
+      expect(await overlappingIntervalsOfAll(t.db)).toEqual([]);
+      await t.cleanup();
+    },
+  );
 
   it('stores lines read in one millisecond a millisecond apart, in their order, as a rebuild derives them', async () => {
-    const { company, machineId } = await aShdrMachine(t.db, adapter.port);
-    ingest = await startIngest({
+    const { company, machineId } = await aShdrMachine(t.db, link.adapter.port);
+    link.ingest = await startIngest({
       sourcePolicy: LOOPBACK_SOURCES,
       db: t.db,
       flushIntervalMs: 20,
       rollupIntervalMs: 0,
       now: () => clock,
     });
-    await waitFor(() => socket, 5000, 'the ingest link');
+    await waitFor(() => link.socket, 5000, 'the ingest link');
     clock = t0;
     // The first line in the worker's millisecond, then four stamped 1-4 ms ahead, all read at t0.
     const executions = ['READY', 'ACTIVE', 'READY', 'ACTIVE', 'READY'];
-    socket!.write(
+    link.socket!.write(
       executions
         .map((e, i) => `${iso(t0 + i)}|seq|${i}|execution|${e}${i === 0 ? '|avail|AVAILABLE' : ''}\n`)
         .join(''),
@@ -71,7 +59,7 @@ describe.each(DIALECTS)('an adapter clock ahead of the worker’s (%s)', (dialec
         .orderBy('key')
         .execute();
     for (let tries = 0; ; tries++) {
-      await ingest.flush();
+      await link.ingest.flush();
       if ((await observations()).filter((r) => r.key === 'seq').length === executions.length) break;
       if (tries > 200) throw new Error('the lines were never stored');
       await new Promise((resolve) => setTimeout(resolve, 25));
