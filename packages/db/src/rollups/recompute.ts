@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { insertRows, numberedPlaceholders } from '../batch-insert';
 import {
   buildRollups,
   companyDayRange,
@@ -174,9 +175,17 @@ export async function markRollupsDirty(
   await markRollupsDirtyMany(db, [input]);
 }
 
+/** markRollupsDirtyMany's upsert below, as text for PostgreSQL's one statement. */
+const DIRTY_UPSERT =
+  'on conflict ("machine_id") do update set ' +
+  '"from_at" = CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END, ' +
+  '"marked_at" = excluded.marked_at, ' +
+  '"renewed_from" = CASE WHEN rollup_dirty.renewed_from IS NULL OR excluded.from_at < rollup_dirty.renewed_from ' +
+  'THEN excluded.from_at ELSE rollup_dirty.renewed_from END';
+
 /**
- * markRollupsDirty for several machines in one statement per 500 (an ingest batch marks every machine it
- * derived for). Two marks of one machine become its earliest `from` and latest `now`.
+ * markRollupsDirty for several machines in one statement (PostgreSQL) or one per 500 (SQLite); an ingest batch marks
+ * every machine it derived for. Two marks of one machine become its earliest `from` and latest `now`.
  */
 export async function markRollupsDirtyMany(
   db: Kysely<Database>,
@@ -191,6 +200,25 @@ export async function markRollupsDirtyMany(
     );
   }
   const rows = [...byMachine.values()];
+  if (numberedPlaceholders(db)) {
+    // PostgreSQL: one statement of an array a column for them all (decision 1165); the same upsert as below.
+    await insertRows(
+      db,
+      true,
+      'rollup_dirty',
+      ['machine_id', 'company_id', 'from_at', 'marked_at'],
+      rows,
+      (params, at, m) => {
+        params[at] = m.machineId;
+        params[at + 1] = m.companyId;
+        params[at + 2] = m.from;
+        params[at + 3] = m.now;
+      },
+      DIRTY_UPSERT,
+      ['text', 'text', 'bigint', 'bigint'],
+    );
+    return;
+  }
   for (let i = 0; i < rows.length; i += 500)
     await db
       .insertInto('rollup_dirty')

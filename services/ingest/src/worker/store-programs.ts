@@ -18,6 +18,9 @@ export interface ProgramRow {
 
 const CLOSED_COLUMNS = ['m', 'sub', 'start_at', 'end_at', 'name'];
 const OPEN_COLUMNS = ['m', 'sub', 'start_at', 'name'];
+// Their PostgreSQL types: one array a column (decision 1165).
+const CLOSED_TYPES = ['int', 'int', 'bigint', 'bigint', 'text'];
+const OPEN_TYPES = ['int', 'int', 'bigint', 'text'];
 
 function upsert(numbered: boolean, table: string, key: string, set: readonly string[]): string {
   const differs = numbered ? 'is distinct from' : 'is not';
@@ -145,6 +148,7 @@ export async function writePrograms(
       for (let i = 0; i < 4; i++) params[at + 1 + i] = r.values[i];
     },
     upsert(numbered, 'program_rows', 'm, sub, start_at', ['end_at', 'name']),
+    CLOSED_TYPES,
   );
   await insertRows(
     trx,
@@ -159,5 +163,6 @@ export async function writePrograms(
       params[at + 3] = r.values[3];
     },
     upsert(numbered, 'program_open', 'm, sub', ['start_at', 'name']),
+    OPEN_TYPES,
   );
 }

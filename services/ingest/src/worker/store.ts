@@ -75,6 +75,27 @@ const LIVE_COLUMNS_COMPLETE: Exclude<keyof MachineLiveTable, (typeof LIVE_COLUMN
   ? true
   : never = true;
 void LIVE_COLUMNS_COMPLETE;
+/** The PostgreSQL types of LIVE_COLUMNS, in their order (one array a column, decision 1165). */
+const LIVE_TYPES = [
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'text',
+  'bigint',
+  'bigint',
+  'text',
+  'bigint',
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'float8',
+  'bigint',
+  'text',
+  'int',
+  'bigint',
+] as const satisfies { length: (typeof LIVE_COLUMNS)['length'] };
 /** The upsert's tail: every column but the key takes the new row's value. */
 const LIVE_ON_CONFLICT = `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
   .map((c) => `"${c}" = excluded."${c}"`)
@@ -96,6 +117,7 @@ async function upsertLive(trx: Kysely<Database>, numbered: boolean, live: readon
       for (let c = 0; c < LIVE_COLUMNS.length; c++) params[at + c] = row[LIVE_COLUMNS[c]!];
     },
     LIVE_ON_CONFLICT,
+    LIVE_TYPES,
   );
 }
 
@@ -220,6 +242,14 @@ const DERIVED_COLUMNS: Record<string, readonly string[]> = {
   faults: ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
   flag_spans: ['kind', 'start_at', 'end_at'],
   cycles: ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
+};
+
+/** The PostgreSQL types of company_id, machine_id and each table's DERIVED_COLUMNS (decision 1165). */
+const DERIVED_TYPES: Record<string, readonly string[]> = {
+  state_intervals: ['text', 'text', 'bigint', 'bigint', 'text', 'text'],
+  faults: ['text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text'],
+  flag_spans: ['text', 'text', 'text', 'bigint', 'bigint'],
+  cycles: ['text', 'text', 'bigint', 'bigint', 'bigint', 'int', 'text', 'int'],
 };
 
 /** A derived table's primary key after machine_id: its time column and, for some, one more column (with its type). */
@@ -459,5 +489,6 @@ export async function writeDerivedMany(
         for (let i = 0; i < r.values.length; i++) params[at + 2 + i] = r.values[i];
       },
       upsertTail(table, numbered),
+      DERIVED_TYPES[table],
     );
 }
