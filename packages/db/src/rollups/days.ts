@@ -377,12 +377,15 @@ export async function loadRollupDayDowntimeByReason(
     ['rollup_days', days],
     ['rollup_weeks', weeks],
   ] as const)
-    if (ranges.length > 0) await addDowntimeByReason(scope, table, input, ranges, out);
+    if (ranges.length > 0) await addStoredDowntimeByReason(scope, table, input, ranges, out);
   return out;
 }
 
-/** Mutates `out`: adds the downtime by reason of `table`'s rows starting in `ranges` (in shift time). */
-async function addDowntimeByReason(
+/**
+ * Mutates `out`: adds the downtime by reason of `table`'s rows starting in `ranges` (in shift time, in the
+ * selected shifts). The week index (decision 1166) reads the partial weeks' day rows through it.
+ */
+export async function addStoredDowntimeByReason(
   scope: CompanyScope,
   table: 'rollup_days' | 'rollup_weeks',
   input: { machineIds: readonly string[]; shiftIds: ReadonlySet<string> | null },

@@ -1,8 +1,14 @@
 import { sql } from 'kysely';
-import { packSeriesRows } from '@takt/domain';
-import type { RollupSeries, SeriesRow } from '@takt/domain';
+import { addDowntimeByReasonInto, packSeriesRows } from '@takt/domain';
+import type { DowntimeMs, RollupSeries, SeriesRow } from '@takt/domain';
 import type { CompanyScope } from '../scope';
-import { loadRollupCells, seriesRows, weeksAndDays } from './days';
+import {
+  addStoredDowntimeByReason,
+  loadRollupCells,
+  loadRollupDayDowntimeByReason,
+  seriesRows,
+  weeksAndDays,
+} from './days';
 import type { Ranges } from './days';
 import { recomputesNoted } from './version';
 
@@ -13,30 +19,47 @@ import { recomputesNoted } from './version';
 // (one walk of the (company_id, computed_at, start_at) index of migration 0051) and the recomputes this
 // process committed. Every change of a day row changes a week row's values or computed_at (writeRollupWeeks,
 // decision 1148), a deleted week row the count.
+// Decision 1166: the in-shift week rows' downtime by reason (the OEE waterfall's) are kept with them, read the
+// first time a call asks at a stamp; a change of reasons alone rewrites the week row with a new computed_at
+// (writeChangedRows compares every column), so the same stamp covers them.
 
 /** A week row with its computed_at after the SeriesRow's fields (seriesRows' tuples). */
 type IndexedRow = readonly [...SeriesRow, number];
+
+/** An in-shift week row's downtime by reason (decision 1166): its start, its shift, the row's map. */
+type ReasonRow = readonly [start: number, shiftId: string, byReason: Readonly<Record<string, DowntimeMs>>];
 
 interface WeekIndex {
   stamp: string;
   /** Each machine's week rows by start. */
   byMachine: Map<string, IndexedRow[]>;
+  /**
+   * Each machine's in-shift week rows' downtime by reason, by start: read the first time a call asks for
+   * reasons (the OEE waterfall) at this stamp, then kept with the rows (decision 1166).
+   */
+  reasons: Promise<Map<string, ReasonRow[]>> | null;
   bytes: number;
 }
 
 /** What one indexed row is taken to hold in memory (a 15-element array of numbers and a shared string). */
 const ROW_BYTES = 200;
+/** What one row's reasons are taken to hold (a 3-element array and a map of a few reasons). */
+const REASON_ROW_BYTES = 300;
 /** The week rows kept per database handle, all companies (LRU): 32 MiB, ~168,000 rows (~1,000 machine-years). */
 export const WEEK_INDEX_MAX_BYTES = 32 * 1024 * 1024;
 
 interface Handle {
   companies: Map<string, WeekIndex>;
   loading: Map<string, Promise<WeekIndex | null>>;
+  /** Reasons being read alongside a load of the rows, by the same key (decision 1166). */
+  reasonsLoading: Map<string, Promise<Map<string, ReasonRow[]>>>;
   bytes: number;
 }
 const handles = new WeakMap<object, Handle>();
 /** Off: every call reads its week rows from the database (bench/oee-reports.ts compares the two). */
 const disabled = new WeakSet<object>();
+/** Reasons off: the waterfall's downtime by reason is read from the database (bench/report-answer.ts). */
+const reasonsDisabled = new WeakSet<object>();
 
 /** Turns the week index of a database handle on (default) or off (and empties it). */
 export function useWeekIndex(db: object, on: boolean): void {
@@ -45,6 +68,15 @@ export function useWeekIndex(db: object, on: boolean): void {
     disabled.add(db);
     handles.delete(db);
   }
+}
+
+/**
+ * Turns the index's downtime by reason of a database handle on (default) or off: off, indexedDowntimeByReason
+ * reads every call's reasons from the database as before decision 1166 (the rows stay indexed).
+ */
+export function useReasonIndex(db: object, on: boolean): void {
+  if (on) reasonsDisabled.delete(db);
+  else reasonsDisabled.add(db);
 }
 
 /** The company's week rows stamp (see above): one index walk, then this process's recompute count. */
@@ -57,10 +89,17 @@ async function stampOf(scope: CompanyScope): Promise<{ stamp: string; rows: numb
   return { stamp: `${String(r.n)}:${String(r.at)}:${String(r.s)}:${recomputes}`, rows: Number(r.n) };
 }
 
-/** The company's week index, current at this call; null when it would not fit the bound. */
-async function weekIndex(scope: CompanyScope): Promise<WeekIndex | null> {
+/**
+ * The company's week index, current at this call; null when it would not fit the bound. With `reasons`, when
+ * the rows are (re)loaded the reasons are read alongside them rather than after (decision 1166).
+ */
+async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekIndex | null> {
   let handle = handles.get(scope.db);
-  if (!handle) handles.set(scope.db, (handle = { companies: new Map(), loading: new Map(), bytes: 0 }));
+  if (!handle)
+    handles.set(
+      scope.db,
+      (handle = { companies: new Map(), loading: new Map(), reasonsLoading: new Map(), bytes: 0 }),
+    );
   const { stamp, rows } = await stampOf(scope);
   const company = scope.companyId;
   const kept = handle.companies.get(company);
@@ -94,7 +133,18 @@ async function weekIndex(scope: CompanyScope): Promise<WeekIndex | null> {
       .finally(() => h.loading.delete(key));
     handle.loading.set(key, loading);
   }
-  return loading;
+  if (!reasons) return loading;
+  // The rows' load may be another caller's (the cells of the same report, in parallel): join its reasons too.
+  let read = handle.reasonsLoading.get(key);
+  if (!read) {
+    const h = handle;
+    read = loadReasons(scope).finally(() => h.reasonsLoading.delete(key));
+    read.catch(() => undefined); // awaited through reasonsOf; a failure before then is not unhandled
+    handle.reasonsLoading.set(key, read);
+  }
+  const index = await loading;
+  if (index) void reasonsOf(scope, index, read).catch(() => undefined);
+  return index;
 }
 
 /** All the company's week rows, by machine and start (read after the stamp: never older than it). */
@@ -107,16 +157,58 @@ async function loadIndex(scope: CompanyScope, stamp: string): Promise<WeekIndex>
     byMachine.set(p.machine_id, rows);
     count += rows.length;
   }
-  return { stamp, byMachine, bytes: count * ROW_BYTES };
+  return { stamp, byMachine, reasons: null, bytes: count * ROW_BYTES };
 }
 
-/** The first index of `rows` (by start) starting at or after `t`. */
-function firstAtOrAfter(rows: readonly IndexedRow[], t: number): number {
+/**
+ * The index's reasons, read once per index (after its stamp, like its rows: never older than it). Their
+ * bytes join the index's in the handle's bound; a company over it evicts others at the next load.
+ */
+function reasonsOf(
+  scope: CompanyScope,
+  index: WeekIndex,
+  read?: Promise<Map<string, ReasonRow[]>>,
+): Promise<Map<string, ReasonRow[]>> {
+  if (!index.reasons) {
+    index.reasons = (read ?? loadReasons(scope)).then((byMachine) => {
+      let n = 0;
+      for (const rows of byMachine.values()) n += rows.length;
+      index.bytes += n * REASON_ROW_BYTES;
+      const handle = handles.get(scope.db);
+      if (handle?.companies.get(scope.companyId) === index) handle.bytes += n * REASON_ROW_BYTES;
+      return byMachine;
+    });
+    // A failed read is not kept: the next call reads again.
+    index.reasons.catch(() => (index.reasons = null));
+  }
+  return index.reasons;
+}
+
+/** The company's in-shift week rows' downtime by reason, by machine and start. */
+async function loadReasons(scope: CompanyScope): Promise<Map<string, ReasonRow[]>> {
+  const rows = await scope
+    .selectFrom('rollup_weeks')
+    .select(['machine_id', 'start_at', 'shift_id', 'reasons'])
+    .where('shift_id', 'is not', null)
+    .execute();
+  const byMachine = new Map<string, ReasonRow[]>();
+  for (const r of rows) {
+    const { downtimeByReason } = JSON.parse(r.reasons) as { downtimeByReason: Record<string, DowntimeMs> };
+    let list = byMachine.get(r.machine_id);
+    if (!list) byMachine.set(r.machine_id, (list = []));
+    list.push([Number(r.start_at), r.shift_id!, downtimeByReason]);
+  }
+  for (const list of byMachine.values()) list.sort((a, b) => a[0] - b[0]);
+  return byMachine;
+}
+
+/** The first index of `rows` (by start, the start at `at`) starting at or after `t`. */
+function firstAtOrAfter(rows: ReadonlyArray<readonly unknown[]>, at: number, t: number): number {
   let lo = 0;
   let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (rows[mid]![1] < t) lo = mid + 1;
+    if ((rows[mid]![at] as number) < t) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -144,7 +236,7 @@ export async function indexedRollupCells(
   const computedAt = new Map<string, number>();
   for (const id of input.machineIds) {
     const list: IndexedRow[] = [...(dayRows.get(id) ?? [])];
-    for (const r of slices(index.byMachine.get(id) ?? [], weeks)) list.push(r);
+    for (const r of slices(index.byMachine.get(id) ?? [], 1, weeks)) list.push(r);
     if (list.length === 0) continue;
     list.sort((a, b) => a[1] - b[1]);
     let latest = Number.NEGATIVE_INFINITY;
@@ -155,10 +247,47 @@ export async function indexedRollupCells(
   return { series, computedAt };
 }
 
-/** The rows of `rows` (by start) starting in `ranges`. */
-function* slices(rows: readonly IndexedRow[], ranges: Ranges): Generator<IndexedRow> {
+/** The rows of `rows` (by start, the start at `at`) starting in `ranges`. */
+function* slices<R extends readonly unknown[]>(rows: readonly R[], at: number, ranges: Ranges): Generator<R> {
   for (const r of ranges) {
-    const end = firstAtOrAfter(rows, r.end);
-    for (let i = firstAtOrAfter(rows, r.start); i < end; i++) yield rows[i]!;
+    const end = firstAtOrAfter(rows, at, r.end);
+    for (let i = firstAtOrAfter(rows, at, r.start); i < end; i++) yield rows[i]!;
   }
+}
+
+/**
+ * loadRollupDayDowntimeByReason (the in-shift downtime by reason of the machines' week and day rows over whole
+ * company days, in the selected shifts), its whole weeks summed from the week index's reasons (decision 1166)
+ * and its partial weeks read from the day rows: the same sums. Without the index (off, or over the bound) it
+ * is loadRollupDayDowntimeByReason.
+ */
+export async function indexedDowntimeByReason(
+  scope: CompanyScope,
+  input: Parameters<typeof loadRollupDayDowntimeByReason>[1],
+): Promise<Record<string, DowntimeMs>> {
+  const { weeks, days } = weeksAndDays(input.clock, [input.start], input);
+  if (
+    input.machineIds.length === 0 ||
+    input.shiftIds?.size === 0 ||
+    weeks.length === 0 ||
+    disabled.has(scope.db) ||
+    reasonsDisabled.has(scope.db)
+  )
+    return loadRollupDayDowntimeByReason(scope, input);
+  // The partial weeks' day rows first, then the whole weeks, as loadRollupDayDowntimeByReason adds them.
+  const out: Record<string, DowntimeMs> = {};
+  const [index] = await Promise.all([
+    weekIndex(scope, true),
+    days.length > 0 ? addStoredDowntimeByReason(scope, 'rollup_days', input, days, out) : null,
+  ]);
+  if (!index) {
+    await addStoredDowntimeByReason(scope, 'rollup_weeks', input, weeks, out);
+    return out;
+  }
+  const reasons = await reasonsOf(scope, index);
+  const shiftIds = input.shiftIds;
+  for (const id of input.machineIds)
+    for (const [, shiftId, byReason] of slices(reasons.get(id) ?? [], 0, weeks))
+      if (!shiftIds || shiftIds.has(shiftId)) addDowntimeByReasonInto(out, byReason);
+  return out;
 }

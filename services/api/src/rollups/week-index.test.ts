@@ -3,7 +3,14 @@ import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/dom
 import type { CompanyCalendar } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import type { CompanyScope } from '@takt/db';
-import { indexedRollupCells, loadCalendar, loadRollupCells } from '@takt/db/rollups';
+import {
+  indexedDowntimeByReason,
+  indexedRollupCells,
+  loadCalendar,
+  loadRollupCells,
+  loadRollupDayDowntimeByReason,
+} from '@takt/db/rollups';
+import { aDowntimeReason, anAnnotation } from '../testing/downtime-builders';
 import {
   anAdjustmentRow,
   aMachineWithFacts,
@@ -15,6 +22,8 @@ import {
 // Decision 1157: a report's whole weeks sliced from the company's week index give the same packed series and
 // computed-at as reading the week and day rows (loadRollupCells), over random day-aligned ranges by day, week
 // and month, and after a recompute at the same clock (the stamp's recompute count), on both dialects.
+// Decision 1166: the same for the OEE waterfall's downtime by reason (indexedDowntimeByReason against
+// loadRollupDayDowntimeByReason) in every shift selection, and after a recompute that changes only reasons.
 
 const DAY = 86_400_000;
 /** Monday 2025-10-06 00:00 CDT: five company weeks and a few days, across the end of DST. */
@@ -103,5 +112,76 @@ describe.each(DIALECTS)('week index on %s', (dialect) => {
       clock: p.calendar,
     });
     expect(cells.series.size).toBe(0);
+  });
+
+  /** Both sums of the downtime by reason agree, over `n` random ranges of company days and shift selections. */
+  async function reasonsAgree(
+    scope: CompanyScope,
+    calendar: CompanyCalendar,
+    machineIds: string[],
+    shiftIds: string[],
+    n: number,
+  ) {
+    const rnd = lcg(13);
+    const dayStart = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t))).start;
+    const selections = [null, new Set(shiftIds.slice(0, 1)), new Set(shiftIds.slice(1)), new Set(shiftIds)];
+    for (let i = 0; i < n; i++) {
+      const a = dayStart(T0 + rnd(37) * DAY + 12 * 3_600_000);
+      const end = Math.min(dayStart(a + (1 + rnd(36)) * DAY + 12 * 3_600_000), dayStart(NOW));
+      if (end <= a) continue;
+      const input = {
+        machineIds: rnd(3) === 0 ? machineIds.slice(0, 1) : machineIds,
+        start: a,
+        end,
+        shiftIds: selections[i % selections.length]!,
+        clock: calendar,
+      };
+      const [indexed, read] = await Promise.all([
+        indexedDowntimeByReason(scope, input),
+        loadRollupDayDowntimeByReason(scope, input),
+      ]);
+      expect(indexed).toEqual(read);
+    }
+  }
+
+  it("gives the week and day rows' downtime by reason in every shift selection, and follows a change of reasons only", async () => {
+    const p = await plant();
+    await reasonsAgree(p.scope, p.calendar, p.machines, p.shiftIds, 25);
+    // A reason put on the first machine's third week (Tuesday to Thursday, every minute of it), recomputed at
+    // the same now: the sums of the week rows stay, their reasons change.
+    const whole = { start: T0 + 14 * DAY, end: T0 + 21 * DAY };
+    const before = await indexedDowntimeByReason(p.scope, {
+      machineIds: p.machines,
+      ...whole,
+      shiftIds: null,
+      clock: p.calendar,
+    });
+    expect(Object.keys(before)).not.toHaveLength(0);
+    const reason = (await aDowntimeReason(api.h.t.db, p.company, { name: 'Tool change' })).id;
+    await anAnnotation(api.h.t.db, p.company, {
+      machineId: p.machines[0]!,
+      start: T0 + 15 * DAY,
+      end: T0 + 18 * DAY,
+      typeId: reason,
+      planned: false,
+    });
+    await p.recompute([p.machines[0]!], { from: T0 + 14 * DAY, to: T0 + 21 * DAY, now: NOW });
+    const after = await indexedDowntimeByReason(p.scope, {
+      machineIds: p.machines,
+      ...whole,
+      shiftIds: null,
+      clock: p.calendar,
+    });
+    expect(after[reason]!.unplannedMs).toBeGreaterThan(0);
+    await reasonsAgree(p.scope, p.calendar, p.machines, p.shiftIds, 25);
+    // Another company's index holds none of these machines' reasons.
+    const other = await aReportTenant(api.h, [['Day', 360, 840]]);
+    const theirs = await indexedDowntimeByReason(other.scope, {
+      machineIds: p.machines,
+      ...whole,
+      shiftIds: null,
+      clock: p.calendar,
+    });
+    expect(theirs).toEqual({});
   });
 });

@@ -25,8 +25,8 @@ import type {
   TimeRange,
 } from '@takt/domain';
 import {
+  indexedDowntimeByReason,
   indexedRollupCells,
-  loadRollupDayDowntimeByReason,
   loadRollups,
   loadRollupSources,
   rollupDirtyMarks,
@@ -124,8 +124,9 @@ export async function reportRollups(
   /** Hourly rows already read over the partial days (decision 1157): hourlyRows takes its spans from them. */
   let edgeRows: ReadonlyArray<{ span: Range; rows: Rollup[] }> = [];
   let daySeries = new Map<string, RollupSeries>();
+  // Whole weeks from the company's week index, the rest from day rows (decisions 1157, 1166).
   const reasonsOf = (ids: readonly string[], over: Range) =>
-    loadRollupDayDowntimeByReason(ctx.scope, {
+    indexedDowntimeByReason(ctx.scope, {
       machineIds: ids,
       ...over,
       shiftIds: opts.reasons!.shiftIds,

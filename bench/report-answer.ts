@@ -1,0 +1,149 @@
+// Where a whole-year report call's time goes, and old against new on the same database (decision 1166).
+// Seeds 100 machines × DAYS of stored rollups once (bench/support/year-of-rollups.ts), then for each of the
+// five whole-day calls by week (the OEE waterfall, OEE by machine and by shift, utilization, production by
+// machine × week) and their CSVs: BENCH_PROFILE=dir writes a CPU profile of each call alone (5 computations);
+// then each call is timed computed (shared answers off) with the change off and on, interleaved (A B B A …),
+// the answers compared byte for byte, with the load average beside the figures.
+// Not a test: figures only.
+// Run: npx tsx bench/report-answer.ts [machines] [days] [sqlite|postgres] [pairs]
+import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
+import type { DialectName } from '@takt/db';
+import { PRODUCTION_METRICS } from '@takt/domain';
+import { useReasonIndex, useWeekIndex } from '@takt/db/rollups';
+import { useSharedAnswers } from '../services/api/src/services/report-shared';
+import { apiHarness } from '../services/api/src/testing/app';
+import { aYearOfRollups, YEAR_START } from './support/year-of-rollups';
+
+const MACHINES = Number(process.argv[2] ?? 100);
+const DAYS = Number(process.argv[3] ?? 365);
+const DIALECT = (process.argv[4] ?? 'sqlite') as DialectName;
+const PAIRS = Number(process.argv[5] ?? 2);
+const RUNS = 5;
+const PROFILE = process.env.BENCH_PROFILE;
+const NOW = YEAR_START + (DAYS + 2) * 86_400_000;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = () => loadavg()[0]!.toFixed(1);
+
+const h = await apiHarness(DIALECT, NOW);
+try {
+  const db = h.t.db;
+  const plant = await aYearOfRollups(h, MACHINES, DAYS, NOW);
+  const { cookie } = plant;
+  const [start, end] = [YEAR_START, plant.end];
+  const data = [...PRODUCTION_METRICS];
+  const production = { start, end, interval: 'week', data, groupBy: ['machine', 'interval'] };
+  const by = { start, end, intervalType: 'week' };
+  const text = async (res: Response) => {
+    if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+    return res.text();
+  };
+  const calls: Array<[string, () => Promise<string>]> = [
+    [
+      'reports/oee',
+      async () => text(await h.get(`/api/reports/oee?start=${start}&end=${end}&interval=week`, cookie)),
+    ],
+    ['oee/bymachine', async () => text(await h.send('POST', '/api/oee/bymachine', cookie, by))],
+    ['oee/byabstractshift', async () => text(await h.send('POST', '/api/oee/byabstractshift', cookie, by))],
+    [
+      'reports/utilization',
+      async () =>
+        text(await h.get(`/api/reports/utilization?start=${start}&end=${end}&interval=week`, cookie)),
+    ],
+    [
+      'reports/utilization csv',
+      async () =>
+        text(
+          await h.get(`/api/reports/utilization?start=${start}&end=${end}&interval=week&format=csv`, cookie),
+        ),
+    ],
+    [
+      'production',
+      async () => text(await h.send('POST', '/api/reports/warehouse/production', cookie, production)),
+    ],
+    [
+      'production csv',
+      async () =>
+        text(
+          await h.get(
+            `/api/reports/warehouse/production/csv?request=${encodeURIComponent(JSON.stringify(production))}`,
+            cookie,
+          ),
+        ),
+    ],
+  ];
+  useSharedAnswers(db, false); // computed answers only
+  console.log(
+    `${DIALECT}: ${MACHINES} machines × ${DAYS} days (seeded in ${(plant.seedMs / 1000).toFixed(0)} s)`,
+  );
+  if (PROFILE) {
+    for (const [name, f] of calls) {
+      await f();
+      const session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+      for (let i = 0; i < 5; i++) await f();
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      const file = `${PROFILE}/${name.replace(/[/ ]/g, '-')}-${DIALECT}.cpuprofile`;
+      await writeFile(file, JSON.stringify(profile));
+      console.log(`profile of ${name}: ${file}`);
+    }
+  }
+  const timeOf = async (on: boolean, f: () => Promise<string>) => {
+    useReasonIndex(db, on);
+    const answer = await f(); // warm (and, on, the index loaded)
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const a = performance.now();
+      await f();
+      times.push(performance.now() - a);
+    }
+    return { ms: median(times), answer };
+  };
+  for (const [name, f] of calls) {
+    const line: string[] = [];
+    for (let p = 0; p < PAIRS; p++) {
+      // Interleaved: old, new, then new, old.
+      const order = p % 2 === 0 ? [false, true] : [true, false];
+      const r = new Map<boolean, { ms: number; answer: string }>();
+      const l0 = load();
+      for (const on of order) r.set(on, await timeOf(on, f));
+      const [o, n] = [r.get(false)!, r.get(true)!];
+      if (o.answer !== n.answer) throw new Error(`${name}: the answers differ`);
+      line.push(
+        `${o.ms.toFixed(0)} → ${n.ms.toFixed(0)} ms (${(n.ms / o.ms).toFixed(2)}, load ${l0}–${load()})`,
+      );
+    }
+    console.log(`  ${name.padEnd(24)} ${line.join('   ')}   answers equal`);
+  }
+  // The first waterfall after the index is emptied (as after a recompute moves its stamp): the week rows read
+  // again, and (new) the reasons with them once, against (old) the reasons read by every call.
+  const cold = async (on: boolean) => {
+    useReasonIndex(db, on);
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      useWeekIndex(db, false);
+      useWeekIndex(db, true);
+      const a = performance.now();
+      await calls[0]![1]();
+      times.push(performance.now() - a);
+    }
+    return median(times);
+  };
+  const coldLine: string[] = [];
+  for (let p = 0; p < PAIRS; p++) {
+    const l0 = load();
+    const [o, n] =
+      p % 2 === 0 ? [await cold(false), await cold(true)] : [await cold(true), await cold(false)].reverse();
+    coldLine.push(`${o!.toFixed(0)} → ${n!.toFixed(0)} ms (${(n! / o!).toFixed(2)}, load ${l0}–${load()})`);
+  }
+  console.log(`  ${'reports/oee, index cold'.padEnd(24)} ${coldLine.join('   ')}`);
+} finally {
+  useReasonIndex(h.t.db, true);
+  await h.close();
+}
