@@ -4,6 +4,8 @@
 // machine × week) and their CSVs: BENCH_PROFILE=dir writes a CPU profile of each call alone (5 computations);
 // then each call is timed computed (shared answers off) with the change off and on, interleaved (A B B A …),
 // the answers compared byte for byte, with the load average beside the figures.
+// BENCH_RELOAD=1 times only the first waterfall after one machine's current week was rewritten (as a recompute
+// of another process writes it), the week index reloaded whole (old) or incrementally (new, decision 1168).
 // Not a test: figures only.
 // Run: npx tsx bench/report-answer.ts [machines] [days] [sqlite|postgres] [pairs]
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +14,7 @@ import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import type { DialectName } from '@takt/db';
 import { PRODUCTION_METRICS } from '@takt/domain';
-import { useReasonIndex, useWeekIndex } from '@takt/db/rollups';
+import { useIncrementalReload, useReasonIndex, useWeekIndex } from '@takt/db/rollups';
 import { useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import { aYearOfRollups, YEAR_START } from './support/year-of-rollups';
@@ -79,6 +81,11 @@ try {
   console.log(
     `${DIALECT}: ${MACHINES} machines × ${DAYS} days (seeded in ${(plant.seedMs / 1000).toFixed(0)} s)`,
   );
+  if (process.env.BENCH_RELOAD) {
+    await firstAfterRecompute(db, calls[0]![1]);
+    await h.close();
+    process.exit(0); // this measure only
+  }
   if (PROFILE) {
     for (const [name, f] of calls) {
       await f();
@@ -135,15 +142,61 @@ try {
     }
     return median(times);
   };
-  const coldLine: string[] = [];
-  for (let p = 0; p < PAIRS; p++) {
-    const l0 = load();
-    const [o, n] =
-      p % 2 === 0 ? [await cold(false), await cold(true)] : [await cold(true), await cold(false)].reverse();
-    coldLine.push(`${o!.toFixed(0)} → ${n!.toFixed(0)} ms (${(n! / o!).toFixed(2)}, load ${l0}–${load()})`);
-  }
-  console.log(`  ${'reports/oee, index cold'.padEnd(24)} ${coldLine.join('   ')}`);
+  console.log(`  ${'reports/oee, index cold'.padEnd(24)} ${await interleaved(cold)}`);
 } finally {
   useReasonIndex(h.t.db, true);
   await h.close();
+}
+
+/**
+ * The first call after one machine's current week rows were rewritten with a later computed_at (old: the whole
+ * company's week rows and reasons read again; new: that machine's), RUNS times per side, interleaved, then the
+ * answer after a last rewrite compared with the one of an emptied index (a full reload).
+ */
+async function firstAfterRecompute(db: typeof h.t.db, call: () => Promise<string>) {
+  const last = await db
+    .selectFrom('rollup_weeks')
+    .select(['machine_id', 'start_at'])
+    .orderBy('start_at', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  let at = NOW;
+  const rewrite = () =>
+    db
+      .updateTable('rollup_weeks')
+      .set((eb) => ({ parts: eb('parts', '+', 1), computed_at: ++at }))
+      .where('machine_id', '=', last.machine_id)
+      .where('start_at', '=', last.start_at)
+      .execute();
+  const side = async (incremental: boolean) => {
+    useIncrementalReload(db, incremental);
+    await call(); // the index and its reasons loaded
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      await rewrite();
+      const a = performance.now();
+      await call();
+      times.push(performance.now() - a);
+    }
+    return median(times);
+  };
+  console.log(`  ${'reports/oee, 1 machine recomputed'.padEnd(34)} ${await interleaved(side)}`);
+  await rewrite();
+  const incremental = await call();
+  useWeekIndex(db, false);
+  useWeekIndex(db, true);
+  if ((await call()) !== incremental) throw new Error('the incremental answer differs from a full reload');
+  console.log('  answer after an incremental reload equals a full reload');
+}
+
+/** PAIRS medians of `side` old (false) and new (true), interleaved (old new, new old, …), with the load. */
+async function interleaved(side: (on: boolean) => Promise<number>): Promise<string> {
+  const line: string[] = [];
+  for (let p = 0; p < PAIRS; p++) {
+    const l0 = load();
+    const [o, n] =
+      p % 2 === 0 ? [await side(false), await side(true)] : [await side(true), await side(false)].reverse();
+    line.push(`${o!.toFixed(0)} → ${n!.toFixed(0)} ms (${(n! / o!).toFixed(2)}, load ${l0}–${load()})`);
+  }
+  return line.join('   ');
 }

@@ -120,7 +120,7 @@ async function recomputeSlice(
       changed: changed > 0,
     });
   });
-  noteRecompute();
+  noteRecompute(now);
   return { rows: rows.length, reachBack: reachBack !== null && reachBack < range.start ? reachBack : null };
 }
 

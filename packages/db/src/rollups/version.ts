@@ -52,10 +52,29 @@ interface StateRow {
  * through computed_at, and a shared answer's reuse time bounds the rest (decision 1148).
  */
 let recomputes = 0;
+/** The `now` (computed_at) of the last RECENT recomputes, the latest at recomputes - 1 (mod RECENT). */
+const RECENT = 64;
+const recentNows: number[] = [];
 
-/** Called once a recompute's transaction has committed (recompute.ts). */
-export function noteRecompute(): void {
+/** Called once a recompute's transaction has committed (recompute.ts), with its computed_at. */
+export function noteRecompute(now: number): void {
+  recentNows[recomputes % RECENT] = now;
   recomputes++;
+}
+
+/**
+ * The earliest computed_at of the recomputes this process committed after the first `since` (decision 1168: the
+ * week index's incremental reload reads the week rows from there when a recompute wrote at or before its
+ * latest computed_at, a fixed clock); undefined when there were none, null when they are no longer all known.
+ */
+export function earliestRecomputeSince(since: number): number | null | undefined {
+  if (recomputes - since > RECENT || since > recomputes) return null;
+  let earliest: number | undefined;
+  for (let i = since; i < recomputes; i++) {
+    const now = recentNows[i % RECENT]!;
+    if (earliest === undefined || now < earliest) earliest = now;
+  }
+  return earliest;
 }
 
 /** How many recomputes this process has committed (part of the week index's stamp, decision 1157). */

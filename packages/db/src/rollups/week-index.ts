@@ -10,7 +10,7 @@ import {
   weeksAndDays,
 } from './days';
 import type { Ranges } from './days';
-import { recomputesNoted } from './version';
+import { earliestRecomputeSince, recomputesNoted } from './version';
 
 // Decision 1157: a company's stored week rows kept in memory per database handle, so a report's whole weeks
 // (a year by week: 100 machines × 53 weeks × shifts, ~16,000 rows) are sliced from memory instead of read
@@ -22,6 +22,10 @@ import { recomputesNoted } from './version';
 // Decision 1166: the in-shift week rows' downtime by reason (the OEE waterfall's) are kept with them, read the
 // first time a call asks at a stamp; a change of reasons alone rewrites the week row with a new computed_at
 // (writeChangedRows compares every column), so the same stamp covers them.
+// Decision 1168: when the stamp moves, only the machines with week rows computed after the index's latest (or at
+// or after the earliest now of this process's recomputes since, a fixed clock) are read again, rows and reasons;
+// the result is kept only if the index's count, latest and sum of computed_at then equal the stamp's (a delete
+// or a write below the latest elsewhere does not add up): otherwise the whole company is read as before.
 
 /** A week row with its computed_at after the SeriesRow's fields (seriesRows' tuples). */
 type IndexedRow = readonly [...SeriesRow, number];
@@ -29,15 +33,34 @@ type IndexedRow = readonly [...SeriesRow, number];
 /** An in-shift week row's downtime by reason (decision 1166): its start, its shift, the row's map. */
 type ReasonRow = readonly [start: number, shiftId: string, byReason: Readonly<Record<string, DowntimeMs>>];
 
+/** Count, latest and sum of computed_at of some week rows (the sum exact: a year of a plant exceeds 2^53). */
+interface Totals {
+  n: number;
+  latest: number;
+  sum: bigint;
+}
+
+/** A stamp of the company's week rows (see stampOf). */
+interface Stamp extends Totals {
+  stamp: string;
+  recomputes: number;
+}
+
 interface WeekIndex {
   stamp: string;
+  /** The stamp's recompute count and totals, which the index's rows add up to (decision 1168). */
+  at: Stamp;
   /** Each machine's week rows by start. */
   byMachine: Map<string, IndexedRow[]>;
+  /** Each machine's rows' totals. */
+  totals: Map<string, Totals>;
   /**
    * Each machine's in-shift week rows' downtime by reason, by start: read the first time a call asks for
    * reasons (the OEE waterfall) at this stamp, then kept with the rows (decision 1166).
    */
   reasons: Promise<Map<string, ReasonRow[]>> | null;
+  /** An incremental reload's reasons (the kept ones and the changed machines'), attached once it is installed. */
+  reasonsFrom?: Promise<Map<string, ReasonRow[]>>;
   bytes: number;
 }
 
@@ -54,12 +77,16 @@ interface Handle {
   /** Reasons being read alongside a load of the rows, by the same key (decision 1166). */
   reasonsLoading: Map<string, Promise<Map<string, ReasonRow[]>>>;
   bytes: number;
+  /** Week rows and reason rows read into indexes of this handle (a test's and the bench's measure). */
+  read: { rows: number; reasons: number };
 }
 const handles = new WeakMap<object, Handle>();
 /** Off: every call reads its week rows from the database (bench/oee-reports.ts compares the two). */
 const disabled = new WeakSet<object>();
 /** Reasons off: the waterfall's downtime by reason is read from the database (bench/report-answer.ts). */
 const reasonsDisabled = new WeakSet<object>();
+/** Incremental reload off: a moved stamp reads the whole company again (bench/report-answer.ts, decision 1168). */
+const incrementalDisabled = new WeakSet<object>();
 
 /** Turns the week index of a database handle on (default) or off (and empties it). */
 export function useWeekIndex(db: object, on: boolean): void {
@@ -79,14 +106,33 @@ export function useReasonIndex(db: object, on: boolean): void {
   else reasonsDisabled.add(db);
 }
 
+/** Turns the incremental reload of a database handle's week index on (default) or off (decision 1168). */
+export function useIncrementalReload(db: object, on: boolean): void {
+  if (on) incrementalDisabled.delete(db);
+  else incrementalDisabled.add(db);
+}
+
+/** How many week rows and reason rows the week index of a database handle has read so far. */
+export function weekIndexReads(db: object): { rows: number; reasons: number } {
+  return { ...(handles.get(db)?.read ?? { rows: 0, reasons: 0 }) };
+}
+
 /** The company's week rows stamp (see above): one index walk, then this process's recompute count. */
-async function stampOf(scope: CompanyScope): Promise<{ stamp: string; rows: number }> {
+async function stampOf(scope: CompanyScope): Promise<Stamp> {
   const recomputes = recomputesNoted(); // before the read: a recompute committing after it moves the stamp
-  const { rows } = await sql<{ n: number | string; at: unknown; s: unknown }>`select count(*) as n,
-      max(computed_at) as at, sum(computed_at) as s from rollup_weeks
+  // The sum as text: exact on both dialects (better-sqlite3 gives a rounded number above 2^53).
+  const { rows } = await sql<{ n: number | string; at: unknown; s: string | null }>`select count(*) as n,
+      max(computed_at) as at, cast(sum(computed_at) as text) as s from rollup_weeks
       where company_id = ${scope.companyId}`.execute(scope.db);
   const r = rows[0]!;
-  return { stamp: `${String(r.n)}:${String(r.at)}:${String(r.s)}:${recomputes}`, rows: Number(r.n) };
+  return {
+    stamp: `${String(r.n)}:${String(r.at)}:${String(r.s)}:${recomputes}`,
+    recomputes,
+    n: Number(r.n),
+    latest: r.at === null ? Number.NEGATIVE_INFINITY : Number(r.at),
+    // Not an integer (a computed_at stored as a float): no incremental reload adds up to it.
+    sum: r.s === null ? 0n : /^\d+$/.test(r.s) ? BigInt(r.s) : -1n,
+  };
 }
 
 /**
@@ -98,9 +144,16 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
   if (!handle)
     handles.set(
       scope.db,
-      (handle = { companies: new Map(), loading: new Map(), reasonsLoading: new Map(), bytes: 0 }),
+      (handle = {
+        companies: new Map(),
+        loading: new Map(),
+        reasonsLoading: new Map(),
+        bytes: 0,
+        read: { rows: 0, reasons: 0 },
+      }),
     );
-  const { stamp, rows } = await stampOf(scope);
+  const at = await stampOf(scope);
+  const { stamp, n: rows } = at;
   const company = scope.companyId;
   const kept = handle.companies.get(company);
   if (kept?.stamp === stamp) {
@@ -111,10 +164,12 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
   }
   if (rows * ROW_BYTES > WEEK_INDEX_MAX_BYTES) return null;
   const key = `${company}\n${stamp}`;
+  // Decision 1168: a kept index is brought up to the stamp by reading only the machines that changed.
+  const incremental = kept !== undefined && !incrementalDisabled.has(scope.db);
   let loading = handle.loading.get(key);
   if (!loading) {
     const h = handle;
-    loading = loadIndex(scope, stamp)
+    loading = (incremental ? reloadChanged(scope, kept, at) : loadIndex(scope, at))
       .then((index) => {
         const old = h.companies.get(company);
         if (old) {
@@ -128,12 +183,16 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
           h.companies.delete(id);
           h.bytes -= other.bytes;
         }
+        // Counted against the bound now that the index is the handle's (reasonsOf adds their bytes).
+        if (index.reasonsFrom) void reasonsOf(scope, index, index.reasonsFrom).catch(() => undefined);
+        index.reasonsFrom = undefined;
         return index;
       })
       .finally(() => h.loading.delete(key));
     handle.loading.set(key, loading);
   }
-  if (!reasons) return loading;
+  // An incremental reload of an index holding reasons reads the changed machines' reasons itself.
+  if (!reasons || (incremental && kept.reasons !== null)) return loading;
   // The rows' load may be another caller's (the cells of the same report, in parallel): join its reasons too.
   let read = handle.reasonsLoading.get(key);
   if (!read) {
@@ -148,16 +207,94 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
 }
 
 /** All the company's week rows, by machine and start (read after the stamp: never older than it). */
-async function loadIndex(scope: CompanyScope, stamp: string): Promise<WeekIndex> {
-  const byMachine = new Map<string, IndexedRow[]>();
-  let count = 0;
-  for (const p of await seriesRows(scope, 'rollup_weeks', null, null)) {
+async function loadIndex(scope: CompanyScope, at: Stamp): Promise<WeekIndex> {
+  const index: WeekIndex = {
+    stamp: at.stamp,
+    at,
+    byMachine: new Map(),
+    totals: new Map(),
+    reasons: null,
+    bytes: 0,
+  };
+  await readMachines(scope, index, null);
+  return index;
+}
+
+/** Reads the week rows of `machineIds` (all the company's when null) into `index`, with their totals. */
+async function readMachines(
+  scope: CompanyScope,
+  index: WeekIndex,
+  machineIds: string[] | null,
+): Promise<void> {
+  const parts = await seriesRows(scope, 'rollup_weeks', machineIds, null);
+  const read = handles.get(scope.db)?.read;
+  for (const p of parts) {
     const rows = JSON.parse(p.rows) as IndexedRow[];
     rows.sort((a, b) => a[1] - b[1]);
-    byMachine.set(p.machine_id, rows);
-    count += rows.length;
+    const totals: Totals = { n: rows.length, latest: Number.NEGATIVE_INFINITY, sum: 0n };
+    for (const r of rows) {
+      totals.sum += BigInt(Math.round(r[14]));
+      if (r[14] > totals.latest) totals.latest = r[14];
+    }
+    index.byMachine.set(p.machine_id, rows);
+    index.totals.set(p.machine_id, totals);
+    index.bytes += rows.length * ROW_BYTES;
+    if (read) read.rows += rows.length;
   }
-  return { stamp, byMachine, reasons: null, bytes: count * ROW_BYTES };
+}
+
+/**
+ * The kept index brought up to the stamp `at` (decision 1168): the machines with week rows computed after its
+ * latest, or at or after the earliest now of this process's recomputes since its stamp when that is not later
+ * (a recompute at a fixed clock rewrites rows without moving the latest), are read again, rows and reasons; the
+ * others are kept. Kept only if its totals are the stamp's: a deleted row, or a row another process wrote below
+ * the latest, leaves them apart, and the whole company is read instead (as it is when the recomputes since are
+ * no longer all known).
+ */
+async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): Promise<WeekIndex> {
+  const earliest = earliestRecomputeSince(kept.at.recomputes);
+  if (earliest === null || kept.at.n === 0) return loadIndex(scope, at);
+  let q = scope.selectFrom('rollup_weeks').select('machine_id').distinct();
+  q =
+    earliest !== undefined && earliest <= kept.at.latest
+      ? q.where('computed_at', '>=', earliest)
+      : q.where('computed_at', '>', kept.at.latest);
+  const changed = (await q.execute()).map((r) => r.machine_id);
+  const index: WeekIndex = {
+    stamp: at.stamp,
+    at,
+    byMachine: new Map(kept.byMachine),
+    totals: new Map(kept.totals),
+    reasons: null,
+    bytes: 0,
+  };
+  for (const id of changed) {
+    index.byMachine.delete(id);
+    index.totals.delete(id);
+  }
+  for (const rows of index.byMachine.values()) index.bytes += rows.length * ROW_BYTES;
+  if (changed.length > 0) await readMachines(scope, index, changed);
+  const sum: Totals = { n: 0, latest: Number.NEGATIVE_INFINITY, sum: 0n };
+  for (const t of index.totals.values()) {
+    sum.n += t.n;
+    sum.sum += t.sum;
+    if (t.latest > sum.latest) sum.latest = t.latest;
+  }
+  if (sum.n !== at.n || sum.sum !== at.sum || sum.latest !== at.latest) return loadIndex(scope, at);
+  if (kept.reasons) {
+    const reasons = kept.reasons;
+    index.reasonsFrom = Promise.all([
+      reasons,
+      changed.length > 0 ? loadReasons(scope, changed) : new Map(),
+    ]).then(([old, fresh]: [Map<string, ReasonRow[]>, Map<string, ReasonRow[]>]) => {
+      const merged = new Map(old);
+      for (const id of changed) merged.delete(id);
+      for (const [id, rows] of fresh) merged.set(id, rows);
+      return merged;
+    });
+    index.reasonsFrom.catch(() => undefined); // awaited through reasonsOf
+  }
+  return index;
 }
 
 /**
@@ -184,13 +321,16 @@ function reasonsOf(
   return index.reasons;
 }
 
-/** The company's in-shift week rows' downtime by reason, by machine and start. */
-async function loadReasons(scope: CompanyScope): Promise<Map<string, ReasonRow[]>> {
-  const rows = await scope
+/** The company's (or those machines') in-shift week rows' downtime by reason, by machine and start. */
+async function loadReasons(scope: CompanyScope, machineIds?: string[]): Promise<Map<string, ReasonRow[]>> {
+  let q = scope
     .selectFrom('rollup_weeks')
     .select(['machine_id', 'start_at', 'shift_id', 'reasons'])
-    .where('shift_id', 'is not', null)
-    .execute();
+    .where('shift_id', 'is not', null);
+  if (machineIds) q = q.where('machine_id', 'in', machineIds);
+  const rows = await q.execute();
+  const read = handles.get(scope.db)?.read;
+  if (read) read.reasons += rows.length;
   const byMachine = new Map<string, ReasonRow[]>();
   for (const r of rows) {
     const { downtimeByReason } = JSON.parse(r.reasons) as { downtimeByReason: Record<string, DowntimeMs> };

@@ -9,6 +9,8 @@ import {
   loadCalendar,
   loadRollupCells,
   loadRollupDayDowntimeByReason,
+  useWeekIndex,
+  weekIndexReads,
 } from '@takt/db/rollups';
 import { aDowntimeReason, anAnnotation } from '../testing/downtime-builders';
 import {
@@ -24,6 +26,8 @@ import {
 // and month, and after a recompute at the same clock (the stamp's recompute count), on both dialects.
 // Decision 1166: the same for the OEE waterfall's downtime by reason (indexedDowntimeByReason against
 // loadRollupDayDowntimeByReason) in every shift selection, and after a recompute that changes only reasons.
+// Decision 1168: a moved stamp reads again only the machines whose week rows changed, with the same cells and
+// reasons as a full reload, and reads the whole company after a delete or a write below the latest computed_at.
 
 const DAY = 86_400_000;
 /** Monday 2025-10-06 00:00 CDT: five company weeks and a few days, across the end of DST. */
@@ -183,5 +187,107 @@ describe.each(DIALECTS)('week index on %s', (dialect) => {
       clock: p.calendar,
     });
     expect(theirs).toEqual({});
+  });
+
+  it('reloads only the changed machines when the stamp moves, and the whole company when that does not add up', async () => {
+    const p = await plant();
+    const db = p.scope.db;
+    const [m0, m1] = p.machines as [string, string];
+    const weekRows = async (machineId: string | null, inShift = false) => {
+      let q = p.scope.selectFrom('rollup_weeks').select((eb) => eb.fn.countAll<number | string>().as('n'));
+      if (machineId) q = q.where('machine_id', '=', machineId);
+      if (inShift) q = q.where('shift_id', 'is not', null);
+      return Number((await q.executeTakeFirstOrThrow()).n);
+    };
+    const all = await weekRows(null);
+    /** The rows and reasons read by the next reload, after both reads agree with the database's. */
+    const readBy = async (change: () => Promise<unknown>) => {
+      await change();
+      const before = weekIndexReads(db);
+      await agree(p.scope, p.calendar, p.machines, 10);
+      await reasonsAgree(p.scope, p.calendar, p.machines, p.shiftIds, 10);
+      const after = weekIndexReads(db);
+      return { rows: after.rows - before.rows, reasons: after.reasons - before.reasons };
+    };
+    /** The index's cells and reasons over the whole span, then the same after emptying it (a full reload). */
+    const whole = async () => {
+      const span = {
+        machineIds: p.machines,
+        start: epochMs(T0),
+        end: epochMs(T0 + 35 * DAY),
+        clock: p.calendar,
+      };
+      const cellStarts = reportIntervals(p.calendar, span, 'week').map((c) => c.start);
+      return Promise.all([
+        indexedRollupCells(p.scope, { ...span, cellStarts }),
+        indexedDowntimeByReason(p.scope, { ...span, shiftIds: null }),
+      ]);
+    };
+    const equalsFullReload = async () => {
+      const kept = await whole();
+      useWeekIndex(db, false);
+      useWeekIndex(db, true);
+      expect(await whole()).toEqual(kept);
+    };
+    expect(await readBy(async () => undefined)).toEqual({ rows: all, reasons: await weekRows(null, true) });
+
+    // A correction on the first machine recomputed an hour later: its rows and reasons only.
+    const later = await readBy(async () => {
+      await p.scope
+        .insertInto('part_adjustments', [anAdjustmentRow(m0, T0 + 16 * DAY, { count: 40 })])
+        .execute();
+      await p.recompute([m0], { from: T0 + 14 * DAY, to: T0 + 21 * DAY, now: NOW + 3_600_000 });
+    });
+    expect(later).toEqual({ rows: await weekRows(m0), reasons: await weekRows(m0, true) });
+    expect(later.rows).toBeLessThan(all);
+    await equalsFullReload();
+    await readBy(async () => undefined); // the emptied index read again
+
+    // Another process rewrites a week row of the second machine later still (no recompute of this process).
+    const other = await readBy(() =>
+      p.scope
+        .updateTable('rollup_weeks')
+        .set((eb) => ({ parts: eb('parts', '+', 7), computed_at: NOW + 7_200_000 }))
+        .where('machine_id', '=', m1)
+        .where('start_at', '=', T0 + 14 * DAY)
+        .execute(),
+    );
+    expect(other).toEqual({ rows: await weekRows(m1), reasons: await weekRows(m1, true) });
+
+    // Another company's recompute moves this process's count: nothing of this company is read.
+    const tenant = await aReportTenant(api.h, [['Day', 360, 840]]);
+    const facts = generatedFacts({
+      t0: T0,
+      now: NOW,
+      cuts: 20,
+      cycles: 20,
+      corrections: 2,
+      states: ['ACTIVE'],
+      seed: 5,
+    });
+    const theirs = (await aMachineWithFacts(api.h, tenant.company, 'Drill', T0, facts)).id;
+    expect(
+      await readBy(() => tenant.recompute([theirs], { from: T0, to: T0 + 7 * DAY, now: NOW + 10_800_000 })),
+    ).toEqual({ rows: 0, reasons: 0 });
+
+    // A deleted week row, and a row rewritten below the latest computed_at: the whole company again.
+    const deleted = await readBy(() =>
+      p.scope
+        .deleteFrom('rollup_weeks')
+        .where('machine_id', '=', m0)
+        .where('start_at', '=', T0 + 14 * DAY)
+        .execute(),
+    );
+    expect(deleted.rows).toBe(await weekRows(null));
+    const below = await readBy(() =>
+      p.scope
+        .updateTable('rollup_weeks')
+        .set((eb) => ({ parts: eb('parts', '+', 3), computed_at: NOW - 1 }))
+        .where('machine_id', '=', m1)
+        .where('start_at', '=', T0 + 21 * DAY)
+        .execute(),
+    );
+    expect(below.rows).toBe(await weekRows(null));
+    await equalsFullReload();
   });
 });
