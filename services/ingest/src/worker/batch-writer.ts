@@ -13,6 +13,7 @@ import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
 import type { BatchFailure } from './batch-parts';
 import { machinesOf, split, transient } from './batch-parts';
 import { loadSetupEvents, writeBatch } from './store';
+import { DerivedMemory } from './derived-memory';
 
 export interface BatchWriterOptions {
   db: Kysely<Database>;
@@ -99,6 +100,8 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private committedBatches = 0;
   /** The last committed batch that wrote for each machine. */
   private readonly storedIn = new Map<string, number>();
+  /** Each machine's derived rows as this writer last stored them (decision 1169). */
+  private readonly derivedMemory = new DerivedMemory();
   /**
    * Machines whose own write failed while the others' went on (decision 1121): left out of the batches, their data
    * kept, and written alone again from `retryAt`.
@@ -426,13 +429,21 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     for (const l of positions) delete l.agentPosition;
     for (const l of dirty) l.liveDirty = false;
     this.times.taken = this.options.now();
+    const plan = this.derivedMemory.plan(derived.map((d) => ({ write: d.write, owner: d.link.pipeline })));
     try {
       const { fence } = this.options;
-      await writeBatch(db, batch, async (trx) => {
-        if (fence) await fence(trx, machines);
-        for (const m of setupDone) await clearSetupMark(trx, m.machineId, m.markedAt);
-      });
+      await writeBatch(
+        db,
+        batch,
+        async (trx) => {
+          if (fence) await fence(trx, machines);
+          for (const m of setupDone) await clearSetupMark(trx, m.machineId, m.markedAt);
+        },
+        plan.skip,
+      );
     } catch (err) {
+      // It may have committed unseen (a lost connection at the commit): its machines are written whole next time.
+      this.derivedMemory.forget(machines);
       // Keep everything for the next attempt: nothing received from an adapter is dropped on a transient
       // database error.
       this.observations = batch.observations.concat(this.observations);
@@ -452,6 +463,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     // Committed: in-memory state changes now, and nothing after this puts the batch back. A hook that threw after
     // the commit (monitoring, the live fan-out) used to, and the next batch stored its observations a second time.
     this.committedBatches = batchNo;
+    this.derivedMemory.committed(plan);
     for (const m of machines) this.storedIn.set(m, batchNo);
     for (const r of live) r.link.liveStored = r.row;
     this.counters.stored(stats);

@@ -6,27 +6,12 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DerivationResult, DurationMs, EpochMs } from '@takt/domain';
 import { DIALECTS, freshDb } from '@takt/db/testing';
+import { runningCurrent as current } from '../testing/derivation';
 import type { TestDb } from '@takt/db/testing';
 import { writeBatch } from './store';
 import type { DerivedWrite } from './store';
 
 const ms = (n: number) => n as EpochMs;
-const current: DerivationResult['current'] = {
-  state: 'ACTIVE',
-  reason: null,
-  since: ms(0),
-  execution: 'ACTIVE',
-  availability: 'AVAILABLE',
-  controllerMode: null,
-  partCount: null,
-  program: null,
-  subprogram: null,
-  inSetup: false,
-  connected: true,
-  lastHeartbeat: null,
-  faultSince: null,
-  faultMessage: null,
-};
 
 /** Machine history: a program a second from `start` to `end`, the last open; a fault open from `start`. */
 function history(start: number, end: number): DerivationResult {

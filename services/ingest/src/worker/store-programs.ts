@@ -42,8 +42,10 @@ export async function writePrograms(
   takeOvers: readonly DerivedWrite[],
   replaced: readonly DerivedWrite[],
   rows: readonly ProgramRow[],
+  /** Writes whose records need no delete (decision 1169): only their rows that changed are written. */
+  clean: readonly DerivedWrite[] = [],
 ): Promise<void> {
-  const writes = [...takeOvers, ...replaced];
+  const writes = [...takeOvers, ...replaced, ...clean];
   if (writes.length === 0) return;
   const { machines } = await observationIds(
     trx,

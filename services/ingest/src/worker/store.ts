@@ -11,6 +11,8 @@ import {
 import type { DerivationResult } from '@takt/domain';
 import { markRollupsDirtyMany } from '@takt/db/rollups';
 import { writePrograms } from './store-programs';
+import type { DerivedSkip } from './derived-memory';
+import { addSourceStats } from './source-stats-store';
 
 // Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
 
@@ -121,57 +123,6 @@ async function upsertLive(trx: Kysely<Database>, numbered: boolean, live: readon
   );
 }
 
-const STATS_UPDATE =
-  'update "machine_sources" set "stat_lines" = "stat_lines" + ?, "stat_observations" = "stat_observations" + ?, ' +
-  '"stat_rejected" = "stat_rejected" + ?, "last_line_at" = ? where "id" = ?';
-
-/**
- * Adds each source's counters. PostgreSQL: one UPDATE … FROM unnest(…) for them all (a round trip a source
- * made the statements most of a batch's time, decision 0976); SQLite runs the prepared statement a source.
- */
-async function addSourceStats(trx: Kysely<Database>, numbered: boolean, stats: readonly SourceStats[]) {
-  if (stats.length === 0) return;
-  if (!numbered) {
-    for (const s of stats)
-      await run(trx, numbered, STATS_UPDATE, [s.lines, s.observations, s.rejected, s.lastLineAt, s.sourceId]);
-    return;
-  }
-  // unnest pairs the arrays by position; a source listed twice would be updated once, so sum first.
-  const bySource = new Map<string, SourceStats>();
-  for (const s of stats) {
-    const seen = bySource.get(s.sourceId);
-    bySource.set(
-      s.sourceId,
-      seen
-        ? {
-            sourceId: s.sourceId,
-            lines: seen.lines + s.lines,
-            observations: seen.observations + s.observations,
-            rejected: seen.rejected + s.rejected,
-            lastLineAt: s.lastLineAt,
-          }
-        : s,
-    );
-  }
-  const all = [...bySource.values()];
-  await trx.executeQuery(
-    CompiledQuery.raw(
-      'update "machine_sources" as s set "stat_lines" = s."stat_lines" + d.lines, ' +
-        '"stat_observations" = s."stat_observations" + d.observations, "stat_rejected" = s."stat_rejected" + d.rejected, ' +
-        '"last_line_at" = d.last_line_at ' +
-        'from unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) ' +
-        'as d(id, lines, observations, rejected, last_line_at) where s."id" = d.id',
-      [
-        all.map((s) => s.sourceId),
-        all.map((s) => s.lines),
-        all.map((s) => s.observations),
-        all.map((s) => s.rejected),
-        all.map((s) => s.lastLineAt),
-      ],
-    ),
-  );
-}
-
 /**
  * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
  * per-source counters. Either all of it is stored or none.
@@ -181,6 +132,8 @@ export async function writeBatch(
   batch: IngestBatch,
   /** Runs first in the transaction; throwing stores nothing (several nodes: the lease check, decision 0970). */
   fence?: (trx: Kysely<Database>) => Promise<void>,
+  /** What this writer knows it stored unchanged (decision 1169). */
+  skip?: DerivedSkip,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const numbered = numberedPlaceholders(trx);
@@ -205,7 +158,7 @@ export async function writeBatch(
         [p.instanceId, p.nextSequence, p.sourceId],
       );
     }
-    await writeDerivedMany(trx, numbered, batch.derived);
+    await writeDerivedMany(trx, numbered, batch.derived, skip);
     // The rollup worker recomputes reports' buckets from here (late data included).
     await markRollupsDirtyMany(
       trx,
@@ -292,7 +245,7 @@ function upsertTail(table: string, numbered: boolean): string {
 }
 
 /** Each write's new rows of each derived table: the values of DERIVED_COLUMNS, with the write they belong to. */
-function derivedRows(
+export function derivedRows(
   writes: readonly DerivedWrite[],
 ): Record<string, Array<{ w: DerivedWrite; values: unknown[] }>> {
   const rowsOf = <T>(
@@ -355,16 +308,18 @@ export async function writeDerivedMany(
   trx: Kysely<Database>,
   numbered: boolean,
   writes: readonly DerivedWrite[],
+  /** Writes whose delete can remove nothing, and their rows stored as they are (decision 1169): not sent. */
+  skip?: DerivedSkip,
 ): Promise<void> {
   if (writes.length === 0) return;
   // A machine twice (not sent by the batch writer): one write after the other, as each replaces the last.
   if (new Set(writes.map((w) => w.machineId)).size < writes.length) {
-    for (const w of writes) await writeDerivedMany(trx, numbered, [w]);
+    for (const w of writes) await writeDerivedMany(trx, numbered, [w], skip);
     return;
   }
-  const newRows = derivedRows(writes);
+  const newRows = unsent(derivedRows(writes), skip);
   const takeOvers = writes.filter((w) => w.takeOverAt != null);
-  const replaced = writes.filter((w) => w.takeOverAt == null);
+  const replaced = writes.filter((w) => w.takeOverAt == null && !skip?.clean.has(w));
   if (numbered) {
     // PostgreSQL: one statement per table and kind for all the machines (unnest pairs each machine with its
     // time). A new run's first write: open records end at its start, records from it on are replaced.
@@ -475,7 +430,9 @@ export async function writeDerivedMany(
     }
   }
 
-  await writePrograms(trx, numbered, takeOvers, replaced, newRows.program_intervals!);
+  await writePrograms(trx, numbered, takeOvers, replaced, newRows.program_intervals!, [
+    ...(skip?.clean ?? []),
+  ]);
   for (const table of [...DERIVED_TABLES, 'cycles'])
     await insertRows(
       trx,
@@ -491,4 +448,13 @@ export async function writeDerivedMany(
       upsertTail(table, numbered),
       DERIVED_TYPES[table],
     );
+}
+
+/** The rows to send: all, but a clean write's rows stored as they are (decision 1169). */
+function unsent(rows: ReturnType<typeof derivedRows>, skip?: DerivedSkip): ReturnType<typeof derivedRows> {
+  if (!skip || skip.clean.size === 0) return rows;
+  const out: ReturnType<typeof derivedRows> = {};
+  for (const [table, of] of Object.entries(rows))
+    out[table] = of.filter((r) => !skip.clean.has(r.w) || !skip.unchanged(table, r.w, r.values));
+  return out;
 }
