@@ -199,6 +199,20 @@ describe.each(DIALECTS)('the same figures on every screen on %s', (dialect) => {
       expect(e.quality).toBeCloseTo(Q, 12);
     }
     expect(item.utilizationRate).toBeCloseTo(A, 12);
+    // The answer's key order (decision 1170: figures written into each item, no spreads): keys in groupBy
+    // order, then minExpectedPartTime, missingStandards and the metrics in request order (a repeat in place).
+    const ordered = await h.send('POST', '/api/reports/warehouse/production', cookie, {
+      start: S0,
+      end: NOW,
+      interval: 'hour',
+      data: ['timeInCycle', 'oee', 'utilizationRate', 'oee'],
+      groupBy: ['interval', 'machine'],
+    });
+    const answer = (await ordered.json()) as ProductionResponse;
+    const figureKeys = ['minExpectedPartTime', 'missingStandards', 'timeInCycle', 'oee', 'utilizationRate'];
+    expect(answer.items.length).toBeGreaterThan(1);
+    for (const i of answer.items) expect(Object.keys(i)).toEqual(['interval', 'machine', ...figureKeys]);
+    expect(Object.keys(answer.aggregate)).toEqual(figureKeys);
   });
 
   it('a job in setup expects nothing yet on the tile and on the card alike', async () => {

@@ -14,10 +14,10 @@ import {
   oeeByMachine,
   oeeByShift,
   oeeReport,
-  productionCsv,
   productionReport,
 } from '../services/production-report';
 import type { ProductionQuery } from '../services/production-report';
+import { productionCsv } from '../services/production-csv';
 import { mintLinkToken } from '../services/link-tokens';
 import type { ServiceCtx } from '../services/context';
 import { sharedAnswer } from '../services/report-shared';

@@ -1,13 +1,4 @@
-import {
-  efficiency,
-  epochMs,
-  formatInCycleHours,
-  formatPercent,
-  formatWallTime,
-  oeeWaterfall,
-  OEE_METRICS,
-  reportIntervals,
-} from '@takt/domain';
+import { efficiency, epochMs, oeeWaterfall, OEE_METRICS, reportIntervals } from '@takt/domain';
 import type {
   CompanyCalendar,
   DowntimeMs,
@@ -31,7 +22,6 @@ import type {
   ShiftValue,
 } from '@takt/domain';
 import { loadCalendar } from '@takt/db/rollups';
-import { toCsv } from '../http/csv';
 import { ApiError, notFound } from '../http/errors';
 import { getAnnotationTypes } from '../repositories/annotation-types';
 import { getJob } from '../repositories/jobs';
@@ -204,50 +194,59 @@ const metricOf = (e: Efficiency, metric: EfficiencyMetric): number | null => e[m
 // ---------------------------------------------------------------------------------------------------------
 // POST /api/reports/warehouse/production
 
-const OEE_SET: ReadonlySet<string> = new Set(OEE_METRICS);
+export const OEE_SET: ReadonlySet<string> = new Set(OEE_METRICS);
 /** Whether a request asks for an OEE metric (FullProduct, decision 0801) rather than utilization only. */
 export const asksForOee = (data: readonly string[]) => data.some((m) => OEE_SET.has(m));
 
-function figuresOf(
+const FILTERED = { shiftFiltered: true };
+const UNFILTERED = { shiftFiltered: false };
+
+/**
+ * Writes the figures of `data` into `out` (an item holding its keys, or an empty object), in the answer's key
+ * order: minExpectedPartTime, missingStandards, then `data` in request order (decision 1170: no figures object
+ * spread into each item).
+ */
+function figuresInto<T extends object>(
+  out: T,
   t: EfficiencyTotals,
   data: readonly ProductionMetric[],
   shiftFiltered: boolean,
-): ProductionFigures {
-  const e = efficiency(t, { shiftFiltered });
-  const out: ProductionFigures = {
-    minExpectedPartTime: e.minExpectedPartTime,
-    missingStandards: e.missingStandards,
-  };
+): T & ProductionFigures {
+  const e = efficiency(t, shiftFiltered ? FILTERED : UNFILTERED);
+  const f = out as T & ProductionFigures;
+  f.minExpectedPartTime = e.minExpectedPartTime;
+  f.missingStandards = e.missingStandards;
   for (const m of data) {
     switch (m) {
       case 'timeInCut':
-        out[m] = t.inCutMs;
+        f[m] = t.inCutMs;
         break;
       case 'timeInCycle':
-        out[m] = t.inCycleMs;
+        f[m] = t.inCycleMs;
         break;
       case 'timeSpindleRotating':
-        out[m] = t.spindleMs;
+        f[m] = t.spindleMs;
         break;
       case 'allTime':
-        out[m] = t.allTimeMs;
+        f[m] = t.allTimeMs;
         break;
       case 'utilizationRate':
-        out[m] = e.inCycle;
+        f[m] = e.inCycle;
         break;
       default:
-        out[m] = e[m];
+        f[m] = e[m];
     }
   }
-  return out;
+  return f;
 }
 
 /** One value of a groupBy dimension: the item keys it sets and how it narrows machines or time. */
 interface DimKey {
-  keys: Partial<Pick<ProductionItem, 'machine' | 'shift' | 'machineGroup' | 'interval'>>;
-  machineIds?: ReadonlySet<string>;
-  range?: Range;
-  shiftIds?: ReadonlySet<string>;
+  /** The item's keys in groupBy order, set one by one on a fresh object (decision 1170: no spreads). */
+  keys: ReadonlyArray<readonly [ProductionGroupBy, string | number]>;
+  machineIds?: ReadonlySet<string> | undefined;
+  range?: Range | undefined;
+  shiftIds?: ReadonlySet<string> | undefined;
 }
 
 export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Promise<ProductionResponse> {
@@ -273,13 +272,16 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
   const dimKeys = (dim: ProductionGroupBy): DimKey[] => {
     switch (dim) {
       case 'machine':
-        return machines.map((m) => ({ keys: { machine: m.id }, machineIds: new Set([m.id]) }));
+        return machines.map((m) => ({ keys: [['machine', m.id]], machineIds: new Set([m.id]) }));
       case 'machineGroup':
-        return groups.map((g) => ({ keys: { machineGroup: g.id }, machineIds: new Set(g.machineIds) }));
+        return groups.map((g) => ({ keys: [['machineGroup', g.id]], machineIds: new Set(g.machineIds) }));
       case 'shift':
-        return shifts.map((s) => ({ keys: { shift: s.id }, shiftIds: new Set([s.id]) }));
+        return shifts.map((s) => ({ keys: [['shift', s.id]], shiftIds: new Set([s.id]) }));
       case 'interval':
-        return intervals.map((i) => ({ keys: { interval: i.start }, range: { start: i.start, end: i.end } }));
+        return intervals.map((i) => ({
+          keys: [['interval', i.start]],
+          range: { start: i.start, end: i.end },
+        }));
     }
   };
   const combine = (a: DimKey, b: DimKey): DimKey | null => {
@@ -289,13 +291,8 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
     if (machineIds && machineIds.size === 0) return null;
     let shiftIds = a.shiftIds ?? b.shiftIds;
     if (a.shiftIds && b.shiftIds) shiftIds = new Set([...a.shiftIds].filter((id) => b.shiftIds!.has(id)));
-    const r = a.range && b.range ? null : (a.range ?? b.range);
-    return {
-      keys: { ...a.keys, ...b.keys },
-      ...(machineIds ? { machineIds } : {}),
-      ...(r ? { range: r } : {}),
-      ...(shiftIds ? { shiftIds } : {}),
-    };
+    const r = a.range && b.range ? undefined : (a.range ?? b.range);
+    return { keys: [...a.keys, ...b.keys], machineIds, range: r, shiftIds };
   };
   const dims = [...new Set(q.groupBy)];
   let cells: DimKey[] = [];
@@ -312,7 +309,9 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
     // A shift cell is shift time only: OOE and TEEP are null there as with the filter (METRICS.md §3).
     const shiftIds = c.shiftIds ?? shiftFilter;
     const t = data.sum(c.machineIds ?? selectedIds, c.range ?? range, shiftIds);
-    return { ...c.keys, ...figuresOf(t, q.data, shiftIds !== null) };
+    const item: Record<string, string | number> = {};
+    for (const [k, v] of c.keys) item[k] = v;
+    return figuresInto(item, t, q.data, shiftIds !== null);
   });
   return {
     range,
@@ -324,66 +323,9 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
       machineGroups: groups.map((g) => ({ id: g.id, name: g.name })),
       intervals: intervals.map(intervalRef),
     },
-    aggregate: figuresOf(data.sum(selectedIds, range, shiftFilter), q.data, shiftFilter !== null),
+    aggregate: figuresInto({}, data.sum(selectedIds, range, shiftFilter), q.data, shiftFilter !== null),
     recomputing: data.recomputing,
   };
-}
-
-const METRIC_HEADERS: Record<ProductionMetric, string> = {
-  availability: 'Availability (%)',
-  oee: 'OEE (%)',
-  ooe: 'OOE (%)',
-  performance: 'Performance (%)',
-  quality: 'Quality (%)',
-  teep: 'TEEP (%)',
-  timeInCut: 'In-Cut (h)',
-  timeInCycle: 'In-Cycle (h)',
-  timeSpindleRotating: 'Spindle-Rotating (h)',
-  allTime: 'Total Duration (h)',
-  utilizationRate: 'Utilization (%)',
-};
-
-/**
- * The production report as CSV (decision 0801): one row per item, then a Total row with the aggregate.
- * Dimension columns by name (intervals as their start on the company's wall clock); OEE percents with one
- * decimal, utilization with none, times in hours with one decimal (reports-admin §9); '-' for null.
- */
-export function productionCsv(report: ProductionResponse, q: ProductionQuery, timezone: string): string {
-  const dims = [...new Set(q.groupBy)];
-  const names = {
-    machine: new Map(report.entities.machines.map((m) => [m.id, m.name])),
-    machineGroup: new Map(report.entities.machineGroups.map((g) => [g.id, g.name])),
-    shift: new Map(report.entities.shifts.map((s) => [s.id, s.name])),
-  };
-  const dimHeader: Record<ProductionGroupBy, string> = {
-    machine: 'Machine',
-    machineGroup: 'Machine Group',
-    shift: 'Shift',
-    interval: 'Interval',
-  };
-  const cell = (f: ProductionFigures, m: ProductionMetric) => {
-    const v = f[m] ?? null;
-    if (m === 'utilizationRate') return formatPercent(v, 'utilization');
-    if (OEE_SET.has(m)) return formatPercent(v, 'oeeTable');
-    return v === null ? '-' : formatInCycleHours(v);
-  };
-  const dimCell = (item: ProductionItem, d: ProductionGroupBy) =>
-    d === 'interval'
-      ? item.interval === undefined
-        ? ''
-        : formatWallTime(timezone, item.interval)
-      : (names[d].get(item[d] ?? '') ?? '');
-  const rows = report.items.map((item) => [
-    ...dims.map((d) => dimCell(item, d)),
-    ...q.data.map((m) => cell(item, m)),
-  ]);
-  if (dims.length > 0)
-    rows.push([
-      ...dims.map((_, i) => (i === 0 ? 'Total' : '')),
-      ...q.data.map((m) => cell(report.aggregate, m)),
-    ]);
-  else rows.push(q.data.map((m) => cell(report.aggregate, m)));
-  return toCsv([...dims.map((d) => dimHeader[d]), ...q.data.map((m) => METRIC_HEADERS[m])], rows);
 }
 
 // ---------------------------------------------------------------------------------------------------------
