@@ -29,10 +29,15 @@ const KEYS: Record<string, { key: (v: readonly unknown[]) => string | null; end:
 /** A machine with more rows in one write than this is not remembered (late data, a long backlog). */
 const MOST_ROWS = 256;
 
+type DerivedRows = ReturnType<typeof derivedRows>;
+
 /** What a batch may leave out: the writes whose delete is not sent, and their rows stored as they are. */
 export interface DerivedSkip {
   clean: ReadonlySet<DerivedWrite>;
-  unchanged: (table: string, w: DerivedWrite, values: readonly unknown[]) => boolean;
+  /** The clean writes' rows equal to those stored (objects of `rowsOf`'s answer for the planned writes). */
+  unchanged: ReadonlySet<DerivedRows[string][number]>;
+  /** The writes' rows: those the plan derived when `writes` are the planned ones, else derived again. */
+  rowsOf: (writes: readonly DerivedWrite[]) => DerivedRows;
 }
 
 export interface DerivedPlan {
@@ -48,6 +53,7 @@ export class DerivedMemory {
   /** The skip of a batch's writes, each with the pipeline that made it; nothing is remembered until `committed`. */
   plan(entries: ReadonlyArray<{ write: DerivedWrite; owner: object }>): DerivedPlan {
     const all = derivedRows(entries.map((e) => e.write));
+    const jsonOf = new Map<DerivedRows[string][number], string>();
     const byWrite = new Map<DerivedWrite, Rows>();
     const unusable = new Set<DerivedWrite>();
     const counts = new Map<DerivedWrite, number>();
@@ -61,7 +67,9 @@ export class DerivedMemory {
         const key = k.key(r.values) ?? `#${of.size}`;
         // A key twice in one write: the engine makes none; not remembered rather than reasoned about.
         if (of.has(key)) unusable.add(r.w);
-        of.set(key, { json: JSON.stringify(r.values), end: r.values[k.end] });
+        const json = JSON.stringify(r.values);
+        jsonOf.set(r, json);
+        of.set(key, { json, end: r.values[k.end] });
         counts.set(r.w, (counts.get(r.w) ?? 0) + 1);
       }
     }
@@ -88,14 +96,18 @@ export class DerivedMemory {
         before.set(w, last.rows);
       }
     }
+    const unchanged = new Set<DerivedRows[string][number]>();
+    for (const [table, rows] of Object.entries(all))
+      for (const r of rows) {
+        const last = before.get(r.w);
+        const k = last && KEYS[table]!.key(r.values);
+        if (k != null && last!.get(table)?.get(k)?.json === jsonOf.get(r)) unchanged.add(r);
+      }
+    const planned = entries.map((e) => e.write);
+    const same = (writes: readonly DerivedWrite[]) =>
+      writes.length === planned.length && writes.every((w, i) => w === planned[i]);
     return {
-      skip: {
-        clean,
-        unchanged: (table, w, values) => {
-          const k = KEYS[table]!.key(values);
-          return k != null && before.get(w)?.get(table)?.get(k)?.json === JSON.stringify(values);
-        },
-      },
+      skip: { clean, unchanged, rowsOf: (writes) => (same(writes) ? all : derivedRows(writes)) },
       remember,
     };
   }

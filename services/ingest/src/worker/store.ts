@@ -317,7 +317,7 @@ export async function writeDerivedMany(
     for (const w of writes) await writeDerivedMany(trx, numbered, [w], skip);
     return;
   }
-  const newRows = unsent(derivedRows(writes), skip);
+  const newRows = unsent(skip ? skip.rowsOf(writes) : derivedRows(writes), skip);
   const takeOvers = writes.filter((w) => w.takeOverAt != null);
   const replaced = writes.filter((w) => w.takeOverAt == null && !skip?.clean.has(w));
   if (numbered) {
@@ -454,7 +454,6 @@ export async function writeDerivedMany(
 function unsent(rows: ReturnType<typeof derivedRows>, skip?: DerivedSkip): ReturnType<typeof derivedRows> {
   if (!skip || skip.clean.size === 0) return rows;
   const out: ReturnType<typeof derivedRows> = {};
-  for (const [table, of] of Object.entries(rows))
-    out[table] = of.filter((r) => !skip.clean.has(r.w) || !skip.unchanged(table, r.w, r.values));
+  for (const [table, of] of Object.entries(rows)) out[table] = of.filter((r) => !skip.unchanged.has(r));
   return out;
 }
