@@ -4,6 +4,7 @@ import type {
   Annotation,
   AnnotationTypeLike,
   DowntimeAnnotation,
+  DowntimePiece,
   MachineCycle,
   PartAdjustmentFact,
   RollupSource,
@@ -32,6 +33,11 @@ export type FactRows = {
   /** Over the machine's wider bounds. */
   annotations: Annotation[];
   runs: Array<Selectable<Database['job_runs']>>;
+  /**
+   * piecesOf(segmentsOf(intervals), annotations) of exactly these intervals and annotations, when the caller has
+   * split them already (the downtime report lists the same pieces, decision 1172): not split a second time.
+   */
+  pieces?: ReadonlyArray<DowntimePiece<Annotation>> | undefined;
 };
 
 /**
@@ -46,11 +52,14 @@ function coveredDowntime(
   types: ReadonlyMap<string, AnnotationTypeLike>,
   intervals: FactRows['intervals'],
   annotations: readonly Annotation[],
+  split?: FactRows['pieces'],
 ): DowntimeAnnotation[] {
-  const pieces = piecesOf(
-    segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
-    annotations,
-  );
+  const pieces =
+    split ??
+    piecesOf(
+      segmentsOf(intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
+      annotations,
+    );
   const out: DowntimeAnnotation[] = [];
   for (const p of pieces) {
     const a = p.annotation;
@@ -77,7 +86,7 @@ export function toRollupSource(
   now: number,
   types: ReadonlyMap<string, AnnotationTypeLike>,
   monitoredFrom: number | null,
-  { intervals, spans, cycles, adjustments, annotations, runs }: FactRows,
+  { intervals, spans, cycles, adjustments, annotations, runs, pieces }: FactRows,
   cyclesBefore: ReadonlyMap<string, number> = new Map(),
 ): RollupSource {
   const clipEnd = (end: number | null) => (end == null ? range.end : Math.min(end, range.end));
@@ -122,7 +131,7 @@ export function toRollupSource(
     rejectBehavior: a.reject_behavior,
     categoryId: a.type_id,
   }));
-  const downtime = coveredDowntime(range, now, types, intervals, annotations);
+  const downtime = coveredDowntime(range, now, types, intervals, annotations, pieces);
   // Decision 1073: a manual work center's Add Parts are its cycles for Performance (their parts count once,
   // as the adjustments they are).
   const added = adjustments

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
-import type { RollupSource } from '@takt/domain';
+import type { Annotation, DowntimePiece, RollupSource } from '@takt/domain';
 import type { Database } from '../schema';
 import {
   BOUNDS_CHUNK,
@@ -55,6 +55,11 @@ export async function loadRollupSources(
     spans?: false;
     /** loadMonitoredFrom of the machines, when the caller has read it already. */
     life?: ReadonlyMap<string, number>;
+    /**
+     * With `facts`: each machine's downtime pieces of those facts (piecesOf(segmentsOf(its state rows), its
+     * annotations)), when the caller has split them already (decision 1172).
+     */
+    pieces?: ReadonlyMap<string, ReadonlyArray<DowntimePiece<Annotation>>>;
   } = {},
 ): Promise<Map<string, RollupSource>> {
   const out = new Map<string, RollupSource>();
@@ -218,6 +223,7 @@ export async function loadRollupSources(
           adjustments: f.adjustments(machineId),
           annotations: f.annotations(machineId),
           runs: f.runs(machineId),
+          pieces: opts.facts ? opts.pieces?.get(machineId) : undefined,
         },
         before,
       ),

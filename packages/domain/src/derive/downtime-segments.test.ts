@@ -60,6 +60,20 @@ describe('segmentsOf', () => {
         [15, null, 'active'],
       ],
     },
+    {
+      name: 'reads rows out of order as if sorted by start',
+      states: [
+        { start: 20, end: 30, state: 'FAULT' },
+        { start: 0, end: 10, state: 'ACTIVE' },
+        { start: 30, end: null, state: 'ACTIVE' },
+        { start: 10, end: 20, state: 'INACTIVE' },
+      ],
+      want: [
+        [0, 10, 'active'],
+        [10, 30, 'down'],
+        [30, null, 'active'],
+      ],
+    },
   ])('$name', ({ states, want }) => {
     expect(segmentsOf(states).map((s) => [s.start, s.end, s.kind])).toEqual(want);
   });

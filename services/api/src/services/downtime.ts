@@ -193,25 +193,44 @@ export async function downtimeItems(
 export async function downtimeItemsOfMachines(
   ctx: ServiceCtx,
   machines: readonly Machine[],
-  q: ItemsQuery & { noData: ReadonlyMap<string, readonly TimeSpan[]>; facts?: DowntimeFacts },
+  q: ItemsQuery & {
+    noData: ReadonlyMap<string, readonly TimeSpan[]>;
+    facts?: DowntimeFacts;
+    /** piecesOfFacts of `facts`, when the caller has split them already. */
+    pieces?: ReadonlyMap<string, DowntimePiece[]>;
+  },
 ): Promise<Map<string, DowntimeItem[]>> {
   const ids = machines.map((m) => m.id);
   const [filterDurationMs, facts] = await Promise.all([
     downtimeListFilterMs(ctx.scope),
     q.facts ?? loadDowntimeFacts(ctx.scope.db, ids, { start: q.start, end: q.end }),
   ]);
-  const intervals = groupByMachine(facts.intervals, (r) => r.machine_id);
-  const annotations = groupByMachine(facts.annotations, (a) => a.machineId);
+  const split = q.facts && q.pieces ? q.pieces : piecesOfFacts(ids, facts);
   const out = new Map<string, DowntimeItem[]>();
   for (const m of machines) {
-    const pieces = piecesOf(
-      segmentsOf((intervals.get(m.id) ?? []).map(toStateInterval)),
-      annotations.get(m.id) ?? [],
-    ).filter((p) => p.start < q.end && (p.end === null || p.end > q.start));
+    const pieces = (split.get(m.id) ?? []).filter(
+      (p) => p.start < q.end && (p.end === null || p.end > q.start),
+    );
     const noData = q.noData.get(m.id) ?? [];
     out.set(m.id, itemsOfPieces(ctx, m, pieces, { noData, types: facts.types, filterDurationMs }, q));
   }
   return out;
+}
+
+/**
+ * Each machine's downtime pieces of the facts (whole periods over its bounds, not clipped to a range): what
+ * downtimeItemsOfMachines lists and what the rollup mapping's covered downtime is cut from (loadRollupSources
+ * `pieces`), split once for both (decision 1172).
+ */
+export function piecesOfFacts(ids: readonly string[], facts: DowntimeFacts): Map<string, DowntimePiece[]> {
+  const intervals = groupByMachine(facts.intervals, (r) => r.machine_id);
+  const annotations = groupByMachine(facts.annotations, (a) => a.machineId);
+  return new Map(
+    ids.map((id) => [
+      id,
+      piecesOf(segmentsOf((intervals.get(id) ?? []).map(toStateInterval)), annotations.get(id) ?? []),
+    ]),
+  );
 }
 
 function groupByMachine<T>(rows: readonly T[], machineOf: (row: T) => string): Map<string, T[]> {

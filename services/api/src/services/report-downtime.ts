@@ -20,7 +20,7 @@ import { activitiesOf, hiddenReasonIds, reportMachines, runsOverlapping } from '
 import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
-import { downtimeItemsOfMachines, matchesDowntimeCategory } from './downtime';
+import { downtimeItemsOfMachines, matchesDowntimeCategory, piecesOfFacts } from './downtime';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
 import { sharedAnswer } from './report-shared';
@@ -168,6 +168,8 @@ async function computeDowntimeReport(
     loadDowntimeFacts(ctx.scope.db, ids, range),
     until === q.end ? true : noRunBegins(ctx, ids, until, q.end),
   ]);
+  // The facts split into pieces once, for the No data reads and the list (decision 1172), when both read them.
+  const pieces = sameFacts ? piecesOfFacts(ids, facts) : undefined;
   const [hidden, runs, recomputing, sources, settings] = await Promise.all([
     q.includeHidden ? Promise.resolve(new Set<string>()) : hiddenReasonIds(ctx.scope),
     q.onlyScheduled ? runsOverlapping(ctx.scope, ids, range) : Promise.resolve([]),
@@ -176,7 +178,7 @@ async function computeDowntimeReport(
       ctx.scope.db,
       ids,
       { start: q.start, end: until },
-      { now: ctx.now, downtimeOnly: true, ...(sameFacts ? { facts } : {}) },
+      { now: ctx.now, downtimeOnly: true, ...(pieces ? { facts, pieces } : {}) },
     ),
     companySettings(ctx.scope),
   ]);
@@ -203,6 +205,7 @@ async function computeDowntimeReport(
     pinToBounds: true,
     noData: noDataOf,
     facts,
+    ...(pieces ? { pieces } : {}),
   });
   const periods: ReportPeriod[] = [];
   for (const m of machines) {
@@ -271,8 +274,16 @@ async function computeDowntimeReport(
       range,
     );
 
-  const sumOf = (kind: string) =>
-    periods.filter((p) => kindOf(p) === kind).reduce((t, p) => t + p.duration, 0);
+  // One pass each over the sorted periods (a month of 100 machines lists ~50,000): the sums by kind, and each
+  // machine's periods in the same order as the whole list (a filter per machine was 100 passes).
+  const sums = { planned: 0, unplanned: 0, uncategorized: 0, nodata: 0 };
+  const periodsOf = new Map<string, ReportPeriod[]>();
+  for (const p of periods) {
+    sums[kindOf(p)] += p.duration;
+    const mine = periodsOf.get(p.machineId);
+    if (mine) mine.push(p);
+    else periodsOf.set(p.machineId, [p]);
+  }
   const duration = periods.reduce((t, p) => t + p.duration, 0);
   return {
     range,
@@ -286,16 +297,16 @@ async function computeDowntimeReport(
       count: periods.length,
       duration,
       minutes: formatDowntimeMinutes(duration),
-      plannedDuration: sumOf('planned'),
-      unplannedDuration: sumOf('unplanned'),
-      uncategorizedDuration: sumOf('uncategorized'),
-      noDataDuration: sumOf('nodata'),
+      plannedDuration: sums.planned,
+      unplannedDuration: sums.unplanned,
+      uncategorizedDuration: sums.uncategorized,
+      noDataDuration: sums.nodata,
     },
     byMachine: machines
       .map((m) => ({
         machineId: m.id,
         machine: m.name,
-        downtime: tallyByReason(periods.filter((p) => p.machineId === m.id)),
+        downtime: tallyByReason(periodsOf.get(m.id) ?? []),
       }))
       .filter((m) => m.downtime.length > 0),
     ...(q.detail ? { items: periods } : {}),
