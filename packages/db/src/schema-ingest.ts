@@ -185,12 +185,28 @@ export interface FaultsTable {
   type: string | null;
 }
 
+/** 0061: a view over flag_rows and flag_open (decision 1171); writes go through its INSTEAD OF triggers. */
 export interface FlagSpansTable {
   company_id: string;
   machine_id: string;
   kind: 'spindle' | 'incut';
   start_at: number;
   end_at: number | null;
+}
+
+/** 0061: a closed flag span, by observation_machines' id (decision 1171). */
+export interface FlagRowsTable {
+  m: number;
+  kind: 'spindle' | 'incut';
+  start_at: number;
+  end_at: number;
+}
+
+/** 0061: the open flag span of a machine and kind (decision 1171). */
+export interface FlagOpenTable {
+  m: number;
+  kind: 'spindle' | 'incut';
+  start_at: number;
 }
 
 /** 0023: an ingest node's heartbeat (decision 0970). */

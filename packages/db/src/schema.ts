@@ -63,6 +63,8 @@ import type {
   ProgramIntervalsTable,
   FaultsTable,
   FlagSpansTable,
+  FlagRowsTable,
+  FlagOpenTable,
   IngestNodesTable,
   SourceLeasesTable,
   GatewaysTable,
@@ -122,6 +124,8 @@ export interface Database {
   program_intervals: ProgramIntervalsTable;
   faults: FaultsTable;
   flag_spans: FlagSpansTable;
+  flag_rows: FlagRowsTable;
+  flag_open: FlagOpenTable;
   rollups: RollupsTable;
   rollup_days: RollupDaysTable;
   rollup_weeks: RollupWeeksTable;
@@ -167,6 +171,9 @@ export type CompanyTable = Exclude<
   | 'observation_seeds'
   | 'observation_steps'
   | 'raw_floor'
+  // flag spans as stored: their machine (dictionary) names the company (decision 1171)
+  | 'flag_rows'
+  | 'flag_open'
 >;
 
 // Generated is re-exported for migrations that add auto columns later.

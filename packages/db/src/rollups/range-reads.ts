@@ -75,6 +75,84 @@ export const sinceLastStart = (
     kind === null ? sql`` : sql` and l.kind = ${kind}`
   } and l.start_at <= ${from}), ${from})`;
 
+/**
+ * The machines' spindle and in-cut spans reaching into [range.start, range.end), ordered by start. Read from the
+ * tables the flag_spans view is made of (decision 1171): each machine's closed spans of a kind from the last one
+ * starting at or before the range (decision 1076: a bound on the (m, kind, start_at) key, the max() one key step),
+ * and its open ones. Through the view, the max() over a union of joins read every span of the machine before the range.
+ */
+export const loadFlagSpans = (
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+) => flagSpansQuery(db, machineIds, range).execute();
+
+/** loadFlagSpans' query (bench/explain-flag-spans.ts shows its plans). */
+export const flagSpansQuery = (
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+) => {
+  const ids = [...machineIds];
+  // Where a machine's closed spans of a kind reaching into the range start (decision 1076), `om` its dictionary row.
+  const since = (kind: FlagSpansTable['kind']) =>
+    sql<number>`coalesce((select max(l.start_at) from flag_rows as l where l.m = ${sql.ref('om.id')} and l.kind = ${kind} and l.start_at <= ${range.start}), ${range.start})`;
+  if (isPostgres(db))
+    // Each machine's spans a lateral sub-select kept apart (`offset 0`): joined plainly, the planner guessed the
+    // range's spans few and scanned every machine's spans for them.
+    return db
+      .selectFrom('observation_machines as om')
+      .where('om.machine_id', 'in', ids)
+      .innerJoinLateral(
+        (eb) =>
+          FLAG_KINDS.map((kind) =>
+            eb
+              .selectFrom('flag_rows as f')
+              .whereRef('f.m', '=', 'om.id')
+              .where('f.kind', '=', kind)
+              .where('f.start_at', '>=', since(kind))
+              .where('f.start_at', '<', range.end)
+              .where('f.end_at', '>', range.start)
+              .select(['f.kind', 'f.start_at', 'f.end_at']),
+          )
+            .reduce(
+              (q, c) => q.unionAll(c),
+              eb
+                .selectFrom('flag_open as o')
+                .whereRef('o.m', '=', 'om.id')
+                .where('o.start_at', '<', range.end)
+                .select(['o.kind', 'o.start_at', sql<number | null>`null`.as('end_at')]),
+            )
+            .offset(0)
+            .as('r'),
+        (j) => j.onTrue(),
+      )
+      .select(['om.machine_id', 'r.kind', 'r.start_at', 'r.end_at'])
+      .orderBy('r.start_at');
+  // SQLite (no lateral join): each part joined to the machines, the bound a key step per machine and kind.
+  return FLAG_KINDS.map((kind) =>
+    db
+      .selectFrom('observation_machines as om')
+      .innerJoin('flag_rows as f', 'f.m', 'om.id')
+      .where('om.machine_id', 'in', ids)
+      .where('f.kind', '=', kind)
+      .where('f.start_at', '>=', since(kind))
+      .where('f.start_at', '<', range.end)
+      .where('f.end_at', '>', range.start)
+      .select(['om.machine_id', 'f.kind', 'f.start_at', 'f.end_at']),
+  )
+    .reduce(
+      (q, c) => q.unionAll(c),
+      db
+        .selectFrom('observation_machines as om')
+        .innerJoin('flag_open as o', 'o.m', 'om.id')
+        .where('om.machine_id', 'in', ids)
+        .where('o.start_at', '<', range.end)
+        .select(['om.machine_id', 'o.kind', 'o.start_at', sql<number | null>`null`.as('end_at')]),
+    )
+    .orderBy('start_at');
+};
+
 /** Machines per query where each machine has its own bounds (keeps the OR list well under SQL limits). */
 export const BOUNDS_CHUNK = 100;
 

@@ -2,14 +2,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Annotation, DowntimePiece, RollupSource } from '@takt/domain';
 import type { Database } from '../schema';
-import {
-  BOUNDS_CHUNK,
-  chunksOf,
-  FLAG_KINDS,
-  loadDowntimeFacts,
-  loadMonitoredFrom,
-  sinceLastStart,
-} from './range-reads';
+import { BOUNDS_CHUNK, chunksOf, loadDowntimeFacts, loadFlagSpans, loadMonitoredFrom } from './range-reads';
 import type { DowntimeFacts } from './range-reads';
 import { toRollupSource } from './rollup-source-map';
 
@@ -101,30 +94,9 @@ export async function loadRollupSources(
     unless(() =>
       opts.spans === false
         ? Promise.resolve([])
-        : Promise.all(
-            chunksOf(ids, BOUNDS_CHUNK / 2).map((chunk) =>
-              db
-                .selectFrom('flag_spans')
-                .select(['machine_id', 'kind', 'start_at', 'end_at'])
-                .where((eb) =>
-                  eb.or(
-                    chunk.flatMap((id) =>
-                      FLAG_KINDS.map((kind) =>
-                        eb.and([
-                          eb('machine_id', '=', id),
-                          eb('kind', '=', kind),
-                          eb('start_at', '>=', sinceLastStart('flag_spans', id, kind, range.start)),
-                        ]),
-                      ),
-                    ),
-                  ),
-                )
-                .where('start_at', '<', range.end)
-                .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
-                .orderBy('start_at')
-                .execute(),
-            ),
-          ).then((parts) => parts.flat()),
+        : Promise.all(chunksOf(ids, BOUNDS_CHUNK / 2).map((chunk) => loadFlagSpans(db, chunk, range))).then(
+            (parts) => parts.flat(),
+          ),
     ),
     unless(() =>
       spans

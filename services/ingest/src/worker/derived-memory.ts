@@ -1,5 +1,6 @@
 import type { DerivedWrite } from './store';
 import { derivedRows } from './store';
+import { FLAGS, PROGRAMS, narrowKey } from './store-narrow';
 
 // What this writer stored last for each machine's derived records (decision 1169). After a committed write of a
 // machine from time f, its stored records ending at or after f and its open ones are exactly the write's rows (the
@@ -17,13 +18,11 @@ const KEYS: Record<string, { key: (v: readonly unknown[]) => string | null; end:
   state_intervals: { key: (v) => String(v[0]), end: 1 },
   // Faults have no key: any stored in the range has to be deleted.
   faults: { key: () => null, end: 2 },
-  flag_spans: { key: (v) => `${String(v[0])}\t${String(v[1])}`, end: 2 },
   cycles: { key: (v) => String(v[1]), end: 1 },
-  // An open program is program_open's row of the machine and sub; a closed one program_rows' by sub and start.
-  program_intervals: {
-    key: (v) => (v[2] == null ? `o\t${String(v[0])}` : `c\t${String(v[0])}\t${String(v[1])}`),
-    end: 2,
-  },
+  // An open program (span) is program_open's (flag_open's) row of the machine and sub (kind); a closed one
+  // program_rows' (flag_rows') by sub (kind) and start.
+  program_intervals: { key: (v) => narrowKey(PROGRAMS, v), end: PROGRAMS.end },
+  flag_spans: { key: (v) => narrowKey(FLAGS, v), end: FLAGS.end },
 };
 
 /** A machine with more rows in one write than this is not remembered (late data, a long backlog). */

@@ -172,6 +172,124 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
     ]);
   });
 
+  it('stores a closed span once and the open span of each kind in place, and a take-over closes them (decision 1171)', async () => {
+    const spans = (end: number, spindle: number[][], inCut: number[][]): DerivationResult => ({
+      ...history(0, end),
+      spindle: spindle.map(([s, e]) => ({ start: ms(s!), end: ms(e!) })),
+      inCut: inCut.map(([s, e]) => ({ start: ms(s!), end: ms(e!) })),
+      // A span reaching the machine's last heartbeat is stored open.
+      current: { ...current, lastHeartbeat: ms(end) },
+    });
+    const stored = async () =>
+      (
+        await t.db
+          .selectFrom('flag_spans')
+          .select(['kind', 'start_at', 'end_at'])
+          .where('machine_id', '=', 'm1')
+          .orderBy('kind')
+          .orderBy('start_at')
+          .execute()
+      ).map((r) => [r.kind, Number(r.start_at), r.end_at == null ? null : Number(r.end_at)]);
+    const openVersions = async () =>
+      (
+        await sql<{
+          kind: string;
+          v: string;
+        }>`select kind, xmin::text as v from flag_open order by kind`.execute(t.db)
+      ).rows;
+    await write([
+      {
+        companyId: 'c',
+        machineId: 'm1',
+        from: 0,
+        result: spans(
+          10_000,
+          [
+            [0, 1000],
+            [2000, 3000],
+            [9000, 10_000],
+          ],
+          [
+            [500, 900],
+            [9500, 10_000],
+          ],
+        ),
+      },
+    ]);
+    const first = dialect === 'postgres' ? await openVersions() : null;
+    // From 9 s: the open spindle span ended at 9.8 s and another is open since 9.9 s; in-cut is still open.
+    await write([
+      {
+        companyId: 'c',
+        machineId: 'm1',
+        from: 9000,
+        result: spans(
+          11_000,
+          [
+            [9000, 9800],
+            [9900, 11_000],
+          ],
+          [[9500, 11_000]],
+        ),
+      },
+    ]);
+    expect(await stored()).toEqual([
+      ['incut', 500, 900],
+      ['incut', 9500, null],
+      ['spindle', 0, 1000],
+      ['spindle', 2000, 3000],
+      ['spindle', 9000, 9800],
+      ['spindle', 9900, null],
+    ]);
+    const closed = await sql<{ n: number }>`select count(*) as n from flag_rows`.execute(t.db);
+    expect(Number(closed.rows[0]!.n)).toBe(4);
+    if (first) {
+      // The open in-cut span was left as it was; the spindle's open row took the new start.
+      const now = await openVersions();
+      expect(now.map((r) => r.kind)).toEqual(['incut', 'spindle']);
+      expect(now[0]!.v).toBe(first[0]!.v);
+      expect(now[1]!.v).not.toBe(first[1]!.v);
+    }
+    // A new worker takes over at 10.5 s with no span after it: both open spans end there.
+    await write([
+      {
+        companyId: 'c',
+        machineId: 'm1',
+        from: 10_500,
+        takeOverAt: 10_500,
+        result: spans(10_500, [], []),
+      },
+    ]);
+    expect(await stored()).toEqual([
+      ['incut', 500, 900],
+      ['incut', 9500, 10_500],
+      ['spindle', 0, 1000],
+      ['spindle', 2000, 3000],
+      ['spindle', 9000, 9800],
+      ['spindle', 9900, 10_500],
+    ]);
+    const open = await sql<{ kind: string; start_at: string | null }>`select kind, start_at from flag_open
+      order by kind`.execute(t.db);
+    // PostgreSQL keeps each kind's row with no open span, for the next one to update in place; SQLite deletes it.
+    expect(open.rows.map((r) => [r.kind, r.start_at])).toEqual(
+      dialect === 'postgres'
+        ? [
+            ['incut', null],
+            ['spindle', null],
+          ]
+        : [],
+    );
+    if (dialect === 'postgres') {
+      // The next open span takes the kept row, and the view reads it.
+      await write([
+        { companyId: 'c', machineId: 'm1', from: 10_500, result: spans(12_000, [[11_000, 12_000]], []) },
+      ]);
+      expect((await stored()).at(-1)).toEqual(['spindle', 11_000, null]);
+      const rows = await sql<{ n: number }>`select count(*) as n from flag_open`.execute(t.db);
+      expect(Number(rows.rows[0]!.n)).toBe(2);
+    }
+  });
+
   it('finds the records to replace through the (machine_id, end_at) index of migration 0047', async () => {
     const names =
       dialect === 'sqlite'
@@ -188,8 +306,8 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
               .select('indexname' as never)
               .execute()
           ).map((r) => (r as { indexname: string }).indexname);
-    for (const table of ['state_intervals', 'faults', 'flag_spans'])
-      expect(names).toContain(`${table}_machine_end`);
+    for (const table of ['state_intervals', 'faults']) expect(names).toContain(`${table}_machine_end`);
     expect(names).toContain('program_rows_m_end');
+    expect(names).toContain('flag_rows_m_end');
   });
 });

@@ -10,7 +10,7 @@ import {
 } from '@takt/db';
 import type { DerivationResult } from '@takt/domain';
 import { markRollupsDirtyMany } from '@takt/db/rollups';
-import { writePrograms } from './store-programs';
+import { writeNarrow } from './store-narrow';
 import type { DerivedSkip } from './derived-memory';
 import { addSourceStats } from './source-stats-store';
 
@@ -184,8 +184,8 @@ export interface DerivedWrite {
   takeOverAt?: number;
 }
 
-// Program intervals are stored apart (store-programs.ts, decision 1161).
-const DERIVED_TABLES = ['state_intervals', 'faults', 'flag_spans'] as const;
+// Program intervals and flag spans are stored narrow (store-narrow.ts, decisions 1161 and 1171).
+const DERIVED_TABLES = ['state_intervals', 'faults'] as const;
 
 const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 
@@ -193,7 +193,6 @@ const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 const DERIVED_COLUMNS: Record<string, readonly string[]> = {
   state_intervals: ['start_at', 'end_at', 'state', 'reason'],
   faults: ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
-  flag_spans: ['kind', 'start_at', 'end_at'],
   cycles: ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
 };
 
@@ -201,28 +200,23 @@ const DERIVED_COLUMNS: Record<string, readonly string[]> = {
 const DERIVED_TYPES: Record<string, readonly string[]> = {
   state_intervals: ['text', 'text', 'bigint', 'bigint', 'text', 'text'],
   faults: ['text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text'],
-  flag_spans: ['text', 'text', 'text', 'bigint', 'bigint'],
   cycles: ['text', 'text', 'bigint', 'bigint', 'bigint', 'int', 'text', 'int'],
 };
 
-/** A derived table's primary key after machine_id: its time column and, for some, one more column (with its type). */
+/** A derived table's primary key after machine_id: its time column. */
 interface UpsertKey {
   at: string;
   atIndex: number;
-  extra?: readonly [string, string];
-  extraIndex?: number;
 }
 
-const upsertKey = (table: string, at: string, extra?: readonly [string, string]): UpsertKey => ({
+const upsertKey = (table: string, at: string): UpsertKey => ({
   at,
   atIndex: DERIVED_COLUMNS[table]!.indexOf(at),
-  ...(extra ? { extra, extraIndex: DERIVED_COLUMNS[table]!.indexOf(extra[0]) } : {}),
 });
 
 /** The derived tables with a primary key, by it (faults have none: their rows are always replaced whole). */
 const UPSERT_KEYS: Record<string, UpsertKey | undefined> = {
   state_intervals: upsertKey('state_intervals', 'start_at'),
-  flag_spans: upsertKey('flag_spans', 'start_at', ['kind', 'text']),
   cycles: upsertKey('cycles', 'end_at'),
 };
 
@@ -233,7 +227,7 @@ const UPSERT_KEYS: Record<string, UpsertKey | undefined> = {
 function upsertTail(table: string, numbered: boolean): string {
   const key = UPSERT_KEYS[table];
   if (!key) return '';
-  const keyColumns = ['machine_id', key.at, ...(key.extra ? [key.extra[0]] : [])];
+  const keyColumns = ['machine_id', key.at];
   const others = DERIVED_COLUMNS[table]!.filter((c) => !keyColumns.includes(c));
   const differs = numbered ? 'is distinct from' : 'is not';
   return (
@@ -362,15 +356,11 @@ export async function writeDerivedMany(
         const key = UPSERT_KEYS[table];
         const mine = new Set(replaced);
         const rows = key ? newRows[table]!.filter((r) => mine.has(r.w)) : [];
-        const extra = key?.extra;
         const keep = key
-          ? ' where not exists (select 1 from unnest($3::text[], $4::bigint[]' +
-            (extra ? `, $5::${extra[1]}[]` : '') +
-            `) as n(machine_id, k${extra ? ', e' : ''}) where n.machine_id = x.machine_id and n.k = x."${key.at}"` +
-            (extra ? ` and n.e = x."${extra[0]}"` : '') +
-            ')'
+          ? ' where not exists (select 1 from unnest($3::text[], $4::bigint[]) as n(machine_id, k) ' +
+            `where n.machine_id = x.machine_id and n.k = x."${key.at}")`
           : '';
-        const columns = key ? `, t."machine_id", t."${key.at}"${extra ? `, t."${extra[0]}"` : ''}` : '';
+        const columns = key ? `, t."machine_id", t."${key.at}"` : '';
         return statement(
           `delete from "${table}" where ctid = any(array(select x.ctid from unnest($1::text[], $2::bigint[]) ` +
             'as d(machine_id, at) cross join lateral (' +
@@ -381,14 +371,7 @@ export async function writeDerivedMany(
               )
               .join(' union all ') +
             ` offset 0) as x${keep}))`,
-          key
-            ? [
-                ...params,
-                rows.map((r) => r.w.machineId),
-                rows.map((r) => r.values[key.atIndex]),
-                ...(extra ? [rows.map((r) => r.values[key.extraIndex!])] : []),
-              ]
-            : params,
+          key ? [...params, rows.map((r) => r.w.machineId), rows.map((r) => r.values[key.atIndex])] : params,
         );
       };
       for (const table of DERIVED_TABLES) await replace(table, ['t."end_at" >= d.at', 't."end_at" is null']);
@@ -430,9 +413,7 @@ export async function writeDerivedMany(
     }
   }
 
-  await writePrograms(trx, numbered, takeOvers, replaced, newRows.program_intervals!, [
-    ...(skip?.clean ?? []),
-  ]);
+  await writeNarrow(trx, numbered, takeOvers, replaced, [...(skip?.clean ?? [])], (t) => newRows[t.view]!);
   for (const table of [...DERIVED_TABLES, 'cycles'])
     await insertRows(
       trx,

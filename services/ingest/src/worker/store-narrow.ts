@@ -1,0 +1,265 @@
+import { CompiledQuery } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '@takt/db';
+import { insertRows, machineName, observationIds, runStatement as run } from '@takt/db';
+import type { DerivedWrite } from './store';
+
+// Derived records stored narrow (decisions 1161 and 1171): a closed record is one row of a `closed` table, inserted
+// once, keyed by the machine's small integer id (observation_machines), its group (program sub, flag kind) and start;
+// the open one of each machine and group is the row of an `open` table keyed by them alone (a new record updates its
+// start and other values in place, none of them indexed). The readers' view over both keeps the old table's name and
+// columns. A batch replaces the same records as before (decision 1122: the closed ones ending at or after its time,
+// and the open ones), and on PostgreSQL keeps the ones it leaves as they were (decision 1149).
+
+/** A new row of a write, its values as derivedRows makes them. */
+export interface NarrowRow {
+  w: DerivedWrite;
+  values: unknown[];
+}
+
+/** One derived table stored narrow: where each column is in derivedRows' values, and the two tables. */
+export interface NarrowTable {
+  /** The view's name (derivedRows' key). */
+  view: string;
+  closed: string;
+  open: string;
+  /** The column that splits a machine's records beside m, its PostgreSQL type and every value it takes (checked). */
+  group?: { column: string; type: string; values: readonly (string | number)[]; at: number };
+  start: number;
+  end: number;
+  /** The other columns, neither key nor time. */
+  rest: ReadonlyArray<{ column: string; type: string; at: number }>;
+  /**
+   * PostgreSQL: a machine's open row is kept when it has no open record of its group, its start set to null (the view
+   * reads none such), so the next open record is an update in place (HOT) rather than a delete and an insert, each a
+   * dead version and an index entry only a vacuum frees. For records that close and open all day (flag spans); a
+   * machine has an open program whenever it runs.
+   */
+  keepsOpenRow?: boolean;
+}
+
+/** Programs and sub-programs (migration 0059): [sub, start_at, end_at, name]. */
+export const PROGRAMS: NarrowTable = {
+  view: 'program_intervals',
+  closed: 'program_rows',
+  open: 'program_open',
+  group: { column: 'sub', type: 'int', values: [0, 1], at: 0 },
+  start: 1,
+  end: 2,
+  rest: [{ column: 'name', type: 'text', at: 3 }],
+};
+
+/** Spindle and in-cut spans (migration 0061): [kind, start_at, end_at]. */
+export const FLAGS: NarrowTable = {
+  view: 'flag_spans',
+  closed: 'flag_rows',
+  open: 'flag_open',
+  group: { column: 'kind', type: 'text', values: ['spindle', 'incut'], at: 0 },
+  start: 1,
+  end: 2,
+  rest: [],
+  keepsOpenRow: true,
+};
+
+export const NARROW_TABLES = [PROGRAMS, FLAGS] as const;
+
+/** A row's key within its write (derived-memory): the open row by group, a closed one by group and start. */
+export const narrowKey = (t: NarrowTable, v: readonly unknown[]): string => {
+  const group = t.group ? String(v[t.group.at]) : '';
+  return v[t.end] == null ? `o\t${group}` : `c\t${group}\t${String(v[t.start])}`;
+};
+
+const literal = (v: string | number) => (typeof v === 'string' ? `'${v}'` : String(v));
+
+function upsert(numbered: boolean, table: string, key: readonly string[], set: readonly string[]): string {
+  const differs = numbered ? 'is distinct from' : 'is not';
+  return (
+    ` on conflict (${key.join(', ')}) do update set ` +
+    set.map((c) => `"${c}" = excluded."${c}"`).join(', ') +
+    ' where ' +
+    set.map((c) => `"${table}"."${c}" ${differs} excluded."${c}"`).join(' or ')
+  );
+}
+
+/**
+ * Writes the batch's records of each narrow table: take-overs first (records from their time on removed, the open
+ * ones closed there), then each replaced write's records from its time on and its open ones, then the new rows.
+ */
+export async function writeNarrow(
+  trx: Kysely<Database>,
+  numbered: boolean,
+  takeOvers: readonly DerivedWrite[],
+  replaced: readonly DerivedWrite[],
+  /** Writes whose records need no delete (decision 1169): only their rows that changed are written. */
+  clean: readonly DerivedWrite[],
+  rowsOf: (t: NarrowTable) => readonly NarrowRow[],
+): Promise<void> {
+  const writes = [...takeOvers, ...replaced, ...clean];
+  if (writes.length === 0) return;
+  const { machines } = await observationIds(
+    trx,
+    numbered,
+    new Set(writes.map((w) => machineName(w.companyId, w.machineId))),
+    [],
+  );
+  const mOf = (w: DerivedWrite) => machines.get(machineName(w.companyId, w.machineId))!;
+  for (const t of NARROW_TABLES) await writeTable(trx, numbered, t, takeOvers, replaced, rowsOf(t), mOf);
+}
+
+async function writeTable(
+  trx: Kysely<Database>,
+  numbered: boolean,
+  t: NarrowTable,
+  takeOvers: readonly DerivedWrite[],
+  replaced: readonly DerivedWrite[],
+  rows: readonly NarrowRow[],
+  mOf: (w: DerivedWrite) => number,
+): Promise<void> {
+  const g = t.group;
+  const group = g ? [g.column] : [];
+  const rest = t.rest.map((r) => r.column);
+  const closedColumns = ['m', ...group, 'start_at', 'end_at', ...rest];
+  const openColumns = ['m', ...group, 'start_at', ...rest];
+  const closedKey = ['m', ...group, 'start_at'];
+  const closedUpsert = upsert(numbered, t.closed, closedKey, ['end_at', ...rest]);
+  const closed = rows.filter((r) => r.values[t.end] != null);
+  // One open row a machine and group (the open table's key): an earlier open one (the engine makes none) ends where
+  // the next starts.
+  const open: NarrowRow[] = [];
+  const lastOpen = new Map<string, NarrowRow>();
+  const startOf = (r: NarrowRow) => Number(r.values[t.start]);
+  const endedAt = (r: NarrowRow, at: unknown): NarrowRow => {
+    const values = [...r.values];
+    values[t.end] = at;
+    return { w: r.w, values };
+  };
+  for (const r of rows) {
+    if (r.values[t.end] != null) continue;
+    const key = `${r.w.companyId}\t${r.w.machineId}\t${g ? String(r.values[g.at]) : ''}`;
+    const before = lastOpen.get(key);
+    if (before && startOf(before) < startOf(r)) {
+      closed.push(endedAt(before, r.values[t.start]));
+      open[open.indexOf(before)] = r;
+    } else if (before) closed.push(endedAt(r, before.values[t.start]));
+    else open.push(r);
+    if (!before || startOf(before) < startOf(r)) lastOpen.set(key, r);
+  }
+  const inGroup = g ? ` and t.${g.column} in (${g.values.map(literal).join(', ')})` : '';
+
+  if (numbered) {
+    const statement = (text: string, params: unknown[]) => trx.executeQuery(CompiledQuery.raw(text, params));
+    if (takeOvers.length > 0) {
+      const params = [takeOvers.map(mOf), takeOvers.map((w) => w.takeOverAt!)];
+      const d = 'unnest($1::int[], $2::bigint[]) as d(m, at)';
+      await statement(
+        `delete from ${t.closed} as t using ${d} where t.m = d.m and t.start_at >= d.at`,
+        params,
+      );
+      const carried = ['start_at', 'm', ...group, ...rest];
+      await statement(
+        `insert into ${t.closed} (end_at, ${carried.join(', ')}) select d.at, ${carried.map((c) => `o.${c}`).join(', ')} ` +
+          `from ${t.open} o join ${d} on o.m = d.m where o.start_at < d.at` +
+          closedUpsert,
+        params,
+      );
+      await statement(
+        t.keepsOpenRow
+          ? `update ${t.open} as t set start_at = null from ${d} where t.m = d.m and t.start_at is not null`
+          : `delete from ${t.open} as t using ${d} where t.m = d.m`,
+        params,
+      );
+    }
+    if (replaced.length > 0) {
+      // A stored record with the key of a new row of its kind stays (the upsert below rewrites it only if it changed):
+      // a closed one by machine, group and start; the open one by machine and group.
+      const mine = new Set(replaced);
+      const keys = (of: readonly NarrowRow[]) => {
+        const kept = of.filter((r) => mine.has(r.w));
+        return [
+          kept.map((r) => mOf(r.w)),
+          ...(g ? [kept.map((r) => r.values[g.at])] : []),
+          kept.map((r) => r.values[t.start]),
+        ];
+      };
+      const n = g
+        ? `unnest($3::int[], $4::${g.type}[], $5::bigint[]) as n(m, g, k)`
+        : 'unnest($3::int[], $4::bigint[]) as n(m, k)';
+      const notKept = (x: string, start = true) =>
+        `not exists (select 1 from ${n} where n.m = ${x}.m${g ? ` and n.g = ${x}.${g.column}` : ''}` +
+        `${start ? ` and n.k = ${x}.start_at` : ''})`;
+      const params = [replaced.map(mOf), replaced.map((w) => w.from)];
+      // Each machine's closed records ending from its time on, through the (m, group, end_at) index (decision 1122).
+      await statement(
+        `delete from ${t.closed} where ctid = any(array(select x.ctid from unnest($1::int[], $2::bigint[]) ` +
+          `as d(m, at) cross join lateral (select t.ctid, ${closedKey.map((c) => `t.${c}`).join(', ')} ` +
+          `from ${t.closed} as t where t.m = d.m${inGroup} and t.end_at >= d.at offset 0) as x where ${notKept('x')}))`,
+        [...params, ...keys(closed)],
+      );
+      const d = 'unnest($1::int[], $2::bigint[]) as d(m, at)';
+      await statement(
+        t.keepsOpenRow
+          ? `update ${t.open} as o set start_at = null from ${d} where o.m = d.m and o.start_at is not null and ${notKept('o', false)}`
+          : `delete from ${t.open} as o using ${d} where o.m = d.m and ${notKept('o', false)}`,
+        [...params, ...keys(open)],
+      );
+    }
+  } else {
+    const carried = ['m', ...group, 'start_at'];
+    for (const w of takeOvers) {
+      const [m, at] = [mOf(w), w.takeOverAt!];
+      await run(trx, numbered, `delete from ${t.closed} where m = ? and start_at >= ?`, [m, at]);
+      await run(trx, numbered, `delete from ${t.open} where m = ? and start_at >= ?`, [m, at]);
+      await run(
+        trx,
+        numbered,
+        `insert or replace into ${t.closed} (${[...carried, 'end_at', ...rest].join(', ')}) ` +
+          `select ${[...carried, '?', ...rest].join(', ')} from ${t.open} where m = ?`,
+        [at, m],
+      );
+      await run(trx, numbered, `delete from ${t.open} where m = ?`, [m]);
+    }
+    for (const w of replaced) {
+      await run(trx, numbered, `delete from ${t.closed} as t where t.m = ?${inGroup} and t.end_at >= ?`, [
+        mOf(w),
+        w.from,
+      ]);
+      await run(trx, numbered, `delete from ${t.open} where m = ?`, [mOf(w)]);
+    }
+  }
+
+  // The values of a row in the order of `columns` (start_at and end_at, then the rest; m put first).
+  const at = (columns: readonly string[]) =>
+    columns.slice(1).map((c) => {
+      if (c === 'start_at') return t.start;
+      if (c === 'end_at') return t.end;
+      if (g && c === g.column) return g.at;
+      return t.rest.find((r) => r.column === c)!.at;
+    });
+  const typeOf = (c: string) =>
+    c === 'm'
+      ? 'int'
+      : c === 'start_at' || c === 'end_at'
+        ? 'bigint'
+        : g && c === g.column
+          ? g.type
+          : t.rest.find((r) => r.column === c)!.type;
+  for (const [table, columns, of, tail] of [
+    [t.closed, closedColumns, closed, closedUpsert],
+    [t.open, openColumns, open, upsert(numbered, t.open, ['m', ...group], ['start_at', ...rest])],
+  ] as const) {
+    const from = at(columns);
+    await insertRows(
+      trx,
+      numbered,
+      table,
+      columns,
+      of,
+      (params, i, r) => {
+        params[i] = mOf(r.w);
+        for (let c = 0; c < from.length; c++) params[i + 1 + c] = r.values[from[c]!];
+      },
+      tail,
+      columns.map(typeOf),
+    );
+  }
+}
