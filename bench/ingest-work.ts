@@ -5,11 +5,14 @@
 // user + system), queries per stored batch and the ingest lag p99 (earliest observation of a batch → its commit);
 // then the ratios of the last minute to the first (grows with time?) and of the largest machine count to the
 // smallest (grows with machines?). TAKT_BENCH_ARRIVAL_GAP=off|<ms> sets the worker's arrivalGapMs (decision 1163: off is
-// the timer-only batches before it). Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
+// the timer-only batches before it). TAKT_BENCH_ROLLUP_THREAD=1 runs the rollup worker in a thread of its own
+// (decision 1174); each transaction's time is split into the database's and the node's (waiting for the event loop).
+// TAKT_BENCH_TX_WINDOWS=<file> writes the transactions' windows, to attribute a --cpu-prof's samples inside them.
+// Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely, KyselyPlugin } from 'kysely';
@@ -28,6 +31,7 @@ const COUNTS = (process.argv[2] ?? '100,1000').split(',').map(Number);
 const MINUTES = Number(process.argv[3] ?? 3);
 const DIALECT = (process.argv[4] ?? 'postgres') as DialectName;
 const ARRIVAL_GAP = process.env.TAKT_BENCH_ARRIVAL_GAP;
+const ROLLUP_THREAD = process.env.TAKT_BENCH_ROLLUP_THREAD === '1';
 const PORT_BASE = 31_000;
 const CONTROL_PORT = 30_999;
 
@@ -151,6 +155,79 @@ if (process.env.TAKT_BENCH_QUERIES === '1') {
 }
 
 /**
+ * PostgreSQL (decision 1174): each transaction's time split into the database's (a statement sent → its answer) and
+ * the node's ("idle in transaction" on the server: an answer → the next statement sent, the event loop's turn), by
+ * kind: the batch's (it begins with `set local jit = off`), the rollup worker's (its first statement names a rollup
+ * table) and any other. Counted on each pg client; `txs` is cleared each minute.
+ */
+interface Tx {
+  kind: string;
+  ms: number;
+  nodeMs: number;
+  longestGapMs: number;
+  /** For a CPU profile's samples (TAKT_BENCH_TX_WINDOWS=<file>): begin and end by the monotonic clock, µs. */
+  window: [number, number];
+}
+const txs: Tx[] = [];
+const windows: Array<{ kind: string; window: [number, number] }> = [];
+const micros = () => Number(process.hrtime.bigint() / 1000n);
+{
+  const open = new WeakMap<
+    object,
+    { t0: number; us: number; kind: string | null; answered: number | null; node: number; gap: number }
+  >();
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === 'string' ? first : (first?.text ?? '')).trimStart().toLowerCase();
+    const t = performance.now();
+    let tx = open.get(this);
+    if (text === 'begin')
+      open.set(this, (tx = { t0: t, us: micros(), kind: null, answered: null, node: 0, gap: 0 }));
+    else if (tx) {
+      if (tx.answered !== null) {
+        const gap = t - tx.answered;
+        tx.node += gap;
+        tx.gap = Math.max(tx.gap, gap);
+      }
+      tx.kind ??= text.startsWith('set local jit') ? 'batch' : /rollup/.test(text) ? 'rollup' : 'other';
+      if (text === 'commit' || text === 'rollback') {
+        open.delete(this);
+        const window: [number, number] = [tx.us, micros()];
+        txs.push({ kind: tx.kind, ms: t - tx.t0, nodeMs: tx.node, longestGapMs: tx.gap, window });
+        if (process.env.TAKT_BENCH_TX_WINDOWS) windows.push({ kind: tx.kind, window });
+        tx = undefined;
+      }
+    }
+    const answered = () => {
+      if (tx) tx.answered = performance.now();
+    };
+    if (tx) tx.answered = null;
+    const out = query.apply(this, args) as { then?: unknown; once?: unknown };
+    if (out instanceof Promise) void out.then(answered, answered);
+    else if (out && typeof out.once === 'function') {
+      const stream = out as { once: (e: string, f: () => void) => void };
+      stream.once('finish', answered);
+      stream.once('error', answered);
+    }
+    return out;
+  } as typeof pg.Client.prototype.query;
+}
+
+/** p50/p99 of each kind's transactions: whole, the node's share, the longest single wait for the node. */
+function printTransactions(): void {
+  for (const kind of ['batch', 'rollup', 'other']) {
+    const xs = txs.filter((x) => x.kind === kind);
+    if (xs.length === 0) continue;
+    const f = (g: (x: Tx) => number) => `${pct(xs.map(g), 50).toFixed(0)}/${pct(xs.map(g), 99).toFixed(0)}`;
+    console.log(
+      `    ${kind} transactions (${xs.length}) p50/p99 ms: whole ${f((x) => x.ms)}, waiting for the node ` +
+        `${f((x) => x.nodeMs)}, longest wait ${f((x) => x.longestGapMs)}`,
+    );
+  }
+}
+
+/**
  * Where a batch's lag went (decision 1163), p50 / p99 over the minute's batches: its earliest observation waiting for
  * a flush to be asked (the timer), the flush waiting behind the running batch and the work queued between batches,
  * the setup reads and rebuilds before it, taking the pipelines' changes (CPU), and its transaction (statements and
@@ -213,6 +290,8 @@ async function run(machines: number): Promise<Minute[]> {
   const batches: Array<{ count: number; lag: number; oldest: number; at: number; times: BatchTimes }> = [];
   const ingest = await startIngest({
     db: database.db.withPlugin(queries.plugin),
+    // Decision 1174: TAKT_BENCH_ROLLUP_THREAD=1 runs the rollup worker in a thread of its own (PostgreSQL).
+    ...(pgDatabase && ROLLUP_THREAD ? { databaseUrl: pgDatabase.url } : {}),
     sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
     ...(ARRIVAL_GAP != null ? { arrivalGapMs: ARRIVAL_GAP === 'off' ? null : Number(ARRIVAL_GAP) } : {}),
     onStored: (count, oldest, at, times) => batches.push({ count, lag: at - oldest, oldest, at, times }),
@@ -231,6 +310,7 @@ async function run(machines: number): Promise<Minute[]> {
     const minutes: Minute[] = [];
     for (let m = 0; m < MINUTES; m++) {
       batches.length = 0;
+      txs.length = 0;
       shapes.clear();
       dbCpu?.take();
       const churn0 = DIALECT === 'postgres' ? await rowChurn(database.db) : null;
@@ -273,6 +353,7 @@ async function run(machines: number): Promise<Minute[]> {
       }
       loop.disable();
       printBreakdown(batches, loop);
+      printTransactions();
       for (const [text, q] of [...shapes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
         console.log(
           `    ${(q.n / Math.max(1, batches.length)).toFixed(2)} per batch, ${(q.ms / Math.max(1, batches.length)).toFixed(1)} ms per batch: ${text}`,
@@ -292,7 +373,7 @@ async function run(machines: number): Promise<Minute[]> {
 async function main() {
   console.log(
     `ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}, ` +
-      `arrival gap ${ARRIVAL_GAP ?? 'default'}`,
+      `arrival gap ${ARRIVAL_GAP ?? 'default'}, rollup worker in ${ROLLUP_THREAD ? 'its own' : 'the ingest'} thread`,
   );
   const runs = new Map<number, Minute[]>();
   for (const n of COUNTS) runs.set(n, await run(n));
@@ -317,6 +398,8 @@ async function main() {
         `(work per batch that follows the changes: about 1 for CPU per observation)`,
     );
   }
+  if (process.env.TAKT_BENCH_TX_WINDOWS)
+    writeFileSync(process.env.TAKT_BENCH_TX_WINDOWS, JSON.stringify(windows));
   process.exit(0);
 }
 
