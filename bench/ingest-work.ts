@@ -32,8 +32,10 @@ const MINUTES = Number(process.argv[3] ?? 3);
 const DIALECT = (process.argv[4] ?? 'postgres') as DialectName;
 const ARRIVAL_GAP = process.env.TAKT_BENCH_ARRIVAL_GAP;
 const ROLLUP_THREAD = process.env.TAKT_BENCH_ROLLUP_THREAD === '1';
-const PORT_BASE = 31_000;
-const CONTROL_PORT = 30_999;
+// TAKT_BENCH_PORT_BASE: another base for the adapters' ports (and the control port just below), so two runs on one
+// host do not dial each other's adapters.
+const PORT_BASE = Number(process.env.TAKT_BENCH_PORT_BASE ?? 31_000);
+const CONTROL_PORT = PORT_BASE - 1;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
