@@ -6,12 +6,50 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 // own SQLite file or PostgreSQL database) two at a time, in workers that keep their imported modules from one
 // file to the next (importing the API app once a worker, not once a file); the few of those that rely on
 // module state of their own (an import's side effect on globals; see OWN_MODULES) two at a time with fresh
-// modules each; the office app's browser tests two at a time (each boots its own product on free ports);
-// then the ones whose timing matters (real SHDR and MQTT sockets, the floor app going offline, killed
-// servers, live tiles) one at a time, so they never compete for the two cores. The browser and timed groups
-// keep their worker's modules too (decision 1167): a fresh process per file cost 2-3 s of start and imports
-// each, 134 s of the timed group's 572 s.
+// modules each; the browser tests that only poll (the office app's, and the floor's and boards' in POLLED_E2E)
+// two at a time (each boots its own product on free ports); then the ones whose timing matters (real SHDR and
+// MQTT sockets, deadlines on live tiles and tablets, killed servers, the multi-host lab) one at a time, so they
+// never compete for the two cores (decision 1173 moved the files that measure no time out of this last group).
+// The browser and timed groups keep their worker's modules too (decision 1167): a fresh process per file cost
+// 2-3 s of start and imports each, 134 s of the timed group's 572 s.
 const OFFICE_E2E = ['tests/e2e/office-*.test.ts'];
+/**
+ * Browser tests of the floor app and the boards under tests/e2e that, like the office ones, only poll with long
+ * timeouts for what the screen or the database should show: no deadline of their own (a tile within 10 s, a
+ * tablet 3 s after activation, a countdown), no killed server, no network namespace. Their tablets go offline in
+ * their own browser context, not on the machine. Two at a time with the office browser tests (decision 1173).
+ */
+const POLLED_E2E = [
+  'tests/e2e/demo-live.test.ts',
+  'tests/e2e/floor-conflict.test.ts',
+  'tests/e2e/floor-dispatch.test.ts',
+  'tests/e2e/floor-flags.test.ts',
+  'tests/e2e/floor-manual.test.ts',
+  'tests/e2e/floor-offline.test.ts',
+  'tests/e2e/remaining-screens.test.ts',
+  'tests/e2e/tv-board.test.ts',
+  'tests/e2e/two-api-processes.test.ts',
+];
+/**
+ * Ingest files that open no socket and start no timer: parsers, the pipeline, property tests of the push and
+ * MQTT payloads, the demo's scripts, and derived-record and rollup writes on a simulated clock. They run with
+ * the isolated group's files (decision 1173).
+ */
+const INGEST_UNTIMED = [
+  'services/ingest/src/demo/demo-history.test.ts',
+  'services/ingest/src/demo/demo-script.test.ts',
+  'services/ingest/src/sources/devices/devices.test.ts',
+  'services/ingest/src/sources/gateway/push.test.ts',
+  'services/ingest/src/sources/mqtt/mqtt-payload.test.ts',
+  'services/ingest/src/sources/shdr/shdr.test.ts',
+  'services/ingest/src/worker/derived-memory.test.ts',
+  'services/ingest/src/worker/derived-replace.test.ts',
+  'services/ingest/src/worker/log.test.ts',
+  'services/ingest/src/worker/pipeline.test.ts',
+  'services/ingest/src/worker/rebuild-setup.test.ts',
+  'services/ingest/src/worker/rollup-gaps.test.ts',
+  'services/ingest/src/worker/rollup-manual.test.ts',
+];
 const SERIAL = ['services/ingest/src/**/*.test.ts', 'tests/**/*.test.ts'];
 /** The security regressions (issue 26) are route tests on fresh databases: they share nothing, so run two at a time. */
 const SECURITY = ['tests/security/**/*.test.ts'];
@@ -70,17 +108,26 @@ export default defineConfig({
         [
           'packages/*/src/**/*.test.ts',
           'packages/*/src/**/*.test.tsx',
-          'services/*/src/**/*.test.ts',
+          // Every service but ingest, whose files are serial unless listed in INGEST_UNTIMED.
+          'services/!(ingest)/src/**/*.test.ts',
           'apps/*/src/**/*.test.ts',
           'apps/*/src/**/*.test.tsx',
           ...SECURITY,
+          ...INGEST_UNTIMED,
         ],
-        [...SERIAL.filter((g) => g.startsWith('services/')), ...OWN_MODULES],
+        OWN_MODULES,
         false,
       ),
       group('own-modules', 1, 2, [...OWN_MODULES, ...UNTIMED]),
-      group('office-e2e', 2, 2, OFFICE_E2E, [], false),
-      group('serial', 3, 1, SERIAL, [...OFFICE_E2E, ...SECURITY, ...UNTIMED], false),
+      group('office-e2e', 2, 2, [...OFFICE_E2E, ...POLLED_E2E], [], false),
+      group(
+        'serial',
+        3,
+        1,
+        SERIAL,
+        [...OFFICE_E2E, ...POLLED_E2E, ...SECURITY, ...UNTIMED, ...INGEST_UNTIMED],
+        false,
+      ),
     ],
   },
 });

@@ -13,7 +13,7 @@ import { CONNECTION_KEY, migrateToLatest, openDb } from '@takt/db';
 import type { Db } from '@takt/db';
 import { demoAdapterFields } from '@takt/ingest';
 import type { AdapterHostConfig, AdapterStatus, Phase } from './adapters';
-import { NetLab, until } from './netns';
+import { NetLab, ROOT, until } from './netns';
 import type { Proc } from './netns';
 
 export const HOSTS = ['db', 'proxy', 'api1', 'api2', 'ingest1', 'ingest2', 'adapters', 'solo'] as const;
@@ -112,8 +112,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       multi: `${server.url}/takt_multi`,
       solo: `${server.url}/takt_solo`,
     } satisfies Record<SetName, string>;
-    for (const name of sets)
-      dbs[name] = await seed(urls[name], options.machines, SET_PORTS[name], lab.ip('adapters'));
+    // The two databases migrate and seed side by side, each on its own connection (decision 1173).
+    await Promise.all(
+      sets.map(async (name) => {
+        dbs[name] = await seed(urls[name], options.machines, SET_PORTS[name], lab.ip('adapters'));
+      }),
+    );
 
     const config: AdapterHostConfig = {
       host: lab.ip('adapters'),
@@ -123,7 +127,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       phases: options.phases,
       stepMs,
     };
-    const adapters = lab.node('adapters', 'tests/multihost/adapters.ts', [JSON.stringify(config)], {
+    const adapters = await lab.node('adapters', 'tests/multihost/adapters.ts', [JSON.stringify(config)], {
       echo: options.echo ?? false,
     });
     procs.set('adapters', adapters);
@@ -137,9 +141,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       TAKT_MQTT_CLIENT_ID: `takt-${host}`,
       DATABASE_URL: host === 'solo' ? urls.solo : urls.multi,
       TAKT_INGEST: host.startsWith('api') ? '0' : '1',
+      // The bundled product finds the apps by its own file's place unless told (bundle.ts).
+      TAKT_STATIC_ROOT: ROOT,
     });
     const startNode: Cluster['startNode'] = async (host) => {
-      const proc = lab.node(host, 'services/api/src/main.ts', [], {
+      const proc = await lab.node(host, 'services/api/src/main.ts', [], {
         env: nodeEnv(host),
         echo: options.echo ?? false,
       });
@@ -160,7 +166,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     ];
     await Promise.all(nodes.map(startNode));
     if (sets.includes('multi')) {
-      const proxy = lab.node(
+      const proxy = await lab.node(
         'proxy',
         'tests/multihost/proxy.ts',
         ['0.0.0.0', String(HTTP_PORT), ...['api1', 'api2'].map((h) => `http://${lab.ip(h)}:${HTTP_PORT}`)],
