@@ -5,8 +5,8 @@
 // user + system), queries per stored batch and the ingest lag p99 (earliest observation of a batch → its commit);
 // then the ratios of the last minute to the first (grows with time?) and of the largest machine count to the
 // smallest (grows with machines?). TAKT_BENCH_ARRIVAL_GAP=off|<ms> sets the worker's arrivalGapMs (decision 1163: off is
-// the timer-only batches before it). TAKT_BENCH_ROLLUP_THREAD=1 runs the rollup worker in a thread of its own
-// (decision 1174); each transaction's time is split into the database's and the node's (waiting for the event loop).
+// the timer-only batches before it). Each transaction's time is split into the database's and the node's (waiting
+// for the event loop; decision 1174).
 // TAKT_BENCH_TX_WINDOWS=<file> writes the transactions' windows, to attribute a --cpu-prof's samples inside them.
 // Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
 // Not a test.
@@ -31,7 +31,6 @@ const COUNTS = (process.argv[2] ?? '100,1000').split(',').map(Number);
 const MINUTES = Number(process.argv[3] ?? 3);
 const DIALECT = (process.argv[4] ?? 'postgres') as DialectName;
 const ARRIVAL_GAP = process.env.TAKT_BENCH_ARRIVAL_GAP;
-const ROLLUP_THREAD = process.env.TAKT_BENCH_ROLLUP_THREAD === '1';
 // TAKT_BENCH_PORT_BASE: another base for the adapters' ports (and the control port just below), so two runs on one
 // host do not dial each other's adapters.
 const PORT_BASE = Number(process.env.TAKT_BENCH_PORT_BASE ?? 31_000);
@@ -292,8 +291,6 @@ async function run(machines: number): Promise<Minute[]> {
   const batches: Array<{ count: number; lag: number; oldest: number; at: number; times: BatchTimes }> = [];
   const ingest = await startIngest({
     db: database.db.withPlugin(queries.plugin),
-    // Decision 1174: TAKT_BENCH_ROLLUP_THREAD=1 runs the rollup worker in a thread of its own (PostgreSQL).
-    ...(pgDatabase && ROLLUP_THREAD ? { databaseUrl: pgDatabase.url } : {}),
     sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
     ...(ARRIVAL_GAP != null ? { arrivalGapMs: ARRIVAL_GAP === 'off' ? null : Number(ARRIVAL_GAP) } : {}),
     onStored: (count, oldest, at, times) => batches.push({ count, lag: at - oldest, oldest, at, times }),
@@ -375,7 +372,7 @@ async function run(machines: number): Promise<Minute[]> {
 async function main() {
   console.log(
     `ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}, ` +
-      `arrival gap ${ARRIVAL_GAP ?? 'default'}, rollup worker in ${ROLLUP_THREAD ? 'its own' : 'the ingest'} thread`,
+      `arrival gap ${ARRIVAL_GAP ?? 'default'}`,
   );
   const runs = new Map<number, Minute[]>();
   for (const n of COUNTS) runs.set(n, await run(n));

@@ -23,15 +23,13 @@ import { LeaseKeeper, LeaseLostError, defaultNodeId } from './leases';
 import { limitedLog } from './log';
 import type { FieldMeaning } from './pipeline';
 import { rebuild } from './rebuild';
-import { startRollups } from './rollup-off-thread';
+import { RollupWorker } from './rollup';
 import { ShadowLink, continueRun } from './shadow';
 import type { SourceRow } from './store';
 import { loadFieldMaps, loadSources } from './store';
 
 export interface IngestOptions {
   db: Kysely<Database>;
-  /** The database's URL: on PostgreSQL, the rollup worker runs in a thread of its own (decision 1174, startRollups). */
-  databaseUrl?: string;
   now?: () => number;
   /** How often buffered observations, derived records and live rows are written (default 250 ms). */
   flushIntervalMs?: number;
@@ -412,9 +410,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   };
 
   // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
-  const rollupEvery = options.rollupIntervalMs ?? 10_000;
-  const url = rollupEvery > 0 ? options.databaseUrl : undefined;
-  const rollups = startRollups({ db, now, log, postgres, url, onTimeRefused: options.onTimeRefused });
+  const rollups = new RollupWorker(db, now, log, postgres, options.onTimeRefused);
   // Tests and shutdown: everything, the sources' counters included (decision 1145).
   const flush = () => writer.flush(true);
   // Decision 1025: the job runs' setup is read between batches (never while a rebuild reads the pipelines), and
@@ -460,6 +456,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   }, options.inboxIntervalMs ?? 500);
   const flushTimer = setInterval(() => void writer.flush(), flushEvery);
   const tickTimer = setInterval(tick, options.tickIntervalMs ?? 5000);
+  const rollupEvery = options.rollupIntervalMs ?? 10_000;
   const rollupTimer = rollupEvery > 0 ? setInterval(() => void rollups.run(), rollupEvery) : null;
   log(`[ingest] deriving ${links.size} machine source(s)`);
 
@@ -480,7 +477,6 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       clearInterval(flushTimer);
       clearInterval(tickTimer);
       if (rollupTimer) clearInterval(rollupTimer);
-      const rollupsStopped = rollups.stop();
       if (sourcesTimer) clearInterval(sourcesTimer);
       clearInterval(inboxTimer);
       if (leaseTimer) clearInterval(leaseTimer);
@@ -493,7 +489,6 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       await keeper
         ?.leave()
         .catch((err: Error) => log(`[ingest] giving the leases back failed: ${err.message}`));
-      await rollupsStopped;
     },
   };
 }
