@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema';
 import { migrations } from './migrations/index';
 import type { Db, DialectName } from './connect';
 import { migrateToLatest, openDb } from './connect';
@@ -189,3 +191,20 @@ export async function emptyDatabase(
       withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }
+
+/**
+ * Rows with start_at and end_at as numbers (PostgreSQL returns bigint columns as strings), an open end left null:
+ * what tests compare stored intervals with.
+ */
+export const spanTimes = <R extends { start_at: unknown; end_at: unknown }>(
+  rows: readonly R[],
+): Array<Omit<R, 'start_at' | 'end_at'> & { start_at: number; end_at: number | null }> =>
+  rows.map((r) => ({
+    ...r,
+    start_at: Number(r.start_at),
+    end_at: r.end_at == null ? null : Number(r.end_at),
+  }));
+
+/** The number of rows in a table. */
+export const rowCount = async (db: Kysely<Database>, table: string): Promise<number> =>
+  Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);

@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, freshDb } from '../testing';
+import { DIALECTS, freshDb, rowCount, spanTimes } from '../testing';
 import type { TestDb } from '../testing';
 import { companyScope as scoped } from '../scope';
 import { migrations } from './index';
@@ -52,20 +52,10 @@ describe.each(DIALECTS)('migration 0059 program rows on %s', (dialect) => {
         .orderBy('sub')
         .orderBy('start_at')
         .execute()
-        .then((rows) =>
-          rows.map((r) => ({
-            ...r,
-            sub: Number(r.sub),
-            start_at: Number(r.start_at),
-            end_at: r.end_at == null ? null : Number(r.end_at),
-          })),
-        );
+        .then((rows) => spanTimes(rows).map((r) => ({ ...r, sub: Number(r.sub) })));
     expect(await read('c1')).toEqual([old[0], old[1], old[2]]);
     expect(await read('c2')).toEqual([old[3], old[4], { ...old[5], end_at: 30 }, old[6]]);
-    const count = async (table: string) =>
-      Number(
-        (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.db)).rows[0]!.n,
-      );
+    const count = (table: string) => rowCount(t.db, table);
     expect(await count('program_rows')).toBe(4);
     expect(await count('program_open')).toBe(3);
     expect(await count('observation_machines')).toBe(3);

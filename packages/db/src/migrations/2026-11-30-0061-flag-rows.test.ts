@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, freshDb } from '../testing';
+import { DIALECTS, freshDb, rowCount, spanTimes } from '../testing';
 import type { TestDb } from '../testing';
 import { companyScope as scoped } from '../scope';
 import { migrations } from './index';
@@ -31,17 +31,8 @@ describe.each(DIALECTS)('migration 0061 flag rows on %s', (dialect) => {
       .orderBy('kind')
       .orderBy('start_at')
       .execute()
-      .then((rows) =>
-        rows.map((r) => ({
-          ...r,
-          start_at: Number(r.start_at),
-          end_at: r.end_at == null ? null : Number(r.end_at),
-        })),
-      );
-  const count = async (table: string) =>
-    Number(
-      (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(t.db)).rows[0]!.n,
-    );
+      .then(spanTimes);
+  const count = (table: string) => rowCount(t.db, table);
 
   it('keeps every stored span, reads them as before and writes through the view', async () => {
     const old = [

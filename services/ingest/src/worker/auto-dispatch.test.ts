@@ -4,7 +4,7 @@ import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DispatchValue } from '@takt/domain';
 import { companyScope, runRawRetention } from '@takt/db';
-import { DIALECTS, freshDb } from '@takt/db/testing';
+import { DIALECTS, freshDb, spanTimes } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { createAdapter } from '../../../api/src/repositories/adapters';
 import { createShdrSource } from '../../../api/src/repositories/machine-sources';
@@ -76,13 +76,7 @@ describe.each(DIALECTS)('auto job dispatch from an SHDR adapter (%s)', (dialect)
       .where('machine_id', '=', machineId)
       .orderBy('start_at')
       .execute()
-      .then((rows) =>
-        rows.map((r) => ({
-          ...r,
-          start_at: Number(r.start_at),
-          end_at: r.end_at == null ? null : Number(r.end_at),
-        })),
-      );
+      .then(spanTimes);
   const setMachine = (over: {
     autostart_behavior?: 'disabled' | 'mes' | 'key';
     dispatch_key?: string | null;
