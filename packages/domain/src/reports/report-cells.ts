@@ -6,6 +6,7 @@ import { expectedPartsNow, productionRuntimeMs } from '../metrics/parts-goal';
 import type { PartBehaviorFields } from '../metrics/production';
 import { goodOf, partCountMultiplier } from '../metrics/production';
 import type { Rollup, RollupSum } from '../rollup/rollup';
+import { firstEndingAfter } from '../rollup/build';
 import { sumRollups } from '../rollup/rollup';
 import { formatDay } from '../time/civil';
 import { toWall } from '../time/zone';
@@ -130,14 +131,36 @@ export interface TimeSpan {
  */
 export function intersectSpans(spans: readonly TimeSpan[], filter: readonly TimeSpan[]): TimeSpan[] {
   const out: TimeSpan[] = [];
+  // A filter in time order (the shift occurrences of a range, a machine's runs) is searched from the first span
+  // ending after each span's start up to the first starting after its end, the same overlaps in the same order:
+  // a month of periods each walked the month's ~60 shift occurrences (decision 1178).
+  const ordered = inOrder(filter);
   for (const s of spans) {
-    for (const f of filter) {
+    for (let i = ordered ? firstEndingAfter(filter, s.start) : 0; i < filter.length; i++) {
+      const f = filter[i] as TimeSpan;
+      if (ordered && f.start >= s.end) break;
       const start = Math.max(s.start, f.start);
       const end = Math.min(s.end, f.end);
       if (end > start) out.push({ start, end });
     }
   }
   return out;
+}
+
+/** Filters already judged (one filter serves every period of a report; filters are not changed once built). */
+const ordering = new WeakMap<readonly TimeSpan[], boolean>();
+
+/** Starts and ends both in ascending order (what a binary search on the ends needs). */
+function inOrder(spans: readonly TimeSpan[]): boolean {
+  const known = ordering.get(spans);
+  if (known !== undefined) return known;
+  let ordered = true;
+  for (let i = 1; ordered && i < spans.length; i++) {
+    const [a, b] = [spans[i - 1] as TimeSpan, spans[i] as TimeSpan];
+    if (b.start < a.start || b.end < a.end) ordered = false;
+  }
+  ordering.set(spans, ordered);
+  return ordered;
 }
 
 /** Total length of spans. */

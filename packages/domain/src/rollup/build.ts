@@ -76,8 +76,8 @@ function newRollup(machineId: string, b: Bucket, lifeStart: number): Rollup {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-/** Index of the first span with end > t in spans sorted by start and not overlapping. */
-function firstEndingAfter(spans: readonly { end: number }[], t: number): number {
+/** Index of the first span with end > t in spans sorted by start and not overlapping (a binary search). */
+export function firstEndingAfter(spans: readonly { end: number }[], t: number): number {
   let lo = 0;
   let hi = spans.length;
   while (lo < hi) {

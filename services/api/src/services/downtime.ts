@@ -29,6 +29,7 @@ import { companyClock } from '../repositories/shifts';
 import { activeEdgesAround, listStateIntervals, toStateInterval } from '../repositories/state-intervals';
 import type { ServiceCtx } from './context';
 import { invalid, machineOr404 } from './issues';
+import { groupBy } from './report-facts';
 
 // Downtime periods (live-operations §2 downtime underlay and list, §4 downtime, §7 GET /api/downtime): the
 // machine's downtime split by the annotations that categorize it. Service functions never read the clock:
@@ -223,24 +224,14 @@ export async function downtimeItemsOfMachines(
  * `pieces`), split once for both (decision 1172).
  */
 export function piecesOfFacts(ids: readonly string[], facts: DowntimeFacts): Map<string, DowntimePiece[]> {
-  const intervals = groupByMachine(facts.intervals, (r) => r.machine_id);
-  const annotations = groupByMachine(facts.annotations, (a) => a.machineId);
+  const intervals = groupBy(facts.intervals, (r) => r.machine_id);
+  const annotations = groupBy(facts.annotations, (a) => a.machineId);
   return new Map(
     ids.map((id) => [
       id,
       piecesOf(segmentsOf((intervals.get(id) ?? []).map(toStateInterval)), annotations.get(id) ?? []),
     ]),
   );
-}
-
-function groupByMachine<T>(rows: readonly T[], machineOf: (row: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const r of rows) {
-    const list = out.get(machineOf(r));
-    if (list) list.push(r);
-    else out.set(machineOf(r), [r]);
-  }
-  return out;
 }
 
 /** The items of a machine's pieces (pure: what downtimeItems lists once the facts are read). */
@@ -310,7 +301,12 @@ function itemsOfPieces(
     showCategorized: q.showCategorized ?? true,
     onlyUncategorized: q.onlyUncategorized,
     onlyLong: q.onlyLong,
-  }).map((li) => ({ ...li.period, selectable: li.selectable, short: li.durationMs <= filterDurationMs }));
+  }).map((li) => {
+    // The items are this call's own objects: set in place rather than copied (decision 1178).
+    li.period.selectable = li.selectable;
+    li.period.short = li.durationMs <= filterDurationMs;
+    return li.period;
+  });
   if (q.instances !== false) return listed;
 
   // instances=false: one row per reason (uncategorized together, No data together), with the count and

@@ -21,6 +21,7 @@ import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rol
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
 import { downtimeItemsOfMachines, matchesDowntimeCategory, piecesOfFacts } from './downtime';
+import { groupBy } from './report-facts';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
 import { sharedAnswer } from './report-shared';
@@ -77,10 +78,13 @@ async function addActivities(ctx: ServiceCtx, periods: ReportPeriod[], machineId
     range,
   );
   const within = (at: number, start: number, end: number | null) => start <= at && (end ?? Infinity) > at;
+  // Each machine's runs and each run's activities in their read order, so the first match is the one a find
+  // over all of them gave (a month's periods each searched every run, decision 1178).
+  const runsOf = groupBy(runs, (r) => r.machineId);
+  const activitiesOfRun = groupBy(activities, (a) => a.job_run_id);
   for (const p of periods) {
-    const run = runs.find((r) => r.machineId === p.machineId && within(p.start, r.startAt, r.endAt));
-    const act =
-      run && activities.find((a) => a.job_run_id === run.id && within(p.start, a.start_at, a.end_at));
+    const run = runsOf.get(p.machineId)?.find((r) => within(p.start, r.startAt, r.endAt));
+    const act = run && activitiesOfRun.get(run.id)?.find((a) => within(p.start, a.start_at, a.end_at));
     p.jobName = run?.jobName ?? null;
     p.activityTypeName = run ? (act?.stage_name ?? (act?.setup === 1 ? 'Setup' : 'Production')) : null;
   }
@@ -154,6 +158,8 @@ async function computeDowntimeReport(
   ctx: ServiceCtx,
   q: DowntimeReportQuery,
   limit: RangeLimitedReport | null,
+  /** false: the periods are not kept (the figures only), so they need no job or activity. */
+  list = true,
 ) {
   const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
   const range = { start: q.start, end: q.end };
@@ -194,6 +200,7 @@ async function computeDowntimeReport(
       )
     : null;
 
+  const scheduledRuns = groupBy(runs, (r) => r.machineId);
   const noDataOf = new Map<string, TimeSpan[]>();
   for (const m of machines) {
     const source = sources.get(m.id);
@@ -211,9 +218,10 @@ async function computeDowntimeReport(
   for (const m of machines) {
     const noData = noDataOf.get(m.id)!;
     const items = itemsOf.get(m.id)!;
-    const scheduled = runs
-      .filter((r) => r.machineId === m.id)
-      .map((r) => ({ start: r.startAt, end: r.endAt ?? ctx.now }));
+    const scheduled = (scheduledRuns.get(m.id) ?? []).map((r) => ({
+      start: r.startAt,
+      end: r.endAt ?? ctx.now,
+    }));
     /** A row of the report: `spans` (sorted) clipped to the selected shifts and scheduled time. */
     const add = (raw: TimeSpan[], row: Omit<ReportPeriod, 'start' | 'end' | 'duration'>) => {
       let spans = raw;
@@ -266,7 +274,7 @@ async function computeDowntimeReport(
   }
   periods.sort((a, b) => a.start - b.start || a.machine.localeCompare(b.machine));
   const activities = settings.activitiesEnabled;
-  if (activities)
+  if (activities && list)
     await addActivities(
       ctx,
       periods,
@@ -331,7 +339,7 @@ export const downtimeReport = (
 ) => {
   const keep = list || q.detail === true;
   return sharedAnswer(ctx, `downtime:${limit}${keep ? '' : ':figures'}`, q, q, async () => {
-    const report = await computeDowntimeReport(ctx, q, limit);
+    const report = await computeDowntimeReport(ctx, q, limit, keep);
     return keep ? report : { ...report, periods: [] as ReportPeriod[] };
   });
 };
