@@ -2,14 +2,16 @@ import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 // One vitest run covers every workspace. Unit tests live next to the code; cross-package tests in tests/.
-// Four groups run one after the other (decisions 0870, 0979, 1167): files that share nothing (each opens its
+// Four groups (decisions 0870, 0979, 1167). `npx vitest run` runs them one after the other; `npm test` runs the
+// first two, then the last two side by side in two vitest processes (decision 1179: both mostly wait, and a timed
+// file never runs beside the first two). Files that share nothing (each opens its
 // own SQLite file or PostgreSQL database) two at a time, in workers that keep their imported modules from one
 // file to the next (importing the API app once a worker, not once a file); the few of those that rely on
 // module state of their own (an import's side effect on globals; see OWN_MODULES) two at a time with fresh
 // modules each; the browser tests that only poll (the office app's, and the floor's and boards' in POLLED_E2E)
 // two at a time (each boots its own product on free ports); then the ones whose timing matters (real SHDR and
-// MQTT sockets, deadlines on live tiles and tablets, killed servers, the multi-host lab) one at a time, so they
-// never compete for the two cores (decision 1173 moved the files that measure no time out of this last group).
+// MQTT sockets, deadlines on live tiles and tablets, killed servers, the multi-host lab) one at a time, so two of
+// them never compete for the cores (decision 1173 moved the files that measure no time out of this last group).
 // The browser and timed groups keep their worker's modules too (decision 1167): a fresh process per file cost
 // 2-3 s of start and imports each, 134 s of the timed group's 572 s.
 const OFFICE_E2E = ['tests/e2e/office-*.test.ts'];

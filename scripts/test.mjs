@@ -2,19 +2,9 @@
 // `npm test`: everything, in the order that fails fastest: set-up of what the tests need, formatting, lint,
 // type check, the app builds (end-to-end tests use them), then every vitest suite (unit, API on SQLite and
 // PostgreSQL, ingest with real sockets, end-to-end in Chromium). Ends with one "N passed, N failed" line.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium, ensureMosquitto, ensurePostgres } from './ensure-services.mjs';
-
-const step = (name, cmd, args, env = process.env) => {
-  console.log(`\n=== ${name}`);
-  const started = Date.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env });
-  console.log(
-    `=== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-  );
-  return r.status === 0;
-};
 
 const chromium = ensureChromium();
 ensureMosquitto();
@@ -84,24 +74,58 @@ const lane = async () => {
 };
 await Promise.all([lane(), lane()]);
 
-const report = '.tmp/vitest-report.json';
-const ok = step(
-  'vitest',
-  'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-  env,
+// vitest in two stages (decision 1179), each project as vitest.config.ts describes it. First the files that share
+// nothing, two at a time: they keep both cores busy. Then the browser tests that only poll, two at a time, beside
+// the timed files, one at a time, in two vitest processes: both mostly wait (on real time windows, deadlines and
+// polls), so together they use about one and a half cores, and the timed files never run beside the first stage.
+const vitest = (name, projects) =>
+  new Promise((resolve) => {
+    const report = `.tmp/vitest-${name}.json`;
+    rmSync(report, { force: true });
+    const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])];
+    const started = Date.now();
+    console.log(`\n=== vitest ${name} (${projects.join(', ')})`);
+    const child = spawn(
+      'npx',
+      [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+      { env, stdio: 'inherit' },
+    );
+    child.on('close', (code) => {
+      let passed = 0;
+      let failed = 0;
+      try {
+        const r = JSON.parse(readFileSync(report, 'utf8'));
+        passed = r.numPassedTests;
+        failed = r.numFailedTests + (r.numTotalTestSuites > 0 ? 0 : 1);
+        if (code !== 0 && failed === 0) failed = 1; // a suite that failed to load counts as a failure
+      } catch {
+        failed = 1;
+      }
+      const took = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `=== vitest ${name}: ${code === 0 ? 'ok' : 'FAILED'} (${took} s; ${passed} passed, ${failed} failed)`,
+      );
+      resolve({ ok: code === 0, passed, failed });
+    });
+  });
+// Every project of vitest.config.ts runs in one stage: a project added there and not here fails the run.
+const STAGED = ['isolated', 'own-modules', 'office-e2e', 'serial'];
+const declared = [...readFileSync('vitest.config.ts', 'utf8').matchAll(/group\(\s*'([^']+)'/g)].map(
+  (m) => m[1],
 );
-
-let passed = 0;
-let failed = 0;
-try {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  passed = r.numPassedTests;
-  failed = r.numFailedTests + (r.numTotalTestSuites > 0 ? 0 : 1);
-  if (!ok && failed === 0) failed = 1; // a suite that failed to load counts as a failure
-} catch {
-  failed = 1;
-}
+const unstaged = declared.filter((p) => !STAGED.includes(p));
+if (unstaged.length > 0 || declared.length !== STAGED.length)
+  console.log(
+    `\n=== vitest: projects not staged in scripts/test.mjs: ${unstaged.join(', ') || declared.join(', ')}`,
+  );
+const stages = [
+  await vitest('shared-nothing', STAGED.slice(0, 2)),
+  ...(await Promise.all([vitest('browser', [STAGED[2]]), vitest('timed', [STAGED[3]])])),
+  ...(unstaged.length > 0 || declared.length !== STAGED.length ? [{ ok: false, passed: 0, failed: 1 }] : []),
+];
+const ok = stages.every((s) => s.ok);
+const passed = stages.reduce((n, s) => n + s.passed, 0);
+let failed = stages.reduce((n, s) => n + s.failed, 0);
 failed += failedChecks;
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(ok && failedChecks === 0 && failed === 0 ? 0 : 1);
