@@ -44,6 +44,7 @@ const INGEST_UNTIMED = [
   'services/ingest/src/sources/gateway/push.test.ts',
   'services/ingest/src/sources/mqtt/mqtt-payload.test.ts',
   'services/ingest/src/sources/shdr/shdr.test.ts',
+  'services/ingest/src/worker/batch-statements.test.ts',
   'services/ingest/src/worker/derived-memory.test.ts',
   'services/ingest/src/worker/derived-replace.test.ts',
   'services/ingest/src/worker/log.test.ts',

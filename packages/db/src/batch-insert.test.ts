@@ -1,22 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
 import type { TestDb } from './testing';
-import { DIALECTS, freshDb } from './testing';
-import { insertRows, numberedPlaceholders } from './batch-insert';
-
-// Values an array literal must quote or escape (PostgreSQL's one-statement path, decision 1165), and nulls.
-const AWKWARD = [
-  'NULL',
-  'a,b',
-  '{x}',
-  'quote"d',
-  'back\\slash',
-  '',
-  ' spaced ',
-  'Ünïcødé ✓',
-  'tab\there',
-  null,
-];
+import { AWKWARD_TEXT as AWKWARD, DIALECTS, freshDb } from './testing';
+import { insertStatements, numberedPlaceholders, runStatements } from './batch-insert';
 
 type Row = { k: number; s: string | null; b: number | null; f: number | null };
 
@@ -32,7 +18,7 @@ const COLUMNS = ['k', 's', 'b', 'f'];
 const TYPES = ['int', 'text', 'bigint', 'float8'];
 const UPSERT = 'on conflict ("k") do update set "s" = excluded."s", "b" = excluded."b", "f" = excluded."f"';
 
-describe.each(DIALECTS)('insertRows on %s', (dialect) => {
+describe.each(DIALECTS)('insertStatements on %s', (dialect) => {
   let t: TestDb;
   afterEach(async () => {
     await t?.cleanup();
@@ -40,20 +26,22 @@ describe.each(DIALECTS)('insertRows on %s', (dialect) => {
 
   const write = async (table: string, rows: readonly Row[], types?: readonly string[]) => {
     const numbered = numberedPlaceholders(t.db);
-    await insertRows(
+    await runStatements(
       t.db,
-      numbered,
-      table,
-      COLUMNS,
-      rows,
-      (p, at, r) => {
-        p[at] = r.k;
-        p[at + 1] = r.s;
-        p[at + 2] = r.b;
-        p[at + 3] = r.f;
-      },
-      UPSERT,
-      types,
+      insertStatements(
+        numbered,
+        table,
+        COLUMNS,
+        rows,
+        (p, at, r) => {
+          p[at] = r.k;
+          p[at + 1] = r.s;
+          p[at + 2] = r.b;
+          p[at + 3] = r.f;
+        },
+        UPSERT,
+        types,
+      ),
     );
   };
   const stored = async (table: string) =>

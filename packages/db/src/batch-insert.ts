@@ -101,15 +101,38 @@ export function unnestInsertText(
   return text;
 }
 
+const ARRAY_SPECIAL = /["\\]/;
+const ARRAY_SPECIALS = /["\\]/g;
+
 /**
- * Multi-row INSERTs of `rows`; `put` writes one row's values into the parameter list at `at`. `tail` follows
- * the values (an `on conflict …` clause). With the columns' PostgreSQL `types`, PostgreSQL takes all the rows in
- * one statement of an array a column (unnest): a VALUES list of thousands of parameters cost about twice as much to
- * parse, plan and run, in statements of at most 5,000 parameters each (decision 1165). A key twice in the rows then
- * fails an `on conflict do update` tail whatever the chunks, as it did within one chunk.
+ * An array parameter in PostgreSQL's text form, as the pg driver would send it (`{"a",NULL,1}`): strings quoted with
+ * their backslashes and double quotes escaped, null and undefined NULL, numbers as JavaScript writes them. Encoded when
+ * a batch's statements are built, before its transaction begins, the driver passes the string on and does no work per
+ * element inside it (decision 1177). Elements of other types (dates, buffers, objects) are left to the driver.
  */
-export async function insertRows<T>(
-  trx: Executor,
+export function pgArray(values: readonly unknown[]): string | readonly unknown[] {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const v = values[i];
+    if (v == null) out += 'NULL';
+    else if (typeof v === 'string')
+      out += ARRAY_SPECIAL.test(v) ? `"${v.replace(ARRAY_SPECIALS, '\\$&')}"` : `"${v}"`;
+    else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') out += String(v);
+    else return values;
+  }
+  return `${out}}`;
+}
+
+/**
+ * The statements of a multi-row insert of `rows`; `put` writes one row's values into the parameter list at `at`.
+ * `tail` follows the values (an `on conflict …` clause). With the columns' PostgreSQL `types`, PostgreSQL takes all
+ * the rows in one statement of an array a column (unnest), each array already in its text form (pgArray): a VALUES list
+ * of thousands of parameters cost about twice as much to parse, plan and run, in statements of at most 5,000
+ * parameters each (decision 1165). A key twice in the rows then fails an `on conflict do update` tail whatever the
+ * chunks, as it did within one chunk.
+ */
+export function insertStatements<T>(
   numbered: boolean,
   table: string,
   columns: readonly string[],
@@ -117,8 +140,8 @@ export async function insertRows<T>(
   put: (params: unknown[], at: number, row: T) => void,
   tail = '',
   types?: readonly string[],
-): Promise<void> {
-  if (rows.length === 0) return;
+): CompiledQuery[] {
+  if (rows.length === 0) return [];
   const width = columns.length;
   if (numbered && types) {
     const row: unknown[] = new Array(width);
@@ -127,17 +150,27 @@ export async function insertRows<T>(
       put(row, 0, rows[r] as T);
       for (let c = 0; c < width; c++) arrays[c]![r] = row[c];
     }
-    await trx.executeQuery(CompiledQuery.raw(unnestInsertText(table, columns, types, tail), arrays));
-    return;
+    return [CompiledQuery.raw(unnestInsertText(table, columns, types, tail), arrays.map(pgArray))];
   }
+  const out: CompiledQuery[] = [];
   let i = 0;
   for (const n of insertSizes(rows.length, width, numbered)) {
     const params: unknown[] = new Array(n * width);
     for (let k = 0; k < n; k++, i++) put(params, k * width, rows[i] as T);
-    await trx.executeQuery(CompiledQuery.raw(insertText(numbered, table, columns, n, tail), params));
+    out.push(CompiledQuery.raw(insertText(numbered, table, columns, n, tail), params));
   }
+  return out;
 }
+
+/** Runs statements one after the other, each sent once the one before answered. */
+export async function runStatements(trx: Executor, statements: readonly CompiledQuery[]): Promise<void> {
+  for (const s of statements) await trx.executeQuery(s);
+}
+
+/** One statement written with `?` placeholders (numbered for PostgreSQL), built to be run later. */
+export const sqlStatement = (numbered: boolean, text: string, params: unknown[]) =>
+  CompiledQuery.raw(sqlText(numbered, text), params);
 
 /** Runs one statement written with `?` placeholders (numbered for PostgreSQL). */
 export const runStatement = (trx: Executor, numbered: boolean, text: string, params: unknown[]) =>
-  trx.executeQuery(CompiledQuery.raw(sqlText(numbered, text), params));
+  trx.executeQuery(sqlStatement(numbered, text, params));

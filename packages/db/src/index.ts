@@ -12,4 +12,4 @@ export * from './backup';
 export * from './sources';
 export * from './leases';
 export * from './setup-marks';
-export { machineName, observationIds } from './observation-ids';
+export { knownObservationIds, machineName, observationIds } from './observation-ids';

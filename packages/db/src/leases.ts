@@ -1,4 +1,6 @@
+import type { CompiledQuery } from 'kysely';
 import { sql } from 'kysely';
+import { pgArray } from './batch-insert';
 import type { Executor } from './scope';
 
 // Ingest leases on PostgreSQL (decision 0970): the database is the one arbiter of which node derives which
@@ -232,9 +234,29 @@ export async function fenceLeases(
   held: readonly HeldLease[],
 ): Promise<Set<string>> {
   if (held.length === 0) return new Set();
-  const { rows } = await sql<{ source_id: string; epoch: number }>`select source_id, epoch from source_leases
-    where node_id = ${nodeId} and source_id = any(${held.map((h) => h.sourceId)}::text[]) and expires_at > ${dbNowMs}
-    for key share`.execute(trx);
+  const { rows } = await trx.executeQuery(fenceStatement(trx, nodeId, held));
+  return fencedLeases(held, rows);
+}
+
+/**
+ * fenceLeases' statement, built before the batch's transaction (decision 1177: the source ids already an array
+ * literal); `fencedLeases` reads its answer. `held` is not empty.
+ */
+export function fenceStatement(
+  db: Executor,
+  nodeId: string,
+  held: readonly HeldLease[],
+): CompiledQuery<{ source_id: string; epoch: number }> {
+  return sql<{ source_id: string; epoch: number }>`select source_id, epoch from source_leases
+    where node_id = ${nodeId} and source_id = any(${pgArray(held.map((h) => h.sourceId))}::text[])
+    and expires_at > ${dbNowMs} for key share`.compile(db);
+}
+
+/** Of `held`, the leases fenceStatement's answer found still this node's, by the same epoch. */
+export function fencedLeases(
+  held: readonly HeldLease[],
+  rows: ReadonlyArray<{ source_id: string; epoch: number }>,
+): Set<string> {
   const epochs = new Map(held.map((h) => [h.sourceId, h.epoch]));
   return new Set(
     rowsToLeases(rows)

@@ -144,6 +144,31 @@ async function idsOf(
   return out;
 }
 
+/**
+ * The ids of `machines` and `keys` (as observationIds takes them) this handle knows committed, read from its memory
+ * with no statement: null when one is not known, and observationIds must read or make it in the transaction. A batch
+ * builds its statements with them before its transaction begins (decision 1177).
+ */
+export function knownObservationIds(
+  db: Executor,
+  machines: Iterable<string>,
+  keys: Iterable<string>,
+): { machines: Map<string, number>; keys: Map<string, number> } | null {
+  const known = knownOf(db);
+  const pick = (of: Known, names: Iterable<string>) => {
+    const out = new Map<string, number>();
+    for (const n of names) {
+      const id = of.ids.get(n);
+      if (id === undefined) return null;
+      out.set(n, id);
+    }
+    return out;
+  };
+  const m = pick(known.machines, machines);
+  const k = m && pick(known.keys, keys);
+  return m && k ? { machines: m, keys: k } : null;
+}
+
 /** The ids of one batch's machines (by machineName; a new one gets its dictionary row) and keys. */
 export async function observationIds(
   trx: Executor,

@@ -1,9 +1,15 @@
 import type { ObservationsTable } from './schema';
 import type { Executor } from './scope';
 import { CompiledQuery } from 'kysely';
-import { insertRows, insertSizes, insertText, numberedPlaceholders } from './batch-insert';
+import {
+  insertSizes,
+  insertStatements,
+  insertText,
+  numberedPlaceholders,
+  runStatements,
+} from './batch-insert';
 import { copyField, copyStatement } from './copy';
-import { machineName, observationIds } from './observation-ids';
+import { knownObservationIds, machineName, observationIds } from './observation-ids';
 
 // The one writer of raw observations: the gateway push (API) and the ingest worker both store machine data through
 // these, into the compact observation_rows (migration 0044, decision 1130; `observations` is the view readers
@@ -77,7 +83,21 @@ async function compactRows<T>(
   valueOf: (r: T) => string | null,
   tsOf: (r: T) => number,
 ): Promise<Compact[]> {
-  // A machine is its company and id: the same id under another company is another machine (tenancy, decision 1130).
+  const { names, keys } = namesOf(rows, machineOf, companyOf, keyOf);
+  const ids = await observationIds(trx, numbered, new Set(names), keys);
+  return compactOf(rows, names, ids, keyOf, valueOf, tsOf);
+}
+
+/**
+ * Each row's machine name (a machine is its company and id: the same id under another company is another machine,
+ * tenancy, decision 1130), and the keys.
+ */
+function namesOf<T>(
+  rows: readonly T[],
+  machineOf: (r: T) => string,
+  companyOf: (r: T) => string,
+  keyOf: (r: T) => string,
+): { names: string[]; keys: Set<string> } {
   const names: string[] = new Array(rows.length);
   const keys = new Set<string>();
   for (let i = 0; i < rows.length; i++) {
@@ -85,7 +105,17 @@ async function compactRows<T>(
     names[i] = machineName(companyOf(r), machineOf(r));
     keys.add(keyOf(r));
   }
-  const ids = await observationIds(trx, numbered, new Set(names), keys);
+  return { names, keys };
+}
+
+function compactOf<T>(
+  rows: readonly T[],
+  names: readonly string[],
+  ids: { machines: Map<string, number>; keys: Map<string, number> },
+  keyOf: (r: T) => string,
+  valueOf: (r: T) => string | null,
+  tsOf: (r: T) => number,
+): Compact[] {
   const out: Compact[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as T;
@@ -165,13 +195,17 @@ async function insertSqlite(trx: Executor, rows: Compact[]): Promise<void> {
 async function insertCompact(trx: Executor, numbered: boolean, rows: Compact[]): Promise<void> {
   if (rows.length === 0) return;
   if (!numbered) return insertSqlite(trx, rows);
+  await runStatements(trx, compactStatements(rows));
+}
+
+/** PostgreSQL's statement of compact rows: COPY for many, an INSERT for a few. */
+function compactStatements(rows: readonly Compact[]): CompiledQuery[] {
   if (rows.length >= COPY_MIN_ROWS) {
     let data = '';
     for (const r of rows) data += `${r.ts}\t${r.m}\t${r.k}\t${copyField(r.value)}\n`;
-    await trx.executeQuery(CompiledQuery.raw(COPY_ROWS, [data]));
-    return;
+    return [CompiledQuery.raw(COPY_ROWS, [data])];
   }
-  await insertRows(trx, true, 'observation_rows', PG_COLUMNS, rows, (p, at, r) => {
+  return insertStatements(true, 'observation_rows', PG_COLUMNS, rows, (p, at, r) => {
     p[at] = r.ts;
     p[at + 1] = r.m;
     p[at + 2] = r.k;
@@ -179,20 +213,35 @@ async function insertCompact(trx: Executor, numbered: boolean, rows: Compact[]):
   });
 }
 
+const OBSERVATION_ROW = {
+  machineOf: (r: ObservationRow) => r.machine_id,
+  companyOf: (r: ObservationRow) => r.company_id,
+  keyOf: (r: ObservationRow) => r.key,
+  valueOf: (r: ObservationRow) => r.value,
+  tsOf: (r: ObservationRow) => r.ts,
+};
+
+/**
+ * PostgreSQL, built before the transaction that runs them (decision 1177): the statements storing `rows` as
+ * insertObservations does, when the dictionaries' ids of their machines and keys are all known to this handle; null
+ * when one is not (insertObservations, in the transaction, then reads or makes it), and on SQLite (whose insert
+ * numbers the rows of a millisecond from what it finds stored).
+ */
+export function observationStatements(db: Executor, rows: readonly ObservationRow[]): CompiledQuery[] | null {
+  if (!numberedPlaceholders(db)) return null;
+  if (rows.length === 0) return [];
+  const { machineOf, companyOf, keyOf, valueOf, tsOf } = OBSERVATION_ROW;
+  const { names, keys } = namesOf(rows, machineOf, companyOf, keyOf);
+  const ids = knownObservationIds(db, names, keys);
+  return ids && compactStatements(compactOf(rows, names, ids, keyOf, valueOf, tsOf));
+}
+
 /** Stores observations as received (pass the transaction they belong to). */
 export async function insertObservations(trx: Executor, rows: readonly ObservationRow[]): Promise<void> {
   if (rows.length === 0) return;
   const numbered = numberedPlaceholders(trx);
-  const compact = await compactRows(
-    trx,
-    numbered,
-    rows,
-    (r) => r.machine_id,
-    (r) => r.company_id,
-    (r) => r.key,
-    (r) => r.value,
-    (r) => r.ts,
-  );
+  const { machineOf, companyOf, keyOf, valueOf, tsOf } = OBSERVATION_ROW;
+  const compact = await compactRows(trx, numbered, rows, machineOf, companyOf, keyOf, valueOf, tsOf);
   await insertCompact(trx, numbered, compact);
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from './schema';
 import type { CompanyScope } from './scope';
@@ -70,9 +70,18 @@ export async function clearSetupMark(
   machineId: string,
   markedAt: number,
 ): Promise<void> {
-  await db
+  await db.executeQuery(clearSetupMarkStatement(db, machineId, markedAt));
+}
+
+/** clearSetupMark's statement, built to be run later (an ingest batch's, before its transaction: decision 1177). */
+export function clearSetupMarkStatement(
+  db: Kysely<Database>,
+  machineId: string,
+  markedAt: number,
+): CompiledQuery {
+  return db
     .deleteFrom('setup_dirty')
     .where('machine_id', '=', machineId)
     .where('marked_at', '<=', markedAt)
-    .execute();
+    .compile();
 }

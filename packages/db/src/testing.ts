@@ -208,3 +208,21 @@ export const spanTimes = <R extends { start_at: unknown; end_at: unknown }>(
 /** The number of rows in a table. */
 export const rowCount = async (db: Kysely<Database>, table: string): Promise<number> =>
   Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
+
+/**
+ * Text that an array literal (PostgreSQL's one-statement inserts, decisions 1165 and 1177) or COPY must quote or
+ * escape, and null: what tests store and expect back as it was.
+ */
+export const AWKWARD_TEXT: ReadonlyArray<string | null> = [
+  'NULL',
+  'a,b',
+  '{x}',
+  'quote"d',
+  'back\\slash',
+  '',
+  ' spaced ',
+  'Ünïcødé ✓',
+  'tab\there',
+  'line\nbreak',
+  null,
+];

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { insertRows, numberedPlaceholders } from '../batch-insert';
+import { insertStatements, numberedPlaceholders, runStatements } from '../batch-insert';
 import {
   buildRollups,
   companyDayRange,
@@ -191,6 +191,14 @@ export async function markRollupsDirtyMany(
   db: Kysely<Database>,
   marks: ReadonlyArray<{ companyId: string; machineId: string; from: number; now: number }>,
 ): Promise<void> {
+  await runStatements(db, markRollupsDirtyStatements(db, marks));
+}
+
+/** markRollupsDirtyMany's statements, built to be run later (an ingest batch's, before its transaction: decision 1177). */
+export function markRollupsDirtyStatements(
+  db: Kysely<Database>,
+  marks: ReadonlyArray<{ companyId: string; machineId: string; from: number; now: number }>,
+): CompiledQuery[] {
   const byMachine = new Map<string, { companyId: string; machineId: string; from: number; now: number }>();
   for (const m of marks) {
     const seen = byMachine.get(m.machineId);
@@ -200,10 +208,9 @@ export async function markRollupsDirtyMany(
     );
   }
   const rows = [...byMachine.values()];
-  if (numberedPlaceholders(db)) {
+  if (numberedPlaceholders(db))
     // PostgreSQL: one statement of an array a column for them all (decision 1165); the same upsert as below.
-    await insertRows(
-      db,
+    return insertStatements(
       true,
       'rollup_dirty',
       ['machine_id', 'company_id', 'from_at', 'marked_at'],
@@ -217,27 +224,29 @@ export async function markRollupsDirtyMany(
       DIRTY_UPSERT,
       ['text', 'text', 'bigint', 'bigint'],
     );
-    return;
-  }
+  const out: CompiledQuery[] = [];
   for (let i = 0; i < rows.length; i += 500)
-    await db
-      .insertInto('rollup_dirty')
-      .values(
-        rows.slice(i, i + 500).map((m) => ({
-          machine_id: m.machineId,
-          company_id: m.companyId,
-          from_at: m.from,
-          marked_at: m.now,
-        })),
-      )
-      // Keep the earliest mark; `excluded` is the row that was refused (same syntax on both dialects).
-      .onConflict((oc) =>
-        oc.column('machine_id').doUpdateSet({
-          from_at: sql<number>`CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END`,
-          marked_at: sql<number>`excluded.marked_at`,
-          // The earliest renewal since the worker last advanced the mark (finishDirty; decision 0980).
-          renewed_from: sql<number>`CASE WHEN rollup_dirty.renewed_from IS NULL OR excluded.from_at < rollup_dirty.renewed_from THEN excluded.from_at ELSE rollup_dirty.renewed_from END`,
-        }),
-      )
-      .execute();
+    out.push(
+      db
+        .insertInto('rollup_dirty')
+        .values(
+          rows.slice(i, i + 500).map((m) => ({
+            machine_id: m.machineId,
+            company_id: m.companyId,
+            from_at: m.from,
+            marked_at: m.now,
+          })),
+        )
+        // Keep the earliest mark; `excluded` is the row that was refused (same syntax on both dialects).
+        .onConflict((oc) =>
+          oc.column('machine_id').doUpdateSet({
+            from_at: sql<number>`CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END`,
+            marked_at: sql<number>`excluded.marked_at`,
+            // The earliest renewal since the worker last advanced the mark (finishDirty; decision 0980).
+            renewed_from: sql<number>`CASE WHEN rollup_dirty.renewed_from IS NULL OR excluded.from_at < rollup_dirty.renewed_from THEN excluded.from_at ELSE rollup_dirty.renewed_from END`,
+          }),
+        )
+        .compile(),
+    );
+  return out;
 }

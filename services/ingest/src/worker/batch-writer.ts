@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '@takt/db';
-import { clearSetupMark } from '@takt/db';
+import { clearSetupMarkStatement, runStatements } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
 import type { DispatchHook, DispatchSetting } from './auto-dispatch';
 import { dispatchValues } from './auto-dispatch';
@@ -48,10 +48,11 @@ export interface BatchWriterOptions {
   /** A machine set aside: its own write failed while the others' went on (decision 1121). */
   onSetAside?: (machineId: string) => void;
   /**
-   * Several nodes (decision 0970): run first in each batch's transaction with the machines the batch writes
-   * for; throws when one of their leases is no longer this node's (the batch is then kept and retried).
+   * Several nodes (decision 0970): made before each batch's transaction with the machines the batch writes for (its
+   * statement built then, decision 1177), and run first in it; throws when one of their leases is no longer this
+   * node's (the batch is then kept and retried).
    */
-  fence?: (trx: Kysely<Database>, machineIds: ReadonlySet<string>) => Promise<void>;
+  fence?: (machineIds: ReadonlySet<string>) => (trx: Kysely<Database>) => Promise<void>;
   /**
    * Several nodes: whether this node still derives the machine. What waits for a machine it gave up (a lost
    * lease) is dropped before each batch: the next holder receives and derives it itself.
@@ -431,13 +432,15 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     this.times.taken = this.options.now();
     const plan = this.derivedMemory.plan(derived.map((d) => ({ write: d.write, owner: d.link.pipeline })));
     try {
-      const { fence } = this.options;
+      // Built before the transaction, as the batch's statements are (decision 1177).
+      const fenced = this.options.fence?.(machines);
+      const clears = setupDone.map((m) => clearSetupMarkStatement(db, m.machineId, m.markedAt));
       await writeBatch(
         db,
         batch,
         async (trx) => {
-          if (fence) await fence(trx, machines);
-          for (const m of setupDone) await clearSetupMark(trx, m.machineId, m.markedAt);
+          if (fenced) await fenced(trx);
+          await runStatements(trx, clears);
         },
         plan.skip,
       );

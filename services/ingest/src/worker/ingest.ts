@@ -203,20 +203,22 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     ...(keeper
       ? {
           owns: owned,
-          fence: async (trx: Kysely<Database>, machineIds: ReadonlySet<string>) => {
-            const sourceIds = [...machineIds].flatMap((m) =>
-              links.ofMachine(m).map((l) => l.source.sourceId),
+          fence: (machineIds: ReadonlySet<string>) => {
+            const fenced = keeper.fenceOf(
+              [...machineIds].flatMap((m) => links.ofMachine(m).map((l) => l.source.sourceId)),
             );
-            const unheld = [...machineIds].filter((m) => !owned(m));
-            try {
-              // A machine whose link is gone (its lease lost while the batch was built) has nothing to fence by.
-              if (unheld.length > 0) throw new LeaseLostError(unheld);
-              await keeper.fence(trx, sourceIds);
-            } catch (err) {
-              // Learn now which leases are gone, rather than at the next renewal.
-              if (err instanceof LeaseLostError) void keeper.renew();
-              throw err;
-            }
+            return async (trx: Kysely<Database>) => {
+              const unheld = [...machineIds].filter((m) => !owned(m));
+              try {
+                // A machine whose link is gone (its lease lost while the batch was built) has nothing to fence by.
+                if (unheld.length > 0) throw new LeaseLostError(unheld);
+                await fenced(trx);
+              } catch (err) {
+                // Learn now which leases are gone, rather than at the next renewal.
+                if (err instanceof LeaseLostError) void keeper.renew();
+                throw err;
+              }
+            };
           },
         }
       : {}),

@@ -6,7 +6,8 @@ import {
   beatNode,
   claimHandedLeases,
   claimLeases,
-  fenceLeases,
+  fenceStatement,
+  fencedLeases,
   forgetNode,
   handOverLease,
   liveNodeCount,
@@ -228,15 +229,19 @@ export class LeaseKeeper {
   }
 
   /**
-   * Inside a batch's transaction: throws LeaseLostError unless every lease of `sourceIds` is still this node's,
-   * and keeps them so until the transaction ends (FOR KEY SHARE: claims wait, renewals do not).
+   * A batch's fence, its statement built now, before the transaction (decision 1177). Run inside the batch's
+   * transaction: throws LeaseLostError unless every lease of `sourceIds` (by the epoch held now) is still this
+   * node's, and keeps them so until the transaction ends (FOR KEY SHARE: claims wait, renewals do not).
    */
-  async fence(trx: Kysely<Database>, sourceIds: Iterable<string>): Promise<void> {
+  fenceOf(sourceIds: Iterable<string>): (trx: Kysely<Database>) => Promise<void> {
     const wanted = [...new Set(sourceIds)];
     const leases = this.leases(wanted);
-    const valid = await fenceLeases(trx, this.nodeId, leases);
-    const lost = wanted.filter((id) => !valid.has(id));
-    if (lost.length > 0) throw new LeaseLostError(lost);
+    const query = leases.length > 0 ? fenceStatement(this.db, this.nodeId, leases) : null;
+    return async (trx) => {
+      const valid = query ? fencedLeases(leases, (await trx.executeQuery(query)).rows) : new Set<string>();
+      const lost = wanted.filter((id) => !valid.has(id));
+      if (lost.length > 0) throw new LeaseLostError(lost);
+    };
   }
 
   /** Leaving on purpose: every lease back, and no longer a live node. */

@@ -1,4 +1,6 @@
+import type { CompiledQuery } from 'kysely';
 import type { MachineLiveTable } from '@takt/db';
+import { insertStatements } from '@takt/db';
 
 /**
  * A live row whose only change is its last heartbeat is written once the heartbeat moved this far from the one
@@ -23,4 +25,74 @@ export function liveChanged(stored: MachineLiveTable | undefined, row: MachineLi
   const b = row.last_heartbeat;
   if (a == null || b == null) return a !== b;
   return Math.abs(b - a) >= LIVE_HEARTBEAT_MS;
+}
+
+const LIVE_COLUMNS = [
+  'machine_id',
+  'company_id',
+  'state',
+  'state_since',
+  'connection',
+  'connection_since',
+  'last_heartbeat',
+  'execution',
+  'execution_since',
+  'availability',
+  'controller_mode',
+  'program',
+  'part_count',
+  'spindle_speed',
+  'fault_since',
+  'fault_message',
+  'in_setup',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof MachineLiveTable>;
+// Every column of machine_live is written: a column added to the table and not to the list fails to compile.
+const LIVE_COLUMNS_COMPLETE: Exclude<keyof MachineLiveTable, (typeof LIVE_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void LIVE_COLUMNS_COMPLETE;
+/** The PostgreSQL types of LIVE_COLUMNS, in their order (one array a column, decision 1165). */
+const LIVE_TYPES = [
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'text',
+  'bigint',
+  'bigint',
+  'text',
+  'bigint',
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'float8',
+  'bigint',
+  'text',
+  'int',
+  'bigint',
+] as const satisfies { length: (typeof LIVE_COLUMNS)['length'] };
+/** The upsert's tail: every column but the key takes the new row's value. */
+const LIVE_ON_CONFLICT = `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
+  .map((c) => `"${c}" = excluded."${c}"`)
+  .join(', ')}`;
+
+/**
+ * The machines' live rows, a multi-row upsert per chunk (one statement, not one a machine: on PostgreSQL each
+ * is a round trip). A machine's later row wins: one statement may not touch a row twice.
+ */
+export function liveStatements(numbered: boolean, live: readonly MachineLiveTable[]): CompiledQuery[] {
+  const rows = [...new Map(live.map((r) => [r.machine_id, r])).values()];
+  return insertStatements(
+    numbered,
+    'machine_live',
+    LIVE_COLUMNS,
+    rows,
+    (params, at, row) => {
+      for (let c = 0; c < LIVE_COLUMNS.length; c++) params[at + c] = row[LIVE_COLUMNS[c]!];
+    },
+    LIVE_ON_CONFLICT,
+    LIVE_TYPES,
+  );
 }

@@ -1,7 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { Kysely } from 'kysely';
-import type { Database } from '@takt/db';
-import { runStatement as run } from '@takt/db';
+import { pgArray, sqlStatement } from '@takt/db';
 import type { SourceStats } from './store';
 
 const STATS_UPDATE =
@@ -9,20 +7,16 @@ const STATS_UPDATE =
   '"stat_rejected" = "stat_rejected" + ?, "last_line_at" = ? where "id" = ?';
 
 /**
- * Adds each source's counters. PostgreSQL: one UPDATE … FROM unnest(…) for them all (a round trip a source
- * made the statements most of a batch's time, decision 0976); SQLite runs the prepared statement a source.
+ * The statements adding each source's counters, built before the batch's transaction (decision 1177). PostgreSQL:
+ * one UPDATE … FROM unnest(…) for them all (a round trip a source made the statements most of a batch's time,
+ * decision 0976); SQLite runs the prepared statement a source.
  */
-export async function addSourceStats(
-  trx: Kysely<Database>,
-  numbered: boolean,
-  stats: readonly SourceStats[],
-) {
-  if (stats.length === 0) return;
-  if (!numbered) {
-    for (const s of stats)
-      await run(trx, numbered, STATS_UPDATE, [s.lines, s.observations, s.rejected, s.lastLineAt, s.sourceId]);
-    return;
-  }
+export function sourceStatsStatements(numbered: boolean, stats: readonly SourceStats[]): CompiledQuery[] {
+  if (stats.length === 0) return [];
+  if (!numbered)
+    return stats.map((s) =>
+      sqlStatement(numbered, STATS_UPDATE, [s.lines, s.observations, s.rejected, s.lastLineAt, s.sourceId]),
+    );
   // unnest pairs the arrays by position; a source listed twice would be updated once, so sum first.
   const bySource = new Map<string, SourceStats>();
   for (const s of stats) {
@@ -41,7 +35,7 @@ export async function addSourceStats(
     );
   }
   const all = [...bySource.values()];
-  await trx.executeQuery(
+  return [
     CompiledQuery.raw(
       'update "machine_sources" as s set "stat_lines" = s."stat_lines" + d.lines, ' +
         '"stat_observations" = s."stat_observations" + d.observations, "stat_rejected" = s."stat_rejected" + d.rejected, ' +
@@ -54,7 +48,7 @@ export async function addSourceStats(
         all.map((s) => s.observations),
         all.map((s) => s.rejected),
         all.map((s) => s.lastLineAt),
-      ],
+      ].map(pgArray),
     ),
-  );
+  ];
 }

@@ -1,7 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { Kysely } from 'kysely';
-import type { Database } from '@takt/db';
-import { insertRows, machineName, observationIds, runStatement as run } from '@takt/db';
+import { insertStatements, pgArray, sqlStatement } from '@takt/db';
 import type { DerivedWrite } from './store';
 
 // Derived records stored narrow (decisions 1161 and 1171): a closed record is one row of a `closed` table, inserted
@@ -82,39 +80,30 @@ function upsert(numbered: boolean, table: string, key: readonly string[], set: r
 }
 
 /**
- * Writes the batch's records of each narrow table: take-overs first (records from their time on removed, the open
- * ones closed there), then each replaced write's records from its time on and its open ones, then the new rows.
+ * The statements writing the batch's records of each narrow table, built before the transaction (decision 1177):
+ * take-overs first (records from their time on removed, the open ones closed there), then each replaced write's
+ * records from its time on and its open ones, then the new rows (of every write, clean ones included: decision 1169).
+ * `mOf` is a write's machine's dictionary id.
  */
-export async function writeNarrow(
-  trx: Kysely<Database>,
+export function narrowStatements(
   numbered: boolean,
   takeOvers: readonly DerivedWrite[],
   replaced: readonly DerivedWrite[],
-  /** Writes whose records need no delete (decision 1169): only their rows that changed are written. */
-  clean: readonly DerivedWrite[],
   rowsOf: (t: NarrowTable) => readonly NarrowRow[],
-): Promise<void> {
-  const writes = [...takeOvers, ...replaced, ...clean];
-  if (writes.length === 0) return;
-  const { machines } = await observationIds(
-    trx,
-    numbered,
-    new Set(writes.map((w) => machineName(w.companyId, w.machineId))),
-    [],
-  );
-  const mOf = (w: DerivedWrite) => machines.get(machineName(w.companyId, w.machineId))!;
-  for (const t of NARROW_TABLES) await writeTable(trx, numbered, t, takeOvers, replaced, rowsOf(t), mOf);
+  mOf: (w: DerivedWrite) => number,
+): CompiledQuery[] {
+  return NARROW_TABLES.flatMap((t) => tableStatements(numbered, t, takeOvers, replaced, rowsOf(t), mOf));
 }
 
-async function writeTable(
-  trx: Kysely<Database>,
+function tableStatements(
   numbered: boolean,
   t: NarrowTable,
   takeOvers: readonly DerivedWrite[],
   replaced: readonly DerivedWrite[],
   rows: readonly NarrowRow[],
   mOf: (w: DerivedWrite) => number,
-): Promise<void> {
+): CompiledQuery[] {
+  const out: CompiledQuery[] = [];
   const g = t.group;
   const group = g ? [g.column] : [];
   const rest = t.rest.map((r) => r.column);
@@ -147,22 +136,21 @@ async function writeTable(
   const inGroup = g ? ` and t.${g.column} in (${g.values.map(literal).join(', ')})` : '';
 
   if (numbered) {
-    const statement = (text: string, params: unknown[]) => trx.executeQuery(CompiledQuery.raw(text, params));
+    const statement = (text: string, params: unknown[][]) => {
+      out.push(CompiledQuery.raw(text, params.map(pgArray)));
+    };
     if (takeOvers.length > 0) {
       const params = [takeOvers.map(mOf), takeOvers.map((w) => w.takeOverAt!)];
       const d = 'unnest($1::int[], $2::bigint[]) as d(m, at)';
-      await statement(
-        `delete from ${t.closed} as t using ${d} where t.m = d.m and t.start_at >= d.at`,
-        params,
-      );
+      statement(`delete from ${t.closed} as t using ${d} where t.m = d.m and t.start_at >= d.at`, params);
       const carried = ['start_at', 'm', ...group, ...rest];
-      await statement(
+      statement(
         `insert into ${t.closed} (end_at, ${carried.join(', ')}) select d.at, ${carried.map((c) => `o.${c}`).join(', ')} ` +
           `from ${t.open} o join ${d} on o.m = d.m where o.start_at < d.at` +
           closedUpsert,
         params,
       );
-      await statement(
+      statement(
         t.keepsOpenRow
           ? `update ${t.open} as t set start_at = null from ${d} where t.m = d.m and t.start_at is not null`
           : `delete from ${t.open} as t using ${d} where t.m = d.m`,
@@ -189,14 +177,14 @@ async function writeTable(
         `${start ? ` and n.k = ${x}.start_at` : ''})`;
       const params = [replaced.map(mOf), replaced.map((w) => w.from)];
       // Each machine's closed records ending from its time on, through the (m, group, end_at) index (decision 1122).
-      await statement(
+      statement(
         `delete from ${t.closed} where ctid = any(array(select x.ctid from unnest($1::int[], $2::bigint[]) ` +
           `as d(m, at) cross join lateral (select t.ctid, ${closedKey.map((c) => `t.${c}`).join(', ')} ` +
           `from ${t.closed} as t where t.m = d.m${inGroup} and t.end_at >= d.at offset 0) as x where ${notKept('x')}))`,
         [...params, ...keys(closed)],
       );
       const d = 'unnest($1::int[], $2::bigint[]) as d(m, at)';
-      await statement(
+      statement(
         t.keepsOpenRow
           ? `update ${t.open} as o set start_at = null from ${d} where o.m = d.m and o.start_at is not null and ${notKept('o', false)}`
           : `delete from ${t.open} as o using ${d} where o.m = d.m and ${notKept('o', false)}`,
@@ -204,26 +192,24 @@ async function writeTable(
       );
     }
   } else {
+    const run = (text: string, params: unknown[]) => {
+      out.push(sqlStatement(numbered, text, params));
+    };
     const carried = ['m', ...group, 'start_at'];
     for (const w of takeOvers) {
       const [m, at] = [mOf(w), w.takeOverAt!];
-      await run(trx, numbered, `delete from ${t.closed} where m = ? and start_at >= ?`, [m, at]);
-      await run(trx, numbered, `delete from ${t.open} where m = ? and start_at >= ?`, [m, at]);
-      await run(
-        trx,
-        numbered,
+      run(`delete from ${t.closed} where m = ? and start_at >= ?`, [m, at]);
+      run(`delete from ${t.open} where m = ? and start_at >= ?`, [m, at]);
+      run(
         `insert or replace into ${t.closed} (${[...carried, 'end_at', ...rest].join(', ')}) ` +
           `select ${[...carried, '?', ...rest].join(', ')} from ${t.open} where m = ?`,
         [at, m],
       );
-      await run(trx, numbered, `delete from ${t.open} where m = ?`, [m]);
+      run(`delete from ${t.open} where m = ?`, [m]);
     }
     for (const w of replaced) {
-      await run(trx, numbered, `delete from ${t.closed} as t where t.m = ?${inGroup} and t.end_at >= ?`, [
-        mOf(w),
-        w.from,
-      ]);
-      await run(trx, numbered, `delete from ${t.open} where m = ?`, [mOf(w)]);
+      run(`delete from ${t.closed} as t where t.m = ?${inGroup} and t.end_at >= ?`, [mOf(w), w.from]);
+      run(`delete from ${t.open} where m = ?`, [mOf(w)]);
     }
   }
 
@@ -248,18 +234,20 @@ async function writeTable(
     [t.open, openColumns, open, upsert(numbered, t.open, ['m', ...group], ['start_at', ...rest])],
   ] as const) {
     const from = at(columns);
-    await insertRows(
-      trx,
-      numbered,
-      table,
-      columns,
-      of,
-      (params, i, r) => {
-        params[i] = mOf(r.w);
-        for (let c = 0; c < from.length; c++) params[i + 1 + c] = r.values[from[c]!];
-      },
-      tail,
-      columns.map(typeOf),
+    out.push(
+      ...insertStatements(
+        numbered,
+        table,
+        columns,
+        of,
+        (params, i, r) => {
+          params[i] = mOf(r.w);
+          for (let c = 0; c < from.length; c++) params[i + 1 + c] = r.values[from[c]!];
+        },
+        tail,
+        columns.map(typeOf),
+      ),
     );
   }
+  return out;
 }

@@ -4,15 +4,22 @@ import type { Database, MachineLiveTable, MachineObservations, ObservationRow } 
 import {
   insertMachineObservations,
   insertObservations,
-  insertRows,
+  insertStatements,
+  knownObservationIds,
+  machineName,
   numberedPlaceholders,
-  runStatement as run,
+  observationIds,
+  observationStatements,
+  pgArray,
+  runStatements,
+  sqlStatement,
 } from '@takt/db';
 import type { DerivationResult } from '@takt/domain';
-import { markRollupsDirtyMany } from '@takt/db/rollups';
-import { writeNarrow } from './store-narrow';
+import { markRollupsDirtyStatements } from '@takt/db/rollups';
+import { narrowStatements } from './store-narrow';
 import type { DerivedSkip } from './derived-memory';
-import { addSourceStats } from './source-stats-store';
+import { sourceStatsStatements } from './source-stats-store';
+import { liveStatements } from './live-row';
 
 // Ingest writes for every company, so it takes the bare database and sets company_id on each row itself.
 
@@ -50,82 +57,25 @@ export interface IngestBatch {
 }
 
 // The hot writes of ingest (bench/ingest-insert.ts measures them) go through @takt/db's batched prepared
-// statements (batch-insert.ts), not the query builder.
-
-const LIVE_COLUMNS = [
-  'machine_id',
-  'company_id',
-  'state',
-  'state_since',
-  'connection',
-  'connection_since',
-  'last_heartbeat',
-  'execution',
-  'execution_since',
-  'availability',
-  'controller_mode',
-  'program',
-  'part_count',
-  'spindle_speed',
-  'fault_since',
-  'fault_message',
-  'in_setup',
-  'updated_at',
-] as const satisfies ReadonlyArray<keyof MachineLiveTable>;
-// Every column of machine_live is written: a column added to the table and not to the list fails to compile.
-const LIVE_COLUMNS_COMPLETE: Exclude<keyof MachineLiveTable, (typeof LIVE_COLUMNS)[number]> extends never
-  ? true
-  : never = true;
-void LIVE_COLUMNS_COMPLETE;
-/** The PostgreSQL types of LIVE_COLUMNS, in their order (one array a column, decision 1165). */
-const LIVE_TYPES = [
-  'text',
-  'text',
-  'text',
-  'bigint',
-  'text',
-  'bigint',
-  'bigint',
-  'text',
-  'bigint',
-  'text',
-  'text',
-  'text',
-  'bigint',
-  'float8',
-  'bigint',
-  'text',
-  'int',
-  'bigint',
-] as const satisfies { length: (typeof LIVE_COLUMNS)['length'] };
-/** The upsert's tail: every column but the key takes the new row's value. */
-const LIVE_ON_CONFLICT = `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
-  .map((c) => `"${c}" = excluded."${c}"`)
-  .join(', ')}`;
+// statements (batch-insert.ts), not the query builder; the live rows' are in live-row.ts.
 
 /**
- * The machines' live rows, a multi-row upsert per chunk (one statement, not one a machine: on PostgreSQL each
- * is a round trip). A machine's later row wins: one statement may not touch a row twice.
+ * One of a batch's steps, made before its transaction begins (decision 1177): a statement built whole, or (only when
+ * an id it needs is not known yet: a new machine or key) work that reads or makes it in the transaction first.
  */
-async function upsertLive(trx: Kysely<Database>, numbered: boolean, live: readonly MachineLiveTable[]) {
-  const rows = [...new Map(live.map((r) => [r.machine_id, r])).values()];
-  await insertRows(
-    trx,
-    numbered,
-    'machine_live',
-    LIVE_COLUMNS,
-    rows,
-    (params, at, row) => {
-      for (let c = 0; c < LIVE_COLUMNS.length; c++) params[at + c] = row[LIVE_COLUMNS[c]!];
-    },
-    LIVE_ON_CONFLICT,
-    LIVE_TYPES,
-  );
+type Step = CompiledQuery | ((trx: Kysely<Database>) => Promise<void>);
+
+async function runSteps(trx: Kysely<Database>, steps: readonly Step[]): Promise<void> {
+  for (const s of steps) await (typeof s === 'function' ? s(trx) : trx.executeQuery(s));
 }
+
+const JIT_OFF = CompiledQuery.raw('set local jit = off');
 
 /**
  * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
- * per-source counters. Either all of it is stored or none.
+ * per-source counters. Either all of it is stored or none. Every statement, its text and its parameters (arrays in
+ * their text form), is built before the transaction begins, so the transaction sends them one after the other while
+ * it holds its locks, the node doing nothing between them but read each answer (decision 1177).
  */
 export async function writeBatch(
   db: Kysely<Database>,
@@ -135,43 +85,55 @@ export async function writeBatch(
   /** What this writer knows it stored unchanged (decision 1169). */
   skip?: DerivedSkip,
 ): Promise<void> {
+  const numbered = numberedPlaceholders(db);
+  const steps = batchSteps(db, numbered, batch, skip);
   await db.transaction().execute(async (trx) => {
-    const numbered = numberedPlaceholders(trx);
     // PostgreSQL compiles a statement it guesses to be large (a batch's statements over a thousand machines) to
     // machine code first, which took longer than running it: never for a batch's small writes (decision 1122).
-    if (numbered) await trx.executeQuery(CompiledQuery.raw('set local jit = off'));
+    if (numbered) await trx.executeQuery(JIT_OFF);
     if (fence) await fence(trx);
-    await insertObservations(trx, batch.observations);
-    for (const m of batch.machineObservations ?? []) await insertMachineObservations(trx, m);
-    const done = batch.inboxDone ?? [];
-    for (let i = 0; i < done.length; i += 500) {
-      await trx
+    await runSteps(trx, steps);
+  });
+}
+
+/** A batch's steps in the order they run. */
+function batchSteps(db: Kysely<Database>, numbered: boolean, batch: IngestBatch, skip?: DerivedSkip): Step[] {
+  const steps: Step[] = observationStatements(db, batch.observations) ?? [
+    (trx) => insertObservations(trx, batch.observations),
+  ];
+  for (const m of batch.machineObservations ?? []) steps.push((trx) => insertMachineObservations(trx, m));
+  const done = batch.inboxDone ?? [];
+  for (let i = 0; i < done.length; i += 500)
+    steps.push(
+      db
         .deleteFrom('ingest_inbox')
         .where('id', 'in', done.slice(i, i + 500))
-        .execute();
-    }
-    for (const p of batch.agentPositions ?? []) {
-      await run(
-        trx,
+        .compile(),
+    );
+  for (const p of batch.agentPositions ?? [])
+    steps.push(
+      sqlStatement(
         numbered,
         'update "machine_sources" set "agent_instance_id" = ?, "agent_next_sequence" = ? where "id" = ?',
         [p.instanceId, p.nextSequence, p.sourceId],
-      );
-    }
-    await writeDerivedMany(trx, numbered, batch.derived, skip);
-    // The rollup worker recomputes reports' buckets from here (late data included).
-    await markRollupsDirtyMany(
-      trx,
+      ),
+    );
+  steps.push(...derivedSteps(db, numbered, batch.derived, skip));
+  // The rollup worker recomputes reports' buckets from here (late data included).
+  steps.push(
+    ...markRollupsDirtyStatements(
+      db,
       batch.derived.map((d) => ({
         companyId: d.companyId,
         machineId: d.machineId,
         from: d.from,
         now: batch.now ?? d.from,
       })),
-    );
-    await upsertLive(trx, numbered, batch.live);
-    await addSourceStats(trx, numbered, batch.stats);
-  });
+    ),
+  );
+  steps.push(...liveStatements(numbered, batch.live));
+  steps.push(...sourceStatsStatements(numbered, batch.stats));
+  return steps;
 }
 
 export interface DerivedWrite {
@@ -305,12 +267,21 @@ export async function writeDerivedMany(
   /** Writes whose delete can remove nothing, and their rows stored as they are (decision 1169): not sent. */
   skip?: DerivedSkip,
 ): Promise<void> {
-  if (writes.length === 0) return;
+  await runSteps(trx, derivedSteps(trx, numbered, writes, skip));
+}
+
+/** writeDerivedMany's steps, built before the transaction (decision 1177). */
+function derivedSteps(
+  db: Kysely<Database>,
+  numbered: boolean,
+  writes: readonly DerivedWrite[],
+  skip?: DerivedSkip,
+): Step[] {
+  if (writes.length === 0) return [];
   // A machine twice (not sent by the batch writer): one write after the other, as each replaces the last.
-  if (new Set(writes.map((w) => w.machineId)).size < writes.length) {
-    for (const w of writes) await writeDerivedMany(trx, numbered, [w], skip);
-    return;
-  }
+  if (new Set(writes.map((w) => w.machineId)).size < writes.length)
+    return writes.flatMap((w) => derivedSteps(db, numbered, [w], skip));
+  const out: Step[] = [];
   const newRows = unsent(skip ? skip.rowsOf(writes) : derivedRows(writes), skip);
   const takeOvers = writes.filter((w) => w.takeOverAt != null);
   const replaced = writes.filter((w) => w.takeOverAt == null && !skip?.clean.has(w));
@@ -322,21 +293,23 @@ export async function writeDerivedMany(
       ws.map(at),
     ];
     const using = 'using unnest($1::text[], $2::bigint[]) as d(machine_id, at)';
-    const statement = (text: string, params: unknown[]) => trx.executeQuery(CompiledQuery.raw(text, params));
+    const statement = (text: string, params: unknown[][]) => {
+      out.push(CompiledQuery.raw(text, params.map(pgArray)));
+    };
     if (takeOvers.length > 0) {
       const params = unnest(takeOvers, (w) => w.takeOverAt!);
       for (const table of DERIVED_TABLES) {
-        await statement(
+        statement(
           `delete from "${table}" as t ${using} where t."machine_id" = d.machine_id and t."start_at" >= d.at`,
           params,
         );
-        await statement(
+        statement(
           `update "${table}" as t set "end_at" = d.at from unnest($1::text[], $2::bigint[]) as d(machine_id, at) ` +
             'where t."machine_id" = d.machine_id and t."end_at" is null',
           params,
         );
       }
-      await statement(
+      statement(
         `delete from "cycles" as t ${using} where t."machine_id" = d.machine_id and t."end_at" >= d.at`,
         params,
       );
@@ -374,61 +347,103 @@ export async function writeDerivedMany(
           key ? [...params, rows.map((r) => r.w.machineId), rows.map((r) => r.values[key.atIndex])] : params,
         );
       };
-      for (const table of DERIVED_TABLES) await replace(table, ['t."end_at" >= d.at', 't."end_at" is null']);
-      await replace('cycles', ['t."end_at" >= d.at']);
+      for (const table of DERIVED_TABLES) replace(table, ['t."end_at" >= d.at', 't."end_at" is null']);
+      replace('cycles', ['t."end_at" >= d.at']);
     }
   } else {
     // SQLite: in-process, a prepared statement a machine costs no round trip.
     for (const w of takeOvers) {
       const at = w.takeOverAt!;
       for (const table of DERIVED_TABLES) {
-        await run(trx, numbered, `delete from "${table}" where "machine_id" = ? and "start_at" >= ?`, [
-          w.machineId,
-          at,
-        ]);
-        await run(
-          trx,
-          numbered,
-          `update "${table}" set "end_at" = ? where "machine_id" = ? and "end_at" is null`,
-          [at, w.machineId],
+        out.push(
+          sqlStatement(numbered, `delete from "${table}" where "machine_id" = ? and "start_at" >= ?`, [
+            w.machineId,
+            at,
+          ]),
+        );
+        out.push(
+          sqlStatement(
+            numbered,
+            `update "${table}" set "end_at" = ? where "machine_id" = ? and "end_at" is null`,
+            [at, w.machineId],
+          ),
         );
       }
-      await run(trx, numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
-        w.machineId,
-        at,
-      ]);
+      out.push(
+        sqlStatement(numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
+          w.machineId,
+          at,
+        ]),
+      );
     }
     for (const w of replaced) {
       for (const table of DERIVED_TABLES)
-        await run(
-          trx,
-          numbered,
-          `delete from "${table}" where "machine_id" = ? and ("end_at" is null or "end_at" >= ?)`,
-          [w.machineId, w.from],
+        out.push(
+          sqlStatement(
+            numbered,
+            `delete from "${table}" where "machine_id" = ? and ("end_at" is null or "end_at" >= ?)`,
+            [w.machineId, w.from],
+          ),
         );
-      await run(trx, numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
-        w.machineId,
-        w.from,
-      ]);
+      out.push(
+        sqlStatement(numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
+          w.machineId,
+          w.from,
+        ]),
+      );
     }
   }
 
-  await writeNarrow(trx, numbered, takeOvers, replaced, [...(skip?.clean ?? [])], (t) => newRows[t.view]!);
+  out.push(...narrowStep(db, numbered, takeOvers, replaced, [...(skip?.clean ?? [])], newRows));
   for (const table of [...DERIVED_TABLES, 'cycles'])
-    await insertRows(
-      trx,
-      numbered,
-      table,
-      ['company_id', 'machine_id', ...DERIVED_COLUMNS[table]!],
-      newRows[table]!,
-      (params, at, r) => {
-        params[at] = r.w.companyId;
-        params[at + 1] = r.w.machineId;
-        for (let i = 0; i < r.values.length; i++) params[at + 2 + i] = r.values[i];
-      },
-      upsertTail(table, numbered),
-      DERIVED_TYPES[table],
+    out.push(
+      ...insertStatements(
+        numbered,
+        table,
+        ['company_id', 'machine_id', ...DERIVED_COLUMNS[table]!],
+        newRows[table]!,
+        (params, at, r) => {
+          params[at] = r.w.companyId;
+          params[at + 1] = r.w.machineId;
+          for (let i = 0; i < r.values.length; i++) params[at + 2 + i] = r.values[i];
+        },
+        upsertTail(table, numbered),
+        DERIVED_TYPES[table],
+      ),
     );
+  return out;
+}
+
+/**
+ * The narrow tables' statements (store-narrow.ts), built now when this handle knows the dictionary id of every
+ * machine they write for; else (a machine's first batches) in the transaction, once the ids are read or made there.
+ */
+function narrowStep(
+  db: Kysely<Database>,
+  numbered: boolean,
+  takeOvers: readonly DerivedWrite[],
+  replaced: readonly DerivedWrite[],
+  clean: readonly DerivedWrite[],
+  newRows: ReturnType<typeof derivedRows>,
+): Step[] {
+  const writes = [...takeOvers, ...replaced, ...clean];
+  const names = new Set(writes.map((w) => machineName(w.companyId, w.machineId)));
+  const build = (machines: ReadonlyMap<string, number>) =>
+    narrowStatements(
+      numbered,
+      takeOvers,
+      replaced,
+      (t) => newRows[t.view]!,
+      (w) => machines.get(machineName(w.companyId, w.machineId))!,
+    );
+  const known = knownObservationIds(db, names, [])?.machines;
+  if (known) return build(known);
+  return [
+    async (trx) => {
+      const { machines } = await observationIds(trx, numbered, names, []);
+      await runStatements(trx, build(machines));
+    },
+  ];
 }
 
 /** The rows to send: all, but a clean write's rows stored as they are (decision 1169). */

@@ -1,0 +1,108 @@
+// Decision 1177: a batch's statements are built before its transaction begins, array parameters already in
+// PostgreSQL's text form, so the transaction only sends them and reads the answers. What is stored is what the
+// values were: text that an array literal must quote or escape included, in the first batches of a machine (its
+// dictionary ids read or made in the transaction) as in the later ones (its ids known before).
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DerivationResult, EpochMs } from '@takt/domain';
+import type { ObservationRow } from '@takt/db';
+import { AWKWARD_TEXT as AWKWARD, DIALECTS, freshDb } from '@takt/db/testing';
+import type { TestDb } from '@takt/db/testing';
+import { runningCurrent as current } from '../testing/derivation';
+import { writeBatch } from './store';
+
+const ms = (n: number) => n as EpochMs;
+
+/** A machine running program `name` from 0 to `now` (open), its spindle turning. */
+function result(now: number, name: string): DerivationResult {
+  return {
+    intervals: [{ start: ms(0), end: ms(now), state: 'ACTIVE', reason: name, open: true }],
+    cycles: [],
+    programs: [{ start: ms(0), end: ms(now), name, open: true }],
+    subprograms: [],
+    faults: [],
+    spindle: [{ start: ms(0), end: ms(now) }],
+    inCut: [],
+    current: { ...current, lastHeartbeat: ms(now) },
+  };
+}
+
+/** `n` observations of `machineId` from `ts` on, a millisecond apart, their keys and values awkward text. */
+const observationsOf = (machineId: string, ts: number, n: number): ObservationRow[] =>
+  Array.from({ length: n }, (_, i) => ({
+    company_id: 'c',
+    machine_id: machineId,
+    ts: ts + i,
+    key: `k,"${i % 3}"`,
+    value: AWKWARD[i % AWKWARD.length]!,
+  }));
+
+describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await freshDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  /**
+   * PostgreSQL: the parameters the driver was given in the batch's transaction (an array is one it would encode element
+   * by element there, while the transaction waits). SQLite's driver is not pg: none.
+   */
+  async function parametersSent(work: () => Promise<void>): Promise<unknown[]> {
+    const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+    const seen: unknown[] = [];
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if (Array.isArray(args[1])) seen.push(...(args[1] as unknown[]));
+      return query.apply(this, args);
+    } as typeof pg.Client.prototype.query;
+    try {
+      await work();
+    } finally {
+      pg.Client.prototype.query = query as typeof pg.Client.prototype.query;
+    }
+    return seen;
+  }
+
+  it("stores awkward text as it was, in a machine's first batches and later ones, and gives the driver no array to encode", async () => {
+    const sent: ObservationRow[] = [];
+    // Batch 1 makes the machine's and keys' ids, batch 2 reads them again (not yet known committed), from the
+    // third on they are known before the transaction: 5 rows (a multi-row insert), then 70 (COPY).
+    for (const [i, n] of [5, 5, 5, 70].entries()) {
+      const observations = observationsOf('m1', 1000 * (i + 1), n);
+      sent.push(...observations);
+      const name = AWKWARD[i % AWKWARD.length] ?? 'P';
+      const write = () =>
+        writeBatch(t.db, {
+          now: 1000 * (i + 2),
+          observations,
+          derived: [{ companyId: 'c', machineId: 'm1', from: 0, result: result(1000 * (i + 2), name) }],
+          live: [],
+          stats: [],
+        });
+      const params = await parametersSent(write);
+      expect(params.length > 0).toBe(dialect === 'postgres');
+      expect(params.filter((p) => Array.isArray(p))).toEqual([]);
+      const programs = await t.db
+        .selectFrom('program_intervals')
+        .select(['name', 'end_at'])
+        .where('machine_id', '=', 'm1')
+        .execute();
+      expect(programs).toEqual([{ name, end_at: null }]);
+      const states = await t.db.selectFrom('state_intervals').select('reason').execute();
+      expect(states).toEqual([{ reason: name }]);
+    }
+    const stored = await t.db
+      .selectFrom('observations')
+      .select(['company_id', 'machine_id', 'ts', 'key', 'value'])
+      .where('machine_id', '=', 'm1')
+      .orderBy('ts')
+      .execute();
+    expect(stored.map((r) => ({ ...r, ts: Number(r.ts) }))).toEqual(sent);
+    const spans = await t.db.selectFrom('flag_spans').select(['kind', 'start_at', 'end_at']).execute();
+    expect(spans.map((s) => ({ ...s, start_at: Number(s.start_at) }))).toEqual([
+      { kind: 'spindle', start_at: 0, end_at: null },
+    ]);
+  });
+});
