@@ -6,6 +6,7 @@ import { describeTablets, SOON, Tablet } from './floor-app';
 import type { Locator } from 'playwright-core';
 import { launchChromium, startProduct } from './harness';
 import type { RunningProduct } from './harness';
+import { fetchOrReset, guardRoute } from './route-guard';
 import { query, syncCommands } from './server-db';
 
 // Online, every operator action of the workcenter reaches the server once, as the fact
@@ -347,20 +348,23 @@ describe('the workcenter online', () => {
     }
 
     // A new MM-API-Version on any answer: the new-version toast counts "Reloading in ..." from 30 s.
-    await tablet.page.route('**/api/dashboard*', async (route) => {
-      const res = await route.fetch();
-      await route.fulfill({ response: res, headers: { ...res.headers(), 'mm-api-version': 'e2e-next' } });
+    const nextVersion = await guardRoute(tablet.page, '**/api/dashboard*', async (route) => {
+      const res = await fetchOrReset(route);
+      if (res)
+        await route.fulfill({ response: res, headers: { ...res.headers(), 'mm-api-version': 'e2e-next' } });
     });
-    await expect
-      .poll(
-        () =>
-          tablet.page
-            .getByRole('region', { name: 'Notifications' })
-            .getByText(/^A new version is available\. Reloading in (30|29|28)\.\.\.$/)
-            .count(),
-        SOON,
-      )
-      .toBe(1);
+    await nextVersion.until(
+      expect
+        .poll(
+          () =>
+            tablet.page
+              .getByRole('region', { name: 'Notifications' })
+              .getByText(/^A new version is available\. Reloading in (30|29|28)\.\.\.$/)
+              .count(),
+          SOON,
+        )
+        .toBe(1),
+    );
     await tablet.close();
   }, 180_000);
 });

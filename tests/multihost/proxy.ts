@@ -58,7 +58,12 @@ const server = http.createServer((req, res) => {
           timeout: UPSTREAM_TIMEOUT_MS,
         },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          // Hop-by-hop headers stay on their hop (RFC 9110 §7.6.1): this server announces its own keep-alive (5 s),
+          // not the node's (65 s, decision 1176), which its clients would otherwise trust.
+          const headers = { ...answer.headers };
+          delete headers.connection;
+          delete headers['keep-alive'];
+          res.writeHead(answer.statusCode ?? 502, headers);
           answer.pipe(res);
         },
       );

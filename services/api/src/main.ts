@@ -2,7 +2,6 @@
 // (with TAKT_DEMO=1) the simulated demo plant. Configuration comes from the environment (env.ts).
 import { fileURLToPath } from 'node:url';
 import type { SourceAllowance } from '@takt/domain';
-import { serve } from '@hono/node-server';
 import {
   apiRules,
   computeDemoRollups,
@@ -30,6 +29,7 @@ import { startRateLimitPruner } from './services/rate-limits';
 import { startSimulationCycles } from './workers/simulation-cycles';
 import { startRawRetentionWorker } from './workers/raw-retention';
 import { jsonLines, textLog } from './http/log';
+import { serveApi } from './http/serve';
 import { createMetrics } from './http/metrics';
 
 async function main(): Promise<void> {
@@ -228,7 +228,7 @@ async function main(): Promise<void> {
     publicUrl: env.TAKT_PUBLIC_URL,
     trustedProxies: env.TAKT_TRUSTED_PROXIES,
   });
-  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  const server = serveApi({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     const url = `http://localhost:${info.port}`;
     say(`[takt] listening on ${url}`);
     // The demo's start banner stays plain text: it is read by a person at `npm start`, not by a log pipeline.
