@@ -89,6 +89,27 @@ describe('sync machine', () => {
     expect(t.pushCalls).toHaveBeenCalledTimes(2);
   });
 
+  it('backs off from 4 s again after a round the server answered, also when more is queued', async () => {
+    const t = run([
+      network(),
+      network(),
+      { sent: 200, more: true, serverErrors: 0 },
+      network(),
+      { sent: 1, more: false, serverErrors: 0 },
+    ]);
+    await flush();
+    t.clock.increment(4000);
+    await flush();
+    t.clock.increment(8000);
+    await flush();
+    await flush();
+    // The third round was answered (more to send), the fourth failed: a first failure again.
+    expect(t.pushCalls).toHaveBeenCalledTimes(4);
+    expect(t.status()).toBe('offline');
+    expect(t.actor.getSnapshot().context.failures).toBe(1);
+    expect(t.actor.getSnapshot().context.retryAt).toBe(t.clock.now() + 4000);
+  });
+
   it('reloads the page on 401', async () => {
     const t = run([new ApiError(401, 'UNAUTHENTICATED', 'Sign in')]);
     await flush();

@@ -113,12 +113,18 @@ export const syncMachine = setup({
             target: 'error',
             actions: { type: 'fail', params: { error: 'An error occurred with your request.' } },
           },
+          // A round the server answered ends the run of failed rounds: the next failure backs off from 4 s again.
           {
             guard: ({ event, context }) => event.output.more || context.dirty,
             target: 'pushing',
             reenter: true,
+            actions: 'settle',
           },
-          { guard: ({ event, context }) => event.output.sent > 0 || context.pullWanted, target: 'pulling' },
+          {
+            guard: ({ event, context }) => event.output.sent > 0 || context.pullWanted,
+            target: 'pulling',
+            actions: 'settle',
+          },
           { target: 'inSync' },
         ],
         onError: [
