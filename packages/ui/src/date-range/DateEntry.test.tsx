@@ -57,6 +57,22 @@ describe('the calendar between min and max', () => {
       },
     );
   });
+
+  it('lets a week or month selection end with the week or month holding the last day, and no later', () => {
+    // bounds.max falls on Wednesday 25 November 2026: its ISO week ends Monday 30, its month on 1 December.
+    const day = 86_400_000;
+    const thisWeek = { start: Date.UTC(2026, 10, 23), end: Date.UTC(2026, 10, 30) };
+    expect(rangeMarks(clock, thisWeek, bounds, 'week').end).toBeNull();
+    expect(rangeMarks(clock, thisWeek, bounds, 'day').end).toBe('invalid-max');
+    expect(rangeMarks(clock, { ...thisWeek, end: thisWeek.end + 7 * day }, bounds, 'week').end).toBe(
+      'invalid-max',
+    );
+    const thisMonth = { start: Date.UTC(2026, 10, 1), end: Date.UTC(2026, 11, 1) };
+    expect(rangeMarks(clock, thisMonth, bounds, 'month').end).toBeNull();
+    expect(rangeMarks(clock, { ...thisMonth, end: Date.UTC(2027, 0, 1) }, bounds, 'month').end).toBe(
+      'invalid-max',
+    );
+  });
 });
 
 describe('DateTimeInput', () => {

@@ -1,5 +1,13 @@
 import './report-tools.css';
-import { addDays, checkRange, companyDayStart, DAY_MS, defaultDateBounds, shopDateOf } from '@takt/domain';
+import {
+  addDays,
+  checkRange,
+  companyDayStart,
+  DAY_MS,
+  defaultDateBounds,
+  shopDateOf,
+  snapRange,
+} from '@takt/domain';
 import type { BoundMark, CompanyClock, DateBounds, DayNumber, EpochMs, QuickLinkOptions } from '@takt/domain';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
@@ -11,6 +19,7 @@ import {
   formatRangeLabel,
   formatSlot,
   HOUR_SLOTS,
+  draftAfterApplied,
   isStale,
   maxRangeLabel,
   hourSelected,
@@ -24,7 +33,7 @@ import {
   slotOf,
   TIME_SLOTS,
 } from './model';
-import type { AppliedRange, Horizon, Selection } from './model';
+import type { AppliedRange, Horizon, Selection, SelectMode } from './model';
 
 export interface DateRangePickerProps {
   clock: CompanyClock;
@@ -52,14 +61,23 @@ export interface DateRangePickerProps {
 /**
  * reports-admin §5 "Date-time select marks invalid-min and invalid-max": a range's start before the first
  * day the calendar offers, or its end after the last one (an end is exclusive: the start of the day after).
+ * In week and month mode a whole week or month is selected (reports-admin §2), so the one holding the last day
+ * may end after it: this week on a Monday runs to next Monday, as the "This week" quick link does.
  */
 export function rangeMarks(
   clock: CompanyClock,
   r: { start: number; end: number },
   bounds: DateBounds,
+  mode: SelectMode = 'day',
 ): { start: BoundMark | null; end: BoundMark | null } {
   const firstDay = companyDayStart(clock, shopDateOf(clock, bounds.min));
-  const afterLastDay = companyDayStart(clock, addDays(shopDateOf(clock, bounds.max), 1));
+  const lastDay = shopDateOf(clock, bounds.max);
+  const lastDayRange = {
+    start: companyDayStart(clock, lastDay),
+    end: companyDayStart(clock, addDays(lastDay, 1)),
+  };
+  const afterLastDay =
+    mode === 'week' || mode === 'month' ? snapRange(clock, lastDayRange, mode).end : lastDayRange.end;
   const mark = (t: number): BoundMark | null =>
     t < firstDay ? 'invalid-min' : t > afterLastDay ? 'invalid-max' : null;
   return { start: mark(r.start), end: mark(r.end) };
@@ -84,13 +102,14 @@ export function DateRangePicker(props: DateRangePickerProps) {
   const buttonRef = useRef<HTMLButtonElement>(null);
 
   // A new applied range (Apply, back button, a drill-down link) replaces the draft. Compared by content: the
-  // page may rebuild the same range every minute. Adjusting state while rendering, as React recommends for
-  // props that reset state.
+  // page may rebuild the same range every minute, and a range ending now moves then without wiping what the user
+  // is choosing (draftAfterApplied). Adjusting state while rendering, as React recommends for props that reset state.
   const [seen, setSeen] = useState(applied);
   if (isStale(seen, applied)) {
+    const next = draftAfterApplied(seen, applied, draft);
     setSeen(applied);
-    setDraft(applied);
-    setAnchor(null);
+    setDraft(next);
+    if (next === applied) setAnchor(null);
   }
 
   const stale = isStale(applied, draft);
@@ -114,7 +133,10 @@ export function DateRangePicker(props: DateRangePickerProps) {
 
   const check = checkRange(clock, draft);
   const tooLong = maxDays != null && draft.end - draft.start > maxDays * DAY_MS;
-  const marks = draft.quicklink == null ? rangeMarks(clock, draft, bounds) : { start: null, end: null };
+  const marks =
+    draft.quicklink == null
+      ? rangeMarks(clock, draft, bounds, selectModeFor(draft.interval))
+      : { start: null, end: null };
   const [typedOk, setTypedOk] = useState({ start: true, end: true });
   const boundDay = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: clock.timezone });
   const markText = (mark: BoundMark | null) =>

@@ -3,6 +3,7 @@ import type { CompanyClock, EpochMs } from '@takt/domain';
 import { describe, expect, it } from 'vitest';
 import {
   defaultRange,
+  draftAfterApplied,
   formatRangeLabel,
   formatSlot,
   HOUR_SLOTS,
@@ -220,6 +221,26 @@ describe('URL', () => {
     expect(isStale(a, { ...a })).toBe(false);
     expect(isStale(a, { ...a, interval: 'week' })).toBe(true);
     expect(isStale(a, { ...a, end: epochMs(3) })).toBe(true);
+  });
+
+  it('keeps unapplied changes when the page rebuilds a range ending now, and nothing else', () => {
+    const seen: AppliedRange = { interval: 'day', start: epochMs(1), end: epochMs(60), quicklink: null };
+    const nextMinute = { ...seen, start: epochMs(2), end: epochMs(120) };
+    // Nothing changed by the user: the new minute replaces the draft.
+    expect(draftAfterApplied(seen, nextMinute, { ...seen })).toEqual(nextMinute);
+    // The horizon just picked stays; the ends follow the minute.
+    expect(draftAfterApplied(seen, nextMinute, { ...seen, interval: 'week' })).toEqual({
+      ...nextMinute,
+      interval: 'week',
+    });
+    // Dates the user chose stay as chosen.
+    const chosen = { ...seen, start: epochMs(5), end: epochMs(9) };
+    expect(draftAfterApplied(seen, nextMinute, chosen)).toEqual(chosen);
+    // Another horizon or quick link applied (Apply, back button, drill-down) replaces the draft.
+    const other = { ...nextMinute, interval: 'month' as const };
+    expect(draftAfterApplied(seen, other, { ...seen, interval: 'week' })).toEqual(other);
+    const linked = { ...nextMinute, quicklink: 'today' };
+    expect(draftAfterApplied(seen, linked, { ...seen, interval: 'week' })).toEqual(linked);
   });
 });
 

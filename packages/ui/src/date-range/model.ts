@@ -247,6 +247,23 @@ export function isStale(applied: AppliedRange, draft: AppliedRange): boolean {
   );
 }
 
+/**
+ * The draft once the page applies a new range. A range that ends now is rebuilt by the page every minute: when only
+ * its ends moved (same horizon, same quick link or none) and the user has unapplied changes, they are kept (the
+ * horizon just picked, other dates), the untouched ends following the new minute. Anything else the page applies (Apply,
+ * the back button, a drill-down link) replaces the draft.
+ */
+export function draftAfterApplied(
+  seen: AppliedRange,
+  applied: AppliedRange,
+  draft: AppliedRange,
+): AppliedRange {
+  const rolled = seen.interval === applied.interval && seen.quicklink === applied.quicklink;
+  if (!rolled || !isStale(seen, draft)) return applied;
+  const sameEnds = draft.start === seen.start && draft.end === seen.end;
+  return sameEnds ? { ...draft, start: applied.start, end: applied.end } : draft;
+}
+
 /** 'YYYY-MM-DD' of a field, for `<input type="date">`. */
 export const dayInputValue = (day: DayNumber): string => formatDay(day);
 
