@@ -46,6 +46,12 @@ const envSchema = z.object({
    * rollups stay, and late data older than that is refused. 0 keeps them all.
    */
   TAKT_RAW_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(35),
+  /**
+   * Seconds an idle keep-alive connection stays open (decision 1176): longer than the idle timeout of the proxy or
+   * load balancer in front (nginx and AWS ALB 60 s: the default 65; Google Cloud's HTTP(S) load balancer 600 s: set
+   * 620), so the client ends idle connections, never the server.
+   */
+  TAKT_KEEP_ALIVE_SECONDS: z.coerce.number().int().min(5).max(3600).default(65),
   /** Run the ingest workers in this process (the embedded default). */
   TAKT_INGEST: z
     .enum(['0', '1', 'true', 'false'])

@@ -228,20 +228,24 @@ async function main(): Promise<void> {
     publicUrl: env.TAKT_PUBLIC_URL,
     trustedProxies: env.TAKT_TRUSTED_PROXIES,
   });
-  const server = serveApi({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-    const url = `http://localhost:${info.port}`;
-    say(`[takt] listening on ${url}`);
-    // The demo's start banner stays plain text: it is read by a person at `npm start`, not by a log pipeline.
-    if (env.TAKT_DEMO) {
-      console.log(`[takt] live plant:   ${url}/dashboards/live/utilization`);
-      console.log(`[takt] office app:   ${url}/app`);
-      console.log('[takt] demo logins:');
-      for (const l of DEMO_LOGINS)
-        console.log(`         ${l.role.padEnd(9)} ${l.email}  password: ${l.password}`);
-      const staff = DEMO_STAFF_LOGIN;
-      console.log(`         ${'staff'.padEnd(9)} ${staff.email}  password: ${staff.password}  (root)`);
-    }
-  });
+  const server = serveApi(
+    { fetch: app.fetch, port: env.PORT, hostname: env.HOST },
+    (info) => {
+      const url = `http://localhost:${info.port}`;
+      say(`[takt] listening on ${url}`);
+      // The demo's start banner stays plain text: it is read by a person at `npm start`, not by a log pipeline.
+      if (env.TAKT_DEMO) {
+        console.log(`[takt] live plant:   ${url}/dashboards/live/utilization`);
+        console.log(`[takt] office app:   ${url}/app`);
+        console.log('[takt] demo logins:');
+        for (const l of DEMO_LOGINS)
+          console.log(`         ${l.role.padEnd(9)} ${l.email}  password: ${l.password}`);
+        const staff = DEMO_STAFF_LOGIN;
+        console.log(`         ${'staff'.padEnd(9)} ${staff.email}  password: ${staff.password}  (root)`);
+      }
+    },
+    env.TAKT_KEEP_ALIVE_SECONDS * 1000,
+  );
   injectWebSocket(server);
 
   let stopping = false;

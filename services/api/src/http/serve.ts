@@ -6,7 +6,7 @@ import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 
 /**
- * How long an idle keep-alive connection stays open: longer than the idle upstream connections of the reverse
+ * How long an idle keep-alive connection stays open by default (`TAKT_KEEP_ALIVE_SECONDS`): longer than the idle upstream connections of the reverse
  * proxies and load balancers put in front of API nodes (60 s: nginx's upstream keepalive_timeout, AWS ALB), so the
  * client, not the server, ends an idle connection and no request is sent on one the server has just closed. The
  * answers announce it (`Keep-Alive: timeout=65`): Node's own clients stop reusing a connection 1 s before, and
@@ -14,12 +14,16 @@ import type { ServerType } from '@hono/node-server';
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-/** `serve(options, onListen)` with KEEP_ALIVE_TIMEOUT_MS on an HTTP/1.1 server. */
+/**
+ * `serve(options, onListen)` on an HTTP/1.1 server whose idle keep-alive connections stay open `keepAliveMs`
+ * (KEEP_ALIVE_TIMEOUT_MS unless configured): the answers announce it in whole seconds.
+ */
 export function serveApi(
   options: Parameters<typeof serve>[0],
   onListen?: (info: AddressInfo) => void,
+  keepAliveMs = KEEP_ALIVE_TIMEOUT_MS,
 ): ServerType {
   const server = serve(options, onListen);
-  if (server instanceof Server) server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  if (server instanceof Server) server.keepAliveTimeout = keepAliveMs;
   return server;
 }
