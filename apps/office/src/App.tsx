@@ -26,7 +26,7 @@ import { LazyPage } from './components/LazyPage';
 
 // The report pages carry chart.js: loaded when first opened, not with the shell.
 const UtilizationReportPage = lazy(() =>
-  import('./pages/UtilizationReportPage').then((m) => ({ default: m.UtilizationReportPage })),
+  import('./utilization/UtilizationReportPage').then((m) => ({ default: m.UtilizationReportPage })),
 );
 
 // The older utilization dashboard (decision 1098): no chart.js, but loaded when opened as the other reports.
@@ -39,7 +39,7 @@ const DowntimeReportPage = lazy(() =>
 );
 
 const QualityReportPage = lazy(() =>
-  import('./pages/QualityReportPage').then((m) => ({ default: m.QualityReportPage })),
+  import('./quality/QualityReportPage').then((m) => ({ default: m.QualityReportPage })),
 );
 
 const CyclesReportPage = lazy(() =>
@@ -56,7 +56,7 @@ const StandardTimelinePage = lazy(() =>
 );
 
 const MachineQualityPage = lazy(() =>
-  import('./pages/MachineQualityPage').then((m) => ({ default: m.MachineQualityPage })),
+  import('./quality/MachineQualityPage').then((m) => ({ default: m.MachineQualityPage })),
 );
 
 const PartsReportPage = lazy(() =>
@@ -64,7 +64,7 @@ const PartsReportPage = lazy(() =>
 );
 
 const OverridesReportPage = lazy(() =>
-  import('./pages/OverridesReportPage').then((m) => ({ default: m.OverridesReportPage })),
+  import('./overrides/OverridesReportPage').then((m) => ({ default: m.OverridesReportPage })),
 );
 
 // The machine diagnostics, conditions and export pages (decision 0810); conditions carries chart.js.

@@ -18,10 +18,10 @@ import {
   signedCount,
   typeLabel,
   withoutPrefill,
-} from '../quality/scrap-form';
-import type { Adjustment, AdjustmentKind, Reason, ScrapDraft, ScrapFormContext } from '../quality/scrap-form';
-import { ScrapForm } from '../quality/ScrapForm';
-import '../quality/scrap.css';
+} from './scrap-form';
+import type { Adjustment, AdjustmentKind, Reason, ScrapDraft, ScrapFormContext } from './scrap-form';
+import { ScrapForm } from './ScrapForm';
+import './scrap.css';
 import { useCompanyFlags, useMachine, useMachineReport } from '../reports/hooks';
 import { listTimeFormat, unsavedHorizons } from '../reports/shared';
 import type { LZ } from '../reports/shared';

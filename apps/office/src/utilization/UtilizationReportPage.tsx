@@ -42,13 +42,8 @@ import {
   utilizationListRequest,
   utilizationListRows,
   utilizationQuery,
-} from '../utilization/report';
-import type {
-  UtilizationAnswer,
-  UtilizationProduction,
-  UtilListMetric,
-  UtilListSort,
-} from '../utilization/report';
+} from './report';
+import type { UtilizationAnswer, UtilizationProduction, UtilListMetric, UtilListSort } from './report';
 import { CHART_BASE } from '../reports/charts';
 
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip);

@@ -32,8 +32,8 @@ import {
   totalsQuery,
   writePage,
   writeReason,
-} from '../quality/report';
-import type { ParetoBar, QualitySelection, RejectPage, RejectTotal } from '../quality/report';
+} from './report';
+import type { ParetoBar, QualitySelection, RejectPage, RejectTotal } from './report';
 import {
   dataOf,
   newCallCache,

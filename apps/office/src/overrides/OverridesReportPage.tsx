@@ -14,8 +14,8 @@ import {
   OVERRIDES_HORIZONS,
   parseOverrides,
   stepPoints,
-} from '../overrides/report';
-import type { OverridesAnswer, OverridesSelection } from '../overrides/report';
+} from './report';
+import type { OverridesAnswer, OverridesSelection } from './report';
 import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
 import { reportGet, useMachineReport, useSettledCall } from '../reports/hooks';
 import { unsavedHorizons } from '../reports/shared';
