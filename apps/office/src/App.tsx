@@ -19,7 +19,7 @@ import { AppShell } from './components/AppShell';
 import { RequirePermission } from './components/RequirePermission';
 import { MachinesPage } from './machines/MachinesPage';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { ReportsIndexPage } from './pages/ReportsIndexPage';
+import { ReportsIndexPage } from './reports/ReportsIndexPage';
 import { machineUtilizationHref, OFFICE_ROUTES } from './routes';
 import type { PageId } from './routes';
 import { LazyPage } from './components/LazyPage';
@@ -69,15 +69,15 @@ const OverridesReportPage = lazy(() =>
 
 // The machine diagnostics, conditions and export pages (decision 0810); conditions carries chart.js.
 const MachineDiagnosticsPage = lazy(() =>
-  import('./pages/MachineDiagnosticsPage').then((m) => ({ default: m.MachineDiagnosticsPage })),
+  import('./machine-tools/MachineDiagnosticsPage').then((m) => ({ default: m.MachineDiagnosticsPage })),
 );
 
 const MachineConditionsPage = lazy(() =>
-  import('./pages/MachineConditionsPage').then((m) => ({ default: m.MachineConditionsPage })),
+  import('./machine-tools/MachineConditionsPage').then((m) => ({ default: m.MachineConditionsPage })),
 );
 
 const MachineExportPage = lazy(() =>
-  import('./pages/MachineExportPage').then((m) => ({ default: m.MachineExportPage })),
+  import('./machine-tools/MachineExportPage').then((m) => ({ default: m.MachineExportPage })),
 );
 
 const JobsReportPage = lazy(() =>

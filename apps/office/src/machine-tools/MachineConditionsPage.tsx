@@ -13,11 +13,11 @@ import {
   scalarFields,
   summarize,
   timeTicks,
-} from '../machine-tools/conditions';
-import type { Sample } from '../machine-tools/conditions';
-import { formatFieldValue } from '../machine-tools/diagnostics';
-import { MachineToolsFrame } from '../machine-tools/MachineToolsFrame';
-import { useMachineDiagnostics } from '../machine-tools/useMachineDiagnostics';
+} from './conditions';
+import type { Sample } from './conditions';
+import { formatFieldValue } from './diagnostics';
+import { MachineToolsFrame } from './MachineToolsFrame';
+import { useMachineDiagnostics } from './useMachineDiagnostics';
 import { CHART_BASE, colorAt, registerBarLineCharts } from '../reports/charts';
 
 registerBarLineCharts();

@@ -3,16 +3,10 @@ import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { api } from '../api';
-import {
-  checkExport,
-  defaultDraft,
-  EXPORT_TEXTS,
-  inputBounds,
-  serverErrors,
-} from '../machine-tools/export-form';
-import type { ExportDraft, ExportErrors } from '../machine-tools/export-form';
-import { MachineToolsFrame } from '../machine-tools/MachineToolsFrame';
-import { useMachineDiagnostics } from '../machine-tools/useMachineDiagnostics';
+import { checkExport, defaultDraft, EXPORT_TEXTS, inputBounds, serverErrors } from './export-form';
+import type { ExportDraft, ExportErrors } from './export-form';
+import { MachineToolsFrame } from './MachineToolsFrame';
+import { useMachineDiagnostics } from './useMachineDiagnostics';
 
 type Sending =
   | { kind: 'idle' }

@@ -10,9 +10,9 @@ import {
   useSession,
 } from '@takt/ui';
 import { useParams } from 'react-router';
-import { connectionView, formatAge, formatFieldValue, isFresh } from '../machine-tools/diagnostics';
-import { MachineToolsFrame } from '../machine-tools/MachineToolsFrame';
-import { useMachineDiagnostics } from '../machine-tools/useMachineDiagnostics';
+import { connectionView, formatAge, formatFieldValue, isFresh } from './diagnostics';
+import { MachineToolsFrame } from './MachineToolsFrame';
+import { useMachineDiagnostics } from './useMachineDiagnostics';
 
 /** A field's MTConnect type, or "Not mapped" for a key no adapter field maps. */
 function typeText(type: string | null) {
