@@ -18,8 +18,10 @@ import type { AdapterHostConfig } from '../tests/multihost/adapters';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const MINUTES = Number(process.argv[3] ?? 3);
-const PORT_BASE = 22_000;
-const CONTROL_PORT = 21_999;
+// TAKT_BENCH_PORT_BASE: another base for the adapters' ports (and the control port just below), so two runs on one
+// host do not dial each other's adapters (as bench/ingest-work.ts).
+const PORT_BASE = Number(process.env.TAKT_BENCH_PORT_BASE ?? 22_000);
+const CONTROL_PORT = PORT_BASE - 1;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface TableSize {

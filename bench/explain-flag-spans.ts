@@ -5,16 +5,14 @@
 import { sql } from 'kysely';
 import { freshDb } from '@takt/db/testing';
 import { flagSpansQuery } from '../packages/db/src/rollups/range-reads';
+import { planLines, series } from './support/explain';
 
 const dialect = (process.argv[2] ?? 'postgres') as 'postgres' | 'sqlite';
 const t = await freshDb(dialect);
 const db = t.db;
 const pg = dialect === 'postgres';
 try {
-  const upTo = (n: number, name: string) =>
-    pg
-      ? `select generate_series(0, ${n - 1}) as ${name}`
-      : `with recursive s(${name}) as (select 0 union all select ${name} + 1 from s where ${name} < ${n - 1}) select ${name} from s`;
+  const upTo = (n: number, name: string) => series(pg, n, name);
   await sql`insert into observation_machines (company_id, machine_id) select 'c', 'machine-' || x from (${sql.raw(upTo(200, 'x'))}) g`.execute(
     db,
   );
@@ -38,8 +36,7 @@ try {
       ...c,
       sql: (pg ? 'explain (analyze, buffers, costs off, timing off) ' : 'explain query plan ') + c.sql,
     });
-    for (const row of r.rows as Array<Record<string, unknown>>)
-      console.log(pg ? row['QUERY PLAN'] : `${String(row.id)} ${String(row.parent)} ${String(row.detail)}`);
+    for (const line of planLines(pg, r.rows)) console.log(line);
   }
 } finally {
   await t.cleanup();

@@ -174,6 +174,23 @@ export interface ProgramIntervalsTable {
   name: string;
 }
 
+/** 0059: a closed program interval, by observation_machines' id (decision 1161). */
+export interface ProgramRowsTable {
+  m: number;
+  sub: number;
+  start_at: number;
+  end_at: number;
+  name: string;
+}
+
+/** 0059: the open program (sub 0) or sub-program (sub 1) of a machine (decision 1161). */
+export interface ProgramOpenTable {
+  m: number;
+  sub: number;
+  start_at: number;
+  name: string;
+}
+
 export interface FaultsTable {
   company_id: string;
   machine_id: string;

@@ -61,6 +61,8 @@ import type {
   MachineLiveTable,
   CyclesTable,
   ProgramIntervalsTable,
+  ProgramRowsTable,
+  ProgramOpenTable,
   FaultsTable,
   FlagSpansTable,
   FlagRowsTable,
@@ -122,6 +124,8 @@ export interface Database {
   sync_commands: SyncCommandsTable;
   cycles: CyclesTable;
   program_intervals: ProgramIntervalsTable;
+  program_rows: ProgramRowsTable;
+  program_open: ProgramOpenTable;
   faults: FaultsTable;
   flag_spans: FlagSpansTable;
   flag_rows: FlagRowsTable;
@@ -171,7 +175,9 @@ export type CompanyTable = Exclude<
   | 'observation_seeds'
   | 'observation_steps'
   | 'raw_floor'
-  // flag spans as stored: their machine (dictionary) names the company (decision 1171)
+  // program intervals and flag spans as stored: their machine (dictionary) names the company (decisions 1161, 1171)
+  | 'program_rows'
+  | 'program_open'
   | 'flag_rows'
   | 'flag_open'
 >;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { rawFloor } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
+import { dictionaryId } from './reports';
 
 /**
  * Parts the machine counted in [from, to): the sum of the positive steps of its PART_COUNT data item(s).
@@ -96,12 +97,13 @@ async function cycleCountBetween(
 
 /** The sub-program the machine is running now (its open sub-program interval), or null. */
 export async function openSubprogram(scope: CompanyScope, machineId: string): Promise<string | null> {
-  const row = await scope
-    .selectFrom('program_intervals')
+  // program_open's row (decision 1161), its key (m, sub): through the view, `end_at is null` also searched the closed
+  // rows, by an index on end_at that decision 1181 drops.
+  const row = await scope.db
+    .selectFrom('program_open')
     .select('name')
-    .where('machine_id', '=', machineId)
+    .where('m', '=', dictionaryId(scope, machineId))
     .where('sub', '=', 1)
-    .where('end_at', 'is', null)
     .executeTakeFirst();
   return row?.name ?? null;
 }

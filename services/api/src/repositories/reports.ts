@@ -141,6 +141,45 @@ export async function activitiesOf(
     .execute();
 }
 
+/** The machine's dictionary id (observation_machines, decision 1130) in the caller's company, as a sub-select. */
+export const dictionaryId = (scope: CompanyScope, machineId: string) =>
+  sql<number>`(select om.id from observation_machines as om where om.machine_id = ${machineId} and om.company_id = ${scope.companyId})`;
+
+/**
+ * The machine's programs (sub 0) or sub-programs (sub 1) overlapping [start, end), read from the tables the
+ * program_intervals view is made of (decision 1161): its closed intervals from the last one starting at or before the
+ * range (decision 1076: they never overlap, so none before it reaches in; the bound is one key step) to the range's
+ * end, one range of program_rows' key (m, sub, start_at) (decision 1181: no index on end_at), and its open one.
+ */
+export const programsIn = (
+  scope: CompanyScope,
+  machineId: string,
+  range: { start: number; end: number },
+  sub: 0 | 1,
+) => {
+  const m = dictionaryId(scope, machineId);
+  return scope.db
+    .selectFrom('program_open as o')
+    .select(['o.name', 'o.start_at', sql<number | null>`null`.as('end_at')])
+    .where('o.m', '=', m)
+    .where('o.sub', '=', sub)
+    .where('o.start_at', '<', range.end)
+    .unionAll(
+      scope.db
+        .selectFrom('program_rows as p')
+        .select(['p.name', 'p.start_at', 'p.end_at'])
+        .where('p.m', '=', m)
+        .where('p.sub', '=', sub)
+        .where(
+          'p.start_at',
+          '>=',
+          sql<number>`coalesce((select max(l.start_at) from program_rows as l where l.m = ${m} and l.sub = ${sub} and l.start_at <= ${range.start}), ${range.start})`,
+        )
+        .where('p.start_at', '<', range.end)
+        .where('p.end_at', '>', range.start),
+    );
+};
+
 /** Programs (sub 0) or sub-programs (sub 1) of a machine overlapping [start, end), by start. */
 export async function programsOverlapping(
   scope: CompanyScope,
@@ -148,14 +187,7 @@ export async function programsOverlapping(
   range: { start: number; end: number },
   sub: 0 | 1,
 ) {
-  return scope
-    .selectFrom('program_intervals')
-    .select(['name', 'start_at', 'end_at'])
-    .where('machine_id', '=', machineId)
-    .where('sub', '=', sub)
-    .where(overlaps(range))
-    .orderBy('start_at')
-    .execute();
+  return programsIn(scope, machineId, range, sub).orderBy('start_at').execute();
 }
 
 /** Whether the machine has any sub-program in [start, end). */
@@ -164,14 +196,7 @@ export async function hasSubprogramIn(
   machineId: string,
   range: { start: number; end: number },
 ): Promise<boolean> {
-  const row = await scope
-    .selectFrom('program_intervals')
-    .select('start_at')
-    .where('machine_id', '=', machineId)
-    .where('sub', '=', 1)
-    .where(overlaps(range))
-    .limit(1)
-    .executeTakeFirst();
+  const row = await programsIn(scope, machineId, range, 1).limit(1).executeTakeFirst();
   return row !== undefined;
 }
 

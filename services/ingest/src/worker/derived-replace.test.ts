@@ -307,7 +307,70 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
               .execute()
           ).map((r) => (r as { indexname: string }).indexname);
     for (const table of ['state_intervals', 'faults']) expect(names).toContain(`${table}_machine_end`);
-    expect(names).toContain('program_rows_m_end');
-    expect(names).toContain('flag_rows_m_end');
+    // program_rows and flag_rows are replaced through their primary key (decision 1181, migration 0063).
+    expect(names).not.toContain('program_rows_m_end');
+    expect(names).not.toContain('flag_rows_m_end');
+  });
+
+  it('replaces the closed record reaching the time and none before it, from the last start before it (decision 1181)', async () => {
+    // Programs of a second from 0 s to 10 s (the last open), spindle spans [0, 1), [2, 3), … [8, 9) s.
+    const spans = (from: number, spindle: number[][]) => [
+      {
+        companyId: 'c',
+        machineId: 'm1',
+        from,
+        result: {
+          ...history(0, 10_000),
+          spindle: spindle.map(([s, e]) => ({ start: ms(s!), end: ms(e!) })),
+          current: { ...current, lastHeartbeat: ms(10_000) },
+        },
+      },
+    ];
+    await write(
+      spans(
+        0,
+        [0, 2, 4, 6, 8].map((s) => [s * 1000, s * 1000 + 1000]),
+      ),
+    );
+    const stored = async () => {
+      const programs = await rows('program_intervals', 'm1');
+      const spindle = await t.db
+        .selectFrom('flag_spans')
+        .select(['start_at', 'end_at'])
+        .where('kind', '=', 'spindle')
+        .orderBy('start_at')
+        .execute();
+      return { programs, spindle: spindle.map((r) => [Number(r.start_at), Number(r.end_at)]) };
+    };
+    // From 7 s, where [6, 7) s ends and [7, 8) s starts: both are replaced (a record ending at the time is, decision
+    // 1122); the new history has neither (its program from 6.5 s on is open).
+    const later = (from: number, programs: Array<[number, number | null]>, spindle: number[][]) =>
+      write(
+        spans(from, spindle).map((w) => ({
+          ...w,
+          result: {
+            ...w.result,
+            programs: programs.map(([s, e]) => ({
+              start: ms(s),
+              end: ms(e ?? 12_000),
+              name: `R${s}`,
+              ...(e == null ? { open: true } : {}),
+            })),
+          },
+        })),
+      );
+    await later(7000, [[6500, null]], [[6500, 9000]]);
+    expect((await stored()).programs.slice(-2)).toEqual([
+      [5000, 6000],
+      [6500, null],
+    ]);
+    // Inside a record (8.5 s in [6.5, 9) s): it is replaced, the one before it is not.
+    await later(8500, [[6500, null]], [[6700, 8800]]);
+    expect((await stored()).spindle).toEqual([
+      [0, 1000],
+      [2000, 3000],
+      [4000, 5000],
+      [6700, 8800],
+    ]);
   });
 });

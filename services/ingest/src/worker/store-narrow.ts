@@ -133,7 +133,12 @@ function tableStatements(
     else open.push(r);
     if (!before || startOf(before) < startOf(r)) lastOpen.set(key, r);
   }
-  const inGroup = g ? ` and t.${g.column} in (${g.values.map(literal).join(', ')})` : '';
+  // Where a machine's closed records of a group ending at or after `at` start (decision 1181): at the last one starting
+  // before `at` (only it can reach `at`: records of one machine and group never overlap), so the replace is a range
+  // of the (m, group, start_at) key from one backward key step, with no index on end_at. SQL text of m, group, at.
+  const since = (m: string, group: string | null, at: string) =>
+    `coalesce((select max(l.start_at) from ${t.closed} as l where l.m = ${m}` +
+    `${g && group ? ` and l.${g.column} = ${group}` : ''} and l.start_at < ${at}), ${at})`;
 
   if (numbered) {
     const statement = (text: string, params: unknown[][]) => {
@@ -176,11 +181,15 @@ function tableStatements(
         `not exists (select 1 from ${n} where n.m = ${x}.m${g ? ` and n.g = ${x}.${g.column}` : ''}` +
         `${start ? ` and n.k = ${x}.start_at` : ''})`;
       const params = [replaced.map(mOf), replaced.map((w) => w.from)];
-      // Each machine's closed records ending from its time on, through the (m, group, end_at) index (decision 1122).
+      // Each machine's closed records ending from its time on (decision 1122), a key range of each group from `since`.
+      const groups = g
+        ? ` cross join (values ${g.values.map((v) => `(${literal(v)})`).join(', ')}) as gv(g)`
+        : '';
       statement(
         `delete from ${t.closed} where ctid = any(array(select x.ctid from unnest($1::int[], $2::bigint[]) ` +
-          `as d(m, at) cross join lateral (select t.ctid, ${closedKey.map((c) => `t.${c}`).join(', ')} ` +
-          `from ${t.closed} as t where t.m = d.m${inGroup} and t.end_at >= d.at offset 0) as x where ${notKept('x')}))`,
+          `as d(m, at)${groups} cross join lateral (select t.ctid, ${closedKey.map((c) => `t.${c}`).join(', ')} ` +
+          `from ${t.closed} as t where t.m = d.m${g ? ` and t.${g.column} = gv.g` : ''} ` +
+          `and t.start_at >= ${since('d.m', 'gv.g', 'd.at')} and t.end_at >= d.at offset 0) as x where ${notKept('x')}))`,
         [...params, ...keys(closed)],
       );
       const d = 'unnest($1::int[], $2::bigint[]) as d(m, at)';
@@ -208,7 +217,12 @@ function tableStatements(
       run(`delete from ${t.open} where m = ?`, [m]);
     }
     for (const w of replaced) {
-      run(`delete from ${t.closed} as t where t.m = ?${inGroup} and t.end_at >= ?`, [mOf(w), w.from]);
+      for (const v of g ? g.values : [null])
+        run(
+          `delete from ${t.closed} where m = ?${v === null ? '' : ` and ${g!.column} = ${literal(v)}`} ` +
+            `and start_at >= ${since('?', v === null ? null : literal(v), '?')} and end_at >= ?`,
+          [mOf(w), mOf(w), w.from, w.from, w.from],
+        );
       run(`delete from ${t.open} where m = ?`, [mOf(w)]);
     }
   }
