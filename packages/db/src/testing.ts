@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema';
 import { migrations } from './migrations/index';
@@ -204,6 +204,20 @@ export const spanTimes = <R extends { start_at: unknown; end_at: unknown }>(
     start_at: Number(r.start_at),
     end_at: r.end_at == null ? null : Number(r.end_at),
   }));
+
+/** Migrates a test database up or down to the named migration (the migration tests). */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(
+    name,
+  );
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** The name of the migration listed before `name`. */
+export const migrationBefore = (name: string): string => {
+  const names = Object.keys(migrations);
+  return names[names.indexOf(name) - 1]!;
+};
 
 /** The number of rows in a table. */
 export const rowCount = async (db: Kysely<Database>, table: string): Promise<number> =>

@@ -1,22 +1,16 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, freshDb, spanTimes } from '../testing';
+import { DIALECTS, freshDb, migrateTo, migrationBefore, spanTimes } from '../testing';
 import type { TestDb } from '../testing';
 import { companyScope as scoped } from '../scope';
-import { migrations } from './index';
 
 // Migration 0063 (decision 1181): program_rows and flag_rows keep their primary key alone; their (m, group, end_at)
 // indexes go, and come back on the way down. The rows and the views over them are untouched.
 const NAME = '2026-11-30-0063-narrow-end-indexes';
-const BEFORE = Object.keys(migrations)[Object.keys(migrations).indexOf(NAME) - 1]!;
+const BEFORE = migrationBefore(NAME);
 
 describe.each(DIALECTS)('migration 0063 narrow end indexes on %s', (dialect) => {
   let t: TestDb;
-  const migrateTo = async (name: string) => {
-    const migrator = new Migrator({ db: t.db, provider: { getMigrations: async () => migrations } });
-    const { error } = await migrator.migrateTo(name);
-    if (error) throw error instanceof Error ? error : new Error(String(error));
-  };
   beforeEach(async () => {
     t = await freshDb(dialect);
   });
@@ -71,12 +65,12 @@ describe.each(DIALECTS)('migration 0063 narrow end indexes on %s', (dialect) => 
     expect(await indexes('program_rows')).toEqual([]);
     expect(await indexes('flag_rows')).toEqual([]);
 
-    await migrateTo(BEFORE);
+    await migrateTo(t.db, BEFORE);
     expect(await indexes('program_rows')).toEqual(['program_rows_m_end']);
     expect(await indexes('flag_rows')).toEqual(['flag_rows_m_end']);
     expect(await read()).toEqual(stored);
 
-    await migrateTo(NAME);
+    await migrateTo(t.db, NAME);
     expect(await indexes('program_rows')).toEqual([]);
     expect(await indexes('flag_rows')).toEqual([]);
     expect(await read()).toEqual(stored);

@@ -108,14 +108,17 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
     // The stored row versions (PostgreSQL's xmin: the transaction that wrote each), by table and start.
     const versions = async () => {
       const out = new Map<string, string>();
-      // Program intervals are a view over program_rows and program_open since migration 0059 (decision 1161).
+      // Program intervals are a view over program_rows and program_open since migration 0059 (decision 1161), cycles
+      // one over cycle_rows since migration 0064 (decision 1182).
       const m1 = sql`(select id from observation_machines where machine_id = 'm1')`;
       for (const table of ['state_intervals', 'program_intervals', 'cycles'] as const) {
         const r = await sql<{ start_at: string; v: string }>`${
           table === 'program_intervals'
             ? sql`select start_at, xmin::text as v from program_rows where m = ${m1}
                 union all select start_at, xmin::text as v from program_open where m = ${m1}`
-            : sql`select start_at, xmin::text as v from ${sql.table(table)} where machine_id = 'm1'`
+            : table === 'cycles'
+              ? sql`select start_at, xmin::text as v from cycle_rows where m = ${m1}`
+              : sql`select start_at, xmin::text as v from ${sql.table(table)} where machine_id = 'm1'`
         }`.execute(t.db);
         for (const row of r.rows) out.set(`${table} ${Number(row.start_at)}`, row.v);
       }

@@ -69,7 +69,12 @@ export const narrowKey = (t: NarrowTable, v: readonly unknown[]): string => {
 
 const literal = (v: string | number) => (typeof v === 'string' ? `'${v}'` : String(v));
 
-function upsert(numbered: boolean, table: string, key: readonly string[], set: readonly string[]): string {
+export function upsert(
+  numbered: boolean,
+  table: string,
+  key: readonly string[],
+  set: readonly string[],
+): string {
   const differs = numbered ? 'is distinct from' : 'is not';
   return (
     ` on conflict (${key.join(', ')}) do update set ` +

@@ -17,6 +17,7 @@ import {
 import type { DerivationResult } from '@takt/domain';
 import { markRollupsDirtyStatements } from '@takt/db/rollups';
 import { narrowStatements } from './store-narrow';
+import { cycleStatements } from './store-cycles';
 import type { DerivedSkip } from './derived-memory';
 import { sourceStatsStatements } from './source-stats-store';
 import { liveStatements } from './live-row';
@@ -147,6 +148,7 @@ export interface DerivedWrite {
 }
 
 // Program intervals and flag spans are stored narrow (store-narrow.ts, decisions 1161 and 1171).
+// Cycles are stored narrow too (store-cycles.ts, decision 1182).
 const DERIVED_TABLES = ['state_intervals', 'faults'] as const;
 
 const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
@@ -155,14 +157,12 @@ const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 const DERIVED_COLUMNS: Record<string, readonly string[]> = {
   state_intervals: ['start_at', 'end_at', 'state', 'reason'],
   faults: ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
-  cycles: ['start_at', 'end_at', 'duration', 'count', 'source', 'setup'],
 };
 
 /** The PostgreSQL types of company_id, machine_id and each table's DERIVED_COLUMNS (decision 1165). */
 const DERIVED_TYPES: Record<string, readonly string[]> = {
   state_intervals: ['text', 'text', 'bigint', 'bigint', 'text', 'text'],
   faults: ['text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text'],
-  cycles: ['text', 'text', 'bigint', 'bigint', 'bigint', 'int', 'text', 'int'],
 };
 
 /** A derived table's primary key after machine_id: its time column. */
@@ -179,7 +179,6 @@ const upsertKey = (table: string, at: string): UpsertKey => ({
 /** The derived tables with a primary key, by it (faults have none: their rows are always replaced whole). */
 const UPSERT_KEYS: Record<string, UpsertKey | undefined> = {
   state_intervals: upsertKey('state_intervals', 'start_at'),
-  cycles: upsertKey('cycles', 'end_at'),
 };
 
 /**
@@ -309,10 +308,6 @@ function derivedSteps(
           params,
         );
       }
-      statement(
-        `delete from "cycles" as t ${using} where t."machine_id" = d.machine_id and t."end_at" >= d.at`,
-        params,
-      );
     }
     // Taking over already cleared everything from `at` on; the records it closed at `at` stay.
     if (replaced.length > 0) {
@@ -348,7 +343,6 @@ function derivedSteps(
         );
       };
       for (const table of DERIVED_TABLES) replace(table, ['t."end_at" >= d.at', 't."end_at" is null']);
-      replace('cycles', ['t."end_at" >= d.at']);
     }
   } else {
     // SQLite: in-process, a prepared statement a machine costs no round trip.
@@ -369,12 +363,6 @@ function derivedSteps(
           ),
         );
       }
-      out.push(
-        sqlStatement(numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
-          w.machineId,
-          at,
-        ]),
-      );
     }
     for (const w of replaced) {
       for (const table of DERIVED_TABLES)
@@ -385,17 +373,11 @@ function derivedSteps(
             [w.machineId, w.from],
           ),
         );
-      out.push(
-        sqlStatement(numbered, 'delete from "cycles" where "machine_id" = ? and "end_at" >= ?', [
-          w.machineId,
-          w.from,
-        ]),
-      );
     }
   }
 
   out.push(...narrowStep(db, numbered, takeOvers, replaced, [...(skip?.clean ?? [])], newRows));
-  for (const table of [...DERIVED_TABLES, 'cycles'])
+  for (const table of DERIVED_TABLES)
     out.push(
       ...insertStatements(
         numbered,
@@ -415,8 +397,9 @@ function derivedSteps(
 }
 
 /**
- * The narrow tables' statements (store-narrow.ts), built now when this handle knows the dictionary id of every
- * machine they write for; else (a machine's first batches) in the transaction, once the ids are read or made there.
+ * The narrow tables' statements (store-narrow.ts) and the cycles' (store-cycles.ts), built now when this handle knows
+ * the dictionary id of every machine they write for; else (a machine's first batches) in the transaction, once the
+ * ids are read or made there.
  */
 function narrowStep(
   db: Kysely<Database>,
@@ -428,14 +411,13 @@ function narrowStep(
 ): Step[] {
   const writes = [...takeOvers, ...replaced, ...clean];
   const names = new Set(writes.map((w) => machineName(w.companyId, w.machineId)));
-  const build = (machines: ReadonlyMap<string, number>) =>
-    narrowStatements(
-      numbered,
-      takeOvers,
-      replaced,
-      (t) => newRows[t.view]!,
-      (w) => machines.get(machineName(w.companyId, w.machineId))!,
-    );
+  const build = (machines: ReadonlyMap<string, number>) => {
+    const mOf = (w: DerivedWrite) => machines.get(machineName(w.companyId, w.machineId))!;
+    return [
+      ...narrowStatements(numbered, takeOvers, replaced, (t) => newRows[t.view]!, mOf),
+      ...cycleStatements(numbered, takeOvers, replaced, newRows.cycles!, mOf),
+    ];
+  };
   const known = knownObservationIds(db, names, [])?.machines;
   if (known) return build(known);
   return [
