@@ -6,17 +6,23 @@
 // the answers compared byte for byte, with the load average beside the figures.
 // BENCH_RELOAD=1 times only the first waterfall after one machine's current week was rewritten (as a recompute
 // of another process writes it), the week index reloaded whole (old) or incrementally (new, decision 1168).
+// Each call also over the same year from 10:17 on its first day to 18:43 on its last (decision 1125: partial
+// days from hourly rows, the cut hours from the facts). BENCH_OLD=dir: "old" is the API of another checkout
+// (a worktree of the commit before, its node_modules hard-linked) on the same database, instead of this tree
+// with the reasons index off; BENCH_CALLS=regexp times only the calls whose name matches (decision 1183).
 // Not a test: figures only.
 // Run: npx tsx bench/report-answer.ts [machines] [days] [sqlite|postgres] [pairs]
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import type { DialectName } from '@takt/db';
 import { PRODUCTION_METRICS } from '@takt/domain';
 import { useIncrementalReload, useReasonIndex, useWeekIndex } from '@takt/db/rollups';
 import { useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
+import type { ApiHarness } from '../services/api/src/testing/app';
 import { aYearOfRollups, YEAR_START } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
@@ -25,6 +31,8 @@ const DIALECT = (process.argv[4] ?? 'sqlite') as DialectName;
 const PAIRS = Number(process.argv[5] ?? 2);
 const RUNS = 5;
 const PROFILE = process.env.BENCH_PROFILE;
+const OLD = process.env.BENCH_OLD;
+const ONLY = process.env.BENCH_CALLS ? new RegExp(process.env.BENCH_CALLS) : null;
 const NOW = YEAR_START + (DAYS + 2) * 86_400_000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -34,66 +42,84 @@ const h = await apiHarness(DIALECT, NOW);
 try {
   const db = h.t.db;
   const plant = await aYearOfRollups(h, MACHINES, DAYS, NOW);
+  // The test server runs without autovacuum: a production database's statistics and visibility map (an
+  // index-only stamp read; without them a bitmap scan of every week row, 27 against 4 ms).
+  if (DIALECT === 'postgres') await sql`vacuum analyze`.execute(db);
   const { cookie } = plant;
   const [start, end] = [YEAR_START, plant.end];
   const data = [...PRODUCTION_METRICS];
-  const production = { start, end, interval: 'week', data, groupBy: ['machine', 'interval'] };
-  const by = { start, end, intervalType: 'week' };
+  // The other checkout's API on the same database and session (its own modules: its own week index and cache).
+  type OldApi = {
+    apiHarnessOn: (t: typeof h.t, start: number) => ApiHarness;
+    useSharedAnswers: (db: object, on: boolean) => void;
+  };
+  const oldApi = OLD
+    ? ({
+        ...(await import(`${OLD}/services/api/src/testing/app.ts`)),
+        ...(await import(`${OLD}/services/api/src/services/report-shared.ts`)),
+      } as OldApi)
+    : null;
+  const oldH = oldApi ? oldApi.apiHarnessOn(h.t, NOW) : h;
   const text = async (res: Response) => {
     if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
     return res.text();
   };
-  const calls: Array<[string, () => Promise<string>]> = [
-    [
-      'reports/oee',
-      async () => text(await h.get(`/api/reports/oee?start=${start}&end=${end}&interval=week`, cookie)),
-    ],
-    ['oee/bymachine', async () => text(await h.send('POST', '/api/oee/bymachine', cookie, by))],
-    ['oee/byabstractshift', async () => text(await h.send('POST', '/api/oee/byabstractshift', cookie, by))],
-    [
-      'reports/utilization',
-      async () =>
-        text(await h.get(`/api/reports/utilization?start=${start}&end=${end}&interval=week`, cookie)),
-    ],
-    [
-      'reports/utilization csv',
-      async () =>
-        text(
-          await h.get(`/api/reports/utilization?start=${start}&end=${end}&interval=week&format=csv`, cookie),
-        ),
-    ],
-    [
-      'production',
-      async () => text(await h.send('POST', '/api/reports/warehouse/production', cookie, production)),
-    ],
-    [
-      'production csv',
-      async () =>
-        text(
-          await h.get(
-            `/api/reports/warehouse/production/csv?request=${encodeURIComponent(JSON.stringify(production))}`,
-            cookie,
+  /** The calls over [start, end), each on a harness (old or new). */
+  const callsOver = (label: string, start: number, end: number) => {
+    const production = { start, end, interval: 'week', data, groupBy: ['machine', 'interval'] };
+    const by = { start, end, intervalType: 'week' };
+    const range = `start=${start}&end=${end}&interval=week`;
+    const list: Array<[string, (on: ApiHarness) => Promise<string>]> = [
+      ['reports/oee', async (on) => text(await on.get(`/api/reports/oee?${range}`, cookie))],
+      ['oee/bymachine', async (on) => text(await on.send('POST', '/api/oee/bymachine', cookie, by))],
+      [
+        'oee/byabstractshift',
+        async (on) => text(await on.send('POST', '/api/oee/byabstractshift', cookie, by)),
+      ],
+      ['reports/utilization', async (on) => text(await on.get(`/api/reports/utilization?${range}`, cookie))],
+      [
+        'reports/utilization csv',
+        async (on) => text(await on.get(`/api/reports/utilization?${range}&format=csv`, cookie)),
+      ],
+      [
+        'production',
+        async (on) => text(await on.send('POST', '/api/reports/warehouse/production', cookie, production)),
+      ],
+      [
+        'production csv',
+        async (on) =>
+          text(
+            await on.get(
+              `/api/reports/warehouse/production/csv?request=${encodeURIComponent(JSON.stringify(production))}`,
+              cookie,
+            ),
           ),
-        ),
-    ],
-  ];
+      ],
+    ];
+    return list.map(([name, f]) => [name + label, f] as const);
+  };
+  const MID_START = start + (10 * 60 + 17) * 60_000;
+  const MID_END = end - (5 * 60 + 17) * 60_000;
+  const all = [...callsOver('', start, end), ...callsOver(' 10:17→18:43', MID_START, MID_END)];
+  const calls = all.filter(([name]) => !ONLY || ONLY.test(name));
   useSharedAnswers(db, false); // computed answers only
+  oldApi?.useSharedAnswers(db, false);
   console.log(
     `${DIALECT}: ${MACHINES} machines × ${DAYS} days (seeded in ${(plant.seedMs / 1000).toFixed(0)} s)`,
   );
   if (process.env.BENCH_RELOAD) {
-    await firstAfterRecompute(db, calls[0]![1]);
+    await firstAfterRecompute(db, () => all[0]![1](h));
     await h.close();
     process.exit(0); // this measure only
   }
   if (PROFILE) {
     for (const [name, f] of calls) {
-      await f();
+      await f(h);
       const session = new Session();
       session.connect();
       await session.post('Profiler.enable');
       await session.post('Profiler.start');
-      for (let i = 0; i < 5; i++) await f();
+      for (let i = 0; i < 5; i++) await f(h);
       const { profile } = await session.post('Profiler.stop');
       session.disconnect();
       const file = `${PROFILE}/${name.replace(/[/ ]/g, '-')}-${DIALECT}.cpuprofile`;
@@ -101,13 +127,14 @@ try {
       console.log(`profile of ${name}: ${file}`);
     }
   }
-  const timeOf = async (on: boolean, f: () => Promise<string>) => {
-    useReasonIndex(db, on);
-    const answer = await f(); // warm (and, on, the index loaded)
+  const timeOf = async (on: boolean, f: (api: ApiHarness) => Promise<string>) => {
+    if (!oldApi) useReasonIndex(db, on);
+    const api = on ? h : oldH;
+    const answer = await f(api); // warm (and, on, the index loaded)
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const a = performance.now();
-      await f();
+      await f(api);
       times.push(performance.now() - a);
     }
     return { ms: median(times), answer };
@@ -126,7 +153,7 @@ try {
         `${o.ms.toFixed(0)} → ${n.ms.toFixed(0)} ms (${(n.ms / o.ms).toFixed(2)}, load ${l0}–${load()})`,
       );
     }
-    console.log(`  ${name.padEnd(24)} ${line.join('   ')}   answers equal`);
+    console.log(`  ${name.padEnd(36)} ${line.join('   ')}   answers equal`);
   }
   // The first waterfall after the index is emptied (as after a recompute moves its stamp): the week rows read
   // again, and (new) the reasons with them once, against (old) the reasons read by every call.
@@ -137,12 +164,12 @@ try {
       useWeekIndex(db, false);
       useWeekIndex(db, true);
       const a = performance.now();
-      await calls[0]![1]();
+      await all[0]![1](h);
       times.push(performance.now() - a);
     }
     return median(times);
   };
-  console.log(`  ${'reports/oee, index cold'.padEnd(24)} ${await interleaved(cold)}`);
+  if (!oldApi && !ONLY) console.log(`  ${'reports/oee, index cold'.padEnd(36)} ${await interleaved(cold)}`);
 } finally {
   useReasonIndex(h.t.db, true);
   await h.close();

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { addDowntimeByReasonInto, packSeriesRows } from '@takt/domain';
 import type { DowntimeMs, RollupSeries, SeriesRow } from '@takt/domain';
 import type { CompanyScope } from '../scope';
@@ -10,7 +9,12 @@ import {
   weeksAndDays,
 } from './days';
 import type { Ranges } from './days';
-import { earliestRecomputeSince, recomputesNoted } from './version';
+import { earliestRecomputeSince } from './version';
+import { stampOf } from './week-stamp';
+import type { Stamp, Totals } from './week-stamp';
+
+// The partial days' hourly rows kept under the same stamp (decision 1183), exported with the index.
+export { EDGE_ROWS_MAX_BYTES, indexedRollups, useEdgeRows } from './edge-rows';
 
 // Decision 1157: a company's stored week rows kept in memory per database handle, so a report's whole weeks
 // (a year by week: 100 machines × 53 weeks × shifts, ~16,000 rows) are sliced from memory instead of read
@@ -32,19 +36,6 @@ type IndexedRow = readonly [...SeriesRow, number];
 
 /** An in-shift week row's downtime by reason (decision 1166): its start, its shift, the row's map. */
 type ReasonRow = readonly [start: number, shiftId: string, byReason: Readonly<Record<string, DowntimeMs>>];
-
-/** Count, latest and sum of computed_at of some week rows (the sum exact: a year of a plant exceeds 2^53). */
-interface Totals {
-  n: number;
-  latest: number;
-  sum: bigint;
-}
-
-/** A stamp of the company's week rows (see stampOf). */
-interface Stamp extends Totals {
-  stamp: string;
-  recomputes: number;
-}
 
 interface WeekIndex {
   stamp: string;
@@ -115,24 +106,6 @@ export function useIncrementalReload(db: object, on: boolean): void {
 /** How many week rows and reason rows the week index of a database handle has read so far. */
 export function weekIndexReads(db: object): { rows: number; reasons: number } {
   return { ...(handles.get(db)?.read ?? { rows: 0, reasons: 0 }) };
-}
-
-/** The company's week rows stamp (see above): one index walk, then this process's recompute count. */
-async function stampOf(scope: CompanyScope): Promise<Stamp> {
-  const recomputes = recomputesNoted(); // before the read: a recompute committing after it moves the stamp
-  // The sum as text: exact on both dialects (better-sqlite3 gives a rounded number above 2^53).
-  const { rows } = await sql<{ n: number | string; at: unknown; s: string | null }>`select count(*) as n,
-      max(computed_at) as at, cast(sum(computed_at) as text) as s from rollup_weeks
-      where company_id = ${scope.companyId}`.execute(scope.db);
-  const r = rows[0]!;
-  return {
-    stamp: `${String(r.n)}:${String(r.at)}:${String(r.s)}:${recomputes}`,
-    recomputes,
-    n: Number(r.n),
-    latest: r.at === null ? Number.NEGATIVE_INFINITY : Number(r.at),
-    // Not an integer (a computed_at stored as a float): no incremental reload adds up to it.
-    sum: r.s === null ? 0n : /^\d+$/.test(r.s) ? BigInt(r.s) : -1n,
-  };
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   apiPerTest,
   aReportTenant,
   generatedFacts,
+  machinesWithFacts,
 } from '../testing/report-plant';
 
 // Decision 1157: a report's whole weeks sliced from the company's week index give the same packed series and
@@ -51,20 +52,14 @@ describe.each(DIALECTS)('week index on %s', (dialect) => {
       ['Day', 360, 840],
       ['Night', 1320, 1800],
     ]);
-    const machines: string[] = [];
-    for (const [k, name] of ['Lathe', 'Mill'].entries()) {
-      const facts = generatedFacts({
-        t0: T0,
-        now: NOW,
-        cuts: 300,
-        cycles: 400,
-        corrections: 20,
-        states: ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'],
-        seed: 11 + k,
-      });
-      machines.push((await aMachineWithFacts(api.h, tenant.company, name, T0, facts)).id);
-    }
-    await tenant.recompute(machines, { from: T0, to: NOW, now: NOW });
+    const machines = await machinesWithFacts(api.h, tenant, ['Lathe', 'Mill'], {
+      t0: T0,
+      now: NOW,
+      cuts: 300,
+      cycles: 400,
+      corrections: 20,
+      seed: 11,
+    });
     const calendar = await loadCalendar(api.h.t.db, tenant.company.id);
     return { ...tenant, machines, calendar };
   }

@@ -272,6 +272,29 @@ export async function aMachineWithFacts(
 }
 
 /**
+ * Machines named `names`, each with facts generated over [t0, now) (`o` with the seed `seed + k` for the k-th),
+ * their rollups recomputed up to now: the report tests' plants. Returns their ids.
+ */
+export async function machinesWithFacts(
+  h: ApiHarness,
+  tenant: Awaited<ReturnType<typeof aReportTenant>>,
+  names: readonly string[],
+  o: Omit<Parameters<typeof generatedFacts>[0], 'states'>,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [k, name] of names.entries()) {
+    const facts = generatedFacts({
+      ...o,
+      states: ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'],
+      seed: o.seed + k,
+    });
+    ids.push((await aMachineWithFacts(h, tenant.company, name, o.t0, facts)).id);
+  }
+  await tenant.recompute(ids, { from: o.t0, to: o.now, now: o.now });
+  return ids;
+}
+
+/**
  * One machine's facts generated over [t0, now) with a fixed seed (the same plant every run): `cuts` state
  * changes after the 15-minute setup, a state each from `states` (repeats weigh), `cycles` cycle ends and
  * `corrections` part corrections of 1–3.

@@ -1,0 +1,104 @@
+import type { Rollup } from '@takt/domain';
+import type { CompanyScope } from '../scope';
+import { loadRollups } from './read';
+import { stampOf } from './week-stamp';
+
+// Decision 1183: the hourly rows of a report's partial days (a range starting 10:17 or ending 18:43) kept per
+// database handle while the company's week rows stamp holds, as the week index is (decision 1157). A recompute
+// writes a day's hourly, day and week rows in one transaction, and a change of hourly rows alone gives the week
+// rows its computed_at (decision 1148), so the stamp moves whenever these rows may have. The OEE, utilization and
+// production calls over one range (and the quick links sharing a day start) then read those rows once.
+
+/** What one kept hourly row is taken to hold in memory (the row, its state and reason maps). */
+const ROW_BYTES = 1_000;
+/** The partial days' rows kept per database handle, all companies (LRU): 8 MiB, ~8,000 rows. */
+export const EDGE_ROWS_MAX_BYTES = 8 * 1024 * 1024;
+
+interface EdgeRead {
+  rows: Rollup[];
+  /** Each machine's latest computed_at among the rows (loadRollups' `computedAt`). */
+  computedAt: Map<string, number>;
+}
+
+interface Kept {
+  read: Promise<EdgeRead>;
+  /** Counted once the read is in (0 before). */
+  bytes: number;
+}
+
+interface Handle {
+  /** By company, stamp, span and machines; least recently used first. */
+  kept: Map<string, Kept>;
+  bytes: number;
+}
+const handles = new WeakMap<object, Handle>();
+/** Off: every call reads its partial days' rows (tests, bench/report-answer.ts). */
+const disabled = new WeakSet<object>();
+
+/** Turns the kept partial days' rows of a database handle on (default) or off (and empties them). */
+export function useEdgeRows(db: object, on: boolean): void {
+  if (on) disabled.delete(db);
+  else {
+    disabled.add(db);
+    handles.delete(db);
+  }
+}
+
+/**
+ * loadRollups of the machines over [start, end) (a partial day of a report's range), kept while the company's
+ * week rows stamp holds (read after it: never older than it). With `computedAt`, each machine's latest
+ * computed_at among the rows is set there as loadRollups sets it. The rows are shared between callers: they
+ * must not be changed (the report code only reads them).
+ */
+export async function indexedRollups(
+  scope: CompanyScope,
+  input: { machineIds: string[]; start: number; end: number; computedAt?: Map<string, number> },
+): Promise<Rollup[]> {
+  const { computedAt, ...range } = input;
+  if (input.machineIds.length === 0 || disabled.has(scope.db)) return loadRollups(scope, input);
+  const { stamp } = await stampOf(scope);
+  let handle = handles.get(scope.db);
+  if (!handle) handles.set(scope.db, (handle = { kept: new Map(), bytes: 0 }));
+  const key = [scope.companyId, stamp, range.start, range.end, ...range.machineIds].join('\n');
+  let kept = handle.kept.get(key);
+  if (kept) {
+    // Most recently used last.
+    handle.kept.delete(key);
+    handle.kept.set(key, kept);
+  } else {
+    const h = handle;
+    const entry: Kept = { read: read(scope, range), bytes: 0 };
+    kept = entry;
+    h.kept.set(key, entry);
+    entry.read.then(
+      ({ rows }) => {
+        if (h.kept.get(key) !== entry) return;
+        entry.bytes = rows.length * ROW_BYTES;
+        h.bytes += entry.bytes;
+        // A read over half the bound is not kept (it would push out everything else); then the oldest go.
+        if (entry.bytes > EDGE_ROWS_MAX_BYTES / 2) drop(h, key);
+        for (const [k] of h.kept) {
+          if (h.bytes <= EDGE_ROWS_MAX_BYTES) break;
+          drop(h, k);
+        }
+      },
+      () => drop(h, key), // a failed read is not kept: the next call reads again
+    );
+  }
+  const { rows, computedAt: at } = await kept.read;
+  if (computedAt) for (const [id, t] of at) computedAt.set(id, Math.max(t, computedAt.get(id) ?? t));
+  return rows;
+}
+
+async function read(scope: CompanyScope, range: { machineIds: string[]; start: number; end: number }) {
+  const computedAt = new Map<string, number>();
+  const rows = await loadRollups(scope, { ...range, computedAt });
+  return { rows, computedAt };
+}
+
+function drop(handle: Handle, key: string): void {
+  const kept = handle.kept.get(key);
+  if (!kept) return;
+  handle.kept.delete(key);
+  handle.bytes -= kept.bytes;
+}

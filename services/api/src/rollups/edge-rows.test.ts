@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '@takt/db/testing';
+import { indexedRollups, loadRollups, useEdgeRows } from '@takt/db/rollups';
+import { anAdjustmentRow, apiPerTest, aReportTenant, machinesWithFacts } from '../testing/report-plant';
+
+// Decision 1183: a report's partial days' hourly rows are kept while the company's week rows stamp holds, and
+// give what loadRollups reads: the same rows and computed-at, a recompute at the same clock (this process's
+// recompute count) or by another process (a later computed_at) read again, another company's rows apart.
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** Monday 2025-10-06 00:00 CDT. */
+const T0 = Date.UTC(2025, 9, 6, 5);
+const NOW = T0 + 5 * DAY;
+
+describe.each(DIALECTS)('partial days kept with the week rows stamp on %s', (dialect) => {
+  const api = apiPerTest(dialect, NOW);
+
+  it('gives the hourly rows loadRollups reads, read once per stamp, and again after a recompute', async () => {
+    const tenant = await aReportTenant(api.h, [['Day', 360, 840]]);
+    const machines = await machinesWithFacts(api.h, tenant, ['Lathe', 'Mill'], {
+      t0: T0,
+      now: NOW,
+      cuts: 20,
+      cycles: 60,
+      corrections: 5,
+      seed: 21,
+    });
+    // Thursday from 10:17 to the next company day (05:00 UTC): a partial day, as a range starting 10:17 has.
+    const span = { start: T0 + 3 * DAY + 10 * HOUR + 17 * 60_000, end: T0 + 4 * DAY };
+    const read = async (kept: boolean) => {
+      const computedAt = new Map<string, number>();
+      const input = { machineIds: [...machines], ...span, computedAt };
+      const rows = kept ? await indexedRollups(tenant.scope, input) : await loadRollups(tenant.scope, input);
+      return { rows, computedAt };
+    };
+    const first = await read(true);
+    expect(first.rows.length).toBeGreaterThan(20);
+    expect(first).toEqual(await read(false));
+    // Kept: the same rows again, not read a second time.
+    expect((await read(true)).rows).toBe(first.rows);
+
+    // A correction of 40 parts in that afternoon, recomputed at the same now: only the recompute count moves.
+    await tenant.scope
+      .insertInto('part_adjustments', [anAdjustmentRow(machines[0]!, span.start + 5 * HOUR, { count: 40 })])
+      .execute();
+    await tenant.recompute([machines[0]!], { from: T0 + 3 * DAY, to: T0 + 4 * DAY, now: NOW });
+    const after = await read(true);
+    expect(after.rows).not.toBe(first.rows);
+    expect(after).toEqual(await read(false));
+    expect(after).not.toEqual(first);
+
+    // Another process's recompute (rows written with a later computed_at, this process's count unchanged).
+    const later = NOW + 60_000;
+    await tenant.scope
+      .updateTable('rollups')
+      .set({ computed_at: later })
+      .where('machine_id', '=', machines[1]!)
+      .where('start_at', '>=', T0 + 3 * DAY)
+      .where('start_at', '<', T0 + 4 * DAY)
+      .execute();
+    await tenant.scope
+      .updateTable('rollup_weeks')
+      .set({ computed_at: later })
+      .where('machine_id', '=', machines[1]!)
+      .where('start_at', '<=', T0 + 3 * DAY)
+      .where('end_at', '>', T0 + 3 * DAY)
+      .execute();
+    const other = await read(true);
+    expect(other.computedAt.get(machines[1]!)).toBe(later);
+    expect(other).toEqual(await read(false));
+
+    // Another company's call over the same machines and span reads its own (none: they are not its machines).
+    const stranger = await aReportTenant(api.h, [['Day', 360, 840]]);
+    expect(await indexedRollups(stranger.scope, { machineIds: [...machines], ...span })).toEqual([]);
+    // Off: read every call.
+    useEdgeRows(api.h.t.db, false);
+    const off = await read(true);
+    expect(off.rows).not.toBe(other.rows);
+    expect(off).toEqual(other);
+    useEdgeRows(api.h.t.db, true);
+  });
+});
