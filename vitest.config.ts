@@ -47,6 +47,7 @@ const INGEST_UNTIMED = [
   'services/ingest/src/worker/batch-statements.test.ts',
   'services/ingest/src/worker/derived-memory.test.ts',
   'services/ingest/src/worker/derived-replace.test.ts',
+  'services/ingest/src/worker/derived-states.test.ts',
   'services/ingest/src/worker/log.test.ts',
   'services/ingest/src/worker/pipeline.test.ts',
   'services/ingest/src/worker/rebuild-setup.test.ts',

@@ -226,6 +226,23 @@ export interface FlagOpenTable {
   start_at: number;
 }
 
+/** 0062: a closed state of a machine, by its dictionary id (decision 1180). */
+export interface StateRowsTable {
+  m: number;
+  start_at: number;
+  end_at: number;
+  state: string;
+  reason: string | null;
+}
+
+/** 0062: the open state of a machine (decision 1180; PostgreSQL: start null when it has none). */
+export interface StateOpenTable {
+  m: number;
+  start_at: number | null;
+  state: string;
+  reason: string | null;
+}
+
 /** 0023: an ingest node's heartbeat (decision 0970). */
 export interface IngestNodesTable {
   node_id: string;

@@ -67,6 +67,8 @@ import type {
   FlagSpansTable,
   FlagRowsTable,
   FlagOpenTable,
+  StateRowsTable,
+  StateOpenTable,
   IngestNodesTable,
   SourceLeasesTable,
   GatewaysTable,
@@ -130,6 +132,8 @@ export interface Database {
   flag_spans: FlagSpansTable;
   flag_rows: FlagRowsTable;
   flag_open: FlagOpenTable;
+  state_rows: StateRowsTable;
+  state_open: StateOpenTable;
   rollups: RollupsTable;
   rollup_days: RollupDaysTable;
   rollup_weeks: RollupWeeksTable;

@@ -41,6 +41,7 @@ import * as m0052 from './2026-11-29-0052-kept-override-steps';
 import * as m0057 from './2026-11-29-0057-report-config-generation';
 import * as m0059 from './2026-11-29-0059-program-rows';
 import * as m0061 from './2026-11-30-0061-flag-rows';
+import * as m0062 from './2026-11-30-0062-state-rows';
 import * as m0063 from './2026-11-30-0063-narrow-end-indexes';
 import * as m0064 from './2026-11-30-0064-cycle-rows';
 
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-0057-report-config-generation': m0057,
   '2026-11-29-0059-program-rows': m0059,
   '2026-11-30-0061-flag-rows': m0061,
+  '2026-11-30-0062-state-rows': m0062,
   '2026-11-30-0063-narrow-end-indexes': m0063,
   '2026-11-30-0064-cycle-rows': m0064,
 };

@@ -5,6 +5,7 @@ import type { Rollup } from '@takt/domain';
 import type { Database } from '../schema';
 import { BOUNDS_CHUNK, chunksOf } from './range-reads';
 import { storedMeasures } from './read';
+import { firstStateFrom } from './state-reads';
 
 // Decision 1155: the stored hourly rows a live figure can take instead of summing the facts again (the tile's
 // goal): those a build from the facts now would give, so only the facts before and after them are read.
@@ -154,6 +155,7 @@ async function pastTheirLimit(
 ): Promise<Map<string, Array<{ start: number; end: number; settledAt: number }>>> {
   const out = new Map<string, Array<{ start: number; end: number; settledAt: number }>>();
   if (annotations.length === 0) return out;
+  const active = firstStateFrom(sql.ref('a.machine_id'), sql.ref('a.start_at'), ['ACTIVE', 'SETUP'], '>');
   const rows = await db
     .selectFrom('annotations as a')
     .where(
@@ -163,13 +165,9 @@ async function pastTheirLimit(
     )
     .select((eb) => [
       'a.id',
-      eb
-        .selectFrom('state_intervals as s')
-        .whereRef('s.machine_id', '=', 'a.machine_id')
-        .whereRef('s.start_at', '>', 'a.start_at')
-        .where('s.state', 'in', ['ACTIVE', 'SETUP'])
-        .select((e) => e.fn.min<number>('s.start_at').as('t'))
-        .as('active_at'),
+      // One key step a machine (decision 1180), where min() through the state_intervals view reads every later state.
+      active.closed.as('active_at'),
+      active.open.as('open_active_at'),
       eb
         .selectFrom('annotations as b')
         .whereRef('b.machine_id', '=', 'a.machine_id')
@@ -181,7 +179,7 @@ async function pastTheirLimit(
   const byId = new Map(annotations.map((a) => [a.id, a]));
   for (const r of rows) {
     const a = byId.get(r.id)!;
-    const ends = [r.active_at, r.next_at].filter((t) => t != null).map(Number);
+    const ends = [r.active_at, r.open_active_at, r.next_at].filter((t) => t != null).map(Number);
     const end = ends.length > 0 ? Math.min(...ends) : Number.POSITIVE_INFINITY;
     if (Math.min(end, now) - a.start <= a.limitMs) continue;
     const list = out.get(a.machineId) ?? [];

@@ -1,6 +1,6 @@
 export * from './calendar';
 export * from './sources';
-export { sinceLastStart } from './range-reads';
+export { activeEdges, stateRowsIn } from './state-reads';
 export * from './recompute';
 export * from './read';
 export * from './touch';

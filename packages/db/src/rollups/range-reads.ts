@@ -3,6 +3,10 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Annotation, AnnotationType } from '@takt/domain';
 import type { Database, FlagSpansTable } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
+import { activeEdges, firstStateStart, stateRowsIn } from './state-reads';
+import type { StateRowOf } from './state-reads';
+
+export type { StateRowOf } from './state-reads';
 
 // Range reads of a machine's stored facts: where its monitored life starts, its flag spans' and state rows'
 // bounds, and the downtime facts around a range (what sources.ts assembles into a RollupSource).
@@ -30,11 +34,9 @@ export async function loadMonitoredFrom(
         number | null
       >`(select min((select r.ts from observation_rows r where r.m = om.id order by r.ts limit 1))
         from observation_machines om where om.machine_id = ${sql.ref('m.id')})`.as('observed'),
-      eb
-        .selectFrom('state_intervals as s')
-        .whereRef('s.machine_id', '=', 'm.id')
-        .select((e) => e.fn.min<number>('s.start_at').as('t'))
-        .as('derived'),
+      // The first state row, one key step (decision 1180), where min() through the state_intervals view would read them all.
+      firstStateStart(sql.ref('m.id')).closed.as('derived'),
+      firstStateStart(sql.ref('m.id')).open.as('derived_open'),
       eb
         .selectFrom('part_adjustments as p')
         .whereRef('p.machine_id', '=', 'm.id')
@@ -44,7 +46,7 @@ export async function loadMonitoredFrom(
     ])
     .execute();
   for (const r of rows) {
-    const times = [r.observed, r.derived, r.counted].filter((t) => t != null).map(Number);
+    const times = [r.observed, r.derived, r.derived_open, r.counted].filter((t) => t != null).map(Number);
     if (times.length > 0) out.set(r.id, Math.min(...times));
   }
   return out;
@@ -58,22 +60,6 @@ export const chunksOf = (ids: readonly string[], size: number): string[][] => {
 
 /** The kinds of flag span, each its own series of rows that never overlap. */
 export const FLAG_KINDS: ReadonlyArray<FlagSpansTable['kind']> = ['spindle', 'incut'];
-
-/**
- * Where a machine's rows reaching into a range from `from` on start (decision 1076): at the last row that
- * starts at or before `from` (of one `kind` of flag span), as rows of one machine (and kind) never overlap;
- * `from` when none does. A bound on the (machine_id[, kind], start_at) key, so a range near now reads the
- * rows near now instead of the machine's whole history before it.
- */
-export const sinceLastStart = (
-  table: 'state_intervals' | 'flag_spans',
-  machineId: string,
-  kind: FlagSpansTable['kind'] | null,
-  from: number,
-) =>
-  sql<number>`coalesce((select max(l.start_at) from ${sql.table(table)} as l where l.machine_id = ${machineId}${
-    kind === null ? sql`` : sql` and l.kind = ${kind}`
-  } and l.start_at <= ${from}), ${from})`;
 
 /**
  * The machines' spindle and in-cut spans reaching into [range.start, range.end), ordered by start. Read from the
@@ -156,15 +142,6 @@ export const flagSpansQuery = (
 /** Machines per query where each machine has its own bounds (keeps the OR list well under SQL limits). */
 export const BOUNDS_CHUNK = 100;
 
-/** A stored state row of one machine. */
-export interface StateRowOf {
-  machine_id: string;
-  start_at: number;
-  end_at: number | null;
-  state: string;
-  reason: string | null;
-}
-
 /** What decides which annotation covers which downtime of the machines around a range. */
 export interface DowntimeFacts {
   /** State rows over each machine's wider bounds (whole downtime periods at both ends of the range). */
@@ -188,44 +165,16 @@ export async function loadDowntimeFacts(
 ): Promise<DowntimeFacts> {
   const ids = [...machineIds];
   if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
-  // The last ACTIVE before the range and the first after it, one (machine_id, start_at) index step per machine
-  // (decision 1076): a machine's state rows never overlap, so the last to end is the last to start. A max()
-  // over the machine's rows read its whole history at every tile push.
-  const activeRow = (eb: ExpressionBuilder<Database, 'machines'>) =>
-    eb
-      .selectFrom('state_intervals as s')
-      .whereRef('s.machine_id', '=', 'machines.id')
-      .where('s.state', '=', 'ACTIVE');
-  const runBounds = await db
-    .selectFrom('machines')
-    .where('machines.id', 'in', ids)
-    .select((eb) => [
-      'machines.id',
-      activeRow(eb)
-        .select('s.end_at')
-        .where('s.start_at', '<=', range.start)
-        .where('s.end_at', '<=', range.start)
-        .orderBy('s.start_at', 'desc')
-        .limit(1)
-        .as('run_start'),
-      activeRow(eb)
-        .select('s.start_at')
-        .where('s.start_at', '>=', range.end)
-        .orderBy('s.start_at')
-        .limit(1)
-        .as('run_end'),
-    ])
-    .execute();
-  const startOf = new Map(
-    runBounds.flatMap((r) => (r.run_start == null ? [] : [[r.id, Number(r.run_start)]])),
-  );
-  const endOf = new Map(runBounds.flatMap((r) => (r.run_end == null ? [] : [[r.id, Number(r.run_end)]])));
+  // The last ACTIVE before the range and the first after it, one (m, start_at) key step per machine (decisions 1076,
+  // 1180): a machine's state rows never overlap, so the last to end is the last to start. A max() over the machine's
+  // rows read its whole history at every tile push.
+  const edges = await activeEdges(db, ids, range.start, range.end);
   const bounds = new Map(
     ids.map((id) => [
       id,
       {
-        from: Math.min(startOf.get(id) ?? Number.MIN_SAFE_INTEGER, range.start),
-        to: Math.max((endOf.get(id) ?? Number.MAX_SAFE_INTEGER - 1) + 1, range.end),
+        from: Math.min(edges.get(id)?.runStart ?? Number.MIN_SAFE_INTEGER, range.start),
+        to: Math.max((edges.get(id)?.runEnd ?? Number.MAX_SAFE_INTEGER - 1) + 1, range.end),
       },
     ]),
   );
@@ -250,21 +199,10 @@ export async function loadDowntimeFacts(
   const [intervals, annotationRows] = await Promise.all([
     Promise.all(
       chunks.map((chunk) =>
-        isPostgres(db)
-          ? stateRowsByList(db, chunk, bounds)
-          : db
-              .selectFrom('state_intervals')
-              .select(['machine_id', 'start_at', 'end_at', 'state', 'reason'])
-              .where((eb) =>
-                inBounds(eb, chunk, (b, id) =>
-                  eb.and([
-                    eb('start_at', '>=', sinceLastStart('state_intervals', id, null, b.from)),
-                    eb.or([eb('end_at', 'is', null), eb('end_at', '>', b.from)]),
-                  ]),
-                ),
-              )
-              .orderBy('start_at')
-              .execute(),
+        stateRowsIn(
+          db,
+          chunk.map((machineId) => ({ machineId, ...bounds.get(machineId)! })),
+        ),
       ),
     ).then((parts) => parts.flat()),
     Promise.all(
@@ -301,42 +239,3 @@ export async function loadDowntimeFacts(
 }
 
 const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
-
-/**
- * PostgreSQL (decision 1164): the state rows of loadDowntimeFacts' chunk, each machine's bounds a row of three array
- * parameters and its rows read by a lateral sub-select (kept apart with `offset 0`, one index range each); the OR of
- * a hundred terms with a sub-select each cost 10–80 ms to plan alone. Same rows, ordered by start_at.
- */
-const stateRowsByList = (
-  db: Kysely<Database>,
-  chunk: readonly string[],
-  bounds: ReadonlyMap<string, { from: number; to: number }>,
-) =>
-  db
-    .selectFrom(
-      sql<{ m: string; f: number; t: number }>`(select * from unnest(${[...chunk]}::text[], ${chunk.map(
-        (id) => bounds.get(id)!.from,
-      )}::bigint[], ${chunk.map((id) => bounds.get(id)!.to)}::bigint[]) as u(m, f, t))`.as('w'),
-    )
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('state_intervals as s')
-          .select(['s.machine_id', 's.start_at', 's.end_at', 's.state', 's.reason'])
-          .whereRef('s.machine_id', '=', 'w.m')
-          .whereRef('s.start_at', '<', 'w.t')
-          .where(
-            's.start_at',
-            '>=',
-            sql<number>`coalesce((select max(l.start_at) from state_intervals as l where l.machine_id = ${sql.ref(
-              'w.m',
-            )} and l.start_at <= ${sql.ref('w.f')}), ${sql.ref('w.f')})`,
-          )
-          .where((e) => e.or([e('s.end_at', 'is', null), e('s.end_at', '>', e.ref('w.f'))]))
-          .offset(0)
-          .as('r'),
-      (j) => j.onTrue(),
-    )
-    .selectAll('r')
-    .orderBy('r.start_at')
-    .execute();

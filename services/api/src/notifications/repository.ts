@@ -5,6 +5,7 @@ import type {
   MachineNotificationEpisodesTable,
   MachineNotificationsTable,
 } from '@takt/db';
+import { stateRowsIn } from '@takt/db/rollups';
 import type { MachineNotificationInput, MachineNotificationView, NotificationAccount } from '@takt/domain';
 
 // Machine notifications and their episodes (migration 0017, decisions 0900, 0901). SQL only; one mapping
@@ -180,13 +181,7 @@ export async function activeBetween(
   from: number,
   to: number,
 ): Promise<boolean> {
-  const row = await scope
-    .selectFrom('state_intervals')
-    .select('start_at')
-    .where('machine_id', '=', machineId)
-    .where('state', '=', 'ACTIVE')
-    .where('start_at', '<', to)
-    .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', from)]))
-    .executeTakeFirst();
-  return row !== undefined;
+  // The states reaching into the range (decision 1180: a key range from the last state starting at or before `from`).
+  const rows = await stateRowsIn(scope.db, [{ machineId, from, to }], scope.companyId);
+  return rows.some((r) => r.state === 'ACTIVE');
 }

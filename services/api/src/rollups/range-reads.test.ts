@@ -34,8 +34,10 @@ describe.each(DIALECTS)('range reads on %s', (dialect) => {
     await companyScope(db, company.id)
       .insertInto('state_intervals', [
         { machine_id: machine, start_at: at(3020), end_at: null, state: 'ACTIVE' },
-        // The other machine: rows overlapping the range that are not the first machine's.
+        // The other machine: rows overlapping the range that are not the first machine's, its next ACTIVE later.
         { machine_id: other, start_at: at(0), end_at: at(2000), state: 'ACTIVE' },
+        { machine_id: other, start_at: at(2000), end_at: at(4000), state: 'INACTIVE' },
+        { machine_id: other, start_at: at(4000), end_at: null, state: 'ACTIVE' },
       ])
       .execute();
     await companyScope(db, company.id)
@@ -57,6 +59,17 @@ describe.each(DIALECTS)('range reads on %s', (dialect) => {
       [at(60), at(3000), 'INACTIVE'],
       [at(3000), at(3010), 'ACTIVE'],
     ]);
+
+    // Read together, each machine keeps its own bounds (decision 1180: its own ACTIVE edges, by its own id).
+    const both = await loadDowntimeFacts(db, [machine, other], range);
+    expect(
+      both.intervals.filter((r) => r.machine_id === other).map((r) => [r.start_at, r.end_at, r.state]),
+    ).toEqual([
+      [at(0), at(2000), 'ACTIVE'],
+      [at(2000), at(4000), 'INACTIVE'],
+      [at(4000), null, 'ACTIVE'],
+    ]);
+    expect(both.intervals.filter((r) => r.machine_id === machine)).toEqual(facts.intervals);
 
     const source = (await loadRollupSources(db, [machine, other], range, { now: NOW })).get(machine)!;
     expect(source.intervals.map((r) => [r.start, r.end, r.state])).toEqual([

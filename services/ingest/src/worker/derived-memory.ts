@@ -1,6 +1,6 @@
 import type { DerivedWrite } from './store';
 import { derivedRows } from './store';
-import { FLAGS, PROGRAMS, narrowKey } from './store-narrow';
+import { FLAGS, PROGRAMS, STATES, narrowKey } from './store-narrow';
 
 // What this writer stored last for each machine's derived records (decision 1169). After a committed write of a
 // machine from time f, its stored records ending at or after f and its open ones are exactly the write's rows (the
@@ -15,7 +15,6 @@ type Rows = Map<string, Map<string, { json: string; end: unknown }>>;
 
 /** A derived table's row key (its primary key after the machine) and the index of its end in the row's values. */
 const KEYS: Record<string, { key: (v: readonly unknown[]) => string | null; end: number }> = {
-  state_intervals: { key: (v) => String(v[0]), end: 1 },
   // Faults have no key: any stored in the range has to be deleted.
   faults: { key: () => null, end: 2 },
   cycles: { key: (v) => String(v[1]), end: 1 },
@@ -23,6 +22,8 @@ const KEYS: Record<string, { key: (v: readonly unknown[]) => string | null; end:
   // program_rows' (flag_rows') by sub (kind) and start.
   program_intervals: { key: (v) => narrowKey(PROGRAMS, v), end: PROGRAMS.end },
   flag_spans: { key: (v) => narrowKey(FLAGS, v), end: FLAGS.end },
+  // The open state is state_open's row of the machine, a closed one state_rows' by start (decision 1180).
+  state_intervals: { key: (v) => narrowKey(STATES, v), end: STATES.end },
 };
 
 /** A machine with more rows in one write than this is not remembered (late data, a long backlog). */

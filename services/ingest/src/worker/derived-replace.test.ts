@@ -108,17 +108,16 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
     // The stored row versions (PostgreSQL's xmin: the transaction that wrote each), by table and start.
     const versions = async () => {
       const out = new Map<string, string>();
-      // Program intervals are a view over program_rows and program_open since migration 0059 (decision 1161), cycles
-      // one over cycle_rows since migration 0064 (decision 1182).
+      // Program and state intervals are views over a closed and an open table since migrations 0059 and 0062
+      // (decisions 1161, 1180), cycles one over cycle_rows since migration 0064 (decision 1182).
       const m1 = sql`(select id from observation_machines where machine_id = 'm1')`;
+      const narrow = { program_intervals: 'program', state_intervals: 'state' } as const;
       for (const table of ['state_intervals', 'program_intervals', 'cycles'] as const) {
         const r = await sql<{ start_at: string; v: string }>`${
-          table === 'program_intervals'
-            ? sql`select start_at, xmin::text as v from program_rows where m = ${m1}
-                union all select start_at, xmin::text as v from program_open where m = ${m1}`
-            : table === 'cycles'
-              ? sql`select start_at, xmin::text as v from cycle_rows where m = ${m1}`
-              : sql`select start_at, xmin::text as v from ${sql.table(table)} where machine_id = 'm1'`
+          table === 'cycles'
+            ? sql`select start_at, xmin::text as v from cycle_rows where m = ${m1}`
+            : sql`select start_at, xmin::text as v from ${sql.table(`${narrow[table]}_rows`)} where m = ${m1}
+                union all select start_at, xmin::text as v from ${sql.table(`${narrow[table]}_open`)} where m = ${m1}`
         }`.execute(t.db);
         for (const row of r.rows) out.set(`${table} ${Number(row.start_at)}`, row.v);
       }
@@ -309,10 +308,12 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
               .select('indexname' as never)
               .execute()
           ).map((r) => (r as { indexname: string }).indexname);
-    for (const table of ['state_intervals', 'faults']) expect(names).toContain(`${table}_machine_end`);
+    expect(names).toContain('faults_machine_end');
     // program_rows and flag_rows are replaced through their primary key (decision 1181, migration 0063).
     expect(names).not.toContain('program_rows_m_end');
     expect(names).not.toContain('flag_rows_m_end');
+    // Nor state_rows (decision 1180, migration 0062).
+    expect(names).not.toContain('state_rows_m_end');
   });
 
   it('replaces the closed record reaching the time and none before it, from the last start before it (decision 1181)', async () => {

@@ -59,7 +59,22 @@ export const FLAGS: NarrowTable = {
   keepsOpenRow: true,
 };
 
-export const NARROW_TABLES = [PROGRAMS, FLAGS] as const;
+/** Machine states (migration 0062, decision 1180): [start_at, end_at, state, reason]. */
+export const STATES: NarrowTable = {
+  view: 'state_intervals',
+  closed: 'state_rows',
+  open: 'state_open',
+  start: 0,
+  end: 1,
+  rest: [
+    { column: 'state', type: 'text', at: 2 },
+    { column: 'reason', type: 'text', at: 3 },
+  ],
+  // A take-over leaves a machine with no open state until its next batch.
+  keepsOpenRow: true,
+};
+
+export const NARROW_TABLES = [PROGRAMS, FLAGS, STATES] as const;
 
 /** A row's key within its write (derived-memory): the open row by group, a closed one by group and start. */
 export const narrowKey = (t: NarrowTable, v: readonly unknown[]): string => {

@@ -147,57 +147,21 @@ export interface DerivedWrite {
   takeOverAt?: number;
 }
 
-// Program intervals and flag spans are stored narrow (store-narrow.ts, decisions 1161 and 1171).
+// Program intervals, flag spans and state intervals are stored narrow (store-narrow.ts, decisions 1161, 1171, 1180).
 // Cycles are stored narrow too (store-cycles.ts, decision 1182).
-const DERIVED_TABLES = ['state_intervals', 'faults'] as const;
+const DERIVED_TABLES = ['faults'] as const;
 
 const openEnd = (r: { end: number; open?: boolean }) => (r.open ? null : r.end);
 
 /** The columns each derived table's rows are written with, after company_id and machine_id. */
 const DERIVED_COLUMNS: Record<string, readonly string[]> = {
-  state_intervals: ['start_at', 'end_at', 'state', 'reason'],
   faults: ['item', 'start_at', 'end_at', 'value', 'nativecode', 'type'],
 };
 
 /** The PostgreSQL types of company_id, machine_id and each table's DERIVED_COLUMNS (decision 1165). */
 const DERIVED_TYPES: Record<string, readonly string[]> = {
-  state_intervals: ['text', 'text', 'bigint', 'bigint', 'text', 'text'],
   faults: ['text', 'text', 'text', 'bigint', 'bigint', 'text', 'text', 'text'],
 };
-
-/** A derived table's primary key after machine_id: its time column. */
-interface UpsertKey {
-  at: string;
-  atIndex: number;
-}
-
-const upsertKey = (table: string, at: string): UpsertKey => ({
-  at,
-  atIndex: DERIVED_COLUMNS[table]!.indexOf(at),
-});
-
-/** The derived tables with a primary key, by it (faults have none: their rows are always replaced whole). */
-const UPSERT_KEYS: Record<string, UpsertKey | undefined> = {
-  state_intervals: upsertKey('state_intervals', 'start_at'),
-};
-
-/**
- * The insert's tail for a table with a primary key: a stored row with the key of a new one (left by the replace, see
- * writeDerivedMany) takes the new values, and is not written at all when it has them already.
- */
-function upsertTail(table: string, numbered: boolean): string {
-  const key = UPSERT_KEYS[table];
-  if (!key) return '';
-  const keyColumns = ['machine_id', key.at];
-  const others = DERIVED_COLUMNS[table]!.filter((c) => !keyColumns.includes(c));
-  const differs = numbered ? 'is distinct from' : 'is not';
-  return (
-    ` on conflict (${keyColumns.map((c) => `"${c}"`).join(', ')}) do update set ` +
-    ['company_id', ...others].map((c) => `"${c}" = excluded."${c}"`).join(', ') +
-    ' where ' +
-    ['company_id', ...others].map((c) => `"${table}"."${c}" ${differs} excluded."${c}"`).join(' or ')
-  );
-}
 
 /** Each write's new rows of each derived table: the values of DERIVED_COLUMNS, with the write they belong to. */
 export function derivedRows(
@@ -317,31 +281,18 @@ function derivedSteps(
       // own, which marks the entries of the open rows earlier batches replaced as dead (a bitmap scan would visit
       // them all again at every batch until a vacuum; decision 1122).
       const params = unnest(replaced, (w) => w.from);
-      // A stored record with the key of one of the new rows stays: the insert's upsert below rewrites it only when
-      // it changed, so a record a batch leaves as it was (the open state, program or span of most batches) is not
-      // deleted and inserted again as a dead row version at every batch (decision 1149).
-      const replace = (table: string, endings: string[]) => {
-        const key = UPSERT_KEYS[table];
-        const mine = new Set(replaced);
-        const rows = key ? newRows[table]!.filter((r) => mine.has(r.w)) : [];
-        const keep = key
-          ? ' where not exists (select 1 from unnest($3::text[], $4::bigint[]) as n(machine_id, k) ' +
-            `where n.machine_id = x.machine_id and n.k = x."${key.at}")`
-          : '';
-        const columns = key ? `, t."machine_id", t."${key.at}"` : '';
-        return statement(
+      // Faults have no key: every one in the range is deleted and the batch's inserted again. (The tables whose
+      // records keep their key and are rewritten only when they changed, decision 1149, are stored narrow.)
+      const replace = (table: string, endings: string[]) =>
+        statement(
           `delete from "${table}" where ctid = any(array(select x.ctid from unnest($1::text[], $2::bigint[]) ` +
             'as d(machine_id, at) cross join lateral (' +
             endings
-              .map(
-                (e) =>
-                  `select t.ctid${columns} from "${table}" as t where t."machine_id" = d.machine_id and ${e}`,
-              )
+              .map((e) => `select t.ctid from "${table}" as t where t."machine_id" = d.machine_id and ${e}`)
               .join(' union all ') +
-            ` offset 0) as x${keep}))`,
-          key ? [...params, rows.map((r) => r.w.machineId), rows.map((r) => r.values[key.atIndex])] : params,
+            ' offset 0) as x))',
+          params,
         );
-      };
       for (const table of DERIVED_TABLES) replace(table, ['t."end_at" >= d.at', 't."end_at" is null']);
     }
   } else {
@@ -389,7 +340,7 @@ function derivedSteps(
           params[at + 1] = r.w.machineId;
           for (let i = 0; i < r.values.length; i++) params[at + 2 + i] = r.values[i];
         },
-        upsertTail(table, numbered),
+        '',
         DERIVED_TYPES[table],
       ),
     );

@@ -1,0 +1,173 @@
+import type { Expression, Kysely } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import type { Database } from '../schema';
+
+// Reads of machine states from the tables the state_intervals view is made of (decision 1180): state_rows (closed,
+// keyed (m, start_at)) and state_open (one row a machine), m a machine's observation_machines id. The reads that
+// need a bound or an ordered limit read them by m: through the view, a max(), min() or `order by … limit 1` is an
+// aggregate over a union of joins, which PostgreSQL answers by reading the machine's whole history.
+
+/** A stored state row of one machine. */
+export interface StateRowOf {
+  machine_id: string;
+  start_at: number;
+  end_at: number | null;
+  state: string;
+  reason: string | null;
+}
+
+/** One machine's states wanted: those reaching into [from, to). */
+export interface StateBounds {
+  machineId: string;
+  from: number;
+  to: number;
+}
+
+const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Where a machine's closed states reaching into a range from `from` on start (decision 1076): at the last one that
+ * starts at or before `from` (a machine's states never overlap), one backward key step; `from` when none does.
+ */
+const sinceLast = (m: Expression<number>, from: Expression<number>) =>
+  sql<number>`coalesce((select max(l.start_at) from state_rows as l where l.m = ${m} and l.start_at <= ${from}), ${from})`;
+
+/**
+ * The machines' states reaching into their [from, to) (`end_at` null or after `from`, `start_at` before `to`), ordered
+ * by start: of every company's machine with the id, or of `companyId`'s only. Each machine's closed states are one
+ * range of the (m, start_at) key from the last one starting at or before `from`.
+ */
+export async function stateRowsIn(
+  db: Kysely<Database>,
+  bounds: readonly StateBounds[],
+  companyId?: string,
+): Promise<StateRowOf[]> {
+  if (bounds.length === 0) return [];
+  return (await stateRowsQuery(db, bounds, companyId).execute(db)).rows;
+}
+
+/** stateRowsIn's query, `bounds` not empty (bench/explain-state-rows.ts shows its plans). */
+export const stateRowsQuery = (db: Kysely<Database>, bounds: readonly StateBounds[], companyId?: string) => {
+  const company = companyId === undefined ? sql`` : sql` and om.company_id = ${companyId}`;
+  const m = sql.ref<number>('om.id');
+  if (isPostgres(db))
+    // Each machine's bounds a row of three array parameters and its states a lateral sub-select kept apart with
+    // `offset 0` (decision 1164: one index range each, and no plan of a hundred OR terms).
+    return sql<StateRowOf>`select om.machine_id, r.start_at, r.end_at, r.state, r.reason
+      from unnest(${bounds.map((b) => b.machineId)}::text[], ${bounds.map((b) => b.from)}::bigint[],
+        ${bounds.map((b) => b.to)}::bigint[]) as w(mid, f, t)
+      join observation_machines om on om.machine_id = w.mid${company}
+      cross join lateral (
+        select s.start_at, s.end_at, s.state, s.reason from state_rows s
+        where s.m = om.id and s.start_at >= ${sinceLast(m, sql.ref('w.f'))} and s.start_at < w.t and s.end_at > w.f
+        union all
+        select o.start_at, null::bigint, o.state, o.reason from state_open o where o.m = om.id and o.start_at < w.t
+        offset 0) r
+      order by r.start_at`;
+  // SQLite: the bounds a table of values, each machine's closed states a key range and its open state a key search.
+  const w = sql.join(bounds.map((b) => sql`(${b.machineId}, ${b.from}, ${b.to})`));
+  return sql<StateRowOf>`with w(mid, f, t) as (values ${w})
+    select om.machine_id, s.start_at, s.end_at, s.state, s.reason
+    from w join observation_machines om on om.machine_id = w.mid${company} join state_rows s on s.m = om.id
+    where s.start_at >= ${sinceLast(m, sql.ref('w.f'))} and s.start_at < w.t and s.end_at > w.f
+    union all
+    select om.machine_id, o.start_at, null, o.state, o.reason
+    from w join observation_machines om on om.machine_id = w.mid${company} join state_open o on o.m = om.id
+    where o.start_at < w.t
+    order by 2`;
+};
+
+/**
+ * The first start after `t` (`>`, or `>=` when `from` is set) of a state in `states` of the machine whose text id
+ * `machineId` names, as two expressions: among its closed states (one forward step of the (m, start_at) key from `t`,
+ * per dictionary id of the machine) and its open one. Null where there is none; the earlier of the two is the answer.
+ */
+export const firstStateFrom = (
+  machineId: Expression<string>,
+  t: Expression<number>,
+  states: readonly string[],
+  op: '>' | '>=',
+) => {
+  const of = sql.join(states.map((s) => sql`${s}`));
+  const after = sql.raw(op);
+  return {
+    closed: sql<number | null>`(select min((select s.start_at from state_rows s where s.m = sm.id
+      and s.start_at ${after} ${t} and s.state in (${of}) order by s.start_at limit 1))
+      from observation_machines sm where sm.machine_id = ${machineId})`,
+    open: sql<
+      number | null
+    >`(select min((select o.start_at from state_open o where o.m = sm.id and o.start_at ${after} ${t}
+      and o.state in (${of}))) from observation_machines sm where sm.machine_id = ${machineId})`,
+  };
+};
+
+/** The earlier of two times either of which may be absent (null). */
+export const earliest = (a: unknown, b: unknown): number | null => {
+  const times = [a, b].filter((x) => x != null).map(Number);
+  return times.length === 0 ? null : Math.min(...times);
+};
+
+/**
+ * Where downtime runs crossing `before` began and crossing `after` end, per machine: the end of its last ACTIVE state
+ * ending at or before `before` (one backward key step from it: states never overlap, so the last to end is the last to
+ * start), and the start of its first ACTIVE state at or after `after`. Null where there is none; of every company's
+ * machine with the id, or of `companyId`'s only.
+ */
+export async function activeEdges(
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  before: number,
+  after: number,
+  companyId?: string,
+): Promise<Map<string, { runStart: number | null; runEnd: number | null }>> {
+  const out = new Map<string, { runStart: number | null; runEnd: number | null }>();
+  if (machineIds.length === 0) return out;
+  const rows = await activeEdgesQuery(db, machineIds, before, after, companyId).execute();
+  for (const r of rows) {
+    const was = out.get(r.machine_id);
+    const runStart = r.run_start == null ? null : Number(r.run_start);
+    out.set(r.machine_id, {
+      runStart:
+        was?.runStart == null ? runStart : runStart == null ? was.runStart : Math.max(was.runStart, runStart),
+      runEnd: earliest(earliest(r.closed_end, r.open_end), was?.runEnd),
+    });
+  }
+  return out;
+}
+
+/** activeEdges' query: a row a dictionary id of each machine (bench/explain-state-rows.ts shows its plans). */
+export const activeEdgesQuery = (
+  db: Kysely<Database>,
+  machineIds: readonly string[],
+  before: number,
+  after: number,
+  companyId?: string,
+) => {
+  return db
+    .selectFrom('observation_machines as om')
+    .where('om.machine_id', 'in', [...machineIds])
+    .$if(companyId !== undefined, (q) => q.where('om.company_id', '=', companyId!))
+    .select([
+      'om.machine_id',
+      sql<number | null>`(select s.end_at from state_rows s where s.m = om.id and s.state = 'ACTIVE'
+        and s.start_at <= ${before} and s.end_at <= ${before} order by s.start_at desc limit 1)`.as(
+        'run_start',
+      ),
+      sql<number | null>`(select s.start_at from state_rows s where s.m = om.id and s.state = 'ACTIVE'
+        and s.start_at >= ${after} order by s.start_at limit 1)`.as('closed_end'),
+      sql<number | null>`(select o.start_at from state_open o where o.m = om.id and o.state = 'ACTIVE'
+        and o.start_at >= ${after})`.as('open_end'),
+    ]);
+};
+
+/**
+ * Where each machine's stored states begin (its first state's start), as two expressions over the machine whose text
+ * id `machineId` names: one forward key step of state_rows per dictionary id, and its open state (a machine whose only
+ * state is open).
+ */
+export const firstStateStart = (machineId: Expression<string>) => ({
+  closed: sql<number | null>`(select min((select s.start_at from state_rows s where s.m = sm.id
+    order by s.start_at limit 1)) from observation_machines sm where sm.machine_id = ${machineId})`,
+  open: sql<number | null>`(select min((select o.start_at from state_open o where o.m = sm.id))
+    from observation_machines sm where sm.machine_id = ${machineId})`,
+});
