@@ -14,14 +14,8 @@ const ROW_BYTES = 1_000;
 /** The partial days' rows kept per database handle, all companies (LRU): 8 MiB, ~8,000 rows. */
 export const EDGE_ROWS_MAX_BYTES = 8 * 1024 * 1024;
 
-interface EdgeRead {
-  rows: Rollup[];
-  /** Each machine's latest computed_at among the rows (loadRollups' `computedAt`). */
-  computedAt: Map<string, number>;
-}
-
 interface Kept {
-  read: Promise<EdgeRead>;
+  read: Promise<unknown>;
   /** Counted once the read is in (0 before). */
   bytes: number;
 }
@@ -56,10 +50,33 @@ export async function indexedRollups(
 ): Promise<Rollup[]> {
   const { computedAt, ...range } = input;
   if (input.machineIds.length === 0 || disabled.has(scope.db)) return loadRollups(scope, input);
+  const { rows, computedAt: at } = await keptWithStamp(
+    scope,
+    ['hourly', range.start, range.end, ...range.machineIds],
+    (r) => r.rows.length * ROW_BYTES,
+    () => read(scope, range),
+  );
+  if (computedAt) for (const [id, t] of at) computedAt.set(id, Math.max(t, computedAt.get(id) ?? t));
+  return rows;
+}
+
+/**
+ * `read()`'s result kept per database handle under `parts` while the company's week rows stamp holds (read
+ * before it: never older than it), counted as `bytes(result)` against the bound: for reads of hourly or day
+ * rows, which every recompute that changes them moves the stamp for (decisions 1148, 1157). Shared between
+ * callers: it must not be changed. Turned off with useEdgeRows.
+ */
+export async function keptWithStamp<T>(
+  scope: CompanyScope,
+  parts: ReadonlyArray<string | number>,
+  bytes: (result: T) => number,
+  read: () => Promise<T>,
+): Promise<T> {
+  if (disabled.has(scope.db)) return read();
   const { stamp } = await stampOf(scope);
   let handle = handles.get(scope.db);
   if (!handle) handles.set(scope.db, (handle = { kept: new Map(), bytes: 0 }));
-  const key = [scope.companyId, stamp, range.start, range.end, ...range.machineIds].join('\n');
+  const key = [scope.companyId, stamp, ...parts].join('\n');
   let kept = handle.kept.get(key);
   if (kept) {
     // Most recently used last.
@@ -67,13 +84,13 @@ export async function indexedRollups(
     handle.kept.set(key, kept);
   } else {
     const h = handle;
-    const entry: Kept = { read: read(scope, range), bytes: 0 };
+    const entry: Kept = { read: read(), bytes: 0 };
     kept = entry;
     h.kept.set(key, entry);
     entry.read.then(
-      ({ rows }) => {
+      (result) => {
         if (h.kept.get(key) !== entry) return;
-        entry.bytes = rows.length * ROW_BYTES;
+        entry.bytes = bytes(result as T);
         h.bytes += entry.bytes;
         // A read over half the bound is not kept (it would push out everything else); then the oldest go.
         if (entry.bytes > EDGE_ROWS_MAX_BYTES / 2) drop(h, key);
@@ -85,12 +102,13 @@ export async function indexedRollups(
       () => drop(h, key), // a failed read is not kept: the next call reads again
     );
   }
-  const { rows, computedAt: at } = await kept.read;
-  if (computedAt) for (const [id, t] of at) computedAt.set(id, Math.max(t, computedAt.get(id) ?? t));
-  return rows;
+  return (await kept.read) as T;
 }
 
-async function read(scope: CompanyScope, range: { machineIds: string[]; start: number; end: number }) {
+async function read(
+  scope: CompanyScope,
+  range: { machineIds: string[]; start: number; end: number },
+): Promise<{ rows: Rollup[]; computedAt: Map<string, number> }> {
   const computedAt = new Map<string, number>();
   const rows = await loadRollups(scope, { ...range, computedAt });
   return { rows, computedAt };

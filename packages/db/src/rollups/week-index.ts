@@ -9,6 +9,7 @@ import {
   weeksAndDays,
 } from './days';
 import type { Ranges } from './days';
+import { keptWithStamp } from './edge-rows';
 import { earliestRecomputeSince } from './version';
 import { stampOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
@@ -339,12 +340,22 @@ export async function indexedRollupCells(
   const { weeks, days } = weeksAndDays(input.clock, input.cellStarts, input);
   if (input.machineIds.length === 0 || weeks.length === 0 || disabled.has(scope.db))
     return loadRollupCells(scope, input);
-  const [index, dayParts] = await Promise.all([
+  // The partial weeks' day rows, parsed, kept under the same stamp (decision 1183).
+  const [index, dayRows] = await Promise.all([
     weekIndex(scope),
-    days.length > 0 ? seriesRows(scope, 'rollup_days', input.machineIds, days) : Promise.resolve([]),
+    days.length > 0
+      ? keptWithStamp(
+          scope,
+          ['days', ...days.flatMap((d) => [d.start, d.end]), '', ...input.machineIds],
+          (rows) => [...rows.values()].reduce((n, list) => n + list.length, 0) * ROW_BYTES,
+          async () => {
+            const parts = await seriesRows(scope, 'rollup_days', input.machineIds, days);
+            return new Map(parts.map((p) => [p.machine_id, JSON.parse(p.rows) as IndexedRow[]]));
+          },
+        )
+      : new Map<string, IndexedRow[]>(),
   ]);
   if (!index) return loadRollupCells(scope, input);
-  const dayRows = new Map(dayParts.map((p) => [p.machine_id, JSON.parse(p.rows) as IndexedRow[]]));
   const series = new Map<string, RollupSeries>();
   const computedAt = new Map<string, number>();
   for (const id of input.machineIds) {
@@ -387,12 +398,31 @@ export async function indexedDowntimeByReason(
     reasonsDisabled.has(scope.db)
   )
     return loadRollupDayDowntimeByReason(scope, input);
-  // The partial weeks' day rows first, then the whole weeks, as loadRollupDayDowntimeByReason adds them.
+  // The partial weeks' day rows first, then the whole weeks, as loadRollupDayDowntimeByReason adds them; the
+  // partial weeks' sums kept under the same stamp (decision 1183).
   const out: Record<string, DowntimeMs> = {};
-  const [index] = await Promise.all([
+  const shifts = input.shiftIds ? [...input.shiftIds].sort() : null;
+  const [index, partial] = await Promise.all([
     weekIndex(scope, true),
-    days.length > 0 ? addStoredDowntimeByReason(scope, 'rollup_days', input, days, out) : null,
+    days.length > 0
+      ? keptWithStamp(
+          scope,
+          [
+            'reasons',
+            ...days.flatMap((d) => [d.start, d.end]),
+            shifts ? shifts.join(',') : '*',
+            ...input.machineIds,
+          ],
+          (sums) => 100 * Object.keys(sums).length,
+          async () => {
+            const sums: Record<string, DowntimeMs> = {};
+            await addStoredDowntimeByReason(scope, 'rollup_days', input, days, sums);
+            return sums;
+          },
+        )
+      : null,
   ]);
+  if (partial) addDowntimeByReasonInto(out, partial);
   if (!index) {
     await addStoredDowntimeByReason(scope, 'rollup_weeks', input, weeks, out);
     return out;
