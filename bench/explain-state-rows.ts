@@ -57,7 +57,7 @@ try {
   const q = db
     .selectFrom('observation_machines as x')
     .where('x.machine_id', 'in', ids)
-    .select(['x.machine_id', first.closed.as('closed'), first.open.as('open')]);
+    .select(['x.machine_id', first.as('first')]);
   console.log('first states', (await q.execute()).slice(0, 2));
   await explain(q.compile());
 } finally {

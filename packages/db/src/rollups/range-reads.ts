@@ -35,8 +35,7 @@ export async function loadMonitoredFrom(
       >`(select min((select r.ts from observation_rows r where r.m = om.id order by r.ts limit 1))
         from observation_machines om where om.machine_id = ${sql.ref('m.id')})`.as('observed'),
       // The first state row, one key step (decision 1180), where min() through the state_intervals view would read them all.
-      firstStateStart(sql.ref('m.id')).closed.as('derived'),
-      firstStateStart(sql.ref('m.id')).open.as('derived_open'),
+      firstStateStart(sql.ref('m.id')).as('derived'),
       eb
         .selectFrom('part_adjustments as p')
         .whereRef('p.machine_id', '=', 'm.id')
@@ -46,7 +45,7 @@ export async function loadMonitoredFrom(
     ])
     .execute();
   for (const r of rows) {
-    const times = [r.observed, r.derived, r.derived_open, r.counted].filter((t) => t != null).map(Number);
+    const times = [r.observed, r.derived, r.counted].filter((t) => t != null).map(Number);
     if (times.length > 0) out.set(r.id, Math.min(...times));
   }
   return out;

@@ -161,13 +161,11 @@ export const activeEdgesQuery = (
 };
 
 /**
- * Where each machine's stored states begin (its first state's start), as two expressions over the machine whose text
- * id `machineId` names: one forward key step of state_rows per dictionary id, and its open state (a machine whose only
- * state is open).
+ * Where each machine's stored states begin (its first state's start), over the machine whose text id `machineId`
+ * names: per dictionary id one forward key step of state_rows, or its open state when it has no closed one (a
+ * machine's closed states all start before its open one).
  */
-export const firstStateStart = (machineId: Expression<string>) => ({
-  closed: sql<number | null>`(select min((select s.start_at from state_rows s where s.m = sm.id
-    order by s.start_at limit 1)) from observation_machines sm where sm.machine_id = ${machineId})`,
-  open: sql<number | null>`(select min((select o.start_at from state_open o where o.m = sm.id))
-    from observation_machines sm where sm.machine_id = ${machineId})`,
-});
+export const firstStateStart = (machineId: Expression<string>) =>
+  sql<number | null>`(select min(coalesce((select s.start_at from state_rows s where s.m = sm.id
+    order by s.start_at limit 1), (select o.start_at from state_open o where o.m = sm.id)))
+    from observation_machines sm where sm.machine_id = ${machineId})`;

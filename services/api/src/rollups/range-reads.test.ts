@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
-import { loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
+import { loadDowntimeFacts, loadMonitoredFrom, loadRollupSources } from '@takt/db/rollups';
 import { aCompany, aMachine } from '../testing/builders';
 import { MIN, someStates } from '../testing/downtime-builders';
 import { apiPerTest } from '../testing/report-plant';
@@ -70,6 +70,16 @@ describe.each(DIALECTS)('range reads on %s', (dialect) => {
       [at(4000), null, 'ACTIVE'],
     ]);
     expect(both.intervals.filter((r) => r.machine_id === machine)).toEqual(facts.intervals);
+
+    // Monitored life from the first state (closed, or the open one of a machine with no other).
+    const drill = await aMachine(db, company, { name: 'Drill' });
+    await someStates(db, company, drill, [[at(500), null, 'INACTIVE']]);
+    expect(await loadMonitoredFrom(db, [machine, drill])).toEqual(
+      new Map([
+        [machine, at(0)],
+        [drill, at(500)],
+      ]),
+    );
 
     const source = (await loadRollupSources(db, [machine, other], range, { now: NOW })).get(machine)!;
     expect(source.intervals.map((r) => [r.start, r.end, r.state])).toEqual([
