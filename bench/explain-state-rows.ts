@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import { freshDb } from '@takt/db/testing';
 import { activeEdgesQuery, firstStateStart, stateRowsQuery } from '../packages/db/src/rollups/state-reads';
+import { planLines, series } from './support/explain';
 
 const dialect = (process.argv[2] ?? 'postgres') as 'postgres' | 'sqlite';
 const t = await freshDb(dialect);
@@ -18,14 +19,10 @@ const explain = async (c: CompiledQuery) => {
     ...c,
     sql: (pg ? 'explain (analyze, buffers, costs off, timing off) ' : 'explain query plan ') + c.sql,
   });
-  for (const row of r.rows as Array<Record<string, unknown>>)
-    console.log(pg ? row['QUERY PLAN'] : `${String(row.id)} ${String(row.parent)} ${String(row.detail)}`);
+  for (const line of planLines(pg, r.rows)) console.log(line);
 };
 try {
-  const upTo = (n: number, name: string) =>
-    pg
-      ? `select generate_series(0, ${n - 1}) as ${name}`
-      : `with recursive s(${name}) as (select 0 union all select ${name} + 1 from s where ${name} < ${n - 1}) select ${name} from s`;
+  const upTo = (n: number, name: string) => series(pg, n, name);
   await sql`insert into observation_machines (company_id, machine_id) select 'c', 'machine-' || x from (${sql.raw(upTo(200, 'x'))}) g`.execute(
     db,
   );
