@@ -163,9 +163,11 @@ export const activeEdgesQuery = (
 /**
  * Where each machine's stored states begin (its first state's start), over the machine whose text id `machineId`
  * names: per dictionary id one forward key step of state_rows, or its open state when it has no closed one (a
- * machine's closed states all start before its open one).
+ * machine's closed states all start before its open one). Of the machine under `companyId` only, when given.
  */
-export const firstStateStart = (machineId: Expression<string>) =>
+export const firstStateStart = (machineId: Expression<string>, companyId?: Expression<string>) =>
   sql<number | null>`(select min(coalesce((select s.start_at from state_rows s where s.m = sm.id
     order by s.start_at limit 1), (select o.start_at from state_open o where o.m = sm.id)))
-    from observation_machines sm where sm.machine_id = ${machineId})`;
+    from observation_machines sm where sm.machine_id = ${machineId}${
+      companyId === undefined ? sql`` : sql` and sm.company_id = ${companyId}`
+    })`;

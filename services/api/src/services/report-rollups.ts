@@ -355,7 +355,7 @@ async function hourlyRows(
       }),
     ),
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
-    Promise.all(edgeList.map((e) => loadRollupSources(ctx.scope.db, e.ids, e.edge, { now: ctx.now }))),
+    Promise.all(edgeList.map((e) => loadRollupSources(ctx.scope, e.ids, e.edge, { now: ctx.now }))),
   ]);
   const readOf = new Map(groups.map(([start], i) => [start, groupBy(read[i]!, (r) => r.machineId)]));
   const sourceOf = new Map(edgeList.map((e, i) => [`${e.edge.start}:${e.edge.end}`, edgeSources[i]!]));
