@@ -176,5 +176,5 @@ async function oldAgainstNew(
         `  ${label.padEnd(18)} ${kind.padEnd(7)} wall ${o.toFixed(0).padStart(5)} -> ${n.toFixed(0).padStart(5)} ms (${(n / o).toFixed(2)}), cpu ${oc.toFixed(0).padStart(5)} -> ${nc.toFixed(0).padStart(5)} ms (${(nc / oc).toFixed(2)}), answers equal, load ${loadavg()[0]!.toFixed(1)}`,
       );
     }
-  await oldDb.close();
+  await oldH.close();
 }

@@ -36,7 +36,7 @@ const sinceLast = (m: Expression<number>, from: Expression<number>) =>
  * The machines' states reaching into their [from, to) (`end_at` null or after `from`, `start_at` before `to`) of
  * `companyId`'s machines (decision 1130: one dictionary id a machine): each machine's states in time order, machine
  * after machine in the order of `bounds`. Each machine's closed states are one range of the (m, start_at) key from the
- * last one starting at or before `from`, read as one JSON array a machine (decision 1186: a month of 100 machines is
+ * last one starting at or before `from`, read as one flat JSON array a machine (decision 1186: a month of 100 machines is
  * ~210,000 rows, which the drivers built as objects 1.5-2.7 times slower than JSON.parse takes the arrays apart);
  * its open state, which starts after all its closed ones, comes last.
  */
@@ -49,9 +49,18 @@ export async function stateRowsIn(
   const out: StateRowOf[] = [];
   for (const r of (await stateRowsQuery(db, bounds, companyId).execute(db)).rows) {
     const machine_id = r.machine_id;
-    if (r.closed != null)
-      for (const [start, end, state, reason] of JSON.parse(r.closed) as PackedState[])
-        out.push({ machine_id, start_at: Number(start), end_at: Number(end), state, reason });
+    if (r.closed != null) {
+      // Flat: start, end, state, reason, start, … (no array a state).
+      const a = JSON.parse(r.closed) as Array<number | string | null>;
+      for (let i = 0; i + 3 < a.length; i += 4)
+        out.push({
+          machine_id,
+          start_at: Number(a[i]),
+          end_at: Number(a[i + 1]),
+          state: a[i + 2] as string,
+          reason: a[i + 3] as string | null,
+        });
+    }
     if (r.open_state != null)
       out.push({
         machine_id,
@@ -64,10 +73,10 @@ export async function stateRowsIn(
   return out;
 }
 
-/** A closed state as stateRowsQuery packs it: start, end, state, reason. */
-type PackedState = [number | string, number | string, string, string | null];
-
-/** stateRowsQuery's row: a machine's closed states (JSON of PackedState) and its open state, if any reaches in. */
+/**
+ * stateRowsQuery's row: a machine's closed states, a flat JSON array of start, end, state and reason of each in time
+ * order (null when none reaches in), and its open state if it reaches in.
+ */
 interface PackedStates {
   machine_id: string;
   closed: string | null;
@@ -90,7 +99,10 @@ export const stateRowsQuery = (db: Kysely<Database>, bounds: readonly StateBound
     // Each machine's bounds a row of three array parameters (decision 1164: one index range each, and no plan of a
     // hundred OR terms), its closed states aggregated by a sub-select.
     return sql<PackedStates>`select om.machine_id,
-        ${closedOf(sql`json_agg(json_build_array(s.start_at, s.end_at, s.state, s.reason) order by s.start_at)::text`)} as closed,
+        ${closedOf(
+          sql`'[' || string_agg(s.start_at || ',' || s.end_at || ',' || to_json(s.state)::text || ','
+            || coalesce(to_json(s.reason)::text, 'null'), ',' order by s.start_at) || ']'`,
+        )} as closed,
         o.start_at as open_start, o.state as open_state, o.reason as open_reason
       from unnest(${bounds.map((b) => b.machineId)}::text[], ${bounds.map((b) => b.from)}::bigint[],
         ${bounds.map((b) => b.to)}::bigint[]) with ordinality as w(mid, f, t, n)
@@ -101,7 +113,10 @@ export const stateRowsQuery = (db: Kysely<Database>, bounds: readonly StateBound
   const w = sql.join(bounds.map((b, n) => sql`(${b.machineId}, ${b.from}, ${b.to}, ${n})`));
   return sql<PackedStates>`with w(mid, f, t, n) as (values ${w})
     select om.machine_id,
-      ${closedOf(sql`json_group_array(json_array(s.start_at, s.end_at, s.state, s.reason) order by s.start_at)`)} as closed,
+      ${closedOf(
+        sql`'[' || group_concat(s.start_at || ',' || s.end_at || ',' || json_quote(s.state) || ','
+          || json_quote(s.reason), ',' order by s.start_at) || ']'`,
+      )} as closed,
       o.start_at as open_start, o.state as open_state, o.reason as open_reason
     from w join observation_machines om on om.machine_id = w.mid${company}
     left join state_open o on o.m = om.id and o.start_at < w.t

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
-import { DIALECTS } from '@takt/db/testing';
-import { loadDowntimeFacts, loadMonitoredFrom, loadRollupSources } from '@takt/db/rollups';
+import { AWKWARD_TEXT, DIALECTS } from '@takt/db/testing';
+import { loadDowntimeFacts, loadMonitoredFrom, loadRollupSources, stateRowsIn } from '@takt/db/rollups';
 import { aCompany, aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, MIN, someStates } from '../testing/downtime-builders';
 import { apiPerTest } from '../testing/report-plant';
@@ -153,5 +153,52 @@ describe.each(DIALECTS)('range reads on %s', (dialect) => {
     ]);
     expect(source.spindle ?? []).toEqual([]);
     expect(await loadMonitoredFrom(db, [machine])).toEqual(new Map([[machine, at(0)]]));
+  });
+
+  it('reads states and reasons of any text back as stored (each machine packed as one JSON array, decision 1186)', async () => {
+    const { db } = api.h.t;
+    const company = await aCompany(db);
+    const machine = await aMachine(db, company, { name: 'Lathe' });
+    const other = await aMachine(db, company, { name: 'Mill' });
+    const texts = [...AWKWARD_TEXT, 'emoji 🛠️', "\\u0000 and \\ and 'single'"];
+    const rows = texts.map((reason, i) => ({
+      machine_id: machine,
+      start_at: at(i * 10),
+      end_at: at(i * 10 + 10),
+      state: reason === null ? 'ACTIVE' : `STATE ${reason}`,
+      reason,
+    }));
+    await companyScope(db, company.id)
+      .insertInto('state_intervals', [
+        ...rows,
+        { machine_id: machine, start_at: at(texts.length * 10), end_at: null, state: 'x,"y"', reason: 'a"b' },
+        { machine_id: other, start_at: at(5), end_at: null, state: 'INACTIVE', reason: null },
+      ])
+      .execute();
+    const read = await stateRowsIn(
+      db,
+      [
+        { machineId: other, from: at(0), to: at(1000) },
+        { machineId: machine, from: at(0), to: at(1000) },
+      ],
+      company.id,
+    );
+    // In the order of the bounds, each machine's states in time order, its open one last.
+    expect(read).toEqual([
+      { machine_id: other, start_at: at(5), end_at: null, state: 'INACTIVE', reason: null },
+      ...rows,
+      { machine_id: machine, start_at: at(texts.length * 10), end_at: null, state: 'x,"y"', reason: 'a"b' },
+    ]);
+    // None reaching in: no rows, and another company reads none of them.
+    expect(await stateRowsIn(db, [{ machineId: machine, from: at(5000), to: at(5001) }], company.id)).toEqual(
+      [{ machine_id: machine, start_at: at(texts.length * 10), end_at: null, state: 'x,"y"', reason: 'a"b' }],
+    );
+    expect(await stateRowsIn(db, [{ machineId: machine, from: at(0), to: at(5) }], company.id)).toEqual([
+      rows[0],
+    ]);
+    const stranger = await aCompany(db);
+    expect(await stateRowsIn(db, [{ machineId: machine, from: at(0), to: at(1000) }], stranger.id)).toEqual(
+      [],
+    );
   });
 });
