@@ -1,8 +1,9 @@
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Annotation, AnnotationType } from '@takt/domain';
 import type { Database, FlagSpansTable } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
+import { annotationsIn } from './annotation-reads';
 import { activeEdges, firstStateStart, stateRowsIn } from './state-reads';
 import type { StateRowOf } from './state-reads';
 
@@ -197,53 +198,13 @@ export async function loadDowntimeFacts(
       },
     ]),
   );
-  const chunks = chunksOf(ids, BOUNDS_CHUNK);
-  // One query a chunk of machines, each read over its own bounds: rows that start before the bounds end and
-  // reach back into them (`reaches`).
-  const inBounds = <T extends 'state_intervals' | 'annotations'>(
-    eb: ExpressionBuilder<Database, T>,
-    chunk: readonly string[],
-    reaches: (b: { from: number; to: number }, id: string) => Expression<SqlBool>,
-  ) =>
-    eb.or(
-      chunk.map((id) => {
-        const b = bounds.get(id)!;
-        return eb.and([
-          eb(sql.ref('machine_id'), '=', id),
-          eb(sql.ref('start_at'), '<', b.to),
-          reaches(b, id),
-        ]);
-      }),
-    );
+  const chunks = chunksOf(ids, BOUNDS_CHUNK).map((chunk) =>
+    chunk.map((machineId) => ({ machineId, ...bounds.get(machineId)! })),
+  );
+  // One query a chunk of machines for each, each machine read over its own bounds.
   const [intervals, annotationRows] = await Promise.all([
-    Promise.all(
-      chunks.map((chunk) =>
-        stateRowsIn(
-          db,
-          chunk.map((machineId) => ({ machineId, ...bounds.get(machineId)! })),
-          companyId,
-        ),
-      ),
-    ).then((parts) => parts.flat()),
-    Promise.all(
-      chunks.map((chunk) =>
-        db
-          .selectFrom('annotations')
-          .selectAll()
-          .where('company_id', '=', companyId)
-          .where((eb) =>
-            inBounds(eb, chunk, (b) =>
-              eb.or([
-                eb.and([eb('end_at', 'is', null), eb('start_at', '>=', b.from)]),
-                eb('end_at', '>', b.from),
-              ]),
-            ),
-          )
-          .orderBy('start_at')
-          .orderBy('created_at')
-          .execute(),
-      ),
-    ).then((parts) => parts.flat()),
+    Promise.all(chunks.map((chunk) => stateRowsIn(db, chunk, companyId))).then((parts) => parts.flat()),
+    Promise.all(chunks.map((chunk) => annotationsIn(db, chunk, companyId))).then((parts) => parts.flat()),
   ]);
   const typeIds = [
     ...new Set(annotationRows.flatMap((r) => (r.annotation_type_id ? [r.annotation_type_id] : []))),

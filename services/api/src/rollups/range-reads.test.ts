@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
 import { AWKWARD_TEXT, DIALECTS } from '@takt/db/testing';
+import { toAnnotation } from '@takt/db';
 import { loadDowntimeFacts, loadMonitoredFrom, loadRollupSources, stateRowsIn } from '@takt/db/rollups';
 import { aCompany, aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, MIN, someStates } from '../testing/downtime-builders';
@@ -200,5 +201,42 @@ describe.each(DIALECTS)('range reads on %s', (dialect) => {
     expect(await stateRowsIn(db, [{ machineId: machine, from: at(0), to: at(1000) }], stranger.id)).toEqual(
       [],
     );
+  });
+
+  it('reads annotations of any message back as stored, each machine its own in start then creation order', async () => {
+    const { db } = api.h.t;
+    const company = await aCompany(db);
+    const machine = await aMachine(db, company, { name: 'Lathe' });
+    const other = await aMachine(db, company, { name: 'Mill' });
+    await someStates(db, company, machine, [[at(0), null, 'INACTIVE']]);
+    await someStates(db, company, other, [[at(0), null, 'INACTIVE']]);
+    const reason = await aDowntimeReason(db, company, { name: 'Ours' });
+    const messages = [...AWKWARD_TEXT, 'emoji 🛠️', "\\u0000 and \\ and 'single'"];
+    for (const [i, message] of messages.entries())
+      await anAnnotation(db, company, {
+        machineId: i % 2 === 0 ? machine : other,
+        start: at(10 * i),
+        end: i % 3 === 0 ? null : at(10 * i + 5),
+        typeId: i % 4 === 0 ? null : reason.id,
+        planned: i % 5 === 0 ? null : i % 5 === 1,
+        setup: i % 7 === 0,
+        message,
+      });
+    const facts = await loadDowntimeFacts({ db, companyId: company.id }, [other, machine], {
+      start: at(0),
+      end: at(1000),
+    });
+    const listed = await companyScope(db, company.id)
+      .selectFrom('annotations')
+      .selectAll()
+      .orderBy('start_at')
+      .execute();
+    const of = (id: string) => listed.filter((r) => r.machine_id === id).map(toAnnotation);
+    // Open annotations before a machine's bounds are left out as before: its states begin at 0, so none here.
+    expect(facts.annotations).toEqual([...of(other), ...of(machine)]);
+    expect(facts.annotations.map((a) => a.message)).toEqual([
+      ...messages.filter((_, i) => i % 2 === 1),
+      ...messages.filter((_, i) => i % 2 === 0),
+    ]);
   });
 });
