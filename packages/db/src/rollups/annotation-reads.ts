@@ -11,7 +11,7 @@ import type { StateBounds } from './state-reads';
  * `from`, or open and starting at or after it: an open one from before belongs to an earlier period), each machine's
  * ordered by start then creation, machine after machine in the order of `bounds`. Each machine's are one range of its
  * (machine_id, start_at) index read as one flat JSON array (decision 1186: a categorized month of 100 machines is
- * ~95,000 annotations, which the drivers built as row objects of every column).
+ * ~74,000 annotations, which the drivers built as row objects of every column).
  */
 export async function annotationsIn(
   db: Kysely<Database>,
