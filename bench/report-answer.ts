@@ -39,6 +39,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const load = () => loadavg()[0]!.toFixed(1);
 
 const h = await apiHarness(DIALECT, NOW);
+let closeOld = async () => {};
 try {
   const db = h.t.db;
   const plant = await aYearOfRollups(h, MACHINES, DAYS, NOW);
@@ -52,14 +53,20 @@ try {
   type OldApi = {
     apiHarnessOn: (t: typeof h.t, start: number) => ApiHarness;
     useSharedAnswers: (db: object, on: boolean) => void;
+    openDb: (url: string) => { db: typeof h.t.db; close: () => Promise<void> };
   };
   const oldApi = OLD
     ? ({
         ...(await import(`${OLD}/services/api/src/testing/app.ts`)),
         ...(await import(`${OLD}/services/api/src/services/report-shared.ts`)),
+        ...(await import(`${OLD}/packages/db/src/connect.ts`)),
       } as OldApi)
     : null;
-  const oldH = oldApi ? oldApi.apiHarnessOn(h.t, NOW) : h;
+  // Its own handle, opened by its own modules: its kysely's classes are its own (a dialect check such as
+  // `adapter instanceof PostgresAdapter` fails on a handle of this tree's kysely, decision 1185).
+  const oldDb = oldApi ? { ...h.t, ...oldApi.openDb(h.t.url), cleanup: async () => undefined } : null;
+  if (oldDb) closeOld = oldDb.close;
+  const oldH = oldApi && oldDb ? oldApi.apiHarnessOn(oldDb, NOW) : h;
   const text = async (res: Response) => {
     if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
     return res.text();
@@ -103,7 +110,7 @@ try {
   const all = [...callsOver('', start, end), ...callsOver(' 10:17→18:43', MID_START, MID_END)];
   const calls = all.filter(([name]) => !ONLY || ONLY.test(name));
   useSharedAnswers(db, false); // computed answers only
-  oldApi?.useSharedAnswers(db, false);
+  if (oldDb) oldApi?.useSharedAnswers(oldDb.db, false);
   console.log(
     `${DIALECT}: ${MACHINES} machines × ${DAYS} days (seeded in ${(plant.seedMs / 1000).toFixed(0)} s)`,
   );
@@ -172,6 +179,7 @@ try {
   if (!oldApi && !ONLY) console.log(`  ${'reports/oee, index cold'.padEnd(36)} ${await interleaved(cold)}`);
 } finally {
   useReasonIndex(h.t.db, true);
+  await closeOld();
   await h.close();
 }
 
