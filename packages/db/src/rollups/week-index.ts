@@ -330,19 +330,19 @@ function firstAtOrAfter(rows: ReadonlyArray<readonly unknown[]>, at: number, t: 
 
 /**
  * loadRollupCells, its whole weeks sliced from the company's week index (decision 1157) and the rest read
- * from the day rows: the same series and computed-at. Without the index (turned off, or the company's week
- * rows over the bound) it is loadRollupCells.
+ * from the day rows (kept under the stamp): the same series and computed-at. Without the index (turned off, or
+ * the company's week rows over the bound, when it has whole weeks) it is loadRollupCells.
  */
 export async function indexedRollupCells(
   scope: CompanyScope,
   input: Parameters<typeof loadRollupCells>[1],
 ): ReturnType<typeof loadRollupCells> {
   const { weeks, days } = weeksAndDays(input.clock, input.cellStarts, input);
-  if (input.machineIds.length === 0 || weeks.length === 0 || disabled.has(scope.db))
-    return loadRollupCells(scope, input);
-  // The partial weeks' day rows, parsed, kept under the same stamp (decision 1183).
+  if (input.machineIds.length === 0 || disabled.has(scope.db)) return loadRollupCells(scope, input);
+  // The partial weeks' day rows, parsed, kept under the same stamp (decision 1183); without whole weeks (cells by
+  // day: a month by day) every day row, kept the same way (decision 1185).
   const [index, dayRows] = await Promise.all([
-    weekIndex(scope),
+    weeks.length > 0 ? weekIndex(scope) : null,
     days.length > 0
       ? keptWithStamp(
           scope,
@@ -355,12 +355,12 @@ export async function indexedRollupCells(
         )
       : new Map<string, IndexedRow[]>(),
   ]);
-  if (!index) return loadRollupCells(scope, input);
+  if (!index && weeks.length > 0) return loadRollupCells(scope, input);
   const series = new Map<string, RollupSeries>();
   const computedAt = new Map<string, number>();
   for (const id of input.machineIds) {
     const list: IndexedRow[] = [...(dayRows.get(id) ?? [])];
-    for (const r of slices(index.byMachine.get(id) ?? [], 1, weeks)) list.push(r);
+    if (index) for (const r of slices(index.byMachine.get(id) ?? [], 1, weeks)) list.push(r);
     if (list.length === 0) continue;
     list.sort((a, b) => a[1] - b[1]);
     let latest = Number.NEGATIVE_INFINITY;
