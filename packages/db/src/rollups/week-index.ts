@@ -53,6 +53,11 @@ interface WeekIndex {
   reasons: Promise<Map<string, ReasonRow[]>> | null;
   /** An incremental reload's reasons (the kept ones and the changed machines'), attached once it is installed. */
   reasonsFrom?: Promise<Map<string, ReasonRow[]>>;
+  /**
+   * The whole weeks' downtime by reason summed from `reasons`, by weeks, shift selection and machines (decision 1185:
+   * the waterfall added ~10,000 reason maps a call for a year of 100 machines); at most REASON_SUMS, oldest first.
+   */
+  reasonSums: Map<string, Readonly<Record<string, DowntimeMs>>>;
   bytes: number;
 }
 
@@ -60,6 +65,8 @@ interface WeekIndex {
 const ROW_BYTES = 200;
 /** What one row's reasons are taken to hold (a 3-element array and a map of a few reasons). */
 const REASON_ROW_BYTES = 300;
+/** The whole weeks' reason sums an index keeps (a few reasons each). */
+const REASON_SUMS = 32;
 /** The week rows kept per database handle, all companies (LRU): 32 MiB, ~168,000 rows (~1,000 machine-years). */
 export const WEEK_INDEX_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -188,6 +195,7 @@ async function loadIndex(scope: CompanyScope, at: Stamp): Promise<WeekIndex> {
     byMachine: new Map(),
     totals: new Map(),
     reasons: null,
+    reasonSums: new Map(),
     bytes: 0,
   };
   await readMachines(scope, index, null);
@@ -240,6 +248,7 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
     byMachine: new Map(kept.byMachine),
     totals: new Map(kept.totals),
     reasons: null,
+    reasonSums: new Map(),
     bytes: 0,
   };
   for (const id of changed) {
@@ -428,9 +437,28 @@ export async function indexedDowntimeByReason(
     return out;
   }
   const reasons = await reasonsOf(scope, index);
-  const shiftIds = input.shiftIds;
-  for (const id of input.machineIds)
-    for (const [, shiftId, byReason] of slices(reasons.get(id) ?? [], 0, weeks))
-      if (!shiftIds || shiftIds.has(shiftId)) addDowntimeByReasonInto(out, byReason);
+  const key = [
+    ...weeks.map((w) => `${w.start}-${w.end}`),
+    '',
+    shifts ? shifts.join(',') : '*',
+    ...input.machineIds,
+  ];
+  const k = key.join('\n');
+  let sums = index.reasonSums.get(k);
+  if (!sums) {
+    const whole: Record<string, DowntimeMs> = {};
+    const shiftIds = input.shiftIds;
+    for (const id of input.machineIds)
+      for (const [, shiftId, byReason] of slices(reasons.get(id) ?? [], 0, weeks))
+        if (!shiftIds || shiftIds.has(shiftId)) addDowntimeByReasonInto(whole, byReason);
+    // Mutates the index's memo (the same sums for every caller at this index): oldest out first.
+    index.reasonSums.set(k, (sums = whole));
+    for (const [old] of index.reasonSums) {
+      if (index.reasonSums.size <= REASON_SUMS) break;
+      index.reasonSums.delete(old);
+    }
+  }
+  // Sums of whole milliseconds: added after the partial weeks' as before, the order changes nothing.
+  addDowntimeByReasonInto(out, sums);
   return out;
 }
