@@ -65,6 +65,19 @@ interface WeekIndex {
 const ROW_BYTES = 200;
 /** What one row's reasons are taken to hold (a 3-element array and a map of a few reasons). */
 const REASON_ROW_BYTES = 300;
+/**
+ * Cells packed by indexedRollupCells (decision 1185), by their source: the week index (or, without whole weeks, the
+ * kept day rows), each good for one stamp, then by weeks, days and machines, with the day rows they were packed with
+ * (kept under the stamp too: a different read is a different stamp). A year of 100 machines is ~2 MB of columns.
+ */
+const packedCells = new WeakMap<
+  object,
+  Map<string, { dayRows: object; series: Map<string, RollupSeries>; computedAt: Map<string, number> }>
+>();
+/** The packed cells kept per source. */
+const PACKED_CELLS = 4;
+/** The day rows of cells without partial weeks (one object, so packed cells of whole weeks only are found again). */
+const NO_DAY_ROWS: ReadonlyMap<string, IndexedRow[]> = new Map();
 /** The whole weeks' reason sums an index keeps (a few reasons each). */
 const REASON_SUMS = 32;
 /** The week rows kept per database handle, all companies (LRU): 32 MiB, ~168,000 rows (~1,000 machine-years). */
@@ -362,9 +375,22 @@ export async function indexedRollupCells(
             return new Map(parts.map((p) => [p.machine_id, JSON.parse(p.rows) as IndexedRow[]]));
           },
         )
-      : new Map<string, IndexedRow[]>(),
+      : NO_DAY_ROWS,
   ]);
   if (!index && weeks.length > 0) return loadRollupCells(scope, input);
+  // Packed once per source (decision 1185): the callers get their own maps, the series shared (read only).
+  const source: object = index ?? dayRows;
+  let memo = packedCells.get(source);
+  if (!memo) packedCells.set(source, (memo = new Map()));
+  const key = [
+    ...weeks.flatMap((w) => [w.start, w.end]),
+    '',
+    ...days.flatMap((d) => [d.start, d.end]),
+    '',
+    ...input.machineIds,
+  ].join('\n');
+  const hit = memo.get(key);
+  if (hit?.dayRows === dayRows) return { series: new Map(hit.series), computedAt: new Map(hit.computedAt) };
   const series = new Map<string, RollupSeries>();
   const computedAt = new Map<string, number>();
   for (const id of input.machineIds) {
@@ -377,7 +403,13 @@ export async function indexedRollupCells(
     computedAt.set(id, latest);
     series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
   }
-  return { series, computedAt };
+  // Mutates the source's memo: the oldest out first.
+  memo.set(key, { dayRows, series, computedAt });
+  for (const [k] of memo) {
+    if (memo.size <= PACKED_CELLS) break;
+    memo.delete(k);
+  }
+  return { series: new Map(series), computedAt: new Map(computedAt) };
 }
 
 /** The rows of `rows` (by start, the start at `at`) starting in `ranges`. */
