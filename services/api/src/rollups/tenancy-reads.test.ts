@@ -5,7 +5,7 @@ import { loadRollupSources, recomputeRollups } from '@takt/db/rollups';
 import { aCompany, aMachine } from '../testing/builders';
 import { MIN, someStates } from '../testing/downtime-builders';
 import { madeParts } from '../testing/parts-builders';
-import { apiPerTest } from '../testing/report-plant';
+import { aReportTenant, apiPerTest } from '../testing/report-plant';
 
 // Decision 1130: the same machine id under another company is another machine (a gateway or adapter of another
 // company may report an id this company also has). A company's reads and writes of a machine's derived rows (the
@@ -35,6 +35,23 @@ describe.each(DIALECTS)('reads of a machine id two companies store on %s', (dial
     const within = new Map([[machine, { start: at(5), end: at(50) }]]);
     const spans = (await loadRollupSources(of, [machine], range, { now: NOW, within })).get(machine)!;
     expect((spans.cycles ?? []).map((c) => [c.end, c.count])).toEqual([[at(10), 3]]);
+  });
+
+  it("answers a company's cycles report with its own parts of the machine", async () => {
+    const { db } = api.h.t;
+    const me = await aReportTenant(api.h, []);
+    const theirs = await aCompany(db);
+    const machine = await aMachine(db, me.company, { name: 'Lathe' });
+    await madeParts(db, me.company, machine, at(10), 3);
+    await madeParts(db, theirs, machine, at(20), 70);
+    const res = await api.h.get(
+      `/api/reports/cycles?start=${at(0)}&end=${at(100)}&machineId=${machine}`,
+      me.cookie,
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { parts: { total: number }; cycles: Array<{ timestamp: number }> };
+    expect(body.parts.total).toBe(3);
+    expect(body.cycles.map((c) => c.timestamp)).toEqual([at(10)]);
   });
 
   it("re-derives a manual work center's states without touching another company's of the same id", async () => {
