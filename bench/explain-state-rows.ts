@@ -1,13 +1,18 @@
 // Plans of the state reads by machine (decision 1180): 200 machines × 4,000 closed states (ACTIVE every other one) and
 // an open state each, 50 machines read over a range in the middle of their history and over one around now: their
-// states reaching into the range (loadDowntimeFacts, the timeline), the ACTIVE edges around it, and where their states
-// begin (loadMonitoredFrom). `npx tsx bench/explain-state-rows.ts postgres|sqlite`. Each machine's states should be one
-// range of the (m, start_at) key from the last state starting before the range, each edge one key step (no scan of a
-// machine's history).
+// states reaching into the range (loadDowntimeFacts, the timeline), the ACTIVE edges around it, where their states
+// begin (loadMonitoredFrom) and the first ACTIVE after a time (held-rows, by company and id).
+// `npx tsx bench/explain-state-rows.ts postgres|sqlite`. Each machine's states should be one range of the (m, start_at)
+// key from the last state starting before the range, each edge one key step (no scan of a machine's history).
 import { sql } from 'kysely';
 import type { CompiledQuery } from 'kysely';
 import { freshDb } from '@takt/db/testing';
-import { activeEdgesQuery, firstStateStart, stateRowsQuery } from '../packages/db/src/rollups/state-reads';
+import {
+  activeEdgesQuery,
+  firstStateFrom,
+  firstStateStart,
+  stateRowsQuery,
+} from '../packages/db/src/rollups/state-reads';
 import { planLines, series } from './support/explain';
 
 const dialect = (process.argv[2] ?? 'postgres') as 'postgres' | 'sqlite';
@@ -57,6 +62,19 @@ try {
     .select(['x.machine_id', first.as('first')]);
   console.log('first states', (await q.execute()).slice(0, 2));
   await explain(q.compile());
+  // held-rows' first ACTIVE or SETUP after a time, of the machine by its company and id (decision 1130).
+  const next = firstStateFrom(
+    { machineId: sql.ref('x.machine_id'), companyId: sql.ref('x.company_id') },
+    sql.lit(2000 * 10000 + 1),
+    ['ACTIVE', 'SETUP'],
+    '>',
+  );
+  const after = db
+    .selectFrom('observation_machines as x')
+    .where('x.machine_id', 'in', ids)
+    .select(['x.machine_id', next.closed.as('closed'), next.open.as('open')]);
+  console.log('first ACTIVE after', (await after.execute()).slice(0, 2));
+  await explain(after.compile());
 } finally {
   await t.cleanup();
 }

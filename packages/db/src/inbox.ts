@@ -35,7 +35,12 @@ export async function takeInbox(db: Executor, machineIds: readonly string[], lim
 }
 
 /** The ids of every line waiting in the inbox for the machine (their observations are stored already). */
-export async function inboxIdsOf(db: Executor, machineId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('ingest_inbox').select('id').where('machine_id', '=', machineId).execute();
+export async function inboxIdsOf(db: Executor, companyId: string, machineId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('ingest_inbox')
+    .select('id')
+    .where('machine_id', '=', machineId)
+    .where('company_id', '=', companyId)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }

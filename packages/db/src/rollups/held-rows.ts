@@ -155,7 +155,13 @@ async function pastTheirLimit(
 ): Promise<Map<string, Array<{ start: number; end: number; settledAt: number }>>> {
   const out = new Map<string, Array<{ start: number; end: number; settledAt: number }>>();
   if (annotations.length === 0) return out;
-  const active = firstStateFrom(sql.ref('a.machine_id'), sql.ref('a.start_at'), ['ACTIVE', 'SETUP'], '>');
+  // Of the annotation's own company's machine (decision 1130): the same id under another company is another machine.
+  const active = firstStateFrom(
+    { machineId: sql.ref('a.machine_id'), companyId: sql.ref('a.company_id') },
+    sql.ref('a.start_at'),
+    ['ACTIVE', 'SETUP'],
+    '>',
+  );
   const rows = await db
     .selectFrom('annotations as a')
     .where(
@@ -171,6 +177,7 @@ async function pastTheirLimit(
       eb
         .selectFrom('annotations as b')
         .whereRef('b.machine_id', '=', 'a.machine_id')
+        .whereRef('b.company_id', '=', 'a.company_id')
         .whereRef('b.start_at', '>', 'a.start_at')
         .select((e) => e.fn.min<number>('b.start_at').as('t'))
         .as('next_at'),

@@ -23,12 +23,20 @@ export const toManualRun = (r: Selectable<Database['job_runs']>): ManualRun => (
   partCountMultiplier: r.part_count_multiplier,
 });
 
-/** Whether the machine is a manual work center (no machine data source). */
-export async function isManualWorkCenter(db: Kysely<Database>, machineId: string): Promise<boolean> {
+/**
+ * Whether the company's machine is a manual work center (no machine data source). Rows stored under its id by
+ * another company (decision 1130) are another machine's, never a manual work center's.
+ */
+export async function isManualWorkCenter(
+  db: Kysely<Database>,
+  companyId: string,
+  machineId: string,
+): Promise<boolean> {
   const row = await db
     .selectFrom('machines')
     .select('workcenter_type')
     .where('id', '=', machineId)
+    .where('company_id', '=', companyId)
     .executeTakeFirst();
   return row?.workcenter_type === 'manual';
 }
@@ -112,8 +120,17 @@ export async function rederiveManualStates(
   const { companyId, machineId, now } = input;
   const anchor = await anchorFor(db, machineId, Math.min(input.from, now));
   if (anchor === null || anchor >= now) {
-    await db.deleteFrom('state_intervals').where('machine_id', '=', machineId).execute();
-    await db.deleteFrom('machine_live').where('machine_id', '=', machineId).execute();
+    // Only its company's states: another company's rows of the same id are another machine's (decision 1130).
+    await db
+      .deleteFrom('state_intervals')
+      .where('company_id', '=', companyId)
+      .where('machine_id', '=', machineId)
+      .execute();
+    await db
+      .deleteFrom('machine_live')
+      .where('company_id', '=', companyId)
+      .where('machine_id', '=', machineId)
+      .execute();
     return null;
   }
   const [runs, counts] = await Promise.all([
@@ -124,12 +141,14 @@ export async function rederiveManualStates(
   await db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom('state_intervals')
+      .where('company_id', '=', companyId)
       .where('machine_id', '=', machineId)
       .where('start_at', '>=', anchor)
       .execute();
     await trx
       .updateTable('state_intervals')
       .set({ end_at: anchor })
+      .where('company_id', '=', companyId)
       .where('machine_id', '=', machineId)
       .where('start_at', '<', anchor)
       .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', anchor)]))
@@ -207,6 +226,7 @@ export async function markManualStatesDue(db: Kysely<Database>, now: number): Pr
     const last = await db
       .selectFrom('state_intervals')
       .select(['start_at', 'end_at', 'state'])
+      .where('company_id', '=', m.company_id)
       .where('machine_id', '=', m.id)
       .orderBy('start_at', 'desc')
       .limit(1)

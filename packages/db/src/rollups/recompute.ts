@@ -49,7 +49,7 @@ export async function recomputeRollups(db: Kysely<Database>, input: RecomputeInp
   // Decision 1073: a manual work center's states are derived from its floor evidence first, from the evidence
   // before the change on (a count can turn the gap before it into downtime), and its rollups from there.
   let changedFrom = input.from;
-  if (await isManualWorkCenter(db, input.machineId)) {
+  if (await isManualWorkCenter(db, input.companyId, input.machineId)) {
     const anchor = await rederiveManualStates(db, { ...input, from: Math.max(input.from, EARLIEST_TIME_MS) });
     if (anchor !== null) changedFrom = Math.min(changedFrom, anchor);
   }

@@ -63,7 +63,9 @@ export async function loadRollupSources(
   const unless = <T>(q: () => Promise<T[]>): Promise<T[]> => (opts.downtimeOnly ? Promise.resolve([]) : q());
   // Which annotation covers which downtime is decided on whole downtime periods, as the downtime list
   // decides it; state time is still clipped to the range.
-  // The machines' rows in the range, or each in its own span of it (`within`).
+  // The machines' rows in the range, or each in its own span of it (`within`). Every read is of `companyId`'s rows
+  // only: the cycles view joins cycle_rows to (company_id, machine_id), and another company's machine of the same id
+  // is another machine (decision 1130).
   const perMachine = <T extends 'cycles' | 'part_adjustments'>(
     eb: ExpressionBuilder<Database, T>,
     at: 'end_at' | 'adjustment_time',
@@ -109,6 +111,7 @@ export async function loadRollupSources(
                   .selectFrom('cycles')
                   .selectAll()
                   .whereRef('cycles.machine_id', '=', 'w.m')
+                  .where('cycles.company_id', '=', companyId)
                   .whereRef('cycles.end_at', '>=', 'w.s')
                   .whereRef('cycles.end_at', '<', 'w.e')
                   .offset(0)
@@ -121,6 +124,7 @@ export async function loadRollupSources(
         : db
             .selectFrom('cycles')
             .selectAll()
+            .where('company_id', '=', companyId)
             .where((eb) => perMachine(eb, 'end_at'))
             .orderBy('end_at')
             .execute(),
@@ -135,6 +139,7 @@ export async function loadRollupSources(
                   .selectFrom('part_adjustments')
                   .select(ADJUSTMENT_COLUMNS)
                   .whereRef('part_adjustments.machine_id', '=', 'w.m')
+                  .where('part_adjustments.company_id', '=', companyId)
                   .whereRef('part_adjustments.adjustment_time', '>=', 'w.s')
                   .whereRef('part_adjustments.adjustment_time', '<', 'w.e')
                   .offset(0)
@@ -146,6 +151,7 @@ export async function loadRollupSources(
         : db
             .selectFrom('part_adjustments')
             .select(ADJUSTMENT_COLUMNS)
+            .where('company_id', '=', companyId)
             .where((eb) => perMachine(eb, 'adjustment_time'))
             .execute(),
     ),
@@ -153,6 +159,7 @@ export async function loadRollupSources(
       db
         .selectFrom('job_runs')
         .selectAll()
+        .where('company_id', '=', companyId)
         .where('machine_id', 'in', ids)
         .where('start_at', '<', range.end)
         .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', range.start)]))
@@ -257,6 +264,7 @@ async function manycyclesBefore(
       const row = await db
         .selectFrom('cycles')
         .select((eb) => eb.fn.sum<number | string | null>('count').as('n'))
+        .where('company_id', '=', r.company_id)
         .where('machine_id', '=', r.machine_id)
         .where('end_at', '>=', r.start_at)
         .where('end_at', '<', r.end_at == null ? from : Math.min(from, r.end_at))

@@ -125,25 +125,27 @@ export const stateRowsQuery = (db: Kysely<Database>, bounds: readonly StateBound
 
 /**
  * The first start after `t` (`>`, or `>=` when `from` is set) of a state in `states` of the machine whose text id
- * `machineId` names, as two expressions: among its closed states (one forward step of the (m, start_at) key from `t`,
- * per dictionary id of the machine) and its open one. Null where there is none; the earlier of the two is the answer.
+ * `machineId` names under `companyId` (decision 1130: the same id under another company is another machine), as two
+ * expressions: among its closed states (one forward step of the (m, start_at) key from `t`) and its open one. Null
+ * where there is none; the earlier of the two is the answer.
  */
 export const firstStateFrom = (
-  machineId: Expression<string>,
+  machine: { machineId: Expression<string>; companyId: Expression<string> },
   t: Expression<number>,
   states: readonly string[],
   op: '>' | '>=',
 ) => {
   const of = sql.join(states.map((s) => sql`${s}`));
   const after = sql.raw(op);
+  const sm = sql`observation_machines sm where sm.machine_id = ${machine.machineId}
+    and sm.company_id = ${machine.companyId}`;
   return {
-    closed: sql<number | null>`(select min((select s.start_at from state_rows s where s.m = sm.id
-      and s.start_at ${after} ${t} and s.state in (${of}) order by s.start_at limit 1))
-      from observation_machines sm where sm.machine_id = ${machineId})`,
+    closed: sql<number | null>`(select (select s.start_at from state_rows s where s.m = sm.id
+      and s.start_at ${after} ${t} and s.state in (${of}) order by s.start_at limit 1) from ${sm})`,
     open: sql<
       number | null
-    >`(select min((select o.start_at from state_open o where o.m = sm.id and o.start_at ${after} ${t}
-      and o.state in (${of}))) from observation_machines sm where sm.machine_id = ${machineId})`,
+    >`(select (select o.start_at from state_open o where o.m = sm.id and o.start_at ${after} ${t}
+      and o.state in (${of})) from ${sm})`,
   };
 };
 

@@ -88,6 +88,20 @@ describe.each(DIALECTS)('the tile goal from stored rows and a fresh tail on %s',
         now: COMPUTED,
       });
     }
+    // Another company's machine of the Limited one's id (decision 1130): its run and its annotation soon after the
+    // break end a period of its own, never this company's break, which is past its limit.
+    const theirs = await aCompany(t.db, { timezone: 'UTC' });
+    await someStates(t.db, theirs, ids.Limited, [
+      [TUE + 100 * MIN, TUE + 115 * MIN, 'INACTIVE'],
+      [TUE + 115 * MIN, null, 'ACTIVE'],
+    ]);
+    const theirReason = await aDowntimeReason(t.db, theirs, { name: 'Theirs' });
+    await anAnnotation(t.db, theirs, {
+      machineId: ids.Limited,
+      start: TUE + 112 * MIN,
+      end: TUE + 115 * MIN,
+      typeId: theirReason.id,
+    });
     await t.db.deleteFrom('rollup_dirty').execute();
     // After the recompute: the fresh tail's parts, and a late part of Monday 23:31 with its mark only.
     for (const id of Object.values(ids))

@@ -138,6 +138,7 @@ async function noRunBegins(ctx: ServiceCtx, ids: readonly string[], from: number
   const row = await ctx.scope.db
     .selectFrom('state_intervals')
     .select('machine_id')
+    .where('company_id', '=', ctx.scope.companyId)
     .where('machine_id', 'in', [...ids])
     .where('state', '=', 'ACTIVE')
     .where('start_at', '>=', from)

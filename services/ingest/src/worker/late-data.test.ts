@@ -16,11 +16,11 @@ import { DERIVER_MEMORY_MS, MachinePipeline } from './pipeline';
 import { REBUILD_MAX_MS, feedStored } from './rebuild';
 import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
-import { parseShdrLine } from '../sources/shdr/shdr';
-import { conditionText, loadFieldMaps, writeDerived } from './store';
+import { loadFieldMaps, writeDerived } from './store';
 import type { FakeAdapter } from '../testing/test-support';
 import { LOOPBACK_SOURCES, fakeAdapter, waitFor } from '../testing/test-support';
 import { overlappingIntervals } from '../testing/intervals';
+import { drainInbox, gatewayPusher } from '../testing/gateway-push';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MIN = 60_000;
@@ -51,47 +51,6 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
     const machineId = await aMachine(t.db, company, { name: 'Mill' });
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
     return { company, scope, machineId };
-  }
-
-  /**
-   * What the push route stores for a gateway's accepted records, in one transaction: their observations, and
-   * the lines for the worker's inbox.
-   */
-  function gatewayPusher(companyId: string, machineId: string) {
-    let seq = 0;
-    return async (lines: string[], receivedAt: number) => {
-      await t.db.transaction().execute(async (trx) => {
-        const observations = lines.flatMap((line) => {
-          const parsed = parseShdrLine(line, receivedAt);
-          if (parsed.type !== 'data') return [];
-          return parsed.observations.map((o) => ({
-            company_id: companyId,
-            machine_id: machineId,
-            ts: o.ts,
-            key: o.key,
-            value: o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value,
-          }));
-        });
-        for (let i = 0; i < observations.length; i += 500)
-          await trx
-            .insertInto('observations')
-            .values(observations.slice(i, i + 500))
-            .execute();
-        const inbox = lines.map((line) => ({
-          id: crypto.randomUUID(),
-          company_id: companyId,
-          machine_id: machineId,
-          received_at: receivedAt,
-          seq: ++seq,
-          line,
-        }));
-        for (let i = 0; i < inbox.length; i += 500)
-          await trx
-            .insertInto('ingest_inbox')
-            .values(inbox.slice(i, i + 500))
-            .execute();
-      });
-    };
   }
 
   /** What stored derived records must equal. */
@@ -205,15 +164,8 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
         machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
       )
       .execute();
-    const push = gatewayPusher(company.id, machineId);
-    const inboxEmpty = async () => {
-      await expect
-        .poll(async () => (await t.db.selectFrom('ingest_inbox').select('id').execute()).length, {
-          timeout: 10_000,
-        })
-        .toBe(0);
-      await ingest!.flush();
-    };
+    const push = gatewayPusher(t.db, company.id, machineId);
+    const inboxEmpty = () => drainInbox(t.db, ingest!);
 
     const T = Date.UTC(2026, 10, 20, 12);
     // 30 hours of a machine making a part every 4 minutes; execution, availability and the program are
@@ -261,15 +213,8 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
         machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
       )
       .execute();
-    const push = gatewayPusher(company.id, machineId);
-    const inboxEmpty = async () => {
-      await expect
-        .poll(async () => (await t.db.selectFrom('ingest_inbox').select('id').execute()).length, {
-          timeout: 10_000,
-        })
-        .toBe(0);
-      await ingest!.flush();
-    };
+    const push = gatewayPusher(t.db, company.id, machineId);
+    const inboxEmpty = () => drainInbox(t.db, ingest!);
     const T = Date.UTC(2026, 10, 20, 12);
     // Twelve days in cycle: execution, availability and the program sent once, at the start (decision 1025: the
     // rebuild reads at most REBUILD_MAX_MS of observations back; the state in force there is read from before it).
@@ -388,7 +333,7 @@ describe.each(DIALECTS)('late data into %s', (dialect) => {
         machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
       )
       .execute();
-    const push = gatewayPusher(company.id, machineId);
+    const push = gatewayPusher(t.db, company.id, machineId);
     const T = Date.UTC(2026, 10, 20, 12);
     const lines = [`${iso(T - 30 * HOUR)}|avail|AVAILABLE|execution|ACTIVE|program|O100|part_count|0`];
     for (let k = 1; k < 60; k++) lines.push(`${iso(T - 30 * HOUR + k * 30 * MIN)}|part_count|${k}`);

@@ -15,14 +15,21 @@ const SEED_SLICE_MS = 7 * 24 * 3_600_000;
  */
 export async function signalsBefore(
   db: Kysely<Database>,
+  companyId: string,
   machineId: string,
   floor: number,
   /** The raw floor (decision 1132): rows before it are not read (late data refused there), the seeds stand in. */
   rawFrom = 0,
 ): Promise<Array<{ ts: number; key: string; value: string | null }>> {
-  // Its dictionary ids: one, unless rows were ever written under another company (read, as the view reads them).
+  // Its dictionary id under its company: rows another company stored under the same id are another machine's
+  // (decision 1130).
   const m = (
-    await db.selectFrom('observation_machines').select('id').where('machine_id', '=', machineId).execute()
+    await db
+      .selectFrom('observation_machines')
+      .select('id')
+      .where('machine_id', '=', machineId)
+      .where('company_id', '=', companyId)
+      .execute()
   ).map((r) => r.id);
   if (m.length === 0) return [];
   const keys = new Map(
@@ -94,9 +101,10 @@ export async function signalsBefore(
   return out.sort((a, b) => a.ts - b.ts);
 }
 
-/** How many observations of the machine are stored in [from, to) (late data refused before the raw floor). */
+/** How many observations of the company's machine are stored in [from, to) (late data refused before the raw floor). */
 export async function countStoredBetween(
   db: Kysely<Database>,
+  companyId: string,
   machineId: string,
   from: number,
   to: number,
@@ -104,6 +112,7 @@ export async function countStoredBetween(
   const row = await db
     .selectFrom('observations')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('company_id', '=', companyId)
     .where('machine_id', '=', machineId)
     .where('ts', '>=', from)
     .where('ts', '<', to)

@@ -88,7 +88,8 @@ export interface RebuildInput {
  */
 export async function rebuild({ db, link, buffered, inbox, now, log, refused }: RebuildInput): Promise<void> {
   const old = link.pipeline;
-  const { machineId } = link.source;
+  // The link's machine is its company's: another company's rows of the same id are another machine's (decision 1130).
+  const { companyId, machineId } = link.source;
   // Raw observations before the floor may be gone (raw retention, decision 1132): late data before it is refused,
   // never derived from a history that is no longer whole; the re-derivation starts at the floor at the earliest.
   const floor = await rawFloor(db);
@@ -98,34 +99,34 @@ export async function rebuild({ db, link, buffered, inbox, now, log, refused }: 
   let from = lateFrom();
   // A push stores a line's observations and its inbox row in one transaction: the inbox rows seen before
   // the observations are read are all in what is read.
-  let covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
+  let covered = gateway ? await inboxIdsOf(db, companyId, machineId) : undefined;
   // Where the run holding the late data starts (its latest connection change, at most REBUILD_MAX_MS back), and
   // the signals in force there, read from what is stored before it (decision 1025): never taken for nothing.
   const startOf = async (at: number) => {
     const runStart = Math.max(
       floor,
-      (await lastConnectionChange(db, machineId, at, at - REBUILD_MAX_MS)) ?? at - REBUILD_MAX_MS,
+      (await lastConnectionChange(db, companyId, machineId, at, at - REBUILD_MAX_MS)) ?? at - REBUILD_MAX_MS,
     );
-    return { runStart, seed: await signalsBefore(db, machineId, runStart, floor) };
+    return { runStart, seed: await signalsBefore(db, companyId, machineId, runStart, floor) };
   };
   let { runStart, seed } = await startOf(from);
-  let stored = await loadObservationsSince(db, machineId, runStart);
+  let stored = await loadObservationsSince(db, companyId, machineId, runStart);
   // The setup events of every job run reaching into the re-derived time, read now (not what the old pipeline
   // remembers: a run entered or edited after the fact counts as if it had been there all along).
   let setup = await loadSetupEvents(db, [machineId], runStart);
   // Lines keep arriving (into the old pipeline) while we read: more late data may have come meanwhile.
   while (lateFrom() < from) {
     from = lateFrom();
-    covered = gateway ? await inboxIdsOf(db, machineId) : undefined;
+    covered = gateway ? await inboxIdsOf(db, companyId, machineId) : undefined;
     ({ runStart, seed } = await startOf(from));
-    stored = await loadObservationsSince(db, machineId, runStart);
+    stored = await loadObservationsSince(db, companyId, machineId, runStart);
     setup = await loadSetupEvents(db, [machineId], runStart);
   }
   // From here on nothing awaits, so every observation is in `stored`, in the buffer, or arrives later
   // into the new pipeline.
   const pending = buffered().filter((o) => o.machine_id === machineId);
   if (lateAt() < floor)
-    await refuseBeforeFloor(db, machineId, pending, lateAt(), floor, gateway, log, refused);
+    await refuseBeforeFloor(db, link.source, pending, lateAt(), floor, gateway, log, refused);
   let start = runStart;
   for (const o of pending) if (o.key === CONNECTION_KEY && o.ts <= from && o.ts > start) start = o.ts;
   const rows = [...stored, ...pending].filter((o) => o.ts >= start);
@@ -173,7 +174,7 @@ export async function rebuild({ db, link, buffered, inbox, now, log, refused }: 
  */
 async function refuseBeforeFloor(
   db: Kysely<Database>,
-  machineId: string,
+  { companyId, machineId }: { companyId: string; machineId: string },
   pending: readonly ObservationRow[],
   lateAt: number,
   floor: number,
@@ -182,7 +183,7 @@ async function refuseBeforeFloor(
   refused: ((count: number) => void) | undefined,
 ): Promise<void> {
   let count = pending.filter((o) => o.ts < floor).length;
-  if (gateway) count += await countStoredBetween(db, machineId, lateAt, floor);
+  if (gateway) count += await countStoredBetween(db, companyId, machineId, lateAt, floor);
   if (count === 0) return;
   refused?.(count);
   log(

@@ -108,13 +108,19 @@ export async function continueRun(
   shadow: ShadowLink,
   now: () => number,
 ): Promise<number | null> {
-  const { machineId } = link.source;
+  const { companyId, machineId } = link.source;
   const at = now();
   // A run whose connect lies beyond the rebuild window cannot be continued (its pipeline would start without
   // a link): known before reading up to a week of its observations.
-  const runStart = await lastConnectionChange(db, machineId, Number.MAX_SAFE_INTEGER, at - REBUILD_MAX_MS);
+  const runStart = await lastConnectionChange(
+    db,
+    companyId,
+    machineId,
+    Number.MAX_SAFE_INTEGER,
+    at - REBUILD_MAX_MS,
+  );
   if (runStart === null) return null;
-  const stored = await loadObservationsSince(db, machineId, runStart);
+  const stored = await loadObservationsSince(db, companyId, machineId, runStart);
   // From here on nothing awaits: every line the adapter sends is either heard already or arrives at the link.
   const last = stored.at(-1)?.ts;
   if (last == null || shadow.broken || shadow.transport.status !== 'CONNECTED') return null;

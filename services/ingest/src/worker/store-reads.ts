@@ -116,9 +116,13 @@ export async function loadSetupEvents(
   return out;
 }
 
-/** The machine's latest stored connection change in [floor, at]; null when there is none. */
+/**
+ * The company's machine's latest stored connection change in [floor, at]; null when there is none. Rows another
+ * company stored under the same id are another machine's (decision 1130).
+ */
 export async function lastConnectionChange(
   db: Kysely<Database>,
+  companyId: string,
   machineId: string,
   at: number,
   floor: number,
@@ -126,6 +130,7 @@ export async function lastConnectionChange(
   const row = await db
     .selectFrom('observations')
     .select('ts')
+    .where('company_id', '=', companyId)
     .where('machine_id', '=', machineId)
     .where('ts', '<=', at)
     .where('ts', '>=', floor)
@@ -136,11 +141,20 @@ export async function lastConnectionChange(
   return row?.ts ?? null;
 }
 
-/** A machine's stored observations from `from` on, in time order (re-deriving history after late data). */
-export async function loadObservationsSince(db: Kysely<Database>, machineId: string, from: number) {
+/**
+ * The company's machine's stored observations from `from` on, in time order (re-deriving history after late data);
+ * never another company's of the same id (decision 1130).
+ */
+export async function loadObservationsSince(
+  db: Kysely<Database>,
+  companyId: string,
+  machineId: string,
+  from: number,
+) {
   return db
     .selectFrom('observations')
     .select(['ts', 'key', 'value'])
+    .where('company_id', '=', companyId)
     .where('machine_id', '=', machineId)
     .where('ts', '>=', from)
     .orderBy('ts')
