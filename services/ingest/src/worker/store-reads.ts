@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { CONNECTION_KEY, sourcesInService } from '@takt/db';
+import { CONNECTION_KEY, observationsBetween, sourcesInService } from '@takt/db';
 import type { FieldMeaning, SourceRow } from '../sources/source';
 import { keyKindsFromFields } from '../sources/devices/devices';
 import type { KeyKinds } from '../sources/shdr/shdr';
@@ -123,12 +123,10 @@ export async function lastConnectionChange(
   at: number,
   floor: number,
 ): Promise<number | null> {
+  // Packed rows too, by the packs' time bounds (decision 1184).
   const row = await db
-    .selectFrom('observations')
+    .selectFrom(observationsBetween(db, { machineIds: [machineId], from: floor, to: at + 1 }))
     .select('ts')
-    .where('machine_id', '=', machineId)
-    .where('ts', '<=', at)
-    .where('ts', '>=', floor)
     .where('key', '=', CONNECTION_KEY)
     .orderBy('ts', 'desc')
     .limit(1)
@@ -136,13 +134,15 @@ export async function lastConnectionChange(
   return row?.ts ?? null;
 }
 
-/** A machine's stored observations from `from` on, in time order (re-deriving history after late data). */
+/**
+ * A machine's stored observations from `from` on, in time order, a millisecond's in the order they were stored
+ * (re-deriving history after late data; packed rows too, decision 1184).
+ */
 export async function loadObservationsSince(db: Kysely<Database>, machineId: string, from: number) {
   return db
-    .selectFrom('observations')
+    .selectFrom(observationsBetween(db, { machineIds: [machineId], from }))
     .select(['ts', 'key', 'value'])
-    .where('machine_id', '=', machineId)
-    .where('ts', '>=', from)
     .orderBy('ts')
+    .orderBy('seq')
     .execute();
 }
