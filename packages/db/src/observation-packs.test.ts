@@ -4,7 +4,13 @@ import type { TestDb } from './testing';
 import { DIALECTS, freshDb } from './testing';
 import { insertObservations } from './observations';
 import type { ObservationRow } from './observations';
-import { createDayPartition, DAY_MS, dayPartitions } from './observation-partitions';
+import {
+  createDayPartition,
+  DAY_MS,
+  dayPartitionName,
+  dayPartitions,
+  packPartitionName,
+} from './observation-partitions';
 import { firstStoredAt, observationsBetween, packObservations, PACK_MACHINE_ROWS } from './observation-packs';
 import { floorFor, runRawRetention } from './raw-retention';
 
@@ -191,6 +197,35 @@ describe.each(DIALECTS)('observation packs on %s', (dialect) => {
     expect(await read('c1', 'm1')).toEqual(expected(stored, 'c1', 'm1'));
   });
 
+  it('reuses the packed rows’ space for the next rows: a day partition does not grow with the day', async () => {
+    if (dialect !== 'postgres') return;
+    t = await freshDb(dialect);
+    await createDayPartition(t.db, DAY);
+    const size = async () =>
+      Number(
+        (await sql<{ n: string }>`select pg_relation_size(${dayPartitionName(DAY)}) as n`.execute(t.db)).rows[0]
+          ?.n,
+      );
+    const minutes = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i): ObservationRow => ({
+        company_id: 'c1',
+        machine_id: `m${i % 10}`,
+        ts: from + i * 100,
+        key: 'program',
+        value: `P${1000 + i}`,
+      }));
+    const T = DAY * DAY_MS;
+    await store([minutes(T, 3000)]);
+    const full = await size();
+    // The first half packed; the second half stays rows at the end of the heap.
+    await packObservations(t.db, T + 150_000, 0);
+    expect(await size()).toBe(full);
+    // As many rows again go where the packed ones were (the packer's VACUUM), not after them.
+    await store([minutes(T + 300_000, 1500)]);
+    expect(await size()).toBeLessThanOrEqual(full + 8192);
+    expect(await read('c1', 'm3')).toHaveLength(450);
+  });
+
   it('retention drops packs with their day and keeps their last values as seeds', async () => {
     t = await freshDb(dialect);
     if (dialect === 'postgres') for (let d = DAY; d <= DAY + 40; d++) await createDayPartition(t.db, d);
@@ -234,7 +269,7 @@ describe.each(DIALECTS)('observation packs on %s', (dialect) => {
       expect((await dayPartitions(t.db))[0]).toBe(DAY + 5);
       const packs = await sql<{
         t: string | null;
-      }>`select to_regclass('observation_packs_p20251109')::text as t`.execute(t.db);
+      }>`select to_regclass(${packPartitionName(DAY)})::text as t`.execute(t.db);
       expect(packs.rows[0]?.t).toBeNull();
     }
   });

@@ -3,7 +3,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from './schema';
 import type { CompanyScope } from './scope';
 import { numberedPlaceholders } from './batch-insert';
-import { DAY_MS, RAW_LOCK_KEY } from './observation-partitions';
+import { DAY_MS, dayPartitionName, RAW_LOCK_KEY } from './observation-partitions';
 
 // Packed raw observations (issue 30 point 3, decision 1184; PostgreSQL only, SQLite keeps its 28-byte rows). The
 // packer moves each machine's rows older than PACK_AGE_MS from observation_rows into observation_packs, one pack a
@@ -196,7 +196,7 @@ async function bounds(db: Kysely<Database>, cutoff: number): Promise<Bound[]> {
  * exactly the rows packed. Ties keep their stored order (n; rows stored before 0065 by their place in the heap).
  */
 async function packSlice(trx: Kysely<Database>, slice: readonly Bound[]) {
-  const r = await sql<{ packs: number; rows: number }>`
+  const r = await sql<{ packs: number; rows: number; days: number[] | null }>`
     with b as (select * from unnest(${sql.val(slice.map((s) => s.m))}::int[],
         ${sql.val(slice.map((s) => s.upTo))}::bigint[]) as b(m, up)),
       moved as (delete from observation_rows r using b where r.m = b.m and r.ts < b.up
@@ -209,9 +209,11 @@ async function packSlice(trx: Kysely<Database>, slice: readonly Bound[]) {
           array_agg(k order by ts, n nulls first, place),
           array_agg(value order by ts, n nulls first, place)
         from hours group by m, hour, first
-        returning cardinality(dts) as n)
-    select count(*)::int as packs, coalesce(sum(n), 0)::int as rows from made`.execute(trx);
-  return { packs: Number(r.rows[0]?.packs ?? 0), rows: Number(r.rows[0]?.rows ?? 0) };
+        returning cardinality(dts) as n, from_ts / ${sql.lit(DAY_MS)} as day)
+    select count(*)::int as packs, coalesce(sum(n), 0)::int as rows, array_agg(distinct day::int) as days
+    from made`.execute(trx);
+  const row = r.rows[0];
+  return { packs: Number(row?.packs ?? 0), rows: Number(row?.rows ?? 0), days: row?.days ?? [] };
 }
 
 /**
@@ -228,9 +230,33 @@ export async function packObservations(
   const out: PackPass = { rowsPacked: 0, packsMade: 0, yielded: false };
   if (!numberedPlaceholders(db)) return out;
   const cutoff = now - ageMs;
+  const days = new Set<number>();
+  try {
+    await packAll(db, cutoff, out, days);
+  } finally {
+    if (!db.isTransaction) await reclaim(db, days);
+  }
+  return out;
+}
+
+/**
+ * VACUUM of the row partitions a pass deleted from, so the next rows reuse their space (today's partition stays the
+ * size of a few minutes of rows instead of a day's). Not left to autovacuum, which may be off or a minute behind;
+ * SKIP_LOCKED: a vacuum another node runs on the same partition is enough.
+ */
+async function reclaim(db: Kysely<Database>, days: ReadonlySet<number>) {
+  for (const day of days) {
+    const name = dayPartitionName(day);
+    const exists = await sql<{ t: string | null }>`select to_regclass(${name})::text as t`.execute(db);
+    const table = exists.rows[0]?.t ? name : 'observation_rows_default';
+    await sql`vacuum (skip_locked) ${sql.id(table)}`.execute(db);
+  }
+}
+
+async function packAll(db: Kysely<Database>, cutoff: number, out: PackPass, days: Set<number>) {
   for (;;) {
     const todo = await bounds(db, cutoff);
-    if (todo.length === 0) return out;
+    if (todo.length === 0) return;
     let more = false;
     for (let i = 0; i < todo.length;) {
       const slice: Bound[] = [];
@@ -249,13 +275,17 @@ export async function packObservations(
         const made = await packSlice(trx, slice);
         out.rowsPacked += made.rows;
         out.packsMade += made.packs;
+        for (const day of made.days) days.add(Number(day));
         return true;
       };
       // Inside the caller's transaction (tests, tools) the slices are its; otherwise each is its own.
       const ok = db.isTransaction ? await work(db) : await db.transaction().execute(work);
-      if (!ok) return { ...out, yielded: true };
+      if (!ok) {
+        out.yielded = true;
+        return;
+      }
     }
     // A machine had more rows than one slice takes: the next round goes on from where its slice stopped.
-    if (!more) return out;
+    if (!more) return;
   }
 }
