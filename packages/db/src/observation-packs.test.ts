@@ -203,8 +203,8 @@ describe.each(DIALECTS)('observation packs on %s', (dialect) => {
     await createDayPartition(t.db, DAY);
     const size = async () =>
       Number(
-        (await sql<{ n: string }>`select pg_relation_size(${dayPartitionName(DAY)}) as n`.execute(t.db)).rows[0]
-          ?.n,
+        (await sql<{ n: string }>`select pg_relation_size(${dayPartitionName(DAY)}) as n`.execute(t.db))
+          .rows[0]?.n,
       );
     const minutes = (from: number, n: number) =>
       Array.from({ length: n }, (_, i): ObservationRow => ({
