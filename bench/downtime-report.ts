@@ -3,13 +3,22 @@
 // (40 days of state intervals, a change every 20 minutes on average), for the ranges the load mix asks, each
 // timed 3 times (median), against GET /api/me in the same run (the ratio is what compares across runs); then
 // with shared answers on, a first call and the same call again (given the shared answer if it was kept).
-// BENCH_PROFILE=dir: a CPU profile of the calls, written to dir. Not a test: figures only.
+// BENCH_PROFILE=dir: a CPU profile of the calls, written to dir. BENCH_OLD=dir: old against new instead, the API of
+// another checkout (a worktree of the commit before, node_modules hard-linked) on the same database through its own
+// connection and modules, each range's figures-only call and its CSV (every period) in BENCH_PAIRS pairs (old new,
+// new old, ...), wall and process CPU time (medians) and the answers compared as text (decision 1186).
+// BENCH_ANNOTATIONS=1: two of every three stops categorized by an operator (one of three reasons, the stop's bounds).
+// Not a test: figures only.
 import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { Session } from 'node:inspector/promises';
+import { sql } from 'kysely';
 import type { DialectName } from '@takt/db';
+import { companyScope } from '@takt/db';
 import { companyDayRange, epochMs, shopDateOf } from '@takt/domain';
 import { sharedAnswersKept, useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
+import { aDowntimeReason } from '../services/api/src/testing/downtime-builders';
 import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
@@ -23,6 +32,7 @@ try {
   const now = plant.end - (5 * 60 + 17) * 60_000;
   h.clock.now = now;
   await fortyDaysOfStates(h, company.id, ids, now);
+  if (process.env.BENCH_ANNOTATIONS) await categorized(company, now);
   const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
   const today = day(now);
   const ranges: Array<[string, number, number]> = [
@@ -49,6 +59,11 @@ try {
     }
     return ms.sort((a, b) => a - b)[Math.floor(n / 2)]!;
   };
+  if (process.env.BENCH_OLD) {
+    await oldAgainstNew(process.env.BENCH_OLD, ranges, get, cookie);
+    await h.close();
+    process.exit(0);
+  }
   const me = await timed(() => get('/api/me'), 20);
   console.log(
     `downtime report on ${DIALECT}, ${MACHINES} machines, 40 days of states; GET /api/me ${me.toFixed(1)} ms`,
@@ -90,3 +105,116 @@ try {
   await h.close();
 }
 process.exit(0);
+
+/** Two of every three closed stops (non-ACTIVE state rows) of the plant categorized, in batches. */
+async function categorized(company: Parameters<typeof aDowntimeReason>[1], now: number) {
+  const reasons = await Promise.all(
+    ['Waiting for material', 'Tool change', 'Break'].map((name) =>
+      aDowntimeReason(h.t.db, company, { name }),
+    ),
+  );
+  const scope = companyScope(h.t.db, company.id);
+  const stops = await scope
+    .selectFrom('state_intervals')
+    .select(['machine_id', 'start_at', 'end_at'])
+    .where('state', '!=', 'ACTIVE')
+    .where('end_at', 'is not', null)
+    .execute();
+  const rows = stops
+    .filter((_, i) => i % 3 !== 0)
+    .map((r, i) => ({
+      id: crypto.randomUUID(),
+      machine_id: r.machine_id,
+      annotation_type_id: reasons[i % reasons.length]!.id,
+      start_at: r.start_at,
+      end_at: r.end_at,
+      message: null,
+      planned: null,
+      setup: 0,
+      active_setup: 0,
+      created_by: null,
+      created_at: now,
+      updated_at: now,
+    }));
+  for (let i = 0; i < rows.length; i += 500)
+    await scope.insertInto('annotations', rows.slice(i, i + 500)).execute();
+  if (h.t.dialect === 'postgres') await sql`analyze`.execute(h.t.db);
+}
+
+/** Old (the checkout at `dir`) against new on this database, interleaved; throws when an answer differs. */
+async function oldAgainstNew(
+  dir: string,
+  ranges: ReadonlyArray<[string, number, number]>,
+  get: (path: string) => Promise<string>,
+  cookie: string,
+) {
+  type OldModules = {
+    apiHarnessOn: (t: object, start: number) => typeof h;
+    openDb: (url: string, options?: { poolSize?: number }) => { close(): Promise<void> };
+    useSharedAnswers: (db: object, on: boolean) => void;
+  };
+  const old = {
+    ...(await import(`${dir}/services/api/src/testing/app.ts`)),
+    ...(await import(`${dir}/packages/db/src/connect.ts`)),
+    ...(await import(`${dir}/services/api/src/services/report-shared.ts`)),
+  } as OldModules;
+  // Its own connection: its query builder's classes (the dialect checks) are its own modules'.
+  const oldDb = old.openDb(h.t.url, { poolSize: 4 }) as { db: object; close(): Promise<void> };
+  const oldH = old.apiHarnessOn({ ...h.t, ...oldDb, cleanup: () => oldDb.close() }, h.clock.now);
+  oldH.clock.now = h.clock.now;
+  old.useSharedAnswers(oldDb.db, false);
+  const oldGet = async (path: string) => {
+    const res = await oldH.get(path, cookie);
+    if (res.status !== 200) throw new Error(`old ${path}: ${res.status} ${await res.text()}`);
+    return res.text();
+  };
+  const pairs = Number(process.env.BENCH_PAIRS ?? 3);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const one = async (f: (path: string) => Promise<string>, path: string) => {
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    const text = await f(path);
+    const ms = performance.now() - t0;
+    const used = process.cpuUsage(cpu);
+    return { text, ms, cpu: (used.user + used.system) / 1000 };
+  };
+  console.log(
+    `old ${dir} against new on ${DIALECT}, ${MACHINES} machines, ${pairs} pairs, load ${loadavg()[0]!.toFixed(1)}`,
+  );
+  for (const [label, start, end] of ranges)
+    for (const [kind, suffix] of [
+      ['figures', ''],
+      ['csv', '&format=csv'],
+    ] as const) {
+      const path = `/api/reports/downtime?start=${start}&end=${end}${suffix}`;
+      await oldGet(path);
+      await get(path);
+      const times = {
+        old: [] as number[],
+        new: [] as number[],
+        oldCpu: [] as number[],
+        newCpu: [] as number[],
+      };
+      for (let i = 0; i < pairs; i++) {
+        const order = i % 2 === 0 ? (['old', 'new'] as const) : (['new', 'old'] as const);
+        const answers: Record<string, string> = {};
+        for (const which of order) {
+          const r = await one(which === 'old' ? oldGet : get, path);
+          answers[which] = r.text;
+          times[which].push(r.ms);
+          times[which === 'old' ? 'oldCpu' : 'newCpu'].push(r.cpu);
+        }
+        if (answers.old !== answers.new) throw new Error(`${label} ${kind}: the answers differ`);
+      }
+      const [o, n, oc, nc] = [times.old, times.new, times.oldCpu, times.newCpu].map(median) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      console.log(
+        `  ${label.padEnd(18)} ${kind.padEnd(7)} wall ${o.toFixed(0).padStart(5)} -> ${n.toFixed(0).padStart(5)} ms (${(n / o).toFixed(2)}), cpu ${oc.toFixed(0).padStart(5)} -> ${nc.toFixed(0).padStart(5)} ms (${(nc / oc).toFixed(2)}), answers equal, load ${loadavg()[0]!.toFixed(1)}`,
+      );
+    }
+  await oldH.close();
+}

@@ -43,7 +43,7 @@ try {
       ids.map((machineId) => ({ machineId, from: range.start, to: range.end })),
     );
     const rows = (await q.execute(db)).rows;
-    console.log('states in range', range, 'rows', rows.length);
+    console.log('states in range', range, 'rows (a machine each)', rows.length);
     await explain(q.compile(db));
     const edges = activeEdgesQuery(db, ids, range.start, range.end);
     console.log('active edges', range, (await edges.execute()).slice(0, 2));

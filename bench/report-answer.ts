@@ -10,6 +10,8 @@
 // days from hourly rows, the cut hours from the facts). BENCH_OLD=dir: "old" is the API of another checkout
 // (a worktree of the commit before, its node_modules hard-linked) on the same database, instead of this tree
 // with the reasons index off; BENCH_CALLS=regexp times only the calls whose name matches (decision 1183).
+// Also over the last month, week and day from mid-day or mid-hour; BENCH_SHARED=1 times them with shared answers
+// on, each computed (the cache emptied before every call), as a single manager's call is (decision 1185).
 // Not a test: figures only.
 // Run: npx tsx bench/report-answer.ts [machines] [days] [sqlite|postgres] [pairs]
 import { writeFile } from 'node:fs/promises';
@@ -33,12 +35,14 @@ const RUNS = 5;
 const PROFILE = process.env.BENCH_PROFILE;
 const OLD = process.env.BENCH_OLD;
 const ONLY = process.env.BENCH_CALLS ? new RegExp(process.env.BENCH_CALLS) : null;
+const SHARED = process.env.BENCH_SHARED === '1';
 const NOW = YEAR_START + (DAYS + 2) * 86_400_000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () => loadavg()[0]!.toFixed(1);
 
 const h = await apiHarness(DIALECT, NOW);
+let closeOld = async () => {};
 try {
   const db = h.t.db;
   const plant = await aYearOfRollups(h, MACHINES, DAYS, NOW);
@@ -52,23 +56,29 @@ try {
   type OldApi = {
     apiHarnessOn: (t: typeof h.t, start: number) => ApiHarness;
     useSharedAnswers: (db: object, on: boolean) => void;
+    openDb: (url: string) => { db: typeof h.t.db; close: () => Promise<void> };
   };
   const oldApi = OLD
     ? ({
         ...(await import(`${OLD}/services/api/src/testing/app.ts`)),
         ...(await import(`${OLD}/services/api/src/services/report-shared.ts`)),
+        ...(await import(`${OLD}/packages/db/src/connect.ts`)),
       } as OldApi)
     : null;
-  const oldH = oldApi ? oldApi.apiHarnessOn(h.t, NOW) : h;
+  // Its own handle, opened by its own modules: its kysely's classes are its own (a dialect check such as
+  // `adapter instanceof PostgresAdapter` fails on a handle of this tree's kysely, decision 1185).
+  const oldDb = oldApi ? { ...h.t, ...oldApi.openDb(h.t.url), cleanup: async () => undefined } : null;
+  if (oldDb) closeOld = oldDb.close;
+  const oldH = oldApi && oldDb ? oldApi.apiHarnessOn(oldDb, NOW) : h;
   const text = async (res: Response) => {
     if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
     return res.text();
   };
   /** The calls over [start, end), each on a harness (old or new). */
-  const callsOver = (label: string, start: number, end: number) => {
-    const production = { start, end, interval: 'week', data, groupBy: ['machine', 'interval'] };
-    const by = { start, end, intervalType: 'week' };
-    const range = `start=${start}&end=${end}&interval=week`;
+  const callsOver = (label: string, start: number, end: number, interval = 'week') => {
+    const production = { start, end, interval, data, groupBy: ['machine', 'interval'] };
+    const by = { start, end, intervalType: interval };
+    const range = `start=${start}&end=${end}&interval=${interval}`;
     const list: Array<[string, (on: ApiHarness) => Promise<string>]> = [
       ['reports/oee', async (on) => text(await on.get(`/api/reports/oee?${range}`, cookie))],
       ['oee/bymachine', async (on) => text(await on.send('POST', '/api/oee/bymachine', cookie, by))],
@@ -100,10 +110,18 @@ try {
   };
   const MID_START = start + (10 * 60 + 17) * 60_000;
   const MID_END = end - (5 * 60 + 17) * 60_000;
-  const all = [...callsOver('', start, end), ...callsOver(' 10:17→18:43', MID_START, MID_END)];
+  const DAY = 86_400_000;
+  const all = [
+    ...callsOver('', start, end),
+    ...callsOver(' 10:17→18:43', MID_START, MID_END),
+    // The last month, week and day of the plant by day, mid-day and mid-hour (decision 1185).
+    ...callsOver(' month 10:17→18:43', MID_START + (DAYS - 31) * DAY, MID_END, 'day'),
+    ...callsOver(' week :17→:43', end - 7 * DAY + 17 * 60_000, end - 17 * 60_000, 'day'),
+    ...callsOver(' day 10:17→18:43', MID_END - (8 * 60 + 26) * 60_000, MID_END, 'day'),
+  ];
   const calls = all.filter(([name]) => !ONLY || ONLY.test(name));
   useSharedAnswers(db, false); // computed answers only
-  oldApi?.useSharedAnswers(db, false);
+  if (oldDb) oldApi?.useSharedAnswers(oldDb.db, false);
   console.log(
     `${DIALECT}: ${MACHINES} machines × ${DAYS} days (seeded in ${(plant.seedMs / 1000).toFixed(0)} s)`,
   );
@@ -130,9 +148,18 @@ try {
   const timeOf = async (on: boolean, f: (api: ApiHarness) => Promise<string>) => {
     if (!oldApi) useReasonIndex(db, on);
     const api = on ? h : oldH;
+    // BENCH_SHARED=1: sharing on, each call computed (its cache emptied first), as a single manager's call is.
+    const fresh = () => {
+      if (!SHARED) return;
+      if (on) useSharedAnswers(db, true);
+      else if (oldDb) oldApi!.useSharedAnswers(oldDb.db, true);
+      else useSharedAnswers(db, true);
+    };
+    fresh();
     const answer = await f(api); // warm (and, on, the index loaded)
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
+      fresh();
       const a = performance.now();
       await f(api);
       times.push(performance.now() - a);
@@ -172,6 +199,7 @@ try {
   if (!oldApi && !ONLY) console.log(`  ${'reports/oee, index cold'.padEnd(36)} ${await interleaved(cold)}`);
 } finally {
   useReasonIndex(h.t.db, true);
+  await closeOld();
   await h.close();
 }
 

@@ -261,7 +261,12 @@ describe.each(DIALECTS)('replay on %s gives the state seconds of the independent
         // METRICS.md §1 through the rollups, over a range starting a day before the log: T_all is the
         // monitored life only, and the UNAVAILABLE time in it is No data, apart from Uncategorized.
         const range = { start: epochMs(expected.from! - 86_400_000), end: epochMs(expected.to!) };
-        const source = await loadRollupSource(t.db, r.machineId, range);
+        const { company_id: companyId } = await t.db
+          .selectFrom('machines')
+          .select('company_id')
+          .where('id', '=', r.machineId)
+          .executeTakeFirstOrThrow();
+        const source = await loadRollupSource({ db: t.db, companyId }, r.machineId, range);
         const sum = sumRollups(buildRollups(source, rollupBuckets(UTC, range)), range).all;
         expect(sum.durationMs).toBe(expected.monitoredMs);
         const ms = (reason: string) => {

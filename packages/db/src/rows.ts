@@ -15,8 +15,22 @@ export const toAnnotationType = (r: Selectable<AnnotationTypesTable>): Annotatio
   hidden: r.hidden === 1,
 });
 
+/** The columns of an annotation row its domain object is made of. */
+export type AnnotationRow = Pick<
+  Selectable<AnnotationsTable>,
+  | 'id'
+  | 'machine_id'
+  | 'annotation_type_id'
+  | 'start_at'
+  | 'end_at'
+  | 'message'
+  | 'planned'
+  | 'setup'
+  | 'active_setup'
+>;
+
 /** live-operations §3 Annotation: a machine's downtime categorized, split or marked as setup. */
-export const toAnnotation = (r: Selectable<AnnotationsTable>): Annotation => ({
+export const toAnnotation = (r: AnnotationRow): Annotation => ({
   id: r.id,
   machineId: r.machine_id,
   category_id: r.annotation_type_id,

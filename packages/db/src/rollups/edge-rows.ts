@@ -11,8 +11,12 @@ import { stampOf } from './week-stamp';
 
 /** What one kept hourly row is taken to hold in memory (the row, its state and reason maps). */
 const ROW_BYTES = 1_000;
-/** The partial days' rows kept per database handle, all companies (LRU): 8 MiB, ~8,000 rows. */
-export const EDGE_ROWS_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The partial days' rows kept per database handle, all companies (LRU): 16 MiB, ~16,000 rows (a year's two
+ * partial days of 100 machines are ~3,300 hourly rows, kept twice: as read, and as a report's spans built from
+ * them, decision 1185).
+ */
+export const EDGE_ROWS_MAX_BYTES = 16 * 1024 * 1024;
 
 interface Kept {
   read: Promise<unknown>;
@@ -64,13 +68,15 @@ export async function indexedRollups(
  * `read()`'s result kept per database handle under `parts` while the company's week rows stamp holds (read
  * before it: never older than it), counted as `bytes(result)` against the bound: for reads of hourly or day
  * rows, which every recompute that changes them moves the stamp for (decisions 1148, 1157). Shared between
- * callers: it must not be changed. Turned off with useEdgeRows.
+ * callers: it must not be changed. A result `keep` refuses is given to the callers that asked while it was
+ * read and then dropped (decision 1185: rows judged at a call's now). Turned off with useEdgeRows.
  */
 export async function keptWithStamp<T>(
   scope: CompanyScope,
   parts: ReadonlyArray<string | number>,
   bytes: (result: T) => number,
   read: () => Promise<T>,
+  keep: (result: T) => boolean = () => true,
 ): Promise<T> {
   if (disabled.has(scope.db)) return read();
   const { stamp } = await stampOf(scope);
@@ -90,6 +96,7 @@ export async function keptWithStamp<T>(
     entry.read.then(
       (result) => {
         if (h.kept.get(key) !== entry) return;
+        if (!keep(result as T)) return drop(h, key);
         entry.bytes = bytes(result as T);
         h.bytes += entry.bytes;
         // A read over half the bound is not kept (it would push out everything else); then the oldest go.

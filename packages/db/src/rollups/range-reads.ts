@@ -1,9 +1,10 @@
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Annotation, AnnotationType } from '@takt/domain';
 import type { Database, FlagSpansTable } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
 import { firstStoredAt } from '../observation-packs';
+import { annotationsIn } from './annotation-reads';
 import { activeEdges, firstStateStart, stateRowsIn } from './state-reads';
 import type { StateRowOf } from './state-reads';
 
@@ -29,13 +30,16 @@ export async function loadMonitoredFrom(
     .where('m.id', 'in', [...machineIds])
     .select((eb) => [
       'm.id',
-      // The first stored row of each dictionary id of the machine (decision 1130): one key lookup each, where min()
-      // through the observations view would read every row of the machine.
-      // On PostgreSQL its first pack too (decision 1184).
+      // The first stored row of each dictionary id of the machine under its company (decision 1130: the same id under
+      // another company is another machine): one key lookup each, where min() through the observations view would
+      // read every row of the machine. On PostgreSQL its first pack too (decision 1184).
       sql<number | null>`(select min(${firstStoredAt(db, sql.ref('om.id'))})
-        from observation_machines om where om.machine_id = ${sql.ref('m.id')})`.as('observed'),
+        from observation_machines om
+        where om.machine_id = ${sql.ref('m.id')} and om.company_id = ${sql.ref('m.company_id')})`.as(
+        'observed',
+      ),
       // The first state row, one key step (decision 1180), where min() through the state_intervals view would read them all.
-      firstStateStart(sql.ref('m.id')).as('derived'),
+      firstStateStart(sql.ref('m.id'), sql.ref('m.company_id')).as('derived'),
       eb
         .selectFrom('part_adjustments as p')
         .whereRef('p.machine_id', '=', 'm.id')
@@ -70,13 +74,15 @@ export const loadFlagSpans = (
   db: Kysely<Database>,
   machineIds: readonly string[],
   range: { start: number; end: number },
-) => flagSpansQuery(db, machineIds, range).execute();
+  companyId?: string,
+) => flagSpansQuery(db, machineIds, range, companyId).execute();
 
-/** loadFlagSpans' query (bench/explain-flag-spans.ts shows its plans). */
+/** loadFlagSpans' query (bench/explain-flag-spans.ts shows its plans): of `companyId`'s machines only, when set. */
 export const flagSpansQuery = (
   db: Kysely<Database>,
   machineIds: readonly string[],
   range: { start: number; end: number },
+  companyId?: string,
 ) => {
   const ids = [...machineIds];
   // Where a machine's closed spans of a kind reaching into the range start (decision 1076), `om` its dictionary row.
@@ -88,6 +94,7 @@ export const flagSpansQuery = (
     return db
       .selectFrom('observation_machines as om')
       .where('om.machine_id', 'in', ids)
+      .$if(companyId !== undefined, (q) => q.where('om.company_id', '=', companyId!))
       .innerJoinLateral(
         (eb) =>
           FLAG_KINDS.map((kind) =>
@@ -120,6 +127,7 @@ export const flagSpansQuery = (
       .selectFrom('observation_machines as om')
       .innerJoin('flag_rows as f', 'f.m', 'om.id')
       .where('om.machine_id', 'in', ids)
+      .$if(companyId !== undefined, (q) => q.where('om.company_id', '=', companyId!))
       .where('f.kind', '=', kind)
       .where('f.start_at', '>=', since(kind))
       .where('f.start_at', '<', range.end)
@@ -132,6 +140,7 @@ export const flagSpansQuery = (
         .selectFrom('observation_machines as om')
         .innerJoin('flag_open as o', 'o.m', 'om.id')
         .where('om.machine_id', 'in', ids)
+        .$if(companyId !== undefined, (q) => q.where('om.company_id', '=', companyId!))
         .where('o.start_at', '<', range.end)
         .select(['om.machine_id', 'o.kind', 'o.start_at', sql<number | null>`null`.as('end_at')]),
     )
@@ -140,6 +149,16 @@ export const flagSpansQuery = (
 
 /** Machines per query where each machine has its own bounds (keeps the OR list well under SQL limits). */
 export const BOUNDS_CHUNK = 100;
+
+/**
+ * Whose facts are read: the database and the company whose machines they are. A machine is its company and id
+ * (decision 1130): rows stored under the same machine id by another company are another machine's and never read.
+ * A CompanyScope is one.
+ */
+export interface CompanyDb {
+  readonly db: Kysely<Database>;
+  readonly companyId: string;
+}
 
 /** What decides which annotation covers which downtime of the machines around a range. */
 export interface DowntimeFacts {
@@ -155,19 +174,20 @@ export interface DowntimeFacts {
  * The facts that split the machines' downtime around [range.start, range.end) into periods and pieces, read
  * as GET /api/downtime reads them (services/downtime.ts downtimePieces): a period crossing range.start began
  * where the last ACTIVE before it ended, one crossing range.end ends where the next ACTIVE begins. A fixed
- * number of queries whatever the number of machines.
+ * number of queries whatever the number of machines. Only `of.companyId`'s rows: its machines' states and annotations.
  */
 export async function loadDowntimeFacts(
-  db: Kysely<Database>,
+  of: CompanyDb,
   machineIds: readonly string[],
   range: { start: number; end: number },
 ): Promise<DowntimeFacts> {
+  const { db, companyId } = of;
   const ids = [...machineIds];
   if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
   // The last ACTIVE before the range and the first after it, one (m, start_at) key step per machine (decisions 1076,
   // 1180): a machine's state rows never overlap, so the last to end is the last to start. A max() over the machine's
   // rows read its whole history at every tile push.
-  const edges = await activeEdges(db, ids, range.start, range.end);
+  const edges = await activeEdges(db, ids, range.start, range.end, companyId);
   const bounds = new Map(
     ids.map((id) => [
       id,
@@ -177,51 +197,13 @@ export async function loadDowntimeFacts(
       },
     ]),
   );
-  const chunks = chunksOf(ids, BOUNDS_CHUNK);
-  // One query a chunk of machines, each read over its own bounds: rows that start before the bounds end and
-  // reach back into them (`reaches`).
-  const inBounds = <T extends 'state_intervals' | 'annotations'>(
-    eb: ExpressionBuilder<Database, T>,
-    chunk: readonly string[],
-    reaches: (b: { from: number; to: number }, id: string) => Expression<SqlBool>,
-  ) =>
-    eb.or(
-      chunk.map((id) => {
-        const b = bounds.get(id)!;
-        return eb.and([
-          eb(sql.ref('machine_id'), '=', id),
-          eb(sql.ref('start_at'), '<', b.to),
-          reaches(b, id),
-        ]);
-      }),
-    );
+  const chunks = chunksOf(ids, BOUNDS_CHUNK).map((chunk) =>
+    chunk.map((machineId) => ({ machineId, ...bounds.get(machineId)! })),
+  );
+  // One query a chunk of machines for each, each machine read over its own bounds.
   const [intervals, annotationRows] = await Promise.all([
-    Promise.all(
-      chunks.map((chunk) =>
-        stateRowsIn(
-          db,
-          chunk.map((machineId) => ({ machineId, ...bounds.get(machineId)! })),
-        ),
-      ),
-    ).then((parts) => parts.flat()),
-    Promise.all(
-      chunks.map((chunk) =>
-        db
-          .selectFrom('annotations')
-          .selectAll()
-          .where((eb) =>
-            inBounds(eb, chunk, (b) =>
-              eb.or([
-                eb.and([eb('end_at', 'is', null), eb('start_at', '>=', b.from)]),
-                eb('end_at', '>', b.from),
-              ]),
-            ),
-          )
-          .orderBy('start_at')
-          .orderBy('created_at')
-          .execute(),
-      ),
-    ).then((parts) => parts.flat()),
+    Promise.all(chunks.map((chunk) => stateRowsIn(db, chunk, companyId))).then((parts) => parts.flat()),
+    Promise.all(chunks.map((chunk) => annotationsIn(db, chunk, companyId))).then((parts) => parts.flat()),
   ]);
   const typeIds = [
     ...new Set(annotationRows.flatMap((r) => (r.annotation_type_id ? [r.annotation_type_id] : []))),

@@ -86,8 +86,9 @@ async function recomputeSlice(
   const range = { start: first.start, end: Math.min(last.end, now) };
   if (range.end <= range.start) return { rows: 0, reachBack: null };
 
-  const facts = await loadDowntimeFacts(db, [machineId], range);
-  const source = (await loadRollupSources(db, [machineId], range, { now, facts })).get(machineId)!;
+  const of = { db, companyId };
+  const facts = await loadDowntimeFacts(of, [machineId], range);
+  const source = (await loadRollupSources(of, [machineId], range, { now, facts })).get(machineId)!;
   const reachBack = await plannedLimitReachBack(db, machineId, range.start, now, facts);
   const buckets = rollupBuckets(calendar, { start: range.start as EpochMs, end: range.end as EpochMs });
   const rows = buildRollups(source, buckets);

@@ -1,4 +1,4 @@
-import type { Expression, Kysely } from 'kysely';
+import type { Expression, Kysely, RawBuilder } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Database } from '../schema';
 
@@ -33,48 +33,94 @@ const sinceLast = (m: Expression<number>, from: Expression<number>) =>
   sql<number>`coalesce((select max(l.start_at) from state_rows as l where l.m = ${m} and l.start_at <= ${from}), ${from})`;
 
 /**
- * The machines' states reaching into their [from, to) (`end_at` null or after `from`, `start_at` before `to`), ordered
- * by start: of every company's machine with the id, or of `companyId`'s only. Each machine's closed states are one
- * range of the (m, start_at) key from the last one starting at or before `from`.
+ * The machines' states reaching into their [from, to) (`end_at` null or after `from`, `start_at` before `to`) of
+ * `companyId`'s machines (decision 1130: one dictionary id a machine): each machine's states in time order, machine
+ * after machine in the order of `bounds`. Each machine's closed states are one range of the (m, start_at) key from the
+ * last one starting at or before `from`, read as one flat JSON array a machine (decision 1186: a month of 100 machines is
+ * ~210,000 rows, which the drivers built as objects 1.5-2.7 times slower than JSON.parse takes the arrays apart);
+ * its open state, which starts after all its closed ones, comes last.
  */
 export async function stateRowsIn(
   db: Kysely<Database>,
   bounds: readonly StateBounds[],
-  companyId?: string,
+  companyId: string,
 ): Promise<StateRowOf[]> {
   if (bounds.length === 0) return [];
-  return (await stateRowsQuery(db, bounds, companyId).execute(db)).rows;
+  const out: StateRowOf[] = [];
+  for (const r of (await stateRowsQuery(db, bounds, companyId).execute(db)).rows) {
+    const machine_id = r.machine_id;
+    if (r.closed != null) {
+      // Flat: start, end, state, reason, start, … (no array a state).
+      const a = JSON.parse(r.closed) as Array<number | string | null>;
+      for (let i = 0; i + 3 < a.length; i += 4)
+        out.push({
+          machine_id,
+          start_at: Number(a[i]),
+          end_at: Number(a[i + 1]),
+          state: a[i + 2] as string,
+          reason: a[i + 3] as string | null,
+        });
+    }
+    if (r.open_state != null)
+      out.push({
+        machine_id,
+        start_at: Number(r.open_start),
+        end_at: null,
+        state: r.open_state,
+        reason: r.open_reason,
+      });
+  }
+  return out;
 }
 
-/** stateRowsIn's query, `bounds` not empty (bench/explain-state-rows.ts shows its plans). */
+/**
+ * stateRowsQuery's row: a machine's closed states, a flat JSON array of start, end, state and reason of each in time
+ * order (null when none reaches in), and its open state if it reaches in.
+ */
+interface PackedStates {
+  machine_id: string;
+  closed: string | null;
+  open_start: number | string | null;
+  open_state: string | null;
+  open_reason: string | null;
+}
+
+/**
+ * stateRowsIn's query, `bounds` not empty: a row a machine (a dictionary id of it, `companyId` unset), in the order of
+ * `bounds` (bench/explain-state-rows.ts shows its plans).
+ */
 export const stateRowsQuery = (db: Kysely<Database>, bounds: readonly StateBounds[], companyId?: string) => {
   const company = companyId === undefined ? sql`` : sql` and om.company_id = ${companyId}`;
   const m = sql.ref<number>('om.id');
+  const closedOf = (pack: RawBuilder<unknown>) =>
+    sql`(select ${pack} from state_rows s
+      where s.m = om.id and s.start_at >= ${sinceLast(m, sql.ref('w.f'))} and s.start_at < w.t and s.end_at > w.f)`;
   if (isPostgres(db))
-    // Each machine's bounds a row of three array parameters and its states a lateral sub-select kept apart with
-    // `offset 0` (decision 1164: one index range each, and no plan of a hundred OR terms).
-    return sql<StateRowOf>`select om.machine_id, r.start_at, r.end_at, r.state, r.reason
+    // Each machine's bounds a row of three array parameters (decision 1164: one index range each, and no plan of a
+    // hundred OR terms), its closed states aggregated by a sub-select.
+    return sql<PackedStates>`select om.machine_id,
+        ${closedOf(
+          sql`'[' || string_agg(s.start_at || ',' || s.end_at || ',' || to_json(s.state)::text || ','
+            || coalesce(to_json(s.reason)::text, 'null'), ',' order by s.start_at) || ']'`,
+        )} as closed,
+        o.start_at as open_start, o.state as open_state, o.reason as open_reason
       from unnest(${bounds.map((b) => b.machineId)}::text[], ${bounds.map((b) => b.from)}::bigint[],
-        ${bounds.map((b) => b.to)}::bigint[]) as w(mid, f, t)
+        ${bounds.map((b) => b.to)}::bigint[]) with ordinality as w(mid, f, t, n)
       join observation_machines om on om.machine_id = w.mid${company}
-      cross join lateral (
-        select s.start_at, s.end_at, s.state, s.reason from state_rows s
-        where s.m = om.id and s.start_at >= ${sinceLast(m, sql.ref('w.f'))} and s.start_at < w.t and s.end_at > w.f
-        union all
-        select o.start_at, null::bigint, o.state, o.reason from state_open o where o.m = om.id and o.start_at < w.t
-        offset 0) r
-      order by r.start_at`;
+      left join state_open o on o.m = om.id and o.start_at < w.t
+      order by w.n`;
   // SQLite: the bounds a table of values, each machine's closed states a key range and its open state a key search.
-  const w = sql.join(bounds.map((b) => sql`(${b.machineId}, ${b.from}, ${b.to})`));
-  return sql<StateRowOf>`with w(mid, f, t) as (values ${w})
-    select om.machine_id, s.start_at, s.end_at, s.state, s.reason
-    from w join observation_machines om on om.machine_id = w.mid${company} join state_rows s on s.m = om.id
-    where s.start_at >= ${sinceLast(m, sql.ref('w.f'))} and s.start_at < w.t and s.end_at > w.f
-    union all
-    select om.machine_id, o.start_at, null, o.state, o.reason
-    from w join observation_machines om on om.machine_id = w.mid${company} join state_open o on o.m = om.id
-    where o.start_at < w.t
-    order by 2`;
+  const w = sql.join(bounds.map((b, n) => sql`(${b.machineId}, ${b.from}, ${b.to}, ${n})`));
+  return sql<PackedStates>`with w(mid, f, t, n) as (values ${w})
+    select om.machine_id,
+      ${closedOf(
+        sql`'[' || group_concat(s.start_at || ',' || s.end_at || ',' || json_quote(s.state) || ','
+          || json_quote(s.reason), ',' order by s.start_at) || ']'`,
+      )} as closed,
+      o.start_at as open_start, o.state as open_state, o.reason as open_reason
+    from w join observation_machines om on om.machine_id = w.mid${company}
+    left join state_open o on o.m = om.id and o.start_at < w.t
+    order by w.n`;
 };
 
 /**
@@ -163,9 +209,11 @@ export const activeEdgesQuery = (
 /**
  * Where each machine's stored states begin (its first state's start), over the machine whose text id `machineId`
  * names: per dictionary id one forward key step of state_rows, or its open state when it has no closed one (a
- * machine's closed states all start before its open one).
+ * machine's closed states all start before its open one). Of the machine under `companyId` only, when given.
  */
-export const firstStateStart = (machineId: Expression<string>) =>
+export const firstStateStart = (machineId: Expression<string>, companyId?: Expression<string>) =>
   sql<number | null>`(select min(coalesce((select s.start_at from state_rows s where s.m = sm.id
     order by s.start_at limit 1), (select o.start_at from state_open o where o.m = sm.id)))
-    from observation_machines sm where sm.machine_id = ${machineId})`;
+    from observation_machines sm where sm.machine_id = ${machineId}${
+      companyId === undefined ? sql`` : sql` and sm.company_id = ${companyId}`
+    })`;

@@ -15,7 +15,7 @@ import { stampOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
 
 // The partial days' hourly rows kept under the same stamp (decision 1183), exported with the index.
-export { EDGE_ROWS_MAX_BYTES, indexedRollups, useEdgeRows } from './edge-rows';
+export { EDGE_ROWS_MAX_BYTES, indexedRollups, keptWithStamp, useEdgeRows } from './edge-rows';
 
 // Decision 1157: a company's stored week rows kept in memory per database handle, so a report's whole weeks
 // (a year by week: 100 machines × 53 weeks × shifts, ~16,000 rows) are sliced from memory instead of read
@@ -53,6 +53,11 @@ interface WeekIndex {
   reasons: Promise<Map<string, ReasonRow[]>> | null;
   /** An incremental reload's reasons (the kept ones and the changed machines'), attached once it is installed. */
   reasonsFrom?: Promise<Map<string, ReasonRow[]>>;
+  /**
+   * The whole weeks' downtime by reason summed from `reasons`, by weeks, shift selection and machines (decision 1185:
+   * the waterfall added ~10,000 reason maps a call for a year of 100 machines); at most REASON_SUMS, oldest first.
+   */
+  reasonSums: Map<string, Readonly<Record<string, DowntimeMs>>>;
   bytes: number;
 }
 
@@ -60,6 +65,21 @@ interface WeekIndex {
 const ROW_BYTES = 200;
 /** What one row's reasons are taken to hold (a 3-element array and a map of a few reasons). */
 const REASON_ROW_BYTES = 300;
+/**
+ * Cells packed by indexedRollupCells (decision 1185), by their source: the week index (or, without whole weeks, the
+ * kept day rows), each good for one stamp, then by weeks, days and machines, with the day rows they were packed with
+ * (kept under the stamp too: a different read is a different stamp). A year of 100 machines is ~2 MB of columns.
+ */
+const packedCells = new WeakMap<
+  object,
+  Map<string, { dayRows: object; series: Map<string, RollupSeries>; computedAt: Map<string, number> }>
+>();
+/** The packed cells kept per source. */
+const PACKED_CELLS = 4;
+/** The day rows of cells without partial weeks (one object, so packed cells of whole weeks only are found again). */
+const NO_DAY_ROWS: ReadonlyMap<string, IndexedRow[]> = new Map();
+/** The whole weeks' reason sums an index keeps (a few reasons each). */
+const REASON_SUMS = 32;
 /** The week rows kept per database handle, all companies (LRU): 32 MiB, ~168,000 rows (~1,000 machine-years). */
 export const WEEK_INDEX_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -188,6 +208,7 @@ async function loadIndex(scope: CompanyScope, at: Stamp): Promise<WeekIndex> {
     byMachine: new Map(),
     totals: new Map(),
     reasons: null,
+    reasonSums: new Map(),
     bytes: 0,
   };
   await readMachines(scope, index, null);
@@ -240,6 +261,7 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
     byMachine: new Map(kept.byMachine),
     totals: new Map(kept.totals),
     reasons: null,
+    reasonSums: new Map(),
     bytes: 0,
   };
   for (const id of changed) {
@@ -330,19 +352,19 @@ function firstAtOrAfter(rows: ReadonlyArray<readonly unknown[]>, at: number, t: 
 
 /**
  * loadRollupCells, its whole weeks sliced from the company's week index (decision 1157) and the rest read
- * from the day rows: the same series and computed-at. Without the index (turned off, or the company's week
- * rows over the bound) it is loadRollupCells.
+ * from the day rows (kept under the stamp): the same series and computed-at. Without the index (turned off, or
+ * the company's week rows over the bound, when it has whole weeks) it is loadRollupCells.
  */
 export async function indexedRollupCells(
   scope: CompanyScope,
   input: Parameters<typeof loadRollupCells>[1],
 ): ReturnType<typeof loadRollupCells> {
   const { weeks, days } = weeksAndDays(input.clock, input.cellStarts, input);
-  if (input.machineIds.length === 0 || weeks.length === 0 || disabled.has(scope.db))
-    return loadRollupCells(scope, input);
-  // The partial weeks' day rows, parsed, kept under the same stamp (decision 1183).
+  if (input.machineIds.length === 0 || disabled.has(scope.db)) return loadRollupCells(scope, input);
+  // The partial weeks' day rows, parsed, kept under the same stamp (decision 1183); without whole weeks (cells by
+  // day: a month by day) every day row, kept the same way (decision 1185).
   const [index, dayRows] = await Promise.all([
-    weekIndex(scope),
+    weeks.length > 0 ? weekIndex(scope) : null,
     days.length > 0
       ? keptWithStamp(
           scope,
@@ -353,14 +375,27 @@ export async function indexedRollupCells(
             return new Map(parts.map((p) => [p.machine_id, JSON.parse(p.rows) as IndexedRow[]]));
           },
         )
-      : new Map<string, IndexedRow[]>(),
+      : NO_DAY_ROWS,
   ]);
-  if (!index) return loadRollupCells(scope, input);
+  if (!index && weeks.length > 0) return loadRollupCells(scope, input);
+  // Packed once per source (decision 1185): the callers get their own maps, the series shared (read only).
+  const source: object = index ?? dayRows;
+  let memo = packedCells.get(source);
+  if (!memo) packedCells.set(source, (memo = new Map()));
+  const key = [
+    ...weeks.flatMap((w) => [w.start, w.end]),
+    '',
+    ...days.flatMap((d) => [d.start, d.end]),
+    '',
+    ...input.machineIds,
+  ].join('\n');
+  const hit = memo.get(key);
+  if (hit?.dayRows === dayRows) return { series: new Map(hit.series), computedAt: new Map(hit.computedAt) };
   const series = new Map<string, RollupSeries>();
   const computedAt = new Map<string, number>();
   for (const id of input.machineIds) {
     const list: IndexedRow[] = [...(dayRows.get(id) ?? [])];
-    for (const r of slices(index.byMachine.get(id) ?? [], 1, weeks)) list.push(r);
+    if (index) for (const r of slices(index.byMachine.get(id) ?? [], 1, weeks)) list.push(r);
     if (list.length === 0) continue;
     list.sort((a, b) => a[1] - b[1]);
     let latest = Number.NEGATIVE_INFINITY;
@@ -368,7 +403,13 @@ export async function indexedRollupCells(
     computedAt.set(id, latest);
     series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
   }
-  return { series, computedAt };
+  // Mutates the source's memo: the oldest out first.
+  memo.set(key, { dayRows, series, computedAt });
+  for (const [k] of memo) {
+    if (memo.size <= PACKED_CELLS) break;
+    memo.delete(k);
+  }
+  return { series: new Map(series), computedAt: new Map(computedAt) };
 }
 
 /** The rows of `rows` (by start, the start at `at`) starting in `ranges`. */
@@ -428,9 +469,28 @@ export async function indexedDowntimeByReason(
     return out;
   }
   const reasons = await reasonsOf(scope, index);
-  const shiftIds = input.shiftIds;
-  for (const id of input.machineIds)
-    for (const [, shiftId, byReason] of slices(reasons.get(id) ?? [], 0, weeks))
-      if (!shiftIds || shiftIds.has(shiftId)) addDowntimeByReasonInto(out, byReason);
+  const key = [
+    ...weeks.map((w) => `${w.start}-${w.end}`),
+    '',
+    shifts ? shifts.join(',') : '*',
+    ...input.machineIds,
+  ];
+  const k = key.join('\n');
+  let sums = index.reasonSums.get(k);
+  if (!sums) {
+    const whole: Record<string, DowntimeMs> = {};
+    const shiftIds = input.shiftIds;
+    for (const id of input.machineIds)
+      for (const [, shiftId, byReason] of slices(reasons.get(id) ?? [], 0, weeks))
+        if (!shiftIds || shiftIds.has(shiftId)) addDowntimeByReasonInto(whole, byReason);
+    // Mutates the index's memo (the same sums for every caller at this index): oldest out first.
+    index.reasonSums.set(k, (sums = whole));
+    for (const [old] of index.reasonSums) {
+      if (index.reasonSums.size <= REASON_SUMS) break;
+      index.reasonSums.delete(old);
+    }
+  }
+  // Sums of whole milliseconds: added after the partial weeks' as before, the order changes nothing.
+  addDowntimeByReasonInto(out, sums);
   return out;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { piecePlannedValue, piecesOf, segmentsOf } from './downtime-pieces';
 
 // The one period engine of the downtime list and the rollups (METRICS.md §1, §5; decision 0106).
@@ -70,6 +71,67 @@ describe('piecePlannedValue', () => {
   ])('$type.plannedBehavior with choice $choice', ({ type, choice, want }) => {
     expect(piecePlannedValue(type, ann(0, null, choice), { start: 0, end: null }, 60 * MIN).planned).toBe(
       want,
+    );
+  });
+});
+
+describe('piecesOf looks only at the annotations that may touch a segment (decision 1186)', () => {
+  /**
+   * The reference: each segment split by the annotations a filter of every one finds touching it (what piecesOf did
+   * per segment before), so only the search differs.
+   */
+  const piecesByFilter = <A extends { start: number; end: number | null; setup: boolean }>(
+    segments: ReturnType<typeof segmentsOf>,
+    annotations: readonly A[],
+  ) =>
+    segments.flatMap((seg) => {
+      const segEnd = seg.end ?? Number.POSITIVE_INFINITY;
+      const touching = annotations.filter((a) =>
+        a.end === null ? a.start >= seg.start && a.start < segEnd : a.start < segEnd && a.end > seg.start,
+      );
+      return piecesOf([seg], touching);
+    });
+  const states = fc
+    .array(
+      fc.tuple(fc.integer({ min: 0, max: 20 }), fc.constantFrom('ACTIVE', 'INACTIVE', 'SETUP', 'FAULT')),
+      {
+        maxLength: 25,
+      },
+    )
+    .chain((steps) =>
+      fc.boolean().map((open) => {
+        let t = 0;
+        return steps.map(([gap, state], i) => {
+          const start = t + (gap % 3 === 0 ? gap : 0);
+          t = start + 1 + gap;
+          return { start, end: open && i === steps.length - 1 ? null : t, state };
+        });
+      }),
+    );
+  const annotations = fc.array(
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: 300 }),
+        fc.option(fc.integer({ min: 0, max: 120 }), { nil: null }),
+        fc.boolean(),
+        fc.integer(),
+      )
+      .map(([start, length, setup, id]) => ({
+        start,
+        end: length === null ? null : start + length,
+        setup,
+        id,
+      })),
+    { maxLength: 12 },
+  );
+
+  it('gives exactly the pieces, in the order, that the filter per segment gave', () => {
+    fc.assert(
+      fc.property(states, annotations, (rows, notes) => {
+        const segments = segmentsOf(rows);
+        expect(piecesOf(segments, notes)).toEqual(piecesByFilter(segments, notes));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

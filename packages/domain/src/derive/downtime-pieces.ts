@@ -86,14 +86,34 @@ export function piecesOf<A extends PieceAnnotation>(
 ): DowntimePiece<A>[] {
   const out: DowntimePiece<A>[] = [];
   const INF = Number.POSITIVE_INFINITY;
+  // The annotations sorted once by start (stable: ties keep their order, as sorting each segment's did), and the
+  // furthest any of the first i reaches (its end, or an open one's start), so each segment looks only at those that
+  // may touch it: from the first whose prefix reaches its start to the last starting before its end. A filter of
+  // every annotation per segment was segments × annotations a machine (decision 1186).
+  const sorted = [...annotations].sort((a, b) => a.start - b.start);
+  const reach: number[] = [];
+  for (const a of sorted) reach.push(Math.max(reach[reach.length - 1] ?? -INF, a.end ?? a.start));
+  const firstIndex = (n: number, ok: (i: number) => boolean) => {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ok(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
   for (const seg of segments) {
     if (seg.kind === 'active') continue;
     const segEnd = seg.end ?? INF;
-    const touching = annotations
-      .filter((a) =>
-        a.end === null ? a.start >= seg.start && a.start < segEnd : a.start < segEnd && a.end > seg.start,
-      )
-      .sort((a, b) => a.start - b.start);
+    const from = firstIndex(sorted.length, (i) => (reach[i] as number) >= seg.start);
+    const to = firstIndex(sorted.length, (i) => (sorted[i] as A).start >= segEnd);
+    const touching: A[] = [];
+    for (let i = from; i < to; i++) {
+      const a = sorted[i] as A;
+      if (a.end === null ? a.start >= seg.start && a.start < segEnd : a.start < segEnd && a.end > seg.start)
+        touching.push(a);
+    }
     let cursor = seg.start;
     const piece = (start: number, end: number, annotation: A | null) => {
       if (end <= start) return;

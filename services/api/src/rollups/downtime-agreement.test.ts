@@ -53,7 +53,7 @@ describe.each(DIALECTS)('rollups and the downtime list agree on %s', (dialect) =
     const now = h.clock.now;
     const calendar = await loadCalendar(h.t.db, companyId);
     const range = { start: epochMs(start), end: epochMs(now) };
-    const source = await loadRollupSource(h.t.db, machineId, range, { now });
+    const source = await loadRollupSource({ db: h.t.db, companyId }, machineId, range, { now });
     const live = sumRollups(buildRollups(source, rollupBuckets(calendar, range)), range).all;
     await recomputeRollups(h.t.db, { companyId, machineId, from: start, to: now, now });
     // Stored rows are whole buckets; nothing happens on the machine before `start` but ACTIVE time.

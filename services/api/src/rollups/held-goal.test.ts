@@ -131,7 +131,7 @@ describe.each(DIALECTS)('the tile goal from stored rows and a fresh tail on %s',
     const goals = await dashboardGoals(scope, machineIds, runs, NOW);
     const { calendar, limits } = await figuresContext(scope);
     for (const id of machineIds) {
-      const source = await loadRollupSource(t.db, id, { start: START, end: NOW }, { now: NOW });
+      const source = await loadRollupSource(scope, id, { start: START, end: NOW }, { now: NOW });
       const want = liveGoal({ calendar, source, run: goalRun(runs.get(id)), now: NOW, limits });
       expect(goals.get(id), id).toMatchObject({
         scheduled: true,

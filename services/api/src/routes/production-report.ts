@@ -6,6 +6,7 @@ import type { Permission } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { csvResponse } from '../http/csv';
 import { forbidden } from '../http/errors';
+import { sharedJson } from '../http/shared-json';
 import { callerPermissions, requirePermission } from '../http/permissions';
 import { requestCtx } from '../http/request-ctx';
 import { jsonBody, queryParams } from '../http/validate';
@@ -75,7 +76,7 @@ export const productionReportRoutes = new Hono<AppEnv>()
   .post('/warehouse/production', requirePermission('Utilization'), async (c) => {
     const q = await jsonBody(c, productionRequestSchema);
     const report = await productionFor(c, q);
-    if (!q.csv) return c.json(report);
+    if (!q.csv) return sharedJson(c, report);
     // A link token for the CSV link (`?token=`, decision 0502), minted only for a user's real session as GET
     // /api/user-token does; other callers get the link without one and append their own.
     const token = (await mintLinkToken(c.var.scope.db, c.var.caller, c.var.deps.now()))?.token;
@@ -95,7 +96,7 @@ export const productionReportRoutes = new Hono<AppEnv>()
   })
   .get('/oee', requirePermission('FullProduct'), async (c) => {
     const q = queryParams(c, oeeReportQuerySchema);
-    return c.json(await shared(c, 'oee', oeeReport, q));
+    return sharedJson(c, await shared(c, 'oee', oeeReport, q));
   });
 
 /**
@@ -106,10 +107,10 @@ export const oeeRoutes = new Hono<AppEnv>()
   .post('/bymachine', requirePermission('Utilization'), async (c) => {
     const q = await jsonBody(c, oeeByRequestSchema);
     needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
-    return c.json(await shared(c, 'oee/bymachine', oeeByMachine, q));
+    return sharedJson(c, await shared(c, 'oee/bymachine', oeeByMachine, q));
   })
   .post('/byabstractshift', requirePermission('Utilization'), async (c) => {
     const q = await jsonBody(c, oeeByRequestSchema);
     needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
-    return c.json(await shared(c, 'oee/byabstractshift', oeeByShift, q));
+    return sharedJson(c, await shared(c, 'oee/byabstractshift', oeeByShift, q));
   });

@@ -14,6 +14,7 @@ import {
 } from '@takt/domain';
 import type { AppEnv } from '../http/context';
 import { csvResponse } from '../http/csv';
+import { sharedJson } from '../http/shared-json';
 import { requirePermission } from '../http/permissions';
 import { queryParams } from '../http/validate';
 import { cyclesCsv, cyclesReport } from '../services/report-cycles';
@@ -74,7 +75,7 @@ export const reportsRoutes = new Hono<AppEnv>()
     const report = await utilizationReport(requestCtx(c, c.var.scope), q);
     if (q.format === 'csv')
       return csvResponse(c, 'utilization.csv', utilizationCsv(report), report.recomputing);
-    return c.json(report);
+    return sharedJson(c, report);
   })
   .get('/cycles', performance, async (c) => {
     const q = queryParams(c, cyclesQuerySchema);

@@ -166,7 +166,7 @@ export async function dashboardGoals(
   // A goal reads no spindle or in-cut spans.
   const load = (b: FactBatch, heads?: typeof within) =>
     loadRollupSources(
-      scope.db,
+      scope,
       b.ids,
       { start: b.start, end: b.end },
       { now, spans: false, within: heads, life },
@@ -250,8 +250,8 @@ export async function dashboardFigures(
     } else inWindow.push(id);
   }
   const [a, b] = await Promise.all([
-    loadRollupSources(scope.db, inWindow, { start: window.start, end: now }, { now }),
-    loadRollupSources(scope.db, older, { start: olderStart, end: now }, { now }),
+    loadRollupSources(scope, inWindow, { start: window.start, end: now }, { now }),
+    loadRollupSources(scope, older, { start: olderStart, end: now }, { now }),
   ]);
   for (const id of machineIds) {
     const source = a.get(id) ?? b.get(id)!;
@@ -276,8 +276,7 @@ export async function currentDowntimeReasons(
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (machineIds.length === 0) return out;
-  // Machine ids come from the caller's company (listMachines), so the bare db reads only its rows.
-  const facts = await loadDowntimeFacts(scope.db, machineIds, { start: now, end: now });
+  const facts = await loadDowntimeFacts(scope, machineIds, { start: now, end: now });
   const groupBy = <T>(rows: readonly T[], key: (r: T) => string) => {
     const m = new Map<string, T[]>();
     for (const r of rows) {

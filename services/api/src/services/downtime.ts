@@ -150,7 +150,7 @@ async function noDataOf(
   const to = Math.min(ctx.now, Math.max(...open.map((p) => p.end ?? ctx.now)));
   if (!(from < to)) return [];
   const sources = await loadRollupSources(
-    ctx.scope.db,
+    ctx.scope,
     [machineId],
     { start: from, end: to },
     { now: ctx.now, downtimeOnly: true },
@@ -204,7 +204,7 @@ export async function downtimeItemsOfMachines(
   const ids = machines.map((m) => m.id);
   const [filterDurationMs, facts] = await Promise.all([
     downtimeListFilterMs(ctx.scope),
-    q.facts ?? loadDowntimeFacts(ctx.scope.db, ids, { start: q.start, end: q.end }),
+    q.facts ?? loadDowntimeFacts(ctx.scope, ids, { start: q.start, end: q.end }),
   ]);
   const split = q.facts && q.pieces ? q.pieces : piecesOfFacts(ids, facts);
   const out = new Map<string, DowntimeItem[]>();

@@ -60,7 +60,7 @@ export async function keepGoodParts(
   await historyChanged(ctx.scope, change.machineId, change.at);
   const period = await goodPartsPeriod(ctx, change.machineId, change.at);
   // The machine comes from the company-scoped caller, so the bare database reads only the company's facts.
-  const source = await loadRollupSource(ctx.scope.db, change.machineId, period, { now: ctx.now });
+  const source = await loadRollupSource(ctx.scope, change.machineId, period, { now: ctx.now });
   const parts = (source.cycles ?? []).reduce((n, c) => n + c.parts, 0);
   const stored = [...(source.adjustments ?? [])];
   const before = qualityCounts(parts, stored);

@@ -139,7 +139,7 @@ export async function runTallies(
         end: Math.max(...spans.map((s) => s.end)),
       };
       // Machine ids come from the company-scoped runs, so the bare database reads only the company's facts.
-      const source = (await loadRollupSources(ctx.scope.db, [machineId], union, { now: ctx.now })).get(
+      const source = (await loadRollupSources(ctx.scope, [machineId], union, { now: ctx.now })).get(
         machineId,
       )!;
       mine.forEach((r, i) => {

@@ -355,9 +355,17 @@ async function oeeByData(ctx: ServiceCtx, q: OeeByQuery, key: string) {
 export async function oeeByMachine(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeByMachineResponse> {
   const { range, data } = await oeeByData(ctx, q, `oeeByMachine:${q.intervalType}`);
   const intervals = data.intervals;
-  const filtered = data.shiftFilter !== null;
+  const opts = { shiftFiltered: data.shiftFilter !== null };
+  // One machine's cell is its memoized totals as they are: Σ over one machine is the same numbers, without a copy
+  // per cell (efficiency only reads them; decision 1185).
   const value = (ids: readonly string[], r: Range) =>
-    metricOf(efficiency(data.sum(ids, r, data.shiftFilter), { shiftFiltered: filtered }), q.efficiencyMetric);
+    metricOf(
+      efficiency(
+        ids.length === 1 ? data.totals(ids[0]!, r, data.shiftFilter) : data.sum(ids, r, data.shiftFilter),
+        opts,
+      ),
+      q.efficiencyMetric,
+    );
   const series = (ids: readonly string[]) => ({
     intervalData: intervals.map((i): MetricPoint => ({ start: i.start, value: value(ids, i) })),
     value: value(ids, range),

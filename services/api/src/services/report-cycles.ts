@@ -17,7 +17,7 @@ export async function cyclesReport(ctx: ServiceCtx, q: CyclesQuery) {
   const [machine] = await reportMachines(ctx.scope, { machineId: q.machineId });
   const range = { start: q.start, end: q.end };
   const [source, recomputing] = await Promise.all([
-    loadRollupSource(ctx.scope.db, machine!.id, range),
+    loadRollupSource(ctx.scope, machine!.id, range),
     loadRecomputing(ctx, [machine!], range),
   ]);
   const cycles = (source.cycles ?? []).filter((c) => c.end >= q.start && c.end < q.end);

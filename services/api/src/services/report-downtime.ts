@@ -171,7 +171,7 @@ async function computeDowntimeReport(
   // splits their downtime into periods, and what their No data up to now is judged on: read once, also for a
   // range reaching past now, unless a run begins between now and its end (decision 1160).
   const [facts, sameFacts] = await Promise.all([
-    loadDowntimeFacts(ctx.scope.db, ids, range),
+    loadDowntimeFacts(ctx.scope, ids, range),
     until === q.end ? true : noRunBegins(ctx, ids, until, q.end),
   ]);
   // The facts split into pieces once, for the No data reads and the list (decision 1172), when both read them.
@@ -181,7 +181,7 @@ async function computeDowntimeReport(
     q.onlyScheduled ? runsOverlapping(ctx.scope, ids, range) : Promise.resolve([]),
     loadRecomputing(ctx, machines, range),
     loadRollupSources(
-      ctx.scope.db,
+      ctx.scope,
       ids,
       { start: q.start, end: until },
       { now: ctx.now, downtimeOnly: true, ...(pieces ? { facts, pieces } : {}) },

@@ -51,7 +51,7 @@ export async function buildFromFacts(
     const s = { start: epochMs(from), end: epochMs(to) };
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
-    const sources = await loadRollupSources(ctx.scope.db, of, s, { now: ctx.now });
+    const sources = await loadRollupSources(ctx.scope, of, s, { now: ctx.now });
     const buckets = rollupBuckets(calendar, s);
     for (const id of of) {
       const built = out.get(id);

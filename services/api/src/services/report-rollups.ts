@@ -1,21 +1,17 @@
 import { createHash } from 'node:crypto';
 import {
   addDowntimeByReasonInto,
-  buildRollups,
   companyDayRange,
-  coversWhole,
   epochMs,
   inShiftDowntimeByReason,
   joinSeries,
   packRollups,
-  rollupsOfRange,
   shopDateOf,
   splitAtDays,
   splitRange,
   storedUntil,
 } from '@takt/domain';
 import type {
-  Bucket,
   CompanyCalendar,
   DowntimeMs,
   RangeSplit,
@@ -28,13 +24,13 @@ import {
   indexedDowntimeByReason,
   indexedRollupCells,
   indexedRollups,
-  loadRollups,
-  loadRollupSources,
   rollupDirtyMarks,
 } from '@takt/db/rollups';
 import { rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { buildFromFacts, groupBy } from './report-facts';
+import { packedOf, spanReasons, spanRows } from './report-spans';
+import type { SpanOf, SpanRows } from './report-spans';
 
 // The rollup rows of a report's range (decisions 0700, 0804, 1015, 1067, 1125), for services/reports.ts.
 
@@ -200,9 +196,18 @@ export async function reportRollups(
       plans.set(id, plan);
     }
   const hourly = await hourlyRows(ctx, calendar, plans, edgeRows);
-  for (const [id, built] of hourly) {
-    if (built) rows.set(id, built);
-    else {
+  /** Each stored machine's kept spans (shared between calls: never changed). */
+  const spansOf = new Map<string, Array<{ span: Range; rows: SpanRows }>>();
+  let gaps = false;
+  for (const [id, spans] of hourly) {
+    if (spans) {
+      spansOf.set(id, spans);
+      rows.set(
+        id,
+        spans.flatMap((s) => s.rows.rows.get(id)!),
+      );
+    } else {
+      gaps = true;
       // A gap in the stored hourly rows (a day left partly computed, decision 1016): built from the facts.
       fresh.push(id);
       plans.delete(id);
@@ -227,6 +232,8 @@ export async function reportRollups(
       for (const id of ids) daySeries.set(id, prefix.series.get(id) ?? packRollups([]));
     }
   }
+  /** The rows built from the facts after a stored machine's stored rows (a live range's minutes since its mark). */
+  const builtAfter = new Map<string, Rollup[]>();
   if (freshEnd > range.start) {
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
@@ -239,26 +246,56 @@ export async function reportRollups(
       const built = await buildFromFacts(ctx, calendar, ids, { start: from, end: freshEnd });
       for (const id of ids) {
         if (fresh.includes(id)) rows.set(id, built.get(id)!);
-        else rows.get(id)!.push(...built.get(id)!);
+        else {
+          rows.get(id)!.push(...built.get(id)!);
+          builtAfter.set(id, built.get(id)!);
+        }
       }
     }
   }
   const series = new Map<string, RollupSeries>();
   for (const id of withCells) {
+    // Its hourly rows before the cells (the head span) and after them (the tail span, then the rows built from
+    // the facts after its stored rows), each packed once per kept span when nothing is added to it.
     const cellsStart = days!.start;
-    const own = rows.get(id)!;
-    const before = own.filter((r) => r.start < cellsStart);
-    const after = own.filter((r) => r.start >= cellsStart);
-    series.set(id, joinSeries(joinSeries(packRollups(before), daySeries.get(id)!), packRollups(after)));
+    const spans = spansOf.get(id)!;
+    const built = builtAfter.get(id) ?? [];
+    const packed = (parts: Array<{ rows: SpanRows }>, extra: readonly Rollup[]) =>
+      parts.length === 1 && extra.length === 0
+        ? packedOf(parts[0]!.rows, id)
+        : packRollups([...parts.flatMap((p) => p.rows.rows.get(id)!), ...extra]);
+    const before = packed(
+      spans.filter((s) => s.span.start < cellsStart),
+      built.filter((r) => r.start < cellsStart),
+    );
+    const after = packed(
+      spans.filter((s) => s.span.start >= cellsStart),
+      built.filter((r) => r.start >= cellsStart),
+    );
+    series.set(id, joinSeries(joinSeries(before, daySeries.get(id)!), after));
   }
   let downtimeByReason: Record<string, DowntimeMs> = {};
   if (opts.reasons) {
-    const filter = { start: epochMs(range.start), end: epochMs(range.end), shiftIds: opts.reasons.shiftIds };
-    // The week and day rows carry no reasons: theirs come from the database.
-    downtimeByReason = inShiftDowntimeByReason(
-      machineIds.flatMap((id) => rows.get(id)!),
-      filter,
-    );
+    const shiftIds = opts.reasons.shiftIds;
+    const filter = { start: epochMs(range.start), end: epochMs(range.end), shiftIds };
+    // The week and day rows carry no reasons: theirs come from the database. The kept spans' own sums when every
+    // machine of each span is stored (sums of whole milliseconds: the order they are added in changes nothing).
+    if (gaps)
+      downtimeByReason = inShiftDowntimeByReason(
+        machineIds.flatMap((id) => rows.get(id)!),
+        filter,
+      );
+    else {
+      const seen = new Set<SpanRows>();
+      for (const spans of spansOf.values())
+        for (const s of spans) {
+          if (seen.has(s.rows)) continue;
+          seen.add(s.rows);
+          addDowntimeByReasonInto(downtimeByReason, spanReasons(s.rows, s.span, shiftIds));
+        }
+      const built = [...fresh.flatMap((id) => rows.get(id)!), ...[...builtAfter.values()].flat()];
+      addDowntimeByReasonInto(downtimeByReason, inShiftDowntimeByReason(built, filter));
+    }
     if (storedReasons) {
       const all = await storedReasons;
       const whole = withCells.filter((id) => plans.get(id)!.cellsEnd === days!.end);
@@ -318,63 +355,38 @@ function storedPlan(calendar: CompanyCalendar, range: Range, days: Range | null,
 }
 
 /**
- * The stored machines' rows of their hourly spans: the stored buckets wholly inside each span and its cut
- * buckets built from the facts over their part inside it (decision 1015), by start; null for a machine whose
- * stored rows leave a gap in a span (decision 1016). One read of the hourly rows per distinct span start
- * (the range's start; usually one day start for the rest) unless `readBefore` holds it (the partial days read
- * for their computed-at), one load of the facts per distinct cut bucket.
+ * The stored machines' spans of hourly rows (report-spans.ts): each distinct span read once for the machines whose
+ * plan has it (the range's head is every stored machine's; tails differ by where their rows stop), kept under
+ * the company's week rows stamp (decision 1185), taking its stored rows from `readBefore` when it holds them (the
+ * partial days read for their computed-at). Per machine its spans in time order, or null when its stored rows
+ * leave a gap in one (decision 1016).
  */
 async function hourlyRows(
   ctx: ServiceCtx,
   calendar: CompanyCalendar,
   plans: ReadonlyMap<string, StoredPlan>,
   readBefore: ReadonlyArray<{ span: Range; rows: Rollup[] }>,
-): Promise<Map<string, Rollup[] | null>> {
-  const wholes: Array<{ id: string; whole: Range }> = [];
-  const edgeIds = new Map<string, { edge: Bucket; ids: string[] }>();
+): Promise<Map<string, Array<{ span: Range; rows: SpanRows }> | null>> {
+  const spans = new Map<string, SpanOf>();
+  const keyOf = (span: Range) => `${span.start}:${span.end}`;
   for (const [id, plan] of plans)
-    for (const { split } of plan.spans) {
-      if (split.whole) wholes.push({ id, whole: split.whole });
-      for (const e of split.edges) {
-        const k = `${e.start}:${e.end}`;
-        const seen = edgeIds.get(k);
-        if (seen) seen.ids.push(id);
-        else edgeIds.set(k, { edge: e, ids: [id] });
-      }
+    for (const { span, split } of plan.spans) {
+      const seen = spans.get(keyOf(span));
+      if (seen) seen.ids.push(id);
+      else spans.set(keyOf(span), { span, split, ids: [id] });
     }
-  const groups = [...groupBy(wholes, (w) => w.whole.start)];
-  const edgeList = [...edgeIds.values()];
-  const [read, edgeSources] = await Promise.all([
-    Promise.all(
-      groups.map(([start, ws]) => {
-        const end = Math.max(...ws.map((w) => w.whole.end));
-        // Inside a span already read (the partial days): its rows overlapping [start, end), as a read gives them.
-        const within = readBefore.find((r) => r.span.start <= start && end <= r.span.end);
-        if (within) return within.rows.filter((r) => r.end > start && r.start < end);
-        return loadRollups(ctx.scope, { machineIds: [...new Set(ws.map((w) => w.id))], start, end });
-      }),
-    ),
-    // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
-    Promise.all(edgeList.map((e) => loadRollupSources(ctx.scope.db, e.ids, e.edge, { now: ctx.now }))),
-  ]);
-  const readOf = new Map(groups.map(([start], i) => [start, groupBy(read[i]!, (r) => r.machineId)]));
-  const sourceOf = new Map(edgeList.map((e, i) => [`${e.edge.start}:${e.edge.end}`, edgeSources[i]!]));
-  const out = new Map<string, Rollup[] | null>();
+  const list = [...spans.values()];
+  const read = await Promise.all(list.map((of) => spanRows(ctx, calendar, of, readBefore)));
+  const readOf = new Map(list.map((of, i) => [keyOf(of.span), read[i]!]));
+  const out = new Map<string, Array<{ span: Range; rows: SpanRows }> | null>();
   for (const [id, plan] of plans) {
-    const mine: Rollup[] = [];
-    for (const { split } of plan.spans) {
-      const stored = split.whole ? (readOf.get(split.whole.start)!.get(id) ?? []) : [];
-      if (!coversWhole(split, stored)) {
-        out.set(id, null);
-        break;
-      }
-      mine.push(
-        ...rollupsOfRange(split, stored, (edges) =>
-          edges.flatMap((e) => buildRollups(sourceOf.get(`${e.start}:${e.end}`)!.get(id)!, [e])),
-        ),
-      );
+    const mine: Array<{ span: Range; rows: SpanRows }> = [];
+    for (const { span } of plan.spans) {
+      const rows = readOf.get(keyOf(span))!;
+      if (rows.rows.get(id) === null) break;
+      mine.push({ span, rows });
     }
-    if (!out.has(id)) out.set(id, mine);
+    out.set(id, mine.length === plan.spans.length ? mine : null);
   }
   return out;
 }

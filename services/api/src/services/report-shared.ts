@@ -53,13 +53,37 @@ function drop(cache: Cache, key: string, entry?: Entry): void {
   cache.size -= held.size;
 }
 
+/**
+ * The JSON text each computed answer's size was measured on, until a response takes it (answerJson): the call that
+ * computed it sends that text instead of serializing the answer a second time (decision 1185). Weak: an answer
+ * dropped before any response takes its text takes the text with it.
+ */
+const measured = new WeakMap<object, string>();
+
 /** The answer's size (its JSON's length), or undefined when it has none (not kept). */
 function sizeOf(answer: unknown): number | undefined {
   try {
-    return JSON.stringify(answer)?.length;
+    const text = JSON.stringify(answer);
+    if (text !== undefined && typeof answer === 'object' && answer !== null) measured.set(answer, text);
+    return text?.length;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A shared answer as JSON (what c.json sends): the text its size was measured on, taken by the first response
+ * that asks (mutates: later ones serialize it again, so no text is held beside a kept answer), else serialized.
+ */
+export function answerJson(answer: unknown): string {
+  if (typeof answer === 'object' && answer !== null) {
+    const text = measured.get(answer);
+    if (text !== undefined) {
+      measured.delete(answer);
+      return text;
+    }
+  }
+  return JSON.stringify(answer);
 }
 
 /**

@@ -39,7 +39,7 @@ export async function timelineReport(ctx: ServiceCtx, q: TimelineQuery) {
   const windowMs = q.end - q.start;
   const [states, source, programs, runs, resets, faults, hasSubprogram, recomputing] = await Promise.all([
     listStateIntervals(ctx.scope, id, q.start, q.end),
-    loadRollupSource(ctx.scope.db, id, range),
+    loadRollupSource(ctx.scope, id, range),
     programsOverlapping(ctx.scope, id, range, 0),
     runsOverlapping(ctx.scope, [id], range),
     correctionsIn(ctx.scope, id, range),

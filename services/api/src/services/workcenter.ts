@@ -109,7 +109,7 @@ export async function workcenterLive(ctx: ServiceCtx, machineId: string): Promis
 
   const window = currentWindow(calendar, now);
   const from = Math.min(window.start, run?.startAt ?? window.start);
-  const source = await loadRollupSource(scope.db, machineId, { start: from, end: now });
+  const source = await loadRollupSource(scope, machineId, { start: from, end: now });
 
   const figures = runFigures({ calendar, source, run, windowStart: window.start, now, limits });
   const { goal, percents } = figures;

@@ -356,7 +356,12 @@ export async function runReplay(
   let cycles = 0;
   let parts = 0;
   if (from != null && to != null) {
-    const source = await loadRollupSource(db, machineId, { start: from, end: to }, { now: to });
+    const source = await loadRollupSource(
+      { db, companyId },
+      machineId,
+      { start: from, end: to },
+      { now: to },
+    );
     stateMs = stateDurations(source.intervals, epochMs(from), epochMs(to));
     const produced = source.cycles ?? [];
     cycles = produced.length;
