@@ -5,12 +5,15 @@
 // parent), the bytes it grew by per machine-day (heap with its TOAST and maps, and its indexes), its rows, the bytes
 // a row and its dead row versions (pgstattuple: exact, not the statistics' estimate). pg_database_size's growth per
 // machine-day is what bench/soak.ts prints; WAL is not in it. Not a test.
+// The raw rows are packed as the API processes' retention worker packs them (decision 1184): rows older than
+// TAKT_BENCH_PACK_AGE_S (default the product's PACK_AGE_MS) every TAKT_BENCH_PACK_EVERY_S (default 60); a short run
+// takes a shorter age, so what a machine-day leaves is packs, as in a day-long run.
 //   npx tsx bench/disk-day.ts [machines=100] [minutes=3]
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { ensureDemoCompany } from '../services/api/src/provision';
-import { migrateToLatest, openDb } from '@takt/db';
+import { migrateToLatest, openDb, PACK_AGE_MS, packObservations } from '@takt/db';
 import type { Database } from '@takt/db';
 import { emptyDatabase } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
@@ -22,6 +25,8 @@ const MINUTES = Number(process.argv[3] ?? 3);
 // host do not dial each other's adapters (as bench/ingest-work.ts).
 const PORT_BASE = Number(process.env.TAKT_BENCH_PORT_BASE ?? 22_000);
 const CONTROL_PORT = PORT_BASE - 1;
+const PACK_AGE = Number(process.env.TAKT_BENCH_PACK_AGE_S ?? PACK_AGE_MS / 1000) * 1000;
+const PACK_EVERY = Number(process.env.TAKT_BENCH_PACK_EVERY_S ?? 60) * 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface TableSize {
@@ -114,6 +119,13 @@ async function main() {
       sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
     });
     let stopped = false;
+    // The retention worker's packing (a no-op before migration 0065 and on SQLite), one round at a time.
+    let packing: Promise<unknown> = Promise.resolve();
+    const packer = setInterval(() => {
+      packing = packing
+        .then(() => packObservations(database.db, Date.now(), PACK_AGE))
+        .catch(() => undefined);
+    }, PACK_EVERY);
     try {
       for (;;) {
         const s = (await (await fetch(`${control}/status`)).json()) as {
@@ -133,15 +145,25 @@ async function main() {
       await sleep(6000); // the last lines stored and rolled up
       await ingest.stop();
       stopped = true;
+      clearInterval(packer);
+      await packing;
       await sleep(11_000); // every backend's statistics flushed (PostgreSQL 15 flushes idle ones within 10 s)
       const after = await sizes(database.db);
       const dbAfter = await databaseBytes(database.db);
       const machineDays = (MACHINES * MINUTES) / (24 * 60);
       const mb = (b: number) => b / 1024 / 1024 / machineDays;
       const rowsOf = await tuples(database.db, 'observation_rows');
+      const packed = await sql<{
+        n: string;
+      }>`select coalesce(sum(cardinality(dts)), 0) as n from observation_packs`
+        .execute(database.db)
+        .then((r) => Number(r.rows[0]?.n ?? 0))
+        .catch(() => 0);
+      const raw = rowsOf.rows + packed;
       console.log(
         `disk-day: ${MACHINES} machines × 1 line/s × ${MINUTES} min (${machineDays.toFixed(3)} machine-days), ` +
-          `${rowsOf.rows} raw observations (${(rowsOf.rows / (MACHINES * MINUTES * 60)).toFixed(2)} a machine-second)`,
+          `${raw} raw observations (${(raw / (MACHINES * MINUTES * 60)).toFixed(2)} a machine-second), ` +
+          `${packed} of them packed (age ${PACK_AGE / 1000} s, every ${PACK_EVERY / 1000} s)`,
       );
       console.log(
         '| table | MB/machine-day | heap | indexes | rows/machine-day | bytes/row | dead versions | ' +
@@ -194,6 +216,7 @@ async function main() {
         `compacted together ${mb(compactSum).toFixed(1)} MB per machine-day (as run / compacted ${(sum / compactSum).toFixed(2)})`,
       );
     } finally {
+      clearInterval(packer);
       if (!stopped) await ingest.stop();
     }
   } finally {

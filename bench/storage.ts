@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database, DialectName } from '@takt/db';
+import { packObservations } from '@takt/db';
 import { freshDb } from '@takt/db/testing';
 import { runReplay } from '../services/ingest/src/replay/replay-cli';
 
@@ -69,6 +70,7 @@ async function measure(dialect: DialectName) {
     await buildBaseline(t.db);
     let compact: number;
     let baseline: number;
+    let rowsOnly: number | null = null;
     if (dialect === 'sqlite') {
       await sql`analyze`.execute(t.db);
       compact =
@@ -78,16 +80,22 @@ async function measure(dialect: DialectName) {
       baseline = await sqliteTableBytes(t.db, 'observations_baseline');
     } else {
       await sql`vacuum analyze`.execute(t.db);
+      const dictionaries =
+        (await pgBytes(t.db, 'observation_machines')) + (await pgBytes(t.db, 'observation_keys'));
+      rowsOnly = (await pgBytes(t.db, 'observation_rows')) + dictionaries;
+      // Every row packed (decision 1184), as the packer leaves all but the last minutes, then the rows' space
+      // returned (VACUUM FULL: the day partitions keep only what is younger than the packer's age).
+      await packObservations(t.db, Date.now(), 0);
+      await sql`vacuum full observation_rows`.execute(t.db);
+      await sql`vacuum analyze`.execute(t.db);
       compact =
-        (await pgBytes(t.db, 'observation_rows')) +
-        (await pgBytes(t.db, 'observation_machines')) +
-        (await pgBytes(t.db, 'observation_keys'));
+        (await pgBytes(t.db, 'observation_rows')) + (await pgBytes(t.db, 'observation_packs')) + dictionaries;
       const b = await sql<{
         bytes: string;
       }>`select pg_total_relation_size('observations_baseline') as bytes`.execute(t.db);
       baseline = Number(b.rows[0]?.bytes ?? 0);
     }
-    return { dialect, count, shdrBytes, compact, baseline };
+    return { dialect, count, shdrBytes, compact, baseline, rowsOnly };
   } finally {
     await t.cleanup();
   }
@@ -97,14 +105,14 @@ const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDig
 
 console.log('raw observation storage, the shared SHDR logs replayed (decision 1130)');
 console.log(
-  '| dialect | observations | SHDR bytes/obs | compact bytes/obs | old layout bytes/obs | compact/old | compact/SHDR |',
+  '| dialect | observations | SHDR bytes/obs | compact bytes/obs | old layout bytes/obs | compact/old | compact/SHDR | unpacked rows bytes/obs |',
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const dialect of ['sqlite', 'postgres'] as const) {
   const m = await measure(dialect);
   const per = (b: number) => b / m.count;
   console.log(
-    `| ${m.dialect} | ${fmt(m.count, 0)} | ${fmt(per(m.shdrBytes))} | ${fmt(per(m.compact))} | ${fmt(per(m.baseline))} | ${fmt(m.compact / m.baseline, 2)} | ${fmt(m.compact / m.shdrBytes, 2)} |`,
+    `| ${m.dialect} | ${fmt(m.count, 0)} | ${fmt(per(m.shdrBytes))} | ${fmt(per(m.compact))} | ${fmt(per(m.baseline))} | ${fmt(m.compact / m.baseline, 2)} | ${fmt(m.compact / m.shdrBytes, 2)} | ${m.rowsOnly == null ? '-' : fmt(per(m.rowsOnly))} |`,
   );
 }
 process.exit(0);

@@ -6,6 +6,7 @@ export * from './inbox';
 export * from './observations';
 export * from './raw-retention';
 export * from './observation-partitions';
+export * from './observation-packs';
 export * from './batch-insert';
 export { copyField, copyStatement } from './copy';
 export * from './backup';

@@ -6,6 +6,11 @@ import type { Kysely } from 'kysely';
 // far ahead, late data for a day already dropped). Retention drops whole day partitions.
 
 export const DAY_MS = 86_400_000;
+/**
+ * The advisory lock of whatever moves or removes raw observations on PostgreSQL: a raw retention slice (decision
+ * 1132) and a packing slice (decision 1184) never run at once, on one node or several.
+ */
+export const RAW_LOCK_KEY = 0x7a6b7430;
 
 /** `observation_rows_p20261129`: the partition of UTC day `day` (days since 1970). */
 export function dayPartitionName(day: number): string {
@@ -35,36 +40,78 @@ export async function dayPartitions(
   return days.sort((a, b) => a - b);
 }
 
+/** `observation_packs_p20261129`: the day partition of the packs (decision 1184), made and dropped with the rows'. */
+export function packPartitionName(day: number): string {
+  return dayPartitionName(day).replace('observation_rows_p', 'observation_packs_p');
+}
+
+/** The two partitioned tables of raw observations: their day partitions come and go together. */
+const TABLES = [
+  { parent: 'observation_rows', column: 'ts', name: dayPartitionName, packs: false },
+  { parent: 'observation_packs', column: 'from_ts', name: packPartitionName, packs: true },
+] as const;
+
 /**
- * Makes the partition of `day` unless it exists. Rows of that day already in the default partition (it took them
- * while the day had none) move into it, as PostgreSQL refuses a partition whose rows sit in the default one. Run
- * it inside a transaction when several nodes may: the caller's advisory lock keeps them apart.
+ * Makes the partitions of `day` (raw rows and packs) unless they exist. Rows of that day already in a default
+ * partition (it took them while the day had none) move into it, as PostgreSQL refuses a partition whose rows sit in
+ * the default one. Run it inside a transaction when several nodes may: the caller's advisory lock keeps them apart.
  */
 export async function createDayPartition(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   db: Kysely<any>,
   day: number,
 ): Promise<boolean> {
-  const name = dayPartitionName(day);
-  const exists = await sql<{ t: string | null }>`select to_regclass(${name})::text as t`.execute(db);
-  if (exists.rows[0]?.t) return false;
+  let made = false;
+  for (const t of TABLES) made = (await createPartition(db, t, day)) || made;
+  return made;
+}
+
+async function createPartition(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  t: (typeof TABLES)[number],
+  day: number,
+): Promise<boolean> {
+  const name = t.name(day);
+  const exists = await sql<{
+    t: string | null;
+    parent: string | null;
+  }>`select to_regclass(${name})::text as t,
+    to_regclass(${t.parent})::text as parent`.execute(db);
+  // Migrations before 0065 make the rows' partitions only: there are no packs yet.
+  if (exists.rows[0]?.t || !exists.rows[0]?.parent) return false;
   const from = day * DAY_MS;
   const to = from + DAY_MS;
+  const parent = sql.id(t.parent);
+  const fallback = sql.id(`${t.parent}_default`);
+  const column = sql.id(t.column);
+  const bounds = sql`for values from (${sql.lit(from)}) to (${sql.lit(to)})`;
   const stray =
-    await sql`select 1 from observation_rows_default where ts >= ${from} and ts < ${to} limit 1`.execute(db);
+    await sql`select 1 from ${fallback} where ${column} >= ${from} and ${column} < ${to} limit 1`.execute(db);
   if (stray.rows.length === 0) {
-    await sql`create table ${sql.id(name)} partition of observation_rows for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(
+    await sql`create table ${sql.id(name)} partition of ${parent} ${bounds}`.execute(db);
+  } else {
+    await sql`create table ${sql.id(name)} (like ${parent})`.execute(db);
+    await sql`insert into ${sql.id(name)} select * from ${fallback} where ${column} >= ${from} and ${column} < ${to}`.execute(
       db,
     );
-    return true;
+    await sql`delete from ${fallback} where ${column} >= ${from} and ${column} < ${to}`.execute(db);
+    await sql`alter table ${parent} attach partition ${sql.id(name)} ${bounds}`.execute(db);
   }
-  await sql`create table ${sql.id(name)} (like observation_rows)`.execute(db);
-  await sql`insert into ${sql.id(name)} select * from observation_rows_default where ts >= ${from} and ts < ${to}`.execute(
-    db,
-  );
-  await sql`delete from observation_rows_default where ts >= ${from} and ts < ${to}`.execute(db);
-  await sql`alter table observation_rows attach partition ${sql.id(name)} for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(
-    db,
-  );
+  if (t.packs) await packStorage(db, name);
   return true;
+}
+
+/**
+ * A pack partition's storage (decision 1184): PostgreSQL tries to compress a row's values only once the row passes
+ * toast_tuple_target (2 kB unless set, most packs are smaller); lz4 is faster than pglz and packs as well here.
+ */
+async function packStorage(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  name: string,
+) {
+  await sql`alter table ${sql.id(name)} set (toast_tuple_target = 128)`.execute(db);
+  await sql`alter table ${sql.id(name)} alter column dts set compression lz4, alter column ks set compression lz4,
+    alter column vals set compression lz4`.execute(db);
 }

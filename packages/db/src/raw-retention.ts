@@ -3,7 +3,14 @@ import type { Kysely } from 'kysely';
 import { OVERRIDE_TYPES } from '@takt/domain';
 import type { Database } from './schema';
 import { numberedPlaceholders } from './batch-insert';
-import { createDayPartition, DAY_MS, dayPartitionName, dayPartitions } from './observation-partitions';
+import {
+  createDayPartition,
+  DAY_MS,
+  dayPartitionName,
+  dayPartitions,
+  packPartitionName,
+  RAW_LOCK_KEY,
+} from './observation-partitions';
 
 // Raw retention (issue 30 point 3, decision 1132): raw observations older than the retention are removed in small
 // slices, each its own short transaction, so ingest's batches wait at most one slice. Derived intervals, cycles and
@@ -18,8 +25,6 @@ import { createDayPartition, DAY_MS, dayPartitionName, dayPartitions } from './o
 export const RETENTION_SLICE_ROWS = 5_000;
 /** Day partitions kept made ahead of today (PostgreSQL). */
 export const PARTITION_DAYS_AHEAD = 3;
-/** The advisory lock every retention slice takes on PostgreSQL (several nodes never work at once). */
-const LOCK_KEY = 0x7a6b7430;
 
 export interface RetentionPass {
   floor: number;
@@ -50,9 +55,9 @@ async function slice(
       .transaction()
       .execute(async (trx) => {
         if (pg) {
-          const got = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${LOCK_KEY}) as ok`.execute(
-            trx,
-          );
+          const got = await sql<{
+            ok: boolean;
+          }>`select pg_try_advisory_xact_lock(${RAW_LOCK_KEY}) as ok`.execute(trx);
           if (!got.rows[0]?.ok) return false;
           // Dropping or making a partition waits for no batch longer than this; it is tried again next pass.
           await sql`set local lock_timeout = '200ms'`.execute(trx);
@@ -68,10 +73,23 @@ async function slice(
   );
 }
 
-/** Keeps each key's last value among machine m's rows before `before` (in `table`) as its seed, if newer. */
-async function keepSeeds(trx: Kysely<Database>, pg: boolean, table: string, m: number, before: number) {
+/**
+ * Raw observations as rows (m, k, ts, value) from a table of rows and, on PostgreSQL, one of packs unnested
+ * (decision 1184): what a day partition, or the default partitions, hold.
+ */
+function rawIn(rows: string, packs: string | null) {
+  if (packs == null) return sql`${sql.table(rows)}`;
+  return sql`(select m, k, ts, value from ${sql.table(rows)}
+    union all
+    select p.m, u.k, p.from_ts + u.dt, u.value from ${sql.table(packs)} p
+    cross join lateral unnest(p.dts, p.ks, p.vals) as u(dt, k, value))`;
+}
+type Raw = ReturnType<typeof rawIn>;
+
+/** Keeps each key's last value among machine m's rows before `before` (in `raw`) as its seed, if newer. */
+async function keepSeeds(trx: Kysely<Database>, pg: boolean, raw: Raw, m: number, before: number) {
   const latest = pg
-    ? sql`select distinct on (k) m, k, ts, value from ${sql.table(table)} where m = ${m} and ts < ${before}
+    ? sql`select distinct on (k) m, k, ts, value from ${raw} s where m = ${m} and ts < ${before}
         order by k, ts desc`
     : // SQLite: a bare column beside max() comes from the row holding the max.
       sql`select m, k, max(ts) as ts, value from observation_rows where m = ${m} and ts < ${before} group by k`;
@@ -83,15 +101,15 @@ async function keepSeeds(trx: Kysely<Database>, pg: boolean, table: string, m: n
 
 /**
  * Keeps every change of machine m's override keys (its adapter's fields of an override type, as the Overrides report
- * charts them) among its rows before `before` (in `table`): the report reads them for ranges before the floor
+ * charts them) among its rows before `before` (in `raw`): the report reads them for ranges before the floor
  * (decision 1150). A key's first row in the slice is kept as it is; later ones only when the value changed.
  */
-async function keepSteps(trx: Kysely<Database>, table: string, m: number, before: number) {
+async function keepSteps(trx: Kysely<Database>, raw: Raw, m: number, before: number) {
   await sql`insert into observation_steps (m, k, ts, value)
     select m, k, ts, value from (
       select r.m, r.k, r.ts, r.value, lag(r.value) over (partition by r.k order by r.ts) as prev,
         row_number() over (partition by r.k order by r.ts) as n
-      from ${sql.table(table)} r
+      from ${raw} r
       where r.m = ${m} and r.ts < ${before} and r.k in (
         select ok.id from observation_machines om
         join machines mc on mc.id = om.machine_id and mc.company_id = om.company_id
@@ -102,6 +120,8 @@ async function keepSteps(trx: Kysely<Database>, table: string, m: number, before
     where n = 1 or not (prev = value or (prev is null and value is null))
     on conflict (m, k, ts) do nothing`.execute(trx);
 }
+
+const ROWS = rawIn('observation_rows', null);
 
 /** Machine m's rows before `floor` (in `table`), in slices: seeds kept, rows removed. Returns rows removed. */
 async function trimMachine(db: Kysely<Database>, pg: boolean, m: number, floor: number, out: RetentionPass) {
@@ -116,8 +136,8 @@ async function trimMachine(db: Kysely<Database>, pg: boolean, m: number, floor: 
       const edge = await sql<{ ts: number }>`select ts from observation_rows where m = ${m} and ts < ${floor}
         order by ts limit 1 offset ${RETENTION_SLICE_ROWS - 1}`.execute(trx);
       const upTo = edge.rows[0] ? Math.min(floor, Number(edge.rows[0].ts) + 1) : floor;
-      await keepSeeds(trx, pg, 'observation_rows', m, upTo);
-      await keepSteps(trx, 'observation_rows', m, upTo);
+      await keepSeeds(trx, pg, ROWS, m, upTo);
+      await keepSteps(trx, ROWS, m, upTo);
       const r = await sql`delete from observation_rows where m = ${m} and ts < ${upTo}`.execute(trx);
       out.rowsRemoved += Number(r.numAffectedRows ?? 0);
       done = upTo >= floor;
@@ -125,6 +145,26 @@ async function trimMachine(db: Kysely<Database>, pg: boolean, m: number, floor: 
     if (!ok) return false;
     if (done) return true;
   }
+}
+
+/**
+ * PostgreSQL: machine m's packs before `floor` left in the default partition (their day had none): seeds and steps
+ * kept, packs removed, in one slice (a pack never crosses a day, so none straddles the floor).
+ */
+async function trimPacks(db: Kysely<Database>, m: number, floor: number, out: RetentionPass) {
+  const any =
+    await sql`select 1 from observation_packs where m = ${m} and from_ts < ${floor} limit 1`.execute(db);
+  if (any.rows.length === 0) return true;
+  return slice(db, true, async (trx) => {
+    const raw = rawIn('observation_rows_default', 'observation_packs_default');
+    await keepSeeds(trx, true, raw, m, floor);
+    await keepSteps(trx, raw, m, floor);
+    const r = await sql<{
+      n: number;
+    }>`with gone as (delete from observation_packs where m = ${m} and from_ts < ${floor}
+      returning cardinality(dts) as n) select coalesce(sum(n), 0)::int as n from gone`.execute(trx);
+    out.rowsRemoved += Number(r.rows[0]?.n ?? 0);
+  });
 }
 
 /**
@@ -174,23 +214,28 @@ export async function runRawRetention(
     for (const day of await dayPartitions(db)) {
       if ((day + 1) * DAY_MS > out.floor) break;
       const table = dayPartitionName(day);
+      const packs = packPartitionName(day);
+      const raw = rawIn(table, packs);
       for (const { id } of machines)
         if (
           !(await slice(db, pg, async (trx) => {
-            await keepSeeds(trx, pg, table, id, out.floor);
-            await keepSteps(trx, table, id, out.floor);
+            await keepSeeds(trx, pg, raw, id, out.floor);
+            await keepSteps(trx, raw, id, out.floor);
           }))
         )
           return { ...out, yielded: true };
       const dropped = await slice(db, pg, async (trx) => {
         await sql`drop table ${sql.id(table)}`.execute(trx);
+        await sql`drop table if exists ${sql.id(packs)}`.execute(trx);
       });
       if (!dropped) return { ...out, yielded: true };
       out.partitionsDropped++;
     }
   }
   // What is left before the floor (SQLite: everything; PostgreSQL: the default partition's), machine by machine.
-  for (const { id } of machines)
+  for (const { id } of machines) {
     if (!(await trimMachine(db, pg, id, out.floor, out))) return { ...out, yielded: true };
+    if (pg && !(await trimPacks(db, id, out.floor, out))) return { ...out, yielded: true };
+  }
   return out;
 }

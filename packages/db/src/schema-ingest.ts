@@ -78,12 +78,28 @@ export interface ObservationsTable {
   value: string | null;
 }
 
+/**
+ * 0065, PostgreSQL only (decision 1184): a machine's raw observations of up to an hour packed into one row: times as
+ * offsets from from_ts, key ids and values, in their stored order; n the largest stored-order number among them.
+ */
+export interface ObservationPacksTable {
+  m: number;
+  from_ts: number;
+  to_ts: number;
+  n: number;
+  dts: number[];
+  ks: number[];
+  vals: Array<string | null>;
+}
+
 /** 0044: raw observations as stored (decision 1130): m and k index the two dictionaries below. */
 export interface ObservationRowsTable {
   m: number;
   ts: number;
   /** SQLite only: numbers one machine's rows of one millisecond in their order (part of the key). */
   seq?: number;
+  /** PostgreSQL only (0065, decision 1184): the order rows were stored in (one sequence); null before 0065. */
+  n?: number | null;
   k: number;
   value: string | null;
 }

@@ -51,6 +51,7 @@ import type {
   AdapterFieldsTable,
   MachineSourcesTable,
   ObservationsTable,
+  ObservationPacksTable,
   ObservationRowsTable,
   ObservationMachinesTable,
   ObservationKeysTable,
@@ -102,6 +103,7 @@ export interface Database {
   machine_sources: MachineSourcesTable;
   observations: ObservationsTable;
   observation_rows: ObservationRowsTable;
+  observation_packs: ObservationPacksTable;
   observation_machines: ObservationMachinesTable;
   observation_keys: ObservationKeysTable;
   raw_floor: RawFloorTable;
@@ -175,6 +177,7 @@ export type CompanyTable = Exclude<
   | 'system_versions'
   // raw observations as stored: their machine (dictionary) names the company (decision 1130)
   | 'observation_rows'
+  | 'observation_packs'
   | 'observation_keys'
   | 'observation_seeds'
   | 'observation_steps'

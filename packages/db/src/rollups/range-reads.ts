@@ -3,6 +3,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Annotation, AnnotationType } from '@takt/domain';
 import type { Database, FlagSpansTable } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
+import { firstStoredAt } from '../observation-packs';
 import { annotationsIn } from './annotation-reads';
 import { activeEdges, firstStateStart, stateRowsIn } from './state-reads';
 import type { StateRowOf } from './state-reads';
@@ -31,10 +32,8 @@ export async function loadMonitoredFrom(
       'm.id',
       // The first stored row of each dictionary id of the machine under its company (decision 1130: the same id under
       // another company is another machine): one key lookup each, where min() through the observations view would
-      // read every row of the machine.
-      sql<
-        number | null
-      >`(select min((select r.ts from observation_rows r where r.m = om.id order by r.ts limit 1))
+      // read every row of the machine. On PostgreSQL its first pack too (decision 1184).
+      sql<number | null>`(select min(${firstStoredAt(db, sql.ref('om.id'))})
         from observation_machines om
         where om.machine_id = ${sql.ref('m.id')} and om.company_id = ${sql.ref('m.company_id')})`.as(
         'observed',

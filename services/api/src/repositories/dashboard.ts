@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
+import { companyObservations } from '@takt/db';
 import type { JobRunRecord } from './dispatch';
 import { toJobRun } from './dispatch';
 
@@ -114,11 +115,9 @@ export async function keysSeenSince(
   exceptKey: string,
 ): Promise<Array<{ machine_id: string; key: string }>> {
   if (machineIds.length === 0) return [];
-  return scope
-    .selectFrom('observations')
+  // By the packs' time bounds (decision 1184), in the caller's company.
+  return companyObservations(scope, machineIds, since)
     .select(['observations.machine_id', 'observations.key'])
-    .where('observations.machine_id', 'in', [...machineIds])
-    .where('observations.ts', '>=', since)
     .where('observations.key', '!=', exceptKey)
     .groupBy(['observations.machine_id', 'observations.key'])
     .execute();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
+import { companyObservations } from '@takt/db';
 
 // The machine diagnostics page (live-operations §4 live connection status, §9): the latest
 // value of each key, the adapter's mapping, the live heartbeat and the per-source counters.
@@ -35,18 +36,16 @@ export interface LatestValue {
  * leaves the database.
  */
 export function latestPerKeyQuery(scope: CompanyScope, machineId: string, since: number) {
-  const ranked = scope
-    .selectFrom('observations')
+  // By the packs' time bounds (decision 1184); the newest of a millisecond's rows is the one stored last.
+  const ranked = companyObservations(scope, [machineId], since)
     .select([
       'observations.key',
       'observations.value',
       'observations.ts',
-      sql<number>`row_number() over (partition by ${sql.ref('observations.key')} order by ${sql.ref('observations.ts')} desc)`.as(
+      sql<number>`row_number() over (partition by ${sql.ref('observations.key')} order by ${sql.ref('observations.ts')} desc, ${sql.ref('observations.seq')} desc)`.as(
         'rn',
       ),
     ])
-    .where('observations.machine_id', '=', machineId)
-    .where('observations.ts', '>=', since)
     .as('o');
   return scope.db
     .selectFrom(ranked)
@@ -107,13 +106,10 @@ export async function observationsAfter(
   until: number,
   limit: number,
 ) {
-  return scope
-    .selectFrom('observations')
+  return companyObservations(scope, [machineId], cursor + 1, until + 1)
     .select(['ts', 'key', 'value'])
-    .where('machine_id', '=', machineId)
-    .where('ts', '>', cursor)
-    .where('ts', '<=', until)
     .orderBy('ts')
+    .orderBy('seq')
     .limit(limit)
     .execute();
 }
@@ -129,14 +125,11 @@ export async function observationsOfKey(
   range: { start: number; end: number },
   limit: number,
 ): Promise<Array<{ ts: number; value: string | null }>> {
-  const rows = await scope
-    .selectFrom('observations')
+  const rows = await companyObservations(scope, [machineId], range.start, range.end + 1)
     .select(['ts', 'value'])
-    .where('machine_id', '=', machineId)
     .where('key', '=', key)
-    .where('ts', '>=', range.start)
-    .where('ts', '<=', range.end)
     .orderBy('ts', 'desc')
+    .orderBy('seq', 'desc')
     .limit(limit)
     .execute();
   return rows.reverse().map((r) => ({ ts: Number(r.ts), value: r.value }));

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { EventExportsTable, CompanyScope, Executor } from '@takt/db';
+import { companyObservations } from '@takt/db';
 
 // Event exports (live-operations §7 Event export; decision 0702). SQL only; one mapping function.
 
@@ -172,12 +173,8 @@ export async function observationPage(
     limit: number;
   },
 ): Promise<Array<{ ts: number; key: string; value: string | null }>> {
-  let query = scope
-    .selectFrom('observations')
-    .select(['ts', 'key', 'value'])
-    .where('machine_id', '=', q.machineId)
-    .where('ts', '>=', q.start)
-    .where('ts', '<', q.end);
+  // By the packs' time bounds (decision 1184).
+  let query = companyObservations(scope, [q.machineId], q.start, q.end).select(['ts', 'key', 'value']);
   if (q.keys.length > 0) query = query.where('key', 'in', [...q.keys]);
   return query.orderBy('ts').orderBy('key').orderBy('value').offset(q.offset).limit(q.limit).execute();
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ExpressionBuilder, JoinBuilder, SqlBool } from 'kysely';
-import { CONNECTION_KEY } from '@takt/db';
+import { CONNECTION_KEY, numberedPlaceholders } from '@takt/db';
 import type { CompanyScope, Database, MachineLiveTable } from '@takt/db';
 import type { MachineConnectionInput } from '@takt/domain';
 import { liveByMachine } from './live';
@@ -25,7 +25,7 @@ const truthy = (v: unknown): boolean => v === true || Number(v) === 1;
  * by the machine's index): an enabled data source, an adapter mapping at least one field, and any stored
  * machine data (an observation other than the link log, CONNECTION_KEY).
  */
-const factColumns = (eb: ExpressionBuilder<Database, 'machines'>) =>
+const factColumns = (eb: ExpressionBuilder<Database, 'machines'>, pg: boolean) =>
   [
     eb
       .exists(
@@ -62,6 +62,14 @@ const factColumns = (eb: ExpressionBuilder<Database, 'machines'>) =>
             eb.selectFrom('observation_keys as ck').select('ck.id').where('ck.key', '=', CONNECTION_KEY),
           )
           .limit(1)}) is not null`,
+        // PostgreSQL packs a machine's older rows (decision 1184): one of its packs with a key other than the link's.
+        ...(pg
+          ? [
+              sql<SqlBool>`exists (select 1 from observation_packs p where p.m = ${sql.ref('om.id')}
+                and exists (select 1 from unnest(p.ks) as u(k) where u.k is distinct from
+                  (select ck.id from observation_keys ck where ck.key = ${CONNECTION_KEY})))`,
+            ]
+          : []),
         // Raw retention (decision 1132) removes old rows and keeps each key's last value: a machine that reported
         // before the floor still has.
         // Read by the same dictionary id `om` (joined once by the query), not by a second join of the dictionary.
@@ -98,7 +106,7 @@ export async function connectionFacts(
   const rows = await scope
     .selectFrom('machines')
     .leftJoin('observation_machines as om', joinDictionary)
-    .select((eb) => ['machines.id', ...factColumns(eb)])
+    .select((eb) => ['machines.id', ...factColumns(eb, numberedPlaceholders(scope.db))])
     .where('machines.id', 'in', [...machineIds])
     .execute();
   for (const r of rows) out.set(r.id, factsOf(r));
@@ -144,7 +152,11 @@ async function liveConnectionsOf(
     )
     .leftJoin('observation_machines as om', joinDictionary)
     .selectAll('l')
-    .select((eb) => ['machines.id as of_machine', 'machines.workcenter_type as of_type', ...factColumns(eb)]);
+    .select((eb) => [
+      'machines.id as of_machine',
+      'machines.workcenter_type as of_type',
+      ...factColumns(eb, numberedPlaceholders(scope.db)),
+    ]);
   if ('ids' in which) q = q.where('machines.id', 'in', [...which.ids]);
   else {
     q = q.where('machines.decommissioned_at', 'is', null);

@@ -1,4 +1,5 @@
 import type { CompanyScope, MachineSourcesTable, MachinesTable } from '@takt/db';
+import { companyObservations } from '@takt/db';
 import type { AdminMachine, MachineSourceInput } from '@takt/domain';
 import type { Selectable } from 'kysely';
 import { machineSourceRow } from './machine-sources';
@@ -193,12 +194,10 @@ export async function adapterStatusFacts(scope: CompanyScope, id: string) {
 
 /** The distinct keys the machine sent since `since` (its observations), at most `limit` of them. */
 export async function keysSince(scope: CompanyScope, machineId: string, since: number, limit = 2000) {
-  const rows = await scope
-    .selectFrom('observations')
+  // By the packs' time bounds (decision 1184).
+  const rows = await companyObservations(scope, [machineId], since)
     .select('key')
     .distinct()
-    .where('machine_id', '=', machineId)
-    .where('ts', '>=', since)
     .limit(limit)
     .execute();
   return rows.map((r) => r.key);

@@ -1,4 +1,4 @@
-import { rawFloor } from '@takt/db';
+import { companyObservations, rawFloor } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 
 // The observations behind the Overrides report (reports-admin §2): the values of a few keys over a range.
@@ -15,14 +15,12 @@ function rawOfKeys(
   keys: readonly string[],
   range: { start: number; end: number },
 ): Promise<KeyValue[]> {
-  return scope
-    .selectFrom('observations')
+  // By the packs' time bounds, a millisecond's rows in their stored order (decision 1184).
+  return companyObservations(scope, [machineId], range.start, range.end)
     .select(['key', 'ts', 'value'])
-    .where('machine_id', '=', machineId)
-    .where('ts', '>=', range.start)
-    .where('ts', '<', range.end)
     .where('key', 'in', [...keys])
     .orderBy('ts')
+    .orderBy('seq')
     .execute();
 }
 

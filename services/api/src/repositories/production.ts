@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { rawFloor } from '@takt/db';
+import { companyObservations, lastObservationBefore, rawFloor } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 import { dictionaryId } from './reports';
 
@@ -31,15 +31,7 @@ export async function machinePartsBetween(
   if (to <= floor) return beforeFloor;
   const from = Math.max(start, floor);
   // The last value before the range is the baseline of the first step inside it.
-  const before = await scope
-    .selectFrom('observations')
-    .select(['value', 'ts'])
-    .where('machine_id', '=', machineId)
-    .where('key', 'in', names)
-    .where('ts', '<', from)
-    .orderBy('ts', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const before = await lastObservationBefore(scope, machineId, names, from)
     // Raw retention (decision 1132) removed the rows before its floor and kept each key's last value: a counter
     // unchanged since before the floor has its seed as the baseline.
     .then(
@@ -58,14 +50,11 @@ export async function machinePartsBetween(
           .limit(1)
           .executeTakeFirst(),
     );
-  const rows = await scope
-    .selectFrom('observations')
+  const rows = await companyObservations(scope, [machineId], from, to)
     .select(['value', 'ts'])
-    .where('machine_id', '=', machineId)
     .where('key', 'in', names)
-    .where('ts', '>=', from)
-    .where('ts', '<', to)
     .orderBy('ts')
+    .orderBy('seq')
     .execute();
   let last = before?.value != null ? Number(before.value) : null;
   let parts = 0;

@@ -1,6 +1,6 @@
 import type { DispatchValue } from '@takt/domain';
 import type { Executor } from '@takt/db';
-import { companyScope } from '@takt/db';
+import { companyScope, lastObservationBefore } from '@takt/db';
 import { ApiError } from '../http/errors';
 import type { Caller } from '../http/context';
 import { openRunOnMachine } from '../repositories/dispatch';
@@ -57,15 +57,7 @@ async function dispatchOne(
   now: number,
 ): Promise<'started' | 'unknown' | 'unchanged'> {
   const scope = companyScope(trx, v.companyId);
-  const previous = await scope
-    .selectFrom('observations')
-    .select('value')
-    .where('machine_id', '=', v.machineId)
-    .where('key', '=', v.key)
-    .where('ts', '<', v.ts)
-    .orderBy('ts', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const previous = await lastObservationBefore(scope, v.machineId, [v.key], v.ts)
     // Raw retention (decision 1132) removed the rows before its floor and kept each key's last value: the previous
     // value of a key unchanged since before the floor is its seed.
     .then(

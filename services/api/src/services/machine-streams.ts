@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONNECTION_KEY } from '@takt/db';
+import { companyObservations, CONNECTION_KEY } from '@takt/db';
 import type { CompanyScope } from '@takt/db';
 import { idSchema, namesJob } from '@takt/domain';
 import { notFound } from '../http/errors';
@@ -54,17 +54,14 @@ export async function keyStatistics(
   if (!(await getMachine(scope, machineId))) throw notFound('Machine');
   const from = now - minutes * 60_000;
   const [counts, latest, fields] = await Promise.all([
-    scope
-      .selectFrom('observations')
+    // By the packs' time bounds (decision 1184).
+    companyObservations(scope, [machineId], from, now + 1)
       .select((eb) => [
         'key',
         eb.fn.countAll<number | string>().as('n'),
         eb.fn.min<number>('ts').as('first'),
         eb.fn.max<number>('ts').as('last'),
       ])
-      .where('machine_id', '=', machineId)
-      .where('ts', '>=', from)
-      .where('ts', '<=', now)
       .where('key', '!=', CONNECTION_KEY)
       .groupBy('key')
       .execute(),
@@ -254,14 +251,11 @@ export async function autoJobDispatch(
       ...base,
       problem: mode === 'mes' ? AUTO_DISPATCH_PROBLEMS.noProgram : AUTO_DISPATCH_PROBLEMS.noKey,
     };
-  const last = await scope
-    .selectFrom('observations')
+  const last = await companyObservations(scope, [machineId], now - 86_400_000, now + 1)
     .select(['value', 'ts'])
-    .where('machine_id', '=', machineId)
     .where('key', '=', key)
-    .where('ts', '>=', now - 86_400_000)
-    .where('ts', '<=', now)
     .orderBy('ts', 'desc')
+    .orderBy('seq', 'desc')
     .limit(1)
     .executeTakeFirst();
   const value = last?.value?.trim() ?? '';

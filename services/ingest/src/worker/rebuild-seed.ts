@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { CONNECTION_KEY } from '@takt/db';
+import { compactObservationsBetween, CONNECTION_KEY, firstStoredAt, observationsBetween } from '@takt/db';
 
 /** How much of a machine's older observations one step of the search reads (an aggregate, not the rows). */
 const SEED_SLICE_MS = 7 * 24 * 3_600_000;
@@ -11,7 +12,8 @@ const SEED_SLICE_MS = 7 * 24 * 3_600_000;
  * engine's signals start afresh after one, decision 1025). Read in week slices as one aggregate each, so memory
  * holds one row a key whatever the age: the rebuild starts from the stored state, never from nothing. Where raw
  * retention removed the rows (decision 1132), each key's last value before the raw floor is its kept seed.
- * Reads the stored rows by the machine's dictionary id (decision 1130): one table, so min() is one key lookup.
+ * Reads the stored rows by the machine's dictionary id (decision 1130), and on PostgreSQL its packs by their time
+ * bounds (decision 1184): the first stored time is one key step of each.
  */
 export async function signalsBefore(
   db: Kysely<Database>,
@@ -37,9 +39,9 @@ export async function signalsBefore(
   );
   const connection = [...keys].find(([, key]) => key === CONNECTION_KEY)?.[0] ?? -1;
   const first = await db
-    .selectFrom('observation_rows')
-    .select((eb) => eb.fn.min<number>('ts').as('ts'))
-    .where('m', 'in', m)
+    .selectFrom('observation_machines as om')
+    .select(sql<number | null>`min(${firstStoredAt(db, sql.ref('om.id'))})`.as('ts'))
+    .where('om.id', 'in', m)
     .executeTakeFirst();
   const earliest = first?.ts == null ? null : Math.max(rawFrom, Number(first.ts));
   const latest = new Map<number, number>();
@@ -48,21 +50,15 @@ export async function signalsBefore(
     const slice = Math.max(earliest, to - SEED_SLICE_MS);
     const [rows, disconnect] = await Promise.all([
       db
-        .selectFrom('observation_rows')
-        .select(['k', (eb) => eb.fn.max<number>('ts').as('ts')])
-        .where('m', 'in', m)
-        .where('ts', '>=', slice)
-        .where('ts', '<', to)
-        .groupBy('k')
+        .selectFrom(compactObservationsBetween(db, m, slice, to))
+        .select(['r.k', (eb) => eb.fn.max<number>('r.ts').as('ts')])
+        .groupBy('r.k')
         .execute(),
       db
-        .selectFrom('observation_rows')
-        .select((eb) => eb.fn.max<number>('ts').as('ts'))
-        .where('m', 'in', m)
-        .where('k', '=', connection)
-        .where('value', '=', 'DISCONNECTED')
-        .where('ts', '>=', slice)
-        .where('ts', '<', to)
+        .selectFrom(compactObservationsBetween(db, m, slice, to))
+        .select((eb) => eb.fn.max<number>('r.ts').as('ts'))
+        .where('r.k', '=', connection)
+        .where('r.value', '=', 'DISCONNECTED')
         .executeTakeFirst(),
     ]);
     for (const r of rows) if (!latest.has(r.k)) latest.set(r.k, Number(r.ts));
@@ -89,11 +85,10 @@ export async function signalsBefore(
   for (const [k, ts] of latest) {
     if (ts < since) continue;
     const rows = await db
-      .selectFrom('observation_rows')
-      .select(['ts', 'value'])
-      .where('m', 'in', m)
-      .where('k', '=', k)
-      .where('ts', '=', ts)
+      .selectFrom(compactObservationsBetween(db, m, ts, ts + 1))
+      .select(['r.ts', 'r.value'])
+      .where('r.k', '=', k)
+      .orderBy('r.seq')
       .execute();
     for (const r of rows) out.push({ ts: Number(r.ts), key: keys.get(k) ?? '', value: r.value });
   }
@@ -110,12 +105,8 @@ export async function countStoredBetween(
   to: number,
 ): Promise<number> {
   const row = await db
-    .selectFrom('observations')
+    .selectFrom(observationsBetween(db, { companyId, machineIds: [machineId], from, to }))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('company_id', '=', companyId)
-    .where('machine_id', '=', machineId)
-    .where('ts', '>=', from)
-    .where('ts', '<', to)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { CONNECTION_KEY, sourcesInService } from '@takt/db';
+import { CONNECTION_KEY, observationsBetween, sourcesInService } from '@takt/db';
 import type { FieldMeaning, SourceRow } from '../sources/source';
 import { keyKindsFromFields } from '../sources/devices/devices';
 import type { KeyKinds } from '../sources/shdr/shdr';
@@ -127,13 +127,10 @@ export async function lastConnectionChange(
   at: number,
   floor: number,
 ): Promise<number | null> {
+  // Packed rows too, by the packs' time bounds (decision 1184).
   const row = await db
-    .selectFrom('observations')
+    .selectFrom(observationsBetween(db, { companyId, machineIds: [machineId], from: floor, to: at + 1 }))
     .select('ts')
-    .where('company_id', '=', companyId)
-    .where('machine_id', '=', machineId)
-    .where('ts', '<=', at)
-    .where('ts', '>=', floor)
     .where('key', '=', CONNECTION_KEY)
     .orderBy('ts', 'desc')
     .limit(1)
@@ -142,8 +139,9 @@ export async function lastConnectionChange(
 }
 
 /**
- * The company's machine's stored observations from `from` on, in time order (re-deriving history after late data);
- * never another company's of the same id (decision 1130).
+ * The company's machine's stored observations from `from` on, in time order, a millisecond's in the order they were
+ * stored (re-deriving history after late data; packed rows too, decision 1184); never another company's of the same
+ * id (decision 1130).
  */
 export async function loadObservationsSince(
   db: Kysely<Database>,
@@ -152,11 +150,9 @@ export async function loadObservationsSince(
   from: number,
 ) {
   return db
-    .selectFrom('observations')
+    .selectFrom(observationsBetween(db, { companyId, machineIds: [machineId], from }))
     .select(['ts', 'key', 'value'])
-    .where('company_id', '=', companyId)
-    .where('machine_id', '=', machineId)
-    .where('ts', '>=', from)
     .orderBy('ts')
+    .orderBy('seq')
     .execute();
 }
