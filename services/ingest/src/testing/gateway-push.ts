@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
-import { companyScope } from '@takt/db';
+import { companyScope, insertObservations } from '@takt/db';
 import type { Database } from '@takt/db';
 import { createAdapter } from '../../../api/src/repositories/adapters';
 import type { Company } from '../../../api/src/repositories/company';
@@ -36,11 +36,8 @@ export function gatewayPusher(
           value: o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value,
         }));
       });
-      for (let i = 0; i < observations.length; i += 500)
-        await trx
-          .insertInto('observations')
-          .values(observations.slice(i, i + 500))
-          .execute();
+      // The one writer of raw observations, as the push route stores them.
+      await insertObservations(trx, observations);
       if (opts.inbox === false) return;
       const inbox = lines.map((line) => ({
         id: crypto.randomUUID(),

@@ -2,18 +2,14 @@
 // history that is no longer whole; late data after the floor whose rebuild would read back past it starts at the
 // floor from the kept seeds (each key's last value), not from nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope, insertObservations, runRawRetention } from '@takt/db';
-import { createAdapter } from '../../../api/src/repositories/adapters';
-import { machineSourceRow } from '../../../api/src/repositories/machine-sources';
-import { aCompany, aMachine } from '../../../api/src/testing/builders';
+import { runRawRetention } from '@takt/db';
+import { aCompany } from '../../../api/src/testing/builders';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { demoAdapterFields } from '../demo/demo-adapter';
 import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
-import { parseShdrLine } from '../sources/shdr/shdr';
-import { conditionText } from './store';
 import { LOOPBACK_SOURCES } from '../testing/test-support';
+import { aGatewayMachine, gatewayPusher } from '../testing/gateway-push';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const MIN = 60_000;
@@ -35,45 +31,9 @@ describe.each(DIALECTS)('late data and raw retention on %s', (dialect) => {
 
   it('refuses late data before the floor with a count, and rebuilds after it from the kept seeds', async () => {
     const company = await aCompany(t.db);
-    const scope = companyScope(t.db, company.id);
-    const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
-    const machineId = await aMachine(t.db, company, { name: 'Mill' });
-    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
-    await scope
-      .insertInto(
-        'machine_sources',
-        machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
-      )
-      .execute();
+    const { scope, machineId } = await aGatewayMachine(t.db, company);
     // What the push route stores for a gateway's records: their observations and the inbox lines, together.
-    let seq = 0;
-    const push = async (lines: string[], receivedAt: number) =>
-      t.db.transaction().execute(async (trx) => {
-        const observations = lines.flatMap((line) => {
-          const parsed = parseShdrLine(line, receivedAt);
-          if (parsed.type !== 'data') return [];
-          return parsed.observations.map((o) => ({
-            company_id: company.id,
-            machine_id: machineId,
-            ts: o.ts,
-            key: o.key,
-            value: o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value,
-          }));
-        });
-        await insertObservations(trx, observations);
-        for (const line of lines)
-          await trx
-            .insertInto('ingest_inbox')
-            .values({
-              id: crypto.randomUUID(),
-              company_id: company.id,
-              machine_id: machineId,
-              received_at: receivedAt,
-              seq: ++seq,
-              line,
-            })
-            .execute();
-      });
+    const push = gatewayPusher(t.db, company.id, machineId);
     const logged: string[] = [];
     const refused: number[] = [];
     const T = Date.UTC(2026, 10, 20, 12);

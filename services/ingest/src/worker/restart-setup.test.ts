@@ -3,25 +3,20 @@
 // intervals of those two days and their report figures stay what they were, with no overlap and no extra No data.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncCommand, SyncCommandType } from '@takt/domain';
-import { companyScope } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { inProcessBus } from '../../../api/src/live/bus';
-import { createAdapter } from '../../../api/src/repositories/adapters';
-import { machineSourceRow } from '../../../api/src/repositories/machine-sources';
 import type { ServiceCtx } from '../../../api/src/services/context';
 import { oeeReport } from '../../../api/src/services/production-report';
 import { applySyncBatch } from '../../../api/src/services/sync';
 import { syncHandlers } from '../../../api/src/services/sync-handlers';
-import { aCompany, aMachine, aUser } from '../../../api/src/testing/builders';
+import { aCompany, aUser } from '../../../api/src/testing/builders';
 import { aJob, aJobMachine, aShift } from '../../../api/src/testing/live-builders';
-import { demoAdapterFields } from '../demo/demo-adapter';
-import { parseShdrLine } from '../sources/shdr/shdr';
 import { overlappingIntervals } from '../testing/intervals';
 import { LOOPBACK_SOURCES } from '../testing/test-support';
 import { startIngest } from './ingest';
 import type { IngestService } from './ingest';
-import { conditionText } from './store';
+import { aGatewayMachine, gatewayPusher } from '../testing/gateway-push';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -62,17 +57,8 @@ describe.each(DIALECTS)('a worker restart during a job run begun in setup on %s'
     clock = D - HOUR;
     const now = () => clock;
     const company = await aCompany(db, { timezone: 'UTC' });
-    const scope = companyScope(db, company.id);
+    const { scope, machineId } = await aGatewayMachine(db, company);
     const user = await aUser(db, company);
-    const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
-    const machineId = await aMachine(db, company, { name: 'Mill' });
-    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
-    await scope
-      .insertInto(
-        'machine_sources',
-        machineSourceRow({ machine_id: machineId, kind: 'gateway', machine_ref: 'm1' }),
-      )
-      .execute();
     const jobId = await aJob(db, company, { setuptime: 1800 });
     await aJobMachine(db, company, jobId, machineId, {
       expectedCycleTime: 10 * MIN,
@@ -100,36 +86,13 @@ describe.each(DIALECTS)('a worker restart during a job run begun in setup on %s'
       });
     let service = (ingest = await startWorker());
 
-    let seq = 0;
-    /** What the push route stores for a gateway's records: their observations and the worker's inbox lines. */
+    const store = gatewayPusher(db, company.id, machineId);
+    /** What the push route stores for a gateway's records, then the worker's batch that takes them. */
     const push = async (lines: Array<[number, string]>, receivedAt: number) => {
-      await db.transaction().execute(async (trx) => {
-        const observations = lines.flatMap(([ts, fields]) => {
-          const parsed = parseShdrLine(`${iso(ts)}|${fields}`, receivedAt);
-          if (parsed.type !== 'data') return [];
-          return parsed.observations.map((o) => ({
-            company_id: company.id,
-            machine_id: machineId,
-            ts: o.ts,
-            key: o.key,
-            value: o.kind === 'condition' && o.condition ? conditionText(o.condition) : o.value,
-          }));
-        });
-        await trx.insertInto('observations').values(observations).execute();
-        await trx
-          .insertInto('ingest_inbox')
-          .values(
-            lines.map(([ts, fields]) => ({
-              id: crypto.randomUUID(),
-              company_id: company.id,
-              machine_id: machineId,
-              received_at: receivedAt,
-              seq: ++seq,
-              line: `${iso(ts)}|${fields}`,
-            })),
-          )
-          .execute();
-      });
+      await store(
+        lines.map(([ts, fields]) => `${iso(ts)}|${fields}`),
+        receivedAt,
+      );
       await expect
         .poll(
           async () => {
