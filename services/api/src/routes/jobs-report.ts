@@ -10,13 +10,8 @@ import { csvResponse } from '../http/csv';
 import { requirePermission } from '../http/permissions';
 import { requestCtx } from '../http/request-ctx';
 import { queryParams } from '../http/validate';
-import {
-  jobByMachine,
-  jobByMachineCsv,
-  jobsWithoutRunsReport,
-  warehouseJobs,
-  warehouseJobsCsv,
-} from '../services/jobs-report';
+import { jobByMachine, jobsWithoutRunsReport, warehouseJobs } from '../services/jobs-report';
+import { jobByMachineCsv, warehouseJobsCsv } from '../services/jobs-report-csv';
 
 // The warehouse job calls (reports-admin §2 Jobs report, §7; decision 0813). Company-scoped: a
 // job, machine or group of another company answers 404. Job figures are OEE figures: FullProduct. CSV

@@ -9,10 +9,6 @@ import {
   emptyJobTally,
   emptyTotals,
   epochMs,
-  formatDowntimeMinutes,
-  formatInCycleHours,
-  formatPercent,
-  formatWallTime,
   jobFigures,
   jobRunTally,
   jobSpan,
@@ -24,7 +20,6 @@ import {
 } from '@takt/domain';
 import type { DowntimeMs, EfficiencyTotals, JobFigures, JobTally, Rollup, TimeRange } from '@takt/domain';
 import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
-import { toCsv } from '../http/csv';
 import { companyLimits } from '../repositories/dashboard';
 import { notFound } from '../http/errors';
 import { getJob } from '../repositories/jobs';
@@ -138,7 +133,7 @@ export async function runTallies(
         start: Math.min(...spans.map((s) => s.start)),
         end: Math.max(...spans.map((s) => s.end)),
       };
-      // Machine ids come from the company-scoped runs, so the bare database reads only the company's facts.
+      // The company's facts only (decision 1186: the same machine id under another company is another machine).
       const source = (await loadRollupSources(ctx.scope, [machineId], union, { now: ctx.now })).get(
         machineId,
       )!;
@@ -437,71 +432,6 @@ export async function jobsWithoutRunsReport(ctx: ServiceCtx, q: JobsWithoutRunsQ
       : null;
   const jobs = await jobsWithoutRuns(ctx.scope, ids, range);
   return { range, jobs: jobs.map((j) => ({ job_id: j.id, job_name: j.name })) };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// CSV (reports-admin §9 rounding: OEE percents 1 decimal, parts whole, in-cycle hours 1 decimal, downtime
-// minutes 2 decimals; times on the company's wall clock; '-' for null)
-
-const FIGURE_HEADERS = [
-  'Start',
-  'End',
-  'Parts Goal (%)',
-  'Expected Parts',
-  'Good Parts',
-  'Rejected Parts',
-  'OEE (%)',
-  'Availability (%)',
-  'Performance (%)',
-  'Quality (%)',
-  'Setup (h)',
-  'In-Cycle (h)',
-  'Downtime (min)',
-];
-
-function figureCells(
-  f: JobFigures & { start_at: number | null; end_at: number | null },
-  timezone: string,
-): string[] {
-  const pct = (v: number | null) => formatPercent(v, 'oeeTable');
-  return [
-    f.start_at === null ? '' : formatWallTime(timezone, f.start_at),
-    f.end_at === null ? '' : formatWallTime(timezone, f.end_at),
-    pct(f.percentage_of_parts_goal === null ? null : f.percentage_of_parts_goal / 100),
-    f.expected_parts === null ? '-' : String(f.expected_parts),
-    String(f.good_parts),
-    String(f.rejected_parts),
-    pct(f.oee),
-    pct(f.availability),
-    pct(f.performance),
-    pct(f.quality),
-    formatInCycleHours(f.setup_ms),
-    formatInCycleHours(f.production_in_cycle_ms),
-    formatDowntimeMinutes(f.production_downtime_ms),
-  ];
-}
-
-/** One row per job (its runs summed), or per job and machine when aggregated by machine. */
-export function warehouseJobsCsv(report: WarehouseJobsReport, timezone: string, byMachine = false) {
-  return toCsv(
-    byMachine ? ['Job', 'Machine', ...FIGURE_HEADERS] : ['Job', ...FIGURE_HEADERS],
-    report.jobs.map((j) => [
-      j.job_name,
-      ...(byMachine ? [j.machine_name ?? ''] : []),
-      ...figureCells(j, timezone),
-    ]),
-  );
-}
-
-/** One row per machine, then the job's Total row. */
-export function jobByMachineCsv(report: JobByMachineReport, timezone: string) {
-  return toCsv(
-    ['Machine', ...FIGURE_HEADERS],
-    [
-      ...report.machines.map((m) => [m.machine_name, ...figureCells(m, timezone)]),
-      ['Total', ...figureCells(report.job, timezone)],
-    ],
-  );
 }
 
 export type WarehouseJobsReport = Awaited<ReturnType<typeof warehouseJobs>>;
