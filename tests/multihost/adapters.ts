@@ -165,6 +165,13 @@ function run(config: AdapterHostConfig): void {
   const tick = () => {
     if (startAt === null || step >= totalSteps) return;
     const ts = startAt + step * config.stepMs;
+    // A timer may fire a millisecond early; a line sent before its stamp is "ahead of its receipt" and placed at
+    // the receipt (decision 1154), a millisecond off in one set and not the other. A real adapter stamps a line
+    // with its clock when it writes it: never before.
+    if (Date.now() < ts) {
+      setTimeout(tick, ts - Date.now());
+      return;
+    }
     if (!quietAt(step)) {
       for (const adapters of Object.values(sets))
         adapters.forEach((a, i) => a.play(ts, scriptValues(i, active)));
