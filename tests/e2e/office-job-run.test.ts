@@ -96,8 +96,8 @@ class SimulatedMachine {
 
   /** At `at` (waiting for it: an adapter tells of now, never of the future), execution and maybe a part. */
   async send(at: number, exec: 'ACTIVE' | 'READY', part = false) {
-    const wait = at - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    // A timer may fire a millisecond early: wait until the stamp has come.
+    while (Date.now() < at) await new Promise((r) => setTimeout(r, at - Date.now()));
     this.now.exec = exec;
     if (part) this.now.count += 1;
     // Execution first: the part ends the cycle that went ACTIVE (decision 0100).
