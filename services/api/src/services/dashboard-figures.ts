@@ -1,4 +1,5 @@
 import {
+  bucketMemo,
   liveGoal,
   livePartsGoal,
   NO_DATA_REASON_NAME,
@@ -176,6 +177,8 @@ export async function dashboardGoals(
     Promise.all([load(head, within)]),
     Promise.all(tails.map((b) => load(b))),
   ]);
+  // The tails mostly share one range (from the hour the worker has not reached): its buckets are cut once.
+  const memo = bucketMemo(calendar);
   const find = (maps: ReadonlyArray<Map<string, RollupSource>>, id: string) =>
     maps.map((m) => m.get(id)).find((x) => x !== undefined);
   for (const id of machineIds) {
@@ -192,6 +195,7 @@ export async function dashboardGoals(
             now,
             limits,
             held: h && tail ? { ...h, tail } : null,
+            memo,
           })
         : livePartsGoal(null, null, now, limits);
     out.set(id, partsEntry(id, run, goal));
