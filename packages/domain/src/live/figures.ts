@@ -129,6 +129,11 @@ export interface HeldRollups {
   from: number;
   to: number;
   tail: RollupSource;
+  /**
+   * sumRollups of `rows` over [from, to), when the caller has it already (kept between answers, decision 1191); it
+   * must be the sum of exactly these rows.
+   */
+  sum?: RollupSum;
 }
 
 /**
@@ -211,7 +216,8 @@ function heldShared(
 ): { held: RollupSum; tail: readonly Rollup[]; from: number } {
   const tail = now > held.to ? buildRollups(held.tail, bucketsOf(calendar, held.to, now, memo)) : [];
   return {
-    held: sumRollups(held.rows, { start: epochMs(held.from), end: epochMs(Math.max(held.to, now)) }),
+    held:
+      held.sum ?? sumRollups(held.rows, { start: epochMs(held.from), end: epochMs(Math.max(held.to, now)) }),
     tail,
     from: held.from,
   };

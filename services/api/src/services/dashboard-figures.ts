@@ -27,6 +27,7 @@ import {
 } from '@takt/db/rollups';
 import { companyLimits, openRunsOn } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
+import type { HeldSums } from './held-sums';
 import { currentWindow, goalRun, runFigures } from './workcenter';
 
 // live-operations §2, §7: GET /api/dashboard/utilization and /api/dashboard/parts, one entry per machine.
@@ -120,6 +121,8 @@ export async function dashboardGoals(
   runs: ReadonlyMap<string, JobRunRecord>,
   now: number,
   known?: FiguresContext,
+  /** The held rows' sums kept between answers (decision 1191); absent: summed at every call. */
+  sums?: HeldSums,
 ): Promise<Map<string, PartsEntry>> {
   const out = new Map<string, PartsEntry>();
   if (machineIds.length === 0) return out;
@@ -194,7 +197,8 @@ export async function dashboardGoals(
             run: goalRun(run),
             now,
             limits,
-            held: h && tail ? { ...h, tail } : null,
+            held:
+              h && tail ? { ...h, tail, ...(sums ? { sum: sums.sumOf(scope.companyId, id, h) } : {}) } : null,
             memo,
           })
         : livePartsGoal(null, null, now, limits);
