@@ -98,7 +98,7 @@ describe('HeldSums', () => {
   });
   const held = (parts: number[], stamp = (i: number) => `${i}`): HeldRows => ({
     rows: parts.map((p, i) => row(i, p)),
-    stamps: parts.map((_, i) => stamp(i)),
+    stamps: { computedAt: parts.map(() => MON), measures: parts.map((_, i) => stamp(i)) },
     from: MON,
     to: MON + parts.length * HOUR_MS,
   });

@@ -6,12 +6,13 @@ import type { HeldRows } from '@takt/db/rollups';
 // same rows answer after answer but for the newest; their sum is kept between answers and only the rows it has not
 // seen are added, so a goal's work follows the rows that changed, not the hours its run has gone on.
 
-/** A machine's held rows as summed: each row's start, end, shift and stamp (computed_at and measures), and their sum. */
+/** A machine's held rows as summed: each row's start, end, shift, computed_at and measures, and their sum. */
 interface Kept {
   starts: number[];
   ends: number[];
   shifts: Array<string | null>;
-  stamps: string[];
+  computedAt: number[];
+  measures: string[];
   sum: RollupSum;
 }
 
@@ -24,8 +25,8 @@ export const HELD_ROWS_MAX = 100_000;
 /**
  * The held rows' sums of the machines an API process shows, by company and machine (another company's machine of
  * the same id is another machine, decision 1130). A kept sum is used only for the very rows it was made of
- * (start, end, shift and stamp: a recompute that changes a row's values rewrites its computed_at, decision 1153, and
- * its measures), plus the rows after them; any other change sums the rows again. Mutated by `sumOf`.
+ * (start, end, shift, computed_at and measures: a recompute that changes a row's values rewrites its computed_at,
+ * decision 1153), plus the rows after them; any other change sums the rows again. Mutated by `sumOf`.
  */
 export class HeldSums {
   private readonly kept = new Map<string, Kept>();
@@ -38,25 +39,36 @@ export class HeldSums {
     const key = `${companyId}\n${machineId}`;
     const was = this.kept.get(key);
     const n = was ? samePrefix(was, held) : 0;
+    if (was && n === held.rows.length) return was.sum;
     const range = { start: epochMs(held.from), end: epochMs(held.to) };
     const sum = sumRollups(held.rows.slice(n), range);
-    if (was && n > 0) {
-      // The kept sum is never changed in place: a goal may still hold it.
-      addInto(sum, was.sum);
+    // The kept sum is never changed in place: a goal may still hold it.
+    if (was && n > 0) addInto(sum, was.sum);
+    if (held.rows.length > this.maxRows) {
+      this.forget(key);
+      return sum;
     }
-    this.forget(key);
-    // A map keeps its keys in insertion order: the first is the machine kept longest.
-    while (this.kept.size > 0 && this.rows + held.rows.length > this.maxRows)
-      this.forget(this.kept.keys().next().value!);
-    if (held.rows.length > this.maxRows) return sum;
-    this.rows += held.rows.length;
-    this.kept.set(key, {
-      starts: held.rows.map((r) => r.start),
-      ends: held.rows.map((r) => r.end),
-      shifts: held.rows.map((r) => r.shiftId),
-      stamps: [...held.stamps],
-      sum,
-    });
+    const kept: Kept =
+      was && n > 0 ? was : { starts: [], ends: [], shifts: [], computedAt: [], measures: [], sum };
+    if (kept !== was) this.forget(key);
+    // The rows after the kept ones (all of them for a machine new here or whose rows changed).
+    const more = held.rows.length - n;
+    while (this.kept.size > 0 && this.rows + more > this.maxRows) {
+      const first = this.kept.keys().next().value!;
+      this.forget(first);
+      if (first === key) return sum;
+    }
+    for (let i = n; i < held.rows.length; i++) {
+      const r = held.rows[i]!;
+      kept.starts.push(r.start);
+      kept.ends.push(r.end);
+      kept.shifts.push(r.shiftId);
+      kept.computedAt.push(held.stamps.computedAt[i]!);
+      kept.measures.push(held.stamps.measures[i]!);
+    }
+    kept.sum = sum;
+    this.rows += more;
+    this.kept.set(key, kept);
     return sum;
   }
 
@@ -83,7 +95,8 @@ function samePrefix(was: Kept, held: HeldRows): number {
       r.start !== was.starts[i] ||
       r.end !== was.ends[i] ||
       r.shiftId !== was.shifts[i] ||
-      held.stamps[i] !== was.stamps[i]
+      held.stamps.computedAt[i] !== was.computedAt[i] ||
+      held.stamps.measures[i] !== was.measures[i]
     )
       return 0;
   }
