@@ -68,6 +68,7 @@ import { refuseNulText } from './http/nul-text';
 import { createMetrics } from './http/metrics';
 import { observeRequests, routeOf } from './http/observe';
 import { securityHeaders } from './http/security';
+import { HeldSums } from './services/held-sums';
 
 /** The largest WebSocket message a client may send (/live, /tablet-auth). */
 export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
@@ -81,7 +82,9 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 }
 
 /** The app plus the hook that lets a Node HTTP server accept the live channel's WebSocket upgrades. */
-export function buildApp(deps: Deps) {
+export function buildApp(given: Deps) {
+  // One app, one set of kept goal sums (decision 1191), unless the caller shares its own.
+  const deps: Deps = given.heldSums ? given : { ...given, heldSums: new HeldSums() };
   const app = new Hono<AppEnv>();
   const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
   // Socket messages are small JSON (join, get_code): a frame over 64 KiB closes the socket (1009) instead of

@@ -13,6 +13,13 @@ import { firstStateFrom } from './state-reads';
 /** A machine's stored rows that still hold: whole buckets, contiguous, over [from, to). */
 export interface HeldRows {
   rows: Rollup[];
+  /**
+   * Each row's computed_at and its measures as stored, in the rows' order (decision 1191): a row whose values changed
+   * was rewritten with the recompute's computed_at (decision 1153 keeps an unchanged row's), and its measures
+   * compared as well cover two recomputes at one instant (a fixed clock). Every column a held row is built from
+   * belongs here.
+   */
+  stamps: { computedAt: number[]; measures: string[] };
   from: number;
   to: number;
 }
@@ -82,6 +89,7 @@ export async function loadHeldRollups(
   for (const [machineId, rows] of byMachine) {
     const cuts = judged.get(machineId) ?? [];
     const held: Rollup[] = [];
+    const stamps = { computedAt: [] as number[], measures: [] as string[] };
     let to = Number(rows[0]!.start_at);
     for (const r of rows) {
       const start = Number(r.start_at);
@@ -97,9 +105,11 @@ export async function loadHeldRollups(
         end: epochMs(end),
         shiftId: r.shift_id,
       });
+      stamps.computedAt.push(computedAt);
+      stamps.measures.push(r.measures);
       to = end;
     }
-    if (held.length > 0) out.set(machineId, { rows: held, from: Number(held[0]!.start), to });
+    if (held.length > 0) out.set(machineId, { rows: held, stamps, from: Number(held[0]!.start), to });
   }
   return out;
 }

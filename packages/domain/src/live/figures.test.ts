@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { DurationMs, EpochMs } from '../brand';
 import { MINUTE_MS } from '../brand';
-import type { CompanyCalendar } from '../calendar/intervals';
+import type { Bucket, CompanyCalendar } from '../calendar/intervals';
+import { rollupBuckets } from '../calendar/intervals';
 import type { MachineCycle } from '../derive/outputs';
 import type { RunStandards } from '../metrics/production';
 import { applyStandards } from '../metrics/production';
 import type { RollupSource } from '../rollup/rollup';
-import type { LiveGoalRun, LiveLimits } from './figures';
-import { liveFigures } from './figures';
+import { buildRollups } from '../rollup/rollup';
+import type { BucketMemo, LiveGoalRun, LiveLimits } from './figures';
+import { bucketMemo, liveFigures, liveGoal } from './figures';
 
 // Hand-computed figures of one machine (METRICS.md §3, §4), as the tile and the card show them.
 
@@ -184,5 +186,45 @@ describe('liveFigures: one machine, hand-computed', () => {
     expect(empty.efficiency).toBeNull();
     expect(empty.percents.utilization).toBeNull();
     expect(empty.utilizationStatus).toBe('unavailable');
+  });
+});
+
+describe('liveGoal with held rows and a bucket memo (decisions 1155, 1191)', () => {
+  // The run started in setup at 06:30; held: the stored rows of 07:00–09:00, the tail's facts from 09:00.
+  const inSetup = { ...run, startAt: at(30) };
+  const span = { start: at(60), end: at(180) };
+  const held = {
+    rows: buildRollups(source, rollupBuckets(calendar, span)),
+    from: span.start as number,
+    to: span.end as number,
+    tail: source,
+  };
+  const alone = liveGoal({ calendar, source, run: inSetup, now: NOW, limits });
+  /** A memo whose every range has no buckets: used, it would lose the head's and the tail's facts. */
+  const poisoned = (of: CompanyCalendar): BucketMemo => ({
+    calendar: of,
+    byRange: new (class extends Map<string, readonly Bucket[]> {
+      override get = () => [];
+    })(),
+  });
+
+  it.each([
+    ['without a memo', undefined],
+    ['with a fresh memo', bucketMemo(calendar)],
+    ["with another calendar's memo (not consulted)", poisoned({ ...calendar, timezone: 'Asia/Kolkata' })],
+  ] as const)('the same goal as the facts alone, %s', (_, memo) => {
+    expect(liveGoal({ calendar, source, run: inSetup, now: NOW, limits, held, memo })).toEqual(alone);
+  });
+
+  it("a memo is shared by machines' goals at one now: the second goal cuts no range again", () => {
+    const memo = bucketMemo(calendar);
+    liveGoal({ calendar, source, run: inSetup, now: NOW, limits, held, memo });
+    const cut = memo.byRange.size;
+    expect(liveGoal({ calendar, source, run: inSetup, now: NOW, limits, held, memo })).toEqual(alone);
+    expect(memo.byRange.size).toBe(cut);
+    // The poisoned memo of this calendar is consulted (so the case above shows that another calendar's is not).
+    expect(
+      liveGoal({ calendar, source, run: inSetup, now: NOW, limits, held, memo: poisoned(calendar) }),
+    ).not.toEqual(alone);
   });
 });

@@ -1,5 +1,5 @@
 import { epochMs } from '../brand';
-import type { CompanyCalendar } from '../calendar/intervals';
+import type { Bucket, CompanyCalendar } from '../calendar/intervals';
 import { rollupBuckets } from '../calendar/intervals';
 import type { Efficiency } from '../metrics/oee';
 import { efficiency } from '../metrics/oee';
@@ -12,6 +12,7 @@ import {
 import type { PartBehaviorFields } from '../metrics/production';
 import { goodOf, partCountMultiplier } from '../metrics/production';
 import type { Rollup, RollupSource, RollupSum } from '../rollup/rollup';
+import { addMeasuresInto } from '../rollup/measures';
 import { buildRollups, efficiencyTotals, sumRollups } from '../rollup/rollup';
 import type { GoalStatus } from './status';
 import { goalStatus, utilizationStatus } from './status';
@@ -128,6 +129,42 @@ export interface HeldRollups {
   from: number;
   to: number;
   tail: RollupSource;
+  /**
+   * sumRollups of `rows` over [from, to), when the caller has it already (kept between answers, decision 1191); it
+   * must be the sum of exactly these rows.
+   */
+  sum?: RollupSum;
+}
+
+/**
+ * Buckets already cut for one calendar, by range (decision 1191): the goals of many machines at one `now` cut the
+ * same tail range (from the hour the rollup worker has not reached yet) again and again, and cutting is mostly the
+ * calendar's shift occurrences. A caller makes one per answer (`bucketMemo`) and passes it to every liveGoal; a
+ * memo of another calendar is not used. Mutated by liveGoal (ranges added).
+ */
+export interface BucketMemo {
+  readonly calendar: CompanyCalendar;
+  readonly byRange: Map<string, readonly Bucket[]>;
+}
+
+export const bucketMemo = (calendar: CompanyCalendar): BucketMemo => ({ calendar, byRange: new Map() });
+
+/** The buckets of [from, to), from the memo when it has them for this calendar (and kept there). */
+function bucketsOf(
+  calendar: CompanyCalendar,
+  from: number,
+  to: number,
+  memo: BucketMemo | undefined,
+): readonly Bucket[] {
+  const range = { start: epochMs(from), end: epochMs(to) };
+  if (!memo || memo.calendar !== calendar) return rollupBuckets(calendar, range);
+  const key = `${from}:${to}`;
+  let buckets = memo.byRange.get(key);
+  if (!buckets) {
+    buckets = rollupBuckets(calendar, range);
+    memo.byRange.set(key, buckets);
+  }
+  return buckets;
 }
 
 function sumOver(
@@ -135,20 +172,55 @@ function sumOver(
   source: RollupSource,
   start: number,
   end: number,
-  held?: HeldRollups | null,
+  memo?: BucketMemo,
 ): RollupSum | null {
   if (end <= start) return null;
   const range = { start: epochMs(start), end: epochMs(end) };
-  const built = (s: RollupSource, from: number, to: number) =>
-    to > from ? buildRollups(s, rollupBuckets(calendar, { start: epochMs(from), end: epochMs(to) })) : [];
-  if (!held) return sumRollups(built(source, start, end), range);
-  // The caller's `start` is at or before held.from (the stored rows start at a bucket boundary after it).
-  const rows = [
-    ...built(source, start, Math.min(held.from, end)),
-    ...held.rows,
-    ...built(held.tail, Math.max(start, held.to), end),
-  ];
-  return sumRollups(rows, range);
+  return sumRollups(buildRollups(source, bucketsOf(calendar, start, end, memo)), range);
+}
+
+/**
+ * sumOver with held rows (decision 1155): rows built from the facts before `held.from`, the held rows and rows built
+ * from the tail from `held.to`. `shared` is what two sums of one goal (from the production start and from the run's
+ * start) have in common, made once (decision 1191): the held rows' sum (every one of them starts inside both ranges)
+ * and the tail's rows. The goal reads only counts and milliseconds (integers), so summing the held rows apart gives
+ * the same figures as summing them in turn.
+ */
+function sumOverHeld(
+  calendar: CompanyCalendar,
+  source: RollupSource,
+  start: number,
+  end: number,
+  shared: { held: RollupSum; tail: readonly Rollup[]; from: number },
+  memo: BucketMemo | undefined,
+): RollupSum | null {
+  if (end <= start) return null;
+  const range = { start: epochMs(start), end: epochMs(end) };
+  const headEnd = Math.min(shared.from, end);
+  const head = headEnd > start ? buildRollups(source, bucketsOf(calendar, start, headEnd, memo)) : [];
+  const sum = sumRollups(head, range);
+  addMeasuresInto(sum.all, shared.held.all);
+  addMeasuresInto(sum.inShift, shared.held.inShift);
+  const tail = sumRollups(shared.tail, range);
+  addMeasuresInto(sum.all, tail.all);
+  addMeasuresInto(sum.inShift, tail.inShift);
+  return { ...sum, aligned: sum.aligned && shared.held.aligned && tail.aligned };
+}
+
+/** What the goal's two sums share: the held rows' sum and the tail's rows from `held.to` (the caller's `start`s are at or before `held.from`). */
+function heldShared(
+  calendar: CompanyCalendar,
+  held: HeldRollups,
+  now: number,
+  memo: BucketMemo | undefined,
+): { held: RollupSum; tail: readonly Rollup[]; from: number } {
+  const tail = now > held.to ? buildRollups(held.tail, bucketsOf(calendar, held.to, now, memo)) : [];
+  return {
+    held:
+      held.sum ?? sumRollups(held.rows, { start: epochMs(held.from), end: epochMs(Math.max(held.to, now)) }),
+    tail,
+    from: held.from,
+  };
 }
 
 const percent = (fraction: number | null | undefined): number | null =>
@@ -215,18 +287,22 @@ export function liveGoal(
     /** Stored rows from a bucket boundary at or after the production start (decision 1155); `source` covers
      * the run's start up to their `from`. */
     held?: HeldRollups | null;
+    /** Buckets cut for other machines' goals at the same `now` (decision 1191). Mutated: ranges added. */
+    memo?: BucketMemo;
   },
 ): LivePartsGoal {
-  const { calendar, source, run, now, limits, held } = input;
+  const { calendar, source, run, now, limits, held, memo } = input;
   const productionStart = run?.productionStart ?? null;
-  const runSum = productionStart != null ? sumOver(calendar, source, productionStart, now, held) : null;
+  const shared = held && productionStart != null ? heldShared(calendar, held, now, memo) : null;
+  const sum = (from: number) =>
+    shared
+      ? sumOverHeld(calendar, source, from, now, shared, memo)
+      : sumOver(calendar, source, from, now, memo);
+  const runSum = productionStart != null ? sum(productionStart) : null;
   // The run's parts from its start (the parts kept from setup count; the setup removal is at the production
   // start), as the jobs report and the good-parts check count the run (decision 1020).
   const partsFrom = run?.startAt ?? productionStart;
-  const partsSum =
-    partsFrom != null && partsFrom !== productionStart
-      ? sumOver(calendar, source, partsFrom, now, held)
-      : runSum;
+  const partsSum = partsFrom != null && partsFrom !== productionStart ? sum(partsFrom) : runSum;
   return livePartsGoal(run, runSum, now, limits, partsSum);
 }
 

@@ -9,10 +9,15 @@ import type { IngestRules } from '../ingest-rules';
 import type { ApiKeyScope, SourcePolicy } from '@takt/domain';
 import type { Metrics } from './metrics';
 import type { LogSink } from './log';
+import type { HeldSums } from '../services/held-sums';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
   db: Kysely<Database>;
+  /**
+   * The tile goals' held-row sums kept between answers (decision 1191); buildApp makes one per app when absent.
+   */
+  heldSums?: HeldSums;
   dialect: DialectName;
   /** The clock, injectable so tests control time. */
   now: () => number;

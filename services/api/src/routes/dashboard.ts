@@ -33,7 +33,9 @@ const hasFullProduct = (c: Context<AppEnv>) =>
 export const dashboardRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     const { group } = queryParams(c, dashboardQuery);
-    return c.json(await dashboard(c.var.scope, group, c.var.deps.now(), hasFullProduct(c)));
+    return c.json(
+      await dashboard(c.var.scope, group, c.var.deps.now(), hasFullProduct(c), c.var.deps.heldSums),
+    );
   })
   .get('/utilization', async (c) => {
     const { group } = queryParams(c, dashboardQuery);
@@ -42,7 +44,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   // live-operations §6: parts goal is FullProduct.
   .get('/parts', requirePermission('FullProduct'), async (c) => {
     const { group } = queryParams(c, dashboardQuery);
-    return c.json(await dashboardParts(c.var.scope, group, c.var.deps.now()));
+    return c.json(await dashboardParts(c.var.scope, group, c.var.deps.now(), c.var.deps.heldSums));
   })
   .get('/status', async (c) => {
     const { include } = queryParams(c, statusQuery);

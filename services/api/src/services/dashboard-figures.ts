@@ -1,4 +1,5 @@
 import {
+  bucketMemo,
   liveGoal,
   livePartsGoal,
   NO_DATA_REASON_NAME,
@@ -26,6 +27,7 @@ import {
 } from '@takt/db/rollups';
 import { companyLimits, openRunsOn } from '../repositories/dashboard';
 import type { JobRunRecord } from '../repositories/dispatch';
+import type { HeldSums } from './held-sums';
 import { currentWindow, goalRun, runFigures } from './workcenter';
 
 // live-operations §2, §7: GET /api/dashboard/utilization and /api/dashboard/parts, one entry per machine.
@@ -119,6 +121,8 @@ export async function dashboardGoals(
   runs: ReadonlyMap<string, JobRunRecord>,
   now: number,
   known?: FiguresContext,
+  /** The held rows' sums kept between answers (decision 1191); absent: summed at every call. */
+  sums?: HeldSums,
 ): Promise<Map<string, PartsEntry>> {
   const out = new Map<string, PartsEntry>();
   if (machineIds.length === 0) return out;
@@ -176,6 +180,8 @@ export async function dashboardGoals(
     Promise.all([load(head, within)]),
     Promise.all(tails.map((b) => load(b))),
   ]);
+  // The tails mostly share one range (from the hour the worker has not reached): its buckets are cut once.
+  const memo = bucketMemo(calendar);
   const find = (maps: ReadonlyArray<Map<string, RollupSource>>, id: string) =>
     maps.map((m) => m.get(id)).find((x) => x !== undefined);
   for (const id of machineIds) {
@@ -191,7 +197,9 @@ export async function dashboardGoals(
             run: goalRun(run),
             now,
             limits,
-            held: h && tail ? { ...h, tail } : null,
+            held:
+              h && tail ? { ...h, tail, ...(sums ? { sum: sums.sumOf(scope.companyId, id, h) } : {}) } : null,
+            memo,
           })
         : livePartsGoal(null, null, now, limits);
     out.set(id, partsEntry(id, run, goal));

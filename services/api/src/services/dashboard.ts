@@ -36,6 +36,7 @@ import {
   figuresContext,
 } from './dashboard-figures';
 import type { FiguresContext } from './dashboard-figures';
+import type { HeldSums } from './held-sums';
 import { tileWithoutFullProduct, utilizationWithoutFullProduct } from './full-product';
 import { companyGatewayStatus } from './gateways';
 import { machineLink } from './workcenter';
@@ -126,6 +127,8 @@ interface TileReads {
   runs: ReadonlyMap<string, JobRunRecord>;
   groupIds: ReadonlyMap<string, string[]>;
   context?: FiguresContext;
+  /** The held rows' sums kept between answers (decision 1191). */
+  sums?: HeldSums;
 }
 
 /**
@@ -176,6 +179,7 @@ async function tilesOf(
       runs,
       now,
       reads.context,
+      reads.sums,
     ),
     currentDowntimeReasons(
       scope,
@@ -301,6 +305,8 @@ export async function dashboard(
   group: string | undefined,
   now: number,
   full: boolean,
+  /** The held rows' sums this process keeps between answers (decision 1191). */
+  sums?: HeldSums,
 ): Promise<DashboardResponse> {
   // Every read that needs no other at once, by company rather than by lists of ids (decision 1146).
   const [machines, groups, live, runs, context] = await Promise.all([
@@ -318,7 +324,7 @@ export async function dashboard(
       else groupIds.set(id, [g.id]);
     }
   return {
-    machines: await tilesOf(scope, machines, { live, runs, groupIds, context }, now, full),
+    machines: await tilesOf(scope, machines, { live, runs, groupIds, context, sums }, now, full),
     groups: groups.map((g) => ({ id: g.id, name: g.name })),
     now,
   };
@@ -342,9 +348,10 @@ export async function dashboardParts(
   scope: CompanyScope,
   group: string | undefined,
   now: number,
+  sums?: HeldSums,
 ): Promise<PartsEntry[]> {
   const ids = await machineIdsOf(scope, group);
-  const goals = await dashboardGoals(scope, ids, await openRunsOn(scope, ids), now);
+  const goals = await dashboardGoals(scope, ids, await openRunsOn(scope, ids), now, undefined, sums);
   return ids.map((id) => goals.get(id)!);
 }
 
