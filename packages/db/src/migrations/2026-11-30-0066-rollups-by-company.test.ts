@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, freshDb, migrateTo, migrationBefore } from '../testing';
+import { companyRow, DIALECTS, freshDb, machineRow, migrateTo, migrationBefore } from '../testing';
 import type { TestDb } from '../testing';
 
 // Migration 0066 (decision 1190): rollups, rollup_dirty, setup_dirty and machine_live keyed by (machine_id,
@@ -19,36 +19,6 @@ describe.each(DIALECTS)('migration 0066 rollups by company on %s', (dialect) => 
     await t.cleanup();
   });
 
-  const company = (id: string) => ({
-    id,
-    name: id,
-    timezone: 'UTC',
-    locale: 'en-US',
-    product_tier: 'full' as const,
-    is_demo: 0,
-    created_at: 1,
-  });
-  const machine = (id: string, companyId: string) => ({
-    id,
-    company_id: companyId,
-    name: id,
-    workcenter_type: 'machine' as const,
-    sort_order: 0,
-    downtime_failure_delay: 0,
-    autostart_behavior: 'disabled' as const,
-    adapter_id: null,
-    decommissioned_at: null,
-    created_at: 1,
-    adapter_reset_at: null,
-    utilization_warningpercent: null,
-    utilization_failurepercent: null,
-    dispatch_key: null,
-    exclude_from_benchmarking: null,
-    ping_monitor: null,
-    make: null,
-    model: null,
-    payer: null,
-  });
   const rollup = (companyId: string, machineId: string, start: number) => ({
     company_id: companyId,
     machine_id: machineId,
@@ -110,11 +80,11 @@ describe.each(DIALECTS)('migration 0066 rollups by company on %s', (dialect) => 
     const db = t.db;
     await db
       .insertInto('companies')
-      .values([company('c1'), company('c2')])
+      .values([companyRow('c1'), companyRow('c2')])
       .execute();
     await db
       .insertInto('machines')
-      .values([machine('m1', 'c1'), machine('m2', 'c2')])
+      .values([machineRow('m1', 'c1'), machineRow('m2', 'c2')])
       .execute();
     await db
       .insertInto('rollups')
