@@ -4,6 +4,7 @@ import type { Database } from './schema';
 import type { CompanyScope } from './scope';
 import { numberedPlaceholders } from './batch-insert';
 import { DAY_MS, dayPartitionName, RAW_LOCK_KEY } from './observation-partitions';
+import { reclaimRewrittenRows } from './rewritten-rows';
 
 // Packed raw observations (issue 30 point 3, decision 1184; PostgreSQL only, SQLite keeps its 28-byte rows). The
 // packer moves each machine's rows older than PACK_AGE_MS from observation_rows into observation_packs, one pack a
@@ -234,7 +235,11 @@ export async function packObservations(
   try {
     await packAll(db, cutoff, out, days);
   } finally {
-    if (!db.isTransaction) await reclaim(db, days);
+    if (!db.isTransaction) {
+      await reclaim(db, days);
+      // Decision 1190: the minute's pass also reclaims the dead versions of the rows ingest rewrites all day.
+      await reclaimRewrittenRows(db);
+    }
   }
   return out;
 }

@@ -26,7 +26,7 @@ export async function markSetupChanged(
       marked_at: input.now,
     })
     .onConflict((oc) =>
-      oc.column('machine_id').doUpdateSet({
+      oc.columns(['machine_id', 'company_id']).doUpdateSet({
         from_at: sql<number>`CASE WHEN excluded.from_at < setup_dirty.from_at THEN excluded.from_at ELSE setup_dirty.from_at END`,
         marked_at: sql<number>`excluded.marked_at`,
       }),
@@ -43,22 +43,29 @@ export async function jobRunChanged(scope: CompanyScope, machineId: string, from
   await markSetupChanged(scope.db, { companyId: scope.companyId, machineId, from, now: Date.now() });
 }
 
-/** The setup marks of these machines (the ones an ingest worker holds). */
+/**
+ * The setup marks of these machines (the ones an ingest worker holds), each of its own company: the same machine id
+ * under another company is another machine (decision 1190).
+ */
 export async function setupMarksOf(
   db: Kysely<Database>,
-  machineIds: readonly string[],
+  machines: ReadonlyArray<{ companyId: string; machineId: string }>,
 ): Promise<Array<{ machine_id: string; company_id: string; from_at: number; marked_at: number }>> {
-  if (machineIds.length === 0) return [];
+  if (machines.length === 0) return [];
+  const held = new Set(machines.map((m) => `${m.companyId}\u0000${m.machineId}`));
+  const ids = [...new Set(machines.map((m) => m.machineId))];
   const out = [];
-  for (let i = 0; i < machineIds.length; i += 500)
+  for (let i = 0; i < ids.length; i += 500)
     out.push(
       ...(await db
         .selectFrom('setup_dirty')
         .selectAll()
-        .where('machine_id', 'in', machineIds.slice(i, i + 500))
+        .where('machine_id', 'in', ids.slice(i, i + 500))
         .execute()),
     );
-  return out.map((m) => ({ ...m, from_at: Number(m.from_at), marked_at: Number(m.marked_at) }));
+  return out
+    .filter((m) => held.has(`${m.company_id}\u0000${m.machine_id}`))
+    .map((m) => ({ ...m, from_at: Number(m.from_at), marked_at: Number(m.marked_at) }));
 }
 
 /**
@@ -67,21 +74,20 @@ export async function setupMarksOf(
  */
 export async function clearSetupMark(
   db: Kysely<Database>,
-  machineId: string,
-  markedAt: number,
+  mark: { companyId: string; machineId: string; markedAt: number },
 ): Promise<void> {
-  await db.executeQuery(clearSetupMarkStatement(db, machineId, markedAt));
+  await db.executeQuery(clearSetupMarkStatement(db, mark));
 }
 
 /** clearSetupMark's statement, built to be run later (an ingest batch's, before its transaction: decision 1177). */
 export function clearSetupMarkStatement(
   db: Kysely<Database>,
-  machineId: string,
-  markedAt: number,
+  mark: { companyId: string; machineId: string; markedAt: number },
 ): CompiledQuery {
   return db
     .deleteFrom('setup_dirty')
-    .where('machine_id', '=', machineId)
-    .where('marked_at', '<=', markedAt)
+    .where('machine_id', '=', mark.machineId)
+    .where('company_id', '=', mark.companyId)
+    .where('marked_at', '<=', mark.markedAt)
     .compile();
 }

@@ -223,6 +223,40 @@ export const migrationBefore = (name: string): string => {
 export const rowCount = async (db: Kysely<Database>, table: string): Promise<number> =>
   Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 
+/** A company row with every column given, as the migration tests insert one (no builder of a later schema). */
+export const companyRow = (id: string) => ({
+  id,
+  name: id,
+  timezone: 'UTC',
+  locale: 'en-US',
+  product_tier: 'full' as const,
+  is_demo: 0,
+  created_at: 1,
+});
+
+/** A machine row of `companyId` with every column given, as the migration tests insert one. */
+export const machineRow = (id: string, companyId: string) => ({
+  id,
+  company_id: companyId,
+  name: id,
+  workcenter_type: 'machine' as const,
+  sort_order: 0,
+  downtime_failure_delay: 0,
+  autostart_behavior: 'disabled' as const,
+  adapter_id: null,
+  decommissioned_at: null,
+  created_at: 1,
+  adapter_reset_at: null,
+  utilization_warningpercent: null,
+  utilization_failurepercent: null,
+  dispatch_key: null,
+  exclude_from_benchmarking: null,
+  ping_monitor: null,
+  make: null,
+  model: null,
+  payer: null,
+});
+
 /**
  * Text that an array literal (PostgreSQL's one-statement inserts, decisions 1165 and 1177) or COPY must quote or
  * escape, and null: what tests store and expect back as it was.

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, freshDb } from '../testing';
+import { companyRow, DIALECTS, freshDb, machineRow } from '../testing';
 import type { TestDb } from '../testing';
 import { up } from './2026-11-29-0037-manycycles-credit';
 
@@ -17,40 +17,11 @@ describe.each(DIALECTS)('migration 0037 manycycles credit on %s', (dialect) => {
 
   it('marks the machines with rows and a manycycles run dirty from that run', async () => {
     const db = t.db;
+    await db.insertInto('companies').values(companyRow('c1')).execute();
     await db
-      .insertInto('companies')
-      .values({
-        id: 'c1',
-        name: 'Acme',
-        timezone: 'UTC',
-        locale: 'en-US',
-        product_tier: 'full',
-        is_demo: 0,
-        created_at: 1,
-      })
+      .insertInto('machines')
+      .values(['m1', 'm2', 'm3', 'm4'].map((id) => machineRow(id, 'c1')))
       .execute();
-    const machine = (id: string) => ({
-      id,
-      company_id: 'c1',
-      name: id,
-      workcenter_type: 'machine' as const,
-      sort_order: 0,
-      downtime_failure_delay: 0,
-      autostart_behavior: 'disabled' as const,
-      adapter_id: null,
-      decommissioned_at: null,
-      created_at: 1,
-      adapter_reset_at: null,
-      utilization_warningpercent: null,
-      utilization_failurepercent: null,
-      dispatch_key: null,
-      exclude_from_benchmarking: null,
-      ping_monitor: null,
-      make: null,
-      model: null,
-      payer: null,
-    });
-    await db.insertInto('machines').values(['m1', 'm2', 'm3', 'm4'].map(machine)).execute();
     await db
       .insertInto('jobs')
       .values({

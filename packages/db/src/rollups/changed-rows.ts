@@ -5,7 +5,10 @@ import type { Database } from '../schema';
 // recompute used to delete and insert all the rows of the company days (and weeks) it recomputed, so on
 // PostgreSQL each left a dead version of every row: 8 times the rows' own size in bench/disk-day.ts.
 
-/** The tables of rollup rows, each keyed by (machine_id, start_at): one row per bucket, day or week × shift. */
+/**
+ * The tables of rollup rows, each keyed by (machine_id, company_id, start_at): one row per bucket, day or week × shift
+ * of a machine (the same machine id under another company is another machine: decision 1190).
+ */
 export type RollupTable = 'rollups' | 'rollup_days' | 'rollup_weeks';
 
 type Value = string | number | null;
@@ -28,7 +31,7 @@ const UPDATE_ONE_BY_ONE = 8;
 export async function writeChangedRows(
   trx: Kysely<Database>,
   table: RollupTable,
-  span: { machineId: string; start: number; end: number },
+  span: { companyId: string; machineId: string; start: number; end: number },
   rows: readonly Row[],
 ): Promise<number> {
   const db = trx as unknown as Kysely<Tables>;
@@ -36,6 +39,7 @@ export async function writeChangedRows(
     .selectFrom(table)
     .selectAll()
     .where('machine_id', '=', span.machineId)
+    .where('company_id', '=', span.companyId)
     .where('start_at', '>=', span.start)
     .where('start_at', '<', span.end)
     .execute();
@@ -67,6 +71,7 @@ export async function writeChangedRows(
     await db
       .deleteFrom(table)
       .where('machine_id', '=', span.machineId)
+      .where('company_id', '=', span.companyId)
       .where('start_at', 'in', gone.slice(i, i + 500))
       .execute();
   if (rewritten.length === 0)
@@ -75,6 +80,7 @@ export async function writeChangedRows(
         .updateTable(table)
         .set(r)
         .where('machine_id', '=', span.machineId)
+        .where('company_id', '=', span.companyId)
         .where('start_at', '=', r.start_at as number)
         .execute();
   const values = [...inserted, ...rewritten];

@@ -14,8 +14,8 @@ export const ROLLUP_CLAIM_MS = 120_000;
 export async function claimDirty(db: Kysely<Database>, limit: number) {
   const { rows } = await sql<{ machine_id: string; company_id: string; from_at: number; marked_at: number }>`
     update rollup_dirty set claimed_until = ${dbNowMs} + ${ROLLUP_CLAIM_MS}
-    where machine_id in (
-      select machine_id from rollup_dirty
+    where (machine_id, company_id) in (
+      select machine_id, company_id from rollup_dirty
       where claimed_until is null or claimed_until <= ${dbNowMs}
       order by marked_at
       limit ${limit}
@@ -32,20 +32,22 @@ export async function claimDirty(db: Kysely<Database>, limit: number) {
  */
 export async function unclaimDirty(
   db: Kysely<Database>,
-  machineId: string,
+  mark: { company_id: string; machine_id: string },
   markedAt: number | null,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (markedAt != null)
       await trx
         .deleteFrom('rollup_dirty')
-        .where('machine_id', '=', machineId)
+        .where('machine_id', '=', mark.machine_id)
+        .where('company_id', '=', mark.company_id)
         .where('marked_at', '<=', markedAt)
         .execute();
     await trx
       .updateTable('rollup_dirty')
       .set({ claimed_until: null })
-      .where('machine_id', '=', machineId)
+      .where('machine_id', '=', mark.machine_id)
+      .where('company_id', '=', mark.company_id)
       .execute();
   });
 }

@@ -153,6 +153,7 @@ async function writeRollupWeeks(
     .updateTable('rollup_weeks')
     .set({ computed_at: input.computedAt })
     .where('machine_id', '=', input.machineId)
+    .where('company_id', '=', input.companyId)
     .where('start_at', '>=', weeks.start)
     .where('start_at', '<', weeks.end)
     .execute();
@@ -167,7 +168,12 @@ function writeSums(
   sums: readonly Rollup[],
 ): Promise<number> {
   const rows = sums.map((r) => toRow(input.companyId, r, input.computedAt));
-  return writeChangedRows(trx, table, { machineId: input.machineId, ...span }, rows);
+  return writeChangedRows(
+    trx,
+    table,
+    { companyId: input.companyId, machineId: input.machineId, ...span },
+    rows,
+  );
 }
 
 /** The time measures of a day row, in ms: its length, each state's share, spindle, in-cut, planned downtime. */

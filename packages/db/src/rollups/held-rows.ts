@@ -51,7 +51,9 @@ export async function loadHeldRollups(
       chunks.map((chunk) =>
         db
           .selectFrom('rollups as r')
-          .leftJoin('rollup_dirty as d', 'd.machine_id', 'r.machine_id')
+          .leftJoin('rollup_dirty as d', (j) =>
+            j.onRef('d.machine_id', '=', 'r.machine_id').onRef('d.company_id', '=', 'r.company_id'),
+          )
           .select(['r.machine_id', 'r.start_at', 'r.end_at', 'r.shift_id', 'r.measures', 'r.computed_at'])
           .where('r.company_id', '=', companyId)
           .where((eb) =>

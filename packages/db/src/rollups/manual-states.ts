@@ -205,7 +205,7 @@ async function writeManualLive(
   await db
     .insertInto('machine_live')
     .values({ machine_id: machineId, company_id: companyId, ...row })
-    .onConflict((oc) => oc.column('machine_id').doUpdateSet(row))
+    .onConflict((oc) => oc.columns(['machine_id', 'company_id']).doUpdateSet(row))
     .execute();
 }
 

@@ -14,6 +14,7 @@ import { LONGEST_ROLLUP_ROW_MS, storedMeasures } from './read';
  */
 export async function plannedLimitReachBack(
   db: Kysely<Database>,
+  companyId: string,
   machineId: string,
   dayStart: number,
   now: number,
@@ -37,6 +38,7 @@ export async function plannedLimitReachBack(
     .selectFrom('rollups')
     .select(['start_at', 'end_at', 'measures'])
     .where('machine_id', '=', machineId)
+    .where('company_id', '=', companyId)
     .where('start_at', '<', dayStart)
     .where('start_at', '>', dayStart - LONGEST_ROLLUP_ROW_MS)
     .orderBy('start_at', 'desc')

@@ -113,12 +113,17 @@ export function storedMeasures(json: string): RollupMeasures {
  * written up to the time of their recompute, so a recompute starting after this would leave a gap that
  * reports reading the stored rows would take for no time at all (decision 1016).
  */
-export async function storedRollupsEnd(db: Kysely<Database>, machineId: string): Promise<number | null> {
+export async function storedRollupsEnd(
+  db: Kysely<Database>,
+  companyId: string,
+  machineId: string,
+): Promise<number | null> {
   // The latest-starting row ends last (rows never overlap): one step down the primary key.
   const row = await db
     .selectFrom('rollups')
     .select('end_at')
     .where('machine_id', '=', machineId)
+    .where('company_id', '=', companyId)
     .orderBy('start_at', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -137,8 +142,8 @@ export async function rollupGaps(
   const [ends, stops] = await Promise.all([
     db
       .selectFrom('rollup_days')
-      .select(['machine_id', (eb) => eb.fn.max('end_at').as('end')])
-      .groupBy('machine_id')
+      .select(['company_id', 'machine_id', (eb) => eb.fn.max('end_at').as('end')])
+      .groupBy(['company_id', 'machine_id'])
       .execute(),
     db
       .selectFrom('rollup_days')
@@ -146,14 +151,16 @@ export async function rollupGaps(
       .whereRef('end_at', '>=', 'computed_at')
       .execute(),
   ]);
-  const last = new Map(ends.map((r) => [r.machine_id, Number(r.end)]));
+  // By company and machine: the same machine id under another company is another machine (decision 1190).
+  const keyOf = (r: { company_id: string; machine_id: string }) => `${r.company_id}\u0000${r.machine_id}`;
+  const last = new Map(ends.map((r) => [keyOf(r), Number(r.end)]));
   const gaps = new Map<string, { companyId: string; machineId: string; from: number }>();
   for (const s of stops) {
     const at = Number(s.end_at);
-    if (at >= (last.get(s.machine_id) ?? at)) continue; // the latest rows: where the machine's rows stop now
-    const seen = gaps.get(s.machine_id);
+    if (at >= (last.get(keyOf(s)) ?? at)) continue; // the latest rows: where the machine's rows stop now
+    const seen = gaps.get(keyOf(s));
     if (!seen || at < seen.from)
-      gaps.set(s.machine_id, { companyId: s.company_id, machineId: s.machine_id, from: at });
+      gaps.set(keyOf(s), { companyId: s.company_id, machineId: s.machine_id, from: at });
   }
   return [...gaps.values()];
 }

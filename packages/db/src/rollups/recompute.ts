@@ -89,7 +89,7 @@ async function recomputeSlice(
   const of = { db, companyId };
   const facts = await loadDowntimeFacts(of, [machineId], range);
   const source = (await loadRollupSources(of, [machineId], range, { now, facts })).get(machineId)!;
-  const reachBack = await plannedLimitReachBack(db, machineId, range.start, now, facts);
+  const reachBack = await plannedLimitReachBack(db, companyId, machineId, range.start, now, facts);
   const buckets = rollupBuckets(calendar, { start: range.start as EpochMs, end: range.end as EpochMs });
   const rows = buildRollups(source, buckets);
 
@@ -107,7 +107,7 @@ async function recomputeSlice(
         computed_at: now,
       };
     });
-    const span = { machineId, start: first.start, end: last.end };
+    const span = { companyId, machineId, start: first.start, end: last.end };
     const changed = await writeChangedRows(trx, 'rollups', span, values);
     // Decision 0804: the day rows sum exactly these rows, in the same transaction, so they never disagree.
     await writeRollupDays(trx, {
@@ -130,7 +130,6 @@ export async function takeDirty(db: Kysely<Database>, limit: number) {
   return db.selectFrom('rollup_dirty').selectAll().orderBy('marked_at').limit(limit).execute();
 }
 
-/** Clear a mark unless it was renewed after it was taken (then it is done next round). */
 /**
  * Done with a mark taken at `markedAt` and recomputed up to `to` (decision 0980): cleared when `done` and not
  * renewed since; otherwise it goes on from `to`, or from an earlier renewal's start (`renewed_from`), and is free
@@ -138,14 +137,15 @@ export async function takeDirty(db: Kysely<Database>, limit: number) {
  */
 export async function finishDirty(
   db: Kysely<Database>,
-  input: { machineId: string; markedAt: number; to: number; done: boolean },
+  input: { companyId: string; machineId: string; markedAt: number; to: number; done: boolean },
 ): Promise<void> {
-  const { machineId, markedAt, to, done } = input;
+  const { companyId, machineId, markedAt, to, done } = input;
   await db.transaction().execute(async (trx) => {
     if (done)
       await trx
         .deleteFrom('rollup_dirty')
         .where('machine_id', '=', machineId)
+        .where('company_id', '=', companyId)
         .where('marked_at', '<=', markedAt)
         .execute();
     await trx
@@ -156,14 +156,21 @@ export async function finishDirty(
         claimed_until: null,
       })
       .where('machine_id', '=', machineId)
+      .where('company_id', '=', companyId)
       .execute();
   });
 }
 
-export async function clearDirty(db: Kysely<Database>, machineId: string, markedAt: number): Promise<void> {
+/** Clear a company's machine's mark unless it was renewed after it was taken at `markedAt` (then it is done next round). */
+export async function clearDirty(
+  db: Kysely<Database>,
+  mark: { company_id: string; machine_id: string },
+  markedAt: number,
+): Promise<void> {
   await db
     .deleteFrom('rollup_dirty')
-    .where('machine_id', '=', machineId)
+    .where('machine_id', '=', mark.machine_id)
+    .where('company_id', '=', mark.company_id)
     .where('marked_at', '<=', markedAt)
     .execute();
 }
@@ -178,7 +185,7 @@ export async function markRollupsDirty(
 
 /** markRollupsDirtyMany's upsert below, as text for PostgreSQL's one statement. */
 const DIRTY_UPSERT =
-  'on conflict ("machine_id") do update set ' +
+  'on conflict ("machine_id", "company_id") do update set ' +
   '"from_at" = CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END, ' +
   '"marked_at" = excluded.marked_at, ' +
   '"renewed_from" = CASE WHEN rollup_dirty.renewed_from IS NULL OR excluded.from_at < rollup_dirty.renewed_from ' +
@@ -200,11 +207,13 @@ export function markRollupsDirtyStatements(
   db: Kysely<Database>,
   marks: ReadonlyArray<{ companyId: string; machineId: string; from: number; now: number }>,
 ): CompiledQuery[] {
+  // Keyed by company and machine: the same machine id under another company is another machine (decision 1190).
   const byMachine = new Map<string, { companyId: string; machineId: string; from: number; now: number }>();
   for (const m of marks) {
-    const seen = byMachine.get(m.machineId);
+    const key = `${m.companyId}\u0000${m.machineId}`;
+    const seen = byMachine.get(key);
     byMachine.set(
-      m.machineId,
+      key,
       seen ? { ...seen, from: Math.min(seen.from, m.from), now: Math.max(seen.now, m.now) } : m,
     );
   }
@@ -240,7 +249,7 @@ export function markRollupsDirtyStatements(
         )
         // Keep the earliest mark; `excluded` is the row that was refused (same syntax on both dialects).
         .onConflict((oc) =>
-          oc.column('machine_id').doUpdateSet({
+          oc.columns(['machine_id', 'company_id']).doUpdateSet({
             from_at: sql<number>`CASE WHEN excluded.from_at < rollup_dirty.from_at THEN excluded.from_at ELSE rollup_dirty.from_at END`,
             marked_at: sql<number>`excluded.marked_at`,
             // The earliest renewal since the worker last advanced the mark (finishDirty; decision 0980).

@@ -68,7 +68,7 @@ describe.each(DIALECTS)('machine notifications by e-mail on %s', (dialect) => {
     await h.t.db
       .insertInto('machine_live')
       .values({ machine_id: machineId, company_id: company.id, ...values })
-      .onConflict((oc) => oc.column('machine_id').doUpdateSet(values))
+      .onConflict((oc) => oc.columns(['machine_id', 'company_id']).doUpdateSet(values))
       .execute();
   };
 

@@ -179,7 +179,9 @@ export async function gatewayMachines(
 ): Promise<GatewayMachine[]> {
   if (gatewayIds && gatewayIds.length === 0) return [];
   let q = sourcesInService(db)
-    .leftJoin('machine_live as l', 'l.machine_id', 's.machine_id')
+    .leftJoin('machine_live as l', (j) =>
+      j.onRef('l.machine_id', '=', 's.machine_id').onRef('l.company_id', '=', 's.company_id'),
+    )
     .select([
       's.gateway_id',
       's.machine_id',

@@ -204,7 +204,7 @@ describe.each(DIALECTS)('rollups stored on %s', (dialect) => {
       to: day + 1,
       now: day + 48 * 3_600_000,
     });
-    await clearDirty(t.db, machineId, dirty!.marked_at);
+    await clearDirty(t.db, dirty!, dirty!.marked_at);
     expect(await takeDirty(t.db, 10)).toEqual([]);
     expect(rows).toBeGreaterThanOrEqual(24);
 
@@ -254,7 +254,7 @@ describe.each(DIALECTS)('rollups stored on %s', (dialect) => {
     expect(mark).toMatchObject({ from_at: 3000, marked_at: 3 });
     // A mark renewed after it was taken survives the clear.
     await markRollupsDirty(t.db, { companyId: company.id, machineId, from: 7000, now: 4 });
-    await clearDirty(t.db, machineId, 3);
+    await clearDirty(t.db, mark!, 3);
     expect(await takeDirty(t.db, 10)).toHaveLength(1);
   });
 });

@@ -70,7 +70,7 @@ describe.each(DIALECTS)('machine diagnostics on %s', (dialect) => {
         in_setup: 0,
         updated_at: at,
       })
-      .onConflict((oc) => oc.column('machine_id').doUpdateSet({ last_heartbeat: at }))
+      .onConflict((oc) => oc.columns(['machine_id', 'company_id']).doUpdateSet({ last_heartbeat: at }))
       .execute();
 
   const diagnostics = async (cookie: string, machineId: string) => {

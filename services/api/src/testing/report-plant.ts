@@ -202,7 +202,7 @@ export async function recomputeMarked(db: Kysely<Database>, now: number): Promis
       now,
       calendar,
     });
-    await clearDirty(db, mark.machine_id, mark.marked_at);
+    await clearDirty(db, mark, mark.marked_at);
   }
   return marks.length;
 }

@@ -145,9 +145,9 @@ export async function playDemoHistory(
     (
       await setupMarksOf(
         db,
-        machines.map((m) => m.machineId),
+        machines.flatMap((m) => sources.get(m.machineId) ?? []),
       )
-    ).map((m) => [m.machine_id, m.marked_at]),
+    ).map((m) => [m.machine_id, { companyId: m.company_id, machineId: m.machine_id, markedAt: m.marked_at }]),
   );
   const out = new Map<string, DemoResume>();
   for (const [i, machine] of machines.entries()) {
@@ -260,7 +260,7 @@ export async function playDemoHistory(
     if (failed !== null || writer.buffered().length > 0)
       throw new Error(`the demo history of machine ${machine.machineId} was not stored: ${failed ?? ''}`);
     const marked = marks.get(machine.machineId);
-    if (marked !== undefined) await clearSetupMark(db, machine.machineId, marked);
+    if (marked !== undefined) await clearSetupMark(db, marked);
     out.set(machine.machineId, { script, values, condition, next });
     progress(i + 1, machines.length);
   }

@@ -88,7 +88,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private observations: ObservationRow[] = [];
   private inboxDone: Array<{ id: string; machineId: string }> = [];
   /** Job-run setup marks applied to the pipelines, cleared by the batch that stores what they re-derive (decision 1025). */
-  private setupDone: Array<{ machineId: string; markedAt: number }> = [];
+  private setupDone: Array<{ companyId: string; machineId: string; markedAt: number }> = [];
   private flushing: Promise<void> = Promise.resolve();
   /** A flush queued behind the running one and not started yet: later flushes join it (decision 1145). */
   private queued: Promise<void> | null = null;
@@ -157,7 +157,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
    * Setup marks applied to the pipelines (worker/link-checks.ts syncSetup): the next batch clears them in its
    * transaction, with the records they re-derive; a failed batch keeps them for the next one.
    */
-  setupApplied(marks: ReadonlyArray<{ machineId: string; markedAt: number }>): void {
+  setupApplied(marks: ReadonlyArray<{ companyId: string; machineId: string; markedAt: number }>): void {
     for (const m of marks) this.setupDone.push(m);
   }
 
@@ -434,7 +434,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     try {
       // Built before the transaction, as the batch's statements are (decision 1177).
       const fenced = this.options.fence?.(machines);
-      const clears = setupDone.map((m) => clearSetupMarkStatement(db, m.machineId, m.markedAt));
+      const clears = setupDone.map((m) => clearSetupMarkStatement(db, m));
       await writeBatch(
         db,
         batch,

@@ -228,7 +228,7 @@ describe('ingest leases on PostgreSQL', () => {
     const mark = x[0] ?? y[0]!;
     // Renewed after it was taken: done by the next run, by any worker.
     await markRollupsDirty(t.db, { companyId, machineId: mark.machine_id, from: 50, now: 2000 });
-    await unclaimDirty(t.db, mark.machine_id, mark.marked_at);
+    await unclaimDirty(t.db, mark, mark.marked_at);
     expect((await claimDirty(t.db, 10)).map((m) => [m.machine_id, m.from_at])).toEqual([
       [mark.machine_id, 50],
     ]);

@@ -50,7 +50,7 @@ export async function syncSetup(
   db: Kysely<Database>,
   links: Iterable<Link>,
   now: () => number,
-): Promise<Array<{ machineId: string; markedAt: number }>> {
+): Promise<Array<{ companyId: string; machineId: string; markedAt: number }>> {
   const byMachine = new Map([...links].map((l) => [l.source.machineId, l]));
   const since = now() - SETUP_TICK_MS;
   const events = await loadSetupEvents(db, [...byMachine.keys()], since);
@@ -62,8 +62,9 @@ export async function syncSetup(
     link.pipeline.setSetup(known, since);
     if (link.pipeline.dirty) link.liveDirty = true;
   }
-  const applied: Array<{ machineId: string; markedAt: number }> = [];
-  for (const mark of await setupMarksOf(db, [...byMachine.keys()])) {
+  const applied: Array<{ companyId: string; machineId: string; markedAt: number }> = [];
+  const held = [...byMachine.values()].map((l) => l.source);
+  for (const mark of await setupMarksOf(db, held)) {
     const link = byMachine.get(mark.machine_id)!;
     const list = (await loadSetupEvents(db, [mark.machine_id], mark.from_at)).get(mark.machine_id) ?? [];
     // An event known and no longer in the job runs (a run deleted, a setup end moved): re-derive from the mark.
@@ -82,7 +83,7 @@ export async function syncSetup(
     // New events older than the engine's memory make it re-derive from storage by themselves.
     link.pipeline.setSetup(list, mark.from_at);
     link.liveDirty = true;
-    applied.push({ machineId: mark.machine_id, markedAt: mark.marked_at });
+    applied.push({ companyId: mark.company_id, machineId: mark.machine_id, markedAt: mark.marked_at });
   }
   return applied;
 }

@@ -73,8 +73,8 @@ const LIVE_TYPES = [
   'int',
   'bigint',
 ] as const satisfies { length: (typeof LIVE_COLUMNS)['length'] };
-/** The upsert's tail: every column but the key takes the new row's value. */
-const LIVE_ON_CONFLICT = `on conflict ("machine_id") do update set ${LIVE_COLUMNS.slice(1)
+/** The upsert's tail: every column but the key (machine_id, company_id) takes the new row's value. */
+const LIVE_ON_CONFLICT = `on conflict ("machine_id", "company_id") do update set ${LIVE_COLUMNS.slice(2)
   .map((c) => `"${c}" = excluded."${c}"`)
   .join(', ')}`;
 
@@ -83,7 +83,8 @@ const LIVE_ON_CONFLICT = `on conflict ("machine_id") do update set ${LIVE_COLUMN
  * is a round trip). A machine's later row wins: one statement may not touch a row twice.
  */
 export function liveStatements(numbered: boolean, live: readonly MachineLiveTable[]): CompiledQuery[] {
-  const rows = [...new Map(live.map((r) => [r.machine_id, r])).values()];
+  // By company and machine: the same machine id under another company is another machine (decision 1190).
+  const rows = [...new Map(live.map((r) => [`${r.company_id}\u0000${r.machine_id}`, r])).values()];
   return insertStatements(
     numbered,
     'machine_live',

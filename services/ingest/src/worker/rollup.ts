@@ -93,7 +93,7 @@ export class RollupWorker {
         // Decision 1016: from where the machine's rows stop when that is earlier (a machine silent overnight is
         // marked again from its next data only), so its rows never have a gap before the mark.
         const marked = Math.max(mark.from_at, EARLIEST_TIME_MS);
-        const stop = dropped ? null : await storedRollupsEnd(db, mark.machine_id);
+        const stop = dropped ? null : await storedRollupsEnd(db, mark.company_id, mark.machine_id);
         const from = stop !== null && stop >= EARLIEST_TIME_MS && stop < marked ? stop : marked;
         const to = dropped ? t : Math.min(t, from + MARK_SPAN_PER_RUN_MS);
         if (!dropped)
@@ -106,14 +106,20 @@ export class RollupWorker {
             calendar,
           });
         // Cleared when done; a longer mark goes on from `to` in the next run (or from a renewal before it).
-        await finishDirty(db, { machineId: mark.machine_id, markedAt: mark.marked_at, to, done: to >= t });
+        await finishDirty(db, {
+          companyId: mark.company_id,
+          machineId: mark.machine_id,
+          markedAt: mark.marked_at,
+          to,
+          done: to >= t,
+        });
         done++;
       }
     } catch (err) {
       this.log(`[ingest] rollup recompute failed, will retry: ${(err as Error).message}`);
       // Free the claims not done, so the next run (of any node) takes them again.
       if (this.claims)
-        for (const mark of marks.slice(done)) await unclaimDirty(db, mark.machine_id, null).catch(() => {});
+        for (const mark of marks.slice(done)) await unclaimDirty(db, mark, null).catch(() => {});
     } finally {
       this.rolling = false;
     }
