@@ -121,7 +121,7 @@ async function recomputeSlice(
       changed: changed > 0,
     });
   });
-  noteRecompute(now);
+  noteRecompute(companyId, now);
   return { rows: rows.length, reachBack: reachBack !== null && reachBack < range.start ? reachBack : null };
 }
 

@@ -34,7 +34,7 @@ export async function reportDataVersion(
         order by w.computed_at desc limit 1) as computed,
       (select g.generation from report_config_generations g where g.company_id = ${c}) as config
     from rollup_dirty d where d.company_id = ${c} and d.from_at < ${end}`.execute(scope.db);
-  return versionOf(rows[0]!);
+  return versionOf(rows[0]!, recomputesNoted(c));
 }
 
 interface StateRow {
@@ -46,41 +46,50 @@ interface StateRow {
 }
 
 /**
- * Recomputes committed in this process. Two recomputes within one millisecond of the clock (a test's fixed clock,
- * or a fast machine) leave the same latest computed_at, so a mark set and cleared between two reads would not
- * show in the stored part of the version; this process's own count does. Recomputes of another node still show
- * through computed_at, and a shared answer's reuse time bounds the rest (decision 1148).
+ * Recomputes committed in this process, per company. Two recomputes within one millisecond of the clock (a test's
+ * fixed clock, or a fast machine) leave the same latest computed_at, so a mark set and cleared between two reads
+ * would not show in the stored part of the version; this process's own count does. Recomputes of another node
+ * still show through computed_at, and a shared answer's reuse time bounds the rest (decision 1148). Counted by
+ * company (decision 1189): a recompute writes one company's rows only, and a process-wide count moved every
+ * company's version, week rows stamp and kept reads at each recompute of any other (1,000 machines ingesting
+ * recompute several times a second), so no kept read and no shared answer outlived a second under ingest.
  */
-let recomputes = 0;
-/** The `now` (computed_at) of the last RECENT recomputes, the latest at recomputes - 1 (mod RECENT). */
+interface Noted {
+  count: number;
+  /** The `now` (computed_at) of the last RECENT recomputes, the latest at count - 1 (mod RECENT). */
+  nows: number[];
+}
 const RECENT = 64;
-const recentNows: number[] = [];
+const noted = new Map<string, Noted>();
 
-/** Called once a recompute's transaction has committed (recompute.ts), with its computed_at. */
-export function noteRecompute(now: number): void {
-  recentNows[recomputes % RECENT] = now;
-  recomputes++;
+/** Called once a recompute's transaction has committed (recompute.ts), with its company and computed_at. */
+export function noteRecompute(companyId: string, now: number): void {
+  let n = noted.get(companyId);
+  if (!n) noted.set(companyId, (n = { count: 0, nows: [] }));
+  n.nows[n.count % RECENT] = now;
+  n.count++;
 }
 
 /**
- * The earliest computed_at of the recomputes this process committed after the first `since` (decision 1168: the
- * week index's incremental reload reads the week rows from there when a recompute wrote at or before its
+ * The earliest computed_at of the company's recomputes this process committed after the first `since` (decision
+ * 1168: the week index's incremental reload reads the week rows from there when a recompute wrote at or before its
  * latest computed_at, a fixed clock); undefined when there were none, null when they are no longer all known.
  */
-export function earliestRecomputeSince(since: number): number | null | undefined {
-  if (recomputes - since > RECENT || since > recomputes) return null;
+export function earliestRecomputeSince(companyId: string, since: number): number | null | undefined {
+  const n = noted.get(companyId) ?? { count: 0, nows: [] };
+  if (n.count - since > RECENT || since > n.count) return null;
   let earliest: number | undefined;
-  for (let i = since; i < recomputes; i++) {
-    const now = recentNows[i % RECENT]!;
+  for (let i = since; i < n.count; i++) {
+    const now = n.nows[i % RECENT]!;
     if (earliest === undefined || now < earliest) earliest = now;
   }
   return earliest;
 }
 
-/** How many recomputes this process has committed (part of the week index's stamp, decision 1157). */
-export const recomputesNoted = (): number => recomputes;
+/** How many of the company's recomputes this process has committed (part of the week index's stamp, decision 1157). */
+export const recomputesNoted = (companyId: string): number => noted.get(companyId)?.count ?? 0;
 
-function versionOf(r: StateRow): { version: string; marks: number } {
+function versionOf(r: StateRow, recomputes: number): { version: string; marks: number } {
   const marks = Number(r.marks);
   const stored = `${marks}:${String(r.marked)}:${String(r.froms)}:${String(r.computed)}`;
   return { version: `${stored}:${recomputes}:${String(r.config ?? 0)}`, marks };

@@ -247,7 +247,7 @@ async function readMachines(
  * no longer all known).
  */
 async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): Promise<WeekIndex> {
-  const earliest = earliestRecomputeSince(kept.at.recomputes);
+  const earliest = earliestRecomputeSince(scope.companyId, kept.at.recomputes);
   if (earliest === null || kept.at.n === 0) return loadIndex(scope, at);
   let q = scope.selectFrom('rollup_weeks').select('machine_id').distinct();
   q =

@@ -31,7 +31,7 @@ const stampsReading = new WeakMap<object, Map<string, { recomputes: number; read
 
 /** The company's week rows stamp (see above), joining a read in flight at the same recompute count. */
 export function stampOf(scope: CompanyScope): Promise<Stamp> {
-  const recomputes = recomputesNoted(); // before the read: a recompute committing after it moves the stamp
+  const recomputes = recomputesNoted(scope.companyId); // before the read: a recompute committing after it moves the stamp
   let reading = stampsReading.get(scope.db);
   if (!reading) stampsReading.set(scope.db, (reading = new Map()));
   const company = scope.companyId;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
-import { indexedRollups, loadRollups, useEdgeRows } from '@takt/db/rollups';
+import { indexedRollups, loadRollups, reportDataVersion, useEdgeRows } from '@takt/db/rollups';
 import { anAdjustmentRow, apiPerTest, aReportTenant, machinesWithFacts } from '../testing/report-plant';
 
 // Decision 1183: a report's partial days' hourly rows are kept while the company's week rows stamp holds, and
 // give what loadRollups reads: the same rows and computed-at, a recompute at the same clock (this process's
 // recompute count) or by another process (a later computed_at) read again, another company's rows apart.
+// Decision 1189: another company's recompute in this process (its machines ingesting) moves neither.
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -39,6 +40,21 @@ describe.each(DIALECTS)('partial days kept with the week rows stamp on %s', (dia
     expect(first).toEqual(await read(false));
     // Kept: the same rows again, not read a second time.
     expect((await read(true)).rows).toBe(first.rows);
+
+    // Another company's machine recomputed in this process: this company's rows and data version stay kept.
+    const version = (await reportDataVersion(tenant.scope, NOW)).version;
+    const busy = await aReportTenant(api.h, [['Day', 360, 840]]);
+    const [busyMachine] = await machinesWithFacts(api.h, busy, ['Press'], {
+      t0: T0,
+      now: NOW,
+      cuts: 5,
+      cycles: 10,
+      corrections: 1,
+      seed: 22,
+    });
+    await busy.recompute([busyMachine!], { from: T0 + 3 * DAY, to: T0 + 4 * DAY, now: NOW });
+    expect((await read(true)).rows).toBe(first.rows);
+    expect((await reportDataVersion(tenant.scope, NOW)).version).toBe(version);
 
     // A correction of 40 parts in that afternoon, recomputed at the same now: only the recompute count moves.
     await tenant.scope

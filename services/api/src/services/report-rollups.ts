@@ -272,7 +272,7 @@ export async function reportRollups(
       spans.filter((s) => s.span.start >= cellsStart),
       built.filter((r) => r.start >= cellsStart),
     );
-    series.set(id, joinSeries(joinSeries(before, daySeries.get(id)!), after));
+    series.set(id, joinKept(joinKept(before, daySeries.get(id)!), after));
   }
   let downtimeByReason: Record<string, DowntimeMs> = {};
   if (opts.reasons) {
@@ -325,6 +325,23 @@ export async function reportRollups(
     downtimeByReason,
     recomputing: machineIds.filter((id) => (state.dirty.get(id) ?? Number.POSITIVE_INFINITY) < range.end),
   };
+}
+
+/**
+ * Joins of kept series (decision 1189): a machine's kept span and kept cells give the same joined series to every
+ * call at a stamp, so the totals kept with it (rollupTotals) serve them all. Weak: they go with their parts.
+ */
+const joined = new WeakMap<RollupSeries, WeakMap<RollupSeries, RollupSeries>>();
+
+/** joinSeries(a, b), the same object for the same two series (never changed, as both parts are). */
+function joinKept(a: RollupSeries, b: RollupSeries): RollupSeries {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  let withA = joined.get(a);
+  if (!withA) joined.set(a, (withA = new WeakMap()));
+  let out = withA.get(b);
+  if (!out) withA.set(b, (out = joinSeries(a, b)));
+  return out;
 }
 
 /**

@@ -80,10 +80,21 @@ export const intervalLabel = (i: ReportInterval) => ({
 export { DAY_ALIGNED_UNITS, reportRollups } from './report-rollups';
 export type { ReportCells } from './report-rollups';
 
+/** A series' totals by shift selection, range start, then end (see rollupTotals). */
+type TotalsMemo = Map<string, Map<number, Array<{ end: number; t: EfficiencyTotals }>>>;
+/**
+ * The totals kept with each packed series (decision 1189): a series is never changed once packed, and the kept
+ * ones (the week index's cells, a kept span's rows, their joins) are shared by every call at a stamp, so their
+ * cells' totals are too. Weak: they go with the series. At most TOTALS_KEPT per series (then begun again).
+ */
+const totalsKept = new WeakMap<RollupSeries, { memo: TotalsMemo; n: number }>();
+const TOTALS_KEPT = 20_000;
+
 /**
  * Per-machine totals (METRICS.md §2–§3) of report cells from each machine's packed series (the cells read
- * packed, else its rows packed once with packRollups), summed once per (machine, range, shift selection),
- * memoized; sums over machines add those totals (addTotalsInto), so no cell is summed from rows twice.
+ * packed, else its rows packed once with packRollups), summed once per (series, range, shift selection) and kept
+ * with the series (shared between calls: never changed); sums over machines add those totals (addTotalsInto), so
+ * no cell is summed from rows twice.
  */
 export function rollupTotals(
   rows: ReadonlyMap<string, readonly Rollup[]>,
@@ -95,9 +106,8 @@ export function rollupTotals(
     if (!s) series.set(machineId, (s = packRollups(rows.get(machineId) ?? [])));
     return s;
   };
-  // Memo by shift selection, machine and range start (Map lookups, no key string per cell), then the few
-  // ranges of that start (an interval and the whole range may share it) by end.
-  const memo = new Map<string, Map<string, Map<number, Array<{ end: number; t: EfficiencyTotals }>>>>();
+  // Memo by series, shift selection and range start (Map lookups, no key string per cell), then the few ranges of
+  // that start (an interval and the whole range may share it) by end.
   const keys = new WeakMap<ReadonlySet<string>, string>();
   const shiftKey = (ids: ReadonlySet<string> | null) => {
     if (!ids) return '*';
@@ -105,26 +115,24 @@ export function rollupTotals(
     if (k === undefined) keys.set(ids, (k = [...ids].sort().join(',')));
     return k;
   };
-  const memoOf = (machineId: string, shiftIds: ReadonlySet<string> | null, start: number) => {
+  const memoOf = (of: RollupSeries, shiftIds: ReadonlySet<string> | null, start: number) => {
+    let kept = totalsKept.get(of);
+    if (!kept || kept.n >= TOTALS_KEPT) totalsKept.set(of, (kept = { memo: new Map(), n: 0 }));
     const k = shiftKey(shiftIds);
-    let bySelection = memo.get(k);
-    if (!bySelection) memo.set(k, (bySelection = new Map()));
-    let byMachine = bySelection.get(machineId);
-    if (!byMachine) bySelection.set(machineId, (byMachine = new Map()));
-    let ofStart = byMachine.get(start);
-    if (!ofStart) byMachine.set(start, (ofStart = []));
-    return ofStart;
+    let bySelection = kept.memo.get(k);
+    if (!bySelection) kept.memo.set(k, (bySelection = new Map()));
+    let ofStart = bySelection.get(start);
+    if (!ofStart) bySelection.set(start, (ofStart = []));
+    return { ofStart, kept };
   };
-  /** Totals of one machine over [start, end) in the selected shifts (null = no shift filter). */
+  /** Totals of one machine over [start, end) in the selected shifts (null = no shift filter); shared: never change them. */
   const totals = (machineId: string, r: Range, shiftIds: ReadonlySet<string> | null): EfficiencyTotals => {
-    const ofStart = memoOf(machineId, shiftIds, r.start);
+    const of = seriesOf(machineId);
+    const { ofStart, kept } = memoOf(of, shiftIds, r.start);
     for (const e of ofStart) if (e.end === r.end) return e.t;
-    const t = efficiencyTotalsSeries(seriesOf(machineId), {
-      start: epochMs(r.start),
-      end: epochMs(r.end),
-      shiftIds,
-    });
+    const t = efficiencyTotalsSeries(of, { start: epochMs(r.start), end: epochMs(r.end), shiftIds });
     ofStart.push({ end: r.end, t });
+    kept.n++;
     return t;
   };
   /** Σ totals over machines (a new object; the memoized totals stay as they are). */
