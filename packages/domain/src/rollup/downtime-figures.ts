@@ -1,5 +1,12 @@
 import type { Bucket } from '../calendar/intervals';
+import type { DowntimePiece, PieceAnnotation } from '../derive/downtime-pieces';
+import { piecePlannedValue } from '../derive/downtime-pieces';
+import { SETUP_REASON_NAME } from '../live/rules';
+import type { AnnotationTypeLike } from '../metrics/planned';
+import type { TimeSpan } from '../reports/report-cells';
 import { firstEndingAfter } from './build';
+import { NO_DATA_REASON, UNCATEGORIZED_REASON } from './measures';
+import { cutAtNoData } from './no-data';
 
 // Decision 1188: the downtime report's figures (reports-admin §7: summary, Pareto by reason, byMachine, each with
 // its duration and its `count` of periods) as sums of per-bucket figures, so that they can be kept with the rollup
@@ -22,6 +29,40 @@ export interface FigurePeriod {
   reason: string;
   /** METRICS.md §5: only true counts as planned (the report's 'planned' kind). */
   planned: boolean;
+}
+
+/**
+ * The downtime report's periods of one machine, whole (not clipped to a range), as it lists them: its downtime
+ * pieces (piecesOf, setup left out) of an annotation type under that type, planned when METRICS.md §5 judges
+ * the piece planned at `now`; the rest uncategorized, cut at its No data (decision 1060); and each No data span
+ * (domain noDataSpans over at least the pieces' extent) a period of its own. An open piece lasts until `now`.
+ * Sorted by start; disjoint.
+ */
+export function figurePeriodsOf<
+  A extends PieceAnnotation & { category_id: string | null; planned: boolean | null },
+>(
+  pieces: readonly DowntimePiece<A>[],
+  types: ReadonlyMap<string, AnnotationTypeLike & { id: string; name: string }>,
+  noData: readonly TimeSpan[],
+  now: number,
+): FigurePeriod[] {
+  const out: FigurePeriod[] = [];
+  for (const p of pieces) {
+    if (p.setup) continue;
+    const end = p.end ?? now;
+    const type = p.annotation?.category_id ? (types.get(p.annotation.category_id) ?? null) : null;
+    if (type && p.annotation) {
+      // The list leaves out a period whose reason reads "Setup" (domain downtimeListItems).
+      if (type.name === SETUP_REASON_NAME) continue;
+      const planned = piecePlannedValue(type, p.annotation, p, now).planned === true;
+      out.push({ start: p.start, end, reason: type.id, planned });
+      continue;
+    }
+    for (const c of cutAtNoData(p.start, end, noData))
+      if (!c.noData) out.push({ start: c.start, end: c.end, reason: UNCATEGORIZED_REASON, planned: false });
+  }
+  for (const s of noData) out.push({ start: s.start, end: s.end, reason: NO_DATA_REASON, planned: false });
+  return out.sort((a, b) => a.start - b.start);
 }
 
 /** One reason's figures: downtime ms and periods, planned and not (a type's periods may be both, §5 limits). */
@@ -154,4 +195,95 @@ export function selectDowntimeFigures(
     }
   }
   return into;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Day and week rows, and the stored text
+
+/** A row's figures with where it lies (null figures: the row was stored without them). */
+export interface DowntimeRow {
+  start: number;
+  end: number;
+  shiftId: string | null;
+  downtime: DowntimeFigures | null;
+}
+
+/**
+ * Rows (one machine's, sorted by start) summed per period × shift as domain rollupDays / rollupWeeks sum their
+ * measures: by the start of each sum's first row (its key in the stored table). A sum with a row stored without
+ * figures has none (null).
+ */
+export function sumDowntimePerPeriod(
+  rows: readonly DowntimeRow[],
+  periodEnd: (t: number) => number,
+): Map<number, DowntimeFigures | null> {
+  const out = new Map<number, DowntimeFigures | null>();
+  let end = Number.NEGATIVE_INFINITY;
+  let period = new Map<string | null, DowntimeRow[]>();
+  const flush = () => {
+    for (const parts of period.values()) {
+      const known = parts.every((p) => p.downtime !== null);
+      out.set(
+        (parts[0] as DowntimeRow).start,
+        known
+          ? mergeDowntimeFigures(parts.map((p) => ({ end: p.end, downtime: p.downtime as DowntimeFigures })))
+          : null,
+      );
+    }
+    period = new Map();
+  };
+  for (const r of rows) {
+    if (r.start >= end) {
+      flush();
+      end = periodEnd(r.start);
+    }
+    const parts = period.get(r.shiftId);
+    if (parts) parts.push(r);
+    else period.set(r.shiftId, [r]);
+  }
+  flush();
+  return out;
+}
+
+type StoredReason = [plannedMs: number, unplannedMs: number, planned: number, unplanned: number];
+type StoredInProgress = [
+  at: number,
+  start: number,
+  startShift: string | null,
+  reason: string,
+  planned: 0 | 1,
+];
+
+/** The stored text of a row's figures (compact: a year of week rows is read at once). */
+export function encodeDowntimeFigures(f: DowntimeFigures): string {
+  const r: Record<string, StoredReason> = {};
+  for (const [reason, x] of Object.entries(f.byReason))
+    r[reason] = [x.plannedMs, x.unplannedMs, x.planned, x.unplanned];
+  const p = f.inProgress.map((e): StoredInProgress => [
+    e.at,
+    e.start,
+    e.startShift,
+    e.reason,
+    e.planned ? 1 : 0,
+  ]);
+  return JSON.stringify(p.length > 0 ? { r, p } : { r });
+}
+
+/** encodeDowntimeFigures' text read back; null or absent text: stored without figures. */
+export function decodeDowntimeFigures(text: string | null | undefined): DowntimeFigures | null {
+  if (text == null) return null;
+  const { r, p } = JSON.parse(text) as { r: Record<string, StoredReason>; p?: StoredInProgress[] };
+  const byReason: Record<string, DowntimeReasonFigures> = {};
+  for (const [reason, [plannedMs, unplannedMs, planned, unplanned]] of Object.entries(r))
+    byReason[reason] = { plannedMs, unplannedMs, planned, unplanned };
+  return {
+    byReason,
+    inProgress: (p ?? []).map(([at, start, startShift, reason, planned]) => ({
+      at,
+      start,
+      startShift,
+      reason,
+      planned: planned === 1,
+    })),
+  };
 }
