@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  companyDayRange,
   companyWeekRange,
-  decodeDowntimeFigures,
-  epochMs,
   NO_DATA_REASON,
   selectDowntimeFigures,
-  shopDateOf,
   UNCATEGORIZED_REASON,
 } from '@takt/domain';
 import type { CompanyClock, DowntimeFigures, DowntimeReasonFigures } from '@takt/domain';
@@ -20,7 +16,7 @@ import {
   generatedFacts,
   recomputeMarked,
 } from '../testing/report-plant';
-import { loadCalendar } from '@takt/db/rollups';
+import { loadCalendar, loadDowntimeFigureRows } from '@takt/db/rollups';
 
 // Decision 1188: the downtime report's figures kept with the rollup rows (hourly rows summed into day and week rows
 // by the recompute) give, for any selection of whole rows (a range of whole hours, days and weeks; a shift
@@ -70,10 +66,7 @@ const sorted = (ts: readonly Tally[]) =>
     .map(({ reasonId, count, duration }) => ({ reasonId, count, duration }))
     .sort((a, b) => a.reasonId.localeCompare(b.reasonId));
 
-/**
- * The stored rows of [start, end) of each machine, as a report over whole rows reads them: whole company weeks from
- * week rows, whole days from day rows, whole hours from hourly rows; by machine, in time order.
- */
+/** Each machine's stored figures of the range (loadDowntimeFigureRows), every row with its figures. */
 async function storedRows(
   scope: CompanyScope,
   clock: CompanyClock,
@@ -81,73 +74,9 @@ async function storedRows(
   range: { start: number; end: number },
   shifts: ReadonlySet<string | null> | null,
 ): Promise<Map<string, DowntimeFigures[]>> {
-  const dayStartAtOrAfter = (t: number) => {
-    const day = companyDayRange(clock, shopDateOf(clock, epochMs(t)));
-    return day.start === t ? t : (day.end as number);
-  };
-  const dayStartAtOrBefore = (t: number) =>
-    companyDayRange(clock, shopDateOf(clock, epochMs(t))).start as number;
-  const days = { start: dayStartAtOrAfter(range.start), end: dayStartAtOrBefore(range.end) };
-  const weekStart = (t: number) => companyWeekRange(clock, t).start as number;
-  const weeks = {
-    start:
-      weekStart(days.start) === days.start ? days.start : (companyWeekRange(clock, days.start).end as number),
-    end: weekStart(days.end),
-  };
-  const read = async (table: 'rollups' | 'rollup_days' | 'rollup_weeks', spans: Array<[number, number]>) => {
-    const out: Array<{
-      machine_id: string;
-      start_at: number;
-      shift_id: string | null;
-      downtime: string | null;
-    }> = [];
-    for (const [from, to] of spans)
-      if (from < to)
-        out.push(
-          ...(await scope
-            .selectFrom(table)
-            .select(['machine_id', 'start_at', 'shift_id', 'downtime'])
-            .where('machine_id', 'in', [...machineIds])
-            .where('start_at', '>=', from)
-            .where('start_at', '<', to)
-            .execute()),
-        );
-    return out;
-  };
-  const whole = days.start < days.end;
-  const weekly = whole && weeks.start < weeks.end;
-  const rows = [
-    ...(await read(
-      'rollups',
-      whole
-        ? [
-            [range.start, days.start],
-            [days.end, range.end],
-          ]
-        : [[range.start, range.end]],
-    )),
-    ...(whole
-      ? await read(
-          'rollup_days',
-          weekly
-            ? [
-                [days.start, weeks.start],
-                [weeks.end, days.end],
-              ]
-            : [[days.start, days.end]],
-        )
-      : []),
-    ...(weekly ? await read('rollup_weeks', [[weeks.start, weeks.end]]) : []),
-  ]
-    .filter((r) => shifts === null || shifts.has(r.shift_id))
-    .sort((a, b) => Number(a.start_at) - Number(b.start_at));
-  const out = new Map<string, DowntimeFigures[]>(machineIds.map((id) => [id, []]));
-  for (const r of rows) {
-    const f = decodeDowntimeFigures(r.downtime);
-    expect(f, `row ${r.start_at} stored without figures`).not.toBeNull();
-    out.get(r.machine_id)!.push(f!);
-  }
-  return out;
+  const rows = await loadDowntimeFigureRows(scope, clock, machineIds, range, shifts);
+  for (const [id, figures] of rows) expect(figures, `${id} stored without figures`).not.toBeNull();
+  return rows as Map<string, DowntimeFigures[]>;
 }
 
 describe.each(DIALECTS)('the downtime report from stored figures on %s (decision 1188)', (dialect) => {
