@@ -82,6 +82,15 @@ try {
     `downtime figures on ${DIALECT}, ${MACHINES} machines × 40 days recomputed in ${(seeded.ms / 1000).toFixed(1)} s (cpu ${(seeded.cpu / 1000).toFixed(1)} s), load ${load()}`,
   );
   if (DIALECT === 'postgres') await sql`analyze`.execute(db);
+  for (const table of ['rollups', 'rollup_days', 'rollup_weeks'] as const) {
+    const r = await db
+      .selectFrom(table)
+      .select([sql<number>`count(*)`.as('n'), sql<number>`avg(length(downtime))`.as('bytes')])
+      .executeTakeFirstOrThrow();
+    console.log(
+      `  ${table}: ${Number(r.n)} rows, downtime figures ${Number(r.bytes).toFixed(0)} bytes a row on average`,
+    );
+  }
 
   if (process.env.BENCH_OLD) await oldRecompute(process.env.BENCH_OLD, recomputeAll);
 
