@@ -24,8 +24,8 @@ import { loadCalendar, loadDowntimeFigureRows, recomputeRollups } from '@takt/db
 import { useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import { aCompany, aMachine, aUser } from '../services/api/src/testing/builders';
-import { aDowntimeReason } from '../services/api/src/testing/downtime-builders';
 import { aShift } from '../services/api/src/testing/live-builders';
+import { categorizedStops } from './support/categorized';
 import { fortyDaysOfStates } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
@@ -65,7 +65,7 @@ try {
   for (let m = 0; m < MACHINES; m++)
     ids.push(await aMachine(db, company, { name: `M${String(m).padStart(3, '0')}`, sortOrder: m }));
   await fortyDaysOfStates(h, company.id, ids, now);
-  if (process.env.BENCH_ANNOTATIONS) await categorized(company.id, now);
+  if (process.env.BENCH_ANNOTATIONS) await categorizedStops(h, company, now);
   const recomputeAll = async (machineIds: readonly string[], recompute = recomputeRollups) => {
     for (const machineId of machineIds)
       await recompute(db, {
@@ -218,41 +218,6 @@ try {
   await h.close();
 }
 process.exit(0);
-
-/** Two of every three closed stops categorized (one of three reasons, the stop's bounds), as downtime-report.ts. */
-async function categorized(companyId: string, now: number) {
-  const company = { id: companyId } as Parameters<typeof aDowntimeReason>[1];
-  const reasons = await Promise.all(
-    ['Waiting for material', 'Tool change', 'Break'].map((name) =>
-      aDowntimeReason(h.t.db, company, { name }),
-    ),
-  );
-  const scope = companyScope(h.t.db, companyId);
-  const stops = await scope
-    .selectFrom('state_intervals')
-    .select(['machine_id', 'start_at', 'end_at'])
-    .where('state', '!=', 'ACTIVE')
-    .where('end_at', 'is not', null)
-    .execute();
-  const rows = stops
-    .filter((_, i) => i % 3 !== 0)
-    .map((r, i) => ({
-      id: crypto.randomUUID(),
-      machine_id: r.machine_id,
-      annotation_type_id: reasons[i % reasons.length]!.id,
-      start_at: r.start_at,
-      end_at: r.end_at,
-      message: null,
-      planned: null,
-      setup: 0,
-      active_setup: 0,
-      created_by: null,
-      created_at: now,
-      updated_at: now,
-    }));
-  for (let i = 0; i < rows.length; i += 500)
-    await scope.insertInto('annotations', rows.slice(i, i + 500)).execute();
-}
 
 /** The recompute of the checkout at `dir` against this tree's, interleaved, each into empty rollup tables. */
 async function oldRecompute(

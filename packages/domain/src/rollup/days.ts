@@ -32,27 +32,33 @@ export function rollupWeeks(clock: CompanyClock, rows: readonly Rollup[]): Rollu
 
 /**
  * Decision 1188: the downtime report's figures of hourly rows (`figureOf` each row's) summed as rollupDays sums
- * them, by each sum's start; weeks likewise of day rows.
+ * them, by each sum's start; downtimeWeeks likewise of day rows.
  */
 export const downtimeDays = <R extends Omit<DowntimeRow, 'downtime'>>(
   clock: CompanyClock,
   rows: readonly R[],
   figureOf: (r: R, i: number) => DowntimeFigures | null,
-): Map<number, DowntimeFigures | null> =>
-  sumDowntimePerPeriod(
-    rows.map((r, i) => ({ start: r.start, end: r.end, shiftId: r.shiftId, downtime: figureOf(r, i) })),
-    (t) => companyDayRange(clock, shopDateOf(clock, epochMs(t))).end,
-  );
+) => downtimeSums(rows, figureOf, (t) => companyDayRange(clock, shopDateOf(clock, epochMs(t))).end);
 
 export const downtimeWeeks = <R extends Omit<DowntimeRow, 'downtime'>>(
   clock: CompanyClock,
   rows: readonly R[],
   figureOf: (r: R, i: number) => DowntimeFigures | null,
-): Map<number, DowntimeFigures | null> =>
-  sumDowntimePerPeriod(
-    rows.map((r, i) => ({ start: r.start, end: r.end, shiftId: r.shiftId, downtime: figureOf(r, i) })),
-    (t) => companyWeekRange(clock, t).end,
-  );
+) => downtimeSums(rows, figureOf, (t) => companyWeekRange(clock, t).end);
+
+function downtimeSums<R extends Omit<DowntimeRow, 'downtime'>>(
+  rows: readonly R[],
+  figureOf: (r: R, i: number) => DowntimeFigures | null,
+  periodEnd: (t: number) => number,
+): Map<number, DowntimeFigures | null> {
+  const figured = rows.map((r, i) => ({
+    start: r.start,
+    end: r.end,
+    shiftId: r.shiftId,
+    downtime: figureOf(r, i),
+  }));
+  return sumDowntimePerPeriod(figured, periodEnd);
+}
 
 /** The company week (ISO, of company days) that holds `t`. */
 export function companyWeekRange(clock: CompanyClock, t: number): { start: EpochMs; end: EpochMs } {
