@@ -12,13 +12,11 @@
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { Session } from 'node:inspector/promises';
-import { sql } from 'kysely';
 import type { DialectName } from '@takt/db';
-import { companyScope } from '@takt/db';
 import { companyDayRange, epochMs, shopDateOf } from '@takt/domain';
 import { sharedAnswersKept, useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
-import { aDowntimeReason } from '../services/api/src/testing/downtime-builders';
+import { categorizedStops } from './support/categorized';
 import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
@@ -32,7 +30,7 @@ try {
   const now = plant.end - (5 * 60 + 17) * 60_000;
   h.clock.now = now;
   await fortyDaysOfStates(h, company.id, ids, now);
-  if (process.env.BENCH_ANNOTATIONS) await categorized(company, now);
+  if (process.env.BENCH_ANNOTATIONS) await categorizedStops(h, company, now);
   const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
   const today = day(now);
   const ranges: Array<[string, number, number]> = [
@@ -105,41 +103,6 @@ try {
   await h.close();
 }
 process.exit(0);
-
-/** Two of every three closed stops (non-ACTIVE state rows) of the plant categorized, in batches. */
-async function categorized(company: Parameters<typeof aDowntimeReason>[1], now: number) {
-  const reasons = await Promise.all(
-    ['Waiting for material', 'Tool change', 'Break'].map((name) =>
-      aDowntimeReason(h.t.db, company, { name }),
-    ),
-  );
-  const scope = companyScope(h.t.db, company.id);
-  const stops = await scope
-    .selectFrom('state_intervals')
-    .select(['machine_id', 'start_at', 'end_at'])
-    .where('state', '!=', 'ACTIVE')
-    .where('end_at', 'is not', null)
-    .execute();
-  const rows = stops
-    .filter((_, i) => i % 3 !== 0)
-    .map((r, i) => ({
-      id: crypto.randomUUID(),
-      machine_id: r.machine_id,
-      annotation_type_id: reasons[i % reasons.length]!.id,
-      start_at: r.start_at,
-      end_at: r.end_at,
-      message: null,
-      planned: null,
-      setup: 0,
-      active_setup: 0,
-      created_by: null,
-      created_at: now,
-      updated_at: now,
-    }));
-  for (let i = 0; i < rows.length; i += 500)
-    await scope.insertInto('annotations', rows.slice(i, i + 500)).execute();
-  if (h.t.dialect === 'postgres') await sql`analyze`.execute(h.t.db);
-}
 
 /** Old (the checkout at `dir`) against new on this database, interleaved; throws when an answer differs. */
 async function oldAgainstNew(

@@ -9,6 +9,8 @@ export interface RollupsTable {
   shift_id: string | null;
   measures: string;
   computed_at: number;
+  /** 0067 (decision 1188): the downtime report's figures (domain encodeDowntimeFigures); null: stored before. */
+  downtime?: string | null;
 }
 
 /** Decision 0804: the rollups of one machine × company day × shift (null: outside shift time), summed. */
@@ -42,6 +44,8 @@ export interface RollupDaysTable {
   /** JSON {downtimeByReason, rejectsByType}. */
   reasons: string;
   computed_at: number;
+  /** 0067 (decision 1188): the downtime report's figures summed from the hourly rows'; null: stored before. */
+  downtime?: string | null;
 }
 
 /** Decision 0804: rollup_days summed per machine × company week (ISO) × shift; the same columns. */

@@ -3,13 +3,24 @@ import { sql } from 'kysely';
 import {
   addDowntimeByReasonInto,
   companyWeekRange,
+  decodeDowntimeFigures,
+  downtimeDays,
+  downtimeWeeks,
+  encodeDowntimeFigures,
   epochMs,
   packSeriesRows,
   rollupDays,
   rollupWeeks,
   wholeWeeksOfCells,
 } from '@takt/domain';
-import type { CompanyClock, DowntimeMs, Rollup, RollupSeries, SeriesRow } from '@takt/domain';
+import type {
+  CompanyClock,
+  DowntimeFigures,
+  DowntimeMs,
+  Rollup,
+  RollupSeries,
+  SeriesRow,
+} from '@takt/domain';
 import type { Database, RollupDaysTable } from '../schema';
 import { numberedPlaceholders } from '../batch-insert';
 import { writeChangedRows } from './changed-rows';
@@ -20,7 +31,12 @@ import type { CompanyScope } from '../scope';
 // (only the rows that changed, decision 1153).
 
 /** The one mapping of a domain row to a rollup_days row. */
-function toRow(companyId: string, r: Rollup, computedAt: number): Insertable<RollupDaysTable> {
+function toRow(
+  companyId: string,
+  r: Rollup,
+  computedAt: number,
+  downtime: DowntimeFigures | null,
+): Insertable<RollupDaysTable> {
   return {
     company_id: companyId,
     machine_id: r.machineId,
@@ -47,10 +63,11 @@ function toRow(companyId: string, r: Rollup, computedAt: number): Insertable<Rol
     min_expected_part_time: r.minExpectedPartTime,
     reasons: JSON.stringify({ downtimeByReason: r.downtimeByReason, rejectsByType: r.rejectsByType }),
     computed_at: computedAt,
+    downtime: downtime && encodeDowntimeFigures(downtime),
   };
 }
 
-type DayRow = Omit<Selectable<RollupDaysTable>, 'company_id' | 'computed_at' | 'reasons'> & {
+type DayRow = Omit<Selectable<RollupDaysTable>, 'company_id' | 'computed_at' | 'reasons' | 'downtime'> & {
   reasons?: string;
 };
 
@@ -110,11 +127,19 @@ interface SumsTarget {
  */
 export async function writeRollupDays(
   trx: Kysely<Database>,
-  input: SumsTarget & { rows: readonly Rollup[]; changed?: boolean },
+  input: SumsTarget & {
+    rows: readonly Rollup[];
+    /** Each row's downtime report figures (decision 1188); absent: the sums are stored without them. */
+    downtime?: readonly DowntimeFigures[];
+    changed?: boolean;
+  },
 ): Promise<void> {
   const days = rollupDays(input.clock, input.rows);
-  const written = await writeSums(trx, 'rollup_days', input, { start: input.from, end: input.to }, days);
-  if (input.to > input.from) await writeRollupWeeks(trx, input, days, input.changed === true || written > 0);
+  const figures = downtimeDays(input.clock, input.rows, (_r, i) => input.downtime?.[i] ?? null);
+  const span = { start: input.from, end: input.to };
+  const written = await writeSums(trx, 'rollup_days', input, span, days, figures);
+  if (input.to > input.from)
+    await writeRollupWeeks(trx, input, days, figures, input.changed === true || written > 0);
 }
 
 /**
@@ -127,6 +152,7 @@ async function writeRollupWeeks(
   trx: Kysely<Database>,
   input: SumsTarget,
   days: readonly Rollup[],
+  figures: ReadonlyMap<number, DowntimeFigures | null>,
   changed: boolean,
 ): Promise<void> {
   const weeks = {
@@ -138,17 +164,22 @@ async function writeRollupWeeks(
       ? Promise.resolve([])
       : trx
           .selectFrom('rollup_days')
-          .select([...DAY_COLUMNS, 'reasons'])
+          .select([...DAY_COLUMNS, 'reasons', 'downtime'])
           .where('company_id', '=', input.companyId)
           .where('machine_id', '=', input.machineId)
           .where('start_at', '>=', start)
           .where('start_at', '<', end)
           .orderBy('start_at')
           .execute();
-  const before = (await stored(weeks.start, input.from)).map(fromRow);
-  const after = (await stored(input.to, weeks.end)).map(fromRow);
-  const sums = rollupWeeks(input.clock, [...before, ...days, ...after]);
-  if ((await writeSums(trx, 'rollup_weeks', input, weeks, sums)) > 0 || !changed) return;
+  const [before, after] = [await stored(weeks.start, input.from), await stored(input.to, weeks.end)];
+  const all = [...before.map(fromRow), ...days, ...after.map(fromRow)];
+  const sums = rollupWeeks(input.clock, all);
+  // The stored days' figures (outside [from, to)) and the new days'.
+  const text = new Map([...before, ...after].map((r) => [Number(r.start_at), r.downtime ?? null]));
+  const weekFigures = downtimeWeeks(input.clock, all, (d) =>
+    text.has(d.start) ? decodeDowntimeFigures(text.get(d.start)) : (figures.get(d.start) ?? null),
+  );
+  if ((await writeSums(trx, 'rollup_weeks', input, weeks, sums, weekFigures)) > 0 || !changed) return;
   await trx
     .updateTable('rollup_weeks')
     .set({ computed_at: input.computedAt })
@@ -166,14 +197,11 @@ function writeSums(
   input: SumsTarget,
   span: { start: number; end: number },
   sums: readonly Rollup[],
+  figures: ReadonlyMap<number, DowntimeFigures | null>,
 ): Promise<number> {
-  const rows = sums.map((r) => toRow(input.companyId, r, input.computedAt));
-  return writeChangedRows(
-    trx,
-    table,
-    { companyId: input.companyId, machineId: input.machineId, ...span },
-    rows,
-  );
+  const rows = sums.map((r) => toRow(input.companyId, r, input.computedAt, figures.get(r.start) ?? null));
+  const of = { companyId: input.companyId, machineId: input.machineId, ...span };
+  return writeChangedRows(trx, table, of, rows);
 }
 
 /** The time measures of a day row, in ms: its length, each state's share, spindle, in-cut, planned downtime. */

@@ -10,3 +10,4 @@ export * from './manual-states';
 export * from './version';
 export * from './held-rows';
 export * from './week-index';
+export * from './downtime-rows';

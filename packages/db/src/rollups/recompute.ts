@@ -4,12 +4,26 @@ import { insertStatements, numberedPlaceholders, runStatements } from '../batch-
 import {
   buildRollups,
   companyDayRange,
+  downtimeBucketFigures,
   EARLIEST_TIME_MS,
+  encodeDowntimeFigures,
   epochMs,
+  figurePeriodsOf,
+  noDataSpans,
+  piecesOf,
   rollupBuckets,
+  segmentsOf,
   shopDateOf,
 } from '@takt/domain';
-import type { CompanyCalendar, EpochMs } from '@takt/domain';
+import type {
+  Annotation,
+  Bucket,
+  CompanyCalendar,
+  DowntimeFigures,
+  DowntimePiece,
+  EpochMs,
+  RollupSource,
+} from '@takt/domain';
 import type { Database } from '../schema';
 import { loadCalendar } from './calendar';
 import { isManualWorkCenter, rederiveManualStates } from './manual-states';
@@ -17,6 +31,7 @@ import { writeChangedRows } from './changed-rows';
 import { writeRollupDays } from './days';
 import { noteRecompute } from './version';
 import { loadDowntimeFacts, loadRollupSources } from './sources';
+import type { CompanyDb, DowntimeFacts } from './sources';
 import { plannedLimitReachBack } from './planned-reach';
 
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
@@ -88,14 +103,29 @@ async function recomputeSlice(
 
   const of = { db, companyId };
   const facts = await loadDowntimeFacts(of, [machineId], range);
-  const source = (await loadRollupSources(of, [machineId], range, { now, facts })).get(machineId)!;
+  // The downtime pieces split once, for the rollups' covered downtime and the report's figures (decision 1188).
+  const pieces = piecesOf(
+    segmentsOf(facts.intervals.map((r) => ({ start: r.start_at, end: r.end_at, state: r.state }))),
+    facts.annotations,
+  );
+  const split = new Map([[machineId, pieces]]);
+  const source = (await loadRollupSources(of, [machineId], range, { now, facts, pieces: split })).get(
+    machineId,
+  )!;
   const reachBack = await plannedLimitReachBack(db, companyId, machineId, range.start, now, facts);
   const buckets = rollupBuckets(calendar, { start: range.start as EpochMs, end: range.end as EpochMs });
   const rows = buildRollups(source, buckets);
+  const downtime = await downtimeFigures(
+    of,
+    { machineId, range, now, calendar, buckets },
+    facts,
+    split,
+    source,
+  );
 
   await db.transaction().execute(async (trx) => {
     // Decision 1153: only the buckets that changed are written; the day and week rows likewise.
-    const values = rows.map((r) => {
+    const values = rows.map((r, i) => {
       const { machineId: _m, start, end, shiftId, ...measures } = r;
       return {
         company_id: companyId,
@@ -105,6 +135,7 @@ async function recomputeSlice(
         shift_id: shiftId,
         measures: JSON.stringify(measures),
         computed_at: now,
+        downtime: encodeDowntimeFigures(downtime[i]!),
       };
     });
     const span = { companyId, machineId, start: first.start, end: last.end };
@@ -117,12 +148,58 @@ async function recomputeSlice(
       from: first.start,
       to: last.end,
       rows,
+      downtime,
       computedAt: now,
       changed: changed > 0,
     });
   });
   noteRecompute(companyId, now);
   return { rows: rows.length, reachBack: reachBack !== null && reachBack < range.start ? reachBack : null };
+}
+
+/**
+ * Decision 1188: the downtime report's figures of each bucket, from its periods (domain figurePeriodsOf) as the
+ * report lists them: the pieces of the facts, whole, and the No data over their whole extent (a span crossing the
+ * range's start keeps its own start: a period is counted by its start), judged at `now`.
+ */
+async function downtimeFigures(
+  of: CompanyDb,
+  at: {
+    machineId: string;
+    range: { start: number; end: number };
+    now: number;
+    calendar: CompanyCalendar;
+    buckets: readonly Bucket[];
+  },
+  facts: DowntimeFacts,
+  pieces: ReadonlyMap<string, ReadonlyArray<DowntimePiece<Annotation>>>,
+  source: RollupSource,
+): Promise<DowntimeFigures[]> {
+  const { machineId, range, now, calendar, buckets } = at;
+  const first = pieces.get(machineId)?.[0]?.start ?? range.start;
+  const from = Math.min(first, range.start);
+  const wide =
+    from < range.start
+      ? (
+          await loadRollupSources(
+            of,
+            [machineId],
+            { start: from, end: range.end },
+            {
+              now,
+              facts,
+              pieces,
+              downtimeOnly: true,
+              life: new Map(source.monitoredFrom == null ? [] : [[machineId, source.monitoredFrom]]),
+            },
+          )
+        ).get(machineId)!
+      : source;
+  const noData = noDataSpans(wide, from, range.end);
+  const periods = figurePeriodsOf(pieces.get(machineId) ?? [], facts.types, noData, now);
+  const shiftAt = (t: number) =>
+    rollupBuckets(calendar, { start: epochMs(t), end: epochMs(t + 1) })[0]?.shiftId ?? null;
+  return downtimeBucketFigures(periods, buckets, shiftAt);
 }
 
 /** Take the dirty marks (at most `limit`), oldest first. */

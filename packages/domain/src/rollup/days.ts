@@ -5,6 +5,8 @@ import type { CompanyClock } from '../calendar/time-context';
 import { companyDayRange, shopDateOf } from '../calendar/time-context';
 import type { Rollup } from './rollup';
 import { addMeasuresInto, emptyMeasures } from './rollup';
+import type { DowntimeFigures, DowntimeRow } from './downtime-figures';
+import { sumDowntimePerPeriod } from './downtime-figures';
 
 // Decision 0804: the coarse rollups a report reads when every cell edge is a company-day start. Buckets never
 // straddle a company day, so the rows of one machine × company day × shift (null: outside shift time) sum
@@ -26,6 +28,36 @@ export function rollupDays(clock: CompanyClock, rows: readonly Rollup[]): Rollup
  */
 export function rollupWeeks(clock: CompanyClock, rows: readonly Rollup[]): Rollup[] {
   return sumPerPeriod(rows, (t) => companyWeekRange(clock, t).end);
+}
+
+/**
+ * Decision 1188: the downtime report's figures of hourly rows (`figureOf` each row's) summed as rollupDays sums
+ * them, by each sum's start; downtimeWeeks likewise of day rows.
+ */
+export const downtimeDays = <R extends Omit<DowntimeRow, 'downtime'>>(
+  clock: CompanyClock,
+  rows: readonly R[],
+  figureOf: (r: R, i: number) => DowntimeFigures | null,
+) => downtimeSums(rows, figureOf, (t) => companyDayRange(clock, shopDateOf(clock, epochMs(t))).end);
+
+export const downtimeWeeks = <R extends Omit<DowntimeRow, 'downtime'>>(
+  clock: CompanyClock,
+  rows: readonly R[],
+  figureOf: (r: R, i: number) => DowntimeFigures | null,
+) => downtimeSums(rows, figureOf, (t) => companyWeekRange(clock, t).end);
+
+function downtimeSums<R extends Omit<DowntimeRow, 'downtime'>>(
+  rows: readonly R[],
+  figureOf: (r: R, i: number) => DowntimeFigures | null,
+  periodEnd: (t: number) => number,
+): Map<number, DowntimeFigures | null> {
+  const figured = rows.map((r, i) => ({
+    start: r.start,
+    end: r.end,
+    shiftId: r.shiftId,
+    downtime: figureOf(r, i),
+  }));
+  return sumDowntimePerPeriod(figured, periodEnd);
 }
 
 /** The company week (ISO, of company days) that holds `t`. */

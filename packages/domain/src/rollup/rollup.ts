@@ -7,3 +7,4 @@ export * from './sum';
 export * from './series';
 export * from './no-data';
 export * from './manual-states';
+export * from './downtime-figures';

@@ -1,0 +1,76 @@
+import { companyDayRange, companyWeekRange, decodeDowntimeFigures, epochMs, shopDateOf } from '@takt/domain';
+import type { CompanyClock, DowntimeFigures } from '@takt/domain';
+import type { CompanyScope } from '../scope';
+
+// Decision 1188: the downtime report's figures kept with the rollup rows (migration 0067), read for a range of whole
+// hours: its whole company weeks from the week rows, its other whole days from the day rows, the rest from the hourly
+// rows. Not yet read by the report (it still computes them from the states); the tests and bench/downtime-figures.ts
+// compare what these rows give (domain selectDowntimeFigures) with the report's figures.
+
+type Table = 'rollups' | 'rollup_days' | 'rollup_weeks';
+
+/**
+ * Each machine's stored figures over [range.start, range.end) (both whole hours of the company, the rows computed up
+ * to its end), in time order, of the rows in `shifts` (null: every row; a set may hold null, time outside shifts).
+ * A machine with a row stored without figures (before migration 0067 and its recompute) gets null.
+ */
+export async function loadDowntimeFigureRows(
+  scope: CompanyScope,
+  clock: CompanyClock,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+  shifts: ReadonlySet<string | null> | null,
+): Promise<Map<string, DowntimeFigures[] | null>> {
+  const out = new Map<string, DowntimeFigures[] | null>(machineIds.map((id) => [id, []]));
+  if (machineIds.length === 0 || !(range.start < range.end)) return out;
+  const day = (t: number) => companyDayRange(clock, shopDateOf(clock, epochMs(t)));
+  const days = {
+    start: day(range.start).start === range.start ? range.start : (day(range.start).end as number),
+    end: day(range.end).start as number,
+  };
+  const week = (t: number) => companyWeekRange(clock, t);
+  const weeks = {
+    start: week(days.start).start === days.start ? days.start : (week(days.start).end as number),
+    end: week(days.end).start as number,
+  };
+  const whole = days.start < days.end;
+  const weekly = whole && weeks.start < weeks.end;
+  const spans: Array<[Table, number, number]> = whole
+    ? [
+        ['rollups', range.start, days.start],
+        ['rollups', days.end, range.end],
+        ...(weekly
+          ? ([
+              ['rollup_days', days.start, weeks.start],
+              ['rollup_days', weeks.end, days.end],
+              ['rollup_weeks', weeks.start, weeks.end],
+            ] as Array<[Table, number, number]>)
+          : ([['rollup_days', days.start, days.end]] as Array<[Table, number, number]>)),
+      ]
+    : [['rollups', range.start, range.end]];
+  const parts = await Promise.all(
+    spans
+      .filter(([, from, to]) => from < to)
+      .map(([table, from, to]) =>
+        scope
+          .selectFrom(table)
+          .select(['machine_id', 'start_at', 'shift_id', 'downtime'])
+          .where('machine_id', 'in', [...machineIds])
+          .where('start_at', '>=', from)
+          .where('start_at', '<', to)
+          .execute(),
+      ),
+  );
+  const rows = parts
+    .flat()
+    .filter((r) => shifts === null || shifts.has(r.shift_id))
+    .sort((a, b) => Number(a.start_at) - Number(b.start_at));
+  for (const r of rows) {
+    const mine = out.get(r.machine_id);
+    if (mine === null || mine === undefined) continue;
+    const f = decodeDowntimeFigures(r.downtime);
+    if (f === null) out.set(r.machine_id, null);
+    else mine.push(f);
+  }
+  return out;
+}
