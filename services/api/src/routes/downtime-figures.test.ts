@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  companyWeekRange,
-  NO_DATA_REASON,
-  selectDowntimeFigures,
-  UNCATEGORIZED_REASON,
-} from '@takt/domain';
+import { companyWeekRange, NO_DATA_REASON, selectDowntimeFigures, UNCATEGORIZED_REASON } from '@takt/domain';
 import type { CompanyClock, DowntimeFigures, DowntimeReasonFigures } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 import { DIALECTS } from '@takt/db/testing';
