@@ -53,10 +53,14 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** `count` consecutive free TCP ports. */
+/**
+ * `count` consecutive free TCP ports, below Linux's ephemeral range (32768–60999): a port there that is free when
+ * checked can be taken a moment later as the local end of any outgoing connection (a database client's, say),
+ * and the product that was to listen on it then fails with EADDRINUSE (stop 41's CI).
+ */
 export async function freePorts(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * (12_700 - count));
     let ok = true;
     for (let p = base; p < base + count && ok; p++) ok = await portFree(p);
     if (ok) return base;
@@ -94,6 +98,21 @@ export async function startProduct(
   env: Record<string, string> = {},
   options: { reuse?: ProductPlace } = {},
 ): Promise<RunningProduct> {
+  // Another test process may take a port between our check and the product's listen: a fresh product tries
+  // fresh ports again; a restarted one must keep its own.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startProductOnce(env, options);
+    } catch (error) {
+      if (options.reuse || attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startProductOnce(
+  env: Record<string, string>,
+  options: { reuse?: ProductPlace },
+): Promise<RunningProduct> {
   const dir = options.reuse?.dir ?? mkdtempSync(join(tmpdir(), 'takt-e2e-'));
   const port = options.reuse?.port ?? (await freePorts(1));
   const demoPortBase = options.reuse?.demoPortBase ?? (await freePorts(12));
@@ -126,7 +145,10 @@ export async function startProduct(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode != null) throw new Error(`the product exited with ${child.exitCode}:\n${out}`);
+    if (child.exitCode != null) {
+      if (!options.reuse) rmSync(dir, { recursive: true, force: true });
+      throw new Error(`the product exited with ${child.exitCode}:\n${out}`);
+    }
     if (out.includes('[takt] listening on')) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
