@@ -191,7 +191,12 @@ const micros = () => Number(process.hrtime.bigint() / 1000n);
         tx.node += gap;
         tx.gap = Math.max(tx.gap, gap);
       }
-      tx.kind ??= text.startsWith('set local jit') ? 'batch' : /rollup/.test(text) ? 'rollup' : 'other';
+      tx.kind ??=
+        text.startsWith('set local jit') || text.startsWith('select source_id, epoch from source_leases')
+          ? 'batch'
+          : /rollup/.test(text)
+            ? 'rollup'
+            : 'other';
       if (text === 'commit' || text === 'rollback') {
         open.delete(this);
         const window: [number, number] = [tx.us, micros()];

@@ -10,6 +10,7 @@ export * from './observation-packs';
 export * from './rewritten-rows';
 export * from './batch-insert';
 export { copyField, copyStatement } from './copy';
+export { joinable, literal, oneMessage } from './one-message';
 export * from './backup';
 export * from './sources';
 export * from './leases';

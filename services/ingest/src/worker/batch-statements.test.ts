@@ -47,14 +47,16 @@ describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) =
   });
 
   /**
-   * PostgreSQL: the parameters the driver was given in the batch's transaction (an array is one it would encode element
+   * PostgreSQL: the texts and parameters the driver was given while `work` ran (an array is one it would encode element
    * by element there, while the transaction waits). SQLite's driver is not pg: none.
    */
-  async function parametersSent(work: () => Promise<void>): Promise<unknown[]> {
+  async function driverGot(work: () => Promise<void>): Promise<{ texts: string[]; params: unknown[] }> {
     const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-    const seen: unknown[] = [];
+    const texts: string[] = [];
+    const params: unknown[] = [];
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      if (Array.isArray(args[1])) seen.push(...(args[1] as unknown[]));
+      if (typeof args[0] === 'string') texts.push(args[0]);
+      if (Array.isArray(args[1])) params.push(...(args[1] as unknown[]));
       return query.apply(this, args);
     } as typeof pg.Client.prototype.query;
     try {
@@ -62,7 +64,7 @@ describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) =
     } finally {
       pg.Client.prototype.query = query as typeof pg.Client.prototype.query;
     }
-    return seen;
+    return { texts, params };
   }
 
   it("stores awkward text as it was, in a machine's first batches and later ones, and gives the driver no array to encode", async () => {
@@ -81,8 +83,10 @@ describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) =
           live: [],
           stats: [],
         });
-      const params = await parametersSent(write);
-      expect(params.length > 0).toBe(dialect === 'postgres');
+      // Parameters in the driver's hands (a machine's first batches, a COPY's data), or written into one message's
+      // text as literals (decision 1194): never an array.
+      const { texts, params } = await driverGot(write);
+      expect(texts.length > 0).toBe(dialect === 'postgres');
       expect(params.filter((p) => Array.isArray(p))).toEqual([]);
       const programs = await t.db
         .selectFrom('program_intervals')
@@ -104,5 +108,52 @@ describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) =
     expect(spans.map((s) => ({ ...s, start_at: Number(s.start_at) }))).toEqual([
       { kind: 'spindle', start_at: 0, end_at: null },
     ]);
+  });
+
+  // Decision 1194: on PostgreSQL a batch whose ids are known is begin, its statements in one message (their
+  // parameters written as literals), and commit: one round trip for all its statements. Text that a literal must
+  // escape (quotes, backslashes, a placeholder's look) is stored as it was, and no statement of it runs as SQL.
+  it('sends a batch as one message on PostgreSQL and stores text a literal must escape as it was', async () => {
+    const names = [
+      "it's",
+      "\\'; drop table machine_live; --",
+      '$1 $2',
+      "E'x'",
+      ...AWKWARD.filter((a) => a !== null),
+    ];
+    const stored: ObservationRow[] = [];
+    for (const [i, name] of names.entries()) {
+      const observations = [
+        { company_id: 'c', machine_id: 'm1', ts: 1000 * (i + 1), key: 'program', value: name },
+      ];
+      stored.push(...observations);
+      const { texts, params } = await driverGot(() =>
+        writeBatch(t.db, {
+          now: 1000 * (i + 2),
+          observations,
+          derived: [{ companyId: 'c', machineId: 'm1', from: 0, result: result(1000 * (i + 2), name) }],
+          live: [],
+          stats: [
+            { sourceId: 's1', lines: i + 1, observations: i + 1, rejected: 0, lastLineAt: 1000 * (i + 1) },
+          ],
+        }),
+      );
+      if (dialect === 'postgres' && i >= 2) {
+        // The first batches read or make the machine's and keys' ids in the transaction; from the third on, none.
+        expect(texts.map((x) => x.split(/\s/)[0]!.toLowerCase())).toEqual(['begin', 'set', 'commit']);
+        expect(params).toEqual([]);
+        expect(texts[1]).toContain('set local jit = off');
+      }
+      const programs = await t.db.selectFrom('program_intervals').select(['name', 'end_at']).execute();
+      expect(programs).toEqual([{ name, end_at: null }]);
+    }
+    const observations = await t.db
+      .selectFrom('observations')
+      .select(['company_id', 'machine_id', 'ts', 'key', 'value'])
+      .where('machine_id', '=', 'm1')
+      .orderBy('ts')
+      .execute();
+    expect(observations.map((r) => ({ ...r, ts: Number(r.ts) }))).toEqual(stored);
+    expect(await t.db.selectFrom('machine_live').select('machine_id').execute()).toEqual([]);
   });
 });
