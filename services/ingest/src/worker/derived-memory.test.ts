@@ -1,5 +1,6 @@
 // Decision 1169: a batch sends no delete for a machine whose stored records this writer knows can lose none, and no
 // row it stored unchanged in its last committed batch; a batch that did not commit is remembered as nothing.
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DerivationResult, DurationMs, EpochMs } from '@takt/domain';
 import { DIALECTS, freshDb } from '@takt/db/testing';
@@ -50,10 +51,17 @@ describe.each(DIALECTS)('what a writer stored last (%s)', (dialect) => {
   let t: TestDb;
   let statements = 0;
   let failAt = Infinity;
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   beforeEach(async () => {
     t = await freshDb(dialect);
+    // PostgreSQL sends a batch's statements as one message (decision 1194): each of them counts.
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if (typeof args[0] === 'string') statements += args[0].split(';\n').length - 1;
+      return query.apply(this, args);
+    } as typeof pg.Client.prototype.query;
   });
   afterEach(async () => {
+    pg.Client.prototype.query = query as typeof pg.Client.prototype.query;
     await t.cleanup();
   });
 
