@@ -14,12 +14,17 @@ const PLAIN = new Set(['string', 'number', 'bigint', 'boolean']);
 
 /**
  * Whether a statement can go in one message with others: not a COPY (it needs its own exchange with the server), and
- * every parameter text, a number, a boolean or null.
+ * every parameter text (without NUL), a number, a boolean or null.
  */
 export function joinable(q: CompiledQuery): boolean {
   if (COPY.test(q.sql)) return false;
   return q.parameters.every(
-    (p) => p == null || (PLAIN.has(typeof p) && (typeof p !== 'number' || isFinite(p))),
+    (p) =>
+      p == null ||
+      // A NUL ends the message's text (a C string): such text goes as a parameter, which the server refuses whole.
+      (typeof p === 'string'
+        ? !p.includes('\0')
+        : PLAIN.has(typeof p) && (typeof p !== 'number' || isFinite(p))),
   );
 }
 
