@@ -67,6 +67,17 @@ describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) =
     return { texts, params };
   }
 
+  /** The machine's stored observations, oldest first. */
+  const storedOf = async (machineId: string) =>
+    (
+      await t.db
+        .selectFrom('observations')
+        .select(['company_id', 'machine_id', 'ts', 'key', 'value'])
+        .where('machine_id', '=', machineId)
+        .orderBy('ts')
+        .execute()
+    ).map((r) => ({ ...r, ts: Number(r.ts) }));
+
   it("stores awkward text as it was, in a machine's first batches and later ones, and gives the driver no array to encode", async () => {
     const sent: ObservationRow[] = [];
     // Batch 1 makes the machine's and keys' ids, batch 2 reads them again (not yet known committed), from the
@@ -97,13 +108,7 @@ describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) =
       const states = await t.db.selectFrom('state_intervals').select('reason').execute();
       expect(states).toEqual([{ reason: name }]);
     }
-    const stored = await t.db
-      .selectFrom('observations')
-      .select(['company_id', 'machine_id', 'ts', 'key', 'value'])
-      .where('machine_id', '=', 'm1')
-      .orderBy('ts')
-      .execute();
-    expect(stored.map((r) => ({ ...r, ts: Number(r.ts) }))).toEqual(sent);
+    expect(await storedOf('m1')).toEqual(sent);
     const spans = await t.db.selectFrom('flag_spans').select(['kind', 'start_at', 'end_at']).execute();
     expect(spans.map((s) => ({ ...s, start_at: Number(s.start_at) }))).toEqual([
       { kind: 'spindle', start_at: 0, end_at: null },
@@ -147,13 +152,7 @@ describe.each(DIALECTS)('a batch built before its transaction (%s)', (dialect) =
       const programs = await t.db.selectFrom('program_intervals').select(['name', 'end_at']).execute();
       expect(programs).toEqual([{ name, end_at: null }]);
     }
-    const observations = await t.db
-      .selectFrom('observations')
-      .select(['company_id', 'machine_id', 'ts', 'key', 'value'])
-      .where('machine_id', '=', 'm1')
-      .orderBy('ts')
-      .execute();
-    expect(observations.map((r) => ({ ...r, ts: Number(r.ts) }))).toEqual(stored);
+    expect(await storedOf('m1')).toEqual(stored);
     expect(await t.db.selectFrom('machine_live').select('machine_id').execute()).toEqual([]);
   });
 });
