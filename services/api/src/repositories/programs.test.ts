@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { companyScope } from '@takt/db';
+import { companyScope, packPrograms } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { hasSubprogramIn, programsOverlapping } from './reports';
@@ -7,7 +7,8 @@ import { openSubprogram } from './production';
 
 // The timeline's program reads and the work center card's open sub-program read program_rows and program_open by the
 // machine's dictionary id (decision 1181): closed programs from the last one starting at or before the range, the open
-// one, of the caller's company only (the same machine id under another company is another machine).
+// one, of the caller's company only (the same machine id under another company is another machine). The same reads
+// with the closed programs ending before a time packed (PostgreSQL, decision 1196): read as rows, packs or both.
 describe.each(DIALECTS)('program reads on %s', (dialect) => {
   let t: TestDb;
   beforeEach(async () => {
@@ -17,7 +18,11 @@ describe.each(DIALECTS)('program reads on %s', (dialect) => {
     await t.cleanup();
   });
 
-  it('reads the programs reaching into a range from before it, the open one, and nothing of another company', async () => {
+  it.each([
+    ['as rows', null],
+    ['packed before 5 s', 5_000],
+    ['all packed', 100_000],
+  ] as const)('reads the programs reaching into a range from before it, the open one, and nothing of another company (%s)', async (_, packAt) => {
     const c1 = companyScope(t.db, 'c1');
     const c2 = companyScope(t.db, 'c2');
     // Programs of 100 ms from 0 to 10 s (the last open); sub-programs [1000, 1500) and one open from 9000.
@@ -41,6 +46,12 @@ describe.each(DIALECTS)('program reads on %s', (dialect) => {
         { machine_id: 'm1', sub: 1, start_at: 0, end_at: null, name: 'XS' },
       ])
       .execute();
+    if (packAt !== null) {
+      const r = await packPrograms(t.db, packAt, 0);
+      // c1's closed programs and sub-program ending before packAt, and c2's closed one when it ends before.
+      const due = (packAt === 5_000 ? 49 + 1 : 99 + 1 + 1) * (dialect === 'postgres' ? 1 : 0);
+      expect(r.rowsPacked).toBe(due);
+    }
     const names = async (scope: typeof c1, range: { start: number; end: number }, sub: 0 | 1) =>
       (await programsOverlapping(scope, 'm1', range, sub)).map((p) => [
         p.name,
