@@ -329,8 +329,9 @@ function unpackStatements(
       params,
     ),
     CompiledQuery.raw(
-      `with moved as (delete from ${packs} as k using ${d} where k.m = d.m and k.${g.column} = gv.g ` +
-        `and k.to_ts >= d.at returning k.*) insert into ${t.closed} (${carried.join(', ')}) ` +
+      `with moved as (delete from ${packs} where ctid = any(array(select x.ctid from ${d} cross join lateral ` +
+        `(select k.ctid from ${packs} as k where k.m = d.m and k.${g.column} = gv.g and k.to_ts >= d.at offset 0) ` +
+        `as x)) returning *) insert into ${t.closed} (${carried.join(', ')}) ` +
         `select moved.m, moved.${g.column}, moved.from_ts + u.ds, moved.from_ts + u.ds + u.len, u.name from moved ` +
         `cross join lateral unnest(moved.starts, moved.lens, moved.names) as u(ds, len, name) on conflict do nothing`,
       params,

@@ -1,0 +1,82 @@
+// Plans over packed program intervals (decision 1196, migration 0070), PostgreSQL: 200 machines × 2,000 programs and
+// sub-programs of 10 s, all but the last 100 of each packed. The timeline's read (reports.ts programsIn) of one
+// machine mid-history and near now, and ingest's statements before a replace (store-narrow.ts: the lock of the
+// machines' rows from the time and the unpacking of the packs ending from it) for 50 machines, mid-history and near
+// now: each should find a machine's packs by (m, sub, to_ts) and unnest only those reaching the range.
+// `npx tsx bench/explain-program-packs.ts`. The replace runs in a transaction rolled back.
+import type { CompiledQuery, Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { companyScope, packPrograms } from '@takt/db';
+import type { Database } from '@takt/db';
+import { freshDb } from '@takt/db/testing';
+import { planLines, series } from './support/explain';
+import { programsIn } from '../services/api/src/repositories/reports';
+import { narrowStatements } from '../services/ingest/src/worker/store-narrow';
+import type { DerivedWrite } from '../services/ingest/src/worker/store';
+
+const t = await freshDb('postgres');
+const db = t.db;
+const STEP = 10_000;
+const NOW = 2000 * STEP;
+
+const explain = async (on: Kysely<Database>, q: CompiledQuery, label: string) => {
+  const started = performance.now();
+  const r = await on.executeQuery({ ...q, sql: 'explain (analyze, buffers, costs off, timing off) ' + q.sql });
+  console.log(`-- ${label} (${(performance.now() - started).toFixed(1)} ms with the explain)`);
+  for (const line of planLines(true, r.rows)) console.log(line);
+};
+
+try {
+  await sql`insert into observation_machines (company_id, machine_id) select 'c', 'machine-' || x from (${sql.raw(series(true, 200, 'x'))}) g`.execute(
+    db,
+  );
+  for (const sub of [0, 1])
+    await sql`insert into program_rows (m, sub, start_at, end_at, name) select om.id, ${sub}, g.i * ${STEP},
+      g.i * ${STEP} + ${STEP}, 'P' || (g.i % 7) from observation_machines om cross join (${sql.raw(series(true, 2000, 'i'))}) g`.execute(
+      db,
+    );
+  const packed = await packPrograms(db, NOW - 100 * STEP, 0);
+  await sql.raw('analyze').execute(db);
+  const size = await sql<{ n: string; b: string }>`select count(*) as n, pg_total_relation_size('program_packs') as b
+    from program_packs`.execute(db);
+  console.log(
+    `packed ${packed.rowsPacked} intervals into ${packed.packsMade} packs (${size.rows[0]!.n} rows, ` +
+      `${(Number(size.rows[0]!.b) / packed.rowsPacked).toFixed(1)} bytes an interval with the index)`,
+  );
+
+  const scope = companyScope(db, 'c');
+  for (const [what, range] of [
+    ['mid-history', { start: 1000 * STEP + 100, end: 1001 * STEP + 500 }],
+    ['near now', { start: NOW - 6 * STEP, end: NOW + 6 * STEP }],
+  ] as const) {
+    const q = programsIn(scope, 'machine-7', range, 0).orderBy('start_at');
+    console.log(`programs of machine-7, ${what}: ${(await q.execute()).length} rows`);
+    await explain(db, q.compile(), `programsIn ${what}`);
+  }
+
+  const m = new Map<DerivedWrite, number>();
+  for (const [what, from] of [
+    ['mid-history', 1000 * STEP + 100],
+    ['near now', NOW],
+  ] as const) {
+    const writes = Array.from({ length: 50 }, (_, i) => {
+      const w = { companyId: 'c', machineId: `machine-${i}`, from } as DerivedWrite;
+      m.set(w, i + 1);
+      return w;
+    });
+    const statements = narrowStatements(true, [], writes, () => [], (w) => m.get(w)!);
+    const first = statements.findIndex((s) => s.sql.includes('program_packs'));
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await explain(trx, statements[first - 1]!, `lock of the closed rows, ${what}, 50 machines`);
+        await explain(trx, statements[first]!, `unpacking, ${what}, 50 machines`);
+        throw new Error('rollback');
+      })
+      .catch((e: unknown) => {
+        if (!(e instanceof Error) || e.message !== 'rollback') throw e;
+      });
+  }
+} finally {
+  await t.cleanup();
+}
