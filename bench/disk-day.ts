@@ -14,7 +14,14 @@ import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { ensureDemoCompany } from '../services/api/src/provision';
-import { migrateToLatest, openDb, PACK_AGE_MS, packObservations, packPrograms, PROGRAM_PACK_AGE_MS } from '@takt/db';
+import {
+  migrateToLatest,
+  openDb,
+  PACK_AGE_MS,
+  packObservations,
+  packPrograms,
+  PROGRAM_PACK_AGE_MS,
+} from '@takt/db';
 import type { Database } from '@takt/db';
 import { emptyDatabase } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';

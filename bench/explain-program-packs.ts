@@ -9,10 +9,8 @@ import { sql } from 'kysely';
 import { companyScope, packPrograms } from '@takt/db';
 import type { Database } from '@takt/db';
 import { freshDb } from '@takt/db/testing';
-import { planLines, series } from './support/explain';
+import { planLines, replaceStatements, rolledBack, series } from './support/explain';
 import { programsIn } from '../services/api/src/repositories/reports';
-import { narrowStatements } from '../services/ingest/src/worker/store-narrow';
-import type { DerivedWrite } from '../services/ingest/src/worker/store';
 
 const t = await freshDb('postgres');
 const db = t.db;
@@ -21,7 +19,10 @@ const NOW = 2000 * STEP;
 
 const explain = async (on: Kysely<Database>, q: CompiledQuery, label: string) => {
   const started = performance.now();
-  const r = await on.executeQuery({ ...q, sql: 'explain (analyze, buffers, costs off, timing off) ' + q.sql });
+  const r = await on.executeQuery({
+    ...q,
+    sql: 'explain (analyze, buffers, costs off, timing off) ' + q.sql,
+  });
   console.log(`-- ${label} (${(performance.now() - started).toFixed(1)} ms with the explain)`);
   for (const line of planLines(true, r.rows)) console.log(line);
 };
@@ -37,7 +38,10 @@ try {
     );
   const packed = await packPrograms(db, NOW - 100 * STEP, 0);
   await sql.raw('analyze').execute(db);
-  const size = await sql<{ n: string; b: string }>`select count(*) as n, pg_total_relation_size('program_packs') as b
+  const size = await sql<{
+    n: string;
+    b: string;
+  }>`select count(*) as n, pg_total_relation_size('program_packs') as b
     from program_packs`.execute(db);
   console.log(
     `packed ${packed.rowsPacked} intervals into ${packed.packsMade} packs (${size.rows[0]!.n} rows, ` +
@@ -54,28 +58,16 @@ try {
     await explain(db, q.compile(), `programsIn ${what}`);
   }
 
-  const m = new Map<DerivedWrite, number>();
   for (const [what, from] of [
     ['mid-history', 1000 * STEP + 100],
     ['near now', NOW],
   ] as const) {
-    const writes = Array.from({ length: 50 }, (_, i) => {
-      const w = { companyId: 'c', machineId: `machine-${i}`, from } as DerivedWrite;
-      m.set(w, i + 1);
-      return w;
-    });
-    const statements = narrowStatements(true, [], writes, () => [], (w) => m.get(w)!);
+    const statements = replaceStatements(true, 50, from);
     const first = statements.findIndex((s) => s.sql.includes('program_packs'));
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        await explain(trx, statements[first - 1]!, `lock of the closed rows, ${what}, 50 machines`);
-        await explain(trx, statements[first]!, `unpacking, ${what}, 50 machines`);
-        throw new Error('rollback');
-      })
-      .catch((e: unknown) => {
-        if (!(e instanceof Error) || e.message !== 'rollback') throw e;
-      });
+    await rolledBack(db, async (trx) => {
+      await explain(trx, statements[first - 1]!, `lock of the closed rows, ${what}, 50 machines`);
+      await explain(trx, statements[first]!, `unpacking, ${what}, 50 machines`);
+    });
   }
 } finally {
   await t.cleanup();

@@ -12,7 +12,14 @@ const HOUR = 3_600_000;
 const MIGRATION = '2026-11-30-0070-program-packs';
 
 /** Programs of machine `machine_id` of `company_id`: every `step` ms from `from` for `n`, the last open. */
-const programs = (company_id: string, machine_id: string, sub: number, from: number, step: number, n: number) =>
+const programs = (
+  company_id: string,
+  machine_id: string,
+  sub: number,
+  from: number,
+  step: number,
+  n: number,
+) =>
   Array.from({ length: n }, (_, i) => ({
     company_id,
     machine_id,
@@ -33,7 +40,10 @@ describe.each(DIALECTS)('packed program intervals on %s', (dialect) => {
 
   const insert = async (rows: ReturnType<typeof programs>) => {
     for (let i = 0; i < rows.length; i += 500)
-      await t.db.insertInto('program_intervals').values(rows.slice(i, i + 500)).execute();
+      await t.db
+        .insertInto('program_intervals')
+        .values(rows.slice(i, i + 500))
+        .execute();
   };
   const read = async (company?: string) =>
     spanTimes(
@@ -69,7 +79,9 @@ describe.each(DIALECTS)('packed program intervals on %s', (dialect) => {
     // Packed up to a cutoff inside the history, then all of it.
     const cutoff = base + 2 * HOUR;
     const first = await packPrograms(t.db, cutoff, 0);
-    const due = before.filter((r) => r.end_at !== null && r.end_at < cutoff && r.end_at - r.start_at < 2 ** 31);
+    const due = before.filter(
+      (r) => r.end_at !== null && r.end_at < cutoff && r.end_at - r.start_at < 2 ** 31,
+    );
     expect(first.rowsPacked).toBe(dialect === 'postgres' ? due.length : 0);
     expect(await read()).toEqual(before);
     const all = await packPrograms(t.db, base + 100 * HOUR, 0);
@@ -91,10 +103,15 @@ describe.each(DIALECTS)('packed program intervals on %s', (dialect) => {
 
   it('migrates up and down on a database with packed intervals, keeping every interval', async () => {
     await migrateTo(t.db, migrationBefore(MIGRATION));
-    const rows = [...programs('c1', 'm1', 0, 5 * HOUR, 60_000, 150), ...programs('c2', 'm1', 1, 5 * HOUR, 90_000, 40)];
+    const rows = [
+      ...programs('c1', 'm1', 0, 5 * HOUR, 60_000, 150),
+      ...programs('c2', 'm1', 1, 5 * HOUR, 90_000, 40),
+    ];
     for (const r of rows)
       await sql`insert into program_intervals (company_id, machine_id, sub, start_at, end_at, name)
-        values (${r.company_id}, ${r.machine_id}, ${r.sub}, ${r.start_at}, ${r.end_at}, ${r.name})`.execute(t.db);
+        values (${r.company_id}, ${r.machine_id}, ${r.sub}, ${r.start_at}, ${r.end_at}, ${r.name})`.execute(
+        t.db,
+      );
     const before = await read();
     await migrateTo(t.db, MIGRATION);
     expect(await read()).toEqual(before);

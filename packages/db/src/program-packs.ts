@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from './schema';
 import { numberedPlaceholders } from './batch-insert';
+import { PACK_AGE_MS, slicesOf } from './observation-packs';
 
 // Packed closed program intervals (issue 30 point 3, decision 1196; PostgreSQL only, SQLite keeps its rows). The
 // packer moves each machine's closed programs (and sub-programs) ending more than PROGRAM_PACK_AGE_MS ago from
@@ -10,8 +11,12 @@ import { numberedPlaceholders } from './batch-insert';
 // Ingest's batch first moves back into rows every pack of its machines ending at or after its time (store-narrow.ts):
 // a late batch replaces packed intervals as it replaces rows.
 
-/** Closed programs ending less than this long ago stay rows: a batch this late finds them there. */
-export const PROGRAM_PACK_AGE_MS = 10 * 60_000;
+/**
+ * Closed programs ending less than this long ago stay rows: a batch this late finds them there (a later one unpacks
+ * the packs it reaches). The raw observations' age: program_rows holds a few minutes of rows, which the VACUUM after
+ * each pass scans.
+ */
+export const PROGRAM_PACK_AGE_MS = PACK_AGE_MS;
 /** A pack holds intervals starting in one UTC hour: its offsets fit an integer. */
 const HOUR_MS = 3_600_000;
 /** At most so many intervals of one machine and sub go into the packs of one slice (a backlog over several). */
@@ -93,16 +98,8 @@ export async function packPrograms(
   const cutoff = now - ageMs;
   for (let round = 0; ; round++) {
     const todo = await bounds(db, cutoff);
-    let more = false;
-    for (let i = 0; i < todo.length; ) {
-      const slice: Bound[] = [];
-      let rows = 0;
-      while (i < todo.length && (slice.length === 0 || rows + todo[i]!.rows <= PROGRAM_PACK_SLICE_ROWS)) {
-        const b = todo[i++]!;
-        slice.push(b);
-        rows += b.rows;
-        if (b.rows >= PROGRAM_PACK_MACHINE_ROWS) more = true;
-      }
+    const { slices, more } = slicesOf(todo, PROGRAM_PACK_SLICE_ROWS, PROGRAM_PACK_MACHINE_ROWS);
+    for (const slice of slices) {
       const made = db.isTransaction
         ? await packSlice(db, slice, cutoff)
         : await db.transaction().execute((trx) => packSlice(trx, slice, cutoff));
@@ -122,11 +119,7 @@ export async function packPrograms(
  * [start, end), as rows (name, start_at, end_at): found by (m, sub, to_ts) from `start`, only the packs reaching
  * into the range unnested. PostgreSQL only.
  */
-export function programPacksIn(
-  m: RawBuilder<number>,
-  sub: number,
-  range: { start: number; end: number },
-) {
+export function programPacksIn(m: RawBuilder<number>, sub: number, range: { start: number; end: number }) {
   return sql<{ name: string; start_at: number; end_at: number }>`(select u.name as name,
       k.from_ts + u.ds as start_at, k.from_ts + u.ds + u.len as end_at
     from program_packs k cross join lateral unnest(k.starts, k.lens, k.names) as u(ds, len, name)

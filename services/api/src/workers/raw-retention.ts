@@ -7,7 +7,7 @@ import { everyInterval } from './interval';
 // lock a slice lets one node work at a time (the others' passes stop at once), and a pass that stops anywhere is
 // taken up by the next. Each slice is its own short transaction, so ingest's batches never wait on a whole pass.
 // The same worker packs PostgreSQL's raw rows older than a few minutes (decision 1184) and its closed program
-// intervals older than ten (decision 1196).
+// intervals ended as long ago (decision 1196).
 
 /** How often a pass runs: partitions are made days ahead, and a day's rows go within the day they pass the floor. */
 export const RAW_RETENTION_INTERVAL_MS = 10 * 60_000;

@@ -47,7 +47,8 @@ describe.each(DIALECTS)('a late batch over packed program intervals (%s)', (dial
     await t.cleanup();
   });
 
-  const write = (derived: DerivedWrite[]) => writeBatch(t.db, { observations: [], derived, live: [], stats: [] });
+  const write = (derived: DerivedWrite[]) =>
+    writeBatch(t.db, { observations: [], derived, live: [], stats: [] });
   const rows = async (db: TestDb['db'], company: string, machine: string) =>
     (
       await db
@@ -68,7 +69,11 @@ describe.each(DIALECTS)('a late batch over packed program intervals (%s)', (dial
       await writeBatch(reference.db, { observations: [], derived, live: [], stats: [] });
     };
     const agree = async () => {
-      for (const [c, m] of [['c1', 'm1'], ['c2', 'm1'], ['c1', 'm3']] as const)
+      for (const [c, m] of [
+        ['c1', 'm1'],
+        ['c2', 'm1'],
+        ['c1', 'm3'],
+      ] as const)
         expect(await rows(t.db, c, m)).toEqual(await rows(reference.db, c, m));
     };
     try {
@@ -94,7 +99,10 @@ describe.each(DIALECTS)('a late batch over packed program intervals (%s)', (dial
           from: 1.5 * HOUR + 10_000,
           result: {
             ...late,
-            programs: [{ start: ms(1.5 * HOUR), end: ms(1.5 * HOUR + 30_000), name: 'cut' }, ...late.programs],
+            programs: [
+              { start: ms(1.5 * HOUR), end: ms(1.5 * HOUR + 30_000), name: 'cut' },
+              ...late.programs,
+            ],
           },
         },
       ]);
@@ -125,7 +133,11 @@ describe.each(DIALECTS)('a late batch over packed program intervals (%s)', (dial
       await packPrograms(t.db, 4 * HOUR, 0);
       await both([{ companyId: 'c1', machineId: 'm1', from: HOUR, result: history(HOUR, 2.5 * HOUR, 'F') }]);
       await agree();
-      expect((await rows(t.db, 'c1', 'm1')).at(-1)).toEqual([2.5 * HOUR - STEP, null, `F${2.5 * HOUR - STEP}`]);
+      expect((await rows(t.db, 'c1', 'm1')).at(-1)).toEqual([
+        2.5 * HOUR - STEP,
+        null,
+        `F${2.5 * HOUR - STEP}`,
+      ]);
     } finally {
       await reference.cleanup();
     }
