@@ -10,8 +10,7 @@ import { sql } from 'kysely';
 import { companyScope } from '@takt/db';
 import type { Database } from '@takt/db';
 import { freshDb } from '@takt/db/testing';
-import { planLines, replaceStatements, rolledBack, series } from './support/explain';
-import { programsIn } from '../services/api/src/repositories/reports';
+import { explainProgramReads, planLines, replaceStatements, rolledBack, series } from './support/explain';
 import { openSubprogram } from '../services/api/src/repositories/production';
 
 const dialect = (process.argv[2] ?? 'postgres') as 'postgres' | 'sqlite';
@@ -51,14 +50,7 @@ try {
   await sql.raw('analyze').execute(db);
 
   const scope = companyScope(db, 'c');
-  for (const [what, range] of [
-    ['mid-history', { start: 1000 * STEP + 100, end: 1001 * STEP + 500 }],
-    ['near now', { start: NOW - 6 * STEP, end: NOW + 6 * STEP }],
-  ] as const) {
-    const q = programsIn(scope, 'machine-7', range, 0).orderBy('start_at');
-    console.log(`programs of machine-7, ${what}: ${(await q.execute()).length} rows`);
-    await explain(db, q.compile(), `programsIn ${what}`);
-  }
+  await explainProgramReads(db, STEP, NOW, (q, label) => explain(db, q, label));
   console.log(`open sub-program of machine-7: ${await openSubprogram(scope, 'machine-7')}`);
 
   // Ingest's replace for 50 machines from a time: inside a closed record (mid-history), and at the end of the last

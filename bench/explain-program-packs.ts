@@ -6,11 +6,10 @@
 // `npx tsx bench/explain-program-packs.ts`. The replace runs in a transaction rolled back.
 import type { CompiledQuery, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { companyScope, packPrograms } from '@takt/db';
+import { packPrograms } from '@takt/db';
 import type { Database } from '@takt/db';
 import { freshDb } from '@takt/db/testing';
-import { planLines, replaceStatements, rolledBack, series } from './support/explain';
-import { programsIn } from '../services/api/src/repositories/reports';
+import { explainProgramReads, planLines, replaceStatements, rolledBack, series } from './support/explain';
 
 const t = await freshDb('postgres');
 const db = t.db;
@@ -48,15 +47,7 @@ try {
       `${(Number(size.rows[0]!.b) / packed.rowsPacked).toFixed(1)} bytes an interval with the index)`,
   );
 
-  const scope = companyScope(db, 'c');
-  for (const [what, range] of [
-    ['mid-history', { start: 1000 * STEP + 100, end: 1001 * STEP + 500 }],
-    ['near now', { start: NOW - 6 * STEP, end: NOW + 6 * STEP }],
-  ] as const) {
-    const q = programsIn(scope, 'machine-7', range, 0).orderBy('start_at');
-    console.log(`programs of machine-7, ${what}: ${(await q.execute()).length} rows`);
-    await explain(db, q.compile(), `programsIn ${what}`);
-  }
+  await explainProgramReads(db, STEP, NOW, (q, label) => explain(db, q, label));
 
   for (const [what, from] of [
     ['mid-history', 1000 * STEP + 100],

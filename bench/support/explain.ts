@@ -1,7 +1,9 @@
 // Pieces of the explain benches (bench/explain-*.ts): a series of numbers as SQL, a plan's lines as printed, ingest's
 // replace statements and a rolled-back transaction.
 import type { CompiledQuery, Kysely } from 'kysely';
+import { companyScope } from '@takt/db';
 import type { Database } from '@takt/db';
+import { programsIn } from '../../services/api/src/repositories/reports';
 import { narrowStatements } from '../../services/ingest/src/worker/store-narrow';
 import type { DerivedWrite } from '../../services/ingest/src/worker/store';
 
@@ -45,3 +47,23 @@ export const rolledBack = (db: Kysely<Database>, work: (trx: Kysely<Database>) =
     .catch((e: unknown) => {
       if (!(e instanceof Error) || e.message !== 'rollback') throw e;
     });
+
+/**
+ * The timeline's program reads of machine-7 (reports.ts programsIn) over a range mid-history (its 1,000th of `step`)
+ * and one around `now`, each counted and explained.
+ */
+export async function explainProgramReads(
+  db: Kysely<Database>,
+  step: number,
+  now: number,
+  explain: (q: CompiledQuery, label: string) => Promise<void>,
+): Promise<void> {
+  for (const [what, range] of [
+    ['mid-history', { start: 1000 * step + 100, end: 1001 * step + 500 }],
+    ['near now', { start: now - 6 * step, end: now + 6 * step }],
+  ] as const) {
+    const q = programsIn(companyScope(db, 'c'), 'machine-7', range, 0).orderBy('start_at');
+    console.log(`programs of machine-7, ${what}: ${(await q.execute()).length} rows`);
+    await explain(q.compile(), `programsIn ${what}`);
+  }
+}

@@ -8,7 +8,7 @@ import type { DerivationResult, EpochMs } from '@takt/domain';
 import { packPrograms } from '@takt/db';
 import { DIALECTS, freshDb, rowCount } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { runningCurrent as current } from '../testing/derivation';
+import { derivationOf } from '../testing/derivation';
 import { writeBatch } from './store';
 import type { DerivedWrite } from './store';
 
@@ -26,29 +26,21 @@ function history(start: number, end: number, tag: string): DerivationResult {
       name: `${tag}${t}`,
       ...(t + STEP >= end ? { open: true } : {}),
     });
-  return {
-    intervals: [],
-    cycles: [],
-    programs,
-    subprograms: [],
-    faults: [],
-    spindle: [],
-    inCut: [],
-    current,
-  };
+  return derivationOf({ programs });
 }
 
 describe.each(DIALECTS)('a late batch over packed program intervals (%s)', (dialect) => {
+  // Two databases: this one packed, and a reference that packs nothing.
   let t: TestDb;
+  let reference: TestDb;
   beforeEach(async () => {
-    t = await freshDb(dialect);
+    [t, reference] = await Promise.all([freshDb(dialect), freshDb(dialect)]);
   });
   afterEach(async () => {
-    await t.cleanup();
+    await Promise.all([t.cleanup(), reference.cleanup()]);
   });
-
-  const write = (derived: DerivedWrite[]) =>
-    writeBatch(t.db, { observations: [], derived, live: [], stats: [] });
+  const write = (db: TestDb['db'], derived: DerivedWrite[]) =>
+    writeBatch(db, { observations: [], derived, live: [], stats: [] });
   const rows = async (db: TestDb['db'], company: string, machine: string) =>
     (
       await db
@@ -62,11 +54,10 @@ describe.each(DIALECTS)('a late batch over packed program intervals (%s)', (dial
     ).map((r) => [Number(r.start_at), r.end_at == null ? null : Number(r.end_at), r.name]);
   it('replaces the packed records ending from its time on and keeps the rest, of its machine only', async () => {
     const end = 3 * HOUR;
-    // The same writes into a database that packs nothing: what every step must leave.
-    const reference = await freshDb(dialect);
+    // The same writes into the reference: what every step must leave.
     const both = async (derived: DerivedWrite[]) => {
-      await write(derived);
-      await writeBatch(reference.db, { observations: [], derived, live: [], stats: [] });
+      await write(t.db, derived);
+      await write(reference.db, derived);
     };
     const agree = async () => {
       for (const [c, m] of [
@@ -76,70 +67,59 @@ describe.each(DIALECTS)('a late batch over packed program intervals (%s)', (dial
       ] as const)
         expect(await rows(t.db, c, m)).toEqual(await rows(reference.db, c, m));
     };
-    try {
-      // Three hours of m1 in c1 and c2 (the same machine id: another machine) and of m3 in c1.
-      await both([
-        { companyId: 'c1', machineId: 'm1', from: 0, result: history(0, end, 'A') },
-        { companyId: 'c2', machineId: 'm1', from: 0, result: history(0, end, 'B') },
-        { companyId: 'c1', machineId: 'm3', from: 0, result: history(0, end, 'C') },
-      ]);
-      const packed = await packPrograms(t.db, end, 0);
-      if (dialect === 'postgres') {
-        expect(packed.rowsPacked).toBe(3 * (180 - 1));
-        expect(await rowCount(t.db, 'program_rows')).toBe(0);
-      }
-      await agree();
-      // A late batch of c1's m1 from 1.5 h (mid-program: the program from 1.5 h is replaced) with other programs,
-      // shifted by 30 s, up to 3.5 h.
-      const late = history(1.5 * HOUR + 30_000, 3.5 * HOUR, 'D');
-      await both([
-        {
-          companyId: 'c1',
-          machineId: 'm1',
-          from: 1.5 * HOUR + 10_000,
-          result: {
-            ...late,
-            programs: [
-              { start: ms(1.5 * HOUR), end: ms(1.5 * HOUR + 30_000), name: 'cut' },
-              ...late.programs,
-            ],
-          },
-        },
-      ]);
-      await agree();
-      const m1 = await rows(t.db, 'c1', 'm1');
-      expect(m1.slice(89, 92)).toEqual([
-        [89 * STEP, 90 * STEP, `A${89 * STEP}`],
-        [1.5 * HOUR, 1.5 * HOUR + 30_000, 'cut'],
-        [1.5 * HOUR + 30_000, 1.5 * HOUR + 90_000, `D${1.5 * HOUR + 30_000}`],
-      ]);
-      expect(m1.at(-1)).toEqual([3.5 * HOUR - 30_000, null, `D${3.5 * HOUR - 30_000}`]);
-      expect(new Set(m1.map((r) => r[0])).size).toBe(m1.length);
-      // Only the packs reaching the batch's time became rows: the first 1.5 h of m1 stayed packed.
-      if (dialect === 'postgres') expect(await rowCount(t.db, 'program_rows')).toBeLessThan(2 * 60 + 2 * 90);
-
-      // Packed again, then a take-over at 2 h, then a batch from 1 h (all packed again before each).
-      await packPrograms(t.db, 4 * HOUR, 0);
-      await both([
-        {
-          companyId: 'c1',
-          machineId: 'm1',
-          from: 2 * HOUR,
-          takeOverAt: 2 * HOUR,
-          result: history(2 * HOUR, 2 * HOUR + 2 * STEP, 'E'),
-        },
-      ]);
-      await agree();
-      await packPrograms(t.db, 4 * HOUR, 0);
-      await both([{ companyId: 'c1', machineId: 'm1', from: HOUR, result: history(HOUR, 2.5 * HOUR, 'F') }]);
-      await agree();
-      expect((await rows(t.db, 'c1', 'm1')).at(-1)).toEqual([
-        2.5 * HOUR - STEP,
-        null,
-        `F${2.5 * HOUR - STEP}`,
-      ]);
-    } finally {
-      await reference.cleanup();
+    // Three hours of m1 in c1 and c2 (the same machine id: another machine) and of m3 in c1.
+    await both([
+      { companyId: 'c1', machineId: 'm1', from: 0, result: history(0, end, 'A') },
+      { companyId: 'c2', machineId: 'm1', from: 0, result: history(0, end, 'B') },
+      { companyId: 'c1', machineId: 'm3', from: 0, result: history(0, end, 'C') },
+    ]);
+    const packed = await packPrograms(t.db, end, 0);
+    if (dialect === 'postgres') {
+      expect(packed.rowsPacked).toBe(3 * (180 - 1));
+      expect(await rowCount(t.db, 'program_rows')).toBe(0);
     }
+    await agree();
+    // A late batch of c1's m1 from 1.5 h (mid-program: the program from 1.5 h is replaced) with other programs,
+    // shifted by 30 s, up to 3.5 h.
+    const late = history(1.5 * HOUR + 30_000, 3.5 * HOUR, 'D');
+    await both([
+      {
+        companyId: 'c1',
+        machineId: 'm1',
+        from: 1.5 * HOUR + 10_000,
+        result: {
+          ...late,
+          programs: [{ start: ms(1.5 * HOUR), end: ms(1.5 * HOUR + 30_000), name: 'cut' }, ...late.programs],
+        },
+      },
+    ]);
+    await agree();
+    const m1 = await rows(t.db, 'c1', 'm1');
+    expect(m1.slice(89, 92)).toEqual([
+      [89 * STEP, 90 * STEP, `A${89 * STEP}`],
+      [1.5 * HOUR, 1.5 * HOUR + 30_000, 'cut'],
+      [1.5 * HOUR + 30_000, 1.5 * HOUR + 90_000, `D${1.5 * HOUR + 30_000}`],
+    ]);
+    expect(m1.at(-1)).toEqual([3.5 * HOUR - 30_000, null, `D${3.5 * HOUR - 30_000}`]);
+    expect(new Set(m1.map((r) => r[0])).size).toBe(m1.length);
+    // Only the packs reaching the batch's time became rows: the first 1.5 h of m1 stayed packed.
+    if (dialect === 'postgres') expect(await rowCount(t.db, 'program_rows')).toBeLessThan(2 * 60 + 2 * 90);
+
+    // Packed again, then a take-over at 2 h, then a batch from 1 h (all packed again before each).
+    await packPrograms(t.db, 4 * HOUR, 0);
+    await both([
+      {
+        companyId: 'c1',
+        machineId: 'm1',
+        from: 2 * HOUR,
+        takeOverAt: 2 * HOUR,
+        result: history(2 * HOUR, 2 * HOUR + 2 * STEP, 'E'),
+      },
+    ]);
+    await agree();
+    await packPrograms(t.db, 4 * HOUR, 0);
+    await both([{ companyId: 'c1', machineId: 'm1', from: HOUR, result: history(HOUR, 2.5 * HOUR, 'F') }]);
+    await agree();
+    expect((await rows(t.db, 'c1', 'm1')).at(-1)).toEqual([2.5 * HOUR - STEP, null, `F${2.5 * HOUR - STEP}`]);
   });
 });
