@@ -7,13 +7,21 @@
 // machine-day is what bench/soak.ts prints; WAL is not in it. Not a test.
 // The raw rows are packed as the API processes' retention worker packs them (decision 1184): rows older than
 // TAKT_BENCH_PACK_AGE_S (default the product's PACK_AGE_MS) every TAKT_BENCH_PACK_EVERY_S (default 60); a short run
-// takes a shorter age, so what a machine-day leaves is packs, as in a day-long run.
+// takes a shorter age, so what a machine-day leaves is packs, as in a day-long run. Closed program intervals are packed
+// in the same pass (decision 1196) when older than TAKT_BENCH_PROGRAM_PACK_AGE_S (default PROGRAM_PACK_AGE_MS).
 //   npx tsx bench/disk-day.ts [machines=100] [minutes=3]
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { ensureDemoCompany } from '../services/api/src/provision';
-import { migrateToLatest, openDb, PACK_AGE_MS, packObservations } from '@takt/db';
+import {
+  migrateToLatest,
+  openDb,
+  PACK_AGE_MS,
+  packObservations,
+  packPrograms,
+  PROGRAM_PACK_AGE_MS,
+} from '@takt/db';
 import type { Database } from '@takt/db';
 import { emptyDatabase } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
@@ -26,6 +34,8 @@ const MINUTES = Number(process.argv[3] ?? 3);
 const PORT_BASE = Number(process.env.TAKT_BENCH_PORT_BASE ?? 22_000);
 const CONTROL_PORT = PORT_BASE - 1;
 const PACK_AGE = Number(process.env.TAKT_BENCH_PACK_AGE_S ?? PACK_AGE_MS / 1000) * 1000;
+const PROGRAM_PACK_AGE =
+  Number(process.env.TAKT_BENCH_PROGRAM_PACK_AGE_S ?? PROGRAM_PACK_AGE_MS / 1000) * 1000;
 const PACK_EVERY = Number(process.env.TAKT_BENCH_PACK_EVERY_S ?? 60) * 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -124,6 +134,7 @@ async function main() {
     const packer = setInterval(() => {
       packing = packing
         .then(() => packObservations(database.db, Date.now(), PACK_AGE))
+        .then(() => packPrograms(database.db, Date.now(), PROGRAM_PACK_AGE))
         .catch(() => undefined);
     }, PACK_EVERY);
     try {
@@ -163,7 +174,8 @@ async function main() {
       console.log(
         `disk-day: ${MACHINES} machines × 1 line/s × ${MINUTES} min (${machineDays.toFixed(3)} machine-days), ` +
           `${raw} raw observations (${(raw / (MACHINES * MINUTES * 60)).toFixed(2)} a machine-second), ` +
-          `${packed} of them packed (age ${PACK_AGE / 1000} s, every ${PACK_EVERY / 1000} s)`,
+          `${packed} of them packed (age ${PACK_AGE / 1000} s, every ${PACK_EVERY / 1000} s); closed programs packed ` +
+          `at age ${PROGRAM_PACK_AGE / 1000} s`,
       );
       console.log(
         '| table | MB/machine-day | heap | indexes | rows/machine-day | bytes/row | dead versions | ' +
@@ -186,6 +198,12 @@ async function main() {
             `${(rows / machineDays).toFixed(0)} | ${rows > 0 ? ((g.heap + g.index) / rows).toFixed(0) : '-'} | ${dead} | ${ins} | ${upd} (${hot}) | ${del} |`,
         );
       }
+      const programs = grown
+        .filter((g) => g.t.startsWith('program_'))
+        .reduce((n, g) => n + g.heap + g.index, 0);
+      console.log(
+        `program tables ${mb(programs).toFixed(2)} MB per machine-day, ${((100 * programs) / sum).toFixed(1)} % of the tables`,
+      );
       console.log(
         `tables together ${mb(sum).toFixed(1)} MB per machine-day; pg_database_size grew ${mb(dbAfter - dbBefore).toFixed(1)} ` +
           `MB per machine-day (bench/soak.ts's figure)`,

@@ -10,11 +10,8 @@ import { sql } from 'kysely';
 import { companyScope } from '@takt/db';
 import type { Database } from '@takt/db';
 import { freshDb } from '@takt/db/testing';
-import { planLines, series } from './support/explain';
-import { programsIn } from '../services/api/src/repositories/reports';
+import { explainProgramReads, planLines, replaceStatements, rolledBack, series } from './support/explain';
 import { openSubprogram } from '../services/api/src/repositories/production';
-import { narrowStatements } from '../services/ingest/src/worker/store-narrow';
-import type { DerivedWrite } from '../services/ingest/src/worker/store';
 
 const dialect = (process.argv[2] ?? 'postgres') as 'postgres' | 'sqlite';
 const t = await freshDb(dialect);
@@ -53,67 +50,42 @@ try {
   await sql.raw('analyze').execute(db);
 
   const scope = companyScope(db, 'c');
-  for (const [what, range] of [
-    ['mid-history', { start: 1000 * STEP + 100, end: 1001 * STEP + 500 }],
-    ['near now', { start: NOW - 6 * STEP, end: NOW + 6 * STEP }],
-  ] as const) {
-    const q = programsIn(scope, 'machine-7', range, 0).orderBy('start_at');
-    console.log(`programs of machine-7, ${what}: ${(await q.execute()).length} rows`);
-    await explain(db, q.compile(), `programsIn ${what}`);
-  }
+  await explainProgramReads(db, STEP, NOW, (q, label) => explain(db, q, label));
   console.log(`open sub-program of machine-7: ${await openSubprogram(scope, 'machine-7')}`);
 
   // Ingest's replace for 50 machines from a time: inside a closed record (mid-history), and at the end of the last
   // closed program (which must go too, decision 1122) near now.
-  const m = new Map<DerivedWrite, number>();
   for (const [what, from] of [
     ['mid-history', 1000 * STEP + 100],
     ['near now', NOW],
   ] as const) {
-    const writes = Array.from({ length: 50 }, (_, i) => {
-      const w = { companyId: 'c', machineId: `machine-${i}`, from } as DerivedWrite;
-      m.set(w, i + 1);
-      return w;
-    });
-    const statements = narrowStatements(
-      pg,
-      [],
-      writes,
-      () => [],
-      (w) => m.get(w)!,
-    );
+    const statements = replaceStatements(pg, 50, from);
     const closedDeletes = statements.filter((s) => /^delete from (program_rows|flag_rows)/.test(s.sql));
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        // SQLite: one statement a machine and group; the first of programs and of flags shown, then all of them run.
-        const shown = pg
-          ? closedDeletes
-          : [
-              closedDeletes.find((s) => s.sql.includes('program_rows'))!,
-              closedDeletes.find((s) => s.sql.includes('flag_rows'))!,
-            ];
-        for (const s of shown) {
-          const table = /^delete from (\w+)/.exec(s.sql)![1]!;
-          await explain(trx, s, `replace ${table} ${what}, ${pg ? '50 machines' : 'one machine and group'}`);
-        }
-        if (!pg) {
-          const started = performance.now();
-          for (const x of closedDeletes) await trx.executeQuery(x);
-          console.log(
-            `   the ${closedDeletes.length} statements run: ${(performance.now() - started).toFixed(1)} ms`,
-          );
-        }
-        const left = await sql<{
-          n: number;
-        }>`select (select count(*) from program_rows) + (select count(*) from flag_rows)
+    await rolledBack(db, async (trx) => {
+      // SQLite: one statement a machine and group; the first of programs and of flags shown, then all of them run.
+      const shown = pg
+        ? closedDeletes
+        : [
+            closedDeletes.find((s) => s.sql.includes('program_rows'))!,
+            closedDeletes.find((s) => s.sql.includes('flag_rows'))!,
+          ];
+      for (const s of shown) {
+        const table = /^delete from (\w+)/.exec(s.sql)![1]!;
+        await explain(trx, s, `replace ${table} ${what}, ${pg ? '50 machines' : 'one machine and group'}`);
+      }
+      if (!pg) {
+        const started = performance.now();
+        for (const x of closedDeletes) await trx.executeQuery(x);
+        console.log(
+          `   the ${closedDeletes.length} statements run: ${(performance.now() - started).toFixed(1)} ms`,
+        );
+      }
+      const left = await sql<{
+        n: number;
+      }>`select (select count(*) from program_rows) + (select count(*) from flag_rows)
           as n`.execute(trx);
-        console.log(`closed rows left: ${Number(left.rows[0]!.n)} of ${4 * 200 * 2000}`);
-        throw new Error('rollback');
-      })
-      .catch((e: unknown) => {
-        if (!(e instanceof Error) || e.message !== 'rollback') throw e;
-      });
+      console.log(`closed rows left: ${Number(left.rows[0]!.n)} of ${4 * 200 * 2000}`);
+    });
   }
 } finally {
   await t.cleanup();

@@ -7,6 +7,7 @@ export * from './observations';
 export * from './raw-retention';
 export * from './observation-partitions';
 export * from './observation-packs';
+export * from './program-packs';
 export * from './rewritten-rows';
 export * from './batch-insert';
 export { copyField, copyStatement } from './copy';

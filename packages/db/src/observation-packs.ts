@@ -164,6 +164,30 @@ export function firstStoredAt(db: Kysely<Database>, m: RawBuilder<number>): RawB
   >`least(${row}, (select p.from_ts from observation_packs p where p.m = ${m} order by p.from_ts limit 1))`;
 }
 
+/**
+ * A pass's bounds in slices of about `sliceRows` rows (a bound alone when larger), in order; `more` when a bound took
+ * `machineRows` (its machine has more: the pass goes on with another round).
+ */
+export function slicesOf<B extends { rows: number }>(
+  todo: readonly B[],
+  sliceRows: number,
+  machineRows: number,
+): { slices: B[][]; more: boolean } {
+  const slices: B[][] = [];
+  let rows = 0;
+  for (const b of todo) {
+    const last = slices.at(-1);
+    if (last && rows + b.rows <= sliceRows) {
+      last.push(b);
+      rows += b.rows;
+    } else {
+      slices.push([b]);
+      rows = b.rows;
+    }
+  }
+  return { slices, more: todo.some((b) => b.rows >= machineRows) };
+}
+
 /** A slice's machines and how far each one's rows go into packs (exclusive). */
 interface Bound {
   m: number;
@@ -262,16 +286,8 @@ async function packAll(db: Kysely<Database>, cutoff: number, out: PackPass, days
   for (;;) {
     const todo = await bounds(db, cutoff);
     if (todo.length === 0) return;
-    let more = false;
-    for (let i = 0; i < todo.length;) {
-      const slice: Bound[] = [];
-      let rows = 0;
-      while (i < todo.length && (slice.length === 0 || rows + todo[i]!.rows <= PACK_SLICE_ROWS)) {
-        const b = todo[i++]!;
-        slice.push(b);
-        rows += b.rows;
-        if (b.rows >= PACK_MACHINE_ROWS) more = true;
-      }
+    const { slices, more } = slicesOf(todo, PACK_SLICE_ROWS, PACK_MACHINE_ROWS);
+    for (const slice of slices) {
       const work = async (trx: Kysely<Database>) => {
         const got = await sql<{
           ok: boolean;

@@ -199,6 +199,20 @@ export interface ProgramRowsTable {
   name: string;
 }
 
+/**
+ * 0070 (PostgreSQL only): closed program intervals of one machine, sub and UTC hour by start, packed (decision 1196):
+ * interval i starts at from_ts + starts[i] and ends lens[i] later.
+ */
+export interface ProgramPacksTable {
+  from_ts: number;
+  to_ts: number;
+  m: number;
+  sub: number;
+  starts: number[];
+  lens: number[];
+  names: string[];
+}
+
 /** 0059: the open program (sub 0) or sub-program (sub 1) of a machine (decision 1161). */
 export interface ProgramOpenTable {
   m: number;

@@ -64,6 +64,7 @@ import type {
   ProgramIntervalsTable,
   ProgramRowsTable,
   ProgramOpenTable,
+  ProgramPacksTable,
   FaultsTable,
   FlagSpansTable,
   FlagRowsTable,
@@ -130,6 +131,7 @@ export interface Database {
   program_intervals: ProgramIntervalsTable;
   program_rows: ProgramRowsTable;
   program_open: ProgramOpenTable;
+  program_packs: ProgramPacksTable;
   faults: FaultsTable;
   flag_spans: FlagSpansTable;
   flag_rows: FlagRowsTable;
@@ -185,6 +187,7 @@ export type CompanyTable = Exclude<
   // program intervals and flag spans as stored: their machine (dictionary) names the company (decisions 1161, 1171)
   | 'program_rows'
   | 'program_open'
+  | 'program_packs'
   | 'flag_rows'
   | 'flag_open'
 >;

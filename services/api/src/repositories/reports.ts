@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
+import { numberedPlaceholders, programPacksIn } from '@takt/db';
 import { rollupsComputedAt } from '@takt/db/rollups';
 import { notFound } from '../http/errors';
 import type { JobRunRecord } from './dispatch';
@@ -149,7 +150,8 @@ export const dictionaryId = (scope: CompanyScope, machineId: string) =>
  * The machine's programs (sub 0) or sub-programs (sub 1) overlapping [start, end), read from the tables the
  * program_intervals view is made of (decision 1161): its closed intervals from the last one starting at or before the
  * range (decision 1076: they never overlap, so none before it reaches in; the bound is one key step) to the range's
- * end, one range of program_rows' key (m, sub, start_at) (decision 1181: no index on end_at), and its open one.
+ * end, one range of program_rows' key (m, sub, start_at) (decision 1181: no index on end_at), its open one, and on
+ * PostgreSQL its packed ones (decision 1196).
  */
 export const programsIn = (
   scope: CompanyScope,
@@ -158,7 +160,7 @@ export const programsIn = (
   sub: 0 | 1,
 ) => {
   const m = dictionaryId(scope, machineId);
-  return scope.db
+  const query = scope.db
     .selectFrom('program_open as o')
     .select(['o.name', 'o.start_at', sql<number | null>`null`.as('end_at')])
     .where('o.m', '=', m)
@@ -178,6 +180,11 @@ export const programsIn = (
         .where('p.start_at', '<', range.end)
         .where('p.end_at', '>', range.start),
     );
+  // PostgreSQL's packed intervals (decision 1196): the packs ending after the range's start, by (m, sub, to_ts).
+  if (!numberedPlaceholders(scope.db)) return query;
+  return query.unionAll(
+    scope.db.selectFrom(programPacksIn(m, sub, range).as('k')).select(['k.name', 'k.start_at', 'k.end_at']),
+  );
 };
 
 /** Programs (sub 0) or sub-programs (sub 1) of a machine overlapping [start, end), by start. */

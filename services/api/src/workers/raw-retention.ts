@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { packObservations, runRawRetention } from '@takt/db';
+import { packObservations, packPrograms, runRawRetention } from '@takt/db';
 import { everyInterval } from './interval';
 
 // Raw retention (issue 30 point 3, decision 1132): every process runs a pass now and then; on PostgreSQL an advisory
 // lock a slice lets one node work at a time (the others' passes stop at once), and a pass that stops anywhere is
 // taken up by the next. Each slice is its own short transaction, so ingest's batches never wait on a whole pass.
-// The same worker packs PostgreSQL's raw rows older than a few minutes (decision 1184).
+// The same worker packs PostgreSQL's raw rows older than a few minutes (decision 1184) and its closed program
+// intervals ended as long ago (decision 1196).
 
 /** How often a pass runs: partitions are made days ahead, and a day's rows go within the day they pass the floor. */
 export const RAW_RETENTION_INTERVAL_MS = 10 * 60_000;
@@ -44,6 +45,7 @@ export function startRawRetentionWorker(options: {
     async () => {
       const r = await packObservations(options.db, options.now());
       if (r.yielded) options.log('[retention] packing stopped early: another node holds the lock');
+      await packPrograms(options.db, options.now());
     },
     options.packIntervalMs ?? PACK_INTERVAL_MS,
     (err) => options.log(`[retention] packing failed: ${err.message}`),

@@ -17,3 +17,16 @@ export const runningCurrent: DerivationResult['current'] = {
   faultSince: null,
   faultMessage: null,
 };
+
+/** A derivation with no records but those given, the machine running (derived-record tests). */
+export const derivationOf = (records: Partial<DerivationResult>): DerivationResult => ({
+  intervals: [],
+  cycles: [],
+  programs: [],
+  subprograms: [],
+  faults: [],
+  spindle: [],
+  inCut: [],
+  current: runningCurrent,
+  ...records,
+});

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DerivationResult, EpochMs, MachineState } from '@takt/domain';
 import { DIALECTS, freshDb, rowCount } from '@takt/db/testing';
-import { runningCurrent as current } from '../testing/derivation';
+import { derivationOf } from '../testing/derivation';
 import type { TestDb } from '@takt/db/testing';
 import { writeBatch } from './store';
 import type { DerivedWrite } from './store';
@@ -13,22 +13,16 @@ import type { DerivedWrite } from './store';
 const ms = (n: number) => n as EpochMs;
 
 /** States [start, end, state] each, the last open. */
-const states = (...rows: Array<[number, number, MachineState]>): DerivationResult => ({
-  intervals: rows.map(([start, end, state], i) => ({
-    start: ms(start),
-    end: ms(end),
-    state,
-    reason: state === 'INACTIVE' ? 'feedhold' : null,
-    ...(i === rows.length - 1 ? { open: true } : {}),
-  })),
-  cycles: [],
-  programs: [],
-  subprograms: [],
-  faults: [],
-  spindle: [],
-  inCut: [],
-  current,
-});
+const states = (...rows: Array<[number, number, MachineState]>): DerivationResult =>
+  derivationOf({
+    intervals: rows.map(([start, end, state], i) => ({
+      start: ms(start),
+      end: ms(end),
+      state,
+      reason: state === 'INACTIVE' ? 'feedhold' : null,
+      ...(i === rows.length - 1 ? { open: true } : {}),
+    })),
+  });
 
 describe.each(DIALECTS)('state intervals stored narrow (%s)', (dialect) => {
   let t: TestDb;

@@ -34,6 +34,8 @@ export interface NarrowTable {
    * machine has an open program whenever it runs.
    */
   keepsOpenRow?: boolean;
+  /** PostgreSQL: closed records older than a few minutes are packed in this table (decision 1196). */
+  packs?: string;
 }
 
 /** Programs and sub-programs (migration 0059): [sub, start_at, end_at, name]. */
@@ -45,6 +47,7 @@ export const PROGRAMS: NarrowTable = {
   start: 1,
   end: 2,
   rest: [{ column: 'name', type: 'text', at: 3 }],
+  packs: 'program_packs',
 };
 
 /** Spindle and in-cut spans (migration 0061): [kind, start_at, end_at]. */
@@ -164,6 +167,7 @@ function tableStatements(
     const statement = (text: string, params: unknown[][]) => {
       out.push(CompiledQuery.raw(text, params.map(pgArray)));
     };
+    if (t.packs && g) out.push(...unpackStatements(t, t.packs, g, since, takeOvers, replaced, rows, mOf));
     if (takeOvers.length > 0) {
       const params = [takeOvers.map(mOf), takeOvers.map((w) => w.takeOverAt!)];
       const d = 'unnest($1::int[], $2::bigint[]) as d(m, at)';
@@ -284,4 +288,53 @@ function tableStatements(
     );
   }
   return out;
+}
+
+/**
+ * PostgreSQL, a packed table (decision 1196): before a batch replaces or writes a machine's closed records, its
+ * packs holding any record ending at or after the earliest time the batch touches (a replaced write's time, a
+ * take-over's, a new closed record's start) become rows again, so the replace and the upserts below find every
+ * record they would have found as rows (the packer packs them again later). First the machine's closed rows from
+ * that time are locked: a packing slice moving them waits for this batch or skips them, and one that committed
+ * before the lock left packs the second statement (a snapshot of its own) finds. Records of one machine and group
+ * never overlap, so the packs ending at or after the time, by (m, group, to_ts), hold all such records.
+ */
+function unpackStatements(
+  t: NarrowTable,
+  packs: string,
+  g: NonNullable<NarrowTable['group']>,
+  since: (m: string, group: string | null, at: string) => string,
+  takeOvers: readonly DerivedWrite[],
+  replaced: readonly DerivedWrite[],
+  rows: readonly NarrowRow[],
+  mOf: (w: DerivedWrite) => number,
+): CompiledQuery[] {
+  const at = new Map<number, number>();
+  const touch = (w: DerivedWrite, time: unknown) => {
+    const m = mOf(w);
+    const n = Number(time);
+    if (!at.has(m) || n < at.get(m)!) at.set(m, n);
+  };
+  for (const w of takeOvers) touch(w, w.takeOverAt);
+  for (const w of replaced) touch(w, w.from);
+  for (const r of rows) touch(r.w, r.values[t.start]);
+  if (at.size === 0) return [];
+  const params = [[...at.keys()], [...at.values()]].map(pgArray);
+  const d = `unnest($1::int[], $2::bigint[]) as d(m, at) cross join (values ${g.values.map((v) => `(${literal(v)})`).join(', ')}) as gv(g)`;
+  const carried = ['m', g.column, 'start_at', 'end_at', ...t.rest.map((r) => r.column)];
+  return [
+    CompiledQuery.raw(
+      `select 1 from ${d} cross join lateral (select x.ctid from ${t.closed} as x where x.m = d.m ` +
+        `and x.${g.column} = gv.g and x.start_at >= ${since('d.m', 'gv.g', 'd.at')} for update) as l`,
+      params,
+    ),
+    CompiledQuery.raw(
+      `with moved as (delete from ${packs} where ctid = any(array(select x.ctid from ${d} cross join lateral ` +
+        `(select k.ctid from ${packs} as k where k.m = d.m and k.${g.column} = gv.g and k.to_ts >= d.at offset 0) ` +
+        `as x)) returning *) insert into ${t.closed} (${carried.join(', ')}) ` +
+        `select moved.m, moved.${g.column}, moved.from_ts + u.ds, moved.from_ts + u.ds + u.len, u.name from moved ` +
+        `cross join lateral unnest(moved.starts, moved.lens, moved.names) as u(ds, len, name) on conflict do nothing`,
+      params,
+    ),
+  ];
 }
