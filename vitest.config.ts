@@ -22,8 +22,9 @@ const OFFICE_E2E = ['tests/e2e/office-*.test.ts'];
  * their own browser context, not on the machine. Two at a time with the office browser tests (decision 1173).
  */
 const POLLED_E2E = [
+  // floor-conflict.test.ts polls too, but waits mostly on the demo's real downtime periods: it runs in the timed
+  // group's process, one at a time, so that the browser and timed groups end together (decision 1195).
   'tests/e2e/demo-live.test.ts',
-  'tests/e2e/floor-conflict.test.ts',
   'tests/e2e/floor-dispatch.test.ts',
   'tests/e2e/floor-flags.test.ts',
   'tests/e2e/floor-manual.test.ts',
@@ -35,11 +36,13 @@ const POLLED_E2E = [
 /**
  * Ingest files that open no socket and start no timer: parsers, the pipeline, property tests of the push and
  * MQTT payloads, the demo's scripts, and derived-record and rollup writes on a simulated clock. They run with
- * the isolated group's files (decision 1173).
+ * the isolated group's files (decision 1173). So do the worker's files on a simulated clock whose only timer is
+ * the inbox read, which they poll for with 10 s timeouts, and the replay CLI at full speed (decision 1195).
  */
 const INGEST_UNTIMED = [
   'services/ingest/src/demo/demo-history.test.ts',
   'services/ingest/src/demo/demo-script.test.ts',
+  'services/ingest/src/replay/replay-cli.test.ts',
   'services/ingest/src/sources/devices/devices.test.ts',
   'services/ingest/src/sources/gateway/push.test.ts',
   'services/ingest/src/sources/mqtt/mqtt-payload.test.ts',
@@ -48,11 +51,17 @@ const INGEST_UNTIMED = [
   'services/ingest/src/worker/derived-memory.test.ts',
   'services/ingest/src/worker/derived-replace.test.ts',
   'services/ingest/src/worker/derived-states.test.ts',
+  'services/ingest/src/worker/late-order.test.ts',
+  'services/ingest/src/worker/late-retention.test.ts',
+  'services/ingest/src/worker/late-tenancy.test.ts',
   'services/ingest/src/worker/log.test.ts',
+  'services/ingest/src/worker/pipeline-availability.test.ts',
   'services/ingest/src/worker/pipeline.test.ts',
   'services/ingest/src/worker/rebuild-setup.test.ts',
+  'services/ingest/src/worker/restart-setup.test.ts',
   'services/ingest/src/worker/rollup-gaps.test.ts',
   'services/ingest/src/worker/rollup-manual.test.ts',
+  'services/ingest/src/worker/tenancy-keys.test.ts',
 ];
 const SERIAL = ['services/ingest/src/**/*.test.ts', 'tests/**/*.test.ts'];
 /** The security regressions (issue 26) are route tests on fresh databases: they share nothing, so run two at a time. */

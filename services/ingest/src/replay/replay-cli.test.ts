@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The replay CLI at full speed ('max'): no clock, no timer (INGEST_UNTIMED in vitest.config.ts). The replay at
+// recorded speed is in replay-cli-realtime.test.ts, with the timed files.
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { companyScope } from '@takt/db';
 import { createAdapter } from '../../../api/src/repositories/adapters';
 import { aCompany, aMachine } from '../../../api/src/testing/builders';
-import { DIALECTS, freshDb } from '@takt/db/testing';
-import type { TestDb } from '@takt/db/testing';
+import { DIALECTS } from '@takt/db/testing';
 import { guessField, parseReplayArgs, runReplay } from './replay-cli';
+import { iso, replayFixture } from './replay-cli-fixture';
 
 const data = (name: string) =>
   fileURLToPath(new URL(`../../../../../shared/data/mtconnect/${name}`, import.meta.url));
@@ -57,55 +56,11 @@ describe('replay arguments', () => {
 });
 
 describe.each(DIALECTS)('replay into %s', (dialect) => {
-  let t: TestDb;
-  let dir: string;
-  beforeEach(async () => {
-    t = await freshDb(dialect);
-    dir = mkdtempSync(join(tmpdir(), 'takt-replay-'));
-  });
-  afterEach(async () => {
-    await t.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const logFile = (lines: string[]) => {
-    const file = join(dir, 'log.shdr');
-    writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
-    return file;
-  };
-  const storedCount = async (machineId: string) =>
-    Number(
-      (
-        await t.db
-          .selectFrom('observations')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('machine_id', '=', machineId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-
-  it('at recorded speed, stores what was replayed while the replay is still running', async () => {
-    const t0 = Date.parse('2024-03-01T08:00:00Z');
-    const file = logFile(
-      [0, 1, 2, 3, 4].map((i) => `${iso(t0 + i * 300)}|execution|${i % 2 ? 'ACTIVE' : 'READY'}`),
-    );
-    const company = await aCompany(t.db);
-    const machineId = await aMachine(t.db, company, { name: 'Live' });
-    let done = false;
-    const replay = runReplay(t.db, { file, machine: 'Live', speed: 'realtime', json: true }, Date.now, {
-      flushEveryMs: 100,
-    }).finally(() => (done = true));
-    // Rows show up while lines are still being paced out (the whole log takes 1.2 s).
-    await expect.poll(() => storedCount(machineId), { timeout: 1000, interval: 20 }).toBeGreaterThan(0);
-    expect(done).toBe(false);
-    const r = await replay;
-    expect(r).toMatchObject({ lines: 5, observations: 5, rejected: 0, machineId });
-    expect(await storedCount(machineId)).toBe(5);
-  });
+  const fx = replayFixture(dialect);
 
   it("keeps an existing machine's adapter and reads the log by its field mapping", async () => {
-    const company = await aCompany(t.db);
-    const scope = companyScope(t.db, company.id);
+    const company = await aCompany(fx.t.db);
+    const scope = companyScope(fx.t.db, company.id);
     const adapterId = await createAdapter(
       scope,
       {
@@ -129,18 +84,18 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
       },
       0,
     );
-    const machineId = await aMachine(t.db, company, { name: 'Lathe 2' });
+    const machineId = await aMachine(fx.t.db, company, { name: 'Lathe 2' });
     await scope
       .updateTable('machines')
       .set({ adapter_id: adapterId, cycle_source: 'part_count' })
       .where('id', '=', machineId)
       .execute();
     const t0 = Date.parse('2024-03-01T08:00:00Z');
-    const file = logFile([
+    const file = fx.logFile([
       `${iso(t0)}|exec|ACTIVE|msg|M1|Door open|part_count|3`,
       `${iso(t0 + 60_000)}|exec|READY`,
     ]);
-    const r = await runReplay(t.db, { file, machine: 'Lathe 2', speed: 'max', json: true });
+    const r = await runReplay(fx.t.db, { file, machine: 'Lathe 2', speed: 'max', json: true });
     expect(r).toMatchObject({
       machineId,
       lines: 2,
@@ -149,20 +104,20 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
       unmappedKeys: ['part_count'],
     });
     expect(r.stateMs.ACTIVE).toBe(60_000);
-    const machine = await t.db
+    const machine = await fx.t.db
       .selectFrom('machines')
       .select(['adapter_id', 'cycle_source'])
       .where('id', '=', machineId)
       .executeTakeFirstOrThrow();
     expect(machine).toEqual({ adapter_id: adapterId, cycle_source: 'part_count' });
-    expect(await t.db.selectFrom('adapters').select('id').execute()).toEqual([{ id: adapterId }]);
-    const fields = await t.db
+    expect(await fx.t.db.selectFrom('adapters').select('id').execute()).toEqual([{ id: adapterId }]);
+    const fields = await fx.t.db
       .selectFrom('adapter_fields')
       .select('name')
       .where('adapter_id', '=', adapterId)
       .execute();
     expect(fields.map((f) => f.name).sort()).toEqual(['exec', 'msg']);
-    const msg = await t.db
+    const msg = await fx.t.db
       .selectFrom('observations')
       .select('value')
       .where('machine_id', '=', machineId)
@@ -172,7 +127,7 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
   });
 
   it('replays the NIST Hurco04 log: every line, 9 broken ones, 10 parts in 10 cycles, states that tile the log', async () => {
-    const r = await runReplay(t.db, {
+    const r = await runReplay(fx.t.db, {
       file: HURCO,
       devices: NIST_DEVICES,
       device: 'Hurco04',
@@ -186,7 +141,7 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
     expect(r.stateMs.ACTIVE).toBeGreaterThan(0);
     // A recorded log stands for a connected adapter: quiet stretches are idle, not lost heartbeats.
     expect(r.stateMs.UNAVAILABLE).toBe(0);
-    const stored = await t.db
+    const stored = await fx.t.db
       .selectFrom('observations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('machine_id', '=', r.machineId)
@@ -195,8 +150,8 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
   }, 120_000);
 
   it('derives the same in one pass (--cycles given) as with a first pass learning the log, adapter included', async () => {
-    const learned = await runReplay(t.db, { file: HURCO, machine: 'Hurco A', speed: 'max', json: true });
-    const single = await runReplay(t.db, {
+    const learned = await runReplay(fx.t.db, { file: HURCO, machine: 'Hurco A', speed: 'max', json: true });
+    const single = await runReplay(fx.t.db, {
       file: HURCO,
       machine: 'Hurco B',
       speed: 'max',
@@ -208,7 +163,7 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
     expect(learned.cycles).toBe(10);
     const fieldsOf = async (machineId: string) =>
       (
-        await t.db
+        await fx.t.db
           .selectFrom('machines')
           .innerJoin('adapter_fields', 'adapter_fields.adapter_id', 'machines.adapter_id')
           .select(['adapter_fields.name', 'adapter_fields.data_item_type'])
@@ -218,11 +173,11 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
       ).map((f) => `${f.name}:${f.data_item_type}`);
     expect(await fieldsOf(single.machineId)).toEqual(await fieldsOf(learned.machineId));
     expect((await fieldsOf(single.machineId)).length).toBeGreaterThan(0);
-    expect(await storedCount(single.machineId)).toBe(await storedCount(learned.machineId));
+    expect(await fx.storedCount(single.machineId)).toBe(await fx.storedCount(learned.machineId));
   }, 120_000);
 
   it('replays the Okuma log with its concatenated runs through the device description', async () => {
-    const r = await runReplay(t.db, {
+    const r = await runReplay(fx.t.db, {
       file: OKUMA,
       devices: CPPAGENT_DEVICES,
       device: 'OKUMA',
@@ -233,7 +188,7 @@ describe.each(DIALECTS)('replay into %s', (dialect) => {
     expect(r.rejected).toBe(0);
     expect(r.cycles).toBeGreaterThan(0);
     // The log's asset records are not observations: the summary counts what was stored.
-    expect(r.observations).toBe(await storedCount(r.machineId));
+    expect(r.observations).toBe(await fx.storedCount(r.machineId));
     expect(Object.values(r.stateMs).reduce((a, b) => a + b, 0)).toBe(r.to! - r.from!);
   }, 120_000);
 });
