@@ -17,6 +17,7 @@
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,15 +69,26 @@ const pct = (xs: readonly number[], p: number) => {
 async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
   const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
   const out: Array<{ report: string; ms: number; status: number }> = [];
+  // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
+  // the tail under ingest was that long (decision 1192).
+  const agent = new http.Agent({ keepAlive: true });
   const one = async (r: Req) => {
     const t0 = performance.now();
-    const res = await fetch(url + r.path, {
-      method: r.method,
-      headers: { cookie, origin: url, 'content-type': 'application/json' },
-      ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
+    const body = r.body === undefined ? undefined : JSON.stringify(r.body);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        url + r.path,
+        { method: r.method, agent, headers: { cookie, origin: url, 'content-type': 'application/json' } },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
     });
-    await res.arrayBuffer();
-    out.push({ report: r.report, ms: performance.now() - t0, status: res.status });
+    out.push({ report: r.report, ms: performance.now() - t0, status });
   };
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {

@@ -82,10 +82,18 @@ export function sampleServer(url: string): () => Promise<string[]> {
   let oldestXactMs = 0;
   let samples = 0;
   let running = true;
+  // A database dropped under it (the bench failing) must not end the process with an unhandled error.
+  client.on('error', () => undefined);
+  const t0 = performance.now();
   const loop = (async () => {
     await client.connect();
     while (running) {
       waiting.push([...pools].reduce((n, p) => n + p.waitingCount, 0));
+      // Progress on stderr every 15 s, so a run that fails still shows where it stood.
+      if (samples % 15 === 0)
+        process.stderr.write(
+          `  [pools ${((performance.now() - t0) / 1000).toFixed(0)} s] waiting ${waiting.at(-1)}; ${tallyLines(0).join(' |').replace(/\s+/g, ' ')}\n`,
+        );
       const { rows } = await client.query<{ state: string; ev: string; n: number; xact: number }>(
         `select coalesce(state, '?') as state, coalesce(wait_event_type || ':' || wait_event, '-') as ev,
            count(*)::int as n, coalesce(max(extract(epoch from now() - xact_start) * 1000), 0)::float8 as xact

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { openNodeDatabases } from './databases';
+import { parseEnv } from './env';
 import type { NodeDatabases } from './databases';
 import { apiHarnessOn } from './testing/app';
 import type { ApiHarness } from './testing/app';
@@ -66,5 +67,20 @@ describe.each(DIALECTS)("a node's database handles on %s", (dialect) => {
     const api = openNodeDatabases(t.url, { api: 1, withIngest: false });
     expect(api.ingest).toBeNull();
     return api.close();
+  });
+});
+
+describe('TAKT_DB_POOL_SIZE and TAKT_INGEST_DB_POOL_SIZE', () => {
+  it('are unset by default (10 and 4) and refuse what is not a size', () => {
+    expect(parseEnv({}).TAKT_DB_POOL_SIZE).toBeUndefined();
+    expect(parseEnv({}).TAKT_INGEST_DB_POOL_SIZE).toBeUndefined();
+    expect(parseEnv({ TAKT_DB_POOL_SIZE: '20', TAKT_INGEST_DB_POOL_SIZE: '2' })).toMatchObject({
+      TAKT_DB_POOL_SIZE: 20,
+      TAKT_INGEST_DB_POOL_SIZE: 2,
+    });
+    for (const bad of ['0', '201', 'many', '2.5']) {
+      expect(() => parseEnv({ TAKT_DB_POOL_SIZE: bad })).toThrow(/TAKT_DB_POOL_SIZE/);
+      expect(() => parseEnv({ TAKT_INGEST_DB_POOL_SIZE: bad })).toThrow(/TAKT_INGEST_DB_POOL_SIZE/);
+    }
   });
 });
