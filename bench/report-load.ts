@@ -17,14 +17,14 @@
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { Kysely } from 'kysely';
-import type { Database, DialectName } from '@takt/db';
+import type { Db, DialectName } from '@takt/db';
 import { companyScope } from '@takt/db';
 import type { EpochMs } from '@takt/domain';
 import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
@@ -36,6 +36,7 @@ import {
   sharedAnswersKept,
   useSharedAnswers,
 } from '../services/api/src/services/report-shared';
+import { ingestDatabase } from '../services/api/src/databases';
 import { apiHarness } from '../services/api/src/testing/app';
 import { aCompany, aMachine } from '../services/api/src/testing/builders';
 import { demoAdapterFields } from '../services/ingest/src/demo/demo-adapter';
@@ -43,6 +44,7 @@ import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { LOOPBACK_SOURCES } from '../services/ingest/src/testing/test-support';
 import { loopbackAdapter } from './support/loopback-adapter';
 import type { LoopbackAdapter } from './support/loopback-adapter';
+import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
 
 interface Req {
@@ -67,15 +69,26 @@ const pct = (xs: readonly number[], p: number) => {
 async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
   const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
   const out: Array<{ report: string; ms: number; status: number }> = [];
+  // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
+  // the tail under ingest was that long (decision 1192).
+  const agent = new http.Agent({ keepAlive: true });
   const one = async (r: Req) => {
     const t0 = performance.now();
-    const res = await fetch(url + r.path, {
-      method: r.method,
-      headers: { cookie, origin: url, 'content-type': 'application/json' },
-      ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
+    const body = r.body === undefined ? undefined : JSON.stringify(r.body);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        url + r.path,
+        { method: r.method, agent, headers: { cookie, origin: url, 'content-type': 'application/json' } },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
     });
-    await res.arrayBuffer();
-    out.push({ report: r.report, ms: performance.now() - t0, status: res.status });
+    out.push({ report: r.report, ms: performance.now() - t0, status });
   };
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -110,7 +123,8 @@ function runClients(url: string, cookie: string, clients: number, file: string, 
  * `count` machines of a new company, each with a loopback SHDR adapter sending one line a second (execution
  * and part count change), read by the ingest worker with its rollup worker: the plant ingesting alongside.
  */
-async function liveIngest(db: Kysely<Database>, count: number) {
+async function liveIngest(api: Db, url: string, count: number) {
+  const { db } = api;
   const company = await aCompany(db, { timezone: 'America/Chicago' });
   const scope = companyScope(db, company.id);
   const adapterId = await createAdapter(scope, { name: 'load', fields: demoAdapterFields() }, Date.now());
@@ -122,7 +136,9 @@ async function liveIngest(db: Kysely<Database>, count: number) {
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', id).execute();
     await createShdrSource(scope, { machineId: id, host: '127.0.0.1', port: a.port }, Date.now());
   }
-  const ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db });
+  // The ingest's own handle as main.ts opens it (decision 1192; BENCH_SHARED_POOL=1: the API's, as before).
+  const own = process.env.BENCH_SHARED_POOL === '1' ? api : ingestDatabase(api, url);
+  const ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: own.db });
   while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
   let tick = 0;
   const timer = setInterval(() => {
@@ -133,6 +149,7 @@ async function liveIngest(db: Kysely<Database>, count: number) {
   return async () => {
     clearInterval(timer);
     await ingest.stop();
+    if (own !== api) await own.close();
     for (const a of adapters) {
       for (const s of a.sockets) s.destroy();
       a.server.close();
@@ -219,7 +236,13 @@ async function main() {
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(reqs));
 
-  const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' });
+  // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
+  if (DIALECT === 'postgres') watchPools();
+  const server = serve({
+    fetch: (req: Request, env: unknown) => asApi(() => h.app.fetch(req, env)),
+    port: 0,
+    hostname: '127.0.0.1',
+  });
   // Loaded answers can take longer than Node's 5 s keep-alive: a client reusing a socket the server had just
   // closed got ECONNRESET.
   (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 600_000;
@@ -230,23 +253,28 @@ async function main() {
   // under a minute built from the facts, as on a plant whose worker keeps up (decision 1067).
   const t0 = Date.now();
   Object.defineProperty(h.clock, 'now', { get: () => now + ((Date.now() - t0) % 60_000), set: () => {} });
-  const stopIngest = INGEST > 0 ? await liveIngest(h.t.db, INGEST) : null;
+  const stopIngest = INGEST > 0 ? await liveIngest(h.t, h.t.url, INGEST) : null;
   try {
     const cookie = await h.login(plant.user.email, plant.user.password);
-    const runs: Array<{ shared: boolean; base: Lat; load: Lat }> = [];
+    const runs: Array<{ shared: boolean; base: Lat; load: Lat; pool: string[] }> = [];
     let kept = { answers: 0, size: 0 };
     for (const shared of [false, true]) {
       useSharedAnswers(h.t.db, shared);
       if (!shared) await runClients(url, cookie, 1, file); // warm
       useSharedAnswers(h.t.db, shared);
+      resetTallies();
       const base = await runClients(url, cookie, 1, file);
+      const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
       useSharedAnswers(h.t.db, shared);
+      resetTallies();
+      const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
       const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+      if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
       if (shared) kept = sharedAnswersKept(h.t.db);
       const failed = [...base, ...load].filter((x) => x.status !== 200);
       if (failed.length > 0)
         throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
-      runs.push({ shared, base, load });
+      runs.push({ shared, base, load, pool });
     }
     console.log(
       `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), 40 days of states (${(factsMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}`,
@@ -259,7 +287,7 @@ async function main() {
       console.log(
         `    ${name.padEnd(12)} 1 client p50 ${pct(b, 50).toFixed(0).padStart(5)} ms (${(pct(b, 50) / b50).toFixed(2)}×) | ${CLIENTS} clients p50 ${pct(l, 50).toFixed(0).padStart(5)} ms (${(pct(l, 50) / b50).toFixed(2)}×), p99 ${pct(l, 99).toFixed(0).padStart(5)} ms (${(pct(l, 99) / b50).toFixed(2)}×)`,
       );
-    for (const { shared, base, load } of runs) {
+    for (const { shared, base, load, pool } of runs) {
       console.log(`  shared answers ${shared ? 'on (decision 1148)' : 'off'}:`);
       for (const report of ['oee', 'utilization', 'production', 'downtime'])
         row(
@@ -276,6 +304,7 @@ async function main() {
       console.log(
         `    p99 under load ${pct(all, 99) < 500 ? 'met' : 'MISSED'} 500 ms (${pct(all, 99).toFixed(0)} ms)`,
       );
+      for (const line of pool) console.log(`  ${line}`);
     }
     console.log(`  ratios against the single client's p50 with shared answers off (${b50.toFixed(0)} ms)`);
     // The heap the kept answers hold (with NODE_OPTIONS=--expose-gc): measured with them, then without.

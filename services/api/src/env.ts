@@ -57,6 +57,16 @@ const envSchema = z.object({
     .enum(['0', '1', 'true', 'false'])
     .default('1')
     .transform((v) => v === '1' || v === 'true'),
+  /**
+   * PostgreSQL connections of the API's pool, which the HTTP calls and the background workers share (decision 1192).
+   * Unset: 10. SQLite: one handle whatever this says.
+   */
+  TAKT_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
+  /**
+   * PostgreSQL connections of the ingest's own pool when TAKT_INGEST is on (decision 1192): a report's statements never
+   * wait behind the ingest's writes. Unset: 4. A node opens at most the two pools' sizes plus one (the live bus).
+   */
+  TAKT_INGEST_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
   /** Where the built apps are; defaults to the workspace dist folders. */
   TAKT_STATIC_ROOT: z.string().optional(),
   /** Secure cookies (set when served over HTTPS). */

@@ -14,7 +14,8 @@ import {
 } from '@takt/ingest';
 import type { DemoPlant, DemoResume, IngestService } from '@takt/ingest';
 import { buildApp } from './app';
-import { migrateToLatest, openDb } from '@takt/db';
+import { migrateToLatest } from '@takt/db';
+import { openNodeDatabases } from './databases';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
 import { demoHistoryNeeded, demoMachinePrograms, makeDemoHistory } from './demo-history';
@@ -44,7 +45,13 @@ async function main(): Promise<void> {
   // Structured logs, one JSON object a line on stdout (decision 0960); workers' text messages become entries.
   const log = jsonLines((line) => process.stdout.write(`${line}\n`), env.LOG_LEVEL);
   const say = textLog(log, 'takt');
-  const database = openDb(env.DATABASE_URL);
+  // Decision 1192: on PostgreSQL the ingest has a pool of its own, so a report never waits behind its writes.
+  const databases = openNodeDatabases(env.DATABASE_URL, {
+    ...(env.TAKT_DB_POOL_SIZE === undefined ? {} : { api: env.TAKT_DB_POOL_SIZE }),
+    ...(env.TAKT_INGEST_DB_POOL_SIZE === undefined ? {} : { ingest: env.TAKT_INGEST_DB_POOL_SIZE }),
+    withIngest: env.TAKT_INGEST,
+  });
+  const database = databases.api;
   const applied = await migrateToLatest(database.db);
   say(`[takt] database: ${database.dialect} (${applied.length} migration(s) applied)`);
   const metrics = createMetrics({ db: database.db });
@@ -140,9 +147,9 @@ async function main(): Promise<void> {
       : inProcessBus();
 
   let ingest: IngestService | undefined;
-  if (env.TAKT_INGEST) {
+  if (databases.ingest) {
     ingest = await startIngest({
-      db: database.db,
+      db: databases.ingest.db,
       now,
       log: textLog(log, 'ingest'),
       onStored: metrics.ingest.observationsStored,
@@ -263,7 +270,7 @@ async function main(): Promise<void> {
     await ingest?.stop();
     await plant?.stop();
     await bus.close();
-    await database.close();
+    await databases.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
