@@ -68,6 +68,8 @@ export async function downtimeFigures(
 export interface EdgeFigures {
   /** The span's buckets' figures (its cut buckets: the span need not start or end on a bucket edge). */
   rows: DowntimeFigures[];
+  /** Each row's shift (null: outside shift time), as the stored rows' shift_id. */
+  shiftIds: Array<string | null>;
   /**
    * A downtime judged on its duration (a `plannedWithLimit` reason) reaches into the span from before it: the
    * stored rows before the span may have judged it on a shorter duration (open when they were computed).
@@ -131,7 +133,7 @@ export async function downtimeEdgeFigures(
       pieces,
       sources.get(id)!,
     );
-    out.set(id, { rows, limitedFromBefore });
+    out.set(id, { rows, shiftIds: buckets.map((b) => b.shiftId), limitedFromBefore });
   }
   return out;
 }

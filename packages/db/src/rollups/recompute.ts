@@ -12,10 +12,7 @@ import {
   segmentsOf,
   shopDateOf,
 } from '@takt/domain';
-import type {
-  CompanyCalendar,
-  EpochMs,
-} from '@takt/domain';
+import type { CompanyCalendar, EpochMs } from '@takt/domain';
 import type { Database } from '../schema';
 import { loadCalendar } from './calendar';
 import { isManualWorkCenter, rederiveManualStates } from './manual-states';

@@ -10,6 +10,7 @@ import {
 } from '@takt/domain';
 import type { AnnotationType, CompanyCalendar, DowntimeFigures, DowntimeReasonFigures } from '@takt/domain';
 import { downtimeEdgeFigures, loadDowntimeFigureRows } from '@takt/db/rollups';
+import type { EdgeFigures } from '@takt/db/rollups';
 import { toAnnotationType } from '@takt/db';
 import { rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
@@ -33,10 +34,7 @@ export interface StoredDowntime {
 function shiftsOverlap(calendar: CompanyCalendar, range: { start: number; end: number }): boolean {
   const from = epochMs(range.start);
   const to = epochMs(range.end);
-  const each = calendar.shifts.reduce(
-    (t, s) => t + spansMs(shiftOccurrences(calendar, [s], from, to)),
-    0,
-  );
+  const each = calendar.shifts.reduce((t, s) => t + spansMs(shiftOccurrences(calendar, [s], from, to)), 0);
   return each !== spansMs(shiftOccurrences(calendar, calendar.shifts, from, to));
 }
 
@@ -84,7 +82,9 @@ export async function storedDowntimeFigures(
     ),
     downtimeEdgeFigures(ctx.scope, calendar, head, { start, end: a }, ctx.now),
     Promise.all(
-      [...byEnd].map(([b, ids]) => downtimeEdgeFigures(ctx.scope, calendar, ids, { start: b, end: until }, ctx.now)),
+      [...byEnd].map(([b, ids]) =>
+        downtimeEdgeFigures(ctx.scope, calendar, ids, { start: b, end: until }, ctx.now),
+      ),
     ),
   ]);
   const rowsOf = new Map<string, DowntimeFigures[] | null>();
@@ -96,7 +96,7 @@ export async function storedDowntimeFigures(
     const rows = rowsOf.get(id);
     const tail = tailOf.get(id)!;
     if (!rows || tail.limitedFromBefore) continue;
-    const all = [...(heads.get(id)?.rows ?? []), ...rows, ...tail.rows];
+    const all = [...edgeRows(heads.get(id), shifts), ...rows, ...edgeRows(tail, shifts)];
     for (const r of all) for (const reason in r.byReason) typeIds.add(reason);
     kept.push([id, all]);
   }
@@ -111,6 +111,10 @@ export async function storedDowntimeFigures(
   out.types = types;
   return out;
 }
+
+/** An edge's rows in the selected shifts (null: all), as loadDowntimeFigureRows filters the stored rows. */
+const edgeRows = (edge: EdgeFigures | undefined, shifts: ReadonlySet<string | null> | null) =>
+  edge ? edge.rows.filter((_r, i) => shifts === null || shifts.has(edge.shiftIds[i] ?? null)) : [];
 
 const isBuiltIn = (reason: string) => reason === UNCATEGORIZED_REASON || reason === NO_DATA_REASON;
 
