@@ -8,6 +8,8 @@
 // connection and modules, each range's figures-only call and its CSV (every period) in BENCH_PAIRS pairs (old new,
 // new old, ...), wall and process CPU time (medians) and the answers compared as text (decision 1186).
 // BENCH_ANNOTATIONS=1: two of every three stops categorized by an operator (one of three reasons, the stop's bounds).
+// BENCH_RECOMPUTED=1: the 40 days' rollups then rewritten by the recompute itself at now (with the downtime figures
+// the report reads, decision 1193) instead of the synthetic year's.
 // Not a test: figures only.
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -16,6 +18,7 @@ import type { DialectName } from '@takt/db';
 import { companyDayRange, epochMs, shopDateOf } from '@takt/domain';
 import { sharedAnswersKept, useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
+import { recomputeRollups } from '@takt/db/rollups';
 import { categorizedStops } from './support/categorized';
 import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
 
@@ -31,6 +34,16 @@ try {
   h.clock.now = now;
   await fortyDaysOfStates(h, company.id, ids, now);
   if (process.env.BENCH_ANNOTATIONS) await categorizedStops(h, company, now);
+  if (process.env.BENCH_RECOMPUTED)
+    for (const machineId of ids)
+      await recomputeRollups(h.t.db, {
+        companyId: company.id,
+        machineId,
+        from: now - 40 * 86_400_000,
+        to: now,
+        now,
+        calendar,
+      });
   const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
   const today = day(now);
   const ranges: Array<[string, number, number]> = [
