@@ -18,9 +18,8 @@ import type { DialectName } from '@takt/db';
 import { companyDayRange, epochMs, shopDateOf } from '@takt/domain';
 import { sharedAnswersKept, useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
-import { recomputeRollups } from '@takt/db/rollups';
 import { categorizedStops } from './support/categorized';
-import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
+import { aYearOfRollups, fortyDaysOfStates, recomputeFortyDays } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const DIALECT = (process.argv[3] ?? 'sqlite') as DialectName;
@@ -35,15 +34,7 @@ try {
   await fortyDaysOfStates(h, company.id, ids, now);
   if (process.env.BENCH_ANNOTATIONS) await categorizedStops(h, company, now);
   if (process.env.BENCH_RECOMPUTED)
-    for (const machineId of ids)
-      await recomputeRollups(h.t.db, {
-        companyId: company.id,
-        machineId,
-        from: now - 40 * 86_400_000,
-        to: now,
-        now,
-        calendar,
-      });
+    await recomputeFortyDays(h, { companyId: company.id, calendar, now }, ids);
   const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
   const today = day(now);
   const ranges: Array<[string, number, number]> = [
