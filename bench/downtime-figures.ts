@@ -26,7 +26,7 @@ import { apiHarness } from '../services/api/src/testing/app';
 import { aCompany, aMachine, aUser } from '../services/api/src/testing/builders';
 import { aShift } from '../services/api/src/testing/live-builders';
 import { categorizedStops } from './support/categorized';
-import { fortyDaysOfStates } from './support/year-of-rollups';
+import { fortyDaysOfStates, recomputeFortyDays } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const DIALECT = (process.argv[3] ?? 'sqlite') as DialectName;
@@ -66,17 +66,8 @@ try {
     ids.push(await aMachine(db, company, { name: `M${String(m).padStart(3, '0')}`, sortOrder: m }));
   await fortyDaysOfStates(h, company.id, ids, now);
   if (process.env.BENCH_ANNOTATIONS) await categorizedStops(h, company, now);
-  const recomputeAll = async (machineIds: readonly string[], recompute = recomputeRollups) => {
-    for (const machineId of machineIds)
-      await recompute(db, {
-        companyId: company.id,
-        machineId,
-        from: now - 40 * 86_400_000,
-        to: now,
-        now,
-        calendar,
-      });
-  };
+  const recomputeAll = (machineIds: readonly string[], recompute = recomputeRollups) =>
+    recomputeFortyDays(h, { companyId: company.id, calendar, now }, machineIds, recompute);
   const seeded = await timed(() => recomputeAll(ids));
   console.log(
     `downtime figures on ${DIALECT}, ${MACHINES} machines × 40 days recomputed in ${(seeded.ms / 1000).toFixed(1)} s (cpu ${(seeded.cpu / 1000).toFixed(1)} s), load ${load()}`,

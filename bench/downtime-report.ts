@@ -8,6 +8,8 @@
 // connection and modules, each range's figures-only call and its CSV (every period) in BENCH_PAIRS pairs (old new,
 // new old, ...), wall and process CPU time (medians) and the answers compared as text (decision 1186).
 // BENCH_ANNOTATIONS=1: two of every three stops categorized by an operator (one of three reasons, the stop's bounds).
+// BENCH_RECOMPUTED=1: the 40 days' rollups then rewritten by the recompute itself at now (with the downtime figures
+// the report reads, decision 1193) instead of the synthetic year's.
 // Not a test: figures only.
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -17,7 +19,7 @@ import { companyDayRange, epochMs, shopDateOf } from '@takt/domain';
 import { sharedAnswersKept, useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import { categorizedStops } from './support/categorized';
-import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
+import { aYearOfRollups, fortyDaysOfStates, recomputeFortyDays } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const DIALECT = (process.argv[3] ?? 'sqlite') as DialectName;
@@ -31,6 +33,8 @@ try {
   h.clock.now = now;
   await fortyDaysOfStates(h, company.id, ids, now);
   if (process.env.BENCH_ANNOTATIONS) await categorizedStops(h, company, now);
+  if (process.env.BENCH_RECOMPUTED)
+    await recomputeFortyDays(h, { companyId: company.id, calendar, now }, ids);
   const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
   const today = day(now);
   const ranges: Array<[string, number, number]> = [

@@ -1,11 +1,11 @@
 // A company with MACHINES machines × DAYS days of stored rollups (hourly rows as ingest stores them, decision
 // 0009, and the day and week rows written with them, decision 0804), for the report benchmarks
 // (bench/oee-reports.ts, bench/report-load.ts). America/Chicago, a Day and a Swing shift on weekdays.
-import type { EpochMs, Rollup, RollupMeasures } from '@takt/domain';
+import type { CompanyCalendar, EpochMs, Rollup, RollupMeasures } from '@takt/domain';
 import { companyDayRange, epochMs, rollupBuckets, shopDateOf } from '@takt/domain';
 import { sql } from 'kysely';
 import { companyScope } from '@takt/db';
-import { loadCalendar, writeRollupDays } from '@takt/db/rollups';
+import { loadCalendar, recomputeRollups, writeRollupDays } from '@takt/db/rollups';
 import type { ApiHarness } from '../../services/api/src/testing/app';
 import { aCompany, aMachine, aUser } from '../../services/api/src/testing/builders';
 import { aShift } from '../../services/api/src/testing/live-builders';
@@ -142,4 +142,22 @@ export async function fortyDaysOfStates(
   // The planner's statistics of the rows just written, as autovacuum takes them within a minute on a live database:
   // without them PostgreSQL reads a machine's states through a bitmap and a sort (decision 1180).
   if (h.t.dialect === 'postgres') await sql`analyze`.execute(h.t.db);
+}
+
+/** The machines' last 40 days of rollups (and downtime figures) written by the recompute at `now` (`recompute`). */
+export async function recomputeFortyDays(
+  h: ApiHarness,
+  at: { companyId: string; calendar: CompanyCalendar; now: number },
+  machineIds: readonly string[],
+  recompute = recomputeRollups,
+): Promise<void> {
+  for (const machineId of machineIds)
+    await recompute(h.t.db, {
+      companyId: at.companyId,
+      machineId,
+      from: at.now - 40 * 86_400_000,
+      to: at.now,
+      now: at.now,
+      calendar: at.calendar,
+    });
 }

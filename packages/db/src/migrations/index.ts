@@ -47,6 +47,7 @@ import * as m0064 from './2026-11-30-0064-cycle-rows';
 import * as m0065 from './2026-11-30-0065-observation-packs';
 import * as m0066 from './2026-11-30-0066-rollups-by-company';
 import * as m0067 from './2026-11-30-0067-rollup-downtime-figures';
+import * as m0068 from './2026-11-30-0068-rollup-downtime-recompute';
 import * as m0070 from './2026-11-30-0070-program-packs';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
@@ -99,5 +100,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-0065-observation-packs': m0065,
   '2026-11-30-0066-rollups-by-company': m0066,
   '2026-11-30-0067-rollup-downtime-figures': m0067,
+  '2026-11-30-0068-rollup-downtime-recompute': m0068,
   '2026-11-30-0070-program-packs': m0070,
 };

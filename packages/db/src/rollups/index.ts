@@ -11,3 +11,4 @@ export * from './version';
 export * from './held-rows';
 export * from './week-index';
 export * from './downtime-rows';
+export * from './downtime-edges';

@@ -4,26 +4,15 @@ import { insertStatements, numberedPlaceholders, runStatements } from '../batch-
 import {
   buildRollups,
   companyDayRange,
-  downtimeBucketFigures,
   EARLIEST_TIME_MS,
   encodeDowntimeFigures,
   epochMs,
-  figurePeriodsOf,
-  noDataSpans,
   piecesOf,
   rollupBuckets,
   segmentsOf,
   shopDateOf,
 } from '@takt/domain';
-import type {
-  Annotation,
-  Bucket,
-  CompanyCalendar,
-  DowntimeFigures,
-  DowntimePiece,
-  EpochMs,
-  RollupSource,
-} from '@takt/domain';
+import type { CompanyCalendar, EpochMs } from '@takt/domain';
 import type { Database } from '../schema';
 import { loadCalendar } from './calendar';
 import { isManualWorkCenter, rederiveManualStates } from './manual-states';
@@ -31,8 +20,8 @@ import { writeChangedRows } from './changed-rows';
 import { writeRollupDays } from './days';
 import { noteRecompute } from './version';
 import { loadDowntimeFacts, loadRollupSources } from './sources';
-import type { CompanyDb, DowntimeFacts } from './sources';
 import { plannedLimitReachBack } from './planned-reach';
+import { downtimeFigures } from './downtime-edges';
 
 // Rollups (packages/domain rollup.ts) stored per machine × bucket, so every report is a sum of rows.
 // A recompute replaces whole company days (writing only the rows that changed, decision 1153): buckets never
@@ -155,51 +144,6 @@ async function recomputeSlice(
   });
   noteRecompute(companyId, now);
   return { rows: rows.length, reachBack: reachBack !== null && reachBack < range.start ? reachBack : null };
-}
-
-/**
- * Decision 1188: the downtime report's figures of each bucket, from its periods (domain figurePeriodsOf) as the
- * report lists them: the pieces of the facts, whole, and the No data over their whole extent (a span crossing the
- * range's start keeps its own start: a period is counted by its start), judged at `now`.
- */
-async function downtimeFigures(
-  of: CompanyDb,
-  at: {
-    machineId: string;
-    range: { start: number; end: number };
-    now: number;
-    calendar: CompanyCalendar;
-    buckets: readonly Bucket[];
-  },
-  facts: DowntimeFacts,
-  pieces: ReadonlyMap<string, ReadonlyArray<DowntimePiece<Annotation>>>,
-  source: RollupSource,
-): Promise<DowntimeFigures[]> {
-  const { machineId, range, now, calendar, buckets } = at;
-  const first = pieces.get(machineId)?.[0]?.start ?? range.start;
-  const from = Math.min(first, range.start);
-  const wide =
-    from < range.start
-      ? (
-          await loadRollupSources(
-            of,
-            [machineId],
-            { start: from, end: range.end },
-            {
-              now,
-              facts,
-              pieces,
-              downtimeOnly: true,
-              life: new Map(source.monitoredFrom == null ? [] : [[machineId, source.monitoredFrom]]),
-            },
-          )
-        ).get(machineId)!
-      : source;
-  const noData = noDataSpans(wide, from, range.end);
-  const periods = figurePeriodsOf(pieces.get(machineId) ?? [], facts.types, noData, now);
-  const shiftAt = (t: number) =>
-    rollupBuckets(calendar, { start: epochMs(t), end: epochMs(t + 1) })[0]?.shiftId ?? null;
-  return downtimeBucketFigures(periods, buckets, shiftAt);
 }
 
 /** Take the dirty marks (at most `limit`), oldest first. */

@@ -25,6 +25,8 @@ import { groupBy } from './report-facts';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
 import { sharedAnswer } from './report-shared';
+import { storedDowntimeFigures } from './report-downtime-stored';
+import type { StoredDowntime } from './report-downtime-stored';
 
 // ---------------------------------------------------------------------------------------------------------
 // GET /api/reports/downtime
@@ -51,6 +53,8 @@ interface ReportPeriod {
   end: number;
   /** Time inside the range (and the selected shifts / scheduled time). */
   duration: number;
+  /** The periods it stands for (absent: 1): a machine's stored figures of a reason (decision 1193). */
+  count?: number;
   machineId: string;
   machine: string;
   /** Annotation type id, or 'uncategorized' / 'nodata' (the Pareto's and the waterfall's reason key). */
@@ -102,11 +106,14 @@ function tallyByReason(periods: readonly ReportPeriod[]): Tally[] {
   for (const p of periods) {
     const key = p.reasonId;
     const t = by.get(key) ?? { count: 0, duration: 0, reasonId: key, annotationType: p.annotationType };
-    t.count += 1;
+    t.count += p.count ?? 1;
     t.duration += p.duration;
     by.set(key, t);
   }
-  return [...by.values()].sort((a, b) => b.duration - a.duration);
+  // Equal durations by reason key (decision 1193: the stored figures keep no first period of a reason).
+  return [...by.values()].sort(
+    (a, b) => b.duration - a.duration || (a.reasonId < b.reasonId ? -1 : a.reasonId > b.reasonId ? 1 : 0),
+  );
 }
 
 const kindOf = (p: Pick<ReportPeriod, 'planned' | 'annotationType' | 'reasonId'>) =>
@@ -127,6 +134,65 @@ const matchesReason = (
   (categoryId === NO_DATA_REASON
     ? p.reasonId === NO_DATA_REASON
     : p.reasonId !== NO_DATA_REASON && matchesDowntimeCategory(p.annotationType, categoryId));
+
+/** The report's filters (reports-admin §7): hidden reasons, the reason filter, the planned-value switches. */
+function shown(p: ReportPeriod, q: DowntimeReportQuery, hidden: ReadonlySet<string>): boolean {
+  if (p.annotationType && hidden.has(p.annotationType.id)) return false;
+  if (!matchesReason(p, q.categoryId)) return false;
+  const kind = kindOf(p);
+  if (kind === 'planned') return q.showPlanned;
+  if (kind === 'unplanned') return q.showUnplanned;
+  if (kind === 'uncategorized') return q.showUncategorized;
+  return q.showNoData !== false;
+}
+
+/**
+ * The stored figures as report rows (decision 1193): one a machine, reason and planned value, standing for its
+ * `count` periods (never listed: the stored path serves the figures alone), filtered as every period is.
+ */
+function storedPeriods(
+  stored: StoredDowntime,
+  machines: ReadonlyArray<{ id: string; name: string }>,
+  range: { start: number; end: number },
+  q: DowntimeReportQuery,
+  hidden: ReadonlySet<string>,
+): ReportPeriod[] {
+  const out: ReportPeriod[] = [];
+  for (const m of machines) {
+    const figures = stored.figures.get(m.id);
+    if (!figures) continue;
+    for (const [reasonId, f] of Object.entries(figures)) {
+      const type = stored.types.get(reasonId) ?? null;
+      const parts: Array<[boolean, number, number]> = [
+        [true, f.plannedMs, f.planned],
+        [false, f.unplannedMs, f.unplanned],
+      ];
+      for (const [planned, duration, count] of parts) {
+        if (duration <= 0) continue;
+        const period: ReportPeriod = {
+          ...range,
+          duration,
+          count,
+          machineId: m.id,
+          machine: m.name,
+          reasonId,
+          reason: type?.name ?? (reasonId === NO_DATA_REASON ? NO_DATA_REASON_NAME : UNCATEGORIZED),
+          message: null,
+          planned: type ? planned : null,
+          annotationType: type && {
+            id: type.id,
+            name: type.name,
+            color: type.color,
+            plannedBehavior: type.plannedBehavior,
+            plannedLimitMs: type.plannedLimitMs,
+          },
+        };
+        if (shown(period, q, hidden)) out.push(period);
+      }
+    }
+  }
+  return out;
+}
 
 /**
  * True when none of the machines has an ACTIVE state row beginning in [from, to): then loadDowntimeFacts over a
@@ -167,7 +233,23 @@ async function computeDowntimeReport(
   checkReportRange(calendar, range, limit ?? undefined);
   const machines = await reportMachines(ctx.scope, q);
   const until = Math.min(q.end, ctx.now);
-  const ids = machines.map((m) => m.id);
+  const shiftIds = q.shifts?.length ? q.shifts : null;
+  const unknownShift = shiftIds?.find((id) => !calendar.shifts.some((s) => s.id === id));
+  if (unknownShift !== undefined) throw notFound('Shift');
+  // Decision 1193: the figures alone (no list, no job-run clip) of the machines whose stored rows answer them
+  // exactly; the other machines' from their states, below.
+  const stored =
+    list || q.onlyScheduled
+      ? null
+      : await storedDowntimeFigures(
+          ctx,
+          calendar,
+          machines.map((m) => m.id),
+          { start: q.start, until },
+          shiftIds,
+        );
+  const fromStates = stored ? machines.filter((m) => !stored.figures.has(m.id)) : machines;
+  const ids = fromStates.map((m) => m.id);
   // Every machine's state rows, annotations and reasons in a fixed number of queries (decision 1147): what
   // splits their downtime into periods, and what their No data up to now is judged on: read once, also for a
   // range reaching past now, unless a run begins between now and its end (decision 1160).
@@ -189,9 +271,6 @@ async function computeDowntimeReport(
     ),
     companySettings(ctx.scope),
   ]);
-  const shiftIds = q.shifts?.length ? q.shifts : null;
-  const unknownShift = shiftIds?.find((id) => !calendar.shifts.some((s) => s.id === id));
-  if (unknownShift !== undefined) throw notFound('Shift');
   const shiftSpans: TimeSpan[] | null = shiftIds
     ? shiftOccurrences(
         calendar,
@@ -203,11 +282,11 @@ async function computeDowntimeReport(
 
   const scheduledRuns = groupBy(runs, (r) => r.machineId);
   const noDataOf = new Map<string, TimeSpan[]>();
-  for (const m of machines) {
+  for (const m of fromStates) {
     const source = sources.get(m.id);
     noDataOf.set(m.id, source ? noDataSpans(source, q.start, until) : []);
   }
-  const itemsOf = await downtimeItemsOfMachines(ctx, machines, {
+  const itemsOf = await downtimeItemsOfMachines(ctx, fromStates, {
     start: q.start,
     end: q.end,
     pinToBounds: true,
@@ -216,7 +295,7 @@ async function computeDowntimeReport(
     ...(pieces ? { pieces } : {}),
   });
   const periods: ReportPeriod[] = [];
-  for (const m of machines) {
+  for (const m of fromStates) {
     const noData = noDataOf.get(m.id)!;
     const items = itemsOf.get(m.id)!;
     const scheduled = (scheduledRuns.get(m.id) ?? []).map((r) => ({
@@ -230,20 +309,13 @@ async function computeDowntimeReport(
       if (q.onlyScheduled) spans = intersectSpans(spans, scheduled);
       const duration = spansMs(spans);
       if (duration <= 0) return;
-      if (row.annotationType && hidden.has(row.annotationType.id)) return;
-      if (!matchesReason(row, q.categoryId)) return;
       const period: ReportPeriod = {
         start: spans[0]!.start,
         end: spans[spans.length - 1]!.end,
         duration,
         ...row,
       };
-      const kind = kindOf(period);
-      if (kind === 'planned' && !q.showPlanned) return;
-      if (kind === 'unplanned' && !q.showUnplanned) return;
-      if (kind === 'uncategorized' && !q.showUncategorized) return;
-      if (kind === 'nodata' && q.showNoData === false) return;
-      periods.push(period);
+      if (shown(period, q, hidden)) periods.push(period);
     };
     for (const it of items) {
       // The list's No data pieces (decision 1060) are the spans listed below, clipped like every row.
@@ -274,6 +346,7 @@ async function computeDowntimeReport(
       });
   }
   periods.sort((a, b) => a.start - b.start || a.machine.localeCompare(b.machine));
+  if (stored) periods.push(...storedPeriods(stored, machines, { start: q.start, end: until }, q, hidden));
   const activities = settings.activitiesEnabled;
   if (activities && list)
     await addActivities(
@@ -303,7 +376,7 @@ async function computeDowntimeReport(
       minutes: formatDowntimeMinutes(t.duration),
     })),
     summary: {
-      count: periods.length,
+      count: periods.reduce((n, p) => n + (p.count ?? 1), 0),
       duration,
       minutes: formatDowntimeMinutes(duration),
       plannedDuration: sums.planned,

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { encodeDowntimeFigures, NO_DATA_REASON } from '@takt/domain';
+import { DIALECTS } from '@takt/db/testing';
+import { historyChanged, loadCalendar } from '@takt/db/rollups';
+import type { CompanyScope } from '@takt/db';
+import type { ApiHarness } from '../testing/app';
+import { aCompany } from '../testing/builders';
+import { HOUR, MIN } from '../testing/downtime-builders';
+import { aDowntimePlant, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
+import { apiPerTest } from '../testing/report-plant';
+import { useSharedAnswers } from '../services/report-shared';
+import { storedDowntimeFigures } from '../services/report-downtime-stored';
+import type { ServiceCtx } from '../services/context';
+
+// Decision 1193: the downtime report's figures (its JSON without the list) read from the figures stored with the
+// rollup rows over the range's whole buckets and computed from the states over its edges. The oracle is the same
+// call with detail=true, which lists every period and so computes everything from the states: the figures (Pareto,
+// summary, byMachine, every count and duration, and their order) must be equal, on both dialects.
+
+const T0 = PLANT_T0;
+
+/** A manager's service context in the scope's company at NOW. */
+const ctxOf = (scope: CompanyScope): ServiceCtx =>
+  ({
+    scope,
+    at: NOW,
+    now: NOW,
+    caller: { kind: 'user', user: { role: 'manager', isRoot: false } },
+  }) as unknown as ServiceCtx;
+const NOW = PLANT_NOW;
+
+interface Answer {
+  data: unknown[];
+  summary: unknown;
+  byMachine: unknown[];
+}
+
+async function answer(h: ApiHarness, cookie: string, query: string): Promise<Answer> {
+  // The rows are changed behind the API's back below: no answer given again (decision 1148).
+  useSharedAnswers(h.t.db, true);
+  const res = await h.get(`/api/reports/downtime?${query}`, cookie);
+  expect(res.status, await res.clone().text()).toBe(200);
+  const { data, summary, byMachine } = (await res.json()) as Answer;
+  return { data, summary, byMachine };
+}
+
+/** The figures read from the stored rows and those computed from the states, for one query. */
+const bothWays = async (h: ApiHarness, cookie: string, query: string) => ({
+  stored: await answer(h, cookie, query),
+  states: await answer(h, cookie, `${query}&detail=true`),
+});
+
+describe.each(DIALECTS)('the downtime report reads its stored figures on %s (decision 1193)', (dialect) => {
+  const api = apiPerTest(dialect, NOW);
+
+  it('ranges with mid-hour edges, past now and over the week boundary, in every shift selection', async () => {
+    const { h } = api;
+    const { tenant, monday, ids } = await aDowntimePlant(h);
+    const calendar = await loadCalendar(h.t.db, tenant.company.id);
+    const { cookie, shiftIds } = tenant;
+    const ranges = [
+      { start: T0, end: NOW },
+      { start: T0 + 7 * HOUR + 13 * MIN, end: NOW - 2 * HOUR - 47 * MIN },
+      { start: monday - 2 * HOUR - 30 * MIN, end: monday + HOUR + 10 * MIN + 17_000 },
+      { start: T0 + 30 * HOUR + 1, end: monday + 59 * MIN },
+      { start: NOW - 20 * HOUR - 5 * MIN, end: NOW + 5 * HOUR },
+      { start: T0 + 26 * HOUR + 20 * MIN, end: T0 + 26 * HOUR + 50 * MIN },
+    ];
+    const selections: Array<readonly string[]> = [[], [shiftIds[0]!], [shiftIds[1]!], shiftIds];
+    for (const range of ranges)
+      for (const sel of selections) {
+        const query = `start=${range.start}&end=${range.end}${sel.length ? `&shifts=${sel.join(',')}` : ''}`;
+        const { stored, states } = await bothWays(h, cookie, query);
+        expect(stored, query).toEqual(states);
+        const served = await storedDowntimeFigures(
+          ctxOf(tenant.scope),
+          calendar,
+          ids,
+          { start: range.start, until: Math.min(range.end, NOW) },
+          sel.length ? sel : null,
+        );
+        // Every machine's whole buckets from its stored rows (none in a range without one).
+        expect(served.figures.size, query).toBe(range.end - range.start > HOUR ? ids.length : 0);
+      }
+    // The filters apply to the stored figures as to the periods.
+    for (const filter of [
+      'showPlanned=false',
+      'showUncategorized=false&showNoData=false',
+      `categoryId=${NO_DATA_REASON}`,
+    ]) {
+      const query = `start=${T0 + 7 * HOUR + 13 * MIN}&end=${NOW - 2 * HOUR - 47 * MIN}&${filter}`;
+      const { stored, states } = await bothWays(h, cookie, query);
+      expect(stored, query).toEqual(states);
+    }
+  });
+
+  it("reads the stored rows, not another company's, and leaves a dirty or null-figure machine to the states", async () => {
+    const { h } = api;
+    const { tenant, ids } = await aDowntimePlant(h);
+    const { cookie, company } = tenant;
+    const m1 = ids[0]!;
+    // Friday 02:20 to 09:10 Chicago: hourly rows from 03:00 to 09:00, edges before and after.
+    const query = `start=${T0 + 26 * HOUR + 20 * MIN}&end=${T0 + 33 * HOUR + 10 * MIN}`;
+    const at = T0 + 28 * HOUR;
+    const wrong = encodeDowntimeFigures({
+      byReason: { [NO_DATA_REASON]: { plannedMs: 0, unplannedMs: 1234, planned: 0, unplanned: 1 } },
+      inProgress: [],
+    });
+    const before = await bothWays(h, cookie, query);
+    expect(before.stored).toEqual(before.states);
+
+    // Another company's row under the same machine id and hour (decision 1130: another machine) is not read.
+    const other = await aCompany(h.t.db);
+    const row = await h.t.db
+      .selectFrom('rollups')
+      .selectAll()
+      .where('company_id', '=', company.id)
+      .where('machine_id', '=', m1)
+      .where('start_at', '=', at)
+      .executeTakeFirstOrThrow();
+    await h.t.db
+      .insertInto('rollups')
+      .values({ ...row, company_id: other.id, downtime: wrong })
+      .execute();
+    expect((await bothWays(h, cookie, query)).stored).toEqual(before.states);
+
+    // The stored row is what the report reads: a wrong figure in it shows.
+    const setDowntime = (downtime: string | null) =>
+      h.t.db
+        .updateTable('rollups')
+        .set({ downtime })
+        .where('company_id', '=', company.id)
+        .where('machine_id', '=', m1)
+        .where('start_at', '=', at)
+        .execute();
+    await setDowntime(wrong);
+    expect((await bothWays(h, cookie, query)).stored).not.toEqual(before.states);
+
+    // A dirty mark before that row: the machine's rows hold only up to the mark, the rest from the states.
+    await historyChanged(tenant.scope, m1, at - 30 * MIN);
+    const dirty = await bothWays(h, cookie, query);
+    expect(dirty.stored).toEqual(dirty.states);
+    expect(dirty.stored).toEqual(before.states);
+    await h.t.db.deleteFrom('rollup_dirty').where('machine_id', '=', m1).execute();
+    expect((await bothWays(h, cookie, query)).stored).not.toEqual(before.states);
+
+    // A row stored without figures (before migration 0067's recompute): that machine from the states.
+    await setDowntime(null);
+    expect((await bothWays(h, cookie, query)).stored).toEqual(before.states);
+  });
+});

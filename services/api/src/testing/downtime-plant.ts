@@ -1,0 +1,83 @@
+import { companyWeekRange } from '@takt/domain';
+import type { CompanyClock } from '@takt/domain';
+import { loadCalendar } from '@takt/db/rollups';
+import type { ApiHarness } from './app';
+import { aDowntimeReason, anAnnotation, HOUR, MIN } from './downtime-builders';
+import { aMachineWithFacts, aReportTenant, generatedFacts, recomputeMarked } from './report-plant';
+
+// The downtime figures' plant (decisions 1188, 1193): 3 machines × 5.5 days over a week boundary, shifts Day and
+// Night, three reasons of each planned behaviour, splits without a reason, open annotations and No data, its
+// rollups (and their downtime figures) written by the recompute.
+
+/** Thursday 2025-11-13 00:00 in America/Chicago (UTC-6): the plant runs over a week boundary to Tuesday noon. */
+export const PLANT_T0 = Date.parse('2025-11-13T06:00:00Z');
+export const PLANT_NOW = PLANT_T0 + 5 * 24 * HOUR + 12 * HOUR;
+const SHIFTS = [
+  ['Day', 360, 840],
+  ['Night', 1320, 1800],
+] as const;
+
+export async function aDowntimePlant(h: ApiHarness) {
+  const T0 = PLANT_T0;
+  const NOW = PLANT_NOW;
+  const tenant = await aReportTenant(h, SHIFTS);
+  const { company } = tenant;
+  const planned = await aDowntimeReason(h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
+  const tooling = await aDowntimeReason(h.t.db, company, { name: 'Tooling' });
+  const limited = await aDowntimeReason(h.t.db, company, {
+    name: 'Meeting',
+    plannedBehavior: 'plannedWithLimit',
+    plannedLimitMs: 40 * MIN,
+  });
+  const reasons = [planned, tooling, limited];
+  const clock = (await loadCalendar(h.t.db, company.id)) as CompanyClock;
+  const monday = companyWeekRange(clock, NOW).start as number;
+  const ids: string[] = [];
+  for (const [k, name] of ['M1', 'M2', 'M3'].entries()) {
+    const facts = generatedFacts({
+      t0: T0,
+      now: NOW,
+      cuts: 90,
+      cycles: 1,
+      corrections: 1,
+      states: ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT', 'UNAVAILABLE', 'INACTIVE'],
+      seed: 4242 + k,
+    });
+    // M1: a long stop without data over the week boundary (Monday 00:00 Chicago), from 23:00 in Sunday's Night
+    // shift to Monday 07:00.
+    const long = { start: monday - HOUR, end: monday + 7 * HOUR };
+    const cuts =
+      k === 0
+        ? [...facts.cuts.filter((t) => t < long.start || t > long.end), long.start, long.end]
+        : [...facts.cuts];
+    cuts.sort((a, b) => a - b);
+    const states = [
+      ...facts.states.slice(0, 2),
+      ...cuts.map((t, i) =>
+        t === long.start && k === 0
+          ? 'UNAVAILABLE'
+          : t === long.end && k === 0
+            ? 'ACTIVE'
+            : facts.states[i + 2]!,
+      ),
+    ];
+    const m = await aMachineWithFacts(h, company, name, T0, { ...facts, cuts, states });
+    ids.push(m.id);
+    // Every third stop categorized (some annotations reach over two stops, one open), one a split without a reason.
+    for (const [i, d] of m.downtime.entries()) {
+      if (i % 3 !== 0) continue;
+      const end = i % 9 === 0 ? null : i % 6 === 0 ? (m.downtime[i + 1]?.end ?? d.end) : d.end;
+      // None over M1's long stop: it stays No data until a test annotates it.
+      if (k === 0 && d.start < long.end && (end ?? d.end) > long.start) continue;
+      await anAnnotation(h.t.db, company, {
+        machineId: m.id,
+        start: d.start + (i % 2) * MIN,
+        end,
+        typeId: i % 15 === 0 ? null : reasons[i % reasons.length]!.id,
+      });
+    }
+  }
+  await tenant.recompute(ids, { from: T0, to: NOW, now: NOW });
+  await recomputeMarked(h.t.db, NOW);
+  return { tenant, ids, clock, monday, reasons: { planned, tooling, limited } };
+}
