@@ -29,7 +29,7 @@ describe.each(DIALECTS)("a node's database handles on %s", (dialect) => {
     await t.cleanup();
   });
 
-  it('answers a report while the ingest holds every connection of its own pool (PostgreSQL)', async () => {
+  it('answers a report while the ingest holds every connection of its own pool (SQLite: one handle for both)', async () => {
     const { company, cookie } = await h.tenant();
     await aMachine(h.t.db, company, { name: 'M1' });
     const path = `/api/reports/downtime?start=${h.clock.now - DAY}&end=${h.clock.now}`;
