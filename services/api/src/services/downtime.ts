@@ -91,6 +91,19 @@ export function matchesDowntimeCategory(
   return type?.id === categoryId;
 }
 
+/** A period's annotation type as the downtime list and report give it (null: uncategorized or No data). */
+export function typeOfItem(type: AnnotationType | null): DowntimeItem['annotationType'] {
+  return type
+    ? {
+        id: type.id,
+        name: type.name,
+        color: type.color,
+        plannedBehavior: type.plannedBehavior,
+        plannedLimitMs: type.plannedLimitMs,
+      }
+    : null;
+}
+
 export interface DowntimeQuery {
   machineId: string;
   /** Default: 24 hours before ctx.now. */
@@ -277,13 +290,7 @@ function itemsOfPieces(
           color: p.setup ? null : (type?.color ?? null),
           message: p.annotation?.message ?? null,
           planned,
-          annotationType: type && {
-            id: type.id,
-            name: type.name,
-            color: type.color,
-            plannedBehavior: type.plannedBehavior,
-            plannedLimitMs: type.plannedLimitMs,
-          },
+          annotationType: typeOfItem(type),
           count: 1,
           setup: p.setup,
           selected: false,

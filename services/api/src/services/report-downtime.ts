@@ -20,7 +20,7 @@ import { activitiesOf, hiddenReasonIds, reportMachines, runsOverlapping } from '
 import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
-import { downtimeItemsOfMachines, matchesDowntimeCategory, piecesOfFacts } from './downtime';
+import { downtimeItemsOfMachines, matchesDowntimeCategory, piecesOfFacts, typeOfItem } from './downtime';
 import { groupBy } from './report-facts';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
@@ -179,13 +179,7 @@ function storedPeriods(
           reason: type?.name ?? (reasonId === NO_DATA_REASON ? NO_DATA_REASON_NAME : UNCATEGORIZED),
           message: null,
           planned: type ? planned : null,
-          annotationType: type && {
-            id: type.id,
-            name: type.name,
-            color: type.color,
-            plannedBehavior: type.plannedBehavior,
-            plannedLimitMs: type.plannedLimitMs,
-          },
+          annotationType: typeOfItem(type),
         };
         if (shown(period, q, hidden)) out.push(period);
       }
