@@ -183,30 +183,42 @@ const micros = () => Number(process.hrtime.bigint() / 1000n);
     const text = (typeof first === 'string' ? first : (first?.text ?? '')).trimStart().toLowerCase();
     const t = performance.now();
     let tx = open.get(this);
-    if (text === 'begin')
-      open.set(this, (tx = { t0: t, us: micros(), kind: null, answered: null, node: 0, gap: 0 }));
-    else if (tx) {
-      if (tx.answered !== null) {
-        const gap = t - tx.answered;
-        tx.node += gap;
-        tx.gap = Math.max(tx.gap, gap);
-      }
+    // Decision 1199: a batch's begin and commit may go in one message with its statements.
+    const begins = text === 'begin' || text.startsWith('begin;');
+    if (begins) open.set(this, (tx = { t0: t, us: micros(), kind: null, answered: null, node: 0, gap: 0 }));
+    else if (tx && tx.answered !== null) {
+      const gap = t - tx.answered;
+      tx.node += gap;
+      tx.gap = Math.max(tx.gap, gap);
+    }
+    const body = begins ? text.replace(/^begin;\s*/, '') : text;
+    if (tx && body !== '')
       tx.kind ??=
-        text.startsWith('set local jit') || text.startsWith('select source_id, epoch from source_leases')
+        body.startsWith('set local jit') ||
+        body.startsWith('copy "observation_rows"') ||
+        body.startsWith('select source_id, epoch from source_leases')
           ? 'batch'
-          : /rollup/.test(text)
+          : /rollup/.test(body)
             ? 'rollup'
             : 'other';
-      if (text === 'commit' || text === 'rollback') {
-        open.delete(this);
-        const window: [number, number] = [tx.us, micros()];
-        txs.push({ kind: tx.kind, ms: t - tx.t0, nodeMs: tx.node, longestGapMs: tx.gap, window });
-        if (process.env.TAKT_BENCH_TX_WINDOWS) windows.push({ kind: tx.kind, window });
-        tx = undefined;
-      }
-    }
+    // A transaction ends when its commit (or rollback) is answered.
+    const ending = tx && (/(^|;\s*)commit$/.test(text) || text === 'rollback') ? tx : undefined;
+    if (ending) open.delete(this);
+    const end = () => {
+      if (!ending) return;
+      const window: [number, number] = [ending.us, micros()];
+      txs.push({
+        kind: ending.kind ?? 'other',
+        ms: performance.now() - ending.t0,
+        nodeMs: ending.node,
+        longestGapMs: ending.gap,
+        window,
+      });
+      if (process.env.TAKT_BENCH_TX_WINDOWS) windows.push({ kind: ending.kind ?? 'other', window });
+    };
     const answered = () => {
       if (tx) tx.answered = performance.now();
+      end();
     };
     if (tx) tx.answered = null;
     const out = query.apply(this, args) as { then?: unknown; once?: unknown };

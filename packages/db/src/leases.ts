@@ -252,6 +252,41 @@ export function fenceStatement(
     and expires_at > ${dbNowMs} for key share`.compile(db);
 }
 
+/** The text a failed fence (`failingFenceStatement`) puts in its error, before the lost source ids. */
+const FENCE_FAILED = 'takt lease lost: ';
+
+/**
+ * A batch's fence as a statement that fails the transaction itself (decision 1199), so it can go in one message with
+ * the batch's other statements and its commit: it locks the leases of `held` still this node's and unexpired by the
+ * same epoch FOR KEY SHARE (as fenceStatement), and when any is not, it raises an error naming them (a text that is
+ * no integer, cast to one). `leasesLostIn` reads them from the error. `held` is not empty.
+ */
+export function failingFenceStatement(
+  db: Executor,
+  nodeId: string,
+  held: readonly HeldLease[],
+): CompiledQuery {
+  const ids = pgArray(held.map((h) => h.sourceId));
+  const epochs = pgArray(held.map((h) => h.epoch));
+  // The leases' subquery is read whole whatever the join's plan (its rows are locked as they are read): the wanted
+  // ones are the outer side.
+  return sql`select (${FENCE_FAILED} || string_agg(w.source_id, ','))::int as lost
+    from unnest(${ids}::text[], ${epochs}::bigint[]) as w(source_id, epoch)
+    left join (select source_id, epoch from source_leases where node_id = ${nodeId}
+      and source_id = any(${ids}::text[]) and expires_at > ${dbNowMs} for key share) as h
+    on h.source_id = w.source_id and h.epoch = w.epoch
+    where h.source_id is null`.compile(db);
+}
+
+/** The source ids a failed `failingFenceStatement` named in its error; null for any other error. */
+export function leasesLostIn(err: unknown): string[] | null {
+  const message = err instanceof Error ? err.message : '';
+  const at = message.indexOf(FENCE_FAILED);
+  if (at < 0) return null;
+  const end = message.indexOf('"', at);
+  return message.slice(at + FENCE_FAILED.length, end < 0 ? undefined : end).split(',');
+}
+
 /** Of `held`, the leases fenceStatement's answer found still this node's, by the same epoch. */
 export function fencedLeases(
   held: readonly HeldLease[],

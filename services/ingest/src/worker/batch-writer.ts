@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '@takt/db';
-import { clearSetupMarkStatement, runStatements } from '@takt/db';
+import { clearSetupMarkStatement } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
 import type { DispatchHook, DispatchSetting } from './auto-dispatch';
 import { dispatchValues } from './auto-dispatch';
+import type { BatchFence } from './leases';
 import { LeaseLostError } from './leases';
 import type { Link, LinkMap, ObservationSink } from './link';
 import { liveChanged } from './live-row';
@@ -49,10 +50,10 @@ export interface BatchWriterOptions {
   onSetAside?: (machineId: string) => void;
   /**
    * Several nodes (decision 0970): made before each batch's transaction with the machines the batch writes for (its
-   * statement built then, decision 1177), and run first in it; throws when one of their leases is no longer this
-   * node's (the batch is then kept and retried).
+   * statement built then, decision 1177), and run first in it (decision 1199); throws, or its statement fails the
+   * transaction, when one of their leases is no longer this node's (the batch is then kept and retried).
    */
-  fence?: (machineIds: ReadonlySet<string>) => (trx: Kysely<Database>) => Promise<void>;
+  fence?: (machineIds: ReadonlySet<string>) => BatchFence;
   /**
    * Several nodes: whether this node still derives the machine. What waits for a machine it gave up (a lost
    * lease) is dropped before each batch: the next holder receives and derives it itself.
@@ -431,20 +432,15 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     for (const l of dirty) l.liveDirty = false;
     this.times.taken = this.options.now();
     const plan = this.derivedMemory.plan(derived.map((d) => ({ write: d.write, owner: d.link.pipeline })));
+    let fence: BatchFence | undefined;
     try {
       // Built before the transaction, as the batch's statements are (decision 1177).
-      const fenced = this.options.fence?.(machines);
-      const clears = setupDone.map((m) => clearSetupMarkStatement(db, m));
-      await writeBatch(
-        db,
-        batch,
-        async (trx) => {
-          if (fenced) await fenced(trx);
-          await runStatements(trx, clears);
-        },
-        plan.skip,
-      );
-    } catch (err) {
+      fence = this.options.fence?.(machines);
+      const lead = setupDone.map((m) => clearSetupMarkStatement(db, m));
+      if (fence?.statement) lead.unshift(fence.statement);
+      await writeBatch(db, batch, lead, plan.skip);
+    } catch (thrown) {
+      const err = fence ? fence.lost(thrown) : thrown;
       // It may have committed unseen (a lost connection at the commit): its machines are written whole next time.
       this.derivedMemory.forget(machines);
       // Keep everything for the next attempt: nothing received from an adapter is dropped on a transient

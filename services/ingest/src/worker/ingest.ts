@@ -35,7 +35,8 @@ export interface IngestOptions {
   flushIntervalMs?: number;
   /**
    * A line arriving starts a batch once the running one ended and at least this long after the last one began, instead
-   * of waiting for the flush timer (decision 1163: measured, not yet on by default). Default off (null).
+   * of waiting for the flush timer (decision 1163). Default off (null) here; the node (services/api main.ts) sets it
+   * (decision 1199).
    */
   arrivalGapMs?: number | null;
   /**
@@ -204,21 +205,22 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       ? {
           owns: owned,
           fence: (machineIds: ReadonlySet<string>) => {
-            const fenced = keeper.fenceOf(
-              [...machineIds].flatMap((m) => links.ofMachine(m).map((l) => l.source.sourceId)),
-            );
-            return async (trx: Kysely<Database>) => {
-              const unheld = [...machineIds].filter((m) => !owned(m));
-              try {
-                // A machine whose link is gone (its lease lost while the batch was built) has nothing to fence by.
-                if (unheld.length > 0) throw new LeaseLostError(unheld);
-                await fenced(trx);
-              } catch (err) {
-                // Learn now which leases are gone, rather than at the next renewal.
-                if (err instanceof LeaseLostError) void keeper.renew();
-                throw err;
-              }
+            // Learn now which leases are gone, rather than at the next renewal.
+            const lost = (err: unknown) => {
+              if (err instanceof LeaseLostError) void keeper.renew();
+              return err;
             };
+            // A machine whose link is gone (its lease lost while the batch was built) has nothing to fence by.
+            const unheld = [...machineIds].filter((m) => !owned(m));
+            if (unheld.length > 0) throw lost(new LeaseLostError(unheld));
+            try {
+              const fence = keeper.fenceOf(
+                [...machineIds].flatMap((m) => links.ofMachine(m).map((l) => l.source.sourceId)),
+              );
+              return { statement: fence.statement, lost: (err: unknown) => lost(fence.lost(err)) };
+            } catch (err) {
+              throw lost(err);
+            }
           },
         }
       : {}),

@@ -22,7 +22,8 @@ import type { TestDb } from '@takt/db/testing';
 import { createShdrSource } from '../../../api/src/repositories/machine-sources';
 import { aCompany, aMachine } from '../../../api/src/testing/builders';
 import { sleep } from '../testing/test-support';
-import { LeaseKeeper } from './leases';
+import { LeaseKeeper, LeaseLostError } from './leases';
+import { writeBatch } from './store';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
 
 const TTL = 10_000;
@@ -215,6 +216,57 @@ describe('ingest leases on PostgreSQL', () => {
     expect(await reserveLeases(t.db, 'gone', 4)).toEqual([kept[0]!.sourceId]);
     await offerLeases(t.db, 'a', kept.slice(0, 1), kept, TTL);
     expect(await reserveLeases(t.db, 'b', 4)).toEqual([kept[0]!.sourceId]);
+  });
+
+  // Decision 1199: the fence is a statement in the batch's one message, failing the transaction itself: a batch
+  // under a lease another node claimed meanwhile stores nothing (its leading COPY included) and fails with a
+  // LeaseLostError naming the source, while a batch under a lease still held is stored.
+  it("fails a batch whose lease another node claimed, from inside the batch's message, and stores none of it", async () => {
+    const keeper = new LeaseKeeper(
+      t.db,
+      { nodeId: 'a', ttlMs: TTL },
+      () => {},
+      () => {},
+    );
+    await keeper.renew();
+    await keeper.balance(sources.length);
+    const [source, other] = [sources[0]!, sources[1]!];
+    expect(keeper.holds(source) && keeper.holds(other)).toBe(true);
+    const rows = (machineId: string, from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        company_id: companyId,
+        machine_id: machineId,
+        ts: from + i,
+        key: 'program',
+        value: `P${from + i}`,
+      }));
+    const batch = async (source: string, machineId: string, from: number, n: number) => {
+      const fence = keeper.fenceOf([source]);
+      try {
+        await writeBatch(t.db, { observations: rows(machineId, from, n), derived: [], live: [], stats: [] }, [
+          fence.statement!,
+        ]);
+      } catch (err) {
+        throw fence.lost(err);
+      }
+    };
+    const stored = async (machineId: string) =>
+      (await t.db.selectFrom('observations').select('ts').where('machine_id', '=', machineId).execute())
+        .length;
+    // The first batches make and read the machines' ids; then they are known and a batch is one message (70 rows:
+    // a COPY before it).
+    for (let i = 0; i < 3; i++) await batch(source, machines[0]!, 1000 * i, 5);
+    await batch(source, machines[0]!, 5000, 70);
+    expect(await stored(machines[0]!)).toBe(85);
+    await t.db.updateTable('source_leases').set({ expires_at: 0 }).where('source_id', '=', source).execute();
+    expect(await claimLeases(t.db, 'b', [], 1, TTL)).toHaveLength(1);
+    const failed = await batch(source, machines[0]!, 9000, 70).catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(LeaseLostError);
+    expect((failed as LeaseLostError).sourceIds).toEqual([source]);
+    expect(await stored(machines[0]!)).toBe(85);
+    // The connection is left usable, outside any transaction; a batch under a lease still held is stored.
+    for (let i = 0; i < 4; i++) await batch(other, machines[1]!, 1000 * i, 70);
+    expect(await stored(machines[1]!)).toBe(280);
   });
 
   it('gives each dirty rollup mark to one worker, and frees a mark renewed while it was claimed', async () => {

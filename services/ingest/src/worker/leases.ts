@@ -1,15 +1,15 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database, HeldLease } from '@takt/db';
 import {
   beatNode,
   claimHandedLeases,
   claimLeases,
-  fenceStatement,
-  fencedLeases,
+  failingFenceStatement,
   forgetNode,
   handOverLease,
+  leasesLostIn,
   liveNodeCount,
   markSuccessorReady,
   offerLeases,
@@ -45,6 +45,14 @@ export interface BalancePlan {
   reserved: string[];
   /** Of the sources this node listens to ahead of a hand-over, those whose reservation still stands. */
   standing: Set<string>;
+}
+
+/** A batch's lease fence (LeaseKeeper.fenceOf). */
+export interface BatchFence {
+  /** Fails the batch's transaction when a lease is lost; null when the batch writes under none. */
+  statement: CompiledQuery | null;
+  /** The error a batch failed with, a LeaseLostError when its fence failed it. */
+  lost: (err: unknown) => unknown;
 }
 
 /** Thrown inside a batch's transaction when a lease it writes under is no longer this node's. */
@@ -229,18 +237,23 @@ export class LeaseKeeper {
   }
 
   /**
-   * A batch's fence, its statement built now, before the transaction (decision 1177). Run inside the batch's
-   * transaction: throws LeaseLostError unless every lease of `sourceIds` (by the epoch held now) is still this
-   * node's, and keeps them so until the transaction ends (FOR KEY SHARE: claims wait, renewals do not).
+   * A batch's fence, built now, before the transaction (decision 1177): throws LeaseLostError at once for a source of
+   * `sourceIds` whose lease this node no longer holds; else its statement, run in the batch's transaction (in one
+   * message with the batch's statements, decision 1199), fails the transaction unless every lease (by the epoch held
+   * now) is still this node's, and keeps them so until the transaction ends (FOR KEY SHARE: claims wait, renewals do
+   * not). `lost` turns the error of a batch the fence failed into a LeaseLostError.
    */
-  fenceOf(sourceIds: Iterable<string>): (trx: Kysely<Database>) => Promise<void> {
+  fenceOf(sourceIds: Iterable<string>): BatchFence {
     const wanted = [...new Set(sourceIds)];
+    const unheld = wanted.filter((id) => !this.held.has(id));
+    if (unheld.length > 0) throw new LeaseLostError(unheld);
     const leases = this.leases(wanted);
-    const query = leases.length > 0 ? fenceStatement(this.db, this.nodeId, leases) : null;
-    return async (trx) => {
-      const valid = query ? fencedLeases(leases, (await trx.executeQuery(query)).rows) : new Set<string>();
-      const lost = wanted.filter((id) => !valid.has(id));
-      if (lost.length > 0) throw new LeaseLostError(lost);
+    return {
+      statement: leases.length > 0 ? failingFenceStatement(this.db, this.nodeId, leases) : null,
+      lost: (err) => {
+        const ids = leasesLostIn(err);
+        return ids ? new LeaseLostError(ids) : err;
+      },
     };
   }
 

@@ -95,6 +95,9 @@ async function runJoined(trx: Kysely<Database>, steps: readonly Step[]): Promise
 }
 
 const JIT_OFF = CompiledQuery.raw('set local jit = off');
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 /**
  * Write one batch in one transaction: observations, the derived records that changed, the live rows and the
@@ -105,22 +108,45 @@ const JIT_OFF = CompiledQuery.raw('set local jit = off');
 export async function writeBatch(
   db: Kysely<Database>,
   batch: IngestBatch,
-  /** Runs first in the transaction; throwing stores nothing (several nodes: the lease check, decision 0970). */
-  fence?: (trx: Kysely<Database>) => Promise<void>,
+  /**
+   * Run first in the transaction, before the batch's own statements (after its leading COPY on PostgreSQL): a
+   * statement that fails stores nothing (several nodes: the lease fence, decision 1199; the setup marks cleared).
+   */
+  lead: readonly CompiledQuery[] = [],
   /** What this writer knows it stored unchanged (decision 1169). */
   skip?: DerivedSkip,
 ): Promise<void> {
   const numbered = numberedPlaceholders(db);
   const steps = batchSteps(db, numbered, batch, skip);
-  await db.transaction().execute(async (trx) => {
-    if (fence) await fence(trx);
-    if (!numbered) return runSteps(trx, steps);
-    // PostgreSQL compiles a statement it guesses to be large (a batch's statements over a thousand machines) to
-    // machine code first, which took longer than running it: never for a batch's small writes (decision 1122). Set
-    // after the COPYs that lead (they plan nothing), so it goes in one message with the statements after them.
-    const lead = steps.findIndex((s) => typeof s === 'function' || joinable(s));
-    const at = lead < 0 ? steps.length : lead;
-    await runJoined(trx, [...steps.slice(0, at), JIT_OFF, ...steps.slice(at)]);
+  if (!numbered) {
+    await db.transaction().execute(async (trx) => {
+      await runStatements(trx, lead);
+      await runSteps(trx, steps);
+    });
+    return;
+  }
+  // PostgreSQL compiles a statement it guesses to be large (a batch's statements over a thousand machines) to
+  // machine code first, which took longer than running it: never for a batch's small writes (decision 1122). Set
+  // after the COPYs that lead (they plan nothing), so it goes in one message with the statements after them. The
+  // transaction's begin and commit go in the messages too (decision 1199): a batch without a COPY or a read is one
+  // round trip, one with a COPY three (begin, the COPY's two, the rest and the commit). A failed statement stops
+  // the message before its commit; the transaction is then rolled back here.
+  const at = steps.findIndex((s) => typeof s === 'function' || joinable(s));
+  const copies = at < 0 ? steps : steps.slice(0, at);
+  const rest = at < 0 ? [] : steps.slice(at);
+  // A step that reads first (a new machine's or key's ids) keeps the ids it makes as the transaction's until a later
+  // one sees them (observation-ids.ts): it runs in a transaction of Kysely's (a machine's first batches only).
+  if (steps.some((s) => typeof s === 'function')) {
+    await db.transaction().execute((trx) => runJoined(trx, [...copies, JIT_OFF, ...lead, ...rest]));
+    return;
+  }
+  await db.connection().execute(async (conn) => {
+    try {
+      await runJoined(conn, [BEGIN, ...copies, JIT_OFF, ...lead, ...rest, COMMIT]);
+    } catch (err) {
+      await conn.executeQuery(ROLLBACK).catch(() => {});
+      throw err;
+    }
   });
 }
 
