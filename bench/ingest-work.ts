@@ -191,7 +191,7 @@ const micros = () => Number(process.hrtime.bigint() / 1000n);
       tx.node += gap;
       tx.gap = Math.max(tx.gap, gap);
     }
-    const body = begins ? text.replace(/^begin;\s*/, '') : text;
+    const body = text === 'begin' ? '' : begins ? text.replace(/^begin;\s*/, '') : text;
     if (tx && body !== '')
       tx.kind ??=
         body.startsWith('set local jit') ||
