@@ -44,7 +44,7 @@ import { loopbackAdapter } from './support/loopback-adapter';
 import type { LoopbackAdapter } from './support/loopback-adapter';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
-import { reportMix } from './support/report-mix';
+import { reportMix, rowsUpToNow } from './support/report-mix';
 import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
@@ -162,12 +162,7 @@ async function main() {
   const h = await apiHarness(DIALECT, 0);
   const plant = await aYearOfRollups(h, MACHINES, DAYS, 0);
   const { calendar, company, ids } = plant;
-  const now = plant.end - (5 * 60 + 17) * 60_000;
-  h.clock.now = now;
-  await h.t.db.updateTable('rollup_days').set({ computed_at: now }).execute();
-  await h.t.db.updateTable('rollup_weeks').set({ computed_at: now }).execute();
-  await h.t.db.updateTable('rollups').set({ computed_at: now }).execute();
-  await h.t.db.deleteFrom('rollups').where('start_at', '>=', now).execute();
+  const now = await rowsUpToNow(h, plant.end);
   // 40 days of state intervals up to now (a change every 20 minutes on average): what the downtime report reads.
   const s0 = performance.now();
   await fortyDaysOfStates(h, company.id, ids, now);

@@ -3,6 +3,7 @@
 // production by machine × interval and (ranges of at most 31 days) the downtime report.
 import type { CompanyCalendar, EpochMs } from '@takt/domain';
 import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
+import type { ApiHarness } from '../../services/api/src/testing/app';
 import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
 
 export interface Req {
@@ -63,4 +64,18 @@ export function reportMix(calendar: CompanyCalendar, now: number, end: number, d
         : []),
     ];
   });
+}
+
+/**
+ * Now at 18:43 on the last stored day of a plant whose rows end at `end` (bench/support/year-of-rollups.ts): its rows
+ * hold up to now, computed then, and the day is partial. Sets the harness's clock; returns now.
+ */
+export async function rowsUpToNow(h: ApiHarness, end: number): Promise<number> {
+  const now = end - (5 * 60 + 17) * 60_000;
+  h.clock.now = now;
+  await h.t.db.updateTable('rollup_days').set({ computed_at: now }).execute();
+  await h.t.db.updateTable('rollup_weeks').set({ computed_at: now }).execute();
+  await h.t.db.updateTable('rollups').set({ computed_at: now }).execute();
+  await h.t.db.deleteFrom('rollups').where('start_at', '>=', now).execute();
+  return now;
 }
