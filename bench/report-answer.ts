@@ -25,6 +25,7 @@ import { useIncrementalReload, useReasonIndex, useWeekIndex } from '@takt/db/rol
 import { useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import type { ApiHarness } from '../services/api/src/testing/app';
+import { oldApiOn } from './support/old-api';
 import { aYearOfRollups, YEAR_START } from './support/year-of-rollups';
 
 const MACHINES = Number(process.argv[2] ?? 100);
@@ -53,23 +54,9 @@ try {
   const [start, end] = [YEAR_START, plant.end];
   const data = [...PRODUCTION_METRICS];
   // The other checkout's API on the same database and session (its own modules: its own week index and cache).
-  type OldApi = {
-    apiHarnessOn: (t: typeof h.t, start: number) => ApiHarness;
-    useSharedAnswers: (db: object, on: boolean) => void;
-    openDb: (url: string) => { db: typeof h.t.db; close: () => Promise<void> };
-  };
-  const oldApi = OLD
-    ? ({
-        ...(await import(`${OLD}/services/api/src/testing/app.ts`)),
-        ...(await import(`${OLD}/services/api/src/services/report-shared.ts`)),
-        ...(await import(`${OLD}/packages/db/src/connect.ts`)),
-      } as OldApi)
-    : null;
-  // Its own handle, opened by its own modules: its kysely's classes are its own (a dialect check such as
-  // `adapter instanceof PostgresAdapter` fails on a handle of this tree's kysely, decision 1185).
-  const oldDb = oldApi ? { ...h.t, ...oldApi.openDb(h.t.url), cleanup: async () => undefined } : null;
-  if (oldDb) closeOld = oldDb.close;
-  const oldH = oldApi && oldDb ? oldApi.apiHarnessOn(oldDb, NOW) : h;
+  const oldApi = OLD ? await oldApiOn(OLD, h, NOW) : null;
+  if (oldApi) closeOld = oldApi.close;
+  const oldH = oldApi ? oldApi.h : h;
   const text = async (res: Response) => {
     if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
     return res.text();
@@ -121,7 +108,7 @@ try {
   ];
   const calls = all.filter(([name]) => !ONLY || ONLY.test(name));
   useSharedAnswers(db, false); // computed answers only
-  if (oldDb) oldApi?.useSharedAnswers(oldDb.db, false);
+  oldApi?.useSharedAnswers(false);
   console.log(
     `${DIALECT}: ${MACHINES} machines × ${DAYS} days (seeded in ${(plant.seedMs / 1000).toFixed(0)} s)`,
   );
@@ -152,7 +139,7 @@ try {
     const fresh = () => {
       if (!SHARED) return;
       if (on) useSharedAnswers(db, true);
-      else if (oldDb) oldApi!.useSharedAnswers(oldDb.db, true);
+      else if (oldApi) oldApi.useSharedAnswers(true);
       else useSharedAnswers(db, true);
     };
     fresh();

@@ -26,8 +26,6 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Db, DialectName } from '@takt/db';
 import { companyScope } from '@takt/db';
-import type { EpochMs } from '@takt/domain';
-import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
 import { startIngest } from '@takt/ingest';
 import { createAdapter } from '../services/api/src/repositories/adapters';
 import { createShdrSource } from '../services/api/src/repositories/machine-sources';
@@ -46,14 +44,8 @@ import { loopbackAdapter } from './support/loopback-adapter';
 import type { LoopbackAdapter } from './support/loopback-adapter';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
-
-interface Req {
-  report: 'oee' | 'utilization' | 'production' | 'downtime';
-  label: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: unknown;
-}
+import { reportMix, rowsUpToNow } from './support/report-mix';
+import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
 
@@ -170,69 +162,13 @@ async function main() {
   const h = await apiHarness(DIALECT, 0);
   const plant = await aYearOfRollups(h, MACHINES, DAYS, 0);
   const { calendar, company, ids } = plant;
-  const now = plant.end - (5 * 60 + 17) * 60_000;
-  h.clock.now = now;
-  await h.t.db.updateTable('rollup_days').set({ computed_at: now }).execute();
-  await h.t.db.updateTable('rollup_weeks').set({ computed_at: now }).execute();
-  await h.t.db.updateTable('rollups').set({ computed_at: now }).execute();
-  await h.t.db.deleteFrom('rollups').where('start_at', '>=', now).execute();
+  const now = await rowsUpToNow(h, plant.end);
   // 40 days of state intervals up to now (a change every 20 minutes on average): what the downtime report reads.
   const s0 = performance.now();
   await fortyDaysOfStates(h, company.id, ids, now);
   const factsMs = performance.now() - s0;
 
-  // Quick links (company days, weeks, months) and arbitrary ranges with mid-hour edges (a fixed seed).
-  const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
-  const today = day(now);
-  const cells = (unit: 'week' | 'month', back: number) =>
-    reportIntervals(calendar, { start: (now - back) as EpochMs, end: today.end }, unit);
-  const weeks = cells('week', 14 * 86_400_000);
-  const months = cells('month', 400 * 86_400_000);
-  const ranges: Array<{ label: string; start: number; end: number; interval: string }> = [
-    { label: 'today', start: today.start, end: today.end, interval: 'hour' },
-    { label: 'yesterday', start: day(today.start - 1).start, end: today.start, interval: 'hour' },
-    { label: 'this week', start: weeks.at(-1)!.start, end: weeks.at(-1)!.end, interval: 'day' },
-    { label: 'last week', start: weeks.at(-2)!.start, end: weeks.at(-2)!.end, interval: 'day' },
-    { label: 'this month', start: months.at(-1)!.start, end: months.at(-1)!.end, interval: 'day' },
-    { label: 'last month', start: months.at(-2)!.start, end: months.at(-2)!.end, interval: 'day' },
-    { label: 'last 12 months', start: months.at(-13)!.end, end: months.at(-1)!.start, interval: 'month' },
-  ];
-  const rnd = mulberry32(30);
-  for (let i = 0; i < 6; i++) {
-    const days = [3, 10, 28, 90, 200, 360][i]!;
-    const end = now - Math.floor(rnd() * 20) * 86_400_000 - Math.floor(rnd() * 86_400_000);
-    const start = Math.max(
-      plant.end - DAYS * 86_400_000,
-      end - days * 86_400_000 - Math.floor(rnd() * 3_600_000),
-    );
-    ranges.push({ label: `arbitrary ${days} d`, start, end, interval: days > 60 ? 'week' : 'day' });
-  }
-  const data = ['oee', 'availability', 'performance', 'quality', 'timeInCycle', 'utilizationRate'];
-  const reqs: Req[] = ranges.flatMap((r): Req[] => {
-    const q = `start=${r.start}&end=${r.end}&interval=${r.interval}`;
-    return [
-      { report: 'oee', label: r.label, method: 'GET', path: `/api/reports/oee?${q}` },
-      { report: 'utilization', label: r.label, method: 'GET', path: `/api/reports/utilization?${q}` },
-      {
-        report: 'production',
-        label: r.label,
-        method: 'POST',
-        path: '/api/reports/warehouse/production',
-        body: { start: r.start, end: r.end, interval: r.interval, data, groupBy: ['machine', 'interval'] },
-      },
-      // The downtime report's range is at most 31 days (live-operations §9).
-      ...(r.end - r.start <= 31 * 86_400_000
-        ? [
-            {
-              report: 'downtime',
-              label: r.label,
-              method: 'GET',
-              path: `/api/reports/downtime?start=${r.start}&end=${r.end}`,
-            } as Req,
-          ]
-        : []),
-    ];
-  });
+  const reqs = reportMix(calendar, now, plant.end, DAYS);
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(reqs));
 

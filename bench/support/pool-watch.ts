@@ -19,6 +19,8 @@ const side = new AsyncLocalStorage<Side>();
 const tallies: Record<Side, Tally> = { api: fresh(), other: fresh() };
 const pools = new Set<pg.Pool>();
 let installed = false;
+/** The API's statements' text since the last reset, when kept (`keepTexts`). */
+let texts: string[] | null = null;
 
 /** Runs `work` as the API's (a request being answered). */
 export const asApi = <T>(work: () => T): T => side.run('api', work);
@@ -46,6 +48,10 @@ export function watchPools(): void {
     const t = tallies[side.getStore() ?? 'other'];
     const t0 = performance.now();
     t.statements++;
+    if (texts && t === tallies.api) {
+      const q = args[0] as string | { text?: string };
+      texts.push(typeof q === 'string' ? q : (q?.text ?? '?'));
+    }
     return result.finally(() => (t.runMs += performance.now() - t0));
   } as typeof pg.Client.prototype.query;
 }
@@ -54,7 +60,19 @@ export function watchPools(): void {
 export function resetTallies(): void {
   tallies.api = fresh();
   tallies.other = fresh();
+  if (texts) texts = [];
 }
+
+/** Keeps the text of the API's statements from now on (read with `keptTexts`). */
+export function keepTexts(): void {
+  texts = [];
+}
+
+/** The API's statements since the last reset, in order (empty unless `keepTexts` was called). */
+export const keptTexts = (): readonly string[] => texts ?? [];
+
+/** The API's statement count since the last reset. */
+export const apiStatements = (): number => tallies.api.statements;
 
 const pct = (xs: readonly number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

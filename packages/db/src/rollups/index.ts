@@ -12,3 +12,4 @@ export * from './held-rows';
 export * from './week-index';
 export * from './downtime-rows';
 export * from './downtime-edges';
+export { oneCallScope } from './week-stamp';

@@ -219,4 +219,5 @@ export async function loadDowntimeFacts(
   };
 }
 
-const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
+/** Whether `db` is a PostgreSQL handle. */
+export const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,12 +1,19 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Annotation, DowntimePiece, RollupSource } from '@takt/domain';
 import type { Database } from '../schema';
-import { BOUNDS_CHUNK, chunksOf, loadDowntimeFacts, loadFlagSpans, loadMonitoredFrom } from './range-reads';
+import {
+  BOUNDS_CHUNK,
+  chunksOf,
+  isPostgres,
+  loadDowntimeFacts,
+  loadFlagSpans,
+  loadMonitoredFrom,
+} from './range-reads';
 import type { CompanyDb, DowntimeFacts } from './range-reads';
 import { toRollupSource } from './rollup-source-map';
 
-export { loadDowntimeFacts, loadMonitoredFrom } from './range-reads';
+export { isPostgres, loadDowntimeFacts, loadMonitoredFrom } from './range-reads';
 export type { CompanyDb, DowntimeFacts, StateRowOf } from './range-reads';
 
 // A machine's stored facts as the domain's RollupSource (what its rollups are built from), for a range.
@@ -225,8 +232,6 @@ const ADJUSTMENT_COLUMNS = [
   'type_id',
   'kind',
 ] as const;
-
-const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Each machine's span of the range as the rows (m, s, e) of a PostgreSQL list, three array parameters. */
 function withinList(

@@ -29,9 +29,40 @@ export interface Stamp extends Totals {
  */
 const stampsReading = new WeakMap<object, Map<string, { recomputes: number; read: Promise<Stamp> }>>();
 
+/**
+ * The stamps of one call's scopes (oneCallScope): read once for the call at a recompute count. Weak: it goes with
+ * the call's scope.
+ */
+const callStamps = new WeakMap<CompanyScope, { recomputes: number; read: Promise<Stamp> } | null>();
+
+/**
+ * A scope of `scope`'s company for one report call (decision 1197): the same reads, with the week rows stamp read
+ * once for the call instead of once by each of its reads of the week index, the partial days and the kept spans
+ * (up to four a call, one after another). The call's answer is then as of its first read, as a call whose reads
+ * joined one in flight is (above); a recompute of this process since moves the count, and the stamp is read again.
+ * Only for a call's lifetime: a scope kept longer would not see other processes' recomputes.
+ */
+export function oneCallScope(scope: CompanyScope): CompanyScope {
+  const call = { ...scope };
+  callStamps.set(call, null);
+  return call;
+}
+
 /** The company's week rows stamp (see above), joining a read in flight at the same recompute count. */
 export function stampOf(scope: CompanyScope): Promise<Stamp> {
   const recomputes = recomputesNoted(scope.companyId); // before the read: a recompute committing after it moves the stamp
+  const once = callStamps.get(scope);
+  if (once !== undefined) {
+    if (once?.recomputes === recomputes) return once.read;
+    const read = stampRead(scope, recomputes);
+    callStamps.set(scope, { recomputes, read });
+    return read;
+  }
+  return stampRead(scope, recomputes);
+}
+
+/** The stamp read at `recomputes`, or the one in flight at that count. */
+function stampRead(scope: CompanyScope, recomputes: number): Promise<Stamp> {
   let reading = stampsReading.get(scope.db);
   if (!reading) stampsReading.set(scope.db, (reading = new Map()));
   const company = scope.companyId;

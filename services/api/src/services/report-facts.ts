@@ -1,6 +1,6 @@
 import { bucketAt, buildRollups, epochMs, rollupBuckets } from '@takt/domain';
 import type { CompanyCalendar, Rollup } from '@takt/domain';
-import { loadRollupSources } from '@takt/db/rollups';
+import { isPostgres, loadMonitoredFrom, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 
 // Report rows built from the stored facts (decision 1067), for reportRollups (services/reports.ts): the
@@ -31,14 +31,58 @@ const ONE_LOAD_MS = 86_400_000;
  * longest range of most reports) in one load per machine; week slices cost PostgreSQL 1.5–3.5× in round trips.
  */
 const BUILD_SLICE_MS = 31 * 86_400_000;
+/**
+ * Machine-time of facts one load reads on PostgreSQL, in BUILD_SLICE_MS: four machines' month (decision 1197). Its
+ * driver answers without holding the event loop, so only the memory of the facts bounds a load there, and each load
+ * is about seven statements that wait for a pooled client behind the other managers' (decision 1192). The build
+ * still hands the loop back between machines.
+ */
+const PG_SLICES_A_LOAD = 4;
+
+/**
+ * Where each machine's monitored life starts (loadMonitoredFrom), read once a call: the same for every range and
+ * slice the call builds or splits, so its loads take it from here instead of one statement each (decision 1197).
+ * Kept with the call's context (a request's), so the next call reads it again.
+ */
+const lifeOfCall = new WeakMap<ServiceCtx, Map<string, Promise<number | undefined>>>();
+
+/** The machines' monitored-from times, each machine's read once in the call `ctx` answers. */
+export async function monitoredFromOnce(
+  ctx: ServiceCtx,
+  ids: readonly string[],
+): Promise<Map<string, number>> {
+  let seen = lifeOfCall.get(ctx);
+  if (!seen) lifeOfCall.set(ctx, (seen = new Map()));
+  const missing = ids.filter((id) => !seen.has(id));
+  if (missing.length > 0) {
+    // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
+    const read = loadMonitoredFrom(ctx.scope.db, missing);
+    read.catch(() => undefined); // awaited below; a failure before then is not unhandled
+    for (const id of missing)
+      seen.set(
+        id,
+        read.then((m) => m.get(id)),
+      );
+  }
+  const out = new Map<string, number>();
+  for (const id of ids) {
+    const at = await seen.get(id)!;
+    if (at !== undefined) out.set(id, at);
+  }
+  return out;
+}
 
 /**
  * The machines' rollup rows over `span` built from the stored facts (the rollupBuckets grid clipped to the
  * span), as the recompute builds them. Up to a machine-day in all (the minutes since the marks of live
  * ingest) is one load for all the machines; more (a mark days old, cache=false, today on day rows) is loaded
- * and built a machine (and at most 31 days) at a time (each slice ending on a bucket edge, so the rows are the
- * same), handing the event loop back between them so sockets and /healthz keep running while it works: the
- * SQLite driver is synchronous, so one load of every machine's month was one block of seconds (decision 1067).
+ * and built in slices of at most 31 machine-days: a machine's month at a time, or as many machines at once as
+ * its slice of a shorter span fits in that (decision 1197: 10 machines of a 3-day span in one load, not 10 loads;
+ * each slice ending on a bucket edge, so the rows are the same), handing the event loop back between them so
+ * sockets and /healthz keep running while it works: the SQLite driver is synchronous, so one load of every
+ * machine's month was one block of seconds (decision 1067). On PostgreSQL a load holds four times that machine-time
+ * (PG_SLICES_A_LOAD), its machines built one by one. Every load takes the machines' monitored life from one read a
+ * call (monitoredFromOnce).
  */
 export async function buildFromFacts(
   ctx: ServiceCtx,
@@ -47,31 +91,42 @@ export async function buildFromFacts(
   span: Range,
 ): Promise<Map<string, Rollup[]>> {
   const out = new Map<string, Rollup[]>();
-  const build = async (of: readonly string[], from: number, to: number) => {
+  const life = await monitoredFromOnce(ctx, ids);
+  let first = true;
+  const yieldLoop = async () => {
+    if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
+    first = false;
+  };
+  const build = async (of: readonly string[], from: number, to: number, sliced: boolean) => {
     const s = { start: epochMs(from), end: epochMs(to) };
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
-    const sources = await loadRollupSources(ctx.scope, of, s, { now: ctx.now });
+    const sources = await loadRollupSources(ctx.scope, of, s, { now: ctx.now, life });
     const buckets = rollupBuckets(calendar, s);
-    for (const id of of) {
+    for (const [k, id] of of.entries()) {
+      // Each machine's build apart from the next (its load with the first: as one machine's load and build were).
+      if (sliced && k > 0) await yieldLoop();
       const built = out.get(id);
       if (built) built.push(...buildRollups(sources.get(id)!, buckets));
       else out.set(id, buildRollups(sources.get(id)!, buckets));
     }
   };
   if ((span.end - span.start) * ids.length <= ONE_LOAD_MS) {
-    await build(ids, span.start, span.end);
+    await build(ids, span.start, span.end, false);
     return out;
   }
-  let first = true;
-  for (const id of ids)
+  // Machines a load: as many as the span's slice (at most BUILD_SLICE_MS) fits in the machine-time of a load.
+  const loadMs = BUILD_SLICE_MS * (isPostgres(ctx.scope.db) ? PG_SLICES_A_LOAD : 1);
+  const perLoad = Math.max(1, Math.floor(loadMs / Math.min(span.end - span.start, BUILD_SLICE_MS)));
+  for (let i = 0; i < ids.length; i += perLoad) {
+    const group = ids.slice(i, i + perLoad);
     for (let from = span.start; from < span.end;) {
       let to = from + BUILD_SLICE_MS;
       to = to >= span.end ? span.end : Math.max(bucketAt(calendar, to).start, from + 1);
-      if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
-      first = false;
-      await build([id], from, to);
+      await yieldLoop();
+      await build(group, from, to, true);
       from = to;
     }
+  }
   return out;
 }

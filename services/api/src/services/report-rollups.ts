@@ -24,6 +24,7 @@ import {
   indexedDowntimeByReason,
   indexedRollupCells,
   indexedRollups,
+  oneCallScope,
   rollupDirtyMarks,
 } from '@takt/db/rollups';
 import { rollupState } from '../repositories/reports';
@@ -85,7 +86,7 @@ interface StoredPlan {
  * rows and from the rows for the rest.
  */
 export async function reportRollups(
-  ctx: ServiceCtx,
+  callCtx: ServiceCtx,
   calendar: CompanyCalendar,
   machineIds: readonly string[],
   range: Range,
@@ -107,6 +108,8 @@ export async function reportRollups(
   /** The machines with a pending dirty mark before the range's end: figures being recomputed (decision 1004). */
   recomputing: string[];
 }> {
+  // The company's week rows stamp read once for the call's reads of the week index, partial days and spans (decision 1197).
+  const ctx = { ...callCtx, scope: oneCallScope(callCtx.scope) };
   const cells =
     opts.useStored && opts.cells && DAY_ALIGNED_UNITS.has(opts.cells.unit) ? opts.cells : undefined;
   const daySplit = cells ? splitAtDays(calendar, range) : null;

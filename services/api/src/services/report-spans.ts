@@ -9,6 +9,7 @@ import {
 import type { CompanyCalendar, DowntimeMs, RangeSplit, Rollup, RollupSeries } from '@takt/domain';
 import { keptWithStamp, loadDowntimeFacts, loadRollups, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
+import { monitoredFromOnce } from './report-facts';
 
 // The hourly spans of a report's range (decision 1125: the partial days at its edges, and the day its stored rows
 // stop in), for reportRollups (report-rollups.ts). Decision 1185: each span's rows, its cut buckets built from the
@@ -83,13 +84,15 @@ async function readSpan(
   readBefore: ReadonlyArray<{ span: Range; rows: readonly Rollup[] }>,
 ): Promise<SpanRows> {
   const whole = split.whole;
+  // The machines' monitored life, one read a call for every span's edges and the built ranges (decision 1197).
+  const life = split.edges.length > 0 ? await monitoredFromOnce(ctx, ids) : undefined;
   const [stored, edges] = await Promise.all([
     readWhole(ctx, ids, whole, readBefore),
     // The facts of the caller's company only (decision 1186: the same machine id under another company is another machine).
     Promise.all(
       split.edges.map(async (edge) => {
         const facts = await loadDowntimeFacts(ctx.scope, ids, edge);
-        const sources = await loadRollupSources(ctx.scope, ids, edge, { now: ctx.now, facts });
+        const sources = await loadRollupSources(ctx.scope, ids, edge, { now: ctx.now, facts, life });
         return { edge, sources, open: facts.annotations.some((a) => a.end === null) };
       }),
     ),

@@ -1,0 +1,79 @@
+// Statements a report call runs on PostgreSQL, by report and range (decision 1197): the report-load mix
+// (bench/support/report-mix.ts) over MACHINES × DAYS of stored rollups and 40 days of states, each call once
+// warm, then counted (bench/support/pool-watch.ts). BENCH_TEXTS=1 also prints the statements repeated within a
+// call (the N+1 reads), most repeated first. BENCH_OLD=dir: also each call's answer from that checkout's API on the
+// same database (bench/support/old-api.ts), compared byte for byte (its statements are not counted: its own pg).
+// Figures only.
+// Run: npx tsx bench/report-statements.ts [machines=100] [days=120]
+import { useSharedAnswers } from '../services/api/src/services/report-shared';
+import { apiHarness } from '../services/api/src/testing/app';
+import { oldApiOn } from './support/old-api';
+import { apiStatements, asApi, keepTexts, keptTexts, resetTallies, watchPools } from './support/pool-watch';
+import { reportMix, rowsUpToNow } from './support/report-mix';
+import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
+
+const MACHINES = Number(process.argv[2] ?? 100);
+const DAYS = Number(process.argv[3] ?? 120);
+const TEXTS = process.env.BENCH_TEXTS === '1' || process.env.BENCH_CALL !== undefined;
+
+watchPools();
+if (TEXTS) keepTexts();
+const h = await apiHarness('postgres', 0);
+try {
+  const plant = await aYearOfRollups(h, MACHINES, DAYS, 0);
+  const now = await rowsUpToNow(h, plant.end);
+  await fortyDaysOfStates(h, plant.company.id, plant.ids, now);
+  useSharedAnswers(h.t.db, false); // every call computed
+  const cookie = await h.login(plant.user.email, plant.user.password);
+  const reqs = reportMix(plant.calendar, now, plant.end, DAYS);
+  const old = process.env.BENCH_OLD ? await oldApiOn(process.env.BENCH_OLD, h, now) : null;
+  old?.useSharedAnswers(false);
+  const call = async (r: (typeof reqs)[number], on = h) => {
+    const res = await asApi(() =>
+      r.method === 'GET' ? on.get(r.path, cookie) : on.send('POST', r.path, cookie, r.body),
+    );
+    if (res.status !== 200) throw new Error(`${r.path}: ${res.status} ${await res.text()}`);
+    return res.text();
+  };
+  let equal = 0;
+  for (const r of reqs) await call(r); // warm: caches as a running node holds them
+  const byReport = new Map<string, number[]>();
+  const repeated = new Map<string, number>();
+  console.log(
+    `statements a call on postgres, ${MACHINES} machines × ${DAYS} days (warm, every call computed):`,
+  );
+  for (const r of reqs) {
+    resetTallies();
+    const answer = await call(r);
+    const n = apiStatements();
+    if (old) {
+      old.h.clock.now = now;
+      if ((await call(r, old.h)) !== answer) throw new Error(`${r.report} ${r.label}: the answers differ`);
+      equal++;
+    }
+    byReport.set(r.report, [...(byReport.get(r.report) ?? []), n]);
+    const counts = new Map<string, number>();
+    for (const t of keptTexts()) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const [t, c] of counts) if (c > 1) repeated.set(t, (repeated.get(t) ?? 0) + c);
+    console.log(`  ${r.report.padEnd(12)} ${r.label.padEnd(18)} ${String(n).padStart(4)}`);
+    // BENCH_CALL=regexp of report/label: those calls's statements, in order.
+    if (process.env.BENCH_CALL && new RegExp(process.env.BENCH_CALL).test(`${r.report}/${r.label}`))
+      for (const t of keptTexts()) console.log(`      ${t.replace(/\s+/g, ' ').slice(0, 200)}`);
+  }
+  for (const [report, ns] of byReport)
+    console.log(
+      `  ${report.padEnd(12)} mean ${(ns.reduce((a, b) => a + b, 0) / ns.length).toFixed(1)}, max ${Math.max(...ns)}`,
+    );
+  const all = [...byReport.values()].flat();
+  if (old) console.log(`  answers equal to ${process.env.BENCH_OLD}'s: ${equal} of ${reqs.length}`);
+  console.log(
+    `  all          mean ${(all.reduce((a, b) => a + b, 0) / all.length).toFixed(1)} over ${all.length} calls`,
+  );
+  if (TEXTS)
+    for (const [t, c] of [...repeated].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`  ×${c} ${t.replace(/\s+/g, ' ').slice(0, 300)}`);
+  await old?.close();
+} finally {
+  await h.close();
+}
+process.exit(0);

@@ -1,0 +1,81 @@
+// The report mix of bench/report-load.ts and bench/report-statements.ts: quick links (company days, weeks,
+// months) and arbitrary ranges with mid-hour edges (a fixed seed), each as the OEE waterfall, utilization,
+// production by machine × interval and (ranges of at most 31 days) the downtime report.
+import type { CompanyCalendar, EpochMs } from '@takt/domain';
+import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
+import type { ApiHarness } from '../../services/api/src/testing/app';
+import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
+
+export interface Req {
+  report: 'oee' | 'utilization' | 'production' | 'downtime';
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+/** The mix for a plant whose rows end at `end` (`days` of them), the API's clock at `now`. */
+export function reportMix(calendar: CompanyCalendar, now: number, end: number, days: number): Req[] {
+  const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
+  const today = day(now);
+  const cells = (unit: 'week' | 'month', back: number) =>
+    reportIntervals(calendar, { start: (now - back) as EpochMs, end: today.end }, unit);
+  const weeks = cells('week', 14 * 86_400_000);
+  const months = cells('month', 400 * 86_400_000);
+  const ranges: Array<{ label: string; start: number; end: number; interval: string }> = [
+    { label: 'today', start: today.start, end: today.end, interval: 'hour' },
+    { label: 'yesterday', start: day(today.start - 1).start, end: today.start, interval: 'hour' },
+    { label: 'this week', start: weeks.at(-1)!.start, end: weeks.at(-1)!.end, interval: 'day' },
+    { label: 'last week', start: weeks.at(-2)!.start, end: weeks.at(-2)!.end, interval: 'day' },
+    { label: 'this month', start: months.at(-1)!.start, end: months.at(-1)!.end, interval: 'day' },
+    { label: 'last month', start: months.at(-2)!.start, end: months.at(-2)!.end, interval: 'day' },
+    { label: 'last 12 months', start: months.at(-13)!.end, end: months.at(-1)!.start, interval: 'month' },
+  ];
+  const rnd = mulberry32(30);
+  for (let i = 0; i < 6; i++) {
+    const span = [3, 10, 28, 90, 200, 360][i]!;
+    const to = now - Math.floor(rnd() * 20) * 86_400_000 - Math.floor(rnd() * 86_400_000);
+    const from = Math.max(end - days * 86_400_000, to - span * 86_400_000 - Math.floor(rnd() * 3_600_000));
+    ranges.push({ label: `arbitrary ${span} d`, start: from, end: to, interval: span > 60 ? 'week' : 'day' });
+  }
+  const data = ['oee', 'availability', 'performance', 'quality', 'timeInCycle', 'utilizationRate'];
+  return ranges.flatMap((r): Req[] => {
+    const q = `start=${r.start}&end=${r.end}&interval=${r.interval}`;
+    return [
+      { report: 'oee', label: r.label, method: 'GET', path: `/api/reports/oee?${q}` },
+      { report: 'utilization', label: r.label, method: 'GET', path: `/api/reports/utilization?${q}` },
+      {
+        report: 'production',
+        label: r.label,
+        method: 'POST',
+        path: '/api/reports/warehouse/production',
+        body: { start: r.start, end: r.end, interval: r.interval, data, groupBy: ['machine', 'interval'] },
+      },
+      // The downtime report's range is at most 31 days (live-operations §9).
+      ...(r.end - r.start <= 31 * 86_400_000
+        ? [
+            {
+              report: 'downtime',
+              label: r.label,
+              method: 'GET',
+              path: `/api/reports/downtime?start=${r.start}&end=${r.end}`,
+            } as Req,
+          ]
+        : []),
+    ];
+  });
+}
+
+/**
+ * Now at 18:43 on the last stored day of a plant whose rows end at `end` (bench/support/year-of-rollups.ts): its rows
+ * hold up to now, computed then, and the day is partial. Sets the harness's clock; returns now.
+ */
+export async function rowsUpToNow(h: ApiHarness, end: number): Promise<number> {
+  const now = end - (5 * 60 + 17) * 60_000;
+  h.clock.now = now;
+  await h.t.db.updateTable('rollup_days').set({ computed_at: now }).execute();
+  await h.t.db.updateTable('rollup_weeks').set({ computed_at: now }).execute();
+  await h.t.db.updateTable('rollups').set({ computed_at: now }).execute();
+  await h.t.db.deleteFrom('rollups').where('start_at', '>=', now).execute();
+  return now;
+}
