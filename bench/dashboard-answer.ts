@@ -48,6 +48,8 @@ const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
 const ROLLUPS = process.env.BENCH_ROLLUPS !== '0';
 const ROLLUPS_AGO = 2000;
 const EXPLAIN = Number(process.env.BENCH_EXPLAIN ?? 0);
+/** BENCH_QUERIES=1: every query of the traced answer, with the size of its parameters. */
+const QUERIES = process.env.BENCH_QUERIES === '1';
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -450,8 +452,10 @@ async function bench(dialect: DialectName, machines: number) {
     console.log(
       `  one answer on one connection: ${f(tracedMs).trim()}, of which ${log.length} queries ${f(inQueries).trim()}; the slowest:`,
     );
-    for (const q of [...log].sort((a, b) => b.ms - a.ms).slice(0, 8))
-      console.log(`    ${f(q.ms)}  ${q.sql.slice(0, 110)}`);
+    for (const q of [...log].sort((a, b) => b.ms - a.ms).slice(0, QUERIES ? log.length : 8))
+      console.log(
+        `    ${f(q.ms)}  ${QUERIES ? `${JSON.stringify(q.parameters).length}B `.padStart(9) : ''}${q.sql.slice(0, QUERIES ? 200 : 110)}`,
+      );
     if (EXPLAIN > 0 && dialect === 'postgres') {
       const client = new pg.Client({ connectionString: h.t.url });
       await client.connect();

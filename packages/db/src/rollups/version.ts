@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
 import type { CompanyScope } from '../scope';
 
 // The data version of a company's reports up to an instant (decision 1148): what changes whenever an input of
@@ -27,14 +28,90 @@ export async function reportDataVersion(
   scope: CompanyScope,
   end: number,
 ): Promise<{ version: string; marks: number }> {
+  const { rows } = await stateRow(scope, end, sql`null`);
+  return versionOf(rows[0]!, recomputesNoted(scope.companyId));
+}
+
+/** The statement of the report data version, with `extra` as one more column (`extra`). */
+function stateRow(scope: CompanyScope, end: number, extra: ReturnType<typeof sql>) {
   const c = scope.companyId;
-  const { rows } = await sql<StateRow>`select count(*) as marks, sum(d.marked_at) as marked,
+  return sql<StateRow & { extra: unknown }>`select count(*) as marks, sum(d.marked_at) as marked,
       sum(d.from_at) as froms,
       (select w.computed_at from rollup_weeks w where w.company_id = ${c} and w.start_at < ${end}
         order by w.computed_at desc limit 1) as computed,
-      (select g.generation from report_config_generations g where g.company_id = ${c}) as config
+      (select g.generation from report_config_generations g where g.company_id = ${c}) as config,
+      ${extra} as extra
     from rollup_dirty d where d.company_id = ${c} and d.from_at < ${end}`.execute(scope.db);
-  return versionOf(rows[0]!, recomputesNoted(c));
+}
+
+/** Every column of a live row and of an open job run, as text (null apart from ''), for the live version. */
+const LIVE_TEXT = [
+  'machine_id',
+  'state',
+  'state_since',
+  'connection',
+  'connection_since',
+  'last_heartbeat',
+  'execution',
+  'execution_since',
+  'availability',
+  'controller_mode',
+  'program',
+  'part_count',
+  'spindle_speed',
+  'fault_since',
+  'fault_message',
+  'in_setup',
+  'updated_at',
+];
+const RUN_TEXT = [
+  'id',
+  'machine_id',
+  'job_id',
+  'start_at',
+  'setup_end',
+  'expected_cycle_time',
+  'part_count_multiplier',
+  'actual_parts',
+  'reported_parts',
+  'required_cycles',
+  'part_behavior',
+  'expected_setup_ms',
+];
+const rowText = (alias: string, columns: readonly string[]) =>
+  columns.map((c) => `coalesce(cast(${alias}.${c} as text), '~')`).join(` || '|' || `);
+
+/**
+ * The data version of the live dashboard at `now` (decision 1200): the report data version over everything before
+ * now (marks, the latest recompute, the configuration generation) and the content of the company's live rows and
+ * open job runs, so any stored line the tiles show (a live row written) or a job started or stopped changes it.
+ * One statement: PostgreSQL hashes the rows (md5), SQLite hands their text to this process, which hashes it.
+ */
+export async function liveDataVersion(scope: CompanyScope, now: number): Promise<string> {
+  const c = scope.companyId;
+  const postgres = scope.db.getExecutor().adapter instanceof PostgresAdapter;
+  const agg = (text: string, order: string) =>
+    postgres ? `md5(string_agg(${text}, ',' order by ${order}))` : `group_concat(${text}, ',')`;
+  // SQLite's group_concat takes its rows in the order of the subquery's.
+  const of = (table: string, alias: string, where: string, order: string) =>
+    postgres
+      ? `select ${agg(rowText(alias, table === 'machine_live' ? LIVE_TEXT : RUN_TEXT), `${alias}.${order}`)}
+          from ${table} ${alias} where ${alias}.company_id = $c ${where}`
+      : `select ${agg(rowText(alias, table === 'machine_live' ? LIVE_TEXT : RUN_TEXT), '')}
+          from (select * from ${table} where company_id = $c ${where.replaceAll(`${alias}.`, '')} order by ${order}) ${alias}`;
+  const live = of('machine_live', 'l', '', 'machine_id');
+  const runs = of('job_runs', 'r', 'and r.end_at is null', 'id');
+  // The company id is the one parameter, wherever $c stands.
+  const text = `coalesce((${live}), '') || '/' || coalesce((${runs}), '')`.split('$c');
+  const extra = sql.join(
+    text.map((p) => sql.raw(p)),
+    sql`${c}`,
+  );
+  const { rows } = await stateRow(scope, now + 1, extra);
+  const row = rows[0]!;
+  const content = String(row.extra);
+  const hashed = postgres ? content : createHash('sha1').update(content).digest('base64');
+  return `${versionOf(row, recomputesNoted(c)).version}:${hashed}`;
 }
 
 interface StateRow {
