@@ -89,7 +89,7 @@ export function buildApp(given: Deps) {
   const deps: Deps = {
     ...given,
     heldSums: given.heldSums ?? new HeldSums(),
-    dashboardAnswers: given.dashboardAnswers ?? new DashboardAnswers(),
+    dashboardAnswers: given.dashboardAnswers === undefined ? new DashboardAnswers() : given.dashboardAnswers,
   };
   const app = new Hono<AppEnv>();
   const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });

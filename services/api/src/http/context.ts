@@ -19,8 +19,11 @@ export interface Deps {
    * The tile goals' held-row sums kept between answers (decision 1191); buildApp makes one per app when absent.
    */
   heldSums?: HeldSums;
-  /** GET /api/dashboard's answers shared between callers (decision 1200); buildApp makes one per app when absent. */
-  dashboardAnswers?: DashboardAnswers;
+  /**
+   * GET /api/dashboard's answers shared between callers (decision 1200); buildApp makes one per app when absent;
+   * null: every call computed (a bench measuring both).
+   */
+  dashboardAnswers?: DashboardAnswers | null;
   dialect: DialectName;
   /** The clock, injectable so tests control time. */
   now: () => number;
