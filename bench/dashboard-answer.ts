@@ -25,6 +25,7 @@ import pg from 'pg';
 import { companyScope, sqliteFilePath } from '@takt/db';
 import type { Database, DialectName } from '@takt/db';
 import type { DashboardResponse } from '@takt/domain';
+import { liveDataVersion } from '@takt/db/rollups';
 import { apiHarness } from '../services/api/src/testing/app';
 import { aPlant, NOW } from './support/dashboard-plant';
 import { liveRounds } from './support/dashboard-live';
@@ -182,6 +183,7 @@ async function bench(dialect: DialectName, machines: number) {
             ),
         ],
         ['dashboard (service, no HTTP)', () => dashboard(scope, undefined, NOW, true, sums)],
+        ["liveDataVersion (the shared answer's key)", () => liveDataVersion(scope, NOW)],
         ['JSON.stringify of the answer', async () => JSON.stringify(answer)],
         [
           `for comparison: dashboardFigures (utilization too)`,

@@ -2,8 +2,8 @@
 // in real time from the plant's now, a writer stands for ingest and rewrites the company's live rows (heartbeat,
 // part count, written at) a quarter of the machines every 250 ms, so every machine's row changes each second as at
 // 1 Hz; `clients` pollers (TVs) each ask GET /api/dashboard 250 ms after each answer, as the soak's watcher does.
-// Rounds with shared answers off (every call computed, the route before decision 1200) and on alternate, on the
-// same database, so the load of the moment falls on both alike.
+// Rounds with shared answers off (every call computed, the route before decision 1200) and on alternate (ABBA), on
+// the same database, so the load of the moment falls on both alike.
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
@@ -54,7 +54,8 @@ export async function liveRounds(
   try {
     for (const clients of opts.clients)
       for (let round = 0; round < 2 * opts.pairs; round++) {
-        const shared = round % 2 === 1;
+        // ABBA: off, on, then on, off, so a load rising or falling through the rounds falls on both alike.
+        const shared = (round % 2 === 1) !== (Math.floor(round / 2) % 2 === 1);
         const app = shared ? on : off;
         const figures: LiveFigures = { clients, shared, answerMs: [], calls: 0, computed: 0 };
         const before = answers.computed;
