@@ -44,82 +44,43 @@ function stateRow(scope: CompanyScope, end: number, extra: ReturnType<typeof sql
     from rollup_dirty d where d.company_id = ${c} and d.from_at < ${end}`.execute(scope.db);
 }
 
-/** Every column of a live row and of an open job run, as text (null apart from ''), for the live version. */
-const LIVE_TEXT = [
-  'machine_id',
-  'state',
-  'state_since',
-  'connection',
-  'connection_since',
-  'last_heartbeat',
-  'execution',
-  'execution_since',
-  'availability',
-  'controller_mode',
-  'program',
-  'part_count',
-  'spindle_speed',
-  'fault_since',
-  'fault_message',
-  'in_setup',
-  'updated_at',
-];
-const RUN_TEXT = [
-  'id',
-  'machine_id',
-  'job_id',
-  'start_at',
-  'setup_end',
-  'expected_cycle_time',
-  'part_count_multiplier',
-  'actual_parts',
-  'reported_parts',
-  'required_cycles',
-  'part_behavior',
-  'expected_setup_ms',
-];
-const rowText = (alias: string, columns: readonly string[]) =>
-  columns.map((c) => `coalesce(cast(${alias}.${c} as text), '~')`).join(` || '|' || `);
-
-/**
- * The data version of the live dashboard at `now` (decision 1200): the report data version over everything before
- * now (marks, the latest recompute, the configuration generation) and the content of the company's live rows and
- * open job runs, so any stored line the tiles show (a live row written) or a job started or stopped changes it.
- * One statement: PostgreSQL hashes the rows (md5), SQLite hands their text to this process, which hashes it.
- */
-export async function liveDataVersion(scope: CompanyScope, now: number): Promise<string> {
-  const c = scope.companyId;
-  const postgres = scope.db.getExecutor().adapter instanceof PostgresAdapter;
-  const agg = (text: string, order: string) =>
-    postgres ? `md5(string_agg(${text}, ',' order by ${order}))` : `group_concat(${text}, ',')`;
-  // SQLite's group_concat takes its rows in the order of the subquery's.
-  const of = (table: string, alias: string, where: string, order: string) =>
-    postgres
-      ? `select ${agg(rowText(alias, table === 'machine_live' ? LIVE_TEXT : RUN_TEXT), `${alias}.${order}`)}
-          from ${table} ${alias} where ${alias}.company_id = $c ${where}`
-      : `select ${agg(rowText(alias, table === 'machine_live' ? LIVE_TEXT : RUN_TEXT), '')}
-          from (select * from ${table} where company_id = $c ${where.replaceAll(`${alias}.`, '')} order by ${order}) ${alias}`;
-  const live = of('machine_live', 'l', '', 'machine_id');
-  const runs = of('job_runs', 'r', 'and r.end_at is null', 'id');
-  // The company id is the one parameter, wherever $c stands.
-  const text = `coalesce((${live}), '') || '/' || coalesce((${runs}), '')`.split('$c');
-  const extra = sql.join(
-    text.map((p) => sql.raw(p)),
-    sql`${c}`,
-  );
-  const { rows } = await stateRow(scope, now + 1, extra);
-  const row = rows[0]!;
-  const content = String(row.extra);
-  const hashed = postgres ? content : createHash('sha1').update(content).digest('base64');
-  return `${versionOf(row, recomputesNoted(c)).version}:${hashed}`;
-}
-
 interface StateRow {
   marks: number | string;
   marked: unknown;
   froms: unknown;
   computed: unknown;
   config: unknown;
+}
+
+/**
+ * The data version of the live dashboard at `now` (decision 1200): the report data version over everything before
+ * now (marks, the latest recompute, the configuration generation) and the content of the company's live rows and
+ * open job runs (every column), so any stored line the tiles show (a live row written) or a job started or stopped
+ * changes it, even within the same millisecond. PostgreSQL: one statement, the rows hashed there (md5 of their
+ * text); SQLite (in process): the rows read and hashed here.
+ */
+export async function liveDataVersion(scope: CompanyScope, now: number): Promise<string> {
+  const c = scope.companyId;
+  if (scope.db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await stateRow(
+      scope,
+      now + 1,
+      sql`coalesce((select md5(string_agg(l::text, ',' order by l.machine_id)) from machine_live l
+          where l.company_id = ${c}), '') || '/' ||
+        coalesce((select md5(string_agg(r::text, ',' order by r.id)) from job_runs r
+          where r.company_id = ${c} and r.end_at is null), '')`,
+    );
+    return `${versionOf(rows[0]!, recomputesNoted(c)).version}:${String(rows[0]!.extra)}`;
+  }
+  const [{ rows }, live, runs] = await Promise.all([
+    stateRow(scope, now + 1, sql`null`),
+    scope.selectFrom('machine_live').selectAll().orderBy('machine_id').execute(),
+    scope.selectFrom('job_runs').selectAll().where('end_at', 'is', null).orderBy('id').execute(),
+  ]);
+  const content = createHash('sha1')
+    .update(JSON.stringify([live, runs]))
+    .digest('base64');
+  return `${versionOf(rows[0]!, recomputesNoted(c)).version}:${content}`;
 }
 
 /**
