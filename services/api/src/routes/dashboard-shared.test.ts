@@ -84,6 +84,40 @@ describe.each(DIALECTS)('shared dashboard answers on %s', (dialect) => {
     expect(answers.computed).toBe(4);
   });
 
+  it('joins a computation in flight only while no line was stored since it began', async () => {
+    const a = await plant('A');
+    const scope = companyScope(h.t.db, a.company.id);
+    /** A computation held until released, once it has begun (its version read). */
+    const held = async (view: string, answer: string) => {
+      let release = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      const before = answers.computed;
+      const text = answers.json(scope, view, h.clock.now, () => gate.then(() => ({ answer })));
+      while (answers.computed === before) await new Promise((r) => setImmediate(r));
+      return { text, release };
+    };
+    // Nothing changed: a caller arriving while it is computed waits for it.
+    const first = await held('all', 'first');
+    const joined = answers.json(scope, 'all', h.clock.now, async () => ({ answer: 'joined' }));
+    first.release();
+    expect(JSON.parse(await joined)).toEqual({ answer: 'first' });
+    expect(answers.computed).toBe(1);
+    // A line stored while one is computed: the next caller does not take the answer begun before it.
+    const second = await held('group', 'second');
+    await scope
+      .updateTable('machine_live')
+      .set({ program: 'O2000' })
+      .where('machine_id', '=', a.first)
+      .execute();
+    const after = answers.json(scope, 'group', h.clock.now, async () => ({ answer: 'after' }));
+    second.release();
+    expect([await second.text, await after].map((t) => JSON.parse(t))).toEqual([
+      { answer: 'second' },
+      { answer: 'after' },
+    ]);
+    expect(answers.computed).toBe(3);
+  });
+
   it('computes again once the reuse time has passed, and never gives a later answer to an earlier now', async () => {
     const a = await plant('A');
     const at = h.clock.now;

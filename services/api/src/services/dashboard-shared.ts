@@ -22,12 +22,11 @@ interface Kept {
 }
 
 /**
- * The dashboard answers an API process keeps, by company and view (one per view: a new version replaces it), and
- * the data version reads in flight by company. One per app (buildApp), never shared between processes.
+ * The dashboard answers an API process keeps, by company and view (one per view: a new version replaces it). One per
+ * app (buildApp), never shared between processes.
  */
 export class DashboardAnswers {
   private readonly kept = new Map<string, Kept>();
-  private readonly reading = new Map<string, Promise<string>>();
   private size = 0;
   /** Answers computed (for tests and benches). */
   computed = 0;
@@ -46,7 +45,8 @@ export class DashboardAnswers {
     compute: () => Promise<unknown>,
   ): Promise<string> {
     if (scope.db.isTransaction) return JSON.stringify(await compute());
-    const version = await this.versionOf(scope, now);
+    // Read by each caller after it arrived (never joined), so a kept answer is never older than what it could see.
+    const version = await liveDataVersion(scope, now);
     const key = `${scope.companyId}\n${view}`;
     const seen = this.kept.get(key);
     if (
@@ -68,20 +68,6 @@ export class DashboardAnswers {
       () => this.forget(key, entry),
     );
     return entry.text;
-  }
-
-  /** The company's live data version at `now`, read once for the callers that ask while it is being read. */
-  private versionOf(scope: CompanyScope, now: number): Promise<string> {
-    const key = `${scope.companyId}\n${now}`;
-    const held = this.reading.get(key);
-    if (held) return held;
-    const read = liveDataVersion(scope, now);
-    this.reading.set(key, read);
-    const done = () => {
-      if (this.reading.get(key) === read) this.reading.delete(key);
-    };
-    read.then(done, done);
-    return read;
   }
 
   private settle(key: string, entry: Kept, size: number): void {
