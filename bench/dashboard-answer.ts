@@ -9,23 +9,27 @@
 //   BENCH_CALLS=n: calls of each kind (30); BENCH_PROFILE=dir: a CPU profile of 20 answers, written to dir;
 //   BENCH_EXPLAIN=n (PostgreSQL): EXPLAIN ANALYZE of the n slowest queries of the traced answer;
 //   BENCH_BEFORE=dir: a checkout of an earlier commit, its dashboard service timed beside this one (the answers
-//   must be equal); BENCH_ROLLUPS=0: no stored rollups (else the worker's rows computed 2 s before now).
+//   must be equal); BENCH_ROLLUPS=0: no stored rollups (else the worker's rows computed 2 s before now);
+//   BENCH_QUERIES=1: every query of the traced answer with its parameters' size; BENCH_INGEST=n: n machines of
+//   another company ingest one line a second each throughout (bench/support/live-ingest.ts); BENCH_LIVE=s: then
+//   rounds of s seconds under live data with shared answers off and on alternated (bench/support/dashboard-live.ts),
+//   BENCH_LIVE_CLIENTS (1,5) pollers, BENCH_LIVE_PAIRS (2) pairs of rounds. The calls above those rounds compute
+//   every answer (shared answers off, decision 1200).
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { LogEvent } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CONNECTION_KEY, companyScope, sqliteFilePath } from '@takt/db';
-import { recomputeRollups } from '@takt/db/rollups';
-import type { CompanyScope, Database, DialectName } from '@takt/db';
+import { companyScope, sqliteFilePath } from '@takt/db';
+import type { Database, DialectName } from '@takt/db';
 import type { DashboardResponse } from '@takt/domain';
-import { DEMO_LOGINS, ensureDemoCompany } from '@takt/api';
-import { demoAdapterFields } from '@takt/ingest';
+import { liveDataVersion } from '@takt/db/rollups';
 import { apiHarness } from '../services/api/src/testing/app';
-import type { ApiHarness } from '../services/api/src/testing/app';
+import { aPlant, NOW } from './support/dashboard-plant';
+import { liveRounds } from './support/dashboard-live';
+import { liveIngest } from './support/live-ingest';
 import { dashboard, dashboardTiles } from '../services/api/src/services/dashboard';
 // Namespaces: the bench also runs on a checkout from before decision 1146 (no goals, no company reads), and
 // then prints the answers and their queries only.
@@ -41,218 +45,18 @@ const DIALECTS: DialectName[] = WHICH === 'both' ? ['sqlite', 'postgres'] : [WHI
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 const PROFILE = process.env.BENCH_PROFILE;
 const BEFORE = process.env.BENCH_BEFORE;
-const NOW = 1_763_800_000_000; // 2025-11-22 02:26 in Chicago: the third shift's window began at 22:00
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
-const ROLLUPS = process.env.BENCH_ROLLUPS !== '0';
-const ROLLUPS_AGO = 2000;
 const EXPLAIN = Number(process.env.BENCH_EXPLAIN ?? 0);
+/** BENCH_QUERIES=1: every query of the traced answer, with the size of its parameters. */
+const QUERIES = process.env.BENCH_QUERIES === '1';
+const INGEST = Number(process.env.BENCH_INGEST ?? 0);
+const LIVE = Number(process.env.BENCH_LIVE ?? 0);
+const LIVE_CLIENTS = (process.env.BENCH_LIVE_CLIENTS ?? '1,5').split(',').map(Number);
+const LIVE_PAIRS = Number(process.env.BENCH_LIVE_PAIRS ?? 2);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-
-/** Rows in slices, so PostgreSQL's parameter limit is never reached. */
-async function insertAll<T>(rows: readonly T[], each: number, put: (slice: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += each) await put(rows.slice(i, i + each));
-}
-
-type State = 'ACTIVE' | 'INACTIVE' | 'FAULT' | 'UNAVAILABLE';
-/** Machine i's state now: 60 % running, the rest idle, faulted or without data. */
-const stateNow = (i: number): State =>
-  i % 20 < 12 ? 'ACTIVE' : i % 20 < 16 ? 'INACTIVE' : i % 20 < 19 ? 'FAULT' : 'UNAVAILABLE';
-
-/** A day of states: ACTIVE and a downtime in turn, 10–25 min each, the last one open in the state of now. */
-function dayOfStates(i: number): Array<{ start: number; end: number | null; state: State }> {
-  const out: Array<{ start: number; end: number | null; state: State }> = [];
-  let t = NOW - 24 * HOUR;
-  for (let j = 0; ; j++) {
-    const end = t + (10 + ((i * 7 + j * 13) % 16)) * MIN;
-    const state: State =
-      end >= NOW ? stateNow(i) : j % 2 === 0 ? 'ACTIVE' : (i + j) % 3 ? 'INACTIVE' : 'FAULT';
-    const last = out[out.length - 1];
-    if (last && last.state === state) last.end = end >= NOW ? null : end;
-    else out.push({ start: t, end: end >= NOW ? null : end, state });
-    if (end >= NOW) return out;
-    t = end;
-  }
-}
-
-/** The soak's plant with its live data (see the head of the file). */
-async function aPlant(h: ApiHarness, machines: number): Promise<{ scope: CompanyScope; cookie: string }> {
-  const db = h.t.db;
-  const plant = await ensureDemoCompany(db, {
-    portBase: 40_000,
-    seed: 1,
-    machines,
-    adapterFields: demoAdapterFields(),
-    now: NOW - 30 * 24 * HOUR,
-  });
-  const { company_id } = await db
-    .selectFrom('machines')
-    .select('company_id')
-    .where('id', '=', plant[0]!.machineId)
-    .executeTakeFirstOrThrow();
-  const scope = companyScope(db, company_id);
-  const [jobs, reasons] = await Promise.all([
-    scope.selectFrom('jobs').select(['id', 'expected_cycle_time']).execute(),
-    scope.selectFrom('annotation_types').select('id').execute(),
-  ]);
-  const ids = plant.map((p) => p.machineId);
-  const states = ids.map((_, i) => dayOfStates(i));
-  await insertAll(
-    ids.flatMap((id, i) =>
-      states[i]!.map((s) => ({ machine_id: id, start_at: s.start, end_at: s.end, state: s.state })),
-    ),
-    2000,
-    (rows) => scope.insertInto('state_intervals', rows).execute(),
-  );
-  await insertAll(
-    ids.map((id, i) => {
-      const now = states[i]!.at(-1)!;
-      return {
-        machine_id: id,
-        state: now.state,
-        state_since: now.start,
-        connection: now.state === 'UNAVAILABLE' ? 'DISCONNECTED' : 'CONNECTED',
-        connection_since: NOW - 24 * HOUR,
-        last_heartbeat: NOW - 1000,
-        execution: now.state === 'ACTIVE' ? 'ACTIVE' : now.state === 'FAULT' ? 'INTERRUPTED' : 'READY',
-        execution_since: now.start,
-        availability: now.state === 'UNAVAILABLE' ? 'UNAVAILABLE' : 'AVAILABLE',
-        controller_mode: 'AUTOMATIC',
-        program: `O${1000 + i}`,
-        part_count: 100 + i,
-        spindle_speed: now.state === 'ACTIVE' ? 1200 : 0,
-        fault_since: now.state === 'FAULT' ? now.start : null,
-        fault_message: now.state === 'FAULT' ? 'Spindle overload' : null,
-        in_setup: 0,
-        updated_at: NOW - 500,
-      };
-    }),
-    500,
-    (rows) => scope.insertInto('machine_live', rows).execute(),
-  );
-  // Raw rows as ingest stores them: the link log and two data items, so every machine has reported.
-  await insertAll(
-    ids.flatMap((id) =>
-      [
-        [NOW - 24 * HOUR, CONNECTION_KEY, 'CONNECTED'],
-        [NOW - 24 * HOUR + 1000, 'execution', 'ACTIVE'],
-        [NOW - 1000, 'part_count', '100'],
-      ].map(([ts, key, value]) => ({
-        company_id: scope.companyId,
-        machine_id: id,
-        ts: ts as number,
-        key: key as string,
-        value: value as string,
-      })),
-    ),
-    2000,
-    (rows) => db.insertInto('observations').values(rows).execute(),
-  );
-  // A part every 2 min while ACTIVE over the last 8 hours.
-  await insertAll(
-    ids.flatMap((id, i) =>
-      states[i]!.filter((s) => s.state === 'ACTIVE' && (s.end ?? NOW) > NOW - 8 * HOUR).flatMap((s) => {
-        const from = Math.max(s.start, NOW - 8 * HOUR);
-        const n = Math.floor(((s.end ?? NOW) - from) / (2 * MIN));
-        return Array.from({ length: n }, (_, k) => ({
-          machine_id: id,
-          start_at: from + k * 2 * MIN,
-          end_at: from + (k + 1) * 2 * MIN,
-          duration: 2 * MIN,
-          count: 1,
-          source: 'part_count',
-          setup: 0,
-        }));
-      }),
-    ),
-    2000,
-    (rows) => scope.insertInto('cycles', rows).execute(),
-  );
-  // A third run a job since 1–6 hours ago; a third stopped one an hour ago (the tile's paused job).
-  const runs = ids.flatMap((id, i) => {
-    if (i % 3 === 2) return [];
-    const job = jobs[i % jobs.length]!;
-    const start = NOW - (1 + (i % 6)) * HOUR;
-    return [
-      {
-        id: crypto.randomUUID(),
-        machine_id: id,
-        job_id: job.id,
-        job_machine_id: null,
-        start_at: i % 3 === 0 ? start : start - 5 * HOUR,
-        end_at: i % 3 === 0 ? null : NOW - HOUR,
-        setup_mode: 'none' as const,
-        setup_end: start,
-        expected_cycle_time: job.expected_cycle_time,
-        ideal_cycle_time: job.expected_cycle_time,
-        part_count_multiplier: 1,
-        actual_parts: 1,
-        reported_parts: null,
-        required_cycles: null,
-        part_behavior: 'one' as const,
-        expected_setup_ms: null,
-        setup_note: null,
-        created_at: start,
-      },
-    ];
-  });
-  // And a history: two 8-hour runs a day over the 30 days before (a plant's job runs grow with its age).
-  const history = ids.flatMap((id, i) =>
-    Array.from({ length: 60 }, (_, k) => {
-      const start = NOW - 31 * 24 * HOUR + k * 12 * HOUR;
-      return {
-        ...runs[0]!,
-        id: crypto.randomUUID(),
-        machine_id: id,
-        job_id: jobs[(i + k) % jobs.length]!.id,
-        start_at: start,
-        setup_end: start,
-        end_at: start + 8 * HOUR,
-        created_at: start,
-      };
-    }),
-  );
-  await insertAll([...history, ...runs], 500, (rows) => scope.insertInto('job_runs', rows).execute());
-  // Half of the downtimes of the day categorized, the current one included.
-  await insertAll(
-    ids.flatMap((id, i) =>
-      states[i]!.filter((s, j) => s.state !== 'ACTIVE' && (i + j) % 2 === 0).map((s, j) => ({
-        id: crypto.randomUUID(),
-        machine_id: id,
-        annotation_type_id: reasons[(i + j) % reasons.length]!.id,
-        start_at: s.start,
-        end_at: null,
-        message: null,
-        planned: null,
-        setup: 0,
-        active_setup: 0,
-        created_by: null,
-        created_at: s.start,
-        updated_at: s.start,
-      })),
-    ),
-    1000,
-    (rows) => scope.insertInto('annotations', rows).execute(),
-  );
-  // Decision 1155: the rollup worker's rows as it leaves them, computed ROLLUPS_AGO before the answers' now, so a
-  // goal reads its stored hours and a fresh tail (BENCH_ROLLUPS=0: none stored, every goal from the facts).
-  if (ROLLUPS)
-    for (const id of ids)
-      await recomputeRollups(db, {
-        companyId: company_id,
-        machineId: id,
-        from: NOW - 36 * HOUR,
-        to: NOW - ROLLUPS_AGO,
-        now: NOW - ROLLUPS_AGO,
-      });
-  if (h.t.dialect === 'postgres') await sql`analyze`.execute(db);
-  return { scope, cookie: await h.login(admin.email, admin.password) };
-}
 
 /**
  * A second handle on the same database, of one connection, that logs each query's time: the queries of an
@@ -293,11 +97,13 @@ async function timed(f: () => Promise<unknown>, n = CALLS): Promise<number[]> {
 }
 
 async function bench(dialect: DialectName, machines: number) {
-  const h = await apiHarness(dialect, NOW);
+  const h = await apiHarness(dialect, NOW, { dashboardAnswers: null });
+  let stopIngest: (() => Promise<void>) | null = null;
   try {
     const t0 = performance.now();
     const { scope, cookie } = await aPlant(h, machines);
     const seedMs = performance.now() - t0;
+    if (INGEST > 0) stopIngest = await liveIngest(h.t, h.t.url, INGEST);
     const get = async (path: string) => {
       const res = await h.get(path, cookie);
       const text = await res.text();
@@ -377,6 +183,7 @@ async function bench(dialect: DialectName, machines: number) {
             ),
         ],
         ['dashboard (service, no HTTP)', () => dashboard(scope, undefined, NOW, true, sums)],
+        ["liveDataVersion (the shared answer's key)", () => liveDataVersion(scope, NOW)],
         ['JSON.stringify of the answer', async () => JSON.stringify(answer)],
         [
           `for comparison: dashboardFigures (utilization too)`,
@@ -450,8 +257,10 @@ async function bench(dialect: DialectName, machines: number) {
     console.log(
       `  one answer on one connection: ${f(tracedMs).trim()}, of which ${log.length} queries ${f(inQueries).trim()}; the slowest:`,
     );
-    for (const q of [...log].sort((a, b) => b.ms - a.ms).slice(0, 8))
-      console.log(`    ${f(q.ms)}  ${q.sql.slice(0, 110)}`);
+    for (const q of [...log].sort((a, b) => b.ms - a.ms).slice(0, QUERIES ? log.length : 8))
+      console.log(
+        `    ${f(q.ms)}  ${QUERIES ? `${JSON.stringify(q.parameters).length}B `.padStart(9) : ''}${q.sql.slice(0, QUERIES ? 200 : 110)}`,
+      );
     if (EXPLAIN > 0 && dialect === 'postgres') {
       const client = new pg.Client({ connectionString: h.t.url });
       await client.connect();
@@ -467,7 +276,36 @@ async function bench(dialect: DialectName, machines: number) {
         await client.end();
       }
     }
+    if (LIVE > 0) {
+      const rounds = await liveRounds(h, scope, cookie, {
+        seconds: LIVE,
+        clients: LIVE_CLIENTS,
+        pairs: LIVE_PAIRS,
+      });
+      console.log(
+        `  under live data (${LIVE} s rounds, off and on alternated; ${INGEST} machines of another company ingesting):`,
+      );
+      for (const clients of LIVE_CLIENTS) {
+        const of = (shared: boolean) => rounds.filter((x) => x.clients === clients && x.shared === shared);
+        const [off, on] = [of(false), of(true)].map((xs) => ({
+          ms: xs.flatMap((x) => x.answerMs),
+          calls: xs.reduce((t, x) => t + x.calls, 0),
+          computed: xs.reduce((t, x) => t + x.computed, 0),
+        }));
+        for (const [name, x] of [
+          ['shared off', off!],
+          ['shared on', on!],
+        ] as const)
+          console.log(
+            `    ${clients} poller(s), ${name.padEnd(10)} ${String(x.calls).padStart(5)} calls, ${String(x.computed).padStart(5)} computed: p50 ${f(pct(x.ms, 50))}  p90 ${f(pct(x.ms, 90))}  p99 ${f(pct(x.ms, 99))}`,
+          );
+        console.log(
+          `    ${clients} poller(s), on / off: p50 ${(pct(on!.ms, 50) / pct(off!.ms, 50)).toFixed(2)}x  p99 ${(pct(on!.ms, 99) / pct(off!.ms, 99)).toFixed(2)}x`,
+        );
+      }
+    }
   } finally {
+    if (stopIngest) await stopIngest();
     await h.close();
   }
 }

@@ -69,6 +69,7 @@ import { createMetrics } from './http/metrics';
 import { observeRequests, routeOf } from './http/observe';
 import { securityHeaders } from './http/security';
 import { HeldSums } from './services/held-sums';
+import { DashboardAnswers } from './services/dashboard-shared';
 
 /** The largest WebSocket message a client may send (/live, /tablet-auth). */
 export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
@@ -83,8 +84,13 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
 /** The app plus the hook that lets a Node HTTP server accept the live channel's WebSocket upgrades. */
 export function buildApp(given: Deps) {
-  // One app, one set of kept goal sums (decision 1191), unless the caller shares its own.
-  const deps: Deps = given.heldSums ? given : { ...given, heldSums: new HeldSums() };
+  // One app, one set of kept goal sums (decision 1191) and dashboard answers (decision 1200), unless the caller
+  // shares its own.
+  const deps: Deps = {
+    ...given,
+    heldSums: given.heldSums ?? new HeldSums(),
+    dashboardAnswers: given.dashboardAnswers === undefined ? new DashboardAnswers() : given.dashboardAnswers,
+  };
   const app = new Hono<AppEnv>();
   const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
   // Socket messages are small JSON (join, get_code): a frame over 64 KiB closes the socket (1009) instead of

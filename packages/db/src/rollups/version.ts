@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
 import type { CompanyScope } from '../scope';
 
 // The data version of a company's reports up to an instant (decision 1148): what changes whenever an input of
@@ -27,14 +28,20 @@ export async function reportDataVersion(
   scope: CompanyScope,
   end: number,
 ): Promise<{ version: string; marks: number }> {
+  const { rows } = await stateRow(scope, end, sql`null`);
+  return versionOf(rows[0]!, recomputesNoted(scope.companyId));
+}
+
+/** The statement of the report data version, with `extra` as one more column (`extra`). */
+function stateRow(scope: CompanyScope, end: number, extra: ReturnType<typeof sql>) {
   const c = scope.companyId;
-  const { rows } = await sql<StateRow>`select count(*) as marks, sum(d.marked_at) as marked,
+  return sql<StateRow & { extra: unknown }>`select count(*) as marks, sum(d.marked_at) as marked,
       sum(d.from_at) as froms,
       (select w.computed_at from rollup_weeks w where w.company_id = ${c} and w.start_at < ${end}
         order by w.computed_at desc limit 1) as computed,
-      (select g.generation from report_config_generations g where g.company_id = ${c}) as config
+      (select g.generation from report_config_generations g where g.company_id = ${c}) as config,
+      ${extra} as extra
     from rollup_dirty d where d.company_id = ${c} and d.from_at < ${end}`.execute(scope.db);
-  return versionOf(rows[0]!, recomputesNoted(c));
 }
 
 interface StateRow {
@@ -43,6 +50,37 @@ interface StateRow {
   froms: unknown;
   computed: unknown;
   config: unknown;
+}
+
+/**
+ * The data version of the live dashboard at `now` (decision 1200): the report data version over everything before
+ * now (marks, the latest recompute, the configuration generation) and the content of the company's live rows and
+ * open job runs (every column), so any stored line the tiles show (a live row written) or a job started or stopped
+ * changes it, even within the same millisecond. PostgreSQL: one statement, the rows hashed there (md5 of their
+ * text); SQLite (in process): the rows read and hashed here.
+ */
+export async function liveDataVersion(scope: CompanyScope, now: number): Promise<string> {
+  const c = scope.companyId;
+  if (scope.db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await stateRow(
+      scope,
+      now + 1,
+      sql`coalesce((select md5(string_agg(l::text, ',' order by l.machine_id)) from machine_live l
+          where l.company_id = ${c}), '') || '/' ||
+        coalesce((select md5(string_agg(r::text, ',' order by r.id)) from job_runs r
+          where r.company_id = ${c} and r.end_at is null), '')`,
+    );
+    return `${versionOf(rows[0]!, recomputesNoted(c)).version}:${String(rows[0]!.extra)}`;
+  }
+  const [{ rows }, live, runs] = await Promise.all([
+    stateRow(scope, now + 1, sql`null`),
+    scope.selectFrom('machine_live').selectAll().orderBy('machine_id').execute(),
+    scope.selectFrom('job_runs').selectAll().where('end_at', 'is', null).orderBy('id').execute(),
+  ]);
+  const content = createHash('sha1')
+    .update(JSON.stringify([live, runs]))
+    .digest('base64');
+  return `${versionOf(rows[0]!, recomputesNoted(c)).version}:${content}`;
 }
 
 /**

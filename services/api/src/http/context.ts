@@ -10,6 +10,7 @@ import type { ApiKeyScope, SourcePolicy } from '@takt/domain';
 import type { Metrics } from './metrics';
 import type { LogSink } from './log';
 import type { HeldSums } from '../services/held-sums';
+import type { DashboardAnswers } from '../services/dashboard-shared';
 
 /** What every request handler may use; built once per process and passed in (no singletons). */
 export interface Deps {
@@ -18,6 +19,11 @@ export interface Deps {
    * The tile goals' held-row sums kept between answers (decision 1191); buildApp makes one per app when absent.
    */
   heldSums?: HeldSums;
+  /**
+   * GET /api/dashboard's answers shared between callers (decision 1200); buildApp makes one per app when absent;
+   * null: every call computed (a bench measuring both).
+   */
+  dashboardAnswers?: DashboardAnswers | null;
   dialect: DialectName;
   /** The clock, injectable so tests control time. */
   now: () => number;

@@ -46,6 +46,7 @@ type HarnessOptions = Partial<
     | 'publicUrl'
     | 'trustedProxies'
     | 'sourcePolicy'
+    | 'dashboardAnswers'
   >
 >;
 
