@@ -13,6 +13,7 @@ import type {
   CompanyCalendar,
   DowntimeFigures,
   DowntimePiece,
+  FigurePeriod,
   RollupSource,
 } from '@takt/domain';
 import { loadDowntimeFacts, loadRollupSources } from './sources';
@@ -58,11 +59,20 @@ export async function downtimeFigures(
         ).get(machineId)!
       : source;
   const noData = noDataSpans(wide, from, range.end);
-  const periods = figurePeriodsOf(pieces.get(machineId) ?? [], facts.types, noData, now);
-  const shiftAt = (t: number) =>
-    rollupBuckets(calendar, { start: epochMs(t), end: epochMs(t + 1) })[0]?.shiftId ?? null;
-  return downtimeBucketFigures(periods, buckets, shiftAt);
+  return figuresOfPeriods(
+    figurePeriodsOf(pieces.get(machineId) ?? [], facts.types, noData, now),
+    calendar,
+    buckets,
+  );
 }
+
+/** The buckets' figures of the periods; a period begun before the first bucket in the shift of its start. */
+const figuresOfPeriods = (periods: FigurePeriod[], calendar: CompanyCalendar, buckets: readonly Bucket[]) =>
+  downtimeBucketFigures(
+    periods,
+    buckets,
+    (t) => rollupBuckets(calendar, { start: epochMs(t), end: epochMs(t + 1) })[0]?.shiftId ?? null,
+  );
 
 /** One machine's figures over a span the report computes from the states (decision 1193). */
 export interface EdgeFigures {
@@ -80,6 +90,13 @@ export interface EdgeFigures {
 /**
  * Decision 1193: each machine's figures over `span` (any instants, inside the report's range), built from the
  * states as the recompute builds the stored rows' (downtimeFigures over the span's cut buckets), judged at `now`.
+ * Decision 1198: a fixed number of reads whatever the number of machines: the facts once, and one No data source
+ * for all of them from the earliest start any needs (the first downtime piece of a machine may begin before the
+ * span); each machine's No data is taken from its own start (noDataSpans reads a source only from the `from` it is
+ * given: where the source was clipped before that changes nothing, the test of decision 1198 shows it). `keep`
+ * (awaited after the reads): the machines whose figures are wanted; the others, and a machine with a downtime judged
+ * on its duration reaching in from before the span (`limitedFromBefore`, answered from the states by the caller),
+ * get no rows computed.
  */
 export async function downtimeEdgeFigures(
   of: CompanyDb,
@@ -87,22 +104,13 @@ export async function downtimeEdgeFigures(
   machineIds: readonly string[],
   span: { start: number; end: number },
   now: number,
+  keep?: Promise<(id: string) => boolean>,
 ): Promise<Map<string, EdgeFigures>> {
   const out = new Map<string, EdgeFigures>();
   if (machineIds.length === 0 || !(span.start < span.end)) return out;
   const facts = await loadDowntimeFacts(of, machineIds, span);
-  const intervals = new Map<string, DowntimeFacts['intervals']>();
-  for (const r of facts.intervals) {
-    const mine = intervals.get(r.machine_id);
-    if (mine) mine.push(r);
-    else intervals.set(r.machine_id, [r]);
-  }
-  const annotations = new Map<string, Annotation[]>();
-  for (const a of facts.annotations) {
-    const mine = annotations.get(a.machineId);
-    if (mine) mine.push(a);
-    else annotations.set(a.machineId, [a]);
-  }
+  const intervals = groupByMachine(facts.intervals, (r) => r.machine_id);
+  const annotations = groupByMachine(facts.annotations, (a) => a.machineId);
   const pieces = new Map(
     machineIds.map((id) => [
       id,
@@ -114,26 +122,45 @@ export async function downtimeEdgeFigures(
       ),
     ]),
   );
-  const sources = await loadRollupSources(of, machineIds, span, {
-    now,
-    facts,
-    pieces,
-    downtimeOnly: true,
-  });
+  const fromOf = (id: string) => Math.min(pieces.get(id)?.[0]?.start ?? span.start, span.start);
+  const from = machineIds.reduce((t, id) => Math.min(t, fromOf(id)), span.start);
+  const [sources, wanted] = await Promise.all([
+    loadRollupSources(
+      of,
+      machineIds,
+      { start: from, end: span.end },
+      { now, facts, pieces, downtimeOnly: true },
+    ),
+    keep ?? ((_id: string) => true),
+  ]);
   const buckets = rollupBuckets(calendar, { start: epochMs(span.start), end: epochMs(span.end) });
+  const shiftIds = buckets.map((b) => b.shiftId);
   for (const id of machineIds) {
-    const limitedFromBefore = (pieces.get(id) ?? []).some((p) => {
+    const mine = pieces.get(id) ?? [];
+    const limitedFromBefore = mine.some((p) => {
       const type = p.annotation?.category_id ? facts.types.get(p.annotation.category_id) : undefined;
       return p.start < span.start && type?.plannedBehavior === 'plannedWithLimit';
     });
-    const rows = await downtimeFigures(
-      of,
-      { machineId: id, range: span, now, calendar, buckets },
-      facts,
-      pieces,
-      sources.get(id)!,
-    );
-    out.set(id, { rows, shiftIds: buckets.map((b) => b.shiftId), limitedFromBefore });
+    const rows =
+      limitedFromBefore || !wanted(id)
+        ? []
+        : figuresOfPeriods(
+            figurePeriodsOf(mine, facts.types, noDataSpans(sources.get(id)!, fromOf(id), span.end), now),
+            calendar,
+            buckets,
+          );
+    out.set(id, { rows, shiftIds, limitedFromBefore });
+  }
+  return out;
+}
+
+/** Rows grouped by machine, in their read order. */
+function groupByMachine<R>(rows: readonly R[], machineOf: (r: R) => string): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const mine = out.get(machineOf(r));
+    if (mine) mine.push(r);
+    else out.set(machineOf(r), [r]);
   }
   return out;
 }

@@ -74,29 +74,42 @@ export async function storedDowntimeFigures(
   const shifts = shiftIds ? new Set<string | null>(shiftIds) : null;
   const byEnd = groupBy([...ends.keys()], (id) => ends.get(id)!);
   const head = [...ends.keys()];
-  const [stored, heads, tails] = await Promise.all([
-    Promise.all(
-      [...byEnd].map(([b, ids]) =>
-        loadDowntimeFigureRows(ctx.scope, calendar, ids, { start: a, end: b }, shifts),
-      ),
+  // Decision 1198: no edge figures computed for a machine the states will answer (a row stored without figures,
+  // or a downtime judged on its duration reaching into its end edge): its facts are read with the others', its
+  // figures left out.
+  const stored = Promise.all(
+    [...byEnd].map(([b, ids]) =>
+      loadDowntimeFigureRows(ctx.scope, calendar, ids, { start: a, end: b }, shifts),
     ),
-    downtimeEdgeFigures(ctx.scope, calendar, head, { start, end: a }, ctx.now),
-    Promise.all(
-      [...byEnd].map(([b, ids]) =>
-        downtimeEdgeFigures(ctx.scope, calendar, ids, { start: b, end: until }, ctx.now),
-      ),
+  );
+  const answered = stored.then((parts) => (id: string) => parts.some((p) => !!p.get(id)));
+  const tails = Promise.all(
+    [...byEnd].map(([b, ids]) =>
+      downtimeEdgeFigures(ctx.scope, calendar, ids, { start: b, end: until }, ctx.now, answered),
     ),
-  ]);
+  );
+  const heads = downtimeEdgeFigures(
+    ctx.scope,
+    calendar,
+    head,
+    { start, end: a },
+    ctx.now,
+    Promise.all([answered, tails]).then(([rowsHeld, parts]) => (id: string) => {
+      const tail = parts.find((t) => t.has(id))?.get(id);
+      return rowsHeld(id) && tail !== undefined && !tail.limitedFromBefore;
+    }),
+  );
+  const [rowParts, headOf, tailParts] = await Promise.all([stored, heads, tails]);
   const rowsOf = new Map<string, DowntimeFigures[] | null>();
-  for (const part of stored) for (const [id, rows] of part) rowsOf.set(id, rows);
-  const tailOf = new Map(tails.flatMap((t) => [...t]));
+  for (const part of rowParts) for (const [id, rows] of part) rowsOf.set(id, rows);
+  const tailOf = new Map(tailParts.flatMap((t) => [...t]));
   const typeIds = new Set<string>();
   const kept: Array<[string, DowntimeFigures[]]> = [];
   for (const id of ends.keys()) {
     const rows = rowsOf.get(id);
     const tail = tailOf.get(id)!;
     if (!rows || tail.limitedFromBefore) continue;
-    const all = [...edgeRows(heads.get(id), shifts), ...rows, ...edgeRows(tail, shifts)];
+    const all = [...edgeRows(headOf.get(id), shifts), ...rows, ...edgeRows(tail, shifts)];
     for (const r of all) for (const reason in r.byReason) typeIds.add(reason);
     kept.push([id, all]);
   }

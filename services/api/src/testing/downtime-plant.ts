@@ -81,3 +81,27 @@ export async function aDowntimePlant(h: ApiHarness) {
   await recomputeMarked(h.t.db, NOW);
   return { tenant, ids, clock, monday, reasons: { planned, tooling, limited } };
 }
+
+/**
+ * Decision 1198: a machine of the plant's company whose monitored life begins at `t0` (its first state), inside the
+ * plant's days, with generated facts up to PLANT_NOW and its rollups recomputed: machines of different lives.
+ */
+export async function aLateMachine(
+  h: ApiHarness,
+  tenant: Awaited<ReturnType<typeof aDowntimePlant>>['tenant'],
+  t0: number,
+) {
+  const facts = generatedFacts({
+    t0,
+    now: PLANT_NOW,
+    cuts: 40,
+    cycles: 1,
+    corrections: 1,
+    states: ['ACTIVE', 'INACTIVE', 'FAULT', 'UNAVAILABLE'],
+    seed: 77,
+  });
+  const m = await aMachineWithFacts(h, tenant.company, 'M4', t0, facts);
+  await tenant.recompute([m.id], { from: t0, to: PLANT_NOW, now: PLANT_NOW });
+  await recomputeMarked(h.t.db, PLANT_NOW);
+  return m.id;
+}

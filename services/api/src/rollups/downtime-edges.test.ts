@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { epochMs, noDataSpans, piecesOf, rollupBuckets, segmentsOf } from '@takt/domain';
+import { DIALECTS } from '@takt/db/testing';
+import {
+  downtimeEdgeFigures,
+  downtimeFigures,
+  loadCalendar,
+  loadDowntimeFacts,
+  loadRollupSources,
+} from '@takt/db/rollups';
+import { HOUR, MIN } from '../testing/downtime-builders';
+import { aDowntimePlant, aLateMachine, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
+import { apiPerTest } from '../testing/report-plant';
+
+// Decision 1198: the downtime report's edges (decision 1193) take each machine's No data from the start of its
+// first downtime piece, which may begin before the edge. They used to load a source for each such machine from its
+// own start; now one source for all machines from the earliest start any needs. noDataSpans(source, from, to)
+// reads the source from `from` on: loaded from any start at or before `from` it gives the same spans; loaded from
+// after `from`, the time between is a gap, which a machine's life fills as No data (METRICS.md §1).
+
+const T0 = PLANT_T0;
+const NOW = PLANT_NOW;
+
+describe.each(DIALECTS)("the downtime edges' No data read once for all machines on %s", (dialect) => {
+  const api = apiPerTest(dialect, NOW);
+
+  it('gives each machine the No data and figures of a source loaded from its own start', async () => {
+    const { h } = api;
+    const { tenant, ids: plant, monday } = await aDowntimePlant(h);
+    // M4's life begins on Saturday 02:17 (its first state), inside some spans below.
+    const late = T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
+    const ids = [...plant, await aLateMachine(h, tenant, late)];
+    const of = tenant.scope;
+    const calendar = await loadCalendar(h.t.db, tenant.company.id);
+    const spans = [
+      // Inside M1's long stop without data over the week boundary (Sunday 23:00 to Monday 07:00).
+      { start: monday + 2 * HOUR + 10 * MIN, end: monday + 3 * HOUR },
+      // M4 begins inside it.
+      { start: late - 40 * MIN, end: late + HOUR + 5 * MIN },
+      { start: T0 + 26 * HOUR + 20 * MIN, end: T0 + 27 * HOUR },
+      { start: NOW - HOUR - 7 * MIN, end: NOW },
+      { start: T0 + 3 * 24 * HOUR, end: T0 + 3 * 24 * HOUR + 30 * MIN },
+    ];
+    let before = 0;
+    let differs = 0;
+    for (const span of spans) {
+      const facts = await loadDowntimeFacts(of, ids, span);
+      const pieces = new Map(
+        ids.map((id) => [
+          id,
+          piecesOf(
+            segmentsOf(
+              facts.intervals
+                .filter((r) => r.machine_id === id)
+                .map((r) => ({ start: r.start_at, end: r.end_at, state: r.state })),
+            ),
+            facts.annotations.filter((a) => a.machineId === id),
+          ),
+        ]),
+      );
+      const opts = { now: NOW, facts, pieces, downtimeOnly: true as const };
+      const fromOf = (id: string) => Math.min(pieces.get(id)![0]?.start ?? span.start, span.start);
+      const earliest = Math.min(...ids.map(fromOf));
+      const once = await loadRollupSources(of, ids, { start: earliest, end: span.end }, opts);
+      const earlier = await loadRollupSources(
+        of,
+        ids,
+        { start: earliest - 2 * 24 * HOUR, end: span.end },
+        opts,
+      );
+      const atSpan = await loadRollupSources(of, ids, span, opts);
+      for (const id of ids) {
+        const from = fromOf(id);
+        if (from < span.start) before++;
+        const own = (await loadRollupSources(of, [id], { start: from, end: span.end }, opts)).get(id)!;
+        const expected = noDataSpans(own, from, span.end);
+        expect(noDataSpans(once.get(id)!, from, span.end), `${id} ${span.start}`).toEqual(expected);
+        expect(noDataSpans(earlier.get(id)!, from, span.end), `${id} ${span.start}`).toEqual(expected);
+        // Loaded from after `from` (the span's start), the time between reads as a gap: not the same spans.
+        if (JSON.stringify(noDataSpans(atSpan.get(id)!, from, span.end)) !== JSON.stringify(expected))
+          differs++;
+      }
+      // The figures: the batched edges against decision 1193's, each machine's source loaded from its own start.
+      const buckets = rollupBuckets(calendar, { start: epochMs(span.start), end: epochMs(span.end) });
+      const edges = await downtimeEdgeFigures(of, calendar, ids, span, NOW);
+      for (const id of ids) {
+        const edge = edges.get(id)!;
+        expect(edge.shiftIds).toEqual(buckets.map((b) => b.shiftId));
+        if (edge.limitedFromBefore) continue;
+        const old = await downtimeFigures(
+          of,
+          { machineId: id, range: span, now: NOW, calendar, buckets },
+          facts,
+          pieces,
+          atSpan.get(id)!,
+        );
+        expect(edge.rows, `${id} ${span.start}`).toEqual(old);
+      }
+    }
+    // The case the batching is for: machines whose first piece begins before the edge, several spans.
+    expect(before).toBeGreaterThanOrEqual(spans.length);
+    // And the test can fail: a source clipped after a machine's start gives other spans.
+    expect(differs).toBeGreaterThan(0);
+  });
+});
