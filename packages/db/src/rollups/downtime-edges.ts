@@ -102,17 +102,20 @@ export async function downtimeEdgeFigures(
   of: CompanyDb,
   calendar: CompanyCalendar,
   machineIds: readonly string[],
-  span: { start: number; end: number },
+  /** One span for all machines, or each machine's own (decision 1198: read in the same queries). */
+  spans: { start: number; end: number } | ReadonlyMap<string, { start: number; end: number }>,
   now: number,
   keep?: Promise<(id: string) => boolean>,
 ): Promise<Map<string, EdgeFigures>> {
   const out = new Map<string, EdgeFigures>();
-  if (machineIds.length === 0 || !(span.start < span.end)) return out;
-  const facts = await loadDowntimeFacts(of, machineIds, span);
+  const spanOf = (id: string) => ('start' in spans ? spans : spans.get(id)!);
+  const ids = machineIds.filter((id) => spanOf(id).start < spanOf(id).end);
+  if (ids.length === 0) return out;
+  const facts = await loadDowntimeFacts(of, ids, spans);
   const intervals = groupByMachine(facts.intervals, (r) => r.machine_id);
   const annotations = groupByMachine(facts.annotations, (a) => a.machineId);
   const pieces = new Map(
-    machineIds.map((id) => [
+    ids.map((id) => [
       id,
       piecesOf(
         segmentsOf(
@@ -122,20 +125,25 @@ export async function downtimeEdgeFigures(
       ),
     ]),
   );
-  const fromOf = (id: string) => Math.min(pieces.get(id)?.[0]?.start ?? span.start, span.start);
-  const from = machineIds.reduce((t, id) => Math.min(t, fromOf(id)), span.start);
+  const fromOf = (id: string) => Math.min(pieces.get(id)?.[0]?.start ?? spanOf(id).start, spanOf(id).start);
+  const wide = {
+    start: ids.reduce((t, id) => Math.min(t, fromOf(id)), Number.POSITIVE_INFINITY),
+    end: ids.reduce((t, id) => Math.max(t, spanOf(id).end), Number.NEGATIVE_INFINITY),
+  };
   const [sources, wanted] = await Promise.all([
-    loadRollupSources(
-      of,
-      machineIds,
-      { start: from, end: span.end },
-      { now, facts, pieces, downtimeOnly: true },
-    ),
+    loadRollupSources(of, ids, wide, { now, facts, pieces, downtimeOnly: true }),
     keep ?? ((_id: string) => true),
   ]);
-  const buckets = rollupBuckets(calendar, { start: epochMs(span.start), end: epochMs(span.end) });
-  const shiftIds = buckets.map((b) => b.shiftId);
-  for (const id of machineIds) {
+  // The buckets of each distinct span (the tails of machines whose rows stop at the same bucket share them).
+  const bucketsOf = new Map<string, Bucket[]>();
+  for (const id of ids) {
+    const span = spanOf(id);
+    const key = `${span.start}:${span.end}`;
+    let buckets = bucketsOf.get(key);
+    if (!buckets) {
+      buckets = rollupBuckets(calendar, { start: epochMs(span.start), end: epochMs(span.end) });
+      bucketsOf.set(key, buckets);
+    }
     const mine = pieces.get(id) ?? [];
     const limitedFromBefore = mine.some((p) => {
       const type = p.annotation?.category_id ? facts.types.get(p.annotation.category_id) : undefined;
@@ -149,7 +157,7 @@ export async function downtimeEdgeFigures(
             calendar,
             buckets,
           );
-    out.set(id, { rows, shiftIds, limitedFromBefore });
+    out.set(id, { rows, shiftIds: buckets.map((b) => b.shiftId), limitedFromBefore });
   }
   return out;
 }

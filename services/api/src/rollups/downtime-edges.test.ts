@@ -6,9 +6,11 @@ import {
   downtimeFigures,
   loadCalendar,
   loadDowntimeFacts,
+  loadDowntimeFigureRows,
   loadRollupSources,
 } from '@takt/db/rollups';
-import { HOUR, MIN } from '../testing/downtime-builders';
+import { aCompany, aMachine } from '../testing/builders';
+import { aDowntimeReason, anAnnotation, HOUR, MIN, someStates } from '../testing/downtime-builders';
 import { aDowntimePlant, aLateMachine, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
 import { apiPerTest } from '../testing/report-plant';
 
@@ -101,5 +103,65 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
     expect(before).toBeGreaterThanOrEqual(spans.length);
     // And the test can fail: a source clipped after a machine's start gives other spans.
     expect(differs).toBeGreaterThan(0);
+  });
+
+  it("reads each machine around its own span in one go, as it reads each alone, and never another company's", async () => {
+    const { h } = api;
+    const { tenant, ids: plant } = await aDowntimePlant(h);
+    const late = T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
+    const ids = [...plant, await aLateMachine(h, tenant, late)];
+    const of = tenant.scope;
+    const calendar = await loadCalendar(h.t.db, tenant.company.id);
+    // M5: FAULT then INACTIVE before its span (from 4 hours before now); another company's machine of the same id
+    // ran until 4:10 before now (decision 1130: another machine). Read with its edges, M5's period would begin there.
+    const m5 = await aMachine(h.t.db, tenant.company, { name: 'M5' });
+    ids.push(m5);
+    await someStates(h.t.db, tenant.company, m5, [
+      [NOW - 7 * HOUR, NOW - 6 * HOUR, 'ACTIVE'],
+      [NOW - 6 * HOUR, NOW - 5 * HOUR, 'FAULT'],
+      [NOW - 5 * HOUR, NOW - 3 * HOUR, 'INACTIVE'],
+      [NOW - 3 * HOUR, null, 'ACTIVE'],
+    ]);
+    const other = await aCompany(h.t.db);
+    await someStates(h.t.db, other, m5, [
+      [NOW - 6 * HOUR, NOW - 4 * HOUR - 10 * MIN, 'ACTIVE'],
+      [NOW - 4 * HOUR - 10 * MIN, null, 'UNAVAILABLE'],
+    ]);
+    const theirs = await aDowntimeReason(h.t.db, other, { name: 'Theirs' });
+    await anAnnotation(h.t.db, other, {
+      machineId: m5,
+      start: NOW - 4 * HOUR - 10 * MIN,
+      end: null,
+      typeId: theirs.id,
+    });
+    // The tails of rows holding to different hours (whole hours), to a common end.
+    const starts = [NOW - 9 * HOUR, NOW - 4 * HOUR, NOW - 4 * HOUR, NOW - 30 * HOUR, NOW - 4 * HOUR];
+    const spans = new Map(ids.map((id, k) => [id, { start: starts[k]!, end: NOW }]));
+    const facts = await loadDowntimeFacts(of, ids, spans);
+    const edges = await downtimeEdgeFigures(of, calendar, ids, spans, NOW);
+    const interiors = new Map(ids.map((id) => [id, { start: T0 + 24 * HOUR, end: spans.get(id)!.start }]));
+    const rows = await loadDowntimeFigureRows(of, calendar, ids, interiors, null);
+    let pieces = 0;
+    for (const id of ids) {
+      const span = spans.get(id)!;
+      const alone = await loadDowntimeFacts(of, [id], span);
+      const mine = <T extends { machineId: string } | { machine_id: string }>(xs: readonly T[]) =>
+        xs.filter((x) => ('machineId' in x ? x.machineId : x.machine_id) === id);
+      expect(mine(facts.intervals), id).toEqual(alone.intervals);
+      expect(mine(facts.annotations), id).toEqual(alone.annotations);
+      expect(alone.annotations.some((a) => a.annotationTypeId === theirs.id)).toBe(false);
+      expect(edges.get(id), id).toEqual((await downtimeEdgeFigures(of, calendar, [id], span, NOW)).get(id));
+      expect(rows.get(id), id).toEqual(
+        (await loadDowntimeFigureRows(of, calendar, [id], interiors.get(id)!, null)).get(id),
+      );
+      pieces += alone.intervals.length;
+    }
+    expect(pieces).toBeGreaterThan(0);
+    expect(facts.intervals.filter((r) => r.machine_id === m5).map((r) => r.state)).toEqual([
+      'FAULT',
+      'INACTIVE',
+      'ACTIVE',
+    ]);
+    expect(facts.types.has(theirs.id)).toBe(false);
   });
 });
