@@ -10,13 +10,16 @@
 // BENCH_ANNOTATIONS=1: two of every three stops categorized by an operator (one of three reasons, the stop's bounds).
 // BENCH_ONLY=today,yesterday: those ranges only. With BENCH_OLD each call's queries are counted (decision 1198), and
 // BENCH_SQL=1 prints each query's time from issue to answer and its text.
+// BENCH_DIRTY=1: machine i's rollups marked dirty from (i % 12) × 7 hours before now (late data), after the seeding.
 // BENCH_RECOMPUTED=1: the 40 days' rollups then rewritten by the recompute itself at now (with the downtime figures
 // the report reads, decision 1193) instead of the synthetic year's.
 // Not a test: figures only.
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { Session } from 'node:inspector/promises';
+import { companyScope } from '@takt/db';
 import type { DialectName } from '@takt/db';
+import { historyChanged } from '@takt/db/rollups';
 import { companyDayRange, epochMs, shopDateOf } from '@takt/domain';
 import { sharedAnswersKept, useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
@@ -41,6 +44,11 @@ try {
     await recomputeFortyDays(h, { companyId: company.id, calendar, now }, ids);
   const day = (t: number) => companyDayRange(calendar, shopDateOf(calendar, epochMs(t)));
   const today = day(now);
+  // Late data (decision 1198): machine i's rows hold only up to a pending mark i % 12 × 7 hours before now, so their
+  // rows stop at a dozen different hours (the report reads each machine's tail from its own hour).
+  if (process.env.BENCH_DIRTY)
+    for (const [i, id] of ids.entries())
+      await historyChanged(companyScope(h.t.db, company.id), id, now - (i % 12) * 7 * 3_600_000 - 1);
   const ranges: Array<[string, number, number]> = [
     ['today', today.start, today.end],
     ['yesterday', day(today.start - 1).start, today.start],

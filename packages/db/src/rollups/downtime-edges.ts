@@ -88,15 +88,15 @@ export interface EdgeFigures {
 }
 
 /**
- * Decision 1193: each machine's figures over `span` (any instants, inside the report's range), built from the
- * states as the recompute builds the stored rows' (downtimeFigures over the span's cut buckets), judged at `now`.
- * Decision 1198: a fixed number of reads whatever the number of machines: the facts once, and one No data source
- * for all of them from the earliest start any needs (the first downtime piece of a machine may begin before the
- * span); each machine's No data is taken from its own start (noDataSpans reads a source only from the `from` it is
- * given: where the source was clipped before that changes nothing, the test of decision 1198 shows it). `keep`
- * (awaited after the reads): the machines whose figures are wanted; the others, and a machine with a downtime judged
- * on its duration reaching in from before the span (`limitedFromBefore`, answered from the states by the caller),
- * get no rows computed.
+ * Decision 1193: each machine's figures over its span (any instants, inside the report's range; one for all, or each
+ * machine's own), built from the states as the recompute builds the stored rows' (the span's cut buckets), judged at
+ * `now`. Decision 1198: a fixed number of reads whatever the number of machines and of their spans: the facts once
+ * (each machine around its own span), and one No data source for all of them from the earliest start any needs (a
+ * machine's first downtime piece may begin before its span); each machine's No data is taken from its own start
+ * (noDataSpans reads a source from the `from` it is given on: loaded from any earlier start it gives the same spans,
+ * downtime-edges.test.ts). `keep` (awaited after the reads): whether a machine's figures are wanted, given whether a
+ * downtime judged on its duration reaches into its span from before it (`limitedFromBefore`: at a tail the caller
+ * answers such a machine from the states; at the range's start it is the report's own); the others get no rows.
  */
 export async function downtimeEdgeFigures(
   of: CompanyDb,
@@ -105,7 +105,7 @@ export async function downtimeEdgeFigures(
   /** One span for all machines, or each machine's own (decision 1198: read in the same queries). */
   spans: { start: number; end: number } | ReadonlyMap<string, { start: number; end: number }>,
   now: number,
-  keep?: Promise<(id: string) => boolean>,
+  keep?: Promise<(id: string, limitedFromBefore: boolean) => boolean>,
 ): Promise<Map<string, EdgeFigures>> {
   const out = new Map<string, EdgeFigures>();
   const spanOf = (id: string) => ('start' in spans ? spans : spans.get(id)!);
@@ -132,32 +132,33 @@ export async function downtimeEdgeFigures(
   };
   const [sources, wanted] = await Promise.all([
     loadRollupSources(of, ids, wide, { now, facts, pieces, downtimeOnly: true }),
-    keep ?? ((_id: string) => true),
+    keep ?? ((_id: string, _limited: boolean) => true),
   ]);
   // The buckets of each distinct span (the tails of machines whose rows stop at the same bucket share them).
-  const bucketsOf = new Map<string, Bucket[]>();
+  const bucketsOf = new Map<string, { buckets: Bucket[]; shiftIds: Array<string | null> }>();
   for (const id of ids) {
     const span = spanOf(id);
     const key = `${span.start}:${span.end}`;
-    let buckets = bucketsOf.get(key);
-    if (!buckets) {
-      buckets = rollupBuckets(calendar, { start: epochMs(span.start), end: epochMs(span.end) });
-      bucketsOf.set(key, buckets);
+    let cut = bucketsOf.get(key);
+    if (!cut) {
+      const buckets = rollupBuckets(calendar, { start: epochMs(span.start), end: epochMs(span.end) });
+      cut = { buckets, shiftIds: buckets.map((b) => b.shiftId) };
+      bucketsOf.set(key, cut);
     }
+    const { buckets, shiftIds } = cut;
     const mine = pieces.get(id) ?? [];
     const limitedFromBefore = mine.some((p) => {
       const type = p.annotation?.category_id ? facts.types.get(p.annotation.category_id) : undefined;
       return p.start < span.start && type?.plannedBehavior === 'plannedWithLimit';
     });
-    const rows =
-      limitedFromBefore || !wanted(id)
-        ? []
-        : figuresOfPeriods(
-            figurePeriodsOf(mine, facts.types, noDataSpans(sources.get(id)!, fromOf(id), span.end), now),
-            calendar,
-            buckets,
-          );
-    out.set(id, { rows, shiftIds: buckets.map((b) => b.shiftId), limitedFromBefore });
+    const rows = !wanted(id, limitedFromBefore)
+      ? []
+      : figuresOfPeriods(
+          figurePeriodsOf(mine, facts.types, noDataSpans(sources.get(id)!, fromOf(id), span.end), now),
+          calendar,
+          buckets,
+        );
+    out.set(id, { rows, shiftIds, limitedFromBefore });
   }
   return out;
 }

@@ -11,7 +11,7 @@ import {
 } from '@takt/db/rollups';
 import { aCompany, aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, HOUR, MIN, someStates } from '../testing/downtime-builders';
-import { aDowntimePlant, aLateMachine, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
+import { aDowntimePlant, aLateMachine, aStopOfReason, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
 import { apiPerTest } from '../testing/report-plant';
 
 // Decision 1198: the downtime report's edges (decision 1193) take each machine's No data from the start of its
@@ -28,7 +28,8 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
 
   it('gives each machine the No data and figures of a source loaded from its own start', async () => {
     const { h } = api;
-    const { tenant, ids: plant, monday } = await aDowntimePlant(h);
+    const { tenant, ids: plant, monday, reasons } = await aDowntimePlant(h);
+    const limited = await aStopOfReason(h, tenant, plant, reasons.limited.id);
     // M4's life begins on Saturday 02:17 (its first state), inside some spans below.
     const late = T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
     const ids = [...plant, await aLateMachine(h, tenant, late)];
@@ -42,7 +43,10 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
       { start: T0 + 26 * HOUR + 20 * MIN, end: T0 + 27 * HOUR },
       { start: NOW - HOUR - 7 * MIN, end: NOW },
       { start: T0 + 3 * 24 * HOUR, end: T0 + 3 * 24 * HOUR + 30 * MIN },
+      // Inside a stop of a plannedWithLimit reason: its figures too (only the caller decides what to make of it).
+      { start: limited, end: limited + 2 * HOUR },
     ];
+    let limitedFromBefore = 0;
     let before = 0;
     let differs = 0;
     for (const span of spans) {
@@ -88,7 +92,7 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
       for (const id of ids) {
         const edge = edges.get(id)!;
         expect(edge.shiftIds).toEqual(buckets.map((b) => b.shiftId));
-        if (edge.limitedFromBefore) continue;
+        if (edge.limitedFromBefore) limitedFromBefore++;
         const old = await downtimeFigures(
           of,
           { machineId: id, range: span, now: NOW, calendar, buckets },
@@ -101,6 +105,7 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
     }
     // The case the batching is for: machines whose first piece begins before the edge, several spans.
     expect(before).toBeGreaterThanOrEqual(spans.length);
+    expect(limitedFromBefore).toBeGreaterThan(0);
     // And the test can fail: a source clipped after a machine's start gives other spans.
     expect(differs).toBeGreaterThan(0);
   });

@@ -84,13 +84,14 @@ export async function storedDowntimeFigures(
     shifts,
   );
   const answered = stored.then((rows) => (id: string) => !!rows.get(id));
+  const tailKept = answered.then((rowsHeld) => (id: string, limited: boolean) => rowsHeld(id) && !limited);
   const tails = downtimeEdgeFigures(
     ctx.scope,
     calendar,
     ids,
     new Map(ids.map((id) => [id, { start: ends.get(id)!, end: until }])),
     ctx.now,
-    answered,
+    tailKept,
   );
   const heads = downtimeEdgeFigures(
     ctx.scope,

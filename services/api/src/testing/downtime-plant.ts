@@ -1,6 +1,6 @@
-import { companyWeekRange } from '@takt/domain';
+import { companyWeekRange, piecesOf, segmentsOf } from '@takt/domain';
 import type { CompanyClock } from '@takt/domain';
-import { loadCalendar } from '@takt/db/rollups';
+import { loadCalendar, loadDowntimeFacts } from '@takt/db/rollups';
 import type { ApiHarness } from './app';
 import { aDowntimeReason, anAnnotation, HOUR, MIN } from './downtime-builders';
 import { aMachineWithFacts, aReportTenant, generatedFacts, recomputeMarked } from './report-plant';
@@ -104,4 +104,38 @@ export async function aLateMachine(
   await tenant.recompute([m.id], { from: t0, to: PLANT_NOW, now: PLANT_NOW });
   await recomputeMarked(h.t.db, PLANT_NOW);
   return m.id;
+}
+
+/**
+ * The plant's longest stop without an annotation (of the machines `ids`, closed) given the reason `typeId` over its
+ * whole period and its machine recomputed; returns an instant in its middle (7 s past a minute): a range starting
+ * there begins inside a downtime of that reason (decision 1198: a plannedWithLimit one, judged on its duration).
+ */
+export async function aStopOfReason(
+  h: ApiHarness,
+  tenant: Awaited<ReturnType<typeof aDowntimePlant>>['tenant'],
+  ids: readonly string[],
+  typeId: string,
+): Promise<number> {
+  const facts = await loadDowntimeFacts(tenant.scope, ids, { start: PLANT_T0, end: PLANT_NOW });
+  const stops = ids.flatMap((id) =>
+    piecesOf(
+      segmentsOf(
+        facts.intervals
+          .filter((r) => r.machine_id === id)
+          .map((r) => ({ start: r.start_at, end: r.end_at, state: r.state })),
+      ),
+      facts.annotations.filter((a) => a.machineId === id),
+    ).flatMap((p) => (p.annotation || p.end === null ? [] : [{ id, start: p.start, end: p.end }])),
+  );
+  const longest = stops.sort((a, b) => b.end - b.start - (a.end - a.start))[0]!;
+  await anAnnotation(h.t.db, tenant.company, {
+    machineId: longest.id,
+    start: longest.start,
+    end: longest.end,
+    typeId,
+  });
+  await tenant.recompute([longest.id], { from: PLANT_T0, to: PLANT_NOW, now: PLANT_NOW });
+  await recomputeMarked(h.t.db, PLANT_NOW);
+  return Math.floor((longest.start + longest.end) / 2 / MIN) * MIN + 7_000;
 }
