@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { epochMs, noDataSpans, piecesOf, rollupBuckets, segmentsOf } from '@takt/domain';
+import { epochMs, noDataSpans, rollupBuckets } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import {
   downtimeEdgeFigures,
   downtimeFigures,
-  loadCalendar,
   loadDowntimeFacts,
   loadDowntimeFigureRows,
   loadRollupSources,
 } from '@takt/db/rollups';
 import { aCompany, aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, HOUR, MIN, someStates } from '../testing/downtime-builders';
-import { aDowntimePlant, aLateMachine, aStopOfReason, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
+import { aPlantOfLives, piecesOfMachine, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
 import { apiPerTest } from '../testing/report-plant';
 
 // Decision 1198: the downtime report's edges (decision 1193) take each machine's No data from the start of its
@@ -28,13 +27,9 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
 
   it('gives each machine the No data and figures of a source loaded from its own start', async () => {
     const { h } = api;
-    const { tenant, ids: plant, monday, reasons } = await aDowntimePlant(h);
-    const limited = await aStopOfReason(h, tenant, plant, reasons.limited.id);
-    // M4's life begins on Saturday 02:17 (its first state), inside some spans below.
-    const late = T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
-    const ids = [...plant, await aLateMachine(h, tenant, late)];
+    // M4's life begins on Saturday 02:17 (late), inside some spans below; `limited` is inside a plannedWithLimit stop.
+    const { tenant, ids, monday, limited, late, calendar } = await aPlantOfLives(h);
     const of = tenant.scope;
-    const calendar = await loadCalendar(h.t.db, tenant.company.id);
     const spans = [
       // Inside M1's long stop without data over the week boundary (Sunday 23:00 to Monday 07:00).
       { start: monday + 2 * HOUR + 10 * MIN, end: monday + 3 * HOUR },
@@ -51,19 +46,7 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
     let differs = 0;
     for (const span of spans) {
       const facts = await loadDowntimeFacts(of, ids, span);
-      const pieces = new Map(
-        ids.map((id) => [
-          id,
-          piecesOf(
-            segmentsOf(
-              facts.intervals
-                .filter((r) => r.machine_id === id)
-                .map((r) => ({ start: r.start_at, end: r.end_at, state: r.state })),
-            ),
-            facts.annotations.filter((a) => a.machineId === id),
-          ),
-        ]),
-      );
+      const pieces = new Map(ids.map((id) => [id, piecesOfMachine(facts, id)]));
       const opts = { now: NOW, facts, pieces, downtimeOnly: true as const };
       const fromOf = (id: string) => Math.min(pieces.get(id)![0]?.start ?? span.start, span.start);
       const earliest = Math.min(...ids.map(fromOf));
@@ -112,11 +95,8 @@ describe.each(DIALECTS)("the downtime edges' No data read once for all machines 
 
   it("reads each machine around its own span in one go, as it reads each alone, and never another company's", async () => {
     const { h } = api;
-    const { tenant, ids: plant } = await aDowntimePlant(h);
-    const late = T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
-    const ids = [...plant, await aLateMachine(h, tenant, late)];
+    const { tenant, ids, calendar } = await aPlantOfLives(h);
     const of = tenant.scope;
-    const calendar = await loadCalendar(h.t.db, tenant.company.id);
     // M5: FAULT then INACTIVE before its span (from 4 hours before now); another company's machine of the same id
     // ran until 4:10 before now (decision 1130: another machine). Read with its edges, M5's period would begin there.
     const m5 = await aMachine(h.t.db, tenant.company, { name: 'M5' });

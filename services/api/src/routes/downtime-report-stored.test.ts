@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { encodeDowntimeFigures, NO_DATA_REASON, piecesOf, segmentsOf } from '@takt/domain';
+import { encodeDowntimeFigures, NO_DATA_REASON } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import { historyChanged, loadCalendar, loadDowntimeFacts } from '@takt/db/rollups';
 import type { CompanyScope } from '@takt/db';
 import type { ApiHarness } from '../testing/app';
 import { aCompany } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, HOUR, MIN, someStates } from '../testing/downtime-builders';
-import { aDowntimePlant, aLateMachine, aStopOfReason, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
+import {
+  aDowntimePlant,
+  aPlantOfLives,
+  piecesOfMachine,
+  PLANT_NOW,
+  PLANT_T0,
+} from '../testing/downtime-plant';
 import { apiPerTest } from '../testing/report-plant';
 import { useSharedAnswers } from '../services/report-shared';
 import { storedDowntimeFigures } from '../services/report-downtime-stored';
@@ -96,13 +102,9 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
 
   it('edges where the first downtime piece begins before them, for machines of different lives (1198)', async () => {
     const { h } = api;
-    const { tenant, ids: plant, monday, reasons } = await aDowntimePlant(h);
-    // Inside a stop whose first piece is a plannedWithLimit reason's (the range's own, judged on its duration).
-    const limited = await aStopOfReason(h, tenant, plant, reasons.limited.id);
-    // M4 is created on Saturday 02:17 (its first state): its life begins inside some ranges' first hour.
-    const late = T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
-    const ids = [...plant, await aLateMachine(h, tenant, late)];
-    const calendar = await loadCalendar(h.t.db, tenant.company.id);
+    // M4's life begins on Saturday 02:17 (late), inside some ranges' first hour; `limited` is inside a stop of a
+    // plannedWithLimit reason (the range's own, judged on its duration).
+    const { tenant, ids, monday, limited, late, calendar } = await aPlantOfLives(h);
     const { cookie, shiftIds } = tenant;
     const ranges = [
       // M1 without data from Sunday 23:00 to Monday 07:00: No data at the start edge.
@@ -116,15 +118,7 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
     const crossing = async (t: number) => {
       const facts = await loadDowntimeFacts(tenant.scope, ids, { start: t, end: t + 1 });
       return ids.filter((id) => {
-        const segments = segmentsOf(
-          facts.intervals
-            .filter((r) => r.machine_id === id)
-            .map((r) => ({ start: r.start_at, end: r.end_at, state: r.state })),
-        );
-        const first = piecesOf(
-          segments,
-          facts.annotations.filter((a) => a.machineId === id),
-        )[0];
+        const first = piecesOfMachine(facts, id)[0];
         return first !== undefined && first.start < t;
       }).length;
     };

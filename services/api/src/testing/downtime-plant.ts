@@ -1,6 +1,7 @@
 import { companyWeekRange, piecesOf, segmentsOf } from '@takt/domain';
 import type { CompanyClock } from '@takt/domain';
 import { loadCalendar, loadDowntimeFacts } from '@takt/db/rollups';
+import type { DowntimeFacts } from '@takt/db/rollups';
 import type { ApiHarness } from './app';
 import { aDowntimeReason, anAnnotation, HOUR, MIN } from './downtime-builders';
 import { aMachineWithFacts, aReportTenant, generatedFacts, recomputeMarked } from './report-plant';
@@ -119,14 +120,9 @@ export async function aStopOfReason(
 ): Promise<number> {
   const facts = await loadDowntimeFacts(tenant.scope, ids, { start: PLANT_T0, end: PLANT_NOW });
   const stops = ids.flatMap((id) =>
-    piecesOf(
-      segmentsOf(
-        facts.intervals
-          .filter((r) => r.machine_id === id)
-          .map((r) => ({ start: r.start_at, end: r.end_at, state: r.state })),
-      ),
-      facts.annotations.filter((a) => a.machineId === id),
-    ).flatMap((p) => (p.annotation || p.end === null ? [] : [{ id, start: p.start, end: p.end }])),
+    piecesOfMachine(facts, id).flatMap((p) =>
+      p.annotation || p.end === null ? [] : [{ id, start: p.start, end: p.end }],
+    ),
   );
   const longest = stops.sort((a, b) => b.end - b.start - (a.end - a.start))[0]!;
   await anAnnotation(h.t.db, tenant.company, {
@@ -138,4 +134,28 @@ export async function aStopOfReason(
   await tenant.recompute([longest.id], { from: PLANT_T0, to: PLANT_NOW, now: PLANT_NOW });
   await recomputeMarked(h.t.db, PLANT_NOW);
   return Math.floor((longest.start + longest.end) / 2 / MIN) * MIN + 7_000;
+}
+
+/** A machine's downtime pieces of facts read for several machines (as the report splits them). */
+export const piecesOfMachine = (facts: DowntimeFacts, id: string) =>
+  piecesOf(
+    segmentsOf(
+      facts.intervals
+        .filter((r) => r.machine_id === id)
+        .map((r) => ({ start: r.start_at, end: r.end_at, state: r.state })),
+    ),
+    facts.annotations.filter((a) => a.machineId === id),
+  );
+
+/**
+ * Decision 1198's plant: aDowntimePlant, one of its stops given the plannedWithLimit reason (`limited`: an instant
+ * inside it) and M4, whose life begins on Saturday 02:17 (`late`, its first state): machines of different lives.
+ */
+export async function aPlantOfLives(h: ApiHarness) {
+  const { tenant, ids: plant, monday, reasons } = await aDowntimePlant(h);
+  const limited = await aStopOfReason(h, tenant, plant, reasons.limited.id);
+  const late = PLANT_T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
+  const ids = [...plant, await aLateMachine(h, tenant, late)];
+  const calendar = await loadCalendar(h.t.db, tenant.company.id);
+  return { tenant, plant, ids, monday, limited, late, calendar };
 }
