@@ -12,54 +12,45 @@ type Table = 'rollups' | 'rollup_days' | 'rollup_weeks';
 /**
  * Each machine's stored figures over [range.start, range.end) (both whole hours of the company, the rows computed up
  * to its end), in time order, of the rows in `shifts` (null: every row; a set may hold null, time outside shifts).
- * A machine with a row stored without figures (before migration 0067 and its recompute) gets null.
+ * A machine with a row stored without figures (before migration 0067 and its recompute) gets null. `range` may be
+ * each machine's own (decision 1198: the machines whose rows hold to different hours): at most one query a table
+ * whatever the number of machines, the parts of each distinct range in it read as one statement.
  */
 export async function loadDowntimeFigureRows(
   scope: CompanyScope,
   clock: CompanyClock,
   machineIds: readonly string[],
-  range: { start: number; end: number },
+  range: { start: number; end: number } | ReadonlyMap<string, { start: number; end: number }>,
   shifts: ReadonlySet<string | null> | null,
 ): Promise<Map<string, DowntimeFigures[] | null>> {
   const out = new Map<string, DowntimeFigures[] | null>(machineIds.map((id) => [id, []]));
-  if (machineIds.length === 0 || !(range.start < range.end)) return out;
-  const day = (t: number) => companyDayRange(clock, shopDateOf(clock, epochMs(t)));
-  const days = {
-    start: day(range.start).start === range.start ? range.start : (day(range.start).end as number),
-    end: day(range.end).start as number,
-  };
-  const week = (t: number) => companyWeekRange(clock, t);
-  const weeks = {
-    start: week(days.start).start === days.start ? days.start : (week(days.start).end as number),
-    end: week(days.end).start as number,
-  };
-  const whole = days.start < days.end;
-  const weekly = whole && weeks.start < weeks.end;
-  const spans: Array<[Table, number, number]> = whole
-    ? [
-        ['rollups', range.start, days.start],
-        ['rollups', days.end, range.end],
-        ...(weekly
-          ? ([
-              ['rollup_days', days.start, weeks.start],
-              ['rollup_days', weeks.end, days.end],
-              ['rollup_weeks', weeks.start, weeks.end],
-            ] as Array<[Table, number, number]>)
-          : ([['rollup_days', days.start, days.end]] as Array<[Table, number, number]>)),
-      ]
-    : [['rollups', range.start, range.end]];
+  const rangeOf = (id: string) => ('start' in range ? range : range.get(id)!);
+  // The machines of each distinct range, and each table's parts of those ranges.
+  const byRange = new Map<string, { range: { start: number; end: number }; ids: string[] }>();
+  for (const id of machineIds) {
+    const r = rangeOf(id);
+    if (!(r.start < r.end)) continue;
+    const key = `${r.start}:${r.end}`;
+    const group = byRange.get(key);
+    if (group) group.ids.push(id);
+    else byRange.set(key, { range: r, ids: [id] });
+  }
+  const terms = new Map<Table, Array<[string[], number, number]>>();
+  for (const { range: r, ids } of byRange.values())
+    for (const [table, from, to] of tableSpans(clock, r))
+      if (from < to) terms.set(table, [...(terms.get(table) ?? []), [ids, from, to]]);
+  // Each part its own index range of the table's (machine_id, company_id, start_at) key, the parts one statement.
+  const read = (table: Table, [ids, from, to]: [string[], number, number]) =>
+    scope
+      .selectFrom(table)
+      .select(['machine_id', 'start_at', 'shift_id', 'downtime'])
+      .where('machine_id', 'in', ids)
+      .where('start_at', '>=', from)
+      .where('start_at', '<', to);
   const parts = await Promise.all(
-    spans
-      .filter(([, from, to]) => from < to)
-      .map(([table, from, to]) =>
-        scope
-          .selectFrom(table)
-          .select(['machine_id', 'start_at', 'shift_id', 'downtime'])
-          .where('machine_id', 'in', [...machineIds])
-          .where('start_at', '>=', from)
-          .where('start_at', '<', to)
-          .execute(),
-      ),
+    [...terms].map(([table, [first, ...rest]]) =>
+      rest.reduce((q, part) => q.unionAll(read(table, part)), read(table, first!)).execute(),
+    ),
   );
   const rows = parts
     .flat()
@@ -73,4 +64,36 @@ export async function loadDowntimeFigureRows(
     else mine.push(f);
   }
   return out;
+}
+
+/** A range of whole hours as its whole weeks (week rows), its other whole days (day rows) and the rest (hourly). */
+function tableSpans(
+  clock: CompanyClock,
+  range: { start: number; end: number },
+): Array<[Table, number, number]> {
+  const day = (t: number) => companyDayRange(clock, shopDateOf(clock, epochMs(t)));
+  const days = {
+    start: day(range.start).start === range.start ? range.start : (day(range.start).end as number),
+    end: day(range.end).start as number,
+  };
+  const week = (t: number) => companyWeekRange(clock, t);
+  const weeks = {
+    start: week(days.start).start === days.start ? days.start : (week(days.start).end as number),
+    end: week(days.end).start as number,
+  };
+  const whole = days.start < days.end;
+  const weekly = whole && weeks.start < weeks.end;
+  return whole
+    ? [
+        ['rollups', range.start, days.start],
+        ['rollups', days.end, range.end],
+        ...(weekly
+          ? ([
+              ['rollup_days', days.start, weeks.start],
+              ['rollup_days', weeks.end, days.end],
+              ['rollup_weeks', weeks.start, weeks.end],
+            ] as Array<[Table, number, number]>)
+          : ([['rollup_days', days.start, days.end]] as Array<[Table, number, number]>)),
+      ]
+    : [['rollups', range.start, range.end]];
 }

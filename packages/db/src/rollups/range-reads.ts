@@ -5,7 +5,7 @@ import type { Database, FlagSpansTable } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
 import { firstStoredAt } from '../observation-packs';
 import { annotationsIn } from './annotation-reads';
-import { activeEdges, firstStateStart, stateRowsIn } from './state-reads';
+import { activeEdges, activeEdgesAround, firstStateStart, stateRowsIn } from './state-reads';
 import type { StateRowOf } from './state-reads';
 
 export type { StateRowOf } from './state-reads';
@@ -179,21 +179,34 @@ export interface DowntimeFacts {
 export async function loadDowntimeFacts(
   of: CompanyDb,
   machineIds: readonly string[],
-  range: { start: number; end: number },
+  range: { start: number; end: number } | ReadonlyMap<string, { start: number; end: number }>,
 ): Promise<DowntimeFacts> {
   const { db, companyId } = of;
   const ids = [...machineIds];
   if (ids.length === 0) return { intervals: [], annotations: [], types: new Map() };
+  // Decision 1198: each machine around its own range (a map), in the same number of queries.
+  const rangeOf = (id: string) => ('start' in range ? range : range.get(id)!);
   // The last ACTIVE before the range and the first after it, one (m, start_at) key step per machine (decisions 1076,
   // 1180): a machine's state rows never overlap, so the last to end is the last to start. A max() over the machine's
   // rows read its whole history at every tile push.
-  const edges = await activeEdges(db, ids, range.start, range.end, companyId);
+  const edges =
+    'start' in range
+      ? await activeEdges(db, ids, range.start, range.end, companyId)
+      : await activeEdgesAround(
+          db,
+          ids.map((machineId) => ({
+            machineId,
+            before: rangeOf(machineId).start,
+            after: rangeOf(machineId).end,
+          })),
+          companyId,
+        );
   const bounds = new Map(
     ids.map((id) => [
       id,
       {
-        from: Math.min(edges.get(id)?.runStart ?? Number.MIN_SAFE_INTEGER, range.start),
-        to: Math.max((edges.get(id)?.runEnd ?? Number.MAX_SAFE_INTEGER - 1) + 1, range.end),
+        from: Math.min(edges.get(id)?.runStart ?? Number.MIN_SAFE_INTEGER, rangeOf(id).start),
+        to: Math.max((edges.get(id)?.runEnd ?? Number.MAX_SAFE_INTEGER - 1) + 1, rangeOf(id).end),
       },
     ]),
   );

@@ -168,9 +168,15 @@ export async function activeEdges(
   after: number,
   companyId?: string,
 ): Promise<Map<string, { runStart: number | null; runEnd: number | null }>> {
+  if (machineIds.length === 0) return new Map();
+  return edgesOfRows(await activeEdgesQuery(db, machineIds, before, after, companyId).execute());
+}
+
+/** Each machine's edges from its rows (one a dictionary id of it): the latest run start, the earliest run end. */
+function edgesOfRows(
+  rows: ReadonlyArray<{ machine_id: string; run_start: unknown; closed_end: unknown; open_end: unknown }>,
+) {
   const out = new Map<string, { runStart: number | null; runEnd: number | null }>();
-  if (machineIds.length === 0) return out;
-  const rows = await activeEdgesQuery(db, machineIds, before, after, companyId).execute();
   for (const r of rows) {
     const was = out.get(r.machine_id);
     const runStart = r.run_start == null ? null : Number(r.run_start);
@@ -183,6 +189,16 @@ export async function activeEdges(
   return out;
 }
 
+/** activeEdges' three sub-selects of a dictionary id `om.id`, at `before` and `after` (values or references). */
+const edgeColumns = (before: unknown, after: unknown) => ({
+  runStart: sql<number | null>`(select s.end_at from state_rows s where s.m = om.id and s.state = 'ACTIVE'
+        and s.start_at <= ${before} and s.end_at <= ${before} order by s.start_at desc limit 1)`,
+  closedEnd: sql<number | null>`(select s.start_at from state_rows s where s.m = om.id and s.state = 'ACTIVE'
+        and s.start_at >= ${after} order by s.start_at limit 1)`,
+  openEnd: sql<number | null>`(select o.start_at from state_open o where o.m = om.id and o.state = 'ACTIVE'
+        and o.start_at >= ${after})`,
+});
+
 /** activeEdges' query: a row a dictionary id of each machine (bench/explain-state-rows.ts shows its plans). */
 export const activeEdgesQuery = (
   db: Kysely<Database>,
@@ -191,22 +207,43 @@ export const activeEdgesQuery = (
   after: number,
   companyId?: string,
 ) => {
+  const c = edgeColumns(before, after);
   return db
     .selectFrom('observation_machines as om')
     .where('om.machine_id', 'in', [...machineIds])
     .$if(companyId !== undefined, (q) => q.where('om.company_id', '=', companyId!))
     .select([
       'om.machine_id',
-      sql<number | null>`(select s.end_at from state_rows s where s.m = om.id and s.state = 'ACTIVE'
-        and s.start_at <= ${before} and s.end_at <= ${before} order by s.start_at desc limit 1)`.as(
-        'run_start',
-      ),
-      sql<number | null>`(select s.start_at from state_rows s where s.m = om.id and s.state = 'ACTIVE'
-        and s.start_at >= ${after} order by s.start_at limit 1)`.as('closed_end'),
-      sql<number | null>`(select o.start_at from state_open o where o.m = om.id and o.state = 'ACTIVE'
-        and o.start_at >= ${after})`.as('open_end'),
+      c.runStart.as('run_start'),
+      c.closedEnd.as('closed_end'),
+      c.openEnd.as('open_end'),
     ]);
 };
+
+/**
+ * activeEdges with each machine's own `before` and `after` (decision 1198: the downtime report's tails begin where
+ * each machine's stored rows stop), of `companyId`'s machines: one query whatever the number of machines, the
+ * instants a list of rows (array parameters on PostgreSQL, a table of values on SQLite), the same sub-selects.
+ */
+export async function activeEdgesAround(
+  db: Kysely<Database>,
+  around: ReadonlyArray<{ machineId: string; before: number; after: number }>,
+  companyId: string,
+): Promise<Map<string, { runStart: number | null; runEnd: number | null }>> {
+  if (around.length === 0) return new Map();
+  const c = edgeColumns(sql.ref('w.b'), sql.ref('w.a'));
+  const columns = sql`om.machine_id, ${c.runStart} as run_start, ${c.closedEnd} as closed_end,
+    ${c.openEnd} as open_end`;
+  const join = sql`join observation_machines om on om.machine_id = w.mid and om.company_id = ${companyId}`;
+  type Row = { machine_id: string; run_start: unknown; closed_end: unknown; open_end: unknown };
+  const query = isPostgres(db)
+    ? sql<Row>`select ${columns} from unnest(${around.map((x) => x.machineId)}::text[],
+        ${around.map((x) => x.before)}::bigint[], ${around.map((x) => x.after)}::bigint[]) as w(mid, b, a) ${join}`
+    : sql<Row>`with w(mid, b, a) as (values ${sql.join(
+        around.map((x) => sql`(${x.machineId}, ${x.before}, ${x.after})`),
+      )}) select ${columns} from w ${join}`;
+  return edgesOfRows((await query.execute(db)).rows);
+}
 
 /**
  * Where each machine's stored states begin (its first state's start), over the machine whose text id `machineId`

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { encodeDowntimeFigures, NO_DATA_REASON } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
-import { historyChanged, loadCalendar } from '@takt/db/rollups';
+import { historyChanged, loadCalendar, loadDowntimeFacts } from '@takt/db/rollups';
 import type { CompanyScope } from '@takt/db';
 import type { ApiHarness } from '../testing/app';
 import { aCompany } from '../testing/builders';
-import { HOUR, MIN } from '../testing/downtime-builders';
-import { aDowntimePlant, PLANT_NOW, PLANT_T0 } from '../testing/downtime-plant';
+import { aDowntimeReason, anAnnotation, HOUR, MIN, someStates } from '../testing/downtime-builders';
+import {
+  aDowntimePlant,
+  aPlantOfLives,
+  piecesOfMachine,
+  PLANT_NOW,
+  PLANT_T0,
+} from '../testing/downtime-plant';
 import { apiPerTest } from '../testing/report-plant';
 import { useSharedAnswers } from '../services/report-shared';
 import { storedDowntimeFigures } from '../services/report-downtime-stored';
@@ -94,6 +100,56 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
     }
   });
 
+  it('edges where the first downtime piece begins before them, for machines of different lives (1198)', async () => {
+    const { h } = api;
+    // M4's life begins on Saturday 02:17 (late), inside some ranges' first hour; `limited` is inside a stop of a
+    // plannedWithLimit reason (the range's own, judged on its duration).
+    const { tenant, ids, monday, limited, late, calendar } = await aPlantOfLives(h);
+    const { cookie, shiftIds } = tenant;
+    const ranges = [
+      // M1 without data from Sunday 23:00 to Monday 07:00: No data at the start edge.
+      { start: monday + 2 * HOUR + 10 * MIN, end: NOW - 3 * HOUR - 20 * MIN },
+      { start: late - 40 * MIN, end: late + 5 * HOUR + 5 * MIN },
+      { start: T0 + 26 * HOUR + 20 * MIN, end: T0 + 50 * HOUR + 7 * MIN },
+      { start: NOW - 25 * HOUR - 13 * MIN, end: NOW },
+      { start: limited, end: limited + 6 * HOUR },
+    ];
+    /** The machines whose first downtime piece around an edge begins before it. */
+    const crossing = async (t: number) => {
+      const facts = await loadDowntimeFacts(tenant.scope, ids, { start: t, end: t + 1 });
+      return ids.filter((id) => {
+        const first = piecesOfMachine(facts, id)[0];
+        return first !== undefined && first.start < t;
+      }).length;
+    };
+    const check = async () => {
+      for (const range of ranges)
+        for (const sel of [[], [shiftIds[0]!]]) {
+          const query = `start=${range.start}&end=${range.end}${sel.length ? `&shifts=${sel.join(',')}` : ''}`;
+          const { stored, states } = await bothWays(h, cookie, query);
+          expect(stored, query).toEqual(states);
+        }
+    };
+    let before = 0;
+    for (const range of ranges) before += await crossing(range.start);
+    // Several machines at once, in every range but one at least.
+    expect(before).toBeGreaterThanOrEqual(2 * (ranges.length - 1));
+    await check();
+    // Rows holding up to different hours for different machines (dirty marks): the tails begin at different
+    // bucket starts, each machine's from its own.
+    await historyChanged(tenant.scope, ids[1]!, NOW - 5 * HOUR - 20 * MIN);
+    await historyChanged(tenant.scope, ids[3]!, NOW - 9 * HOUR);
+    await check();
+    const served = await storedDowntimeFigures(
+      ctxOf(tenant.scope),
+      calendar,
+      ids,
+      { start: ranges[3]!.start, until: NOW },
+      null,
+    );
+    expect([...served.figures.keys()].sort()).toEqual([...ids].sort());
+  });
+
   it("reads the stored rows, not another company's, and leaves a dirty or null-figure machine to the states", async () => {
     const { h } = api;
     const { tenant, ids } = await aDowntimePlant(h);
@@ -122,6 +178,20 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
       .insertInto('rollups')
       .values({ ...row, company_id: other.id, downtime: wrong })
       .execute();
+    expect((await bothWays(h, cookie, query)).stored).toEqual(before.states);
+    // Nor its states and annotations around the range's edges (decision 1198: the edges read every machine at once).
+    await someStates(h.t.db, other, m1, [
+      [T0 + 25 * HOUR, T0 + 26 * HOUR + 40 * MIN, 'FAULT'],
+      [T0 + 26 * HOUR + 40 * MIN, T0 + 33 * HOUR, 'ACTIVE'],
+      [T0 + 33 * HOUR, T0 + 34 * HOUR, 'UNAVAILABLE'],
+    ]);
+    const theirs = await aDowntimeReason(h.t.db, other, { name: 'Theirs' });
+    await anAnnotation(h.t.db, other, {
+      machineId: m1,
+      start: T0 + 25 * HOUR,
+      end: T0 + 26 * HOUR + 40 * MIN,
+      typeId: theirs.id,
+    });
     expect((await bothWays(h, cookie, query)).stored).toEqual(before.states);
 
     // The stored row is what the report reads: a wrong figure in it shows.

@@ -14,7 +14,6 @@ import type { EdgeFigures } from '@takt/db/rollups';
 import { toAnnotationType } from '@takt/db';
 import { rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
-import { groupBy } from './report-facts';
 
 // Decision 1193: the downtime report's figures (its JSON without the list) read from the figures kept with the
 // rollup rows (decision 1188) over the range's interior of whole buckets, and computed from the states, with the
@@ -72,31 +71,48 @@ export async function storedDowntimeFigures(
   }
   if (ends.size === 0) return out;
   const shifts = shiftIds ? new Set<string | null>(shiftIds) : null;
-  const byEnd = groupBy([...ends.keys()], (id) => ends.get(id)!);
-  const head = [...ends.keys()];
-  const [stored, heads, tails] = await Promise.all([
-    Promise.all(
-      [...byEnd].map(([b, ids]) =>
-        loadDowntimeFigureRows(ctx.scope, calendar, ids, { start: a, end: b }, shifts),
-      ),
+  const ids = [...ends.keys()];
+  // Decision 1198: each machine's interior [a, b) and tail [b, until) with its own b, read for all machines at once
+  // (a fixed number of queries whatever the number of machines and of their b's). No edge figures are computed for
+  // a machine the states will answer (a row stored without figures, or a downtime judged on its duration reaching
+  // into its end edge): its facts are read with the others', its figures left out.
+  const stored = loadDowntimeFigureRows(
+    ctx.scope,
+    calendar,
+    ids,
+    new Map(ids.map((id) => [id, { start: a, end: ends.get(id)! }])),
+    shifts,
+  );
+  const answered = stored.then((rows) => (id: string) => !!rows.get(id));
+  const tailKept = answered.then((rowsHeld) => (id: string, limited: boolean) => rowsHeld(id) && !limited);
+  const tails = downtimeEdgeFigures(
+    ctx.scope,
+    calendar,
+    ids,
+    new Map(ids.map((id) => [id, { start: ends.get(id)!, end: until }])),
+    ctx.now,
+    tailKept,
+  );
+  const heads = downtimeEdgeFigures(
+    ctx.scope,
+    calendar,
+    ids,
+    { start, end: a },
+    ctx.now,
+    Promise.all([answered, tails]).then(
+      ([rowsHeld, tailOf]) =>
+        (id: string) =>
+          rowsHeld(id) && tailOf.get(id)?.limitedFromBefore === false,
     ),
-    downtimeEdgeFigures(ctx.scope, calendar, head, { start, end: a }, ctx.now),
-    Promise.all(
-      [...byEnd].map(([b, ids]) =>
-        downtimeEdgeFigures(ctx.scope, calendar, ids, { start: b, end: until }, ctx.now),
-      ),
-    ),
-  ]);
-  const rowsOf = new Map<string, DowntimeFigures[] | null>();
-  for (const part of stored) for (const [id, rows] of part) rowsOf.set(id, rows);
-  const tailOf = new Map(tails.flatMap((t) => [...t]));
+  );
+  const [rowsOf, headOf, tailOf] = await Promise.all([stored, heads, tails]);
   const typeIds = new Set<string>();
   const kept: Array<[string, DowntimeFigures[]]> = [];
-  for (const id of ends.keys()) {
+  for (const id of ids) {
     const rows = rowsOf.get(id);
     const tail = tailOf.get(id)!;
     if (!rows || tail.limitedFromBefore) continue;
-    const all = [...edgeRows(heads.get(id), shifts), ...rows, ...edgeRows(tail, shifts)];
+    const all = [...edgeRows(headOf.get(id), shifts), ...rows, ...edgeRows(tail, shifts)];
     for (const r of all) for (const reason in r.byReason) typeIds.add(reason);
     kept.push([id, all]);
   }

@@ -1,6 +1,7 @@
-import { companyWeekRange } from '@takt/domain';
+import { companyWeekRange, piecesOf, segmentsOf } from '@takt/domain';
 import type { CompanyClock } from '@takt/domain';
-import { loadCalendar } from '@takt/db/rollups';
+import { loadCalendar, loadDowntimeFacts } from '@takt/db/rollups';
+import type { DowntimeFacts } from '@takt/db/rollups';
 import type { ApiHarness } from './app';
 import { aDowntimeReason, anAnnotation, HOUR, MIN } from './downtime-builders';
 import { aMachineWithFacts, aReportTenant, generatedFacts, recomputeMarked } from './report-plant';
@@ -80,4 +81,81 @@ export async function aDowntimePlant(h: ApiHarness) {
   await tenant.recompute(ids, { from: T0, to: NOW, now: NOW });
   await recomputeMarked(h.t.db, NOW);
   return { tenant, ids, clock, monday, reasons: { planned, tooling, limited } };
+}
+
+/**
+ * Decision 1198: a machine of the plant's company whose monitored life begins at `t0` (its first state), inside the
+ * plant's days, with generated facts up to PLANT_NOW and its rollups recomputed: machines of different lives.
+ */
+export async function aLateMachine(
+  h: ApiHarness,
+  tenant: Awaited<ReturnType<typeof aDowntimePlant>>['tenant'],
+  t0: number,
+) {
+  const facts = generatedFacts({
+    t0,
+    now: PLANT_NOW,
+    cuts: 40,
+    cycles: 1,
+    corrections: 1,
+    states: ['ACTIVE', 'INACTIVE', 'FAULT', 'UNAVAILABLE'],
+    seed: 77,
+  });
+  const m = await aMachineWithFacts(h, tenant.company, 'M4', t0, facts);
+  await tenant.recompute([m.id], { from: t0, to: PLANT_NOW, now: PLANT_NOW });
+  await recomputeMarked(h.t.db, PLANT_NOW);
+  return m.id;
+}
+
+/**
+ * The plant's longest stop without an annotation (of the machines `ids`, closed) given the reason `typeId` over its
+ * whole period and its machine recomputed; returns an instant in its middle (7 s past a minute): a range starting
+ * there begins inside a downtime of that reason (decision 1198: a plannedWithLimit one, judged on its duration).
+ */
+export async function aStopOfReason(
+  h: ApiHarness,
+  tenant: Awaited<ReturnType<typeof aDowntimePlant>>['tenant'],
+  ids: readonly string[],
+  typeId: string,
+): Promise<number> {
+  const facts = await loadDowntimeFacts(tenant.scope, ids, { start: PLANT_T0, end: PLANT_NOW });
+  const stops = ids.flatMap((id) =>
+    piecesOfMachine(facts, id).flatMap((p) =>
+      p.annotation || p.end === null ? [] : [{ id, start: p.start, end: p.end }],
+    ),
+  );
+  const longest = stops.sort((a, b) => b.end - b.start - (a.end - a.start))[0]!;
+  await anAnnotation(h.t.db, tenant.company, {
+    machineId: longest.id,
+    start: longest.start,
+    end: longest.end,
+    typeId,
+  });
+  await tenant.recompute([longest.id], { from: PLANT_T0, to: PLANT_NOW, now: PLANT_NOW });
+  await recomputeMarked(h.t.db, PLANT_NOW);
+  return Math.floor((longest.start + longest.end) / 2 / MIN) * MIN + 7_000;
+}
+
+/** A machine's downtime pieces of facts read for several machines (as the report splits them). */
+export const piecesOfMachine = (facts: DowntimeFacts, id: string) =>
+  piecesOf(
+    segmentsOf(
+      facts.intervals
+        .filter((r) => r.machine_id === id)
+        .map((r) => ({ start: r.start_at, end: r.end_at, state: r.state })),
+    ),
+    facts.annotations.filter((a) => a.machineId === id),
+  );
+
+/**
+ * Decision 1198's plant: aDowntimePlant, one of its stops given the plannedWithLimit reason (`limited`: an instant
+ * inside it) and M4, whose life begins on Saturday 02:17 (`late`, its first state): machines of different lives.
+ */
+export async function aPlantOfLives(h: ApiHarness) {
+  const { tenant, ids: plant, monday, reasons } = await aDowntimePlant(h);
+  const limited = await aStopOfReason(h, tenant, plant, reasons.limited.id);
+  const late = PLANT_T0 + 2 * 24 * HOUR + 2 * HOUR + 17 * MIN;
+  const ids = [...plant, await aLateMachine(h, tenant, late)];
+  const calendar = await loadCalendar(h.t.db, tenant.company.id);
+  return { tenant, plant, ids, monday, limited, late, calendar };
 }
