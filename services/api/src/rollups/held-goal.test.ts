@@ -141,6 +141,20 @@ describe.each(DIALECTS)('the tile goal from stored rows and a fresh tail on %s',
       NOW,
     );
     expect(foreign.size).toBe(0);
+    // Each machine from its own start (decision 1202: on PostgreSQL one list of machines and starts): read together
+    // as each alone, no row before its start.
+    const froms = [
+      { machineId: ids.Clean, from: SETUP_END },
+      { machineId: ids.Marked, from: MON + 22 * HOUR },
+      { machineId: ids.Limited, from: TUE },
+    ];
+    const together = await loadHeldRollups(t.db, company.id, froms, NOW);
+    expect(together.get(ids.Marked)).toMatchObject({ from: MON + 22 * HOUR, to: MON + 23 * HOUR });
+    expect(together.get(ids.Limited)).toMatchObject({ from: TUE, to: TUE + HOUR });
+    for (const want of froms)
+      expect(together.get(want.machineId), want.machineId).toEqual(
+        (await loadHeldRollups(t.db, company.id, [want], NOW)).get(want.machineId),
+      );
 
     const goals = await dashboardGoals(scope, machineIds, runs, NOW);
     const { calendar, limits } = await figuresContext(scope);
