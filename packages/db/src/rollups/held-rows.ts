@@ -117,15 +117,20 @@ async function heldRowsValues(
       j.onRef('d.machine_id', '=', 'r.machine_id').onRef('d.company_id', '=', 'r.company_id'),
     )
     .select(HELD_COLUMNS)
-    .where('r.company_id', '=', companyId)
-    .whereRef('r.machine_id', '=', 'w.m')
-    .whereRef('r.start_at', '>=', 'w.f')
-    .where('r.end_at', '<=', now)
-    .where((e) => e.or([e('d.from_at', 'is', null), e('r.end_at', '<=', e.ref('d.from_at'))]))
+    .where(heldOf(companyId, now))
     .orderBy('r.machine_id')
     .orderBy('r.start_at')
     .execute();
 }
+
+/**
+ * A row `r` of rollups (with its machine's dirty mark `d`) of the machine `w.m` from `w.f` on: the company's, ending by
+ * `now`, not at or after a pending mark (read in the same statement as the rows, so a mark and the rows it covers are
+ * seen together).
+ */
+const heldOf = (companyId: string, now: number) =>
+  sql<boolean>`r.company_id = ${companyId} and r.machine_id = w.m and r.start_at >= w.f and r.end_at <= ${now}
+    and (d.from_at is null or r.end_at <= d.from_at)`;
 
 const HELD_COLUMNS = [
   'r.machine_id',
@@ -160,11 +165,7 @@ async function heldRowsListed(
             j.onRef('d.machine_id', '=', 'r.machine_id').onRef('d.company_id', '=', 'r.company_id'),
           )
           .select(HELD_COLUMNS)
-          .where('r.company_id', '=', companyId)
-          .whereRef('r.machine_id', '=', 'w.m')
-          .whereRef('r.start_at', '>=', 'w.f')
-          .where('r.end_at', '<=', now)
-          .where((e) => e.or([e('d.from_at', 'is', null), e('r.end_at', '<=', e.ref('d.from_at'))]))
+          .where(heldOf(companyId, now))
           .offset(0)
           .as('h'),
       (j) => j.onTrue(),
