@@ -3,7 +3,13 @@ import { liveGoal } from '@takt/domain';
 import { companyScope } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { loadHeldRollups, loadRollupSource, markRollupsDirty, recomputeRollups } from '@takt/db/rollups';
+import {
+  loadHeldRollups,
+  loadRollupSource,
+  loadRollupSources,
+  markRollupsDirty,
+  recomputeRollups,
+} from '@takt/db/rollups';
 import { aCompany, aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, someStates } from '../testing/downtime-builders';
 import { aJobWithRun, someCycles } from '../testing/report-plant';
@@ -141,6 +147,46 @@ describe.each(DIALECTS)('the tile goal from stored rows and a fresh tail on %s',
       NOW,
     );
     expect(foreign.size).toBe(0);
+    // Each machine from its own start (decision 1202: on PostgreSQL one list of machines and starts): read together
+    // as each alone, no row before its start.
+    const froms = [
+      { machineId: ids.Clean, from: SETUP_END },
+      { machineId: ids.Marked, from: MON + 22 * HOUR },
+      { machineId: ids.Limited, from: TUE },
+    ];
+    const together = await loadHeldRollups(t.db, company.id, froms, NOW);
+    expect(together.get(ids.Marked)).toMatchObject({ from: MON + 22 * HOUR, to: MON + 23 * HOUR });
+    expect(together.get(ids.Limited)).toMatchObject({ from: TUE, to: TUE + HOUR });
+    for (const want of froms)
+      expect(together.get(want.machineId), want.machineId).toEqual(
+        (await loadHeldRollups(t.db, company.id, [want], NOW)).get(want.machineId),
+      );
+    // A goal's heads (`within`), each machine's cycles inside its own span only (decision 1202: on SQLite one
+    // `values` list of machines and spans): read together as each alone, and no cycle outside its span.
+    const spans = new Map([
+      [ids.Clean, { start: START, end: MON + 22 * HOUR }],
+      [ids.Marked, { start: MON + 22 * HOUR, end: TUE + HOUR }],
+      [ids.Limited, { start: TUE, end: NOW }],
+    ]);
+    const heads = (within: typeof spans) =>
+      loadRollupSources(
+        scope,
+        [...within.keys()],
+        { start: START, end: NOW },
+        { now: NOW, spans: false, within },
+      );
+    const listed = await heads(spans);
+    for (const [id, span] of spans) {
+      const cycles = listed.get(id)!.cycles!;
+      expect(cycles.length, id).toBeGreaterThan(0);
+      expect(
+        cycles.every((c) => c.end >= span.start && c.end < span.end),
+        id,
+      ).toBe(true);
+      const alone = (await heads(new Map([[id, span]]))).get(id)!;
+      expect(cycles, id).toEqual(alone.cycles);
+      expect(listed.get(id)!.adjustments, id).toEqual(alone.adjustments);
+    }
 
     const goals = await dashboardGoals(scope, machineIds, runs, NOW);
     const { calendar, limits } = await figuresContext(scope);
