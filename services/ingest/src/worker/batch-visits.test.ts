@@ -3,9 +3,8 @@
 // heartbeat after a quiet spell) and a link dropped are still stored by the next batch while another machine is busy,
 // and a batch of one busy machine does not take from the silent ones.
 import { describe, expect, it, vi } from 'vitest';
-import type { Transport } from '../sources/transport';
-import { noCounters } from '../sources/transport';
 import { DIALECTS, freshDb } from '@takt/db/testing';
+import { connectedTransport, handWriterOptions } from '../testing/loopback-links';
 import { aShdrMachine } from '../testing/shdr-machine';
 import { BatchWriter } from './batch-writer';
 import { Link, LinkMap } from './link';
@@ -27,17 +26,11 @@ describe.each(DIALECTS)('a batch visits the links with something to take (%s)', 
       );
       let clock = T0;
       const links = new LinkMap();
-      const writer = new BatchWriter({
-        db: t.db,
-        now: () => clock,
-        log: () => {},
-        links,
-        rebuild: async () => {},
-      });
+      const writer = new BatchWriter(handWriterOptions(t.db, () => clock, links));
       const byName = new Map<string, Link>();
       for (const s of sources) {
         const link = new Link(s, fields.get(s.machineId) ?? new Map(), clock, writer);
-        link.transport = { status: 'CONNECTED', counters: noCounters(), stop: async () => {} } as Transport;
+        link.transport = connectedTransport();
         links.set(s.sourceId, link);
         byName.set(s.machineName, link);
         link.connection('CONNECTED', clock);
