@@ -1,13 +1,11 @@
-import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { Database } from '@takt/db';
 import { clearSetupMarkStatement } from '@takt/db';
 import type { InboxLedger } from '../sources/gateway/inbox';
-import type { DispatchHook, DispatchSetting } from './auto-dispatch';
 import { dispatchValues } from './auto-dispatch';
 import type { BatchFence } from './leases';
 import { LeaseLostError } from './leases';
-import type { Link, LinkMap, ObservationSink } from './link';
+import type { Link, ObservationSink } from './link';
+import type { BatchTimes, BatchWriterOptions } from './batch-options';
 import { liveChanged } from './live-row';
 import { SourceCounters } from './source-counters';
 import type { DerivedWrite, IngestBatch, ObservationRow } from './store';
@@ -15,65 +13,9 @@ import type { BatchFailure } from './batch-parts';
 import { machinesOf, split, transient } from './batch-parts';
 import { loadSetupEvents, writeBatch } from './store';
 import { DerivedMemory } from './derived-memory';
+import { TouchedLinks } from './touched-links';
 
-export interface BatchWriterOptions {
-  db: Kysely<Database>;
-  now: () => number;
-  log: (message: string) => void;
-  /** The worker's links, read at each batch. */
-  links: LinkMap;
-  /**
-   * How often the sources' counters are written at most (decision 1145; a flush may ask for them sooner); default 0,
-   * with every batch.
-   */
-  countersEveryMs?: number;
-  /**
-   * Lines start their batch (decision 1163): a line arriving while no batch waits to start asks for one, begun once
-   * the running one ended and at least this long after the last one began (the timer's flush still writes the rest:
-   * live rows, link changes). Off (undefined) by default: batches then follow the flush timer and `flush()` only.
-   */
-  arrivalGapMs?: number | null;
-  /** Re-derives a link whose pipeline asks for it, before the batch is taken (worker/rebuild.ts). */
-  rebuild: (link: Link) => Promise<void>;
-  /** Called after each stored batch with the machines it touched. */
-  onWritten?: (machines: Array<{ companyId: string; machineId: string }>) => void;
-  /**
-   * Monitoring, once per committed batch with observations: how many, the earliest observation time, now, and where
-   * the batch's time went (bench/ingest-work.ts prints it; decision 1163).
-   */
-  onStored?: (count: number, oldestTs: number, at: number, times: BatchTimes) => void;
-  /** Auto job dispatch (decision 1094): after each committed batch, the stored values that name a job. */
-  onDispatch?: DispatchHook;
-  /** The machines that dispatch, as last read with the sources (decision 1120). */
-  dispatchOf?: (machineId: string) => DispatchSetting | undefined;
-  /** A machine set aside: its own write failed while the others' went on (decision 1121). */
-  onSetAside?: (machineId: string) => void;
-  /**
-   * Several nodes (decision 0970): made before each batch's transaction with the machines the batch writes for (its
-   * statement built then, decision 1177), and run first in it (decision 1199); throws, or its statement fails the
-   * transaction, when one of their leases is no longer this node's (the batch is then kept and retried).
-   */
-  fence?: (machineIds: ReadonlySet<string>) => BatchFence;
-  /**
-   * Several nodes: whether this node still derives the machine. What waits for a machine it gave up (a lost
-   * lease) is dropped before each batch: the next holder receives and derives it itself.
-   */
-  owns?: (machineId: string) => boolean;
-}
-
-/** Where a committed batch's time went (epoch ms, the worker's clock): the lag breakdown of decision 1163. */
-export interface BatchTimes {
-  /** The first flush that this batch answers was asked (a timer's tick, or a caller's flush). */
-  asked: number;
-  /** Its write began (the batch before it and the work queued between batches were done). */
-  started: number;
-  /** Of the wait before `started`: the work queued between batches (`enqueue`) since the batch before. */
-  between: number;
-  /** Setup reads and rebuilds before the batch were done. */
-  prepared: number;
-  /** The pipelines' changes and the live rows were taken (the engine's CPU). */
-  taken: number;
-}
+export type { BatchTimes, BatchWriterOptions };
 
 /** A machine set aside is tried alone again after this, then ever less often up to the most (decision 1121). */
 const ASIDE_FIRST_MS = 5_000;
@@ -117,6 +59,8 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   /** When the last batch began, and the timer of a flush a line asked for (`arrivalGapMs`). */
   private lastStart = -Infinity;
   private arrivalTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The links a batch visits: those with something to take (decision 1203). */
+  private readonly touched = new TouchedLinks();
 
   constructor(private readonly options: BatchWriterOptions) {
     this.counters = new SourceCounters(options.countersEveryMs ?? 0);
@@ -125,6 +69,11 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   add(row: ObservationRow): void {
     this.observations.push(row);
     if (this.options.arrivalGapMs != null) this.soon(this.options.arrivalGapMs);
+  }
+
+  /** The link has something for the next batch to take (worker/link.ts marks it). */
+  touch(link: Link): void {
+    this.touched.add(link);
   }
 
   /** A line arrived: a flush is asked now, or once `gapMs` passed since the last batch began (decision 1163). */
@@ -282,8 +231,11 @@ export class BatchWriter implements ObservationSink, InboxLedger {
    * the database could not be read (nothing is written now, the next flush tries again).
    */
   private async prepare(): Promise<boolean> {
-    const { db, links, log } = this.options;
-    for (const l of links.values()) {
+    const { db, log } = this.options;
+    // Setup reads and rebuilds are asked by what reached a link since its last batch: its pipeline drained it, and
+    // the link was marked then (decision 1203).
+    const marked = this.touched.held(this.options.links);
+    for (const l of marked) {
       // Data older than the setup events the pipeline knows (a backlog): read them from the job runs (decision
       // 1025). A rebuild reads them itself.
       const wanted = l.pipeline.setupNeededFrom;
@@ -298,7 +250,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
         return false;
       }
     }
-    for (const l of links.values()) {
+    for (const l of marked) {
       if (l.pipeline.rebuildFrom == null) continue;
       try {
         await this.options.rebuild(l);
@@ -360,12 +312,12 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private async write(t: number, only: string | null): Promise<'stored' | 'empty' | BatchFailure> {
     const { db, links, log, onWritten } = this.options;
     const aside = this.aside;
+    // Only the links marked since their last batch (decision 1203): the others have nothing to take.
     const chosen =
       only != null
         ? links.ofMachine(only)
-        : aside.size === 0
-          ? [...links.values()]
-          : [...links.values()].filter((l) => !aside.has(l.source.machineId));
+        : this.touched.take(links, (l) => aside.size === 0 || !aside.has(l.source.machineId));
+    if (only != null) this.touched.visited(chosen);
     const picked = (machineId: string) => (only != null ? machineId === only : !aside.has(machineId));
     const whole = only == null && aside.size === 0;
     const derived: Array<{ link: Link; write: DerivedWrite }> = [];
@@ -377,8 +329,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
           write: { companyId: l.source.companyId, machineId: l.source.machineId, ...taken },
         });
     }
-    // A live row is written when what a reader sees of it changed (decision 1145): the tick marks every link, and
-    // most rows it recomputes are the ones stored.
+    // A live row is written when what a reader sees of it changed (decision 1145).
     const dirty = chosen.filter((l) => l.liveDirty);
     const takenBy = new Map(derived.map((d) => [d.link, d.write.result]));
     const live = dirty
@@ -386,6 +337,10 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       .filter((r) => liveChanged(r.link.liveStored, r.row));
     // The sources' counts add up in memory; the batches of all the machines write them now and then (decision 1145).
     for (const l of chosen) this.counters.collect(l);
+    // A transport counts lines no link hears (a rejected document, a cut line): when the counts are written, every
+    // link's are collected (once a period, not per batch).
+    if (only == null && this.counters.due(this.countersWanted))
+      for (const l of links.values()) if (picked(l.source.machineId)) this.counters.collect(l);
     const stats = only == null ? this.counters.take(picked, this.countersWanted) : [];
     if (only == null) this.countersWanted = false;
     const positions = chosen.filter((l) => l.agentPosition);
@@ -450,10 +405,15 @@ export class BatchWriter implements ObservationSink, InboxLedger {
       this.setupDone = setupDone.concat(this.setupDone);
       for (const p of batch.agentPositions ?? []) {
         const l = links.get(p.sourceId);
-        if (l && !l.agentPosition)
+        if (l && !l.agentPosition) {
           l.agentPosition = { instanceId: p.instanceId, nextSequence: p.nextSequence };
+          this.touched.add(l);
+        }
       }
-      for (const d of derived) d.link.pipeline.retake(d.write.from);
+      for (const d of derived) {
+        d.link.pipeline.retake(d.write.from);
+        this.touched.add(d.link);
+      }
       for (const r of live) r.link.liveDirty = true;
       this.counters.putBack(stats);
       log(`[ingest] write failed, will retry: ${(err as Error).message}`);

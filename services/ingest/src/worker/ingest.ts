@@ -426,7 +426,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     );
 
   const tick = () => {
-    for (const l of links.values()) l.liveDirty = true;
+    // The links the tick changes (a heartbeat, a gateway's link lost) mark themselves for the batch (decision 1203).
     checkLinks(db, links.values(), now, mqtt?.status).catch((err: Error) =>
       log(`[ingest] checking gateway links failed: ${err.message}`),
     );

@@ -32,7 +32,8 @@ export async function checkLinks(
   for (const l of all) {
     const held =
       l.transport.status === 'CONNECTED' && (l.source.kind !== 'mqtt' || mqttStatus === 'CONNECTED');
-    if (held) l.pipeline.heartbeat(t);
+    // A heartbeat handed to the engine moves the live row's: the link is marked for the batch (decision 1203).
+    if (held && l.pipeline.heartbeat(t)) l.liveDirty = true;
   }
 }
 
@@ -60,7 +61,7 @@ export async function syncSetup(
     // 1065): a change there comes with a setup mark.
     const known = (events.get(machineId) ?? []).filter((e) => link.pipeline.remembersSetupFrom(e.at));
     link.pipeline.setSetup(known, since);
-    if (link.pipeline.dirty) link.liveDirty = true;
+    if (link.pipeline.dirty || link.pipeline.rebuildFrom != null) link.liveDirty = true;
   }
   const applied: Array<{ companyId: string; machineId: string; markedAt: number }> = [];
   const held = [...byMachine.values()].map((l) => l.source);

@@ -12,6 +12,11 @@ import type { ObservationRow, SourceRow } from './store';
 /** Where a link's observations wait for the next batch (worker/batch-writer.ts). */
 export interface ObservationSink {
   add(row: ObservationRow): void;
+  /**
+   * The link has something for the next batch to take (its pipeline changed, its live row or its agent position):
+   * the batch visits only the links marked so, not every link the node holds (decision 1203).
+   */
+  touch?(link: Link): void;
 }
 
 /**
@@ -26,8 +31,8 @@ export class Link implements LinkInput {
   pipeline: MachinePipeline;
   /** Counters as of the last stored batch (a copy: some transports count into one object in place). */
   flushed: ShdrCounters = noCounters();
-  /** The live row changed since the last write. */
-  liveDirty = true;
+  /** The live row changed since the last write (set through `liveDirty`, which marks the link for the batch). */
+  private live = true;
   /** The live row this link last wrote (a row that would not change what readers see is not written again). */
   liveStored?: MachineLiveTable;
   /** Agent: the position reached by buffered observations, saved with them. */
@@ -38,6 +43,8 @@ export class Link implements LinkInput {
    * first write takes the machine's history over from its own connect.
    */
   detached = false;
+  /** Its place among the links of the node (LinkMap): a batch takes the links it visits in this order. */
+  order = 0;
 
   constructor(
     readonly source: SourceRow,
@@ -54,6 +61,23 @@ export class Link implements LinkInput {
       source.kind,
       now,
     );
+    // Its first batch writes its live row (the link is connecting).
+    out.touch?.(this);
+  }
+
+  get liveDirty(): boolean {
+    return this.live;
+  }
+
+  /** Marking the live row changed marks the link for the next batch (decision 1203). */
+  set liveDirty(dirty: boolean) {
+    this.live = dirty;
+    if (dirty) this.out.touch?.(this);
+  }
+
+  /** Something else of the pipeline changed (a setup event, a re-derivation asked): the next batch visits the link. */
+  touch(): void {
+    this.out.touch?.(this);
   }
 
   received(raw: readonly RawObservation[], at: number, store: boolean): void {
@@ -95,13 +119,14 @@ export class Link implements LinkInput {
 
   heartbeat(at: number, markLive = true): void {
     if (this.detached) return;
-    this.pipeline.heartbeat(at);
+    if (this.pipeline.heartbeat(at)) this.touch();
     if (markLive) this.liveDirty = true;
   }
 
   savePosition(position: { instanceId: string; nextSequence: number }): void {
     if (this.detached) return;
     this.agentPosition = position;
+    this.touch();
   }
 }
 
@@ -111,10 +136,13 @@ export class Link implements LinkInput {
  */
 export class LinkMap extends Map<string, Link> {
   private readonly machines = new Map<string, Link[]>();
+  private placed = 0;
 
   override set(sourceId: string, link: Link): this {
     const old = super.get(sourceId);
     if (old) this.unindex(old);
+    // A link replacing another takes its place in the map's order (Map keeps a key where it was first set).
+    link.order = old ? old.order : ++this.placed;
     super.set(sourceId, link);
     // Map's constructor calls set before the index field exists (never with entries here).
     const list = this.machines?.get(link.source.machineId);

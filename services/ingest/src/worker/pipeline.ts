@@ -252,10 +252,12 @@ export class MachinePipeline {
     else this.lastHeartbeatPush = receivedAt;
   }
 
-  heartbeat(at: number): void {
-    if (at - this.lastHeartbeatPush < HEARTBEAT_EVERY_MS) return;
+  /** Whether a heartbeat was handed to the engine (at most one every HEARTBEAT_EVERY_MS). */
+  heartbeat(at: number): boolean {
+    if (at - this.lastHeartbeatPush < HEARTBEAT_EVERY_MS) return false;
     this.lastHeartbeatPush = at;
     this.pushDomain([{ ts: epochMs(at), key: 'heartbeat', value: null }]);
+    return true;
   }
 
   /**

@@ -45,15 +45,20 @@ export class SourceCounters {
    * less than `everyMs` ago, unless `force` or a source not written yet waits.
    */
   take(picked: (machineId: string) => boolean, force: boolean): PendingStats[] {
-    const due =
-      force ||
-      performance.now() - this.takenAt >= this.everyMs ||
-      [...this.pending.keys()].some((id) => !this.written.has(id));
-    if (!due) return [];
+    if (!this.due(force)) return [];
     const out = [...this.pending.values()].filter((s) => picked(s.machineId));
     for (const s of out) this.pending.delete(s.sourceId);
     this.takenAt = performance.now();
     return out;
+  }
+
+  /** Whether a batch now writes the counts (`take` returns them): forced, the period passed, or a source is new. */
+  due(force: boolean): boolean {
+    return (
+      force ||
+      performance.now() - this.takenAt >= this.everyMs ||
+      [...this.pending.keys()].some((id) => !this.written.has(id))
+    );
   }
 
   /** The write of `taken` committed. */
