@@ -112,12 +112,9 @@ describe.each(DIALECTS)('a range reaching before a machine’s monitored life on
    * writes them from its first mark: none before) and `facts` with the same facts and no rows at all.
    */
   async function plant() {
-    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS);
-    await api.h.t.db
-      .updateTable('companies')
-      .set({ time_context_offset_ms: DAY_START })
-      .where('id', '=', company.id)
-      .execute();
+    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS, {
+      dayStartMs: DAY_START,
+    });
     const pairs: Record<string, { stored: string; facts: string; life: number | null }> = {};
     for (const [name, o] of Object.entries(LIVES)) {
       const facts = generatedFacts({
@@ -172,20 +169,17 @@ describe.each(DIALECTS)('a range reaching before a machine’s monitored life on
     for (const [name, m] of Object.entries(p.pairs)) {
       const gone = REMOVED[name];
       if (!gone) continue;
-      if (name === 'manual')
-        await p.scope
-          .deleteFrom('part_adjustments')
-          .where('machine_id', '=', m.stored)
-          .where('adjustment_time', '>=', gone.start)
-          .where('adjustment_time', '<', gone.end)
-          .execute();
-      else
-        await p.scope
-          .deleteFrom('cycles')
-          .where('machine_id', '=', m.stored)
-          .where('end_at', '>=', gone.start)
-          .where('end_at', '<', gone.end)
-          .execute();
+      // The manual work center's counts, the others' cycles.
+      const [table, time] =
+        name === 'manual'
+          ? (['part_adjustments', 'adjustment_time'] as const)
+          : (['cycles', 'end_at'] as const);
+      await p.scope
+        .deleteFrom(table)
+        .where('machine_id', '=', m.stored)
+        .where(time, '>=', gone.start)
+        .where(time, '<', gone.end)
+        .execute();
       const week = WEEK_OF[name]!;
       expect(await parts(p.cookie, m.stored, week, false), name).toBeLessThan(
         await parts(p.cookie, m.facts, week),
