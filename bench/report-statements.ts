@@ -3,7 +3,7 @@
 // warm, then counted (bench/support/pool-watch.ts). BENCH_TEXTS=1 also prints the statements repeated within a
 // call (the N+1 reads), most repeated first. BENCH_OLD=dir: also each call's answer from that checkout's API on the
 // same database (bench/support/old-api.ts), compared byte for byte (its statements are not counted: its own pg).
-// Figures only.
+// Figures only; each call's wall time beside its statements (decision 1201), noisy: compare in one run.
 // Run: npx tsx bench/report-statements.ts [machines=100] [days=120]
 import { useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
@@ -44,7 +44,9 @@ try {
   );
   for (const r of reqs) {
     resetTallies();
+    const t0 = performance.now();
     const answer = await call(r);
+    const ms = performance.now() - t0;
     const n = apiStatements();
     if (old) {
       old.h.clock.now = now;
@@ -55,7 +57,9 @@ try {
     const counts = new Map<string, number>();
     for (const t of keptTexts()) counts.set(t, (counts.get(t) ?? 0) + 1);
     for (const [t, c] of counts) if (c > 1) repeated.set(t, (repeated.get(t) ?? 0) + c);
-    console.log(`  ${r.report.padEnd(12)} ${r.label.padEnd(18)} ${String(n).padStart(4)}`);
+    console.log(
+      `  ${r.report.padEnd(12)} ${r.label.padEnd(18)} ${String(n).padStart(4)} ${ms.toFixed(0).padStart(6)} ms`,
+    );
     // BENCH_CALL=regexp of report/label: those calls's statements, in order.
     if (process.env.BENCH_CALL && new RegExp(process.env.BENCH_CALL).test(`${r.report}/${r.label}`))
       for (const t of keptTexts()) console.log(`      ${t.replace(/\s+/g, ' ').slice(0, 200)}`);

@@ -7,7 +7,15 @@ import { rollupBuckets } from '../calendar/intervals';
 import type { Span, StateInterval } from '../derive/outputs';
 import { MACHINE_STATES } from '../machine-state';
 import type { ProductionCycle } from '../metrics/production';
-import { bucketAt, coversWhole, joinSeries, rollupsOfRange, splitRange, storedUntil } from './edges';
+import {
+  bucketAt,
+  coversWhole,
+  joinSeries,
+  lifeCoverFrom,
+  rollupsOfRange,
+  splitRange,
+  storedUntil,
+} from './edges';
 import type { DowntimeAnnotation, Rollup, RollupMeasures, RollupSource } from './rollup';
 import {
   addMeasuresInto,
@@ -304,6 +312,26 @@ describe('coversWhole', () => {
     expect(coversWhole({ whole: null, edges: [] }, [])).toBe(true);
     // A row across the span's edge (another bucket grid) is no cover.
     expect(coversWhole(split, [row(h - 30 * MINUTE_MS, h + 30 * MINUTE_MS), ...rows])).toBe(false);
+  });
+
+  it('from the bucket of the monitored start on (decision 1201): no rows before it is no gap, after it still is', () => {
+    const rows = [0, 1, 2].map((i) => row(h + i * HOUR_MS, h + (i + 1) * HOUR_MS));
+    // Life starting mid-hour in the second hour: its bucket's row is the first one needed.
+    const life = h + HOUR_MS + 17 * MINUTE_MS;
+    expect(lifeCoverFrom(calendar, life)).toBe(h + HOUR_MS);
+    expect(coversWhole(split, rows.slice(1), lifeCoverFrom(calendar, life))).toBe(true);
+    expect(coversWhole(split, rows.slice(2), lifeCoverFrom(calendar, life))).toBe(false);
+    expect(coversWhole(split, [rows[1]!], lifeCoverFrom(calendar, life))).toBe(false);
+    expect(coversWhole(split, [rows[0]!, rows[2]!], lifeCoverFrom(calendar, h))).toBe(false);
+    // Life after the span, or never: nothing to cover.
+    expect(coversWhole(split, [], lifeCoverFrom(calendar, h + 3 * HOUR_MS))).toBe(true);
+    expect(coversWhole(split, [], lifeCoverFrom(calendar, null))).toBe(true);
+    // Life before the span: the whole span, as without it.
+    expect(coversWhole(split, rows.slice(1), lifeCoverFrom(calendar, h - 2 * HOUR_MS))).toBe(false);
+    // A row of another grid is no cover, before the life too.
+    expect(
+      coversWhole(split, [row(h - 30 * MINUTE_MS, h + 30 * MINUTE_MS), ...rows.slice(1)], h + HOUR_MS),
+    ).toBe(false);
   });
 });
 

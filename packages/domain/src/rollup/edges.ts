@@ -70,11 +70,18 @@ export function rollupsOfRange(
  * Whether one machine's rows (sorted by start) cover the split's whole span exactly, without a gap: rows
  * are stored for every bucket up to their recompute, so a gap is time whose rows were never written (a day
  * left partly computed, decision 1016), which a sum would take for no time at all. No whole span: true.
+ * `from` (decision 1201): where the rows must start covering, lifeCoverFrom of the machine's monitored life; the
+ * span's time before it is outside the machine's life, with nothing to sum (METRICS.md §1), so no rows there is
+ * no gap. Rows that are there are still of the span's grid.
  */
-export function coversWhole(split: RangeSplit, rows: readonly Rollup[]): boolean {
+export function coversWhole(
+  split: RangeSplit,
+  rows: readonly Rollup[],
+  from: number = Number.NEGATIVE_INFINITY,
+): boolean {
   const whole = split.whole;
-  if (!whole) return true;
-  let at: number = whole.start;
+  if (!whole || from >= whole.end) return true;
+  let at: number = Math.max(whole.start, from);
   for (const r of rows) {
     if (r.end <= whole.start || r.start >= whole.end) continue;
     // A row across the span's edge is of another bucket grid (rows stored under an older calendar): the
@@ -83,6 +90,15 @@ export function coversWhole(split: RangeSplit, rows: readonly Rollup[]): boolean
     if (r.end > at) at = r.end;
   }
   return at >= whole.end;
+}
+
+/**
+ * Where a machine's rows must start covering a range (coversWhole's `from`, decision 1201): the start of the bucket
+ * holding its monitored start (`monitoredFrom`, METRICS.md §1), as that bucket's row holds its first monitored time;
+ * Infinity when it is not monitored yet (null), so no time of any range is in its life.
+ */
+export function lifeCoverFrom(calendar: CompanyCalendar, monitoredFrom: number | null): number {
+  return monitoredFrom === null ? Number.POSITIVE_INFINITY : bucketAt(calendar, monitoredFrom).start;
 }
 
 /**

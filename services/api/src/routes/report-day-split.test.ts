@@ -72,12 +72,9 @@ describe.each(DIALECTS)('whole days from day and week rows, edges from hourly ro
 
   /** Two machines with the same facts, recomputed up to now; `facts` then has no stored rows at all. */
   async function plant() {
-    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS);
-    await api.h.t.db
-      .updateTable('companies')
-      .set({ time_context_offset_ms: DAY_START })
-      .where('id', '=', company.id)
-      .execute();
+    const { company, cookie, scope, recompute } = await aReportTenant(api.h, SHIFTS, {
+      dayStartMs: DAY_START,
+    });
     const brk = await aDowntimeReason(api.h.t.db, company, { name: 'Break', plannedBehavior: 'planned' });
     const jam = await aDowntimeReason(api.h.t.db, company, { name: 'Jam', plannedBehavior: 'unplanned' });
     const ids: string[] = [];

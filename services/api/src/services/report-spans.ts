@@ -3,6 +3,7 @@ import {
   coversWhole,
   epochMs,
   inShiftDowntimeByReason,
+  lifeCoverFrom,
   packRollups,
   rollupsOfRange,
 } from '@takt/domain';
@@ -103,12 +104,19 @@ async function readSpan(
     if (list) list.push(r);
     else byMachine.set(r.machineId, [r]);
   }
+  // Decision 1201: rows that do not cover the span from its start are checked again from the bucket holding the
+  // machine's monitored start (the life read once a call, only when some machine's rows leave the span's start
+  // uncovered): a span reaching before a machine's life, a new plant's "this year", reads its stored rows.
+  const short = new Set(ids.filter((id) => !coversWhole(split, byMachine.get(id) ?? [])));
+  const lifeOf = short.size > 0 ? (life ?? (await monitoredFromOnce(ctx, [...short]))) : undefined;
   const rows = new Map<string, Rollup[] | null>();
   for (const id of ids) {
     const mine = byMachine.get(id) ?? [];
+    const covered =
+      !short.has(id) || coversWhole(split, mine, lifeCoverFrom(calendar, lifeOf!.get(id) ?? null));
     rows.set(
       id,
-      coversWhole(split, mine)
+      covered
         ? rollupsOfRange(split, mine, () => edges.flatMap((e) => buildRollups(e.sources.get(id)!, [e.edge])))
         : null,
     );

@@ -33,11 +33,22 @@ export function apiPerTest(dialect: Parameters<typeof apiHarness>[0], now: numbe
 export type ShiftSpec = readonly [name: string, startoffsetminutes: number, endoffsetminutes: number];
 
 /**
- * The start of a report route test: a full-tier company in America/Chicago with the given shifts every day, a
+ * The start of a report route test: a full-tier company in America/Chicago (its day starting at `dayStartMs`, else
+ * midnight) with the given shifts every day, a
  * logged-in user of it, its scope for the rows the test writes, and the recompute of its rollups.
  */
-export async function aReportTenant(h: ApiHarness, shifts: readonly ShiftSpec[]) {
+export async function aReportTenant(
+  h: ApiHarness,
+  shifts: readonly ShiftSpec[],
+  o: { dayStartMs?: number } = {},
+) {
   const company = await aCompany(h.t.db, { timezone: 'America/Chicago', productTier: 'full' });
+  if (o.dayStartMs !== undefined)
+    await h.t.db
+      .updateTable('companies')
+      .set({ time_context_offset_ms: o.dayStartMs })
+      .where('id', '=', company.id)
+      .execute();
   const user = await aUser(h.t.db, company);
   const cookie = await h.login(user.email, user.password);
   const shiftIds: string[] = [];
