@@ -1,41 +1,43 @@
 import { z } from 'zod';
 import { annotationInputSchema, epochMsSchema, idSchema } from '@takt/domain';
+import { checkRange, epochMs, multiSelection, SETUP_REASON_NAME } from '@takt/domain';
+import type { Annotation } from '@takt/domain';
+import { notFound } from '../http/errors';
 import {
-  canMergeInto,
-  checkRange,
-  epochMs,
-  multiSelection,
-  piecePlannedValue,
-  plannedValue,
-  SETUP_REASON_NAME,
-  splitInHalf,
-} from '@takt/domain';
-import type { Annotation, AnnotationType } from '@takt/domain';
-import { historyChanged, historyOfRowChanged } from '@takt/db/rollups';
-import type { CompanyScope } from '@takt/db';
-import { ApiError, notFound } from '../http/errors';
-import type { AnnotationFields } from '../repositories/annotations';
-import {
-  deleteAnnotationRow as deleteRow,
   findAnnotationAt,
   getAnnotation,
-  insertAnnotation as insertRow,
   listAnnotations,
   listAnnotationsStartingIn,
-  nextAnnotation,
-  updateAnnotationRow as updateRow,
 } from '../repositories/annotations';
-import { getAnnotationType } from '../repositories/annotation-types';
 import { companyClock } from '../repositories/shifts';
 import type { ServiceCtx } from './context';
-import type { Issue } from './issues';
 import { invalid, machineOr404 } from './issues';
-import type { DowntimePiece } from './downtime';
 import { downtimePieces } from './downtime';
+import type { AnnotationInput, ChangedAnnotation, Resolved } from './annotation-rules';
+import {
+  ANNOTATION_SAVE_FAILED,
+  annotationIssues,
+  duplicateStart,
+  isMarker,
+  resolveInput,
+} from './annotation-rules';
+import {
+  deleteAnnotationRow,
+  insertAnnotation,
+  reload,
+  settlePlanned,
+  updateAnnotationRow,
+} from './annotation-store';
 
 // Annotations: the categorization of downtime (live-operations §4 downtime, planned value and categorize
 // form, split and merge, §5, §7, §8). Service functions never read the clock: ctx.at is when the fact
 // happened, ctx.now the server time.
+// This module saves annotations (one, several, a window); the rules are in annotation-rules.ts, the writes
+// in annotation-store.ts, split, merge and reset in annotation-splits.ts. Callers import all of it from here.
+
+export type { AnnotationInput, ChangedAnnotation } from './annotation-rules';
+export { ANNOTATION_SAVE_FAILED } from './annotation-rules';
+export { mergeAnnotation, resetAnnotation, splitAnnotation, splitDowntime } from './annotation-splits';
 
 /**
  * The domain's annotation input, loosened where live-operations §5 wants the server's own message:
@@ -48,147 +50,6 @@ export const annotationBodySchema = annotationInputSchema.extend({
   activesetup: z.boolean().optional(),
 });
 export const annotationSaveSchema = annotationBodySchema.extend({ id: idSchema.optional() });
-
-// Writes. An annotation decides how its downtime counts (planned or not, METRICS.md §1), so every write marks
-// the machine's rollups dirty from the earliest time it touches, in the same transaction, and the reports
-// recompute them (ARCHITECTURE.md "Ingest contract": the affected rollups are recomputed). The old row is
-// read before it changes, so its old start counts too.
-
-async function insertAnnotation(
-  scope: CompanyScope,
-  f: AnnotationFields,
-  by: string | null,
-  now: number,
-): Promise<string> {
-  await historyChanged(scope, f.machineId, f.start);
-  return insertRow(scope, f, by, now);
-}
-
-async function updateAnnotationRow(
-  scope: CompanyScope,
-  id: string,
-  f: Partial<Omit<AnnotationFields, 'machineId'>>,
-  now: number,
-): Promise<void> {
-  await historyOfRowChanged(scope, 'annotations', id, f.start);
-  await updateRow(scope, id, f, now);
-}
-
-async function deleteAnnotationRow(scope: CompanyScope, id: string): Promise<void> {
-  await historyOfRowChanged(scope, 'annotations', id);
-  await deleteRow(scope, id);
-}
-
-export const ANNOTATION_SAVE_FAILED = 'Annotation could not be saved';
-
-const duplicateStart = () => new ApiError(409, 'DUPLICATE_ANNOTATION_START', ANNOTATION_SAVE_FAILED);
-
-export interface AnnotationInput {
-  machineId: string;
-  start: number;
-  /** null when not explicitly set: the annotation follows its downtime period (live-operations §5). */
-  end: number | null;
-  category_id: string | null;
-  message?: string | null;
-  /** The operator's choice, used only with plannedBehavior operator. */
-  planned?: boolean | null;
-  setup?: boolean;
-  activesetup?: boolean;
-}
-
-export type ChangedAnnotation = Annotation & { deleted: boolean };
-
-/** live-operations §5: a reason is required (unless setup), never while active setup, end after start. */
-function annotationIssues(a: AnnotationInput, prefix = ''): Issue[] {
-  const issues: Issue[] = [];
-  if (a.activesetup) {
-    issues.push({
-      field: `${prefix}activesetup`,
-      code: 'active_setup',
-      message: 'An active setup annotation cannot be saved.',
-    });
-  }
-  if (!a.setup && !a.category_id) {
-    issues.push({ field: `${prefix}category_id`, code: 'required', message: 'Select a downtime reason.' });
-  }
-  if (a.end !== null && a.end <= a.start) {
-    issues.push({ field: `${prefix}end`, code: 'range', message: 'The end must be after the start.' });
-  }
-  if (a.message != null && a.message.length > 250) {
-    issues.push({ field: `${prefix}message`, code: 'too_big', message: 'At most 250 characters' });
-  }
-  return issues;
-}
-
-interface Resolved {
-  fields: AnnotationFields;
-  type: AnnotationType | null;
-  operatorChoice: boolean | null;
-}
-
-/** Check machine and reason belong to the caller's company; setup drops the category (live-operations §5). */
-async function resolveInput(ctx: ServiceCtx, a: AnnotationInput, prefix = ''): Promise<Resolved> {
-  await machineOr404(ctx, a.machineId);
-  const setup = a.setup === true;
-  const typeId = setup ? null : a.category_id;
-  let type: AnnotationType | null = null;
-  if (typeId) {
-    type = (await getAnnotationType(ctx.scope, typeId)) ?? null;
-    if (!type) throw notFound('Downtime reason');
-    if (type.hidden) {
-      throw invalid(ANNOTATION_SAVE_FAILED, [
-        { field: `${prefix}category_id`, code: 'archived', message: 'This downtime reason is archived.' },
-      ]);
-    }
-  }
-  const operatorChoice = a.planned ?? null;
-  return {
-    fields: {
-      machineId: a.machineId,
-      typeId,
-      start: a.start,
-      end: a.end,
-      message: a.message ?? null,
-      // Stored planned value (METRICS.md §5); a duration-dependent one is settled by settlePlanned.
-      planned: plannedValue(type, a.end === null ? 0 : a.end - a.start, operatorChoice).planned,
-      setup,
-    },
-    type,
-    operatorChoice,
-  };
-}
-
-/**
- * Store the planned value of annotations whose value depends on their duration (plannedWithLimit without an
- * explicit end: the duration is that of the downtime piece it covers, measured to ctx.now while live).
- */
-async function settlePlanned(ctx: ServiceCtx, ids: readonly string[]): Promise<void> {
-  for (const id of ids) {
-    const a = await getAnnotation(ctx.scope, id);
-    if (!a || !a.category_id) continue;
-    const type = await getAnnotationType(ctx.scope, a.category_id);
-    if (!type) continue;
-    let piece: DowntimePiece | undefined;
-    if (a.end === null && type.plannedBehavior === 'plannedWithLimit') {
-      const pieces = await downtimePieces(ctx, a.machineId, a.start, a.start + 1);
-      piece = pieces.find((p) => p.annotation?.id === a.id);
-    }
-    const planned = piecePlannedValue(type, a, piece, ctx.now).planned;
-    if (type.plannedBehavior !== 'operator' && planned !== a.planned) {
-      await updateAnnotationRow(ctx.scope, a.id, { planned }, ctx.at);
-    }
-  }
-}
-
-async function reload(ctx: ServiceCtx, id: string): Promise<Annotation> {
-  const a = await getAnnotation(ctx.scope, id);
-  if (!a) throw notFound('Annotation');
-  return a;
-}
-
-/** An uncategorized split marker (live-operations §4 "Split") can be categorized in place. */
-const isMarker = (a: Annotation) => a.category_id === null && !a.setup && !a.activesetup;
-
 /** Create one annotation, or categorize the split marker that starts at the same instant. */
 async function createOne(ctx: ServiceCtx, r: Resolved): Promise<string> {
   const existing = await findAnnotationAt(ctx.scope, r.fields.machineId, r.fields.start);
@@ -394,141 +255,4 @@ export async function listMachineAnnotations(
     throw invalid(message, [{ field: 'end', code: check.error, message }]);
   }
   return listAnnotations(ctx.scope, q.machineId, q.start, q.end);
-}
-
-/** The end an annotation has now: its explicit end, else the end of the piece it covers, else ctx.now. */
-async function effectiveEnd(ctx: ServiceCtx, a: Annotation): Promise<number> {
-  if (a.end !== null) return a.end;
-  const pieces = await downtimePieces(ctx, a.machineId, a.start, a.start + 1);
-  const piece = pieces.find((p) => p.annotation?.id === a.id);
-  return piece?.end ?? ctx.now;
-}
-
-/**
- * POST /api/annotations/:id/split: split in half, only when half the duration exceeds 10 s
- * (live-operations §4, §9). The first half keeps the id and ends at the middle; the second starts there,
- * with the same reason and message, and keeps the original end (none if there was none).
- */
-export async function splitAnnotation(
-  ctx: ServiceCtx,
-  id: string,
-): Promise<{ annotations: ChangedAnnotation[] }> {
-  const a = await getAnnotation(ctx.scope, id);
-  if (!a) throw notFound('Annotation');
-  const halves = splitInHalf(a.start, await effectiveEnd(ctx, a));
-  if (!halves) {
-    throw invalid(ANNOTATION_SAVE_FAILED, [
-      {
-        field: 'id',
-        code: 'too_short',
-        message: 'An annotation can be split only when half of it is longer than 10 seconds.',
-      },
-    ]);
-  }
-  const [first, second] = halves;
-  if (await findAnnotationAt(ctx.scope, a.machineId, second.start)) throw duplicateStart();
-  await updateAnnotationRow(ctx.scope, a.id, { end: first.end }, ctx.at);
-  const secondId = await insertAnnotation(
-    ctx.scope,
-    {
-      machineId: a.machineId,
-      typeId: a.category_id,
-      start: second.start,
-      end: a.end,
-      message: a.message,
-      planned: a.planned,
-      setup: a.setup,
-    },
-    ctx.caller.user.id,
-    ctx.at,
-  );
-  await settlePlanned(ctx, [a.id, secondId]);
-  return {
-    annotations: [
-      { ...(await reload(ctx, a.id)), deleted: false },
-      { ...(await reload(ctx, secondId)), deleted: false },
-    ],
-  };
-}
-
-/**
- * POST /api/annotations/:id/merge: merge with the next annotation of the machine, which is deleted; the
- * merged one takes its end. A setup annotation cannot be merged into (live-operations §4).
- */
-export async function mergeAnnotation(
-  ctx: ServiceCtx,
-  id: string,
-): Promise<{ annotations: ChangedAnnotation[] }> {
-  const a = await getAnnotation(ctx.scope, id);
-  if (!a) throw notFound('Annotation');
-  const next = await nextAnnotation(ctx.scope, a.machineId, a.start);
-  if (!next) {
-    throw invalid(ANNOTATION_SAVE_FAILED, [
-      { field: 'id', code: 'no_next', message: 'There is no next annotation to merge with.' },
-    ]);
-  }
-  if (!canMergeInto(next)) {
-    throw invalid(ANNOTATION_SAVE_FAILED, [
-      { field: 'id', code: 'setup', message: 'A setup annotation cannot be merged into.' },
-    ]);
-  }
-  await deleteAnnotationRow(ctx.scope, next.id);
-  await updateAnnotationRow(ctx.scope, a.id, { end: next.end }, ctx.at);
-  await settlePlanned(ctx, [a.id]);
-  return {
-    annotations: [
-      { ...(await reload(ctx, a.id)), deleted: false },
-      { ...next, deleted: true },
-    ],
-  };
-}
-
-/** DELETE /api/annotations/:id: reset (the period goes back to uncategorized). */
-export async function resetAnnotation(
-  ctx: ServiceCtx,
-  id: string,
-): Promise<{ annotations: ChangedAnnotation[] }> {
-  const a = await getAnnotation(ctx.scope, id);
-  if (!a) throw notFound('Annotation');
-  await deleteAnnotationRow(ctx.scope, a.id);
-  return { annotations: [{ ...a, deleted: true }] };
-}
-
-/**
- * POST /api/downtime/split (and sync split_downtime): "Split Downtime" in the underlay ends the downtime
- * piece going on at ctx.at there, so a new, uncategorized period starts from ctx.at (live-operations §4).
- * A categorized piece gets its annotation ended at ctx.at; an uncategorized one gets a split marker (an
- * annotation without a reason) over [its start, ctx.at].
- */
-export async function splitDowntime(
-  ctx: ServiceCtx,
-  input: { machineId: string },
-): Promise<{ ended: Annotation; start: number }> {
-  await machineOr404(ctx, input.machineId);
-  const [piece] = await downtimePieces(ctx, input.machineId, ctx.at, ctx.at + 1);
-  if (!piece || piece.setup || piece.start >= ctx.at) {
-    throw new ApiError(409, 'NO_DOWNTIME', 'There is no downtime to split at this time.');
-  }
-  let endedId: string;
-  if (piece.annotation) {
-    endedId = piece.annotation.id;
-    await updateAnnotationRow(ctx.scope, endedId, { end: ctx.at }, ctx.at);
-  } else {
-    endedId = await insertAnnotation(
-      ctx.scope,
-      {
-        machineId: input.machineId,
-        typeId: null,
-        start: piece.start,
-        end: ctx.at,
-        message: null,
-        planned: null,
-        setup: false,
-      },
-      ctx.caller.user.id,
-      ctx.at,
-    );
-  }
-  await settlePlanned(ctx, [endedId]);
-  return { ended: await reload(ctx, endedId), start: ctx.at };
 }

@@ -236,6 +236,9 @@ export function gatewayErrors(f: GatewayForm): FormErrors {
 
 const textOrNull = (s: string) => (s.trim() === '' ? null : s.trim());
 
+/** One gateway's URL, or one of its actions' (`/enable`, `/reset`, …). */
+export const gatewayPath = (id: string, action = '') => `/api/gateways/${encodeURIComponent(id)}${action}`;
+
 /** POST and PUT /api/gateways body. */
 export function gatewayBody(f: GatewayForm) {
   return {
