@@ -280,6 +280,15 @@ export class MachinePipeline {
     return o.ts;
   }
 
+  /**
+   * Whether `at` is this run's own connect and the run has stored no derived record yet (decision 1204): a batch took
+   * its connect alone, before the machine's first data (a line-started batch), and a rebuild then starts the run at
+   * that connect afresh, as it does when the connect is still buffered.
+   */
+  connectedAtBeforeFirstWrite(at: number): boolean {
+    return !this.tookOver && this.connection === 'CONNECTED' && this.connectionSince === at;
+  }
+
   /** The link's status as last set. */
   get linkStatus(): MachineLiveTable['connection'] {
     return this.connection;

@@ -129,6 +129,10 @@ export async function rebuild({ db, link, buffered, inbox, now, log, refused }: 
     await refuseBeforeFloor(db, link.source, pending, lateAt(), floor, gateway, log, refused);
   let start = runStart;
   for (const o of pending) if (o.key === CONNECTION_KEY && o.ts <= from && o.ts > start) start = o.ts;
+  // A connection change received since starts the run afresh; so does this run's own connect when a batch already
+  // stored it alone, before the machine's first data (a batch started by that line, decision 1204): what a rebuild
+  // derives must not depend on where the batches fell.
+  const afresh = start !== runStart || old.connectedAtBeforeFirstWrite(runStart);
   const rows = [...stored, ...pending].filter((o) => o.ts >= start);
   // Stable: equal times keep their stored, then arrival, order.
   rows.sort((a, b) => a.ts - b.ts);
@@ -141,15 +145,15 @@ export async function rebuild({ db, link, buffered, inbox, now, log, refused }: 
     now(),
   );
   fresh.derivesStoredHistory();
-  // The signals in force at the floor, unless a connection change received since starts the run afresh.
-  const fed = start === runStart ? [...seed, ...rows] : rows;
+  // The signals in force at the floor, unless the run starts afresh at a connection change (`afresh`).
+  const fed = afresh ? rows : [...seed, ...rows];
   feedStored(fresh, fed);
   // The job runs reaching past runStart are all those in force at the signals seeded from before it: the setup is
   // known from the earliest row fed, so a seed does not make the worker read the job runs again from its time (after
   // the pipeline forgot an old run's start, that read would re-derive from it, decision 1065).
   // The re-derived history starts at what is fed: the seed and the run from runStart, or a run a connection change
-  // received since starts afresh (`start`).
-  const fedFrom = start === runStart ? Math.min(runStart, fed[0]?.ts ?? runStart) : start;
+  // starts afresh (`start`).
+  const fedFrom = afresh ? start : Math.min(runStart, fed[0]?.ts ?? runStart);
   fresh.setSetup(setupFrom(setup.get(machineId) ?? [], fedFrom), fedFrom);
   fresh.setConnection(link.transport.status, now());
   fresh.continueStoredHistory(start);
