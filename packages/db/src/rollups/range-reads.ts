@@ -43,6 +43,7 @@ export async function loadMonitoredFrom(
       eb
         .selectFrom('part_adjustments as p')
         .whereRef('p.machine_id', '=', 'm.id')
+        .whereRef('p.company_id', '=', 'm.company_id')
         .where('p.kind', '=', 'manual')
         .select((e) => e.fn.min<number>('p.adjustment_time').as('t'))
         .as('counted'),

@@ -1,5 +1,6 @@
 import type { Expression, Kysely, RawBuilder } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
+import { manualUnderivedState } from '@takt/domain';
 import type { Database } from '../schema';
 
 // Reads of machine states from the tables the state_intervals view is made of (decision 1180): state_rows (closed,
@@ -47,7 +48,11 @@ export async function stateRowsIn(
 ): Promise<StateRowOf[]> {
   if (bounds.length === 0) return [];
   const out: StateRowOf[] = [];
-  for (const r of (await stateRowsQuery(db, bounds, companyId).execute(db)).rows) {
+  const [packed, pending] = await Promise.all([
+    stateRowsQuery(db, bounds, companyId).execute(db),
+    manualUnderived(db, bounds, companyId),
+  ]);
+  for (const r of packed.rows) {
     const machine_id = r.machine_id;
     if (r.closed != null) {
       // Flat: start, end, state, reason, start, … (no array a state).
@@ -69,6 +74,68 @@ export async function stateRowsIn(
         state: r.open_state,
         reason: r.open_reason,
       });
+  }
+  return pending.size === 0 ? out : withUnderived(bounds, out, pending);
+}
+
+/**
+ * Decision 1207: the manual work centers among `bounds` whose first Add Part is not derived into states yet (domain
+ * manualUnderivedState), each with that time as an INACTIVE row when it reaches into the machine's bounds; one
+ * statement (the machines' key, manual work centers only), `companyId`'s machines and counts only.
+ */
+async function manualUnderived(
+  db: Kysely<Database>,
+  bounds: readonly StateBounds[],
+  companyId: string,
+): Promise<Map<string, StateRowOf>> {
+  const rows = await db
+    .selectFrom('machines as m')
+    .where('m.company_id', '=', companyId)
+    .where('m.id', 'in', [...new Set(bounds.map((b) => b.machineId))])
+    .where('m.workcenter_type', '=', 'manual')
+    .select((eb) => [
+      'm.id',
+      eb
+        .selectFrom('part_adjustments as p')
+        .whereRef('p.machine_id', '=', 'm.id')
+        .whereRef('p.company_id', '=', 'm.company_id')
+        .where('p.kind', '=', 'manual')
+        .select((e) => e.fn.min<number>('p.adjustment_time').as('t'))
+        .as('counted'),
+      firstStateStart(sql.ref('m.id'), sql.ref('m.company_id')).as('derived'),
+    ])
+    .execute();
+  const out = new Map<string, StateRowOf>();
+  const boundsOf = new Map(bounds.map((b) => [b.machineId, b]));
+  for (const r of rows) {
+    const row = manualUnderivedState(
+      r.counted == null ? null : Number(r.counted),
+      r.derived == null ? null : Number(r.derived),
+    );
+    const b = boundsOf.get(r.id);
+    if (!row || !b || row.start >= b.to || (row.end !== null && row.end <= b.from)) continue;
+    out.set(r.id, { machine_id: r.id, start_at: row.start, end_at: row.end, state: row.state, reason: null });
+  }
+  return out;
+}
+
+/** `rows` (machine after machine in the order of `bounds`) with each pending row first among its machine's. */
+function withUnderived(
+  bounds: readonly StateBounds[],
+  rows: readonly StateRowOf[],
+  pending: ReadonlyMap<string, StateRowOf>,
+): StateRowOf[] {
+  const byMachine = new Map<string, StateRowOf[]>();
+  for (const r of rows) {
+    const list = byMachine.get(r.machine_id);
+    if (list) list.push(r);
+    else byMachine.set(r.machine_id, [r]);
+  }
+  const out: StateRowOf[] = [];
+  for (const id of new Set(bounds.map((b) => b.machineId))) {
+    const first = pending.get(id);
+    if (first) out.push(first);
+    out.push(...(byMachine.get(id) ?? []));
   }
   return out;
 }
