@@ -48,11 +48,7 @@ export async function stateRowsIn(
 ): Promise<StateRowOf[]> {
   if (bounds.length === 0) return [];
   const out: StateRowOf[] = [];
-  const [packed, pending] = await Promise.all([
-    stateRowsQuery(db, bounds, companyId).execute(db),
-    manualUnderived(db, bounds, companyId),
-  ]);
-  for (const r of packed.rows) {
+  for (const r of (await stateRowsQuery(db, bounds, companyId).execute(db)).rows) {
     const machine_id = r.machine_id;
     if (r.closed != null) {
       // Flat: start, end, state, reason, start, … (no array a state).
@@ -75,13 +71,21 @@ export async function stateRowsIn(
         reason: r.open_reason,
       });
   }
+  // Decision 1207: a machine with a state starting at or before its bounds' start has all its time in them derived
+  // (a manual work center's first state is at or before its first count then); only the others are looked up.
+  const first = new Map<string, number>();
+  for (const r of out) if (!first.has(r.machine_id)) first.set(r.machine_id, r.start_at);
+  const unsure = bounds.filter((b) => !((first.get(b.machineId) ?? Infinity) <= b.from));
+  if (unsure.length === 0) return out;
+  const pending = await manualUnderived(db, unsure, companyId);
   return pending.size === 0 ? out : withUnderived(bounds, out, pending);
 }
 
 /**
  * Decision 1207: the manual work centers among `bounds` whose first Add Part is not derived into states yet (domain
  * manualUnderivedState), each with that time as an INACTIVE row when it reaches into the machine's bounds; one
- * statement (the machines' key, manual work centers only), `companyId`'s machines and counts only.
+ * statement (the machines' key, manual work centers only), `companyId`'s machines and counts only. Read only for
+ * machines without a state from their bounds' start (stateRowsIn), so a read inside every machine's states costs none.
  */
 async function manualUnderived(
   db: Kysely<Database>,
@@ -93,15 +97,9 @@ async function manualUnderived(
     .where('m.company_id', '=', companyId)
     .where('m.id', 'in', [...new Set(bounds.map((b) => b.machineId))])
     .where('m.workcenter_type', '=', 'manual')
-    .select((eb) => [
+    .select([
       'm.id',
-      eb
-        .selectFrom('part_adjustments as p')
-        .whereRef('p.machine_id', '=', 'm.id')
-        .whereRef('p.company_id', '=', 'm.company_id')
-        .where('p.kind', '=', 'manual')
-        .select((e) => e.fn.min<number>('p.adjustment_time').as('t'))
-        .as('counted'),
+      firstManualCount(sql.ref('m.id'), sql.ref('m.company_id')).as('counted'),
       firstStateStart(sql.ref('m.id'), sql.ref('m.company_id')).as('derived'),
     ])
     .execute();
@@ -323,3 +321,8 @@ export const firstStateStart = (machineId: Expression<string>, companyId?: Expre
     from observation_machines sm where sm.machine_id = ${machineId}${
       companyId === undefined ? sql`` : sql` and sm.company_id = ${companyId}`
     })`;
+
+/** A manual work center's first Add Part (its monitored life's start, METRICS.md §1) under its company, or null. */
+export const firstManualCount = (machineId: Expression<string>, companyId: Expression<string>) =>
+  sql<number | null>`(select min(p.adjustment_time) from part_adjustments p
+    where p.machine_id = ${machineId} and p.company_id = ${companyId} and p.kind = 'manual')`;
