@@ -5,7 +5,13 @@ import type { Database, FlagSpansTable } from '../schema';
 import { toAnnotation, toAnnotationType } from '../rows';
 import { firstStoredAt } from '../observation-packs';
 import { annotationsIn } from './annotation-reads';
-import { activeEdges, activeEdgesAround, firstStateStart, stateRowsIn } from './state-reads';
+import {
+  activeEdges,
+  activeEdgesAround,
+  firstManualCount,
+  firstStateStart,
+  stateRowsIn,
+} from './state-reads';
 import type { StateRowOf } from './state-reads';
 
 export type { StateRowOf } from './state-reads';
@@ -28,7 +34,7 @@ export async function loadMonitoredFrom(
   const rows = await db
     .selectFrom('machines as m')
     .where('m.id', 'in', [...machineIds])
-    .select((eb) => [
+    .select([
       'm.id',
       // The first stored row of each dictionary id of the machine under its company (decision 1130: the same id under
       // another company is another machine): one key lookup each, where min() through the observations view would
@@ -40,12 +46,7 @@ export async function loadMonitoredFrom(
       ),
       // The first state row, one key step (decision 1180), where min() through the state_intervals view would read them all.
       firstStateStart(sql.ref('m.id'), sql.ref('m.company_id')).as('derived'),
-      eb
-        .selectFrom('part_adjustments as p')
-        .whereRef('p.machine_id', '=', 'm.id')
-        .where('p.kind', '=', 'manual')
-        .select((e) => e.fn.min<number>('p.adjustment_time').as('t'))
-        .as('counted'),
+      firstManualCount(sql.ref('m.id'), sql.ref('m.company_id')).as('counted'),
     ])
     .execute();
   for (const r of rows) {

@@ -1,5 +1,6 @@
 import type { Expression, Kysely, RawBuilder } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
+import { manualUnderivedState } from '@takt/domain';
 import type { Database } from '../schema';
 
 // Reads of machine states from the tables the state_intervals view is made of (decision 1180): state_rows (closed,
@@ -69,6 +70,70 @@ export async function stateRowsIn(
         state: r.open_state,
         reason: r.open_reason,
       });
+  }
+  // Decision 1207: a machine with a state starting at or before its bounds' start has all its time in them derived
+  // (a manual work center's first state is at or before its first count then); only the others are looked up.
+  const first = new Map<string, number>();
+  for (const r of out) if (!first.has(r.machine_id)) first.set(r.machine_id, r.start_at);
+  const unsure = bounds.filter((b) => !((first.get(b.machineId) ?? Infinity) <= b.from));
+  if (unsure.length === 0) return out;
+  const pending = await manualUnderived(db, unsure, companyId);
+  return pending.size === 0 ? out : withUnderived(bounds, out, pending);
+}
+
+/**
+ * Decision 1207: the manual work centers among `bounds` whose first Add Part is not derived into states yet (domain
+ * manualUnderivedState), each with that time as an INACTIVE row when it reaches into the machine's bounds; one
+ * statement (the machines' key, manual work centers only), `companyId`'s machines and counts only. Read only for
+ * machines without a state from their bounds' start (stateRowsIn), so a read inside every machine's states costs none.
+ */
+async function manualUnderived(
+  db: Kysely<Database>,
+  bounds: readonly StateBounds[],
+  companyId: string,
+): Promise<Map<string, StateRowOf>> {
+  const rows = await db
+    .selectFrom('machines as m')
+    .where('m.company_id', '=', companyId)
+    .where('m.id', 'in', [...new Set(bounds.map((b) => b.machineId))])
+    .where('m.workcenter_type', '=', 'manual')
+    .select([
+      'm.id',
+      firstManualCount(sql.ref('m.id'), sql.ref('m.company_id')).as('counted'),
+      firstStateStart(sql.ref('m.id'), sql.ref('m.company_id')).as('derived'),
+    ])
+    .execute();
+  const out = new Map<string, StateRowOf>();
+  const boundsOf = new Map(bounds.map((b) => [b.machineId, b]));
+  for (const r of rows) {
+    const row = manualUnderivedState(
+      r.counted == null ? null : Number(r.counted),
+      r.derived == null ? null : Number(r.derived),
+    );
+    const b = boundsOf.get(r.id);
+    if (!row || !b || row.start >= b.to || (row.end !== null && row.end <= b.from)) continue;
+    out.set(r.id, { machine_id: r.id, start_at: row.start, end_at: row.end, state: row.state, reason: null });
+  }
+  return out;
+}
+
+/** `rows` (machine after machine in the order of `bounds`) with each pending row first among its machine's. */
+function withUnderived(
+  bounds: readonly StateBounds[],
+  rows: readonly StateRowOf[],
+  pending: ReadonlyMap<string, StateRowOf>,
+): StateRowOf[] {
+  const byMachine = new Map<string, StateRowOf[]>();
+  for (const r of rows) {
+    const list = byMachine.get(r.machine_id);
+    if (list) list.push(r);
+    else byMachine.set(r.machine_id, [r]);
+  }
+  const out: StateRowOf[] = [];
+  for (const id of new Set(bounds.map((b) => b.machineId))) {
+    const first = pending.get(id);
+    if (first) out.push(first);
+    out.push(...(byMachine.get(id) ?? []));
   }
   return out;
 }
@@ -256,3 +321,8 @@ export const firstStateStart = (machineId: Expression<string>, companyId?: Expre
     from observation_machines sm where sm.machine_id = ${machineId}${
       companyId === undefined ? sql`` : sql` and sm.company_id = ${companyId}`
     })`;
+
+/** A manual work center's first Add Part (its monitored life's start, METRICS.md §1) under its company, or null. */
+export const firstManualCount = (machineId: Expression<string>, companyId: Expression<string>) =>
+  sql<number | null>`(select min(p.adjustment_time) from part_adjustments p
+    where p.machine_id = ${machineId} and p.company_id = ${companyId} and p.kind = 'manual')`;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { StateInterval } from '../derive/outputs';
 import type { ManualRun } from './manual-states';
-import { manualAnchor, manualCycles, manualReviewAt, manualStates } from './manual-states';
+import {
+  manualAnchor,
+  manualCycles,
+  manualReviewAt,
+  manualStates,
+  manualUnderivedState,
+} from './manual-states';
 
 // Decision 1073: a manual work center's states come from its job runs and Add Parts.
 
@@ -120,5 +126,19 @@ describe('manualCycles', () => {
       [0.5, 2, 2.5, false, 0, 5],
     ]);
     expect(manualCycles([], [{ at: 1, count: 1 }])[0]).toMatchObject({ runId: null, idealMs: 0 });
+  });
+});
+
+describe('manualUnderivedState (decision 1207)', () => {
+  it('is the time from the first count to the first stored state, idle, never No data', () => {
+    // No stored state yet: idle from the first count on, open.
+    expect(manualUnderivedState(100, null)).toEqual({ start: 100, end: null, state: 'INACTIVE' });
+    // States stored from later on (a count earlier than the evidence they were derived from).
+    expect(manualUnderivedState(100, 160)).toEqual({ start: 100, end: 160, state: 'INACTIVE' });
+    // Derived from the first evidence (a run's start or the count): nothing missing. No count: no life to fill.
+    expect(manualUnderivedState(100, 100)).toBeNull();
+    expect(manualUnderivedState(100, 40)).toBeNull();
+    expect(manualUnderivedState(null, 40)).toBeNull();
+    expect(manualUnderivedState(null, null)).toBeNull();
   });
 });

@@ -136,6 +136,21 @@ export function manualAnchor(
 }
 
 /**
+ * Decision 1207: a manual work center's time from its first Add Part (its life's start, METRICS.md §1) to its first
+ * stored state, as a state row: there when the rollup worker has not derived its states from that evidence yet (its
+ * first counts are pending). INACTIVE (idle: downtime, uncategorized until an operator gives it a reason), never
+ * UNAVAILABLE: No data is a silent source's and it has none. Open (`end` null) while it has no stored state at all.
+ * Null when its stored states start at or before its first count (derived: they cover its life).
+ */
+export function manualUnderivedState(
+  firstCount: number | null,
+  firstState: number | null,
+): { start: number; end: number | null; state: 'INACTIVE' } | null {
+  if (firstCount === null || (firstState !== null && firstState <= firstCount)) return null;
+  return { start: firstCount, end: firstState, state: 'INACTIVE' };
+}
+
+/**
  * When the states derived at `now` change with no new evidence: the instant a production run's open gap
  * passes the limit (its ACTIVE tail turns INACTIVE), or null when nothing is pending.
  */
