@@ -51,17 +51,19 @@ export async function reportMachines(
 
 /**
  * What the stored rollups of the machines look like now: per machine, the latest computation of its rows in
- * the range (absent: none stored) and its pending dirty mark.
+ * the range (absent: none stored) and its pending dirty mark. `computedOf`: the machines whose latest computation
+ * is read (default all of them; decision 1205).
  */
 export async function rollupState(
   scope: CompanyScope,
   machineIds: readonly string[],
   range: { start: number; end: number },
+  computedOf: readonly string[] = machineIds,
 ): Promise<{ computedAt: Map<string, number>; dirty: Map<string, number> }> {
   if (machineIds.length === 0) return { computedAt: new Map(), dirty: new Map() };
   const ids = [...machineIds];
   const [computedAt, marks] = await Promise.all([
-    rollupsComputedAt(scope, ids, [range]),
+    rollupsComputedAt(scope, computedOf, [range]),
     scope
       .selectFrom('rollup_dirty')
       .select(['machine_id', 'from_at'])
@@ -72,6 +74,28 @@ export async function rollupState(
     computedAt,
     dirty: new Map(marks.map((m) => [m.machine_id, Number(m.from_at)])),
   };
+}
+
+/**
+ * The machines (of `machineIds`) with a stored hourly row starting in [start, end): one step down the primary key
+ * each (no row read). A row is computed at or after its start (the recompute writes rows up to its now), so their
+ * rows' latest computed_at is at or after `start` (decision 1205).
+ */
+export async function machinesWithRowsFrom(
+  scope: CompanyScope,
+  machineIds: readonly string[],
+  range: { start: number; end: number },
+): Promise<Set<string>> {
+  if (machineIds.length === 0 || !(range.start < range.end)) return new Set();
+  const rows = await scope
+    .selectFrom('rollups')
+    .select('machine_id')
+    .distinct()
+    .where('machine_id', 'in', [...machineIds])
+    .where('start_at', '>=', range.start)
+    .where('start_at', '<', range.end)
+    .execute();
+  return new Set(rows.map((r) => r.machine_id));
 }
 
 /**

@@ -218,4 +218,43 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
     await setDowntime(null);
     expect((await bothWays(h, cookie, query)).stored).toEqual(before.states);
   });
+  it("takes a machine's rows as holding to the last bucket only from its own company's rows (decision 1205)", async () => {
+    const { h } = api;
+    const { tenant, ids } = await aDowntimePlant(h);
+    const { cookie, company } = tenant;
+    const m1 = ids[0]!;
+    // Friday 02:20 to 09:10 Chicago; m1's rows computed up to 06:15 only (the worker behind): they hold to 06:00,
+    // and the rest, to the range's last bucket (09:00), is m1's tail from the states.
+    const query = `start=${T0 + 26 * HOUR + 20 * MIN}&end=${T0 + 33 * HOUR + 10 * MIN}`;
+    const computed = T0 + 30 * HOUR + 15 * MIN;
+    const mine = () =>
+      h.t.db.selectFrom('rollups').where('company_id', '=', company.id).where('machine_id', '=', m1);
+    const lastRow = await mine()
+      .selectAll()
+      .where('start_at', '=', T0 + 33 * HOUR)
+      .executeTakeFirstOrThrow();
+    await h.t.db
+      .deleteFrom('rollups')
+      .where('company_id', '=', company.id)
+      .where('machine_id', '=', m1)
+      .where('start_at', '>=', T0 + 30 * HOUR)
+      .execute();
+    await h.t.db
+      .updateTable('rollups')
+      .set({ computed_at: computed })
+      .where('company_id', '=', company.id)
+      .where('machine_id', '=', m1)
+      .where('start_at', '>=', T0 + 24 * HOUR)
+      .execute();
+    const behind = await bothWays(h, cookie, query);
+    expect(behind.stored).toEqual(behind.states);
+    // Another company's row under the same machine id in the range's last bucket (decision 1130: another machine)
+    // says nothing of m1's rows: m1's rows still hold to 06:00 only.
+    const other = await aCompany(h.t.db);
+    await h.t.db
+      .insertInto('rollups')
+      .values({ ...lastRow, company_id: other.id, computed_at: NOW })
+      .execute();
+    expect((await bothWays(h, cookie, query)).stored).toEqual(behind.states);
+  });
 });
