@@ -53,23 +53,16 @@ export async function up(db: Db): Promise<void> {
   if (isPostgres(db)) {
     // Rewritten all day: keep room in each page for HOT updates (decision 1145).
     await sql`alter table live_generations set (fillfactor = 50)`.execute(db);
-    // Statement level: the companies of the rows changed (an update: before and after; a row never moves between
-    // companies, but nothing is lost if it did), one upsert for them all.
+    // Statement level: the companies of the rows changed (an update: after it; a row moved to another company is
+    // bumped by the row-level trigger below, so the hot updates, which never set company_id, keep no old rows).
     await sql`create function live_generation_bump() returns trigger language plpgsql as $$
       begin
-        if tg_op = 'UPDATE' then
-          insert into live_generations (company_id, slot, generation)
-            select c, pg_backend_pid(), 1 from
-              (select company_id as c from changed union select company_id from gone) x
-            on conflict (company_id, slot) do update set generation = live_generations.generation + 1;
-        else
-          insert into live_generations (company_id, slot, generation)
-            select distinct company_id, pg_backend_pid(), 1 from changed
-            on conflict (company_id, slot) do update set generation = live_generations.generation + 1;
-        end if;
+        insert into live_generations (company_id, slot, generation)
+          select distinct company_id, pg_backend_pid(), 1 from changed
+          on conflict (company_id, slot) do update set generation = live_generations.generation + 1;
         return null;
       end $$`.execute(db);
-    // Row level (machine_sources' updates of SOURCE_COLUMNS only: rare).
+    // Row level (machine_sources' updates of SOURCE_COLUMNS, any table's rows moved to another company: rare).
     await sql`create function live_generation_bump_row() returns trigger language plpgsql as $$
       begin
         insert into live_generations (company_id, slot, generation)
@@ -87,15 +80,14 @@ export async function up(db: Db): Promise<void> {
             execute function live_generation_bump_row()`.execute(db);
           continue;
         }
-        const referencing =
-          op === 'insert'
-            ? sql`new table as changed`
-            : op === 'delete'
-              ? sql`old table as changed`
-              : sql`old table as gone new table as changed`;
+        const referencing = op === 'delete' ? sql`old table as changed` : sql`new table as changed`;
         await sql`create trigger ${trigger(table, op)} after ${sql.raw(op)} on ${sql.table(table)}
           referencing ${referencing} for each statement execute function live_generation_bump()`.execute(db);
       }
+    for (const table of [...LIVE_TABLES, SOURCES])
+      await sql`create trigger ${trigger(table, 'moved')} after update of company_id on ${sql.table(table)}
+        for each row when (old.company_id is distinct from new.company_id)
+        execute function live_generation_bump_row()`.execute(db);
     return;
   }
   const bump = (row: string) => sql`insert into live_generations (company_id, slot, generation)
@@ -109,23 +101,17 @@ export async function up(db: Db): Promise<void> {
               when old.enabled is not new.enabled or old.machine_id is not new.machine_id
                 or old.company_id is not new.company_id`
           : sql`${sql.raw(op)} on ${sql.table(table)}`;
-      // An update: the row's company before too (the same one but for a row moved by hand).
-      await sql`create trigger ${trigger(table, op)} after ${on} begin
-          ${bump(row)}
-          ${
-            op === 'update'
-              ? sql`insert into live_generations (company_id, slot, generation)
-            select old.company_id, 0, 1 where old.company_id is not new.company_id
-            on conflict (company_id, slot) do update set generation = generation + 1;`
-              : sql``
-          }
-        end`.execute(db);
+      await sql`create trigger ${trigger(table, op)} after ${on} begin ${bump(row)} end`.execute(db);
     }
+  // A row moved to another company (by hand): its company before too.
+  for (const table of [...LIVE_TABLES, SOURCES])
+    await sql`create trigger ${trigger(table, 'moved')} after update of company_id on ${sql.table(table)}
+      when old.company_id is not new.company_id begin ${bump('old')} end`.execute(db);
 }
 
 export async function down(db: Db): Promise<void> {
   for (const table of [...LIVE_TABLES, SOURCES])
-    for (const [op] of OPS)
+    for (const op of [...OPS.map(([o]) => o), 'moved'])
       if (isPostgres(db))
         await sql`drop trigger if exists ${trigger(table, op)} on ${sql.table(table)}`.execute(db);
       else await sql`drop trigger if exists ${trigger(table, op)}`.execute(db);
