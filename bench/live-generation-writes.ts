@@ -7,7 +7,8 @@
 //   npx tsx bench/live-generation-writes.ts [machines=1000] [postgres|sqlite|both] [rounds=6] [batches=40]
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
-import type { CompiledQuery, Kysely } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import type { Kysely } from 'kysely';
 import { numberedPlaceholders } from '@takt/db';
 import type { Database, DialectName, MachineLiveTable } from '@takt/db';
 import { markRollupsDirtyStatements } from '@takt/db/rollups';
@@ -49,9 +50,9 @@ const liveRow = (id: string, batch: number): MachineLiveTable => ({
   updated_at: T0 + batch * 1000,
 });
 
-async function batch(db: Kysely<Database>, ids: readonly string[], n: number): Promise<number> {
+const statementsOf = (db: Kysely<Database>, ids: readonly string[], n: number): CompiledQuery[] => {
   const numbered = numberedPlaceholders(db);
-  const statements: CompiledQuery[] = [
+  return [
     ...markRollupsDirtyStatements(
       db,
       ids.map((id) => ({ companyId: 'c1', machineId: id, from: T0 + n * 1000, now: T0 + n * 1000 })),
@@ -61,6 +62,10 @@ async function batch(db: Kysely<Database>, ids: readonly string[], n: number): P
       ids.map((id) => liveRow(id, n)),
     ),
   ];
+};
+
+async function batch(db: Kysely<Database>, ids: readonly string[], n: number): Promise<number> {
+  const statements = statementsOf(db, ids, n);
   const t = performance.now();
   await db.transaction().execute(async (trx) => {
     for (const q of statements) await trx.executeQuery(q);
@@ -99,6 +104,34 @@ async function run(dialect: DialectName) {
       const b = p('with', q);
       console.log(
         `  batch transaction p${q}: without triggers ${a.toFixed(2)} ms, with ${b.toFixed(2)} ms: ${(b / a).toFixed(2)}×`,
+      );
+    }
+    // PostgreSQL: the server's own time in the triggers (EXPLAIN ANALYZE of a batch's statements, triggers on), against
+    // the statements' whole execution: the share of a batch's database time they take, whatever the load.
+    if (dialect === 'postgres') {
+      await migrateTo(db, NAME);
+      const share = { trigger: [] as number[], total: [] as number[] };
+      for (let i = 0; i < 20; i++)
+        await db.transaction().execute(async (trx) => {
+          let trigger = 0;
+          let total = 0;
+          for (const q of statementsOf(db, ids, n++)) {
+            const r = await trx.executeQuery<{ 'QUERY PLAN': unknown }>(
+              CompiledQuery.raw(`explain (analyze, format json) ${q.sql}`, [...q.parameters]),
+            );
+            const plan = r.rows[0]!['QUERY PLAN'] as Array<{
+              'Execution Time': number;
+              Triggers?: Array<{ 'Trigger Name': string; Time: number }>;
+            }>;
+            total += plan[0]!['Execution Time'];
+            for (const t of plan[0]!.Triggers ?? [])
+              if (t['Trigger Name'].includes('live_generation')) trigger += t.Time;
+          }
+          share.trigger.push(trigger);
+          share.total.push(total);
+        });
+      console.log(
+        `  server time of a batch's two statements p50 ${pct(share.total, 50).toFixed(2)} ms, of which the live generation triggers p50 ${pct(share.trigger, 50).toFixed(2)} ms (${((100 * pct(share.trigger, 50)) / pct(share.total, 50)).toFixed(1)} %)`,
       );
     }
   } finally {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, freshDb, migrateTo, migrationBefore } from '../testing';
+import { companyRow, DIALECTS, freshDb, migrateTo, migrationBefore } from '../testing';
 import type { TestDb } from '../testing';
 import { companyScope as scoped } from '../scope';
 import { markRollupsDirty } from '../rollups';
@@ -23,7 +23,9 @@ describe.each(DIALECTS)('migration 0071 live generations on %s', (dialect) => {
   const generations = async () =>
     (
       await sql<{ c: string; n: number | string }>`select company_id as c, sum(generation) as n
-        from live_generations group by company_id order by company_id`.execute(t.db)
+        from live_generations group by company_id having sum(generation) > 0 order by company_id`.execute(
+        t.db,
+      )
     ).rows.map((r) => [r.c, Number(r.n)]);
   const tableExists = async () =>
     dialect === 'sqlite'
@@ -35,6 +37,7 @@ describe.each(DIALECTS)('migration 0071 live generations on %s', (dialect) => {
     markRollupsDirty(t.db, { companyId, machineId: 'm1', from, now: from });
 
   it('bumps the company of each write, and goes on the way down', async () => {
+    for (const c of ['c1', 'c2', 'c3']) await t.db.insertInto('companies').values(companyRow(c)).execute();
     expect(await generations()).toEqual([]);
     await mark('c1', 1000);
     await mark('c2', 1000);
@@ -49,13 +52,13 @@ describe.each(DIALECTS)('migration 0071 live generations on %s', (dialect) => {
       ['c1', 3],
       ['c2', 1],
     ]);
-    // A row moved to another company by hand: both companies (PostgreSQL bumps the new one twice: its statement's
-    // trigger and the row's).
+    // A row moved to another company by hand: both companies (the new one twice: the update's own bump and the
+    // move's).
     await sql`update rollup_dirty set company_id = 'c3' where company_id = 'c2'`.execute(t.db);
     expect(await generations()).toEqual([
       ['c1', 3],
       ['c2', 2],
-      ['c3', dialect === 'postgres' ? 2 : 1],
+      ['c3', 2],
     ]);
 
     await migrateTo(t.db, BEFORE);
