@@ -5,6 +5,8 @@ import { companyScope, foldLiveGenerations } from '@takt/db';
 import { liveDataVersion, markRollupsDirty } from '@takt/db/rollups';
 import { DIALECTS } from '@takt/db/testing';
 import { createAdapter } from '../repositories/adapters';
+import { insertAnnotation } from '../repositories/annotations';
+import { machineSourceRow } from '../repositories/machine-sources';
 import { DashboardAnswers } from '../services/dashboard-shared';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
@@ -78,22 +80,20 @@ describe.each(DIALECTS)('the dashboard live data version on %s', (dialect) => {
     );
     // Written behind the API's back, without a rollup mark: the content hash of decision 1200 did not see these.
     await expectAfter('annotation', () =>
-      a.scope
-        .insertInto('annotations', {
-          id: crypto.randomUUID(),
-          machine_id: a.machine,
-          annotation_type_id: null,
-          start_at: now - MIN,
-          end_at: null,
+      insertAnnotation(
+        a.scope,
+        {
+          machineId: a.machine,
+          typeId: null,
+          start: now - MIN,
+          end: null,
           message: null,
           planned: null,
-          setup: 0,
-          active_setup: 0,
-          created_by: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute(),
+          setup: false,
+        },
+        null,
+        now,
+      ),
     );
     await expectAfter('part adjustment', () =>
       a.scope
@@ -117,26 +117,10 @@ describe.each(DIALECTS)('the dashboard live data version on %s', (dialect) => {
     const sourceId = crypto.randomUUID();
     await expectAfter('data source added', () =>
       a.scope
-        .insertInto('machine_sources', {
-          id: sourceId,
-          machine_id: a.machine,
-          kind: 'shdr',
-          host: '10.0.0.1',
-          port: 7878,
-          enabled: 1,
-          stat_lines: 0,
-          stat_observations: 0,
-          stat_rejected: 0,
-          last_line_at: null,
-          created_at: now,
-          gateway_id: null,
-          machine_ref: null,
-          base_url: null,
-          agent_device: null,
-          poll_interval_ms: null,
-          agent_instance_id: null,
-          agent_next_sequence: null,
-        })
+        .insertInto(
+          'machine_sources',
+          machineSourceRow({ id: sourceId, machine_id: a.machine, kind: 'shdr' }),
+        )
         .execute(),
     );
     await expectAfter('data source disabled', () =>
