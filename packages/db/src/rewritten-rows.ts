@@ -19,6 +19,7 @@ const REWRITTEN = [
   'program_open',
   'state_open',
   'flag_open',
+  'live_generations',
 ] as const;
 
 /**
@@ -29,5 +30,25 @@ const REWRITTEN = [
  */
 export async function reclaimRewrittenRows(db: Kysely<Database>): Promise<void> {
   if (!numberedPlaceholders(db) || db.isTransaction) return;
+  await foldLiveGenerations(db);
   await sql`vacuum (skip_locked) ${sql.join(REWRITTEN.map((t) => sql.table(t)))}`.execute(db);
+}
+
+/**
+ * Mutates: folds the live generations (decision 1206, migration 0071) of PostgreSQL backends that are gone into their
+ * company's slot 0, in one statement: each company's sum, its live data version, stays the same, and the rows a
+ * version reads stay about one a connection that writes. Safe at any time (a row folded while its backend still
+ * writes only comes back); nothing on SQLite (one row a company). Run by reclaimRewrittenRows.
+ */
+export async function foldLiveGenerations(db: Kysely<Database>): Promise<void> {
+  if (!numberedPlaceholders(db)) return;
+  await sql`with gone as (
+      delete from live_generations g where g.slot <> 0
+        and not exists (select 1 from pg_stat_activity a where a.pid = g.slot)
+      returning g.company_id, g.generation)
+    insert into live_generations (company_id, slot, generation)
+      select company_id, 0, sum(generation) from gone group by company_id
+    on conflict (company_id, slot) do update set generation = live_generations.generation + excluded.generation`.execute(
+    db,
+  );
 }

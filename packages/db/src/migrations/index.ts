@@ -49,6 +49,7 @@ import * as m0066 from './2026-11-30-0066-rollups-by-company';
 import * as m0067 from './2026-11-30-0067-rollup-downtime-figures';
 import * as m0068 from './2026-11-30-0068-rollup-downtime-recompute';
 import * as m0070 from './2026-11-30-0070-program-packs';
+import * as m0071 from './2026-11-30-0071-live-generations';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -102,4 +103,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-0067-rollup-downtime-figures': m0067,
   '2026-11-30-0068-rollup-downtime-recompute': m0068,
   '2026-11-30-0070-program-packs': m0070,
+  '2026-11-30-0071-live-generations': m0071,
 };

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { CompanyScope } from '../scope';
 
 // The data version of a company's reports up to an instant (decision 1148): what changes whenever an input of
@@ -53,34 +52,25 @@ interface StateRow {
 }
 
 /**
- * The data version of the live dashboard at `now` (decision 1200): the report data version over everything before
- * now (marks, the latest recompute, the configuration generation) and the content of the company's live rows and
- * open job runs (every column), so any stored line the tiles show (a live row written) or a job started or stopped
- * changes it, even within the same millisecond. PostgreSQL: one statement, the rows hashed there (md5 of their
- * text); SQLite (in process): the rows read and hashed here.
+ * The data version of the live dashboard at `now` (decisions 1200, 1206), read in one statement of index reads (no
+ * row of the company's machines read): the company's live generation (migration 0071: bumped by the database's own
+ * triggers in the writer's transaction on every write of its live rows, job runs, rollup marks, annotations, part
+ * adjustments, adapter fields and data sources' enabled flag or machine: the sum of its rows, which every committed
+ * write raises whatever order the writers commit in), the latest computed_at of its week rows before now and this
+ * process's recomputes (a recompute within the same millisecond), and its configuration generation (decision
+ * 1159). So any stored line the tiles show (a live row written) or a job started or stopped changes it, even within
+ * the same millisecond, and so do the writes the content hash of decision 1200 could not see (a source enabled, an
+ * adapter field, an annotation or a part adjustment written behind the API's back without a rollup mark).
  */
 export async function liveDataVersion(scope: CompanyScope, now: number): Promise<string> {
   const c = scope.companyId;
-  if (scope.db.getExecutor().adapter instanceof PostgresAdapter) {
-    const { rows } = await stateRow(
-      scope,
-      now + 1,
-      sql`coalesce((select md5(string_agg(l::text, ',' order by l.machine_id)) from machine_live l
-          where l.company_id = ${c}), '') || '/' ||
-        coalesce((select md5(string_agg(r::text, ',' order by r.id)) from job_runs r
-          where r.company_id = ${c} and r.end_at is null), '')`,
-    );
-    return `${versionOf(rows[0]!, recomputesNoted(c)).version}:${String(rows[0]!.extra)}`;
-  }
-  const [{ rows }, live, runs] = await Promise.all([
-    stateRow(scope, now + 1, sql`null`),
-    scope.selectFrom('machine_live').selectAll().orderBy('machine_id').execute(),
-    scope.selectFrom('job_runs').selectAll().where('end_at', 'is', null).orderBy('id').execute(),
-  ]);
-  const content = createHash('sha1')
-    .update(JSON.stringify([live, runs]))
-    .digest('base64');
-  return `${versionOf(rows[0]!, recomputesNoted(c)).version}:${content}`;
+  const { rows } = await sql<{ computed: unknown; config: unknown; live: unknown }>`select
+      (select w.computed_at from rollup_weeks w where w.company_id = ${c} and w.start_at < ${now + 1}
+        order by w.computed_at desc limit 1) as computed,
+      (select g.generation from report_config_generations g where g.company_id = ${c}) as config,
+      (select sum(l.generation) from live_generations l where l.company_id = ${c}) as live`.execute(scope.db);
+  const r = rows[0]!;
+  return `${String(r.live ?? 0)}:${String(r.computed)}:${recomputesNoted(c)}:${String(r.config ?? 0)}`;
 }
 
 /**
