@@ -3,6 +3,8 @@
 import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
+import { companyScope } from '@takt/db';
+import { aJobWithRun } from '../../../api/src/testing/report-plant';
 import { parseShdrLine } from '../sources/shdr/shdr';
 import { noCounters } from '../sources/transport';
 import { BatchWriter } from '../worker/batch-writer';
@@ -43,4 +45,33 @@ export async function aHistory(
   await writer.flush();
   writer.close();
   expect(writer.buffered()).toEqual([]);
+}
+
+/**
+ * Three hours of the machine's stored history up to `now`, with a job run in setup for 20 minutes half an hour in,
+ * ended an hour before `now`: a worker started then gets its setup events before any data, and re-derives from storage
+ * at its first data (decision 1065).
+ */
+export async function aHistoryWithSetup(
+  db: Kysely<Database>,
+  companyId: string,
+  machineId: string,
+  now: number,
+): Promise<void> {
+  const from = now - 3 * 60 * MIN;
+  const setupAt = from + 30 * MIN;
+  await aJobWithRun(companyScope(db, companyId), {
+    machineId,
+    name: 'J1',
+    expected: MIN,
+    ideal: MIN,
+    jobCreatedAt: setupAt,
+    start: setupAt,
+    setupEnd: setupAt + 20 * MIN,
+    end: now - 60 * MIN,
+  });
+  await aHistory(db, machineId, from, now, [
+    { at: setupAt, value: 'START' },
+    { at: setupAt + 20 * MIN, value: 'END' },
+  ]);
 }

@@ -6,17 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { CONNECTION_KEY, companyScope } from '@takt/db';
+import { CONNECTION_KEY } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { aJobWithRun } from '../../../api/src/testing/report-plant';
 import { overlappingIntervals } from '../testing/intervals';
 import { aShdrMachine, anAdapterPerTest } from '../testing/shdr-machine';
-import { aHistory } from '../testing/stored-history';
+import { aHistoryWithSetup } from '../testing/stored-history';
 import { LOOPBACK_SOURCES, waitFor } from '../testing/test-support';
 import { startIngest } from './ingest';
-
-const MIN = 60_000;
 
 const intervalsOf = async (db: Kysely<Database>, machineId: string) =>
   (
@@ -62,24 +59,9 @@ describe.each(DIALECTS)('a restarted worker after a history with a job run in se
     async (mode) => {
       const { company, machineId } = await aShdrMachine(t.db, link.adapter.port);
       const now = Date.now();
-      const from = now - 3 * 60 * MIN;
-      // A job run in setup for 20 minutes within the day: the live worker gets its setup events at its start, before
-      // any data, and re-derives from storage at its first data (decision 1065).
-      const setupAt = from + 30 * MIN;
-      await aJobWithRun(companyScope(t.db, company.id), {
-        machineId,
-        name: 'J1',
-        expected: MIN,
-        ideal: MIN,
-        jobCreatedAt: setupAt,
-        start: setupAt,
-        setupEnd: setupAt + 20 * MIN,
-        end: now - 60 * MIN,
-      });
-      await aHistory(t.db, machineId, from, now, [
-        { at: setupAt, value: 'START' },
-        { at: setupAt + 20 * MIN, value: 'END' },
-      ]);
+      // A job run in setup within the history's day: the live worker gets its setup events at its start, before any
+      // data, and re-derives from storage at its first data (decision 1065).
+      await aHistoryWithSetup(t.db, company.id, machineId, now);
       const history = await intervalsOf(t.db, machineId);
       expect(history.at(-1)).toMatchObject({ state: 'ACTIVE', end: null });
       const logged: string[] = [];
