@@ -4,57 +4,14 @@
 // does when the connect is still buffered (the timer's batch holds both): the live states go on past the history
 // (tests/e2e/demo-live.test.ts, where the first machine to connect lost its live states).
 import { describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
-import type { Database } from '@takt/db';
-import { CONNECTION_KEY, companyScope } from '@takt/db';
+import { CONNECTION_KEY } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { aJobWithRun } from '../../../api/src/testing/report-plant';
-import { parseShdrLine } from '../sources/shdr/shdr';
-import { noCounters } from '../sources/transport';
 import { overlappingIntervals } from '../testing/intervals';
 import { aShdrMachine, anAdapterPerTest } from '../testing/shdr-machine';
+import { aHistoryWithSetup } from '../testing/stored-history';
 import { LOOPBACK_SOURCES, waitFor } from '../testing/test-support';
-import { BatchWriter } from './batch-writer';
 import { startIngest } from './ingest';
-import { Link, LinkMap } from './link';
-import { loadFieldMaps, loadSources } from './store';
-
-const MIN = 60_000;
-
-/**
- * The machine's stored history from `from` to `to`, as a worker that held it then stored it (demo-history.ts's way): a
- * connect with the machine running, a job run's setup (`setup`), then running again up to `to`, left open.
- */
-async function aHistory(
-  db: Kysely<Database>,
-  machineId: string,
-  from: number,
-  to: number,
-  setup: Array<{ at: number; value: 'START' | 'END' }>,
-): Promise<void> {
-  const source = (await loadSources(db)).find((s) => s.machineId === machineId)!;
-  const fields = (await loadFieldMaps(db, [machineId])).get(machineId) ?? new Map();
-  let clock = from;
-  const links = new LinkMap();
-  const writer = new BatchWriter({ db, now: () => clock, log: () => {}, links, rebuild: async () => {} });
-  const link = new Link(source, fields, from, writer);
-  link.transport = { status: 'CONNECTED', counters: noCounters(), stop: async () => {} };
-  links.set(source.sourceId, link);
-  link.pipeline.setSetup(setup, from);
-  const send = (at: number, fieldsText: string) => {
-    const parsed = parseShdrLine(`${new Date(at).toISOString()}|${fieldsText}`, at, link.kinds);
-    if (parsed.type === 'data') link.received(parsed.observations, at, true);
-  };
-  link.connection('CONNECTED', from);
-  send(from, 'avail|AVAILABLE|execution|ACTIVE|mode|AUTOMATIC|program|O100|part_count|1');
-  send(to - 20 * MIN, 'execution|READY');
-  send(to - 10 * MIN, 'execution|ACTIVE');
-  clock = to;
-  await writer.flush();
-  writer.close();
-  expect(writer.buffered()).toEqual([]);
-}
 
 describe.each(DIALECTS)('a connect stored alone before the first data (%s)', (dialect) => {
   let t: TestDb;
@@ -68,24 +25,9 @@ describe.each(DIALECTS)('a connect stored alone before the first data (%s)', (di
   it('starts the live run at its connect, after a history with a job run in setup', async () => {
     const { company, machineId } = await aShdrMachine(t.db, link.adapter.port);
     const now = Date.now();
-    const from = now - 3 * 60 * MIN;
-    // A job run in setup for 20 minutes, ended an hour before the history's end: the live worker gets its setup
-    // events before any data, and re-derives from storage at its first data (decision 1065).
-    const setupAt = from + 30 * MIN;
-    await aJobWithRun(companyScope(t.db, company.id), {
-      machineId,
-      name: 'J1',
-      expected: MIN,
-      ideal: MIN,
-      jobCreatedAt: setupAt,
-      start: setupAt,
-      setupEnd: setupAt + 20 * MIN,
-      end: now - 60 * MIN,
-    });
-    await aHistory(t.db, machineId, from, now, [
-      { at: setupAt, value: 'START' },
-      { at: setupAt + 20 * MIN, value: 'END' },
-    ]);
+    // A job run in setup within the history's day: the live worker gets its setup events before any data, and
+    // re-derives from storage at its first data (decision 1065).
+    await aHistoryWithSetup(t.db, company.id, machineId, now);
     const connects = () =>
       t.db
         .selectFrom('observations')

@@ -38,7 +38,7 @@ export async function checkLinks(
 }
 
 /** The job runs fed at each tick are those reaching into the last day (memory only: older ones are read on demand). */
-const SETUP_TICK_MS = 24 * 3_600_000;
+export const SETUP_TICK_MS = 24 * 3_600_000;
 
 const eventKey = (e: { at: number; value: string }) => `${e.at}|${e.value}`;
 

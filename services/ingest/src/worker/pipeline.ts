@@ -10,6 +10,9 @@ import type { MachineLiveTable } from '@takt/db';
 import type { Observation as RawObservation } from '../sources/shdr/shdr';
 import type { FieldMeaning } from '../sources/source';
 import { isMachineData, setupObservations, startingAt } from './takeover';
+import { toDomainObservation } from './domain-observation';
+
+export { toDomainObservation } from './domain-observation';
 
 export type { FieldMeaning } from '../sources/source';
 
@@ -24,66 +27,6 @@ export const DERIVER_MEMORY_MS = 3_600_000;
  * gateway's backlog) or a rebuild reaches back there: no window decides what a late record is worth.
  */
 const SETUP_MEMORY_MS = 8 * 24 * 3_600_000;
-
-const num = (v: string | null): number | null => {
-  if (v == null) return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-};
-
-/**
- * Resolve one raw observation (an SHDR, MQTT or agent key) to the domain engine's input through the
- * adapter's field mapping. Keys the mapping does not know are stored but not derived from.
- */
-export function toDomainObservation(
-  o: RawObservation,
-  field: FieldMeaning | undefined,
-  ts: number,
-): DomainObservation | null {
-  const at = epochMs(ts);
-  if (o.kind === 'condition' && o.condition) {
-    return {
-      ts: at,
-      key: 'condition',
-      value: {
-        item: o.key,
-        level: o.condition.level,
-        nativeCode: o.condition.nativeCode || null,
-        message: o.condition.message || null,
-        type: field?.type ?? null,
-      },
-    };
-  }
-  if (!field || o.kind !== 'value') return null;
-  switch (field.type.toUpperCase()) {
-    case 'EXECUTION':
-      return { ts: at, key: 'execution', value: o.value?.toUpperCase() ?? null };
-    case 'AVAILABILITY':
-      // The source saying it has no availability value is the device being UNAVAILABLE (METRICS.md §1), as
-      // an agent reports every item of a device whose adapter it lost.
-      return { ts: at, key: 'availability', value: o.value?.toUpperCase() ?? 'UNAVAILABLE' };
-    case 'CONTROLLER_MODE':
-      return { ts: at, key: 'controller_mode', value: o.value };
-    case 'PART_COUNT':
-      return { ts: at, key: 'part_count', value: num(o.value) };
-    case 'PROGRAM':
-      // MTConnect PROGRAM subType ACTIVE is the program running now (a sub-program when nested).
-      return {
-        ts: at,
-        key: field.subType?.toUpperCase() === 'ACTIVE' ? 'subprogram' : 'program',
-        value: o.value,
-      };
-    case 'SUB_PROGRAM':
-      return { ts: at, key: 'subprogram', value: o.value };
-    case 'ROTARY_VELOCITY':
-    case 'SPINDLE_SPEED':
-      return { ts: at, key: 'spindle_speed', value: num(o.value) };
-    case 'PATH_FEEDRATE':
-      return { ts: at, key: 'path_feedrate', value: num(o.value) };
-    default:
-      return null;
-  }
-}
 
 export interface PipelineOutputs {
   /** Earliest time whose stored records must be replaced (every record ending at or after it, and open ones). */
@@ -135,6 +78,11 @@ export class MachinePipeline {
   private setupUntilData: Array<{ at: number; value: 'START' | 'END' }> = [];
   /** Set by the takeover write: the previous run's open records were closed at this time. */
   private tookOverAt: number | null = null;
+  /**
+   * A new run rebuilt before its first write (decision 1209): that write takes the stored history over at this time
+   * (closes the previous run's open records there) instead of replacing them.
+   */
+  private rebuiltTakeOverAt: number | null = null;
   /**
    * Where the history this pipeline derived from begins (its takeover, or a rebuild's start): a setup event before
    * it would re-derive time whose machine data it never read, so it makes the worker rebuild from storage instead.
@@ -289,6 +237,44 @@ export class MachinePipeline {
     return !this.tookOver && this.connection === 'CONNECTED' && this.connectionSince === at;
   }
 
+  /**
+   * Whether this pipeline's run has written nothing yet (decision 1209): its first write takes the previous run's
+   * records over, a rebuilt one's included.
+   */
+  get beforeFirstWrite(): boolean {
+    return !this.tookOver || this.rebuiltTakeOverAt != null;
+  }
+
+  /** Before the first write: where the takeover is (the run's first machine data), or null with no data yet. */
+  get takeOverTime(): number | null {
+    return this.rebuiltTakeOverAt ?? this.takeOverAt;
+  }
+
+  /**
+   * A rebuilt pipeline of a new run that has written nothing yet (decision 1209): its first write takes the stored
+   * history over at `at`, as the run's own first write would have (decision 1065), instead of deleting the previous
+   * run's open records.
+   */
+  takesOverAt(at: number): void {
+    this.rebuiltTakeOverAt = at;
+  }
+
+  /**
+   * Setup events a rebuild read and folded into the state it starts from (`setupFrom`): known, so the tick does not
+   * hand them again as news before the history this pipeline derived (decision 1209).
+   */
+  knowSetup(events: ReadonlyArray<{ at: number; value: 'START' | 'END' }>): void {
+    let added = false;
+    for (const e of events) {
+      const key = `${e.at}|${e.value}`;
+      if (this.setupSeen.has(key)) continue;
+      this.setupSeen.add(key);
+      this.setupEvents.push({ at: e.at, value: e.value });
+      added = true;
+    }
+    if (added) this.setupEvents.sort((a, b) => a.at - b.at);
+  }
+
   /** The link's status as last set. */
   get linkStatus(): MachineLiveTable['connection'] {
     return this.connection;
@@ -434,6 +420,12 @@ export class MachinePipeline {
       const takeOverFrom = Math.min(this.changedBeforeData, at);
       return { from: takeOverFrom, result: startingAt(result(takeOverFrom), at), takeOverAt: at };
     }
+    if (this.rebuiltTakeOverAt != null) {
+      // A new run rebuilt before its first write takes over as that write would have (decision 1209).
+      const at = this.rebuiltTakeOverAt;
+      const takeOverFrom = Math.min(from, at);
+      return { from: takeOverFrom, result: startingAt(result(takeOverFrom), at), takeOverAt: at };
+    }
     // Records ending exactly at the takeover are the previous run's (the takeover closed them there); this
     // pipeline's own all end after its first machine data. Replacing from the takeover time itself would
     // delete them (decision 0201: found by the crash test).
@@ -463,6 +455,9 @@ export class MachinePipeline {
     if (!this.tookOver) {
       this.tookOverAt = this.takeOverAt;
       if (this.takeOverAt != null) this.historyStart = this.takeOverAt;
+    } else if (this.rebuiltTakeOverAt != null) {
+      this.tookOverAt = this.rebuiltTakeOverAt;
+      this.rebuiltTakeOverAt = null;
     }
     this.tookOver = true;
     // A recorded log is read in recorded time, and its runs may come in any order (the Okuma log's four runs

@@ -10,6 +10,7 @@ import { MachinePipeline } from './pipeline';
 import type { ObservationRow } from './store';
 import { lastConnectionChange, loadObservationsSince, loadSetupEvents } from './store';
 import { countStoredBetween, signalsBefore } from './rebuild-seed';
+import { SETUP_TICK_MS } from './link-checks';
 
 /**
  * A rebuild for late data reads at most this far back from it to find the state it starts from (memory: the
@@ -109,6 +110,9 @@ export async function rebuild({ db, link, buffered, inbox, now, log, refused }: 
     );
     return { runStart, seed: await signalsBefore(db, companyId, machineId, runStart, floor) };
   };
+  // The job runs the tick hands (those reaching into the last day): the events of those before the re-derived history
+  // are in its start state, and known (decision 1209). Read before the others: a run changed since comes with a mark.
+  const day = (await loadSetupEvents(db, [machineId], now() - SETUP_TICK_MS)).get(machineId) ?? [];
   let { runStart, seed } = await startOf(from);
   let stored = await loadObservationsSince(db, companyId, machineId, runStart);
   // The setup events of every job run reaching into the re-derived time, read now (not what the old pipeline
@@ -154,9 +158,16 @@ export async function rebuild({ db, link, buffered, inbox, now, log, refused }: 
   // The re-derived history starts at what is fed: the seed and the run from runStart, or a run a connection change
   // starts afresh (`start`).
   const fedFrom = afresh ? start : Math.min(runStart, fed[0]?.ts ?? runStart);
-  fresh.setSetup(setupFrom(setup.get(machineId) ?? [], fedFrom), fedFrom);
+  const events = setup.get(machineId) ?? [];
+  fresh.setSetup(setupFrom(events, fedFrom), fedFrom);
+  // Those before it, and the day's the tick hands, are in its start state: known, or the tick would hand them again as
+  // news before its history and re-derive the whole day (decision 1209).
+  fresh.knowSetup([...events, ...day].filter((e) => e.at < fedFrom));
   fresh.setConnection(link.transport.status, now());
   fresh.continueStoredHistory(start);
+  // A new run starting afresh that has written nothing yet takes the previous run's records over at its first machine
+  // data, as its own first write would have (decision 1065): closed there, not deleted (decision 1209).
+  if (afresh && old.beforeFirstWrite) fresh.takesOverAt(Math.max(start, old.takeOverTime ?? start));
   fresh.replaceFrom(from);
   link.pipeline = fresh;
   if (covered) {
