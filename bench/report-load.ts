@@ -1,15 +1,15 @@
 // `npm run bench report-load`: issue 30 point 2 under load. A company with 100 machines × 1 year of stored
-// rollups (bench/support/year-of-rollups.ts) and 40 days of state intervals (what the downtime report reads),
+// rollups (bench/support/year-of-rollups.ts) and 40-odd days of state intervals (what the downtime report reads),
 // served over real HTTP (@hono/node-server on a loopback port, as main.ts serves). A client process runs the
 // report mix (OEE waterfall, utilization, production by machine × interval, downtime; quick links and
 // arbitrary ranges with edges mid-hour) first with one client, each request once (the baseline), then with
 // CLIENTS concurrent clients each running the whole mix (or a random part of it) in its own order. Both are
 // run twice: with shared answers off (every call computed) and on (decision 1148; the cache emptied before
 // each part). The API's clock runs in real time from 18:43 on the last stored day and never goes back (decision
-// 1211), so a range reaching now is shared for a second only. The last 40-odd days' rows are the product's recompute
-// of their states (bench/support/report-mix.ts `aReportPlant`), so the downtime report reads its stored figures as
-// on a plant. With INGEST > 0, that many machines of another company send
-// one SHDR line a second each to loopback adapters that the ingest worker (with its rollup worker) reads in the
+// 1211), so a range reaching now is shared for a second only. The rows over the states' days (60 for 100 × 120) are
+// the product's recompute of those states (bench/support/report-mix.ts `aReportPlant`), so the downtime report reads
+// its stored figures as on a plant. With INGEST > 0, that many machines of another company send one SHDR line a
+// second each to loopback adapters that the ingest worker (with its rollup worker) reads in the
 // same process as the API, as a single node runs (the plant's load alongside; the report company's figures stay
 // put).
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
