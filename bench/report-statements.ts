@@ -1,8 +1,9 @@
 // Statements a report call runs on PostgreSQL, by report and range (decision 1197): the report-load mix
 // (bench/support/report-mix.ts) over MACHINES × DAYS of stored rollups and 40-odd days of states (their rows
 // recomputed, decision 1211), each call once warm, then counted (bench/support/pool-watch.ts). BENCH_TEXTS=1 also
-// prints the statements repeated within a call (the N+1 reads), most repeated first. BENCH_OLD=dir: also each call's answer from that checkout's API on the
-// same database (bench/support/old-api.ts), compared byte for byte (its statements are not counted: its own pg).
+// prints the statements repeated within a call (the N+1 reads), most repeated first. BENCH_OLD=dir: also each
+// call's answer from that checkout's API on the same database (bench/support/old-api.ts), compared byte for byte
+// (its statements are not counted: its own pg).
 // Figures only; each call's wall time beside its statements (decision 1201), noisy: compare in one run.
 // BENCH_OLD with BENCH_REPEAT=n: n more calls of each side per call, alternating, medians and the ratio new/old.
 // BENCH_ONLY=regexp of report/label: only those calls.
