@@ -1,13 +1,15 @@
 // `npm run bench report-load`: issue 30 point 2 under load. A company with 100 machines × 1 year of stored
-// rollups (bench/support/year-of-rollups.ts) and 40 days of state intervals (what the downtime report reads),
+// rollups (bench/support/year-of-rollups.ts) and 40-odd days of state intervals (what the downtime report reads),
 // served over real HTTP (@hono/node-server on a loopback port, as main.ts serves). A client process runs the
 // report mix (OEE waterfall, utilization, production by machine × interval, downtime; quick links and
 // arbitrary ranges with edges mid-hour) first with one client, each request once (the baseline), then with
 // CLIENTS concurrent clients each running the whole mix (or a random part of it) in its own order. Both are
 // run twice: with shared answers off (every call computed) and on (decision 1148; the cache emptied before
-// each part). The API's clock runs in real time through the minute after 18:43 on the last stored day, so a
-// range reaching now is shared for a second only. With INGEST > 0, that many machines of another company send
-// one SHDR line a second each to loopback adapters that the ingest worker (with its rollup worker) reads in the
+// each part). The API's clock runs in real time from 18:43 on the last stored day and never goes back (decision
+// 1211), so a range reaching now is shared for a second only. The rows over the states' days (60 for 100 × 120) are
+// the product's recompute of those states (bench/support/report-mix.ts `aReportPlant`), so the downtime report reads
+// its stored figures as on a plant. With INGEST > 0, that many machines of another company send one SHDR line a
+// second each to loopback adapters that the ingest worker (with its rollup worker) reads in the
 // same process as the API, as a single node runs (the plant's load alongside; the report company's figures stay
 // put).
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
@@ -19,7 +21,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -34,8 +36,7 @@ import { apiHarness } from '../services/api/src/testing/app';
 import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { liveIngest } from './support/live-ingest';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
-import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
-import { reportMix, rowsUpToNow } from './support/report-mix';
+import { aReportPlant } from './support/report-mix';
 import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
@@ -111,17 +112,10 @@ async function main() {
   const PER_CLIENT = Number(process.argv[6] ?? 1e9);
   /** Machines of another company ingesting one line a second each while the reports run. */
   const INGEST = Number(process.argv[7] ?? 0);
-  // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial.
+  // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial; the last
+  // 40-odd days' rows recomputed from their state intervals (a change every 20 minutes on average).
   const h = await apiHarness(DIALECT, 0);
-  const plant = await aYearOfRollups(h, MACHINES, DAYS, 0);
-  const { calendar, company, ids } = plant;
-  const now = await rowsUpToNow(h, plant.end);
-  // 40 days of state intervals up to now (a change every 20 minutes on average): what the downtime report reads.
-  const s0 = performance.now();
-  await fortyDaysOfStates(h, company.id, ids, now);
-  const factsMs = performance.now() - s0;
-
-  const reqs = reportMix(calendar, now, plant.end, DAYS);
+  const { plant, now, reqs, statesFrom, factsMs, recomputeMs } = await aReportPlant(h, MACHINES, DAYS);
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(reqs));
 
@@ -137,11 +131,14 @@ async function main() {
   (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 600_000;
   await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The API's clock runs in real time through the minute after `now` and starts that minute again: the stored
-  // rows were computed at `now` and no worker recomputes them here, so a range reaching now always has a tail of
-  // under a minute built from the facts, as on a plant whose worker keeps up (decision 1067).
+  // Decision 1211: the API's clock runs in real time from `now` and never goes back, as a product's clock (it
+  // used to start the minute after `now` again, and an answer computed at a later now is not given to an earlier
+  // caller: shared answers hardly shared). The stored rows were computed at `now` and no worker recomputes them
+  // here (their machines' states do not change: the last one stays open), so a range reaching now has a tail
+  // built from the facts that grows with the run, from 0 to its length (printed at the end), as on a plant whose
+  // worker is that far behind; a range's last bucket is built from the facts in any case (decision 1193).
   const t0 = Date.now();
-  Object.defineProperty(h.clock, 'now', { get: () => now + ((Date.now() - t0) % 60_000), set: () => {} });
+  Object.defineProperty(h.clock, 'now', { get: () => now + (Date.now() - t0), set: () => {} });
   const stopIngest = INGEST > 0 ? await liveIngest(h.t, h.t.url, INGEST) : null;
   try {
     const cookie = await h.login(plant.user.email, plant.user.password);
@@ -165,8 +162,9 @@ async function main() {
         throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
       runs.push({ shared, base, load, pool });
     }
+    const statesDays = Math.round((now - statesFrom) / 86_400_000);
     console.log(
-      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), 40 days of states (${(factsMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}`,
+      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), ${statesDays} days of states (${(factsMs / 1000).toFixed(0)} s) and their rows recomputed (${(recomputeMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}`,
     );
     const b50 = pct(
       runs[0]!.base.map((x) => x.ms),
@@ -196,6 +194,11 @@ async function main() {
       for (const line of pool) console.log(`  ${line}`);
     }
     console.log(`  ratios against the single client's p50 with shared answers off (${b50.toFixed(0)} ms)`);
+    console.log(
+      `  the clock ran ${((Date.now() - t0) / 60_000).toFixed(1)} min past the rows' computed_at (the tail built from the facts at the end); load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     // The heap the kept answers hold (with NODE_OPTIONS=--expose-gc): measured with them, then without.
     const gc = (globalThis as { gc?: () => void }).gc;
     let heap = '';

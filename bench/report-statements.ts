@@ -1,8 +1,9 @@
 // Statements a report call runs on PostgreSQL, by report and range (decision 1197): the report-load mix
-// (bench/support/report-mix.ts) over MACHINES × DAYS of stored rollups and 40 days of states, each call once
-// warm, then counted (bench/support/pool-watch.ts). BENCH_TEXTS=1 also prints the statements repeated within a
-// call (the N+1 reads), most repeated first. BENCH_OLD=dir: also each call's answer from that checkout's API on the
-// same database (bench/support/old-api.ts), compared byte for byte (its statements are not counted: its own pg).
+// (bench/support/report-mix.ts) over MACHINES × DAYS of stored rollups and 40-odd days of states (their rows
+// recomputed, decision 1211), each call once warm, then counted (bench/support/pool-watch.ts). BENCH_TEXTS=1 also
+// prints the statements repeated within a call (the N+1 reads), most repeated first. BENCH_OLD=dir: also each
+// call's answer from that checkout's API on the same database (bench/support/old-api.ts), compared byte for byte
+// (its statements are not counted: its own pg).
 // Figures only; each call's wall time beside its statements (decision 1201), noisy: compare in one run.
 // BENCH_OLD with BENCH_REPEAT=n: n more calls of each side per call, alternating, medians and the ratio new/old.
 // BENCH_ONLY=regexp of report/label: only those calls.
@@ -12,8 +13,7 @@ import { useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import { oldApiOn } from './support/old-api';
 import { apiStatements, asApi, keepTexts, keptTexts, resetTallies, watchPools } from './support/pool-watch';
-import { reportMix, rowsUpToNow } from './support/report-mix';
-import { aYearOfRollups, fortyDaysOfStates } from './support/year-of-rollups';
+import { aReportPlant } from './support/report-mix';
 
 const MACHINES = Number(process.argv[2] ?? 100);
 const DAYS = Number(process.argv[3] ?? 120);
@@ -27,12 +27,10 @@ if (TEXTS) keepTexts();
 const DIALECT = process.argv[4] === 'sqlite' ? 'sqlite' : 'postgres';
 const h = await apiHarness(DIALECT, 0);
 try {
-  const plant = await aYearOfRollups(h, MACHINES, DAYS, 0);
-  const now = await rowsUpToNow(h, plant.end);
-  await fortyDaysOfStates(h, plant.company.id, plant.ids, now);
+  // The plant of report-load (decision 1211: the last 40-odd days' rows recomputed from their states).
+  const { plant, now, reqs } = await aReportPlant(h, MACHINES, DAYS);
   useSharedAnswers(h.t.db, false); // every call computed
   const cookie = await h.login(plant.user.email, plant.user.password);
-  const reqs = reportMix(plant.calendar, now, plant.end, DAYS);
   const old = process.env.BENCH_OLD ? await oldApiOn(process.env.BENCH_OLD, h, now) : null;
   old?.useSharedAnswers(false);
   const call = async (r: (typeof reqs)[number], on = h) => {

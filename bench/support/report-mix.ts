@@ -3,8 +3,10 @@
 // production by machine × interval and (ranges of at most 31 days) the downtime report.
 import type { CompanyCalendar, EpochMs } from '@takt/domain';
 import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
+import { sql } from 'kysely';
 import type { ApiHarness } from '../../services/api/src/testing/app';
 import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
+import { aYearOfRollups, fortyDaysOfStates, recomputeFortyDays, YEAR_START } from './year-of-rollups';
 
 export interface Req {
   report: 'oee' | 'utilization' | 'production' | 'downtime';
@@ -78,4 +80,33 @@ export async function rowsUpToNow(h: ApiHarness, end: number): Promise<number> {
   await h.t.db.updateTable('rollups').set({ computed_at: now }).execute();
   await h.t.db.deleteFrom('rollups').where('start_at', '>=', now).execute();
   return now;
+}
+
+/**
+ * The plant of bench/report-load.ts and bench/report-statements.ts (decision 1211): `machines` × `days` of stored
+ * rollups, now at 18:43 on the last stored day (`rowsUpToNow`), state intervals from the company day holding the
+ * mix's earliest downtime range (40 days at least) to now, and the rows over those days rewritten by the product's
+ * recompute at now from those states (`recomputeRollups`: measures and downtime figures, hourly, day and week rows,
+ * as a plant's worker stores them after migration 0068). So the downtime report reads its stored figures over
+ * whole buckets, and they agree with its states path; the rows before the states keep the synthetic measures
+ * (no downtime figures: no downtime call of the mix reads them). Returns the plant, now, the mix and timings.
+ */
+export async function aReportPlant(h: ApiHarness, machines: number, days: number) {
+  const plant = await aYearOfRollups(h, machines, days, 0);
+  const { calendar, company, ids } = plant;
+  const now = await rowsUpToNow(h, plant.end);
+  const reqs = reportMix(calendar, now, plant.end, days);
+  const starts = reqs
+    .filter((r) => r.report === 'downtime')
+    .map((r) => Number(new URL(r.path, 'http://mix').searchParams.get('start')));
+  const earliest = Math.max(YEAR_START, Math.min(now - 40 * 86_400_000, ...starts));
+  const statesFrom = companyDayRange(calendar, shopDateOf(calendar, epochMs(earliest))).start;
+  const s0 = performance.now();
+  await fortyDaysOfStates(h, company.id, ids, now, statesFrom);
+  const factsMs = performance.now() - s0;
+  await recomputeFortyDays(h, { companyId: company.id, calendar, now, from: statesFrom }, ids);
+  const recomputeMs = performance.now() - s0 - factsMs;
+  // The planner's statistics of the rewritten rows too (autovacuum's within a minute on a live database).
+  if (h.t.dialect === 'postgres') await sql`analyze`.execute(h.t.db);
+  return { plant, now, reqs, statesFrom, factsMs, recomputeMs };
 }

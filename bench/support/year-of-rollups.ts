@@ -117,20 +117,21 @@ export async function aYearOfRollups(h: ApiHarness, machines: number, days: numb
 }
 
 /**
- * Each machine's state intervals over the 40 days before `now` (a change every 20 minutes on average, a fixed
- * seed per machine): what the downtime report reads. The last one is open.
+ * Each machine's state intervals over the 40 days before `now` (or from `from`; a change every 20 minutes on
+ * average, a fixed seed per machine): what the downtime report reads. The last one is open.
  */
 export async function fortyDaysOfStates(
   h: ApiHarness,
   companyId: string,
   ids: readonly string[],
   now: number,
+  from = now - 40 * 86_400_000,
 ): Promise<void> {
   const scope = companyScope(h.t.db, companyId);
   for (const [m, id] of ids.entries()) {
     const rnd = mulberry32(1000 + m);
     const rows: Array<{ machine_id: string; start_at: number; end_at: number | null; state: string }> = [];
-    for (let t = now - 40 * 86_400_000; t < now;) {
+    for (let t = from; t < now;) {
       const next = Math.min(now, t + Math.floor(rnd() * 40 * 60_000) + 60_000);
       const state = ['ACTIVE', 'ACTIVE', 'INACTIVE', 'FAULT'][Math.floor(rnd() * 4)]!;
       rows.push({ machine_id: id, start_at: t, end_at: next >= now ? null : next, state });
@@ -144,10 +145,13 @@ export async function fortyDaysOfStates(
   if (h.t.dialect === 'postgres') await sql`analyze`.execute(h.t.db);
 }
 
-/** The machines' last 40 days of rollups (and downtime figures) written by the recompute at `now` (`recompute`). */
+/**
+ * The machines' last 40 days (or from `at.from`) of rollups (and downtime figures) written by the recompute at `now`
+ * (`recompute`).
+ */
 export async function recomputeFortyDays(
   h: ApiHarness,
-  at: { companyId: string; calendar: CompanyCalendar; now: number },
+  at: { companyId: string; calendar: CompanyCalendar; now: number; from?: number },
   machineIds: readonly string[],
   recompute = recomputeRollups,
 ): Promise<void> {
@@ -155,7 +159,7 @@ export async function recomputeFortyDays(
     await recompute(h.t.db, {
       companyId: at.companyId,
       machineId,
-      from: at.now - 40 * 86_400_000,
+      from: at.from ?? at.now - 40 * 86_400_000,
       to: at.now,
       now: at.now,
       calendar: at.calendar,
