@@ -8,11 +8,11 @@ import { findApiKeyByHash, touchApiKey } from '../repositories/api-keys';
 import { looksLikeApiKey } from '../services/api-keys';
 import { apiKeyMayCall } from './api-key-scopes';
 import { boardDeviceMayCall, boardOfCaller } from './board-device';
-import { getCompany } from '../repositories/company';
-import { findLiveSession } from '../repositories/sessions';
+import { getCompany, toCompany } from '../repositories/company';
+import { findLiveSessionCaller } from '../repositories/sessions';
 import type { SessionKind } from '../repositories/sessions';
 import { findTabletByToken, touchTablet } from '../repositories/tablets';
-import { getUser } from '../repositories/users';
+import { toUser } from '../repositories/users';
 import { enforceTabletBinding } from './tablet-binding';
 import { bearerToken, hashToken } from './tokens';
 
@@ -29,15 +29,13 @@ const SEEN_EVERY_MS = 60_000;
  */
 export async function userCaller(c: Context<AppEnv>, token: string, kind: SessionKind = 'session') {
   const { db, now } = c.var.deps;
-  const session = await findLiveSession(db, token, now(), kind);
-  if (!session) return null;
-  const scope = companyScope(db, session.companyId);
-  const [user, company] = await Promise.all([
-    getUser(scope, session.userId),
-    getCompany(db, session.companyId),
-  ]);
-  if (!user || !company || user.locked) return null;
-  return { caller: { kind: 'user', user, company, sessionToken: token } satisfies Caller, scope };
+  // One statement for the session, its user, its company and the anonymize preference (decision 1210).
+  const found = await findLiveSessionCaller(db, token, now(), kind);
+  if (!found || found.user.locked === 1) return null;
+  const user = toUser(found.user);
+  const company = toCompany(found.company);
+  const caller: Caller = { kind: 'user', user, company, sessionToken: token, anonymize: found.anonymize };
+  return { caller, scope: companyScope(db, company.id) };
 }
 
 /**

@@ -66,6 +66,11 @@ export interface UserCaller {
   user: User;
   company: Company;
   sessionToken: string;
+  /**
+   * The user's anonymize preference, read with the session (decision 1210); undefined where the caller was
+   * made without it (it is then read when needed).
+   */
+  anonymize?: boolean;
 }
 
 /**

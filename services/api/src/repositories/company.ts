@@ -10,7 +10,9 @@ export interface Company {
   isDemo: boolean;
 }
 
-export const toCompany = (r: Selectable<CompaniesTable>): Company => ({
+export const toCompany = (
+  r: Pick<Selectable<CompaniesTable>, 'id' | 'name' | 'timezone' | 'locale' | 'product_tier' | 'is_demo'>,
+): Company => ({
   id: r.id,
   name: r.name,
   timezone: r.timezone,

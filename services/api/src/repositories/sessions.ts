@@ -99,3 +99,69 @@ export async function revokeSession(db: Executor, token: string, now: number): P
     )
     .execute();
 }
+
+/**
+ * The live session of a token with its user, its company and the user's anonymize preference, in one
+ * statement (decision 1210: a request's fixed reads each wait for a pooled connection). The user is joined
+ * under the session's company only (tenancy), as getUser in a company scope reads it. Undefined as
+ * findLiveSession, or when the user or the company is gone.
+ */
+export async function findLiveSessionCaller(
+  db: Executor,
+  token: string,
+  now: number,
+  kind: SessionKind = 'session',
+) {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', (j) =>
+      j.onRef('u.id', '=', 's.user_id').onRef('u.company_id', '=', 's.company_id'),
+    )
+    .innerJoin('companies as c', 'c.id', 's.company_id')
+    .leftJoin('user_preferences as p', (j) =>
+      j.onRef('p.user_id', '=', 's.user_id').onRef('p.company_id', '=', 's.company_id'),
+    )
+    .select([
+      'u.id as u_id',
+      'u.company_id as u_company_id',
+      'u.email as u_email',
+      'u.display_name as u_display_name',
+      'u.role as u_role',
+      'u.is_root as u_is_root',
+      'u.locked as u_locked',
+      'c.id as c_id',
+      'c.name as c_name',
+      'c.timezone as c_timezone',
+      'c.locale as c_locale',
+      'c.product_tier as c_product_tier',
+      'c.is_demo as c_is_demo',
+      'p.anonymize as p_anonymize',
+    ])
+    .where('s.id', '=', hashToken(token))
+    .where('s.kind', '=', kind)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .executeTakeFirst();
+  return (
+    row && {
+      user: {
+        id: row.u_id,
+        company_id: row.u_company_id,
+        email: row.u_email,
+        display_name: row.u_display_name,
+        role: row.u_role,
+        is_root: row.u_is_root,
+        locked: row.u_locked,
+      },
+      company: {
+        id: row.c_id,
+        name: row.c_name,
+        timezone: row.c_timezone,
+        locale: row.c_locale,
+        product_tier: row.c_product_tier,
+        is_demo: row.c_is_demo,
+      },
+      anonymize: row.p_anonymize === 1,
+    }
+  );
+}

@@ -10,7 +10,9 @@ export interface User {
   locked: boolean;
 }
 
-export const toUser = (r: UsersTable): User => ({
+export const toUser = (
+  r: Pick<UsersTable, 'id' | 'company_id' | 'email' | 'display_name' | 'role' | 'is_root' | 'locked'>,
+): User => ({
   id: r.id,
   companyId: r.company_id,
   email: r.email,
