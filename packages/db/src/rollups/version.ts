@@ -27,20 +27,14 @@ export async function reportDataVersion(
   scope: CompanyScope,
   end: number,
 ): Promise<{ version: string; marks: number }> {
-  const { rows } = await stateRow(scope, end, sql`null`);
-  return versionOf(rows[0]!, recomputesNoted(scope.companyId));
-}
-
-/** The statement of the report data version, with `extra` as one more column (`extra`). */
-function stateRow(scope: CompanyScope, end: number, extra: ReturnType<typeof sql>) {
   const c = scope.companyId;
-  return sql<StateRow & { extra: unknown }>`select count(*) as marks, sum(d.marked_at) as marked,
+  const { rows } = await sql<StateRow>`select count(*) as marks, sum(d.marked_at) as marked,
       sum(d.from_at) as froms,
       (select w.computed_at from rollup_weeks w where w.company_id = ${c} and w.start_at < ${end}
         order by w.computed_at desc limit 1) as computed,
-      (select g.generation from report_config_generations g where g.company_id = ${c}) as config,
-      ${extra} as extra
+      (select g.generation from report_config_generations g where g.company_id = ${c}) as config
     from rollup_dirty d where d.company_id = ${c} and d.from_at < ${end}`.execute(scope.db);
+  return versionOf(rows[0]!, recomputesNoted(c));
 }
 
 interface StateRow {
