@@ -7,6 +7,7 @@ import type { ApiHarness } from '../../services/api/src/testing/app';
 type OldModules = {
   apiHarnessOn: (t: ApiHarness['t'], start: number) => ApiHarness;
   useSharedAnswers: (db: object, on: boolean) => void;
+  useWeekIndex: (db: object, on: boolean) => void;
   openDb: (url: string) => { db: ApiHarness['t']['db']; close: () => Promise<void> };
 };
 
@@ -16,11 +17,14 @@ export async function oldApiOn(dir: string, h: ApiHarness, now: number) {
     ...(await import(`${dir}/services/api/src/testing/app.ts`)),
     ...(await import(`${dir}/services/api/src/services/report-shared.ts`)),
     ...(await import(`${dir}/packages/db/src/connect.ts`)),
+    ...(await import(`${dir}/packages/db/src/rollups/week-index.ts`)),
   } as OldModules;
   const handle = { ...h.t, ...old.openDb(h.t.url), cleanup: async () => undefined };
   return {
     h: old.apiHarnessOn(handle, now),
     useSharedAnswers: (on: boolean) => old.useSharedAnswers(handle.db, on),
+    /** Empties the old checkout's week index (on: false) or turns it on again (its own module, its own index). */
+    useWeekIndex: (on: boolean) => old.useWeekIndex(handle.db, on),
     close: handle.close,
   };
 }

@@ -318,6 +318,30 @@ describe('live-operations rules', () => {
     expect(formatPercent(1.5, 'oeeTable')).toBe('150.0'); // never clamped
   });
 
+  it('formats as toFixed of the value rounded half away from zero (decision 1216: digits written directly)', () => {
+    const toFixed = (x: number, d: number) => {
+      const r = (Math.sign(x) * Math.round(Math.abs(x) * 10 ** d + 1e-9)) / 10 ** d;
+      return (Object.is(r, -0) ? 0 : r).toFixed(d);
+    };
+    let seed = 7;
+    const rnd = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    const values = [
+      0, -0, 0.05, -0.05, 0.04, -0.04, 0.15, 1.005, 0.995, 99.95, 9.95, 1e14, -1e14, 123_456.55,
+    ];
+    values.push(1e15, 5e20, 1e22, -1e22, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY);
+    for (let i = 0; i < 3000; i++)
+      values.push((rnd() - 0.3) * 10 ** Math.floor(rnd() * 12), Math.round(rnd() * 2000) / 20);
+    const got: string[] = [];
+    const want: string[] = [];
+    for (const x of values) {
+      got.push(formatParts(x), formatInCycleHours(x * HOUR_MS), formatDowntimeMinutes(x * MINUTE_MS));
+      want.push(toFixed(x, 0), toFixed((x * HOUR_MS) / HOUR_MS, 1), toFixed((x * MINUTE_MS) / MINUTE_MS, 2));
+      got.push(formatPercent(x, 'oeeTable'));
+      want.push(Number.isFinite(x) ? toFixed(x * 100, 1) : '-');
+    }
+    expect(got).toEqual(want);
+  });
+
   it('parts per hour = 3,600,000 / cycle time, one decimal', () => {
     expect(formatPartsPerHour(60_000)).toBe('60.0');
     expect(formatPartsPerHour(7_000)).toBe('514.3');

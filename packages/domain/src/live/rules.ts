@@ -214,11 +214,26 @@ export function formatPartTime(ms: number): string {
   return `${months} ${months === 1 ? 'month' : 'months'}`;
 }
 
+/** 10 ** decimals for the decimals the rules use. */
+const SCALE = [1, 10, 100, 1000];
+
 const fixed = (x: number, decimals: number) => {
-  const f = 10 ** decimals;
+  const f = SCALE[decimals] ?? 10 ** decimals;
   // Round half away from zero on the decimal value, avoiding 1.005 → 1.00 binary artefacts.
-  const r = (Math.sign(x) * Math.round(Math.abs(x) * f + 1e-9)) / f;
-  return (Object.is(r, -0) ? 0 : r).toFixed(decimals);
+  const n = Math.round(Math.abs(x) * f + 1e-9);
+  if (!(n < 1e15)) {
+    // Large, infinite or NaN: as toFixed writes them.
+    const r = (Math.sign(x) * n) / f;
+    return (Object.is(r, -0) ? 0 : r).toFixed(decimals);
+  }
+  // The digits of the integer n with the point `decimals` from the right: what toFixed writes for n / f, which
+  // is n's nearest decimal of that many places below 1e15 (decision 1216: a report CSV formats ~60,000 cells,
+  // and toFixed was most of it). -0 writes as 0.
+  const sign = x < 0 && n > 0 ? '-' : '';
+  if (decimals === 0) return sign + String(n);
+  const whole = Math.floor(n / f);
+  const frac = String(n - whole * f);
+  return `${sign}${whole}.${frac.length < decimals ? '0'.repeat(decimals - frac.length) + frac : frac}`;
 };
 
 export const formatParts = (n: number): string => fixed(n, 0);
