@@ -8,8 +8,9 @@ import {
   seriesRows,
   weeksAndDays,
 } from './days';
-import type { Ranges } from './days';
 import { keptWithStamp } from './edge-rows';
+import { loadReasons, slices } from './week-reasons';
+import type { ReasonRow } from './week-reasons';
 import { earliestRecomputeSince } from './version';
 import { stampOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
@@ -34,9 +35,6 @@ export { EDGE_ROWS_MAX_BYTES, indexedRollups, keptWithStamp, useEdgeRows } from 
 
 /** A week row with its computed_at after the SeriesRow's fields (seriesRows' tuples). */
 type IndexedRow = readonly [...SeriesRow, number];
-
-/** An in-shift week row's downtime by reason (decision 1166): its start, its shift, the row's map. */
-type ReasonRow = readonly [start: number, shiftId: string, byReason: Readonly<Record<string, DowntimeMs>>];
 
 interface WeekIndex {
   stamp: string;
@@ -191,7 +189,7 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
   let read = handle.reasonsLoading.get(key);
   if (!read) {
     const h = handle;
-    read = loadReasons(scope).finally(() => h.reasonsLoading.delete(key));
+    read = loadReasons(scope, undefined, h.read).finally(() => h.reasonsLoading.delete(key));
     read.catch(() => undefined); // awaited through reasonsOf; a failure before then is not unhandled
     handle.reasonsLoading.set(key, read);
   }
@@ -227,10 +225,19 @@ async function readMachines(
     const rows = JSON.parse(p.rows) as IndexedRow[];
     rows.sort((a, b) => a[1] - b[1]);
     const totals: Totals = { n: rows.length, latest: Number.NEGATIVE_INFINITY, sum: 0n };
+    // Summed as numbers while exact (integers below 2^53: a machine's year of week rows is ~2^48), one BigInt
+    // per machine instead of one per row (decision 1217).
+    let sum = 0;
     for (const r of rows) {
-      totals.sum += BigInt(Math.round(r[14]));
+      const at = Math.round(r[14]);
+      if (sum + at > Number.MAX_SAFE_INTEGER) {
+        totals.sum += BigInt(sum);
+        sum = 0;
+      }
+      sum += at;
       if (r[14] > totals.latest) totals.latest = r[14];
     }
+    totals.sum += BigInt(sum);
     index.byMachine.set(p.machine_id, rows);
     index.totals.set(p.machine_id, totals);
     index.bytes += rows.length * ROW_BYTES;
@@ -281,7 +288,7 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
     const reasons = kept.reasons;
     index.reasonsFrom = Promise.all([
       reasons,
-      changed.length > 0 ? loadReasons(scope, changed) : new Map(),
+      changed.length > 0 ? loadReasons(scope, changed, handles.get(scope.db)?.read) : new Map(),
     ]).then(([old, fresh]: [Map<string, ReasonRow[]>, Map<string, ReasonRow[]>]) => {
       const merged = new Map(old);
       for (const id of changed) merged.delete(id);
@@ -303,7 +310,7 @@ function reasonsOf(
   read?: Promise<Map<string, ReasonRow[]>>,
 ): Promise<Map<string, ReasonRow[]>> {
   if (!index.reasons) {
-    index.reasons = (read ?? loadReasons(scope)).then((byMachine) => {
+    index.reasons = (read ?? loadReasons(scope, undefined, handles.get(scope.db)?.read)).then((byMachine) => {
       let n = 0;
       for (const rows of byMachine.values()) n += rows.length;
       index.bytes += n * REASON_ROW_BYTES;
@@ -315,39 +322,6 @@ function reasonsOf(
     index.reasons.catch(() => (index.reasons = null));
   }
   return index.reasons;
-}
-
-/** The company's (or those machines') in-shift week rows' downtime by reason, by machine and start. */
-async function loadReasons(scope: CompanyScope, machineIds?: string[]): Promise<Map<string, ReasonRow[]>> {
-  let q = scope
-    .selectFrom('rollup_weeks')
-    .select(['machine_id', 'start_at', 'shift_id', 'reasons'])
-    .where('shift_id', 'is not', null);
-  if (machineIds) q = q.where('machine_id', 'in', machineIds);
-  const rows = await q.execute();
-  const read = handles.get(scope.db)?.read;
-  if (read) read.reasons += rows.length;
-  const byMachine = new Map<string, ReasonRow[]>();
-  for (const r of rows) {
-    const { downtimeByReason } = JSON.parse(r.reasons) as { downtimeByReason: Record<string, DowntimeMs> };
-    let list = byMachine.get(r.machine_id);
-    if (!list) byMachine.set(r.machine_id, (list = []));
-    list.push([Number(r.start_at), r.shift_id!, downtimeByReason]);
-  }
-  for (const list of byMachine.values()) list.sort((a, b) => a[0] - b[0]);
-  return byMachine;
-}
-
-/** The first index of `rows` (by start, the start at `at`) starting at or after `t`. */
-function firstAtOrAfter(rows: ReadonlyArray<readonly unknown[]>, at: number, t: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((rows[mid]![at] as number) < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -410,14 +384,6 @@ export async function indexedRollupCells(
     memo.delete(k);
   }
   return { series: new Map(series), computedAt: new Map(computedAt) };
-}
-
-/** The rows of `rows` (by start, the start at `at`) starting in `ranges`. */
-function* slices<R extends readonly unknown[]>(rows: readonly R[], at: number, ranges: Ranges): Generator<R> {
-  for (const r of ranges) {
-    const end = firstAtOrAfter(rows, at, r.end);
-    for (let i = firstAtOrAfter(rows, at, r.start); i < end; i++) yield rows[i]!;
-  }
 }
 
 /**
