@@ -12,6 +12,8 @@
 // with the reasons index off; BENCH_CALLS=regexp times only the calls whose name matches (decision 1183).
 // Also over the last month, week and day from mid-day or mid-hour; BENCH_SHARED=1 times them with shared answers
 // on, each computed (the cache emptied before every call), as a single manager's call is (decision 1185).
+// The waterfall with the week index cold (emptied before each call) last: with BENCH_OLD against the other
+// checkout's emptied index, BENCH_PROFILE profiles 5 cold calls, BENCH_CALLS matching 'index cold' selects it.
 // Not a test: figures only.
 // Run: npx tsx bench/report-answer.ts [machines] [days] [sqlite|postgres] [pairs]
 import { writeFile } from 'node:fs/promises';
