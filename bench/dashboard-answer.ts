@@ -14,7 +14,10 @@
 //   another company ingest one line a second each throughout (bench/support/live-ingest.ts); BENCH_LIVE=s: then
 //   rounds of s seconds under live data with shared answers off and on alternated (bench/support/dashboard-live.ts),
 //   BENCH_LIVE_CLIENTS (1,5) pollers, BENCH_LIVE_PAIRS (2) pairs of rounds. The calls above those rounds compute
-//   every answer (shared answers off, decision 1200).
+//   every answer (shared answers off, decision 1200). BENCH_INGEST_PROCESS=1: the BENCH_INGEST machines ingest in a
+//   process of their own on the same database (bench/support/ingest-process.ts), so the bench answers as an API-only
+//   node of the cluster does; BENCH_INGEST_PROCESS=both: then rounds of BENCH_CALLS answers with the ingest in the
+//   bench's process and in another alternated (ABBA, BENCH_INGEST_PAIRS (2) pairs), each against GET /api/me.
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +33,8 @@ import { apiHarness } from '../services/api/src/testing/app';
 import { aPlant, NOW } from './support/dashboard-plant';
 import { liveRounds } from './support/dashboard-live';
 import { liveIngest } from './support/live-ingest';
+import { liveIngestProcess } from './support/ingest-process';
+import { ingestRounds } from './support/ingest-rounds';
 import { dashboard, dashboardTiles } from '../services/api/src/services/dashboard';
 // Namespaces: the bench also runs on a checkout from before decision 1146 (no goals, no company reads), and
 // then prints the answers and their queries only.
@@ -52,6 +57,8 @@ const INGEST = Number(process.env.BENCH_INGEST ?? 0);
 const LIVE = Number(process.env.BENCH_LIVE ?? 0);
 const LIVE_CLIENTS = (process.env.BENCH_LIVE_CLIENTS ?? '1,5').split(',').map(Number);
 const LIVE_PAIRS = Number(process.env.BENCH_LIVE_PAIRS ?? 2);
+const INGEST_PROCESS = process.env.BENCH_INGEST_PROCESS ?? '0';
+const INGEST_PAIRS = Number(process.env.BENCH_INGEST_PAIRS ?? 2);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -98,12 +105,16 @@ async function timed(f: () => Promise<unknown>, n = CALLS): Promise<number[]> {
 
 async function bench(dialect: DialectName, machines: number) {
   const h = await apiHarness(dialect, NOW, { dashboardAnswers: null });
-  let stopIngest: (() => Promise<void>) | null = null;
+  let stopIngest: (() => Promise<unknown>) | null = null;
   try {
     const t0 = performance.now();
     const { scope, cookie } = await aPlant(h, machines);
     const seedMs = performance.now() - t0;
-    if (INGEST > 0) stopIngest = await liveIngest(h.t, h.t.url, INGEST);
+    if (INGEST > 0 && INGEST_PROCESS !== 'both')
+      stopIngest =
+        INGEST_PROCESS === '1'
+          ? await liveIngestProcess(h.t.url, INGEST)
+          : await liveIngest(h.t, h.t.url, INGEST);
     const get = async (path: string) => {
       const res = await h.get(path, cookie);
       const text = await res.text();
@@ -275,6 +286,27 @@ async function bench(dialect: DialectName, machines: number) {
       } finally {
         await client.end();
       }
+    }
+    if (INGEST > 0 && INGEST_PROCESS === 'both') {
+      const rounds = await ingestRounds(h, get, { count: INGEST, pairs: INGEST_PAIRS, calls: CALLS });
+      console.log(
+        `  ${INGEST} machines of another company ingesting, in this process (a single node) and in another (an API-only node), ${CALLS} answers a round, ABBA:`,
+      );
+      const of = (other: boolean) => rounds.filter((x) => x.other === other);
+      const sum = (other: boolean) => {
+        const xs = of(other);
+        const ms = xs.flatMap((x) => x.answerMs);
+        const me = xs.flatMap((x) => x.meMs);
+        return { p50: pct(ms, 50), p90: pct(ms, 90), me: pct(me, 50), cpu: xs.map((x) => x.cpuPerAnswer) };
+      };
+      for (const x of rounds)
+        console.log(
+          `    ${x.other ? 'other process' : 'same process '} load ${x.load.toFixed(1).padStart(5)}: answer p50 ${f(pct(x.answerMs, 50))} p90 ${f(pct(x.answerMs, 90))}, GET /api/me p50 ${f(pct(x.meMs, 50))}, this process's CPU ${f(x.cpuPerAnswer)} an answer`,
+        );
+      const [same, other] = [sum(false), sum(true)];
+      console.log(
+        `    other / same process: answer p50 ${(other.p50 / same.p50).toFixed(2)}x, p90 ${(other.p90 / same.p90).toFixed(2)}x; GET /api/me p50 ${(other.me / same.me).toFixed(2)}x`,
+      );
     }
     if (LIVE > 0) {
       const rounds = await liveRounds(h, scope, cookie, {
