@@ -4,7 +4,7 @@
 // JSON line, then `connected` once every adapter has its agent's socket, from when it sends one line a second
 // (execution and part count change) to each; exits when its stdin closes (the bench is done or gone).
 // Run by live-ingest.ts: node <this file> <count>
-import { loopbackAdapter } from './loopback-adapter';
+import { linesEverySecond, loopbackAdapter } from './loopback-adapter';
 
 const count = Number(process.argv[2]);
 if (!Number.isInteger(count) || count < 1 || count > 10_000)
@@ -14,12 +14,7 @@ for (let i = 0; i < count; i++) adapters.push(await loopbackAdapter());
 process.stdout.write(`${JSON.stringify(adapters.map((a) => a.port))}\n`);
 while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
 process.stdout.write('connected\n');
-let tick = 0;
-const timer = setInterval(() => {
-  tick++;
-  const line = `${new Date().toISOString()}|execution|${tick % 3 ? 'ACTIVE' : 'READY'}|PartCount|${tick}\n`;
-  for (const a of adapters) for (const s of a.sockets) s.write(line);
-}, 1000);
+const timer = linesEverySecond(adapters);
 process.stdin.resume();
 process.stdin.on('end', () => {
   clearInterval(timer);

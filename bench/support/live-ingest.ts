@@ -14,7 +14,7 @@ import { createShdrSource } from '../../services/api/src/repositories/machine-so
 import { aCompany, aMachine } from '../../services/api/src/testing/builders';
 import { demoAdapterFields } from '../../services/ingest/src/demo/demo-adapter';
 import { LOOPBACK_SOURCES } from '../../services/ingest/src/testing/test-support';
-import { loopbackAdapter } from './loopback-adapter';
+import { linesEverySecond, loopbackAdapter } from './loopback-adapter';
 import type { LoopbackAdapter } from './loopback-adapter';
 
 /**
@@ -45,14 +45,7 @@ export async function liveIngest(api: Db, url: string, count: number) {
   const ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: own.db });
   if (apart) await apart.connected;
   while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
-  let tick = 0;
-  const timer = inProcess
-    ? setInterval(() => {
-        tick++;
-        const line = `${new Date().toISOString()}|execution|${tick % 3 ? 'ACTIVE' : 'READY'}|PartCount|${tick}\n`;
-        for (const a of adapters) for (const s of a.sockets) s.write(line);
-      }, 1000)
-    : undefined;
+  const timer = inProcess ? linesEverySecond(adapters) : undefined;
   return async () => {
     clearInterval(timer);
     await ingest.stop();
