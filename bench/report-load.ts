@@ -15,10 +15,13 @@
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
 // the same run, and whether the p99 under load met the 500 ms aim; the answers kept after the shared part and their
 // size (with NODE_OPTIONS=--expose-gc, the heap they hold). Not a test: figures only.
+// BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
+// CLIENTS-client part (the client process is not profiled).
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
 import { spawn } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import http from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -112,6 +115,8 @@ async function main() {
   const PER_CLIENT = Number(process.argv[6] ?? 1e9);
   /** Machines of another company ingesting one line a second each while the reports run. */
   const INGEST = Number(process.argv[7] ?? 0);
+  /** BENCH_PROFILE=dir: a CPU profile of this process (API + ingest) during each part with CLIENTS clients. */
+  const PROFILE = process.env.BENCH_PROFILE;
   // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial; the last
   // 40-odd days' rows recomputed from their state intervals (a change every 20 minutes on average).
   const h = await apiHarness(DIALECT, 0);
@@ -154,7 +159,20 @@ async function main() {
       useSharedAnswers(h.t.db, shared);
       resetTallies();
       const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
+      const session = PROFILE ? new Session() : null;
+      if (session) {
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+      }
       const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+      if (session) {
+        const { profile } = await session.post('Profiler.stop');
+        const out = join(PROFILE!, `report-load-${CLIENTS}-shared-${shared ? 'on' : 'off'}.cpuprofile`);
+        writeFileSync(out, JSON.stringify(profile));
+        session.disconnect();
+        console.log(`  CPU profile of the server side of the ${CLIENTS}-client part: ${out}`);
+      }
       if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
       if (shared) kept = sharedAnswersKept(h.t.db);
       const failed = [...base, ...load].filter((x) => x.status !== 200);

@@ -21,3 +21,13 @@ export async function loopbackAdapter(): Promise<LoopbackAdapter> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { port: (server.address() as net.AddressInfo).port, sockets, server };
 }
+
+/** Sends one line a second (execution and part count change) to every socket of `adapters`; returns the timer. */
+export function linesEverySecond(adapters: readonly LoopbackAdapter[]): NodeJS.Timeout {
+  let tick = 0;
+  return setInterval(() => {
+    tick++;
+    const line = `${new Date().toISOString()}|execution|${tick % 3 ? 'ACTIVE' : 'READY'}|PartCount|${tick}\n`;
+    for (const a of adapters) for (const s of a.sockets) s.write(line);
+  }, 1000);
+}

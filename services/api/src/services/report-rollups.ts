@@ -132,12 +132,15 @@ export async function reportRollups(
       shiftIds: opts.reasons!.shiftIds,
       clock: calendar,
     });
-  // The reasons of every machine's whole days, read alongside the cells (in parallel on PostgreSQL); read
-  // again for fewer machines or days if some turn out to be built from the facts (below).
+  // The reasons of every machine's whole days up to where a machine whose rows hold to now reads them from the
+  // cells (`reasonsEnd`, decision 1214: today's start when the range's whole days reach past now), read alongside
+  // the cells (in parallel on PostgreSQL); read again for fewer machines or days if some turn out to be built from
+  // the facts or their rows stop earlier (below).
   let storedReasons: Promise<Record<string, DowntimeMs>> | null = null;
+  const reasonsEnd = days ? storedPlan(calendar, range, days, Math.min(range.end, ctx.now)).cellsEnd : null;
   if (days) {
-    if (opts.reasons) {
-      storedReasons = reasonsOf(machineIds, days);
+    if (opts.reasons && reasonsEnd !== null) {
+      storedReasons = reasonsOf(machineIds, { start: days.start, end: reasonsEnd });
       storedReasons.catch(() => undefined); // awaited below; a failure before then is not unhandled
     }
     // One scan gives the cells and the computed-at of every machine's whole days; the partial days' rows
@@ -299,10 +302,15 @@ export async function reportRollups(
       const built = [...fresh.flatMap((id) => rows.get(id)!), ...[...builtAfter.values()].flat()];
       addDowntimeByReasonInto(downtimeByReason, inShiftDowntimeByReason(built, filter));
     }
-    if (storedReasons) {
+    if (days) {
       const all = await storedReasons;
-      const whole = withCells.filter((id) => plans.get(id)!.cellsEnd === days!.end);
-      if (whole.length === machineIds.length) addDowntimeByReasonInto(downtimeByReason, all);
+      const whole = withCells.filter((id) => plans.get(id)!.cellsEnd === days.end);
+      if (
+        all &&
+        withCells.length === machineIds.length &&
+        withCells.every((id) => plans.get(id)!.cellsEnd === reasonsEnd)
+      )
+        addDowntimeByReasonInto(downtimeByReason, all);
       else {
         if (whole.length > 0) addDowntimeByReasonInto(downtimeByReason, await reasonsOf(whole, days!));
         const short = withCells.filter((id) => plans.get(id)!.cellsEnd! < days!.end);
