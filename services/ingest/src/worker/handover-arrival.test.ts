@@ -8,18 +8,14 @@ import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { companyScope } from '@takt/db';
 import { freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { createAdapter } from '../../../api/src/repositories/adapters';
-import { createShdrSource } from '../../../api/src/repositories/machine-sources';
-import { aCompany, aMachine } from '../../../api/src/testing/builders';
-import { demoAdapterFields } from '../demo/demo-adapter';
 import type { FakeAdapter } from '../testing/test-support';
 import { LOOPBACK_SOURCES, fakeAdapter, sleep, waitFor } from '../testing/test-support';
 import type { IngestService } from './ingest';
 import { startIngest } from './ingest';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
+import { shdrMachinesOn } from '../testing/shdr-machine';
 
 /** Short leases: the hand-over takes a few renewal rounds. */
 const LEASES = { ttlMs: 2_000, renewMs: 300 };
@@ -57,20 +53,6 @@ async function lineAdapter() {
   };
 }
 type LineAdapter = Awaited<ReturnType<typeof lineAdapter>>;
-
-async function plant(db: Kysely<Database>, adapters: readonly LineAdapter[]): Promise<string[]> {
-  const company = await aCompany(db);
-  const scope = companyScope(db, company.id);
-  const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
-  const ids: string[] = [];
-  for (const [i, a] of adapters.entries()) {
-    const machineId = await aMachine(db, company, { name: `M${i}` });
-    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
-    await createShdrSource(scope, { machineId, host: '127.0.0.1', port: a.adapter.port }, 0);
-    ids.push(machineId);
-  }
-  return ids;
-}
 
 async function seqStored(db: Kysely<Database>, machineId: string): Promise<number> {
   const row = await db
@@ -112,7 +94,10 @@ describe.each([
     });
 
   it('stores every line once: those the successor heard before it claimed the lease included', async () => {
-    const machines = await plant(t.db, adapters);
+    const machines = await shdrMachinesOn(
+      t.db,
+      adapters.map((x) => x.adapter.port),
+    );
     const a = await start('node-a');
     workers.push(a);
     await waitFor(() => adapters.every((x) => x.clients() === 1), 10_000, 'node A on both adapters');
