@@ -29,6 +29,21 @@ export async function aShdrMachine(
   return { company, machineId };
 }
 
+/** A new company with one machine `M<i>` per port, each read from the SHDR adapter on 127.0.0.1:port; their ids. */
+export async function shdrMachinesOn(db: Kysely<Database>, ports: readonly number[]): Promise<string[]> {
+  const company = await aCompany(db);
+  const scope = companyScope(db, company.id);
+  const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
+  const ids: string[] = [];
+  for (const [i, port] of ports.entries()) {
+    const machineId = await aMachine(db, company, { name: `M${i}` });
+    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
+    await createShdrSource(scope, { machineId, host: '127.0.0.1', port }, 0);
+    ids.push(machineId);
+  }
+  return ids;
+}
+
 /** A fake SHDR adapter and the ingest a test starts to read it (`ingest`), fresh for each test. */
 export interface AdapterLink {
   adapter: FakeAdapter;

@@ -390,10 +390,9 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
         // Handed over by a holder that stored everything up to here: the stored run goes on (decision 0971).
         const taken =
           handed.has(s.sourceId) && sameTarget(s, shadow.source)
-            ? await continueRun(db, link, shadow, now)
+            ? await continueRun(db, link, shadow, now, (l) => links.set(s.sourceId, l))
             : null;
         if (taken != null) {
-          links.set(s.sourceId, link);
           log(`[ingest] ${s.machineName}: continues the run handed over (${taken} line(s) heard meanwhile)`);
           continue;
         }

@@ -8,19 +8,16 @@ import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
-import { CONNECTION_KEY, companyScope, leaseHolders } from '@takt/db';
+import { CONNECTION_KEY, leaseHolders } from '@takt/db';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { createAdapter } from '../../../api/src/repositories/adapters';
-import { createShdrSource } from '../../../api/src/repositories/machine-sources';
-import { aCompany, aMachine } from '../../../api/src/testing/builders';
-import { demoAdapterFields } from '../demo/demo-adapter';
 import type { FakeAdapter, WorkerProcess } from '../testing/test-support';
 import { LOOPBACK_SOURCES, fakeAdapter, sleep, spawnWorker, waitFor } from '../testing/test-support';
 import type { IngestService } from './ingest';
 import { startIngest } from './ingest';
 import { LEASE_RENEW_MS, LEASE_TTL_MS } from './leases';
 import { overlappingIntervalsOfAll } from '../testing/intervals';
+import { shdrMachinesOn } from '../testing/shdr-machine';
 
 const MACHINES = 4;
 /** Script lines per phase and the time between them. */
@@ -92,18 +89,11 @@ async function scriptedAdapter(index: number) {
 type Scripted = Awaited<ReturnType<typeof scriptedAdapter>>;
 
 /** A company with one SHDR machine per adapter; the machine ids in adapter order. */
-async function plant(db: Kysely<Database>, adapters: readonly Scripted[]): Promise<string[]> {
-  const company = await aCompany(db);
-  const scope = companyScope(db, company.id);
-  const adapterId = await createAdapter(scope, { name: 'demo', fields: demoAdapterFields() }, 0);
-  const ids: string[] = [];
-  for (const [i, a] of adapters.entries()) {
-    const machineId = await aMachine(db, company, { name: `M${i}` });
-    await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', machineId).execute();
-    await createShdrSource(scope, { machineId, host: '127.0.0.1', port: a.adapter.port }, 0);
-    ids.push(machineId);
-  }
-  return ids;
+function plant(db: Kysely<Database>, adapters: readonly Scripted[]): Promise<string[]> {
+  return shdrMachinesOn(
+    db,
+    adapters.map((a) => a.adapter.port),
+  );
 }
 
 /** Waits until every machine stored every script line its adapter sent. */

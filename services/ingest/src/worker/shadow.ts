@@ -100,13 +100,16 @@ export class ShadowLink implements LinkInput {
  * stored. No connection row is stored: the adapter never lost its link. Returns how many lines heard were taken
  * on; null, changing nothing, when the run cannot be continued (lines may be missing from the shadow, or the
  * stored run is not connected): the caller then starts a new run. Mutates `link` (pipeline, transport,
- * counters) and `shadow`.
+ * counters) and `shadow`. `place` puts the link among the node's links once the run is continued, before any line
+ * reaches it: a line fed here may start a batch at once (decision 1199), and a batch drops the buffered lines of a
+ * machine the node holds no link of (decision 1212).
  */
 export async function continueRun(
   db: Kysely<Database>,
   link: Link,
   shadow: ShadowLink,
   now: () => number,
+  place: (link: Link) => void,
 ): Promise<number | null> {
   const { companyId, machineId } = link.source;
   const at = now();
@@ -140,6 +143,7 @@ export async function continueRun(
   // run's first machine data (decision 1065), which it cannot derive again.
   pipeline.replaceFrom(last + 1);
   link.pipeline = pipeline;
+  place(link);
   const heard = shadow.attach(link);
   // Lines received but dropped here were counted by the previous holder.
   const counted = { ...link.transport.counters };
