@@ -44,10 +44,8 @@ describe.each(DIALECTS)('migration 0072 live generation facts on %s', (dialect) 
         .insertInto('state_rows')
         .values({ m: m1, start_at: from, end_at: from + 10, state: 'ACTIVE', reason: null })
         .execute();
-      await t.db
-        .insertInto('cycle_rows')
-        .values({ m: m2, start_at: from, end_at: from + 10, duration: 10, count: 1, source: 'a', setup: 0 })
-        .execute();
+      await sql`insert into cycle_rows (m, start_at, end_at, duration, count, source, setup)
+        values (${m2}, ${from}, ${from + 10}, 10, 1, 'a', 0)`.execute(t.db);
       await t.db
         .insertInto('rollups')
         .values({
