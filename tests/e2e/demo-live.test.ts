@@ -41,8 +41,10 @@ describe('the demo plant after its history', () => {
       ).map((r) => r.name);
     // Counted after the worker's first tick (every 5 s, the product's default): it hands the day's setup events again,
     // which once re-derived each machine with a job run's setup in the history and merged its live state into the
-    // history's (decision 1209). Ten seconds after the product listens, at least one tick has run.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, listening + 10_000 - Date.now())));
+    // history's (decision 1209). The worker says when the batch after that tick is stored (decision 1223).
+    await expect
+      .poll(() => product.output(), { timeout: 30_000, interval: 200 })
+      .toContain('first tick stored');
     await expect
       .poll(() => liveStates().length, { timeout: 45_000, interval: 500 })
       .toBeGreaterThanOrEqual(simulated.length);

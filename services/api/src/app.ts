@@ -2,10 +2,11 @@ import { createNodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
+import { NoSuchCompany } from '@takt/db/rollups';
 import { requestId } from 'hono/request-id';
 import { requireCaller } from './auth/middleware';
 import type { AppEnv, Deps } from './http/context';
-import { ApiError } from './http/errors';
+import { ApiError, notAuthenticated } from './http/errors';
 import { TooManyRequests } from './http/rate-limit';
 import { permitSyncHandlers } from './http/permissions';
 import { serveApps } from './http/static';
@@ -222,6 +223,12 @@ export function buildApp(given: Deps) {
         { error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } },
         err.status,
       );
+    }
+    // The caller's company went away after its request was authenticated (decision 1221): the answer the next
+    // request gets from authentication, not a 500.
+    if (err instanceof NoSuchCompany) {
+      const e = notAuthenticated();
+      return c.json({ error: { code: e.code, message: e.message } }, e.status);
     }
     if (err instanceof HTTPException) {
       const status = err.status;

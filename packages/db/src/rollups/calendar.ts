@@ -22,6 +22,17 @@ const clockOf = (company: ClockColumns): CompanyClock => ({
       : null,
 });
 
+/**
+ * The company asked for does not exist (decision 1221): both calendar reads throw it, so every caller can tell a
+ * company that is gone (the API answers 401, as the next request's authentication would) from a failure.
+ */
+export class NoSuchCompany extends Error {
+  override readonly name = 'NoSuchCompany';
+  constructor(readonly companyId: string) {
+    super(`company ${companyId} does not exist`);
+  }
+}
+
 /** The company's time zone and start-of-day contexts (the one read of them for clocks). */
 export async function loadCompanyClock(db: Kysely<Database>, companyId: string): Promise<CompanyClock> {
   const company = await db
@@ -33,7 +44,8 @@ export async function loadCompanyClock(db: Kysely<Database>, companyId: string):
       'future_time_context_effective',
     ])
     .where('id', '=', companyId)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!company) throw new NoSuchCompany(companyId);
   return clockOf(company);
 }
 
@@ -68,7 +80,7 @@ export async function loadCalendar(db: Kysely<Database>, companyId: string): Pro
     select 'v', shift_id, byweekday, effectivedate, terminationdate, startoffsetminutes, endoffsetminutes
     from shift_versions where company_id = ${companyId}`.execute(db);
   const company = rows.find((r) => r.k === 'c');
-  if (!company) throw new Error(`no company ${companyId}`);
+  if (!company) throw new NoSuchCompany(companyId);
   const clock = clockOf({
     timezone: company.a,
     time_context_offset_ms: Number(company.m),

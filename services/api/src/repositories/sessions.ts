@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Executor } from '@takt/db';
+import type { ExpressionBuilder } from 'kysely';
+import type { Executor, SessionsTable } from '@takt/db';
 
 export const SESSION_TTL_MS = 30 * 86_400_000;
 
@@ -52,6 +53,19 @@ export async function createSession(
  * The live session of this kind for a token, or undefined when unknown, expired, revoked or of another kind
  * (a link token never passes for a session cookie, nor a session for a link token).
  */
+/**
+ * The one rule of a live session (decision 1221): this token's, of this kind, not revoked, not expired. Both reads of a
+ * session (findLiveSession, findLiveSessionCaller) filter by it, under the alias `s`.
+ */
+const liveSession =
+  (token: string, now: number, kind: SessionKind) => (eb: ExpressionBuilder<{ s: SessionsTable }, 's'>) =>
+    eb.and([
+      eb('s.id', '=', hashToken(token)),
+      eb('s.kind', '=', kind),
+      eb('s.revoked_at', 'is', null),
+      eb('s.expires_at', '>', now),
+    ]);
+
 export async function findLiveSession(
   db: Executor,
   token: string,
@@ -59,12 +73,9 @@ export async function findLiveSession(
   kind: SessionKind = 'session',
 ): Promise<SessionRecord | undefined> {
   const row = await db
-    .selectFrom('sessions')
-    .select(['id', 'company_id', 'user_id', 'kind', 'expires_at'])
-    .where('id', '=', hashToken(token))
-    .where('kind', '=', kind)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
+    .selectFrom('sessions as s')
+    .select(['s.id', 's.company_id', 's.user_id', 's.kind', 's.expires_at'])
+    .where(liveSession(token, now, kind))
     .executeTakeFirst();
   return (
     row && {
@@ -137,10 +148,7 @@ export async function findLiveSessionCaller(
       'c.is_demo as c_is_demo',
       'p.anonymize as p_anonymize',
     ])
-    .where('s.id', '=', hashToken(token))
-    .where('s.kind', '=', kind)
-    .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', now)
+    .where(liveSession(token, now, kind))
     .executeTakeFirst();
   return (
     row && {

@@ -1,10 +1,14 @@
+import { sql } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
 import { companyScope } from '@takt/db';
+import type { Database } from '@takt/db';
+import { loadCalendar, loadCompanyClock, NoSuchCompany } from '@takt/db/rollups';
 import { createSession } from '../repositories/sessions';
 import { insertShift } from '../repositories/shifts';
 import type { ApiHarness } from '../testing/app';
-import { apiHarness } from '../testing/app';
+import { apiHarness, apiHarnessOn } from '../testing/app';
 import { aCompany, aMachine } from '../testing/builders';
 
 // A request's fixed reads (decision 1210): the session with its user, company and anonymize preference in one
@@ -72,5 +76,63 @@ describe.each(DIALECTS)('a request’s fixed reads on %s', (dialect) => {
     // Another company's shift is no shift of this company's calendar.
     const theirs = await insertShift(companyScope(h.t.db, other.id), { name: 'Theirs', createdAt: D });
     expect((await h.get(`${report}&shifts=${theirs}`, a.cookie)).status).toBe(404);
+  });
+
+  it('answers 401 for a company gone before the request or between its authentication and its calendar', async () => {
+    // The company a session was of is gone, as a company is removed: its sessions and users with it (foreign keys).
+    const removeCompany = async (db: Kysely<Database>, id: string) => {
+      for (const table of ['sessions', 'user_preferences', 'users', 'live_generations'] as const)
+        await sql`delete from ${sql.table(table)} where company_id = ${id}`.execute(db);
+      await sql`delete from companies where id = ${id}`.execute(db);
+    };
+    const gone = await h.tenant();
+    await removeCompany(h.t.db, gone.company.id);
+    const before = await h.get(report, gone.cookie);
+    expect({ status: before.status, body: await before.json() }).toEqual({
+      status: 401,
+      body: { error: { code: 'NOT_AUTHENTICATED', message: 'You are not logged in.' } },
+    });
+
+    // Removed right after the request's one authentication statement read the session (decision 1210), before the
+    // report reads the calendar (decision 1221): the same answer, not a 500.
+    const t = h.t;
+    const ids = new Map<unknown, string>();
+    let armed: string | null = null;
+    let removed: Promise<void> = Promise.resolve();
+    const racing: KyselyPlugin = {
+      transformQuery(args) {
+        ids.set(args.queryId, t.db.getExecutor().compileQuery(args.node, args.queryId).sql);
+        return args.node;
+      },
+      async transformResult(args) {
+        const text = ids.get(args.queryId) ?? '';
+        ids.delete(args.queryId);
+        if (armed && /"sessions" as "s"/.test(text) && /"companies" as "c"/.test(text)) {
+          const id = armed;
+          armed = null;
+          // SQLite's one connection is held until this returns: the removal's transaction is queued for it, ahead of
+          // the request's next statement; PostgreSQL removes it on another connection before the request goes on.
+          removed = t.db.transaction().execute((trx) => removeCompany(trx, id));
+          if (dialect === 'postgres') await removed;
+        }
+        return args.result;
+      },
+    };
+    const raced = apiHarnessOn({ ...t, db: t.db.withPlugin(racing), cleanup: async () => {} });
+    const during = await raced.tenant();
+    armed = during.company.id;
+    const res = await raced.get(report, during.cookie);
+    await removed;
+    expect(armed).toBeNull();
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 401,
+      body: { error: { code: 'NOT_AUTHENTICATED', message: 'You are not logged in.' } },
+    });
+  });
+
+  it('says which company is missing from either calendar read', async () => {
+    const missing = 'no-such-company';
+    await expect(loadCalendar(h.t.db, missing)).rejects.toBeInstanceOf(NoSuchCompany);
+    await expect(loadCompanyClock(h.t.db, missing)).rejects.toThrow(`company ${missing} does not exist`);
   });
 });

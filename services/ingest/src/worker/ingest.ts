@@ -424,12 +424,20 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       (err) => log(`[ingest] reading job runs failed: ${err.message}`),
     );
 
+  let ticked = false;
   const tick = () => {
     // The links the tick changes (a heartbeat, a gateway's link lost) mark themselves for the batch (decision 1203).
     checkLinks(db, links.values(), now, mqtt?.status).catch((err: Error) =>
       log(`[ingest] checking gateway links failed: ${err.message}`),
     );
     setupInTurn();
+    if (ticked) return;
+    ticked = true;
+    // Said once (decision 1223): the batch after the first tick's setup read has stored what that read re-derived.
+    void writer.flush().then(
+      () => log(`[ingest] first tick stored: ${links.size} machine source(s), job runs' setup read`),
+      () => {},
+    );
   };
 
   if (keeper) await keeper.renew();
