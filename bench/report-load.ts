@@ -120,7 +120,11 @@ async function main() {
   // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial; the last
   // 40-odd days' rows recomputed from their state intervals (a change every 20 minutes on average).
   const h = await apiHarness(DIALECT, 0);
-  const { plant, now, reqs, statesFrom, factsMs, recomputeMs } = await aReportPlant(h, MACHINES, DAYS);
+  const { plant, now, reqs, statesFrom, counts, factsMs, recomputeMs } = await aReportPlant(
+    h,
+    MACHINES,
+    DAYS,
+  );
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(reqs));
 
@@ -182,7 +186,7 @@ async function main() {
     }
     const statesDays = Math.round((now - statesFrom) / 86_400_000);
     console.log(
-      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), ${statesDays} days of states (${(factsMs / 1000).toFixed(0)} s) and their rows recomputed (${(recomputeMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}`,
+      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), ${statesDays} days of states with ${counts.cycles} cycles and ${counts.adjustments} part adjustments (${(factsMs / 1000).toFixed(0)} s) and their rows recomputed (${(recomputeMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}`,
     );
     const b50 = pct(
       runs[0]!.base.map((x) => x.ms),

@@ -6,6 +6,7 @@ import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/dom
 import { sql } from 'kysely';
 import type { ApiHarness } from '../../services/api/src/testing/app';
 import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
+import { recentCounts } from './recent-counts';
 import { aYearOfRollups, fortyDaysOfStates, recomputeFortyDays, YEAR_START } from './year-of-rollups';
 
 export interface Req {
@@ -103,10 +104,12 @@ export async function aReportPlant(h: ApiHarness, machines: number, days: number
   const statesFrom = companyDayRange(calendar, shopDateOf(calendar, epochMs(earliest))).start;
   const s0 = performance.now();
   await fortyDaysOfStates(h, company.id, ids, now, statesFrom);
+  // Decision 1218: their runs, cycles and part adjustments, made from the states (before the recompute reads them).
+  const counts = await recentCounts(h, company, ids, statesFrom, now);
   const factsMs = performance.now() - s0;
   await recomputeFortyDays(h, { companyId: company.id, calendar, now, from: statesFrom }, ids);
   const recomputeMs = performance.now() - s0 - factsMs;
   // The planner's statistics of the rewritten rows too (autovacuum's within a minute on a live database).
   if (h.t.dialect === 'postgres') await sql`analyze`.execute(h.t.db);
-  return { plant, now, reqs, statesFrom, factsMs, recomputeMs };
+  return { plant, now, reqs, statesFrom, counts, factsMs, recomputeMs };
 }
