@@ -37,6 +37,7 @@ import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { liveIngest } from './support/live-ingest';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
+import { profileLoad, resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
 import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
@@ -121,6 +122,7 @@ async function main() {
 
   // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
   if (DIALECT === 'postgres') watchPools();
+  else watchSqlite();
   const server = serve({
     fetch: (req: Request, env: unknown) => asApi(() => h.app.fetch(req, env)),
     port: 0,
@@ -153,9 +155,13 @@ async function main() {
       const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
       useSharedAnswers(h.t.db, shared);
       resetTallies();
+      resetSqlite();
       const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
+      const profiled = shared ? null : await profileLoad();
       const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+      await profiled?.();
       if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
+      if (DIALECT === 'sqlite') pool.push(`  ${CLIENTS} clients:`, ...sqliteLines());
       if (shared) kept = sharedAnswersKept(h.t.db);
       const failed = [...base, ...load].filter((x) => x.status !== 200);
       if (failed.length > 0)
