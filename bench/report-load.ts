@@ -40,6 +40,7 @@ import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { liveIngest } from './support/live-ingest';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
+import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
 import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
@@ -130,6 +131,7 @@ async function main() {
 
   // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
   if (DIALECT === 'postgres') watchPools();
+  else watchSqlite();
   const server = serve({
     fetch: (req: Request, env: unknown) => asApi(() => h.app.fetch(req, env)),
     port: 0,
@@ -162,6 +164,7 @@ async function main() {
       const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
       useSharedAnswers(h.t.db, shared);
       resetTallies();
+      resetSqlite();
       const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
       const session = PROFILE ? new Session() : null;
       if (session) {
@@ -178,6 +181,7 @@ async function main() {
         console.log(`  CPU profile of the server side of the ${CLIENTS}-client part: ${out}`);
       }
       if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
+      if (DIALECT === 'sqlite') pool.push(`  ${CLIENTS} clients:`, ...sqliteLines());
       if (shared) kept = sharedAnswersKept(h.t.db);
       const failed = [...base, ...load].filter((x) => x.status !== 200);
       if (failed.length > 0)

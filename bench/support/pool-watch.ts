@@ -25,6 +25,9 @@ let texts: string[] | null = null;
 /** Runs `work` as the API's (a request being answered). */
 export const asApi = <T>(work: () => T): T => side.run('api', work);
 
+/** Whether the code running now is a call the HTTP server is answering (`asApi`). */
+export const apiSide = (): boolean => side.getStore() === 'api';
+
 /** Wraps pg once; later calls do nothing. */
 export function watchPools(): void {
   if (installed) return;

@@ -1,0 +1,100 @@
+// Where a SQLite bench's event loop goes (decision 1224): better-sqlite3 runs every statement synchronously, so a
+// statement's time is time the event loop is held. Its Statement methods are wrapped process-wide and each run is
+// timed, split by who asked: a call the HTTP server is answering (pool-watch's `asApi`), the rollup worker (its
+// `run` wrapped), or anything else (the ingest's batches, its workers). With the event loop's delay
+// (perf_hooks.monitorEventLoopDelay) over the same part. Figures only, for bench/report-load.ts on SQLite.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
+import { RollupWorker } from '../../services/ingest/src/worker/rollup';
+import { apiSide } from './pool-watch';
+
+type Side = 'api' | 'rollup' | 'ingest';
+interface Tally {
+  statements: number;
+  ms: number;
+  /** The statements that held the loop over 20 ms, by the first 60 characters of their text. */
+  slow: Map<string, { n: number; ms: number; max: number }>;
+  runs: number[];
+}
+const fresh = (): Tally => ({ statements: 0, ms: 0, slow: new Map(), runs: [] });
+const inRollup = new AsyncLocalStorage<true>();
+let tallies: Record<Side, Tally> = { api: fresh(), rollup: fresh(), ingest: fresh() };
+let histogram: IntervalHistogram | null = null;
+let installed = false;
+
+const sideNow = (): Side => (apiSide() ? 'api' : inRollup.getStore() ? 'rollup' : 'ingest');
+
+/** Wraps better-sqlite3's statements and the rollup worker's runs once; later calls do nothing. */
+export function watchSqlite(): void {
+  if (installed) return;
+  installed = true;
+  const probe = new SQLite(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+  probe.close();
+  for (const name of ['run', 'get', 'all'] as const) {
+    const original = proto[name] as (this: SQLite.Statement, ...a: unknown[]) => unknown;
+    proto[name] = function (this: SQLite.Statement, ...args: unknown[]) {
+      const t0 = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        const ms = performance.now() - t0;
+        const t = tallies[sideNow()];
+        t.statements++;
+        t.ms += ms;
+        if (ms > 20) {
+          const key = this.source.replace(/\s+/g, ' ').slice(0, 60);
+          const s = t.slow.get(key) ?? { n: 0, ms: 0, max: 0 };
+          s.n++;
+          s.ms += ms;
+          s.max = Math.max(s.max, ms);
+          t.slow.set(key, s);
+        }
+      }
+    };
+  }
+  const run = RollupWorker.prototype.run;
+  RollupWorker.prototype.run = function (this: RollupWorker) {
+    const t0 = performance.now();
+    return inRollup
+      .run(true, () => run.call(this))
+      .finally(() => tallies.rollup.runs.push(performance.now() - t0));
+  };
+}
+
+/** Empties the tallies and starts the event loop's delay histogram again (a new part of the bench). */
+export function resetSqlite(): void {
+  tallies = { api: fresh(), rollup: fresh(), ingest: fresh() };
+  histogram?.disable();
+  histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+}
+
+/** The tallies and the loop's delay since the last reset. */
+export function sqliteLines(): string[] {
+  const h = histogram;
+  const ms = (ns: number) => (ns / 1e6).toFixed(0);
+  const lines = h
+    ? [
+        `    event loop delay: p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms, mean ${ms(h.mean)} ms`,
+      ]
+    : [];
+  for (const side of ['api', 'rollup', 'ingest'] as const) {
+    const t = tallies[side];
+    const runs =
+      side === 'rollup'
+        ? `; ${t.runs.length} runs, ${(t.runs.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s in them`
+        : '';
+    lines.push(
+      `    ${side}: ${t.statements} statements, ${(t.ms / 1000).toFixed(1)} s holding the loop${runs}`,
+    );
+    const top = [...t.slow].sort((a, b) => b[1].ms - a[1].ms).slice(0, 5);
+    for (const [k, s] of top)
+      lines.push(
+        `      ${s.n} × over 20 ms, ${(s.ms / 1000).toFixed(1)} s, max ${s.max.toFixed(0)} ms: ${k}`,
+      );
+  }
+  return lines;
+}
