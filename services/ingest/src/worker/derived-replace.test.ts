@@ -77,6 +77,18 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
         .execute()
     ).map((r) => [Number(r.start_at), r.end_at == null ? null : Number(r.end_at)]);
 
+  /** A machine's spindle and in-cut spans, [kind, start, end], by kind and start. */
+  const flagSpans = async (machine: string) =>
+    (
+      await t.db
+        .selectFrom('flag_spans')
+        .select(['kind', 'start_at', 'end_at'])
+        .where('machine_id', '=', machine)
+        .orderBy('kind')
+        .orderBy('start_at')
+        .execute()
+    ).map((r) => [r.kind, Number(r.start_at), r.end_at == null ? null : Number(r.end_at)]);
+
   it('replaces what ends from the time on and the open records, of every machine of the batch, and nothing else', async () => {
     const machines = ['m1', 'm2', 'm3'];
     await write(machines.map((m) => ({ companyId: 'c', machineId: m, from: 0, result: history(0, 10_000) })));
@@ -182,16 +194,7 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
       // A span reaching the machine's last heartbeat is stored open.
       current: { ...current, lastHeartbeat: ms(end) },
     });
-    const stored = async () =>
-      (
-        await t.db
-          .selectFrom('flag_spans')
-          .select(['kind', 'start_at', 'end_at'])
-          .where('machine_id', '=', 'm1')
-          .orderBy('kind')
-          .orderBy('start_at')
-          .execute()
-      ).map((r) => [r.kind, Number(r.start_at), r.end_at == null ? null : Number(r.end_at)]);
+    const stored = () => flagSpans('m1');
     const openVersions = async () =>
       (
         await sql<{
@@ -290,6 +293,63 @@ describe.each(DIALECTS)('replacing derived records from a time on (%s)', (dialec
       const rows = await sql<{ n: number }>`select count(*) as n from flag_open`.execute(t.db);
       expect(Number(rows.rows[0]!.n)).toBe(2);
     }
+  });
+
+  // Decision 1225: the previous run's node's clock ahead of the new run's, so a closed record of that run starts before
+  // the takeover and ends after it. The takeover cuts it there (programs, spindle and in-cut spans, states) and drops
+  // a cycle ending after it (the new run derives from the rows stamped from its start on); no instant is held twice.
+  it('a take-over cuts a closed record reaching past its time there and drops a cycle ending after it', async () => {
+    await write([
+      {
+        companyId: 'c',
+        machineId: 'm1',
+        from: 0,
+        result: {
+          ...history(0, 10_000),
+          intervals: [
+            { start: ms(0), end: ms(8000), state: 'ACTIVE', reason: null },
+            { start: ms(8000), end: ms(9200), state: 'INACTIVE', reason: null },
+            { start: ms(9200), end: ms(10_000), state: 'ACTIVE', reason: null, open: true },
+          ],
+          spindle: [0, 4, 8].map((s) => ({ start: ms(s * 1000), end: ms(s * 1000 + 1000) })),
+          inCut: [{ start: ms(8200), end: ms(9600) }],
+          current: { ...current, lastHeartbeat: ms(10_000) },
+        },
+      },
+    ]);
+    await write([
+      {
+        companyId: 'c',
+        machineId: 'm1',
+        from: 8500,
+        takeOverAt: 8500,
+        result: {
+          ...history(8500, 9000),
+          intervals: [{ start: ms(8500), end: ms(9000), state: 'INACTIVE', reason: null, open: true }],
+          cycles: [],
+          current: { ...current, lastHeartbeat: ms(9000) },
+        },
+      },
+    ]);
+    expect(await rows('state_intervals', 'm1')).toEqual([
+      [0, 8000],
+      [8000, 8500],
+      [8500, null],
+    ]);
+    expect((await rows('program_intervals', 'm1')).slice(-3)).toEqual([
+      [7000, 8000],
+      [8000, 8500],
+      [8500, null],
+    ]);
+    expect(await flagSpans('m1')).toEqual([
+      ['incut', 8200, 8500],
+      ['spindle', 0, 1000],
+      ['spindle', 4000, 5000],
+      ['spindle', 8000, 8500],
+    ]);
+    expect((await rows('cycles', 'm1')).map((c) => c[1])).toEqual(
+      Array.from({ length: 8 }, (_, i) => (i + 1) * 1000),
+    );
   });
 
   it('finds the records to replace through the (machine_id, end_at) index of migration 0047', async () => {

@@ -11,7 +11,7 @@ import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
 import { overlappingIntervals } from '../testing/intervals';
 import { aShdrMachine, anAdapterPerTest } from '../testing/shdr-machine';
-import { aHistoryWithSetup } from '../testing/stored-history';
+import { aHistory, aHistoryWithSetup } from '../testing/stored-history';
 import { LOOPBACK_SOURCES, waitFor } from '../testing/test-support';
 import { startIngest } from './ingest';
 
@@ -28,6 +28,18 @@ const intervalsOf = async (db: Kysely<Database>, machineId: string) =>
     start: Number(r.start_at),
     end: r.end_at == null ? null : Number(r.end_at),
   }));
+
+/** A live worker whose batches are the test's flushes only, and its tick (a minute away) when the test asks for it. */
+const aLiveWorker = (db: Kysely<Database>, log: (m: string) => void) =>
+  startIngest({
+    sourcePolicy: LOOPBACK_SOURCES,
+    db,
+    flushIntervalMs: 60_000,
+    rollupIntervalMs: 0,
+    tickIntervalMs: 60_000,
+    sourcesIntervalMs: 0,
+    log,
+  });
 
 /** Where one stored interval does not end where the next starts (a gap, or an overlap), as text. */
 function seams(rows: Awaited<ReturnType<typeof intervalsOf>>): string[] {
@@ -67,15 +79,7 @@ describe.each(DIALECTS)('a restarted worker after a history with a job run in se
       const logged: string[] = [];
       // Batches by the test's flush only, and the tick (a minute away) when the test asks for it (`syncSetup`, what
       // the tick does).
-      link.ingest = await startIngest({
-        sourcePolicy: LOOPBACK_SOURCES,
-        db: t.db,
-        flushIntervalMs: 60_000,
-        rollupIntervalMs: 0,
-        tickIntervalMs: 60_000,
-        sourcesIntervalMs: 0,
-        log: (m) => logged.push(m),
-      });
+      link.ingest = await aLiveWorker(t.db, (m) => logged.push(m));
       const ingest = link.ingest;
       const socket = await waitFor(() => link.socket, 5000, 'the ingest link');
       const connectedAt = async () =>
@@ -129,4 +133,30 @@ describe.each(DIALECTS)('a restarted worker after a history with a job run in se
       expect(await intervalsOf(t.db, machineId)).toEqual(after);
     },
   );
+
+  // Decision 1209's risk (decision 1223): the previous run's node's clock ahead of this one's, so its last rows are
+  // stamped after the new run's start. Rows stored from the start on are fed to the new run and its derivation replaces
+  // them from the takeover on: what was stored before the start stands, and no instant is in two states or in none.
+  it('takes over a previous run whose last rows are stamped after its start (clock skew)', async () => {
+    const { machineId } = await aShdrMachine(t.db, link.adapter.port);
+    const now = Date.now();
+    // The history's last line (ACTIVE, ten minutes before its end) is stamped two minutes after now.
+    await aHistory(t.db, machineId, now - 3 * 3_600_000, now + 12 * 60_000, []);
+    const history = await intervalsOf(t.db, machineId);
+    expect(history.at(-1)!.start).toBeGreaterThan(now);
+    link.ingest = await aLiveWorker(t.db, () => {});
+    const ingest = link.ingest;
+    const socket = await waitFor(() => link.socket, 5000, 'the ingest link');
+    socket.write(`${new Date().toISOString()}|avail|AVAILABLE|execution|READY|mode|AUTOMATIC|program|O100\n`);
+    const heard = () => [...ingest.counters().values()].some((c) => c.lines > 0);
+    await waitFor(() => (heard() ? true : undefined), 5000, 'the adapter line');
+    await ingest.flush();
+    const after = await intervalsOf(t.db, machineId);
+    // What was stored before the new run's start stands.
+    const before = history.filter((r) => r.end != null && r.end <= now);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(seams(after)).toEqual([]);
+    expect(await overlappingIntervals(t.db, machineId)).toEqual([]);
+    expect(after.at(-1)).toMatchObject({ end: null });
+  });
 });

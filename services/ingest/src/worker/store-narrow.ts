@@ -162,6 +162,12 @@ function tableStatements(
   const since = (m: string, group: string | null, at: string) =>
     `coalesce((select max(l.start_at) from ${t.closed} as l where l.m = ${m}` +
     `${g && group ? ` and l.${g.column} = ${group}` : ''} and l.start_at < ${at}), ${at})`;
+  // A take-over's closed record of the previous run starting before its time and ending after it (that run's node's
+  // clock ahead, decision 1225): only the last of its group starting before the time, found from `since` as the
+  // replace does. SQL text of the row's table alias, m and the time (placeholders: m, at and at per group, then at, at).
+  const straddles = (x: string, m: string, at: string) =>
+    `${x}.start_at in (${(g ? g.values.map((v) => since(m, literal(v), at)) : [since(m, null, at)]).join(', ')}) ` +
+    `and ${x}.start_at < ${at} and ${x}.end_at > ${at}`;
 
   if (numbered) {
     const statement = (text: string, params: unknown[][]) => {
@@ -172,6 +178,10 @@ function tableStatements(
       const params = [takeOvers.map(mOf), takeOvers.map((w) => w.takeOverAt!)];
       const d = 'unnest($1::int[], $2::bigint[]) as d(m, at)';
       statement(`delete from ${t.closed} as t using ${d} where t.m = d.m and t.start_at >= d.at`, params);
+      statement(
+        `update ${t.closed} as t set end_at = d.at from ${d} where t.m = d.m and ${straddles('t', 'd.m', 'd.at')}`,
+        params,
+      );
       const carried = ['start_at', 'm', ...group, ...rest];
       statement(
         `insert into ${t.closed} (end_at, ${carried.join(', ')}) select d.at, ${carried.map((c) => `o.${c}`).join(', ')} ` +
@@ -232,6 +242,13 @@ function tableStatements(
     for (const w of takeOvers) {
       const [m, at] = [mOf(w), w.takeOverAt!];
       run(`delete from ${t.closed} where m = ? and start_at >= ?`, [m, at]);
+      run(`update ${t.closed} set end_at = ? where m = ? and ${straddles(t.closed, '?', '?')}`, [
+        at,
+        m,
+        ...(g ? g.values : [null]).flatMap(() => [m, at, at]),
+        at,
+        at,
+      ]);
       run(`delete from ${t.open} where m = ? and start_at >= ?`, [m, at]);
       run(
         `insert or replace into ${t.closed} (${[...carried, 'end_at', ...rest].join(', ')}) ` +
