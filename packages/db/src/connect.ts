@@ -6,6 +6,7 @@ import type { SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index';
 import { CopyClient } from './copy';
+import { WAL_BOUND_BYTES } from './wal-checkpointer';
 
 /** ARCHITECTURE.md conventions: without DATABASE_URL, a SQLite file under ./data. */
 export const DEFAULT_DATABASE_URL = './data/takt.db';
@@ -62,7 +63,18 @@ export const sqliteFilePath = (url: string): string => url.replace(/^(file|sqlit
  * Open the database named by DATABASE_URL: postgres://… uses pg; anything else is a SQLite file path
  * (an optional `file:` or `sqlite:` prefix is stripped) opened with better-sqlite3 in WAL mode.
  */
-export function openDb(url: string, options: { poolSize?: number } = {}): Db {
+export function openDb(
+  url: string,
+  options: {
+    poolSize?: number;
+    /**
+     * SQLite: who checkpoints the WAL. 'sqlite' (the default, for tests and CLIs): SQLite itself, inside the commit
+     * that passes 1,000 pages. 'external': never this connection (wal_autocheckpoint 0); the node's checkpointer
+     * thread does it (wal-checkpointer.ts, decision 1229), and a WAL that restarts is cut back to its bound.
+     */
+    walCheckpoints?: 'sqlite' | 'external';
+  } = {},
+): Db {
   if (isPostgresUrl(url)) {
     // CopyClient: observations are loaded with COPY (copy.ts).
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, Client: CopyClient });
@@ -78,6 +90,10 @@ export function openDb(url: string, options: { poolSize?: number } = {}): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  if (options.walCheckpoints === 'external') {
+    sqlite.pragma('wal_autocheckpoint = 0');
+    sqlite.pragma(`journal_size_limit = ${WAL_BOUND_BYTES}`);
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // Kysely closes the file only if it ever ran a query; a database opened and never used is closed here.
   const close = async () => {

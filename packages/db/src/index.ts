@@ -1,4 +1,5 @@
 export * from './connect';
+export * from './wal-checkpointer';
 export * from './scope';
 export type * from './schema';
 export * from './rows';

@@ -63,6 +63,29 @@ describe.each(DIALECTS)("a node's database handles on %s", (dialect) => {
     expect((await waiting).rows).toEqual([{ n: 1 }]);
   });
 
+  it('checkpoints a SQLite file on a thread of its own, never in its commits (decision 1229)', async () => {
+    const own = openNodeDatabases(t.url, { api: 1, ingest: 1, withIngest: true, checkpointer: true });
+    const autocheckpoint = async (db: NodeDatabases['api']) =>
+      (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.db)).rows[0]!
+        .wal_autocheckpoint;
+    try {
+      if (dialect === 'postgres') {
+        expect(own.checkpointer).toBeNull();
+        return;
+      }
+      expect(await autocheckpoint(own.api)).toBe(0);
+      expect(own.ingest).toBe(own.api);
+      // A node opened without it (tests, CLIs) keeps SQLite's own checkpoint.
+      expect(await autocheckpoint(node.api)).toBe(1000);
+      await aMachine(own.api.db, (await h.tenant()).company, { name: 'M1' });
+      expect(await own.checkpointer!.passNow()).toMatchObject({ mode: 'PASSIVE', busy: false });
+    } finally {
+      await own.close();
+    }
+    // close() ended the thread.
+    await expect(own.checkpointer!.passNow()).rejects.toThrow(/stopped/);
+  });
+
   it('opens one handle on a node without ingest', () => {
     const api = openNodeDatabases(t.url, { api: 1, withIngest: false });
     expect(api.ingest).toBeNull();

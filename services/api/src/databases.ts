@@ -1,5 +1,5 @@
-import { openDb } from '@takt/db';
-import type { Db } from '@takt/db';
+import { isPostgresUrl, openDb, sqliteFilePath, startWalCheckpointer } from '@takt/db';
+import type { Db, WalCheckpointer } from '@takt/db';
 
 // Decision 1192: on PostgreSQL a node's API and its ingest do not share one pool of connections. A pooled client is
 // handed to statements in the order they asked, so with one pool every statement of a report (a dozen and more one
@@ -8,6 +8,8 @@ import type { Db } from '@takt/db';
 // at most TAKT_DB_POOL_SIZE + TAKT_INGEST_DB_POOL_SIZE connections, plus one for the live bus's LISTEN.
 // SQLite keeps one handle: one writer a file, and better-sqlite3 waits for a lock by blocking the event loop, so a
 // second connection writing beside the ingest's open transaction would hold the process until its busy timeout.
+// Decision 1229: a node's SQLite connections never checkpoint the WAL themselves (a commit that did held the event
+// loop for its copy and fsync); a thread of its own does, on a connection of its own (packages/db wal-checkpointer).
 
 /** The API's pool (PostgreSQL) when TAKT_DB_POOL_SIZE is unset. */
 export const API_POOL_SIZE = 10;
@@ -19,25 +21,46 @@ export interface NodeDatabases {
   api: Db;
   /** The ingest's handle: its own pool on PostgreSQL, the API's handle on SQLite; null without ingest. */
   ingest: Db | null;
+  /** SQLite with `checkpointer`: the WAL checkpointer's thread, stopped by close(); else null. */
+  checkpointer: WalCheckpointer | null;
   close(): Promise<void>;
 }
 
-/** The node's database handles (see above); `ingest` false: an API node, one handle. */
+/**
+ * The node's database handles (see above); `ingest` false: an API node, one handle. `checkpointer` (main.ts): on a
+ * SQLite file, the WAL is checkpointed by a thread of its own, not by the commits on this thread; its errors go to
+ * `log`.
+ */
 export function openNodeDatabases(
   url: string,
-  sizes: { api?: number; ingest?: number; withIngest: boolean },
+  sizes: {
+    api?: number;
+    ingest?: number;
+    withIngest: boolean;
+    checkpointer?: boolean;
+    log?: (line: string) => void;
+  },
 ): NodeDatabases {
-  const api = openDb(url, { poolSize: sizes.api ?? API_POOL_SIZE });
-  if (!sizes.withIngest) return { api, ingest: null, close: () => api.close() };
-  const ingest = ingestDatabase(api, url, sizes.ingest);
-  if (ingest === api) return { api, ingest, close: () => api.close() };
+  const external = sizes.checkpointer === true && !isPostgresUrl(url) && sqliteFilePath(url) !== ':memory:';
+  const api = openDb(url, {
+    poolSize: sizes.api ?? API_POOL_SIZE,
+    ...(external ? { walCheckpoints: 'external' as const } : {}),
+  });
+  // Started once the file is open in WAL mode (openDb above).
+  const checkpointer = external
+    ? startWalCheckpointer(sqliteFilePath(url), sizes.log ? { log: sizes.log } : {})
+    : null;
+  const ingest = sizes.withIngest ? ingestDatabase(api, url, sizes.ingest) : null;
   return {
     api,
     ingest,
-    // The ingest's handle first: the ingest is stopped before, and the API's workers may still end a statement.
+    checkpointer,
+    // The ingest's handle first: the ingest is stopped before, and the API's workers may still end a statement. The
+    // checkpointer last: its connection, the file's last, checkpoints what is left as it closes.
     close: async () => {
-      await ingest.close();
+      if (ingest && ingest !== api) await ingest.close();
       await api.close();
+      await checkpointer?.stop();
     },
   };
 }

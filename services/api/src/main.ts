@@ -53,6 +53,9 @@ async function main(): Promise<void> {
     ...(env.TAKT_DB_POOL_SIZE === undefined ? {} : { api: env.TAKT_DB_POOL_SIZE }),
     ...(env.TAKT_INGEST_DB_POOL_SIZE === undefined ? {} : { ingest: env.TAKT_INGEST_DB_POOL_SIZE }),
     withIngest: env.TAKT_INGEST,
+    // Decision 1229: on a SQLite file the WAL is checkpointed by a thread of its own, never inside a commit here.
+    checkpointer: true,
+    log: textLog(log, 'wal'),
   });
   const database = databases.api;
   const applied = await migrateToLatest(database.db);
