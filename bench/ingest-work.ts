@@ -9,11 +9,14 @@
 // for the event loop; decision 1174).
 // TAKT_BENCH_TX_WINDOWS=<file> writes the transactions' windows, to attribute a --cpu-prof's samples inside them.
 // Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
+// SQLite: each minute's commits (p50/p99/max: the time each held the event loop, bench/support/sqlite-watch.ts) and
+// BENCH_WAL=sqlite|worker|off, who checkpoints the WAL (bench/support/wal-mode.ts, decision 1229).
+// BENCH_WITHOUT_0072=1: migration 0072's triggers dropped after migrating (its down), to measure what they cost.
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { sql } from 'kysely';
@@ -22,10 +25,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ensureDemoCompany } from '../services/api/src/provision';
 import { migrateToLatest, openDb } from '@takt/db';
 import type { Database, DialectName } from '@takt/db';
-import { emptyDatabase } from '@takt/db/testing';
+import { emptyDatabase, migrateTo, migrationBefore } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
 import type { BatchTimes } from '../services/ingest/src/worker/batch-writer';
 import type { AdapterHostConfig } from '../tests/multihost/adapters';
+import { commitLine, sqliteCommits, resetSqlite, watchSqlite } from './support/sqlite-watch';
+import { benchWal } from './support/wal-mode';
+import type { BenchWal } from './support/wal-mode';
 
 const COUNTS = (process.argv[2] ?? '100,1000').split(',').map(Number);
 const MINUTES = Number(process.argv[3] ?? 3);
@@ -115,6 +121,21 @@ async function rowChurn(
     rows.map((r) => [r.relname, { upd: Number(r.upd), hot: Number(r.hot), dead: Number(r.dead) }]),
   );
 }
+
+/** The sum of every company's live generations (migration 0071). */
+const generations = async (db: Kysely<Database>): Promise<number> =>
+  Number(
+    (await sql<{ g: number | null }>`select sum(generation) as g from live_generations`.execute(db)).rows[0]
+      ?.g ?? 0,
+  );
+
+/** PostgreSQL: calls and time (ms) of the live generation's trigger functions so far (track_functions = pl). */
+const triggerTime = async (db: Kysely<Database>): Promise<{ calls: number; ms: number }> => {
+  const { rows } = await sql<{ calls: number | null; ms: number | null }>`
+    select sum(calls) as calls, sum(total_time) as ms from pg_stat_user_functions
+    where funcname like 'live_generation_bump%'`.execute(db);
+  return { calls: Number(rows[0]?.calls ?? 0), ms: Number(rows[0]?.ms ?? 0) };
+};
 
 /** Counts every query the worker runs (a result passes each plugin once per executed statement). */
 function counter(): { plugin: KyselyPlugin; count: () => number } {
@@ -277,8 +298,20 @@ function printBreakdown(
 async function run(machines: number): Promise<Minute[]> {
   const dir = mkdtempSync(join(tmpdir(), 'takt-ingest-work-'));
   const pgDatabase = DIALECT === 'postgres' ? await emptyDatabase('postgres') : null;
-  const database = openDb(pgDatabase?.url ?? join(dir, 'bench.db'));
+  // PostgreSQL: the server counts the time in the plpgsql functions (the live generation's triggers among them).
+  const database = openDb(
+    pgDatabase
+      ? `${pgDatabase.url}?options=${encodeURIComponent('-c track_functions=pl')}`
+      : join(dir, 'bench.db'),
+  );
   await migrateToLatest(database.db);
+  if (process.env.BENCH_WITHOUT_0072 === '1') {
+    const name = '2026-12-01-0072-live-generation-facts';
+    await migrateTo(database.db, migrationBefore(name));
+  }
+  const wal: BenchWal | null =
+    DIALECT === 'sqlite' ? await benchWal(database.db, join(dir, 'bench.db')) : null;
+  if (DIALECT === 'sqlite') watchSqlite();
   await ensureDemoCompany(database.db, {
     portBase: PORT_BASE,
     seed: 20261122,
@@ -331,8 +364,14 @@ async function run(machines: number): Promise<Minute[]> {
       dbCpu?.take();
       const churn0 = DIALECT === 'postgres' ? await rowChurn(database.db) : null;
       const q0 = queries.count();
+      const g0 = await generations(database.db);
+      const f0 = DIALECT === 'postgres' ? await triggerTime(database.db) : null;
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
+      if (wal) {
+        resetSqlite();
+        wal.lines();
+      }
       const cpu0 = process.cpuUsage();
       const t0 = Date.now();
       await sleep(60_000);
@@ -355,6 +394,23 @@ async function run(machines: number): Promise<Minute[]> {
           `(${((minute.cpuMsPer1000 * minute.obsPerS) / 1000 / 10).toFixed(1)} % of a core), ` +
           `${minute.queriesPerBatch.toFixed(1)} queries per batch (${batches.length} batches), lag p99 ${minute.lagP99} ms`,
       );
+      // Every trigger bump of a live generation (decisions 1206, 1222): one a row on SQLite, one a statement and company
+      // on PostgreSQL.
+      const bumps = (await generations(database.db)) - g0;
+      console.log(
+        `    live generation bumps: ${bumps} (${(bumps / Math.max(1, batches.length)).toFixed(1)} a batch)`,
+      );
+      if (f0) {
+        // Backends report their function counts at most once a second: a minute's figures are close, not exact.
+        await sleep(1500);
+        const f = await triggerTime(database.db);
+        const calls = f.calls - f0.calls;
+        const ms = f.ms - f0.ms;
+        console.log(
+          `    live generation trigger functions: ${calls} calls (${(calls / Math.max(1, batches.length)).toFixed(1)} a batch), ` +
+            `${ms.toFixed(0)} ms of server time (${(ms / (observations / 1000)).toFixed(2)} ms per 1,000 obs)`,
+        );
+      }
       if (churn0) {
         // PostgreSQL's stats arrive with a delay of up to a second or so: a minute's figures are close, not exact.
         const churn = await rowChurn(database.db);
@@ -369,6 +425,12 @@ async function run(machines: number): Promise<Minute[]> {
       }
       loop.disable();
       printBreakdown(batches, loop);
+      if (wal)
+        console.log(
+          `    ${commitLine(sqliteCommits())}; ${wal.lines().join('; ')}; load ${loadavg()
+            .map((x) => x.toFixed(1))
+            .join(' ')}`,
+        );
       printTransactions();
       for (const [text, q] of [...shapes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
         console.log(
@@ -379,6 +441,7 @@ async function run(machines: number): Promise<Minute[]> {
   } finally {
     dbCpu?.stop();
     await ingest.stop();
+    await wal?.stop();
     adapters.kill('SIGTERM');
     await database.close();
     await pgDatabase?.cleanup();
@@ -389,7 +452,12 @@ async function run(machines: number): Promise<Minute[]> {
 async function main() {
   console.log(
     `ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}, ` +
-      `arrival gap ${ARRIVAL_GAP ?? 'default'}`,
+      `arrival gap ${ARRIVAL_GAP ?? 'default'}` +
+      (DIALECT === 'sqlite' ? `, WAL ${process.env.BENCH_WAL ?? 'sqlite'}` : '') +
+      (process.env.BENCH_WITHOUT_0072 === '1' ? ', without 0072 triggers' : '') +
+      `; load ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
   );
   const runs = new Map<number, Minute[]>();
   for (const n of COUNTS) runs.set(n, await run(n));

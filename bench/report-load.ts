@@ -16,7 +16,8 @@
 // the same run, and whether the p99 under load met the 500 ms aim; the answers kept after the shared part and their
 // size (with NODE_OPTIONS=--expose-gc, the heap they hold). Not a test: figures only.
 // BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
-// CLIENTS-client part (the client process is not profiled).
+// CLIENTS-client part (the client process is not profiled). BENCH_WAL=sqlite|worker|off (SQLite): who checkpoints the
+// WAL (bench/support/wal-mode.ts; decision 1229), printed with the loop's lines.
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
@@ -41,6 +42,7 @@ import { liveIngest } from './support/live-ingest';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
 import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
+import { benchWal } from './support/wal-mode';
 import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
@@ -126,6 +128,8 @@ async function main() {
     MACHINES,
     DAYS,
   );
+  // As the node runs from here on (the seed above ran with SQLite's own checkpoints in every mode).
+  const wal = DIALECT === 'sqlite' ? await benchWal(h.t.db, h.t.url) : null;
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(reqs));
 
@@ -165,6 +169,7 @@ async function main() {
       useSharedAnswers(h.t.db, shared);
       resetTallies();
       resetSqlite();
+      wal?.lines(); // the passes of this part only
       const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
       const session = PROFILE ? new Session() : null;
       if (session) {
@@ -181,7 +186,7 @@ async function main() {
         console.log(`  CPU profile of the server side of the ${CLIENTS}-client part: ${out}`);
       }
       if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
-      if (DIALECT === 'sqlite') pool.push(`  ${CLIENTS} clients:`, ...sqliteLines());
+      if (DIALECT === 'sqlite') pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
       if (shared) kept = sharedAnswersKept(h.t.db);
       const failed = [...base, ...load].filter((x) => x.status !== 200);
       if (failed.length > 0)
@@ -240,6 +245,7 @@ async function main() {
     );
   } finally {
     await stopIngest?.();
+    await wal?.stop();
     server.close();
     await h.close();
   }

@@ -3,6 +3,8 @@
 // timed, split by who asked: a call the HTTP server is answering (pool-watch's `asApi`), the rollup worker (its
 // `run` wrapped), or anything else (the ingest's batches, its workers). With the event loop's delay
 // (perf_hooks.monitorEventLoopDelay) over the same part. Figures only, for bench/report-load.ts on SQLite.
+// Each side's `commit` statements are timed one by one too (decision 1229: a commit that runs SQLite's automatic
+// checkpoint holds the loop for the WAL's copy into the file and its fsync).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
@@ -17,8 +19,10 @@ interface Tally {
   /** The statements that held the loop over 20 ms, by the first 60 characters of their text. */
   slow: Map<string, { n: number; ms: number; max: number }>;
   runs: number[];
+  /** Every `commit` statement's time. */
+  commits: number[];
 }
-const fresh = (): Tally => ({ statements: 0, ms: 0, slow: new Map(), runs: [] });
+const fresh = (): Tally => ({ statements: 0, ms: 0, slow: new Map(), runs: [], commits: [] });
 const inRollup = new AsyncLocalStorage<true>();
 let tallies: Record<Side, Tally> = { api: fresh(), rollup: fresh(), ingest: fresh() };
 let histogram: IntervalHistogram | null = null;
@@ -44,6 +48,7 @@ export function watchSqlite(): void {
         const t = tallies[sideNow()];
         t.statements++;
         t.ms += ms;
+        if (this.source === 'commit') t.commits.push(ms);
         if (ms > 20) {
           const key = this.source.replace(/\s+/g, ' ').slice(0, 60);
           const s = t.slow.get(key) ?? { n: 0, ms: 0, max: 0 };
@@ -63,6 +68,17 @@ export function watchSqlite(): void {
       .finally(() => tallies.rollup.runs.push(performance.now() - t0));
   };
 }
+
+/** Commits' count and p50 / p99 / max, ms. */
+export function commitLine(commits: readonly number[]): string {
+  const s = [...commits].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+  const over = s.filter((ms) => ms > 20).length;
+  return `${s.length} commits: p50 ${at(50).toFixed(2)} ms, p99 ${at(99).toFixed(1)} ms, max ${(s[s.length - 1] ?? NaN).toFixed(0)} ms, ${over} over 20 ms (${(s.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s in all)`;
+}
+
+/** Every commit's time since the last reset, all sides together. */
+export const sqliteCommits = (): number[] => Object.values(tallies).flatMap((t) => t.commits);
 
 /** Empties the tallies and starts the event loop's delay histogram again (a new part of the bench). */
 export function resetSqlite(): void {
@@ -90,6 +106,7 @@ export function sqliteLines(): string[] {
     lines.push(
       `    ${side}: ${t.statements} statements, ${(t.ms / 1000).toFixed(1)} s holding the loop${runs}`,
     );
+    if (t.commits.length > 0) lines.push(`      ${commitLine(t.commits)}`);
     const top = [...t.slow].sort((a, b) => b[1].ms - a[1].ms).slice(0, 5);
     for (const [k, s] of top)
       lines.push(
