@@ -73,6 +73,8 @@ export function openDb(
      * thread does it (wal-checkpointer.ts, decision 1229), and a WAL that restarts is cut back to its bound.
      */
     walCheckpoints?: 'sqlite' | 'external';
+    /** SQLite: pages read in place from the OS's file cache up to this many bytes of the file (0, the default: none). */
+    mmapBytes?: number;
   } = {},
 ): Db {
   if (isPostgresUrl(url)) {
@@ -90,6 +92,7 @@ export function openDb(
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  if (options.mmapBytes) sqlite.pragma(`mmap_size = ${options.mmapBytes}`);
   if (options.walCheckpoints === 'external') {
     sqlite.pragma('wal_autocheckpoint = 0');
     sqlite.pragma(`journal_size_limit = ${WAL_BOUND_BYTES}`);

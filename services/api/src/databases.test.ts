@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { openNodeDatabases } from './databases';
+import { NODE_SQLITE_MMAP_BYTES, openNodeDatabases } from './databases';
 import { parseEnv } from './env';
 import type { NodeDatabases } from './databases';
 import { apiHarnessOn } from './testing/app';
@@ -63,7 +63,7 @@ describe.each(DIALECTS)("a node's database handles on %s", (dialect) => {
     expect((await waiting).rows).toEqual([{ n: 1 }]);
   });
 
-  it('checkpoints a SQLite file on a thread of its own, never in its commits (decision 1229)', async () => {
+  it('checkpoints a SQLite file on a thread of its own, never in its commits, and maps it (decisions 1229, 1230)', async () => {
     const own = openNodeDatabases(t.url, { api: 1, ingest: 1, withIngest: true, checkpointer: true });
     const autocheckpoint = async (db: NodeDatabases['api']) =>
       (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.db)).rows[0]!
@@ -74,6 +74,11 @@ describe.each(DIALECTS)("a node's database handles on %s", (dialect) => {
         return;
       }
       expect(await autocheckpoint(own.api)).toBe(0);
+      // Decision 1230: the node reads its file through a memory map; a CLI's handle does not.
+      const mmap = async (db: NodeDatabases['api']) =>
+        (await sql<{ mmap_size: number }>`pragma mmap_size`.execute(db.db)).rows[0]!.mmap_size;
+      expect(await mmap(own.api)).toBe(NODE_SQLITE_MMAP_BYTES);
+      expect(await mmap(node.api)).toBe(0);
       expect(own.ingest).toBe(own.api);
       // A node opened without it (tests, CLIs) keeps SQLite's own checkpoint.
       expect(await autocheckpoint(node.api)).toBe(1000);
