@@ -1,14 +1,17 @@
 // Machines of another company ingesting alongside a bench (bench/report-load.ts, bench/dashboard-answer.ts): each
 // with a loopback SHDR adapter sending one line a second, read by the ingest worker with its rollup worker in the
-// bench's process, as a single node runs. The adapters run in a process of their own (adapter-process.ts, decision
-// 1215), as a plant's run on its machines; BENCH_ADAPTERS_IN_PROCESS=1: in the bench's process, as before.
+// bench's process, as a single node runs: started as the node starts it (services/api node-ingest.ts, decision
+// 1226), in a worker thread of the process; BENCH_INGEST_THREAD=0 in the bench's event loop (TAKT_INGEST_THREAD=0).
+// The adapters run in a process of their own (adapter-process.ts, decision 1215), as a plant's run on its machines;
+// BENCH_ADAPTERS_IN_PROCESS=1: in the bench's process, as before.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '@takt/db';
 import { companyScope } from '@takt/db';
 import { startIngest } from '@takt/ingest';
-import { ingestDatabase } from '../../services/api/src/databases';
+import { createMetrics } from '../../services/api/src/http/metrics';
+import { INGEST_ARRIVAL_GAP_MS, startNodeIngest } from '../../services/api/src/node-ingest';
 import { createAdapter } from '../../services/api/src/repositories/adapters';
 import { createShdrSource } from '../../services/api/src/repositories/machine-sources';
 import { aCompany, aMachine } from '../../services/api/src/testing/builders';
@@ -40,9 +43,27 @@ export async function liveIngest(api: Db, url: string, count: number) {
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', id).execute();
     await createShdrSource(scope, { machineId: id, host: '127.0.0.1', port }, Date.now());
   }
-  // The ingest's own handle as main.ts opens it (decision 1192; BENCH_SHARED_POOL=1: the API's, as before).
-  const own = process.env.BENCH_SHARED_POOL === '1' ? api : ingestDatabase(api, url);
-  const ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: own.db });
+  // The node's arrangement (node-ingest.ts): the ingest's own handle as main.ts opens it (decision 1192), in its own
+  // thread unless BENCH_INGEST_THREAD=0. BENCH_SHARED_POOL=1: in the loop on the API's handle, the wiring before 1192.
+  const ingest =
+    process.env.BENCH_SHARED_POOL === '1'
+      ? await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: api.db })
+      : await startNodeIngest(
+          { url, arrivalGapMs: INGEST_ARRIVAL_GAP_MS, sourcePolicy: LOOPBACK_SOURCES },
+          {
+            api,
+            now: Date.now,
+            log: (m) => {
+              if (/fail|error|ended/i.test(m)) console.error(m);
+            },
+            metrics: createMetrics({ db: api.db, defaultMetrics: false }),
+            publish: () => undefined,
+          },
+          { thread: process.env.BENCH_INGEST_THREAD !== '0' },
+        );
+  console.log(
+    `  ingest: ${'arrangement' in ingest && ingest.arrangement === 'thread' ? 'in a worker thread' : "in the bench's event loop"} (BENCH_INGEST_THREAD=${process.env.BENCH_INGEST_THREAD ?? '1'})`,
+  );
   if (apart) await apart.connected;
   while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
   const timer = inProcess ? linesEverySecond(adapters) : undefined;
@@ -50,7 +71,6 @@ export async function liveIngest(api: Db, url: string, count: number) {
     clearInterval(timer);
     await ingest.stop();
     apart?.stop();
-    if (own !== api) await own.close();
     for (const a of adapters) {
       for (const s of a.sockets) s.destroy();
       a.server.close();
