@@ -25,6 +25,19 @@ import type { LoopbackAdapter } from './loopback-adapter';
  * and part count change), read by the ingest worker with its rollup worker: the plant ingesting alongside.
  */
 export async function liveIngest(api: Db, url: string, count: number) {
+  const plant = await ingestPlant(api, count);
+  const stopIngest = await plant.ingest(url, process.env.BENCH_INGEST_THREAD !== '0');
+  return async () => {
+    await stopIngest();
+    plant.stop();
+  };
+}
+
+/**
+ * The plant of liveIngest, its adapters sending from now on; `ingest` starts its ingest (and gives the call that
+ * stops it), as many times as a bench alternates arrangements.
+ */
+export async function ingestPlant(api: Db, count: number) {
   const { db } = api;
   const company = await aCompany(db, { timezone: 'America/Chicago' });
   const scope = companyScope(db, company.id);
@@ -43,38 +56,49 @@ export async function liveIngest(api: Db, url: string, count: number) {
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', id).execute();
     await createShdrSource(scope, { machineId: id, host: '127.0.0.1', port }, Date.now());
   }
-  // The node's arrangement (node-ingest.ts): the ingest's own handle as main.ts opens it (decision 1192), in its own
-  // thread unless BENCH_INGEST_THREAD=0. BENCH_SHARED_POOL=1: in the loop on the API's handle, the wiring before 1192.
-  const ingest =
-    process.env.BENCH_SHARED_POOL === '1'
-      ? await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: api.db })
-      : await startNodeIngest(
-          { url, arrivalGapMs: INGEST_ARRIVAL_GAP_MS, sourcePolicy: LOOPBACK_SOURCES },
-          {
-            api,
-            now: Date.now,
-            log: (m) => {
-              if (/fail|error|ended/i.test(m)) console.error(m);
+  let timer: NodeJS.Timeout | undefined;
+  let first = true;
+  /** The ingest as the node starts it (node-ingest.ts): in its own thread (`thread`) or in this loop. */
+  const ingest = async (url: string, thread: boolean) => {
+    // The ingest's own handle as main.ts opens it (decision 1192). BENCH_SHARED_POOL=1: in this loop on the API's
+    // handle, the wiring before 1192.
+    const running =
+      process.env.BENCH_SHARED_POOL === '1'
+        ? await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: api.db })
+        : await startNodeIngest(
+            { url, arrivalGapMs: INGEST_ARRIVAL_GAP_MS, sourcePolicy: LOOPBACK_SOURCES },
+            {
+              api,
+              now: Date.now,
+              log: (m) => {
+                if (/fail|error|ended/i.test(m)) console.error(m);
+              },
+              metrics: createMetrics({ db: api.db, defaultMetrics: false }),
+              publish: () => undefined,
             },
-            metrics: createMetrics({ db: api.db, defaultMetrics: false }),
-            publish: () => undefined,
-          },
-          { thread: process.env.BENCH_INGEST_THREAD !== '0' },
-        );
-  console.log(
-    `  ingest: ${'arrangement' in ingest && ingest.arrangement === 'thread' ? 'in a worker thread' : "in the bench's event loop"} (BENCH_INGEST_THREAD=${process.env.BENCH_INGEST_THREAD ?? '1'})`,
-  );
-  if (apart) await apart.connected;
-  while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
-  const timer = inProcess ? linesEverySecond(adapters) : undefined;
-  return async () => {
-    clearInterval(timer);
-    await ingest.stop();
-    apart?.stop();
-    for (const a of adapters) {
-      for (const s of a.sockets) s.destroy();
-      a.server.close();
+            { thread },
+          );
+    console.log(
+      `  ingest: ${'arrangement' in running && running.arrangement === 'thread' ? 'in a worker thread' : "in the bench's event loop"}`,
+    );
+    if (first) {
+      first = false;
+      if (apart) await apart.connected;
+      while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
+      timer = inProcess ? linesEverySecond(adapters) : undefined;
     }
+    return () => running.stop();
+  };
+  return {
+    ingest,
+    stop() {
+      clearInterval(timer);
+      apart?.stop();
+      for (const a of adapters) {
+        for (const s of a.sockets) s.destroy();
+        a.server.close();
+      }
+    },
   };
 }
 
