@@ -23,7 +23,10 @@ const data = workerData as { role?: string; url: string; tag: string; n: number 
 if (!isMainThread && data?.role === 'two-writers' && parentPort) {
   const port = parentPort;
   const handle = openDb(data.url, { poolSize: 1 });
-  readThenWrite(handle.db, data.tag, data.n)
+  // Loaded: the test starts both writers at once on `go`.
+  port.postMessage({ loaded: true });
+  new Promise((r) => port.once('message', r))
+    .then(() => readThenWrite(handle.db, data.tag, data.n))
     .then(
       () => port.postMessage({ ok: true }),
       (err: Error) => port.postMessage({ ok: false, error: err.message }),

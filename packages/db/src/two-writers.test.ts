@@ -12,20 +12,23 @@ import { readThenWrite } from './testing-writer';
 
 const N = 60;
 
-/** `readThenWrite` in a worker thread of its own (tsx's loader registered there, as ingest-thread-boot.mjs does). */
-function writerThread(url: string, tag: string): Promise<{ ok: boolean; error?: string }> {
+/**
+ * `readThenWrite` in a worker thread of its own (tsx's loader registered there, as ingest-thread-boot.mjs does), once
+ * loaded: `go` starts it; `done` is its outcome.
+ */
+async function writerThread(url: string, tag: string) {
   const entry = new URL('./testing-writer.ts', import.meta.url).href;
   const worker = new Worker(
     `import('tsx/esm/api').then(({ register }) => { register(); return import(require('node:worker_threads').workerData.entry); });`,
     { eval: true, workerData: { role: 'two-writers', url, tag, n: N, entry } },
   );
-  return new Promise((resolve, reject) => {
-    worker.once('message', (m: { ok: boolean; error?: string }) => {
-      resolve(m);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-  });
+  const failed = new Promise<never>((_, reject) => worker.once('error', reject));
+  await Promise.race([new Promise((r) => worker.once('message', r)), failed]);
+  const done = Promise.race([
+    new Promise<{ ok: boolean; error?: string }>((r) => worker.once('message', r)),
+    failed,
+  ]).finally(() => void worker.terminate());
+  return { go: () => worker.postMessage('go'), done };
 }
 
 describe.each(DIALECTS)('two threads writing on %s', (dialect) => {
@@ -40,10 +43,9 @@ describe.each(DIALECTS)('two threads writing on %s', (dialect) => {
   });
 
   it('run read-then-write transactions at once without a failure or a lost row', async () => {
-    const [other, here] = await Promise.allSettled([
-      writerThread(t.url, 'thread'),
-      readThenWrite(t.db, 'main', N),
-    ]);
+    const thread = await writerThread(t.url, 'thread');
+    thread.go();
+    const [other, here] = await Promise.allSettled([thread.done, readThenWrite(t.db, 'main', N)]);
     expect(here).toEqual({ status: 'fulfilled', value: undefined });
     expect(other).toEqual({ status: 'fulfilled', value: { ok: true } });
     const { rows } = await sql<{ tag: string; n: number | string }>`select tag, count(*) as n from two_writers

@@ -38,7 +38,7 @@ async function until<T>(check: () => Promise<T | undefined | false>, what: strin
 }
 
 const line = (execution: string, parts: number) =>
-  `${new Date().toISOString()}|execution|${execution}|PartCount|${parts}\n`;
+  `${new Date().toISOString()}|execution|${execution}|part_count|${parts}\n`;
 
 describe.each(DIALECTS)("the node's ingest thread on %s", (dialect) => {
   let h: ApiHarness;
