@@ -96,7 +96,10 @@ function eventSink(deps: NodeIngestDeps): (event: IngestEvent) => void {
   };
 }
 
-/** Start the node's ingest: in a worker thread (`thread`) or in this loop. */
+/**
+ * Start the node's ingest: in a worker thread (`thread`; resolves at once, the thread loading and starting its ingest
+ * while the node goes on) or in this loop (resolves once the ingest started).
+ */
 export async function startNodeIngest(
   config: NodeIngestConfig,
   deps: NodeIngestDeps,
@@ -205,12 +208,11 @@ function startThread(config: NodeIngestConfig, deps: NodeIngestDeps): NodeIngest
       if (!running) return;
       const ended = new Promise<void>((r) => running.worker.once('exit', () => r()));
       // A thread still starting is let start (within the wait), so that its ingest stops as a running one does.
-      const stopped = request('stop').then(
-        () => true,
-        (err: Error) => deps.log(`[ingest] stop failed: ${err.message}`),
-      );
+      const stopped = request('stop').catch((err: Error) => deps.log(`[ingest] stop failed: ${err.message}`));
+      if (!(await within(stopped, STOP_WAIT_MS)))
+        deps.log(`[ingest] the thread's ingest did not stop within ${STOP_WAIT_MS} ms: ended`);
       // A stopped ingest leaves nothing open: its thread ends by itself.
-      if ((await within(stopped, STOP_WAIT_MS)) && !(await within(ended, EXIT_WAIT_MS)))
+      else if (!(await within(ended, EXIT_WAIT_MS)))
         deps.log('[ingest] thread still running after its stop: ended');
       if (current === running) await running.worker.terminate();
     },
