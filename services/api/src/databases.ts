@@ -6,8 +6,10 @@ import type { Db } from '@takt/db';
 // after another) queued behind the ingest's batches and rollup recomputes, and a call under a plant's ingest waited
 // minutes. The API (with the background workers beside it) has a pool of its own, the ingest another: a node opens
 // at most TAKT_DB_POOL_SIZE + TAKT_INGEST_DB_POOL_SIZE connections, plus one for the live bus's LISTEN.
-// SQLite keeps one handle: one writer a file, and better-sqlite3 waits for a lock by blocking the event loop, so a
-// second connection writing beside the ingest's open transaction would hold the process until its busy timeout.
+// SQLite keeps one handle when the ingest runs in the API's loop (TAKT_INGEST_THREAD=0): better-sqlite3 waits for a
+// lock by blocking the event loop, so a second connection of the same loop writing beside the ingest's open
+// transaction would hold it until its busy timeout. In its own thread (the default, decision 1226, node-ingest.ts)
+// the ingest opens a connection of its own there, and a wait blocks only the thread that waits.
 
 /** The API's pool (PostgreSQL) when TAKT_DB_POOL_SIZE is unset. */
 export const API_POOL_SIZE = 10;
