@@ -67,18 +67,19 @@ export interface ThreadData {
 }
 
 /**
- * startIngest's options for the node: `db` the ingest's handle, `dispatchDb` where auto job dispatch writes (decision
- * 1094), `emit` where every callback goes. The same in the API's loop and in the thread.
+ * Start the node's ingest in the calling thread, the API's (TAKT_INGEST_THREAD=0) or its own: `db` the ingest's
+ * handle, `dispatchDb` where auto job dispatch writes (decision 1094), `emit` where every callback goes. The same
+ * options in both arrangements, so they cannot drift.
  */
-export function nodeIngestOptions(
+export function startIngestHere(
   config: NodeIngestConfig,
   db: Kysely<Database>,
   dispatchDb: Kysely<Database>,
   now: () => number,
   emit: (event: IngestEvent) => void,
-): IngestOptions {
+): Promise<IngestService> {
   const log = (message: string) => emit({ t: 'log', message });
-  return {
+  return startIngest({
     ...config.periods,
     db,
     now,
@@ -101,18 +102,7 @@ export function nodeIngestOptions(
     sourcePolicy: config.sourcePolicy,
     ...(config.nodeId ? { leases: { nodeId: config.nodeId } } : {}),
     onWritten: (machines) => emit({ t: 'written', machines }),
-  };
-}
-
-/** The node's ingest in the caller's own loop (TAKT_INGEST_THREAD=0): `db` the ingest's handle, the API's for dispatch. */
-export function startLoopIngest(
-  config: NodeIngestConfig,
-  db: Kysely<Database>,
-  dispatchDb: Kysely<Database>,
-  now: () => number,
-  emit: (event: IngestEvent) => void,
-): Promise<IngestService> {
-  return startIngest(nodeIngestOptions(config, db, dispatchDb, now, emit));
+  });
 }
 
 /**
@@ -126,7 +116,7 @@ async function runIngestThread(config: NodeIngestConfig, port: MessagePort): Pro
   const unwatch = watchRecomputes((companyId, now) => post({ t: 'recomputed', companyId, now }));
   let service: IngestService;
   try {
-    service = await startLoopIngest(config, handle.db, handle.db, Date.now, post);
+    service = await startIngestHere(config, handle.db, handle.db, Date.now, post);
   } catch (err) {
     await handle.close().catch(() => undefined);
     throw err;

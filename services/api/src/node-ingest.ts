@@ -7,7 +7,7 @@ import type { Db } from '@takt/db';
 import { noteRecompute } from '@takt/db/rollups';
 import { ingestDatabase } from './databases';
 import type { Metrics } from './http/metrics';
-import { INGEST_THREAD, startLoopIngest } from './ingest-thread';
+import { INGEST_THREAD, startIngestHere } from './ingest-thread';
 import type {
   IngestEvent,
   NodeIngestConfig,
@@ -110,7 +110,7 @@ export async function startNodeIngest(
 
 async function startInLoop(config: NodeIngestConfig, deps: NodeIngestDeps): Promise<NodeIngest> {
   const own = ingestDatabase(deps.api, config.url, config.poolSize);
-  const service = await startLoopIngest(config, own.db, deps.api.db, deps.now, eventSink(deps));
+  const service = await startIngestHere(config, own.db, deps.api.db, deps.now, eventSink(deps));
   return {
     arrangement: 'loop',
     flush: () => service.flush(),
