@@ -15,6 +15,9 @@
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
 // the same run, and whether the p99 under load met the 500 ms aim; the answers kept after the shared part and their
 // size (with NODE_OPTIONS=--expose-gc, the heap they hold). Not a test: figures only.
+// BENCH_INGEST_THREAD (decision 1226): the ingest as the node runs it (services/api node-ingest.ts), in a worker thread
+// of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
+// thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
 // BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). BENCH_WAL=sqlite|worker|off (SQLite): who checkpoints the
 // WAL (bench/support/wal-mode.ts; decision 1229), printed with the loop's lines.
@@ -38,7 +41,7 @@ import {
 } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import { mulberry32 } from '../services/ingest/src/demo/demo-script';
-import { liveIngest } from './support/live-ingest';
+import { ingestPlant } from './support/live-ingest';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
 import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
@@ -46,6 +49,13 @@ import { benchWal } from './support/wal-mode';
 import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
+type Run = { shared: boolean; base: Lat; load: Lat; pool: string[] };
+
+/** A later round's wait after its ingest started: the restarted ingest takes its machines over first. */
+const WARM_MS = 20_000;
+/** BENCH_SHARED=on or off: only that part (both by default). */
+const SHARING =
+  process.env.BENCH_SHARED === 'on' ? [true] : process.env.BENCH_SHARED === 'off' ? [false] : [false, true];
 
 const pct = (xs: readonly number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -154,77 +164,124 @@ async function main() {
   // worker is that far behind; a range's last bucket is built from the facts in any case (decision 1193).
   const t0 = Date.now();
   Object.defineProperty(h.clock, 'now', { get: () => now + (Date.now() - t0), set: () => {} });
-  const stopIngest = INGEST > 0 ? await liveIngest(h.t, h.t.url, INGEST) : null;
+  // The arrangements measured in turn (decision 1226): BENCH_INGEST_THREAD=both alternates the ingest in the bench's
+  // event loop and in its own thread, BENCH_PAIRS pairs (ABAB, the same plant and reports), else the one it names.
+  const arrangements: Array<boolean | null> =
+    INGEST === 0
+      ? [null]
+      : process.env.BENCH_INGEST_THREAD === 'both'
+        ? Array.from({ length: 2 * Number(process.env.BENCH_PAIRS ?? 2) }, (_, i) => i % 2 === 1)
+        : [process.env.BENCH_INGEST_THREAD !== '0'];
+  const plantIngest = INGEST > 0 ? await ingestPlant(h.t, INGEST) : null;
+  const rounds: Array<{ thread: boolean | null; runs: Run[]; load: string }> = [];
   try {
     const cookie = await h.login(plant.user.email, plant.user.password);
-    const runs: Array<{ shared: boolean; base: Lat; load: Lat; pool: string[] }> = [];
     let kept = { answers: 0, size: 0 };
-    for (const shared of [false, true]) {
-      useSharedAnswers(h.t.db, shared);
-      if (!shared) await runClients(url, cookie, 1, file); // warm
-      useSharedAnswers(h.t.db, shared);
-      resetTallies();
-      const base = await runClients(url, cookie, 1, file);
-      const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
-      useSharedAnswers(h.t.db, shared);
-      resetTallies();
-      resetSqlite();
-      wal?.lines(); // the passes of this part only
-      const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
-      const session = PROFILE ? new Session() : null;
-      if (session) {
-        session.connect();
-        await session.post('Profiler.enable');
-        await session.post('Profiler.start');
+    for (const thread of arrangements) {
+      const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(h.t.url, thread) : null;
+      try {
+        // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.
+        if (rounds.length > 0 && stopIngest) await new Promise((r) => setTimeout(r, WARM_MS));
+        const runs: Run[] = [];
+        for (const shared of SHARING) {
+          useSharedAnswers(h.t.db, shared);
+          if (!shared && rounds.length === 0) await runClients(url, cookie, 1, file); // warm
+          useSharedAnswers(h.t.db, shared);
+          resetTallies();
+          const base = await runClients(url, cookie, 1, file);
+          const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
+          useSharedAnswers(h.t.db, shared);
+          resetTallies();
+          resetSqlite();
+          wal?.lines(); // the passes of this part only
+          const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
+          const session = PROFILE ? new Session() : null;
+          if (session) {
+            session.connect();
+            await session.post('Profiler.enable');
+            await session.post('Profiler.start');
+          }
+          const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+          if (session) {
+            const { profile } = await session.post('Profiler.stop');
+            const out = join(
+              PROFILE!,
+              `report-load-${CLIENTS}-shared-${shared ? 'on' : 'off'}-${rounds.length}.cpuprofile`,
+            );
+            writeFileSync(out, JSON.stringify(profile));
+            session.disconnect();
+            console.log(`  CPU profile of the server side of the ${CLIENTS}-client part: ${out}`);
+          }
+          if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
+          if (DIALECT === 'sqlite')
+            pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
+          if (shared) kept = sharedAnswersKept(h.t.db);
+          const failed = [...base, ...load].filter((x) => x.status !== 200);
+          if (failed.length > 0)
+            throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
+          runs.push({ shared, base, load, pool });
+        }
+        rounds.push({
+          thread,
+          runs,
+          load: loadavg()
+            .map((x) => x.toFixed(1))
+            .join(' '),
+        });
+      } finally {
+        await stopIngest?.();
       }
-      const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
-      if (session) {
-        const { profile } = await session.post('Profiler.stop');
-        const out = join(PROFILE!, `report-load-${CLIENTS}-shared-${shared ? 'on' : 'off'}.cpuprofile`);
-        writeFileSync(out, JSON.stringify(profile));
-        session.disconnect();
-        console.log(`  CPU profile of the server side of the ${CLIENTS}-client part: ${out}`);
-      }
-      if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
-      if (DIALECT === 'sqlite') pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
-      if (shared) kept = sharedAnswersKept(h.t.db);
-      const failed = [...base, ...load].filter((x) => x.status !== 200);
-      if (failed.length > 0)
-        throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
-      runs.push({ shared, base, load, pool });
     }
     const statesDays = Math.round((now - statesFrom) / 86_400_000);
     console.log(
       `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), ${statesDays} days of states with ${counts.cycles} cycles and ${counts.adjustments} part adjustments (${(factsMs / 1000).toFixed(0)} s) and their rows recomputed (${(recomputeMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}`,
     );
     const b50 = pct(
-      runs[0]!.base.map((x) => x.ms),
+      rounds[0]!.runs[0]!.base.map((x) => x.ms),
       50,
     );
     const row = (name: string, b: number[], l: number[]) =>
       console.log(
         `    ${name.padEnd(12)} 1 client p50 ${pct(b, 50).toFixed(0).padStart(5)} ms (${(pct(b, 50) / b50).toFixed(2)}×) | ${CLIENTS} clients p50 ${pct(l, 50).toFixed(0).padStart(5)} ms (${(pct(l, 50) / b50).toFixed(2)}×), p99 ${pct(l, 99).toFixed(0).padStart(5)} ms (${(pct(l, 99) / b50).toFixed(2)}×)`,
       );
-    for (const { shared, base, load, pool } of runs) {
-      console.log(`  shared answers ${shared ? 'on (decision 1148)' : 'off'}:`);
-      for (const report of ['oee', 'utilization', 'production', 'downtime'])
+    const named = (thread: boolean | null) =>
+      thread === null ? '' : thread ? 'ingest in its own thread' : "ingest in the API's event loop";
+    for (const [i, { thread, runs, load }] of rounds.entries()) {
+      if (thread !== null) console.log(` round ${i + 1}: ${named(thread)} (load average at its end ${load})`);
+      for (const { shared, base, load: loaded, pool } of runs) {
+        console.log(`  shared answers ${shared ? 'on (decision 1148)' : 'off'}:`);
+        for (const report of ['oee', 'utilization', 'production', 'downtime'])
+          row(
+            report,
+            base.filter((x) => x.report === report).map((x) => x.ms),
+            loaded.filter((x) => x.report === report).map((x) => x.ms),
+          );
+        const all = loaded.map((x) => x.ms);
         row(
-          report,
-          base.filter((x) => x.report === report).map((x) => x.ms),
-          load.filter((x) => x.report === report).map((x) => x.ms),
+          'all',
+          base.map((x) => x.ms),
+          all,
         );
-      const all = load.map((x) => x.ms);
-      row(
-        'all',
-        base.map((x) => x.ms),
-        all,
-      );
-      console.log(
-        `    p99 under load ${pct(all, 99) < 500 ? 'met' : 'MISSED'} 500 ms (${pct(all, 99).toFixed(0)} ms)`,
-      );
-      for (const line of pool) console.log(`  ${line}`);
+        console.log(
+          `    p99 under load ${pct(all, 99) < 500 ? 'met' : 'MISSED'} 500 ms (${pct(all, 99).toFixed(0)} ms)`,
+        );
+        for (const line of pool) console.log(`  ${line}`);
+      }
     }
     console.log(`  ratios against the single client's p50 with shared answers off (${b50.toFixed(0)} ms)`);
+    // Each thread round against the loop round before it (ABAB): the 20 clients' p50 and p99, all reports.
+    for (let i = 1; i < rounds.length; i += 2) {
+      const [a, b] = [rounds[i - 1]!, rounds[i]!];
+      if (a.thread !== false || b.thread !== true) continue;
+      for (const shared of SHARING) {
+        const ms = (r: (typeof rounds)[number]) =>
+          r.runs.find((x) => x.shared === shared)!.load.map((x) => x.ms);
+        const [la, lb] = [ms(a), ms(b)];
+        console.log(
+          `  pair ${(i + 1) / 2}, shared answers ${shared ? 'on' : 'off'}: thread / loop p50 ${(pct(lb, 50) / pct(la, 50)).toFixed(2)} (${pct(la, 50).toFixed(0)} → ${pct(lb, 50).toFixed(0)} ms), p99 ${(pct(lb, 99) / pct(la, 99)).toFixed(2)} (${pct(la, 99).toFixed(0)} → ${pct(lb, 99).toFixed(0)} ms); load ${a.load} / ${b.load}`,
+        );
+      }
+    }
     console.log(
       `  the clock ran ${((Date.now() - t0) / 60_000).toFixed(1)} min past the rows' computed_at (the tail built from the facts at the end); load average ${loadavg()
         .map((x) => x.toFixed(1))
@@ -244,7 +301,7 @@ async function main() {
       `  answers kept after the shared part: ${kept.answers}, ${(kept.size / 1e6).toFixed(2)} MB of JSON (budget ${SHARED_ANSWER_BUDGET / 2 ** 20} MiB)${heap}`,
     );
   } finally {
-    await stopIngest?.();
+    plantIngest?.stop();
     await wal?.stop();
     server.close();
     await h.close();

@@ -1,14 +1,17 @@
 // Machines of another company ingesting alongside a bench (bench/report-load.ts, bench/dashboard-answer.ts): each
 // with a loopback SHDR adapter sending one line a second, read by the ingest worker with its rollup worker in the
-// bench's process, as a single node runs. The adapters run in a process of their own (adapter-process.ts, decision
-// 1215), as a plant's run on its machines; BENCH_ADAPTERS_IN_PROCESS=1: in the bench's process, as before.
+// bench's process, as a single node runs: started as the node starts it (services/api node-ingest.ts, decision
+// 1226), in a worker thread of the process; BENCH_INGEST_THREAD=0 in the bench's event loop (TAKT_INGEST_THREAD=0).
+// The adapters run in a process of their own (adapter-process.ts, decision 1215), as a plant's run on its machines;
+// BENCH_ADAPTERS_IN_PROCESS=1: in the bench's process, as before.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '@takt/db';
 import { companyScope } from '@takt/db';
 import { startIngest } from '@takt/ingest';
-import { ingestDatabase } from '../../services/api/src/databases';
+import { createMetrics } from '../../services/api/src/http/metrics';
+import { INGEST_ARRIVAL_GAP_MS, startNodeIngest } from '../../services/api/src/node-ingest';
 import { createAdapter } from '../../services/api/src/repositories/adapters';
 import { createShdrSource } from '../../services/api/src/repositories/machine-sources';
 import { aCompany, aMachine } from '../../services/api/src/testing/builders';
@@ -22,6 +25,19 @@ import type { LoopbackAdapter } from './loopback-adapter';
  * and part count change), read by the ingest worker with its rollup worker: the plant ingesting alongside.
  */
 export async function liveIngest(api: Db, url: string, count: number) {
+  const plant = await ingestPlant(api, count);
+  const stopIngest = await plant.ingest(url, process.env.BENCH_INGEST_THREAD !== '0');
+  return async () => {
+    await stopIngest();
+    plant.stop();
+  };
+}
+
+/**
+ * The plant of liveIngest, its adapters sending from now on; `ingest` starts its ingest (and gives the call that
+ * stops it), as many times as a bench alternates arrangements.
+ */
+export async function ingestPlant(api: Db, count: number) {
   const { db } = api;
   const company = await aCompany(db, { timezone: 'America/Chicago' });
   const scope = companyScope(db, company.id);
@@ -40,21 +56,49 @@ export async function liveIngest(api: Db, url: string, count: number) {
     await scope.updateTable('machines').set({ adapter_id: adapterId }).where('id', '=', id).execute();
     await createShdrSource(scope, { machineId: id, host: '127.0.0.1', port }, Date.now());
   }
-  // The ingest's own handle as main.ts opens it (decision 1192; BENCH_SHARED_POOL=1: the API's, as before).
-  const own = process.env.BENCH_SHARED_POOL === '1' ? api : ingestDatabase(api, url);
-  const ingest = await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: own.db });
-  if (apart) await apart.connected;
-  while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
-  const timer = inProcess ? linesEverySecond(adapters) : undefined;
-  return async () => {
-    clearInterval(timer);
-    await ingest.stop();
-    apart?.stop();
-    if (own !== api) await own.close();
-    for (const a of adapters) {
-      for (const s of a.sockets) s.destroy();
-      a.server.close();
+  let timer: NodeJS.Timeout | undefined;
+  let first = true;
+  /** The ingest as the node starts it (node-ingest.ts): in its own thread (`thread`) or in this loop. */
+  const ingest = async (url: string, thread: boolean) => {
+    // The ingest's own handle as main.ts opens it (decision 1192). BENCH_SHARED_POOL=1: in this loop on the API's
+    // handle, the wiring before 1192.
+    const running =
+      process.env.BENCH_SHARED_POOL === '1'
+        ? await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: api.db })
+        : await startNodeIngest(
+            { url, arrivalGapMs: INGEST_ARRIVAL_GAP_MS, sourcePolicy: LOOPBACK_SOURCES },
+            {
+              api,
+              now: Date.now,
+              log: (m) => {
+                if (/fail|error|ended/i.test(m)) console.error(m);
+              },
+              metrics: createMetrics({ db: api.db, defaultMetrics: false }),
+              publish: () => undefined,
+            },
+            { thread },
+          );
+    console.log(
+      `  ingest: ${'arrangement' in running && running.arrangement === 'thread' ? 'in a worker thread' : "in the bench's event loop"}`,
+    );
+    if (first) {
+      first = false;
+      if (apart) await apart.connected;
+      while (adapters.some((a) => a.sockets.size === 0)) await new Promise((r) => setTimeout(r, 100));
+      timer = inProcess ? linesEverySecond(adapters) : undefined;
     }
+    return () => running.stop();
+  };
+  return {
+    ingest,
+    stop() {
+      clearInterval(timer);
+      apart?.stop();
+      for (const a of adapters) {
+        for (const s of a.sockets) s.destroy();
+        a.server.close();
+      }
+    },
   };
 }
 

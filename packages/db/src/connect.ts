@@ -34,12 +34,19 @@ const STATEMENT_CACHE_SIZE = 200;
  * SQLite driver prepares every query anew, and for ingest's 1000-row INSERT preparing costs about as much
  * as running it. A statement still being iterated (a streamed query) is not handed out
  * twice: a busy one is prepared afresh.
+ *
+ * Every transaction begins IMMEDIATE (decision 1226): a node's ingest thread and its API each have a connection to
+ * the file. A deferred `begin` takes the write lock only at its first write; when the other connection committed
+ * after this transaction's first read, that write fails at once with SQLITE_BUSY_SNAPSHOT, which busy_timeout
+ * does not retry. An immediate one waits (busy_timeout) for the lock at its begin, before it reads anything.
  */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(sql) {
+    prepare(text) {
+      // Kysely's SqliteDriver (and the ingest's batch writer) begin with the bare word.
+      const sql = /^begin$/i.test(text) ? 'begin immediate' : text;
       const kept = cache.get(sql);
       if (kept?.busy) return sqlite.prepare(sql);
       // Mutates the cache: most recently used last, so the first key is the one to drop.

@@ -6,8 +6,10 @@ import type { Db, WalCheckpointer } from '@takt/db';
 // after another) queued behind the ingest's batches and rollup recomputes, and a call under a plant's ingest waited
 // minutes. The API (with the background workers beside it) has a pool of its own, the ingest another: a node opens
 // at most TAKT_DB_POOL_SIZE + TAKT_INGEST_DB_POOL_SIZE connections, plus one for the live bus's LISTEN.
-// SQLite keeps one handle: one writer a file, and better-sqlite3 waits for a lock by blocking the event loop, so a
-// second connection writing beside the ingest's open transaction would hold the process until its busy timeout.
+// SQLite keeps one handle when the ingest runs in the API's loop (TAKT_INGEST_THREAD=0): better-sqlite3 waits for a
+// lock by blocking the event loop, so a second connection of the same loop writing beside the ingest's open
+// transaction would hold it until its busy timeout. In its own thread (the default, decision 1226, node-ingest.ts)
+// the ingest opens a connection of its own there, and a wait blocks only the thread that waits.
 // Decision 1229: a node's SQLite connections never checkpoint the WAL themselves (a commit that did held the event
 // loop for its copy and fsync); a thread of its own does, on a connection of its own (packages/db wal-checkpointer).
 // They read the file through a memory map (decision 1230).
@@ -17,6 +19,12 @@ import type { Db, WalCheckpointer } from '@takt/db';
  * time of reads copied into SQLite's cache). Virtual address space, not memory: the pages are the OS's file cache.
  */
 export const NODE_SQLITE_MMAP_BYTES = 2 ** 30;
+
+/**
+ * How a node opens a SQLite file when it runs the WAL checkpointer (decision 1229): every connection of the node,
+ * the API's and the ingest thread's (decision 1226), leaves checkpoints to it and reads through the memory map.
+ */
+export const NODE_SQLITE_OPTIONS = { walCheckpoints: 'external', mmapBytes: NODE_SQLITE_MMAP_BYTES } as const;
 
 /** The API's pool (PostgreSQL) when TAKT_DB_POOL_SIZE is unset. */
 export const API_POOL_SIZE = 10;
@@ -51,7 +59,7 @@ export function openNodeDatabases(
   const external = sizes.checkpointer === true && !isPostgresUrl(url) && sqliteFilePath(url) !== ':memory:';
   const api = openDb(url, {
     poolSize: sizes.api ?? API_POOL_SIZE,
-    ...(external ? { walCheckpoints: 'external' as const, mmapBytes: NODE_SQLITE_MMAP_BYTES } : {}),
+    ...(external ? NODE_SQLITE_OPTIONS : {}),
   });
   // Started once the file is open in WAL mode (openDb above).
   const checkpointer = external

@@ -58,8 +58,16 @@ const envSchema = z.object({
     .default('1')
     .transform((v) => v === '1' || v === 'true'),
   /**
+   * Run the ingest in a worker thread of this process (decision 1226: its own event loop, heap and database handle, so
+   * API calls do not queue behind its batches); 0 runs it in the API's event loop, as before.
+   */
+  TAKT_INGEST_THREAD: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('1')
+    .transform((v) => v === '1' || v === 'true'),
+  /**
    * PostgreSQL connections of the API's pool, which the HTTP calls and the background workers share (decision 1192).
-   * Unset: 10. SQLite: one handle whatever this says.
+   * Unset: 10. SQLite: one connection whatever this says (and one more for the ingest thread).
    */
   TAKT_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
   /**

@@ -1,6 +1,7 @@
 // The embedded product in one process: HTTP API and both built apps on one port, ingest workers, and
 // (with TAKT_DEMO=1) the simulated demo plant. Configuration comes from the environment (env.ts).
 import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import type { SourceAllowance } from '@takt/domain';
 import {
   apiRules,
@@ -10,9 +11,8 @@ import {
   planDemoHistory,
   playDemoHistory,
   startDemoPlant,
-  startIngest,
 } from '@takt/ingest';
-import type { DemoPlant, DemoResume, IngestService } from '@takt/ingest';
+import type { DemoPlant, DemoResume } from '@takt/ingest';
 import { buildApp } from './app';
 import { migrateToLatest } from '@takt/db';
 import { openNodeDatabases } from './databases';
@@ -22,7 +22,6 @@ import { demoHistoryNeeded, demoMachinePrograms, makeDemoHistory } from './demo-
 import { DEMO_STAFF_LOGIN, ensureRoot, RootError } from './provision-root';
 import { inProcessBus, postgresBus } from './live/bus';
 import { mailTransportFor } from './mail/transport';
-import { autoDispatch } from './services/auto-dispatch';
 import { startEventExportWorker } from './services/event-exports';
 import { startNotificationWorker } from './notifications/checker';
 import { startBenchmarkWorker } from './benchmarking/worker';
@@ -32,9 +31,8 @@ import { startRawRetentionWorker } from './workers/raw-retention';
 import { jsonLines, textLog } from './http/log';
 import { serveApi } from './http/serve';
 import { createMetrics } from './http/metrics';
-
-/** An ingest batch starts at the earliest this long after the last one began, when lines wait (decision 1199). */
-const INGEST_ARRIVAL_GAP_MS = 50;
+import { INGEST_ARRIVAL_GAP_MS, startNodeIngest } from './node-ingest';
+import type { NodeIngest } from './node-ingest';
 
 async function main(): Promise<void> {
   let env;
@@ -49,10 +47,10 @@ async function main(): Promise<void> {
   const log = jsonLines((line) => process.stdout.write(`${line}\n`), env.LOG_LEVEL);
   const say = textLog(log, 'takt');
   // Decision 1192: on PostgreSQL the ingest has a pool of its own, so a report never waits behind its writes.
+  // The ingest's own handle is opened where the ingest runs (node-ingest.ts, decision 1226).
   const databases = openNodeDatabases(env.DATABASE_URL, {
     ...(env.TAKT_DB_POOL_SIZE === undefined ? {} : { api: env.TAKT_DB_POOL_SIZE }),
-    ...(env.TAKT_INGEST_DB_POOL_SIZE === undefined ? {} : { ingest: env.TAKT_INGEST_DB_POOL_SIZE }),
-    withIngest: env.TAKT_INGEST,
+    withIngest: false,
     // Decision 1229: on a SQLite file the WAL is checkpointed by a thread of its own, never inside a commit here.
     checkpointer: true,
     log: textLog(log, 'wal'),
@@ -152,35 +150,37 @@ async function main(): Promise<void> {
       ? await postgresBus(env.DATABASE_URL, textLog(log, 'live'))
       : inProcessBus();
 
-  let ingest: IngestService | undefined;
-  if (databases.ingest) {
-    ingest = await startIngest({
-      db: databases.ingest.db,
-      now,
-      log: textLog(log, 'ingest'),
-      onStored: metrics.ingest.observationsStored,
-      onLateRefused: metrics.ingest.lateRefused,
-      onLeases: metrics.ingest.leasesHeld,
-      onSetAside: () => metrics.ingest.machineSetAside(),
-      // Decision 1199: a line starts a batch once the running one ended (50 ms at least after the last one began),
-      // rather than at the next 250 ms tick: at 1,000 machines the batches then run back to back.
-      arrivalGapMs: INGEST_ARRIVAL_GAP_MS,
-      onTimeRefused: metrics.timesRefused,
-      // Auto job dispatch (decision 1094): the job a machine's data names starts through the dispatch service.
-      onDispatch: async (values) => {
-        metrics.autoDispatched(await autoDispatch(database.db, values, { now, log: textLog(log, 'ingest') }));
+  // Decision 1226: the ingest in a worker thread of this process by default (TAKT_INGEST_THREAD=0: in this loop).
+  let ingest: NodeIngest | undefined;
+  if (env.TAKT_INGEST) {
+    ingest = await startNodeIngest(
+      {
+        url: env.DATABASE_URL,
+        externalCheckpoints: databases.checkpointer !== null,
+        ...(env.TAKT_INGEST_DB_POOL_SIZE === undefined ? {} : { poolSize: env.TAKT_INGEST_DB_POOL_SIZE }),
+        arrivalGapMs: INGEST_ARRIVAL_GAP_MS,
+        sourcePolicy,
+        ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
+        ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
+        mqttClientId: env.TAKT_MQTT_CLIENT_ID,
+        ...(env.TAKT_NODE_ID ? { nodeId: env.TAKT_NODE_ID } : {}),
       },
-      ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
-      ...(env.TAKT_MQTT_PREFIX ? { mqttPrefix: env.TAKT_MQTT_PREFIX } : {}),
-      mqttClientId: env.TAKT_MQTT_CLIENT_ID,
-      sourcePolicy,
-      ...(env.TAKT_NODE_ID ? { leases: { nodeId: env.TAKT_NODE_ID } } : {}),
-      onWritten: (machines) => {
-        bus
-          .publish(machines.map((m) => ({ ...m, topic: 'live' as const })))
-          .catch((err: Error) => say(`[live] publish failed: ${err.message}`));
+      {
+        api: database,
+        now,
+        log: textLog(log, 'ingest'),
+        metrics,
+        publish: (machines) => {
+          bus
+            .publish(machines.map((m) => ({ ...m, topic: 'live' as const })))
+            .catch((err: Error) => say(`[live] publish failed: ${err.message}`));
+        },
       },
-    });
+      { thread: env.TAKT_INGEST_THREAD },
+    );
+    say(
+      `[takt] ingest: ${ingest.arrangement === 'thread' ? 'in its own thread' : "in the API's event loop"}`,
+    );
   }
 
   // Outgoing mail by SMTP when configured, else kept in the mail_outbox table (decision 0701); queued event
@@ -286,7 +286,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((err) => {
-  console.error('[takt] failed to start:', err);
-  process.exit(1);
-});
+// A bundled product (one file, the end-to-end tests') is also its ingest thread's file (node-ingest.ts): there
+// only ingest-thread.ts runs.
+if (isMainThread)
+  main().catch((err) => {
+    console.error('[takt] failed to start:', err);
+    process.exit(1);
+  });

@@ -84,12 +84,27 @@ interface Noted {
 const RECENT = 64;
 const noted = new Map<string, Noted>();
 
-/** Called once a recompute's transaction has committed (recompute.ts), with its company and computed_at. */
+const watchers = new Set<(companyId: string, now: number) => void>();
+
+/**
+ * Called once a recompute's transaction has committed (recompute.ts), with its company and computed_at; also by the
+ * node's API thread with the recomputes its ingest thread committed (services/api node-ingest.ts, decision 1226).
+ */
 export function noteRecompute(companyId: string, now: number): void {
   let n = noted.get(companyId);
   if (!n) noted.set(companyId, (n = { count: 0, nows: [] }));
   n.nows[n.count % RECENT] = now;
   n.count++;
+  for (const watch of watchers) watch(companyId, now);
+}
+
+/**
+ * `watch` is called with every recompute noted in this thread from now on (the ingest thread hands them to the
+ * API's: module state is a thread's own). Returns the call that stops it.
+ */
+export function watchRecomputes(watch: (companyId: string, now: number) => void): () => void {
+  watchers.add(watch);
+  return () => watchers.delete(watch);
 }
 
 /**

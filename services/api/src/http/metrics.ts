@@ -21,6 +21,8 @@ export interface IngestMetricsHooks {
   machineSetAside(): void;
   /** Late observations refused for being older than the raw retention floor (decision 1132). */
   lateRefused(count: number): void;
+  /** The node's ingest thread ended without being stopped and is started again (decision 1226). */
+  threadRestarted(): void;
 }
 
 export interface Metrics {
@@ -119,6 +121,11 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
     help: 'Late observations refused: older than the raw retention floor (TAKT_RAW_RETENTION_DAYS, decision 1132).',
     registers,
   });
+  const threadRestarts = new Counter({
+    name: 'takt_ingest_thread_restarts_total',
+    help: 'Times the ingest thread of this node ended without being stopped (an uncaught error) and was started again (decision 1226).',
+    registers,
+  });
   const autoDispatch = new Counter({
     name: 'takt_auto_dispatch_total',
     help: 'Values of machine data that name a job (auto job dispatch, decision 1107), by outcome: started, unknown (no active job of that name), refused (by the dispatch service).',
@@ -162,6 +169,9 @@ export function createMetrics(options: { db: Kysely<Database>; defaultMetrics?: 
       },
       lateRefused(count) {
         if (count > 0) lateRefused.inc(count);
+      },
+      threadRestarted() {
+        threadRestarts.inc();
       },
     },
   };
