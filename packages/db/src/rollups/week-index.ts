@@ -9,8 +9,8 @@ import {
   weeksAndDays,
 } from './days';
 import { keptWithStamp } from './edge-rows';
-import { loadReasons, slices } from './week-reasons';
-import type { ReasonRow } from './week-reasons';
+import { addReasonsInto, loadReasons, reasonBytes, slices } from './week-reasons';
+import type { MachineReasons } from './week-reasons';
 import { earliestRecomputeSince } from './version';
 import { stampOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
@@ -48,9 +48,9 @@ interface WeekIndex {
    * Each machine's in-shift week rows' downtime by reason, by start: read the first time a call asks for
    * reasons (the OEE waterfall) at this stamp, then kept with the rows (decision 1166).
    */
-  reasons: Promise<Map<string, ReasonRow[]>> | null;
+  reasons: Promise<Map<string, MachineReasons>> | null;
   /** An incremental reload's reasons (the kept ones and the changed machines'), attached once it is installed. */
-  reasonsFrom?: Promise<Map<string, ReasonRow[]>>;
+  reasonsFrom?: Promise<Map<string, MachineReasons>>;
   /**
    * The whole weeks' downtime by reason summed from `reasons`, by weeks, shift selection and machines (decision 1185:
    * the waterfall added ~10,000 reason maps a call for a year of 100 machines); at most REASON_SUMS, oldest first.
@@ -61,8 +61,6 @@ interface WeekIndex {
 
 /** What one indexed row is taken to hold in memory (a 15-element array of numbers and a shared string). */
 const ROW_BYTES = 200;
-/** What one row's reasons are taken to hold (a 3-element array and a map of a few reasons). */
-const REASON_ROW_BYTES = 300;
 /**
  * Cells packed by indexedRollupCells (decision 1185), by their source: the week index (or, without whole weeks, the
  * kept day rows), each good for one stamp, then by weeks, days and machines, with the day rows they were packed with
@@ -85,7 +83,7 @@ interface Handle {
   companies: Map<string, WeekIndex>;
   loading: Map<string, Promise<WeekIndex | null>>;
   /** Reasons being read alongside a load of the rows, by the same key (decision 1166). */
-  reasonsLoading: Map<string, Promise<Map<string, ReasonRow[]>>>;
+  reasonsLoading: Map<string, Promise<Map<string, MachineReasons>>>;
   bytes: number;
   /** Week rows and reason rows read into indexes of this handle (a test's and the bench's measure). */
   read: { rows: number; reasons: number };
@@ -289,7 +287,7 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
     index.reasonsFrom = Promise.all([
       reasons,
       changed.length > 0 ? loadReasons(scope, changed, handles.get(scope.db)?.read) : new Map(),
-    ]).then(([old, fresh]: [Map<string, ReasonRow[]>, Map<string, ReasonRow[]>]) => {
+    ]).then(([old, fresh]: [Map<string, MachineReasons>, Map<string, MachineReasons>]) => {
       const merged = new Map(old);
       for (const id of changed) merged.delete(id);
       for (const [id, rows] of fresh) merged.set(id, rows);
@@ -307,15 +305,15 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
 function reasonsOf(
   scope: CompanyScope,
   index: WeekIndex,
-  read?: Promise<Map<string, ReasonRow[]>>,
-): Promise<Map<string, ReasonRow[]>> {
+  read?: Promise<Map<string, MachineReasons>>,
+): Promise<Map<string, MachineReasons>> {
   if (!index.reasons) {
     index.reasons = (read ?? loadReasons(scope, undefined, handles.get(scope.db)?.read)).then((byMachine) => {
       let n = 0;
-      for (const rows of byMachine.values()) n += rows.length;
-      index.bytes += n * REASON_ROW_BYTES;
+      for (const r of byMachine.values()) n += reasonBytes(r);
+      index.bytes += n;
       const handle = handles.get(scope.db);
-      if (handle?.companies.get(scope.companyId) === index) handle.bytes += n * REASON_ROW_BYTES;
+      if (handle?.companies.get(scope.companyId) === index) handle.bytes += n;
       return byMachine;
     });
     // A failed read is not kept: the next call reads again.
@@ -445,10 +443,10 @@ export async function indexedDowntimeByReason(
   let sums = index.reasonSums.get(k);
   if (!sums) {
     const whole: Record<string, DowntimeMs> = {};
-    const shiftIds = input.shiftIds;
-    for (const id of input.machineIds)
-      for (const [, shiftId, byReason] of slices(reasons.get(id) ?? [], 0, weeks))
-        if (!shiftIds || shiftIds.has(shiftId)) addDowntimeByReasonInto(whole, byReason);
+    for (const id of input.machineIds) {
+      const r = reasons.get(id);
+      if (r) addReasonsInto(whole, r, weeks, input.shiftIds ?? null);
+    }
     // Mutates the index's memo (the same sums for every caller at this index): oldest out first.
     index.reasonSums.set(k, (sums = whole));
     for (const [old] of index.reasonSums) {
