@@ -1,5 +1,5 @@
-import { addDowntimeByReasonInto, packSeriesRows } from '@takt/domain';
-import type { DowntimeMs, RollupSeries, SeriesRow } from '@takt/domain';
+import { addDowntimeByReasonInto } from '@takt/domain';
+import type { DowntimeMs, RollupSeries } from '@takt/domain';
 import type { CompanyScope } from '../scope';
 import {
   addStoredDowntimeByReason,
@@ -9,9 +9,11 @@ import {
   weeksAndDays,
 } from './days';
 import { keptWithStamp } from './edge-rows';
-import { addReasonsInto, loadReasons, reasonBytes, slices } from './week-reasons';
+import { addReasonsInto, loadReasons, reasonBytes } from './week-reasons';
 import type { MachineReasons } from './week-reasons';
 import { earliestRecomputeSince } from './version';
+import { packCells, packWeeks } from './week-rows';
+import type { IndexedRow, MachineWeeks } from './week-rows';
 import { stampOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
 
@@ -33,15 +35,12 @@ export { EDGE_ROWS_MAX_BYTES, indexedRollups, keptWithStamp, useEdgeRows } from 
 // the result is kept only if the index's count, latest and sum of computed_at then equal the stamp's (a delete
 // or a write below the latest elsewhere does not add up): otherwise the whole company is read as before.
 
-/** A week row with its computed_at after the SeriesRow's fields (seriesRows' tuples). */
-type IndexedRow = readonly [...SeriesRow, number];
-
 interface WeekIndex {
   stamp: string;
   /** The stamp's recompute count and totals, which the index's rows add up to (decision 1168). */
   at: Stamp;
-  /** Each machine's week rows by start. */
-  byMachine: Map<string, IndexedRow[]>;
+  /** Each machine's week rows by start, packed (decision 1233). */
+  byMachine: Map<string, MachineWeeks>;
   /** Each machine's rows' totals. */
   totals: Map<string, Totals>;
   /**
@@ -236,7 +235,7 @@ async function readMachines(
       if (r[14] > totals.latest) totals.latest = r[14];
     }
     totals.sum += BigInt(sum);
-    index.byMachine.set(p.machine_id, rows);
+    index.byMachine.set(p.machine_id, packWeeks(rows));
     index.totals.set(p.machine_id, totals);
     index.bytes += rows.length * ROW_BYTES;
     if (read) read.rows += rows.length;
@@ -273,7 +272,7 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
     index.byMachine.delete(id);
     index.totals.delete(id);
   }
-  for (const rows of index.byMachine.values()) index.bytes += rows.length * ROW_BYTES;
+  for (const w of index.byMachine.values()) index.bytes += w.series.length * ROW_BYTES;
   if (changed.length > 0) await readMachines(scope, index, changed);
   const sum: Totals = { n: 0, latest: Number.NEGATIVE_INFINITY, sum: 0n };
   for (const t of index.totals.values()) {
@@ -366,14 +365,10 @@ export async function indexedRollupCells(
   const series = new Map<string, RollupSeries>();
   const computedAt = new Map<string, number>();
   for (const id of input.machineIds) {
-    const list: IndexedRow[] = [...(dayRows.get(id) ?? [])];
-    if (index) for (const r of slices(index.byMachine.get(id) ?? [], 1, weeks)) list.push(r);
-    if (list.length === 0) continue;
-    list.sort((a, b) => a[1] - b[1]);
-    let latest = Number.NEGATIVE_INFINITY;
-    for (const r of list) if (r[14] > latest) latest = r[14];
-    computedAt.set(id, latest);
-    series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
+    const cells = packCells(dayRows.get(id) ?? [], index?.byMachine.get(id), weeks);
+    if (!cells) continue;
+    computedAt.set(id, cells.latest);
+    series.set(id, cells.series);
   }
   // Mutates the source's memo: the oldest out first.
   memo.set(key, { dayRows, series, computedAt });

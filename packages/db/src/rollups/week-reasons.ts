@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 import { numberedPlaceholders } from '../batch-insert';
 import type { Ranges } from './days';
 import type { CompanyScope } from '../scope';
+import { firstAtOrAfterIn } from './week-rows';
 
-// The week index's reads of reasons and its slicing by ranges (week-index.ts, decisions 1157, 1166, 1217).
+// The week index's reads of reasons, packed, and their sums by ranges (week-index.ts, decisions 1157, 1166, 1217, 1232).
 
 /** An in-shift week row's downtime by reason as the database gives it (decision 1166): its start, shift, map. */
 type ReasonRow = readonly [start: number, shiftId: string, byReason: Readonly<Record<string, DowntimeMs>>];
@@ -136,40 +137,4 @@ export async function loadReasons(
     if (read) read.reasons += list.length;
   }
   return byMachine;
-}
-
-/** The first index of `starts` (sorted) at or after `t`. */
-function firstAtOrAfterIn(starts: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (starts[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first index of `rows` (by start, the start at `at`) starting at or after `t`. */
-function firstAtOrAfter(rows: ReadonlyArray<readonly unknown[]>, at: number, t: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((rows[mid]![at] as number) < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The rows of `rows` (by start, the start at `at`) starting in `ranges`. */
-export function* slices<R extends readonly unknown[]>(
-  rows: readonly R[],
-  at: number,
-  ranges: Ranges,
-): Generator<R> {
-  for (const r of ranges) {
-    const end = firstAtOrAfter(rows, at, r.end);
-    for (let i = firstAtOrAfter(rows, at, r.start); i < end; i++) yield rows[i]!;
-  }
 }
