@@ -12,7 +12,7 @@ import { keptWithStamp } from './edge-rows';
 import { addReasonsInto, loadReasons, reasonBytes } from './week-reasons';
 import type { MachineReasons } from './week-reasons';
 import { earliestRecomputeSince } from './version';
-import { packCells, packWeeks } from './week-rows';
+import { packCells, readWeeks } from './week-rows';
 import type { IndexedRow, MachineWeeks } from './week-rows';
 import { stampOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
@@ -216,29 +216,27 @@ async function readMachines(
   index: WeekIndex,
   machineIds: string[] | null,
 ): Promise<void> {
-  const parts = await seriesRows(scope, 'rollup_weeks', machineIds, null);
   const read = handles.get(scope.db)?.read;
-  for (const p of parts) {
-    const rows = JSON.parse(p.rows) as IndexedRow[];
-    rows.sort((a, b) => a[1] - b[1]);
-    const totals: Totals = { n: rows.length, latest: Number.NEGATIVE_INFINITY, sum: 0n };
+  for (const [id, w] of await readWeeks(scope, machineIds)) {
+    const n = w.series.length;
+    const totals: Totals = { n, latest: Number.NEGATIVE_INFINITY, sum: 0n };
     // Summed as numbers while exact (integers below 2^53: a machine's year of week rows is ~2^48), one BigInt
     // per machine instead of one per row (decision 1217).
     let sum = 0;
-    for (const r of rows) {
-      const at = Math.round(r[14]);
+    for (const computedAt of w.computedAt) {
+      const at = Math.round(computedAt);
       if (sum + at > Number.MAX_SAFE_INTEGER) {
         totals.sum += BigInt(sum);
         sum = 0;
       }
       sum += at;
-      if (r[14] > totals.latest) totals.latest = r[14];
+      if (computedAt > totals.latest) totals.latest = computedAt;
     }
     totals.sum += BigInt(sum);
-    index.byMachine.set(p.machine_id, packWeeks(rows));
-    index.totals.set(p.machine_id, totals);
-    index.bytes += rows.length * ROW_BYTES;
-    if (read) read.rows += rows.length;
+    index.byMachine.set(id, w);
+    index.totals.set(id, totals);
+    index.bytes += n * ROW_BYTES;
+    if (read) read.rows += n;
   }
 }
 

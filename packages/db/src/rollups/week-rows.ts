@@ -1,5 +1,9 @@
 import { newSeries, packSeriesRows, SERIES_COLUMNS } from '@takt/domain';
 import type { RollupSeries, SeriesRow } from '@takt/domain';
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import { numberedPlaceholders } from '../batch-insert';
+import type { CompanyScope } from '../scope';
 import type { Ranges } from './days';
 
 // The week index's rows packed (week-index.ts, decision 1233): each machine's week rows kept as a packed series and
@@ -16,11 +20,74 @@ export interface MachineWeeks {
   readonly computedAt: Float64Array;
 }
 
-/** A machine's rows (sorted by start) packed. */
-export function packWeeks(rows: readonly IndexedRow[]): MachineWeeks {
-  const computedAt = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) computedAt[i] = rows[i]![14];
-  return { series: packSeriesRows(rows as unknown as SeriesRow[]), computedAt };
+/** The week rows' columns as the index reads them: seriesRows' tuple, one column at a time. */
+const COLUMNS: ReadonlyArray<RawBuilder<unknown>> = [
+  sql.ref('shift_id'),
+  sql.ref('start_at'),
+  sql.ref('end_at'),
+  sql.ref('duration_ms'),
+  sql.ref('active_ms'),
+  sql`active_ms + setup_ms + inactive_ms + fault_ms + unavailable_ms`,
+  sql.ref('spindle_ms'),
+  sql.ref('in_cut_ms'),
+  sql.ref('planned_downtime_ms'),
+  sql.ref('ideal_ms'),
+  sql`parts + adjustment_count`,
+  sql.ref('rejected'),
+  sql.ref('min_expected_part_time'),
+  sql.ref('standard_run_ms'),
+  sql.ref('computed_at'),
+];
+
+/**
+ * The week rows of `machineIds` (all the company's when null), by machine, packed (decision 1233): one JSON array a
+ * machine holding one array a column (what seriesRows reads as a tuple a row), so the parse makes 15 arrays of
+ * numbers a machine instead of a tuple and its boxed numbers a row; the rows ordered by start as seriesRows' rows
+ * sorted are (a stable sort of the same input order).
+ */
+export async function readWeeks(
+  scope: CompanyScope,
+  machineIds: readonly string[] | null,
+): Promise<Map<string, MachineWeeks>> {
+  const columns = numberedPlaceholders(scope.db)
+    ? sql<string>`json_build_array(${sql.join(COLUMNS.map((c) => sql`json_agg(${c})`))})::text`
+    : sql<string>`json_array(${sql.join(COLUMNS.map((c) => sql`json_group_array(${c})`))})`;
+  let q = scope
+    .selectFrom('rollup_weeks')
+    .select(['machine_id', columns.as('columns')])
+    .groupBy('machine_id');
+  if (machineIds) q = q.where('machine_id', 'in', [...machineIds]);
+  const out = new Map<string, MachineWeeks>();
+  for (const p of await q.execute()) out.set(p.machine_id, packColumns(JSON.parse(p.columns) as Columns));
+  return out;
+}
+
+/** seriesRows' tuple as columns: shift ids, then the numbers (min expected part time null when none). */
+type Columns = [Array<string | null>, ...Array<Array<number | null>>];
+
+/** A machine's columns packed by start (a stable sort: rows of the same start keep their order). */
+function packColumns(cols: Columns): MachineWeeks {
+  const [shifts, start] = cols as [Array<string | null>, number[]];
+  const n = start.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => start[a]! - start[b]! || a - b);
+  const series = newSeries(n);
+  const slots = new Map<string, number>();
+  for (let k = 0; k < n; k++) {
+    const id = shifts[order[k]!]!;
+    let slot = id === null ? -1 : slots.get(id);
+    if (slot === undefined) slots.set(id!, (slot = series.shiftIds.push(id!) - 1));
+    series.shift[k] = slot;
+  }
+  // SERIES_COLUMNS are the tuple's numbers 1–13 (shift first, computed_at last).
+  SERIES_COLUMNS.forEach((c, j) => {
+    const from = cols[j + 1] as Array<number | null>;
+    const to = series[c];
+    for (let k = 0; k < n; k++) to[k] = from[order[k]!] ?? Number.NaN;
+  });
+  const at = cols[14] as number[];
+  const computedAt = new Float64Array(n);
+  for (let k = 0; k < n; k++) computedAt[k] = at[order[k]!]!;
+  return { series, computedAt };
 }
 
 /** The first index of `starts` (sorted) at or after `t`. */
