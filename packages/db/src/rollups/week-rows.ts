@@ -1,9 +1,9 @@
 import { newSeries, packSeriesRows, SERIES_COLUMNS } from '@takt/domain';
 import type { RollupSeries, SeriesRow } from '@takt/domain';
 import { sql } from 'kysely';
-import type { RawBuilder } from 'kysely';
 import { numberedPlaceholders } from '../batch-insert';
 import type { CompanyScope } from '../scope';
+import { SERIES_ROW_COLUMNS } from './days';
 import type { Ranges } from './days';
 
 // The week index's rows packed (week-index.ts, decision 1233): each machine's week rows kept as a packed series and
@@ -20,25 +20,6 @@ export interface MachineWeeks {
   readonly computedAt: Float64Array;
 }
 
-/** The week rows' columns as the index reads them: seriesRows' tuple, one column at a time. */
-const COLUMNS: ReadonlyArray<RawBuilder<unknown>> = [
-  sql.ref('shift_id'),
-  sql.ref('start_at'),
-  sql.ref('end_at'),
-  sql.ref('duration_ms'),
-  sql.ref('active_ms'),
-  sql`active_ms + setup_ms + inactive_ms + fault_ms + unavailable_ms`,
-  sql.ref('spindle_ms'),
-  sql.ref('in_cut_ms'),
-  sql.ref('planned_downtime_ms'),
-  sql.ref('ideal_ms'),
-  sql`parts + adjustment_count`,
-  sql.ref('rejected'),
-  sql.ref('min_expected_part_time'),
-  sql.ref('standard_run_ms'),
-  sql.ref('computed_at'),
-];
-
 /**
  * The week rows of `machineIds` (all the company's when null), by machine, packed (decision 1233): one JSON array a
  * machine holding one array a column (what seriesRows reads as a tuple a row), so the parse makes 15 arrays of
@@ -50,8 +31,8 @@ export async function readWeeks(
   machineIds: readonly string[] | null,
 ): Promise<Map<string, MachineWeeks>> {
   const columns = numberedPlaceholders(scope.db)
-    ? sql<string>`json_build_array(${sql.join(COLUMNS.map((c) => sql`json_agg(${c})`))})::text`
-    : sql<string>`json_array(${sql.join(COLUMNS.map((c) => sql`json_group_array(${c})`))})`;
+    ? sql<string>`json_build_array(${sql.join(SERIES_ROW_COLUMNS.map((c) => sql`json_agg(${c})`))})::text`
+    : sql<string>`json_array(${sql.join(SERIES_ROW_COLUMNS.map((c) => sql`json_group_array(${c})`))})`;
   let q = scope
     .selectFrom('rollup_weeks')
     .select(['machine_id', columns.as('columns')])
@@ -129,43 +110,30 @@ export function packCells(
   for (const r of dayRows) if (r[14] > latest) latest = r[14];
   if (dayRows.length === 0 && spans.length === 1) return { series: viewOf(w!.series, ...spans[0]!), latest };
   if (spans.length === 0) return { series: packSeriesRows(sortedByStart(dayRows)), latest };
-  const days = sortedByStart(dayRows);
+  // The day rows packed, then each piece (day rows before a span, the span) copied column by column, its shifts
+  // renumbered as they come (as packSeriesRows numbers them).
+  const days = packSeriesRows(sortedByStart(dayRows));
   const out = newSeries(n);
   const slots = new Map<string, number>();
-  const slotOf = (id: string | null) => {
-    if (id === null) return -1;
-    let k = slots.get(id);
-    if (k === undefined) slots.set(id, (k = out.shiftIds.push(id) - 1));
-    return k;
+  let at = 0;
+  const copy = (src: RollupSeries, from: number, to: number) => {
+    for (const c of SERIES_COLUMNS) out[c].set(src[c].subarray(from, to), at);
+    for (let i = from; i < to; i++, at++) {
+      const id = src.shift[i]! < 0 ? null : src.shiftIds[src.shift[i]!]!;
+      let slot = id === null ? -1 : slots.get(id);
+      if (slot === undefined) slots.set(id!, (slot = out.shiftIds.push(id!) - 1));
+      out.shift[at] = slot;
+    }
   };
   const s = w!.series;
   let d = 0;
-  let at = 0;
-  const dayRow = (r: SeriesRow) => {
-    out.shift[at] = slotOf(r[0]);
-    out.start[at] = r[1];
-    out.end[at] = r[2];
-    out.duration[at] = r[3];
-    out.active[at] = r[4];
-    out.known[at] = r[5];
-    out.spindle[at] = r[6];
-    out.inCut[at] = r[7];
-    out.plannedDowntime[at] = r[8];
-    out.ideal[at] = r[9];
-    out.total[at] = r[10];
-    out.rejected[at] = r[11];
-    out.minExpected[at] = r[12] ?? Number.NaN;
-    out.standardRun[at] = r[13];
-    at++;
-  };
   for (const [from, to] of spans) {
-    while (d < days.length && days[d]![1] < s.start[from]!) dayRow(days[d++]!);
-    // The span's columns copied whole, its shifts renumbered.
-    for (const c of SERIES_COLUMNS) out[c].set(s[c].subarray(from, to), at);
-    for (let i = from; i < to; i++, at++)
-      out.shift[at] = s.shift[i]! < 0 ? -1 : slotOf(s.shiftIds[s.shift[i]!]!);
+    const before = firstAtOrAfterIn(days.start, s.start[from]!);
+    copy(days, d, before);
+    d = before;
+    copy(s, from, to);
   }
-  while (d < days.length) dayRow(days[d++]!);
+  copy(days, d, days.length);
   return { series: out, latest };
 }
 
