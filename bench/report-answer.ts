@@ -13,7 +13,7 @@
 // Also over the last month, week and day from mid-day or mid-hour; BENCH_SHARED=1 times them with shared answers
 // on, each computed (the cache emptied before every call), as a single manager's call is (decision 1185).
 // The waterfall with the week index cold (emptied before each call) last: with BENCH_OLD against the other
-// checkout's emptied index, BENCH_PROFILE profiles 5 cold calls, BENCH_CALLS matching 'index cold' selects it.
+// checkout's emptied index (and this process's CPU a call), BENCH_PROFILE profiles 5 cold calls, BENCH_CALLS matching 'index cold' selects it.
 // BENCH_KEEP=takt_name: the plant is seeded into a database of that name (a SQLite file in the temporary folder, or a
 // database on the test PostgreSQL server) and kept; the next run with the same name, machines and days reuses it
 // (bench/support/kept-plant.ts). Drop it when done (rm the file, DROP DATABASE).
@@ -195,14 +195,21 @@ try {
       }
     };
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       empty();
-      const a = performance.now();
+      const [a, c] = [performance.now(), process.cpuUsage()];
       coldAnswers.set(on, await all[0]![1](on ? h : oldH));
       times.push(performance.now() - a);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
     }
+    coldCpu.push([on, median(cpu)]);
     return median(times);
   };
+  // This process's CPU a cold call (both APIs run in it; on PostgreSQL the server's is not counted): a measure less
+  // moved by other processes on a shared machine than the wall time.
+  const coldCpu: Array<[boolean, number]> = [];
   if (!ONLY || ONLY.test(COLD)) {
     if (PROFILE) {
       const session = new Session();
@@ -216,9 +223,17 @@ try {
       await writeFile(file, JSON.stringify(profile));
       console.log(`profile of ${COLD}: ${file}`);
     }
+    coldCpu.length = 0;
     const line = await interleaved(cold);
     if (coldAnswers.get(false) !== coldAnswers.get(true)) throw new Error(`${COLD}: the answers differ`);
     console.log(`  ${COLD.padEnd(36)} ${line}   answers equal`);
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < coldCpu.length; i += 2) {
+      const o = coldCpu[i]![0] ? coldCpu[i + 1]![1] : coldCpu[i]![1];
+      const n = coldCpu[i]![0] ? coldCpu[i]![1] : coldCpu[i + 1]![1];
+      pairs.push(`${o.toFixed(0)} → ${n.toFixed(0)} ms (${(n / o).toFixed(2)})`);
+    }
+    console.log(`  ${`${COLD}, CPU`.padEnd(36)} ${pairs.join('   ')}`);
   }
 } finally {
   useReasonIndex(h.t.db, true);

@@ -327,8 +327,8 @@ export function weeksAndDays(
   return { weeks, days };
 }
 
-/** A day or week row's SeriesRow fields and its computed_at, as seriesRows (and the week index, decision 1233) read them. */
-export const SERIES_ROW_COLUMNS = [
+/** A day or week row's SeriesRow fields and its computed_at, as seriesRows reads them. */
+const SERIES_ROW_COLUMNS = [
   sql.ref('shift_id'),
   sql.ref('start_at'),
   sql.ref('end_at'),

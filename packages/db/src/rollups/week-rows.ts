@@ -1,9 +1,7 @@
 import { newSeries, packSeriesRows, SERIES_COLUMNS } from '@takt/domain';
 import type { RollupSeries, SeriesRow } from '@takt/domain';
-import { sql } from 'kysely';
-import { numberedPlaceholders } from '../batch-insert';
 import type { CompanyScope } from '../scope';
-import { SERIES_ROW_COLUMNS } from './days';
+import { seriesRows } from './days';
 import type { Ranges } from './days';
 
 // The week index's rows packed (week-index.ts, decision 1233): each machine's week rows kept as a packed series and
@@ -21,54 +19,24 @@ export interface MachineWeeks {
 }
 
 /**
- * The week rows of `machineIds` (all the company's when null), by machine, packed (decision 1233): one JSON array a
- * machine holding one array a column (what seriesRows reads as a tuple a row), so the parse makes 15 arrays of
- * numbers a machine instead of a tuple and its boxed numbers a row; the rows ordered by start as seriesRows' rows
- * sorted are (a stable sort of the same input order).
+ * The week rows of `machineIds` (all the company's when null), by machine, packed (decision 1233): seriesRows' JSON
+ * array a machine, its tuples sorted by start (a stable sort, as the index always sorted them) and packed at once, so
+ * the tuples die young instead of being kept. (One JSON array a column instead was tried: no faster on SQLite, and on
+ * PostgreSQL a json_agg a column cost the database more than the tuples' parse saved.)
  */
 export async function readWeeks(
   scope: CompanyScope,
   machineIds: readonly string[] | null,
 ): Promise<Map<string, MachineWeeks>> {
-  const columns = numberedPlaceholders(scope.db)
-    ? sql<string>`json_build_array(${sql.join(SERIES_ROW_COLUMNS.map((c) => sql`json_agg(${c})`))})::text`
-    : sql<string>`json_array(${sql.join(SERIES_ROW_COLUMNS.map((c) => sql`json_group_array(${c})`))})`;
-  let q = scope
-    .selectFrom('rollup_weeks')
-    .select(['machine_id', columns.as('columns')])
-    .groupBy('machine_id');
-  if (machineIds) q = q.where('machine_id', 'in', [...machineIds]);
   const out = new Map<string, MachineWeeks>();
-  for (const p of await q.execute()) out.set(p.machine_id, packColumns(JSON.parse(p.columns) as Columns));
-  return out;
-}
-
-/** seriesRows' tuple as columns: shift ids, then the numbers (min expected part time null when none). */
-type Columns = [Array<string | null>, ...Array<Array<number | null>>];
-
-/** A machine's columns packed by start (a stable sort: rows of the same start keep their order). */
-function packColumns(cols: Columns): MachineWeeks {
-  const [shifts, start] = cols as [Array<string | null>, number[]];
-  const n = start.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => start[a]! - start[b]! || a - b);
-  const series = newSeries(n);
-  const slots = new Map<string, number>();
-  for (let k = 0; k < n; k++) {
-    const id = shifts[order[k]!]!;
-    let slot = id === null ? -1 : slots.get(id);
-    if (slot === undefined) slots.set(id!, (slot = series.shiftIds.push(id!) - 1));
-    series.shift[k] = slot;
+  for (const p of await seriesRows(scope, 'rollup_weeks', machineIds, null)) {
+    const rows = JSON.parse(p.rows) as IndexedRow[];
+    rows.sort((a, b) => a[1] - b[1]);
+    const computedAt = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) computedAt[i] = rows[i]![14];
+    out.set(p.machine_id, { series: packSeriesRows(rows as unknown as SeriesRow[]), computedAt });
   }
-  // SERIES_COLUMNS are the tuple's numbers 1–13 (shift first, computed_at last).
-  SERIES_COLUMNS.forEach((c, j) => {
-    const from = cols[j + 1] as Array<number | null>;
-    const to = series[c];
-    for (let k = 0; k < n; k++) to[k] = from[order[k]!] ?? Number.NaN;
-  });
-  const at = cols[14] as number[];
-  const computedAt = new Float64Array(n);
-  for (let k = 0; k < n; k++) computedAt[k] = at[order[k]!]!;
-  return { series, computedAt };
+  return out;
 }
 
 /** The first index of `starts` (sorted) at or after `t`. */
