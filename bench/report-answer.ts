@@ -13,7 +13,10 @@
 // Also over the last month, week and day from mid-day or mid-hour; BENCH_SHARED=1 times them with shared answers
 // on, each computed (the cache emptied before every call), as a single manager's call is (decision 1185).
 // The waterfall with the week index cold (emptied before each call) last: with BENCH_OLD against the other
-// checkout's emptied index, BENCH_PROFILE profiles 5 cold calls, BENCH_CALLS matching 'index cold' selects it.
+// checkout's emptied index (and this process's CPU a call), BENCH_PROFILE profiles 5 cold calls, BENCH_CALLS matching 'index cold' selects it.
+// BENCH_KEEP=takt_name: the plant is seeded into a database of that name (a SQLite file in the temporary folder, or a
+// database on the test PostgreSQL server) and kept; the next run with the same name, machines and days reuses it
+// (bench/support/kept-plant.ts). Drop it when done (rm the file, DROP DATABASE).
 // Not a test: figures only.
 // Run: npx tsx bench/report-answer.ts [machines] [days] [sqlite|postgres] [pairs]
 import { writeFile } from 'node:fs/promises';
@@ -25,8 +28,9 @@ import type { DialectName } from '@takt/db';
 import { PRODUCTION_METRICS } from '@takt/domain';
 import { useIncrementalReload, useReasonIndex, useWeekIndex } from '@takt/db/rollups';
 import { useSharedAnswers } from '../services/api/src/services/report-shared';
-import { apiHarness } from '../services/api/src/testing/app';
+import { apiHarness, apiHarnessOn } from '../services/api/src/testing/app';
 import type { ApiHarness } from '../services/api/src/testing/app';
+import { keptDb, keptYearOfRollups } from './support/kept-plant';
 import { oldApiOn } from './support/old-api';
 import { aYearOfRollups, YEAR_START } from './support/year-of-rollups';
 
@@ -39,19 +43,22 @@ const PROFILE = process.env.BENCH_PROFILE;
 const OLD = process.env.BENCH_OLD;
 const ONLY = process.env.BENCH_CALLS ? new RegExp(process.env.BENCH_CALLS) : null;
 const SHARED = process.env.BENCH_SHARED === '1';
+const KEEP = process.env.BENCH_KEEP;
 const NOW = YEAR_START + (DAYS + 2) * 86_400_000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () => loadavg()[0]!.toFixed(1);
 
-const h = await apiHarness(DIALECT, NOW);
+const h = KEEP ? apiHarnessOn(await keptDb(DIALECT, KEEP), NOW) : await apiHarness(DIALECT, NOW);
 let closeOld = async () => {};
 try {
   const db = h.t.db;
-  const plant = await aYearOfRollups(h, MACHINES, DAYS, NOW);
+  const plant = KEEP
+    ? await keptYearOfRollups(h, MACHINES, DAYS, NOW)
+    : { ...(await aYearOfRollups(h, MACHINES, DAYS, NOW)), reused: false };
   // The test server runs without autovacuum: a production database's statistics and visibility map (an
   // index-only stamp read; without them a bitmap scan of every week row, 27 against 4 ms).
-  if (DIALECT === 'postgres') await sql`vacuum analyze`.execute(db);
+  if (DIALECT === 'postgres' && !plant.reused) await sql`vacuum analyze`.execute(db);
   const { cookie } = plant;
   const [start, end] = [YEAR_START, plant.end];
   const data = [...PRODUCTION_METRICS];
@@ -112,7 +119,7 @@ try {
   useSharedAnswers(db, false); // computed answers only
   oldApi?.useSharedAnswers(false);
   console.log(
-    `${DIALECT}: ${MACHINES} machines × ${DAYS} days (seeded in ${(plant.seedMs / 1000).toFixed(0)} s)`,
+    `${DIALECT}: ${MACHINES} machines × ${DAYS} days (${plant.reused ? `kept in ${KEEP}` : `seeded in ${(plant.seedMs / 1000).toFixed(0)} s`})`,
   );
   if (process.env.BENCH_RELOAD) {
     await firstAfterRecompute(db, () => all[0]![1](h));
@@ -188,14 +195,21 @@ try {
       }
     };
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       empty();
-      const a = performance.now();
+      const [a, c] = [performance.now(), process.cpuUsage()];
       coldAnswers.set(on, await all[0]![1](on ? h : oldH));
       times.push(performance.now() - a);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
     }
+    coldCpu.push([on, median(cpu)]);
     return median(times);
   };
+  // This process's CPU a cold call (both APIs run in it; on PostgreSQL the server's is not counted): a measure less
+  // moved by other processes on a shared machine than the wall time.
+  const coldCpu: Array<[boolean, number]> = [];
   if (!ONLY || ONLY.test(COLD)) {
     if (PROFILE) {
       const session = new Session();
@@ -209,9 +223,17 @@ try {
       await writeFile(file, JSON.stringify(profile));
       console.log(`profile of ${COLD}: ${file}`);
     }
+    coldCpu.length = 0;
     const line = await interleaved(cold);
     if (coldAnswers.get(false) !== coldAnswers.get(true)) throw new Error(`${COLD}: the answers differ`);
     console.log(`  ${COLD.padEnd(36)} ${line}   answers equal`);
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < coldCpu.length; i += 2) {
+      const o = coldCpu[i]![0] ? coldCpu[i + 1]![1] : coldCpu[i]![1];
+      const n = coldCpu[i]![0] ? coldCpu[i]![1] : coldCpu[i + 1]![1];
+      pairs.push(`${o.toFixed(0)} → ${n.toFixed(0)} ms (${(n / o).toFixed(2)})`);
+    }
+    console.log(`  ${`${COLD}, CPU`.padEnd(36)} ${pairs.join('   ')}`);
   }
 } finally {
   useReasonIndex(h.t.db, true);

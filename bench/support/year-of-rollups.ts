@@ -48,6 +48,15 @@ function measures(rnd: () => number, durationMs: number, inShift: boolean): Roll
 }
 
 /**
+ * Where the plant's rows end: whole company days, so day-aligned reports may read the day rows (decision 0804),
+ * the company-day start nearest `days` days after YEAR_START.
+ */
+export function plantEnd(calendar: CompanyCalendar, days: number): number {
+  const guess = YEAR_START + days * 86_400_000;
+  return companyDayRange(calendar, shopDateOf(calendar, epochMs(guess + 7_200_000))).start;
+}
+
+/**
  * Seeds the company and its machines' rollups from YEAR_START to the company-day start nearest `days` days
  * on, computed at `now`. Returns the logged-in manager's cookie, the machine ids, where the rows end, the
  * number of hourly rows and how long seeding took.
@@ -63,9 +72,7 @@ export async function aYearOfRollups(h: ApiHarness, machines: number, days: numb
   ] as const)
     await aShift(db, company, { name, startoffsetminutes, endoffsetminutes, byweekday: [0, 1, 2, 3, 4] });
   const calendar = await loadCalendar(db, company.id);
-  // Whole company days, so day-aligned reports may read the day rows (decision 0804).
-  const guess = YEAR_START + days * 86_400_000;
-  const end = companyDayRange(calendar, shopDateOf(calendar, epochMs(guess + 7_200_000))).start;
+  const end = plantEnd(calendar, days);
   const buckets = rollupBuckets(calendar, { start: YEAR_START as EpochMs, end: end as EpochMs });
   const ids: string[] = [];
   const s0 = performance.now();

@@ -327,6 +327,25 @@ export function weeksAndDays(
   return { weeks, days };
 }
 
+/** A day or week row's SeriesRow fields and its computed_at, as seriesRows reads them. */
+const SERIES_ROW_COLUMNS = [
+  sql.ref('shift_id'),
+  sql.ref('start_at'),
+  sql.ref('end_at'),
+  sql.ref('duration_ms'),
+  sql.ref('active_ms'),
+  sql`active_ms + setup_ms + inactive_ms + fault_ms + unavailable_ms`,
+  sql.ref('spindle_ms'),
+  sql.ref('in_cut_ms'),
+  sql.ref('planned_downtime_ms'),
+  sql.ref('ideal_ms'),
+  sql`parts + adjustment_count`,
+  sql.ref('rejected'),
+  sql.ref('min_expected_part_time'),
+  sql.ref('standard_run_ms'),
+  sql.ref('computed_at'),
+] as const;
+
 /**
  * `table`'s rows of the machines starting in `ranges` (null: all the company's machines, all time), one
  * result row per machine: its latest computed_at and its rows as a JSON array of SeriesRow tuples, each
@@ -342,23 +361,7 @@ export async function seriesRows(
   machineIds: readonly string[] | null,
   ranges: Ranges | null,
 ): Promise<Array<{ machine_id: string; computed_at: number | string; rows: string }>> {
-  const tuple = sql.join([
-    sql.ref('shift_id'),
-    sql.ref('start_at'),
-    sql.ref('end_at'),
-    sql.ref('duration_ms'),
-    sql.ref('active_ms'),
-    sql`active_ms + setup_ms + inactive_ms + fault_ms + unavailable_ms`,
-    sql.ref('spindle_ms'),
-    sql.ref('in_cut_ms'),
-    sql.ref('planned_downtime_ms'),
-    sql.ref('ideal_ms'),
-    sql`parts + adjustment_count`,
-    sql.ref('rejected'),
-    sql.ref('min_expected_part_time'),
-    sql.ref('standard_run_ms'),
-    sql.ref('computed_at'),
-  ]);
+  const tuple = sql.join(SERIES_ROW_COLUMNS);
   const rows = numberedPlaceholders(scope.db)
     ? sql<string>`json_agg(json_build_array(${tuple}))::text`
     : sql<string>`json_group_array(json_array(${tuple}))`;

@@ -1,5 +1,5 @@
-import { addDowntimeByReasonInto, packSeriesRows } from '@takt/domain';
-import type { DowntimeMs, RollupSeries, SeriesRow } from '@takt/domain';
+import { addDowntimeByReasonInto } from '@takt/domain';
+import type { DowntimeMs, RollupSeries } from '@takt/domain';
 import type { CompanyScope } from '../scope';
 import {
   addStoredDowntimeByReason,
@@ -9,9 +9,11 @@ import {
   weeksAndDays,
 } from './days';
 import { keptWithStamp } from './edge-rows';
-import { loadReasons, slices } from './week-reasons';
-import type { ReasonRow } from './week-reasons';
+import { addReasonsInto, loadReasons, reasonBytes } from './week-reasons';
+import type { MachineReasons } from './week-reasons';
 import { earliestRecomputeSince } from './version';
+import { packCells, readWeeks } from './week-rows';
+import type { IndexedRow, MachineWeeks } from './week-rows';
 import { stampOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
 
@@ -33,24 +35,21 @@ export { EDGE_ROWS_MAX_BYTES, indexedRollups, keptWithStamp, useEdgeRows } from 
 // the result is kept only if the index's count, latest and sum of computed_at then equal the stamp's (a delete
 // or a write below the latest elsewhere does not add up): otherwise the whole company is read as before.
 
-/** A week row with its computed_at after the SeriesRow's fields (seriesRows' tuples). */
-type IndexedRow = readonly [...SeriesRow, number];
-
 interface WeekIndex {
   stamp: string;
   /** The stamp's recompute count and totals, which the index's rows add up to (decision 1168). */
   at: Stamp;
-  /** Each machine's week rows by start. */
-  byMachine: Map<string, IndexedRow[]>;
+  /** Each machine's week rows by start, packed (decision 1233). */
+  byMachine: Map<string, MachineWeeks>;
   /** Each machine's rows' totals. */
   totals: Map<string, Totals>;
   /**
    * Each machine's in-shift week rows' downtime by reason, by start: read the first time a call asks for
    * reasons (the OEE waterfall) at this stamp, then kept with the rows (decision 1166).
    */
-  reasons: Promise<Map<string, ReasonRow[]>> | null;
+  reasons: Promise<Map<string, MachineReasons>> | null;
   /** An incremental reload's reasons (the kept ones and the changed machines'), attached once it is installed. */
-  reasonsFrom?: Promise<Map<string, ReasonRow[]>>;
+  reasonsFrom?: Promise<Map<string, MachineReasons>>;
   /**
    * The whole weeks' downtime by reason summed from `reasons`, by weeks, shift selection and machines (decision 1185:
    * the waterfall added ~10,000 reason maps a call for a year of 100 machines); at most REASON_SUMS, oldest first.
@@ -61,8 +60,6 @@ interface WeekIndex {
 
 /** What one indexed row is taken to hold in memory (a 15-element array of numbers and a shared string). */
 const ROW_BYTES = 200;
-/** What one row's reasons are taken to hold (a 3-element array and a map of a few reasons). */
-const REASON_ROW_BYTES = 300;
 /**
  * Cells packed by indexedRollupCells (decision 1185), by their source: the week index (or, without whole weeks, the
  * kept day rows), each good for one stamp, then by weeks, days and machines, with the day rows they were packed with
@@ -85,7 +82,7 @@ interface Handle {
   companies: Map<string, WeekIndex>;
   loading: Map<string, Promise<WeekIndex | null>>;
   /** Reasons being read alongside a load of the rows, by the same key (decision 1166). */
-  reasonsLoading: Map<string, Promise<Map<string, ReasonRow[]>>>;
+  reasonsLoading: Map<string, Promise<Map<string, MachineReasons>>>;
   bytes: number;
   /** Week rows and reason rows read into indexes of this handle (a test's and the bench's measure). */
   read: { rows: number; reasons: number };
@@ -219,29 +216,27 @@ async function readMachines(
   index: WeekIndex,
   machineIds: string[] | null,
 ): Promise<void> {
-  const parts = await seriesRows(scope, 'rollup_weeks', machineIds, null);
   const read = handles.get(scope.db)?.read;
-  for (const p of parts) {
-    const rows = JSON.parse(p.rows) as IndexedRow[];
-    rows.sort((a, b) => a[1] - b[1]);
-    const totals: Totals = { n: rows.length, latest: Number.NEGATIVE_INFINITY, sum: 0n };
+  for (const [id, w] of await readWeeks(scope, machineIds)) {
+    const n = w.series.length;
+    const totals: Totals = { n, latest: Number.NEGATIVE_INFINITY, sum: 0n };
     // Summed as numbers while exact (integers below 2^53: a machine's year of week rows is ~2^48), one BigInt
     // per machine instead of one per row (decision 1217).
     let sum = 0;
-    for (const r of rows) {
-      const at = Math.round(r[14]);
+    for (const computedAt of w.computedAt) {
+      const at = Math.round(computedAt);
       if (sum + at > Number.MAX_SAFE_INTEGER) {
         totals.sum += BigInt(sum);
         sum = 0;
       }
       sum += at;
-      if (r[14] > totals.latest) totals.latest = r[14];
+      if (computedAt > totals.latest) totals.latest = computedAt;
     }
     totals.sum += BigInt(sum);
-    index.byMachine.set(p.machine_id, rows);
-    index.totals.set(p.machine_id, totals);
-    index.bytes += rows.length * ROW_BYTES;
-    if (read) read.rows += rows.length;
+    index.byMachine.set(id, w);
+    index.totals.set(id, totals);
+    index.bytes += n * ROW_BYTES;
+    if (read) read.rows += n;
   }
 }
 
@@ -275,7 +270,7 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
     index.byMachine.delete(id);
     index.totals.delete(id);
   }
-  for (const rows of index.byMachine.values()) index.bytes += rows.length * ROW_BYTES;
+  for (const w of index.byMachine.values()) index.bytes += w.series.length * ROW_BYTES;
   if (changed.length > 0) await readMachines(scope, index, changed);
   const sum: Totals = { n: 0, latest: Number.NEGATIVE_INFINITY, sum: 0n };
   for (const t of index.totals.values()) {
@@ -289,7 +284,7 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
     index.reasonsFrom = Promise.all([
       reasons,
       changed.length > 0 ? loadReasons(scope, changed, handles.get(scope.db)?.read) : new Map(),
-    ]).then(([old, fresh]: [Map<string, ReasonRow[]>, Map<string, ReasonRow[]>]) => {
+    ]).then(([old, fresh]: [Map<string, MachineReasons>, Map<string, MachineReasons>]) => {
       const merged = new Map(old);
       for (const id of changed) merged.delete(id);
       for (const [id, rows] of fresh) merged.set(id, rows);
@@ -307,15 +302,15 @@ async function reloadChanged(scope: CompanyScope, kept: WeekIndex, at: Stamp): P
 function reasonsOf(
   scope: CompanyScope,
   index: WeekIndex,
-  read?: Promise<Map<string, ReasonRow[]>>,
-): Promise<Map<string, ReasonRow[]>> {
+  read?: Promise<Map<string, MachineReasons>>,
+): Promise<Map<string, MachineReasons>> {
   if (!index.reasons) {
     index.reasons = (read ?? loadReasons(scope, undefined, handles.get(scope.db)?.read)).then((byMachine) => {
       let n = 0;
-      for (const rows of byMachine.values()) n += rows.length;
-      index.bytes += n * REASON_ROW_BYTES;
+      for (const r of byMachine.values()) n += reasonBytes(r);
+      index.bytes += n;
       const handle = handles.get(scope.db);
-      if (handle?.companies.get(scope.companyId) === index) handle.bytes += n * REASON_ROW_BYTES;
+      if (handle?.companies.get(scope.companyId) === index) handle.bytes += n;
       return byMachine;
     });
     // A failed read is not kept: the next call reads again.
@@ -368,14 +363,10 @@ export async function indexedRollupCells(
   const series = new Map<string, RollupSeries>();
   const computedAt = new Map<string, number>();
   for (const id of input.machineIds) {
-    const list: IndexedRow[] = [...(dayRows.get(id) ?? [])];
-    if (index) for (const r of slices(index.byMachine.get(id) ?? [], 1, weeks)) list.push(r);
-    if (list.length === 0) continue;
-    list.sort((a, b) => a[1] - b[1]);
-    let latest = Number.NEGATIVE_INFINITY;
-    for (const r of list) if (r[14] > latest) latest = r[14];
-    computedAt.set(id, latest);
-    series.set(id, packSeriesRows(list as unknown as SeriesRow[]));
+    const cells = packCells(dayRows.get(id) ?? [], index?.byMachine.get(id), weeks);
+    if (!cells) continue;
+    computedAt.set(id, cells.latest);
+    series.set(id, cells.series);
   }
   // Mutates the source's memo: the oldest out first.
   memo.set(key, { dayRows, series, computedAt });
@@ -445,10 +436,10 @@ export async function indexedDowntimeByReason(
   let sums = index.reasonSums.get(k);
   if (!sums) {
     const whole: Record<string, DowntimeMs> = {};
-    const shiftIds = input.shiftIds;
-    for (const id of input.machineIds)
-      for (const [, shiftId, byReason] of slices(reasons.get(id) ?? [], 0, weeks))
-        if (!shiftIds || shiftIds.has(shiftId)) addDowntimeByReasonInto(whole, byReason);
+    for (const id of input.machineIds) {
+      const r = reasons.get(id);
+      if (r) addReasonsInto(whole, r, weeks, input.shiftIds ?? null);
+    }
     // Mutates the index's memo (the same sums for every caller at this index): oldest out first.
     index.reasonSums.set(k, (sums = whole));
     for (const [old] of index.reasonSums) {
