@@ -212,6 +212,7 @@ try {
   const coldCpu: Array<[boolean, number]> = [];
   if (!ONLY || ONLY.test(COLD)) {
     if (PROFILE) {
+      await cold(true); // the cold path's code compiled first, as in the timed pairs below
       const session = new Session();
       session.connect();
       await session.post('Profiler.enable');
