@@ -14,7 +14,8 @@ import type { MachineReasons } from './week-reasons';
 import { earliestRecomputeSince } from './version';
 import { packCells, readWeeks } from './week-rows';
 import type { IndexedRow, MachineWeeks } from './week-rows';
-import { packedWeeks, PACKS_POSSIBLE } from './week-packs';
+import { packedWeeks, PACKS_POSSIBLE, storedWeekPacks } from './week-packs';
+import type { PackedWeeks } from './week-packs';
 import { stampOf, totalsOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
 
@@ -89,6 +90,8 @@ interface Handle {
   bytes: number;
   /** Week rows and reason rows read into indexes of this handle, and the rows of them taken from packs. */
   read: { rows: number; reasons: number; packed: number };
+  /** Packs being read alongside a stamp, by company (decision 1235). */
+  packsReading: Map<string, Promise<PackedWeeks>>;
 }
 const handles = new WeakMap<object, Handle>();
 /** Off: every call reads its week rows from the database (bench/oee-reports.ts compares the two). */
@@ -155,11 +158,24 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
         reasonsLoading: new Map(),
         bytes: 0,
         read: { rows: 0, reasons: 0, packed: 0 },
+        packsReading: new Map(),
       }),
     );
+  const company = scope.companyId;
+  // Decision 1235: with no index of the company kept (after a start), its packs are read alongside the stamp (on
+  // PostgreSQL another connection); they are taken only where they add up to it (packedWeeks).
+  let packs: Promise<PackedWeeks> | undefined;
+  if (!handle.companies.has(company) && packsOn(scope.db)) {
+    const h = handle;
+    packs = handle.packsReading.get(company);
+    if (!packs) {
+      packs = storedWeekPacks(scope).finally(() => h.packsReading.delete(company));
+      packs.catch(() => undefined); // awaited by the load below; a failure there reads again
+      handle.packsReading.set(company, packs);
+    }
+  }
   const at = await stampOf(scope);
   const { stamp, n: rows } = at;
-  const company = scope.companyId;
   const kept = handle.companies.get(company);
   if (kept?.stamp === stamp) {
     // Most recently used last.
@@ -174,7 +190,7 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
   let loading = handle.loading.get(key);
   if (!loading) {
     const h = handle;
-    loading = (incremental ? reloadChanged(scope, kept, at) : loadIndex(scope, at))
+    loading = (incremental ? reloadChanged(scope, kept, at) : loadIndex(scope, at, packs))
       .then((index) => {
         const old = h.companies.get(company);
         if (old) {
@@ -217,7 +233,7 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
  * All the company's week rows, by machine and start (read after the stamp: never older than it), and with packs on
  * their reasons too.
  */
-async function loadIndex(scope: CompanyScope, at: Stamp): Promise<WeekIndex> {
+async function loadIndex(scope: CompanyScope, at: Stamp, packs?: Promise<PackedWeeks>): Promise<WeekIndex> {
   const index: WeekIndex = {
     stamp: at.stamp,
     at,
@@ -231,7 +247,12 @@ async function loadIndex(scope: CompanyScope, at: Stamp): Promise<WeekIndex> {
     await readMachines(scope, index, null);
     return index;
   }
-  const packed = await packedWeeks(scope, at, handles.get(scope.db)?.read);
+  const packed = await packedWeeks(
+    scope,
+    at,
+    handles.get(scope.db)?.read,
+    packs?.catch(() => undefined),
+  );
   for (const [id, w] of packed.weeks) {
     index.byMachine.set(id, w);
     index.totals.set(id, packed.totals.get(id)!);

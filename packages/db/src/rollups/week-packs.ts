@@ -215,14 +215,23 @@ export async function storedWeekPacks(scope: CompanyScope): Promise<PackedWeeks>
 /**
  * The company's week rows and reasons from its packs, where they add up (see above): a machine whose pack's count,
  * latest and sum of computed_at are not its rows' has its rows and reasons read instead. `read` counts what was
- * taken: rows and reason rows (as the rows' reads count them), and of those the rows taken from packs.
+ * taken: rows and reason rows (as the rows' reads count them), and of those the rows taken from packs. `stored`: the
+ * packs read already (storedWeekPacks), when they were.
  */
 export async function packedWeeks(
   scope: CompanyScope,
   stamp: Totals,
   read?: { rows: number; reasons: number; packed: number },
+  stored?: Promise<PackedWeeks | undefined>,
 ): Promise<PackedWeeks> {
-  const out = await storedWeekPacks(scope);
+  // Read before or alongside the stamp (week-index.ts) or now: either way taken only where it adds up (below). The
+  // maps copied: a read alongside a stamp may serve two loads (their machines' values are never changed).
+  const got = (await stored) ?? (await storedWeekPacks(scope));
+  const out: PackedWeeks = {
+    weeks: new Map(got.weeks),
+    totals: new Map(got.totals),
+    reasons: new Map(got.reasons),
+  };
   const all: Totals = { n: 0, latest: Number.NEGATIVE_INFINITY, sum: 0n };
   for (const t of out.totals.values()) {
     all.n += t.n;
