@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { epochMs, reportIntervals, SERIES_COLUMNS } from '@takt/domain';
-import type { RollupSeries } from '@takt/domain';
+import { epochMs, reportIntervals } from '@takt/domain';
 import { DIALECTS, weekPacksAndRows } from '@takt/db/testing';
 import type { CompanyScope } from '@takt/db';
 import {
   indexedDowntimeByReason,
   indexedRollupCells,
-  loadCalendar,
   loadRollupCells,
   loadRollupDayDowntimeByReason,
   markRollupsDirty,
@@ -17,7 +15,8 @@ import {
 } from '@takt/db/rollups';
 import { RollupWorker } from '../../../ingest/src/worker/rollup';
 import { anAnnotation, aDowntimeReason } from '../testing/downtime-builders';
-import { anAdjustmentRow, apiPerTest, aReportTenant, machinesWithFacts } from '../testing/report-plant';
+import { anAdjustmentRow, apiPerTest, aReportTenant } from '../testing/report-plant';
+import { aWeekPlant, DAY, NOW, seriesRowsOf, T0 } from '../testing/week-plant';
 
 // Decision 1235 (migration 0073): the week rows' writer stores each machine's week rows and in-shift downtime by
 // reason packed, in its transaction; the week index loads a company from those packs where they add up to its rows'
@@ -25,39 +24,13 @@ import { anAdjustmentRow, apiPerTest, aReportTenant, machinesWithFacts } from '.
 // rows they pack (as the index reads them from rows: readWeeks and loadReasons) after each kind of write of week rows
 // (the first recompute, the rollup worker's after an ingest batch's facts and mark, a recompute of a past week after
 // an edit at the same clock); after a week row written behind the writer's back, and a machine's week rows deleted,
-// a cold index still gives the rows' cells and reasons, reading only those machines' rows.
-
-const DAY = 86_400_000;
-/** Monday 2025-10-06 00:00 CDT; the packs' span boundary 2025-10-20 (205 × 2^33 ms) lies inside the plant. */
-const T0 = Date.UTC(2025, 9, 6, 5);
-const NOW = T0 + 38 * DAY;
-
-/** A series as its rows, each with its shift id (slot numbers are a series' own). */
-const rowsOf = (s: RollupSeries) =>
-  Array.from({ length: s.length }, (_, i) => [
-    s.shift[i]! < 0 ? null : s.shiftIds[s.shift[i]!],
-    ...SERIES_COLUMNS.map((c) => s[c][i]),
-  ]);
+// a cold index still gives the rows' cells and reasons, reading only those machines' rows. The packs' span boundary
+// 2025-10-20 (205 × 2^33 ms) lies inside the plant (from T0, Monday 2025-10-06).
 
 describe.each(DIALECTS)('stored week packs on %s', (dialect) => {
   const api = apiPerTest(dialect, NOW);
 
-  async function plant() {
-    const tenant = await aReportTenant(api.h, [
-      ['Day', 360, 840],
-      ['Night', 1320, 1800],
-    ]);
-    const machines = await machinesWithFacts(api.h, tenant, ['Lathe', 'Mill'], {
-      t0: T0,
-      now: NOW,
-      cuts: 300,
-      cycles: 400,
-      corrections: 20,
-      seed: 11,
-    });
-    const calendar = await loadCalendar(api.h.t.db, tenant.company.id);
-    return { ...tenant, machines, calendar };
-  }
+  const plant = () => aWeekPlant(api.h);
 
   const packsMatchRows = async (scope: CompanyScope) => {
     const { packs, rows } = await weekPacksAndRows(scope);
@@ -155,7 +128,8 @@ describe.each(DIALECTS)('stored week packs on %s', (dialect) => {
       ]);
       expect(indexed.computedAt).toEqual(read.computedAt);
       expect([...indexed.series.keys()].sort()).toEqual([...read.series.keys()].sort());
-      for (const [id, s] of read.series) expect(rowsOf(indexed.series.get(id)!)).toEqual(rowsOf(s));
+      for (const [id, s] of read.series)
+        expect(seriesRowsOf(indexed.series.get(id)!)).toEqual(seriesRowsOf(s));
       for (const shiftIds of [null, new Set(p.shiftIds.slice(0, 1))])
         expect(await indexedDowntimeByReason(p.scope, { ...span, shiftIds })).toEqual(
           await loadRollupDayDowntimeByReason(p.scope, { ...span, shiftIds }),
