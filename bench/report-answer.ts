@@ -14,6 +14,8 @@
 // on, each computed (the cache emptied before every call), as a single manager's call is (decision 1185).
 // The waterfall with the week index cold (emptied before each call) last: with BENCH_OLD against the other
 // checkout's emptied index (and this process's CPU a call), BENCH_PROFILE profiles 5 cold calls, BENCH_CALLS matching 'index cold' selects it.
+// Each pair also gives new / old of this process's CPU a call (median; both APIs run in it, PostgreSQL's server not
+// counted): less moved by other processes on a shared machine than the wall time.
 // BENCH_KEEP=takt_name: the plant is seeded into a database of that name (a SQLite file in the temporary folder, or a
 // database on the test PostgreSQL server) and kept; the next run with the same name, machines and days reuses it
 // (bench/support/kept-plant.ts). Drop it when done (rm the file, DROP DATABASE).
@@ -154,26 +156,29 @@ try {
     fresh();
     const answer = await f(api); // warm (and, on, the index loaded)
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       fresh();
-      const a = performance.now();
+      const [a, c] = [performance.now(), process.cpuUsage()];
       await f(api);
       times.push(performance.now() - a);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
     }
-    return { ms: median(times), answer };
+    return { ms: median(times), cpu: median(cpu), answer };
   };
   for (const [name, f] of calls) {
     const line: string[] = [];
     for (let p = 0; p < PAIRS; p++) {
       // Interleaved: old, new, then new, old.
       const order = p % 2 === 0 ? [false, true] : [true, false];
-      const r = new Map<boolean, { ms: number; answer: string }>();
+      const r = new Map<boolean, { ms: number; cpu: number; answer: string }>();
       const l0 = load();
       for (const on of order) r.set(on, await timeOf(on, f));
       const [o, n] = [r.get(false)!, r.get(true)!];
       if (o.answer !== n.answer) throw new Error(`${name}: the answers differ`);
       line.push(
-        `${o.ms.toFixed(0)} → ${n.ms.toFixed(0)} ms (${(n.ms / o.ms).toFixed(2)}, load ${l0}–${load()})`,
+        `${o.ms.toFixed(0)} → ${n.ms.toFixed(0)} ms (${(n.ms / o.ms).toFixed(2)}, CPU ${(n.cpu / o.cpu).toFixed(2)}, load ${l0}–${load()})`,
       );
     }
     console.log(`  ${name.padEnd(36)} ${line.join('   ')}   answers equal`);
@@ -212,6 +217,7 @@ try {
   const coldCpu: Array<[boolean, number]> = [];
   if (!ONLY || ONLY.test(COLD)) {
     if (PROFILE) {
+      await cold(true); // the cold path's code compiled first, as in the timed pairs below
       const session = new Session();
       session.connect();
       await session.post('Profiler.enable');

@@ -15,7 +15,7 @@ import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
 export const YEAR_START = Date.UTC(2024, 0, 1, 6);
 
 /** Plausible measures of one bucket: in cycle a random share, the rest split over planned setup and reasons. */
-function measures(rnd: () => number, durationMs: number, inShift: boolean): RollupMeasures {
+export function measures(rnd: () => number, durationMs: number, inShift: boolean): RollupMeasures {
   const active = Math.floor(durationMs * rnd());
   const rest = durationMs - active;
   const setup = inShift ? Math.floor(rest * rnd() * 0.3) : 0;

@@ -51,6 +51,17 @@ export interface RollupDaysTable {
 /** Decision 0804: rollup_days summed per machine × company week (ISO) × shift; the same columns. */
 export type RollupWeeksTable = RollupDaysTable;
 
+/**
+ * 0073 (decision 1235): a machine's week rows starting in [span_start, span_start + 2^33 ms) and their in-shift
+ * downtime by reason, packed (rollups/week-packs.ts), written with the week rows.
+ */
+export interface RollupWeekPacksTable {
+  company_id: string;
+  machine_id: string;
+  span_start: number;
+  pack: Buffer;
+}
+
 export interface RollupDirtyTable {
   machine_id: string;
   company_id: string;

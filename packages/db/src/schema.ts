@@ -81,6 +81,7 @@ import type {
   RollupsTable,
   RollupDaysTable,
   RollupWeeksTable,
+  RollupWeekPacksTable,
   RollupDirtyTable,
   SetupDirtyTable,
 } from './schema-rollups';
@@ -141,6 +142,7 @@ export interface Database {
   rollups: RollupsTable;
   rollup_days: RollupDaysTable;
   rollup_weeks: RollupWeeksTable;
+  rollup_week_packs: RollupWeekPacksTable;
   gateways: GatewaysTable;
   ingest_inbox: IngestInboxTable;
   machine_simulations: MachineSimulationsTable;

@@ -10,6 +10,13 @@ import { migrations } from './migrations/index';
 import type { Db, DialectName } from './connect';
 import { migrateToLatest, openDb } from './connect';
 import type { TemplateFacts } from './testing-pool';
+import { SERIES_COLUMNS } from '@takt/domain';
+import type { CompanyScope } from './scope';
+import { storedWeekPacks } from './rollups/week-packs';
+import { loadReasons } from './rollups/week-reasons';
+import type { MachineReasons } from './rollups/week-reasons';
+import { readWeeks } from './rollups/week-rows';
+import type { MachineWeeks } from './rollups/week-rows';
 import { dropAbandonedDatabases, pooledName, readTemplateFacts, resetDatabase } from './testing-pool';
 
 /** Every database test runs on both dialects (STYLE.md "Same suite on every dialect"). */
@@ -274,3 +281,38 @@ export const AWKWARD_TEXT: ReadonlyArray<string | null> = [
   'line\nbreak',
   null,
 ];
+
+/**
+ * A company's stored week packs (decision 1235) and what they should hold, its week rows and reasons as the week
+ * index reads them from rows (readWeeks, loadReasons), each as comparable values by machine: a series' rows with their
+ * shift ids and computed_at, each in-shift row's reasons in order (slot numbers are a pack's own).
+ */
+export async function weekPacksAndRows(scope: CompanyScope): Promise<{ packs: unknown[]; rows: unknown[] }> {
+  const contentOf = (weeks: Map<string, MachineWeeks>, reasons: Map<string, MachineReasons>) =>
+    [...weeks.keys()].sort().map((id) => {
+      const { series: s, computedAt } = weeks.get(id)!;
+      const r = reasons.get(id);
+      return {
+        id,
+        rows: Array.from({ length: s.length }, (_, i) => [
+          s.shift[i]! < 0 ? null : s.shiftIds[s.shift[i]!],
+          ...SERIES_COLUMNS.map((c) => s[c][i]),
+          computedAt[i],
+        ]),
+        reasons: Array.from(r?.start ?? [], (start, i) => [
+          start,
+          r!.shiftIds[r!.shift[i]!],
+          Array.from({ length: r!.from[i + 1]! - r!.from[i]! }, (_, k) => {
+            const e = r!.from[i]! + k;
+            return [r!.reasonKeys[r!.reason[e]!], r!.planned[e], r!.unplanned[e]];
+          }),
+        ]),
+      };
+    });
+  const [packs, weeks, reasons] = await Promise.all([
+    storedWeekPacks(scope),
+    readWeeks(scope, null),
+    loadReasons(scope, undefined, undefined),
+  ]);
+  return { packs: contentOf(packs.weeks, packs.reasons), rows: contentOf(weeks, reasons) };
+}

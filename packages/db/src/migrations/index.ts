@@ -51,6 +51,7 @@ import * as m0068 from './2026-11-30-0068-rollup-downtime-recompute';
 import * as m0070 from './2026-11-30-0070-program-packs';
 import * as m0071 from './2026-11-30-0071-live-generations';
 import * as m0072 from './2026-12-01-0072-live-generation-facts';
+import * as m0073 from './2026-12-01-0073-rollup-week-packs';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -106,4 +107,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-0070-program-packs': m0070,
   '2026-11-30-0071-live-generations': m0071,
   '2026-12-01-0072-live-generation-facts': m0072,
+  '2026-12-01-0073-rollup-week-packs': m0073,
 };

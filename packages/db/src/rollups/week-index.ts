@@ -7,14 +7,16 @@ import {
   loadRollupDayDowntimeByReason,
   seriesRows,
   weeksAndDays,
-} from './days';
+} from './cell-reads';
 import { keptWithStamp } from './edge-rows';
 import { addReasonsInto, loadReasons, reasonBytes } from './week-reasons';
 import type { MachineReasons } from './week-reasons';
 import { earliestRecomputeSince } from './version';
 import { packCells, readWeeks } from './week-rows';
 import type { IndexedRow, MachineWeeks } from './week-rows';
-import { stampOf } from './week-stamp';
+import { packedWeeks, PACKS_POSSIBLE, storedWeekPacks } from './week-packs';
+import type { PackedWeeks } from './week-packs';
+import { stampOf, totalsOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
 
 // The partial days' hourly rows kept under the same stamp (decision 1183), exported with the index.
@@ -34,6 +36,8 @@ export { EDGE_ROWS_MAX_BYTES, indexedRollups, keptWithStamp, useEdgeRows } from 
 // or after the earliest now of this process's recomputes since, a fixed clock) are read again, rows and reasons;
 // the result is kept only if the index's count, latest and sum of computed_at then equal the stamp's (a delete
 // or a write below the latest elsewhere does not add up): otherwise the whole company is read as before.
+// Decision 1235: a whole company's load reads its stored packs (week-packs.ts, migration 0073), rows and reasons at
+// once, and the rows of only the machines whose packs do not add up.
 
 interface WeekIndex {
   stamp: string;
@@ -84,8 +88,10 @@ interface Handle {
   /** Reasons being read alongside a load of the rows, by the same key (decision 1166). */
   reasonsLoading: Map<string, Promise<Map<string, MachineReasons>>>;
   bytes: number;
-  /** Week rows and reason rows read into indexes of this handle (a test's and the bench's measure). */
-  read: { rows: number; reasons: number };
+  /** Week rows and reason rows read into indexes of this handle, and the rows of them taken from packs. */
+  read: { rows: number; reasons: number; packed: number };
+  /** Packs being read alongside a stamp, by company (decision 1235). */
+  packsReading: Map<string, Promise<PackedWeeks>>;
 }
 const handles = new WeakMap<object, Handle>();
 /** Off: every call reads its week rows from the database (bench/oee-reports.ts compares the two). */
@@ -94,6 +100,8 @@ const disabled = new WeakSet<object>();
 const reasonsDisabled = new WeakSet<object>();
 /** Incremental reload off: a moved stamp reads the whole company again (bench/report-answer.ts, decision 1168). */
 const incrementalDisabled = new WeakSet<object>();
+/** Packs off: a whole company's load reads its rows (decision 1235). */
+const packsDisabled = new WeakSet<object>();
 
 /** Turns the week index of a database handle on (default) or off (and empties it). */
 export function useWeekIndex(db: object, on: boolean): void {
@@ -119,10 +127,21 @@ export function useIncrementalReload(db: object, on: boolean): void {
   else incrementalDisabled.add(db);
 }
 
-/** How many week rows and reason rows the week index of a database handle has read so far. */
-export function weekIndexReads(db: object): { rows: number; reasons: number } {
-  return { ...(handles.get(db)?.read ?? { rows: 0, reasons: 0 }) };
+/** Turns the stored packs of a database handle's week index on (default) or off (decision 1235). */
+export function useWeekPacks(db: object, on: boolean): void {
+  if (on) packsDisabled.delete(db);
+  else packsDisabled.add(db);
 }
+
+/**
+ * How many week rows and reason rows the week index of a database handle has read so far (from rows or packs), and
+ * how many of the rows came from packs.
+ */
+export function weekIndexReads(db: object): { rows: number; reasons: number; packed: number } {
+  return { ...(handles.get(db)?.read ?? { rows: 0, reasons: 0, packed: 0 }) };
+}
+
+const packsOn = (db: object) => PACKS_POSSIBLE && !packsDisabled.has(db);
 
 /**
  * The company's week index, current at this call; null when it would not fit the bound. With `reasons`, when
@@ -138,12 +157,25 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
         loading: new Map(),
         reasonsLoading: new Map(),
         bytes: 0,
-        read: { rows: 0, reasons: 0 },
+        read: { rows: 0, reasons: 0, packed: 0 },
+        packsReading: new Map(),
       }),
     );
+  const company = scope.companyId;
+  // Decision 1235: with no index of the company kept (after a start), its packs are read alongside the stamp (on
+  // PostgreSQL another connection); they are taken only where they add up to it (packedWeeks).
+  let packs: Promise<PackedWeeks> | undefined;
+  if (!handle.companies.has(company) && packsOn(scope.db)) {
+    const h = handle;
+    packs = handle.packsReading.get(company);
+    if (!packs) {
+      packs = storedWeekPacks(scope).finally(() => h.packsReading.delete(company));
+      packs.catch(() => undefined); // awaited by the load below; a failure there reads again
+      handle.packsReading.set(company, packs);
+    }
+  }
   const at = await stampOf(scope);
   const { stamp, n: rows } = at;
-  const company = scope.companyId;
   const kept = handle.companies.get(company);
   if (kept?.stamp === stamp) {
     // Most recently used last.
@@ -158,7 +190,7 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
   let loading = handle.loading.get(key);
   if (!loading) {
     const h = handle;
-    loading = (incremental ? reloadChanged(scope, kept, at) : loadIndex(scope, at))
+    loading = (incremental ? reloadChanged(scope, kept, at) : loadIndex(scope, at, packs))
       .then((index) => {
         const old = h.companies.get(company);
         if (old) {
@@ -180,8 +212,10 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
       .finally(() => h.loading.delete(key));
     handle.loading.set(key, loading);
   }
-  // An incremental reload of an index holding reasons reads the changed machines' reasons itself.
-  if (!reasons || (incremental && kept.reasons !== null)) return loading;
+  // An incremental reload of an index holding reasons reads the changed machines' reasons itself; a load from
+  // packs reads them with the rows.
+  if (!reasons || (incremental && kept.reasons !== null) || (!incremental && packsOn(scope.db)))
+    return loading;
   // The rows' load may be another caller's (the cells of the same report, in parallel): join its reasons too.
   let read = handle.reasonsLoading.get(key);
   if (!read) {
@@ -195,8 +229,11 @@ async function weekIndex(scope: CompanyScope, reasons = false): Promise<WeekInde
   return index;
 }
 
-/** All the company's week rows, by machine and start (read after the stamp: never older than it). */
-async function loadIndex(scope: CompanyScope, at: Stamp): Promise<WeekIndex> {
+/**
+ * All the company's week rows, by machine and start (read after the stamp: never older than it), and with packs on
+ * their reasons too.
+ */
+async function loadIndex(scope: CompanyScope, at: Stamp, packs?: Promise<PackedWeeks>): Promise<WeekIndex> {
   const index: WeekIndex = {
     stamp: at.stamp,
     at,
@@ -206,7 +243,23 @@ async function loadIndex(scope: CompanyScope, at: Stamp): Promise<WeekIndex> {
     reasonSums: new Map(),
     bytes: 0,
   };
-  await readMachines(scope, index, null);
+  if (!packsOn(scope.db)) {
+    await readMachines(scope, index, null);
+    return index;
+  }
+  const packed = await packedWeeks(
+    scope,
+    at,
+    handles.get(scope.db)?.read,
+    packs?.catch(() => undefined),
+  );
+  for (const [id, w] of packed.weeks) {
+    index.byMachine.set(id, w);
+    index.totals.set(id, packed.totals.get(id)!);
+    index.bytes += w.series.length * ROW_BYTES;
+  }
+  for (const r of packed.reasons.values()) index.bytes += reasonBytes(r);
+  index.reasons = Promise.resolve(packed.reasons);
   return index;
 }
 
@@ -219,22 +272,8 @@ async function readMachines(
   const read = handles.get(scope.db)?.read;
   for (const [id, w] of await readWeeks(scope, machineIds)) {
     const n = w.series.length;
-    const totals: Totals = { n, latest: Number.NEGATIVE_INFINITY, sum: 0n };
-    // Summed as numbers while exact (integers below 2^53: a machine's year of week rows is ~2^48), one BigInt
-    // per machine instead of one per row (decision 1217).
-    let sum = 0;
-    for (const computedAt of w.computedAt) {
-      const at = Math.round(computedAt);
-      if (sum + at > Number.MAX_SAFE_INTEGER) {
-        totals.sum += BigInt(sum);
-        sum = 0;
-      }
-      sum += at;
-      if (computedAt > totals.latest) totals.latest = computedAt;
-    }
-    totals.sum += BigInt(sum);
     index.byMachine.set(id, w);
-    index.totals.set(id, totals);
+    index.totals.set(id, totalsOf(w.computedAt));
     index.bytes += n * ROW_BYTES;
     if (read) read.rows += n;
   }

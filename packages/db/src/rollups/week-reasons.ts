@@ -1,7 +1,7 @@
 import type { DowntimeMs } from '@takt/domain';
 import { sql } from 'kysely';
 import { numberedPlaceholders } from '../batch-insert';
-import type { Ranges } from './days';
+import type { Ranges } from './cell-reads';
 import type { CompanyScope } from '../scope';
 import { firstAtOrAfterIn } from './week-rows';
 
@@ -110,14 +110,15 @@ export function addReasonsInto(
 }
 
 /**
- * The company's (or those machines') in-shift week rows' downtime by reason, by machine, packed (decision 1232):
- * one JSON array per machine built by the database (decision 1217), as seriesRows reads the rows, instead of a
- * driver row and a parse per week row (~10,000 for a year of 100 machines).
+ * The company's (or those machines', starting in `ranges` when given) in-shift week rows' downtime by reason, by
+ * machine, packed (decision 1232): one JSON array per machine built by the database (decision 1217), as seriesRows
+ * reads the rows, instead of a driver row and a parse per week row (~10,000 for a year of 100 machines).
  */
 export async function loadReasons(
   scope: CompanyScope,
   machineIds: string[] | undefined,
   read: { reasons: number } | undefined,
+  ranges?: Ranges,
 ): Promise<Map<string, MachineReasons>> {
   const rows = numberedPlaceholders(scope.db)
     ? sql<string>`json_agg(json_build_array(start_at, shift_id, reasons::json -> 'downtimeByReason'))::text`
@@ -128,6 +129,10 @@ export async function loadReasons(
     .where('shift_id', 'is not', null)
     .groupBy('machine_id');
   if (machineIds) q = q.where('machine_id', 'in', machineIds);
+  if (ranges)
+    q = q.where((eb) =>
+      eb.or(ranges.map((r) => eb.and([eb('start_at', '>=', r.start), eb('start_at', '<', r.end)]))),
+    );
   const parts = await q.execute();
   const byMachine = new Map<string, MachineReasons>();
   for (const p of parts) {

@@ -1,8 +1,8 @@
 import { newSeries, packSeriesRows, SERIES_COLUMNS } from '@takt/domain';
 import type { RollupSeries, SeriesRow } from '@takt/domain';
 import type { CompanyScope } from '../scope';
-import { seriesRows } from './days';
-import type { Ranges } from './days';
+import { seriesRows } from './cell-reads';
+import type { Ranges } from './cell-reads';
 
 // The week index's rows packed (week-index.ts, decision 1233): each machine's week rows kept as a packed series and
 // their computed_at, instead of a JSON tuple a row (a year of 100 machines: ~16,000 arrays and their boxed numbers,
@@ -19,7 +19,7 @@ export interface MachineWeeks {
 }
 
 /**
- * The week rows of `machineIds` (all the company's when null), by machine, packed (decision 1233): seriesRows' JSON
+ * The week rows of `machineIds` (all the company's when null; starting in `ranges` when given), by machine, packed (decision 1233): seriesRows' JSON
  * array a machine, its tuples sorted by start (a stable sort, as the index always sorted them) and packed at once, so
  * the tuples die young instead of being kept. (One JSON array a column instead was tried: no faster on SQLite, and on
  * PostgreSQL a json_agg a column cost the database more than the tuples' parse saved.)
@@ -27,9 +27,10 @@ export interface MachineWeeks {
 export async function readWeeks(
   scope: CompanyScope,
   machineIds: readonly string[] | null,
+  ranges: Ranges | null = null,
 ): Promise<Map<string, MachineWeeks>> {
   const out = new Map<string, MachineWeeks>();
-  for (const p of await seriesRows(scope, 'rollup_weeks', machineIds, null)) {
+  for (const p of await seriesRows(scope, 'rollup_weeks', machineIds, ranges)) {
     const rows = JSON.parse(p.rows) as IndexedRow[];
     rows.sort((a, b) => a[1] - b[1]);
     const computedAt = new Float64Array(rows.length);

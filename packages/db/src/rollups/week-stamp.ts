@@ -14,6 +14,30 @@ export interface Totals {
   sum: bigint;
 }
 
+/** Whether two totals are the same. */
+export const sameTotals = (a: Totals, b: Totals): boolean =>
+  a.n === b.n && a.sum === b.sum && a.latest === b.latest;
+
+/**
+ * The totals of some rows' computed_at: summed as numbers while exact (integers below 2^53: a machine's year of week
+ * rows is ~2^48), one BigInt per machine instead of one per row (decision 1217).
+ */
+export function totalsOf(computedAt: Float64Array): Totals {
+  const totals: Totals = { n: computedAt.length, latest: Number.NEGATIVE_INFINITY, sum: 0n };
+  let sum = 0;
+  for (const c of computedAt) {
+    const at = Math.round(c);
+    if (sum + at > Number.MAX_SAFE_INTEGER) {
+      totals.sum += BigInt(sum);
+      sum = 0;
+    }
+    sum += at;
+    if (c > totals.latest) totals.latest = c;
+  }
+  totals.sum += BigInt(sum);
+  return totals;
+}
+
 /** A stamp of the company's week rows (see stampOf). */
 export interface Stamp extends Totals {
   stamp: string;

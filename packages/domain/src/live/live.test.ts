@@ -318,7 +318,7 @@ describe('live-operations rules', () => {
     expect(formatPercent(1.5, 'oeeTable')).toBe('150.0'); // never clamped
   });
 
-  it('formats as toFixed of the value rounded half away from zero (decision 1216: digits written directly)', () => {
+  it('formats as toFixed of the value rounded half away from zero (decisions 1216, 1236: digits written directly, kept)', () => {
     const toFixed = (x: number, d: number) => {
       const r = (Math.sign(x) * Math.round(Math.abs(x) * 10 ** d + 1e-9)) / 10 ** d;
       return (Object.is(r, -0) ? 0 : r).toFixed(d);
@@ -333,7 +333,9 @@ describe('live-operations rules', () => {
       values.push((rnd() - 0.3) * 10 ** Math.floor(rnd() * 12), Math.round(rnd() * 2000) / 20);
     const got: string[] = [];
     const want: string[] = [];
-    for (const x of values) {
+    // Twice, and each magnitude with both signs: the second time the digits of small values are the kept ones
+    // (decision 1236).
+    for (const x of [...values, ...values.map((v) => -v), ...values]) {
       got.push(formatParts(x), formatInCycleHours(x * HOUR_MS), formatDowntimeMinutes(x * MINUTE_MS));
       want.push(toFixed(x, 0), toFixed((x * HOUR_MS) / HOUR_MS, 1), toFixed((x * MINUTE_MS) / MINUTE_MS, 2));
       got.push(formatPercent(x, 'oeeTable'));

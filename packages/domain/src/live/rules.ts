@@ -230,11 +230,27 @@ const fixed = (x: number, decimals: number) => {
   // is n's nearest decimal of that many places below 1e15 (decision 1216: a report CSV formats ~60,000 cells,
   // and toFixed was most of it). -0 writes as 0.
   const sign = x < 0 && n > 0 ? '-' : '';
-  if (decimals === 0) return sign + String(n);
+  // Decision 1236: the digits of small n written once per process (a report's percents and hours are a few thousand
+  // distinct values over its ~60,000 cells), then shared.
+  const kept = n < DIGITS_KEPT ? digitsKept[decimals] : undefined;
+  const digits = kept?.[n] ?? digitsOf(n, decimals, f);
+  if (kept) kept[n] = digits;
+  return sign === '' ? digits : sign + digits;
+};
+
+/** The digits of the integer n with the point `decimals` from the right (see fixed). */
+const digitsOf = (n: number, decimals: number, f: number): string => {
+  if (decimals === 0) return String(n);
   const whole = Math.floor(n / f);
   const frac = String(n - whole * f);
-  return `${sign}${whole}.${frac.length < decimals ? '0'.repeat(decimals - frac.length) + frac : frac}`;
+  return `${whole}.${frac.length < decimals ? '0'.repeat(decimals - frac.length) + frac : frac}`;
 };
+
+/** fixed's digits of n below this, kept per decimals 0–3 once written (at most 4 × 10,000 short strings). */
+const DIGITS_KEPT = 10_000;
+const digitsKept: Array<Array<string | undefined>> = SCALE.map(() =>
+  new Array<string | undefined>(DIGITS_KEPT).fill(undefined),
+);
 
 export const formatParts = (n: number): string => fixed(n, 0);
 export const formatDowntimeMinutes = (ms: number): string => fixed(ms / MINUTE_MS, 2);

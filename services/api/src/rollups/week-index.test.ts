@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { companyDayRange, epochMs, reportIntervals, SERIES_COLUMNS, shopDateOf } from '@takt/domain';
-import type { CompanyCalendar, RollupSeries } from '@takt/domain';
+import { companyDayRange, epochMs, reportIntervals, shopDateOf } from '@takt/domain';
+import type { CompanyCalendar } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import type { CompanyScope } from '@takt/db';
 import {
   indexedDowntimeByReason,
   indexedRollupCells,
-  loadCalendar,
   loadRollupCells,
   loadRollupDayDowntimeByReason,
   useWeekIndex,
@@ -19,8 +18,8 @@ import {
   apiPerTest,
   aReportTenant,
   generatedFacts,
-  machinesWithFacts,
 } from '../testing/report-plant';
+import { aWeekPlant, DAY, NOW, seriesRowsOf, T0 } from '../testing/week-plant';
 
 // Decision 1157: a report's whole weeks sliced from the company's week index give the same packed series and
 // computed-at as reading the week and day rows (loadRollupCells), over random day-aligned ranges by day, week
@@ -31,11 +30,6 @@ import {
 // others merged with the partial weeks' day rows: the same rows in the same order (fixed ranges of each kind).
 // Decision 1168: a moved stamp reads again only the machines whose week rows changed, with the same cells and
 // reasons as a full reload, and reads the whole company after a delete or a write below the latest computed_at.
-
-const DAY = 86_400_000;
-/** Monday 2025-10-06 00:00 CDT: five company weeks and a few days, across the end of DST. */
-const T0 = Date.UTC(2025, 9, 6, 5);
-const NOW = T0 + 38 * DAY;
 
 /** A small deterministic generator (the same ranges every run). */
 function lcg(seed: number) {
@@ -49,33 +43,7 @@ function lcg(seed: number) {
 describe.each(DIALECTS)('week index on %s', (dialect) => {
   const api = apiPerTest(dialect, NOW);
 
-  async function plant() {
-    const tenant = await aReportTenant(api.h, [
-      ['Day', 360, 840],
-      ['Night', 1320, 1800],
-    ]);
-    const machines = await machinesWithFacts(api.h, tenant, ['Lathe', 'Mill'], {
-      t0: T0,
-      now: NOW,
-      cuts: 300,
-      cycles: 400,
-      corrections: 20,
-      seed: 11,
-    });
-    const calendar = await loadCalendar(api.h.t.db, tenant.company.id);
-    return { ...tenant, machines, calendar };
-  }
-
-  /**
-   * A series as its rows, each with its shift id (the shift column numbers a series' own shifts; decision 1233's
-   * cells of whole weeks are views of the index's columns, numbered as the index's series).
-   */
-  const rowsOf = (s: RollupSeries | undefined) =>
-    s &&
-    Array.from({ length: s.length }, (_, i) => [
-      s.shift[i]! < 0 ? null : s.shiftIds[s.shift[i]!],
-      ...SERIES_COLUMNS.map((c) => s[c][i]),
-    ]);
+  const plant = () => aWeekPlant(api.h);
 
   /**
    * Both reads of the same cells agree, over `n` random ranges of company days, after fixed ones: whole weeks only
@@ -117,7 +85,8 @@ describe.each(DIALECTS)('week index on %s', (dialect) => {
       ]);
       expect(indexed.computedAt).toEqual(read.computedAt);
       expect([...indexed.series.keys()].sort()).toEqual([...read.series.keys()].sort());
-      for (const [id, s] of read.series) expect(rowsOf(indexed.series.get(id))).toEqual(rowsOf(s));
+      for (const [id, s] of read.series)
+        expect(seriesRowsOf(indexed.series.get(id))).toEqual(seriesRowsOf(s));
     }
   }
 

@@ -308,7 +308,12 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
   const items: ProductionItem[] = cells.map((c) => {
     // A shift cell is shift time only: OOE and TEEP are null there as with the filter (METRICS.md §3).
     const shiftIds = c.shiftIds ?? shiftFilter;
-    const t = data.sum(c.machineIds ?? selectedIds, c.range ?? range, shiftIds);
+    // One machine's cell is its memoized totals as they are (decision 1236, as oeeByMachine's: the same numbers
+    // without a copy a cell; figuresInto only reads them).
+    const t =
+      c.machineIds?.size === 1
+        ? data.totals(c.machineIds.values().next().value!, c.range ?? range, shiftIds)
+        : data.sum(c.machineIds ?? selectedIds, c.range ?? range, shiftIds);
     const item: Record<string, string | number> = {};
     for (const [k, v] of c.keys) item[k] = v;
     return figuresInto(item, t, q.data, shiftIds !== null);
