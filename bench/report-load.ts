@@ -11,7 +11,9 @@
 // its stored figures as on a plant. With INGEST > 0, that many machines of another company send one SHDR line a
 // second each to loopback adapters that the ingest worker (with its rollup worker) reads in the
 // same process as the API, as a single node runs (the plant's load alongside; the report company's figures stay
-// put).
+// put). The plant is seeded on the test harness's handle; the API is then served, and the ingest started, on the
+// database handles main.ts opens (bench/support/node-api.ts: on SQLite the node's WAL checkpointer thread and
+// connection options, decisions 1229 and 1230; on PostgreSQL the node's API pool of 10 and its DATABASE_URL).
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
 // the same run, and whether the p99 under load met the 500 ms aim; the answers kept after the shared part and their
 // size (with NODE_OPTIONS=--expose-gc, the heap they hold). Not a test: figures only.
@@ -19,8 +21,8 @@
 // of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
 // BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
-// CLIENTS-client part (the client process is not profiled). BENCH_WAL=sqlite|worker|off (SQLite): who checkpoints the
-// WAL (bench/support/wal-mode.ts; decision 1229), printed with the loop's lines.
+// CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
+// the loop's lines.
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
@@ -45,7 +47,8 @@ import { ingestPlant } from './support/live-ingest';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
 import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
-import { benchWal } from './support/wal-mode';
+import { nodeApi } from './support/node-api';
+import { passLines } from './support/wal-mode';
 import type { Req } from './support/report-mix';
 
 type Lat = Array<{ report: string; ms: number; status: number }>;
@@ -128,18 +131,21 @@ async function main() {
   const PER_CLIENT = Number(process.argv[6] ?? 1e9);
   /** Machines of another company ingesting one line a second each while the reports run. */
   const INGEST = Number(process.argv[7] ?? 0);
-  /** BENCH_PROFILE=dir: a CPU profile of this process (API + ingest) during each part with CLIENTS clients. */
-  const PROFILE = process.env.BENCH_PROFILE;
   // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial; the last
   // 40-odd days' rows recomputed from their state intervals (a change every 20 minutes on average).
-  const h = await apiHarness(DIALECT, 0);
+  /** BENCH_PROFILE=dir: a CPU profile of this process (API + ingest) during each part with CLIENTS clients. */
+  const PROFILE = process.env.BENCH_PROFILE;
+  const seed = await apiHarness(DIALECT, 0);
   const { plant, now, reqs, statesFrom, counts, factsMs, recomputeMs } = await aReportPlant(
-    h,
+    seed,
     MACHINES,
     DAYS,
   );
-  // As the node runs from here on (the seed above ran with SQLite's own checkpoints in every mode).
-  const wal = DIALECT === 'sqlite' ? await benchWal(h.t.db, h.t.url) : null;
+  // As the node runs from here on: its handles (the seed above ran on the test harness's).
+  const node = nodeApi(seed, now);
+  const h = node.api;
+  const checkpointer = node.databases.checkpointer;
+  const wal = checkpointer ? { lines: passLines(checkpointer, h.t.url) } : null;
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(reqs));
 
@@ -172,13 +178,13 @@ async function main() {
       : process.env.BENCH_INGEST_THREAD === 'both'
         ? Array.from({ length: 2 * Number(process.env.BENCH_PAIRS ?? 2) }, (_, i) => i % 2 === 1)
         : [process.env.BENCH_INGEST_THREAD !== '0'];
-  const plantIngest = INGEST > 0 ? await ingestPlant(h.t, INGEST) : null;
+  const plantIngest = INGEST > 0 ? await ingestPlant(node, INGEST) : null;
   const rounds: Array<{ thread: boolean | null; runs: Run[]; load: string }> = [];
   try {
     const cookie = await h.login(plant.user.email, plant.user.password);
     let kept = { answers: 0, size: 0 };
     for (const thread of arrangements) {
-      const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(h.t.url, thread) : null;
+      const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(thread) : null;
       try {
         // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.
         if (rounds.length > 0 && stopIngest) await new Promise((r) => setTimeout(r, WARM_MS));
@@ -302,9 +308,9 @@ async function main() {
     );
   } finally {
     plantIngest?.stop();
-    await wal?.stop();
     server.close();
     await h.close();
+    await seed.close();
   }
 }
 
