@@ -51,7 +51,9 @@ import { nodeApi } from './support/node-api';
 import { passLines } from './support/wal-mode';
 import type { Req } from './support/report-mix';
 
-type Lat = Array<{ report: string; ms: number; status: number }>;
+/** A call's report and range, when it started after the part's start (ms) and how long it took. */
+type Call = { report: string; label: string; at: number; ms: number; status: number };
+type Lat = Call[];
 type Run = { shared: boolean; base: Lat; load: Lat; pool: string[] };
 
 /** A later round's wait after its ingest started: the restarted ingest takes its machines over first. */
@@ -71,7 +73,8 @@ const pct = (xs: readonly number[], p: number) => {
  */
 async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
   const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
-  const out: Array<{ report: string; ms: number; status: number }> = [];
+  const out: Call[] = [];
+  const start = performance.now();
   // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
   // the tail under ingest was that long (decision 1192).
   const agent = new http.Agent({ keepAlive: true });
@@ -91,7 +94,7 @@ async function client(url: string, cookie: string, clients: number, file: string
       req.on('error', reject);
       req.end(body);
     });
-    out.push({ report: r.report, ms: performance.now() - t0, status });
+    out.push({ report: r.report, label: r.label, at: t0 - start, ms: performance.now() - t0, status });
   };
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -105,7 +108,7 @@ async function client(url: string, cookie: string, clients: number, file: string
 
 /** Runs the client process and collects its latencies. */
 function runClients(url: string, cookie: string, clients: number, file: string, perClient = 1e9) {
-  return new Promise<Array<{ report: string; ms: number; status: number }>>((resolve, reject) => {
+  return new Promise<Call[]>((resolve, reject) => {
     const self = fileURLToPath(import.meta.url);
     const p = spawn(
       process.execPath,
@@ -152,8 +155,17 @@ async function main() {
   // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
   if (DIALECT === 'postgres') watchPools();
   else watchSqlite();
+  // Each call's time in the server (its handler, from the request to the response's headers), by when it arrived.
+  let served: Array<{ at: number; ms: number }> = [];
   const server = serve({
-    fetch: (req: Request, env: unknown) => asApi(() => h.app.fetch(req, env)),
+    fetch: async (req: Request, env: unknown) => {
+      const at = performance.now();
+      try {
+        return await asApi(() => h.app.fetch(req, env));
+      } finally {
+        served.push({ at, ms: performance.now() - at });
+      }
+    },
     port: 0,
     hostname: '127.0.0.1',
   });
@@ -199,6 +211,7 @@ async function main() {
           useSharedAnswers(h.t.db, shared);
           resetTallies();
           resetSqlite();
+          served = [];
           wal?.lines(); // the passes of this part only
           const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
           const session = PROFILE ? new Session() : null;
@@ -222,6 +235,11 @@ async function main() {
           if (DIALECT === 'sqlite')
             pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
           if (shared) kept = sharedAnswersKept(h.t.db);
+          // The server's own time for the first calls (all sent at once) and for the rest.
+          const inServer = [served.slice(0, CLIENTS), served.slice(CLIENTS)].map((xs) => xs.map((x) => x.ms));
+          pool.unshift(
+            `  in the server: the first ${CLIENTS} calls p50 ${pct(inServer[0]!, 50).toFixed(0)} ms, max ${pct(inServer[0]!, 100).toFixed(0)} ms; the other ${inServer[1]!.length} p50 ${pct(inServer[1]!, 50).toFixed(0)} ms, p99 ${pct(inServer[1]!, 99).toFixed(0)} ms, max ${pct(inServer[1]!, 100).toFixed(0)} ms`,
+          );
           const failed = [...base, ...load].filter((x) => x.status !== 200);
           if (failed.length > 0)
             throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
@@ -270,6 +288,19 @@ async function main() {
         );
         console.log(
           `    p99 under load ${pct(all, 99) < 500 ? 'met' : 'MISSED'} 500 ms (${pct(all, 99).toFixed(0)} ms)`,
+        );
+        // The slowest calls, with when each started in the part: a wave that started together, or one stall.
+        const slowest = [...loaded].sort((a, b) => b.ms - a.ms).slice(0, 4);
+        // The first call of each client (all sent at once) against the rest.
+        const byStart = [...loaded].sort((a, b) => a.at - b.at);
+        const [first, rest] = [byStart.slice(0, CLIENTS), byStart.slice(CLIENTS)].map((xs) =>
+          xs.map((x) => x.ms),
+        );
+        console.log(
+          `    the first ${CLIENTS} calls p50 ${pct(first!, 50).toFixed(0)} ms, max ${pct(first!, 100).toFixed(0)} ms; the other ${rest!.length} p50 ${pct(rest!, 50).toFixed(0)} ms, p99 ${pct(rest!, 99).toFixed(0)} ms`,
+        );
+        console.log(
+          `    slowest: ${slowest.map((x) => `${x.report} ${x.label} ${x.ms.toFixed(0)} ms from ${(x.at / 1000).toFixed(1)} s`).join('; ')}`,
         );
         for (const line of pool) console.log(`  ${line}`);
       }
