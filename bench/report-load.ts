@@ -29,7 +29,7 @@
 import { spawn } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import http from 'node:http';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -342,6 +342,7 @@ async function main() {
     server.close();
     await h.close();
     await seed.close();
+    rmSync(file, { force: true });
   }
 }
 
