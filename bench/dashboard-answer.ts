@@ -33,6 +33,7 @@ import { apiHarness } from '../services/api/src/testing/app';
 import { aPlant, NOW } from './support/dashboard-plant';
 import { liveRounds } from './support/dashboard-live';
 import { liveIngest } from './support/live-ingest';
+import { nodeApi } from './support/node-api';
 import { liveIngestProcess } from './support/ingest-process';
 import { ingestRounds } from './support/ingest-rounds';
 import { dashboard, dashboardTiles } from '../services/api/src/services/dashboard';
@@ -104,17 +105,21 @@ async function timed(f: () => Promise<unknown>, n = CALLS): Promise<number[]> {
 }
 
 async function bench(dialect: DialectName, machines: number) {
-  const h = await apiHarness(dialect, NOW, { dashboardAnswers: null });
+  const seed = await apiHarness(dialect, NOW, { dashboardAnswers: null });
   let stopIngest: (() => Promise<unknown>) | null = null;
+  let node: ReturnType<typeof nodeApi> | null = null;
   try {
     const t0 = performance.now();
-    const { scope, cookie } = await aPlant(h, machines);
+    const { scope, cookie } = await aPlant(seed, machines);
     const seedMs = performance.now() - t0;
+    // Served, and its ingest started, on the database handles a node opens (bench/support/node-api.ts).
+    node = nodeApi(seed, NOW, { dashboardAnswers: null });
+    const h = node.api;
     if (INGEST > 0 && INGEST_PROCESS !== 'both')
       stopIngest =
         INGEST_PROCESS === '1'
           ? await liveIngestProcess(h.t.url, INGEST)
-          : await liveIngest(h.t, h.t.url, INGEST);
+          : await liveIngest(node, INGEST);
     const get = async (path: string) => {
       const res = await h.get(path, cookie);
       const text = await res.text();
@@ -288,7 +293,11 @@ async function bench(dialect: DialectName, machines: number) {
       }
     }
     if (INGEST > 0 && INGEST_PROCESS === 'both') {
-      const rounds = await ingestRounds(h, get, { count: INGEST, pairs: INGEST_PAIRS, calls: CALLS });
+      const rounds = await ingestRounds(node, h.t.url, get, {
+        count: INGEST,
+        pairs: INGEST_PAIRS,
+        calls: CALLS,
+      });
       console.log(
         `  ${INGEST} machines of another company ingesting, in this process (a single node) and in another (an API-only node), ${CALLS} answers a round, ABBA:`,
       );
@@ -338,7 +347,8 @@ async function bench(dialect: DialectName, machines: number) {
     }
   } finally {
     if (stopIngest) await stopIngest();
-    await h.close();
+    await node?.api.close();
+    await seed.close();
   }
 }
 

@@ -11,7 +11,9 @@
 // its stored figures as on a plant. With INGEST > 0, that many machines of another company send one SHDR line a
 // second each to loopback adapters that the ingest worker (with its rollup worker) reads in the
 // same process as the API, as a single node runs (the plant's load alongside; the report company's figures stay
-// put).
+// put). The plant is seeded on the test harness's handle; the API is then served, and the ingest started, on the
+// database handles main.ts opens (bench/support/node-api.ts: on SQLite the node's WAL checkpointer thread and
+// connection options, decisions 1229 and 1230; on PostgreSQL the node's API pool of 10 and its DATABASE_URL).
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
 // the same run, and whether the p99 under load met the 500 ms aim; the answers kept after the shared part and their
 // size (with NODE_OPTIONS=--expose-gc, the heap they hold). Not a test: figures only.
@@ -19,15 +21,15 @@
 // of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
 // BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
-// CLIENTS-client part (the client process is not profiled). BENCH_WAL=sqlite|worker|off (SQLite): who checkpoints the
-// WAL (bench/support/wal-mode.ts; decision 1229), printed with the loop's lines.
+// CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
+// the loop's lines.
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
 import { spawn } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import http from 'node:http';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,10 +47,13 @@ import { ingestPlant } from './support/live-ingest';
 import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
 import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
-import { benchWal } from './support/wal-mode';
+import { nodeApi } from './support/node-api';
+import { passLines } from './support/wal-mode';
 import type { Req } from './support/report-mix';
 
-type Lat = Array<{ report: string; ms: number; status: number }>;
+/** A call's report and range, when it started after the part's start (ms) and how long it took. */
+type Call = { report: string; label: string; at: number; ms: number; status: number };
+type Lat = Call[];
 type Run = { shared: boolean; base: Lat; load: Lat; pool: string[] };
 
 /** A later round's wait after its ingest started: the restarted ingest takes its machines over first. */
@@ -68,7 +73,8 @@ const pct = (xs: readonly number[], p: number) => {
  */
 async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
   const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
-  const out: Array<{ report: string; ms: number; status: number }> = [];
+  const out: Call[] = [];
+  const start = performance.now();
   // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
   // the tail under ingest was that long (decision 1192).
   const agent = new http.Agent({ keepAlive: true });
@@ -88,7 +94,7 @@ async function client(url: string, cookie: string, clients: number, file: string
       req.on('error', reject);
       req.end(body);
     });
-    out.push({ report: r.report, ms: performance.now() - t0, status });
+    out.push({ report: r.report, label: r.label, at: t0 - start, ms: performance.now() - t0, status });
   };
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -102,7 +108,7 @@ async function client(url: string, cookie: string, clients: number, file: string
 
 /** Runs the client process and collects its latencies. */
 function runClients(url: string, cookie: string, clients: number, file: string, perClient = 1e9) {
-  return new Promise<Array<{ report: string; ms: number; status: number }>>((resolve, reject) => {
+  return new Promise<Call[]>((resolve, reject) => {
     const self = fileURLToPath(import.meta.url);
     const p = spawn(
       process.execPath,
@@ -128,26 +134,38 @@ async function main() {
   const PER_CLIENT = Number(process.argv[6] ?? 1e9);
   /** Machines of another company ingesting one line a second each while the reports run. */
   const INGEST = Number(process.argv[7] ?? 0);
-  /** BENCH_PROFILE=dir: a CPU profile of this process (API + ingest) during each part with CLIENTS clients. */
-  const PROFILE = process.env.BENCH_PROFILE;
   // Now is 18:43 on the last stored day: the rows hold up to now (computed then), the day is partial; the last
   // 40-odd days' rows recomputed from their state intervals (a change every 20 minutes on average).
-  const h = await apiHarness(DIALECT, 0);
+  /** BENCH_PROFILE=dir: a CPU profile of this process (API + ingest) during each part with CLIENTS clients. */
+  const PROFILE = process.env.BENCH_PROFILE;
+  const seed = await apiHarness(DIALECT, 0);
   const { plant, now, reqs, statesFrom, counts, factsMs, recomputeMs } = await aReportPlant(
-    h,
+    seed,
     MACHINES,
     DAYS,
   );
-  // As the node runs from here on (the seed above ran with SQLite's own checkpoints in every mode).
-  const wal = DIALECT === 'sqlite' ? await benchWal(h.t.db, h.t.url) : null;
+  // As the node runs from here on: its handles (the seed above ran on the test harness's).
+  const node = nodeApi(seed, now);
+  const h = node.api;
+  const checkpointer = node.databases.checkpointer;
+  const wal = checkpointer ? { lines: passLines(checkpointer, h.t.url) } : null;
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(reqs));
 
   // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
   if (DIALECT === 'postgres') watchPools();
   else watchSqlite();
+  // Each call's time in the server (its handler, from the request to the response's headers), by when it arrived.
+  let served: Array<{ at: number; ms: number }> = [];
   const server = serve({
-    fetch: (req: Request, env: unknown) => asApi(() => h.app.fetch(req, env)),
+    fetch: async (req: Request, env: unknown) => {
+      const at = performance.now();
+      try {
+        return await asApi(() => h.app.fetch(req, env));
+      } finally {
+        served.push({ at, ms: performance.now() - at });
+      }
+    },
     port: 0,
     hostname: '127.0.0.1',
   });
@@ -172,13 +190,13 @@ async function main() {
       : process.env.BENCH_INGEST_THREAD === 'both'
         ? Array.from({ length: 2 * Number(process.env.BENCH_PAIRS ?? 2) }, (_, i) => i % 2 === 1)
         : [process.env.BENCH_INGEST_THREAD !== '0'];
-  const plantIngest = INGEST > 0 ? await ingestPlant(h.t, INGEST) : null;
+  const plantIngest = INGEST > 0 ? await ingestPlant(node, INGEST) : null;
   const rounds: Array<{ thread: boolean | null; runs: Run[]; load: string }> = [];
   try {
     const cookie = await h.login(plant.user.email, plant.user.password);
     let kept = { answers: 0, size: 0 };
     for (const thread of arrangements) {
-      const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(h.t.url, thread) : null;
+      const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(thread) : null;
       try {
         // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.
         if (rounds.length > 0 && stopIngest) await new Promise((r) => setTimeout(r, WARM_MS));
@@ -193,6 +211,7 @@ async function main() {
           useSharedAnswers(h.t.db, shared);
           resetTallies();
           resetSqlite();
+          served = [];
           wal?.lines(); // the passes of this part only
           const sampling = DIALECT === 'postgres' ? sampleServer(h.t.url) : null;
           const session = PROFILE ? new Session() : null;
@@ -216,6 +235,11 @@ async function main() {
           if (DIALECT === 'sqlite')
             pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
           if (shared) kept = sharedAnswersKept(h.t.db);
+          // The server's own time for the first calls (all sent at once) and for the rest.
+          const inServer = [served.slice(0, CLIENTS), served.slice(CLIENTS)].map((xs) => xs.map((x) => x.ms));
+          pool.unshift(
+            `  in the server: the first ${CLIENTS} calls p50 ${pct(inServer[0]!, 50).toFixed(0)} ms, max ${pct(inServer[0]!, 100).toFixed(0)} ms; the other ${inServer[1]!.length} p50 ${pct(inServer[1]!, 50).toFixed(0)} ms, p99 ${pct(inServer[1]!, 99).toFixed(0)} ms, max ${pct(inServer[1]!, 100).toFixed(0)} ms`,
+          );
           const failed = [...base, ...load].filter((x) => x.status !== 200);
           if (failed.length > 0)
             throw new Error(`${failed.length} answers not 200: ${JSON.stringify(failed[0])}`);
@@ -265,6 +289,19 @@ async function main() {
         console.log(
           `    p99 under load ${pct(all, 99) < 500 ? 'met' : 'MISSED'} 500 ms (${pct(all, 99).toFixed(0)} ms)`,
         );
+        // The slowest calls, with when each started in the part: a wave that started together, or one stall.
+        const slowest = [...loaded].sort((a, b) => b.ms - a.ms).slice(0, 4);
+        // The first call of each client (all sent at once) against the rest.
+        const byStart = [...loaded].sort((a, b) => a.at - b.at);
+        const [first, rest] = [byStart.slice(0, CLIENTS), byStart.slice(CLIENTS)].map((xs) =>
+          xs.map((x) => x.ms),
+        );
+        console.log(
+          `    the first ${CLIENTS} calls p50 ${pct(first!, 50).toFixed(0)} ms, max ${pct(first!, 100).toFixed(0)} ms; the other ${rest!.length} p50 ${pct(rest!, 50).toFixed(0)} ms, p99 ${pct(rest!, 99).toFixed(0)} ms`,
+        );
+        console.log(
+          `    slowest: ${slowest.map((x) => `${x.report} ${x.label} ${x.ms.toFixed(0)} ms from ${(x.at / 1000).toFixed(1)} s`).join('; ')}`,
+        );
         for (const line of pool) console.log(`  ${line}`);
       }
     }
@@ -302,9 +339,10 @@ async function main() {
     );
   } finally {
     plantIngest?.stop();
-    await wal?.stop();
     server.close();
     await h.close();
+    await seed.close();
+    rmSync(file, { force: true });
   }
 }
 

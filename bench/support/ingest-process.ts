@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { openDb } from '@takt/db';
 import { liveIngest } from './live-ingest';
+import { openBenchNode } from './node-api';
 
 /** What the child reports when it stops: its CPU time over its ingest, user + system. */
 export interface IngestProcessFigures {
@@ -49,8 +49,9 @@ export async function liveIngestProcess(
 }
 
 async function child(url: string, count: number) {
-  const db = openDb(url);
-  const stop = await liveIngest(db, url, count);
+  // The handles an ingest node's main.ts opens (TAKT_INGEST=1 beside API-only nodes).
+  const node = openBenchNode(url);
+  const stop = await liveIngest(node, count);
   const cpu0 = process.cpuUsage();
   const wall0 = Date.now();
   process.stdout.write('ready\n');
@@ -62,7 +63,7 @@ async function child(url: string, count: number) {
   const cpu = process.cpuUsage(cpu0);
   const wallMs = Date.now() - wall0;
   await stop();
-  await db.close();
+  await node.databases.close();
   process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000, wallMs })}\n`);
   process.exit(0);
 }

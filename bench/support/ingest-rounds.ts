@@ -5,7 +5,7 @@
 // lets it run a few seconds, then times `calls` answers interleaved with GET /api/me (the baseline).
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { ApiHarness } from '../../services/api/src/testing/app';
+import type { BenchNode } from './node-api';
 import { liveIngestProcess } from './ingest-process';
 import { liveIngest } from './live-ingest';
 
@@ -21,7 +21,8 @@ export interface IngestRound {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function ingestRounds(
-  h: ApiHarness,
+  node: BenchNode,
+  url: string,
   get: (path: string) => Promise<string>,
   opts: { count: number; pairs: number; calls: number; path?: string },
 ): Promise<IngestRound[]> {
@@ -29,9 +30,7 @@ export async function ingestRounds(
   for (let round = 0; round < 2 * opts.pairs; round++) {
     // ABBA: same, other, other, same, …
     const other = (round % 2 === 1) !== (Math.floor(round / 2) % 2 === 1);
-    const stop = other
-      ? await liveIngestProcess(h.t.url, opts.count)
-      : await liveIngest(h.t, h.t.url, opts.count);
+    const stop = other ? await liveIngestProcess(url, opts.count) : await liveIngest(node, opts.count);
     try {
       await sleep(3000);
       for (let i = 0; i < 3; i++) await get(opts.path ?? '/api/dashboard');

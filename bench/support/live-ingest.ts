@@ -1,13 +1,14 @@
 // Machines of another company ingesting alongside a bench (bench/report-load.ts, bench/dashboard-answer.ts): each
 // with a loopback SHDR adapter sending one line a second, read by the ingest worker with its rollup worker in the
-// bench's process, as a single node runs: started as the node starts it (services/api node-ingest.ts, decision
-// 1226), in a worker thread of the process; BENCH_INGEST_THREAD=0 in the bench's event loop (TAKT_INGEST_THREAD=0).
+// bench's process, as a single node runs: started as main.ts starts it (services/api node-ingest.ts, decision 1226)
+// on the node's database handles (bench/support/node-api.ts: its own handle opened by `ingestHandle`, so on SQLite
+// its connection leaves checkpoints to the node's checkpointer thread and maps the file, decisions 1229 and 1230),
+// in a worker thread of the process; BENCH_INGEST_THREAD=0 in the bench's event loop (TAKT_INGEST_THREAD=0).
 // The adapters run in a process of their own (adapter-process.ts, decision 1215), as a plant's run on its machines;
 // BENCH_ADAPTERS_IN_PROCESS=1: in the bench's process, as before.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '@takt/db';
 import { companyScope } from '@takt/db';
 import { startIngest } from '@takt/ingest';
 import { createMetrics } from '../../services/api/src/http/metrics';
@@ -18,15 +19,16 @@ import { aCompany, aMachine } from '../../services/api/src/testing/builders';
 import { demoAdapterFields } from '../../services/ingest/src/demo/demo-adapter';
 import { LOOPBACK_SOURCES } from '../../services/ingest/src/testing/test-support';
 import { linesEverySecond, loopbackAdapter } from './loopback-adapter';
+import type { BenchNode } from './node-api';
 import type { LoopbackAdapter } from './loopback-adapter';
 
 /**
  * `count` machines of a new company, each with a loopback SHDR adapter sending one line a second (execution
  * and part count change), read by the ingest worker with its rollup worker: the plant ingesting alongside.
  */
-export async function liveIngest(api: Db, url: string, count: number) {
-  const plant = await ingestPlant(api, count);
-  const stopIngest = await plant.ingest(url, process.env.BENCH_INGEST_THREAD !== '0');
+export async function liveIngest(node: BenchNode, count: number) {
+  const plant = await ingestPlant(node, count);
+  const stopIngest = await plant.ingest(process.env.BENCH_INGEST_THREAD !== '0');
   return async () => {
     await stopIngest();
     plant.stop();
@@ -37,7 +39,8 @@ export async function liveIngest(api: Db, url: string, count: number) {
  * The plant of liveIngest, its adapters sending from now on; `ingest` starts its ingest (and gives the call that
  * stops it), as many times as a bench alternates arrangements.
  */
-export async function ingestPlant(api: Db, count: number) {
+export async function ingestPlant(node: BenchNode, count: number) {
+  const { api } = node.databases;
   const { db } = api;
   const company = await aCompany(db, { timezone: 'America/Chicago' });
   const scope = companyScope(db, company.id);
@@ -59,14 +62,14 @@ export async function ingestPlant(api: Db, count: number) {
   let timer: NodeJS.Timeout | undefined;
   let first = true;
   /** The ingest as the node starts it (node-ingest.ts): in its own thread (`thread`) or in this loop. */
-  const ingest = async (url: string, thread: boolean) => {
-    // The ingest's own handle as main.ts opens it (decision 1192). BENCH_SHARED_POOL=1: in this loop on the API's
-    // handle, the wiring before 1192.
+  const ingest = async (thread: boolean) => {
+    // The ingest's own handle as main.ts opens it (decisions 1192, 1229). BENCH_SHARED_POOL=1: in this loop on the
+    // API's handle, the wiring before 1192.
     const running =
       process.env.BENCH_SHARED_POOL === '1'
         ? await startIngest({ sourcePolicy: LOOPBACK_SOURCES, db: api.db })
         : await startNodeIngest(
-            { url, arrivalGapMs: INGEST_ARRIVAL_GAP_MS, sourcePolicy: LOOPBACK_SOURCES },
+            { ...node.ingestHandle, arrivalGapMs: INGEST_ARRIVAL_GAP_MS, sourcePolicy: LOOPBACK_SOURCES },
             {
               api,
               now: Date.now,

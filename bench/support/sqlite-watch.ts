@@ -5,7 +5,12 @@
 // (perf_hooks.monitorEventLoopDelay) over the same part. Figures only, for bench/report-load.ts on SQLite.
 // Each side's `commit` statements are timed one by one too (decision 1229: a commit that runs SQLite's automatic
 // checkpoint holds the loop for the WAL's copy into the file and its fsync).
+// BENCH_SCHEDSTAT=1 (Linux): each of the API's statements also reads its thread's /proc/thread-self/schedstat before
+// and after, so a statement holding the loop over 20 ms is split into the time it ran on a core, the time it waited
+// for one (the machine's other work), and the rest: blocked (a lock's busy wait, I/O, a sleep). Costs a few µs a
+// statement; off by default.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
@@ -21,8 +26,23 @@ interface Tally {
   runs: number[];
   /** Every `commit` statement's time. */
   commits: number[];
+  /** BENCH_SCHEDSTAT: the statements over 20 ms split: on a core, waiting for one, blocked (ms); the longest. */
+  split: { n: number; cpu: number; queued: number; blocked: number; max: number; longest: string };
 }
-const fresh = (): Tally => ({ statements: 0, ms: 0, slow: new Map(), runs: [], commits: [] });
+const fresh = (): Tally => ({
+  statements: 0,
+  ms: 0,
+  slow: new Map(),
+  runs: [],
+  commits: [],
+  split: { n: 0, cpu: 0, queued: 0, blocked: 0, max: 0, longest: '' },
+});
+const SCHEDSTAT = process.env.BENCH_SCHEDSTAT === '1';
+/** This thread's time on a core and waiting for one, ms (Linux schedstat: ns, ns, timeslices). */
+const sched = (): [number, number] => {
+  const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+  return [Number(run) / 1e6, Number(wait) / 1e6];
+};
 const inRollup = new AsyncLocalStorage<true>();
 let tallies: Record<Side, Tally> = { api: fresh(), rollup: fresh(), ingest: fresh() };
 let histogram: IntervalHistogram | null = null;
@@ -40,12 +60,26 @@ export function watchSqlite(): void {
   for (const name of ['run', 'get', 'all'] as const) {
     const original = proto[name] as (this: SQLite.Statement, ...a: unknown[]) => unknown;
     proto[name] = function (this: SQLite.Statement, ...args: unknown[]) {
+      const s0 = SCHEDSTAT ? sched() : null;
       const t0 = performance.now();
       try {
         return original.apply(this, args);
       } finally {
         const ms = performance.now() - t0;
         const t = tallies[sideNow()];
+        if (s0 && ms > 20) {
+          const [run, wait] = sched();
+          const [cpu, queued] = [run - s0[0], wait - s0[1]];
+          const split = t.split;
+          split.n++;
+          split.cpu += cpu;
+          split.queued += queued;
+          split.blocked += Math.max(0, ms - cpu - queued);
+          if (ms > split.max) {
+            split.max = ms;
+            split.longest = `${ms.toFixed(0)} ms (core ${cpu.toFixed(0)}, waiting for one ${queued.toFixed(0)}, blocked ${Math.max(0, ms - cpu - queued).toFixed(0)}): ${this.source.replace(/\s+/g, ' ').slice(0, 60)}`;
+          }
+        }
         t.statements++;
         t.ms += ms;
         if (this.source === 'commit') t.commits.push(ms);
@@ -107,6 +141,11 @@ export function sqliteLines(): string[] {
       `    ${side}: ${t.statements} statements, ${(t.ms / 1000).toFixed(1)} s holding the loop${runs}`,
     );
     if (t.commits.length > 0) lines.push(`      ${commitLine(t.commits)}`);
+    const split = t.split;
+    if (split.n > 0)
+      lines.push(
+        `      over 20 ms (schedstat): ${split.n}, on a core ${(split.cpu / 1000).toFixed(1)} s, waiting for a core ${(split.queued / 1000).toFixed(1)} s, blocked ${(split.blocked / 1000).toFixed(1)} s${split.longest ? `; longest ${split.longest}` : ''}`,
+      );
     const top = [...t.slow].sort((a, b) => b[1].ms - a[1].ms).slice(0, 5);
     for (const [k, s] of top)
       lines.push(

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS, freshDb } from '@takt/db/testing';
 import type { TestDb } from '@takt/db/testing';
-import { NODE_SQLITE_MMAP_BYTES, openNodeDatabases } from './databases';
+import { INGEST_POOL_SIZE, NODE_SQLITE_MMAP_BYTES, openNodeDatabases } from './databases';
 import { parseEnv } from './env';
 import type { NodeDatabases } from './databases';
 import { apiHarnessOn } from './testing/app';
@@ -69,6 +69,12 @@ describe.each(DIALECTS)("a node's database handles on %s", (dialect) => {
       (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.db)).rows[0]!
         .wal_autocheckpoint;
     try {
+      // The ingest thread opens its own handle by this (main.ts, the benches): on SQLite as the node's connections.
+      expect(own.ingestHandle).toEqual({
+        url: t.url,
+        poolSize: 1,
+        externalCheckpoints: dialect === 'sqlite',
+      });
       if (dialect === 'postgres') {
         expect(own.checkpointer).toBeNull();
         return;
@@ -91,9 +97,12 @@ describe.each(DIALECTS)("a node's database handles on %s", (dialect) => {
     await expect(own.checkpointer!.passNow()).rejects.toThrow(/stopped/);
   });
 
-  it('opens one handle on a node without ingest', () => {
+  it('opens one handle on a node without ingest, and says how its ingest thread opens its own', () => {
     const api = openNodeDatabases(t.url, { api: 1, withIngest: false });
     expect(api.ingest).toBeNull();
+    // Decision 1192's pool of 4 for the thread too (it opened openDb's 10 when TAKT_INGEST_DB_POOL_SIZE was unset);
+    // without the checkpointer, SQLite's own checkpoints.
+    expect(api.ingestHandle).toEqual({ url: t.url, poolSize: INGEST_POOL_SIZE, externalCheckpoints: false });
     return api.close();
   });
 });

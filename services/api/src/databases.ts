@@ -31,20 +31,38 @@ export const API_POOL_SIZE = 10;
 /** The ingest's pool (PostgreSQL) when TAKT_INGEST_DB_POOL_SIZE is unset. */
 export const INGEST_POOL_SIZE = 4;
 
+/**
+ * How the node's ingest opens its own handle where it runs (node-ingest.ts: its thread, decision 1226), so that it is
+ * opened as the node's: main.ts and the benches hand it to startNodeIngest as it is.
+ */
+export interface NodeIngestHandle {
+  /** DATABASE_URL. */
+  url: string;
+  /** PostgreSQL: the ingest's own pool (decision 1192), TAKT_INGEST_DB_POOL_SIZE or INGEST_POOL_SIZE. */
+  poolSize: number;
+  /**
+   * SQLite: the node's checkpointer runs, so the ingest's connection leaves checkpoints to it and reads through the
+   * node's memory map (NODE_SQLITE_OPTIONS, decisions 1229 and 1230).
+   */
+  externalCheckpoints: boolean;
+}
+
 export interface NodeDatabases {
   /** The API's handle: HTTP calls, migrations, provisioning and the background workers beside the API. */
   api: Db;
   /** The ingest's handle: its own pool on PostgreSQL, the API's handle on SQLite; null without ingest. */
   ingest: Db | null;
+  /** How the ingest opens its own handle in its thread (startNodeIngest's config). */
+  ingestHandle: NodeIngestHandle;
   /** SQLite with `checkpointer`: the WAL checkpointer's thread, stopped by close(); else null. */
   checkpointer: WalCheckpointer | null;
   close(): Promise<void>;
 }
 
 /**
- * The node's database handles (see above); `ingest` false: an API node, one handle. `checkpointer` (main.ts): on a
- * SQLite file, the WAL is checkpointed by a thread of its own, not by the commits on this thread (its errors go to
- * `log`), and the file is read through a memory map.
+ * The node's database handles (see above); `withIngest` false: one handle here, the ingest (if any) opening its own
+ * in its thread by `ingestHandle`. `checkpointer` (main.ts): on a SQLite file, the WAL is checkpointed by a thread of
+ * its own, not by the commits on this thread (its errors go to `log`), and the file is read through a memory map.
  */
 export function openNodeDatabases(
   url: string,
@@ -69,6 +87,7 @@ export function openNodeDatabases(
   return {
     api,
     ingest,
+    ingestHandle: { url, poolSize: sizes.ingest ?? INGEST_POOL_SIZE, externalCheckpoints: external },
     checkpointer,
     // The ingest's handle first: the ingest is stopped before, and the API's workers may still end a statement. The
     // checkpointer last: its connection, the file's last, checkpoints what is left as it closes.

@@ -6,7 +6,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '@takt/db';
 import { openDb } from '@takt/db';
-import { NODE_SQLITE_OPTIONS } from './databases';
+import { INGEST_POOL_SIZE, NODE_SQLITE_OPTIONS } from './databases';
 import { watchRecomputes } from '@takt/db/rollups';
 import type { SourcePolicy } from '@takt/domain';
 import { startIngest } from '@takt/ingest';
@@ -21,7 +21,7 @@ export const INGEST_THREAD = 'takt-ingest-thread';
 export interface NodeIngestConfig {
   /** DATABASE_URL: the thread opens its own handle on it. */
   url: string;
-  /** PostgreSQL: the ingest's pool (TAKT_INGEST_DB_POOL_SIZE, decision 1192). */
+  /** PostgreSQL: the ingest's pool (TAKT_INGEST_DB_POOL_SIZE, decision 1192; unset: INGEST_POOL_SIZE). */
   poolSize?: number;
   /**
    * SQLite: the node's WAL checkpointer runs (decision 1229), so the thread's connection leaves checkpoints to it and
@@ -118,8 +118,9 @@ export function startIngestHere(
  */
 async function runIngestThread(config: NodeIngestConfig, port: MessagePort): Promise<void> {
   const post = (message: ThreadMessage) => port.postMessage(message);
+  // Decision 1192's pool of its own: TAKT_INGEST_DB_POOL_SIZE or 4 (openDb's default, 10, is the API's).
   const handle = openDb(config.url, {
-    ...(config.poolSize === undefined ? {} : { poolSize: config.poolSize }),
+    poolSize: config.poolSize ?? INGEST_POOL_SIZE,
     ...(config.externalCheckpoints ? NODE_SQLITE_OPTIONS : {}),
   });
   const unwatch = watchRecomputes((companyId, now) => post({ t: 'recomputed', companyId, now }));

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   // The ingest's own handle is opened where the ingest runs (node-ingest.ts, decision 1226).
   const databases = openNodeDatabases(env.DATABASE_URL, {
     ...(env.TAKT_DB_POOL_SIZE === undefined ? {} : { api: env.TAKT_DB_POOL_SIZE }),
+    ...(env.TAKT_INGEST_DB_POOL_SIZE === undefined ? {} : { ingest: env.TAKT_INGEST_DB_POOL_SIZE }),
     withIngest: false,
     // Decision 1229: on a SQLite file the WAL is checkpointed by a thread of its own, never inside a commit here.
     checkpointer: true,
@@ -155,9 +156,8 @@ async function main(): Promise<void> {
   if (env.TAKT_INGEST) {
     ingest = await startNodeIngest(
       {
-        url: env.DATABASE_URL,
-        externalCheckpoints: databases.checkpointer !== null,
-        ...(env.TAKT_INGEST_DB_POOL_SIZE === undefined ? {} : { poolSize: env.TAKT_INGEST_DB_POOL_SIZE }),
+        // Its own handle opened as the node's (the ingest's pool size, the checkpointer's options on SQLite).
+        ...databases.ingestHandle,
         arrivalGapMs: INGEST_ARRIVAL_GAP_MS,
         sourcePolicy,
         ...(env.TAKT_MQTT_URL ? { mqttUrl: env.TAKT_MQTT_URL } : {}),
