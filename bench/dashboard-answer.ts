@@ -117,9 +117,7 @@ async function bench(dialect: DialectName, machines: number) {
     const h = node.api;
     if (INGEST > 0 && INGEST_PROCESS !== 'both')
       stopIngest =
-        INGEST_PROCESS === '1'
-          ? await liveIngestProcess(h.t.url, INGEST)
-          : await liveIngest(node, INGEST);
+        INGEST_PROCESS === '1' ? await liveIngestProcess(h.t.url, INGEST) : await liveIngest(node, INGEST);
     const get = async (path: string) => {
       const res = await h.get(path, cookie);
       const text = await res.text();
