@@ -316,7 +316,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   };
 
   // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
-  const rollups = new RollupWorker(db, now, log, postgres, options.onTimeRefused);
+  const rollups = new RollupWorker(
+    db,
+    now,
+    log,
+    postgres,
+    options.onTimeRefused,
+    options.rollupAfterBatches === false ? undefined : () => writer.afterBatches(),
+  );
   // Tests and shutdown: everything, the sources' counters included (decision 1145).
   const flush = () => writer.flush(true);
   // Decision 1025: the job runs' setup is read between batches (never while a rebuild reads the pipelines), and

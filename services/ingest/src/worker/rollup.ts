@@ -39,6 +39,8 @@ export class RollupWorker {
     private readonly log: (message: string) => void,
     private readonly claims = false,
     private readonly onTimeRefused?: (source: string, count: number) => void,
+    /** Awaited before each mark (decision 1238: the ingest's batches running or asked for end first). */
+    private readonly ready?: () => Promise<void>,
   ) {}
 
   /** One run; a run asked for while one is going is skipped (the next timer's run takes what is left). */
@@ -80,6 +82,9 @@ export class RollupWorker {
         // awaits are microtasks, so a run of 50 marks held the loop for seconds (HTTP calls, the ingest's batches
         // waited behind it); here what waits runs between two marks.
         if (done > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        // Decision 1238: a batch asked (a line arrived, the timer ticked) goes before the next recompute, which on
+        // PostgreSQL would otherwise share the cores, the pool and the event loop with it.
+        if (this.ready) await this.ready();
         let calendar = calendars.get(mark.company_id);
         if (!calendar) calendars.set(mark.company_id, (calendar = await loadCalendar(db, mark.company_id)));
         const t = this.now();
