@@ -41,6 +41,7 @@ import {
   printTail,
   printTransactions,
   resetWatch,
+  sampleBackends,
   windows,
 } from './support/ingest-tx';
 import type { StoredBatch } from './support/ingest-tx';
@@ -264,6 +265,9 @@ async function run(machines: number): Promise<Minute[]> {
     onStored: (count, oldest, at, times) => batches.push({ count, lag: at - oldest, oldest, at, times }),
   });
   const dbCpu = DIALECT === 'postgres' ? databaseCpu(database.db) : null;
+  // TAKT_BENCH_SAMPLE=1: what the batches' backends wait on, sampled every 100 ms (decision 1238).
+  const stopSampling =
+    DIALECT === 'postgres' && process.env.TAKT_BENCH_SAMPLE === '1' ? sampleBackends(database.db) : null;
   try {
     for (;;) {
       const s = (await (await fetch(`${control}/status`)).json()) as {
@@ -364,6 +368,7 @@ async function run(machines: number): Promise<Minute[]> {
     return minutes;
   } finally {
     dbCpu?.stop();
+    stopSampling?.();
     await ingest.stop();
     if (ingestDb !== database) await ingestDb.close();
     await wal?.stop();

@@ -3,7 +3,10 @@
 // client; the rollup worker's runs; the garbage collector's pauses. With them, the batches at a minute's lag p99 are
 // taken apart one by one: where each one's lag went and what ran beside it. Figures only, not a test.
 import { PerformanceObserver } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import type { Database } from '@takt/db';
 import { RollupWorker } from '../../services/ingest/src/worker/rollup';
 import type { BatchTimes } from '../../services/ingest/src/worker/batch-writer';
 
@@ -36,6 +39,74 @@ export interface StoredBatch {
   times: BatchTimes;
 }
 
+/** A transaction's kind by its first statement after begin: the batch's, the rollup worker's or another. */
+const kindOf = (body: string): 'batch' | 'rollup' | 'other' =>
+  body.startsWith('set local jit') ||
+  body.startsWith('copy "observation_rows"') ||
+  body.startsWith('select source_id, epoch from source_leases')
+    ? 'batch'
+    : /rollup/.test(body)
+      ? 'rollup'
+      : 'other';
+
+/** One sample of a backend working for the bench's database: its kind, what it waited on, who blocked it. */
+interface Sample {
+  at: number;
+  kind: 'batch' | 'rollup' | 'other';
+  wait: string;
+  blockedBy: string;
+}
+const samples: Sample[] = [];
+
+/**
+ * PostgreSQL: every `everyMs` the active backends of the bench's database other than the sampler's, by the kind of
+ * their statement, with their wait event ('CPU' for none: running, or waiting for a core) and, when blocked on a
+ * lock, the start of the blocking backend's statement. Returns the call that stops it.
+ */
+export function sampleBackends(db: Kysely<Database>, everyMs = 100): () => void {
+  let running = true;
+  void (async () => {
+    while (running) {
+      try {
+        const { rows } = await sql<{ wait: string | null; query: string; blocker: string | null }>`
+          select a.wait_event_type || ':' || a.wait_event as wait, left(a.query, 80) as query,
+            (select left(b.query, 50) from pg_stat_activity b where b.pid = (pg_blocking_pids(a.pid))[1]) as blocker
+          from pg_stat_activity a
+          where a.datname = current_database() and a.pid <> pg_backend_pid() and a.state = 'active'`.execute(
+          db,
+        );
+        const at = epochNow();
+        for (const r of rows) {
+          const q = r.query.trimStart().toLowerCase();
+          samples.push({
+            at,
+            kind: kindOf(q.replace(/^begin;\s*/, '')),
+            wait: r.wait ?? 'CPU',
+            blockedBy: r.blocker ?? '',
+          });
+        }
+      } catch {
+        // a sample lost
+      }
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return () => {
+    running = false;
+  };
+}
+
+/** The batch backends' samples in [a, b], counted by wait (and blocker). */
+const batchWaits = (a: number, b: number): string => {
+  const counts = new Map<string, number>();
+  for (const x of samples)
+    if (x.kind === 'batch' && x.at >= a && x.at <= b) {
+      const k = x.blockedBy ? `${x.wait} by "${x.blockedBy}"` : x.wait;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+  return [...counts].map(([k, n]) => `${n}× ${k}`).join('; ') || '-';
+};
+
 /** Cleared each minute by `resetWatch`. */
 export const txs: Tx[] = [];
 export const windows: Array<{ kind: string; window: [number, number] }> = [];
@@ -49,6 +120,7 @@ const pauses: Array<[number, number]> = [];
 export function resetWatch(): void {
   txs.length = 0;
   connects.length = 0;
+  samples.length = 0;
   pauses.length = 0;
   // A run still going is kept.
   const open = runs.filter((r) => r[1] === Infinity);
@@ -93,15 +165,7 @@ export function installWatch(): void {
       tx.gap = Math.max(tx.gap, gap);
     }
     const body = text === 'begin' ? '' : begins ? text.replace(/^begin;\s*/, '') : text;
-    if (tx && body !== '')
-      tx.kind ??=
-        body.startsWith('set local jit') ||
-        body.startsWith('copy "observation_rows"') ||
-        body.startsWith('select source_id, epoch from source_leases')
-          ? 'batch'
-          : /rollup/.test(body)
-            ? 'rollup'
-            : 'other';
+    if (tx && body !== '') tx.kind ??= kindOf(body);
     // A transaction ends when its commit (or rollback) is answered.
     const ending = tx && (/(^|;\s*)commit$/.test(text) || text === 'rollback') ? tx : undefined;
     if (ending) open.delete(this);
@@ -283,4 +347,19 @@ export function printTail(batches: readonly StoredBatch[], minuteMs: number): vo
   console.log(`      mean tail: ${keys.map((k) => `${k} ${mean(tail, k).toFixed(0)}`).join(', ')}`);
   for (const a of tail.slice(0, 6))
     console.log(`      ${keys.map((k) => `${k} ${Number.isNaN(a[k]) ? '-' : a[k].toFixed(0)}`).join(', ')}`);
+  const tailBatches = batches
+    .map((b, i) => ({ b, a: all[i]! }))
+    .filter((x) => x.a.lag >= p99)
+    .sort((x, y) => y.a.lag - x.a.lag);
+  for (const { b } of tailBatches.slice(0, 6))
+    console.log(
+      `      batch backends over the lag of the ${b.at - b.oldest} ms batch: ${batchWaits(b.oldest, b.at)}`,
+    );
+  if (samples.length > 0) {
+    const byWait = new Map<string, number>();
+    for (const x of samples) if (x.kind === 'batch') byWait.set(x.wait, (byWait.get(x.wait) ?? 0) + 1);
+    console.log(
+      `    batch backends' samples over the minute: ${[...byWait].map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    );
+  }
 }
