@@ -405,6 +405,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       await mqtt?.stop();
       await Promise.all([...shadows.keys()].map((id) => unlisten(id)));
       await Promise.all([...links.values()].map((l) => l.transport.stop()));
+      // The rollup run going ends before the caller closes the handle (its marks wait for the batches, decision 1238).
+      await rollups.stop();
       await flush();
       // Another node takes the sources over at its next round instead of after the leases expire.
       await keeper
