@@ -4,9 +4,12 @@
 // count it prints, per minute: observations stored a second, the node's CPU per 1,000 observations (process.cpuUsage,
 // user + system), queries per stored batch and the ingest lag p99 (earliest observation of a batch → its commit);
 // then the ratios of the last minute to the first (grows with time?) and of the largest machine count to the
-// smallest (grows with machines?). TAKT_BENCH_ARRIVAL_GAP=off|<ms> sets the worker's arrivalGapMs (decision 1163: off is
-// the timer-only batches before it). Each transaction's time is split into the database's and the node's (waiting
-// for the event loop; decision 1174).
+// smallest (grows with machines?). The ingest runs as a node runs it: TAKT_BENCH_ARRIVAL_GAP=off|<ms> sets the worker's
+// arrivalGapMs (default the node's 50 ms, decision 1199; off is the timer-only batches of decision 1163) and
+// TAKT_BENCH_POOL its PostgreSQL pool (default the node's 4, decision 1237). Each transaction's time is split into the
+// database's and the node's (waiting for the event loop; decision 1174). PostgreSQL: the batches at each minute's lag
+// p99 are taken apart one by one, with the rollup runs, GC pauses and pool waits beside them (decision 1238;
+// bench/support/ingest-tx.ts); TAKT_BENCH_ROLLUP_READY=0 runs the rollup marks beside the batches instead of after.
 // TAKT_BENCH_TX_WINDOWS=<file> writes the transactions' windows, to attribute a --cpu-prof's samples inside them.
 // Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
 // SQLite: each minute's commits (p50/p99/max: the time each held the event loop, bench/support/sqlite-watch.ts) and
@@ -15,6 +18,7 @@
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,13 +26,25 @@ import type { Kysely, KyselyPlugin } from 'kysely';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { INGEST_POOL_SIZE } from '../services/api/src/databases';
+import { INGEST_ARRIVAL_GAP_MS } from '../services/api/src/node-ingest';
 import { ensureDemoCompany } from '../services/api/src/provision';
 import { migrateToLatest, openDb } from '@takt/db';
 import type { Database, DialectName } from '@takt/db';
-import { emptyDatabase, migrateTo, migrationBefore } from '@takt/db/testing';
+import { TEST_PG_URL, emptyDatabase, migrateTo, migrationBefore, withAdmin } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
-import type { BatchTimes } from '../services/ingest/src/worker/batch-writer';
 import type { AdapterHostConfig } from '../tests/multihost/adapters';
+import {
+  installWatch,
+  pct,
+  printBreakdown,
+  printTail,
+  printTransactions,
+  resetWatch,
+  sampleBackends,
+  windows,
+} from './support/ingest-tx';
+import type { StoredBatch } from './support/ingest-tx';
 import { commitLine, sqliteCommits, resetSqlite, watchSqlite } from './support/sqlite-watch';
 import { benchWal } from './support/wal-mode';
 import type { BenchWal } from './support/wal-mode';
@@ -36,16 +52,17 @@ import type { BenchWal } from './support/wal-mode';
 const COUNTS = (process.argv[2] ?? '100,1000').split(',').map(Number);
 const MINUTES = Number(process.argv[3] ?? 3);
 const DIALECT = (process.argv[4] ?? 'postgres') as DialectName;
-const ARRIVAL_GAP = process.env.TAKT_BENCH_ARRIVAL_GAP;
+// The node's arrangement by default (decision 1238): line-started batches 50 ms apart at least (decision 1199) and
+// the ingest's pool of 4 (decisions 1192, 1237). TAKT_BENCH_POOL=<n> another pool size.
+const ARRIVAL_GAP = process.env.TAKT_BENCH_ARRIVAL_GAP ?? String(INGEST_ARRIVAL_GAP_MS);
+const POOL = Number(process.env.TAKT_BENCH_POOL ?? INGEST_POOL_SIZE);
+// TAKT_BENCH_ROLLUP_READY=0: the rollup worker's marks run beside the batches, not after them (decision 1238).
+const ROLLUP_READY = process.env.TAKT_BENCH_ROLLUP_READY !== '0';
 // TAKT_BENCH_PORT_BASE: another base for the adapters' ports (and the control port just below), so two runs on one
 // host do not dial each other's adapters.
 const PORT_BASE = Number(process.env.TAKT_BENCH_PORT_BASE ?? 31_000);
 const CONTROL_PORT = PORT_BASE - 1;
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Minute {
@@ -175,129 +192,28 @@ if (process.env.TAKT_BENCH_QUERIES === '1') {
     return out;
   } as typeof pg.Client.prototype.query;
 }
+installWatch();
 
-/**
- * PostgreSQL (decision 1174): each transaction's time split into the database's (a statement sent → its answer) and
- * the node's ("idle in transaction" on the server: an answer → the next statement sent, the event loop's turn), by
- * kind: the batch's (it begins with `set local jit = off`), the rollup worker's (its first statement names a rollup
- * table) and any other. Counted on each pg client; `txs` is cleared each minute.
- */
-interface Tx {
-  kind: string;
-  ms: number;
-  nodeMs: number;
-  longestGapMs: number;
-  /** For a CPU profile's samples (TAKT_BENCH_TX_WINDOWS=<file>): begin and end by the monotonic clock, µs. */
-  window: [number, number];
-}
-const txs: Tx[] = [];
-const windows: Array<{ kind: string; window: [number, number] }> = [];
-const micros = () => Number(process.hrtime.bigint() / 1000n);
-{
-  const open = new WeakMap<
-    object,
-    { t0: number; us: number; kind: string | null; answered: number | null; node: number; gap: number }
-  >();
-  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    const text = (typeof first === 'string' ? first : (first?.text ?? '')).trimStart().toLowerCase();
-    const t = performance.now();
-    let tx = open.get(this);
-    // Decision 1199: a batch's begin and commit may go in one message with its statements.
-    const begins = text === 'begin' || text.startsWith('begin;');
-    if (begins) open.set(this, (tx = { t0: t, us: micros(), kind: null, answered: null, node: 0, gap: 0 }));
-    else if (tx && tx.answered !== null) {
-      const gap = t - tx.answered;
-      tx.node += gap;
-      tx.gap = Math.max(tx.gap, gap);
-    }
-    const body = text === 'begin' ? '' : begins ? text.replace(/^begin;\s*/, '') : text;
-    if (tx && body !== '')
-      tx.kind ??=
-        body.startsWith('set local jit') ||
-        body.startsWith('copy "observation_rows"') ||
-        body.startsWith('select source_id, epoch from source_leases')
-          ? 'batch'
-          : /rollup/.test(body)
-            ? 'rollup'
-            : 'other';
-    // A transaction ends when its commit (or rollback) is answered.
-    const ending = tx && (/(^|;\s*)commit$/.test(text) || text === 'rollback') ? tx : undefined;
-    if (ending) open.delete(this);
-    const end = () => {
-      if (!ending) return;
-      const window: [number, number] = [ending.us, micros()];
-      txs.push({
-        kind: ending.kind ?? 'other',
-        ms: performance.now() - ending.t0,
-        nodeMs: ending.node,
-        longestGapMs: ending.gap,
-        window,
-      });
-      if (process.env.TAKT_BENCH_TX_WINDOWS) windows.push({ kind: ending.kind ?? 'other', window });
-    };
-    const answered = () => {
-      if (tx) tx.answered = performance.now();
-      end();
-    };
-    if (tx) tx.answered = null;
-    const out = query.apply(this, args) as { then?: unknown; once?: unknown };
-    if (out instanceof Promise) void out.then(answered, answered);
-    else if (out && typeof out.once === 'function') {
-      const stream = out as { once: (e: string, f: () => void) => void };
-      stream.once('finish', answered);
-      stream.once('error', answered);
-    }
-    return out;
-  } as typeof pg.Client.prototype.query;
-}
-
-/** p50/p99 of each kind's transactions: whole, the node's share, the longest single wait for the node. */
-function printTransactions(): void {
-  for (const kind of ['batch', 'rollup', 'other']) {
-    const xs = txs.filter((x) => x.kind === kind);
-    if (xs.length === 0) continue;
-    const f = (g: (x: Tx) => number) => `${pct(xs.map(g), 50).toFixed(0)}/${pct(xs.map(g), 99).toFixed(0)}`;
-    console.log(
-      `    ${kind} transactions (${xs.length}) p50/p99 ms: whole ${f((x) => x.ms)}, waiting for the node ` +
-        `${f((x) => x.nodeMs)}, longest wait ${f((x) => x.longestGapMs)}`,
-    );
-  }
-}
-
-/**
- * Where a batch's lag went (decision 1163), p50 / p99 over the minute's batches: its earliest observation waiting for
- * a flush to be asked (the timer), the flush waiting behind the running batch and the work queued between batches,
- * the setup reads and rebuilds before it, taking the pipelines' changes (CPU), and its transaction (statements and
- * commit); the event loop's delay over the minute.
- */
-function printBreakdown(
-  batches: ReadonlyArray<{ oldest: number; at: number; times: BatchTimes }>,
-  loop: { percentile: (p: number) => number },
-): void {
-  const parts: Array<[string, (b: (typeof batches)[number]) => number]> = [
-    ['whole lag', (b) => b.at - b.oldest],
-    ['wait for the flush to be asked', (b) => Math.max(0, b.times.asked - b.oldest)],
-    ['wait behind the running batch', (b) => b.times.started - Math.max(b.times.asked, b.oldest)],
-    ['(of which work between batches', (b) => b.times.between],
-    [') setup reads and rebuilds', (b) => b.times.prepared - b.times.started],
-    ['take the changes', (b) => b.times.taken - b.times.prepared],
-    ['transaction', (b) => b.at - b.times.taken],
-  ];
-  const line = parts.map(([name, f]) => {
-    const xs = batches.map(f);
-    return `${name} ${pct(xs, 50)}/${pct(xs, 99)}`;
-  });
-  console.log(
-    `    lag p50/p99 ms: ${line.join(', ')}; event-loop delay ${(loop.percentile(50) / 1e6).toFixed(0)}/` +
-      `${(loop.percentile(99) / 1e6).toFixed(0)}`,
-  );
+/** A new PostgreSQL database, named `<TAKT_BENCH_DB_PREFIX>_…` when set (a helper's own prefix), else takt_e_…. */
+async function benchDatabase(): Promise<{ url: string; cleanup(): Promise<void> }> {
+  const prefix = process.env.TAKT_BENCH_DB_PREFIX;
+  if (!prefix) return emptyDatabase('postgres');
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new Error(`TAKT_BENCH_DB_PREFIX ${prefix}: not a name`);
+  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0`));
+  const url = new URL(TEST_PG_URL);
+  url.pathname = `/${name}`;
+  url.search = '';
+  return {
+    url: url.toString(),
+    cleanup: () =>
+      withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 async function run(machines: number): Promise<Minute[]> {
   const dir = mkdtempSync(join(tmpdir(), 'takt-ingest-work-'));
-  const pgDatabase = DIALECT === 'postgres' ? await emptyDatabase('postgres') : null;
+  const pgDatabase = DIALECT === 'postgres' ? await benchDatabase() : null;
   // PostgreSQL: the server counts the time in the plpgsql functions (the live generation's triggers among them).
   const database = openDb(
     pgDatabase
@@ -338,14 +254,20 @@ async function run(machines: number): Promise<Minute[]> {
   );
   const control = `http://127.0.0.1:${CONTROL_PORT}`;
   const queries = counter();
-  const batches: Array<{ count: number; lag: number; oldest: number; at: number; times: BatchTimes }> = [];
+  const batches: Array<StoredBatch & { lag: number }> = [];
+  // PostgreSQL: the ingest on a pool of its own, as a node opens it; the bench's own reads on the other.
+  const ingestDb = pgDatabase ? openDb(pgDatabase.url, { poolSize: POOL }) : database;
   const ingest = await startIngest({
-    db: database.db.withPlugin(queries.plugin),
+    db: ingestDb.db.withPlugin(queries.plugin),
     sourcePolicy: { allow: [{ cidr: '127.0.0.0/8' }], ownPorts: [] },
-    ...(ARRIVAL_GAP != null ? { arrivalGapMs: ARRIVAL_GAP === 'off' ? null : Number(ARRIVAL_GAP) } : {}),
+    arrivalGapMs: ARRIVAL_GAP === 'off' ? null : Number(ARRIVAL_GAP),
+    rollupAfterBatches: ROLLUP_READY,
     onStored: (count, oldest, at, times) => batches.push({ count, lag: at - oldest, oldest, at, times }),
   });
   const dbCpu = DIALECT === 'postgres' ? databaseCpu(database.db) : null;
+  // TAKT_BENCH_SAMPLE=1: what the batches' backends wait on, sampled every 100 ms (decision 1238).
+  const stopSampling =
+    DIALECT === 'postgres' && process.env.TAKT_BENCH_SAMPLE === '1' ? sampleBackends(database.db) : null;
   try {
     for (;;) {
       const s = (await (await fetch(`${control}/status`)).json()) as {
@@ -359,7 +281,7 @@ async function run(machines: number): Promise<Minute[]> {
     const minutes: Minute[] = [];
     for (let m = 0; m < MINUTES; m++) {
       batches.length = 0;
-      txs.length = 0;
+      resetWatch();
       shapes.clear();
       dbCpu?.take();
       const churn0 = DIALECT === 'postgres' ? await rowChurn(database.db) : null;
@@ -432,6 +354,12 @@ async function run(machines: number): Promise<Minute[]> {
             .join(' ')}`,
         );
       printTransactions();
+      if (DIALECT === 'postgres') printTail(batches, 60_000);
+      console.log(
+        `    load ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}`,
+      );
       for (const [text, q] of [...shapes].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
         console.log(
           `    ${(q.n / Math.max(1, batches.length)).toFixed(2)} per batch, ${(q.ms / Math.max(1, batches.length)).toFixed(1)} ms per batch: ${text}`,
@@ -440,7 +368,9 @@ async function run(machines: number): Promise<Minute[]> {
     return minutes;
   } finally {
     dbCpu?.stop();
+    stopSampling?.();
     await ingest.stop();
+    if (ingestDb !== database) await ingestDb.close();
     await wal?.stop();
     adapters.kill('SIGTERM');
     await database.close();
@@ -452,7 +382,7 @@ async function run(machines: number): Promise<Minute[]> {
 async function main() {
   console.log(
     `ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}, ` +
-      `arrival gap ${ARRIVAL_GAP ?? 'default'}` +
+      `arrival gap ${ARRIVAL_GAP}, ingest pool ${POOL}, rollup marks ${ROLLUP_READY ? 'after the batches' : 'beside the batches'}` +
       (DIALECT === 'sqlite' ? `, WAL ${process.env.BENCH_WAL ?? 'sqlite'}` : '') +
       (process.env.BENCH_WITHOUT_0072 === '1' ? ', without 0072 triggers' : '') +
       `; load ${loadavg()

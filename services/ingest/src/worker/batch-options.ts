@@ -61,4 +61,6 @@ export interface BatchTimes {
   prepared: number;
   /** The pipelines' changes and the live rows were taken (the engine's CPU). */
   taken: number;
+  /** Sources whose line counters it wrote (every `countersEveryMs`, all at once; decision 1238 looks for them). */
+  counters: number;
 }

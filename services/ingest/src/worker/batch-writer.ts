@@ -53,12 +53,14 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private readonly aside = new Map<string, { retryAt: number; waitMs: number }>();
   private closed = false;
   /** The running batch's breakdown so far. */
-  private times: BatchTimes = { asked: 0, started: 0, between: 0, prepared: 0, taken: 0 };
+  private times: BatchTimes = { asked: 0, started: 0, between: 0, prepared: 0, taken: 0, counters: 0 };
   /** Time spent in work queued between batches since the last batch began. */
   private betweenMs = 0;
   /** When the last batch began, and the timer of a flush a line asked for (`arrivalGapMs`). */
   private lastStart = -Infinity;
   private arrivalTimer: ReturnType<typeof setTimeout> | null = null;
+  /** `afterBatches` callers waiting for the flush a line asked for to be queued (`arrivalTimer`). */
+  private arrivalWaiters: Array<() => void> = [];
   /** The links a batch visits: those with something to take (decision 1203). */
   private readonly touched = new TouchedLinks();
 
@@ -87,7 +89,27 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     this.arrivalTimer = setTimeout(() => {
       this.arrivalTimer = null;
       if (!this.closed) void this.flush();
+      this.releaseArrivalWaiters();
     }, wait);
+  }
+
+  private releaseArrivalWaiters(): void {
+    const waiters = this.arrivalWaiters;
+    this.arrivalWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /**
+   * Resolves once the batches running or asked for now have ended (committed or not), a flush a line asked for and
+   * still waiting for its gap included; batches asked later do not hold it. The rollup worker awaits it before each
+   * mark, so a recompute never starts between a batch's ask and its start (decision 1238).
+   */
+  async afterBatches(): Promise<void> {
+    if (this.arrivalTimer) await new Promise<void>((resolve) => this.arrivalWaiters.push(resolve));
+    await this.flushing.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Observations received and not yet taken into a batch. */
@@ -175,6 +197,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     this.closed = true;
     if (this.arrivalTimer) clearTimeout(this.arrivalTimer);
     this.arrivalTimer = null;
+    this.releaseArrivalWaiters();
   }
 
   /**
@@ -205,7 +228,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     if (owns) this.discard(owns);
     if (!(await this.prepare())) return;
     const t = this.options.now();
-    this.times = { asked, started, between: this.betweenMs, prepared: t, taken: t };
+    this.times = { asked, started, between: this.betweenMs, prepared: t, taken: t, counters: 0 };
     this.betweenMs = 0;
     // Machines set aside whose retry is due are written alone first (decision 1121).
     for (const [machineId] of [...this.aside].filter(([, a]) => a.retryAt <= t)) {
@@ -386,6 +409,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     for (const l of positions) delete l.agentPosition;
     for (const l of dirty) l.liveDirty = false;
     this.times.taken = this.options.now();
+    this.times.counters = stats.length;
     const plan = this.derivedMemory.plan(derived.map((d) => ({ write: d.write, owner: d.link.pipeline })));
     let fence: BatchFence | undefined;
     try {

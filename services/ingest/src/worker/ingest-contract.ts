@@ -33,6 +33,11 @@ export interface IngestOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** How often stale rollups are recomputed (default 10 s); 0 turns the rollup worker off. */
   rollupIntervalMs?: number;
+  /**
+   * Each rollup mark waits for the ingest's batches running or asked for (decision 1238; default on). Off: marks run
+   * beside the batches, as before (benches compare the two).
+   */
+  rollupAfterBatches?: boolean;
   /** MQTT broker for machines with MQTT sources (topic scheme: docs/decisions/0200-mqtt-topics.md). */
   mqttUrl?: string;
   mqttPrefix?: string;

@@ -316,7 +316,14 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
   };
 
   // PostgreSQL: every node runs a rollup worker, and each dirty mark is claimed by one of them.
-  const rollups = new RollupWorker(db, now, log, postgres, options.onTimeRefused);
+  const rollups = new RollupWorker(
+    db,
+    now,
+    log,
+    postgres,
+    options.onTimeRefused,
+    options.rollupAfterBatches === false ? undefined : () => writer.afterBatches(),
+  );
   // Tests and shutdown: everything, the sources' counters included (decision 1145).
   const flush = () => writer.flush(true);
   // Decision 1025: the job runs' setup is read between batches (never while a rebuild reads the pipelines), and
@@ -398,6 +405,8 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
       await mqtt?.stop();
       await Promise.all([...shadows.keys()].map((id) => unlisten(id)));
       await Promise.all([...links.values()].map((l) => l.transport.stop()));
+      // The rollup run going ends before the caller closes the handle (its marks wait for the batches, decision 1238).
+      await rollups.stop();
       await flush();
       // Another node takes the sources over at its next round instead of after the leases expire.
       await keeper

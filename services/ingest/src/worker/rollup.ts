@@ -30,6 +30,10 @@ export const MARK_SPAN_PER_RUN_MS = 28 * 86_400_000;
  */
 export class RollupWorker {
   private rolling = false;
+  /** No mark begins once set (`stop`). */
+  private stopped = false;
+  /** The run going, or the last one. */
+  private current: Promise<void> = Promise.resolve();
   /** Whether this process has looked for gaps left in the stored rows (decision 1016). */
   private swept = false;
 
@@ -39,11 +43,26 @@ export class RollupWorker {
     private readonly log: (message: string) => void,
     private readonly claims = false,
     private readonly onTimeRefused?: (source: string, count: number) => void,
+    /** Awaited before each mark (decision 1238: the ingest's batches running or asked for end first). */
+    private readonly ready?: () => Promise<void>,
   ) {}
 
   /** One run; a run asked for while one is going is skipped (the next timer's run takes what is left). */
-  async run(): Promise<void> {
-    if (this.rolling) return;
+  run(): Promise<void> {
+    if (this.rolling || this.stopped) return Promise.resolve();
+    return (this.current = this.roll());
+  }
+
+  /**
+   * No mark begins after this; resolves once the run going has ended, its marks not begun freed for another node. The
+   * worker's handle may be closed then (a run waiting for the last batch, decision 1238, used to go on after it).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.current;
+  }
+
+  private async roll(): Promise<void> {
     this.rolling = true;
     const { db } = this;
     let marks: Awaited<ReturnType<typeof claimDirty>> = [];
@@ -80,6 +99,10 @@ export class RollupWorker {
         // awaits are microtasks, so a run of 50 marks held the loop for seconds (HTTP calls, the ingest's batches
         // waited behind it); here what waits runs between two marks.
         if (done > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        // Decision 1238: a batch asked (a line arrived, the timer ticked) goes before the next recompute, which on
+        // PostgreSQL would otherwise share the cores, the pool and the event loop with it.
+        if (this.ready) await this.ready();
+        if (this.stopped) break;
         let calendar = calendars.get(mark.company_id);
         if (!calendar) calendars.set(mark.company_id, (calendar = await loadCalendar(db, mark.company_id)));
         const t = this.now();
@@ -119,6 +142,9 @@ export class RollupWorker {
         });
         done++;
       }
+      // Stopped: the claims not begun go back, so the next run (of any node) takes them.
+      if (this.claims)
+        for (const mark of marks.slice(done)) await unclaimDirty(db, mark, null).catch(() => {});
     } catch (err) {
       this.log(`[ingest] rollup recompute failed, will retry: ${(err as Error).message}`);
       // Free the claims not done, so the next run (of any node) takes them again.
