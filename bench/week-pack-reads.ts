@@ -16,7 +16,8 @@ import type { Kysely } from 'kysely';
 const ROUNDS = Number(process.argv[2] ?? 20);
 const KEEP = process.env.BENCH_KEEP;
 const OLD = process.env.BENCH_OLD;
-if (!KEEP || !/^takt_[a-z0-9_]+$/.test(KEEP) || !OLD) throw new Error('BENCH_KEEP=takt_… and BENCH_OLD=dir needed');
+if (!KEEP || !/^takt_[a-z0-9_]+$/.test(KEEP) || !OLD)
+  throw new Error('BENCH_KEEP=takt_… and BENCH_OLD=dir needed');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const url = new URL(TEST_PG_URL);
 url.pathname = `/${KEEP}`;
