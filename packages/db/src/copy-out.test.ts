@@ -31,8 +31,8 @@ describe('COPY to stdout in binary through the pool client on postgres', () => {
     const decoded = (got: Array<Array<Buffer | null>>) =>
       got.map(([k, s, b, p]) => ({
         k: k!.readInt32BE(0),
-        s: s === null ? null : s.toString('utf8'),
-        b: b === null ? null : Number(b.readBigInt64BE(0)),
+        s: s ? s.toString('utf8') : null,
+        b: b ? Number(b.readBigInt64BE(0)) : null,
         p,
       }));
     expect(decoded((await copied(t.db)).rows)).toEqual(rows);
