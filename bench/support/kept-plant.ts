@@ -32,7 +32,8 @@ export async function keptDb(dialect: DialectName, name: string): Promise<TestDb
     });
   }
   const fresh = dialect === 'sqlite' && !existsSync(url);
-  const db = openDb(url, { poolSize: 4 });
+  // The API's pool as a node opens it (TAKT_DB_POOL_SIZE unset: 10), as the old checkout's handle is (old-api.ts).
+  const db = openDb(url, { poolSize: 10 });
   if (fresh || dialect === 'postgres') await migrateToLatest(db.db);
   return { ...db, url, cleanup: () => db.close() };
 }

@@ -1,6 +1,6 @@
 import { finished } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
 // PostgreSQL's COPY … FROM STDIN, the fastest way to load rows (bench/ingest-insert.ts measures it), run as an
 // ordinary statement through Kysely. Kysely's PostgreSQL connection hands every statement to the pool client's
@@ -9,6 +9,12 @@ import { from as copyFrom } from 'pg-copy-streams';
 // joins the transaction it is run in like any INSERT: it commits or rolls back with the rest of the batch.
 
 const COPY_FROM_STDIN = /^copy\s[^;]*\sfrom\s+stdin$/i;
+/**
+ * Decision 1240: `copy (select …) to stdout with (format binary)`, run without parameters (COPY takes none), gives its
+ * rows as arrays of their fields' bytes (binaryCopyRows): a bytea comes as stored, where a select sends it as text
+ * the server encodes (hex or base64) and the client decodes (node-postgres cannot take binary results).
+ */
+const COPY_TO_BINARY = /^copy\s+\(.*\)\s+to\s+stdout\s+with\s+\(format binary\)$/is;
 
 /** A pg client that also runs `copy … from stdin` statements, whose one parameter is the data to load. */
 export class CopyClient extends pg.Client {
@@ -22,7 +28,21 @@ export class CopyClient extends pg.Client {
       COPY_FROM_STDIN.test(text)
     )
       return this.copyIn(text, String(values[0])) as never;
+    if (
+      typeof text === 'string' &&
+      (values === undefined || (Array.isArray(values) && values.length === 0)) &&
+      COPY_TO_BINARY.test(text)
+    )
+      return this.copyOut(text) as never;
     return (super.query as (...a: unknown[]) => never)(...args);
+  }
+
+  private async copyOut(text: string): Promise<pg.QueryResult> {
+    const stream = (super.query as (q: unknown) => ReturnType<typeof copyTo>)(copyTo(text));
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const rows = binaryCopyRows(Buffer.concat(chunks));
+    return { command: 'COPY', rowCount: rows.length, rows, oid: 0, fields: [] };
   }
 
   private async copyIn(text: string, data: string): Promise<pg.QueryResult> {
@@ -30,6 +50,38 @@ export class CopyClient extends pg.Client {
     stream.end(data);
     await finished(stream);
     return { command: 'COPY', rowCount: stream.rowCount, rows: [], oid: 0, fields: [] };
+  }
+}
+
+/** COPY's binary format: its signature, then flags and a header extension (two 32-bit words, the extension's bytes). */
+const BINARY_SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+/**
+ * The tuples of COPY's binary format (PostgreSQL's "Binary Format" of COPY): each an array of its fields' bytes (views
+ * of `data`; null for NULL). Throws on anything else.
+ */
+export function binaryCopyRows(data: Buffer): Array<Array<Buffer | null>> {
+  if (data.length < 21 || !data.subarray(0, 11).equals(BINARY_SIGNATURE))
+    throw new Error('COPY binary: no signature');
+  let at = 15;
+  at += 4 + data.readUInt32BE(at);
+  const rows: Array<Array<Buffer | null>> = [];
+  for (;;) {
+    const n = data.readInt16BE(at);
+    at += 2;
+    if (n === -1) return rows;
+    const row: Array<Buffer | null> = [];
+    for (let i = 0; i < n; i++) {
+      const length = data.readInt32BE(at);
+      at += 4;
+      if (length === -1) row.push(null);
+      else {
+        if (at + length > data.length) throw new Error('COPY binary: a field past the end');
+        row.push(data.subarray(at, at + length));
+        at += length;
+      }
+    }
+    rows.push(row);
   }
 }
 

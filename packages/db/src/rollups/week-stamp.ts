@@ -66,9 +66,13 @@ const callStamps = new WeakMap<CompanyScope, { recomputes: number; read: Promise
  * joined one in flight is (above); a recompute of this process since moves the count, and the stamp is read again.
  * Only for a call's lifetime: a scope kept longer would not see other processes' recomputes.
  */
-export function oneCallScope(scope: CompanyScope): CompanyScope {
-  const call = { ...scope };
-  callStamps.set(call, null);
+export function oneCallScope(scope: CompanyScope, opts: { readStamp?: boolean } = {}): CompanyScope {
+  // Already a call's scope (a report's reads given the scope its call began with): the same call, the same stamp.
+  let call = scope;
+  if (!callStamps.has(scope)) callStamps.set((call = { ...scope }), null);
+  // Decision 1240: the stamp read at once, alongside the call's first reads (its machines, calendar), instead of
+  // after them; a failure is the first reader's to see.
+  if (opts.readStamp) void stampOf(call).catch(() => undefined);
   return call;
 }
 

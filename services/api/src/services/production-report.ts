@@ -21,7 +21,7 @@ import type {
   Rollup,
   ShiftValue,
 } from '@takt/domain';
-import { loadCalendar } from '@takt/db/rollups';
+import { loadCalendar, oneCallScope } from '@takt/db/rollups';
 import { ApiError, notFound } from '../http/errors';
 import { getAnnotationTypes } from '../repositories/annotation-types';
 import { getJob } from '../repositories/jobs';
@@ -149,8 +149,19 @@ function shiftFilterOf(calendar: CompanyCalendar, ids: readonly string[] | undef
   return new Set(ids);
 }
 
+/**
+ * A report call's context and its first reads started at once (decision 1240): the company's week rows stamp for the
+ * call (oneCallScope) and its calendar, beside the machines' read, instead of one after the other (on PostgreSQL each
+ * a round trip through the pool, a wait for a core at every one on a loaded machine).
+ */
+function beginCall(ctx: ServiceCtx): { call: ServiceCtx; calendar: Promise<CompanyCalendar> } {
+  const call = { ...ctx, scope: oneCallScope(ctx.scope, { readStamp: true }) };
+  return { call, calendar: loadCalendar(call.scope.db, call.scope.companyId) };
+}
+
 async function loadReportData(
   ctx: ServiceCtx,
+  calendar: CompanyCalendar,
   range: Range,
   machines: Machine[],
   shifts: readonly string[] | undefined,
@@ -158,7 +169,6 @@ async function loadReportData(
   key: string,
   reasons = false,
 ): Promise<ReportData> {
-  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
   const shiftFilter = shiftFilterOf(calendar, shifts);
   // Before any rollup is read or built.
   const intervals = intervalsOf(calendar, range, unit);
@@ -252,15 +262,22 @@ interface DimKey {
 export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Promise<ProductionResponse> {
   const range = { start: q.start, end: q.end };
   checkLimits(range);
-  const selectedMachines = await selectMachines(ctx, {
-    machineIds: q.filter.machine,
-    group: q.filter.machineGroup,
-  });
-  const [data, allGroups, colors] = await Promise.all([
-    loadReportData(ctx, range, selectedMachines, q.filter.shift, q.interval, `production:${q.interval}`),
-    listGroups(ctx.scope),
-    shiftColors(ctx),
+  const { call, calendar } = beginCall(ctx);
+  const [selectedMachines, cal, allGroups, colors] = await Promise.all([
+    selectMachines(call, { machineIds: q.filter.machine, group: q.filter.machineGroup }),
+    calendar,
+    listGroups(call.scope),
+    shiftColors(call),
   ]);
+  const data = await loadReportData(
+    call,
+    cal,
+    range,
+    selectedMachines,
+    q.filter.shift,
+    q.interval,
+    `production:${q.interval}`,
+  );
   const { machines, shiftFilter, intervals } = data;
   const selectedIds = machines.map((m) => m.id);
   const selected = new Set(selectedIds);
@@ -343,7 +360,12 @@ export async function productionReport(ctx: ServiceCtx, q: ProductionQuery): Pro
 async function oeeByData(ctx: ServiceCtx, q: OeeByQuery, key: string) {
   const range = { start: q.start, end: q.end };
   checkLimits(range);
-  let machines = await selectMachines(ctx, { machineIds: q.machines, group: q.group });
+  const { call, calendar } = beginCall(ctx);
+  const [listed, cal] = await Promise.all([
+    selectMachines(call, { machineIds: q.machines, group: q.group }),
+    calendar,
+  ]);
+  let machines = listed;
   if (q.jobId) {
     if (!(await getJob(ctx.scope, q.jobId))) throw notFound('Job');
     const runs = await runsOverlapping(
@@ -354,7 +376,7 @@ async function oeeByData(ctx: ServiceCtx, q: OeeByQuery, key: string) {
     const ran = new Set(runs.filter((r) => r.jobId === q.jobId).map((r) => r.machineId));
     machines = machines.filter((m) => ran.has(m.id));
   }
-  return { range, data: await loadReportData(ctx, range, machines, q.shifts, q.intervalType, key) };
+  return { range, data: await loadReportData(call, cal, range, machines, q.shifts, q.intervalType, key) };
 }
 
 export async function oeeByMachine(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeByMachineResponse> {
@@ -424,14 +446,27 @@ export async function oeeByShift(ctx: ServiceCtx, q: OeeByQuery): Promise<OeeByS
 export async function oeeReport(ctx: ServiceCtx, q: OeeReportQuery): Promise<OeeReportResponse> {
   const range = { start: q.start, end: q.end };
   checkLimits(range);
-  const machines = await reportMachines(ctx.scope, { machineId: q.machineId, group: q.group });
-  const data = await loadReportData(ctx, range, machines, q.shifts, q.interval, `oee:${q.interval}`, true);
+  const { call, calendar } = beginCall(ctx);
+  const [machines, cal] = await Promise.all([
+    reportMachines(call.scope, { machineId: q.machineId, group: q.group }),
+    calendar,
+  ]);
+  const data = await loadReportData(
+    call,
+    cal,
+    range,
+    machines,
+    q.shifts,
+    q.interval,
+    `oee:${q.interval}`,
+    true,
+  );
   const filtered = data.shiftFilter !== null;
   const ids = data.machines.map((m) => m.id);
   // The waterfall's totals are the range's cell; its downtime by reason comes with the rows.
   const totals = data.sum(ids, range, data.shiftFilter);
   const byReason = data.downtimeByReason;
-  const types = await getAnnotationTypes(ctx.scope, Object.keys(byReason));
+  const types = await getAnnotationTypes(call.scope, Object.keys(byReason));
   const intervals = data.intervals;
   return {
     range,
