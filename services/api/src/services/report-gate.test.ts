@@ -7,8 +7,8 @@ import type { ServiceCtx } from './context';
 import { gated, REPORT_LEND_MS, REPORT_SLOTS, useReportGate } from './report-gate';
 import { sharedAnswer } from './report-shared';
 
-// Decision 1239: report computations run a few at a time per database handle (REPORT_SLOTS), first come first
-// served; a slot is passed on when its computation settles (or fails), or after REPORT_LEND_MS; a report computed
+// Decision 1239: report computations run a few at a time per database handle (REPORT_SLOTS; PostgreSQL not gated
+// yet), first come first served; a slot is passed on when its computation settles (or fails), or after REPORT_LEND_MS; a report computed
 // inside another takes no second slot; callers of an answer waiting for a slot wait with it.
 
 /** A computation the test ends by hand, and whether it has started. */
@@ -38,8 +38,22 @@ describe.each(DIALECTS)('the report gate on %s', (dialect) => {
   beforeEach(() => useReportGate(t.db));
   afterEach(() => vi.useRealTimers());
 
-  it("runs the dialect's slots at once and the rest in order of arrival, a failure passing its slot on", async () => {
-    const slots = REPORT_SLOTS[dialect];
+  it("starts the dialect's REPORT_SLOTS computations at once, every one without a gate", async () => {
+    const calls = Array.from({ length: 4 }, held);
+    const answers = calls.map((c) => gated(t.db, c.compute));
+    await settle();
+    const slots = REPORT_SLOTS[dialect] || calls.length;
+    expect(calls.map((c) => c.state.started)).toEqual(calls.map((_, i) => i < slots));
+    for (const c of calls) {
+      c.end();
+      await settle();
+    }
+    expect(await Promise.all(answers)).toEqual(calls.map(() => 'done'));
+  });
+
+  it('runs its slots at once and the rest in order of arrival, a failure passing its slot on', async () => {
+    const slots = 2;
+    useReportGate(t.db, slots);
     const calls = Array.from({ length: slots + 3 }, held);
     const answers = calls.map((c) => gated(t.db, c.compute));
     answers.forEach((a) => a.catch(() => undefined));
