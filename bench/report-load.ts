@@ -20,6 +20,10 @@
 // BENCH_INGEST_THREAD (decision 1226): the ingest as the node runs it (services/api node-ingest.ts), in a worker thread
 // of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
+// BENCH_VARIANTS=slots/hold,… (decision 1239): rounds that alternate those arrangements of the API's report work, each
+// the report gate's slots (services/api report-gate.ts; 0: no gate, '-': the dialect's REPORT_SLOTS) and the hold of a
+// build from the facts (ms; '-': BUILD_HOLD_MS), BENCH_PAIRS times (default 2), the ingest in its thread; each
+// variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
 // BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
 // the loop's lines.
@@ -41,6 +45,8 @@ import {
   sharedAnswersKept,
   useSharedAnswers,
 } from '../services/api/src/services/report-shared';
+import { useBuildHold } from '../services/api/src/services/report-facts';
+import { reportGateWaits, useReportGate } from '../services/api/src/services/report-gate';
 import { apiHarness } from '../services/api/src/testing/app';
 import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { ingestPlant } from './support/live-ingest';
@@ -61,6 +67,15 @@ const WARM_MS = 20_000;
 /** BENCH_SHARED=on or off: only that part (both by default). */
 const SHARING =
   process.env.BENCH_SHARED === 'on' ? [true] : process.env.BENCH_SHARED === 'off' ? [false] : [false, true];
+
+/** BENCH_VARIANTS: the arrangements of the report work compared, each its report gate's slots and its build hold. */
+const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
+  .split(',')
+  .filter((v) => v !== '')
+  .map((name) => {
+    const [slots, hold] = name.split('/').map((x) => (x === undefined || x === '-' ? undefined : Number(x)));
+    return { name, slots, hold };
+  });
 
 const pct = (xs: readonly number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -184,18 +199,27 @@ async function main() {
   Object.defineProperty(h.clock, 'now', { get: () => now + (Date.now() - t0), set: () => {} });
   // The arrangements measured in turn (decision 1226): BENCH_INGEST_THREAD=both alternates the ingest in the bench's
   // event loop and in its own thread, BENCH_PAIRS pairs (ABAB, the same plant and reports), else the one it names.
+  const pairs = Number(process.env.BENCH_PAIRS ?? 2);
   const arrangements: Array<boolean | null> =
     INGEST === 0
       ? [null]
-      : process.env.BENCH_INGEST_THREAD === 'both'
-        ? Array.from({ length: 2 * Number(process.env.BENCH_PAIRS ?? 2) }, (_, i) => i % 2 === 1)
-        : [process.env.BENCH_INGEST_THREAD !== '0'];
+      : VARIANTS.length > 0
+        ? Array.from({ length: VARIANTS.length * pairs }, () => true)
+        : process.env.BENCH_INGEST_THREAD === 'both'
+          ? Array.from({ length: 2 * pairs }, (_, i) => i % 2 === 1)
+          : [process.env.BENCH_INGEST_THREAD !== '0'];
+  /** The variant of round `i` (BENCH_VARIANTS), if any. */
+  const variantOf = (i: number) => (VARIANTS.length > 0 ? VARIANTS[i % VARIANTS.length]! : null);
   const plantIngest = INGEST > 0 ? await ingestPlant(node, INGEST) : null;
-  const rounds: Array<{ thread: boolean | null; runs: Run[]; load: string }> = [];
+  const rounds: Array<{ thread: boolean | null; variant: string | null; runs: Run[]; load: string }> = [];
   try {
     const cookie = await h.login(plant.user.email, plant.user.password);
     let kept = { answers: 0, size: 0 };
-    for (const thread of arrangements) {
+    for (const [index, thread] of arrangements.entries()) {
+      const variant = variantOf(index);
+      useBuildHold(variant?.hold);
+      const gate = () => useReportGate(h.t.db, variant?.slots);
+      gate();
       const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(thread) : null;
       try {
         // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.
@@ -209,6 +233,7 @@ async function main() {
           const base = await runClients(url, cookie, 1, file);
           const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
           useSharedAnswers(h.t.db, shared);
+          gate(); // its waits counted from here
           resetTallies();
           resetSqlite();
           served = [];
@@ -235,8 +260,16 @@ async function main() {
           if (DIALECT === 'sqlite')
             pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
           if (shared) kept = sharedAnswersKept(h.t.db);
-          // The server's own time for the first calls (all sent at once) and for the rest.
-          const inServer = [served.slice(0, CLIENTS), served.slice(CLIENTS)].map((xs) => xs.map((x) => x.ms));
+          const waits = reportGateWaits(h.t.db);
+          pool.unshift(
+            `  report gate: ${waits.n} computations waited for a slot, ${(waits.sumMs / Math.max(1, waits.n)).toFixed(0)} ms on average, at most ${waits.maxMs.toFixed(0)} ms`,
+          );
+          // The server's own time for the first calls (all sent at once) and for the rest, by arrival (each call is
+          // added as it ends).
+          const arrived = [...served].sort((a, b) => a.at - b.at);
+          const inServer = [arrived.slice(0, CLIENTS), arrived.slice(CLIENTS)].map((xs) =>
+            xs.map((x) => x.ms),
+          );
           pool.unshift(
             `  in the server: the first ${CLIENTS} calls p50 ${pct(inServer[0]!, 50).toFixed(0)} ms, max ${pct(inServer[0]!, 100).toFixed(0)} ms; the other ${inServer[1]!.length} p50 ${pct(inServer[1]!, 50).toFixed(0)} ms, p99 ${pct(inServer[1]!, 99).toFixed(0)} ms, max ${pct(inServer[1]!, 100).toFixed(0)} ms`,
           );
@@ -247,6 +280,7 @@ async function main() {
         }
         rounds.push({
           thread,
+          variant: variant?.name ?? null,
           runs,
           load: loadavg()
             .map((x) => x.toFixed(1))
@@ -271,7 +305,10 @@ async function main() {
     const named = (thread: boolean | null) =>
       thread === null ? '' : thread ? 'ingest in its own thread' : "ingest in the API's event loop";
     for (const [i, { thread, runs, load }] of rounds.entries()) {
-      if (thread !== null) console.log(` round ${i + 1}: ${named(thread)} (load average at its end ${load})`);
+      if (thread !== null)
+        console.log(
+          ` round ${i + 1}: ${named(thread)}${rounds[i]!.variant !== null ? `, report gate slots / build hold ${rounds[i]!.variant}` : ''} (load average at its end ${load})`,
+        );
       for (const { shared, base, load: loaded, pool } of runs) {
         console.log(`  shared answers ${shared ? 'on (decision 1148)' : 'off'}:`);
         for (const report of ['oee', 'utilization', 'production', 'downtime'])
@@ -316,6 +353,20 @@ async function main() {
         const [la, lb] = [ms(a), ms(b)];
         console.log(
           `  pair ${(i + 1) / 2}, shared answers ${shared ? 'on' : 'off'}: thread / loop p50 ${(pct(lb, 50) / pct(la, 50)).toFixed(2)} (${pct(la, 50).toFixed(0)} → ${pct(lb, 50).toFixed(0)} ms), p99 ${(pct(lb, 99) / pct(la, 99)).toFixed(2)} (${pct(la, 99).toFixed(0)} → ${pct(lb, 99).toFixed(0)} ms); load ${a.load} / ${b.load}`,
+        );
+      }
+    }
+    // Each variant against the first of its cycle (BENCH_VARIANTS): the 20 clients' p50 and p99, all reports.
+    for (let i = 0; VARIANTS.length > 1 && i < rounds.length; i++) {
+      const a = rounds[i - (i % VARIANTS.length)]!;
+      const b = rounds[i]!;
+      if (a === b) continue;
+      for (const shared of SHARING) {
+        const ms = (r: (typeof rounds)[number]) =>
+          r.runs.find((x) => x.shared === shared)!.load.map((x) => x.ms);
+        const [la, lb] = [ms(a), ms(b)];
+        console.log(
+          `  cycle ${Math.floor(i / VARIANTS.length) + 1}, shared answers ${shared ? 'on' : 'off'}: ${b.variant} / ${a.variant} p50 ${(pct(lb, 50) / pct(la, 50)).toFixed(2)} (${pct(la, 50).toFixed(0)} → ${pct(lb, 50).toFixed(0)} ms), p99 ${(pct(lb, 99) / pct(la, 99)).toFixed(2)} (${pct(la, 99).toFixed(0)} → ${pct(lb, 99).toFixed(0)} ms); load ${a.load} / ${b.load}`,
         );
       }
     }
