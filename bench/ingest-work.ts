@@ -14,24 +14,22 @@
 // Wall-clock figures are noisy on a shared machine; CPU and query counts much less.
 // SQLite: each minute's commits (p50/p99/max: the time each held the event loop, bench/support/sqlite-watch.ts) and
 // BENCH_WAL=sqlite|worker|off, who checkpoints the WAL (bench/support/wal-mode.ts, decision 1229).
-// BENCH_WITHOUT_0072=1: migration 0072's triggers dropped after migrating (its down), to measure what they cost.
+// BENCH_LIVE_FACTS=none|0072|0074: the fact tables' live generation triggers (decisions 1231, 1234; 0074 the latest).
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kysely, KyselyPlugin } from 'kysely';
-import { sql } from 'kysely';
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { INGEST_POOL_SIZE } from '../services/api/src/databases';
 import { INGEST_ARRIVAL_GAP_MS } from '../services/api/src/node-ingest';
 import { ensureDemoCompany } from '../services/api/src/provision';
 import { migrateToLatest, openDb } from '@takt/db';
-import type { Database, DialectName } from '@takt/db';
-import { TEST_PG_URL, emptyDatabase, migrateTo, migrationBefore, withAdmin } from '@takt/db/testing';
+import type { DialectName } from '@takt/db';
+import { emptyDatabase, migrateTo, migrationBefore } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
 import type { AdapterHostConfig } from '../tests/multihost/adapters';
 import {
@@ -45,6 +43,8 @@ import {
   windows,
 } from './support/ingest-tx';
 import type { StoredBatch } from './support/ingest-tx';
+import * as m0072 from '../packages/db/src/migrations/2026-12-01-0072-live-generation-facts';
+import { databaseCpu, generations, rowChurn, triggerTime } from './support/pg-work-stats';
 import { commitLine, sqliteCommits, resetSqlite, watchSqlite } from './support/sqlite-watch';
 import { benchWal } from './support/wal-mode';
 import type { BenchWal } from './support/wal-mode';
@@ -62,6 +62,11 @@ const ROLLUP_READY = process.env.TAKT_BENCH_ROLLUP_READY !== '0';
 // host do not dial each other's adapters.
 const PORT_BASE = Number(process.env.TAKT_BENCH_PORT_BASE ?? 31_000);
 const CONTROL_PORT = PORT_BASE - 1;
+/**
+ * The live generation's triggers on the fact tables (decisions 1231, 1234): `0074` (the latest), `0072` (migration
+ * 0074 down: 0072's statement-level triggers) or `none` (0072's down too; BENCH_WITHOUT_0072=1 says the same).
+ */
+const LIVE_FACTS = process.env.BENCH_LIVE_FACTS ?? (process.env.BENCH_WITHOUT_0072 === '1' ? 'none' : '0074');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,86 +78,6 @@ interface Minute {
   /** PostgreSQL: the CPU of this database's server processes (backends, autovacuum) per 1,000 observations. */
   dbCpuMsPer1000: number;
 }
-
-/** CPU ms (user + system) a process has used, from /proc (clock ticks of 1/100 s); null once it is gone. */
-function cpuMsOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * PostgreSQL on this host: samples every second the CPU of the server processes working for the bench's database
- * (its connections and any autovacuum worker on it). `take()` returns the CPU ms since the last take; a process
- * first seen between two takes counts from zero (it started meanwhile).
- */
-function databaseCpu(db: Kysely<Database>): { take: () => number; stop: () => void } {
-  const base = new Map<number, number>();
-  const last = new Map<number, number>();
-  let gone = 0;
-  const sample = async () => {
-    const { rows } = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity
-      WHERE datname = current_database()`.execute(db);
-    const seen = new Set(rows.map((r) => Number(r.pid)));
-    for (const pid of seen) {
-      const ms = cpuMsOf(pid);
-      if (ms === null) continue;
-      if (!base.has(pid)) base.set(pid, 0);
-      last.set(pid, ms);
-    }
-    // A process that ended: what it used since its base is kept.
-    for (const [pid, ms] of last)
-      if (!seen.has(pid) && cpuMsOf(pid) === null) {
-        gone += ms - (base.get(pid) ?? 0);
-        last.delete(pid);
-        base.delete(pid);
-      }
-  };
-  const timer = setInterval(() => void sample().catch(() => {}), 1000);
-  return {
-    take: () => {
-      let ms = gone;
-      gone = 0;
-      for (const [pid, now] of last) {
-        ms += now - (base.get(pid) ?? 0);
-        base.set(pid, now);
-      }
-      return ms;
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
-/** PostgreSQL: updates, HOT updates and dead row versions of the tables ingest rewrites (pg_stat_user_tables). */
-async function rowChurn(
-  db: Kysely<Database>,
-): Promise<Map<string, { upd: number; hot: number; dead: number }>> {
-  const { rows } = await sql<{ relname: string; upd: string; hot: string; dead: string }>`
-    SELECT relname, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_dead_tup AS dead FROM pg_stat_user_tables
-    WHERE relname IN ('machine_live', 'machine_sources')`.execute(db);
-  return new Map(
-    rows.map((r) => [r.relname, { upd: Number(r.upd), hot: Number(r.hot), dead: Number(r.dead) }]),
-  );
-}
-
-/** The sum of every company's live generations (migration 0071). */
-const generations = async (db: Kysely<Database>): Promise<number> =>
-  Number(
-    (await sql<{ g: number | null }>`select sum(generation) as g from live_generations`.execute(db)).rows[0]
-      ?.g ?? 0,
-  );
-
-/** PostgreSQL: calls and time (ms) of the live generation's trigger functions so far (track_functions = pl). */
-const triggerTime = async (db: Kysely<Database>): Promise<{ calls: number; ms: number }> => {
-  const { rows } = await sql<{ calls: number | null; ms: number | null }>`
-    select sum(calls) as calls, sum(total_time) as ms from pg_stat_user_functions
-    where funcname like 'live_generation_bump%'`.execute(db);
-  return { calls: Number(rows[0]?.calls ?? 0), ms: Number(rows[0]?.ms ?? 0) };
-};
 
 /** Counts every query the worker runs (a result passes each plugin once per executed statement). */
 function counter(): { plugin: KyselyPlugin; count: () => number } {
@@ -194,26 +119,10 @@ if (process.env.TAKT_BENCH_QUERIES === '1') {
 }
 installWatch();
 
-/** A new PostgreSQL database, named `<TAKT_BENCH_DB_PREFIX>_…` when set (a helper's own prefix), else takt_e_…. */
-async function benchDatabase(): Promise<{ url: string; cleanup(): Promise<void> }> {
-  const prefix = process.env.TAKT_BENCH_DB_PREFIX;
-  if (!prefix) return emptyDatabase('postgres');
-  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new Error(`TAKT_BENCH_DB_PREFIX ${prefix}: not a name`);
-  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0`));
-  const url = new URL(TEST_PG_URL);
-  url.pathname = `/${name}`;
-  url.search = '';
-  return {
-    url: url.toString(),
-    cleanup: () =>
-      withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
-  };
-}
-
 async function run(machines: number): Promise<Minute[]> {
   const dir = mkdtempSync(join(tmpdir(), 'takt-ingest-work-'));
-  const pgDatabase = DIALECT === 'postgres' ? await benchDatabase() : null;
+  const pgDatabase =
+    DIALECT === 'postgres' ? await emptyDatabase('postgres', process.env.TAKT_BENCH_DB_PREFIX) : null;
   // PostgreSQL: the server counts the time in the plpgsql functions (the live generation's triggers among them).
   const database = openDb(
     pgDatabase
@@ -221,10 +130,10 @@ async function run(machines: number): Promise<Minute[]> {
       : join(dir, 'bench.db'),
   );
   await migrateToLatest(database.db);
-  if (process.env.BENCH_WITHOUT_0072 === '1') {
-    const name = '2026-12-01-0072-live-generation-facts';
-    await migrateTo(database.db, migrationBefore(name));
-  }
+  // The fact tables' generation triggers of LIVE_FACTS: 0074's down gives 0072's back, 0072's down drops them.
+  if (LIVE_FACTS !== '0074')
+    await migrateTo(database.db, migrationBefore('2026-12-02-0074-live-generation-facts-rows'));
+  if (LIVE_FACTS === 'none') await m0072.down(database.db);
   const wal: BenchWal | null =
     DIALECT === 'sqlite' ? await benchWal(database.db, join(dir, 'bench.db')) : null;
   if (DIALECT === 'sqlite') watchSqlite();
@@ -384,7 +293,7 @@ async function main() {
     `ingest-work: ${COUNTS.join(' and ')} machines × 1 line/s, ${MINUTES} min each, ${DIALECT}, ` +
       `arrival gap ${ARRIVAL_GAP}, ingest pool ${POOL}, rollup marks ${ROLLUP_READY ? 'after the batches' : 'beside the batches'}` +
       (DIALECT === 'sqlite' ? `, WAL ${process.env.BENCH_WAL ?? 'sqlite'}` : '') +
-      (process.env.BENCH_WITHOUT_0072 === '1' ? ', without 0072 triggers' : '') +
+      `, fact triggers ${LIVE_FACTS}` +
       `; load ${loadavg()
         .map((x) => x.toFixed(1))
         .join(' ')}`,

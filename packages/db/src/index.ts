@@ -17,4 +17,5 @@ export * from './backup';
 export * from './sources';
 export * from './leases';
 export * from './setup-marks';
+export * from './live-facts';
 export { knownObservationIds, machineName, observationIds } from './observation-ids';

@@ -185,12 +185,15 @@ export const dropEndedProcessesDatabases = (): Promise<number> => dropAbandonedD
  */
 export async function emptyDatabase(
   dialect: DialectName,
+  /** PostgreSQL: the new database's name begins with this (letters, digits and _). */
+  prefix = 'takt_e_',
 ): Promise<{ url: string; cleanup(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'takt-empty-'));
     return { url: join(dir, 'takt.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const name = `takt_e_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error(`not a database name prefix: ${prefix}`);
+  const name = `${prefix}${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
   await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0`));
   return {
     url: urlFor(name),

@@ -52,6 +52,7 @@ import * as m0070 from './2026-11-30-0070-program-packs';
 import * as m0071 from './2026-11-30-0071-live-generations';
 import * as m0072 from './2026-12-01-0072-live-generation-facts';
 import * as m0073 from './2026-12-01-0073-rollup-week-packs';
+import * as m0074 from './2026-12-02-0074-live-generation-facts-rows';
 
 // Listed explicitly (not read from disk) so bundling and tests see the same set, in order.
 export const migrations: Record<string, Migration> = {
@@ -108,4 +109,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-0071-live-generations': m0071,
   '2026-12-01-0072-live-generation-facts': m0072,
   '2026-12-01-0073-rollup-week-packs': m0073,
+  '2026-12-02-0074-live-generation-facts-rows': m0074,
 };

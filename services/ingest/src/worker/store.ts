@@ -8,6 +8,7 @@ import {
   knownObservationIds,
   machineName,
   joinable,
+  liveFactsMarked,
   numberedPlaceholders,
   observationIds,
   oneMessage,
@@ -130,19 +131,23 @@ export async function writeBatch(
   // after the COPYs that lead (they plan nothing), so it goes in one message with the statements after them. The
   // transaction's begin and commit go in the messages too (decision 1199): a batch without a COPY or a read is one
   // round trip, one with a COPY three (begin, the COPY's two, the rest and the commit). A failed statement stops
-  // the message before its commit; the transaction is then rolled back here.
+  // the message before its commit; the transaction is then rolled back here. `liveFactsMarked` (decision 1234): the
+  // batch marks every machine it writes facts for (batchSteps' rollup marks of batch.derived), so migration 0074's
+  // triggers on the fact tables skip its rows.
   const at = steps.findIndex((s) => typeof s === 'function' || joinable(s));
   const copies = at < 0 ? steps : steps.slice(0, at);
   const rest = at < 0 ? [] : steps.slice(at);
   // A step that reads first (a new machine's or key's ids) keeps the ids it makes as the transaction's until a later
   // one sees them (observation-ids.ts): it runs in a transaction of Kysely's (a machine's first batches only).
   if (steps.some((s) => typeof s === 'function')) {
-    await db.transaction().execute((trx) => runJoined(trx, [...copies, JIT_OFF, ...lead, ...rest]));
+    await db
+      .transaction()
+      .execute((trx) => runJoined(trx, [...copies, JIT_OFF, liveFactsMarked, ...lead, ...rest]));
     return;
   }
   await db.connection().execute(async (conn) => {
     try {
-      await runJoined(conn, [BEGIN, ...copies, JIT_OFF, ...lead, ...rest, COMMIT]);
+      await runJoined(conn, [BEGIN, ...copies, JIT_OFF, liveFactsMarked, ...lead, ...rest, COMMIT]);
     } catch (err) {
       await conn.executeQuery(ROLLBACK).catch(() => {});
       throw err;
