@@ -5,7 +5,10 @@ import {
   formatAge,
   formatFieldValue,
   isFresh,
+  DIAGNOSTICS_REFRESH_MS,
+  DIAGNOSTICS_WAIT_MS,
   mergeAnswers,
+  nextRefreshMs,
   parseDiagnostics,
   parseObservations,
 } from './diagnostics';
@@ -161,6 +164,26 @@ describe('connectionView (live-operations §4; §9 heartbeat timeout 5 minutes)'
     const up = { ...input, everReported: true, link: 'CONNECTED', lastHeartbeat: NOW - 4 * MIN };
     expect(connectionView(anAnswer({ connectionInput: up }), NOW, time).label).toBe('Connected');
     expect(connectionView(anAnswer({ connectionInput: up }), NOW + 2 * MIN, time).label).toBe('Disconnected');
+  });
+});
+
+describe('nextRefreshMs (decision 1241)', () => {
+  it('asks again soon until the link shows up, then every 30 s', () => {
+    expect(DIAGNOSTICS_WAIT_MS).toBeLessThan(DIAGNOSTICS_REFRESH_MS);
+    expect(nextRefreshMs(null, NOW)).toBe(DIAGNOSTICS_WAIT_MS);
+    expect(nextRefreshMs(anAnswer({ lastHeartbeat: null }), NOW)).toBe(DIAGNOSTICS_WAIT_MS);
+    const link = {
+      sourceConfigured: true,
+      fieldsMapped: true,
+      everReported: true,
+      link: 'DISCONNECTED',
+      lastHeartbeat: NOW - 10 * MIN,
+    };
+    expect(nextRefreshMs(anAnswer({ connectionInput: link }), NOW)).toBe(DIAGNOSTICS_WAIT_MS);
+    const up = { ...link, link: 'CONNECTED', lastHeartbeat: NOW - MIN };
+    expect(nextRefreshMs(anAnswer({ connectionInput: up }), NOW)).toBe(DIAGNOSTICS_REFRESH_MS);
+    // The heartbeat grows old on the page's clock: the link no longer shows up, so it asks sooner.
+    expect(nextRefreshMs(anAnswer({ connectionInput: up }), NOW + 5 * MIN)).toBe(DIAGNOSTICS_WAIT_MS);
   });
 });
 

@@ -152,6 +152,21 @@ export interface ConnectionView {
 }
 
 /**
+ * How long until the page asks for the answer again: DIAGNOSTICS_REFRESH_MS while the link shows up, sooner
+ * (DIAGNOSTICS_WAIT_MS) while it shows anything else, since the link's state comes only with the answer and a
+ * technician fixing an adapter watches for it to come up (decision 1241).
+ */
+export function nextRefreshMs(answer: DiagnosticsAnswer | null, now: number): number {
+  if (!answer) return DIAGNOSTICS_WAIT_MS;
+  return connectionView(answer, now, String).status === 'success' ? DIAGNOSTICS_REFRESH_MS : DIAGNOSTICS_WAIT_MS;
+}
+
+/** The heartbeat and the counters come only with the HTTP answer: asked again this often while the link is up. */
+export const DIAGNOSTICS_REFRESH_MS = 30_000;
+/** … and this often while it is not (connecting, refused, lost, or no answer yet). */
+export const DIAGNOSTICS_WAIT_MS = 5_000;
+
+/**
  * The machine's connection in the words of the Machines list and the tiles (machineConnection, decision 1055):
  * Not configured (no source, or no adapter fields), Never Reported (connecting, or the source refuses), Disconnected
  * (no heartbeat for 5 minutes, §9), otherwise Connected with the last heartbeat. Recomputed on the page's clock

@@ -2,11 +2,17 @@ import { ApiError, t, useLiveChannel } from '@takt/ui';
 import type { LiveChannelStatus } from '@takt/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
-import { applyObservations, mergeAnswers, parseDiagnostics, parseObservations } from './diagnostics';
+import {
+  applyObservations,
+  mergeAnswers,
+  nextRefreshMs,
+  parseDiagnostics,
+  parseObservations,
+} from './diagnostics';
 import type { DiagnosticsAnswer, RawObservation } from './diagnostics';
 
-/** The heartbeat and the counters come only with the HTTP answer: asked again this often. */
-export const DIAGNOSTICS_REFRESH_MS = 30_000;
+/** How often the page checks whether its answer is due again (nextRefreshMs). */
+const REFRESH_TICK_MS = 1_000;
 
 export interface MachineDiagnostics {
   answer: DiagnosticsAnswer | null;
@@ -20,7 +26,8 @@ export interface MachineDiagnostics {
 }
 
 /**
- * GET /api/machines/:id/diagnostics, asked again every DIAGNOSTICS_REFRESH_MS and on the channel's reinit;
+ * GET /api/machines/:id/diagnostics, asked again when nextRefreshMs says (sooner while the link is not shown up)
+ * and on the channel's reinit;
  * with `live`, the `diagnostics` channel's raw observations are folded in as they arrive (reports-admin §7
  * "join … diagnostics (stream raw), scoped by machine_id").
  */
@@ -32,8 +39,15 @@ export function useMachineDiagnostics(machineId: string, live: boolean): Machine
   // Observations that arrive before the first answer wait for it.
   const early = useRef<RawObservation[]>([]);
   const controller = useRef<AbortController | null>(null);
+  // What the refresh timer reads: the answer shown, the server's clock offset, when the last load began.
+  const shownRef = useRef<{ answer: DiagnosticsAnswer | null; offsetMs: number }>({ answer: null, offsetMs: 0 });
+  shownRef.current = { answer, offsetMs };
+  const loadedAt = useRef(0);
+  const inFlight = useRef(false);
 
   const load = useCallback(() => {
+    loadedAt.current = Date.now();
+    inFlight.current = true;
     controller.current?.abort();
     const c = new AbortController();
     controller.current = c;
@@ -49,9 +63,11 @@ export function useMachineDiagnostics(machineId: string, live: boolean): Machine
         setAnswer((shown) => applyObservations(mergeAnswers(fresh, shown), early.current.splice(0)));
         setError(null);
         setLoading(false);
+        inFlight.current = false;
       })
       .catch((err: unknown) => {
         if (c.signal.aborted) return;
+        inFlight.current = false;
         setError(err instanceof ApiError && !err.isNetworkError ? err.message : t('machineTools.loadFailed'));
         setLoading(false);
       });
@@ -60,7 +76,12 @@ export function useMachineDiagnostics(machineId: string, live: boolean): Machine
   useEffect(() => {
     setAnswer(null);
     load();
-    const timer = setInterval(load, DIAGNOSTICS_REFRESH_MS);
+    const timer = setInterval(() => {
+      const now = Date.now();
+      const { answer: shown, offsetMs: offset } = shownRef.current;
+      // A slow answer is waited for, not asked again over and over.
+      if (!inFlight.current && now - loadedAt.current >= nextRefreshMs(shown, now + offset)) load();
+    }, REFRESH_TICK_MS);
     return () => {
       clearInterval(timer);
       controller.current?.abort();
