@@ -20,9 +20,7 @@
 // BENCH_INGEST_THREAD (decision 1226): the ingest as the node runs it (services/api node-ingest.ts), in a worker thread
 // of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
-// BENCH_VARIANTS=slots/hold,… (decision 1239): rounds that alternate those arrangements of the API's report work, each
-// the report gate's slots (services/api report-gate.ts; 0: no gate, '-': the dialect's REPORT_SLOTS) and the hold of a
-// build from the facts (ms; '-': BUILD_HOLD_MS), BENCH_PAIRS times (default 2), the ingest in its thread; each
+// BENCH_VARIANTS=hold,… (decisions 1237, 1239): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS), BENCH_PAIRS times (default 2), the ingest in its thread; each
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
 // BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
@@ -46,7 +44,6 @@ import {
   useSharedAnswers,
 } from '../services/api/src/services/report-shared';
 import { useBuildHold } from '../services/api/src/services/report-facts';
-import { reportGateWaits, useReportGate } from '../services/api/src/services/report-gate';
 import { apiHarness } from '../services/api/src/testing/app';
 import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { ingestPlant } from './support/live-ingest';
@@ -68,14 +65,11 @@ const WARM_MS = 20_000;
 const SHARING =
   process.env.BENCH_SHARED === 'on' ? [true] : process.env.BENCH_SHARED === 'off' ? [false] : [false, true];
 
-/** BENCH_VARIANTS: the arrangements of the report work compared, each its report gate's slots and its build hold. */
+/** BENCH_VARIANTS: the arrangements of the report work compared, each its build hold (ms; '-': BUILD_HOLD_MS). */
 const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
   .split(',')
   .filter((v) => v !== '')
-  .map((name) => {
-    const [slots, hold] = name.split('/').map((x) => (x === undefined || x === '-' ? undefined : Number(x)));
-    return { name, slots, hold };
-  });
+  .map((name) => ({ name, hold: name === '-' ? undefined : Number(name) }));
 
 const pct = (xs: readonly number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -218,8 +212,6 @@ async function main() {
     for (const [index, thread] of arrangements.entries()) {
       const variant = variantOf(index);
       useBuildHold(variant?.hold);
-      const gate = () => useReportGate(h.t.db, variant?.slots);
-      gate();
       const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(thread) : null;
       try {
         // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.
@@ -233,7 +225,6 @@ async function main() {
           const base = await runClients(url, cookie, 1, file);
           const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
           useSharedAnswers(h.t.db, shared);
-          gate(); // its waits counted from here
           resetTallies();
           resetSqlite();
           served = [];
@@ -260,10 +251,6 @@ async function main() {
           if (DIALECT === 'sqlite')
             pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
           if (shared) kept = sharedAnswersKept(h.t.db);
-          const waits = reportGateWaits(h.t.db);
-          pool.unshift(
-            `  report gate: ${waits.n} computations waited for a slot, ${(waits.sumMs / Math.max(1, waits.n)).toFixed(0)} ms on average, at most ${waits.maxMs.toFixed(0)} ms`,
-          );
           // The server's own time for the first calls (all sent at once) and for the rest, by arrival (each call is
           // added as it ends).
           const arrived = [...served].sort((a, b) => a.at - b.at);
@@ -307,7 +294,7 @@ async function main() {
     for (const [i, { thread, runs, load }] of rounds.entries()) {
       if (thread !== null)
         console.log(
-          ` round ${i + 1}: ${named(thread)}${rounds[i]!.variant !== null ? `, report gate slots / build hold ${rounds[i]!.variant}` : ''} (load average at its end ${load})`,
+          ` round ${i + 1}: ${named(thread)}${rounds[i]!.variant !== null ? `, build hold ${rounds[i]!.variant}` : ''} (load average at its end ${load})`,
         );
       for (const { shared, base, load: loaded, pool } of runs) {
         console.log(`  shared answers ${shared ? 'on (decision 1148)' : 'off'}:`);

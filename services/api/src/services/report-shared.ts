@@ -1,12 +1,10 @@
 import { reportDataVersion } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
-import { gated } from './report-gate';
 
 // Shared report answers (decision 1148): the same report with the same parameters, company, caller's view and
 // data version is computed once and given to every caller who asks for it, and callers asking while it is
 // being computed wait for that computation instead of starting their own. What is kept is bounded by the answers'
-// size (SHARED_ANSWER_BUDGET per database handle), not by their number. Each computation waits for a slot of the
-// handle's report gate (decision 1239, report-gate.ts); callers of an answer waiting there wait with it.
+// size (SHARED_ANSWER_BUDGET per database handle), not by their number.
 
 /** How long after its `now` an answer whose range reaches into unsettled time is given again (ms). */
 export const LIVE_REUSE_MS = 1_000;
@@ -158,10 +156,8 @@ function normalized(value: unknown): unknown {
  * permissions follow from) and the data version (reportDataVersion at the range's end) are the same, and the
  * answer either no longer depends on now (its range ended before it was computed and no pending mark reaches
  * into the range) and was computed at most SETTLED_REUSE_MS before this call's now, or was computed at most
- * LIVE_REUSE_MS before it; while one is being computed
- * (begun at or before this call's now, or waiting for a slot of the report gate), the same call waits for it. A
- * computation waits for a slot of the handle's report gate (`gated`, decision 1239), with sharing off too. A failure
- * is not kept. Inside a transaction it is always computed, at once.
+ * LIVE_REUSE_MS before it; while one is being computed (begun at or before this call's now), the same call waits for
+ * it. A failure is not kept. Inside a transaction it is always computed.
  * The answer is shared: callers must not change it.
  */
 export async function sharedAnswer<T>(
@@ -173,7 +169,7 @@ export async function sharedAnswer<T>(
 ): Promise<T> {
   const db = ctx.scope.db;
   if (db.isTransaction) return compute();
-  if (!sharing) return gated(db, compute);
+  if (!sharing) return compute();
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = { entries: new Map(), size: 0, versions: new Map() }));
   const { version, marks } = await dataVersion(cache, ctx, range.end);
@@ -196,7 +192,7 @@ export async function sharedAnswer<T>(
     settled: settledNow && marks === 0,
     pending: true,
     size: 0,
-    answer: gated(db, compute),
+    answer: compute(),
   };
   // A stale answer under the same key goes, and the new one is the most recently used.
   drop(cache, key);
