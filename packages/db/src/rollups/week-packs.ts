@@ -253,16 +253,23 @@ export async function storedWeekPacks(scope: CompanyScope): Promise<PackedWeeks>
 
 /**
  * Decision 1242: the rows in no pack, by machine, each read as a pack (in time order) to join with its packs: a
- * machine's rows from its bound on (`bounds`), every row of a machine without one. Live machines share one bound (the
- * company week now): one read of the rows from the latest bound on, and one of the machines behind it (an idle or
- * retired machine's open week) between theirs and it, each machine's rows before its bound dropped.
+ * machine's rows from its bound on (`bounds`); with no pack at all, every row. Live machines share one bound (the
+ * company week now): one read of their rows from there on (by machine: the (machine_id, start_at) index), and one of
+ * the machines behind it (an idle or retired machine's open week) between theirs and it, each machine's rows before
+ * its bound dropped. A machine with rows and no pack (written behind the writer's back: the writer gives a machine's
+ * first rows an empty pack holding its bound) is not read here: its totals are not the stamp's (packedWeeks).
  */
 async function openRows(scope: CompanyScope, bounds: Map<string, number>): Promise<Map<string, Pack[]>> {
   let top = Number.NEGATIVE_INFINITY;
   for (const b of bounds.values()) top = Math.max(top, b);
   const behind = [...bounds].filter(([, b]) => b < top);
   const reads: Array<{ ids: string[] | null; ranges: Ranges | null }> = [
-    { ids: null, ranges: bounds.size > 0 ? [{ start: top, end: NO_END }] : null },
+    bounds.size > 0
+      ? {
+          ids: [...bounds].filter(([, b]) => b === top).map(([id]) => id),
+          ranges: [{ start: top, end: NO_END }],
+        }
+      : { ids: null, ranges: null },
   ];
   if (behind.length > 0)
     reads.unshift({
