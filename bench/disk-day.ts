@@ -9,6 +9,8 @@
 // TAKT_BENCH_PACK_AGE_S (default the product's PACK_AGE_MS) every TAKT_BENCH_PACK_EVERY_S (default 60); a short run
 // takes a shorter age, so what a machine-day leaves is packs, as in a day-long run. Closed program intervals are packed
 // in the same pass (decision 1196) when older than TAKT_BENCH_PROGRAM_PACK_AGE_S (default PROGRAM_PACK_AGE_MS).
+// Each table's TOAST chunks, live and dead (pgstattuple), are printed too, and the writes of rollup_week_packs per
+// machine and minute (decision 1242). TAKT_BENCH_DB_PREFIX: the new database's name begins with it (default takt_e_).
 //   npx tsx bench/disk-day.ts [machines=100] [minutes=3]
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
@@ -37,6 +39,7 @@ const PACK_AGE = Number(process.env.TAKT_BENCH_PACK_AGE_S ?? PACK_AGE_MS / 1000)
 const PROGRAM_PACK_AGE =
   Number(process.env.TAKT_BENCH_PROGRAM_PACK_AGE_S ?? PROGRAM_PACK_AGE_MS / 1000) * 1000;
 const PACK_EVERY = Number(process.env.TAKT_BENCH_PACK_EVERY_S ?? 60) * 1000;
+const DB_PREFIX = process.env.TAKT_BENCH_DB_PREFIX ?? 'takt_e_';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface TableSize {
@@ -65,18 +68,35 @@ async function sizes(db: Kysely<Database>): Promise<Map<string, TableSize>> {
 async function tuples(
   db: Kysely<Database>,
   table: string,
-): Promise<{ rows: number; dead: number; ins: number; upd: number; hot: number; del: number }> {
-  const { rows } = await sql<Record<'rows' | 'dead' | 'ins' | 'upd' | 'hot' | 'del', string>>`
+): Promise<{
+  rows: number;
+  dead: number;
+  ins: number;
+  upd: number;
+  hot: number;
+  del: number;
+  toast: number;
+  toastDead: number;
+}> {
+  const { rows } = await sql<
+    Record<'rows' | 'dead' | 'ins' | 'upd' | 'hot' | 'del' | 'toast' | 'toast_dead', string>
+  >`
     WITH leaves AS (SELECT relid FROM pg_partition_tree(${table}::regclass) WHERE isleaf),
       rels AS (SELECT relid FROM leaves UNION ALL
-        SELECT ${table}::regclass WHERE NOT EXISTS (SELECT 1 FROM leaves))
+        SELECT ${table}::regclass WHERE NOT EXISTS (SELECT 1 FROM leaves)),
+      toasts AS (SELECT c.reltoastrelid AS relid FROM rels r JOIN pg_class c ON c.oid = r.relid
+        WHERE c.reltoastrelid <> 0)
     SELECT coalesce(sum((pgstattuple(r.relid)).tuple_count), 0) AS rows,
       coalesce(sum((pgstattuple(r.relid)).dead_tuple_count), 0) AS dead,
       coalesce(sum(s.n_tup_ins), 0) AS ins, coalesce(sum(s.n_tup_upd), 0) AS upd,
-      coalesce(sum(s.n_tup_hot_upd), 0) AS hot, coalesce(sum(s.n_tup_del), 0) AS del
+      coalesce(sum(s.n_tup_hot_upd), 0) AS hot, coalesce(sum(s.n_tup_del), 0) AS del,
+      (SELECT coalesce(sum((pgstattuple(t.relid)).tuple_count), 0) FROM toasts t) AS toast,
+      (SELECT coalesce(sum((pgstattuple(t.relid)).dead_tuple_count), 0) FROM toasts t) AS toast_dead
     FROM rels r LEFT JOIN pg_stat_user_tables s ON s.relid = r.relid`.execute(db);
   const r = rows[0];
   return {
+    toast: Number(r?.toast ?? 0),
+    toastDead: Number(r?.toast_dead ?? 0),
     rows: Number(r?.rows ?? 0),
     dead: Number(r?.dead ?? 0),
     ins: Number(r?.ins ?? 0),
@@ -92,7 +112,7 @@ async function databaseBytes(db: Kysely<Database>): Promise<number> {
 }
 
 async function main() {
-  const pgDatabase = await emptyDatabase('postgres');
+  const pgDatabase = await emptyDatabase('postgres', DB_PREFIX);
   const database = openDb(pgDatabase.url);
   const adapters = { proc: null as ReturnType<typeof spawn> | null };
   try {
@@ -179,9 +199,9 @@ async function main() {
       );
       console.log(
         '| table | MB/machine-day | heap | indexes | rows/machine-day | bytes/row | dead versions | ' +
-          'inserts | updates (HOT) | deletes |',
+          'inserts | updates (HOT) | deletes | TOAST chunks (dead) |',
       );
-      console.log('|---|---|---|---|---|---|---|---|---|---|');
+      console.log('|---|---|---|---|---|---|---|---|---|---|---|');
       const grown = [...after]
         .map(([t, a]) => {
           const b = before.get(t) ?? { heap: 0, index: 0, rows: 0, dead: 0 };
@@ -191,13 +211,20 @@ async function main() {
         .sort((x, y) => y.heap + y.index - (x.heap + x.index));
       let sum = 0;
       for (const g of grown) {
-        const { rows, dead, ins, upd, hot, del } = await tuples(database.db, g.t);
+        const { rows, dead, ins, upd, hot, del, toast, toastDead } = await tuples(database.db, g.t);
         sum += g.heap + g.index;
         console.log(
           `| ${g.t} | ${mb(g.heap + g.index).toFixed(2)} | ${mb(g.heap).toFixed(2)} | ${mb(g.index).toFixed(2)} | ` +
-            `${(rows / machineDays).toFixed(0)} | ${rows > 0 ? ((g.heap + g.index) / rows).toFixed(0) : '-'} | ${dead} | ${ins} | ${upd} (${hot}) | ${del} |`,
+            `${(rows / machineDays).toFixed(0)} | ${rows > 0 ? ((g.heap + g.index) / rows).toFixed(0) : '-'} | ${dead} | ${ins} | ${upd} (${hot}) | ${del} | ${toast} (${toastDead}) |`,
         );
       }
+      const packs = await tuples(database.db, 'rollup_week_packs').catch(() => null);
+      if (packs)
+        console.log(
+          `rollup_week_packs: ${packs.ins + packs.upd} writes (${packs.ins} inserts, ${packs.upd} updates), ` +
+            `${((packs.ins + packs.upd) / MACHINES / MINUTES).toFixed(2)} a machine and minute; ` +
+            `${packs.rows} rows, ${packs.dead} dead, TOAST ${packs.toast} chunks (${packs.toastDead} dead)`,
+        );
       const programs = grown
         .filter((g) => g.t.startsWith('program_'))
         .reduce((n, g) => n + g.heap + g.index, 0);

@@ -3,6 +3,8 @@
 // the same database, e.g. a select with encode(pack, 'base64')), alternating, ROUNDS a side: medians of the wall time
 // and of this process's CPU a read (PostgreSQL's own CPU not counted), with the load average; the packs read equal.
 // On the kept plant of bench/report-answer.ts (BENCH_KEEP=takt_name, seeded there first). Figures only.
+// BENCH_KEEP_OLD=takt_name: the old checkout reads that database instead (decision 1242: packs of another version, the
+// same plant: e.g. a copy of BENCH_KEEP's with its packs as the old writer stored them, testing's writeVersionOnePacks).
 // Run: BENCH_KEEP=takt_h4 BENCH_OLD=/work/old npx tsx bench/week-pack-reads.ts [rounds=20]
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -16,11 +18,14 @@ import type { Kysely } from 'kysely';
 const ROUNDS = Number(process.argv[2] ?? 20);
 const KEEP = process.env.BENCH_KEEP;
 const OLD = process.env.BENCH_OLD;
-if (!KEEP || !/^takt_[a-z0-9_]+$/.test(KEEP) || !OLD)
+const KEEP_OLD = process.env.BENCH_KEEP_OLD ?? KEEP;
+if (!KEEP || !/^takt_[a-z0-9_]+$/.test(KEEP) || !/^takt_[a-z0-9_]+$/.test(KEEP_OLD ?? '') || !OLD)
   throw new Error('BENCH_KEEP=takt_… and BENCH_OLD=dir needed');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const url = new URL(TEST_PG_URL);
 url.pathname = `/${KEEP}`;
+const oldUrl = new URL(TEST_PG_URL);
+oldUrl.pathname = `/${KEEP_OLD}`;
 
 type Read = (scope: CompanyScope) => Promise<PackedWeeks>;
 const old = {
@@ -33,7 +38,7 @@ const old = {
   storedWeekPacks: Read;
 };
 const mine = openDb(url.toString());
-const theirs = old.openDb(url.toString());
+const theirs = old.openDb(oldUrl.toString());
 try {
   const company = await (mine.db as Kysely<Database>)
     .selectFrom('companies')
@@ -44,7 +49,11 @@ try {
     ['new', storedWeekPacks, companyScope(mine.db, company.id)],
   ];
   const shape = (p: PackedWeeks) =>
-    JSON.stringify([...p.weeks].map(([id, w]) => [id, w.series.length, [...w.computedAt].slice(0, 3)]));
+    JSON.stringify(
+      [...p.weeks]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([id, w]) => [id, w.series.length, [...w.computedAt].slice(0, 3)]),
+    );
   const seen = await Promise.all(sides.map(([, read, scope]) => read(scope)));
   if (shape(seen[0]!) !== shape(seen[1]!)) throw new Error('the packs read differ');
   const times = new Map(sides.map(([name]) => [name, { ms: [] as number[], cpu: [] as number[] }]));

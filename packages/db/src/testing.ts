@@ -12,7 +12,7 @@ import { migrateToLatest, openDb } from './connect';
 import type { TemplateFacts } from './testing-pool';
 import { SERIES_COLUMNS } from '@takt/domain';
 import type { CompanyScope } from './scope';
-import { storedWeekPacks } from './rollups/week-packs';
+import { encodePack, PACK_SPAN_MS, storedWeekPacks } from './rollups/week-packs';
 import { loadReasons } from './rollups/week-reasons';
 import type { MachineReasons } from './rollups/week-reasons';
 import { readWeeks } from './rollups/week-rows';
@@ -286,9 +286,10 @@ export const AWKWARD_TEXT: ReadonlyArray<string | null> = [
 ];
 
 /**
- * A company's stored week packs (decision 1235) and what they should hold, its week rows and reasons as the week
- * index reads them from rows (readWeeks, loadReasons), each as comparable values by machine: a series' rows with their
- * shift ids and computed_at, each in-shift row's reasons in order (slot numbers are a pack's own).
+ * A company's stored week packs (decision 1235) with the rows of its open weeks read after them (decision 1242), and
+ * what they should hold, its week rows and reasons as the week index reads them from rows (readWeeks, loadReasons),
+ * each as comparable values by machine: a series' rows with their shift ids and computed_at, each in-shift row's
+ * reasons in order (slot numbers are a pack's own).
  */
 export async function weekPacksAndRows(scope: CompanyScope): Promise<{ packs: unknown[]; rows: unknown[] }> {
   const contentOf = (weeks: Map<string, MachineWeeks>, reasons: Map<string, MachineReasons>) =>
@@ -318,4 +319,32 @@ export async function weekPacksAndRows(scope: CompanyScope): Promise<{ packs: un
     loadReasons(scope, undefined, undefined),
   ]);
   return { packs: contentOf(packs.weeks, packs.reasons), rows: contentOf(weeks, reasons) };
+}
+
+/**
+ * Mutates: the company's packs replaced by those migration 0073's writer stored before decision 1242 (version 1: no
+ * open bound, every row of each span of a machine's rows packed), for the readers and writers that meet them after
+ * the upgrade.
+ */
+export async function writeVersionOnePacks(scope: CompanyScope): Promise<void> {
+  await scope.deleteFrom('rollup_week_packs').execute();
+  const weeks = await readWeeks(scope, null);
+  for (const [id, w] of weeks) {
+    const spans = new Set(Array.from(w.series.start, (t) => Math.floor(t / PACK_SPAN_MS) * PACK_SPAN_MS));
+    for (const at of spans) {
+      const ranges = [{ start: at, end: at + PACK_SPAN_MS }];
+      const [span] = (await readWeeks(scope, [id], ranges)).values();
+      const [reasons] = (await loadReasons(scope, [id], undefined, ranges)).values();
+      // Version 2's header (32 bytes) as version 1's (20): the counts and names, the columns after them.
+      const v2 = encodePack(span!, reasons, 0);
+      const length = v2.readUInt32LE(16);
+      const head = (n: number) => Math.ceil((n + length) / 8) * 8;
+      const pack = Buffer.alloc(head(20) + v2.length - head(32));
+      v2.copy(pack, 0, 0, 20);
+      pack.writeUInt32LE(1, 0);
+      v2.copy(pack, 20, 32, 32 + length);
+      v2.copy(pack, head(20), head(32));
+      await scope.insertInto('rollup_week_packs', { machine_id: id, span_start: at, pack }).execute();
+    }
+  }
 }

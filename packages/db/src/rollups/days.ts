@@ -136,7 +136,7 @@ export async function writeRollupDays(
  * rows: `days` (just written for [from, to)) and the stored ones of the rest of those weeks. When the hourly
  * or day rows changed (`changed`) but no week row did (time moved within a shift's week), the week rows still
  * take the new computed_at: a report's data version is the latest computed_at of the week rows (decision 1148). The
- * packs of those weeks are written again from them (decision 1235).
+ * packs of those weeks are written again from them (decision 1235), except the machine's open week's (decision 1242).
  */
 async function writeRollupWeeks(
   trx: Kysely<Database>,
@@ -179,8 +179,10 @@ async function writeRollupWeeks(
       .where('start_at', '>=', weeks.start)
       .where('start_at', '<', weeks.end)
       .execute();
-  // Decision 1235: the packs of the weeks written, from the rows as they now stand.
-  if (written > 0 || changed) await writeWeekPacks(trx, input, weeks);
+  // Decision 1235: the packs of the weeks written, from the rows as they now stand; decision 1242: only where a week
+  // before the machine's open week (the company week of its latest row) changed, or that week moved.
+  if (written > 0 || changed)
+    await writeWeekPacks(trx, input, weeks, (t) => companyWeekRange(input.clock, t).start);
 }
 
 /** Mutates: the machine's rows of `table` starting in [start, end) become `sums`; how many rows it wrote. */

@@ -112,13 +112,15 @@ export function addReasonsInto(
 /**
  * The company's (or those machines', starting in `ranges` when given) in-shift week rows' downtime by reason, by
  * machine, packed (decision 1232): one JSON array per machine built by the database (decision 1217), as seriesRows
- * reads the rows, instead of a driver row and a parse per week row (~10,000 for a year of 100 machines).
+ * reads the rows, instead of a driver row and a parse per week row (~10,000 for a year of 100 machines). `since`: as
+ * readWeeks' (a machine's rows starting before its value left out).
  */
 export async function loadReasons(
   scope: CompanyScope,
   machineIds: string[] | undefined,
   read: { reasons: number } | undefined,
   ranges?: Ranges,
+  since?: (machineId: string) => number,
 ): Promise<Map<string, MachineReasons>> {
   const rows = numberedPlaceholders(scope.db)
     ? sql<string>`json_agg(json_build_array(start_at, shift_id, reasons::json -> 'downtimeByReason'))::text`
@@ -136,7 +138,12 @@ export async function loadReasons(
   const parts = await q.execute();
   const byMachine = new Map<string, MachineReasons>();
   for (const p of parts) {
-    const list = JSON.parse(p.rows) as ReasonRow[];
+    let list = JSON.parse(p.rows) as ReasonRow[];
+    if (since) {
+      const from = since(p.machine_id);
+      list = list.filter((r) => r[0] >= from);
+      if (list.length === 0) continue;
+    }
     list.sort((a, b) => a[0] - b[0]);
     byMachine.set(p.machine_id, packReasons(list));
     if (read) read.reasons += list.length;

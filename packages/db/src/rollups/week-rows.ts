@@ -22,16 +22,23 @@ export interface MachineWeeks {
  * The week rows of `machineIds` (all the company's when null; starting in `ranges` when given), by machine, packed (decision 1233): seriesRows' JSON
  * array a machine, its tuples sorted by start (a stable sort, as the index always sorted them) and packed at once, so
  * the tuples die young instead of being kept. (One JSON array a column instead was tried: no faster on SQLite, and on
- * PostgreSQL a json_agg a column cost the database more than the tuples' parse saved.)
+ * PostgreSQL a json_agg a column cost the database more than the tuples' parse saved.) `since`: a machine's rows
+ * starting before its value are left out (decision 1242: those in its packs), a machine left out when none is left.
  */
 export async function readWeeks(
   scope: CompanyScope,
   machineIds: readonly string[] | null,
   ranges: Ranges | null = null,
+  since?: (machineId: string) => number,
 ): Promise<Map<string, MachineWeeks>> {
   const out = new Map<string, MachineWeeks>();
   for (const p of await seriesRows(scope, 'rollup_weeks', machineIds, ranges)) {
-    const rows = JSON.parse(p.rows) as IndexedRow[];
+    let rows = JSON.parse(p.rows) as IndexedRow[];
+    if (since) {
+      const from = since(p.machine_id);
+      rows = rows.filter((r) => r[1] >= from);
+      if (rows.length === 0) continue;
+    }
     rows.sort((a, b) => a[1] - b[1]);
     const computedAt = new Float64Array(rows.length);
     for (let i = 0; i < rows.length; i++) computedAt[i] = rows[i]![14];
