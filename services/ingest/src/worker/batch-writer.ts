@@ -35,7 +35,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private flushing: Promise<void> = Promise.resolve();
   /** A flush queued behind the running one and not started yet: later flushes join it (decision 1145). */
   private queued: Promise<void> | null = null;
-  /** The sources' counters, written at most every `countersEveryMs` (decision 1145). */
+  /** The sources' counters, each written at most every `countersEveryMs`, a slice a batch (decisions 1145, 1243). */
   private readonly counters: SourceCounters;
   /** A flush asked for the counters: the next batch writes them whatever their period. */
   private countersWanted = false;
@@ -65,7 +65,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private readonly touched = new TouchedLinks();
 
   constructor(private readonly options: BatchWriterOptions) {
-    this.counters = new SourceCounters(options.countersEveryMs ?? 0);
+    this.counters = new SourceCounters(options.countersEveryMs ?? 0, options.monotonic);
   }
 
   add(row: ObservationRow): void {
@@ -358,11 +358,12 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     const live = dirty
       .map((l) => ({ link: l, row: l.pipeline.liveRow(t, takenBy.get(l)) }))
       .filter((r) => liveChanged(r.link.liveStored, r.row));
-    // The sources' counts add up in memory; the batches of all the machines write them now and then (decision 1145).
+    // The sources' counts add up in memory; the batches of all the machines write them, each source's at most once a
+    // period and a slice a batch (decisions 1145, 1243).
     for (const l of chosen) this.counters.collect(l);
-    // A transport counts lines no link hears (a rejected document, a cut line): when the counts are written, every
-    // link's are collected (once a period, not per batch).
-    if (only == null && this.counters.due(this.countersWanted))
+    // A transport counts lines no link hears (a rejected document, a cut line): every link's are collected once a
+    // period, not per batch.
+    if (only == null && this.counters.sweep(this.countersWanted))
       for (const l of links.values()) if (picked(l.source.machineId)) this.counters.collect(l);
     const stats = only == null ? this.counters.take(picked, this.countersWanted) : [];
     if (only == null) this.countersWanted = false;
