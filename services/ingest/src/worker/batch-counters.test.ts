@@ -58,10 +58,9 @@ describe.each(DIALECTS)('the sources’ counters a slice a batch (%s)', (dialect
       };
       const statLines = async () =>
         new Map(
-          (await t.db.selectFrom('machine_sources').select(['machine_id', 'stat_lines']).execute()).map((r) => [
-            r.machine_id,
-            Number(r.stat_lines),
-          ]),
+          (await t.db.selectFrom('machine_sources').select(['machine_id', 'stat_lines']).execute()).map(
+            (r) => [r.machine_id, Number(r.stat_lines)],
+          ),
         );
 
       // Every machine's first line: written at once, all in the first batch.

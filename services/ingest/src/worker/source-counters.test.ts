@@ -8,55 +8,59 @@ import { SourceCounters } from './source-counters';
 const PERIOD = 10_000;
 const all = () => true;
 
-/** `n` sources on a hand clock, each sending a line when asked; what each batch wrote. */
-function aPlant(n: number) {
-  const plant = {
-    clock: 0,
-    counters: new SourceCounters(PERIOD, () => plant.clock),
-    ids: Array.from({ length: n }, (_, i) => `s${i}`),
-    /** Each source's write times, and the lines written. */
-    writes: new Map<string, number[]>(),
-    linesSent: 0,
-    linesWritten: 0,
-    line(id: string) {
-      plant.linesSent++;
-      plant.counters.add({
-        sourceId: id,
-        machineId: `m-${id}`,
-        lines: 1,
-        observations: 2,
-        rejected: 0,
-        lastLineAt: plant.clock,
-      });
-    },
-    /** A batch that commits: what it wrote. */
-    batch(force = false): PendingStats[] {
-      const taken = plant.counters.take(all, force);
-      plant.counters.stored(taken);
-      for (const s of taken) {
-        plant.writes.set(s.sourceId, [...(plant.writes.get(s.sourceId) ?? []), plant.clock]);
-        plant.linesWritten += s.lines;
+/** `n` sources on a hand clock, each sending a line when asked; what each batch wrote. Mutable. */
+class Plant {
+  clock = 0;
+  readonly counters = new SourceCounters(PERIOD, () => this.clock);
+  readonly ids: string[];
+  /** Each source's write times. */
+  readonly writes = new Map<string, number[]>();
+  linesSent = 0;
+  linesWritten = 0;
+
+  constructor(n: number) {
+    this.ids = Array.from({ length: n }, (_, i) => `s${i}`);
+  }
+
+  line(id: string): void {
+    this.linesSent++;
+    this.counters.add({
+      sourceId: id,
+      machineId: `m-${id}`,
+      lines: 1,
+      observations: 2,
+      rejected: 0,
+      lastLineAt: this.clock,
+    });
+  }
+
+  /** A batch that commits: what it wrote. */
+  batch(force = false): PendingStats[] {
+    const taken = this.counters.take(all, force);
+    this.counters.stored(taken);
+    for (const s of taken) {
+      this.writes.set(s.sourceId, [...(this.writes.get(s.sourceId) ?? []), this.clock]);
+      this.linesWritten += s.lines;
+    }
+    return taken;
+  }
+
+  /** The longest and shortest time between two writes of one source, the first of them at `from` or later. */
+  gaps(from = 0): { most: number; least: number } {
+    let most = 0;
+    let least = Infinity;
+    for (const times of this.writes.values())
+      for (let i = 1; i < times.length; i++) {
+        if (times[i - 1]! < from) continue;
+        most = Math.max(most, times[i]! - times[i - 1]!);
+        least = Math.min(least, times[i]! - times[i - 1]!);
       }
-      return taken;
-    },
-    /** The longest and shortest time between two writes of one source. */
-    gaps(from = 0) {
-      let most = 0;
-      let least = Infinity;
-      for (const times of plant.writes.values())
-        for (let i = 1; i < times.length; i++) {
-          if (times[i - 1]! < from) continue;
-          most = Math.max(most, times[i]! - times[i - 1]!);
-          least = Math.min(least, times[i]! - times[i - 1]!);
-        }
-      return { most, least };
-    },
-  };
-  return plant;
+    return { most, least };
+  }
 }
 
 /** Runs `plant` to `until` ms, every source sending a line a second, batches `intervalOf(i)` ms apart; their sizes. */
-function run(plant: ReturnType<typeof aPlant>, until: number, intervalOf: (i: number) => number) {
+function run(plant: Plant, until: number, intervalOf: (i: number) => number) {
   const sizes: Array<{ size: number; since: number }> = [];
   let nextLine = plant.clock + 1000;
   for (let i = 0; plant.clock < until; i++) {
@@ -74,7 +78,7 @@ function run(plant: ReturnType<typeof aPlant>, until: number, intervalOf: (i: nu
 
 describe('the sources’ counters, a slice a batch', () => {
   it('writes 1,000 sources’ first lines at once, then at most twice their share of the period a batch', () => {
-    const plant = aPlant(1000);
+    const plant = new Plant(1000);
     for (const id of plant.ids) plant.line(id);
     expect(plant.batch()).toHaveLength(1000);
 
@@ -93,13 +97,14 @@ describe('the sources’ counters, a slice a batch', () => {
   });
 
   it('keeps each batch to its share and each source’s lag bounded when batches come slow and uneven', () => {
-    const plant = aPlant(1000);
+    const plant = new Plant(1000);
     for (const id of plant.ids) plant.line(id);
     plant.batch();
     // 50 ms to 2 s between batches (a loaded node), in a fixed order.
     const intervals = [50, 400, 2000, 120, 900, 50, 1500, 300, 50, 700];
     const sizes = run(plant, 120_000, (i) => intervals[i % intervals.length]!);
-    for (const { size, since } of sizes) expect(size).toBeLessThanOrEqual(Math.ceil((2 * 1000 * since) / PERIOD));
+    for (const { size, since } of sizes)
+      expect(size).toBeLessThanOrEqual(Math.ceil((2 * 1000 * since) / PERIOD));
     const { most, least } = plant.gaps();
     expect(least).toBeGreaterThanOrEqual(PERIOD);
     expect(most).toBeLessThanOrEqual(PERIOD * 1.5 + 2000);
@@ -108,7 +113,7 @@ describe('the sources’ counters, a slice a batch', () => {
   });
 
   it('writes a new source’s first counts at once, beyond the share', () => {
-    const plant = aPlant(100);
+    const plant = new Plant(100);
     for (const id of plant.ids) plant.line(id);
     plant.batch();
     for (const id of plant.ids) plant.line(id);
@@ -121,7 +126,7 @@ describe('the sources’ counters, a slice a batch', () => {
   });
 
   it('takes a failed slice again first at the next batch', () => {
-    const plant = aPlant(100);
+    const plant = new Plant(100);
     for (const id of plant.ids) plant.line(id);
     plant.batch();
     for (const id of plant.ids) plant.line(id);
@@ -138,7 +143,7 @@ describe('the sources’ counters, a slice a batch', () => {
   });
 
   it('writes all at a forced batch, and all again at the next when it failed', () => {
-    const plant = aPlant(100);
+    const plant = new Plant(100);
     for (const id of plant.ids) plant.line(id);
     plant.batch();
     for (const id of plant.ids) plant.line(id);
@@ -159,7 +164,7 @@ describe('the sources’ counters, a slice a batch', () => {
   });
 
   it('drops the counts of machines given up, and tells which machines hold some', () => {
-    const plant = aPlant(3);
+    const plant = new Plant(3);
     for (const id of plant.ids) plant.line(id);
     expect(plant.counters.holds('m-s1')).toBe(true);
     plant.counters.discard((m) => m !== 'm-s1');
@@ -168,7 +173,7 @@ describe('the sources’ counters, a slice a batch', () => {
   });
 
   it('collects every link once a period, or when forced', () => {
-    const plant = aPlant(0);
+    const plant = new Plant(0);
     expect(plant.counters.sweep(false)).toBe(true);
     plant.clock += PERIOD - 1;
     expect(plant.counters.sweep(false)).toBe(false);
