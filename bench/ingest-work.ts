@@ -15,6 +15,7 @@
 // SQLite: each minute's commits (p50/p99/max: the time each held the event loop, bench/support/sqlite-watch.ts) and
 // BENCH_WAL=sqlite|worker|off, who checkpoints the WAL (bench/support/wal-mode.ts, decision 1229).
 // BENCH_LIVE_FACTS=none|0072|0074: the fact tables' live generation triggers (decisions 1231, 1234; 0074 the latest).
+// Each minute also prints the batches that wrote the sources' counters and how many rows each (decision 1243).
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
@@ -224,6 +225,13 @@ async function run(machines: number): Promise<Minute[]> {
           `CPU ${minute.cpuMsPer1000.toFixed(1)} ms per 1,000 obs ` +
           `(${((minute.cpuMsPer1000 * minute.obsPerS) / 1000 / 10).toFixed(1)} % of a core), ` +
           `${minute.queriesPerBatch.toFixed(1)} queries per batch (${batches.length} batches), lag p99 ${minute.lagP99} ms`,
+      );
+      // The sources' counters (decisions 1145, 1243): how many batches wrote some, and how many rows a batch.
+      const counted = batches.map((b) => b.times.counters).filter((n) => n > 0);
+      console.log(
+        `    sources' counters: written by ${counted.length} of ${batches.length} batches, ` +
+          `${counted.reduce((n, c) => n + c, 0)} rows; rows a batch writing them p50/p99/max ` +
+          `${pct(counted, 50)}/${pct(counted, 99)}/${Math.max(0, ...counted)}`,
       );
       // Every trigger bump of a live generation (decisions 1206, 1222): one a row on SQLite, one a statement and company
       // on PostgreSQL.
