@@ -8,8 +8,8 @@ export type PendingStats = SourceStats & { machineId: string };
 
 /**
  * How much faster than once a period the sources' counts may be written: a batch takes at most this many times the
- * share that writes every source with counts once per `everyMs` (decision 1243). Above 1, so a backlog drains (the
- * sources first written together at a start or a takeover come due together: at 2, within half a period).
+ * share that writes each source once per `everyMs` (decision 1243). Above 1, so a backlog drains: the sources first
+ * written together at a start or a takeover come due together, and at 2 they are written within half a period.
  */
 const CATCH_UP = 2;
 
