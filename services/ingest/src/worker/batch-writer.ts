@@ -365,8 +365,6 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     // period, not per batch.
     if (only == null && this.counters.sweep(this.countersWanted))
       for (const l of links.values()) if (picked(l.source.machineId)) this.counters.collect(l);
-    const stats = only == null ? this.counters.take(picked, this.countersWanted) : [];
-    if (only == null) this.countersWanted = false;
     const positions = chosen.filter((l) => l.agentPosition);
     const [observations, otherObservations] = whole
       ? [this.observations, []]
@@ -377,15 +375,17 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     const [setupDone, otherSetup] = whole
       ? [this.setupDone, []]
       : split(this.setupDone, (d) => picked(d.machineId));
-    if (
+    const alone =
       setupDone.length === 0 &&
       observations.length === 0 &&
       derived.length === 0 &&
       live.length === 0 &&
-      stats.length === 0 &&
       done.length === 0 &&
-      positions.length === 0
-    ) {
+      positions.length === 0;
+    // The counters ride on the batches that write something else, unless late (decision 1243).
+    const stats = only == null ? this.counters.take(picked, this.countersWanted, alone) : [];
+    if (only == null) this.countersWanted = false;
+    if (alone && stats.length === 0) {
       for (const l of dirty) l.liveDirty = false;
       return 'empty';
     }

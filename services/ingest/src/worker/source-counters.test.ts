@@ -163,6 +163,26 @@ describe('the sources’ counters, a slice a batch', () => {
     expect(plant.batch(true).map((s) => s.sourceId)).toEqual(['s1']);
   });
 
+  it('writes due counts in a batch of nothing else only once they are a quarter period late', () => {
+    const plant = new Plant(100);
+    for (const id of plant.ids) plant.line(id);
+    plant.batch();
+    for (const id of plant.ids) plant.line(id);
+    plant.clock = PERIOD + 2000;
+    // Due 2 s ago: a batch of nothing else takes none, and keeps the share of the time since for the next batch.
+    expect(plant.counters.take(all, false, true)).toHaveLength(0);
+    plant.clock = PERIOD + 2400;
+    expect(plant.counters.take(all, false, true)).toHaveLength(0);
+    // 2.5 s late: taken alone, with the share of the 10 s since the last take (all 100).
+    plant.clock = PERIOD + 2500;
+    expect(plant.counters.take(all, false, true)).toHaveLength(100);
+    // A new source's first counts and a forced flush go alone at once.
+    plant.line('new');
+    expect(plant.counters.take(all, false, true).map((s) => s.sourceId)).toEqual(['new']);
+    plant.line('s0');
+    expect(plant.counters.take(all, true, true).map((s) => s.sourceId)).toEqual(['s0']);
+  });
+
   it('drops the counts of machines given up, and tells which machines hold some', () => {
     const plant = new Plant(3);
     for (const id of plant.ids) plant.line(id);

@@ -13,6 +13,9 @@ export type PendingStats = SourceStats & { machineId: string };
  */
 const CATCH_UP = 2;
 
+/** A batch with nothing else to write takes due counts once they are this share of a period late (decision 1243). */
+const LATE = 0.25;
+
 /**
  * The sources' line counters (machine_sources stat_lines, stat_observations, stat_rejected, last_line_at) as the
  * batches collect them: added up in memory instead of a row update per source at every batch (decision 1145), and
@@ -73,28 +76,40 @@ export class SourceCounters {
 
   /**
    * Mutates: the pending counts of `picked` machines a batch writes now, taken out: all of them when `force` (or a
-   * forced write failed), else those never written and a slice of those due (see the class).
+   * forced write failed), else those never written and a slice of those due (see the class). A batch with nothing
+   * else to write (`alone`) takes the due ones only once the oldest is `LATE` late: they ride on the batches that
+   * store lines, not in transactions of their own (decision 1243).
    */
-  take(picked: (machineId: string) => boolean, force: boolean): PendingStats[] {
+  take(picked: (machineId: string) => boolean, force: boolean, alone = false): PendingStats[] {
     const now = this.clock();
     const since = Math.min(now - this.takenAt, this.everyMs);
-    this.takenAt = now;
-    this.forcedTake = force || this.forceNext;
-    this.forceNext = false;
+    const forced = force || this.forceNext;
     const out: PendingStats[] = [];
     const due: Array<{ s: PendingStats; at: number }> = [];
+    let oldest = Infinity;
     for (const s of this.pending.values()) {
       if (!picked(s.machineId)) continue;
       const at = this.writtenAt.get(s.sourceId);
-      if (this.forcedTake || at == null) out.push(s);
-      else if (now - at >= this.everyMs) due.push({ s, at });
+      if (forced || at == null) out.push(s);
+      else if (now - at >= this.everyMs) {
+        due.push({ s, at });
+        oldest = Math.min(oldest, at);
+      }
     }
-    // Of the sources written before (or waiting now): not only those waiting, which fall as a backlog drains.
-    const sources = Math.max(this.pending.size, this.writtenAt.size);
-    const share =
-      this.everyMs > 0 ? Math.max(1, Math.ceil((CATCH_UP * sources * since) / this.everyMs)) : Infinity;
-    if (due.length > share) due.sort((a, b) => a.at - b.at);
-    for (const d of due.slice(0, share)) out.push(d.s);
+    const waits = !alone || now - oldest >= this.everyMs * (1 + LATE);
+    // Taking nothing alone, the share of the time since is kept for the next batch.
+    if (out.length === 0 && !waits) return [];
+    this.takenAt = now;
+    this.forcedTake = forced;
+    this.forceNext = false;
+    if (waits && due.length > 0) {
+      // Of the sources written before (or waiting now): not only those waiting, which fall as a backlog drains.
+      const sources = Math.max(this.pending.size, this.writtenAt.size);
+      const share =
+        this.everyMs > 0 ? Math.max(1, Math.ceil((CATCH_UP * sources * since) / this.everyMs)) : Infinity;
+      if (due.length > share) due.sort((a, b) => a.at - b.at);
+      for (const d of due.slice(0, share)) out.push(d.s);
+    }
     for (const s of out) this.pending.delete(s.sourceId);
     return out;
   }
