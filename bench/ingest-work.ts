@@ -15,6 +15,7 @@
 // SQLite: each minute's commits (p50/p99/max: the time each held the event loop, bench/support/sqlite-watch.ts) and
 // BENCH_WAL=sqlite|worker|off, who checkpoints the WAL (bench/support/wal-mode.ts, decision 1229).
 // BENCH_LIVE_FACTS=none|0072|0074: the fact tables' live generation triggers (decisions 1231, 1234; 0074 the latest).
+// Each minute also prints the batches that wrote the sources' counters and how many rows each (decision 1243).
 // Not a test.
 //   npx tsx bench/ingest-work.ts [machines=100,1000] [minutes=3] [postgres|sqlite]
 import { spawn } from 'node:child_process';
@@ -31,6 +32,7 @@ import { migrateToLatest, openDb } from '@takt/db';
 import type { DialectName } from '@takt/db';
 import { emptyDatabase, migrateTo, migrationBefore } from '@takt/db/testing';
 import { demoAdapterFields, startIngest } from '@takt/ingest';
+import { SourceCounters } from '../services/ingest/src/worker/source-counters';
 import type { AdapterHostConfig } from '../tests/multihost/adapters';
 import {
   installWatch,
@@ -119,6 +121,15 @@ if (process.env.TAKT_BENCH_QUERIES === '1') {
 }
 installWatch();
 
+/** The sources' counters each batch took (decision 1243), whatever else it wrote; cleared each minute. */
+const takes: number[] = [];
+const take = SourceCounters.prototype.take;
+SourceCounters.prototype.take = function (this: SourceCounters, ...args: Parameters<SourceCounters['take']>) {
+  const out = take.apply(this, args);
+  takes.push(out.length);
+  return out;
+};
+
 async function run(machines: number): Promise<Minute[]> {
   const dir = mkdtempSync(join(tmpdir(), 'takt-ingest-work-'));
   const pgDatabase =
@@ -190,6 +201,7 @@ async function run(machines: number): Promise<Minute[]> {
     const minutes: Minute[] = [];
     for (let m = 0; m < MINUTES; m++) {
       batches.length = 0;
+      takes.length = 0;
       resetWatch();
       shapes.clear();
       dbCpu?.take();
@@ -224,6 +236,14 @@ async function run(machines: number): Promise<Minute[]> {
           `CPU ${minute.cpuMsPer1000.toFixed(1)} ms per 1,000 obs ` +
           `(${((minute.cpuMsPer1000 * minute.obsPerS) / 1000 / 10).toFixed(1)} % of a core), ` +
           `${minute.queriesPerBatch.toFixed(1)} queries per batch (${batches.length} batches), lag p99 ${minute.lagP99} ms`,
+      );
+      // The sources' counters (decisions 1145, 1243): of every batch (those without observations too, which onStored
+      // does not see), how many wrote some, and how many rows each.
+      const counted = takes.filter((n) => n > 0);
+      console.log(
+        `    sources' counters: written by ${counted.length} of ${takes.length} batches, ` +
+          `${counted.reduce((n, c) => n + c, 0)} rows; rows a batch writing them p50/p99/max ` +
+          `${pct(counted, 50)}/${pct(counted, 99)}/${Math.max(0, ...counted)}`,
       );
       // Every trigger bump of a live generation (decisions 1206, 1222): one a row on SQLite, one a statement and company
       // on PostgreSQL.

@@ -11,10 +11,12 @@ export interface BatchWriterOptions {
   /** The worker's links, read at each batch. */
   links: LinkMap;
   /**
-   * How often the sources' counters are written at most (decision 1145; a flush may ask for them sooner); default 0,
-   * with every batch.
+   * How often each source's counters are written at most (decision 1145; a flush may ask for them sooner), a slice of
+   * the sources a batch (decision 1243); default 0, with every batch.
    */
   countersEveryMs?: number;
+  /** The local monotonic clock of the counters' periods: performance.now() by default (tests drive it by hand). */
+  monotonic?: () => number;
   /**
    * Lines start their batch (decision 1163): a line arriving while no batch waits to start asks for one, begun once
    * the running one ended and at least this long after the last one began (the timer's flush still writes the rest:
@@ -61,6 +63,6 @@ export interface BatchTimes {
   prepared: number;
   /** The pipelines' changes and the live rows were taken (the engine's CPU). */
   taken: number;
-  /** Sources whose line counters it wrote (every `countersEveryMs`, all at once; decision 1238 looks for them). */
+  /** Sources whose line counters it wrote (a slice of those due, decision 1243; decision 1238 looks for them). */
   counters: number;
 }

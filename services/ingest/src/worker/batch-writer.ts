@@ -35,7 +35,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private flushing: Promise<void> = Promise.resolve();
   /** A flush queued behind the running one and not started yet: later flushes join it (decision 1145). */
   private queued: Promise<void> | null = null;
-  /** The sources' counters, written at most every `countersEveryMs` (decision 1145). */
+  /** The sources' counters, each written at most every `countersEveryMs`, a slice a batch (decisions 1145, 1243). */
   private readonly counters: SourceCounters;
   /** A flush asked for the counters: the next batch writes them whatever their period. */
   private countersWanted = false;
@@ -65,7 +65,7 @@ export class BatchWriter implements ObservationSink, InboxLedger {
   private readonly touched = new TouchedLinks();
 
   constructor(private readonly options: BatchWriterOptions) {
-    this.counters = new SourceCounters(options.countersEveryMs ?? 0);
+    this.counters = new SourceCounters(options.countersEveryMs ?? 0, options.monotonic);
   }
 
   add(row: ObservationRow): void {
@@ -358,14 +358,13 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     const live = dirty
       .map((l) => ({ link: l, row: l.pipeline.liveRow(t, takenBy.get(l)) }))
       .filter((r) => liveChanged(r.link.liveStored, r.row));
-    // The sources' counts add up in memory; the batches of all the machines write them now and then (decision 1145).
+    // The sources' counts add up in memory; the batches of all the machines write them, each source's at most once a
+    // period and a slice a batch (decisions 1145, 1243).
     for (const l of chosen) this.counters.collect(l);
-    // A transport counts lines no link hears (a rejected document, a cut line): when the counts are written, every
-    // link's are collected (once a period, not per batch).
-    if (only == null && this.counters.due(this.countersWanted))
+    // A transport counts lines no link hears (a rejected document, a cut line): every link's are collected once a
+    // period, not per batch.
+    if (only == null && this.counters.sweep(this.countersWanted))
       for (const l of links.values()) if (picked(l.source.machineId)) this.counters.collect(l);
-    const stats = only == null ? this.counters.take(picked, this.countersWanted) : [];
-    if (only == null) this.countersWanted = false;
     const positions = chosen.filter((l) => l.agentPosition);
     const [observations, otherObservations] = whole
       ? [this.observations, []]
@@ -376,15 +375,17 @@ export class BatchWriter implements ObservationSink, InboxLedger {
     const [setupDone, otherSetup] = whole
       ? [this.setupDone, []]
       : split(this.setupDone, (d) => picked(d.machineId));
-    if (
+    const alone =
       setupDone.length === 0 &&
       observations.length === 0 &&
       derived.length === 0 &&
       live.length === 0 &&
-      stats.length === 0 &&
       done.length === 0 &&
-      positions.length === 0
-    ) {
+      positions.length === 0;
+    // The counters ride on the batches that write something else, unless late (decision 1243).
+    const stats = only == null ? this.counters.take(picked, this.countersWanted, alone) : [];
+    if (only == null) this.countersWanted = false;
+    if (alone && stats.length === 0) {
       for (const l of dirty) l.liveDirty = false;
       return 'empty';
     }

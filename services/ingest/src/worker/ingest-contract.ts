@@ -20,8 +20,9 @@ export interface IngestOptions {
    */
   arrivalGapMs?: number | null;
   /**
-   * How often the sources' counters (lines, observations, rejected lines, last line) are written at most: default 40
-   * flush periods, 10 s at the default flush; `flush()` and `stop()` write them at once (decision 1145).
+   * How often each source's counters (lines, observations, rejected lines, last line) are written at most: default 40
+   * flush periods, 10 s at the default flush, a slice of the sources a batch (decision 1243); `flush()` and `stop()`
+   * write them all at once (decision 1145).
    */
   countersIntervalMs?: number;
   /** How often job runs are read for setup, and silent machines re-evaluated (default 5 s). */
