@@ -158,7 +158,9 @@ export interface ConnectionView {
  */
 export function nextRefreshMs(answer: DiagnosticsAnswer | null, now: number): number {
   if (!answer) return DIAGNOSTICS_WAIT_MS;
-  return connectionView(answer, now, String).status === 'success' ? DIAGNOSTICS_REFRESH_MS : DIAGNOSTICS_WAIT_MS;
+  return connectionView(answer, now, String).status === 'success'
+    ? DIAGNOSTICS_REFRESH_MS
+    : DIAGNOSTICS_WAIT_MS;
 }
 
 /** The heartbeat and the counters come only with the HTTP answer: asked again this often while the link is up. */

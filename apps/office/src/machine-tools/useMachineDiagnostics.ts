@@ -40,7 +40,10 @@ export function useMachineDiagnostics(machineId: string, live: boolean): Machine
   const early = useRef<RawObservation[]>([]);
   const controller = useRef<AbortController | null>(null);
   // What the refresh timer reads: the answer shown, the server's clock offset, when the last load began.
-  const shownRef = useRef<{ answer: DiagnosticsAnswer | null; offsetMs: number }>({ answer: null, offsetMs: 0 });
+  const shownRef = useRef<{ answer: DiagnosticsAnswer | null; offsetMs: number }>({
+    answer: null,
+    offsetMs: 0,
+  });
   shownRef.current = { answer, offsetMs };
   const loadedAt = useRef(0);
   const inFlight = useRef(false);
