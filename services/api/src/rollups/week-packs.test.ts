@@ -34,6 +34,21 @@ describe.each(DIALECTS)('stored week packs on %s', (dialect) => {
   const api = apiPerTest(dialect, NOW);
 
   const plant = () => aWeekPlant(api.h);
+  /**
+   * An ingest batch as the batch writer stores it (25 parts adjusted on `machineId` two days before NOW, and its
+   * mark), then the rollup worker's run an hour later.
+   */
+  const batchThenRollupRun = async (p: Awaited<ReturnType<typeof plant>>, machineId: string) => {
+    await p.scope
+      .insertInto('part_adjustments', [anAdjustmentRow(machineId, NOW - 2 * DAY, { count: 25 })])
+      .execute();
+    await markRollupsDirty(api.h.t.db, { companyId: p.company.id, machineId, from: NOW - 2 * DAY, now: NOW });
+    await new RollupWorker(
+      api.h.t.db,
+      () => NOW + 3_600_000,
+      () => undefined,
+    ).run();
+  };
 
   const packsMatchRows = async (scope: CompanyScope) => {
     const { packs, rows } = await weekPacksAndRows(scope);
@@ -52,20 +67,7 @@ describe.each(DIALECTS)('stored week packs on %s', (dialect) => {
     // An ingest batch: the second machine's new facts in the last week and its mark, as the batch writer stores
     // them, then the rollup worker's run an hour later.
     const [m0, m1] = p.machines as [string, string];
-    await p.scope
-      .insertInto('part_adjustments', [anAdjustmentRow(m1, NOW - 2 * DAY, { count: 25 })])
-      .execute();
-    await markRollupsDirty(api.h.t.db, {
-      companyId: p.company.id,
-      machineId: m1,
-      from: NOW - 2 * DAY,
-      now: NOW,
-    });
-    await new RollupWorker(
-      api.h.t.db,
-      () => NOW + 3_600_000,
-      () => undefined,
-    ).run();
+    await batchThenRollupRun(p, m1);
     const afterBatch = await packsMatchRows(p.scope);
     expect(afterBatch).not.toEqual(first);
 
@@ -201,20 +203,7 @@ describe.each(DIALECTS)('stored week packs on %s', (dialect) => {
 
     // An ingest batch's facts in the open week (Tuesday), marked and recomputed by the rollup worker an hour later:
     // the week rows change, no pack is written, the index still equals the rows.
-    await p.scope
-      .insertInto('part_adjustments', [anAdjustmentRow(m1, NOW - 2 * DAY, { count: 25 })])
-      .execute();
-    await markRollupsDirty(api.h.t.db, {
-      companyId: p.company.id,
-      machineId: m1,
-      from: NOW - 2 * DAY,
-      now: NOW,
-    });
-    await new RollupWorker(
-      api.h.t.db,
-      () => NOW + 3_600_000,
-      () => undefined,
-    ).run();
+    await batchThenRollupRun(p, m1);
     const afterBatch = await packsMatchRows(p.scope);
     expect(afterBatch).not.toEqual(rowsBefore);
     expect(await marked()).toEqual(before);
