@@ -20,7 +20,7 @@
 // BENCH_INGEST_THREAD (decision 1226): the ingest as the node runs it (services/api node-ingest.ts), in a worker thread
 // of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
-// BENCH_VARIANTS=hold,… (decisions 1237, 1239): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS), BENCH_PAIRS times (default 2), the ingest in its thread; each
+// BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS) or prepared / plain statements on PostgreSQL, BENCH_PAIRS times (default 2), the ingest in its thread; each
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
 // BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { DialectName } from '@takt/db';
+import { usePreparedStatements } from '@takt/db';
 import {
   SHARED_ANSWER_BUDGET,
   sharedAnswersKept,
@@ -65,11 +66,19 @@ const WARM_MS = 20_000;
 const SHARING =
   process.env.BENCH_SHARED === 'on' ? [true] : process.env.BENCH_SHARED === 'off' ? [false] : [false, true];
 
-/** BENCH_VARIANTS: the arrangements of the report work compared, each its build hold (ms; '-': BUILD_HOLD_MS). */
+/**
+ * BENCH_VARIANTS: the arrangements of the report work compared, each its build hold (ms; '-': BUILD_HOLD_MS), or
+ * `prepared` / `plain`: PostgreSQL statements prepared by name on their connections or not (decision 1244; the API's
+ * pool from the round's first statement, the ingest thread's from its start).
+ */
 const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
   .split(',')
   .filter((v) => v !== '')
-  .map((name) => ({ name, hold: name === '-' ? undefined : Number(name) }));
+  .map((name) => ({
+    name,
+    hold: name === '-' || name === 'prepared' || name === 'plain' ? undefined : Number(name),
+    prepared: name !== 'plain',
+  }));
 
 const pct = (xs: readonly number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -212,6 +221,8 @@ async function main() {
     for (const [index, thread] of arrangements.entries()) {
       const variant = variantOf(index);
       useBuildHold(variant?.hold);
+      usePreparedStatements(variant?.prepared ?? true);
+      process.env.TAKT_PG_PREPARED = variant?.prepared === false ? '0' : '1';
       const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(thread) : null;
       try {
         // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.
@@ -294,7 +305,7 @@ async function main() {
     for (const [i, { thread, runs, load }] of rounds.entries()) {
       if (thread !== null)
         console.log(
-          ` round ${i + 1}: ${named(thread)}${rounds[i]!.variant !== null ? `, build hold ${rounds[i]!.variant}` : ''} (load average at its end ${load})`,
+          ` round ${i + 1}: ${named(thread)}${rounds[i]!.variant !== null ? `, variant ${rounds[i]!.variant}` : ''} (load average at its end ${load})`,
         );
       for (const { shared, base, load: loaded, pool } of runs) {
         console.log(`  shared answers ${shared ? 'on (decision 1148)' : 'off'}:`);
@@ -325,6 +336,16 @@ async function main() {
         );
         console.log(
           `    slowest: ${slowest.map((x) => `${x.report} ${x.label} ${x.ms.toFixed(0)} ms from ${(x.at / 1000).toFixed(1)} s`).join('; ')}`,
+        );
+        // By the second each call started in: how many, and the longest of them (a stall shows as one second's).
+        const seconds = new Map<number, number[]>();
+        for (const x of loaded)
+          seconds.set(Math.floor(x.at / 1000), [...(seconds.get(Math.floor(x.at / 1000)) ?? []), x.ms]);
+        console.log(
+          `    by start second (calls × longest ms): ${[...seconds]
+            .sort((a, b) => a[0] - b[0])
+            .map(([sec, ms]) => `${sec}s ${ms.length}×${Math.max(...ms).toFixed(0)}`)
+            .join(', ')}`,
         );
         for (const line of pool) console.log(`  ${line}`);
       }

@@ -1,7 +1,7 @@
 // Statements a report call runs on PostgreSQL, by report and range (decision 1197): the report-load mix
 // (bench/support/report-mix.ts) over MACHINES × DAYS of stored rollups and 40-odd days of states (their rows
 // recomputed, decision 1211), each call once warm, then counted (bench/support/pool-watch.ts). BENCH_TEXTS=1 also
-// prints the statements repeated within a call (the N+1 reads), most repeated first. BENCH_OLD=dir: also each
+// prints the statements repeated within a call (the N+1 reads), most repeated first, and the texts that ran longest.
 // call's answer from that checkout's API on the same database (bench/support/old-api.ts), compared byte for byte
 // (its statements are not counted: its own pg).
 // Figures only; each call's wall time beside its statements (decision 1201), noisy: compare in one run.
@@ -9,10 +9,19 @@
 // BENCH_ONLY=regexp of report/label: only those calls.
 // Run: npx tsx bench/report-statements.ts [machines=100] [days=120] [postgres|sqlite]
 //   e.g. BENCH_OLD=/work/old BENCH_REPEAT=5 BENCH_ONLY=downtime npx tsx bench/report-statements.ts 100 120
+import { CompiledQuery } from 'kysely';
 import { useSharedAnswers } from '../services/api/src/services/report-shared';
 import { apiHarness } from '../services/api/src/testing/app';
 import { oldApiOn } from './support/old-api';
-import { apiStatements, asApi, keepTexts, keptTexts, resetTallies, watchPools } from './support/pool-watch';
+import {
+  apiStatements,
+  asApi,
+  keepTexts,
+  keptTexts,
+  keptTimes,
+  resetTallies,
+  watchPools,
+} from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
 
 const MACHINES = Number(process.argv[2] ?? 100);
@@ -99,6 +108,20 @@ try {
   if (TEXTS)
     for (const [t, c] of [...repeated].sort((a, b) => b[1] - a[1]).slice(0, 25))
       console.log(`  ×${c} ${t.replace(/\s+/g, ' ').slice(0, 300)}`);
+  // The texts that ran longest in all (every call, BENCH_REPEAT's included).
+  if (TEXTS)
+    for (const [t, { n, ms }] of keptTimes().slice(0, 15))
+      console.log(
+        `  ${(ms / 1000).toFixed(2)} s in ${n} runs (${(ms / n).toFixed(1)} ms each): ${t.replace(/\s+/g, ' ').slice(0, 300)}`,
+      );
+  // BENCH_EXPLAIN=n: the plans of the n texts that ran longest, with their slowest run's values (PostgreSQL).
+  for (const [t, { values }] of keptTimes().slice(0, Number(process.env.BENCH_EXPLAIN ?? 0))) {
+    const plan = await h.t.db.executeQuery<Record<string, string>>(
+      CompiledQuery.raw(`explain (analyze, buffers) ${t}`, values ?? []),
+    );
+    console.log(`\n  ${t.replace(/\s+/g, ' ').slice(0, 200)}`);
+    for (const row of plan.rows) console.log(`    ${Object.values(row)[0]}`);
+  }
   await old?.close();
 } finally {
   await h.close();

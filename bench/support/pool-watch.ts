@@ -21,6 +21,8 @@ const pools = new Set<pg.Pool>();
 let installed = false;
 /** The API's statements' text since the last reset, when kept (`keepTexts`). */
 let texts: string[] | null = null;
+/** The time the API's statements ran by text since `keepTexts` (never reset): count and ms. */
+const timesByText = new Map<string, { n: number; ms: number; slowest: number; values: unknown[] }>();
 
 /** Runs `work` as the API's (a request being answered). */
 export const asApi = <T>(work: () => T): T => side.run('api', work);
@@ -51,11 +53,26 @@ export function watchPools(): void {
     const t = tallies[side.getStore() ?? 'other'];
     const t0 = performance.now();
     t.statements++;
+    let text: string | null = null;
+    let values: unknown[] = [];
     if (texts && t === tallies.api) {
-      const q = args[0] as string | { text?: string };
-      texts.push(typeof q === 'string' ? q : (q?.text ?? '?'));
+      const q = args[0] as string | { text?: string; values?: unknown[] };
+      text = typeof q === 'string' ? q : (q?.text ?? '?');
+      values = (typeof q === 'string' ? args[1] : q?.values) as unknown[];
+      texts.push(text);
     }
-    return result.finally(() => (t.runMs += performance.now() - t0));
+    return result.finally(() => {
+      const ms = performance.now() - t0;
+      t.runMs += ms;
+      if (text !== null) {
+        const kept = timesByText.get(text) ?? { n: 0, ms: 0, slowest: 0, values };
+        timesByText.set(text, {
+          n: kept.n + 1,
+          ms: kept.ms + ms,
+          ...(ms > kept.slowest ? { slowest: ms, values } : { slowest: kept.slowest, values: kept.values }),
+        });
+      }
+    });
   } as typeof pg.Client.prototype.query;
 }
 
@@ -73,6 +90,9 @@ export function keepTexts(): void {
 
 /** The API's statements since the last reset, in order (empty unless `keepTexts` was called). */
 export const keptTexts = (): readonly string[] => texts ?? [];
+
+/** The API's statements' texts by their time run since `keepTexts`, the longest first (with the slowest run's values). */
+export const keptTimes = () => [...timesByText].sort((a, b) => b[1].ms - a[1].ms);
 
 /** The API's statement count since the last reset. */
 export const apiStatements = (): number => tallies.api.statements;

@@ -59,6 +59,14 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * Decision 1245: the node's PostgreSQL sessions run without JIT compilation and without parallel workers. Both pay
+ * off for long analytic scans on many cores; a report's statements take milliseconds to tens of them and run
+ * twenty at once beside the ingest, where a JIT compile (tens to hundreds of ms) or starting two workers for a
+ * 3 ms scan costs more than it saves. TAKT_PG_OPTIONS replaces them (libpq's `options`; empty: the server's own).
+ */
+export const PG_SESSION_OPTIONS = '-c jit=off -c max_parallel_workers_per_gather=0';
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
@@ -86,7 +94,13 @@ export function openDb(
 ): Db {
   if (isPostgresUrl(url)) {
     // CopyClient: observations are loaded with COPY (copy.ts).
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, Client: CopyClient });
+    const sessionOptions = process.env.TAKT_PG_OPTIONS ?? PG_SESSION_OPTIONS;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      Client: CopyClient,
+      ...(sessionOptions.trim() === '' ? {} : { options: sessionOptions }),
+    });
     // An idle client losing its server must not crash the process; the next query reconnects.
     pool.on('error', (err) => console.error('[db] idle PostgreSQL client error:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

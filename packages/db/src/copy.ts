@@ -16,8 +16,41 @@ const COPY_FROM_STDIN = /^copy\s[^;]*\sfrom\s+stdin$/i;
  */
 const COPY_TO_BINARY = /^copy\s+\(.*\)\s+to\s+stdout\s+with\s+\(format binary\)$/is;
 
+/**
+ * Decision 1244: a connection prepares, by name, the parameterized statements it runs a second time, so PostgreSQL
+ * parses and analyzes each text once a connection (and may keep its plan) instead of on every call. At most
+ * PREPARED_MAX a connection; texts are counted in a map of at most SEEN_MAX, emptied when full, so one-off texts
+ * (a list's length in the text) never hold a name.
+ */
+export const PREPARED_MAX = 256;
+const SEEN_MAX = 4096;
+let preparing = process.env.TAKT_PG_PREPARED !== '0';
+/** Benchmarks: prepare repeated statements (the default) or not, from the next statement on. */
+export function usePreparedStatements(on: boolean): void {
+  preparing = on;
+}
+
 /** A pg client that also runs `copy … from stdin` statements, whose one parameter is the data to load. */
 export class CopyClient extends pg.Client {
+  private readonly prepared = new Map<string, string>();
+  private readonly seen = new Set<string>();
+
+  /** The name `text` is prepared under on this connection, if it is one to prepare (decision 1244). */
+  private nameFor(text: string): string | undefined {
+    if (!preparing) return undefined;
+    const name = this.prepared.get(text);
+    if (name !== undefined || this.prepared.size >= PREPARED_MAX) return name;
+    if (!this.seen.has(text)) {
+      if (this.seen.size >= SEEN_MAX) this.seen.clear();
+      this.seen.add(text);
+      return undefined;
+    }
+    this.seen.delete(text);
+    const next = `takt_${this.prepared.size}`;
+    this.prepared.set(text, next);
+    return next;
+  }
+
   // pg's query() has a dozen overloads; this wraps them all and keeps the ones it does not handle as they were.
   override query(...args: unknown[]): never {
     const [text, values] = args;
@@ -34,6 +67,11 @@ export class CopyClient extends pg.Client {
       COPY_TO_BINARY.test(text)
     )
       return this.copyOut(text) as never;
+    // A statement with parameters goes by the extended protocol anyway: one statement, so it can be prepared.
+    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && args.length === 2) {
+      const name = this.nameFor(text);
+      if (name !== undefined) return (super.query as (q: unknown) => never)({ name, text, values });
+    }
     return (super.query as (...a: unknown[]) => never)(...args);
   }
 

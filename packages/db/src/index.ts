@@ -11,7 +11,7 @@ export * from './observation-packs';
 export * from './program-packs';
 export * from './rewritten-rows';
 export * from './batch-insert';
-export { copyField, copyStatement } from './copy';
+export { copyField, copyStatement, usePreparedStatements } from './copy';
 export { joinable, literal, oneMessage } from './one-message';
 export * from './backup';
 export * from './sources';
