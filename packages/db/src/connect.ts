@@ -63,9 +63,12 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  * Decision 1245: the node's PostgreSQL sessions run without JIT compilation and without parallel workers. Both pay
  * off for long analytic scans on many cores; a report's statements take milliseconds to tens of them and run
  * twenty at once beside the ingest, where a JIT compile (tens to hundreds of ms) or starting two workers for a
- * 3 ms scan costs more than it saves. TAKT_PG_OPTIONS replaces them (libpq's `options`; empty: the server's own).
+ * 3 ms scan costs more than it saves. Statements prepared on their connection (decision 1244) are planned for
+ * their values every run (`plan_cache_mode`), as unnamed ones are: a generic plan cannot see a range's width.
+ * TAKT_PG_OPTIONS replaces them (libpq's `options`; empty: the server's own).
  */
-export const PG_SESSION_OPTIONS = '-c jit=off -c max_parallel_workers_per_gather=0';
+export const PG_SESSION_OPTIONS =
+  '-c jit=off -c max_parallel_workers_per_gather=0 -c plan_cache_mode=force_custom_plan';
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);

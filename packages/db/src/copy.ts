@@ -18,7 +18,7 @@ const COPY_TO_BINARY = /^copy\s+\(.*\)\s+to\s+stdout\s+with\s+\(format binary\)$
 
 /**
  * Decision 1244: a connection prepares, by name, the parameterized statements it runs a second time, so PostgreSQL
- * parses and analyzes each text once a connection (and may keep its plan) instead of on every call. At most
+ * parses and analyzes each text once a connection instead of on every call. At most
  * PREPARED_MAX a connection; texts are counted in a map of at most SEEN_MAX, emptied when full, so one-off texts
  * (a list's length in the text) never hold a name.
  */

@@ -2,7 +2,10 @@ import type { Kysely } from 'kysely';
 import { EARLIEST_TIME_MS, piecePlannedValue, piecesOf, segmentsOf } from '@takt/domain';
 import type { Database } from '../schema';
 import type { DowntimeFacts } from './range-reads';
-import { LONGEST_ROLLUP_ROW_MS, storedMeasures } from './read';
+import { storedMeasures } from './read';
+
+/** How far back the row before a day start is looked for (two days, as before decision 1246 narrowed the reads). */
+const ROW_BEFORE_DAY_MS = 2 * 86_400_000;
 
 /**
  * Decision 1155 (METRICS.md §5): a downtime judged on its duration (plannedWithLimit, an annotation without an
@@ -40,7 +43,7 @@ export async function plannedLimitReachBack(
     .where('machine_id', '=', machineId)
     .where('company_id', '=', companyId)
     .where('start_at', '<', dayStart)
-    .where('start_at', '>', dayStart - LONGEST_ROLLUP_ROW_MS)
+    .where('start_at', '>', dayStart - ROW_BEFORE_DAY_MS)
     .orderBy('start_at', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -5,13 +5,15 @@ import type { Database } from '../schema';
 import type { CompanyScope } from '../scope';
 
 /**
- * The longest a stored rollup row can be: a bucket lies inside one hour of a company day (decision 0105),
- * and a company day is at most 25 hours (DST) or a few more when the start-of-day offset changes. A bound
- * on start_at below a range's start, so a read of the rows overlapping a range is a key range of the
- * (machine_id, start_at) index from just before it, not every row of the machine before its end
- * (decision 1125).
+ * A bound on how long a stored rollup row can be: a bucket lies inside one hour of a company day (decision 0105;
+ * the domain's hours are steps of exactly one hour from the day start, the last shorter), whatever the time zone,
+ * DST or start-of-day offset, so no row is longer than an hour. A bound on start_at below a range's start, so a read
+ * of the rows overlapping a range is a key range from just before it, not every row of the machine before its end
+ * (decision 1125). It was two days until decision 1246: a read of a partial day's hourly rows (a range's edge, 14
+ * hours, say) then scanned and dropped the two days before it, three in four of the rows it touched; three hours keep
+ * twice an hour of margin.
  */
-export const LONGEST_ROLLUP_ROW_MS = 2 * 86_400_000;
+export const LONGEST_ROLLUP_ROW_MS = 3 * 3_600_000;
 
 /**
  * Stored rollups of the given machines overlapping [start, end), as the domain's Rollup rows, by start. With

@@ -38,6 +38,16 @@ describe.each(DIALECTS)('partial days kept with the week rows stamp on %s', (dia
     const first = await read(true);
     expect(first.rows.length).toBeGreaterThan(20);
     expect(first).toEqual(await read(false));
+    // Every row overlapping the span, the ones its start cuts included (decision 1246: the read's bound below it).
+    const byStart = (rows: typeof first.rows) =>
+      [...rows].sort((a, b) => a.start - b.start || a.machineId.localeCompare(b.machineId));
+    const wider = await loadRollups(tenant.scope, {
+      machineIds: [...machines],
+      start: T0 + 3 * DAY,
+      end: span.end,
+    });
+    expect(byStart(first.rows)).toEqual(byStart(wider.filter((r) => r.end > span.start)));
+    expect(first.rows.filter((r) => r.start < span.start).length).toBe(machines.length);
     // Kept: the same rows again, not read a second time.
     expect((await read(true)).rows).toBe(first.rows);
 
