@@ -22,13 +22,14 @@
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
 // BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS) or prepared / plain statements on PostgreSQL, BENCH_PAIRS times (default 2), the ingest in its thread; each
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
-// BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
+// BENCH_TRACE_GC=1 prints V8's line for each collection of the server side. BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
 // the loop's lines.
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
 //   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
 import { spawn } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
 import { Session } from 'node:inspector/promises';
 import http from 'node:http';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -144,6 +145,9 @@ function runClients(url: string, cookie: string, clients: number, file: string, 
 }
 
 async function main() {
+  // BENCH_TRACE_GC=1: V8's line for every collection of this process (API and ingest thread) on stdout, its children
+  // (adapters, clients) untouched: a pause of the loop shows with its heap sizes.
+  if (process.env.BENCH_TRACE_GC === '1') setFlagsFromString('--trace-gc');
   const MACHINES = Number(process.argv[2] ?? 100);
   const DAYS = Number(process.argv[3] ?? 365);
   const CLIENTS = Number(process.argv[4] ?? 20);
