@@ -78,7 +78,7 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
   .map((name) => ({
     name,
     hold: name === '-' || name === 'prepared' || name === 'plain' ? undefined : Number(name),
-    prepared: name !== 'plain',
+    prepared: name === 'prepared' ? true : name === 'plain' ? false : undefined,
   }));
 
 const pct = (xs: readonly number[], p: number) => {
@@ -225,8 +225,11 @@ async function main() {
     for (const [index, thread] of arrangements.entries()) {
       const variant = variantOf(index);
       useBuildHold(variant?.hold);
-      usePreparedStatements(variant?.prepared ?? true);
-      process.env.TAKT_PG_PREPARED = variant?.prepared === false ? '0' : '1';
+      // Only a prepared / plain round sets it: otherwise TAKT_PG_PREPARED as the bench was started with.
+      if (variant?.prepared !== undefined) {
+        usePreparedStatements(variant.prepared);
+        process.env.TAKT_PG_PREPARED = variant.prepared ? '1' : '0';
+      }
       const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(thread) : null;
       try {
         // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.

@@ -18,12 +18,15 @@ const COPY_TO_BINARY = /^copy\s+\(.*\)\s+to\s+stdout\s+with\s+\(format binary\)$
 
 /**
  * Decision 1244: a connection prepares, by name, the parameterized statements it runs a second time, so PostgreSQL
- * parses and analyzes each text once a connection instead of on every call. At most
- * PREPARED_MAX a connection; texts are counted in a map of at most SEEN_MAX, emptied when full, so one-off texts
- * (a list's length in the text) never hold a name.
+ * parses and analyzes each text once a connection instead of on every call. At most PREPARED_MAX names a
+ * connection, and only texts of at most PREPARED_TEXT_MAX characters (a many-row INSERT is parsed in a small share of
+ * its own work, and its parse tree is the largest a backend would keep). Texts are counted in a set of at most
+ * SEEN_CHARS characters, emptied when full, so one-off texts (a list's length in the text) never hold a name and
+ * neither side's memory grows with the texts a connection has run.
  */
-export const PREPARED_MAX = 256;
-const SEEN_MAX = 4096;
+const PREPARED_MAX = 256;
+const PREPARED_TEXT_MAX = 8_192;
+const SEEN_CHARS = 1 << 20;
 let preparing = process.env.TAKT_PG_PREPARED !== '0';
 /** Benchmarks: prepare repeated statements (the default) or not, from the next statement on. */
 export function usePreparedStatements(on: boolean): void {
@@ -34,18 +37,24 @@ export function usePreparedStatements(on: boolean): void {
 export class CopyClient extends pg.Client {
   private readonly prepared = new Map<string, string>();
   private readonly seen = new Set<string>();
+  private seenChars = 0;
 
   /** The name `text` is prepared under on this connection, if it is one to prepare (decision 1244). */
   private nameFor(text: string): string | undefined {
-    if (!preparing) return undefined;
+    if (!preparing || text.length > PREPARED_TEXT_MAX) return undefined;
     const name = this.prepared.get(text);
     if (name !== undefined || this.prepared.size >= PREPARED_MAX) return name;
     if (!this.seen.has(text)) {
-      if (this.seen.size >= SEEN_MAX) this.seen.clear();
+      if (this.seenChars + text.length > SEEN_CHARS) {
+        this.seen.clear();
+        this.seenChars = 0;
+      }
       this.seen.add(text);
+      this.seenChars += text.length;
       return undefined;
     }
     this.seen.delete(text);
+    this.seenChars -= text.length;
     const next = `takt_${this.prepared.size}`;
     this.prepared.set(text, next);
     return next;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { TestDb } from './testing';
 import { freshDb } from './testing';
 
@@ -35,6 +35,13 @@ describe('statements prepared by name on their connection on postgres', () => {
       expect(texts).toContain('insert into seen values ($1, $2)');
       expect(texts).toContain('select v from seen where k = $1');
       expect(texts.filter((s) => s.includes("'once'") || s.includes('v <>'))).toEqual([]);
+      // A text past PREPARED_TEXT_MAX (a many-row INSERT's length) runs unnamed however often it runs.
+      const long = `select v from seen where k = $1 or v = $2 /* ${'x'.repeat(9_000)} */`;
+      for (let run = 0; run < 3; run++) await c.executeQuery(CompiledQuery.raw(long, [1, 'v1']));
+      const named = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_prepared_statements where statement like ${'%xxxx%'}`.execute(c);
+      expect(named.rows[0]!.n).toBe(0);
       // A statement without parameters (this one) runs by the simple protocol: never named.
       expect(texts.filter((s) => s.includes('pg_prepared_statements'))).toEqual([]);
     });
