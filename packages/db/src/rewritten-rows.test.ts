@@ -10,6 +10,10 @@ describe.each(DIALECTS)('the rows ingest rewrites all day on %s', (dialect) => {
   let t: TestDb;
   beforeEach(async () => {
     t = await freshDb(dialect);
+    // The pass's own reclaim is what is measured: an autovacuum of the table started while the snapshot is still open
+    // makes the pass's VACUUM (SKIP_LOCKED) skip it and reclaims nothing (a one-page overshoot seen once under CI load).
+    if (dialect === 'postgres')
+      await sql`alter table rollup_dirty set (autovacuum_enabled = false)`.execute(t.db);
   });
   afterEach(async () => {
     await t.cleanup();
