@@ -40,6 +40,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { DialectName } from '@takt/db';
 import { usePreparedStatements } from '@takt/db';
+import { keptReadTallies } from '@takt/db/rollups';
 import {
   SHARED_ANSWER_BUDGET,
   sharedAnswersKept,
@@ -244,6 +245,7 @@ async function main() {
           const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
           useSharedAnswers(h.t.db, shared);
           resetTallies();
+          keptReadTallies();
           resetSqlite();
           served = [];
           wal?.lines(); // the passes of this part only
@@ -269,6 +271,16 @@ async function main() {
           if (DIALECT === 'sqlite')
             pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
           if (shared) kept = sharedAnswersKept(h.t.db);
+          // The reads kept under the week rows stamp in this part (decisions 1157, 1183, 1185): answered kept, joined
+          // to a read under way, read (and their summed time).
+          pool.push(
+            `  kept reads: ${keptReadTallies()
+              .map(
+                ([k, t]) =>
+                  `${k} ${t.kept} kept, ${t.joined} joined, ${t.read} read (${t.readMs.toFixed(0)} ms)`,
+              )
+              .join('; ')}`,
+          );
           // The server's own time for the first calls (all sent at once) and for the rest, by arrival (each call is
           // added as it ends).
           const arrived = [...served].sort((a, b) => a.at - b.at);

@@ -108,6 +108,33 @@ export class Tablet {
       .toBeGreaterThan(0);
   }
 
+  /**
+   * The first of `names` (in that order) the server lists a downtime period of, polled until one has. A demo machine
+   * connected only after its first idle (a loaded CI machine starts the ingest late) may run a cycle of minutes
+   * before its first downtime: any of several does.
+   */
+  async machineWithDowntime(names: readonly string[]): Promise<MachineRef> {
+    const body = await this.api<{ machines: MachineRef[] }>('/api/dashboard');
+    const candidates = names.map((name) => {
+      const m = body.machines.find((x) => x.name === name);
+      if (!m) throw new Error(`no machine ${name}`);
+      return { id: m.id, name: m.name };
+    });
+    let found: MachineRef | undefined;
+    await expect
+      .poll(
+        async () => {
+          for (const m of candidates)
+            if ((await this.api<{ items: unknown[] }>(`/api/downtime?machineId=${m.id}`)).items.length > 0)
+              return (found = m).name;
+          return null;
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .not.toBeNull();
+    return found!;
+  }
+
   async workcenter(machine: MachineRef): Promise<WorkcenterPage> {
     const wc = new WorkcenterPage(this, machine);
     await wc.open();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DEMO_LOGINS } from '@takt/api';
+import { DEMO_LOGINS, DEMO_PLANT } from '@takt/api';
 import { describeTablets, SOON, Tablet } from './floor-app';
 import type { QueuedCommand, WorkcenterPage } from './floor-app';
 import { launchChromium, startProduct } from './harness';
@@ -10,6 +10,7 @@ import { query, syncCommands } from './server-db';
 // Decision 0008: two tablets categorize the same downtime offline; the categorization that
 // happened later (occurredAt) wins whatever the arrival order, and the losing tablet shows the operator why.
 const admin = DEMO_LOGINS.find((l) => l.role === 'admin')!;
+const MILLS = ['Haas VF-4', ...DEMO_PLANT[0].machines.filter((m) => m !== 'Haas VF-4')];
 const CATEGORIZED_ELSEWHERE =
   'This downtime was categorized on another tablet after this change; that reason was kept.';
 
@@ -38,8 +39,8 @@ describe('two tablets categorize the same downtime offline', () => {
     const pages: WorkcenterPage[] = [];
     try {
       for (const t of tablets) await t.logIn(admin);
-      const machine = await t1.machine('Haas VF-4');
-      await t1.waitForDowntime(machine);
+      // A milling machine with a downtime period (Haas VF-4 first, as before).
+      const machine = await t1.machineWithDowntime(MILLS);
       for (const t of tablets) pages.push(await t.workcenter(machine));
       const [wc1, wc2] = pages as [WorkcenterPage, WorkcenterPage];
       // After one online visit (ARCHITECTURE.md "Offline sync contract"): the app shell is cached.

@@ -12,11 +12,12 @@ import { stampOf } from './week-stamp';
 /** What one kept hourly row is taken to hold in memory (the row, its state and reason maps). */
 const ROW_BYTES = 1_000;
 /**
- * The partial days' rows kept per database handle, all companies (LRU): 16 MiB, ~16,000 rows (a year's two
- * partial days of 100 machines are ~3,300 hourly rows, kept twice: as read, and as a report's spans built from
- * them, decision 1185).
+ * The partial days' rows kept per database handle, all companies (LRU): 64 MiB, ~64,000 rows counted at ROW_BYTES (a
+ * year's two partial days of 100 machines are ~3,300 hourly rows, kept twice: as read, and as a report's spans built
+ * from them, decision 1185). Decision 1247: the report mix of bench/report-load.ts (12 ranges × 4 reports) keeps
+ * ~34 MB of day rows, partial days and spans; at 16 MiB every call of a burst read its rows again.
  */
-export const EDGE_ROWS_MAX_BYTES = 16 * 1024 * 1024;
+export const EDGE_ROWS_MAX_BYTES = 64 * 1024 * 1024;
 
 interface Kept {
   read: Promise<unknown>;
@@ -30,6 +31,17 @@ interface Handle {
   bytes: number;
 }
 const handles = new WeakMap<object, Handle>();
+/** By the kind of read (its key's first part): calls answered kept, joined to a read under way, and read (with ms). */
+const tallies = new Map<string, { kept: number; joined: number; read: number; readMs: number }>();
+
+/** The kept reads' tallies since the last call, by kind (bench/report-load.ts prints them); resets them. */
+export function keptReadTallies(): Array<
+  [string, { kept: number; joined: number; read: number; readMs: number }]
+> {
+  const out = [...tallies];
+  tallies.clear();
+  return out;
+}
 /** Off: every call reads its partial days' rows (tests, bench/report-answer.ts). */
 const disabled = new WeakSet<object>();
 
@@ -84,17 +96,26 @@ export async function keptWithStamp<T>(
   if (!handle) handles.set(scope.db, (handle = { kept: new Map(), bytes: 0 }));
   const key = [scope.companyId, stamp, ...parts].join('\n');
   let kept = handle.kept.get(key);
+  const kind = String(parts[0]);
+  let tally = tallies.get(kind);
+  if (!tally) tallies.set(kind, (tally = { kept: 0, joined: 0, read: 0, readMs: 0 }));
   if (kept) {
+    if (kept.bytes > 0) tally.kept++;
+    else tally.joined++;
     // Most recently used last.
     handle.kept.delete(key);
     handle.kept.set(key, kept);
   } else {
     const h = handle;
+    const t0 = performance.now();
+    const t = tally;
+    t.read++;
     const entry: Kept = { read: read(), bytes: 0 };
     kept = entry;
     h.kept.set(key, entry);
     entry.read.then(
       (result) => {
+        t.readMs += performance.now() - t0;
         if (h.kept.get(key) !== entry) return;
         if (!keep(result as T)) return drop(h, key);
         entry.bytes = bytes(result as T);

@@ -20,7 +20,13 @@ import { stampOf, totalsOf } from './week-stamp';
 import type { Stamp, Totals } from './week-stamp';
 
 // The partial days' hourly rows kept under the same stamp (decision 1183), exported with the index.
-export { EDGE_ROWS_MAX_BYTES, indexedRollups, keptWithStamp, useEdgeRows } from './edge-rows';
+export {
+  EDGE_ROWS_MAX_BYTES,
+  indexedRollups,
+  keptReadTallies,
+  keptWithStamp,
+  useEdgeRows,
+} from './edge-rows';
 
 // Decision 1157: a company's stored week rows kept in memory per database handle, so a report's whole weeks
 // (a year by week: 100 machines × 53 weeks × shifts, ~16,000 rows) are sliced from memory instead of read

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
-import { indexedRollups, loadRollups, reportDataVersion, useEdgeRows } from '@takt/db/rollups';
+import {
+  EDGE_ROWS_MAX_BYTES,
+  indexedRollups,
+  keptWithStamp,
+  loadRollups,
+  reportDataVersion,
+  useEdgeRows,
+} from '@takt/db/rollups';
 import { anAdjustmentRow, apiPerTest, aReportTenant, machinesWithFacts } from '../testing/report-plant';
 
 // Decision 1183: a report's partial days' hourly rows are kept while the company's week rows stamp holds, and
@@ -105,5 +112,49 @@ describe.each(DIALECTS)('partial days kept with the week rows stamp on %s', (dia
     expect(off.rows).not.toBe(other.rows);
     expect(off).toEqual(other);
     useEdgeRows(api.h.t.db, true);
+  });
+
+  it('keeps reads up to its bound, dropping the least recently used first, and never one over half of it', async () => {
+    // Decision 1247: the bound holds a report mix's partial days (48 calls, ~34 MB counted at 1 KB a row).
+    expect(EDGE_ROWS_MAX_BYTES).toBe(64 * 1024 * 1024);
+    const tenant = await aReportTenant(api.h, [['Day', 360, 840]]);
+    let reads = 0;
+    const kept = (name: string, bytes: number) =>
+      keptWithStamp(
+        tenant.scope,
+        ['bound', name],
+        () => bytes,
+        async () => {
+          reads++;
+          return { name };
+        },
+      );
+    const quarter = EDGE_ROWS_MAX_BYTES / 4;
+    const a = await kept('a', quarter);
+    await kept('b', quarter);
+    await kept('c', quarter);
+    await kept('d', quarter);
+    expect(reads).toBe(4);
+    // All four fit: each is answered as kept; 'a' used last, so 'b' is the least recently used.
+    expect(await kept('a', quarter)).toBe(a);
+    await kept('b', quarter);
+    await kept('c', quarter);
+    await kept('d', quarter);
+    await kept('a', quarter);
+    expect(reads).toBe(4);
+    // A fifth pushes out the least recently used ('b'), no other.
+    await kept('e', quarter);
+    expect(reads).toBe(5);
+    for (const name of ['a', 'c', 'd', 'e']) await kept(name, quarter);
+    expect(reads).toBe(5);
+    await kept('b', quarter);
+    expect(reads).toBe(6);
+    // A read over half the bound is given to its caller and not kept: read again, and the others stay.
+    const big = await kept('big', EDGE_ROWS_MAX_BYTES / 2 + 1);
+    expect(big).toEqual({ name: 'big' });
+    expect(await kept('big', EDGE_ROWS_MAX_BYTES / 2 + 1)).not.toBe(big);
+    expect(reads).toBe(8);
+    for (const name of ['b', 'd', 'e']) await kept(name, quarter);
+    expect(reads).toBe(8);
   });
 });
