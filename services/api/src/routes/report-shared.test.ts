@@ -252,6 +252,16 @@ describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
       expect(computed[2]).toBe(2);
     });
 
+    it('an object answer is counted twice its JSON: the answer and the text its responses send', async () => {
+      const a = await plant('Mill');
+      const answer = { text: 'x'.repeat(10_000) };
+      await ask(a.company, 0, answer);
+      const json = JSON.stringify(answer).length;
+      const { size } = sharedAnswersKept(h.t.db);
+      expect(size).toBeGreaterThan(2 * json);
+      expect(size).toBeLessThan(2 * json + 1_000);
+    });
+
     it('an answer larger than a quarter of the budget is computed each time, shared only in flight', async () => {
       const a = await plant('Mill');
       await ask(a.company, 0, { small: true });

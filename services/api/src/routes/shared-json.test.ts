@@ -1,18 +1,23 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
 import { PRODUCTION_METRICS } from '@takt/domain';
 import { useSharedAnswers } from '../services/report-shared';
 import { aMachine } from '../testing/builders';
 import { someStates } from '../testing/downtime-builders';
-import { apiPerTest, aReportTenant } from '../testing/report-plant';
+import { apiPerTest, aReportTenant, machinesWithFacts } from '../testing/report-plant';
+import { acceptsGzip } from '../http/shared-json';
 
 // Decision 1185: the call that computes a shared answer sends the JSON text its size was measured on (one
-// serialization); the bytes and headers are those of the answer serialized at each response.
+// serialization); the bytes and headers are those of the answer serialized at each response. Decision 1248: a
+// shared answer goes gzipped to a caller that accepts gzip (every browser), the same JSON once unpacked, the bytes
+// made once per kept answer; as text to a caller that does not.
 
 const HOUR = 3_600_000;
 /** Monday 2025-10-06 00:00 CDT. */
 const T0 = Date.UTC(2025, 9, 6, 5);
 const NOW = T0 + 2 * 24 * HOUR;
+const DAY = 24 * HOUR;
 
 describe.each(DIALECTS)('shared report answers as JSON on %s', (dialect) => {
   const api = apiPerTest(dialect, NOW);
@@ -56,5 +61,63 @@ describe.each(DIALECTS)('shared report answers as JSON on %s', (dialect) => {
       expect(computed.length).toBeGreaterThan(100);
     }
     useSharedAnswers(api.h.t.db, true);
+  });
+});
+
+describe('Accept-Encoding', () => {
+  it('accepts gzip by name or by *, unless its q is 0', () => {
+    expect(acceptsGzip('gzip, deflate, br, zstd')).toBe(true);
+    expect(acceptsGzip('br;q=1.0, GZIP;q=0.5')).toBe(true);
+    expect(acceptsGzip('*')).toBe(true);
+    expect(acceptsGzip('gzip;q=0, *')).toBe(false);
+    expect(acceptsGzip('*;q=0')).toBe(false);
+    expect(acceptsGzip('br, deflate')).toBe(false);
+    expect(acceptsGzip('identity')).toBe(false);
+    expect(acceptsGzip('')).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
+  });
+});
+
+describe.each(DIALECTS)('a shared report answer gzipped on %s', (dialect) => {
+  const api = apiPerTest(dialect, T0 + 5 * DAY);
+
+  it('sends the same JSON gzipped to a caller that accepts gzip, and as text to one that does not', async () => {
+    const tenant = await aReportTenant(api.h, [['Day', 360, 840]]);
+    await machinesWithFacts(api.h, tenant, ['Lathe', 'Mill'], {
+      t0: T0,
+      now: T0 + 5 * DAY,
+      cuts: 20,
+      cycles: 60,
+      corrections: 5,
+      seed: 31,
+    });
+    const path = `/api/reports/utilization?start=${T0}&end=${T0 + 4 * DAY}&interval=day`;
+    const call = (encoding?: string) =>
+      api.h.app.request(path, {
+        headers: { cookie: tenant.cookie, ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      });
+    const plain = await call();
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(1_024);
+    expect(JSON.parse(text)).toMatchObject({ machines: expect.any(Array) });
+
+    const packed = await Promise.all([call('gzip, deflate, br'), call('gzip')]);
+    const bytes: Buffer[] = [];
+    for (const res of packed) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-encoding')).toBe('gzip');
+      expect(res.headers.get('content-type')).toBe('application/json');
+      bytes.push(Buffer.from(await res.arrayBuffer()));
+    }
+    expect(gunzipSync(bytes[0]!).toString('utf8')).toBe(text);
+    expect(bytes[1]).toEqual(bytes[0]);
+    expect(bytes[0]!.length).toBeLessThan(text.length / 2);
+
+    const refused = await call('gzip;q=0, identity');
+    expect(refused.headers.get('content-encoding')).toBeNull();
+    expect(await refused.text()).toBe(text);
   });
 });

@@ -1,3 +1,4 @@
+import { gzip } from 'node:zlib';
 import { reportDataVersion } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 
@@ -15,7 +16,8 @@ export const LIVE_REUSE_MS = 1_000;
 export const SETTLED_REUSE_MS = 60_000;
 /**
  * What the answers kept per database may weigh: the sum of their sizes, each measured once when it is computed as
- * the length of its JSON (the text its response sends) plus its key's; the least recently used go first.
+ * the length of its JSON (the text its responses send), twice for an object (the object and its text, kept with it,
+ * decision 1248), plus its key's; the least recently used go first.
  */
 export const SHARED_ANSWER_BUDGET = 64 * 1024 * 1024;
 /** An answer larger than this is not kept (computed for each call): it would push out too many others. */
@@ -54,11 +56,13 @@ function drop(cache: Cache, key: string, entry?: Entry): void {
 }
 
 /**
- * The JSON text each computed answer's size was measured on, until a response takes it (answerJson): the call that
- * computed it sends that text instead of serializing the answer a second time (decision 1185). Weak: an answer
- * dropped before any response takes its text takes the text with it.
+ * The JSON text of each computed answer, measured once when it is computed (decision 1185) and kept with it
+ * (decision 1248): every response of a kept answer sends that text instead of serializing the answer again, and its
+ * gzip bytes are made once from it. Weak: the text and bytes go with their answer.
  */
 const measured = new WeakMap<object, string>();
+/** Each answer's gzip bytes, made (off the event loop) by the first response that asks for them. */
+const gzipped = new WeakMap<object, Promise<Uint8Array<ArrayBuffer>>>();
 
 /** The answer's size (its JSON's length), or undefined when it has none (not kept). */
 function sizeOf(answer: unknown): number | undefined {
@@ -71,20 +75,36 @@ function sizeOf(answer: unknown): number | undefined {
   }
 }
 
-/**
- * A shared answer as JSON (what c.json sends): the text its size was measured on, taken by the first response
- * that asks (mutates: later ones serialize it again, so no text is held beside a kept answer), else serialized.
- */
+/** A shared answer as JSON (what c.json sends): the text its size was measured on, else serialized. */
 export function answerJson(answer: unknown): string {
   if (typeof answer === 'object' && answer !== null) {
     const text = measured.get(answer);
-    if (text !== undefined) {
-      measured.delete(answer);
-      return text;
-    }
+    if (text !== undefined) return text;
   }
   return JSON.stringify(answer);
 }
+
+/** answerJson's text gzipped, made once per answer (the later responses of a kept answer send the same bytes). */
+export function answerGzip(answer: unknown, text: string): Promise<Uint8Array<ArrayBuffer>> {
+  if (typeof answer !== 'object' || answer === null || measured.get(answer) !== text) return gzipText(text);
+  let bytes = gzipped.get(answer);
+  if (!bytes) {
+    bytes = gzipText(text);
+    gzipped.set(answer, bytes);
+    // A failure is the asking response's; the next one tries again.
+    bytes.catch(() => gzipped.delete(answer));
+  }
+  return bytes;
+}
+
+const gzipText = (text: string) =>
+  new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) =>
+    gzip(text, { level: GZIP_LEVEL }, (error, out) =>
+      error ? reject(error) : resolve(out as Uint8Array<ArrayBuffer>),
+    ),
+  );
+/** zlib's level for answers: 6 (its default) gives a year's production answer ~1/15 of its JSON. */
+const GZIP_LEVEL = 6;
 
 /**
  * `entry` under `key` has been computed: count its size, and drop it if it is too large to keep; then drop the
@@ -96,7 +116,8 @@ function settle(cache: Cache, key: string, entry: Entry, answer: unknown): void 
   if (cache.entries.get(key) !== entry) return;
   const size = sizeOf(answer);
   if (size === undefined || key.length + size > SHARED_ANSWER_MAX) return drop(cache, key, entry);
-  entry.size = key.length + size;
+  // An object answer and its JSON text, each counted at the text's length (decision 1248: the text is kept with it).
+  entry.size = key.length + (typeof answer === 'object' && answer !== null ? 2 : 1) * size;
   cache.size += entry.size;
   for (const [k, e] of cache.entries) {
     if (cache.size <= SHARED_ANSWER_BUDGET) break;
