@@ -22,6 +22,7 @@
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
 // BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS) or prepared / plain statements on PostgreSQL, BENCH_PAIRS times (default 2), the ingest in its thread; each
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
+// BENCH_TEXTS=1 prints the API's statements of each CLIENTS-client part by their summed time (PostgreSQL).
 // BENCH_TRACE_GC=1 prints V8's line for each collection of the server side. BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
 // the loop's lines.
@@ -51,7 +52,15 @@ import { useBuildHold } from '../services/api/src/services/report-facts';
 import { apiHarness } from '../services/api/src/testing/app';
 import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { ingestPlant } from './support/live-ingest';
-import { asApi, resetTallies, sampleServer, tallyLines, watchPools } from './support/pool-watch';
+import {
+  asApi,
+  keepTexts,
+  keptTimes,
+  resetTallies,
+  sampleServer,
+  tallyLines,
+  watchPools,
+} from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
 import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
 import { nodeApi } from './support/node-api';
@@ -63,6 +72,8 @@ type Call = { report: string; label: string; at: number; ms: number; status: num
 type Lat = Call[];
 type Run = { shared: boolean; base: Lat; load: Lat; pool: string[] };
 
+/** BENCH_TEXTS=1: print the API's statements of each CLIENTS-client part by their summed time. */
+const TEXTS = process.env.BENCH_TEXTS === '1';
 /** A later round's wait after its ingest started: the restarted ingest takes its machines over first. */
 const WARM_MS = 20_000;
 /** BENCH_SHARED=on or off: only that part (both by default). */
@@ -185,6 +196,7 @@ async function main() {
 
   // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
   if (DIALECT === 'postgres') watchPools();
+  if (TEXTS) keepTexts();
   else watchSqlite();
   // Each call's time in the server (its handler, from the request to the response's headers), by when it arrived.
   let served: Array<{ at: number; ms: number }> = [];
@@ -264,7 +276,22 @@ async function main() {
             await session.post('Profiler.enable');
             await session.post('Profiler.start');
           }
+          const before = new Map(keptTimes().map(([t, x]) => [t, { n: x.n, ms: x.ms }]));
           const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+          if (TEXTS) {
+            // BENCH_TEXTS=1: the API's statements of this part by their summed time (PostgreSQL).
+            const part = keptTimes()
+              .map(([t, x]) => ({
+                t,
+                n: x.n - (before.get(t)?.n ?? 0),
+                ms: x.ms - (before.get(t)?.ms ?? 0),
+              }))
+              .filter((x) => x.n > 0)
+              .sort((a, b) => b.ms - a.ms);
+            console.log(`  ${CLIENTS}-client part's statements by time:`);
+            for (const x of part.slice(0, 15))
+              console.log(`    ${x.n}× ${x.ms.toFixed(0)} ms: ${x.t.replace(/\s+/g, ' ').slice(0, 160)}`);
+          }
           if (session) {
             const { profile } = await session.post('Profiler.stop');
             const out = join(
