@@ -145,6 +145,9 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (byLink && c.res.ok && !(c.res.headers.get('content-type') ?? '').startsWith('text/csv')) {
     const e = notAuthenticated();
     c.res = c.json({ error: { code: e.code, message: e.message } }, 401);
+    // Hono's setter copies the refused answer's headers: a gzipped one's encoding is not this body's (decision 1248).
+    c.res.headers.delete('content-encoding');
+    c.res.headers.delete('vary');
   }
 };
 

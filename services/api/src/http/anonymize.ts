@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import type { CompanyScope } from '@takt/db';
 import type { AppEnv, UserCaller } from './context';
@@ -136,6 +138,8 @@ async function aliasesOf(scope: CompanyScope, companyName: string): Promise<Map<
   return nameAliases({ machines: rows(machines), operators: rows(operators), companyName });
 }
 
+const gunzipAsync = promisify(gunzip);
+
 async function anonymizeOn(scope: CompanyScope, userId: string): Promise<boolean> {
   const row = await scope
     .selectFrom('user_preferences')
@@ -161,9 +165,16 @@ export const anonymizeAnswers: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!json && !type.includes('text/csv')) return;
   if (!(caller.anonymize ?? (await anonymizeOn(c.var.scope, caller.user.id)))) return;
   const aliases = await aliasesOf(c.var.scope, caller.company.name);
-  const text = await c.res.text();
+  // A shared report answer may come gzipped (decision 1248): read as its text, sent rewritten as text.
+  const text =
+    c.res.headers.get('content-encoding') === 'gzip'
+      ? (await gunzipAsync(Buffer.from(await c.res.arrayBuffer()))).toString('utf8')
+      : await c.res.text();
   const body = json ? JSON.stringify(anonymizeJson(JSON.parse(text), aliases)) : anonymizeCsv(text, aliases);
   const headers = new Headers(c.res.headers);
   headers.delete('content-length');
+  headers.delete('content-encoding');
   c.res = new Response(body, { status: c.res.status, headers });
+  // Hono's setter copies the former response's headers onto the new one: its encoding is not this body's.
+  c.res.headers.delete('content-encoding');
 };

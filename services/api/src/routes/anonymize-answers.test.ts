@@ -55,6 +55,14 @@ describe.each(DIALECTS)('anonymized answers on %s', (dialect) => {
     const report = await (await h.get(path, cookie)).text();
     expect(report).not.toMatch(/Mill Alpha|Lathe Beta/);
     expect(report).toContain('Machine 1');
+    // A browser's call (decision 1248: a shared answer may come gzipped): the same anonymized JSON, as text.
+    const hourly = `${path}&interval=hour`;
+    const plainHourly = await (await h.get(hourly, cookie)).text();
+    expect(plainHourly.length).toBeGreaterThan(1_024);
+    const browser = await h.app.request(hourly, { headers: { cookie, 'accept-encoding': 'gzip, br' } });
+    expect(browser.headers.get('content-encoding')).toBeNull();
+    expect(await browser.text()).toBe(plainHourly);
+    expect(plainHourly).not.toMatch(/Mill Alpha|Lathe Beta/);
     const csvRes = await h.get(`${path}&format=csv`, cookie);
     expect(csvRes.headers.get('content-type')).toMatch(/text\/csv/);
     const csv = await csvRes.text();
