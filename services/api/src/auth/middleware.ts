@@ -15,6 +15,7 @@ import { findTabletByToken, touchTablet } from '../repositories/tablets';
 import { toUser } from '../repositories/users';
 import { enforceTabletBinding } from './tablet-binding';
 import { bearerToken, hashToken } from './tokens';
+import { replaceResponse } from '../http/shared-json';
 
 export const SESSION_COOKIE = 'takt_session';
 /** The registered tablet's device token (set by POST /tablet/activate), so plain fetches authenticate. */
@@ -144,10 +145,7 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
   // refused after the fact: the link opened a download or nothing (decision 0991).
   if (byLink && c.res.ok && !(c.res.headers.get('content-type') ?? '').startsWith('text/csv')) {
     const e = notAuthenticated();
-    c.res = c.json({ error: { code: e.code, message: e.message } }, 401);
-    // Hono's setter copies the refused answer's headers: a gzipped one's encoding is not this body's (decision 1248).
-    c.res.headers.delete('content-encoding');
-    c.res.headers.delete('vary');
+    replaceResponse(c, c.json({ error: { code: e.code, message: e.message } }, 401));
   }
 };
 

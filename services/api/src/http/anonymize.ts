@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { CompanyScope } from '@takt/db';
 import type { AppEnv, UserCaller } from './context';
 import { csvCell } from './csv';
+import { replaceResponse } from './shared-json';
 
 // The anonymize option (reports-admin §6 "The anonymize option is for root or non-demo accounts"; decision
 // 1116): with it on, the answers a user reads on report and dashboard screens, and their CSV downloads, name
@@ -173,8 +174,5 @@ export const anonymizeAnswers: MiddlewareHandler<AppEnv> = async (c, next) => {
   const body = json ? JSON.stringify(anonymizeJson(JSON.parse(text), aliases)) : anonymizeCsv(text, aliases);
   const headers = new Headers(c.res.headers);
   headers.delete('content-length');
-  headers.delete('content-encoding');
-  c.res = new Response(body, { status: c.res.status, headers });
-  // Hono's setter copies the former response's headers onto the new one: its encoding is not this body's.
-  c.res.headers.delete('content-encoding');
+  replaceResponse(c, new Response(body, { status: c.res.status, headers }));
 };

@@ -31,3 +31,13 @@ export function acceptsGzip(header: string | undefined): boolean {
   }
   return named ?? any ?? false;
 }
+
+/**
+ * Replaces the route's response after the fact (the anonymizer, a link token's refusal). Hono's `c.res` setter
+ * copies the former response's headers onto the new one; a gzipped shared answer's encoding (decision 1248) is not
+ * the new body's, so it goes.
+ */
+export function replaceResponse(c: Context, res: Response): void {
+  c.res = res;
+  c.res.headers.delete('content-encoding');
+}
