@@ -38,9 +38,10 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
     const dressed = await h.app.request(`/api/me?format=csv&token=${encodeURIComponent(token)}`);
     expect(dressed.status).toBe(401);
     expect(JSON.stringify(await dressed.json())).not.toContain(user.email);
-    // A report's JSON answer refused after the fact to a browser (decision 1248: that answer went gzipped): the
-    // refusal is plain JSON, not marked gzip.
-    const report = `/api/reports/utilization?start=${h.clock.now - 2 * 86_400_000}&end=${h.clock.now}&interval=hour`;
+    // The OEE waterfall ignores `format`, so a link asking it for a CSV reaches the route and its JSON answer is
+    // refused after the fact; to a browser that answer went gzipped (decision 1248), and the refusal is plain
+    // JSON, not marked gzip.
+    const report = `/api/reports/oee?start=${h.clock.now - 2 * 86_400_000}&end=${h.clock.now}&interval=hour&format=csv`;
     expect((await h.get(report, cookie)).headers.get('content-encoding')).toBeNull();
     expect(
       (await h.app.request(report, { headers: { cookie, 'accept-encoding': 'gzip' } })).headers.get(
@@ -52,7 +53,7 @@ describe.each(DIALECTS)('user token for CSV links on %s', (dialect) => {
     });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('content-encoding')).toBeNull();
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBeTruthy();
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('NOT_AUTHENTICATED');
     const write = await h.app.request(`/api/sync?token=${encodeURIComponent(token)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'http://localhost' },
