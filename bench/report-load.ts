@@ -28,13 +28,11 @@
 // the loop's lines.
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
-//   (the client side: npx tsx bench/report-load.ts client <url> <cookie> <clients> <requests file> <per client>)
+//   (the client side: bench/support/report-client.ts)
 import { spawn } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { Session } from 'node:inspector/promises';
-import http from 'node:http';
-import { createGunzip } from 'node:zlib';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +48,6 @@ import {
 } from '../services/api/src/services/report-shared';
 import { useBuildHold } from '../services/api/src/services/report-facts';
 import { apiHarness } from '../services/api/src/testing/app';
-import { mulberry32 } from '../services/ingest/src/demo/demo-script';
 import { ingestPlant } from './support/live-ingest';
 import {
   asApi,
@@ -65,10 +62,8 @@ import { aReportPlant } from './support/report-mix';
 import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
 import { nodeApi } from './support/node-api';
 import { passLines } from './support/wal-mode';
-import type { Req } from './support/report-mix';
+import type { Call } from './support/report-client';
 
-/** A call's report and range, when it started after the part's start (ms) and how long it took. */
-type Call = { report: string; label: string; at: number; ms: number; status: number };
 type Lat = Call[];
 type Run = { shared: boolean; base: Lat; load: Lat; pool: string[] };
 
@@ -99,59 +94,14 @@ const pct = (xs: readonly number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 };
 
-/**
- * The client side: `clients` loops over the first `perClient` requests of the mix in each one's own order,
- * printing every latency as JSON.
- */
-async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
-  const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
-  const out: Call[] = [];
-  const start = performance.now();
-  // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
-  // the tail under ingest was that long (decision 1192).
-  const agent = new http.Agent({ keepAlive: true });
-  const one = async (r: Req) => {
-    const t0 = performance.now();
-    const body = r.body === undefined ? undefined : JSON.stringify(r.body);
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(
-        url + r.path,
-        {
-          method: r.method,
-          agent,
-          // As a browser asks (decision 1248: shared answers go gzipped), and unpacked as a browser does.
-          headers: { cookie, origin: url, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
-        },
-        (res) => {
-          const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
-          body.on('data', () => undefined);
-          body.on('end', () => resolve(res.statusCode ?? 0));
-          body.on('error', reject);
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-    out.push({ report: r.report, label: r.label, at: t0 - start, ms: performance.now() - t0, status });
-  };
-  await Promise.all(
-    Array.from({ length: clients }, async (_, c) => {
-      const rnd = mulberry32(c + 7);
-      const order = reqs.map((r) => ({ r, k: rnd() })).sort((a, b) => a.k - b.k);
-      for (const { r } of order.slice(0, perClient)) await one(r);
-    }),
-  );
-  process.stdout.write(JSON.stringify(out));
-}
-
 /** Runs the client process and collects its latencies. */
 function runClients(url: string, cookie: string, clients: number, file: string, perClient = 1e9) {
   return new Promise<Call[]>((resolve, reject) => {
-    const self = fileURLToPath(import.meta.url);
+    // Its own small module (decision 1249): the client shares the API's two cores, so it loads none of the API.
+    const self = fileURLToPath(new URL('./support/report-client.ts', import.meta.url));
     const p = spawn(
       process.execPath,
-      [...process.execArgv, self, 'client', url, cookie, String(clients), file, String(perClient)],
+      [...process.execArgv, self, url, cookie, String(clients), file, String(perClient)],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },
@@ -459,13 +409,5 @@ async function main() {
   }
 }
 
-if (process.argv[2] === 'client')
-  await client(
-    process.argv[3]!,
-    process.argv[4]!,
-    Number(process.argv[5]),
-    process.argv[6]!,
-    Number(process.argv[7]),
-  );
-else await main();
+await main();
 process.exit(0);

@@ -1,0 +1,63 @@
+// bench/report-load.ts's client process: `clients` concurrent clients over loopback HTTP, as managers' browsers
+// ask (gzip accepted and unpacked), printing every call's latency as JSON on stdout. Its own module with no import
+// of the API (decision 1249): it runs on the same two cores as the API it measures, and loading report-load.ts's
+// graph (the API, the database layer) cost the client a core for the 20-client part's first seconds.
+// Run (by report-load.ts): npx tsx bench/support/report-client.ts <url> <cookie> <clients> <requests file> <per client>
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
+import type { Req } from './report-mix';
+
+/** A call's report and range, when it started after the part's start (ms) and how long it took. */
+export type Call = { report: string; label: string; at: number; ms: number; status: number };
+
+/**
+ * The client side: `clients` loops over the first `perClient` requests of the mix in each one's own order,
+ * printing every latency as JSON.
+ */
+async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
+  const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
+  const out: Call[] = [];
+  const start = performance.now();
+  // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
+  // the tail under ingest was that long (decision 1192).
+  const agent = new http.Agent({ keepAlive: true });
+  const one = async (r: Req) => {
+    const t0 = performance.now();
+    const body = r.body === undefined ? undefined : JSON.stringify(r.body);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        url + r.path,
+        {
+          method: r.method,
+          agent,
+          // As a browser asks (decision 1248: shared answers go gzipped), and unpacked as a browser does.
+          headers: { cookie, origin: url, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+        },
+        (res) => {
+          const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+          body.on('data', () => undefined);
+          body.on('end', () => resolve(res.statusCode ?? 0));
+          body.on('error', reject);
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    out.push({ report: r.report, label: r.label, at: t0 - start, ms: performance.now() - t0, status });
+  };
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      const rnd = mulberry32(c + 7);
+      const order = reqs.map((r) => ({ r, k: rnd() })).sort((a, b) => a.k - b.k);
+      for (const { r } of order.slice(0, perClient)) await one(r);
+    }),
+  );
+  process.stdout.write(JSON.stringify(out));
+}
+
+const [url, cookie, clients, file, perClient] = process.argv.slice(2);
+await client(url!, cookie!, Number(clients), file!, Number(perClient));
+process.exit(0);
