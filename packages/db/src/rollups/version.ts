@@ -21,12 +21,13 @@ import type { CompanyScope } from '../scope';
  *   each group offers, the jobs' standards per machine (job_machines) and the operators. Facts outside the
  *   marks (labor activities, operator runs) are bounded by the answer's reuse time (services/api
  *   report-shared.ts SETTLED_REUSE_MS), not by the version.
- * `marks` is the count of pending marks from before `end` (0: nothing in the range is being recomputed).
+ * `marks` is the count of pending marks from before `end` (0: nothing in the range is being recomputed); `config` the
+ * configuration generation alone (decision 1250: what a call's configuration reads may be kept by).
  */
 export async function reportDataVersion(
   scope: CompanyScope,
   end: number,
-): Promise<{ version: string; marks: number }> {
+): Promise<{ version: string; marks: number; config: string }> {
   const c = scope.companyId;
   const { rows } = await sql<StateRow>`select count(*) as marks, sum(d.marked_at) as marked,
       sum(d.from_at) as froms,
@@ -126,8 +127,9 @@ export function earliestRecomputeSince(companyId: string, since: number): number
 /** How many of the company's recomputes this process has committed (part of the week index's stamp, decision 1157). */
 export const recomputesNoted = (companyId: string): number => noted.get(companyId)?.count ?? 0;
 
-function versionOf(r: StateRow, recomputes: number): { version: string; marks: number } {
+function versionOf(r: StateRow, recomputes: number): { version: string; marks: number; config: string } {
   const marks = Number(r.marks);
   const stored = `${marks}:${String(r.marked)}:${String(r.froms)}:${String(r.computed)}`;
-  return { version: `${stored}:${recomputes}:${String(r.config ?? 0)}`, marks };
+  const config = String(r.config ?? 0);
+  return { version: `${stored}:${recomputes}:${config}`, marks, config };
 }

@@ -1,6 +1,7 @@
 import type { Annotation } from '@takt/domain';
 import type { CompanyScope } from '@takt/db';
 import { toAnnotation } from '@takt/db';
+import { byConfig } from './config-cache';
 
 // Annotations (live-operations §3): a machine's downtime categorized, split or marked as setup.
 // SQL only; rows map through toAnnotation (@takt/db).
@@ -143,12 +144,15 @@ export async function deleteAnnotationRow(scope: CompanyScope, id: string): Prom
 }
 
 /** The company's downtime_list_filter_duration (ms): shorter periods are "short" (live-operations §2, §5). */
-export async function downtimeListFilterMs(scope: CompanyScope): Promise<number> {
-  // companies is the tenancy root itself: read the caller's own row by the scope's company id.
-  const row = await scope.db
-    .selectFrom('companies')
-    .select('downtime_list_filter_duration_ms')
-    .where('id', '=', scope.companyId)
-    .executeTakeFirstOrThrow();
-  return Number(row.downtime_list_filter_duration_ms);
+export function downtimeListFilterMs(scope: CompanyScope): Promise<number> {
+  // Kept by configuration generation in a report call (decision 1250: the company row is configuration).
+  return byConfig(scope, 'downtime list filter', async () => {
+    // companies is the tenancy root itself: read the caller's own row by the scope's company id.
+    const row = await scope.db
+      .selectFrom('companies')
+      .select('downtime_list_filter_duration_ms')
+      .where('id', '=', scope.companyId)
+      .executeTakeFirstOrThrow();
+    return Number(row.downtime_list_filter_duration_ms);
+  });
 }

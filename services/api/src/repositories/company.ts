@@ -1,5 +1,6 @@
 import type { CompanyScope, Executor, CompaniesTable } from '@takt/db';
 import type { Selectable } from 'kysely';
+import { byConfig } from './config-cache';
 
 export interface Company {
   id: string;
@@ -87,6 +88,11 @@ export interface CompanySettings {
 
 /** The caller's own company row (scoped: the company is the scope's). */
 export async function companySettings(scope: CompanyScope): Promise<CompanySettings> {
+  // Kept by configuration generation in a report call (decision 1250: the company row is configuration); a copy.
+  return { ...(await byConfig(scope, 'settings', () => readCompanySettings(scope))) };
+}
+
+async function readCompanySettings(scope: CompanyScope): Promise<CompanySettings> {
   const r = await scope.db
     .selectFrom('companies')
     .select([

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import type { CompanyScope } from '@takt/db';
 import { numberedPlaceholders, programPacksIn } from '@takt/db';
-import { rollupsComputedAt } from '@takt/db/rollups';
+import { loadCalendar, rollupsComputedAt } from '@takt/db/rollups';
+import type { CompanyCalendar } from '@takt/domain';
 import { notFound } from '../http/errors';
+import { byConfig } from './config-cache';
 import type { JobRunRecord } from './dispatch';
 import { toJobRun } from './dispatch';
 import type { Machine } from './machines';
@@ -21,6 +23,16 @@ function overlaps(range: { start: number; end: number }, table?: string) {
  * service. An id of another company (or none at all) is 404, so nothing tells whether it exists elsewhere.
  */
 export async function reportMachines(
+  scope: CompanyScope,
+  q: { machineId?: string | undefined; group?: string | undefined },
+): Promise<Machine[]> {
+  // Kept by configuration generation (decision 1250: machines, groups and members are configuration); a copy, so a
+  // caller's array is its own.
+  const key = `machines|${q.group ?? ''}|${q.machineId ?? ''}`;
+  return [...(await byConfig(scope, key, () => readReportMachines(scope, q)))];
+}
+
+async function readReportMachines(
   scope: CompanyScope,
   q: { machineId?: string | undefined; group?: string | undefined },
 ): Promise<Machine[]> {
@@ -287,6 +299,14 @@ export async function jobNames(scope: CompanyScope, jobIds: readonly string[]): 
 
 /** Ids of the company's hidden downtime reasons. */
 export async function hiddenReasonIds(scope: CompanyScope): Promise<Set<string>> {
-  const rows = await scope.selectFrom('annotation_types').select('id').where('hidden', '=', 1).execute();
-  return new Set(rows.map((r) => r.id));
+  // Kept by configuration generation (decision 1250); a copy each call.
+  const ids = await byConfig(scope, 'hidden reasons', async () => {
+    const rows = await scope.selectFrom('annotation_types').select('id').where('hidden', '=', 1).execute();
+    return rows.map((r) => r.id);
+  });
+  return new Set(ids);
 }
+
+/** The company's calendar (loadCalendar), kept by configuration generation in a report call (decision 1250). */
+export const reportCalendar = (scope: CompanyScope): Promise<CompanyCalendar> =>
+  byConfig(scope, 'calendar', () => loadCalendar(scope.db, scope.companyId));

@@ -19,7 +19,7 @@ import {
   UNCATEGORIZED_REJECT,
 } from '@takt/domain';
 import type { DowntimeMs, EfficiencyTotals, JobFigures, JobTally, Rollup, TimeRange } from '@takt/domain';
-import { loadCalendar, loadRollupSources } from '@takt/db/rollups';
+import { loadRollupSources } from '@takt/db/rollups';
 import { companyLimits } from '../repositories/dashboard';
 import { notFound } from '../http/errors';
 import { getJob } from '../repositories/jobs';
@@ -27,7 +27,7 @@ import { getAnnotationTypes } from '../repositories/annotation-types';
 import type { JobReportRun } from '../repositories/jobs-report';
 import { jobRunsOverlapping, jobsWithoutRuns, rejectReasons } from '../repositories/jobs-report';
 import { getMachine } from '../repositories/machines';
-import { reportMachines } from '../repositories/reports';
+import { reportCalendar, reportMachines } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { loadRecomputing } from './reports';
 import { shiftColors } from './shifts';
@@ -113,7 +113,7 @@ export async function runTallies(
   detail?: JobDetailSums,
 ): Promise<Map<string, JobTally>> {
   const out = new Map<string, JobTally>();
-  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const calendar = await reportCalendar(ctx.scope);
   const spanOf = (r: JobReportRun) => ({
     start: epochMs(Math.max(r.startAt, range.start)),
     end: epochMs(Math.min(r.endAt ?? ctx.now, range.end, ctx.now)),

@@ -16,8 +16,14 @@ import type { RangeLimitedReport, TimeSpan } from '@takt/domain';
 import { toCsv } from '../http/csv';
 import { notFound } from '../http/errors';
 import { companySettings } from '../repositories/company';
-import { activitiesOf, hiddenReasonIds, reportMachines, runsOverlapping } from '../repositories/reports';
-import { loadCalendar, loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
+import {
+  activitiesOf,
+  hiddenReasonIds,
+  reportCalendar,
+  reportMachines,
+  runsOverlapping,
+} from '../repositories/reports';
+import { loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
 import { downtimeItemsOfMachines, matchesDowntimeCategory, piecesOfFacts, typeOfItem } from './downtime';
@@ -222,7 +228,7 @@ async function computeDowntimeReport(
   /** false: the periods are not kept (the figures only), so they need no job or activity. */
   list = true,
 ) {
-  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const calendar = await reportCalendar(ctx.scope);
   const range = { start: q.start, end: q.end };
   checkReportRange(calendar, range, limit ?? undefined);
   const machines = await reportMachines(ctx.scope, q);

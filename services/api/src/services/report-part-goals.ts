@@ -8,8 +8,7 @@ import {
 } from '@takt/domain';
 import type { ReportIntervalUnit } from '@takt/domain';
 import { toCsv } from '../http/csv';
-import { reportMachines, runsOverlapping } from '../repositories/reports';
-import { loadCalendar } from '@takt/db/rollups';
+import { reportCalendar, reportMachines, runsOverlapping } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { checkReportRange, machineRef, recomputingOf, intervalLabel, reportRollups } from './reports';
 import type { Range } from './reports';
@@ -25,7 +24,7 @@ export interface PartGoalsQuery extends Range {
 }
 
 export async function partGoalsReport(ctx: ServiceCtx, q: PartGoalsQuery) {
-  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const calendar = await reportCalendar(ctx.scope);
   const range = { start: q.start, end: q.end };
   checkReportRange(calendar, range, 'parts');
   const machines = await reportMachines(ctx.scope, q);

@@ -1,5 +1,6 @@
 import { gzip } from 'node:zlib';
 import { reportDataVersion } from '@takt/db/rollups';
+import { noteConfigGeneration } from '../repositories/config-cache';
 import type { ServiceCtx } from './context';
 
 // Shared report answers (decision 1148): the same report with the same parameters, company, caller's view and
@@ -193,7 +194,9 @@ export async function sharedAnswer<T>(
   if (!sharing) return compute();
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = { entries: new Map(), size: 0, versions: new Map() }));
-  const { version, marks } = await dataVersion(cache, ctx, range.end);
+  const { version, marks, config } = await dataVersion(cache, ctx, range.end);
+  // Decision 1250: the computation's configuration reads may take what was read at this generation or later.
+  noteConfigGeneration(ctx.scope, config);
   const user = ctx.caller.user;
   const view = [ctx.caller.company.productTier, user.role === 'admin' || user.isRoot];
   const key = JSON.stringify([ctx.scope.companyId, call, normalized(params), view, version]);

@@ -7,9 +7,10 @@ import {
   programsOverlapping,
   reportMachines,
   runsOverlapping,
+  reportCalendar,
 } from '../repositories/reports';
 import { listStateIntervals } from '../repositories/state-intervals';
-import { loadCalendar, loadRollupSource } from '@takt/db/rollups';
+import { loadRollupSource } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import { rangeError, checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
@@ -30,7 +31,7 @@ const pinned = (range: Range, start: number, end: number) => {
 };
 
 export async function timelineReport(ctx: ServiceCtx, q: TimelineQuery) {
-  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const calendar = await reportCalendar(ctx.scope);
   const range = { start: q.start, end: q.end };
   checkReportRange(calendar, range, 'timeline');
   const [machine] = await reportMachines(ctx.scope, { machineId: q.machineId });

@@ -15,8 +15,7 @@ import type {
 } from '@takt/domain';
 import { toCsv } from '../http/csv';
 import { notFound } from '../http/errors';
-import { reportMachines } from '../repositories/reports';
-import { loadCalendar } from '@takt/db/rollups';
+import { reportCalendar, reportMachines } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { machineRef, recomputingOf, intervalLabel, reportRollups, rollupTotals } from './reports';
 import type { Range } from './reports';
@@ -37,10 +36,7 @@ export interface UtilizationQuery extends Range {
 export const NO_UTILIZATION_DATA = 'No utilization data in this range.';
 
 async function computeUtilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
-  const [calendar, machines] = await Promise.all([
-    loadCalendar(ctx.scope.db, ctx.scope.companyId),
-    reportMachines(ctx.scope, q),
-  ]);
+  const [calendar, machines] = await Promise.all([reportCalendar(ctx.scope), reportMachines(ctx.scope, q)]);
   const range = { start: epochMs(q.start), end: epochMs(q.end) };
   const ids = machines.map((m) => m.id);
   const intervals = reportIntervals(calendar, range, q.interval);

@@ -1,6 +1,5 @@
 import { DEFAULT_REASON_COLOR } from './annotation-types';
-import { faultsOverlapping, reportMachines } from '../repositories/reports';
-import { loadCalendar } from '@takt/db/rollups';
+import { faultsOverlapping, reportCalendar, reportMachines } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { rejectsByCategory } from './part-adjustments';
 import { downtimeReport } from './report-downtime';
@@ -14,7 +13,7 @@ import type { Range } from './reports';
 
 /** GET /api/reports/faults: one machine's faults overlapping the range (the timeline's fault lane). */
 export async function faultsReport(ctx: ServiceCtx, q: Range & { machineId: string }) {
-  const calendar = await loadCalendar(ctx.scope.db, ctx.scope.companyId);
+  const calendar = await reportCalendar(ctx.scope);
   const range = { start: q.start, end: q.end };
   checkReportRange(calendar, range);
   const [machine] = await reportMachines(ctx.scope, { machineId: q.machineId });
