@@ -1,0 +1,69 @@
+import type { CompanyScope } from '@takt/db';
+
+// Decision 1250: a report call's reads of the company's configuration (its calendar, machines, settings, hidden
+// reasons) are kept by the configuration generation the call's data version read (decision 1159: bumped by the
+// database's own triggers in the writer's transaction on every write of a configuration row), so the calls after
+// the first of a generation read none of them, and a value is never older than the generation its call read. A
+// call with no generation (sharing off, a transaction, a path outside the shared answers) reads as before.
+
+/** The configuration generation a scope's report call read with its data version (report-shared.ts). */
+const generationOf = new WeakMap<CompanyScope, number>();
+
+interface Held {
+  generation: number;
+  /** The values read at (or after) that generation, by what they are (`calendar`, `machines|group|id`, …). */
+  values: Map<string, Promise<unknown>>;
+}
+
+/** Per database handle: each company's values at the latest generation seen, least recently used first. */
+const caches = new WeakMap<object, Map<string, Held>>();
+
+/** Companies whose values a database handle keeps; the least recently used go first. */
+export const CONFIG_CACHE_COMPANIES = 256;
+/** Values a company keeps (the machines of each group and machine filter asked count one each). */
+export const CONFIG_CACHE_VALUES = 64;
+
+/** The scope's call read `generation` (reportDataVersion's config) and may take values kept at it or later. */
+export function noteConfigGeneration(scope: CompanyScope, generation: string): void {
+  const n = Number(generation);
+  if (Number.isFinite(n)) generationOf.set(scope, n);
+}
+
+/** `to` is a scope of the same call as `from` (a copy of it, oneCallScope's): it read the same generation. */
+export function sameConfigCall(from: CompanyScope, to: CompanyScope): CompanyScope {
+  const generation = generationOf.get(from);
+  if (generation !== undefined) generationOf.set(to, generation);
+  return to;
+}
+
+/**
+ * `load()`'s value for the scope's company, kept by configuration generation: given again to the calls whose
+ * generation is at most the one it was read at (it was read after that generation was committed, so it is as new
+ * as any of them read); a newer generation reads again. Callers must not change the value (wrap it in a copy).
+ * A failure is not kept.
+ */
+export function byConfig<T>(scope: CompanyScope, what: string, load: () => Promise<T>): Promise<T> {
+  const generation = generationOf.get(scope);
+  if (generation === undefined) return load();
+  let companies = caches.get(scope.db);
+  if (!companies) caches.set(scope.db, (companies = new Map()));
+  let held = companies.get(scope.companyId);
+  if (!held || held.generation < generation) held = { generation, values: new Map() };
+  // The most recently used company goes last.
+  companies.delete(scope.companyId);
+  companies.set(scope.companyId, held);
+  for (const id of companies.keys()) {
+    if (companies.size <= CONFIG_CACHE_COMPANIES) break;
+    companies.delete(id);
+  }
+  const seen = held.values.get(what);
+  if (seen) return seen as Promise<T>;
+  if (held.values.size >= CONFIG_CACHE_VALUES) return load();
+  const value = load();
+  held.values.set(what, value);
+  const values = held.values;
+  value.catch(() => {
+    if (values.get(what) === value) values.delete(what);
+  });
+  return value;
+}
