@@ -22,7 +22,8 @@
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
 // BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS) or prepared / plain statements on PostgreSQL, BENCH_PAIRS times (default 2), the ingest in its thread; each
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
-// BENCH_TEXTS=1 prints the API's statements of each CLIENTS-client part by their summed time (PostgreSQL).
+// BENCH_TEXTS=1 prints the API's statements of each CLIENTS-client part by their summed time (SQLite: with the loop's
+// lines).
 // BENCH_TRACE_GC=1 prints V8's line for each collection of the server side. BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
 // the loop's lines.
@@ -146,8 +147,8 @@ async function main() {
 
   // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
   if (DIALECT === 'postgres') watchPools();
-  if (TEXTS) keepTexts();
   else watchSqlite();
+  if (TEXTS) keepTexts();
   // Each call's time in the server (its handler, from the request to the response's headers), by when it arrived.
   let served: Array<{ at: number; ms: number }> = [];
   const server = serve({

@@ -8,7 +8,7 @@
 // BENCH_SCHEDSTAT=1 (Linux): each of the API's statements also reads its thread's /proc/thread-self/schedstat before
 // and after, so a statement holding the loop over 20 ms is split into the time it ran on a core, the time it waited
 // for one (the machine's other work), and the rest: blocked (a lock's busy wait, I/O, a sleep). Costs a few µs a
-// statement; off by default.
+// statement; off by default. BENCH_TEXTS=1: each side's statements by their summed time, the 15 longest.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -28,6 +28,8 @@ interface Tally {
   commits: number[];
   /** BENCH_SCHEDSTAT: the statements over 20 ms split: on a core, waiting for one, blocked (ms); the longest. */
   split: { n: number; cpu: number; queued: number; blocked: number; max: number; longest: string };
+  /** BENCH_TEXTS=1: every statement by its text (the first 150 characters), runs and time. */
+  texts: Map<string, { n: number; ms: number }>;
 }
 const fresh = (): Tally => ({
   statements: 0,
@@ -36,7 +38,9 @@ const fresh = (): Tally => ({
   runs: [],
   commits: [],
   split: { n: 0, cpu: 0, queued: 0, blocked: 0, max: 0, longest: '' },
+  texts: new Map(),
 });
+const TEXTS = process.env.BENCH_TEXTS === '1';
 const SCHEDSTAT = process.env.BENCH_SCHEDSTAT === '1';
 /** This thread's time on a core and waiting for one, ms (Linux schedstat: ns, ns, timeslices). */
 const sched = (): [number, number] => {
@@ -83,6 +87,13 @@ export function watchSqlite(): void {
         t.statements++;
         t.ms += ms;
         if (this.source === 'commit') t.commits.push(ms);
+        if (TEXTS) {
+          const key = this.source.replace(/\s+/g, ' ').slice(0, 150);
+          const x = t.texts.get(key) ?? { n: 0, ms: 0 };
+          x.n++;
+          x.ms += ms;
+          t.texts.set(key, x);
+        }
         if (ms > 20) {
           const key = this.source.replace(/\s+/g, ' ').slice(0, 60);
           const s = t.slow.get(key) ?? { n: 0, ms: 0, max: 0 };
@@ -151,6 +162,8 @@ export function sqliteLines(): string[] {
       lines.push(
         `      ${s.n} × over 20 ms, ${(s.ms / 1000).toFixed(1)} s, max ${s.max.toFixed(0)} ms: ${k}`,
       );
+    for (const [k, x] of [...t.texts].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15))
+      lines.push(`      ${x.n}× ${x.ms.toFixed(0)} ms: ${k}`);
   }
   return lines;
 }
