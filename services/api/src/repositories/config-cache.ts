@@ -23,10 +23,17 @@ export const CONFIG_CACHE_COMPANIES = 256;
 /** Values a company keeps (the machines of each group and machine filter asked count one each). */
 export const CONFIG_CACHE_VALUES = 64;
 
-/** The scope's call read `generation` (reportDataVersion's config) and may take values kept at it or later. */
-export function noteConfigGeneration(scope: CompanyScope, generation: string): void {
+/**
+ * The scope's call read `generation` (reportDataVersion's config) and may take values kept at it or later until the
+ * returned function is called (when its computation has ended: a scope that outlives it then reads for itself).
+ */
+export function noteConfigGeneration(scope: CompanyScope, generation: string): () => void {
   const n = Number(generation);
-  if (Number.isFinite(n)) generationOf.set(scope, n);
+  if (!Number.isFinite(n)) return () => undefined;
+  generationOf.set(scope, n);
+  return () => {
+    if (generationOf.get(scope) === n) generationOf.delete(scope);
+  };
 }
 
 /** `to` is a scope of the same call as `from` (a copy of it, oneCallScope's): it read the same generation. */

@@ -195,8 +195,6 @@ export async function sharedAnswer<T>(
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = { entries: new Map(), size: 0, versions: new Map() }));
   const { version, marks, config } = await dataVersion(cache, ctx, range.end);
-  // Decision 1250: the computation's configuration reads may take what was read at this generation or later.
-  noteConfigGeneration(ctx.scope, config);
   const user = ctx.caller.user;
   const view = [ctx.caller.company.productTier, user.role === 'admin' || user.isRoot];
   const key = JSON.stringify([ctx.scope.companyId, call, normalized(params), view, version]);
@@ -211,6 +209,9 @@ export async function sharedAnswer<T>(
     cache.entries.set(key, seen);
     return seen.answer as Promise<T>;
   }
+  // Decision 1250: the computation's configuration reads may take what was read at this generation or later, while
+  // it runs (a scope that outlives it reads for itself again).
+  const forget = noteConfigGeneration(ctx.scope, config);
   const entry: Entry = {
     now: ctx.now,
     settled: settledNow && marks === 0,
@@ -218,6 +219,7 @@ export async function sharedAnswer<T>(
     size: 0,
     answer: compute(),
   };
+  entry.answer.then(forget, forget);
   // A stale answer under the same key goes, and the new one is the most recently used.
   drop(cache, key);
   cache.entries.set(key, entry);
