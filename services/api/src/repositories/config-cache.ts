@@ -5,9 +5,16 @@ import type { CompanyScope } from '@takt/db';
 // database's own triggers in the writer's transaction on every write of a configuration row), so the calls after
 // the first of a generation read none of them, and a value is never older than the generation its call read. A
 // call with no generation (sharing off, a transaction, a path outside the shared answers) reads as before.
+// Decision 1251: the same version read also counted the company's pending rollup marks from before the range's end;
+// when there were none, the call's reads of its machines' marks before that end have nothing to find.
 
-/** The configuration generation a scope's report call read with its data version (report-shared.ts). */
-const generationOf = new WeakMap<CompanyScope, number>();
+/** What a scope's report call read with its data version (report-shared.ts): generation, range end, marks before it. */
+interface VersionRead {
+  generation: number;
+  end: number;
+  marks: number;
+}
+const readOf = new WeakMap<CompanyScope, VersionRead>();
 
 interface Held {
   generation: number;
@@ -24,23 +31,38 @@ export const CONFIG_CACHE_COMPANIES = 256;
 export const CONFIG_CACHE_VALUES = 64;
 
 /**
- * The scope's call read `generation` (reportDataVersion's config) and may take values kept at it or later until the
- * returned function is called (when its computation has ended: a scope that outlives it then reads for itself).
+ * The scope's call read its data version at `end` (reportDataVersion's config generation and marks): it may take
+ * values kept at that generation or later, and knows whether marks before `end` were pending, until the returned
+ * function is called (when its computation has ended: a scope that outlives it then reads for itself).
  */
-export function noteConfigGeneration(scope: CompanyScope, generation: string): () => void {
-  const n = Number(generation);
-  if (!Number.isFinite(n)) return () => undefined;
-  generationOf.set(scope, n);
+export function noteVersionRead(
+  scope: CompanyScope,
+  version: { config: string; end: number; marks: number },
+): () => void {
+  const generation = Number(version.config);
+  if (!Number.isFinite(generation)) return () => undefined;
+  const read: VersionRead = { generation, end: version.end, marks: version.marks };
+  readOf.set(scope, read);
   return () => {
-    if (generationOf.get(scope) === n) generationOf.delete(scope);
+    if (readOf.get(scope) === read) readOf.delete(scope);
   };
 }
 
-/** `to` is a scope of the same call as `from` (a copy of it, oneCallScope's): it read the same generation. */
+/** `to` is a scope of the same call as `from` (a copy of it, oneCallScope's): it read the same version. */
 export function sameConfigCall(from: CompanyScope, to: CompanyScope): CompanyScope {
-  const generation = generationOf.get(from);
-  if (generation !== undefined) generationOf.set(to, generation);
+  const read = readOf.get(from);
+  if (read !== undefined) readOf.set(to, read);
   return to;
+}
+
+/**
+ * True when the scope's call read, with its data version at an end at or after `end`, no pending rollup mark of its
+ * company from before it (decision 1251): no machine of the company has a mark with from_at < `end`, as of the
+ * version the answer is given under, so a read of them can be skipped (its answer is empty).
+ */
+export function noMarksBefore(scope: CompanyScope, end: number): boolean {
+  const read = readOf.get(scope);
+  return read !== undefined && read.marks === 0 && end <= read.end;
 }
 
 /**
@@ -50,7 +72,7 @@ export function sameConfigCall(from: CompanyScope, to: CompanyScope): CompanySco
  * A failure is not kept.
  */
 export function byConfig<T>(scope: CompanyScope, what: string, load: () => Promise<T>): Promise<T> {
-  const generation = generationOf.get(scope);
+  const generation = readOf.get(scope)?.generation;
   if (generation === undefined) return load();
   let companies = caches.get(scope.db);
   if (!companies) caches.set(scope.db, (companies = new Map()));

@@ -4,7 +4,7 @@ import { numberedPlaceholders, programPacksIn } from '@takt/db';
 import { loadCalendar, rollupsComputedAt } from '@takt/db/rollups';
 import type { CompanyCalendar } from '@takt/domain';
 import { notFound } from '../http/errors';
-import { byConfig } from './config-cache';
+import { byConfig, noMarksBefore } from './config-cache';
 import type { JobRunRecord } from './dispatch';
 import { toJobRun } from './dispatch';
 import type { Machine } from './machines';
@@ -74,13 +74,17 @@ export async function rollupState(
 ): Promise<{ computedAt: Map<string, number>; dirty: Map<string, number> }> {
   if (machineIds.length === 0) return { computedAt: new Map(), dirty: new Map() };
   const ids = [...machineIds];
+  // Decision 1251: no mark before the range's end pending at the call's version; a later one changes nothing the
+  // callers judge on (storedUntil up to the range's end, the recomputing list).
   const [computedAt, marks] = await Promise.all([
     rollupsComputedAt(scope, computedOf, [range]),
-    scope
-      .selectFrom('rollup_dirty')
-      .select(['machine_id', 'from_at'])
-      .where('machine_id', 'in', ids)
-      .execute(),
+    noMarksBefore(scope, range.end)
+      ? []
+      : scope
+          .selectFrom('rollup_dirty')
+          .select(['machine_id', 'from_at'])
+          .where('machine_id', 'in', ids)
+          .execute(),
   ]);
   return {
     computedAt,
@@ -119,7 +123,7 @@ export async function recomputingMachines(
   machineIds: readonly string[],
   range: { start: number; end: number },
 ): Promise<Set<string>> {
-  if (machineIds.length === 0) return new Set();
+  if (machineIds.length === 0 || noMarksBefore(scope, range.end)) return new Set();
   const marks = await scope
     .selectFrom('rollup_dirty')
     .select('machine_id')

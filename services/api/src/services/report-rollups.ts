@@ -27,6 +27,7 @@ import {
   oneCallScope,
   rollupDirtyMarks,
 } from '@takt/db/rollups';
+import { noMarksBefore, sameConfigCall } from '../repositories/config-cache';
 import { rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { buildFromFacts, groupBy } from './report-facts';
@@ -109,7 +110,7 @@ export async function reportRollups(
   recomputing: string[];
 }> {
   // The company's week rows stamp read once for the call's reads of the week index, partial days and spans (decision 1197).
-  const ctx = { ...callCtx, scope: oneCallScope(callCtx.scope) };
+  const ctx = { ...callCtx, scope: sameConfigCall(callCtx.scope, oneCallScope(callCtx.scope)) };
   const cells =
     opts.useStored && opts.cells && DAY_ALIGNED_UNITS.has(opts.cells.unit) ? opts.cells : undefined;
   const daySplit = cells ? splitAtDays(calendar, range) : null;
@@ -155,7 +156,10 @@ export async function reportRollups(
         cellStarts: cellStarts(days.start, days.end),
         clock: calendar,
       }),
-      rollupDirtyMarks(ctx.scope, machineIds),
+      // Decision 1251: none pending before the range's end at the call's version (the marks are judged against it).
+      noMarksBefore(ctx.scope, range.end)
+        ? new Map<string, number>()
+        : rollupDirtyMarks(ctx.scope, machineIds),
       Promise.all(
         edgeSpans.map(async (span) => ({
           span,

@@ -1,6 +1,6 @@
 import { gzip } from 'node:zlib';
 import { reportDataVersion } from '@takt/db/rollups';
-import { noteConfigGeneration } from '../repositories/config-cache';
+import { noteVersionRead } from '../repositories/config-cache';
 import type { ServiceCtx } from './context';
 
 // Shared report answers (decision 1148): the same report with the same parameters, company, caller's view and
@@ -209,9 +209,10 @@ export async function sharedAnswer<T>(
     cache.entries.set(key, seen);
     return seen.answer as Promise<T>;
   }
-  // Decision 1250: the computation's configuration reads may take what was read at this generation or later, while
-  // it runs (a scope that outlives it reads for itself again).
-  const forget = noteConfigGeneration(ctx.scope, config);
+  // Decisions 1250, 1251: while the computation runs, its configuration reads may take what was read at this
+  // generation or later, and its reads of marks before the range's end know whether any were pending (a scope that
+  // outlives it reads for itself again).
+  const forget = noteVersionRead(ctx.scope, { config, end: range.end, marks });
   const entry: Entry = {
     now: ctx.now,
     settled: settledNow && marks === 0,
