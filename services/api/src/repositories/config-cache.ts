@@ -1,4 +1,5 @@
 import type { CompanyScope } from '@takt/db';
+import { oneCallScope } from '@takt/db/rollups';
 
 // Decision 1250: a report call's reads of the company's configuration (its calendar, machines, settings, hidden
 // reasons) are kept by the configuration generation the call's data version read (decision 1159: bumped by the
@@ -48,11 +49,12 @@ export function noteVersionRead(
   };
 }
 
-/** `to` is a scope of the same call as `from` (a copy of it, oneCallScope's): it read the same version. */
-export function sameConfigCall(from: CompanyScope, to: CompanyScope): CompanyScope {
-  const read = readOf.get(from);
-  if (read !== undefined) readOf.set(to, read);
-  return to;
+/** oneCallScope's scope for the call (a copy of `scope` unless it is one), with the version read noted on `scope`. */
+export function reportCallScope(scope: CompanyScope, opts: { readStamp?: boolean } = {}): CompanyScope {
+  const call = oneCallScope(scope, opts);
+  const read = readOf.get(scope);
+  if (read !== undefined) readOf.set(call, read);
+  return call;
 }
 
 /**

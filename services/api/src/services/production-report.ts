@@ -21,14 +21,13 @@ import type {
   Rollup,
   ShiftValue,
 } from '@takt/domain';
-import { oneCallScope } from '@takt/db/rollups';
 import { ApiError, notFound } from '../http/errors';
 import { getAnnotationTypes } from '../repositories/annotation-types';
 import { getJob } from '../repositories/jobs';
 import type { Machine } from '../repositories/machines';
 import { getMachine, listGroups } from '../repositories/machines';
 import { reportCalendar, reportMachines, runsOverlapping } from '../repositories/reports';
-import { sameConfigCall } from '../repositories/config-cache';
+import { reportCallScope } from '../repositories/config-cache';
 import type { ServiceCtx } from './context';
 import { recomputingOf, reportRollups, rollupTotals } from './reports';
 import { shiftColors } from './shifts';
@@ -156,7 +155,7 @@ function shiftFilterOf(calendar: CompanyCalendar, ids: readonly string[] | undef
  * a round trip through the pool, a wait for a core at every one on a loaded machine).
  */
 function beginCall(ctx: ServiceCtx): { call: ServiceCtx; calendar: Promise<CompanyCalendar> } {
-  const call = { ...ctx, scope: sameConfigCall(ctx.scope, oneCallScope(ctx.scope, { readStamp: true })) };
+  const call = { ...ctx, scope: reportCallScope(ctx.scope, { readStamp: true }) };
   return { call, calendar: reportCalendar(call.scope) };
 }
 

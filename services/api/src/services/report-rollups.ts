@@ -24,10 +24,9 @@ import {
   indexedDowntimeByReason,
   indexedRollupCells,
   indexedRollups,
-  oneCallScope,
   rollupDirtyMarks,
 } from '@takt/db/rollups';
-import { noMarksBefore, sameConfigCall } from '../repositories/config-cache';
+import { noMarksBefore, reportCallScope } from '../repositories/config-cache';
 import { rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { buildFromFacts, groupBy } from './report-facts';
@@ -110,7 +109,7 @@ export async function reportRollups(
   recomputing: string[];
 }> {
   // The company's week rows stamp read once for the call's reads of the week index, partial days and spans (decision 1197).
-  const ctx = { ...callCtx, scope: sameConfigCall(callCtx.scope, oneCallScope(callCtx.scope)) };
+  const ctx = { ...callCtx, scope: reportCallScope(callCtx.scope) };
   const cells =
     opts.useStored && opts.cells && DAY_ALIGNED_UNITS.has(opts.cells.unit) ? opts.cells : undefined;
   const daySplit = cells ? splitAtDays(calendar, range) : null;
