@@ -17,7 +17,7 @@ import {
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
 import { aMachine, aUser } from '../testing/builders';
-import { someStates } from '../testing/downtime-builders';
+import { downTwice, someStates } from '../testing/downtime-builders';
 
 // Decision 1148: report answers shared between callers of the same company, call, parameters, view and data
 // version; never across companies; a write that changes an input (facts with their rollup mark, a machine's
@@ -46,13 +46,7 @@ describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
   async function plant(name: string) {
     const tenant = await h.tenant({ role: 'manager' });
     const machine = await aMachine(h.t.db, tenant.company, { name });
-    await someStates(h.t.db, tenant.company, machine, [
-      [D, D + HOUR, 'ACTIVE'],
-      [D + HOUR, D + 2 * HOUR, 'INACTIVE'],
-      [D + 2 * HOUR, D + 5 * HOUR, 'ACTIVE'],
-      [D + 5 * HOUR, D + 7 * HOUR, 'FAULT'],
-      [D + 7 * HOUR, D + 12 * HOUR, 'ACTIVE'],
-    ]);
+    await someStates(h.t.db, tenant.company, machine, downTwice(D));
     return { ...tenant, machine };
   }
 

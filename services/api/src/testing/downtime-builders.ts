@@ -68,6 +68,18 @@ export async function someStates(
     .execute();
 }
 
+/** A day from `day` (ms): active, but down 01:00–02:00 (INACTIVE) and 05:00–07:00 (FAULT), ending at 12:00. */
+export function downTwice(day: number): StateRows {
+  const hour = 3_600_000;
+  return [
+    [day, day + hour, 'ACTIVE'],
+    [day + hour, day + 2 * hour, 'INACTIVE'],
+    [day + 2 * hour, day + 5 * hour, 'ACTIVE'],
+    [day + 5 * hour, day + 7 * hour, 'FAULT'],
+    [day + 7 * hour, day + 12 * hour, 'ACTIVE'],
+  ];
+}
+
 export async function aDowntimeReason(
   db: Kysely<Database>,
   company: Company,
