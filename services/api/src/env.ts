@@ -66,6 +66,12 @@ const envSchema = z.object({
     .default('1')
     .transform((v) => v === '1' || v === 'true'),
   /**
+   * Worker threads of this process computing the reports (decision 1253: each with its own event loop, heap and
+   * database handle; the API's loop keeps the HTTP, sessions and shared answers). Unset or 0: computed in the API's
+   * event loop; on the 2-core reference machine threads kept the loop free but made the reports' p99 worse.
+   */
+  TAKT_REPORT_THREADS: z.coerce.number().int().min(0).max(16).optional(),
+  /**
    * PostgreSQL connections of the API's pool, which the HTTP calls and the background workers share (decision 1192).
    * Unset: 10. SQLite: one connection whatever this says (and one more for the ingest thread).
    */

@@ -14,7 +14,7 @@ import {
 } from '@takt/ingest';
 import type { DemoPlant, DemoResume } from '@takt/ingest';
 import { buildApp } from './app';
-import { migrateToLatest } from '@takt/db';
+import { migrateToLatest, sqliteFilePath } from '@takt/db';
 import { openNodeDatabases } from './databases';
 import { parseEnv } from './env';
 import { DEMO_LOGINS, ensureAdmin, ensureDemoCompany } from './provision';
@@ -33,6 +33,8 @@ import { serveApi } from './http/serve';
 import { createMetrics } from './http/metrics';
 import { INGEST_ARRIVAL_GAP_MS, startNodeIngest } from './node-ingest';
 import type { NodeIngest } from './node-ingest';
+import { startNodeReports } from './node-reports';
+import { useReportThreads } from './services/report-threads';
 
 async function main(): Promise<void> {
   let env;
@@ -183,6 +185,22 @@ async function main(): Promise<void> {
     );
   }
 
+  // Decision 1253: the reports computed in worker threads of this process when TAKT_REPORT_THREADS asks (none by
+  // default), each on its own handle; a file database only (an in-memory one is this handle's alone).
+  const reportThreads = sqliteFilePath(env.DATABASE_URL) === ':memory:' ? 0 : (env.TAKT_REPORT_THREADS ?? 0);
+  const reports =
+    reportThreads > 0
+      ? startNodeReports(
+          { url: env.DATABASE_URL, externalCheckpoints: databases.ingestHandle.externalCheckpoints },
+          reportThreads,
+          textLog(log, 'reports'),
+        )
+      : null;
+  if (reports) useReportThreads(database.db, reports);
+  say(
+    `[takt] reports: ${reports ? `computed in ${reportThreads} threads` : "computed in the API's event loop"}`,
+  );
+
   // Outgoing mail by SMTP when configured, else kept in the mail_outbox table (decision 0701); queued event
   // exports are built by this process's worker, claimed one by one so several processes can share the queue.
   const mail = mailTransportFor(env);
@@ -277,6 +295,7 @@ async function main(): Promise<void> {
     await simulationCycles.stop();
     await rawRetention.stop();
     await ingest?.stop();
+    await reports?.stop();
     await plant?.stop();
     await bus.close();
     await databases.close();
@@ -286,8 +305,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-// A bundled product (one file, the end-to-end tests') is also its ingest thread's file (node-ingest.ts): there
-// only ingest-thread.ts runs.
+// A bundled product (one file, the end-to-end tests') is also its ingest thread's and report threads' file
+// (node-ingest.ts, node-reports.ts): there only ingest-thread.ts or report-thread.ts runs.
 if (isMainThread)
   main().catch((err) => {
     console.error('[takt] failed to start:', err);

@@ -49,6 +49,14 @@ export function noteVersionRead(
   };
 }
 
+/** The version read noted on the scope's call (noteVersionRead's argument), to hand to a report thread (1253). */
+export function versionReadOf(
+  scope: CompanyScope,
+): { config: string; end: number; marks: number } | undefined {
+  const read = readOf.get(scope);
+  return read && { config: String(read.generation), end: read.end, marks: read.marks };
+}
+
 /** oneCallScope's scope for the call (a copy of `scope` unless it is one), with the version read noted on `scope`. */
 export function reportCallScope(scope: CompanyScope, opts: { readStamp?: boolean } = {}): CompanyScope {
   const call = oneCallScope(scope, opts);

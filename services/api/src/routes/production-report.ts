@@ -22,6 +22,8 @@ import { productionCsv } from '../services/production-csv';
 import { mintLinkToken } from '../services/link-tokens';
 import type { ServiceCtx } from '../services/context';
 import { sharedAnswer } from '../services/report-shared';
+import { inReportThread } from '../services/report-threads';
+import type { ReportTask } from '../services/report-threads';
 
 // The calls behind the OEE and utilization reports (reports-admin §2, §7; decision 0801).
 // Company-scoped like every report: a machine, group, shift or job of another company answers 404.
@@ -49,21 +51,28 @@ export const csvQuerySchema = z.object({
     .pipe(productionRequestSchema),
 });
 
-/** The service's answer, shared with the same call's other callers (decision 1148). */
-const shared = <Q extends { start: number; end: number }, R>(
+/** The calls of these routes a report thread computes (decision 1253). */
+type Threaded = Extract<ReportTask, { call: 'production' | 'oee' | 'oee/bymachine' | 'oee/byabstractshift' }>;
+
+/**
+ * The service's answer, shared with the same call's other callers (decision 1148), computed in a report thread when
+ * the node runs them (decision 1253).
+ */
+const shared = <T extends Threaded, R>(
   c: Context<AppEnv>,
-  call: string,
-  service: (ctx: ServiceCtx, q: Q) => Promise<R>,
-  q: Q,
+  task: T,
+  service: (ctx: ServiceCtx, q: T['q']) => Promise<R>,
 ): Promise<R> => {
   const ctx = requestCtx(c, c.var.scope);
-  return sharedAnswer(ctx, call, q, q, () => service(ctx, q));
+  return sharedAnswer(ctx, task.call, task.q, task.q, () =>
+    inReportThread(ctx, task, () => service(ctx, task.q)),
+  );
 };
 
 const productionFor = async (c: Context<AppEnv>, q: ProductionQuery) => {
   // decision 0801: any OEE metric makes it an OEE report (FullProduct); utilization metrics need Utilization.
   needs(c, asksForOee(q.data) ? 'FullProduct' : 'Utilization');
-  return shared(c, 'production', productionReport, q);
+  return shared(c, { call: 'production', q }, productionReport);
 };
 
 /**
@@ -96,7 +105,7 @@ export const productionReportRoutes = new Hono<AppEnv>()
   })
   .get('/oee', requirePermission('FullProduct'), async (c) => {
     const q = queryParams(c, oeeReportQuerySchema);
-    return sharedJson(c, await shared(c, 'oee', oeeReport, q));
+    return sharedJson(c, await shared(c, { call: 'oee', q }, oeeReport));
   });
 
 /**
@@ -107,10 +116,10 @@ export const oeeRoutes = new Hono<AppEnv>()
   .post('/bymachine', requirePermission('Utilization'), async (c) => {
     const q = await jsonBody(c, oeeByRequestSchema);
     needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
-    return sharedJson(c, await shared(c, 'oee/bymachine', oeeByMachine, q));
+    return sharedJson(c, await shared(c, { call: 'oee/bymachine', q }, oeeByMachine));
   })
   .post('/byabstractshift', requirePermission('Utilization'), async (c) => {
     const q = await jsonBody(c, oeeByRequestSchema);
     needs(c, q.efficiencyMetric === 'inCycle' ? 'Utilization' : 'FullProduct');
-    return sharedJson(c, await shared(c, 'oee/byabstractshift', oeeByShift, q));
+    return sharedJson(c, await shared(c, { call: 'oee/byabstractshift', q }, oeeByShift));
   });

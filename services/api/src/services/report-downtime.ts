@@ -31,6 +31,7 @@ import { groupBy } from './report-facts';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
 import { sharedAnswer } from './report-shared';
+import { inReportThread } from './report-threads';
 import { storedDowntimeFigures } from './report-downtime-stored';
 import type { StoredDowntime } from './report-downtime-stored';
 
@@ -412,11 +413,21 @@ export const downtimeReport = (
   list = true,
 ) => {
   const keep = list || q.detail === true;
-  return sharedAnswer(ctx, `downtime:${limit}${keep ? '' : ':figures'}`, q, q, async () => {
-    const report = await computeDowntimeReport(ctx, q, limit, keep);
-    return keep ? report : { ...report, periods: [] as ReportPeriod[] };
-  });
+  return sharedAnswer(ctx, `downtime:${limit}${keep ? '' : ':figures'}`, q, q, () =>
+    inReportThread(ctx, { call: 'downtime', q, limit, keep }, () => downtimeAnswer(ctx, q, limit, keep)),
+  );
 };
+
+/** The downtime report's answer (downtimeReport's computation, here or in a report thread, decision 1253). */
+export async function downtimeAnswer(
+  ctx: ServiceCtx,
+  q: DowntimeReportQuery,
+  limit: RangeLimitedReport | null,
+  keep: boolean,
+) {
+  const report = await computeDowntimeReport(ctx, q, limit, keep);
+  return keep ? report : { ...report, periods: [] as ReportPeriod[] };
+}
 
 /**
  * The downtime grid (reports-admin §2): Start, Duration (minutes, 2 decimals), Machine, Reason, Message, Planned;

@@ -65,8 +65,20 @@ const measured = new WeakMap<object, string>();
 /** Each answer's gzip bytes, made (off the event loop) by the first response that asks for them. */
 const gzipped = new WeakMap<object, Promise<Uint8Array<ArrayBuffer>>>();
 
+/**
+ * `answer`'s JSON text, made where it was computed (a report thread, decision 1253): its size is measured on it and
+ * its responses send it, so this loop does not serialize the answer.
+ */
+export function keepAnswerText(answer: unknown, text: string): void {
+  if (typeof answer === 'object' && answer !== null) measured.set(answer, text);
+}
+
 /** The answer's size (its JSON's length), or undefined when it has none (not kept). */
 function sizeOf(answer: unknown): number | undefined {
+  if (typeof answer === 'object' && answer !== null) {
+    const text = measured.get(answer);
+    if (text !== undefined) return text.length;
+  }
   try {
     const text = JSON.stringify(answer);
     if (text !== undefined && typeof answer === 'object' && answer !== null) measured.set(answer, text);

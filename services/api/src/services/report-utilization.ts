@@ -20,6 +20,7 @@ import type { ServiceCtx } from './context';
 import { machineRef, recomputingOf, intervalLabel, reportRollups, rollupTotals } from './reports';
 import type { Range } from './reports';
 import { sharedAnswer } from './report-shared';
+import { inReportThread } from './report-threads';
 
 // ---------------------------------------------------------------------------------------------------------
 // GET /api/reports/utilization
@@ -35,7 +36,7 @@ export interface UtilizationQuery extends Range {
 
 export const NO_UTILIZATION_DATA = 'No utilization data in this range.';
 
-async function computeUtilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
+export async function computeUtilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
   const [calendar, machines] = await Promise.all([reportCalendar(ctx.scope), reportMachines(ctx.scope, q)]);
   const range = { start: epochMs(q.start), end: epochMs(q.end) };
   const ids = machines.map((m) => m.id);
@@ -115,7 +116,9 @@ async function computeUtilizationReport(ctx: ServiceCtx, q: UtilizationQuery) {
 
 /** computeUtilizationReport, its answer shared with the same call's other callers (decision 1148). */
 export const utilizationReport = (ctx: ServiceCtx, q: UtilizationQuery) =>
-  sharedAnswer(ctx, 'utilization', q, q, () => computeUtilizationReport(ctx, q));
+  sharedAnswer(ctx, 'utilization', q, q, () =>
+    inReportThread(ctx, { call: 'utilization', q }, () => computeUtilizationReport(ctx, q)),
+  );
 
 /**
  * The utilization report's Machines list as CSV (reports-admin §2 Utilization report): one row per machine
