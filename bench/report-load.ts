@@ -20,7 +20,9 @@
 // BENCH_INGEST_THREAD (decision 1226): the ingest as the node runs it (services/api node-ingest.ts), in a worker thread
 // of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
-// BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS) or prepared / plain statements on PostgreSQL, BENCH_PAIRS times (default 2), the ingest in its thread; each
+// The node's report threads (decision 1253) as main.ts starts them: TAKT_REPORT_THREADS (unset: none, the loop); a
+// `threads` variant with it unset starts 2.
+// BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244, 1253): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS), prepared / plain statements on PostgreSQL or the reports computed in the node's `threads` / the API's `loop`, BENCH_PAIRS times (default 2), the ingest in its thread; each
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
 // BENCH_TEXTS=1 prints the API's statements of each CLIENTS-client part by their summed time (SQLite: with the loop's
 // lines).
@@ -48,6 +50,7 @@ import {
   useSharedAnswers,
 } from '../services/api/src/services/report-shared';
 import { useBuildHold } from '../services/api/src/services/report-facts';
+import { useReportThreads } from '../services/api/src/services/report-threads';
 import { apiHarness } from '../services/api/src/testing/app';
 import { ingestPlant } from './support/live-ingest';
 import {
@@ -86,8 +89,9 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
   .filter((v) => v !== '')
   .map((name) => ({
     name,
-    hold: name === '-' || name === 'prepared' || name === 'plain' ? undefined : Number(name),
+    hold: ['-', 'prepared', 'plain', 'threads', 'loop'].includes(name) ? undefined : Number(name),
     prepared: name === 'prepared' ? true : name === 'plain' ? false : undefined,
+    threads: name === 'threads' ? true : name === 'loop' ? false : undefined,
   }));
 
 const pct = (xs: readonly number[], p: number) => {
@@ -138,8 +142,13 @@ async function main() {
     DAYS,
   );
   // As the node runs from here on: its handles (the seed above ran on the test harness's).
+  if (VARIANTS.some((v) => v.threads) && !process.env.TAKT_REPORT_THREADS)
+    process.env.TAKT_REPORT_THREADS = '2';
   const node = nodeApi(seed, now);
   const h = node.api;
+  // The node's report threads (decision 1253) ready before the first call, as on a node that has run a while.
+  await node.reports?.started();
+  const threads = node.reports ? node.reports.ready().length : 0;
   const checkpointer = node.databases.checkpointer;
   const wal = checkpointer ? { lines: passLines(checkpointer, h.t.url) } : null;
   const file = join(tmpdir(), `takt-report-load-${process.pid}.json`);
@@ -197,6 +206,8 @@ async function main() {
     for (const [index, thread] of arrangements.entries()) {
       const variant = variantOf(index);
       useBuildHold(variant?.hold);
+      // Only a threads / loop round sets it (decision 1253): otherwise the node's threads, as it started.
+      if (variant?.threads !== undefined) useReportThreads(h.t.db, variant.threads ? node.reports : null);
       // Only a prepared / plain round sets it: otherwise TAKT_PG_PREPARED as the bench was started with.
       if (variant?.prepared !== undefined) {
         usePreparedStatements(variant.prepared);
@@ -295,7 +306,7 @@ async function main() {
     }
     const statesDays = Math.round((now - statesFrom) / 86_400_000);
     console.log(
-      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), ${statesDays} days of states with ${counts.cycles} cycles and ${counts.adjustments} part adjustments (${(factsMs / 1000).toFixed(0)} s) and their rows recomputed (${(recomputeMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}`,
+      `\nreport-load on ${DIALECT}: ${MACHINES} machines × ${DAYS} days of rollups (${plant.hourlyRows} hourly rows, seeded in ${(plant.seedMs / 1000).toFixed(0)} s), ${statesDays} days of states with ${counts.cycles} cycles and ${counts.adjustments} part adjustments (${(factsMs / 1000).toFixed(0)} s) and their rows recomputed (${(recomputeMs / 1000).toFixed(0)} s); ${reqs.length} requests alone, ${Math.min(reqs.length, PER_CLIENT)} by each of ${CLIENTS} clients; ${INGEST > 0 ? `${INGEST} machines of another company ingesting 1 line/s each` : 'no ingest alongside'}; ${threads > 0 ? `reports computed in ${threads} threads (decision 1253)` : "reports computed in the API's event loop"}`,
     );
     const b50 = pct(
       rounds[0]!.runs[0]!.base.map((x) => x.ms),
