@@ -1,11 +1,13 @@
 import { companyDayRange, companyWeekRange, decodeDowntimeFigures, epochMs, shopDateOf } from '@takt/domain';
 import type { CompanyClock, DowntimeFigures } from '@takt/domain';
 import type { CompanyScope } from '../scope';
+import { keptWithStamp } from './edge-rows';
 
 // Decision 1188: the downtime report's figures kept with the rollup rows (migration 0067), read for a range of whole
 // hours: its whole company weeks from the week rows, its other whole days from the day rows, the rest from the hourly
-// rows. Not yet read by the report (it still computes them from the states); the tests and bench/downtime-figures.ts
-// compare what these rows give (domain selectDowntimeFigures) with the report's figures.
+// rows (services/api report-downtime-stored.ts answers the report's interior from them). Decision 1254: each table's
+// part of a range is read and decoded once while the company's week rows stamp holds (edge-rows.ts keptWithStamp), so
+// the ranges that share a part (today's hours in every range reaching now) and a live range asked again read none.
 
 type Table = 'rollups' | 'rollup_days' | 'rollup_weeks';
 
@@ -14,7 +16,8 @@ type Table = 'rollups' | 'rollup_days' | 'rollup_weeks';
  * to its end), in time order, of the rows in `shifts` (null: every row; a set may hold null, time outside shifts).
  * A machine with a row stored without figures (before migration 0067 and its recompute) gets null. `range` may be
  * each machine's own (decision 1198: the machines whose rows hold to different hours): at most one query a table
- * whatever the number of machines, the parts of each distinct range in it read as one statement.
+ * whatever the number of machines, the parts of each distinct range in it read as one statement, and kept decoded
+ * while the company's week rows stamp holds (decision 1254). The figures are shared between callers: never change them.
  */
 export async function loadDowntimeFigureRows(
   scope: CompanyScope,
@@ -39,7 +42,50 @@ export async function loadDowntimeFigureRows(
   for (const { range: r, ids } of byRange.values())
     for (const [table, from, to] of tableSpans(clock, r))
       if (from < to) terms.set(table, [...(terms.get(table) ?? []), [ids, from, to]]);
-  // Each part its own index range of the table's (machine_id, company_id, start_at) key, the parts one statement.
+  // Each part its own index range of the table's (machine_id, company_id, start_at) key, the parts one statement,
+  // kept decoded under the parts' ranges and machines.
+  const parts = await Promise.all(
+    [...terms].map(([table, list]) =>
+      keptWithStamp(
+        scope,
+        ['downtime', table, ...list.flatMap(([ids, from, to]) => [`${from}:${to}:${ids.length}`, ...ids])],
+        bytesOf,
+        () => readParts(scope, table, list),
+      ),
+    ),
+  );
+  const rows = parts
+    .flat()
+    .filter((r) => shifts === null || shifts.has(r.shift))
+    .sort((a, b) => a.start - b.start);
+  for (const r of rows) {
+    const mine = out.get(r.machine);
+    if (mine === null || mine === undefined) continue;
+    if (r.figures === null) out.set(r.machine, null);
+    else mine.push(r.figures);
+  }
+  return out;
+}
+
+/** One stored row's figures, decoded (shared between callers when kept: never changed). */
+interface FigureRow {
+  machine: string;
+  start: number;
+  shift: string | null;
+  figures: DowntimeFigures | null;
+  /** Its stored text's length (what keeping it is counted by). */
+  size: number;
+}
+
+/** What a kept part is taken to hold in memory: a row's objects and its decoded figures (about twice its text). */
+const bytesOf = (rows: readonly FigureRow[]) => rows.reduce((n, r) => n + 200 + 2 * r.size, 0);
+
+/** One table's rows of each part's machines over its [from, to), their figures decoded. */
+async function readParts(
+  scope: CompanyScope,
+  table: Table,
+  [first, ...rest]: ReadonlyArray<[string[], number, number]>,
+): Promise<FigureRow[]> {
   const read = (table: Table, [ids, from, to]: [string[], number, number]) =>
     scope
       .selectFrom(table)
@@ -47,23 +93,14 @@ export async function loadDowntimeFigureRows(
       .where('machine_id', 'in', ids)
       .where('start_at', '>=', from)
       .where('start_at', '<', to);
-  const parts = await Promise.all(
-    [...terms].map(([table, [first, ...rest]]) =>
-      rest.reduce((q, part) => q.unionAll(read(table, part)), read(table, first!)).execute(),
-    ),
-  );
-  const rows = parts
-    .flat()
-    .filter((r) => shifts === null || shifts.has(r.shift_id))
-    .sort((a, b) => Number(a.start_at) - Number(b.start_at));
-  for (const r of rows) {
-    const mine = out.get(r.machine_id);
-    if (mine === null || mine === undefined) continue;
-    const f = decodeDowntimeFigures(r.downtime);
-    if (f === null) out.set(r.machine_id, null);
-    else mine.push(f);
-  }
-  return out;
+  const rows = await rest.reduce((q, part) => q.unionAll(read(table, part)), read(table, first!)).execute();
+  return rows.map((r) => ({
+    machine: r.machine_id,
+    start: Number(r.start_at),
+    shift: r.shift_id,
+    figures: decodeDowntimeFigures(r.downtime),
+    size: r.downtime?.length ?? 0,
+  }));
 }
 
 /** A range of whole hours as its whole weeks (week rows), its other whole days (day rows) and the rest (hourly). */

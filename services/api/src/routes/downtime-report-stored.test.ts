@@ -13,7 +13,7 @@ import {
   PLANT_NOW,
   PLANT_T0,
 } from '../testing/downtime-plant';
-import { apiPerTest } from '../testing/report-plant';
+import { apiPerTest, recomputeMarked } from '../testing/report-plant';
 import { useSharedAnswers } from '../services/report-shared';
 import { storedDowntimeFigures } from '../services/report-downtime-stored';
 import type { ServiceCtx } from '../services/context';
@@ -164,6 +164,14 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
     });
     const before = await bothWays(h, cookie, query);
     expect(before.stored).toEqual(before.states);
+    // Rows written here behind the recompute's back: their week rows' computed_at moved as a recompute moves it, so the
+    // rows kept decoded while it holds (decision 1254) are read again.
+    const rewritten = () =>
+      h.t.db
+        .updateTable('rollup_weeks')
+        .set((eb) => ({ computed_at: eb('computed_at', '+', 1) }))
+        .where('company_id', '=', company.id)
+        .execute();
 
     // Another company's row under the same machine id and hour (decision 1130: another machine) is not read.
     const other = await aCompany(h.t.db);
@@ -178,6 +186,7 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
       .insertInto('rollups')
       .values({ ...row, company_id: other.id, downtime: wrong })
       .execute();
+    await rewritten();
     expect((await bothWays(h, cookie, query)).stored).toEqual(before.states);
     // Nor its states and annotations around the range's edges (decision 1198: the edges read every machine at once).
     await someStates(h.t.db, other, m1, [
@@ -204,6 +213,7 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
         .where('start_at', '=', at)
         .execute();
     await setDowntime(wrong);
+    await rewritten();
     expect((await bothWays(h, cookie, query)).stored).not.toEqual(before.states);
 
     // A dirty mark before that row: the machine's rows hold only up to the mark, the rest from the states.
@@ -216,7 +226,34 @@ describe.each(DIALECTS)('the downtime report reads its stored figures on %s (dec
 
     // A row stored without figures (before migration 0067's recompute): that machine from the states.
     await setDowntime(null);
+    await rewritten();
     expect((await bothWays(h, cookie, query)).stored).toEqual(before.states);
+  });
+  it('a reason given and recomputed shows in the next call, over the stored rows each range kept (decision 1254)', async () => {
+    const { h } = api;
+    const { tenant, ids, monday, reasons } = await aDowntimePlant(h);
+    const { cookie, company } = tenant;
+    // M1's stop without data over the week boundary: in hourly rows, and in day and week rows of a longer range.
+    const queries = [
+      `start=${monday - 2 * HOUR + 20 * MIN}&end=${monday + 8 * HOUR + 10 * MIN}`,
+      `start=${T0 + 26 * HOUR + 20 * MIN}&end=${NOW - 50 * MIN}`,
+    ];
+    const before = [];
+    for (const q of queries) before.push(await bothWays(h, cookie, q));
+    for (const b of before) expect(b.stored).toEqual(b.states);
+    await anAnnotation(h.t.db, company, {
+      machineId: ids[0]!,
+      start: monday - HOUR,
+      end: monday + 7 * HOUR,
+      typeId: reasons.tooling.id,
+    });
+    // As the rollup worker answers the annotation's mark.
+    await recomputeMarked(h.t.db, NOW);
+    for (const [i, q] of queries.entries()) {
+      const after = await bothWays(h, cookie, q);
+      expect(after.stored, q).toEqual(after.states);
+      expect(after.states, q).not.toEqual(before[i]!.states);
+    }
   });
   it("takes a machine's rows as holding to the last bucket only from its own company's rows (decision 1205)", async () => {
     const { h } = api;
