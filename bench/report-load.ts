@@ -26,6 +26,9 @@
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
 // BENCH_TEXTS=1 prints the API's statements of each CLIENTS-client part by their summed time (SQLite: with the loop's
 // lines).
+// BENCH_WATCH=off (decision 1255): none of the bench's own instruments in the server (the statements' timing wrappers
+// and the AsyncLocalStorage that tells the API's calls apart, whose promise hooks cost every promise of the loop):
+// the product's loop alone, without the statement and loop-delay lines.
 // BENCH_TRACE_GC=1 prints V8's line for each collection of the server side. BENCH_PROFILE=dir writes a CPU profile of the server side (this process: API and ingest) during each
 // CLIENTS-client part (the client process is not profiled). SQLite: the node's checkpointer's passes are printed with
 // the loop's lines.
@@ -155,16 +158,18 @@ async function main() {
   writeFileSync(file, JSON.stringify(reqs));
 
   // On PostgreSQL, where statements wait and run (bench/support/pool-watch.ts): the API's calls told apart.
-  if (DIALECT === 'postgres') watchPools();
+  const WATCH = process.env.BENCH_WATCH !== 'off';
+  if (!WATCH) console.log('  BENCH_WATCH=off: the server runs without the statement watch (decision 1255)');
+  else if (DIALECT === 'postgres') watchPools();
   else watchSqlite();
-  if (TEXTS) keepTexts();
+  if (TEXTS && WATCH) keepTexts();
   // Each call's time in the server (its handler, from the request to the response's headers), by when it arrived.
   let served: Array<{ at: number; ms: number }> = [];
   const server = serve({
     fetch: async (req: Request, env: unknown) => {
       const at = performance.now();
       try {
-        return await asApi(() => h.app.fetch(req, env));
+        return await (WATCH ? asApi(() => h.app.fetch(req, env)) : h.app.fetch(req, env));
       } finally {
         served.push({ at, ms: performance.now() - at });
       }
@@ -224,7 +229,7 @@ async function main() {
           useSharedAnswers(h.t.db, shared);
           resetTallies();
           const base = await runClients(url, cookie, 1, file);
-          const pool = DIALECT === 'postgres' ? ['  1 client:', ...tallyLines(base.length)] : [];
+          const pool = DIALECT === 'postgres' && WATCH ? ['  1 client:', ...tallyLines(base.length)] : [];
           useSharedAnswers(h.t.db, shared);
           resetTallies();
           keptReadTallies();
@@ -264,8 +269,10 @@ async function main() {
             session.disconnect();
             console.log(`  CPU profile of the server side of the ${CLIENTS}-client part: ${out}`);
           }
-          if (sampling) pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
-          if (DIALECT === 'sqlite')
+          if (sampling && WATCH)
+            pool.push(`  ${CLIENTS} clients:`, ...tallyLines(load.length), ...(await sampling()));
+          else if (sampling) await sampling();
+          if (DIALECT === 'sqlite' && WATCH)
             pool.push(`  ${CLIENTS} clients:`, ...sqliteLines(), ...(wal?.lines() ?? []));
           if (shared) kept = sharedAnswersKept(h.t.db);
           // The reads kept under the week rows stamp in this part (decisions 1157, 1183, 1185): answered kept, joined
