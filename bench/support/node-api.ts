@@ -8,9 +8,8 @@ import type { NodeDatabases, NodeIngestHandle } from '../../services/api/src/dat
 import { openNodeDatabases } from '../../services/api/src/databases';
 import { apiHarnessOn } from '../../services/api/src/testing/app';
 import type { ApiHarness } from '../../services/api/src/testing/app';
-import { startNodeReports } from '../../services/api/src/node-reports';
+import { reportThreadsOn } from '../../services/api/src/node-reports';
 import type { NodeReports } from '../../services/api/src/node-reports';
-import { useReportThreads } from '../../services/api/src/services/report-threads';
 
 /** A node's database handles, and how its ingest opens its own. */
 export interface BenchNode {
@@ -56,16 +55,12 @@ export function nodeApi(
 ): BenchNode & { api: ApiHarness; reports: NodeReports | null } {
   const node = openBenchNode(h.t.url);
   // Decision 1253: the node's report threads, as main.ts starts them (TAKT_REPORT_THREADS, none when unset).
-  const count = Number(process.env.TAKT_REPORT_THREADS || 0);
-  const reports =
-    count > 0
-      ? startNodeReports(
-          { url: node.ingestHandle.url, externalCheckpoints: node.ingestHandle.externalCheckpoints ?? false },
-          count,
-          (line) => console.error(line),
-        )
-      : null;
-  if (reports) useReportThreads(node.databases.api.db, reports);
+  const reports = reportThreadsOn(
+    node.databases.api.db,
+    { url: node.ingestHandle.url, externalCheckpoints: node.ingestHandle.externalCheckpoints ?? false },
+    Number(process.env.TAKT_REPORT_THREADS || 0),
+    (line) => console.error(line),
+  );
   const api = apiHarnessOn(
     {
       ...node.databases.api,

@@ -33,8 +33,7 @@ import { serveApi } from './http/serve';
 import { createMetrics } from './http/metrics';
 import { INGEST_ARRIVAL_GAP_MS, startNodeIngest } from './node-ingest';
 import type { NodeIngest } from './node-ingest';
-import { startNodeReports } from './node-reports';
-import { useReportThreads } from './services/report-threads';
+import { reportThreadsOn } from './node-reports';
 
 async function main(): Promise<void> {
   let env;
@@ -188,15 +187,12 @@ async function main(): Promise<void> {
   // Decision 1253: the reports computed in worker threads of this process when TAKT_REPORT_THREADS asks (none by
   // default), each on its own handle; a file database only (an in-memory one is this handle's alone).
   const reportThreads = sqliteFilePath(env.DATABASE_URL) === ':memory:' ? 0 : (env.TAKT_REPORT_THREADS ?? 0);
-  const reports =
-    reportThreads > 0
-      ? startNodeReports(
-          { url: env.DATABASE_URL, externalCheckpoints: databases.ingestHandle.externalCheckpoints },
-          reportThreads,
-          textLog(log, 'reports'),
-        )
-      : null;
-  if (reports) useReportThreads(database.db, reports);
+  const reports = reportThreadsOn(
+    database.db,
+    { url: env.DATABASE_URL, externalCheckpoints: databases.ingestHandle.externalCheckpoints },
+    reportThreads,
+    textLog(log, 'reports'),
+  );
   say(
     `[takt] reports: ${reports ? `computed in ${reportThreads} threads` : "computed in the API's event loop"}`,
   );

@@ -15,6 +15,7 @@ import type {
   ThreadMessage,
   ThreadRequest,
 } from './ingest-thread';
+import { restartBackoff, threadFileOf } from './node-threads';
 
 export type { NodeIngestConfig } from './ingest-thread';
 
@@ -45,11 +46,6 @@ export interface NodeIngest {
 /** An ingest batch starts at the earliest this long after the last one began, when lines wait (decision 1199). */
 export const INGEST_ARRIVAL_GAP_MS = 50;
 
-/** A dead thread is started again after this, doubled at each death in a row up to RESTART_MAX_MS. */
-export const RESTART_FIRST_MS = 1_000;
-export const RESTART_MAX_MS = 30_000;
-/** A thread that ran this long before it died starts the backoff afresh. */
-const RESTART_STEADY_MS = 60_000;
 /** stop() ends a thread that has not stopped its ingest within this. */
 const STOP_WAIT_MS = 30_000;
 
@@ -123,19 +119,9 @@ async function startInLoop(config: NodeIngestConfig, deps: NodeIngestDeps): Prom
   };
 }
 
-/**
- * The thread's file: from sources, tsx's loader is registered first (ingest-thread-boot.mjs) and the thread's module
- * imported; a bundled product (one .mjs, the end-to-end tests') holds the thread's module in its own file.
- */
-function threadFile(): { file: URL; entry?: string } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { file: new URL(here) };
-  return { file: new URL('./ingest-thread-boot.mjs', here), entry: new URL('./ingest-thread.ts', here).href };
-}
-
 function startThread(config: NodeIngestConfig, deps: NodeIngestDeps): NodeIngest {
   const sink = eventSink(deps);
-  const { file, entry } = threadFile();
+  const { file, entry } = threadFileOf(import.meta.url, './ingest-thread.ts');
   const data: ThreadData = { role: INGEST_THREAD, config, ...(entry ? { entry } : {}) };
   /** The running thread; `ready` is true once its ingest started, false if it ended before. */
   let current: { worker: Worker; ready: Promise<boolean> } | null = null;
@@ -143,7 +129,7 @@ function startThread(config: NodeIngestConfig, deps: NodeIngestDeps): NodeIngest
   let nextId = 1;
   let stopping = false;
   let restarts = 0;
-  let backoffMs = RESTART_FIRST_MS;
+  const backoff = restartBackoff();
   let timer: NodeJS.Timeout | undefined;
 
   /** Starts a thread, and again after the backoff when it ends without being stopped. */
@@ -172,9 +158,7 @@ function startThread(config: NodeIngestConfig, deps: NodeIngestDeps): NodeIngest
       if (stopping) return;
       restarts++;
       deps.metrics.ingest.threadRestarted();
-      if (Date.now() - since >= RESTART_STEADY_MS) backoffMs = RESTART_FIRST_MS;
-      const wait = backoffMs;
-      backoffMs = Math.min(backoffMs * 2, RESTART_MAX_MS);
+      const wait = backoff.after(Date.now() - since);
       deps.log(
         `[ingest] thread ended (exit code ${code}) without being stopped: started again in ${wait} ms`,
       );

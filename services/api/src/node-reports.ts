@@ -15,10 +15,9 @@ import type {
   ThreadFailure,
   ToReportThread,
 } from './report-thread';
+import { restartBackoff, threadFileOf } from './node-threads';
+import { useReportThreads } from './services/report-threads';
 import type { ReportAnswer, ReportRun, ReportThreads } from './services/report-threads';
-
-/** A dead thread is started again after this (its calls under way failed; the next ones compute in the loop). */
-export const REPORT_RESTART_MS = 1_000;
 
 export interface NodeReports extends ReportThreads {
   /** Stop every thread (calls under way fail; later ones compute in the loop). */
@@ -31,13 +30,6 @@ export interface NodeReports extends ReportThreads {
   restarts(): number;
   /** Computations the threads answered (or failed with an error of the report's), since the start. */
   computed(): number;
-}
-
-/** The thread's file: tsx's loader registered first from sources (ingest-thread-boot.mjs), else the bundle itself. */
-function threadFile(): { file: URL; entry?: string } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { file: new URL(here) };
-  return { file: new URL('./ingest-thread-boot.mjs', here), entry: new URL('./report-thread.ts', here).href };
 }
 
 /** An ApiError again from a thread's failure (the spec's text and status kept), else an Error with its message. */
@@ -59,7 +51,7 @@ export function startNodeReports(
   count: number,
   log: (message: string) => void,
 ): NodeReports {
-  const { file, entry } = threadFile();
+  const { file, entry } = threadFileOf(import.meta.url, './report-thread.ts');
   const data: ReportThreadData = { role: REPORT_THREAD, config, ...(entry ? { entry } : {}) };
   const threads: Array<Thread | null> = Array.from({ length: count }, () => null);
   const waiting: Array<() => void> = [];
@@ -70,11 +62,14 @@ export function startNodeReports(
   /** The next thread a tie goes to, so an idle node spreads its calls (and each thread warms its kept reads). */
   let turn = 0;
   const timers = new Set<NodeJS.Timeout>();
+  /** Each slot's waits before its thread starts again: the ingest thread's backoff. */
+  const backoffs = threads.map(() => restartBackoff());
 
   const spawn = (slot: number) => {
     const worker = new Worker(file, { workerData: data });
     const me: Thread = { worker, ready: false, pending: new Map() };
     threads[slot] = me;
+    const since = Date.now();
     worker.on('message', (m: FromReportThread) => {
       if (m.t === 'ready') {
         me.ready = true;
@@ -94,11 +89,12 @@ export function startNodeReports(
       me.pending.clear();
       if (stopping) return;
       restarts++;
-      log(`[reports] thread ended (exit code ${code}): started again in ${REPORT_RESTART_MS} ms`);
+      const wait = backoffs[slot]!.after(Date.now() - since);
+      log(`[reports] thread ended (exit code ${code}): started again in ${wait} ms`);
       const timer = setTimeout(() => {
         timers.delete(timer);
         if (!stopping) spawn(slot);
-      }, REPORT_RESTART_MS);
+      }, wait);
       timers.add(timer);
     });
   };
@@ -153,6 +149,29 @@ export function startNodeReports(
           clearTimeout(timer);
         }),
       );
+    },
+  };
+}
+
+/**
+ * The node's report threads as main.ts runs them (and the benches, so they measure that): `count` threads on
+ * `config`'s database computing the reports read through `db`, or null for none (the API's loop computes them). Their
+ * stop() hands the reports back to the loop.
+ */
+export function reportThreadsOn(
+  db: object,
+  config: ReportThreadConfig,
+  count: number,
+  log: (message: string) => void,
+): NodeReports | null {
+  if (count <= 0) return null;
+  const reports = startNodeReports(config, count, log);
+  useReportThreads(db, reports);
+  return {
+    ...reports,
+    stop: () => {
+      useReportThreads(db, null);
+      return reports.stop();
     },
   };
 }

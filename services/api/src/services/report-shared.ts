@@ -75,12 +75,8 @@ export function keepAnswerText(answer: unknown, text: string): void {
 
 /** The answer's size (its JSON's length), or undefined when it has none (not kept). */
 function sizeOf(answer: unknown): number | undefined {
-  if (typeof answer === 'object' && answer !== null) {
-    const text = measured.get(answer);
-    if (text !== undefined) return text.length;
-  }
   try {
-    const text = JSON.stringify(answer);
+    const text = answerJson(answer);
     if (text !== undefined && typeof answer === 'object' && answer !== null) measured.set(answer, text);
     return text?.length;
   } catch {
