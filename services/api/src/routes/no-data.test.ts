@@ -3,7 +3,7 @@ import type { OeeReportResponse, UtilizationEntry } from '@takt/domain';
 import { DIALECTS } from '@takt/db/testing';
 import { aMachine } from '../testing/builders';
 import { aDowntimeReason, anAnnotation, MIN, someStates } from '../testing/downtime-builders';
-import { apiPerTest, aReportTenant } from '../testing/report-plant';
+import { apiPerTest, aReportTenant, recomputeMarked } from '../testing/report-plant';
 
 // Issue 27 point 1, METRICS.md §1 (decisions 1010–1012): a machine's monitored life starts at its first stored
 // observation, so T_all counts from there; UNAVAILABLE time inside it no operator reason covers is No data,
@@ -95,6 +95,37 @@ describe.each(DIALECTS)('No data and monitored life on %s', (dialect) => {
     // The tile's window (the all-day shift up to now): the same No data.
     const tiles = await get<UtilizationEntry[]>('/api/dashboard/utilization', cookie);
     expect(tiles.find((t) => t.machineId === m)).toMatchObject({ start: mon(0), noDataMs: NO_DATA });
+
+    // The operator gives 12:00–13:00 a reason and the rollups are recomputed: nothing the report kept from the calls
+    // above (decision 1254) is given again, and the report, its list, its CSV, the tile and the workcenter card
+    // (downtime: the window's monitored time not in cycle, 10:30–20:00 here) agree on the new split.
+    await anAnnotation(api.h.t.db, company, { machineId: m, start: mon(12), end: mon(13), typeId: power.id });
+    // As the rollup worker answers the annotation's mark (recomputed, the mark cleared: the stored rows are read).
+    await recomputeMarked(api.h.t.db, NOW);
+    const LEFT = NO_DATA - HOUR;
+    const after = await get<Report>(`/api/reports/downtime?${range}`, cookie);
+    expect(after.data.map((d) => [d.reason, d.duration])).toEqual([
+      ['Power', 90 * MIN],
+      ['No data', LEFT],
+      ['Uncategorized', 60 * MIN],
+    ]);
+    expect(after.summary).toMatchObject({ noDataDuration: LEFT, duration: 4 * HOUR });
+    const list = await get<Report>(`/api/reports/downtime?${range}&detail=true`, cookie);
+    expect({ data: list.data, summary: list.summary }).toEqual({ data: after.data, summary: after.summary });
+    const csvAfter = await (await api.h.get(`/api/reports/downtime?${range}&format=csv`, cookie)).text();
+    const minutes = (reason: string) =>
+      csvAfter
+        .split('\n')
+        .filter((line) => line.includes(`,${reason},`))
+        .reduce((t, line) => t + Number(line.split(',')[1]), 0);
+    expect(minutes('No data')).toBeCloseTo(LEFT / MIN, 9);
+    expect(minutes('Power')).toBeCloseTo(90, 9);
+    const tile = (await get<UtilizationEntry[]>('/api/dashboard/utilization', cookie)).find(
+      (t) => t.machineId === m,
+    );
+    expect(tile).toMatchObject({ noDataMs: LEFT });
+    const card = await get<{ totalDowntime: number }>(`/api/workcenter/${m}`, cookie);
+    expect(card.totalDowntime).toBe(after.summary.duration);
   });
 
   it('a machine never monitored has no time base: no downtime, no loss', async () => {
