@@ -97,6 +97,7 @@ export interface EdgeFigures {
  * downtime-edges.test.ts). `keep` (awaited after the reads): whether a machine's figures are wanted, given whether a
  * downtime judged on its duration reaches into its span from before it (`limitedFromBefore`: at a tail the caller
  * answers such a machine from the states; at the range's start it is the report's own); the others get no rows.
+ * `life`: loadMonitoredFrom of the machines when the caller has read it (decision 1256: a report instant's).
  */
 export async function downtimeEdgeFigures(
   of: CompanyDb,
@@ -106,6 +107,7 @@ export async function downtimeEdgeFigures(
   spans: { start: number; end: number } | ReadonlyMap<string, { start: number; end: number }>,
   now: number,
   keep?: Promise<(id: string, limitedFromBefore: boolean) => boolean>,
+  life?: ReadonlyMap<string, number>,
 ): Promise<Map<string, EdgeFigures>> {
   const out = new Map<string, EdgeFigures>();
   const spanOf = (id: string) => ('start' in spans ? spans : spans.get(id)!);
@@ -131,7 +133,7 @@ export async function downtimeEdgeFigures(
     end: ids.reduce((t, id) => Math.max(t, spanOf(id).end), Number.NEGATIVE_INFINITY),
   };
   const [sources, wanted] = await Promise.all([
-    loadRollupSources(of, ids, wide, { now, facts, pieces, downtimeOnly: true }),
+    loadRollupSources(of, ids, wide, { now, facts, pieces, downtimeOnly: true, ...(life ? { life } : {}) }),
     keep ?? ((_id: string, _limited: boolean) => true),
   ]);
   // The buckets of each distinct span (the tails of machines whose rows stop at the same bucket share them).

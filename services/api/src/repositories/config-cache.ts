@@ -8,13 +8,28 @@ import { oneCallScope } from '@takt/db/rollups';
 // call with no generation (sharing off, a transaction, a path outside the shared answers) reads as before.
 // Decision 1251: the same version read also counted the company's pending rollup marks from before the range's end;
 // when there were none, the call's reads of its machines' marks before that end have nothing to find.
+// Decision 1256: the calls of a company computed at one report instant under one data version share what they read
+// or build of the facts at that instant (heldAtInstant): the same reads give the same rows.
 
 /** What a scope's report call read with its data version (report-shared.ts): generation, range end, marks before it. */
 interface VersionRead {
   generation: number;
   end: number;
   marks: number;
+  /** The report instant the call is computed at and what its calls share (report-shared.ts, decision 1256). */
+  instant?: ReportInstant | undefined;
 }
+
+/**
+ * A report instant (decision 1256): the `now` the calls of a company under one data version are computed at, and
+ * the values they read or built of the facts at it, by what they are (`life`, `build|…`); at most INSTANT_VALUES.
+ */
+export interface ReportInstant {
+  now: number;
+  values: Map<string, unknown>;
+}
+/** Values an instant holds (a call's builds and reads beyond it are its own). */
+export const INSTANT_VALUES = 256;
 const readOf = new WeakMap<CompanyScope, VersionRead>();
 
 interface Held {
@@ -39,10 +54,11 @@ export const CONFIG_CACHE_VALUES = 64;
 export function noteVersionRead(
   scope: CompanyScope,
   version: { config: string; end: number; marks: number },
+  instant?: ReportInstant,
 ): () => void {
   const generation = Number(version.config);
   if (!Number.isFinite(generation)) return () => undefined;
-  const read: VersionRead = { generation, end: version.end, marks: version.marks };
+  const read: VersionRead = { generation, end: version.end, marks: version.marks, instant };
   readOf.set(scope, read);
   return () => {
     if (readOf.get(scope) === read) readOf.delete(scope);
@@ -63,6 +79,26 @@ export function reportCallScope(scope: CompanyScope, opts: { readStamp?: boolean
   const read = readOf.get(scope);
   if (read !== undefined) readOf.set(call, read);
   return call;
+}
+
+/**
+ * `make()`'s value shared by the calls computed at the scope's report instant (decision 1256) when `now` is that
+ * instant: the first call's value (a promise: its read or build, under way or done) for every later one; else, or
+ * once the instant holds INSTANT_VALUES, `make()` for this call alone. A promise that fails is not kept. The value is
+ * shared: callers must not change it.
+ */
+export function heldAtInstant<T>(scope: CompanyScope, now: number, what: string, make: () => T): T {
+  const instant = readOf.get(scope)?.instant;
+  if (!instant || instant.now !== now) return make();
+  if (instant.values.has(what)) return instant.values.get(what) as T;
+  if (instant.values.size >= INSTANT_VALUES) return make();
+  const value = make();
+  instant.values.set(what, value);
+  if (value instanceof Promise)
+    value.catch(() => {
+      if (instant.values.get(what) === value) instant.values.delete(what);
+    });
+  return value;
 }
 
 /**

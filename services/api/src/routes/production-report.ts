@@ -64,8 +64,8 @@ const shared = <T extends Threaded, R>(
   service: (ctx: ServiceCtx, q: T['q']) => Promise<R>,
 ): Promise<R> => {
   const ctx = requestCtx(c, c.var.scope);
-  return sharedAnswer(ctx, task.call, task.q, task.q, () =>
-    inReportThread(ctx, task, () => service(ctx, task.q)),
+  return sharedAnswer(ctx, task.call, task.q, task.q, (at) =>
+    inReportThread(at, task, () => service(at, task.q)),
   );
 };
 

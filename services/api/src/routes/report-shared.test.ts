@@ -13,10 +13,11 @@ import {
   SHARED_ANSWER_MAX,
   sharedAnswer,
   sharedAnswersKept,
+  useSharedAnswers,
 } from '../services/report-shared';
 import { apiHarness } from '../testing/app';
 import type { ApiHarness } from '../testing/app';
-import { aMachine, aUser } from '../testing/builders';
+import { aGroup, aMachine, aUser } from '../testing/builders';
 import { downTwice, someStates } from '../testing/downtime-builders';
 
 // Decision 1148: report answers shared between callers of the same company, call, parameters, view and data
@@ -199,6 +200,62 @@ describe.each(DIALECTS)('shared report answers on %s', (dialect) => {
     await markRollupsDirty(h.t.db, { companyId: a.company.id, machineId: a.machine, from: D, now: NOW });
     await call(a.company, NOW + SETTLED_REUSE_MS, past);
     expect(computed).toBe(7);
+  });
+
+  it("a company's calls within LIVE_REUSE_MS under one data version are computed at one instant", async () => {
+    const a = await plant('Mill');
+    const b = await plant('Lathe');
+    const live = { start: D, end: NOW + HOUR };
+    /** Call `i` (its own answer) of `company` at `now`: the now it was computed at. */
+    const computedAt = (company: Company, now: number, i: number) =>
+      sharedAnswer(ctxOf(company, now), 'test', { ...live, i }, live, async (ctx) => ctx.now);
+    expect(await computedAt(a.company, NOW, 1)).toBe(NOW);
+    // Another call of the same company, later within LIVE_REUSE_MS: computed at the same instant.
+    expect(await computedAt(a.company, NOW + 400, 2)).toBe(NOW);
+    expect(await computedAt(a.company, NOW + LIVE_REUSE_MS, 3)).toBe(NOW);
+    // Another company: its own instant.
+    expect(await computedAt(b.company, NOW + 500, 4)).toBe(NOW + 500);
+    // A new data version (a mark): a new instant, which then holds for the calls after it.
+    await markRollupsDirty(h.t.db, { companyId: a.company.id, machineId: a.machine, from: D, now: NOW });
+    expect(await computedAt(a.company, NOW + 600, 5)).toBe(NOW + 600);
+    expect(await computedAt(a.company, NOW + 700, 6)).toBe(NOW + 600);
+    // Past LIVE_REUSE_MS, or a clock before the instant: a new one.
+    expect(await computedAt(a.company, NOW + 601 + LIVE_REUSE_MS, 7)).toBe(NOW + 601 + LIVE_REUSE_MS);
+    expect(await computedAt(a.company, NOW + 500, 8)).toBe(NOW + 500);
+  });
+
+  it('reports computed at one instant are those computed alone at it (each machine set its own build)', async () => {
+    const a = await plant('Mill');
+    const group = await aGroup(h.t.db, a.company, 'Cell');
+    const lathe = await aMachine(h.t.db, a.company, { name: 'Lathe', groupIds: [group] });
+    await someStates(h.t.db, a.company, lathe, downTwice(D + HOUR));
+    // Ranges reaching past now: their rows are built from the facts up to the instant (no stored rows here).
+    const q = `start=${D}&end=${NOW + HOUR}`;
+    const paths = [
+      `/api/reports/utilization?${q}&interval=hour&group=${group}`,
+      `/api/reports/utilization?${q}&interval=hour`,
+      `/api/reports/downtime?${q}&group=${group}`,
+      `/api/reports/downtime?${q}`,
+    ];
+    const answers = async (nowOf: (i: number) => number) => {
+      const out: string[] = [];
+      for (const [i, path] of paths.entries()) {
+        h.clock.now = nowOf(i);
+        const res = await h.get(path, a.cookie);
+        expect(res.status, path).toBe(200);
+        out.push(await res.text());
+      }
+      return out;
+    };
+    // Asked 200 ms apart with sharing on: all at the first one's instant.
+    const shared = await answers((i) => NOW + 200 * i);
+    useSharedAnswers(h.t.db, false);
+    expect(await answers(() => NOW)).toEqual(shared);
+    // Sharing off, each at its own now: the live figures differ from the instant's (its No data grows with now).
+    const alone = await answers((i) => NOW + 200 * i);
+    expect(alone[0]).toBe(shared[0]);
+    for (const i of [1, 2, 3]) expect(alone[i]).not.toBe(shared[i]);
+    useSharedAnswers(h.t.db, true);
   });
 
   describe('kept by size, least recently used first', () => {

@@ -14,6 +14,7 @@ import type { EdgeFigures } from '@takt/db/rollups';
 import { toAnnotationType } from '@takt/db';
 import { machinesWithRowsFrom, rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
+import { monitoredFromOnce } from './report-facts';
 
 // Decision 1193: the downtime report's figures (its JSON without the list) read from the figures kept with the
 // rollup rows (decision 1188) over the range's interior of whole buckets, and computed from the states, with the
@@ -86,7 +87,9 @@ export async function storedDowntimeFigures(
   // Decision 1198: each machine's interior [a, b) and tail [b, until) with its own b, read for all machines at once
   // (a fixed number of queries whatever the number of machines and of their b's). No edge figures are computed for
   // a machine the states will answer (a row stored without figures, or a downtime judged on its duration reaching
-  // into its end edge): its facts are read with the others', its figures left out.
+  // into its end edge): its facts are read with the others', its figures left out. Both edges' No data from one
+  // read of where the machines' monitored life starts (decision 1256: shared at the call's report instant).
+  const life = await monitoredFromOnce(ctx, ids);
   const stored = loadDowntimeFigureRows(
     ctx.scope,
     calendar,
@@ -103,6 +106,7 @@ export async function storedDowntimeFigures(
     new Map(ids.map((id) => [id, { start: ends.get(id)!, end: until }])),
     ctx.now,
     tailKept,
+    life,
   );
   const heads = downtimeEdgeFigures(
     ctx.scope,
@@ -115,6 +119,7 @@ export async function storedDowntimeFigures(
         (id: string) =>
           rowsHeld(id) && tailOf.get(id)?.limitedFromBefore === false,
     ),
+    life,
   );
   const [rowsOf, headOf, tailOf] = await Promise.all([stored, heads, tails]);
   const typeIds = new Set<string>();

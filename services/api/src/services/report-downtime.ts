@@ -27,7 +27,7 @@ import { loadDowntimeFacts, loadRollupSources } from '@takt/db/rollups';
 import type { ServiceCtx } from './context';
 import type { DowntimeItem } from './downtime';
 import { downtimeItemsOfMachines, matchesDowntimeCategory, piecesOfFacts, typeOfItem } from './downtime';
-import { groupBy } from './report-facts';
+import { groupBy, monitoredFromOnce } from './report-facts';
 import { checkReportRange, loadRecomputing } from './reports';
 import type { Range } from './reports';
 import { sharedAnswer } from './report-shared';
@@ -260,6 +260,8 @@ async function computeDowntimeReport(
   ]);
   // The facts split into pieces once, for the No data reads and the list (decision 1172), when both read them.
   const pieces = sameFacts ? piecesOfFacts(ids, facts) : undefined;
+  // Where their monitored life starts, as the call's other reads take it (decision 1256: shared at its instant).
+  const life = ids.length > 0 ? await monitoredFromOnce(ctx, ids) : undefined;
   const [hidden, runs, recomputing, sources, settings] = await Promise.all([
     q.includeHidden ? Promise.resolve(new Set<string>()) : hiddenReasonIds(ctx.scope),
     q.onlyScheduled ? runsOverlapping(ctx.scope, ids, range) : Promise.resolve([]),
@@ -268,7 +270,7 @@ async function computeDowntimeReport(
       ctx.scope,
       ids,
       { start: q.start, end: until },
-      { now: ctx.now, downtimeOnly: true, ...(pieces ? { facts, pieces } : {}) },
+      { now: ctx.now, downtimeOnly: true, ...(pieces ? { facts, pieces } : {}), ...(life ? { life } : {}) },
     ),
     companySettings(ctx.scope),
   ]);
@@ -413,8 +415,8 @@ export const downtimeReport = (
   list = true,
 ) => {
   const keep = list || q.detail === true;
-  return sharedAnswer(ctx, `downtime:${limit}${keep ? '' : ':figures'}`, q, q, () =>
-    inReportThread(ctx, { call: 'downtime', q, limit, keep }, () => downtimeAnswer(ctx, q, limit, keep)),
+  return sharedAnswer(ctx, `downtime:${limit}${keep ? '' : ':figures'}`, q, q, (at) =>
+    inReportThread(at, { call: 'downtime', q, limit, keep }, () => downtimeAnswer(at, q, limit, keep)),
   );
 };
 

@@ -1,6 +1,7 @@
 import { bucketAt, buildRollups, epochMs, rollupBuckets } from '@takt/domain';
 import type { CompanyCalendar, Rollup } from '@takt/domain';
 import { isPostgres, loadMonitoredFrom, loadRollupSources } from '@takt/db/rollups';
+import { heldAtInstant } from '../repositories/config-cache';
 import type { ServiceCtx } from './context';
 
 // Report rows built from the stored facts (decision 1067), for reportRollups (services/reports.ts): the
@@ -57,27 +58,40 @@ export function useBuildHold(ms: number = BUILD_HOLD_MS): void {
 /**
  * Where each machine's monitored life starts (loadMonitoredFrom), read once a call: the same for every range and
  * slice the call builds or splits, so its loads take it from here instead of one statement each (decision 1197).
- * Kept with the call's context (a request's), so the next call reads it again.
+ * Kept with the call's context (a request's), and with its report instant (decision 1256: the calls computed at it
+ * under its data version, which moves with every first or earlier fact of a machine, its rollup mark's), so the
+ * next call at another instant reads it again.
  */
 const lifeOfCall = new WeakMap<ServiceCtx, Map<string, Promise<number | undefined>>>();
 
-/** The machines' monitored-from times, each machine's read once in the call `ctx` answers. */
+/** The machines' monitored-from times, each machine's read once in the call `ctx` answers (and at its instant). */
 export async function monitoredFromOnce(
   ctx: ServiceCtx,
   ids: readonly string[],
 ): Promise<Map<string, number>> {
   let seen = lifeOfCall.get(ctx);
-  if (!seen) lifeOfCall.set(ctx, (seen = new Map()));
+  if (!seen)
+    lifeOfCall.set(
+      ctx,
+      (seen = heldAtInstant(
+        ctx.scope,
+        ctx.now,
+        'life',
+        () => new Map<string, Promise<number | undefined>>(),
+      )),
+    );
   const missing = ids.filter((id) => !seen.has(id));
   if (missing.length > 0) {
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     const read = loadMonitoredFrom(ctx.scope.db, missing);
     read.catch(() => undefined); // awaited below; a failure before then is not unhandled
-    for (const id of missing)
-      seen.set(
-        id,
-        read.then((m) => m.get(id)),
-      );
+    const held = seen;
+    for (const id of missing) {
+      const at = read.then((m) => m.get(id));
+      held.set(id, at);
+      // A failed read is this call's (its callers'): the next call reads again.
+      at.catch(() => held.get(id) === at && held.delete(id));
+    }
   }
   const out = new Map<string, number>();
   for (const id of ids) {
@@ -97,14 +111,28 @@ export async function monitoredFromOnce(
  * held it `holdMs` (decision 1237) so sockets and /healthz keep running while it works: the SQLite driver is
  * synchronous, so one load of every machine's month was one block of seconds (decision 1067). On PostgreSQL a load holds four times that machine-time
  * (PG_SLICES_A_LOAD), its machines built one by one. Every load takes the machines' monitored life from one read a
- * call (monitoredFromOnce).
+ * call (monitoredFromOnce). Decision 1256: the calls computed at the same report instant share one build of the same
+ * machines and span (the tail since the rows' marks of today, this week and this month, each asked as OEE, utilization
+ * and production, is one build a second); its rows are shared, never to be changed.
  */
-export async function buildFromFacts(
+export function buildFromFacts(
   ctx: ServiceCtx,
   calendar: CompanyCalendar,
   ids: readonly string[],
   span: Range,
   holdMs = holdOfBuilds,
+): Promise<ReadonlyMap<string, readonly Rollup[]>> {
+  return heldAtInstant(ctx.scope, ctx.now, `build|${span.start}|${span.end}|${ids.join(',')}`, () =>
+    buildOnce(ctx, calendar, ids, span, holdMs),
+  );
+}
+
+async function buildOnce(
+  ctx: ServiceCtx,
+  calendar: CompanyCalendar,
+  ids: readonly string[],
+  span: Range,
+  holdMs: number,
 ): Promise<Map<string, Rollup[]>> {
   const out = new Map<string, Rollup[]>();
   const life = await monitoredFromOnce(ctx, ids);

@@ -242,7 +242,7 @@ export async function reportRollups(
     }
   }
   /** The rows built from the facts after a stored machine's stored rows (a live range's minutes since its mark). */
-  const builtAfter = new Map<string, Rollup[]>();
+  const builtAfter = new Map<string, readonly Rollup[]>();
   if (freshEnd > range.start) {
     // Machine ids come from reportMachines (the caller's company), so the bare db sees only its rows.
     // Annotations are judged at now (METRICS.md §5), as the stored rows and the edges are.
@@ -254,7 +254,7 @@ export async function reportRollups(
     for (const [from, ids] of spans) {
       const built = await buildFromFacts(ctx, calendar, ids, { start: from, end: freshEnd });
       for (const id of ids) {
-        if (fresh.includes(id)) rows.set(id, built.get(id)!);
+        if (fresh.includes(id)) rows.set(id, [...built.get(id)!]);
         else {
           rows.get(id)!.push(...built.get(id)!);
           builtAfter.set(id, built.get(id)!);

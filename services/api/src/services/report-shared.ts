@@ -1,6 +1,7 @@
 import { gzip } from 'node:zlib';
 import { reportDataVersion } from '@takt/db/rollups';
 import { noteVersionRead } from '../repositories/config-cache';
+import type { ReportInstant } from '../repositories/config-cache';
 import type { ServiceCtx } from './context';
 
 // Shared report answers (decision 1148): the same report with the same parameters, company, caller's view and
@@ -42,6 +43,28 @@ interface Cache {
   size: number;
   /** Data version reads in flight, by company and range end: callers arriving meanwhile join the read. */
   versions: Map<string, ReturnType<typeof reportDataVersion>>;
+  /** The report instant of each company and data version (decision 1256), the oldest first. */
+  instants: Map<string, ReportInstant>;
+}
+
+/** Report instants a cache holds at most (those older than LIVE_REUSE_MS go whenever a new one is taken). */
+const INSTANTS = 1_024;
+
+/**
+ * The report instant of the company's calls under one data version (`key`) at `now` (decision 1256): the instant
+ * taken by the first call at most LIVE_REUSE_MS before `now` (and not after it), else `now`, a new one. A call is
+ * computed at its instant: every call of the company within that time under the version is computed at the same now
+ * (the staleness a shared answer already has, LIVE_REUSE_MS), so they agree with each other and share their reads
+ * and builds of the facts at it (heldAtInstant).
+ */
+function instantOf(cache: Cache, key: string, now: number): ReportInstant {
+  const held = cache.instants.get(key);
+  if (held && now >= held.now && now - held.now <= LIVE_REUSE_MS) return held;
+  for (const [k, i] of cache.instants)
+    if (k === key || i.now < now - LIVE_REUSE_MS || cache.instants.size >= INSTANTS) cache.instants.delete(k);
+  const instant: ReportInstant = { now, values: new Map() };
+  cache.instants.set(key, instant);
+  return instant;
 }
 
 /** One cache per database handle (a test's harness, the API process's pool), never shared between them. */
@@ -181,28 +204,32 @@ function normalized(value: unknown): unknown {
 }
 
 /**
- * The answer of `call` with `params` for the caller's company: given again from an earlier computation when
- * the company, the call, its normalized parameters, the caller's view (product tier and admin, what their
- * permissions follow from) and the data version (reportDataVersion at the range's end) are the same, and the
+ * The answer of `call` with `params` for the caller's company, computed by `compute` with the call's context at its
+ * report instant (decision 1256: its `now` at most LIVE_REUSE_MS before the caller's, see instantOf): given again
+ * from an earlier computation when the company, the call, its normalized parameters, the caller's view (product tier
+ * and admin, what their permissions follow from) and the data version (reportDataVersion at the range's end) are the
+ * same, and the
  * answer either no longer depends on now (its range ended before it was computed and no pending mark reaches
- * into the range) and was computed at most SETTLED_REUSE_MS before this call's now, or was computed at most
- * LIVE_REUSE_MS before it; while one is being computed (begun at or before this call's now), the same call waits for
- * it. A failure is not kept. Inside a transaction it is always computed.
+ * into the range) and was computed at most SETTLED_REUSE_MS before this call's instant, or at it; while one is
+ * being computed (begun at or before this call's instant), the same call waits for it. A failure is not kept.
+ * Inside a transaction (or with sharing off) it is always computed, at the caller's now.
  * The answer is shared: callers must not change it.
  */
 export async function sharedAnswer<T>(
-  ctx: ServiceCtx,
+  callerCtx: ServiceCtx,
   call: string,
   params: object,
   range: { start: number; end: number },
-  compute: () => Promise<T>,
+  compute: (ctx: ServiceCtx) => Promise<T>,
 ): Promise<T> {
-  const db = ctx.scope.db;
-  if (db.isTransaction) return compute();
-  if (!sharing) return compute();
+  const db = callerCtx.scope.db;
+  if (db.isTransaction || !sharing) return compute(callerCtx);
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { entries: new Map(), size: 0, versions: new Map() }));
-  const { version, marks, config } = await dataVersion(cache, ctx, range.end);
+  if (!cache)
+    caches.set(db, (cache = { entries: new Map(), size: 0, versions: new Map(), instants: new Map() }));
+  const { version, marks, config } = await dataVersion(cache, callerCtx, range.end);
+  const instant = instantOf(cache, `${callerCtx.scope.companyId}|${version}`, callerCtx.now);
+  const ctx = instant.now === callerCtx.now ? callerCtx : { ...callerCtx, now: instant.now };
   const user = ctx.caller.user;
   const view = [ctx.caller.company.productTier, user.role === 'admin' || user.isRoot];
   const key = JSON.stringify([ctx.scope.companyId, call, normalized(params), view, version]);
@@ -220,13 +247,13 @@ export async function sharedAnswer<T>(
   // Decisions 1250, 1251: while the computation runs, its configuration reads may take what was read at this
   // generation or later, and its reads of marks before the range's end know whether any were pending (a scope that
   // outlives it reads for itself again).
-  const forget = noteVersionRead(ctx.scope, { config, end: range.end, marks });
+  const forget = noteVersionRead(ctx.scope, { config, end: range.end, marks }, instant);
   const entry: Entry = {
     now: ctx.now,
     settled: settledNow && marks === 0,
     pending: true,
     size: 0,
-    answer: compute(),
+    answer: compute(ctx),
   };
   entry.answer.then(forget, forget);
   // A stale answer under the same key goes, and the new one is the most recently used.

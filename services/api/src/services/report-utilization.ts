@@ -116,8 +116,8 @@ export async function computeUtilizationReport(ctx: ServiceCtx, q: UtilizationQu
 
 /** computeUtilizationReport, its answer shared with the same call's other callers (decision 1148). */
 export const utilizationReport = (ctx: ServiceCtx, q: UtilizationQuery) =>
-  sharedAnswer(ctx, 'utilization', q, q, () =>
-    inReportThread(ctx, { call: 'utilization', q }, () => computeUtilizationReport(ctx, q)),
+  sharedAnswer(ctx, 'utilization', q, q, (at) =>
+    inReportThread(at, { call: 'utilization', q }, () => computeUtilizationReport(at, q)),
   );
 
 /**
