@@ -57,14 +57,16 @@ export async function createSession(
  * The one rule of a live session (decision 1221): this token's, of this kind, not revoked, not expired. Both reads of a
  * session (findLiveSession, findLiveSessionCaller) filter by it, under the alias `s`.
  */
-const liveSession =
-  (token: string, now: number, kind: SessionKind) => (eb: ExpressionBuilder<{ s: SessionsTable }, 's'>) =>
+const liveSessionById =
+  (id: string, now: number, kind: SessionKind) => (eb: ExpressionBuilder<{ s: SessionsTable }, 's'>) =>
     eb.and([
-      eb('s.id', '=', hashToken(token)),
+      eb('s.id', '=', id),
       eb('s.kind', '=', kind),
       eb('s.revoked_at', 'is', null),
       eb('s.expires_at', '>', now),
     ]);
+const liveSession = (token: string, now: number, kind: SessionKind) =>
+  liveSessionById(hashToken(token), now, kind);
 
 export async function findLiveSession(
   db: Executor,
@@ -111,19 +113,19 @@ export async function revokeSession(db: Executor, token: string, now: number): P
     .execute();
 }
 
-/**
- * The live session of a token with its user, its company and the user's anonymize preference, in one
- * statement (decision 1210: a request's fixed reads each wait for a pooled connection). The user is joined
- * under the session's company only (tenancy), as getUser in a company scope reads it. Undefined as
- * findLiveSession, or when the user or the company is gone.
- */
-export async function findLiveSessionCaller(
-  db: Executor,
-  token: string,
-  now: number,
-  kind: SessionKind = 'session',
-) {
-  const row = await db
+/** The stand-in values findLiveSessionCaller's statement is compiled with (none a real value can equal). */
+const STAND_IN = {
+  id: '\u0000session id',
+  now: -8_640_000_000_000_001,
+  kind: '\u0000session kind' as SessionKind,
+};
+
+/** findLiveSessionCaller's statement, compiled once per dialect (the adapter of the handles that share it). */
+const callerStatements = new WeakMap<object, ReturnType<ReturnType<typeof callerStatement>['compile']>>();
+
+/** The live session (by its stored id, the token's hash) with its user, company and anonymize preference. */
+const callerStatement = (db: Executor, id: string, now: number, kind: SessionKind) =>
+  db
     .selectFrom('sessions as s')
     .innerJoin('users as u', (j) =>
       j.onRef('u.id', '=', 's.user_id').onRef('u.company_id', '=', 's.company_id'),
@@ -148,8 +150,36 @@ export async function findLiveSessionCaller(
       'c.is_demo as c_is_demo',
       'p.anonymize as p_anonymize',
     ])
-    .where(liveSession(token, now, kind))
-    .executeTakeFirst();
+    .where(liveSessionById(id, now, kind));
+
+/**
+ * The live session of a token with its user, its company and the user's anonymize preference, in one
+ * statement (decision 1210: a request's fixed reads each wait for a pooled connection). The user is joined
+ * under the session's company only (tenancy), as getUser in a company scope reads it. Undefined as
+ * findLiveSession, or when the user or the company is gone.
+ */
+export async function findLiveSessionCaller(
+  db: Executor,
+  token: string,
+  now: number,
+  kind: SessionKind = 'session',
+) {
+  // Decision 1257: the statement is built and compiled once per database handle's dialect, then run with the
+  // request's values in place of the stand-ins it was compiled with (building it was ~0.5 ms of every request).
+  const adapter = db.getExecutor().adapter;
+  let compiled = callerStatements.get(adapter);
+  if (!compiled) {
+    compiled = callerStatement(db, STAND_IN.id, STAND_IN.now, STAND_IN.kind).compile();
+    callerStatements.set(adapter, compiled);
+  }
+  const values = new Map<unknown, unknown>([
+    [STAND_IN.id, hashToken(token)],
+    [STAND_IN.now, now],
+    [STAND_IN.kind, kind],
+  ]);
+  const parameters = compiled.parameters.map((p) => (values.has(p) ? values.get(p) : p));
+  const query: typeof compiled = { ...compiled, parameters };
+  const row = (await db.executeQuery(query)).rows[0];
   return (
     row && {
       user: {
