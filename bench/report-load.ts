@@ -37,6 +37,7 @@
 //   (the client side: bench/support/report-client.ts)
 import { spawn } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
+import { performance as loop } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -228,7 +229,9 @@ async function main() {
           if (!shared && rounds.length === 0) await runClients(url, cookie, 1, file); // warm
           useSharedAnswers(h.t.db, shared);
           resetTallies();
+          const elu0 = loop.eventLoopUtilization();
           const base = await runClients(url, cookie, 1, file);
+          const baseBusy = loop.eventLoopUtilization(elu0).active;
           const pool = DIALECT === 'postgres' && WATCH ? ['  1 client:', ...tallyLines(base.length)] : [];
           useSharedAnswers(h.t.db, shared);
           resetTallies();
@@ -244,7 +247,9 @@ async function main() {
             await session.post('Profiler.start');
           }
           const before = new Map(keptTimes().map(([t, x]) => [t, { n: x.n, ms: x.ms }]));
+          const elu1 = loop.eventLoopUtilization();
           const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+          const loadBusy = loop.eventLoopUtilization(elu1).active;
           if (TEXTS) {
             // BENCH_TEXTS=1: the API's statements of this part by their summed time (PostgreSQL).
             const part = keptTimes()
@@ -292,6 +297,7 @@ async function main() {
             xs.map((x) => x.ms),
           );
           pool.unshift(
+            `  the API's event loop busy ${baseBusy.toFixed(0)} ms for the ${base.length} calls of 1 client, ${loadBusy.toFixed(0)} ms for the ${load.length} of ${CLIENTS} (${shared ? `${sharedAnswersKept(h.t.db).answers} answers kept` : 'each computed'})`,
             `  in the server: the first ${CLIENTS} calls p50 ${pct(inServer[0]!, 50).toFixed(0)} ms, max ${pct(inServer[0]!, 100).toFixed(0)} ms; the other ${inServer[1]!.length} p50 ${pct(inServer[1]!, 50).toFixed(0)} ms, p99 ${pct(inServer[1]!, 99).toFixed(0)} ms, max ${pct(inServer[1]!, 100).toFixed(0)} ms`,
           );
           const failed = [...base, ...load].filter((x) => x.status !== 200);
