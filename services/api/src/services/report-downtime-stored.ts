@@ -12,6 +12,7 @@ import type { AnnotationType, CompanyCalendar, DowntimeFigures, DowntimeReasonFi
 import { downtimeEdgeFigures, loadDowntimeFigureRows } from '@takt/db/rollups';
 import type { EdgeFigures } from '@takt/db/rollups';
 import { toAnnotationType } from '@takt/db';
+import { heldAtInstant } from '../repositories/config-cache';
 import { machinesWithRowsFrom, rollupState } from '../repositories/reports';
 import type { ServiceCtx } from './context';
 import { monitoredFromOnce } from './report-facts';
@@ -99,14 +100,25 @@ export async function storedDowntimeFigures(
   );
   const answered = stored.then((rows) => (id: string) => !!rows.get(id));
   const tailKept = answered.then((rowsHeld) => (id: string, limited: boolean) => rowsHeld(id) && !limited);
-  const tails = downtimeEdgeFigures(
-    ctx.scope,
-    calendar,
-    ids,
-    new Map(ids.map((id) => [id, { start: ends.get(id)!, end: until }])),
-    ctx.now,
-    tailKept,
-    life,
+  // Every machine's tail figures, held at the call's report instant (decision 1256: today's, this week's and this
+  // month's calls end at the same now and share them); those the rows do not answer are left out here.
+  const tailSpans = ids.map((id) => `${id}:${ends.get(id)!}`).join(',');
+  const allTails = heldAtInstant(ctx.scope, ctx.now, `downtime tails|${until}|${tailSpans}`, () =>
+    downtimeEdgeFigures(
+      ctx.scope,
+      calendar,
+      ids,
+      new Map(ids.map((id) => [id, { start: ends.get(id)!, end: until }])),
+      ctx.now,
+      undefined,
+      life,
+    ),
+  );
+  const tails = Promise.all([allTails, tailKept]).then(
+    ([all, kept]) =>
+      new Map(
+        [...all].map(([id, tail]) => [id, kept(id, tail.limitedFromBefore) ? tail : { ...tail, rows: [] }]),
+      ),
   );
   const heads = downtimeEdgeFigures(
     ctx.scope,
