@@ -62,6 +62,7 @@ import { internalMachinesRoutes } from './routes/internal-machines';
 import { internalSystemRoutes } from './routes/internal-system';
 import { syncHandlers } from './services/sync-handlers';
 import { currentVersionStamp, knownVersionStamp } from './services/internal-system';
+import { setMadeHeader } from './http/response-header';
 import { healthRoutes } from './routes/health';
 import { bodyLimits } from './http/body-limits';
 import { jsonBodiesOnly } from './http/content-type';
@@ -109,7 +110,8 @@ export function buildApp(given: Deps) {
     await next();
     // The build's version plus the System page's revisions (decision 0922), so an increment reaches every app.
     // Liveness answers without waiting for the database (decision 0960).
-    c.header(
+    setMadeHeader(
+      c,
       'MM-API-Version',
       c.req.path === '/healthz' ? knownVersionStamp(deps.db) : await currentVersionStamp(deps),
     );

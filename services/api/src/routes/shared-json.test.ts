@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '@takt/db/testing';
 import { PRODUCTION_METRICS } from '@takt/domain';
-import { useSharedAnswers } from '../services/report-shared';
+import { answerGzip, useSharedAnswers } from '../services/report-shared';
 import { aMachine } from '../testing/builders';
 import { someStates } from '../testing/downtime-builders';
 import { apiPerTest, aReportTenant, machinesWithFacts } from '../testing/report-plant';
@@ -61,6 +61,33 @@ describe.each(DIALECTS)('shared report answers as JSON on %s', (dialect) => {
       expect(computed.length).toBeGreaterThan(100);
     }
     useSharedAnswers(api.h.t.db, true);
+  });
+});
+
+/** `length` printable characters from a fixed-seed generator: text gzip cannot shrink to half. */
+function randomText(length: number): string {
+  const bytes = Buffer.alloc(length);
+  let x = 12_345;
+  for (let i = 0; i < length; i++) {
+    x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+    bytes[i] = 33 + ((x >>> 24) % 94);
+  }
+  return bytes.toString('latin1');
+}
+
+describe('answerGzip', () => {
+  // Decision 1258: up to 4 MiB gzipped on the event loop, larger in the thread pool in chunks of half the text's
+  // length, so a text that shrinks less takes more chunks.
+  it.each([
+    ['shrinks far', JSON.stringify({ items: Array.from({ length: 40_000 }, (_, i) => ({ i, oee: i / 7 })) })],
+    ['hardly shrinks', randomText(300_000)],
+    ['is small', '{"a":1}'],
+    ['is over 4 MiB and hardly shrinks', randomText(5 * 1024 * 1024)],
+    ['is over 4 MiB', JSON.stringify(Array.from({ length: 150_000 }, (_, i) => ({ i, oee: i / 7 })))],
+  ])('gives the bytes of a text that %s, unpacked to the text', async (what, text) => {
+    const bytes = await answerGzip({}, text);
+    expect(gunzipSync(bytes).toString('utf8')).toBe(text);
+    if (text.length > 100_000) expect(bytes.length > text.length / 2).toBe(what.includes('hardly'));
   });
 });
 
