@@ -16,7 +16,10 @@
 // connection options, decisions 1229 and 1230; on PostgreSQL the node's API pool of 10 and its DATABASE_URL).
 // Printed: p50 and p99 per report and overall, as ratios against the single client's p50 without sharing in
 // the same run, and whether the p99 under load met the 500 ms aim; the answers kept after the shared part and their
-// size (with NODE_OPTIONS=--expose-gc, the heap they hold). Not a test: figures only.
+// size (with NODE_OPTIONS=--expose-gc, the heap they hold); for each CLIENTS-client part, when its first calls reached the
+// API's handler, counted from the client's first sends (its clock given with its latencies), and the API's loop held
+// over 50 ms at a time (a 10 ms timer's late turns: the batches of calls it ran between two polls). Not a test:
+// figures only.
 // BENCH_INGEST_THREAD (decision 1226): the ingest as the node runs it (services/api node-ingest.ts), in a worker thread
 // of this process (default, 1), in its event loop (0), or both alternated (`both`, BENCH_PAIRS pairs, default 2: loop,
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
@@ -103,6 +106,9 @@ const pct = (xs: readonly number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 };
 
+/** When the last client part started, on this process's performance clock (the client's wall clock, sub-ms). */
+let clientOrigin = 0;
+
 /** Runs the client process and collects its latencies. */
 function runClients(url: string, cookie: string, clients: number, file: string, perClient = 1e9) {
   return new Promise<Call[]>((resolve, reject) => {
@@ -117,9 +123,12 @@ function runClients(url: string, cookie: string, clients: number, file: string, 
     );
     let text = '';
     p.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    p.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`client exit ${code}`)),
-    );
+    p.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`client exit ${code}`));
+      const { origin, calls } = JSON.parse(text) as { origin: number; calls: Call[] };
+      clientOrigin = origin - performance.timeOrigin;
+      resolve(calls);
+    });
   });
 }
 
@@ -248,7 +257,17 @@ async function main() {
           }
           const before = new Map(keptTimes().map(([t, x]) => [t, { n: x.n, ms: x.ms }]));
           const elu1 = loop.eventLoopUtilization();
-          const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT);
+          // The API's loop held over 50 ms at a time (a 10 ms timer's late turns), when in the part and how long.
+          const gaps: Array<{ at: number; ms: number }> = [];
+          let turn = performance.now();
+          const ticking = setInterval(() => {
+            const t = performance.now();
+            if (t - turn > 50) gaps.push({ at: turn, ms: t - turn });
+            turn = t;
+          }, 10);
+          const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT).finally(() =>
+            clearInterval(ticking),
+          );
           const loadBusy = loop.eventLoopUtilization(elu1).active;
           if (TEXTS) {
             // BENCH_TEXTS=1: the API's statements of this part by their summed time (PostgreSQL).
@@ -293,6 +312,20 @@ async function main() {
           // The server's own time for the first calls (all sent at once) and for the rest, by arrival (each call is
           // added as it ends).
           const arrived = [...served].sort((a, b) => a.at - b.at);
+          // From the part's start (the client's first sends): when the first calls reached the API's handler, and
+          // the loop's longest holds.
+          const fromStart = (t: number) => (t - clientOrigin).toFixed(0);
+          pool.unshift(
+            `  the first ${CLIENTS} calls reached the handler from ${fromStart(arrived[0]?.at ?? 0)} to ${fromStart(arrived[CLIENTS - 1]?.at ?? 0)} ms into the part; the loop held over 50 ms ${gaps.length} times${
+              gaps.length > 0
+                ? `: ${[...gaps]
+                    .sort((a, b) => b.ms - a.ms)
+                    .slice(0, 6)
+                    .map((g) => `${g.ms.toFixed(0)} ms at ${fromStart(g.at)} ms`)
+                    .join(', ')}`
+                : ''
+            }`,
+          );
           const inServer = [arrived.slice(0, CLIENTS), arrived.slice(CLIENTS)].map((xs) =>
             xs.map((x) => x.ms),
           );
