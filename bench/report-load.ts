@@ -397,7 +397,7 @@ async function main() {
           `    the first ${CLIENTS} calls p50 ${pct(first!, 50).toFixed(0)} ms, max ${pct(first!, 100).toFixed(0)} ms; the other ${rest!.length} p50 ${pct(rest!, 50).toFixed(0)} ms, p99 ${pct(rest!, 99).toFixed(0)} ms`,
         );
         console.log(
-          `    slowest: ${slowest.map((x) => `${x.report} ${x.label} ${x.ms.toFixed(0)} ms from ${(x.at / 1000).toFixed(1)} s`).join('; ')}`,
+          `    slowest: ${slowest.map((x) => `${x.report} ${x.label} ${x.ms.toFixed(0)} ms from ${(x.at / 1000).toFixed(1)} s (${x.connected === undefined ? '' : `connected at ${x.connected.toFixed(0)}, `}headers at ${x.headers.toFixed(0)})`).join('; ')}`,
         );
         // By the second each call started in: how many, and the longest of them (a stall shows as one second's).
         const seconds = new Map<number, number[]>();

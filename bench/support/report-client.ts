@@ -10,7 +10,16 @@ import { mulberry32 } from '../../services/ingest/src/demo/demo-script';
 import type { Req } from './report-mix';
 
 /** A call's report and range, when it started after the part's start (ms) and how long it took. */
-export type Call = { report: string; label: string; at: number; ms: number; status: number };
+export type Call = {
+  report: string;
+  label: string;
+  at: number;
+  ms: number;
+  status: number;
+  /** After `at` (ms): when its socket connected (a new one; absent on a reused one) and its answer's headers came. */
+  connected?: number;
+  headers: number;
+};
 
 /**
  * The client side: `clients` loops over the first `perClient` requests of the mix in each one's own order,
@@ -26,6 +35,8 @@ async function client(url: string, cookie: string, clients: number, file: string
   const one = async (r: Req) => {
     const t0 = performance.now();
     const body = r.body === undefined ? undefined : JSON.stringify(r.body);
+    let connected: number | undefined;
+    let headers = 0;
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
         url + r.path,
@@ -36,6 +47,7 @@ async function client(url: string, cookie: string, clients: number, file: string
           headers: { cookie, origin: url, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
         },
         (res) => {
+          headers = performance.now() - t0;
           const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
           body.on('data', () => undefined);
           body.on('end', () => resolve(res.statusCode ?? 0));
@@ -44,9 +56,20 @@ async function client(url: string, cookie: string, clients: number, file: string
         },
       );
       req.on('error', reject);
+      req.on('socket', (socket) => {
+        if (socket.connecting) socket.once('connect', () => (connected = performance.now() - t0));
+      });
       req.end(body);
     });
-    out.push({ report: r.report, label: r.label, at: t0 - start, ms: performance.now() - t0, status });
+    out.push({
+      report: r.report,
+      label: r.label,
+      at: t0 - start,
+      ms: performance.now() - t0,
+      status,
+      ...(connected === undefined ? {} : { connected }),
+      headers,
+    });
   };
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
