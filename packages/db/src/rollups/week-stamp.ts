@@ -66,10 +66,20 @@ const callStamps = new WeakMap<CompanyScope, { recomputes: number; read: Promise
  * joined one in flight is (above); a recompute of this process since moves the count, and the stamp is read again.
  * Only for a call's lifetime: a scope kept longer would not see other processes' recomputes.
  */
-export function oneCallScope(scope: CompanyScope, opts: { readStamp?: boolean } = {}): CompanyScope {
+export function oneCallScope(
+  scope: CompanyScope,
+  opts: {
+    readStamp?: boolean;
+    /**
+     * The stamp the call takes, read at `recomputes` (decision 1258: the one read at the call's report instant, shared
+     * by the calls computed at it), instead of one of its own; a recompute of this process since reads it again.
+     */
+    held?: { recomputes: number; read: Promise<Stamp> };
+  } = {},
+): CompanyScope {
   // Already a call's scope (a report's reads given the scope its call began with): the same call, the same stamp.
   let call = scope;
-  if (!callStamps.has(scope)) callStamps.set((call = { ...scope }), null);
+  if (!callStamps.has(scope)) callStamps.set((call = { ...scope }), opts.held ?? null);
   // Decision 1240: the stamp read at once, alongside the call's first reads (its machines, calendar), instead of
   // after them; a failure is the first reader's to see.
   if (opts.readStamp) void stampOf(call).catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { CompanyScope } from '@takt/db';
-import { oneCallScope } from '@takt/db/rollups';
+import { oneCallScope, recomputesNoted, stampOf } from '@takt/db/rollups';
+import type { Stamp } from '@takt/db/rollups';
 
 // Decision 1250: a report call's reads of the company's configuration (its calendar, machines, settings, hidden
 // reasons) are kept by the configuration generation the call's data version read (decision 1159: bumped by the
@@ -75,8 +76,17 @@ export function versionReadOf(
 
 /** oneCallScope's scope for the call (a copy of `scope` unless it is one), with the version read noted on `scope`. */
 export function reportCallScope(scope: CompanyScope, opts: { readStamp?: boolean } = {}): CompanyScope {
-  const call = oneCallScope(scope, opts);
   const read = readOf.get(scope);
+  // Decision 1258: the week rows stamp read once at the call's report instant for the calls computed at it (a
+  // recompute of this process since is another key, read again), instead of once a call.
+  const instant = read?.instant;
+  let held: { recomputes: number; read: Promise<Stamp> } | undefined;
+  if (instant && opts.readStamp) {
+    const recomputes = recomputesNoted(scope.companyId);
+    const stamp = heldAtInstant(scope, instant.now, `stamp|${recomputes}`, () => stampOf(scope));
+    held = { recomputes, read: stamp };
+  }
+  const call = oneCallScope(scope, { ...opts, ...(held ? { held } : {}) });
   if (read !== undefined) readOf.set(call, read);
   return call;
 }
