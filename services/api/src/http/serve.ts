@@ -4,6 +4,7 @@ import { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
+import { noteConnection } from '../services/report-turns';
 
 /**
  * How long an idle keep-alive connection stays open by default (`TAKT_KEEP_ALIVE_SECONDS`): longer than the idle upstream connections of the reverse
@@ -25,5 +26,7 @@ export function serveApi(
 ): ServerType {
   const server = serve(options, onListen);
   if (server instanceof Server) server.keepAliveTimeout = keepAliveMs;
+  // Report computations wait while connections are being accepted (decision 1259).
+  server.on('connection', noteConnection);
   return server;
 }

@@ -3,6 +3,7 @@ import { reportDataVersion } from '@takt/db/rollups';
 import { noteVersionRead } from '../repositories/config-cache';
 import type { ReportInstant } from '../repositories/config-cache';
 import type { ServiceCtx } from './context';
+import { inTurn } from './report-turns';
 
 // Shared report answers (decision 1148): the same report with the same parameters, company, caller's view and
 // data version is computed once and given to every caller who asks for it, and callers asking while it is
@@ -280,7 +281,8 @@ export async function sharedAnswer<T>(
     settled: settledNow && marks === 0,
     pending: true,
     size: 0,
-    answer: compute(ctx),
+    // Started in a turn of its own (decision 1259), the callers who asked meanwhile joining it.
+    answer: inTurn(() => compute(ctx)),
   };
   entry.answer.then(forget, forget);
   // A stale answer under the same key goes, and the new one is the most recently used.
