@@ -25,7 +25,7 @@
 // thread, loop, thread on the same plant), printing each pair's ratios. BENCH_SHARED=on|off runs only that part.
 // The node's report threads (decision 1253) as main.ts starts them: TAKT_REPORT_THREADS (unset: none, the loop); a
 // `threads` variant with it unset starts 2.
-// BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244, 1253): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS), prepared / plain statements on PostgreSQL or the reports computed in the node's `threads` / the API's `loop`, BENCH_PAIRS times (default 2), the ingest in its thread; each
+// BENCH_VARIANTS=hold,… (decisions 1237, 1239, 1244, 1253, 1259): rounds that alternate the hold of a build from the facts (ms; '-': BUILD_HOLD_MS), prepared / plain statements on PostgreSQL, the reports computed in the node's `threads` / the API's `loop`, or computations taking `turns` / started `inline` where asked, BENCH_PAIRS times (default 2), the ingest in its thread; each
 // variant's p50 and p99 are printed against the first's of the same cycle (ABAB), with the load at each round's end.
 // BENCH_TEXTS=1 prints the API's statements of each CLIENTS-client part by their summed time (SQLite: with the loop's
 // lines).
@@ -38,16 +38,13 @@
 // Run: npx tsx bench/report-load.ts [machines=100] [days=365] [clients=20] [sqlite|postgres] [requests a client]
 //   [ingest machines=0]
 //   (the client side: bench/support/report-client.ts)
-import { spawn } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { performance as loop } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import type { DialectName } from '@takt/db';
 import { usePreparedStatements } from '@takt/db';
 import { keptReadTallies } from '@takt/db/rollups';
@@ -57,6 +54,8 @@ import {
   useSharedAnswers,
 } from '../services/api/src/services/report-shared';
 import { useBuildHold } from '../services/api/src/services/report-facts';
+import { serveApi } from '../services/api/src/http/serve';
+import { useReportTurns } from '../services/api/src/services/report-turns';
 import { useReportThreads } from '../services/api/src/services/report-threads';
 import { apiHarness } from '../services/api/src/testing/app';
 import { ingestPlant } from './support/live-ingest';
@@ -73,6 +72,7 @@ import { aReportPlant } from './support/report-mix';
 import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
 import { nodeApi } from './support/node-api';
 import { passLines } from './support/wal-mode';
+import { pct, runClients, schedstat } from './support/report-client-run';
 import type { Call } from './support/report-client';
 
 type Lat = Call[];
@@ -96,41 +96,13 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
   .filter((v) => v !== '')
   .map((name) => ({
     name,
-    hold: ['-', 'prepared', 'plain', 'threads', 'loop'].includes(name) ? undefined : Number(name),
+    hold: ['-', 'prepared', 'plain', 'threads', 'loop', 'turns', 'inline'].includes(name)
+      ? undefined
+      : Number(name),
     prepared: name === 'prepared' ? true : name === 'plain' ? false : undefined,
     threads: name === 'threads' ? true : name === 'loop' ? false : undefined,
+    turns: name === 'turns' ? true : name === 'inline' ? false : undefined,
   }));
-
-const pct = (xs: readonly number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
-};
-
-/** When the last client part started, on this process's performance clock (the client's wall clock, sub-ms). */
-let clientOrigin = 0;
-
-/** Runs the client process and collects its latencies. */
-function runClients(url: string, cookie: string, clients: number, file: string, perClient = 1e9) {
-  return new Promise<Call[]>((resolve, reject) => {
-    // Its own small module (decision 1249): the client shares the API's two cores, so it loads none of the API.
-    const self = fileURLToPath(new URL('./support/report-client.ts', import.meta.url));
-    const p = spawn(
-      process.execPath,
-      [...process.execArgv, self, url, cookie, String(clients), file, String(perClient)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let text = '';
-    p.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    p.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`client exit ${code}`));
-      const { origin, calls } = JSON.parse(text) as { origin: number; calls: Call[] };
-      clientOrigin = origin - performance.timeOrigin;
-      resolve(calls);
-    });
-  });
-}
 
 async function main() {
   // BENCH_TRACE_GC=1: V8's line for every collection of this process (API and ingest thread) on stdout, its children
@@ -174,22 +146,36 @@ async function main() {
   else watchSqlite();
   if (TEXTS && WATCH) keepTexts();
   // Each call's time in the server (its handler, from the request to the response's headers), by when it arrived.
-  let served: Array<{ at: number; ms: number }> = [];
-  const server = serve({
-    fetch: async (req: Request, env: unknown) => {
-      const at = performance.now();
-      try {
-        return await (WATCH ? asApi(() => h.app.fetch(req, env)) : h.app.fetch(req, env));
-      } finally {
-        served.push({ at, ms: performance.now() - at });
-      }
+  let served: Array<{ at: number; ms: number; id: string | null; accepted?: number }> = [];
+  /** When the API's server accepted each connection (its 'connection' event), by socket. */
+  const acceptedAt = new WeakMap<object, number>();
+  // As main.ts serves (http/serve.ts: its keep-alive, and report computations taking turns with accepted connections,
+  // decision 1259), keep-alive longer: loaded answers can take longer than Node's 5 s, and a client reusing a socket
+  // the server had just closed got ECONNRESET.
+  const server = serveApi(
+    {
+      fetch: async (req: Request, env: unknown) => {
+        const at = performance.now();
+        try {
+          return await (WATCH ? asApi(() => h.app.fetch(req, env)) : h.app.fetch(req, env));
+        } finally {
+          const socket = (env as { incoming?: { socket?: object } } | undefined)?.incoming?.socket;
+          const accepted = socket ? acceptedAt.get(socket) : undefined;
+          served.push({
+            at,
+            ms: performance.now() - at,
+            id: req.headers.get('x-bench-call'),
+            ...(accepted === undefined ? {} : { accepted }),
+          });
+        }
+      },
+      port: 0,
+      hostname: '127.0.0.1',
     },
-    port: 0,
-    hostname: '127.0.0.1',
-  });
-  // Loaded answers can take longer than Node's 5 s keep-alive: a client reusing a socket the server had just
-  // closed got ECONNRESET.
-  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 600_000;
+    undefined,
+    600_000,
+  );
+  server.on('connection', (socket: object) => acceptedAt.set(socket, performance.now()));
   await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Decision 1211: the API's clock runs in real time from `now` and never goes back, as a product's clock (it
@@ -223,6 +209,8 @@ async function main() {
       useBuildHold(variant?.hold);
       // Only a threads / loop round sets it (decision 1253): otherwise the node's threads, as it started.
       if (variant?.threads !== undefined) useReportThreads(h.t.db, variant.threads ? node.reports : null);
+      // Only a turns / inline round sets it (decision 1259): otherwise computations take turns, as the node's do.
+      useReportTurns(variant?.turns ?? true);
       // Only a prepared / plain round sets it: otherwise TAKT_PG_PREPARED as the bench was started with.
       if (variant?.prepared !== undefined) {
         usePreparedStatements(variant.prepared);
@@ -239,7 +227,7 @@ async function main() {
           useSharedAnswers(h.t.db, shared);
           resetTallies();
           const elu0 = loop.eventLoopUtilization();
-          const base = await runClients(url, cookie, 1, file);
+          const { calls: base } = await runClients(url, cookie, 1, file);
           const baseBusy = loop.eventLoopUtilization(elu0).active;
           const pool = DIALECT === 'postgres' && WATCH ? ['  1 client:', ...tallyLines(base.length)] : [];
           useSharedAnswers(h.t.db, shared);
@@ -257,6 +245,7 @@ async function main() {
           }
           const before = new Map(keptTimes().map(([t, x]) => [t, { n: x.n, ms: x.ms }]));
           const elu1 = loop.eventLoopUtilization();
+          const sched1 = schedstat();
           // The API's loop held over 50 ms at a time (a 10 ms timer's late turns), when in the part and how long.
           const gaps: Array<{ at: number; ms: number }> = [];
           let turn = performance.now();
@@ -265,10 +254,15 @@ async function main() {
             if (t - turn > 50) gaps.push({ at: turn, ms: t - turn });
             turn = t;
           }, 10);
-          const load = await runClients(url, cookie, CLIENTS, file, PER_CLIENT).finally(() =>
-            clearInterval(ticking),
-          );
+          const { calls: load, origin: clientOrigin } = await runClients(
+            url,
+            cookie,
+            CLIENTS,
+            file,
+            PER_CLIENT,
+          ).finally(() => clearInterval(ticking));
           const loadBusy = loop.eventLoopUtilization(elu1).active;
+          const sched2 = schedstat();
           if (TEXTS) {
             // BENCH_TEXTS=1: the API's statements of this part by their summed time (PostgreSQL).
             const part = keptTimes()
@@ -330,8 +324,26 @@ async function main() {
             xs.map((x) => x.ms),
           );
           pool.unshift(
-            `  the API's event loop busy ${baseBusy.toFixed(0)} ms for the ${base.length} calls of 1 client, ${loadBusy.toFixed(0)} ms for the ${load.length} of ${CLIENTS} (${shared ? `${sharedAnswersKept(h.t.db).answers} answers kept` : 'each computed'})`,
+            `  the API's event loop busy ${baseBusy.toFixed(0)} ms for the ${base.length} calls of 1 client, ${loadBusy.toFixed(0)} ms for the ${load.length} of ${CLIENTS} (${shared ? `${sharedAnswersKept(h.t.db).answers} answers kept` : 'each computed'})${sched1 && sched2 ? `; its thread ran ${(sched2.run - sched1.run).toFixed(0)} ms on a core and waited ${(sched2.wait - sched1.wait).toFixed(0)} ms for one` : ''}`,
             `  in the server: the first ${CLIENTS} calls p50 ${pct(inServer[0]!, 50).toFixed(0)} ms, max ${pct(inServer[0]!, 100).toFixed(0)} ms; the other ${inServer[1]!.length} p50 ${pct(inServer[1]!, 50).toFixed(0)} ms, p99 ${pct(inServer[1]!, 99).toFixed(0)} ms, max ${pct(inServer[1]!, 100).toFixed(0)} ms`,
+          );
+          // The slowest calls as the API saw them (by the name each sent): when each reached the handler after its
+          // client sent it, and how long the handler took; the rest of its time is before or after the API's code.
+          const byId = new Map(served.map((x) => [x.id, x]));
+          pool.push(
+            `  the slowest calls in the API: ${[...load]
+              .sort((a, b) => b.ms - a.ms)
+              .slice(0, 4)
+              .map((x) => {
+                const s = byId.get(x.id);
+                const reached = s ? (s.at - clientOrigin - x.at).toFixed(0) : '?';
+                const accepted =
+                  s?.accepted === undefined
+                    ? ''
+                    : `, its connection accepted at ${(s.accepted - clientOrigin - x.at).toFixed(0)} ms`;
+                return `${x.report} ${x.label} reached the handler at ${reached} ms${accepted}, its answer made in ${s ? s.ms.toFixed(0) : '?'} ms`;
+              })
+              .join('; ')}`,
           );
           const failed = [...base, ...load].filter((x) => x.status !== 200);
           if (failed.length > 0)

@@ -19,6 +19,8 @@ export type Call = {
   /** After `at` (ms): when its socket connected (a new one; absent on a reused one) and its answer's headers came. */
   connected?: number;
   headers: number;
+  /** The call's name, sent as `x-bench-call`: the API's side places its own times of it by this. */
+  id: string;
 };
 
 /**
@@ -32,7 +34,7 @@ async function client(url: string, cookie: string, clients: number, file: string
   // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
   // the tail under ingest was that long (decision 1192).
   const agent = new http.Agent({ keepAlive: true });
-  const one = async (r: Req) => {
+  const one = async (r: Req, id: string) => {
     const t0 = performance.now();
     const body = r.body === undefined ? undefined : JSON.stringify(r.body);
     let connected: number | undefined;
@@ -44,7 +46,13 @@ async function client(url: string, cookie: string, clients: number, file: string
           method: r.method,
           agent,
           // As a browser asks (decision 1248: shared answers go gzipped), and unpacked as a browser does.
-          headers: { cookie, origin: url, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+          headers: {
+            cookie,
+            origin: url,
+            'content-type': 'application/json',
+            'accept-encoding': 'gzip',
+            'x-bench-call': id,
+          },
         },
         (res) => {
           headers = performance.now() - t0;
@@ -69,13 +77,14 @@ async function client(url: string, cookie: string, clients: number, file: string
       status,
       ...(connected === undefined ? {} : { connected }),
       headers,
+      id,
     });
   };
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       const rnd = mulberry32(c + 7);
       const order = reqs.map((r) => ({ r, k: rnd() })).sort((a, b) => a.k - b.k);
-      for (const { r } of order.slice(0, perClient)) await one(r);
+      for (const [n, { r }] of order.slice(0, perClient).entries()) await one(r, `${c}-${n}`);
     }),
   );
   // With when the part started on the wall clock (ms since the epoch, sub-ms), so the API's side can place its own.

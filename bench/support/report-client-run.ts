@@ -1,0 +1,51 @@
+// bench/report-load.ts's client parts: the client process run and its latencies collected, the API thread's schedstat
+// and the percentile the bench prints.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Call } from './report-client';
+
+/** The p-th percentile of `xs` (nearest rank). */
+export const pct = (xs: readonly number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
+/** This thread's time on a core and waiting for one (ms; Linux schedstat), or null elsewhere. */
+export function schedstat(): { run: number; wait: number } | null {
+  try {
+    const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+    return { run: Number(run) / 1e6, wait: Number(wait) / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the client process (report-client.ts) and collects its latencies, with when its part started on this
+ * process's performance clock (the client's wall clock, sub-ms).
+ */
+export function runClients(
+  url: string,
+  cookie: string,
+  clients: number,
+  file: string,
+  perClient = 1e9,
+): Promise<{ calls: Call[]; origin: number }> {
+  return new Promise((resolve, reject) => {
+    // Its own small module (decision 1249): the client shares the API's two cores, so it loads none of the API.
+    const self = fileURLToPath(new URL('./report-client.ts', import.meta.url));
+    const p = spawn(
+      process.execPath,
+      [...process.execArgv, self, url, cookie, String(clients), file, String(perClient)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let text = '';
+    p.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    p.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`client exit ${code}`));
+      const { origin, calls } = JSON.parse(text) as { origin: number; calls: Call[] };
+      resolve({ calls, origin: origin - performance.timeOrigin });
+    });
+  });
+}
