@@ -69,10 +69,10 @@ import {
   watchPools,
 } from './support/pool-watch';
 import { aReportPlant } from './support/report-mix';
-import { resetSqlite, sqliteLines, watchSqlite } from './support/sqlite-watch';
+import { resetSqlite, schedstat, sqliteLines, watchSqlite } from './support/sqlite-watch';
 import { nodeApi } from './support/node-api';
 import { passLines } from './support/wal-mode';
-import { pct, runClients, schedstat } from './support/report-client-run';
+import { pct, runClients } from './support/report-client-run';
 import type { Call } from './support/report-client';
 
 type Lat = Call[];

@@ -1,7 +1,6 @@
-// bench/report-load.ts's client parts: the client process run and its latencies collected, the API thread's schedstat
-// and the percentile the bench prints.
+// bench/report-load.ts's client parts: the client process run and its latencies collected, and the percentile the
+// bench prints.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Call } from './report-client';
 
@@ -10,16 +9,6 @@ export const pct = (xs: readonly number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 };
-
-/** This thread's time on a core and waiting for one (ms; Linux schedstat), or null elsewhere. */
-export function schedstat(): { run: number; wait: number } | null {
-  try {
-    const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
-    return { run: Number(run) / 1e6, wait: Number(wait) / 1e6 };
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Runs the client process (report-client.ts) and collects its latencies, with when its part started on this

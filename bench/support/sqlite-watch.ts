@@ -47,6 +47,16 @@ const sched = (): [number, number] => {
   const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
   return [Number(run) / 1e6, Number(wait) / 1e6];
 };
+
+/** sched's figures, or null where the thread has no schedstat (not Linux): bench/report-load.ts's part lines. */
+export function schedstat(): { run: number; wait: number } | null {
+  try {
+    const [run, wait] = sched();
+    return { run, wait };
+  } catch {
+    return null;
+  }
+}
 const inRollup = new AsyncLocalStorage<true>();
 let tallies: Record<Side, Tally> = { api: fresh(), rollup: fresh(), ingest: fresh() };
 let histogram: IntervalHistogram | null = null;

@@ -30,21 +30,24 @@ describe.each(DIALECTS)("a report call's scope on %s", (dialect) => {
       seed,
     });
     const input = () => ({ machineIds: [machine!], start: T0 + DAY + 10 * HOUR, end: T0 + 2 * DAY });
-    return { tenant, machine: machine!, input };
+    /** As another process's recompute writes them: the machine's week rows computed later (the stamp moves). */
+    const stampMoved = () =>
+      tenant.scope
+        .updateTable('rollup_weeks')
+        .set({ computed_at: NOW + 60_000 })
+        .where('machine_id', '=', machine!)
+        .execute();
+    return { tenant, input, stampMoved };
   };
 
   it('keeps the stamp its call began with; a new call reads the stamp again', async () => {
-    const { tenant, machine, input } = await aLathe(1240);
+    const { tenant, input, stampMoved } = await aLathe(1240);
     const call = oneCallScope(tenant.scope, { readStamp: true });
     expect(oneCallScope(call)).toBe(call);
     const first = await indexedRollups(call, input());
     expect(first.length).toBeGreaterThan(0);
     // Another process's recompute: the week rows get a later computed_at (the stamp moves).
-    await tenant.scope
-      .updateTable('rollup_weeks')
-      .set({ computed_at: NOW + 60_000 })
-      .where('machine_id', '=', machine)
-      .execute();
+    await stampMoved();
     // The same call (its reads handed its scope): the rows kept at its stamp.
     expect(await indexedRollups(oneCallScope(call), input())).toBe(first);
     // A new call: the moved stamp, the rows read again (the same rows: only computed_at moved).
@@ -54,7 +57,7 @@ describe.each(DIALECTS)("a report call's scope on %s", (dialect) => {
   });
 
   it('shares the stamp of a report instant among its calls; another instant or a recompute here reads it again', async () => {
-    const { tenant, machine, input } = await aLathe(1258);
+    const { tenant, input, stampMoved } = await aLathe(1258);
     /** A report call computed at `instant` (its version read noted as sharedAnswer notes it). */
     const callAt = (instant: ReportInstant) => {
       const scope: CompanyScope = { ...tenant.scope };
@@ -64,11 +67,7 @@ describe.each(DIALECTS)("a report call's scope on %s", (dialect) => {
     const instant: ReportInstant = { now: NOW, values: new Map() };
     const first = await indexedRollups(callAt(instant), input());
     // Another process's recompute: the stamp moves.
-    await tenant.scope
-      .updateTable('rollup_weeks')
-      .set({ computed_at: NOW + 60_000 })
-      .where('machine_id', '=', machine)
-      .execute();
+    await stampMoved();
     // Another call at the same instant: its stamp, the rows kept at it.
     expect(await indexedRollups(callAt(instant), input())).toBe(first);
     // A call at another instant reads the stamp again.

@@ -132,9 +132,9 @@ export function answerGzip(answer: unknown, text: string): Promise<Uint8Array<Ar
 
 /**
  * The text gzipped (decision 1258). Up to GZIP_SYNC_MAX on the event loop, at once: in the thread pool the bytes came
- * back on a later turn of the loop, and under load every turn runs the computations of the calls that arrived
- * meanwhile first (the SQLite driver holds the loop for each), so a computed answer waited for the next batch of
- * other calls' work before its first byte left. A larger text in the thread pool, its output in one chunk as large
+ * back on a later turn of the loop, and under load every turn runs another call's computation first (the SQLite
+ * driver holds the loop for each; decision 1259 starts one a turn), so a computed answer waited behind other calls'
+ * work before its first byte left. A larger text in the thread pool, its output in one chunk as large
  * as half the text (JSON shrinks far more; zlib's 16 KiB default took a turn of the loop a chunk).
  */
 function gzipText(text: string): Promise<Uint8Array<ArrayBuffer>> {
