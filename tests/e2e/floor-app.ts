@@ -422,8 +422,8 @@ export class WorkcenterPage {
 }
 
 /**
- * Records every text the page's toasts show, with the time, from now on (a MutationObserver in the page), so a
- * test can check a toast's sequence after the fact: read it with `toastLog(page)`.
+ * Records every text the page's toasts show, with the time, from now on until the page is next loaded (a
+ * MutationObserver in the page), so a test can check a toast's sequence after the fact: read it with `toastLog(page)`.
  */
 export async function recordToasts(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -446,10 +446,14 @@ export async function recordToasts(page: Page): Promise<void> {
   });
 }
 
-export function toastLog(page: Page): Promise<Array<{ at: number; text: string }>> {
-  return page.evaluate(
-    () => (window as unknown as { __toasts?: Array<{ at: number; text: string }> }).__toasts ?? [],
+/** What recordToasts saw on `page`; throws when the page is not recording (reloaded since, or never asked). */
+export async function toastLog(page: Page): Promise<Array<{ at: number; text: string }>> {
+  const log = await page.evaluate(
+    () => (window as unknown as { __toasts?: Array<{ at: number; text: string }> }).__toasts ?? null,
   );
+  if (!log)
+    throw new Error('the page records no toasts: recordToasts was not called since it was last loaded');
+  return log;
 }
 
 /** What each tablet showed when a test failed: its accessibility tree and sync status, for the report. */

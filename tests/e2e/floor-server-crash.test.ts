@@ -43,10 +43,11 @@ describe('a server killed in the middle of a sync', () => {
     const machine = await tablet.machine('Haas VF-2 #2');
     await tablet.waitForDowntime(machine);
     const wc = await tablet.workcenter(machine);
-    // The live channel goes down with the server: the offline toast's texts are checked at the end.
-    await recordToasts(tablet.page);
     // After one online visit (ARCHITECTURE.md "Offline sync contract"): the app shell is cached.
     await wc.waitForServiceWorker();
+    // The live channel goes down with the server: the offline toast's texts are checked at the end. Recorded after
+    // the wait above, which reloads a page the worker's claim missed (a reload ends the recording).
+    await recordToasts(tablet.page);
 
     // Offline, queue work that syncs in two batches: the stage change waits for the job run the start
     // creates, so it and what follows go in a second batch once the first is answered.
