@@ -73,6 +73,7 @@ import { resetSqlite, schedstat, sqliteLines, watchSqlite } from './support/sqli
 import { nodeApi } from './support/node-api';
 import { passLines } from './support/wal-mode';
 import { pct, runClients } from './support/report-client-run';
+import { coreSharesLine, coreSnapshot } from './support/core-shares';
 import type { Call } from './support/report-client';
 
 type Lat = Call[];
@@ -80,8 +81,17 @@ type Run = { shared: boolean; base: Lat; load: Lat; pool: string[] };
 
 /** BENCH_TEXTS=1: print the API's statements of each CLIENTS-client part by their summed time. */
 const TEXTS = process.env.BENCH_TEXTS === '1';
-/** A later round's wait after its ingest started: the restarted ingest takes its machines over first. */
+/**
+ * A round's wait after its ingest started: the restarted ingest takes its machines over first, and (decision 1260) a
+ * node measured "while 1,000 machines ingest" has been ingesting a while, its code compiled, as a plant's node is.
+ */
 const WARM_MS = 20_000;
+/**
+ * BENCH_COLD=1 (decision 1260): the first round measured as the bench used to, right after the adapters connected and
+ * with no run of the mix before the shared part, V8 still compiling the ingest's and the reports' code (its background
+ * compiles took a core's half in the part): a node's first minute.
+ */
+const COLD = process.env.BENCH_COLD === '1';
 /** BENCH_SHARED=on or off: only that part (both by default). */
 const SHARING =
   process.env.BENCH_SHARED === 'on' ? [true] : process.env.BENCH_SHARED === 'off' ? [false] : [false, true];
@@ -144,6 +154,11 @@ async function main() {
   if (!WATCH) console.log('  BENCH_WATCH=off: the server runs without the statement watch (decision 1255)');
   else if (DIALECT === 'postgres') watchPools();
   else watchSqlite();
+  console.log(
+    COLD
+      ? '  BENCH_COLD=1: the first round measured right after the adapters connected, without a run of the mix before'
+      : `  warm (decision 1260): each round measured after ${WARM_MS / 1000} s of ingest, the mix run once before the first`,
+  );
   if (TEXTS && WATCH) keepTexts();
   // Each call's time in the server (its handler, from the request to the response's headers), by when it arrived.
   let served: Array<{ at: number; ms: number; id: string | null; accepted?: number }> = [];
@@ -219,11 +234,12 @@ async function main() {
       const stopIngest = plantIngest && thread !== null ? await plantIngest.ingest(thread) : null;
       try {
         // The first round waited for every adapter's link; a later one lets the restarted ingest take over first.
-        if (rounds.length > 0 && stopIngest) await new Promise((r) => setTimeout(r, WARM_MS));
+        if ((rounds.length > 0 || !COLD) && stopIngest) await new Promise((r) => setTimeout(r, WARM_MS));
         const runs: Run[] = [];
         for (const shared of SHARING) {
           useSharedAnswers(h.t.db, shared);
-          if (!shared && rounds.length === 0) await runClients(url, cookie, 1, file); // warm
+          // Warm: the mix run once before the first part (decision 1260: also before a shared part alone).
+          if ((!shared || !COLD) && rounds.length === 0) await runClients(url, cookie, 1, file);
           useSharedAnswers(h.t.db, shared);
           resetTallies();
           const elu0 = loop.eventLoopUtilization();
@@ -249,20 +265,26 @@ async function main() {
           // The API's loop held over 50 ms at a time (a 10 ms timer's late turns), when in the part and how long.
           const gaps: Array<{ at: number; ms: number }> = [];
           let turn = performance.now();
+          // Who had the cores (decision 1260): a snapshot every 100 ms, the part's taken from its client's first send.
+          const cores = [coreSnapshot()];
           const ticking = setInterval(() => {
             const t = performance.now();
             if (t - turn > 50) gaps.push({ at: turn, ms: t - turn });
             turn = t;
+            if (t - (cores.at(-1)?.at ?? 0) >= 100) cores.push(coreSnapshot());
           }, 10);
-          const { calls: load, origin: clientOrigin } = await runClients(
-            url,
-            cookie,
-            CLIENTS,
-            file,
-            PER_CLIENT,
-          ).finally(() => clearInterval(ticking));
+          const {
+            calls: load,
+            origin: clientOrigin,
+            cpuMs: clientCpu,
+          } = await runClients(url, cookie, CLIENTS, file, PER_CLIENT).finally(() => clearInterval(ticking));
           const loadBusy = loop.eventLoopUtilization(elu1).active;
           const sched2 = schedstat();
+          const coresLine = coreSharesLine(
+            cores.findLast((c) => c !== null && c.at <= clientOrigin) ?? cores[0] ?? null,
+            coreSnapshot(),
+            clientCpu,
+          );
           if (TEXTS) {
             // BENCH_TEXTS=1: the API's statements of this part by their summed time (PostgreSQL).
             const part = keptTimes()
@@ -325,6 +347,7 @@ async function main() {
           );
           pool.unshift(
             `  the API's event loop busy ${baseBusy.toFixed(0)} ms for the ${base.length} calls of 1 client, ${loadBusy.toFixed(0)} ms for the ${load.length} of ${CLIENTS} (${shared ? `${sharedAnswersKept(h.t.db).answers} answers kept` : 'each computed'})${sched1 && sched2 ? `; its thread ran ${(sched2.run - sched1.run).toFixed(0)} ms on a core and waited ${(sched2.wait - sched1.wait).toFixed(0)} ms for one` : ''}`,
+            ...(coresLine ? [`  ${coresLine}`] : []),
             `  in the server: the first ${CLIENTS} calls p50 ${pct(inServer[0]!, 50).toFixed(0)} ms, max ${pct(inServer[0]!, 100).toFixed(0)} ms; the other ${inServer[1]!.length} p50 ${pct(inServer[1]!, 50).toFixed(0)} ms, p99 ${pct(inServer[1]!, 99).toFixed(0)} ms, max ${pct(inServer[1]!, 100).toFixed(0)} ms`,
           );
           // The slowest calls as the API saw them (by the name each sent): when each reached the handler after its

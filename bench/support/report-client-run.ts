@@ -12,7 +12,7 @@ export const pct = (xs: readonly number[], p: number) => {
 
 /**
  * Runs the client process (report-client.ts) and collects its latencies, with when its part started on this
- * process's performance clock (the client's wall clock, sub-ms).
+ * process's performance clock (the client's wall clock, sub-ms) and the CPU time the client took over it (ms).
  */
 export function runClients(
   url: string,
@@ -20,7 +20,7 @@ export function runClients(
   clients: number,
   file: string,
   perClient = 1e9,
-): Promise<{ calls: Call[]; origin: number }> {
+): Promise<{ calls: Call[]; origin: number; cpuMs: number }> {
   return new Promise((resolve, reject) => {
     // Its own small module (decision 1249): the client shares the API's two cores, so it loads none of the API.
     const self = fileURLToPath(new URL('./report-client.ts', import.meta.url));
@@ -33,8 +33,8 @@ export function runClients(
     p.stdout.on('data', (d: Buffer) => (text += d.toString()));
     p.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`client exit ${code}`));
-      const { origin, calls } = JSON.parse(text) as { origin: number; calls: Call[] };
-      resolve({ calls, origin: origin - performance.timeOrigin });
+      const { origin, calls, cpuMs } = JSON.parse(text) as { origin: number; calls: Call[]; cpuMs: number };
+      resolve({ calls, origin: origin - performance.timeOrigin, cpuMs });
     });
   });
 }

@@ -31,6 +31,7 @@ async function client(url: string, cookie: string, clients: number, file: string
   const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
   const out: Call[] = [];
   const start = performance.now();
+  const cpu = process.cpuUsage();
   // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
   // the tail under ingest was that long (decision 1192).
   const agent = new http.Agent({ keepAlive: true });
@@ -88,7 +89,15 @@ async function client(url: string, cookie: string, clients: number, file: string
     }),
   );
   // With when the part started on the wall clock (ms since the epoch, sub-ms), so the API's side can place its own.
-  process.stdout.write(JSON.stringify({ origin: performance.timeOrigin + start, calls: out }));
+  // And the CPU time it took over the part (ms: user + system), for report-load's line of who had the cores.
+  const used = process.cpuUsage(cpu);
+  process.stdout.write(
+    JSON.stringify({
+      origin: performance.timeOrigin + start,
+      calls: out,
+      cpuMs: (used.user + used.system) / 1000,
+    }),
+  );
 }
 
 const [url, cookie, clients, file, perClient] = process.argv.slice(2);

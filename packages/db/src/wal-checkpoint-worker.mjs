@@ -5,13 +5,19 @@
 // -wal file is over `boundBytes`, a TRUNCATE instead, which waits up to `busyMs` for the readers still on the WAL
 // and empties the file. Every pass is answered to the node's thread (`pass`), every failure too (`error`): this
 // thread never throws.
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
 /** @type {{ file: string; periodMs: number; boundBytes: number; busyMs: number }} */
 const { file, periodMs, boundBytes, busyMs } = workerData;
 const port = parentPort;
+// Named for top -H and the benches (decision 1260; services/api thread-name.ts): Linux only, kept where it cannot.
+try {
+  writeFileSync('/proc/thread-self/comm', 'takt-wal-ckpt');
+} catch {
+  // not Linux: the thread keeps its name
+}
 /** @type {import('better-sqlite3').Database | null} */
 let db = null;
 /** @type {ReturnType<typeof setTimeout> | undefined} */

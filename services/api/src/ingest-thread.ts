@@ -13,6 +13,7 @@ import { startIngest } from '@takt/ingest';
 import type { IngestOptions, IngestService } from '@takt/ingest';
 import { autoDispatch } from './services/auto-dispatch';
 import type { AutoDispatchCounts } from './services/auto-dispatch';
+import { nameThisThread } from './thread-name';
 
 /** workerData's mark of the ingest thread (a bundled product starts the thread from its one file). */
 export const INGEST_THREAD = 'takt-ingest-thread';
@@ -118,6 +119,7 @@ export function startIngestHere(
  */
 async function runIngestThread(config: NodeIngestConfig, port: MessagePort): Promise<void> {
   const post = (message: ThreadMessage) => port.postMessage(message);
+  nameThisThread('takt-ingest');
   // Decision 1192's pool of its own: TAKT_INGEST_DB_POOL_SIZE or 4 (openDb's default, 10, is the API's).
   const handle = openDb(config.url, {
     poolSize: config.poolSize ?? INGEST_POOL_SIZE,

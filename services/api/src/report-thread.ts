@@ -14,6 +14,7 @@ import { oeeByMachine, oeeByShift, oeeReport, productionReport } from './service
 import { downtimeAnswer } from './services/report-downtime';
 import type { ReportRun, ReportTask } from './services/report-threads';
 import { computeUtilizationReport } from './services/report-utilization';
+import { nameThisThread } from './thread-name';
 
 /** workerData's mark of a report thread (a bundled product starts its threads from its one file). */
 export const REPORT_THREAD = 'takt-report-thread';
@@ -85,6 +86,7 @@ export function failureOf(err: unknown): ThreadFailure {
 
 /** The thread's work: its own handle; each computation's answer and JSON text posted back by its id. */
 function runReportThread(config: ReportThreadConfig, port: MessagePort): void {
+  nameThisThread('takt-report');
   const handle = openDb(config.url, {
     poolSize: REPORT_POOL_SIZE,
     ...(config.externalCheckpoints ? NODE_SQLITE_OPTIONS : {}),
