@@ -83,9 +83,12 @@ describe.each([
     await t.cleanup();
   });
 
+  /** Both nodes' log lines with their times: printed when the test fails (a hand-over that went another way). */
+  const logs: string[] = [];
   const start = (nodeId: string) =>
     startIngest({
       sourcePolicy: LOOPBACK_SOURCES,
+      log: (message) => logs.push(`${new Date().toISOString()} ${nodeId} ${message}`),
       db: t.db,
       // Line-started: no timer batch or tick runs beside the lines' batches, so the successor's writer is idle when
       // the heard lines are fed (the race of decision 1212 happens every time, not only between other batches).
@@ -96,7 +99,11 @@ describe.each([
       ...(arrivalGapMs != null ? { arrivalGapMs } : {}),
     });
 
-  it('stores every line once: those the successor heard before it claimed the lease included', async () => {
+  it('stores every line once: those the successor heard before it claimed the lease included', async ({
+    onTestFailed,
+  }) => {
+    logs.length = 0;
+    onTestFailed(() => console.log(`the nodes' log:\n${logs.join('\n')}`));
     const machines = await shdrMachinesOn(
       t.db,
       adapters.map((x) => x.adapter.port),
