@@ -13,15 +13,14 @@ export type CoreSnapshot = { at: number; threads: Map<string, number>; machine: 
 
 const read = (path: string) => readFileSync(path, 'utf8');
 
-/** A thread's or process's stat line: its name and its user + system CPU time (ms). */
-function stat(path: string): { comm: string; ms: number; ppid: number } {
+/** A thread's stat line: its name and its user + system CPU time (ms). */
+function stat(path: string): { comm: string; ms: number } {
   const s = read(path);
   const close = s.lastIndexOf(')');
   const f = s.slice(close + 2).split(' ');
   return {
     comm: s.slice(s.indexOf('(') + 1, close),
     ms: (Number(f[11]) + Number(f[12])) * TICK_MS,
-    ppid: Number(f[1]),
   };
 }
 
