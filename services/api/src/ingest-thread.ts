@@ -12,6 +12,7 @@ import type { SourcePolicy } from '@takt/domain';
 import { startIngest } from '@takt/ingest';
 import type { IngestOptions, IngestService } from '@takt/ingest';
 import { autoDispatch } from './services/auto-dispatch';
+import { reportsUnderWay } from './services/report-turns';
 import type { AutoDispatchCounts } from './services/auto-dispatch';
 import { nameThisThread } from './thread-name';
 
@@ -71,6 +72,8 @@ export interface ThreadData {
   config: NodeIngestConfig;
   /** The module to import once tsx's loader is registered (ingest-thread-boot.mjs), when run from sources. */
   entry?: string;
+  /** The node's count of report computations under way (report-turns.ts REPORTS_UNDER_WAY, decision 1261). */
+  reports?: SharedArrayBuffer;
 }
 
 /**
@@ -84,10 +87,13 @@ export function startIngestHere(
   dispatchDb: Kysely<Database>,
   now: () => number,
   emit: (event: IngestEvent) => void,
+  rollupYield?: () => boolean,
 ): Promise<IngestService> {
   const log = (message: string) => emit({ t: 'log', message });
   return startIngest({
     ...config.periods,
+    // Decision 1261: the rollup marks let the node's report computations go first.
+    ...(rollupYield ? { rollupYield } : {}),
     db,
     now,
     log,
@@ -117,7 +123,11 @@ export function startIngestHere(
  * event and recompute posted to the node, `flush` and `stop` answered. A failure to start is thrown: the thread
  * dies and the node restarts it.
  */
-async function runIngestThread(config: NodeIngestConfig, port: MessagePort): Promise<void> {
+async function runIngestThread(
+  config: NodeIngestConfig,
+  port: MessagePort,
+  reports: SharedArrayBuffer | undefined,
+): Promise<void> {
   const post = (message: ThreadMessage) => port.postMessage(message);
   nameThisThread('takt-ingest');
   // Decision 1192's pool of its own: TAKT_INGEST_DB_POOL_SIZE or 4 (openDb's default, 10, is the API's).
@@ -128,7 +138,14 @@ async function runIngestThread(config: NodeIngestConfig, port: MessagePort): Pro
   const unwatch = watchRecomputes((companyId, now) => post({ t: 'recomputed', companyId, now }));
   let service: IngestService;
   try {
-    service = await startIngestHere(config, handle.db, handle.db, Date.now, post);
+    service = await startIngestHere(
+      config,
+      handle.db,
+      handle.db,
+      Date.now,
+      post,
+      reports ? reportsUnderWay(reports) : undefined,
+    );
   } catch (err) {
     await handle.close().catch(() => undefined);
     throw err;
@@ -156,7 +173,7 @@ async function runIngestThread(config: NodeIngestConfig, port: MessagePort): Pro
 const data = workerData as ThreadData | undefined;
 if (!isMainThread && data?.role === INGEST_THREAD && parentPort) {
   const port = parentPort;
-  runIngestThread(data.config, port).catch((err: unknown) => {
+  runIngestThread(data.config, port, data.reports).catch((err: unknown) => {
     // Uncaught in the thread: the node sees the error, logs it and starts the thread again.
     setImmediate(() => {
       throw err;

@@ -16,6 +16,7 @@ import type {
   ThreadRequest,
 } from './ingest-thread';
 import { restartBackoff, threadFileOf } from './node-threads';
+import { REPORTS_UNDER_WAY, reportsUnderWay } from './services/report-turns';
 
 export type { NodeIngestConfig } from './ingest-thread';
 
@@ -106,7 +107,14 @@ export async function startNodeIngest(
 
 async function startInLoop(config: NodeIngestConfig, deps: NodeIngestDeps): Promise<NodeIngest> {
   const own = ingestDatabase(deps.api, config.url, config.poolSize);
-  const service = await startIngestHere(config, own.db, deps.api.db, deps.now, eventSink(deps));
+  const service = await startIngestHere(
+    config,
+    own.db,
+    deps.api.db,
+    deps.now,
+    eventSink(deps),
+    reportsUnderWay(),
+  );
   return {
     arrangement: 'loop',
     flush: () => service.flush(),
@@ -122,7 +130,13 @@ async function startInLoop(config: NodeIngestConfig, deps: NodeIngestDeps): Prom
 function startThread(config: NodeIngestConfig, deps: NodeIngestDeps): NodeIngest {
   const sink = eventSink(deps);
   const { file, entry } = threadFileOf(import.meta.url, './ingest-thread.ts');
-  const data: ThreadData = { role: INGEST_THREAD, config, ...(entry ? { entry } : {}) };
+  // Decision 1261: the thread's rollup marks read the node's report computations under way.
+  const data: ThreadData = {
+    role: INGEST_THREAD,
+    config,
+    reports: REPORTS_UNDER_WAY,
+    ...(entry ? { entry } : {}),
+  };
   /** The running thread; `ready` is true once its ingest started, false if it ended before. */
   let current: { worker: Worker; ready: Promise<boolean> } | null = null;
   const pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();

@@ -1,6 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACCEPT_TURNS_MAX, inTurn, noteConnection, useReportTurns } from './report-turns';
+import { Worker } from 'node:worker_threads';
+import {
+  ACCEPT_TURNS_MAX,
+  REPORTS_UNDER_WAY,
+  inTurn,
+  noteConnection,
+  reportsUnderWay,
+  useReportTurns,
+} from './report-turns';
 
 // Decision 1259: report computations start in turns of their own, one a turn, in the order asked, and not in a turn
 // whose poll accepted a connection (the event loop accepts one a turn: a burst of connections is accepted in short
@@ -96,5 +104,33 @@ describe('report computations taking turns', () => {
     });
     expect(started).toBe(true);
     expect(await answer).toBe(0);
+  });
+
+  // Decision 1261: the node's rollup marks (in its ingest thread) wait while computations are under way.
+  it('count as under way from when asked until they end, failed or not, where another thread reads them', async () => {
+    const underWay = reportsUnderWay();
+    expect(underWay()).toBe(false);
+    let finish!: () => void;
+    const held = inTurn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const failing = inTurn<number>(() => Promise.reject(new Error('failed')));
+    // Asked, waiting for their turns: under way.
+    expect(underWay()).toBe(true);
+    // What another thread reads of the same memory (the ingest thread is handed REPORTS_UNDER_WAY).
+    const readElsewhere = () =>
+      new Promise<boolean>((resolve, reject) => {
+        const code = `const { parentPort, workerData } = require('node:worker_threads');
+          parentPort.postMessage(Atomics.load(new Int32Array(workerData), 0) > 0);`;
+        const worker = new Worker(code, { eval: true, workerData: REPORTS_UNDER_WAY });
+        worker.once('message', (m: boolean) => resolve(m));
+        worker.once('error', reject);
+      });
+    expect(await readElsewhere()).toBe(true);
+    await expect(failing).rejects.toThrow('failed');
+    // One still running.
+    expect(underWay()).toBe(true);
+    finish();
+    await held;
+    expect(underWay()).toBe(false);
+    expect(await readElsewhere()).toBe(false);
   });
 });

@@ -24,6 +24,34 @@ export function useReportTurns(on: boolean): void {
   taking = on;
 }
 
+/**
+ * The computations asked and not yet ended, waiting for their turn or running (decision 1261), in memory the node's
+ * ingest thread can read: its rollup worker lets them go first. One Int32 the API's thread alone writes.
+ */
+export const REPORTS_UNDER_WAY = new SharedArrayBuffer(4);
+const underWay = new Int32Array(REPORTS_UNDER_WAY);
+
+/** Whether report computations are under way in `buffer` (REPORTS_UNDER_WAY, handed to any thread), as it asks. */
+export function reportsUnderWay(buffer: SharedArrayBuffer = REPORTS_UNDER_WAY): () => boolean {
+  const count = new Int32Array(buffer);
+  return () => Atomics.load(count, 0) > 0;
+}
+
+/** `work` counted in REPORTS_UNDER_WAY from now until it ends. */
+function counted<T>(work: () => Promise<T>): Promise<T> {
+  Atomics.add(underWay, 0, 1);
+  const done = () => void Atomics.sub(underWay, 0, 1);
+  let running: Promise<T>;
+  try {
+    running = work();
+  } catch (error) {
+    done();
+    throw error;
+  }
+  running.then(done, done);
+  return running;
+}
+
 /** Computations waiting for their turn, the first asked first. */
 const waiting: Array<() => void> = [];
 let scheduled = false;
@@ -60,9 +88,14 @@ function turn(): void {
 /**
  * `compute` started in a turn of its own (see above), after the computations asked before it started; its result.
  * A computation that waits (a PostgreSQL statement, a build handing the loop back) lets the next one start meanwhile.
+ * Counted in REPORTS_UNDER_WAY from when it is asked until it ends.
  */
 export function inTurn<T>(compute: () => Promise<T>): Promise<T> {
-  if (!taking) return compute();
+  if (!taking) return counted(compute);
+  return counted(() => inTurnUncounted(compute));
+}
+
+function inTurnUncounted<T>(compute: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // In the asking call's async context (its request's), not the turn's.
     waiting.push(

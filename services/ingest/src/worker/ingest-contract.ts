@@ -39,6 +39,11 @@ export interface IngestOptions {
    * beside the batches, as before (benches compare the two).
    */
   rollupAfterBatches?: boolean;
+  /**
+   * True while work the node puts first is under way (its report computations, decision 1261): each rollup mark waits
+   * for it to end, up to ROLLUP_YIELD_MAX_MS, before it starts. Absent: marks never wait for it.
+   */
+  rollupYield?: () => boolean;
   /** MQTT broker for machines with MQTT sources (topic scheme: docs/decisions/0200-mqtt-topics.md). */
   mqttUrl?: string;
   mqttPrefix?: string;

@@ -323,6 +323,7 @@ export async function startIngest(options: IngestOptions): Promise<IngestService
     postgres,
     options.onTimeRefused,
     options.rollupAfterBatches === false ? undefined : () => writer.afterBatches(),
+    options.rollupYield,
   );
   // Tests and shutdown: everything, the sources' counters included (decision 1145).
   const flush = () => writer.flush(true);

@@ -21,6 +21,13 @@ const MARKS_PER_RUN = 50;
  * from weeks offline) is advanced by this much and left for the next runs, so no run holds a node for long.
  */
 export const MARK_SPAN_PER_RUN_MS = 28 * 86_400_000;
+/**
+ * The longest a mark waits for the node's report computations (decision 1261): under a steady stream of them the
+ * marks still go on, one every half second at the least.
+ */
+export const ROLLUP_YIELD_MAX_MS = 500;
+/** How often a mark waiting for the report computations looks again. */
+const ROLLUP_YIELD_POLL_MS = 20;
 
 /**
  * The rollup worker: recompute the report buckets of machines marked dirty (by ingest or by the API
@@ -45,7 +52,21 @@ export class RollupWorker {
     private readonly onTimeRefused?: (source: string, count: number) => void,
     /** Awaited before each mark (decision 1238: the ingest's batches running or asked for end first). */
     private readonly ready?: () => Promise<void>,
+    /** True while the node's report computations are under way: a mark waits for them (decision 1261). */
+    private readonly yieldTo?: () => boolean,
   ) {}
+
+  /**
+   * Decision 1261: a recompute shares the two cores of a small node (its statements, PostgreSQL's backend) with the
+   * report computations managers wait for; a mark waits until none is under way, ROLLUP_YIELD_MAX_MS at the most.
+   */
+  private async yielded(): Promise<void> {
+    const busy = this.yieldTo;
+    if (!busy) return;
+    const until = Date.now() + ROLLUP_YIELD_MAX_MS;
+    while (busy() && !this.stopped && Date.now() < until)
+      await new Promise<void>((resolve) => setTimeout(resolve, ROLLUP_YIELD_POLL_MS));
+  }
 
   /** One run; a run asked for while one is going is skipped (the next timer's run takes what is left). */
   run(): Promise<void> {
@@ -102,6 +123,7 @@ export class RollupWorker {
         // Decision 1238: a batch asked (a line arrived, the timer ticked) goes before the next recompute, which on
         // PostgreSQL would otherwise share the cores, the pool and the event loop with it.
         if (this.ready) await this.ready();
+        await this.yielded();
         if (this.stopped) break;
         let calendar = calendars.get(mark.company_id);
         if (!calendar) calendars.set(mark.company_id, (calendar = await loadCalendar(db, mark.company_id)));
