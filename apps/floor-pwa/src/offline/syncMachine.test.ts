@@ -136,4 +136,37 @@ describe('sync machine pulls asked for while busy', () => {
     expect(pull).toHaveBeenCalledTimes(1);
     expect(t.status()).toBe('in-sync');
   });
+
+  it('pulls again when a machine was opened during a pull', async () => {
+    let release: () => void = () => {};
+    const pull = vi.fn(() => new Promise<void>((r) => (release = r)));
+    const t = run([{ sent: 1, more: false, serverErrors: 0 }], { pull });
+    await flush();
+    await flush();
+    expect(pull).toHaveBeenCalledTimes(1);
+    t.actor.send({ type: 'PULL' });
+    release();
+    await flush();
+    await flush();
+    expect(pull).toHaveBeenCalledTimes(2);
+    release();
+    await flush();
+    await flush();
+    expect(pull).toHaveBeenCalledTimes(2);
+    expect(t.status()).toBe('in-sync');
+  });
+
+  it('pulls after a failed round when a machine was opened meanwhile', async () => {
+    const pull = vi.fn(async () => {});
+    const t = run([new Error('boom')], { pull });
+    await flush();
+    await flush();
+    expect(t.actor.getSnapshot().value).toBe('error');
+    t.actor.send({ type: 'PULL' });
+    t.actor.send({ type: 'RETRY' });
+    await flush();
+    await flush();
+    expect(pull).toHaveBeenCalledTimes(1);
+    expect(t.status()).toBe('in-sync');
+  });
 });

@@ -141,7 +141,13 @@ export const syncMachine = setup({
       on: WHILE_EXCHANGING,
       invoke: {
         src: 'pull',
-        onDone: [{ guard: ({ context }) => context.dirty, target: 'pushing' }, { target: 'inSync' }],
+        // A pull asked for while this one ran (a machine opened while the page's first pull, for no machine or
+        // the previous one, was on its way) runs next: left for the minute's pull, the workcenter showed no run.
+        onDone: [
+          { guard: ({ context }) => context.dirty, target: 'pushing' },
+          { guard: ({ context }) => context.pullWanted, target: 'pulling', reenter: true },
+          { target: 'inSync' },
+        ],
         onError: [
           ...LINK_FAILURES,
           // A failed pull keeps the cached data on screen; nothing queued is at risk, so no error state.
@@ -165,7 +171,7 @@ export const syncMachine = setup({
       after: { backoff: 'pushing' },
     },
     error: {
-      on: { RETRY: 'pushing', ONLINE: 'pushing', OFFLINE: 'offline' },
+      on: { RETRY: 'pushing', ONLINE: 'pushing', OFFLINE: 'offline', PULL: { actions: 'wantPull' } },
       after: { backoff: 'pushing' },
     },
     reloading: { type: 'final', entry: 'reload' },
