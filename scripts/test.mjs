@@ -17,9 +17,8 @@ const env = { ...process.env, TAKT_TEST_PG_URL: pgUrl, TAKT_CHROMIUM: chromium }
 const checked = (name, cmd, args, niced = false) =>
   new Promise((resolve) => {
     const started = Date.now();
-    const child = niced
-      ? spawn('nice', ['-n', '10', cmd, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [run, runArgs] = niced ? ['nice', ['-n', '10', cmd, ...args]] : [cmd, args];
+    const child = spawn(run, runArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -80,8 +79,8 @@ const lane = async () => {
 };
 
 // vitest in two stages (decision 1179), each project as vitest.config.ts describes it. First the files that share
-// nothing, two at a time, with the checks beside them at a lower priority (decision 1262). Then the browser tests that only poll, two at a time, beside
-// the timed files, one at a time, in two vitest processes: both mostly wait (on real time windows, deadlines and
+// nothing, two at a time, with the checks beside them at a lower priority (decision 1262). Then the browser tests
+// that only poll, two at a time, beside the timed files, one at a time, in two vitest processes: both mostly wait (on real time windows, deadlines and
 // polls), so together they use about one and a half cores, and the timed files never run beside the first stage.
 const vitest = (name, projects) =>
   new Promise((resolve) => {

@@ -1,8 +1,8 @@
 // bench/report-load.ts's client process: `clients` concurrent clients over loopback HTTP, as managers' browsers
 // ask (gzip accepted), printing every call's latency as JSON on stdout. A call ends at its answer's last byte; the
 // gzipped answers are unpacked (and so checked whole) after the part (decision 1263): a manager's browser unpacks on
-// the manager's own computer, and unpacking here cost the two cores the API is measured on 0.4-0.7 s a part. Its own module with no import
-// of the API (decision 1249): it runs on the same two cores as the API it measures, and loading report-load.ts's
+// the manager's own computer, and unpacking here cost the two cores the API is measured on 0.4-0.7 s a part. Its own
+// module with no import of the API (decision 1249): it runs on the same two cores as the API it measures, and loading report-load.ts's
 // graph (the API, the database layer) cost the client a core for the 20-client part's first seconds.
 // Run (by report-load.ts): npx tsx bench/support/report-client.ts <url> <cookie> <clients> <requests file> <per client>
 import http from 'node:http';
@@ -23,9 +23,6 @@ export type Call = {
   headers: number;
   /** The call's name, sent as `x-bench-call`: the API's side places its own times of it by this. */
   id: string;
-  /** The answer's size as sent and unpacked (bytes). */
-  sent: number;
-  bytes: number;
 };
 
 /**
@@ -35,7 +32,7 @@ export type Call = {
 async function client(url: string, cookie: string, clients: number, file: string, perClient: number) {
   const reqs = JSON.parse(readFileSync(file, 'utf8')) as Req[];
   const out: Call[] = [];
-  const packed: Array<Buffer | null> = [];
+  const packed: Buffer[] = [];
   const start = performance.now();
   const cpu = process.cpuUsage();
   // node:http, not fetch: fetch gives up on an answer whose headers take over 300 s (undici's headersTimeout), and
@@ -77,8 +74,7 @@ async function client(url: string, cookie: string, clients: number, file: string
       });
       req.end(body);
     });
-    const answer = Buffer.concat(chunks);
-    packed.push(gzipped ? answer : null);
+    if (gzipped) packed.push(Buffer.concat(chunks));
     out.push({
       report: r.report,
       label: r.label,
@@ -88,8 +84,6 @@ async function client(url: string, cookie: string, clients: number, file: string
       ...(connected === undefined ? {} : { connected }),
       headers,
       id,
-      sent: answer.length,
-      bytes: answer.length,
     });
   };
   await Promise.all(
@@ -103,7 +97,7 @@ async function client(url: string, cookie: string, clients: number, file: string
   // And the CPU time it took over the part (ms: user + system), for report-load's line of who had the cores.
   const used = process.cpuUsage(cpu);
   // Unpacked after the part: a cut or broken answer still fails the bench.
-  for (const [i, p] of packed.entries()) if (p) out[i]!.bytes = gunzipSync(p).length;
+  for (const p of packed) gunzipSync(p);
   process.stdout.write(
     JSON.stringify({
       origin: performance.timeOrigin + start,
